@@ -1,0 +1,211 @@
+package mental
+
+import (
+	"crypto/rand"
+	"crypto/sha512"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/gtank/ristretto255"
+
+	"github.com/masque-games/masque/mental/internal/transcript"
+)
+
+// Scalar is an element of the ristretto255 scalar field.
+type Scalar = ristretto255.Scalar
+
+// Element is a ristretto255 group element.
+type Element = ristretto255.Element
+
+// Sizes of canonical encodings (SPEC.md §1).
+const (
+	ElementSize = 32
+	ScalarSize  = 32
+)
+
+// Errors shared by every decoder and verifier.
+var (
+	// ErrEncoding reports bytes that are not the canonical encoding of a
+	// value: wrong length, trailing bytes, a non-canonical point or scalar.
+	ErrEncoding = errors.New("mental: invalid encoding")
+	// ErrProof reports a proof that does not verify.
+	ErrProof = errors.New("mental: proof does not verify")
+)
+
+// Context binds a proof to where it was made (SPEC.md §2.2): the table (or
+// game) id, the log position and the prover's seat. A proof made under one
+// Context does not verify under any other.
+type Context struct {
+	Table [32]byte
+	Pos   uint64
+	Seat  uint32
+}
+
+// transcript starts a transcript for protocol and absorbs the context.
+func (c Context) transcript(protocol string) *transcript.Transcript {
+	t := transcript.New(protocol)
+	t.Append("table", c.Table[:])
+	t.AppendUint64("pos", c.Pos)
+	t.AppendUint64("seat", uint64(c.Seat))
+	return t
+}
+
+// randomScalar returns a uniformly random scalar from crypto/rand.
+func randomScalar() *Scalar {
+	var b [64]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic("mental: crypto/rand failed: " + err.Error())
+	}
+	return ristretto255.NewScalar().FromUniformBytes(b[:])
+}
+
+// hashToElement maps a label and index to a group element whose discrete
+// log nobody knows (ristretto255's one-way map over SHA-512).
+func hashToElement(label string, i uint64) *Element {
+	h := sha512.New()
+	h.Write([]byte("masque/mental/v1/hash-to-group"))
+	var n [8]byte
+	binary.BigEndian.PutUint32(n[:4], uint32(len(label)))
+	h.Write(n[:4])
+	h.Write([]byte(label))
+	binary.BigEndian.PutUint64(n[:], i)
+	h.Write(n[:])
+	return ristretto255.NewElement().FromUniformBytes(h.Sum(nil))
+}
+
+// CardPoint returns the group element that encodes card kind k (SPEC.md
+// §3.1). Points are hashed to the group, so no algebraic relation between
+// two kinds is known.
+func CardPoint(k int) *Element {
+	return hashToElement("card", uint64(k))
+}
+
+// Base returns the ristretto255 generator G.
+func Base() *Element { return ristretto255.NewGeneratorElement() }
+
+// decodeElement decodes a canonical 32-byte element.
+func decodeElement(b []byte) (*Element, error) {
+	if len(b) != ElementSize {
+		return nil, fmt.Errorf("%w: element is %d bytes, want %d", ErrEncoding, len(b), ElementSize)
+	}
+	e := ristretto255.NewElement()
+	if err := e.Decode(b); err != nil {
+		return nil, fmt.Errorf("%w: non-canonical element", ErrEncoding)
+	}
+	return e, nil
+}
+
+// decodeScalar decodes a canonical 32-byte scalar.
+func decodeScalar(b []byte) (*Scalar, error) {
+	if len(b) != ScalarSize {
+		return nil, fmt.Errorf("%w: scalar is %d bytes, want %d", ErrEncoding, len(b), ScalarSize)
+	}
+	s := ristretto255.NewScalar()
+	if err := s.Decode(b); err != nil {
+		return nil, fmt.Errorf("%w: non-canonical scalar", ErrEncoding)
+	}
+	return s, nil
+}
+
+// isIdentity reports whether e is the identity element.
+func isIdentity(e *Element) bool {
+	return e.Equal(ristretto255.NewIdentityElement()) == 1
+}
+
+// reader walks a byte string of fixed-size fields.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) element(what string) *Element {
+	if r.err != nil {
+		return nil
+	}
+	if len(r.b) < ElementSize {
+		r.err = fmt.Errorf("%w: %s truncated", ErrEncoding, what)
+		return nil
+	}
+	e, err := decodeElement(r.b[:ElementSize])
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", what, err)
+		return nil
+	}
+	r.b = r.b[ElementSize:]
+	return e
+}
+
+func (r *reader) scalar(what string) *Scalar {
+	if r.err != nil {
+		return nil
+	}
+	if len(r.b) < ScalarSize {
+		r.err = fmt.Errorf("%w: %s truncated", ErrEncoding, what)
+		return nil
+	}
+	s, err := decodeScalar(r.b[:ScalarSize])
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", what, err)
+		return nil
+	}
+	r.b = r.b[ScalarSize:]
+	return s
+}
+
+func (r *reader) byte(what string) byte {
+	if r.err != nil {
+		return 0
+	}
+	if len(r.b) < 1 {
+		r.err = fmt.Errorf("%w: %s truncated", ErrEncoding, what)
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// done returns the first error, or an error if bytes are left over.
+func (r *reader) done(what string) error {
+	if r.err != nil {
+		return r.err
+	}
+	if len(r.b) != 0 {
+		return fmt.Errorf("%w: %s has %d trailing bytes", ErrEncoding, what, len(r.b))
+	}
+	return nil
+}
+
+func appendElement(b []byte, e *Element) []byte { return e.Encode(b) }
+func appendScalar(b []byte, s *Scalar) []byte   { return s.Encode(b) }
+
+// selectScalar returns bit ? a : b for bit in {0,1}, in constant time.
+func selectScalar(bit int, a, b *Scalar) *Scalar {
+	var ab, bb [32]byte
+	a.Encode(ab[:0])
+	b.Encode(bb[:0])
+	mask := byte(-bit) // 0xff when bit == 1
+	var out [32]byte
+	for i := range out {
+		out[i] = bb[i] ^ (mask & (ab[i] ^ bb[i]))
+	}
+	s := ristretto255.NewScalar()
+	if err := s.Decode(out[:]); err != nil {
+		panic("mental: selectScalar produced a non-canonical scalar")
+	}
+	return s
+}
+
+// bitScalar returns the scalar 0 or 1.
+func bitScalar(bit int) *Scalar {
+	var b [32]byte
+	b[0] = byte(bit & 1)
+	s := ristretto255.NewScalar()
+	if err := s.Decode(b[:]); err != nil {
+		panic("mental: bitScalar")
+	}
+	return s
+}
+
+type transcriptT = transcript.Transcript

@@ -1,0 +1,147 @@
+// Package transcript is the single Fiat–Shamir transcript used by every
+// proof in package mental (SPEC.md §2).
+//
+// It has the shape of gtank/merlin, built on SHA-512 instead of STROBE:
+// every absorbed item is framed as
+//
+//	len(label) (u32 BE) || label || len(data) (u32 BE) || data
+//
+// so no two different sequences of items can produce the same hash input.
+// A challenge absorbs its own label, then reads SHA-512 of everything so far
+// (64 bytes, reduced to a scalar with ristretto255's uniform mapping, which
+// has negligible bias). The running state is never reset, so later
+// challenges depend on earlier ones.
+package transcript
+
+import (
+	"crypto/rand"
+	"crypto/sha512"
+	"encoding/binary"
+	"hash"
+
+	"github.com/gtank/ristretto255"
+)
+
+// Domain is absorbed first by every transcript: it separates masque's
+// proofs from every other use of SHA-512.
+const Domain = "masque/mental/v1"
+
+// Transcript is a Fiat–Shamir transcript. The zero value is not usable;
+// call New.
+type Transcript struct {
+	h hash.Hash
+}
+
+// New starts a transcript for one protocol: it absorbs the domain and the
+// protocol label (SPEC.md §2.1 lists the labels).
+func New(protocol string) *Transcript {
+	t := &Transcript{h: sha512.New()}
+	t.Append("dom-sep", []byte(Domain))
+	t.Append("protocol", []byte(protocol))
+	return t
+}
+
+// Clone returns an independent copy of t.
+func (t *Transcript) Clone() *Transcript {
+	state, err := t.h.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
+	if err != nil {
+		panic("transcript: sha512 state cannot be cloned: " + err.Error())
+	}
+	h := sha512.New()
+	if err := h.(interface{ UnmarshalBinary([]byte) error }).UnmarshalBinary(state); err != nil {
+		panic("transcript: sha512 state cannot be restored: " + err.Error())
+	}
+	return &Transcript{h: h}
+}
+
+// Append absorbs one framed item.
+func (t *Transcript) Append(label string, data []byte) {
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(label)))
+	t.h.Write(n[:])
+	t.h.Write([]byte(label))
+	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+	t.h.Write(n[:])
+	t.h.Write(data)
+}
+
+// AppendUint64 absorbs an integer as 8 big-endian bytes.
+func (t *Transcript) AppendUint64(label string, v uint64) {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], v)
+	t.Append(label, b[:])
+}
+
+// AppendElement absorbs the canonical encoding of a group element.
+func (t *Transcript) AppendElement(label string, e *ristretto255.Element) {
+	var b [32]byte
+	t.Append(label, e.Encode(b[:0]))
+}
+
+// AppendElements absorbs a count and then each element.
+func (t *Transcript) AppendElements(label string, es []*ristretto255.Element) {
+	t.AppendUint64(label+"/n", uint64(len(es)))
+	var b [32]byte
+	for _, e := range es {
+		t.Append(label, e.Encode(b[:0]))
+	}
+}
+
+// AppendScalar absorbs the canonical encoding of a scalar.
+func (t *Transcript) AppendScalar(label string, s *ristretto255.Scalar) {
+	var b [32]byte
+	t.Append(label, s.Encode(b[:0]))
+}
+
+// ChallengeBytes absorbs label and returns 64 bytes derived from the whole
+// transcript so far.
+func (t *Transcript) ChallengeBytes(label string) []byte {
+	t.Append("challenge", []byte(label))
+	return t.h.Sum(nil)
+}
+
+// ChallengeScalar absorbs label and returns a scalar derived from the whole
+// transcript so far.
+func (t *Transcript) ChallengeScalar(label string) *ristretto255.Scalar {
+	return ristretto255.NewScalar().FromUniformBytes(t.ChallengeBytes(label))
+}
+
+// NonceSource derives hedged nonces (SPEC.md §2.3): each nonce is
+// SHA-512(label || transcript state || secrets || 32 fresh bytes from
+// crypto/rand || counter). A broken random generator alone cannot leak a
+// secret (the nonce still depends on the secret and the statement), and a
+// fault that repeats the transcript alone cannot either (fresh bytes differ).
+type NonceSource struct {
+	seed [64]byte
+	ctr  uint64
+}
+
+// Nonces returns a NonceSource bound to the transcript's current state and
+// to the prover's secrets (their canonical encodings). It does not change t.
+func (t *Transcript) Nonces(secrets ...*ristretto255.Scalar) *NonceSource {
+	c := t.Clone()
+	var buf [32]byte
+	for _, s := range secrets {
+		c.Append("witness", s.Encode(buf[:0]))
+	}
+	var fresh [32]byte
+	if _, err := rand.Read(fresh[:]); err != nil {
+		panic("transcript: crypto/rand failed: " + err.Error())
+	}
+	c.Append("rng", fresh[:])
+	ns := &NonceSource{}
+	copy(ns.seed[:], c.ChallengeBytes("nonce-seed"))
+	return ns
+}
+
+// Scalar returns the next nonce.
+func (ns *NonceSource) Scalar() *ristretto255.Scalar {
+	h := sha512.New()
+	h.Write([]byte("masque/mental/v1/nonce"))
+	h.Write(ns.seed[:])
+	var c [8]byte
+	binary.BigEndian.PutUint64(c[:], ns.ctr)
+	ns.ctr++
+	h.Write(c[:])
+	return ristretto255.NewScalar().FromUniformBytes(h.Sum(nil))
+}

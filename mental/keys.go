@@ -1,0 +1,156 @@
+package mental
+
+import (
+	"crypto/subtle"
+	"fmt"
+
+	"github.com/gtank/ristretto255"
+)
+
+// Protocol labels (SPEC.md §2.1).
+const (
+	labelKey = "masque/key-pok/v1"
+)
+
+// SecretKey is one player's share x of the joint card key. Its methods run
+// in constant time with respect to x.
+type SecretKey struct {
+	x   *Scalar
+	pub *Element
+}
+
+// GenerateKey returns a fresh key from crypto/rand.
+func GenerateKey() *SecretKey {
+	x := randomScalar()
+	return &SecretKey{x: x, pub: ristretto255.NewElement().ScalarBaseMult(x)}
+}
+
+// Public returns X = x·G.
+func (k *SecretKey) Public() *Element { return ristretto255.NewElement().Set(k.pub) }
+
+// Bytes returns the canonical encoding of x (for the player's state
+// directory and for the optional end-of-game key publication).
+func (k *SecretKey) Bytes() []byte { return k.x.Encode(nil) }
+
+// Equal reports whether two secret keys are equal, in constant time.
+func (k *SecretKey) Equal(o *SecretKey) bool {
+	return subtle.ConstantTimeCompare(k.Bytes(), o.Bytes()) == 1
+}
+
+// SecretKeyFromBytes decodes a secret key. It rejects a non-canonical or
+// zero scalar.
+func SecretKeyFromBytes(b []byte) (*SecretKey, error) {
+	x, err := decodeScalar(b)
+	if err != nil {
+		return nil, fmt.Errorf("secret key: %w", err)
+	}
+	if x.Equal(ristretto255.NewScalar()) == 1 {
+		return nil, fmt.Errorf("secret key: %w: zero", ErrEncoding)
+	}
+	return &SecretKey{x: x, pub: ristretto255.NewElement().ScalarBaseMult(x)}, nil
+}
+
+// KeyContext is what a key's proof of knowledge is bound to: the table,
+// the seat and the player's network identity (SPEC.md §3.4), so a proof
+// copied from another table, seat or peer does not verify.
+type KeyContext struct {
+	Table    [32]byte
+	Seat     uint32
+	Identity []byte
+}
+
+// PublicKey is a player's public card key X with a Schnorr proof of
+// knowledge of x. Only keys whose proofs verified enter a [JointKey].
+type PublicKey struct {
+	X     *Element
+	proof *SigmaProof
+}
+
+func keyFormula(X *Element) *Formula {
+	return Leaf(Statement{Witnesses: 1, Equations: []Equation{{
+		Secret: []Term{{Witness: 0, Base: ristretto255.NewGeneratorElement()}},
+		Public: []Term{{Base: X}},
+	}}})
+}
+
+func (kc KeyContext) transcript(X *Element) *transcriptT {
+	t := Context{Table: kc.Table, Seat: kc.Seat}.transcript(labelKey)
+	t.Append("identity", kc.Identity)
+	t.AppendElement("X", X)
+	return t
+}
+
+// ProvePublic returns the public key with a proof of knowledge bound to kc.
+func (k *SecretKey) ProvePublic(kc KeyContext) *PublicKey {
+	f := keyFormula(k.pub)
+	p, err := proveSigma(kc.transcript(k.pub), f, Assignment{Leaves: [][]*Scalar{{k.x}}})
+	if err != nil {
+		panic("mental: key proof: " + err.Error())
+	}
+	return &PublicKey{X: k.Public(), proof: p}
+}
+
+// Verify checks the proof of knowledge under kc, and rejects the identity
+// element.
+func (pk *PublicKey) Verify(kc KeyContext) error {
+	if isIdentity(pk.X) {
+		return fmt.Errorf("public key of seat %d: identity element", kc.Seat)
+	}
+	if err := verifySigma(kc.transcript(pk.X), keyFormula(pk.X), pk.proof); err != nil {
+		return fmt.Errorf("public key of seat %d: proof of knowledge: %w", kc.Seat, err)
+	}
+	return nil
+}
+
+// MarshalBinary encodes X || R || s (96 bytes).
+func (pk *PublicKey) MarshalBinary() ([]byte, error) {
+	b := appendElement(make([]byte, 0, 96), pk.X)
+	return pk.proof.AppendBinary(b), nil
+}
+
+// UnmarshalPublicKey decodes a public key with its proof strictly. It does
+// not verify the proof; call Verify.
+func UnmarshalPublicKey(b []byte) (*PublicKey, error) {
+	r := &reader{b: b}
+	X := r.element("public key")
+	if r.err != nil {
+		return nil, r.err
+	}
+	p := r.sigma(keyFormula(X), "key proof")
+	if err := r.done("public key"); err != nil {
+		return nil, err
+	}
+	return &PublicKey{X: X, proof: p}, nil
+}
+
+// JointKey is H = Σ X_i over every seat's verified public key (SPEC.md §3.4).
+type JointKey struct {
+	H    *Element
+	Keys []*Element // X_i by seat
+}
+
+// NewJointKey verifies every key's proof (keys[i] under contexts[i]) and
+// returns the joint key. It rejects the identity, duplicate keys and a
+// joint key equal to the identity.
+func NewJointKey(keys []*PublicKey, contexts []KeyContext) (*JointKey, error) {
+	if len(keys) == 0 || len(keys) != len(contexts) {
+		return nil, fmt.Errorf("mental: joint key needs one context per key (%d keys, %d contexts)", len(keys), len(contexts))
+	}
+	jk := &JointKey{H: ristretto255.NewIdentityElement()}
+	for i, k := range keys {
+		if err := k.Verify(contexts[i]); err != nil {
+			return nil, err
+		}
+		for j := range i {
+			if keys[j].X.Equal(k.X) == 1 {
+				return nil, fmt.Errorf("mental: seats %d and %d have the same public key", j, i)
+			}
+		}
+		jk.H.Add(jk.H, k.X)
+		jk.Keys = append(jk.Keys, ristretto255.NewElement().Set(k.X))
+	}
+	if isIdentity(jk.H) {
+		return nil, fmt.Errorf("mental: joint key is the identity")
+	}
+	return jk, nil
+}

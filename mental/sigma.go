@@ -1,0 +1,553 @@
+package mental
+
+import (
+	"crypto/sha512"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/gtank/ristretto255"
+
+	"github.com/masque-games/masque/mental/internal/transcript"
+)
+
+// This file is the one sigma-protocol engine behind every proof in the
+// package (SPEC.md §4): proofs of knowledge of scalars satisfying linear
+// equations over ristretto255, composed with AND and OR (Cramer–Damgård–
+// Schoenmakers), made non-interactive with the transcript of
+// internal/transcript, and verified one by one or in a batch with a single
+// multi-scalar multiplication.
+
+// Term is one product in an equation: either a witness times a public base
+// (on the secret side; Witness indexes the leaf's witnesses) or a public
+// coefficient times a public point (on the public side; a nil Coef is 1).
+type Term struct {
+	Witness int
+	Coef    *Scalar
+	Base    *Element
+}
+
+// Equation states Σ_secret w_i·B_i = Σ_public c_j·Q_j.
+type Equation struct {
+	Secret []Term
+	Public []Term
+}
+
+// Statement is an AND of linear equations over Witnesses secret scalars.
+type Statement struct {
+	Witnesses int
+	Equations []Equation
+}
+
+type formulaOp uint8
+
+const (
+	opLeaf formulaOp = iota + 1
+	opAnd
+	opOr
+)
+
+// Formula is a monotone formula (AND, OR) over statements.
+type Formula struct {
+	op       formulaOp
+	leaf     *Statement
+	children []*Formula
+}
+
+// Leaf returns the formula consisting of one statement.
+func Leaf(s Statement) *Formula { return &Formula{op: opLeaf, leaf: &s} }
+
+// And returns the conjunction of fs.
+func And(fs ...*Formula) *Formula { return &Formula{op: opAnd, children: fs} }
+
+// Or returns the disjunction of fs. A proof shows that at least one holds
+// and hides which.
+func Or(fs ...*Formula) *Formula { return &Formula{op: opOr, children: fs} }
+
+// Assignment is the prover's secret input for a formula: the witnesses of
+// every leaf (in depth-first order; a leaf that is not true gets any
+// values, conventionally zeros) and, for every OR node (depth-first order),
+// a bit per child marking the one child the prover will prove for real.
+// Exactly one bit per OR node must be 1.
+type Assignment struct {
+	Leaves [][]*Scalar
+	Real   [][]int
+}
+
+// SigmaProof is a proof for a Formula (SPEC.md §4.2): the challenges of
+// every OR node's children but the last, in depth-first order, then one
+// commitment per equation and one response per witness of every leaf, in
+// depth-first order.
+type SigmaProof struct {
+	Challenges  []*Scalar
+	Commitments []*Element
+	Responses   []*Scalar
+	// commitEnc caches the commitments' encodings (set when proving or
+	// decoding), absorbed into the transcript without re-encoding.
+	commitEnc []byte
+}
+
+// commitmentBytes returns the concatenated encodings of the commitments.
+func (p *SigmaProof) commitmentBytes() []byte {
+	if len(p.commitEnc) != 32*len(p.Commitments) {
+		b := make([]byte, 0, 32*len(p.Commitments))
+		for _, e := range p.Commitments {
+			b = e.Encode(b)
+		}
+		p.commitEnc = b
+	}
+	return p.commitEnc
+}
+
+// shape counts what a proof for f holds.
+func (f *Formula) shape() (chals, comms, resps int, err error) {
+	switch f.op {
+	case opLeaf:
+		if f.leaf.Witnesses < 0 || len(f.leaf.Equations) == 0 {
+			return 0, 0, 0, errors.New("mental: empty statement")
+		}
+		return 0, len(f.leaf.Equations), f.leaf.Witnesses, nil
+	case opAnd, opOr:
+		if len(f.children) == 0 {
+			return 0, 0, 0, errors.New("mental: empty AND/OR")
+		}
+		if f.op == opOr {
+			chals = len(f.children) - 1
+		}
+		for _, c := range f.children {
+			a, b, d, err := c.shape()
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			chals, comms, resps = chals+a, comms+b, resps+d
+		}
+		return chals, comms, resps, nil
+	}
+	return 0, 0, 0, errors.New("mental: malformed formula")
+}
+
+// absorbShape binds the formula's structure (not its points, which the
+// protocol absorbs itself) into t.
+func (f *Formula) absorbShape(t *transcript.Transcript) {
+	var walk func(g *Formula)
+	buf := make([]byte, 0, 64)
+	walk = func(g *Formula) {
+		buf = append(buf, byte(g.op))
+		switch g.op {
+		case opLeaf:
+			buf = binary.BigEndian.AppendUint32(buf, uint32(g.leaf.Witnesses))
+			buf = binary.BigEndian.AppendUint32(buf, uint32(len(g.leaf.Equations)))
+			for _, e := range g.leaf.Equations {
+				buf = binary.BigEndian.AppendUint32(buf, uint32(len(e.Secret)))
+				for _, s := range e.Secret {
+					buf = binary.BigEndian.AppendUint32(buf, uint32(s.Witness))
+				}
+				buf = binary.BigEndian.AppendUint32(buf, uint32(len(e.Public)))
+			}
+		default:
+			buf = binary.BigEndian.AppendUint32(buf, uint32(len(g.children)))
+			for _, c := range g.children {
+				walk(c)
+			}
+		}
+	}
+	walk(f)
+	t.Append("formula-shape", buf)
+}
+
+// publicValue computes Σ c_j·Q_j (variable time: public data). Terms
+// without a coefficient are added, not multiplied.
+func (e *Equation) publicValue() *Element {
+	sum := ristretto255.NewIdentityElement()
+	var sc []*Scalar
+	var pt []*Element
+	for _, t := range e.Public {
+		if t.Coef == nil {
+			sum.Add(sum, t.Base)
+			continue
+		}
+		sc = append(sc, t.Coef)
+		pt = append(pt, t.Base)
+	}
+	if len(sc) > 0 {
+		sum.Add(sum, ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt))
+	}
+	return sum
+}
+
+// proveSigma proves f under the transcript t, which must already hold the
+// whole statement (SPEC.md §2.2). It runs in time independent of which OR
+// branches are real and of the witnesses.
+func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof, error) {
+	nc, _, _, err := f.shape()
+	if err != nil {
+		return nil, err
+	}
+	_ = nc
+	f.absorbShape(t)
+	var secrets []*Scalar
+	for _, l := range a.Leaves {
+		secrets = append(secrets, l...)
+	}
+	ns := t.Nonces(secrets...)
+
+	type leafState struct {
+		sigma int
+		u     []*Scalar
+		w     []*Scalar
+		chal  *Scalar
+	}
+	var leaves []*leafState
+	type orState struct {
+		children []*Formula
+		sigma    []int
+		e        []*Scalar
+	}
+	var ors []*orState
+	proof := &SigmaProof{}
+	leafIdx, orIdx := 0, 0
+	var errShape error
+	// Phase 1: pre-challenges and commitments, depth first.
+	eOf := map[*Formula]*Scalar{}
+	sigmaOf := map[*Formula]int{}
+	// underOr is structural (public): a leaf with no OR above it is always
+	// real, so its commitment needs no simulation term.
+	underOr := false
+	generator := ristretto255.NewGeneratorElement()
+	var commit func(g *Formula, sigma int, e *Scalar)
+	commit = func(g *Formula, sigma int, e *Scalar) {
+		eOf[g], sigmaOf[g] = e, sigma
+		switch g.op {
+		case opLeaf:
+			if leafIdx >= len(a.Leaves) || len(a.Leaves[leafIdx]) != g.leaf.Witnesses {
+				errShape = fmt.Errorf("mental: assignment for leaf %d does not match its statement", leafIdx)
+				return
+			}
+			ls := &leafState{sigma: sigma, w: a.Leaves[leafIdx]}
+			leafIdx++
+			ls.u = make([]*Scalar, g.leaf.Witnesses)
+			for i := range ls.u {
+				ls.u[i] = ns.Scalar()
+			}
+			se := ristretto255.NewScalar().Multiply(bitScalar(sigma), e)
+			se.Negate(se)
+			for _, eq := range g.leaf.Equations {
+				sc := make([]*Scalar, 0, len(eq.Secret)+1)
+				pt := make([]*Element, 0, len(eq.Secret)+1)
+				for _, term := range eq.Secret {
+					if term.Witness < 0 || term.Witness >= g.leaf.Witnesses {
+						errShape = fmt.Errorf("mental: witness index %d out of range", term.Witness)
+						return
+					}
+					sc = append(sc, ls.u[term.Witness])
+					pt = append(pt, term.Base)
+				}
+				if underOr {
+					sc = append(sc, se)
+					pt = append(pt, eq.publicValue())
+				}
+				var R *Element
+				if len(sc) == 1 && pt[0].Equal(generator) == 1 {
+					R = ristretto255.NewElement().ScalarBaseMult(sc[0])
+				} else if len(sc) == 1 {
+					R = ristretto255.NewElement().ScalarMult(sc[0], pt[0])
+				} else {
+					R = ristretto255.NewElement().MultiScalarMult(sc, pt)
+				}
+				proof.Commitments = append(proof.Commitments, R)
+			}
+			leaves = append(leaves, ls)
+		case opAnd:
+			for _, c := range g.children {
+				commit(c, sigma, e)
+			}
+		case opOr:
+			if orIdx >= len(a.Real) || len(a.Real[orIdx]) != len(g.children) {
+				errShape = fmt.Errorf("mental: assignment for OR node %d does not match the formula", orIdx)
+				return
+			}
+			real := a.Real[orIdx]
+			orIdx++
+			count := 0
+			for _, r := range real {
+				count += r & 1
+			}
+			if count != 1 {
+				errShape = errors.New("mental: an OR node needs exactly one real child")
+				return
+			}
+			os := &orState{children: g.children, sigma: make([]int, len(g.children)), e: make([]*Scalar, len(g.children))}
+			ors = append(ors, os)
+			sum := ristretto255.NewScalar()
+			for i := range g.children {
+				os.sigma[i] = sigma | (1 - real[i]&1)
+				r := ns.Scalar()
+				if i == len(g.children)-1 {
+					last := ristretto255.NewScalar().Subtract(e, sum)
+					r = selectScalar(sigma, last, r)
+				}
+				os.e[i] = r
+				sum.Add(sum, r)
+			}
+			was := underOr
+			underOr = true
+			for i, c := range g.children {
+				commit(c, os.sigma[i], os.e[i])
+			}
+			underOr = was
+		}
+	}
+	commit(f, 0, ns.Scalar())
+	if errShape != nil {
+		return nil, errShape
+	}
+	if leafIdx != len(a.Leaves) || orIdx != len(a.Real) {
+		return nil, errors.New("mental: assignment has more entries than the formula")
+	}
+	t.AppendUint64("commitments/n", uint64(len(proof.Commitments)))
+	t.Append("commitments", proof.commitmentBytes())
+	c := t.ChallengeScalar("challenge")
+
+	// Phase 2: challenges top-down, then responses.
+	leafIdx, orIdx = 0, 0
+	var respond func(g *Formula, c *Scalar)
+	respond = func(g *Formula, c *Scalar) {
+		switch g.op {
+		case opLeaf:
+			ls := leaves[leafIdx]
+			leafIdx++
+			k := ristretto255.NewScalar().Multiply(bitScalar(1-ls.sigma), c)
+			for i := range ls.u {
+				s := ristretto255.NewScalar().Multiply(k, ls.w[i])
+				proof.Responses = append(proof.Responses, s.Add(s, ls.u[i]))
+			}
+		case opAnd:
+			for _, ch := range g.children {
+				respond(ch, c)
+			}
+		case opOr:
+			os := ors[orIdx]
+			orIdx++
+			total := ristretto255.NewScalar()
+			for _, e := range os.e {
+				total.Add(total, e)
+			}
+			cs := make([]*Scalar, len(os.e))
+			for i, e := range os.e {
+				// alt = c - Σ_{j≠i} e_j = c - total + e_i
+				alt := ristretto255.NewScalar().Subtract(c, total)
+				alt.Add(alt, e)
+				cs[i] = selectScalar(os.sigma[i], e, alt)
+			}
+			for i := 0; i < len(cs)-1; i++ {
+				proof.Challenges = append(proof.Challenges, cs[i])
+			}
+			for i, ch := range g.children {
+				respond(ch, cs[i])
+			}
+		}
+	}
+	// Challenges must come out in depth-first order of OR nodes, but
+	// respond appends an OR node's challenges before its subtree's, which
+	// is exactly depth-first pre-order.
+	respond(f, c)
+	return proof, nil
+}
+
+// equationCheck is one linear check Σ s_i·P_i = 0 gathered for (batch)
+// verification.
+type equationCheck struct {
+	scalars []*Scalar
+	points  []*Element
+}
+
+// sigmaChecks recomputes the challenges of p under t (which must hold the
+// whole statement) and returns the equations that must hold.
+func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equationCheck, error) {
+	nc, nm, nr, err := f.shape()
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Challenges) != nc || len(p.Commitments) != nm || len(p.Responses) != nr {
+		return nil, fmt.Errorf("%w: proof has the wrong shape", ErrProof)
+	}
+	f.absorbShape(t)
+	t.AppendUint64("commitments/n", uint64(len(p.Commitments)))
+	t.Append("commitments", p.commitmentBytes())
+	c := t.ChallengeScalar("challenge")
+	var checks []equationCheck
+	ci, mi, ri := 0, 0, 0
+	var walk func(g *Formula, c *Scalar)
+	walk = func(g *Formula, c *Scalar) {
+		switch g.op {
+		case opLeaf:
+			resp := p.Responses[ri : ri+g.leaf.Witnesses]
+			ri += g.leaf.Witnesses
+			negc := ristretto255.NewScalar().Negate(c)
+			minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
+			for _, eq := range g.leaf.Equations {
+				var ch equationCheck
+				for _, term := range eq.Secret {
+					ch.scalars = append(ch.scalars, resp[term.Witness])
+					ch.points = append(ch.points, term.Base)
+				}
+				ch.scalars = append(ch.scalars, minus1)
+				ch.points = append(ch.points, p.Commitments[mi])
+				mi++
+				for _, term := range eq.Public {
+					s := negc
+					if term.Coef != nil {
+						s = ristretto255.NewScalar().Multiply(negc, term.Coef)
+					}
+					ch.scalars = append(ch.scalars, s)
+					ch.points = append(ch.points, term.Base)
+				}
+				checks = append(checks, ch)
+			}
+		case opAnd:
+			for _, ch := range g.children {
+				walk(ch, c)
+			}
+		case opOr:
+			n := len(g.children)
+			cs := p.Challenges[ci : ci+n-1]
+			ci += n - 1
+			last := ristretto255.NewScalar().Set(c)
+			for _, x := range cs {
+				last.Subtract(last, x)
+			}
+			for i, ch := range g.children {
+				if i < n-1 {
+					walk(ch, cs[i])
+				} else {
+					walk(ch, last)
+				}
+			}
+		}
+	}
+	walk(f, c)
+	return checks, nil
+}
+
+// checkOne verifies one equation on its own (variable time: public data).
+func (ch equationCheck) holds() bool {
+	r := ristretto255.NewElement().VarTimeMultiScalarMult(ch.scalars, ch.points)
+	return isIdentity(r)
+}
+
+// batchHolds checks Σ_j ρ_j·check_j = 0 with one multi-scalar
+// multiplication (SPEC.md §4.4). The weights ρ_j are derived by hashing a
+// seed that depends on every proof, so they are deterministic (the engine
+// stays pure) yet unpredictable to a prover who must fix its proof first.
+func batchHolds(seed []byte, checks []equationCheck) bool {
+	if len(checks) == 0 {
+		return true
+	}
+	idx := map[*Element]int{}
+	var sc []*Scalar
+	var pt []*Element
+	var ctr [8]byte
+	for j, ch := range checks {
+		var rho *Scalar
+		if j == 0 {
+			rho = bitScalar(1) // the first weight can be 1 without loss
+		} else {
+			h := sha512.New()
+			h.Write([]byte("masque/mental/v1/batch-weight"))
+			h.Write(seed)
+			binary.BigEndian.PutUint64(ctr[:], uint64(j))
+			h.Write(ctr[:])
+			rho = ristretto255.NewScalar().FromUniformBytes(h.Sum(nil))
+		}
+		for i, p := range ch.points {
+			s := ristretto255.NewScalar().Multiply(rho, ch.scalars[i])
+			if k, ok := idx[p]; ok {
+				sc[k].Add(sc[k], s)
+				continue
+			}
+			idx[p] = len(pt)
+			sc = append(sc, s)
+			pt = append(pt, p)
+		}
+	}
+	return isIdentity(ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt))
+}
+
+// batchSeed hashes the proofs' transcript challenges and responses.
+func batchSeed(parts ...[]byte) []byte {
+	h := sha512.New()
+	h.Write([]byte("masque/mental/v1/batch-seed"))
+	for _, p := range parts {
+		var n [4]byte
+		binary.BigEndian.PutUint32(n[:], uint32(len(p)))
+		h.Write(n[:])
+		h.Write(p)
+	}
+	return h.Sum(nil)
+}
+
+// seedOf returns the encoding of a proof used to seed batch weights.
+func (p *SigmaProof) seedBytes() []byte {
+	b := make([]byte, 0, 32*(len(p.Challenges)+len(p.Commitments)+len(p.Responses)))
+	for _, s := range p.Challenges {
+		b = appendScalar(b, s)
+	}
+	b = append(b, p.commitmentBytes()...)
+	for _, s := range p.Responses {
+		b = appendScalar(b, s)
+	}
+	return b
+}
+
+// verifySigma checks one proof: all its equations in one weighted
+// multi-scalar multiplication.
+func verifySigma(t *transcript.Transcript, f *Formula, p *SigmaProof) error {
+	checks, err := sigmaChecks(t, f, p)
+	if err != nil {
+		return err
+	}
+	if !batchHolds(batchSeed(p.seedBytes()), checks) {
+		return ErrProof
+	}
+	return nil
+}
+
+// AppendBinary appends the proof's encoding: its fields in order, each a
+// fixed-size value; the counts are implied by the formula (SPEC.md §6).
+func (p *SigmaProof) AppendBinary(b []byte) []byte {
+	for _, s := range p.Challenges {
+		b = appendScalar(b, s)
+	}
+	b = append(b, p.commitmentBytes()...)
+	for _, s := range p.Responses {
+		b = appendScalar(b, s)
+	}
+	return b
+}
+
+// readSigma reads a proof of the shape f requires.
+func (r *reader) sigma(f *Formula, what string) *SigmaProof {
+	nc, nm, nr, err := f.shape()
+	if err != nil {
+		r.err = err
+		return nil
+	}
+	p := &SigmaProof{}
+	for range nc {
+		p.Challenges = append(p.Challenges, r.scalar(what+" challenge"))
+	}
+	raw := r.b
+	for range nm {
+		p.Commitments = append(p.Commitments, r.element(what+" commitment"))
+	}
+	if r.err == nil {
+		p.commitEnc = append([]byte{}, raw[:32*nm]...)
+	}
+	for range nr {
+		p.Responses = append(p.Responses, r.scalar(what+" response"))
+	}
+	if r.err != nil {
+		return nil
+	}
+	return p
+}

@@ -1,0 +1,178 @@
+package mental
+
+import (
+	"fmt"
+
+	"github.com/gtank/ristretto255"
+)
+
+const labelSwap = "masque/swap/v1"
+
+// SwapProof proves that two output cards are the two input cards,
+// re-masked, in the same or the swapped order, and nothing more (SPEC.md
+// §3.5). It is an OR of two compressed re-encryption statements.
+type SwapProof struct {
+	sigma *SigmaProof
+}
+
+// swapSize is the encoded size of a SwapProof: one OR challenge, two
+// commitments per branch, one response per branch.
+const swapSize = 7 * 32
+
+// Swap re-masks c0 and c1 and, if swap is true, exchanges them. It returns
+// the two output cards and a proof that binds ctx. The bit is never
+// branched on: both orders are computed arithmetically (o0 = c0 + b·(c1-c0)
+// + remask) and the proof's real branch is chosen in constant time.
+func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof *SwapProof, err error) {
+	if len(c0) == 0 || len(c0) > MaxWidth || len(c0) != len(c1) {
+		return nil, nil, nil, fmt.Errorf("mental: swap: card widths %d and %d", len(c0), len(c1))
+	}
+	bit := 0
+	if swap {
+		bit = 1
+	}
+	b := bitScalar(bit)
+	nb := ristretto255.NewScalar().Negate(b)
+	w := len(c0)
+	s0, s1 := randomScalars(w), randomScalars(w)
+	G := ristretto255.NewGeneratorElement()
+	o0, o1 = make(Card, w), make(Card, w)
+	for i := range w {
+		dA := ristretto255.NewElement().Subtract(c1[i].A, c0[i].A)
+		dB := ristretto255.NewElement().Subtract(c1[i].B, c0[i].B)
+		o0[i].A = ristretto255.NewElement().MultiScalarMult([]*Scalar{b, s0[i]}, []*Element{dA, G})
+		o0[i].A.Add(o0[i].A, c0[i].A)
+		o0[i].B = ristretto255.NewElement().MultiScalarMult([]*Scalar{b, s0[i]}, []*Element{dB, k.H})
+		o0[i].B.Add(o0[i].B, c0[i].B)
+		o1[i].A = ristretto255.NewElement().MultiScalarMult([]*Scalar{nb, s1[i]}, []*Element{dA, G})
+		o1[i].A.Add(o1[i].A, c1[i].A)
+		o1[i].B = ristretto255.NewElement().MultiScalarMult([]*Scalar{nb, s1[i]}, []*Element{dB, k.H})
+		o1[i].B.Add(o1[i].B, c1[i].B)
+	}
+	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
+	// The witness of the real branch is Σ z_k s_k over the compressed
+	// components; z are the formula's coefficients, in the same order.
+	z := swapCoefficients(f)
+	tw := ristretto255.NewScalar()
+	for i := range w {
+		tmp := ristretto255.NewScalar().Multiply(z[i], s0[i])
+		tw.Add(tw, tmp)
+		tmp.Multiply(z[w+i], s1[i])
+		tw.Add(tw, tmp)
+	}
+	nbit := 1 - bit
+	a := Assignment{
+		Leaves: [][]*Scalar{
+			{ristretto255.NewScalar().Multiply(bitScalar(nbit), tw)},
+			{ristretto255.NewScalar().Multiply(b, tw)},
+		},
+		Real: [][]int{{nbit, bit}},
+	}
+	p, err := proveSigma(t, f, a)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("mental: swap proof: %w", err)
+	}
+	return o0, o1, &SwapProof{sigma: p}, nil
+}
+
+// swapStatement absorbs the whole statement (SPEC.md §3.5: joint key,
+// inputs, outputs) and builds the OR formula with compression coefficients
+// drawn from the transcript after the outputs are fixed.
+func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT, *Formula) {
+	t := ctx.transcript(labelSwap)
+	t.AppendElement("H", k.H)
+	absorbCard(t, "in0", c0)
+	absorbCard(t, "in1", c1)
+	absorbCard(t, "out0", o0)
+	absorbCard(t, "out1", o1)
+	w := len(c0)
+	z := make([]*Scalar, 2*w)
+	for i := range z {
+		z[i] = t.ChallengeScalar("swap-z")
+	}
+	G := ristretto255.NewGeneratorElement()
+	branch := func(first, second Card) *Formula {
+		var eqA, eqB Equation
+		eqA.Secret = []Term{{Witness: 0, Base: G}}
+		eqB.Secret = []Term{{Witness: 0, Base: k.H}}
+		for i := range w {
+			for j, pair := range [2][2]Card{{o0, first}, {o1, second}} {
+				zz := z[j*w+i]
+				nz := ristretto255.NewScalar().Negate(zz)
+				eqA.Public = append(eqA.Public, Term{Coef: zz, Base: pair[0][i].A}, Term{Coef: nz, Base: pair[1][i].A})
+				eqB.Public = append(eqB.Public, Term{Coef: zz, Base: pair[0][i].B}, Term{Coef: nz, Base: pair[1][i].B})
+			}
+		}
+		return Leaf(Statement{Witnesses: 1, Equations: []Equation{eqA, eqB}})
+	}
+	return t, Or(branch(c0, c1), branch(c1, c0))
+}
+
+// swapCoefficients recovers z (card 0 components, then card 1) from the
+// first branch of a swap formula.
+func swapCoefficients(f *Formula) []*Scalar {
+	pub := f.children[0].leaf.Equations[0].Public
+	w := len(pub) / 4
+	z := make([]*Scalar, 2*w)
+	for i := range w {
+		z[i] = pub[4*i].Coef
+		z[w+i] = pub[4*i+2].Coef
+	}
+	return z
+}
+
+func absorbCard(t *transcriptT, label string, c Card) {
+	b, err := c.AppendBinary(nil)
+	if err != nil {
+		b = []byte{0}
+	}
+	t.Append(label, b)
+}
+
+func (k *JointKey) swapChecks(ctx Context, c0, c1, o0, o1 Card, p *SwapProof) ([]equationCheck, []byte, error) {
+	w := len(c0)
+	if w == 0 || w > MaxWidth || len(c1) != w || len(o0) != w || len(o1) != w {
+		return nil, nil, fmt.Errorf("mental: swap: mismatched card widths")
+	}
+	if p == nil || p.sigma == nil {
+		return nil, nil, fmt.Errorf("%w: missing swap proof", ErrProof)
+	}
+	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
+	checks, err := sigmaChecks(t, f, p.sigma)
+	if err != nil {
+		return nil, nil, err
+	}
+	return checks, p.sigma.seedBytes(), nil
+}
+
+// VerifySwap checks that o0, o1 are c0, c1 re-masked in some order, under
+// ctx. Variable time (public data).
+func (k *JointKey) VerifySwap(ctx Context, c0, c1, o0, o1 Card, p *SwapProof) error {
+	checks, seed, err := k.swapChecks(ctx, c0, c1, o0, o1, p)
+	if err != nil {
+		return err
+	}
+	if !batchHolds(batchSeed(seed), checks) {
+		return fmt.Errorf("swap: %w", ErrProof)
+	}
+	return nil
+}
+
+// MarshalBinary returns the 224-byte encoding of the proof.
+func (p *SwapProof) MarshalBinary() ([]byte, error) {
+	return p.sigma.AppendBinary(make([]byte, 0, swapSize)), nil
+}
+
+// UnmarshalSwapProof decodes a swap proof strictly (SPEC.md §6).
+func UnmarshalSwapProof(b []byte) (*SwapProof, error) {
+	if len(b) != swapSize {
+		return nil, fmt.Errorf("%w: swap proof is %d bytes, want %d", ErrEncoding, len(b), swapSize)
+	}
+	r := &reader{b: b}
+	f := Or(Leaf(Statement{Witnesses: 1, Equations: make([]Equation, 2)}), Leaf(Statement{Witnesses: 1, Equations: make([]Equation, 2)}))
+	p := r.sigma(f, "swap proof")
+	if err := r.done("swap proof"); err != nil {
+		return nil, err
+	}
+	return &SwapProof{sigma: p}, nil
+}
