@@ -69,8 +69,8 @@ func (b *Batch) AddFormula(name string, ctx Context, label string, f *Formula, p
 		b.add(name, nil, nil, fmt.Errorf("%w: missing proof", ErrProof))
 		return
 	}
-	checks, err := sigmaChecks(formulaTranscript(ctx, label, f), f, p)
-	b.add(name, checks, p.seedBytes(), err)
+	checks, seed, err := sigmaChecks(formulaTranscript(ctx, label, f), f, p)
+	b.add(name, checks, seed, err)
 }
 
 // Verify checks every proof added. It returns nil if all hold, or a

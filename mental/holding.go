@@ -151,11 +151,11 @@ func VerifyFormula(ctx Context, label string, f *Formula, p *SigmaProof) error {
 	if p == nil {
 		return fmt.Errorf("%w: missing proof", ErrProof)
 	}
-	checks, err := sigmaChecks(formulaTranscript(ctx, label, f), f, p)
+	checks, seed, err := sigmaChecks(formulaTranscript(ctx, label, f), f, p)
 	if err != nil {
 		return err
 	}
-	if !batchHolds(batchSeed(p.seedBytes()), checks) {
+	if !batchHolds(batchSeed(seed), checks) {
 		return fmt.Errorf("%s: %w", label, ErrProof)
 	}
 	return nil

@@ -57,11 +57,7 @@ func shareChecks(ctx Context, X *Element, c Card, s *Share) ([]equationCheck, []
 		return nil, nil, fmt.Errorf("%w: share does not match the card's width", ErrProof)
 	}
 	t, f := shareStatement(ctx, X, c, s.D)
-	checks, err := sigmaChecks(t, f, s.proof)
-	if err != nil {
-		return nil, nil, err
-	}
-	return checks, s.proof.seedBytes(), nil
+	return sigmaChecks(t, f, s.proof)
 }
 
 // VerifyShare checks that s is the decryption share of c for the player
@@ -207,11 +203,7 @@ func encShareChecks(ctx Context, X, Y *Element, c Card, es *EncryptedShare) ([]e
 		return nil, nil, fmt.Errorf("%w: encrypted share does not match the card's width", ErrProof)
 	}
 	t, f := encShareStatement(ctx, X, Y, c, es.E1, es.E2)
-	checks, err := sigmaChecks(t, f, es.proof)
-	if err != nil {
-		return nil, nil, err
-	}
-	return checks, es.proof.seedBytes(), nil
+	return sigmaChecks(t, f, es.proof)
 }
 
 // VerifyEncryptedShare checks that es encrypts, to Y, the decryption share

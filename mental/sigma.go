@@ -79,9 +79,9 @@ type Assignment struct {
 // commitment per equation and one response per witness of every leaf, in
 // depth-first order.
 type SigmaProof struct {
-	Challenges  []*Scalar
-	Commitments []*Element
-	Responses   []*Scalar
+	challenges  []*Scalar
+	commitments []*Element
+	responses   []*Scalar
 	// commitEnc caches the commitments' encodings (set when proving or
 	// decoding), absorbed into the transcript without re-encoding.
 	commitEnc []byte
@@ -89,9 +89,9 @@ type SigmaProof struct {
 
 // commitmentBytes returns the concatenated encodings of the commitments.
 func (p *SigmaProof) commitmentBytes() []byte {
-	if len(p.commitEnc) != 32*len(p.Commitments) {
-		b := make([]byte, 0, 32*len(p.Commitments))
-		for _, e := range p.Commitments {
+	if len(p.commitEnc) != 32*len(p.commitments) {
+		b := make([]byte, 0, 32*len(p.commitments))
+		for _, e := range p.commitments {
 			b = e.Encode(b)
 		}
 		p.commitEnc = b
@@ -254,7 +254,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 				} else {
 					R = ristretto255.NewElement().MultiScalarMult(sc, pt)
 				}
-				proof.Commitments = append(proof.Commitments, R)
+				proof.commitments = append(proof.commitments, R)
 			}
 			leaves = append(leaves, ls)
 		case opAnd:
@@ -304,7 +304,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 	if leafIdx != len(a.Leaves) || orIdx != len(a.Real) {
 		return nil, errors.New("mental: assignment has more entries than the formula")
 	}
-	t.AppendUint64("commitments/n", uint64(len(proof.Commitments)))
+	t.AppendUint64("commitments/n", uint64(len(proof.commitments)))
 	t.Append("commitments", proof.commitmentBytes())
 	c := t.ChallengeScalar("challenge")
 
@@ -319,7 +319,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 			k := ristretto255.NewScalar().Multiply(bitScalar(1-ls.sigma), c)
 			for i := range ls.u {
 				s := ristretto255.NewScalar().Multiply(k, ls.w[i])
-				proof.Responses = append(proof.Responses, s.Add(s, ls.u[i]))
+				proof.responses = append(proof.responses, s.Add(s, ls.u[i]))
 			}
 		case opAnd:
 			for _, ch := range g.children {
@@ -340,7 +340,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 				cs[i] = selectScalar(os.sigma[i], e, alt)
 			}
 			for i := 0; i < len(cs)-1; i++ {
-				proof.Challenges = append(proof.Challenges, cs[i])
+				proof.challenges = append(proof.challenges, cs[i])
 			}
 			for i, ch := range g.children {
 				respond(ch, cs[i])
@@ -362,26 +362,40 @@ type equationCheck struct {
 }
 
 // sigmaChecks recomputes the challenges of p under t (which must hold the
-// whole statement) and returns the equations that must hold.
-func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equationCheck, error) {
+// whole statement) and returns the equations that must hold, and the seed
+// of the weights that combine them (SPEC.md §4.4). The seed is drawn from
+// the transcript after it has absorbed the whole statement, the
+// commitments, the challenge and the responses: weights that did not
+// depend on the statement would let a prover fix its proof first and then
+// pick a false statement whose errors cancel in the weighted sum.
+func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equationCheck, []byte, error) {
 	nc, nm, nr, err := f.shape()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if len(p.Challenges) != nc || len(p.Commitments) != nm || len(p.Responses) != nr {
-		return nil, fmt.Errorf("%w: proof has the wrong shape", ErrProof)
+	if len(p.challenges) != nc || len(p.commitments) != nm || len(p.responses) != nr {
+		return nil, nil, fmt.Errorf("%w: proof has the wrong shape", ErrProof)
 	}
 	f.absorbShape(t)
-	t.AppendUint64("commitments/n", uint64(len(p.Commitments)))
+	t.AppendUint64("commitments/n", uint64(len(p.commitments)))
 	t.Append("commitments", p.commitmentBytes())
 	c := t.ChallengeScalar("challenge")
+	var tail []byte
+	for _, x := range p.challenges {
+		tail = appendScalar(tail, x)
+	}
+	for _, x := range p.responses {
+		tail = appendScalar(tail, x)
+	}
+	t.Append("challenges-responses", tail)
+	seed := t.ChallengeBytes("batch-weights")
 	var checks []equationCheck
 	ci, mi, ri := 0, 0, 0
 	var walk func(g *Formula, c *Scalar)
 	walk = func(g *Formula, c *Scalar) {
 		switch g.op {
 		case opLeaf:
-			resp := p.Responses[ri : ri+g.leaf.Witnesses]
+			resp := p.responses[ri : ri+g.leaf.Witnesses]
 			ri += g.leaf.Witnesses
 			negc := ristretto255.NewScalar().Negate(c)
 			minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
@@ -392,7 +406,7 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 					ch.points = append(ch.points, term.Base)
 				}
 				ch.scalars = append(ch.scalars, minus1)
-				ch.points = append(ch.points, p.Commitments[mi])
+				ch.points = append(ch.points, p.commitments[mi])
 				mi++
 				for _, term := range eq.Public {
 					s := negc
@@ -410,7 +424,7 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 			}
 		case opOr:
 			n := len(g.children)
-			cs := p.Challenges[ci : ci+n-1]
+			cs := p.challenges[ci : ci+n-1]
 			ci += n - 1
 			last := ristretto255.NewScalar().Set(c)
 			for _, x := range cs {
@@ -426,7 +440,7 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 		}
 	}
 	walk(f, c)
-	return checks, nil
+	return checks, seed, nil
 }
 
 // checkOne verifies one equation on its own (variable time: public data).
@@ -488,12 +502,12 @@ func batchSeed(parts ...[]byte) []byte {
 
 // seedOf returns the encoding of a proof used to seed batch weights.
 func (p *SigmaProof) seedBytes() []byte {
-	b := make([]byte, 0, 32*(len(p.Challenges)+len(p.Commitments)+len(p.Responses)))
-	for _, s := range p.Challenges {
+	b := make([]byte, 0, 32*(len(p.challenges)+len(p.commitments)+len(p.responses)))
+	for _, s := range p.challenges {
 		b = appendScalar(b, s)
 	}
 	b = append(b, p.commitmentBytes()...)
-	for _, s := range p.Responses {
+	for _, s := range p.responses {
 		b = appendScalar(b, s)
 	}
 	return b
@@ -502,11 +516,11 @@ func (p *SigmaProof) seedBytes() []byte {
 // verifySigma checks one proof: all its equations in one weighted
 // multi-scalar multiplication.
 func verifySigma(t *transcript.Transcript, f *Formula, p *SigmaProof) error {
-	checks, err := sigmaChecks(t, f, p)
+	checks, seed, err := sigmaChecks(t, f, p)
 	if err != nil {
 		return err
 	}
-	if !batchHolds(batchSeed(p.seedBytes()), checks) {
+	if !batchHolds(batchSeed(seed), checks) {
 		return ErrProof
 	}
 	return nil
@@ -515,11 +529,11 @@ func verifySigma(t *transcript.Transcript, f *Formula, p *SigmaProof) error {
 // AppendBinary appends the proof's encoding: its fields in order, each a
 // fixed-size value; the counts are implied by the formula (SPEC.md §6).
 func (p *SigmaProof) AppendBinary(b []byte) []byte {
-	for _, s := range p.Challenges {
+	for _, s := range p.challenges {
 		b = appendScalar(b, s)
 	}
 	b = append(b, p.commitmentBytes()...)
-	for _, s := range p.Responses {
+	for _, s := range p.responses {
 		b = appendScalar(b, s)
 	}
 	return b
@@ -534,17 +548,17 @@ func (r *reader) sigma(f *Formula, what string) *SigmaProof {
 	}
 	p := &SigmaProof{}
 	for range nc {
-		p.Challenges = append(p.Challenges, r.scalar(what+" challenge"))
+		p.challenges = append(p.challenges, r.scalar(what+" challenge"))
 	}
 	raw := r.b
 	for range nm {
-		p.Commitments = append(p.Commitments, r.element(what+" commitment"))
+		p.commitments = append(p.commitments, r.element(what+" commitment"))
 	}
 	if r.err == nil {
 		p.commitEnc = append([]byte{}, raw[:32*nm]...)
 	}
 	for range nr {
-		p.Responses = append(p.Responses, r.scalar(what+" response"))
+		p.responses = append(p.responses, r.scalar(what+" response"))
 	}
 	if r.err != nil {
 		return nil

@@ -138,11 +138,7 @@ func (k *JointKey) swapChecks(ctx Context, c0, c1, o0, o1 Card, p *SwapProof) ([
 		return nil, nil, fmt.Errorf("%w: missing swap proof", ErrProof)
 	}
 	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
-	checks, err := sigmaChecks(t, f, p.sigma)
-	if err != nil {
-		return nil, nil, err
-	}
-	return checks, p.sigma.seedBytes(), nil
+	return sigmaChecks(t, f, p.sigma)
 }
 
 // VerifySwap checks that o0, o1 are c0, c1 re-masked in some order, under

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// app holds what every command needs: its streams and the games it knows.
+// Commands get it explicitly; there are no command globals.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	games          table.Games
+	noColor        bool
+}
+
+// exitError carries an exit status and an optional hint.
+type exitError struct {
+	code int
+	err  error
+	hint string
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr,
+		games:   table.Games{mascarade.GameName: mascarade.Game{}},
+		noColor: os.Getenv("NO_COLOR") != ""}
+	root := newRootCmd(a)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	code := 1
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+	}
+	fmt.Fprintf(stderr, "masque: error: %v\n", err)
+	if ee != nil && ee.hint != "" {
+		fmt.Fprintf(stderr, "masque: hint: %s\n", ee.hint)
+	}
+	return code
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "masque",
+		Short: "Hidden-role card games peer to peer, with nobody able to cheat unseen",
+		Long: `masque plays hidden-role card games (Mascarade) on a LAN with no host, or
+online with no trusted server. Cards are hidden with mental poker on
+ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
+proof, and every peer checks every move with the same rules engine.
+A finished game is a transcript anyone can audit with 'masque verify'.
+
+Start here:
+  masque demo                  bots play a full game on this machine, then it is verified
+  masque script game.txt       play a scripted game through the real stack
+  masque verify game.masque    audit a transcript`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newScriptCmd(a), newVerifyCmd(a), newVersionCmd(a))
+	return root
+}

@@ -1,0 +1,162 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade/scriptplay"
+)
+
+type scriptOptions struct {
+	file       string
+	asJSON     bool
+	transcript string
+	noKeys     bool
+}
+
+func newScriptCmd(a *app) *cobra.Command {
+	var o scriptOptions
+	cmd := &cobra.Command{
+		Use:   "script FILE",
+		Short: "Play a scripted game through the real stack",
+		Long: `Play a scripted table in one process: every seat holds its own keys, every
+hidden swap is proven, every peek and reveal is made of decryption shares,
+and every entry is signed, encoded and validated as over the network.
+
+The script format:
+
+  # comments start with '#'
+  game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat
+  Anna swap Boris yes
+  Boris swap center1 no
+  Sasha swap Dima no
+  Dima swap Anna no
+  Anna claim King
+  Boris challenge
+
+Header options: deal= (face up, seat order, then center1, center2), set=
+(a custom set), coins=N. Verbs: swap TARGET yes|no, peek, claim CHARACTER,
+challenge, pass (responders not listed pass), use target=NAME |
+between=NAME,NAME | with=SLOT | swap=yes|no, guess CHARACTER.
+
+An illegal line stops the script with exit status 2, naming the line.`,
+		Example: `  masque script game.txt
+  masque script game.txt --json --transcript game.masque && masque verify game.masque`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runScript(a, o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, `print {"over","winners","coins","court","turn"} as JSON`)
+	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH`")
+	cmd.Flags().BoolVar(&o.noKeys, "no-key-release", false, "do not publish the seats' keys at the end")
+	return cmd
+}
+
+func runScript(a *app, o scriptOptions) error {
+	src, err := os.ReadFile(o.file)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	lt, err := scriptplay.Run(src, !o.noKeys)
+	if err != nil {
+		var se *mascarade.ScriptError
+		if errors.As(err, &se) {
+			err = fmt.Errorf("%s:%d: %w", o.file, se.Line, se.Err)
+		}
+		// Keep what was played: the transcript up to the illegal line.
+		if lt != nil && o.transcript != "" {
+			_ = writeTranscript(lt, o.transcript)
+		}
+		return &exitError{code: 2, err: err}
+	}
+	if o.transcript != "" {
+		if err := writeTranscript(lt, o.transcript); err != nil {
+			return err
+		}
+	}
+	return printState(a, scriptplay.State(lt), o.asJSON)
+}
+
+func writeTranscript(lt *local.Table, path string) error {
+	enc, err := lt.Transcript().MarshalBinary()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, enc, 0o644)
+}
+
+// writeFileAtomic writes data to a temporary file beside path, syncs it,
+// and renames it into place, so a crash never leaves half a file.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp := path + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+type publicState struct {
+	Over    bool           `json:"over"`
+	Winners []string       `json:"winners"`
+	Coins   map[string]int `json:"coins"`
+	Court   int            `json:"court"`
+	Turn    int            `json:"turn"`
+}
+
+func summarize(s *mascarade.State) publicState {
+	ps := publicState{Over: s.Over(), Winners: []string{}, Coins: map[string]int{}, Court: s.Court(), Turn: s.Turn()}
+	for _, w := range s.Winners() {
+		ps.Winners = append(ps.Winners, s.Name(w))
+	}
+	for i := range s.Players() {
+		ps.Coins[s.Name(engineSeat(i))] = s.Coins(engineSeat(i))
+	}
+	return ps
+}
+
+func printState(a *app, s *mascarade.State, asJSON bool) error {
+	if s == nil {
+		return errors.New("the table never dealt")
+	}
+	ps := summarize(s)
+	if asJSON {
+		return json.NewEncoder(a.stdout).Encode(ps)
+	}
+	names := make([]string, 0, len(ps.Coins))
+	for i := range s.Players() {
+		names = append(names, s.Name(engineSeat(i)))
+	}
+	fmt.Fprintf(a.stdout, "turn %d, court %d\n", ps.Turn, ps.Court)
+	for _, n := range names {
+		fmt.Fprintf(a.stdout, "  %-12s %2d coins\n", n, ps.Coins[n])
+	}
+	if ps.Over {
+		sort.Strings(ps.Winners)
+		fmt.Fprintf(a.stdout, "game over: %s won\n", strings.Join(ps.Winners, ", "))
+	} else {
+		fmt.Fprintln(a.stdout, "the game goes on")
+	}
+	return nil
+}

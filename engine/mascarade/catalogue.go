@@ -1,0 +1,92 @@
+package mascarade
+
+import "github.com/masque-games/masque/engine"
+
+// This file is data, not rules: the card catalogue and the recommended sets
+// of the 1st-edition rule book (and of /work/shared/rules/README.md). Fix a
+// transcription error here without touching the rules code. The tables are
+// never written to after initialisation.
+
+// The characters of Mascarade (1st edition). The values are the card kinds
+// the table layer maps to group elements; they are part of the canonical
+// encodings and must never be renumbered.
+const (
+	Judge      engine.Card = 1
+	Bishop     engine.Card = 2
+	King       engine.Card = 3
+	Fool       engine.Card = 4
+	Queen      engine.Card = 5
+	Thief      engine.Card = 6
+	Witch      engine.Card = 7
+	Spy        engine.Card = 8
+	Peasant    engine.Card = 9
+	Cheat      engine.Card = 10
+	Inquisitor engine.Card = 11
+	Widow      engine.Card = 12
+)
+
+// CardInfo describes one character of the catalogue.
+type CardInfo struct {
+	Card       engine.Card
+	Name       string // English name, as used in scripts
+	Copies     int    // copies in the box (2 for the Peasant)
+	Bank       bool   // the power brings coins from the bank into play
+	MinPlayers int    // the "8+" mark: the character needs this many players
+}
+
+// cardTable lists the 13 cards of the box (12 kinds), in card-value order.
+var cardTable = [...]CardInfo{
+	{Judge, "Judge", 1, false, 0},
+	{Bishop, "Bishop", 1, false, 0},
+	{King, "King", 1, true, 0},
+	{Fool, "Fool", 1, true, 0},
+	{Queen, "Queen", 1, true, 0},
+	{Thief, "Thief", 1, false, 0},
+	{Witch, "Witch", 1, false, 0},
+	{Spy, "Spy", 1, false, 0},
+	{Peasant, "Peasant", 2, true, 8},
+	{Cheat, "Cheat", 1, false, 0},
+	{Inquisitor, "Inquisitor", 1, false, 8},
+	{Widow, "Widow", 1, true, 0},
+}
+
+// recommendedTable holds the book's recommended sets, indexed by player
+// count (4..13) and, at index 2 and 3, the set of the 2- and 3-player
+// variants.
+var recommendedTable = [...][]engine.Card{
+	2:  {Bishop, Fool, Judge, Queen, King, Witch},
+	3:  {Bishop, Fool, Judge, Queen, King, Witch},
+	4:  {Judge, Bishop, King, Queen, Thief, Cheat},
+	5:  {Judge, Bishop, King, Queen, Witch, Cheat},
+	6:  {Judge, Bishop, King, Queen, Witch, Cheat},
+	7:  {Judge, Bishop, King, Fool, Queen, Thief, Witch},
+	8:  {Judge, Bishop, King, Fool, Queen, Witch, Peasant, Peasant},
+	9:  {Judge, Bishop, King, Fool, Queen, Witch, Peasant, Peasant, Cheat},
+	10: {Judge, Bishop, King, Fool, Queen, Witch, Peasant, Peasant, Cheat, Spy},
+	11: {Judge, Bishop, King, Fool, Queen, Witch, Peasant, Peasant, Cheat, Spy, Inquisitor},
+	12: {Judge, Bishop, King, Fool, Queen, Witch, Peasant, Peasant, Cheat, Spy, Inquisitor, Widow},
+	13: {Judge, Bishop, King, Fool, Queen, Witch, Peasant, Peasant, Cheat, Spy, Inquisitor, Widow, Thief},
+}
+
+// Numbers of the box and of the book's setup.
+const (
+	// BoxCoins is the total value of the coins in the box ("общее значение
+	// 194"): the bank starts with BoxCoins minus the players' coins, so
+	// bank + players + court is always BoxCoins.
+	BoxCoins = 194
+	// DefaultCoins is each player's starting purse.
+	DefaultCoins = 6
+	// WinCoins ends the game at once with a win.
+	WinCoins = 13
+	// CheatCoins is what the Cheat needs to win.
+	CheatCoins = 10
+	// WidowCoins is what the Widow tops up to.
+	WidowCoins = 10
+	// InquisitorFine is what a wrong guess pays to the Inquisitor.
+	InquisitorFine = 4
+	// PreparatoryTurns is the number of opening turns that may only swap.
+	PreparatoryTurns = 4
+	// MinPlayers and MaxPlayers bound the player count.
+	MinPlayers = 2
+	MaxPlayers = 13
+)

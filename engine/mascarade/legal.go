@@ -1,0 +1,93 @@
+package mascarade
+
+import (
+	"github.com/masque-games/masque/engine"
+)
+
+// LegalMoves enumerates every move seat p may make now (without secret
+// bits: each swap-like move may be played with either bit). It returns nil
+// when the rules do not wait for a move by p.
+func (s *State) LegalMoves(p engine.Seat) []engine.Move {
+	need := s.Next()
+	if need.Kind != engine.NeedMove || need.Seat != p {
+		return nil
+	}
+	l := s.layout
+	mine := s.SlotsOf(p)
+	var out []engine.Move
+	add := func(kind uint8, args ...int) {
+		out = append(out, engine.Move{Seat: p, Kind: kind, Args: args})
+	}
+	switch s.phase {
+	case phaseTurn:
+		for _, own := range mine {
+			for t := range engine.Slot(l.slots()) {
+				if l.swapTarget(p, t) {
+					add(KindSwap, int(own), int(t))
+				}
+			}
+		}
+		if s.MustSwap(p) {
+			return out
+		}
+		for _, own := range mine {
+			add(KindPeek, int(own))
+		}
+		for _, c := range s.distinctSet() {
+			for _, own := range mine {
+				if l.claimable(p, own) {
+					add(KindClaim, int(c), int(own))
+				}
+			}
+		}
+	case phaseRespond:
+		add(KindPass)
+		for _, own := range mine {
+			add(KindChallenge, int(own))
+		}
+	case phaseUse:
+		u := s.user
+		switch s.claim {
+		case Bishop:
+			for _, t := range s.richest(u.Seat) {
+				add(KindUse, int(t))
+			}
+		case Witch, Inquisitor:
+			for t := range engine.Seat(s.Players()) {
+				if t != u.Seat {
+					add(KindUse, int(t))
+				}
+			}
+		case Fool:
+			for a := range engine.Slot(l.slots()) {
+				for b := a + 1; int(b) < l.slots(); b++ {
+					if s.foolPair(u.Seat, a, b) {
+						add(KindUse, int(a), int(b))
+					}
+				}
+			}
+		case Spy:
+			for t := range engine.Slot(l.slots()) {
+				if l.swapTarget(u.Seat, t) {
+					add(KindUse, int(t))
+				}
+			}
+		}
+	case phaseGuess:
+		for _, c := range s.distinctSet() {
+			add(KindGuess, int(c))
+		}
+	}
+	return out
+}
+
+// distinctSet returns the characters in play, each once, in card order.
+func (s *State) distinctSet() []engine.Card {
+	var out []engine.Card
+	for _, c := range s.opts.Set {
+		if len(out) == 0 || out[len(out)-1] != c {
+			out = append(out, c)
+		}
+	}
+	return out
+}

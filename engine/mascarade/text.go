@@ -1,0 +1,314 @@
+package mascarade
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// kindNames are the script verbs, indexed by move kind.
+var kindNames = [...]string{
+	KindSwap: "swap", KindPeek: "peek", KindClaim: "claim", KindChallenge: "challenge",
+	KindPass: "pass", KindUse: "use", KindGuess: "guess",
+}
+
+func kindName(k uint8) string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// KindName returns the script verb of a move kind.
+func KindName(k uint8) string { return kindName(k) }
+
+// HasSecretSwap reports whether move m, applied to s, carries a secret
+// swap bit: a swap, or the use of the Fool or the Spy.
+func HasSecretSwap(s *State, m engine.Move) bool {
+	if m.Kind == KindSwap {
+		return true
+	}
+	return m.Kind == KindUse && s.phase == phaseUse && (s.claim == Fool || s.claim == Spy)
+}
+
+// FormatMove returns the public text form of m, applied to s, as a script
+// line without the secret swap bit: "Anna swap Boris", "Boris claim King",
+// "Sasha use between=Anna,Dima". [ParseMove] reads it back.
+func FormatMove(s *State, m engine.Move) string {
+	if m.Seat < 0 || int(m.Seat) >= s.Players() {
+		return fmt.Sprintf("seat(%d) %s %v", m.Seat, kindName(m.Kind), m.Args)
+	}
+	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
+	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
+	seat := func(i int) string {
+		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
+			return fmt.Sprintf("seat(%d)", m.Args[i])
+		}
+		return s.Name(engine.Seat(m.Args[i]))
+	}
+	std := s.layout.per == 1
+	switch {
+	case m.Kind == KindSwap && len(m.Args) == 2:
+		if !std {
+			parts = append(parts, slot(0))
+		}
+		parts = append(parts, slot(1))
+	case m.Kind == KindPeek && len(m.Args) == 1:
+		if !std {
+			parts = append(parts, slot(0))
+		}
+	case m.Kind == KindClaim && len(m.Args) == 2:
+		parts = append(parts, CardName(engine.Card(m.Args[0])))
+		if !std {
+			parts = append(parts, "with="+slot(1))
+		}
+	case m.Kind == KindChallenge && len(m.Args) == 1:
+		if !std {
+			parts = append(parts, "with="+slot(0))
+		}
+	case m.Kind == KindPass && len(m.Args) == 0:
+	case m.Kind == KindGuess && len(m.Args) == 1:
+		parts = append(parts, CardName(engine.Card(m.Args[0])))
+	case m.Kind == KindUse && s.phase == phaseUse && s.claim == Fool && len(m.Args) == 2:
+		parts = append(parts, "between="+slot(0)+","+slot(1))
+	case m.Kind == KindUse && s.phase == phaseUse && s.claim == Spy && len(m.Args) == 1:
+		parts = append(parts, "with="+slot(0))
+	case m.Kind == KindUse && len(m.Args) == 1:
+		parts = append(parts, "target="+seat(0))
+	default:
+		parts = append(parts, fmt.Sprint(m.Args))
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatLine is [FormatMove] plus the secret swap bit where the move has
+// one ("yes"/"no" for a swap, "swap=yes"/"swap=no" for the Fool and the
+// Spy): the form of a script line.
+func FormatLine(s *State, m engine.Move, swap bool) string {
+	line := FormatMove(s, m)
+	if !HasSecretSwap(s, m) {
+		return line
+	}
+	yn := map[bool]string{true: "yes", false: "no"}[swap]
+	if m.Kind == KindSwap {
+		return line + " " + yn
+	}
+	return line + " swap=" + yn
+}
+
+// ParseMove turns one script line's tokens (the verb and its arguments,
+// without the seat name) said by player seatName into a move applicable
+// to s. It returns the secret swap bit separately ("yes" for a swap,
+// "swap=yes" for the Fool and the Spy; false when absent). It checks the
+// syntax and the names only; [State.Apply] checks the rules.
+//
+// In the 2- and 3-player variants, an omitted own slot (peek, claim,
+// challenge) means the player's left card.
+func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, error) {
+	seat, err := s.SeatByName(seatName)
+	if err != nil {
+		return engine.Move{}, false, err
+	}
+	if len(tokens) == 0 {
+		return engine.Move{}, false, fmt.Errorf("mascarade: %s: missing verb", seatName)
+	}
+	verb, args := strings.ToLower(tokens[0]), tokens[1:]
+	m := engine.Move{Seat: seat}
+	own := s.layout.slotOf(seat, Left)
+	ownSlot := func(name string) (engine.Slot, error) {
+		sl, err := s.ParseSlot(name)
+		if err != nil {
+			return 0, err
+		}
+		if !s.layout.owns(seat, sl) {
+			return 0, fmt.Errorf("mascarade: %s is not one of %s's cards", name, seatName)
+		}
+		return sl, nil
+	}
+	bad := func(usage string) (engine.Move, bool, error) {
+		return engine.Move{}, false, fmt.Errorf("mascarade: %s %s: usage: %s", seatName, strings.Join(tokens, " "), usage)
+	}
+	switch verb {
+	case "swap":
+		m.Kind = KindSwap
+		bit := false
+		if n := len(args); n > 0 {
+			switch strings.ToLower(args[n-1]) {
+			case "yes":
+				bit, args = true, args[:n-1]
+			case "no":
+				args = args[:n-1]
+			}
+		}
+		if len(args) == 2 {
+			if own, err = ownSlot(args[0]); err != nil {
+				return engine.Move{}, false, err
+			}
+			args = args[1:]
+		} else if len(args) != 1 || s.layout.per != 1 {
+			if s.layout.per != 1 {
+				return bad("swap MYSLOT TARGET yes|no")
+			}
+			return bad("swap TARGET yes|no")
+		}
+		t, err := s.ParseSlot(args[0])
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{int(own), int(t)}
+		return m, bit, nil
+	case "peek":
+		m.Kind = KindPeek
+		if len(args) > 1 {
+			return bad("peek [MYSLOT]")
+		}
+		if len(args) == 1 {
+			if own, err = ownSlot(args[0]); err != nil {
+				return engine.Move{}, false, err
+			}
+		}
+		m.Args = []int{int(own)}
+		return m, false, nil
+	case "claim", "challenge":
+		want := 0
+		if verb == "claim" {
+			m.Kind, want = KindClaim, 1
+		} else {
+			m.Kind = KindChallenge
+		}
+		kv, pos, err := splitKV(args, "with")
+		if err != nil || len(pos) != want {
+			return bad(verb + map[bool]string{true: " CHARACTER", false: ""}[want == 1] + " [with=MYSLOT]")
+		}
+		if w, ok := kv["with"]; ok {
+			if own, err = ownSlot(w); err != nil {
+				return engine.Move{}, false, err
+			}
+		}
+		if want == 1 {
+			c, err := ParseCard(pos[0])
+			if err != nil {
+				return engine.Move{}, false, err
+			}
+			m.Args = []int{int(c), int(own)}
+		} else {
+			m.Args = []int{int(own)}
+		}
+		return m, false, nil
+	case "pass":
+		if len(args) != 0 {
+			return bad("pass")
+		}
+		m.Kind = KindPass
+		return m, false, nil
+	case "guess":
+		if len(args) != 1 {
+			return bad("guess CHARACTER")
+		}
+		c, err := ParseCard(args[0])
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Kind, m.Args = KindGuess, []int{int(c)}
+		return m, false, nil
+	case "use":
+		return parseUse(s, m, seatName, args)
+	}
+	return engine.Move{}, false, fmt.Errorf("mascarade: %s: unknown verb %q (swap, peek, claim, challenge, pass, use, guess)", seatName, tokens[0])
+}
+
+// parseUse parses "use KEY=VALUE..." against the power being resolved.
+func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
+	m.Kind = KindUse
+	kv, pos, err := splitKV(args, "target", "between", "swap", "with")
+	if err != nil {
+		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: %w", seatName, err)
+	}
+	if len(pos) > 0 {
+		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: expected KEY=VALUE, got %q", seatName, pos[0])
+	}
+	bit := false
+	if v, ok := kv["swap"]; ok {
+		switch strings.ToLower(v) {
+		case "yes":
+			bit = true
+		case "no":
+		default:
+			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: swap=%s: want yes or no", seatName, v)
+		}
+	}
+	if s.phase != phaseUse {
+		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: no power is waiting for a choice", seatName)
+	}
+	switch s.claim {
+	case Fool:
+		v, ok := kv["between"]
+		a, b, two := strings.Cut(v, ",")
+		if !ok || !two {
+			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the Fool needs between=SLOT,SLOT", seatName)
+		}
+		sa, err := s.ParseSlot(a)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		sb, err := s.ParseSlot(b)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{int(sa), int(sb)}
+		return m, bit, nil
+	case Spy:
+		v, ok := kv["with"]
+		if !ok {
+			v, ok = kv["target"]
+		}
+		if !ok {
+			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the Spy needs with=SLOT", seatName)
+		}
+		t, err := s.ParseSlot(v)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{int(t)}
+		return m, bit, nil
+	default:
+		v, ok := kv["target"]
+		if !ok {
+			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the %s needs target=NAME", seatName, CardName(s.claim))
+		}
+		t, err := s.SeatByName(v)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{int(t)}
+		return m, false, nil
+	}
+}
+
+// splitKV splits tokens into KEY=VALUE pairs (keys among allowed, each at
+// most once, lower-cased) and positional tokens.
+func splitKV(tokens []string, allowed ...string) (map[string]string, []string, error) {
+	kv := map[string]string{}
+	var pos []string
+	for _, t := range tokens {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok {
+			pos = append(pos, t)
+			continue
+		}
+		k = strings.ToLower(k)
+		found := false
+		for _, a := range allowed {
+			found = found || a == k
+		}
+		if !found {
+			return nil, nil, fmt.Errorf("unknown key %q", k)
+		}
+		if _, dup := kv[k]; dup {
+			return nil, nil, fmt.Errorf("key %q given twice", k)
+		}
+		kv[k] = v
+	}
+	return kv, pos, nil
+}

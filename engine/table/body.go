@@ -1,0 +1,223 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/crypto/cryptobyte"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/mental"
+)
+
+// BodyKind is the first byte of an entry body.
+type BodyKind uint8
+
+// The kinds of entry body.
+const (
+	BodyCommit BodyKind = iota + 1 // a deal coin commitment: 32 bytes
+	BodyReveal                     // a deal coin reveal: 32 bytes
+	BodyMove                       // a move and the swap proofs it needs
+	BodyShares                     // decryption shares for one pending request
+	BodyKey                        // the author's secret card key, after the game
+)
+
+func (k BodyKind) String() string {
+	switch k {
+	case BodyCommit:
+		return "commit"
+	case BodyReveal:
+		return "reveal"
+	case BodyMove:
+		return "move"
+	case BodyShares:
+		return "shares"
+	case BodyKey:
+		return "key"
+	}
+	return fmt.Sprintf("body(%d)", uint8(k))
+}
+
+// SwapPayload is what a hidden swap adds to the entry of the move that
+// causes it: both output cards and the proof.
+type SwapPayload struct {
+	Out0, Out1 mental.Card
+	Proof      *mental.SwapProof
+}
+
+// Body is a decoded entry body. Exactly the fields of its Kind are set.
+type Body struct {
+	Kind BodyKind
+	Coin [32]byte // commit or reveal
+	Move engine.Move
+	// Swaps holds one payload per EffectSwap the move causes, in order.
+	Swaps []SwapPayload
+	// Shares holds, for a peek or reveal, one share per slot of the
+	// request; for a show-others request, one encrypted share per slot and
+	// recipient (recipients in seat order, skipping the excepted seat and
+	// the author).
+	Shares    []*mental.Share
+	EncShares []*mental.EncryptedShare
+	Key       []byte // BodyKey: the secret key's encoding
+}
+
+// Limits on what a body may hold.
+const (
+	maxArgs   = 16
+	maxSwaps  = 4
+	maxShares = 256
+)
+
+// MarshalBinary returns the canonical encoding of b.
+func (b *Body) MarshalBinary() ([]byte, error) {
+	var out cryptobyte.Builder
+	out.AddUint8(uint8(b.Kind))
+	switch b.Kind {
+	case BodyCommit, BodyReveal:
+		out.AddBytes(b.Coin[:])
+	case BodyMove:
+		if len(b.Move.Args) > maxArgs || len(b.Swaps) > maxSwaps {
+			return nil, errors.New("body: move too large")
+		}
+		out.AddUint8(b.Move.Kind)
+		out.AddUint8(uint8(len(b.Move.Args)))
+		for _, a := range b.Move.Args {
+			out.AddUint32(uint32(int32(a)))
+		}
+		out.AddUint8(uint8(len(b.Swaps)))
+		for _, s := range b.Swaps {
+			for _, c := range []mental.Card{s.Out0, s.Out1} {
+				enc, err := c.MarshalBinary()
+				if err != nil {
+					return nil, err
+				}
+				out.AddBytes(enc)
+			}
+			p, _ := s.Proof.MarshalBinary()
+			out.AddBytes(p)
+		}
+	case BodyShares:
+		if len(b.Shares)+len(b.EncShares) > maxShares {
+			return nil, errors.New("body: too many shares")
+		}
+		out.AddUint8(uint8(len(b.Shares)))
+		for _, s := range b.Shares {
+			enc, _ := s.MarshalBinary()
+			out.AddUint16LengthPrefixed(func(o *cryptobyte.Builder) { o.AddBytes(enc) })
+		}
+		out.AddUint8(uint8(len(b.EncShares)))
+		for _, s := range b.EncShares {
+			enc, _ := s.MarshalBinary()
+			out.AddUint16LengthPrefixed(func(o *cryptobyte.Builder) { o.AddBytes(enc) })
+		}
+	case BodyKey:
+		if len(b.Key) != mental.ScalarSize {
+			return nil, errors.New("body: key must be 32 bytes")
+		}
+		out.AddBytes(b.Key)
+	default:
+		return nil, fmt.Errorf("body: unknown kind %d", b.Kind)
+	}
+	return out.Bytes()
+}
+
+// UnmarshalBody decodes a body strictly: every field canonical, nothing
+// left over. Card widths are checked against width.
+func UnmarshalBody(data []byte, width int) (*Body, error) {
+	s := cryptobyte.String(data)
+	var kind uint8
+	if !s.ReadUint8(&kind) {
+		return nil, errors.New("body: empty")
+	}
+	b := &Body{Kind: BodyKind(kind)}
+	switch b.Kind {
+	case BodyCommit, BodyReveal:
+		if !s.CopyBytes(b.Coin[:]) {
+			return nil, fmt.Errorf("body: %s truncated", b.Kind)
+		}
+	case BodyMove:
+		var n uint8
+		if !s.ReadUint8(&b.Move.Kind) || !s.ReadUint8(&n) {
+			return nil, errors.New("body: move truncated")
+		}
+		if n > maxArgs {
+			return nil, fmt.Errorf("body: move has %d arguments, limit %d", n, maxArgs)
+		}
+		for range n {
+			var v uint32
+			if !s.ReadUint32(&v) {
+				return nil, errors.New("body: move arguments truncated")
+			}
+			b.Move.Args = append(b.Move.Args, int(int32(v)))
+		}
+		if !s.ReadUint8(&n) {
+			return nil, errors.New("body: swap count truncated")
+		}
+		if n > maxSwaps {
+			return nil, fmt.Errorf("body: %d swaps, limit %d", n, maxSwaps)
+		}
+		cardLen := 1 + 64*width
+		for i := range int(n) {
+			var c0, c1, p []byte
+			if !s.ReadBytes(&c0, cardLen) || !s.ReadBytes(&c1, cardLen) || !s.ReadBytes(&p, 224) {
+				return nil, fmt.Errorf("body: swap %d truncated", i)
+			}
+			var sp SwapPayload
+			var err error
+			if sp.Out0, err = mental.UnmarshalCard(c0); err != nil {
+				return nil, fmt.Errorf("body: swap %d: first card: %w", i, err)
+			}
+			if sp.Out1, err = mental.UnmarshalCard(c1); err != nil {
+				return nil, fmt.Errorf("body: swap %d: second card: %w", i, err)
+			}
+			if sp.Out0.Width() != width || sp.Out1.Width() != width {
+				return nil, fmt.Errorf("body: swap %d: card width, want %d", i, width)
+			}
+			if sp.Proof, err = mental.UnmarshalSwapProof(p); err != nil {
+				return nil, fmt.Errorf("body: swap %d: %w", i, err)
+			}
+			b.Swaps = append(b.Swaps, sp)
+		}
+	case BodyShares:
+		var n uint8
+		if !s.ReadUint8(&n) {
+			return nil, errors.New("body: share count truncated")
+		}
+		for i := range int(n) {
+			var enc cryptobyte.String
+			if !s.ReadUint16LengthPrefixed(&enc) {
+				return nil, fmt.Errorf("body: share %d truncated", i)
+			}
+			sh, err := mental.UnmarshalShare(enc)
+			if err != nil {
+				return nil, fmt.Errorf("body: share %d: %w", i, err)
+			}
+			b.Shares = append(b.Shares, sh)
+		}
+		if !s.ReadUint8(&n) {
+			return nil, errors.New("body: encrypted share count truncated")
+		}
+		for i := range int(n) {
+			var enc cryptobyte.String
+			if !s.ReadUint16LengthPrefixed(&enc) {
+				return nil, fmt.Errorf("body: encrypted share %d truncated", i)
+			}
+			sh, err := mental.UnmarshalEncryptedShare(enc)
+			if err != nil {
+				return nil, fmt.Errorf("body: encrypted share %d: %w", i, err)
+			}
+			b.EncShares = append(b.EncShares, sh)
+		}
+	case BodyKey:
+		b.Key = make([]byte, mental.ScalarSize)
+		if !s.CopyBytes(b.Key) {
+			return nil, errors.New("body: key truncated")
+		}
+	default:
+		return nil, fmt.Errorf("body: unknown kind %d", kind)
+	}
+	if !s.Empty() {
+		return nil, fmt.Errorf("body: %s has %d trailing bytes", b.Kind, len(s))
+	}
+	return b, nil
+}

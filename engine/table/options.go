@@ -1,0 +1,100 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/crypto/cryptobyte"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// Game is what the table needs from a game package.
+type Game interface {
+	// Name is the game's name as it appears in rosters ("mascarade").
+	Name() string
+	// Kinds is the number of card kinds; cards are 0..Kinds()-1.
+	Kinds() int
+	// Deck returns the cards to deal, one per slot, in a canonical order,
+	// for the game's canonical options encoding.
+	Deck(options []byte) ([]engine.Card, error)
+	// New returns the initial rules state for a deal (the card in each
+	// slot, a permutation of Deck).
+	New(options []byte, deal []engine.Card) (engine.State, error)
+}
+
+// Options are a table's settings: the game's own options and what the
+// table adds around them. Their encoding is the roster's Options field.
+type Options struct {
+	Game []byte // the game's canonical options
+	// Deal fixes the deal (scripted tables); nil deals at random from a
+	// joint coin.
+	Deal []engine.Card
+	// PublishKeys: after the game every seat posts its secret key, so the
+	// transcript can be replayed with every card shown.
+	PublishKeys bool
+}
+
+const (
+	flagPublishKeys = 1 << iota
+	flagFixedDeal
+)
+
+// MarshalBinary returns the canonical encoding of o.
+func (o *Options) MarshalBinary() ([]byte, error) {
+	var b cryptobyte.Builder
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(o.Game) })
+	var flags uint8
+	if o.PublishKeys {
+		flags |= flagPublishKeys
+	}
+	if o.Deal != nil {
+		flags |= flagFixedDeal
+	}
+	b.AddUint8(flags)
+	if o.Deal != nil {
+		if len(o.Deal) > 64 {
+			return nil, errors.New("table options: deal longer than 64 cards")
+		}
+		b.AddUint8(uint8(len(o.Deal)))
+		for _, c := range o.Deal {
+			if c < 0 || c > 255 {
+				return nil, fmt.Errorf("table options: card %d out of range", c)
+			}
+			b.AddUint8(uint8(c))
+		}
+	}
+	return b.Bytes()
+}
+
+// UnmarshalOptions decodes table options strictly.
+func UnmarshalOptions(data []byte) (*Options, error) {
+	s := cryptobyte.String(data)
+	var game cryptobyte.String
+	var flags uint8
+	if !s.ReadUint16LengthPrefixed(&game) || !s.ReadUint8(&flags) {
+		return nil, errors.New("table options: truncated")
+	}
+	if flags&^(flagPublishKeys|flagFixedDeal) != 0 {
+		return nil, fmt.Errorf("table options: unknown flags %#x", flags)
+	}
+	o := &Options{Game: append([]byte{}, game...), PublishKeys: flags&flagPublishKeys != 0}
+	if flags&flagFixedDeal != 0 {
+		var n uint8
+		if !s.ReadUint8(&n) || n == 0 || n > 64 {
+			return nil, errors.New("table options: bad deal length")
+		}
+		o.Deal = make([]engine.Card, n)
+		for i := range o.Deal {
+			var c uint8
+			if !s.ReadUint8(&c) {
+				return nil, errors.New("table options: deal truncated")
+			}
+			o.Deal[i] = engine.Card(c)
+		}
+	}
+	if !s.Empty() {
+		return nil, fmt.Errorf("table options: %d trailing bytes", len(s))
+	}
+	return o, nil
+}

@@ -1,0 +1,648 @@
+package table
+
+import (
+	"crypto/sha512"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+)
+
+// Phase is where a table is in its life.
+type Phase uint8
+
+// The phases of a table.
+const (
+	PhaseCommit Phase = iota + 1 // deal coins: commitments
+	PhaseReveal                  // deal coins: reveals
+	PhasePlay                    // the game
+	PhaseKeys                    // key publication after the game
+	PhaseDone                    // nothing more to append
+)
+
+func (p Phase) String() string {
+	switch p {
+	case PhaseCommit:
+		return "deal-commit"
+	case PhaseReveal:
+		return "deal-reveal"
+	case PhasePlay:
+		return "play"
+	case PhaseKeys:
+		return "keys"
+	case PhaseDone:
+		return "done"
+	}
+	return fmt.Sprintf("phase(%d)", uint8(p))
+}
+
+// Fault is a typed rejection of an entry: it names the position, the seat
+// to blame and the reason. Every honest replica reaches the same Fault on
+// the same entry.
+type Fault struct {
+	Pos    uint64
+	Seat   int
+	Reason string
+	Err    error
+}
+
+func (f *Fault) Error() string {
+	if f.Err != nil {
+		return fmt.Sprintf("entry %d by seat %d: %s: %v", f.Pos, f.Seat, f.Reason, f.Err)
+	}
+	return fmt.Sprintf("entry %d by seat %d: %s", f.Pos, f.Seat, f.Reason)
+}
+
+func (f *Fault) Unwrap() error { return f.Err }
+
+// Request is a pending (or just completed) need for decryption shares.
+type Request struct {
+	Kind   engine.EffectKind // EffectPeek, EffectReveal or EffectShowOthers
+	By     engine.Seat       // the viewer of a peek
+	Except engine.Seat       // show-others: the seat kept in the dark
+	Slots  []engine.Slot
+	Cards  []mental.Card // the slots' ciphertexts when the request was made
+	Seats  []engine.Seat // who must post shares, in order
+	// Shares[i][k] is the D vector of Seats[i]'s share of Slots[k].
+	Shares [][][]*mental.Element
+	// Enc[i] are Seats[i]'s encrypted shares (show-others), in the order
+	// of Recipients(Seats[i]) for each slot.
+	Enc  [][]*mental.EncryptedShare
+	next int
+}
+
+// Recipients lists, for a show-others request, who receives author's
+// encrypted shares: every seat but the excepted one and the author.
+func (r *Request) Recipients(n int, author engine.Seat) []engine.Seat {
+	var out []engine.Seat
+	for s := range n {
+		if engine.Seat(s) != r.Except && engine.Seat(s) != author {
+			out = append(out, engine.Seat(s))
+		}
+	}
+	return out
+}
+
+func (r *Request) clone() *Request {
+	c := *r
+	c.Shares = slices.Clone(r.Shares)
+	c.Enc = slices.Clone(r.Enc)
+	return &c
+}
+
+// Table is the replicated state of one game. It is not safe for
+// concurrent use.
+type Table struct {
+	game   Game
+	roster *ledger.Roster
+	gameID ledger.Hash
+	opts   *Options
+	joint  *mental.JointKey
+	cat    *mental.Catalogue
+	deck   []engine.Card
+	width  int
+
+	st state
+	// completed is the request the last Apply completed, if any.
+	completed *Request
+	log       []*ledger.Entry
+}
+
+// state is everything Apply changes; it is copied before each entry so a
+// rejected entry leaves the table as it was.
+type state struct {
+	pos      uint64
+	prev     ledger.Hash
+	phase    Phase
+	commits  [][32]byte
+	reveals  [][32]byte
+	deal     []engine.Card
+	rules    engine.State
+	slots    []mental.Card
+	pending  []*Request
+	keys     [][]byte // published secret keys by seat
+	keysNext int
+	hash     ledger.Hash
+}
+
+func (s *state) clone() state {
+	c := *s
+	c.commits = slices.Clone(s.commits)
+	c.reveals = slices.Clone(s.reveals)
+	c.slots = slices.Clone(s.slots)
+	c.pending = make([]*Request, len(s.pending))
+	for i, r := range s.pending {
+		c.pending[i] = r.clone()
+	}
+	c.keys = slices.Clone(s.keys)
+	return c
+}
+
+// KeyContext returns the context a seat's card key proof is bound to: the
+// roster's table id, the seat and its peer id.
+func KeyContext(tableID [16]byte, seat int, peerID []byte) mental.KeyContext {
+	var t [32]byte
+	copy(t[:], tableID[:])
+	return mental.KeyContext{Table: t, Seat: uint32(seat), Identity: peerID}
+}
+
+// New returns a table for roster, playing game. It verifies every seat's
+// card key proof and builds the joint key.
+func New(roster *ledger.Roster, game Game) (*Table, error) {
+	if roster.Game != game.Name() {
+		return nil, fmt.Errorf("table: roster is for %q, not %q", roster.Game, game.Name())
+	}
+	id, err := roster.GameID()
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	opts, err := UnmarshalOptions(roster.Options)
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	var keys []*mental.PublicKey
+	var kcs []mental.KeyContext
+	for i, s := range roster.Seats {
+		pk, err := mental.UnmarshalPublicKey(s.CardKey)
+		if err != nil {
+			return nil, fmt.Errorf("table: seat %d (%s): card key: %w", i, s.Name, err)
+		}
+		keys = append(keys, pk)
+		kcs = append(kcs, KeyContext(roster.TableID, i, s.PeerID))
+	}
+	jk, err := mental.NewJointKey(keys, kcs)
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	deck, err := game.Deck(opts.Game)
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	t := &Table{game: game, roster: roster, gameID: id, opts: opts, joint: jk,
+		cat: mental.NewCatalogue(game.Kinds()), deck: deck, width: 1}
+	t.st = state{prev: id, phase: PhaseCommit, keys: make([][]byte, len(roster.Seats))}
+	if opts.Deal != nil {
+		if err := t.st.start(t, opts.Deal); err != nil {
+			return nil, fmt.Errorf("table: fixed deal: %w", err)
+		}
+	}
+	t.st.hash = t.st.computeHash(t)
+	return t, nil
+}
+
+// start deals and enters the play phase.
+func (s *state) start(t *Table, deal []engine.Card) error {
+	sorted, deck := slices.Clone(deal), slices.Clone(t.deck)
+	slices.Sort(sorted)
+	slices.Sort(deck)
+	if !slices.Equal(sorted, deck) {
+		return fmt.Errorf("deal is not a permutation of the deck")
+	}
+	rules, err := t.game.New(t.opts.Game, deal)
+	if err != nil {
+		return err
+	}
+	s.deal = slices.Clone(deal)
+	s.rules = rules
+	s.slots = make([]mental.Card, len(deal))
+	for i, c := range deal {
+		s.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
+	}
+	s.phase = PhasePlay
+	return nil
+}
+
+// Accessors.
+
+// GameID returns the hash of the roster.
+func (t *Table) GameID() ledger.Hash { return t.gameID }
+
+// Roster returns the roster.
+func (t *Table) Roster() *ledger.Roster { return t.roster }
+
+// Seats returns the number of seats.
+func (t *Table) Seats() int { return len(t.roster.Seats) }
+
+// Phase returns the current phase.
+func (t *Table) Phase() Phase { return t.st.phase }
+
+// Rules returns the current rules state (nil before the deal).
+func (t *Table) Rules() engine.State { return t.st.rules }
+
+// Deal returns the public deal (nil before it is known).
+func (t *Table) Deal() []engine.Card { return slices.Clone(t.st.deal) }
+
+// Slot returns the ciphertext in a slot.
+func (t *Table) Slot(s engine.Slot) mental.Card { return t.st.slots[s] }
+
+// Pending returns the share request being filled, if any.
+func (t *Table) Pending() *Request {
+	if len(t.st.pending) == 0 {
+		return nil
+	}
+	return t.st.pending[0]
+}
+
+// Completed returns the share request completed by the last Apply, if any.
+func (t *Table) Completed() *Request { return t.completed }
+
+// Joint returns the joint card key.
+func (t *Table) Joint() *mental.JointKey { return t.joint }
+
+// Catalogue maps card points to kinds.
+func (t *Table) Catalogue() *mental.Catalogue { return t.cat }
+
+// Log returns the entries applied so far.
+func (t *Table) Log() []*ledger.Entry { return t.log }
+
+// PublishedKey returns the secret key a seat published after the game.
+func (t *Table) PublishedKey(seat int) []byte { return t.st.keys[seat] }
+
+// Pos returns the position of the next entry.
+func (t *Table) Pos() uint64 { return t.st.pos }
+
+// StateHash is the hash of the state after the last applied entry.
+func (t *Table) StateHash() ledger.Hash { return t.st.hash }
+
+// Next reports the position and seat of the next entry; ok is false when
+// nothing more is expected.
+func (t *Table) Next() (pos uint64, seat uint8, ok bool) {
+	s, ok := t.st.next(t)
+	return t.st.pos, uint8(s), ok
+}
+
+// Expect returns the seat that must author the next entry and the kind of
+// body it must carry.
+func (t *Table) Expect() (seat engine.Seat, kind BodyKind, ok bool) {
+	s, ok := t.st.next(t)
+	if !ok {
+		return 0, 0, false
+	}
+	switch t.st.phase {
+	case PhaseCommit:
+		return s, BodyCommit, true
+	case PhaseReveal:
+		return s, BodyReveal, true
+	case PhaseKeys:
+		return s, BodyKey, true
+	}
+	if len(t.st.pending) > 0 {
+		return s, BodyShares, true
+	}
+	return s, BodyMove, true
+}
+
+func (s *state) next(t *Table) (engine.Seat, bool) {
+	n := len(t.roster.Seats)
+	switch s.phase {
+	case PhaseCommit:
+		return engine.Seat(len(s.commits)), true
+	case PhaseReveal:
+		return engine.Seat(len(s.reveals)), true
+	case PhaseKeys:
+		return engine.Seat(s.keysNext), s.keysNext < n
+	case PhasePlay:
+		if len(s.pending) > 0 {
+			r := s.pending[0]
+			return r.Seats[r.next], true
+		}
+		need := s.rules.Next()
+		if need.Kind == engine.NeedMove {
+			return need.Seat, true
+		}
+	}
+	return 0, false
+}
+
+// Apply validates e as the next entry and applies it. On error the table
+// is unchanged and the error is a *Fault naming the seat to blame.
+func (t *Table) Apply(e *ledger.Entry) error {
+	fault := func(reason string, err error) error {
+		return &Fault{Pos: e.Pos, Seat: int(e.Seat), Reason: reason, Err: err}
+	}
+	if e.Pos != t.st.pos {
+		return fault("wrong-position", fmt.Errorf("expected position %d", t.st.pos))
+	}
+	if e.Prev != t.st.prev {
+		return fault("wrong-previous-hash", errors.New("entry does not extend this log"))
+	}
+	seat, ok := t.st.next(t)
+	if !ok {
+		return fault("log-closed", errors.New("no entry is expected"))
+	}
+	if int(e.Seat) != int(seat) {
+		return fault("not-your-turn", fmt.Errorf("seat %d must author this entry", seat))
+	}
+	if int(e.Seat) >= len(t.roster.Seats) {
+		return fault("unknown-seat", nil)
+	}
+	if err := e.VerifySignature(t.gameID, t.roster.Seats[e.Seat].SignKey); err != nil {
+		return fault("bad-signature", err)
+	}
+	body, err := UnmarshalBody(e.Body, t.width)
+	if err != nil {
+		return fault("malformed-body", err)
+	}
+	ns := t.st.clone()
+	completed, err := ns.apply(t, e, body)
+	if err != nil {
+		var re *engine.RuleError
+		if errors.As(err, &re) {
+			return fault("rule:"+re.Rule, err)
+		}
+		return fault("invalid", err)
+	}
+	ns.pos++
+	ns.prev = e.Hash()
+	ns.hash = ns.computeHash(t)
+	t.st = ns
+	t.completed = completed
+	t.log = append(t.log, e)
+	return nil
+}
+
+func (t *Table) ctx(pos uint64, seat int) mental.Context {
+	return mental.Context{Table: t.gameID, Pos: pos, Seat: uint32(seat)}
+}
+
+func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	seat := int(e.Seat)
+	n := len(t.roster.Seats)
+	want := map[Phase]BodyKind{PhaseCommit: BodyCommit, PhaseReveal: BodyReveal, PhaseKeys: BodyKey}[s.phase]
+	if s.phase == PhasePlay {
+		want = BodyMove
+		if len(s.pending) > 0 {
+			want = BodyShares
+		}
+	}
+	if b.Kind != want {
+		return nil, fmt.Errorf("expected a %s entry, got %s", want, b.Kind)
+	}
+	switch s.phase {
+	case PhaseCommit:
+		s.commits = append(s.commits, b.Coin)
+		if len(s.commits) == n {
+			s.phase = PhaseReveal
+		}
+		return nil, nil
+	case PhaseReveal:
+		if CoinCommitment(t.gameID, seat, b.Coin) != s.commits[seat] {
+			return nil, errors.New("deal coin does not match its commitment")
+		}
+		s.reveals = append(s.reveals, b.Coin)
+		if len(s.reveals) == n {
+			deal := DealFromSeed(CombineCoins(t.gameID, s.reveals), t.deck)
+			if err := s.start(t, deal); err != nil {
+				return nil, fmt.Errorf("deal: %w", err)
+			}
+		}
+		return nil, nil
+	case PhaseKeys:
+		sk, err := mental.SecretKeyFromBytes(b.Key)
+		if err != nil {
+			return nil, err
+		}
+		if sk.Public().Equal(t.joint.Keys[seat]) != 1 {
+			return nil, errors.New("published key does not match the seat's public key")
+		}
+		s.keys[seat] = slices.Clone(b.Key)
+		s.keysNext++
+		if s.keysNext == n {
+			s.phase = PhaseDone
+		}
+		return nil, nil
+	}
+	if len(s.pending) > 0 {
+		return s.applyShares(t, e, b)
+	}
+	// A move.
+	m := b.Move
+	m.Seat = engine.Seat(seat)
+	rules, effects, err := s.rules.Apply(m)
+	if err != nil {
+		return nil, err
+	}
+	s.rules = rules
+	swaps := 0
+	for _, ef := range effects {
+		if ef.Kind == engine.EffectSwap {
+			if ef.By != m.Seat {
+				return nil, fmt.Errorf("internal: the rules asked seat %d to swap in seat %d's move", ef.By, m.Seat)
+			}
+			if swaps >= len(b.Swaps) {
+				return nil, errors.New("the move needs a swap proof the entry does not carry")
+			}
+			if err := s.applySwap(t, e, ef, b.Swaps[swaps], swaps); err != nil {
+				return nil, err
+			}
+			swaps++
+			continue
+		}
+		if err := s.queue(t, ef); err != nil {
+			return nil, err
+		}
+	}
+	if swaps != len(b.Swaps) {
+		return nil, fmt.Errorf("the entry carries %d swap proofs, the move needs %d", len(b.Swaps), swaps)
+	}
+	if err := s.afterRules(t); err != nil {
+		return nil, err
+	}
+	s.maybeEnd(t)
+	return nil, nil
+}
+
+// maybeEnd moves to the key phase (or done) when the rules are over and no
+// request is pending.
+func (s *state) maybeEnd(t *Table) {
+	if s.phase == PhasePlay && len(s.pending) == 0 && s.rules.Next().Kind == engine.NeedNothing {
+		if t.opts.PublishKeys {
+			s.phase = PhaseKeys
+		} else {
+			s.phase = PhaseDone
+		}
+	}
+}
+
+// SwapContext is the context of the i-th swap proof of the entry at pos.
+func (t *Table) SwapContext(pos uint64, seat int, i int) mental.Context {
+	return mental.Context{Table: t.gameID, Pos: pos<<8 | uint64(i), Seat: uint32(seat)}
+}
+
+func (s *state) applySwap(t *Table, e *ledger.Entry, ef engine.Effect, p SwapPayload, i int) error {
+	if len(ef.Slots) != 2 {
+		return fmt.Errorf("internal: swap effect with %d slots", len(ef.Slots))
+	}
+	a, b := ef.Slots[0], ef.Slots[1]
+	if a < 0 || b < 0 || int(a) >= len(s.slots) || int(b) >= len(s.slots) || a == b {
+		return fmt.Errorf("internal: swap of slots %d and %d", a, b)
+	}
+	if err := t.joint.VerifySwap(t.SwapContext(e.Pos, int(e.Seat), i), s.slots[a], s.slots[b], p.Out0, p.Out1, p.Proof); err != nil {
+		return fmt.Errorf("swap of slots %d and %d: %w", a, b, err)
+	}
+	s.slots[a], s.slots[b] = p.Out0, p.Out1
+	return nil
+}
+
+// queue turns a share-needing effect into a pending request.
+func (s *state) queue(t *Table, ef engine.Effect) error {
+	n := len(t.roster.Seats)
+	r := &Request{Kind: ef.Kind, By: ef.By, Except: ef.Except, Slots: slices.Clone(ef.Slots)}
+	for _, sl := range ef.Slots {
+		if sl < 0 || int(sl) >= len(s.slots) {
+			return fmt.Errorf("internal: %s of slot %d", ef.Kind, sl)
+		}
+	}
+	for seat := range n {
+		if ef.Kind == engine.EffectPeek && engine.Seat(seat) == ef.By {
+			continue
+		}
+		r.Seats = append(r.Seats, engine.Seat(seat))
+	}
+	switch ef.Kind {
+	case engine.EffectPeek:
+		if len(ef.Slots) != 1 {
+			return errors.New("internal: a peek is of one slot")
+		}
+	case engine.EffectReveal, engine.EffectShowOthers:
+	default:
+		return fmt.Errorf("internal: unexpected effect %s", ef.Kind)
+	}
+	if len(r.Seats) == 0 {
+		return errors.New("internal: a request nobody can fill")
+	}
+	s.pending = append(s.pending, r)
+	return nil
+}
+
+// afterRules snapshots the cards of newly queued requests and completes
+// requests that need no shares.
+func (s *state) afterRules(t *Table) error {
+	for _, r := range s.pending {
+		if r.Cards == nil {
+			for _, sl := range r.Slots {
+				r.Cards = append(r.Cards, s.slots[sl])
+			}
+		}
+	}
+	return nil
+}
+
+// ShareContext is the context of a seat's shares for the request being
+// filled at pos.
+func (t *Table) ShareContext(pos uint64, seat int) mental.Context { return t.ctx(pos, seat) }
+
+func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	X := t.joint.Keys[seat]
+	ctx := t.ctx(e.Pos, seat)
+	var batch mental.Batch
+	if r.Kind == engine.EffectShowOthers {
+		rec := r.Recipients(len(t.roster.Seats), engine.Seat(seat))
+		if len(b.Shares) != 0 || len(b.EncShares) != len(rec)*len(r.Slots) {
+			return nil, fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares))
+		}
+		for k := range r.Slots {
+			for j, y := range rec {
+				batch.AddEncryptedShare(fmt.Sprintf("encrypted share of slot %d for seat %d", r.Slots[k], y),
+					ctx, X, t.joint.Keys[y], r.Cards[k], b.EncShares[k*len(rec)+j])
+			}
+		}
+		if err := batch.Verify(); err != nil {
+			return nil, err
+		}
+		r.Enc = append(r.Enc, b.EncShares)
+		r.Shares = append(r.Shares, nil)
+	} else {
+		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Slots) {
+			return nil, fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Slots), len(b.Shares), len(b.EncShares))
+		}
+		var ds [][]*mental.Element
+		for k := range r.Slots {
+			batch.AddShare(fmt.Sprintf("share of slot %d", r.Slots[k]), ctx, X, r.Cards[k], b.Shares[k])
+			ds = append(ds, b.Shares[k].D)
+		}
+		if err := batch.Verify(); err != nil {
+			return nil, err
+		}
+		r.Shares = append(r.Shares, ds)
+		r.Enc = append(r.Enc, nil)
+	}
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	// Complete.
+	s.pending = s.pending[1:]
+	if r.Kind == engine.EffectReveal {
+		var facts []engine.Fact
+		for k, sl := range r.Slots {
+			var all [][]*mental.Element
+			for i := range r.Seats {
+				all = append(all, r.Shares[i][k])
+			}
+			m, err := mental.Open(r.Cards[k], all)
+			if err != nil {
+				return nil, err
+			}
+			kind, ok := t.cat.Kind(m[0])
+			if !ok {
+				return nil, fmt.Errorf("slot %d opens to no known card", sl)
+			}
+			facts = append(facts, engine.Fact{Slot: sl, Card: engine.Card(kind)})
+		}
+		rules, effects, err := s.rules.Learn(facts)
+		if err != nil {
+			return nil, fmt.Errorf("rules rejected the revealed facts: %w", err)
+		}
+		s.rules = rules
+		for _, ef := range effects {
+			if ef.Kind == engine.EffectSwap {
+				return nil, errors.New("internal: the rules asked for a swap without a move")
+			}
+			if err := s.queue(t, ef); err != nil {
+				return nil, err
+			}
+		}
+		if err := s.afterRules(t); err != nil {
+			return nil, err
+		}
+	}
+	s.maybeEnd(t)
+	return r, nil
+}
+
+func (s *state) computeHash(t *Table) ledger.Hash {
+	h := sha512.New512_256()
+	h.Write([]byte("masque/v1/table-state"))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], s.pos)
+	h.Write(b[:])
+	h.Write(s.prev[:])
+	h.Write([]byte{byte(s.phase)})
+	if s.rules != nil {
+		enc, err := s.rules.AppendBinary(nil)
+		if err == nil {
+			binary.BigEndian.PutUint64(b[:], uint64(len(enc)))
+			h.Write(b[:])
+			h.Write(enc)
+		}
+	}
+	for _, c := range s.slots {
+		enc, _ := c.MarshalBinary()
+		h.Write(enc)
+	}
+	binary.BigEndian.PutUint64(b[:], uint64(len(s.pending)))
+	h.Write(b[:])
+	for _, r := range s.pending {
+		h.Write([]byte{byte(r.Kind), byte(r.By), byte(r.Except), byte(r.next)})
+	}
+	var out ledger.Hash
+	copy(out[:], h.Sum(nil))
+	return out
+}

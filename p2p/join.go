@@ -1,0 +1,492 @@
+package p2p
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	"golang.org/x/crypto/cryptobyte"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// rosterTimeout bounds the roster agreement once seating is closed.
+const rosterTimeout = 30 * time.Second
+
+// TableConfig describes a table the local node creates. The creator takes
+// seat 0; joiners take the next seats in the order they were accepted.
+type TableConfig struct {
+	// ID identifies the table in the lobby and in join requests; zero
+	// means a random one.
+	ID [16]byte
+	// Game and Options go into the roster unchanged.
+	Game    string
+	Options []byte
+	// Seats is the number of seats, the creator's included (1..16).
+	Seats int
+	// Name and CardKey are the creator's seat.
+	Name    string
+	CardKey []byte
+	// Validate, if set, checks a joiner's name and card key (the mental
+	// public key and its proof); an error refuses the seat with its text.
+	Validate func(name string, cardKey []byte) error
+	// OnChange, if set, is called (it must not block) when a seat is taken
+	// or freed, e.g. to update the lobby advertisement.
+	OnChange func(taken, total int)
+}
+
+// Seating is the result of a roster agreement: everything needed to create
+// the table's state directory (store.Create) and open its room.
+type Seating struct {
+	Roster *ledger.Roster
+	GameID ledger.Hash
+	Seat   uint8
+	// Table holds the roster, every seat's signature and addresses.
+	Table store.Table
+}
+
+// Table is an open table on its creator's node, accepting joiners until it
+// is full or [Table.Start] is called.
+type Table struct {
+	node  *Node
+	cfg   TableConfig
+	ready chan struct{}
+	once  sync.Once
+
+	mu      sync.Mutex
+	joiners []*joiner
+	started bool
+	closed  bool
+}
+
+type joiner struct {
+	peer     peer.ID
+	req      *joinRequest
+	s        network.Stream
+	observed ma.Multiaddr
+	frames   chan joinFrame
+	gone     chan struct{}
+}
+
+type joinFrame struct {
+	m   *message
+	err error
+}
+
+// CreateTable opens a table for joiners on /masque/join/1.
+func (n *Node) CreateTable(cfg TableConfig) (*Table, error) {
+	if cfg.Seats < 1 || cfg.Seats > ledger.MaxSeats {
+		return nil, fmt.Errorf("p2p: table of %d seats, want 1..%d", cfg.Seats, ledger.MaxSeats)
+	}
+	if len(cfg.Name) == 0 || len(cfg.Name) > ledger.MaxNameBytes {
+		return nil, fmt.Errorf("p2p: name must be 1..%d bytes", ledger.MaxNameBytes)
+	}
+	if cfg.ID == ([16]byte{}) {
+		rand.Read(cfg.ID[:])
+	}
+	t := &Table{node: n, cfg: cfg, ready: make(chan struct{})}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.tables[cfg.ID] != nil {
+		return nil, fmt.Errorf("p2p: table %x is already open", cfg.ID[:4])
+	}
+	n.tables[cfg.ID] = t
+	if cfg.Seats == 1 {
+		t.Start()
+	}
+	return t, nil
+}
+
+// ID is the table id (the roster's TableID).
+func (t *Table) ID() [16]byte { return t.cfg.ID }
+
+// Taken reports the seats taken (the creator's included) and the total.
+func (t *Table) Taken() (taken, total int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return 1 + len(t.joiners), t.cfg.Seats
+}
+
+// Start closes seating with the seats taken so far.
+func (t *Table) Start() { t.once.Do(func() { close(t.ready) }) }
+
+// Close withdraws the table and drops its joiners.
+func (t *Table) Close() error {
+	t.node.mu.Lock()
+	if t.node.tables[t.cfg.ID] == t {
+		delete(t.node.tables, t.cfg.ID)
+	}
+	t.node.mu.Unlock()
+	t.mu.Lock()
+	t.closed = true
+	js := t.joiners
+	t.mu.Unlock()
+	for _, j := range js {
+		j.s.Reset()
+	}
+	return nil
+}
+
+func (t *Table) changed() {
+	if t.cfg.OnChange != nil {
+		taken, total := t.Taken()
+		t.cfg.OnChange(taken, total)
+	}
+}
+
+func encodeJoinNo(reason string) []byte {
+	return encode(msgJoinNo, func(b *cryptobyte.Builder) {
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(truncate(reason, maxReason))) })
+	})
+}
+
+// admit decides on a join request; it returns a refusal reason or "".
+func (t *Table) admit(j *joiner) string {
+	id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey})
+	if err != nil || id != j.peer {
+		return "signing key is not the key of the connecting peer"
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.closed || t.started:
+		return "table has started"
+	case 1+len(t.joiners) >= t.cfg.Seats:
+		return "table is full"
+	case j.peer == t.node.ID():
+		return "already seated"
+	case j.req.Name == t.cfg.Name:
+		return fmt.Sprintf("name %q is taken", j.req.Name)
+	}
+	for _, o := range t.joiners {
+		if o.peer == j.peer {
+			return "already seated"
+		}
+		if o.req.Name == j.req.Name {
+			return fmt.Sprintf("name %q is taken", j.req.Name)
+		}
+	}
+	if t.cfg.Validate != nil {
+		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
+			return "card key refused: " + err.Error()
+		}
+	}
+	t.joiners = append(t.joiners, j)
+	if 1+len(t.joiners) == t.cfg.Seats {
+		t.Start()
+	}
+	return ""
+}
+
+// serveJoiner runs on the join stream's handler goroutine: it admits or
+// refuses the joiner, then reads its frames until the stream ends.
+func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
+	j := &joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr(),
+		frames: make(chan joinFrame, 4), gone: make(chan struct{})}
+	if reason := t.admit(j); reason != "" {
+		WriteFrame(s, encodeJoinNo(reason))
+		s.Close()
+		return
+	}
+	taken, total := t.Taken()
+	if err := WriteFrame(s, encode(msgJoinOK, func(b *cryptobyte.Builder) { b.AddUint8(uint8(taken)); b.AddUint8(uint8(total)) })); err != nil {
+		t.drop(j)
+		return
+	}
+	t.changed()
+	defer close(j.gone)
+	for {
+		m, err := t.node.readMsg(r, s)
+		select {
+		case j.frames <- joinFrame{m, err}:
+		default:
+			err = errors.New("too many frames")
+		}
+		if err != nil {
+			t.drop(j)
+			return
+		}
+	}
+}
+
+// drop frees a joiner's seat if seating is still open.
+func (t *Table) drop(j *joiner) {
+	j.s.Reset()
+	t.mu.Lock()
+	freed := false
+	if !t.started {
+		for i, o := range t.joiners {
+			if o == j {
+				t.joiners = append(t.joiners[:i], t.joiners[i+1:]...)
+				freed = true
+				break
+			}
+		}
+	}
+	t.mu.Unlock()
+	if freed {
+		t.changed()
+	}
+}
+
+func addrBytes(addrs []ma.Multiaddr) [][]byte {
+	var out [][]byte
+	seen := map[string]bool{}
+	for _, a := range addrs {
+		if a == nil || seen[string(a.Bytes())] || len(out) == maxAddrs {
+			continue
+		}
+		seen[string(a.Bytes())] = true
+		out = append(out, a.Bytes())
+	}
+	return out
+}
+
+// Seat waits until the table is full (or Start is called), then runs the
+// roster agreement: it sends every joiner the roster and all addresses,
+// collects every seat's signature and sends them all to everyone.
+func (t *Table) Seat(ctx context.Context) (*Seating, error) {
+	select {
+	case <-t.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil, errors.New("p2p: table closed")
+	}
+	t.started = true
+	js := append([]*joiner(nil), t.joiners...)
+	t.mu.Unlock()
+	defer t.Close()
+
+	ctx, cancel := context.WithTimeout(ctx, rosterTimeout)
+	defer cancel()
+	id := t.node.id
+	roster := &ledger.Roster{TableID: t.cfg.ID, Game: t.cfg.Game, Options: t.cfg.Options,
+		Seats: []ledger.SeatInfo{{Name: t.cfg.Name, PeerID: []byte(id.PeerID()), SignKey: id.PublicKey(), CardKey: t.cfg.CardKey}}}
+	addrs := [][][]byte{addrBytes(t.node.host.Addrs())}
+	for _, j := range js {
+		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, CardKey: j.req.CardKey})
+		as := parseAddrs(j.req.Addrs)
+		addrs = append(addrs, addrBytes(append(as, j.observed)))
+	}
+	game, err := roster.GameID()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: roster: %w", err)
+	}
+	enc, _ := roster.MarshalBinary()
+	offer := encode(msgRoster, func(b *cryptobyte.Builder) {
+		b.AddUint32(uint32(len(enc)))
+		b.AddBytes(enc)
+		b.AddUint8(uint8(len(addrs)))
+		for _, a := range addrs {
+			addAddrs(b, a)
+		}
+	})
+	for _, j := range js {
+		if err := WriteFrame(j.s, offer); err != nil {
+			return nil, fmt.Errorf("p2p: roster to %s: %w", j.peer, err)
+		}
+	}
+	sigs := make([][ed25519.SignatureSize]byte, len(roster.Seats))
+	copy(sigs[0][:], ed25519.Sign(id.SigningKey(), ledger.RosterSigningBytes(game)))
+	for i, j := range js {
+		seat := i + 1
+		var f joinFrame
+		select {
+		case f = <-j.frames:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("p2p: waiting for %s's roster signature: %w", j.peer, ctx.Err())
+		}
+		if f.err != nil {
+			return nil, fmt.Errorf("p2p: seat %d left during the roster agreement: %w", seat, f.err)
+		}
+		if f.m.Type != msgRosterSig || int(f.m.Seat) != seat {
+			return nil, fmt.Errorf("p2p: peer %s: expected the roster signature of seat %d", j.peer, seat)
+		}
+		if !ed25519.Verify(j.req.SignKey, ledger.RosterSigningBytes(game), f.m.Sig[:]) {
+			return nil, fmt.Errorf("p2p: peer %s: bad roster signature", j.peer)
+		}
+		sigs[seat] = f.m.Sig
+	}
+	all := encode(msgRosterAll, func(b *cryptobyte.Builder) {
+		b.AddUint8(uint8(len(sigs)))
+		for _, s := range sigs {
+			b.AddBytes(s[:])
+		}
+	})
+	for _, j := range js {
+		if err := WriteFrame(j.s, all); err != nil {
+			return nil, fmt.Errorf("p2p: signatures to %s: %w", j.peer, err)
+		}
+		j.s.CloseWrite()
+	}
+	// Wait for joiners to close their side, so the last frame is read
+	// before the stream is torn down.
+	for _, j := range js {
+		select {
+		case <-j.gone:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	return &Seating{Roster: roster, GameID: game, Seat: 0,
+		Table: store.Table{Roster: roster, Sigs: sigs, Addrs: addrs}}, nil
+}
+
+// JoinConfig says which table to join and as whom.
+type JoinConfig struct {
+	// Creator is the table creator's peer id and addresses (from the
+	// lobby, a join code lookup, or a /p2p multiaddr).
+	Creator peer.AddrInfo
+	// TableID selects one of the creator's tables; zero means its only one.
+	TableID [16]byte
+	// Name and CardKey are the joiner's seat.
+	Name    string
+	CardKey []byte
+	// Validate, if set, checks every other seat of the offered roster
+	// (their card keys' proofs); an error abandons the join.
+	Validate func(seat int, info ledger.SeatInfo) error
+	// OnAccepted, if set, is called once the creator has given a seat.
+	OnAccepted func(taken, total int)
+}
+
+// Join asks a table's creator for a seat and takes part in the roster
+// agreement. It blocks until the roster is signed by every seat, the
+// creator refuses, or ctx is done.
+func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
+	who := cfg.Creator.ID
+	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	err := n.host.Connect(cctx, cfg.Creator)
+	var s network.Stream
+	if err == nil {
+		s, err = n.host.NewStream(cctx, who, ProtocolJoin)
+	}
+	cancel()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+	}
+	stop := context.AfterFunc(ctx, func() { s.Reset() })
+	defer stop()
+	defer s.Close()
+	id := n.id
+	req := &joinRequest{TableID: cfg.TableID, Name: cfg.Name, SignKey: id.PublicKey(), CardKey: cfg.CardKey,
+		Addrs: addrBytes(n.host.Addrs())}
+	if len(cfg.Name) == 0 || len(cfg.Name) > ledger.MaxNameBytes || len(cfg.CardKey) > ledger.MaxKeyBytes {
+		return nil, errors.New("p2p: join: bad name or card key length")
+	}
+	if err := WriteFrame(s, encodeJoinRequest(req)); err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+	}
+	r := bufio.NewReader(s)
+	read := func() (*message, error) {
+		m, err := n.readMsg(r, s)
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		return m, err
+	}
+	m, err := read()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+	}
+	switch m.Type {
+	case msgJoinNo:
+		return nil, fmt.Errorf("p2p: join %s: refused: %s", who, m.Reason)
+	case msgJoinOK:
+		if cfg.OnAccepted != nil {
+			cfg.OnAccepted(int(m.Taken), int(m.Total))
+		}
+	default:
+		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
+	}
+	if m, err = read(); err != nil {
+		return nil, fmt.Errorf("p2p: join %s: waiting for the roster: %w", who, err)
+	}
+	if m.Type != msgRoster {
+		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
+	}
+	seating, err := n.checkOffer(m, cfg, who)
+	if err != nil {
+		return nil, err
+	}
+	sig := ed25519.Sign(id.SigningKey(), ledger.RosterSigningBytes(seating.GameID))
+	if err := WriteFrame(s, encode(msgRosterSig, func(b *cryptobyte.Builder) { b.AddUint8(seating.Seat); b.AddBytes(sig) })); err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+	}
+	if m, err = read(); err != nil {
+		return nil, fmt.Errorf("p2p: join %s: waiting for signatures: %w", who, err)
+	}
+	if m.Type != msgRosterAll || len(m.Sigs) != len(seating.Roster.Seats) {
+		return nil, fmt.Errorf("p2p: join %s: expected %d roster signatures", who, len(seating.Roster.Seats))
+	}
+	for i, sg := range m.Sigs {
+		if !ed25519.Verify(seating.Roster.Seats[i].SignKey, ledger.RosterSigningBytes(seating.GameID), sg[:]) {
+			return nil, fmt.Errorf("p2p: join %s: seat %d's roster signature is bad", who, i)
+		}
+	}
+	seating.Table.Sigs = m.Sigs
+	return seating, nil
+}
+
+// checkOffer verifies a roster offer: we hold exactly the seat we asked for,
+// every seat's peer id is its signing key, and the caller accepts each seat.
+func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, error) {
+	roster, err := ledger.UnmarshalRoster(m.Roster)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+	}
+	if len(m.Addrs) != len(roster.Seats) {
+		return nil, fmt.Errorf("p2p: join %s: %d address lists for %d seats", who, len(m.Addrs), len(roster.Seats))
+	}
+	if cfg.TableID != ([16]byte{}) && roster.TableID != cfg.TableID {
+		return nil, fmt.Errorf("p2p: join %s: roster is for another table", who)
+	}
+	seat := -1
+	for i, si := range roster.Seats {
+		id, err := seatPeerID(si)
+		if err != nil {
+			return nil, fmt.Errorf("p2p: join %s: seat %d: %w", who, i, err)
+		}
+		if i == 0 && id != who {
+			return nil, fmt.Errorf("p2p: join %s: seat 0 is not the creator", who)
+		}
+		if id == n.ID() {
+			if seat >= 0 || si.Name != cfg.Name || !bytes.Equal(si.CardKey, cfg.CardKey) {
+				return nil, fmt.Errorf("p2p: join %s: the roster changed our seat", who)
+			}
+			seat = i
+			continue
+		}
+		for j := range i {
+			if string(roster.Seats[j].PeerID) == string(si.PeerID) {
+				return nil, fmt.Errorf("p2p: join %s: peer %s holds two seats", who, id)
+			}
+		}
+		if cfg.Validate != nil {
+			if err := cfg.Validate(i, si); err != nil {
+				return nil, fmt.Errorf("p2p: join %s: seat %d (%s): %w", who, i, si.Name, err)
+			}
+		}
+	}
+	if seat < 0 {
+		return nil, fmt.Errorf("p2p: join %s: the roster has no seat for us", who)
+	}
+	game, err := roster.GameID()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+	}
+	return &Seating{Roster: roster, GameID: game, Seat: uint8(seat),
+		Table: store.Table{Roster: roster, Addrs: m.Addrs}}, nil
+}

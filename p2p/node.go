@@ -1,0 +1,323 @@
+package p2p
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/p2p/muxer/yamux"
+	"github.com/libp2p/go-libp2p/p2p/security/noise"
+	quic "github.com/libp2p/go-libp2p/p2p/transport/quic"
+	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/identity"
+)
+
+// Stream protocols, one per purpose. See docs/p2p.md for their frames.
+const (
+	// ProtocolLog carries entries, echoes and verdicts, one long-lived
+	// stream from each seat to each other seat.
+	ProtocolLog protocol.ID = "/masque/log/1"
+	// ProtocolSync answers "send me the entries from position n".
+	ProtocolSync protocol.ID = "/masque/sync/1"
+	// ProtocolJoin asks a table's creator for a seat and carries the
+	// roster agreement.
+	ProtocolJoin protocol.ID = "/masque/join/1"
+)
+
+// DefaultListenAddrs are used when [Config.ListenAddrs] is empty: every IPv4
+// interface, a port chosen by the system, over TCP and QUIC.
+var DefaultListenAddrs = []string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"}
+
+// Config configures a [Node].
+type Config struct {
+	// Identity is the player's key; required.
+	Identity *identity.Identity
+	// ListenAddrs are multiaddrs to listen on; empty means
+	// DefaultListenAddrs. Ignored by [NewNodeWithHost].
+	ListenAddrs []string
+	// MaxFrame limits one incoming frame; 0 means DefaultMaxFrame.
+	MaxFrame int
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// OnPeerError, if set, is called (from network goroutines; it must not
+	// block) with every error a peer's input causes: oversize or malformed
+	// frames, bad signatures, unknown games. The error names the peer.
+	OnPeerError func(peer.ID, error)
+}
+
+// Node is a player's libp2p host with masque's stream protocols. One node
+// can serve several tables and rooms at once.
+type Node struct {
+	host     host.Host
+	id       *identity.Identity
+	maxFrame int
+	log      *slog.Logger
+	onErr    func(peer.ID, error)
+	ownsHost bool
+
+	mu     sync.Mutex
+	rooms  map[ledger.Hash]*Room
+	tables map[[16]byte]*Table
+}
+
+// NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
+// Noise and yamux, and no relay, NAT mapping or libp2p mDNS (discovery is
+// package lobby's job).
+func NewNode(cfg Config) (*Node, error) {
+	if cfg.Identity == nil {
+		return nil, errors.New("p2p: Config.Identity is required")
+	}
+	addrs := cfg.ListenAddrs
+	if len(addrs) == 0 {
+		addrs = DefaultListenAddrs
+	}
+	h, err := libp2p.New(
+		libp2p.Identity(cfg.Identity.PrivKey()),
+		libp2p.ListenAddrStrings(addrs...),
+		libp2p.Transport(tcp.NewTCPTransport),
+		libp2p.Transport(quic.NewTransport),
+		libp2p.Security(noise.ID, noise.New),
+		libp2p.Muxer(yamux.ID, yamux.DefaultTransport),
+		libp2p.DisableRelay(),
+		libp2p.DisableMetrics(),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: start host: %w", err)
+	}
+	n, err := NewNodeWithHost(h, cfg)
+	if err != nil {
+		h.Close()
+		return nil, err
+	}
+	n.ownsHost = true
+	return n, nil
+}
+
+// NewNodeWithHost wraps an existing host (a mocknet host in tests) whose
+// identity must be cfg.Identity. Closing the node does not close h.
+func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
+	if cfg.Identity == nil {
+		return nil, errors.New("p2p: Config.Identity is required")
+	}
+	if h.ID() != cfg.Identity.PeerID() {
+		return nil, fmt.Errorf("p2p: host is %s, identity is %s", h.ID(), cfg.Identity.PeerID())
+	}
+	n := &Node{
+		host:     h,
+		id:       cfg.Identity,
+		maxFrame: cfg.MaxFrame,
+		log:      cfg.Logger,
+		onErr:    cfg.OnPeerError,
+		rooms:    make(map[ledger.Hash]*Room),
+		tables:   make(map[[16]byte]*Table),
+	}
+	if n.maxFrame <= 0 {
+		n.maxFrame = DefaultMaxFrame
+	}
+	if n.log == nil {
+		n.log = slog.New(slog.DiscardHandler)
+	}
+	h.SetStreamHandler(ProtocolLog, n.handleLog)
+	h.SetStreamHandler(ProtocolSync, n.handleSync)
+	h.SetStreamHandler(ProtocolJoin, n.handleJoin)
+	return n, nil
+}
+
+// Host is the underlying libp2p host.
+func (n *Node) Host() host.Host { return n.host }
+
+// ID is the node's peer id.
+func (n *Node) ID() peer.ID { return n.host.ID() }
+
+// Identity is the node's key.
+func (n *Node) Identity() *identity.Identity { return n.id }
+
+// Addrs are the node's listen addresses, each ending in /p2p/<id>, as a
+// joiner dials them.
+func (n *Node) Addrs() []ma.Multiaddr {
+	info := peer.AddrInfo{ID: n.host.ID(), Addrs: n.host.Addrs()}
+	out, err := peer.AddrInfoToP2pAddrs(&info)
+	if err != nil {
+		return nil
+	}
+	return out
+}
+
+// Close stops the node's handlers and, if NewNode started the host, the
+// host. Rooms and tables should be closed first.
+func (n *Node) Close() error {
+	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin} {
+		n.host.RemoveStreamHandler(p)
+	}
+	if n.ownsHost {
+		return n.host.Close()
+	}
+	return nil
+}
+
+// peerError reports an error caused by a peer's input.
+func (n *Node) peerError(p peer.ID, err error) {
+	err = fmt.Errorf("peer %s: %w", p, err)
+	n.log.Warn("peer error", "peer", p, "err", err)
+	if n.onErr != nil {
+		n.onErr(p, err)
+	}
+}
+
+// readMsg reads and decodes one frame from s; errors name the peer.
+func (n *Node) readMsg(r *bufio.Reader, s network.Stream) (*message, error) {
+	frame, err := ReadFrame(r, n.maxFrame)
+	if err != nil {
+		return nil, fmt.Errorf("peer %s: %w", s.Conn().RemotePeer(), err)
+	}
+	m, err := decode(frame)
+	if err != nil {
+		return nil, fmt.Errorf("peer %s: %w", s.Conn().RemotePeer(), err)
+	}
+	return m, nil
+}
+
+func (n *Node) room(game ledger.Hash) *Room {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.rooms[game]
+}
+
+func (n *Node) handleLog(s network.Stream) {
+	remote := s.Conn().RemotePeer()
+	r := bufio.NewReader(s)
+	s.SetReadDeadline(time.Now().Add(10 * time.Second))
+	hello, err := n.readMsg(r, s)
+	if err != nil || hello.Type != msgHello {
+		if err == nil {
+			err = fmt.Errorf("log stream opened with message type %d", hello.Type)
+		}
+		n.peerError(remote, err)
+		s.Reset()
+		return
+	}
+	s.SetReadDeadline(time.Time{})
+	room := n.room(hello.Game)
+	if room == nil {
+		// Not necessarily an error: the peer may have started the game a
+		// moment before us. It retries.
+		s.Reset()
+		return
+	}
+	seat, ok := room.seatOf(remote)
+	if !ok || seat != hello.Seat {
+		n.peerError(remote, fmt.Errorf("log stream for game %x: not seat %d", hello.Game[:4], hello.Seat))
+		s.Reset()
+		return
+	}
+	if !room.track(s) {
+		s.Reset()
+		return
+	}
+	defer room.untrack(s)
+	for {
+		m, err := n.readMsg(r, s)
+		if err != nil {
+			if !isClosed(err) {
+				n.peerError(remote, err)
+			}
+			s.Reset()
+			return
+		}
+		if m.Type != msgEntry && m.Type != msgVerdict {
+			n.peerError(remote, fmt.Errorf("message type %d on a log stream", m.Type))
+			s.Reset()
+			return
+		}
+		if !room.deliver(inbound{seat: seat, msg: m}) {
+			s.Reset()
+			return
+		}
+	}
+}
+
+func (n *Node) handleSync(s network.Stream) {
+	remote := s.Conn().RemotePeer()
+	defer s.Close()
+	s.SetDeadline(time.Now().Add(30 * time.Second))
+	r := bufio.NewReader(s)
+	req, err := n.readMsg(r, s)
+	if err != nil || req.Type != msgSyncReq {
+		if err == nil {
+			err = fmt.Errorf("sync stream opened with message type %d", req.Type)
+		}
+		n.peerError(remote, err)
+		s.Reset()
+		return
+	}
+	room := n.room(req.Game)
+	if room == nil {
+		s.Reset()
+		return
+	}
+	if _, ok := room.seatOf(remote); !ok {
+		n.peerError(remote, fmt.Errorf("sync for game %x: not seated", req.Game[:4]))
+		s.Reset()
+		return
+	}
+	entries, states, next := room.entriesFrom(req.From, min(req.Max, maxSyncBatch))
+	w := bufio.NewWriter(s)
+	for i, e := range entries {
+		frame, err := encodeEntryMsg(e, states[i])
+		if err != nil || WriteFrame(w, frame) != nil {
+			s.Reset()
+			return
+		}
+	}
+	if WriteFrame(w, encodeSyncEnd(next)) != nil || w.Flush() != nil {
+		s.Reset()
+	}
+}
+
+func (n *Node) handleJoin(s network.Stream) {
+	remote := s.Conn().RemotePeer()
+	r := bufio.NewReader(s)
+	s.SetReadDeadline(time.Now().Add(30 * time.Second))
+	m, err := n.readMsg(r, s)
+	if err != nil || m.Type != msgJoinReq {
+		if err == nil {
+			err = fmt.Errorf("join stream opened with message type %d", m.Type)
+		}
+		n.peerError(remote, err)
+		s.Reset()
+		return
+	}
+	s.SetReadDeadline(time.Time{})
+	n.mu.Lock()
+	t := n.tables[m.Join.TableID]
+	if t == nil && m.Join.TableID == ([16]byte{}) && len(n.tables) == 1 {
+		for _, only := range n.tables {
+			t = only
+		}
+	}
+	n.mu.Unlock()
+	if t == nil {
+		WriteFrame(s, encodeJoinNo("no such table"))
+		s.Close()
+		return
+	}
+	t.serveJoiner(s, r, m.Join)
+}
+
+func isClosed(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, network.ErrReset) ||
+		errors.Is(err, io.EOF)
+}

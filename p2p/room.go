@@ -1,0 +1,796 @@
+package p2p
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// Replica is the replicated state machine (the engine's table layer
+// implements it). A Room calls it from one goroutine only.
+type Replica interface {
+	// Next reports the position and the seat that must author the next
+	// entry; ok=false when the game is over.
+	Next() (pos uint64, seat uint8, ok bool)
+	// Apply validates e (already signature-checked by p2p, and chained onto
+	// the previous entry) as entry number Next().pos and applies it. A
+	// non-nil error means the author broke the rules: the table stops
+	// with a verdict blaming e.Seat. Apply must leave the state unchanged
+	// when it fails.
+	Apply(e *ledger.Entry) error
+	// StateHash is the hash of the state after the last applied entry.
+	StateHash() ledger.Hash
+}
+
+// Author produces the local seat's next entry body when it is this seat's
+// turn (a player's UI or a bot). It must return when ctx is done.
+type Author func(ctx context.Context, pos uint64) (body []byte, err error)
+
+// Wait describes whom the table is waiting for, for a countdown display.
+type Wait struct {
+	Pos    uint64
+	Seat   uint8
+	Local  bool          // the local seat must author Pos
+	Waited time.Duration // since Pos became the next position here
+	Left   time.Duration // until the timeout verdict; 0 when there is no limit
+}
+
+// RoomConfig configures a [Room].
+type RoomConfig struct {
+	// Store is the table's state directory, opened with store.Create or
+	// store.Open. Entries already in it are replayed through Replica when
+	// the room opens. The caller closes it after the room.
+	Store *store.Store
+	// Replica is a fresh state machine for this roster.
+	Replica Replica
+	// Author writes the local seat's entries.
+	Author Author
+	// Timeout is how long a silent seat is waited for before the timeout
+	// verdict; 0 waits forever.
+	Timeout time.Duration
+	// Tick is how often OnWait is called and stalled positions are synced;
+	// 0 means 500ms.
+	Tick time.Duration
+	// OnWait, if set, is called from the room's goroutine whenever the
+	// awaited position changes and on every tick. It must not block.
+	OnWait func(Wait)
+}
+
+// Outcome is how a room's game ended.
+type Outcome struct {
+	// Verdict is nil when the game ran to its end (Replica.Next said so).
+	Verdict *Verdict
+	// Entries is the length of the log.
+	Entries uint64
+	// StateHash is the replica's final state hash.
+	StateHash ledger.Hash
+}
+
+// Limits of the replication protocol.
+const (
+	maxAhead     = 1024 // positions beyond the next one buffered from early arrivals
+	maxSyncBatch = 512  // entries per sync answer
+	inboxSize    = 256
+)
+
+// Room replicates one game's log among its seats. Open it with
+// [Node.OpenRoom], drive it with [Room.Run], and [Room.Close] it.
+type Room struct {
+	node   *Node
+	cfg    RoomConfig
+	roster *ledger.Roster
+	game   ledger.Hash
+	self   uint8
+	peers  []peer.ID
+	keys   []ed25519.PublicKey
+	addrs  [][]ma.Multiaddr
+
+	ctx    context.Context // the room's lifetime; Close cancels it
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	inbox  chan inbound
+	ran    atomic.Bool
+
+	mu      sync.RWMutex // guards the fields below, read by sync handlers
+	log     []*ledger.Entry
+	hashes  []ledger.Hash // hashes[i] = log[i].Hash()
+	states  []ledger.Hash // states[i] = state hash after log[i]
+	streams map[network.Stream]struct{}
+	closed  bool
+
+	// Owned by the Run goroutine.
+	pending map[uint64]map[uint8]*ledger.Entry
+	reports map[uint64]map[uint8]ledger.Hash
+	senders []*sender
+	syncing []atomic.Bool
+}
+
+type inbound struct {
+	seat uint8
+	msg  *message
+}
+
+// OpenRoom checks the stored roster, replays the stored log through
+// cfg.Replica, and registers the room so that peers' streams reach it.
+func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
+	if cfg.Store == nil || cfg.Replica == nil || cfg.Author == nil {
+		return nil, errors.New("p2p: RoomConfig needs Store, Replica and Author")
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = 500 * time.Millisecond
+	}
+	t := cfg.Store.Table()
+	game, err := t.Roster.GameID()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
+	r := &Room{
+		node: n, cfg: cfg, roster: t.Roster, game: game, self: 255,
+		inbox:   make(chan inbound, inboxSize),
+		streams: make(map[network.Stream]struct{}),
+		pending: make(map[uint64]map[uint8]*ledger.Entry),
+		reports: make(map[uint64]map[uint8]ledger.Hash),
+		syncing: make([]atomic.Bool, len(t.Roster.Seats)),
+	}
+	msg := ledger.RosterSigningBytes(game)
+	for i, s := range t.Roster.Seats {
+		id, err := seatPeerID(s)
+		if err != nil {
+			return nil, fmt.Errorf("p2p: roster seat %d: %w", i, err)
+		}
+		if !ed25519.Verify(s.SignKey, msg, t.Sigs[i][:]) {
+			return nil, fmt.Errorf("p2p: roster seat %d (%s): bad roster signature", i, s.Name)
+		}
+		if id == n.ID() {
+			r.self = uint8(i)
+		}
+		r.peers = append(r.peers, id)
+		r.keys = append(r.keys, s.SignKey)
+		r.addrs = append(r.addrs, parseAddrs(t.Addrs[i]))
+	}
+	if r.self == 255 {
+		return nil, fmt.Errorf("p2p: this node (%s) has no seat in the roster", n.ID())
+	}
+	if err := r.replay(cfg.Store.Entries()); err != nil {
+		return nil, err
+	}
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.rooms[game] != nil {
+		r.cancel()
+		return nil, fmt.Errorf("p2p: game %x is already open", game[:4])
+	}
+	n.rooms[game] = r
+	return r, nil
+}
+
+// seatPeerID decodes a seat's peer id and checks that it is the identity of
+// the seat's signing key: one key per player.
+func seatPeerID(s ledger.SeatInfo) (peer.ID, error) {
+	id, err := peer.IDFromBytes(s.PeerID)
+	if err != nil {
+		return "", fmt.Errorf("peer id: %w", err)
+	}
+	pub, err := id.ExtractPublicKey()
+	if err != nil {
+		return "", fmt.Errorf("peer id %s: %w", id, err)
+	}
+	raw, err := pub.Raw()
+	if err != nil || !bytes.Equal(raw, s.SignKey) {
+		return "", fmt.Errorf("peer id %s is not the identity of the signing key", id)
+	}
+	return id, nil
+}
+
+func parseAddrs(raw [][]byte) []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for _, b := range raw {
+		if a, err := ma.NewMultiaddrBytes(b); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// replay re-applies stored entries: signatures, chain and rules are checked
+// again, so a tampered state directory is caught.
+func (r *Room) replay(entries []*ledger.Entry) error {
+	prev := r.game
+	for _, e := range entries {
+		pos, seat, ok := r.cfg.Replica.Next()
+		if !ok || pos != e.Pos || seat != e.Seat {
+			return fmt.Errorf("p2p: replay: stored entry %d by seat %d is not what the replica expects", e.Pos, e.Seat)
+		}
+		if e.Prev != prev {
+			return fmt.Errorf("p2p: replay: entry %d does not chain", e.Pos)
+		}
+		if err := e.VerifySignature(r.game, r.keys[e.Seat]); err != nil {
+			return fmt.Errorf("p2p: replay: %w", err)
+		}
+		if err := r.cfg.Replica.Apply(e); err != nil {
+			return fmt.Errorf("p2p: replay: entry %d: %w", e.Pos, err)
+		}
+		prev = e.Hash()
+		r.log = append(r.log, e)
+		r.hashes = append(r.hashes, prev)
+		r.states = append(r.states, r.cfg.Replica.StateHash())
+	}
+	return nil
+}
+
+// GameID is the hash of the room's roster.
+func (r *Room) GameID() ledger.Hash { return r.game }
+
+// Seat is the local seat.
+func (r *Room) Seat() uint8 { return r.self }
+
+// Roster is the roster every seat signed.
+func (r *Room) Roster() *ledger.Roster { return r.roster }
+
+// Log returns a copy of the accepted entries.
+func (r *Room) Log() []*ledger.Entry {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]*ledger.Entry(nil), r.log...)
+}
+
+func (r *Room) seatOf(p peer.ID) (uint8, bool) {
+	for i, id := range r.peers {
+		if id == p && uint8(i) != r.self {
+			return uint8(i), true
+		}
+	}
+	return 0, false
+}
+
+func (r *Room) track(s network.Stream) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return false
+	}
+	r.streams[s] = struct{}{}
+	return true
+}
+
+func (r *Room) untrack(s network.Stream) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.streams, s)
+}
+
+// deliver hands a message to the room's goroutine; false once it is closed.
+func (r *Room) deliver(m inbound) bool {
+	select {
+	case r.inbox <- m:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+func (r *Room) entriesFrom(from uint64, max uint32) ([]*ledger.Entry, []ledger.Hash, uint64) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	n := uint64(len(r.log))
+	if from >= n {
+		return nil, nil, n
+	}
+	end := min(n, from+uint64(max))
+	return append([]*ledger.Entry(nil), r.log[from:end]...), append([]ledger.Hash(nil), r.states[from:end]...), n
+}
+
+// Close unregisters the room, stops its streams and goroutines. It does not
+// close the store.
+func (r *Room) Close() error {
+	r.node.mu.Lock()
+	if r.node.rooms[r.game] == r {
+		delete(r.node.rooms, r.game)
+	}
+	r.node.mu.Unlock()
+	r.mu.Lock()
+	r.closed = true
+	for s := range r.streams {
+		s.Reset()
+	}
+	r.mu.Unlock()
+	r.cancel()
+	r.wg.Wait()
+	return nil
+}
+
+// authorResult is what the Author goroutine hands back to Run.
+type authorResult struct {
+	pos  uint64
+	body []byte
+	err  error
+}
+
+// Run plays the game: it authors the local seat's entries, accepts, echoes
+// and persists everyone's, and returns when the replica says the game is
+// over, when a verdict stops the table, or with an error on a local failure
+// (ctx done, disk error, the local author's entry rejected by the local
+// replica). Run may be called once. After it returns the room keeps
+// answering peers' sync requests until [Room.Close].
+func (r *Room) Run(ctx context.Context) (*Outcome, error) {
+	if r.ran.Swap(true) {
+		return nil, errors.New("p2p: Room.Run called twice")
+	}
+	if raw, err := r.cfg.Store.Verdict(); err != nil {
+		return nil, err
+	} else if raw != nil {
+		v, err := UnmarshalVerdict(raw)
+		if err != nil {
+			return nil, fmt.Errorf("p2p: stored verdict: %w", err)
+		}
+		return r.outcome(v), nil
+	}
+	runCtx, stopRun := context.WithCancel(r.ctx)
+	defer stopRun()
+	defer context.AfterFunc(ctx, stopRun)()
+
+	r.senders = make([]*sender, len(r.peers))
+	for i, p := range r.peers {
+		if uint8(i) == r.self {
+			continue
+		}
+		s := newSender(r, p, r.addrs[i])
+		r.senders[i] = s
+		r.wg.Add(1)
+		go func() { defer r.wg.Done(); s.run(runCtx) }()
+	}
+	defer r.drainSenders()
+
+	authored := make(chan authorResult, 1)
+	authorCtx, stopAuthor := context.WithCancel(runCtx)
+	var authorWG sync.WaitGroup
+	defer func() { stopAuthor(); authorWG.Wait() }()
+	authoring := false
+
+	ticker := time.NewTicker(r.cfg.Tick)
+	defer ticker.Stop()
+	waitPos, waitSince := ^uint64(0), time.Now()
+	lastSync := time.Now()
+	r.syncAll(runCtx)
+
+	for {
+		pos, seat, ok := r.cfg.Replica.Next()
+		if !ok {
+			return r.outcome(nil), nil
+		}
+		if next := r.next(); pos != next {
+			return nil, fmt.Errorf("p2p: replica expects position %d, log has %d entries", pos, next)
+		}
+		if int(seat) >= len(r.peers) {
+			return nil, fmt.Errorf("p2p: replica expects seat %d at position %d; roster has %d seats", seat, pos, len(r.peers))
+		}
+		if seat == r.self && !authoring {
+			authoring = true
+			authorWG.Add(1)
+			go func() {
+				defer authorWG.Done()
+				body, err := r.cfg.Author(authorCtx, pos)
+				authored <- authorResult{pos, body, err}
+			}()
+		}
+		if pos != waitPos {
+			waitPos, waitSince = pos, time.Now()
+			r.emitWait(pos, seat, waitSince)
+		}
+		var v *Verdict
+		var err error
+		select {
+		case <-runCtx.Done():
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, errors.New("p2p: room closed")
+		case m := <-r.inbox:
+			v, err = r.handle(m)
+		case res := <-authored:
+			authoring = false
+			if res.err != nil {
+				return nil, fmt.Errorf("p2p: author of position %d: %w", res.pos, res.err)
+			}
+			if res.pos != r.next() {
+				continue
+			}
+			e := &ledger.Entry{Pos: res.pos, Seat: r.self, Prev: r.prevHash(), Body: res.body}
+			e.Sign(r.game, r.node.id.SigningKey())
+			v, err = r.onEntry(-1, e, ledger.Hash{}, false)
+		case now := <-ticker.C:
+			r.emitWait(pos, seat, waitSince)
+			if seat != r.self && r.cfg.Timeout > 0 && now.Sub(waitSince) >= r.cfg.Timeout {
+				v = &Verdict{Kind: VerdictTimeout, Game: r.game, Pos: pos, Seat: seat,
+					Reason:   fmt.Sprintf("seat %d (%s) silent for %v", seat, r.roster.Seats[seat].Name, now.Sub(waitSince).Round(time.Millisecond)),
+					Declarer: r.self}
+				if err := v.Sign(r.node.id.SigningKey()); err != nil {
+					return nil, err
+				}
+			} else if seat != r.self && now.Sub(waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick {
+				lastSync = now
+				r.syncAll(runCtx)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		if v != nil {
+			return r.conclude(v)
+		}
+	}
+}
+
+func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
+	if r.cfg.OnWait == nil {
+		return
+	}
+	w := Wait{Pos: pos, Seat: seat, Local: seat == r.self, Waited: time.Since(since)}
+	if r.cfg.Timeout > 0 {
+		w.Left = max(0, r.cfg.Timeout-w.Waited)
+	}
+	r.cfg.OnWait(w)
+}
+
+func (r *Room) next() uint64 {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return uint64(len(r.log))
+}
+
+func (r *Room) prevHash() ledger.Hash {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if len(r.hashes) == 0 {
+		return r.game
+	}
+	return r.hashes[len(r.hashes)-1]
+}
+
+func (r *Room) outcome(v *Verdict) *Outcome {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return &Outcome{Verdict: v, Entries: uint64(len(r.log)), StateHash: r.cfg.Replica.StateHash()}
+}
+
+// conclude stores and announces a verdict.
+func (r *Room) conclude(v *Verdict) (*Outcome, error) {
+	enc, err := v.MarshalBinary()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: verdict: %w", err)
+	}
+	if err := r.cfg.Store.SaveVerdict(enc); err != nil {
+		return nil, err
+	}
+	if frame, err := encodeVerdictMsg(v); err == nil {
+		r.broadcast(frame)
+	}
+	return r.outcome(v), nil
+}
+
+func (r *Room) broadcast(frame []byte) {
+	for _, s := range r.senders {
+		if s != nil {
+			s.send(frame)
+		}
+	}
+}
+
+// drainSenders gives queued frames (the last entries, a verdict) a short
+// chance to leave before the senders stop.
+func (r *Room) drainSenders() {
+	deadline := time.After(2 * time.Second)
+	for _, s := range r.senders {
+		if s != nil {
+			s.drain()
+		}
+	}
+	for _, s := range r.senders {
+		if s == nil {
+			continue
+		}
+		select {
+		case <-s.done:
+		case <-deadline:
+			return
+		}
+	}
+}
+
+func (r *Room) handle(m inbound) (*Verdict, error) {
+	switch m.msg.Type {
+	case msgEntry:
+		// An all-zero state hash means the sender reports none (it relays
+		// an entry it has not applied).
+		return r.onEntry(int(m.seat), m.msg.Entry, m.msg.State, m.msg.State != ledger.Hash{})
+	case msgVerdict:
+		return r.onVerdict(m.seat, m.msg.Verdict)
+	}
+	return nil, nil
+}
+
+func (r *Room) peerError(seat int, err error) {
+	if seat >= 0 {
+		r.node.peerError(r.peers[seat], err)
+	}
+}
+
+// onEntry is the single path every entry takes, the local author's
+// included (from = -1). It returns a verdict when the entry proves one.
+func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bool) (*Verdict, error) {
+	if int(e.Seat) >= len(r.peers) {
+		r.peerError(from, fmt.Errorf("entry %d names seat %d; the table has %d", e.Pos, e.Seat, len(r.peers)))
+		return nil, nil
+	}
+	next := r.next()
+	if e.Pos < next {
+		r.mu.RLock()
+		have, haveHash := r.log[e.Pos], r.hashes[e.Pos]
+		r.mu.RUnlock()
+		if e.Hash() == haveHash {
+			if hasState {
+				return r.report(from, e.Pos, state), nil
+			}
+			return nil, nil
+		}
+		if err := e.VerifySignature(r.game, r.keys[e.Seat]); err != nil {
+			r.peerError(from, err)
+			return nil, nil
+		}
+		if have.Seat == e.Seat {
+			return r.equivocation(have, e)
+		}
+		r.peerError(from, fmt.Errorf("entry %d signed by seat %d, which was not its author", e.Pos, e.Seat))
+		return nil, nil
+	}
+	if e.Pos >= next+maxAhead {
+		r.peerError(from, fmt.Errorf("entry %d is more than %d positions ahead of %d", e.Pos, maxAhead, next))
+		return nil, nil
+	}
+	at := r.pending[e.Pos]
+	if old := at[e.Seat]; old != nil {
+		if old.Hash() == e.Hash() {
+			if hasState {
+				r.report(from, e.Pos, state)
+			}
+			return nil, nil
+		}
+		if err := e.VerifySignature(r.game, r.keys[e.Seat]); err != nil {
+			r.peerError(from, err)
+			return nil, nil
+		}
+		return r.equivocation(old, e)
+	}
+	if from >= 0 {
+		if err := e.VerifySignature(r.game, r.keys[e.Seat]); err != nil {
+			r.peerError(from, err)
+			return nil, nil
+		}
+	}
+	if at == nil {
+		at = make(map[uint8]*ledger.Entry)
+		r.pending[e.Pos] = at
+	}
+	at[e.Seat] = e
+	if hasState {
+		r.report(from, e.Pos, state)
+	}
+	return r.advance()
+}
+
+// advance applies buffered entries for as long as the next expected one is
+// there.
+func (r *Room) advance() (*Verdict, error) {
+	for {
+		pos, seat, ok := r.cfg.Replica.Next()
+		if !ok {
+			return nil, nil
+		}
+		e := r.pending[pos][seat]
+		if e == nil {
+			return nil, nil
+		}
+		delete(r.pending, pos)
+		reason := ""
+		if e.Prev != r.prevHash() {
+			reason = "previous hash does not match the log"
+		} else if err := r.cfg.Replica.Apply(e); err != nil {
+			reason = err.Error()
+		}
+		if reason != "" {
+			if e.Seat == r.self {
+				return nil, fmt.Errorf("p2p: the local author's entry %d was rejected: %s", pos, reason)
+			}
+			v := &Verdict{Kind: VerdictInvalidEntry, Game: r.game, Pos: pos, Seat: e.Seat,
+				Reason: reason, Evidence: []*ledger.Entry{e}, Declarer: r.self}
+			if err := v.Sign(r.node.id.SigningKey()); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		state := r.cfg.Replica.StateHash()
+		if err := r.cfg.Store.Append(e); err != nil {
+			return nil, fmt.Errorf("p2p: %w", err)
+		}
+		r.mu.Lock()
+		r.log = append(r.log, e)
+		r.hashes = append(r.hashes, e.Hash())
+		r.states = append(r.states, state)
+		r.mu.Unlock()
+		if frame, err := encodeEntryMsg(e, state); err == nil {
+			r.broadcast(frame)
+		}
+		reports := r.reports[pos]
+		delete(r.reports, pos)
+		for s := range uint8(len(r.peers)) {
+			if h, ok := reports[s]; ok && h != state {
+				return r.divergence(s, pos)
+			}
+		}
+	}
+}
+
+// report records the state hash seat from reached after pos, and compares
+// it with ours if we are there already.
+func (r *Room) report(from int, pos uint64, state ledger.Hash) *Verdict {
+	if from < 0 {
+		return nil
+	}
+	if pos < r.next() {
+		r.mu.RLock()
+		mine := r.states[pos]
+		r.mu.RUnlock()
+		if mine != state {
+			v, _ := r.divergence(uint8(from), pos)
+			return v
+		}
+		return nil
+	}
+	m := r.reports[pos]
+	if m == nil {
+		m = make(map[uint8]ledger.Hash)
+		r.reports[pos] = m
+	}
+	m[uint8(from)] = state
+	return nil
+}
+
+func (r *Room) divergence(seat uint8, pos uint64) (*Verdict, error) {
+	v := &Verdict{Kind: VerdictDivergence, Game: r.game, Pos: pos, Seat: seat,
+		Reason: fmt.Sprintf("seat %d reports a different state hash after entry %d", seat, pos), Declarer: r.self}
+	if err := v.Sign(r.node.id.SigningKey()); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func (r *Room) equivocation(a, b *ledger.Entry) (*Verdict, error) {
+	v := &Verdict{Kind: VerdictEquivocation, Game: r.game, Pos: a.Pos, Seat: a.Seat,
+		Reason:   fmt.Sprintf("seat %d signed two different entries for position %d", a.Seat, a.Pos),
+		Evidence: sortEvidence(a, b), Declarer: r.self}
+	if err := v.Sign(r.node.id.SigningKey()); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// onVerdict handles a peer's verdict: self-proving ones are adopted, an
+// invalid entry is judged by running it through our own replica, a timeout
+// is adopted if we are not past it.
+func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
+	if err := v.Verify(r.roster); err != nil {
+		r.peerError(int(from), err)
+		return nil, nil
+	}
+	switch v.Kind {
+	case VerdictEquivocation:
+		return v, nil
+	case VerdictInvalidEntry:
+		return r.onEntry(int(from), v.Evidence[0], ledger.Hash{}, false)
+	case VerdictTimeout:
+		if v.Pos >= r.next() {
+			return v, nil
+		}
+	}
+	r.node.log.Info("peer stopped its table", "peer", r.peers[from], "verdict", v.String())
+	return nil, nil
+}
+
+// syncAll asks every peer, in the background, for the entries from our
+// next position on.
+func (r *Room) syncAll(ctx context.Context) {
+	from := r.next()
+	for i := range r.peers {
+		if uint8(i) == r.self || r.syncing[i].Swap(true) {
+			continue
+		}
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			defer r.syncing[i].Store(false)
+			if err := r.syncFrom(ctx, uint8(i), from); err != nil && ctx.Err() == nil {
+				r.node.log.Debug("sync failed", "peer", r.peers[i], "err", err)
+			}
+		}()
+	}
+}
+
+func (r *Room) syncFrom(ctx context.Context, seat uint8, from uint64) error {
+	for {
+		got, err := r.syncOnce(ctx, seat, from)
+		if err != nil || got < maxSyncBatch {
+			return err
+		}
+		from += got
+	}
+}
+
+// syncOnce asks one peer for up to maxSyncBatch entries from position from
+// and feeds them to the room.
+func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, error) {
+	h := r.node.host
+	p := r.peers[seat]
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if h.Network().Connectedness(p) != network.Connected {
+		if err := h.Connect(cctx, peer.AddrInfo{ID: p, Addrs: r.addrs[seat]}); err != nil {
+			return 0, err
+		}
+	}
+	s, err := h.NewStream(cctx, p, ProtocolSync)
+	if err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	defer context.AfterFunc(ctx, func() { s.Reset() })()
+	s.SetDeadline(time.Now().Add(30 * time.Second))
+	if err := WriteFrame(s, encodeSyncReq(r.game, from, maxSyncBatch)); err != nil {
+		s.Reset()
+		return 0, err
+	}
+	s.CloseWrite()
+	br := bufio.NewReader(s)
+	got := uint64(0)
+	for {
+		m, err := r.node.readMsg(br, s)
+		if err != nil {
+			s.Reset()
+			return got, err
+		}
+		if m.Type == msgSyncEnd {
+			return got, nil
+		}
+		if m.Type != msgEntry || m.Entry.Pos != from+got {
+			s.Reset()
+			err := fmt.Errorf("sync answer: message type %d, position %d; want entry %d", m.Type, entryPos(m), from+got)
+			r.node.peerError(p, err)
+			return got, err
+		}
+		got++
+		if !r.deliver(inbound{seat: seat, msg: m}) {
+			s.Reset()
+			return got, nil
+		}
+	}
+}
+
+func entryPos(m *message) uint64 {
+	if m.Entry != nil {
+		return m.Entry.Pos
+	}
+	return 0
+}

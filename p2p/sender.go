@@ -1,0 +1,151 @@
+package p2p
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+)
+
+// maxQueue bounds the frames waiting for one peer. When it is exceeded the
+// oldest are dropped: sync repairs whatever a peer missed.
+const maxQueue = 4096
+
+// sender owns the outgoing log stream to one peer: it dials, writes the
+// hello, then writes queued frames in order, reconnecting with backoff.
+type sender struct {
+	room  *Room
+	peer  peer.ID
+	addrs []ma.Multiaddr
+
+	mu       sync.Mutex
+	queue    [][]byte
+	draining bool
+	wake     chan struct{}
+	done     chan struct{}
+}
+
+func newSender(r *Room, p peer.ID, addrs []ma.Multiaddr) *sender {
+	return &sender{room: r, peer: p, addrs: addrs, wake: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+func (s *sender) send(frame []byte) {
+	s.mu.Lock()
+	if len(s.queue) >= maxQueue {
+		s.queue = s.queue[1:]
+	}
+	s.queue = append(s.queue, frame)
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *sender) signal() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// drain asks the sender to write what is queued, trying each frame once,
+// and then stop.
+func (s *sender) drain() {
+	s.mu.Lock()
+	s.draining = true
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *sender) run(ctx context.Context) {
+	defer close(s.done)
+	var st network.Stream
+	defer func() {
+		if st != nil {
+			st.Close()
+		}
+	}()
+	backoff := 50 * time.Millisecond
+	for {
+		s.mu.Lock()
+		q, draining := s.queue, s.draining
+		s.queue = nil
+		s.mu.Unlock()
+		if len(q) == 0 {
+			if draining {
+				return
+			}
+			select {
+			case <-s.wake:
+				continue
+			case <-ctx.Done():
+				return
+			}
+		}
+		if st == nil {
+			var err error
+			st, err = s.open(ctx)
+			if err != nil {
+				if draining || ctx.Err() != nil {
+					return
+				}
+				s.requeue(q)
+				select {
+				case <-time.After(backoff):
+				case <-ctx.Done():
+					return
+				}
+				backoff = min(2*backoff, 2*time.Second)
+				continue
+			}
+			backoff = 50 * time.Millisecond
+		}
+		// A stuck peer must not hold the sender (and Room.Close) for long,
+		// least of all when the table is over.
+		wait := 10 * time.Second
+		if draining {
+			wait = time.Second
+		}
+		st.SetWriteDeadline(time.Now().Add(wait))
+		for i, f := range q {
+			if err := WriteFrame(st, f); err != nil {
+				st.Reset()
+				st = nil
+				if !draining {
+					s.requeue(q[i:])
+				}
+				break
+			}
+		}
+	}
+}
+
+func (s *sender) requeue(q [][]byte) {
+	s.mu.Lock()
+	s.queue = append(q, s.queue...)
+	if len(s.queue) > maxQueue {
+		s.queue = s.queue[len(s.queue)-maxQueue:]
+	}
+	s.mu.Unlock()
+}
+
+func (s *sender) open(ctx context.Context) (network.Stream, error) {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	h := s.room.node.host
+	if h.Network().Connectedness(s.peer) != network.Connected {
+		if err := h.Connect(ctx, peer.AddrInfo{ID: s.peer, Addrs: s.addrs}); err != nil {
+			return nil, err
+		}
+	}
+	st, err := h.NewStream(ctx, s.peer, ProtocolLog)
+	if err != nil {
+		return nil, err
+	}
+	if err := WriteFrame(st, encodeHello(s.room.game, s.room.self)); err != nil {
+		st.Reset()
+		return nil, err
+	}
+	return st, nil
+}

@@ -1,0 +1,132 @@
+package store
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/masque-games/masque/engine/ledger"
+)
+
+func testTable(t *testing.T) (Table, []ed25519.PrivateKey) {
+	t.Helper()
+	r := &ledger.Roster{Game: "counter", Options: []byte{1}}
+	var keys []ed25519.PrivateKey
+	for i, name := range []string{"ann", "bob"} {
+		pub, priv, err := ed25519.GenerateKey(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, priv)
+		r.Seats = append(r.Seats, ledger.SeatInfo{Name: name, PeerID: []byte{byte(i)}, SignKey: pub, CardKey: []byte("ck")})
+	}
+	gid, err := r.GameID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := Table{Roster: r}
+	for _, k := range keys {
+		var sig [64]byte
+		copy(sig[:], ed25519.Sign(k, ledger.RosterSigningBytes(gid)))
+		tb.Sigs = append(tb.Sigs, sig)
+		tb.Addrs = append(tb.Addrs, [][]byte{[]byte("addr")})
+	}
+	return tb, keys
+}
+
+func TestStoreRoundTripAndTruncation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "table")
+	tb, keys := testTable(t)
+	s, err := Create(dir, tb, []byte("secret key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, _ := tb.Roster.GameID()
+	prev := gid
+	var want []*ledger.Entry
+	for i := range 5 {
+		e := &ledger.Entry{Pos: uint64(i), Seat: uint8(i % 2), Prev: prev, Body: []byte{byte(i)}}
+		e.Sign(gid, keys[i%2])
+		if err := s.Append(e); err != nil {
+			t.Fatal(err)
+		}
+		prev = e.Hash()
+		want = append(want, e)
+	}
+	if err := s.Append(want[2]); err == nil {
+		t.Fatal("Append accepted an out-of-order entry")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(dir, SecretFile))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("secret file: %v %v", st, err)
+	}
+
+	// Tear the last record: every cut inside it must drop exactly it.
+	path := filepath.Join(dir, LogFile)
+	full, _ := os.ReadFile(path)
+	lastLen := len(full) - recordOffset(splitAll(full), 4)
+	for _, cut := range []int{1, 7, 8, lastLen - 1} {
+		if err := os.WriteFile(path, full[:len(full)-cut], 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s2, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := s2.Entries()
+		if len(got) != 4 || s2.Dropped() != int64(lastLen-cut) {
+			t.Fatalf("cut %d: %d entries, dropped %d", cut, len(got), s2.Dropped())
+		}
+		// The log goes on after the repair.
+		if err := s2.Append(want[4]); err != nil {
+			t.Fatal(err)
+		}
+		s2.Close()
+		s3, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s3.Entries()) != 5 || s3.Dropped() != 0 {
+			t.Fatalf("cut %d: after repair %d entries, dropped %d", cut, len(s3.Entries()), s3.Dropped())
+		}
+		s3.Close()
+	}
+	// A flipped byte in the last record fails its checksum.
+	bad := bytes.Clone(full)
+	bad[len(bad)-3] ^= 1
+	os.WriteFile(path, bad, 0o600)
+	s4, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s4.Close()
+	if len(s4.Entries()) != 4 {
+		t.Fatalf("corrupt tail: %d entries", len(s4.Entries()))
+	}
+	sec, err := s4.Secret()
+	if err != nil || string(sec) != "secret key" {
+		t.Fatalf("secret %q %v", sec, err)
+	}
+	if gotT := s4.Table(); len(gotT.Sigs) != 2 || gotT.Sigs[1] != tb.Sigs[1] || string(gotT.Addrs[0][0]) != "addr" {
+		t.Fatal("table record changed")
+	}
+	if v, err := s4.Verdict(); v != nil || err != nil {
+		t.Fatal("verdict before any was saved")
+	}
+	if err := s4.SaveVerdict([]byte("v")); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s4.Verdict(); string(v) != "v" || err != nil {
+		t.Fatal("verdict not saved")
+	}
+	if _, err := Create(dir, tb, nil); err == nil {
+		t.Fatal("Create overwrote a table")
+	}
+}
+
+func splitAll(b []byte) [][]byte { r, _ := splitRecords(b); return r }
