@@ -48,7 +48,7 @@ func TestRecommendedSetsValid(t *testing.T) {
 		t.Errorf("6 players + 1: %v", err)
 	}
 	err := (mascarade.Options{Players: playerNames[:6], Center: 2}).Normalize().Validate()
-	if got := constraints(err); !slices.Equal(got, []string{"min-players", "peasants-pair"}) && !slices.Contains(got, "min-players") {
+	if got := constraints(err); !slices.Equal(got, []string{"min-players"}) {
 		t.Errorf("6 players + 2: %v", got)
 	}
 }
