@@ -97,3 +97,9 @@ func (b *Batch) Verify() error {
 	// equation check was mis-assembled. Report it rather than accept.
 	return &BatchError{Index: -1, Name: "batch", Err: errors.New("mental: batch inconsistent with individual checks")}
 }
+
+// AddShuffle adds a shuffle proof (see [JointKey.VerifyShuffle]).
+func (b *Batch) AddShuffle(name string, k *JointKey, ctx Context, in, out []Card, p *ShuffleProof) {
+	checks, seed, err := k.shuffleChecks(ctx, in, out, p)
+	b.add(name, checks, seed, err)
+}

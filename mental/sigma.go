@@ -31,6 +31,9 @@ type Term struct {
 type Equation struct {
 	Secret []Term
 	Public []Term
+	// value, if set, is Σ_public c_j·Q_j precomputed by a prover that
+	// knows a cheaper way to get it; verifiers never read it.
+	value *Element
 }
 
 // Statement is an AND of linear equations over Witnesses secret scalars.
@@ -158,6 +161,9 @@ func (f *Formula) absorbShape(t *transcript.Transcript) {
 // publicValue computes Σ c_j·Q_j (variable time: public data). Terms
 // without a coefficient are added, not multiplied.
 func (e *Equation) publicValue() *Element {
+	if e.value != nil {
+		return e.value
+	}
 	sum := ristretto255.NewIdentityElement()
 	var sc []*Scalar
 	var pt []*Element

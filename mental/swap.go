@@ -35,21 +35,26 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 	nb := ristretto255.NewScalar().Negate(b)
 	w := len(c0)
 	s0, s1 := randomScalars(w), randomScalars(w)
-	G := ristretto255.NewGeneratorElement()
 	o0, o1 = make(Card, w), make(Card, w)
 	for i := range w {
+		// b·(c1 - c0), shared by both outputs; s·G uses the fixed-base
+		// table. All constant time.
 		dA := ristretto255.NewElement().Subtract(c1[i].A, c0[i].A)
 		dB := ristretto255.NewElement().Subtract(c1[i].B, c0[i].B)
-		o0[i].A = ristretto255.NewElement().MultiScalarMult([]*Scalar{b, s0[i]}, []*Element{dA, G})
-		o0[i].A.Add(o0[i].A, c0[i].A)
-		o0[i].B = ristretto255.NewElement().MultiScalarMult([]*Scalar{b, s0[i]}, []*Element{dB, k.H})
-		o0[i].B.Add(o0[i].B, c0[i].B)
-		o1[i].A = ristretto255.NewElement().MultiScalarMult([]*Scalar{nb, s1[i]}, []*Element{dA, G})
-		o1[i].A.Add(o1[i].A, c1[i].A)
-		o1[i].B = ristretto255.NewElement().MultiScalarMult([]*Scalar{nb, s1[i]}, []*Element{dB, k.H})
-		o1[i].B.Add(o1[i].B, c1[i].B)
+		dA.ScalarMult(b, dA)
+		dB.ScalarMult(b, dB)
+		o0[i].A = ristretto255.NewElement().ScalarBaseMult(s0[i])
+		o0[i].A.Add(o0[i].A, c0[i].A).Add(o0[i].A, dA)
+		o0[i].B = ristretto255.NewElement().ScalarMult(s0[i], k.H)
+		o0[i].B.Add(o0[i].B, c0[i].B).Add(o0[i].B, dB)
+		o1[i].A = ristretto255.NewElement().ScalarBaseMult(s1[i])
+		o1[i].A.Add(o1[i].A, c1[i].A).Subtract(o1[i].A, dA)
+		o1[i].B = ristretto255.NewElement().ScalarMult(s1[i], k.H)
+		o1[i].B.Add(o1[i].B, c1[i].B).Subtract(o1[i].B, dB)
 	}
+	_ = nb
 	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
+	precomputeSwapValues(f, c0, c1)
 	// The witness of the real branch is Σ z_k s_k over the compressed
 	// components; z are the formula's coefficients, in the same order.
 	z := swapCoefficients(f)
@@ -106,6 +111,33 @@ func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT
 		return Leaf(Statement{Witnesses: 1, Equations: []Equation{eqA, eqB}})
 	}
 	return t, Or(branch(c0, c1), branch(c1, c0))
+}
+
+// precomputeSwapValues sets the public values of both branches' equations
+// for the prover: branch 0's with one multi-scalar multiplication each, and
+// branch 1's as branch 0's plus Σ_i (z0_i − z1_i)·(c0_i − c1_i), which
+// needs half the points.
+func precomputeSwapValues(f *Formula, c0, c1 Card) {
+	z := swapCoefficients(f)
+	w := len(c0)
+	e0 := f.children[0].leaf.Equations
+	e1 := f.children[1].leaf.Equations
+	for j := range 2 {
+		v0 := e0[j].publicValue()
+		sc := make([]*Scalar, w)
+		pt := make([]*Element, w)
+		for i := range w {
+			sc[i] = ristretto255.NewScalar().Subtract(z[i], z[w+i])
+			if j == 0 {
+				pt[i] = ristretto255.NewElement().Subtract(c0[i].A, c1[i].A)
+			} else {
+				pt[i] = ristretto255.NewElement().Subtract(c0[i].B, c1[i].B)
+			}
+		}
+		d := ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt)
+		e0[j].value = v0
+		e1[j].value = ristretto255.NewElement().Add(v0, d)
+	}
 }
 
 // swapCoefficients recovers z (card 0 components, then card 1) from the

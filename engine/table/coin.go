@@ -1,67 +1,52 @@
 package table
 
 import (
-	"crypto/sha512"
-	"encoding/binary"
-	"slices"
-
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
 )
 
-// CoinCommitment is a seat's commitment to its deal coin:
-// SHA-512/256("masque/v1/deal-commit" || game id || seat || coin).
+// dealLabel separates the deal's coins from every other joint coin.
+const dealLabel = "masque/deal/v1"
+
+// coinContext is the context of seat's deal-coin commitment: the commit
+// entries are the first entries of the log, one per seat in seat order.
+func coinContext(gameID ledger.Hash, seat int) mental.Context {
+	return mental.Context{Table: gameID, Pos: uint64(seat), Seat: uint32(seat)}
+}
+
+// CoinCommitment is a seat's commitment to its deal coin (mental SPEC.md
+// §3.10), bound to the game and the seat.
 func CoinCommitment(gameID ledger.Hash, seat int, coin [32]byte) [32]byte {
-	h := sha512.New512_256()
-	h.Write([]byte("masque/v1/deal-commit"))
-	h.Write(gameID[:])
-	h.Write([]byte{byte(seat)})
-	h.Write(coin[:])
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	return mental.CoinReveal(coin).Commitment(coinContext(gameID, seat), dealLabel)
 }
 
 // CombineCoins hashes every seat's revealed coin, in seat order, into the
 // deal seed. No seat can bias it without knowing the others' coins, which
 // were committed before any was revealed.
 func CombineCoins(gameID ledger.Hash, coins [][32]byte) [32]byte {
-	h := sha512.New512_256()
-	h.Write([]byte("masque/v1/deal-seed"))
-	h.Write(gameID[:])
-	for _, c := range coins {
-		h.Write(c[:])
+	reveals := make([]mental.CoinReveal, len(coins))
+	for i, c := range coins {
+		reveals[i] = c
 	}
-	var out [32]byte
-	copy(out[:], h.Sum(nil))
-	return out
+	seed, err := mental.CombineCoins(gameID, dealLabel, reveals)
+	if err != nil {
+		// Only an empty list fails, and a table has at least one seat.
+		panic("table: combine coins: " + err.Error())
+	}
+	return seed
 }
 
-// DealFromSeed returns a uniformly random permutation of deck drawn from
-// seed (Fisher–Yates with rejection sampling over a SHA-512 counter
-// stream, so no index is favoured).
+// DealFromSeed returns the permutation of deck drawn from seed (uniform:
+// Fisher–Yates with rejection sampling, mental SPEC.md §3.10).
 func DealFromSeed(seed [32]byte, deck []engine.Card) []engine.Card {
-	out := slices.Clone(deck)
-	var ctr uint64
-	draw := func(n uint64) uint64 {
-		limit := ^uint64(0) - (^uint64(0) % n) // multiples of n below 2^64
-		for {
-			h := sha512.New()
-			h.Write([]byte("masque/v1/deal-draw"))
-			h.Write(seed[:])
-			var b [8]byte
-			binary.BigEndian.PutUint64(b[:], ctr)
-			ctr++
-			h.Write(b[:])
-			v := binary.BigEndian.Uint64(h.Sum(nil)[:8])
-			if v < limit {
-				return v % n
-			}
-		}
+	perm, err := mental.CoinPermutation(seed, dealLabel, len(deck))
+	if err != nil {
+		panic("table: deal permutation: " + err.Error())
 	}
-	for i := len(out) - 1; i > 0; i-- {
-		j := draw(uint64(i + 1))
-		out[i], out[j] = out[j], out[i]
+	out := make([]engine.Card, len(deck))
+	for i, j := range perm {
+		out[i] = deck[j]
 	}
 	return out
 }
