@@ -830,53 +830,6 @@ func FuzzShuffleProofDecode(f *testing.F) {
 	})
 }
 
-var shuffleBenchSizes = []struct {
-	name string
-	n, w int
-}{{"n=14", 14, 1}, {"n=48", 48, 1}, {"n=18w3", 18, 3}}
-
-func BenchmarkShuffleProve(b *testing.B) {
-	_, k := shuffleTestKey(b)
-	for _, sz := range shuffleBenchSizes {
-		b.Run(sz.name, func(b *testing.B) {
-			in := shuffleTestDeck(k, sz.n, sz.w)
-			ctx := Context{Pos: 1}
-			for b.Loop() {
-				if _, _, err := k.Shuffle(ctx, in); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-func BenchmarkShuffleVerify(b *testing.B) {
-	_, k := shuffleTestKey(b)
-	for _, sz := range shuffleBenchSizes {
-		b.Run(sz.name, func(b *testing.B) {
-			in := shuffleTestDeck(k, sz.n, sz.w)
-			ctx := Context{Pos: 1}
-			out, p, err := k.Shuffle(ctx, in)
-			if err != nil {
-				b.Fatal(err)
-			}
-			// Verify what a peer holds after decoding the message: cards
-			// and proof decoded from bytes (decoding itself not timed).
-			in2, out2 := decodeDeck(b, deckBytes(in)), decodeDeck(b, deckBytes(out))
-			enc, _ := p.MarshalBinary()
-			p2, err := UnmarshalShuffleProof(enc, sz.n, sz.w)
-			if err != nil {
-				b.Fatal(err)
-			}
-			for b.Loop() {
-				if err := k.VerifyShuffle(ctx, in2, out2, p2); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 func deckBytes(d []Card) [][]byte {
 	var out [][]byte
 	for _, c := range d {

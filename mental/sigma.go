@@ -472,12 +472,21 @@ func batchHolds(seed []byte, checks []equationCheck) bool {
 		if j == 0 {
 			rho = bitScalar(1) // the first weight can be 1 without loss
 		} else {
+			// 128-bit weights: a false equation survives with
+			// probability 2^-128 per attempt, and short scalars halve the
+			// additions the multi-scalar multiplication spends on them
+			// (SPEC.md §4.4).
 			h := sha512.New()
 			h.Write([]byte("masque/mental/v1/batch-weight"))
 			h.Write(seed)
 			binary.BigEndian.PutUint64(ctr[:], uint64(j))
 			h.Write(ctr[:])
-			rho = ristretto255.NewScalar().FromUniformBytes(h.Sum(nil))
+			var wb [32]byte
+			copy(wb[:16], h.Sum(nil))
+			rho = ristretto255.NewScalar()
+			if err := rho.Decode(wb[:]); err != nil {
+				panic("mental: 128-bit weight is not canonical")
+			}
 		}
 		for i, p := range ch.points {
 			s := ristretto255.NewScalar().Multiply(rho, ch.scalars[i])

@@ -76,6 +76,6 @@ Start here:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newScriptCmd(a), newVerifyCmd(a), newVersionCmd(a))
+	root.AddCommand(newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newBenchCmd(a), newVersionCmd(a))
 	return root
 }

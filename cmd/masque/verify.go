@@ -60,15 +60,23 @@ func runVerify(a *app, path string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	res := verifyResult{}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return reportVerify(a, res, asJSON, fmt.Errorf("%s: %w", path, err))
+		return reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s: %w", path, err))
 	}
+	res, fault := verifyTranscript(a.games, tr)
+	return reportVerify(a, res, asJSON, fault)
+}
+
+// verifyTranscript replays tr from scratch with the game its roster names
+// (the check behind 'masque verify' and 'masque demo'). fault is non-nil
+// when the transcript is rejected; for a bad entry it names the position,
+// the seat and the reason, which res.Fault also holds.
+func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, fault error) {
 	res.Game, res.Entries = tr.Roster.Game, len(tr.Entries)
-	game, err := a.games.Lookup(tr.Roster.Game)
+	game, err := games.Lookup(tr.Roster.Game)
 	if err != nil {
-		return reportVerify(a, res, asJSON, err)
+		return res, err
 	}
 	t, err := table.Replay(tr, game)
 	var f *table.Fault
@@ -78,10 +86,10 @@ func runVerify(a *app, path string, asJSON bool) error {
 			name = tr.Roster.Seats[f.Seat].Name
 		}
 		res.Fault = &verifyFault{Pos: f.Pos, Seat: f.Seat, Name: name, Reason: f.Reason, Detail: err.Error()}
-		return reportVerify(a, res, asJSON, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason))
+		return res, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason)
 	}
 	if err != nil {
-		return reportVerify(a, res, asJSON, err)
+		return res, err
 	}
 	res.Valid = true
 	res.Done = t.Phase() == table.PhaseDone
@@ -89,7 +97,7 @@ func runVerify(a *app, path string, asJSON bool) error {
 		ps := summarize(s)
 		res.Final = &ps
 	}
-	return reportVerify(a, res, asJSON, nil)
+	return res, nil
 }
 
 func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
