@@ -1,0 +1,49 @@
+// Package session is the seam between the play screen and a table: a
+// Session is one seat at a running table, local (in-process bots) or over
+// the network (host/join). The screen reads Snapshots and submits the
+// seat's moves; it never sees a ciphertext or a network detail.
+package session
+
+import (
+	"time"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// Wait says who the table is waiting for, and for how long more.
+type Wait struct {
+	Seat     int
+	Name     string
+	Left     time.Duration // time left before the timeout verdict
+	Deadline time.Time
+}
+
+// Snapshot is everything one seat may see now.
+type Snapshot struct {
+	Seat    int      // the local seat
+	Names   []string // by seat
+	Rules   engine.State
+	Memory  []table.Sighting // what this seat has seen, and when
+	Log     []string         // public narration, oldest first
+	Waiting *Wait            // nil when it is this seat's turn or the game is over
+	MyTurn  bool             // a move by this seat is expected now
+	Verdict string           // non-empty when the table stopped on a fault or timeout
+	Over    bool             // the game is over (or stopped)
+	Entries int              // entries in the log so far
+}
+
+// Session is one seat at a running table.
+type Session interface {
+	// Snapshot returns the current view; safe for concurrent use.
+	Snapshot() Snapshot
+	// Updates delivers a value after every change (coalesced: a reader
+	// that falls behind gets one value, then reads Snapshot).
+	Updates() <-chan struct{}
+	// Submit plays the local seat's move, with the secret bits of the
+	// hidden swaps it causes. It returns an error, and changes nothing,
+	// if the move is illegal now.
+	Submit(m engine.Move, swaps []bool) error
+	// Close leaves the table and releases everything.
+	Close() error
+}
