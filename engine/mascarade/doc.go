@@ -46,7 +46,8 @@
 //	Witch              [target seat]      use target=NAME
 //	Inquisitor         [target seat]      use target=NAME
 //	Fool               [slot a, slot b]   use between=A,B swap=yes|no
-//	Spy                [target slot]      use with=SLOT swap=yes|no   (or target=SLOT)
+//	Spy                [target slot]      use with=SLOT               (or target=SLOT)
+//	Spy, having looked []                 use swap=yes|no
 //
 // Judge, King, Queen, Thief, Peasant, Cheat, Widow and the Bishop with a
 // single richest opponent resolve without a choice.
@@ -57,7 +58,8 @@
 //	peek            EffectPeek{By: seat, Slots: [own]}
 //	closed window   EffectReveal{Slots: claimant's slot, then challengers' in clockwise order}
 //	Fool            EffectSwap{By: fool, Slots: [a, b]}
-//	Spy             EffectPeek own, EffectPeek target, EffectSwap{own, target}, all By the spy
+//	Spy             EffectPeek own, EffectPeek target (By the spy); then the
+//	                decision move: EffectSwap{own, target} By the spy
 //	guess           EffectReveal{Slots: [target's slot]}
 //
 // # Turn structure

@@ -149,18 +149,25 @@ func TestSpyEffects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	eff := tab.Steps[len(tab.Steps)-1].Effects
-	want := []engine.EffectKind{engine.EffectPeek, engine.EffectPeek, engine.EffectSwap}
-	if len(eff) != 3 {
-		t.Fatalf("Spy effects %v", eff)
+	// Two steps: the Spy looks at both cards (its use), then decides
+	// (a second move) with what it saw.
+	look, decide := tab.Steps[len(tab.Steps)-2], tab.Steps[len(tab.Steps)-1]
+	if len(look.Effects) != 2 || len(decide.Effects) != 1 {
+		t.Fatalf("Spy effects: look %v, decide %v", look.Effects, decide.Effects)
 	}
-	for i, e := range eff {
-		if e.Kind != want[i] || e.By != 0 {
-			t.Errorf("effect %d = %v", i, e)
+	for i, e := range look.Effects {
+		if e.Kind != engine.EffectPeek || e.By != 0 {
+			t.Errorf("look effect %d = %v", i, e)
 		}
 	}
-	if eff[1].Slots[0] != 4 || eff[2].Slots[0] != 0 || eff[2].Slots[1] != 4 {
-		t.Errorf("Spy slots %v", eff)
+	if look.Effects[0].Slots[0] != 0 || look.Effects[1].Slots[0] != 4 {
+		t.Errorf("Spy looked at %v", look.Effects)
+	}
+	if d := decide.Effects[0]; d.Kind != engine.EffectSwap || d.By != 0 || d.Slots[0] != 0 || d.Slots[1] != 4 {
+		t.Errorf("Spy decision %v", d)
+	}
+	if decide.Move.Kind != mascarade.KindUse || len(decide.Move.Args) != 0 {
+		t.Errorf("Spy decision move %v", decide.Move)
 	}
 }
 

@@ -29,7 +29,7 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 	if m.Kind == KindSwap {
 		return true
 	}
-	return m.Kind == KindUse && s.phase == phaseUse && (s.claim == Fool || s.claim == Spy)
+	return m.Kind == KindUse && ((s.phase == phaseUse && s.claim == Fool) || s.phase == phaseSpySwap)
 }
 
 // FormatMove returns the public text form of m, applied to s, as a script
@@ -74,12 +74,25 @@ func FormatMove(s *State, m engine.Move) string {
 		parts = append(parts, "between="+slot(0)+","+slot(1))
 	case m.Kind == KindUse && s.phase == phaseUse && s.claim == Spy && len(m.Args) == 1:
 		parts = append(parts, "with="+slot(0))
+	case m.Kind == KindUse && s.phase == phaseSpySwap && len(m.Args) == 0:
 	case m.Kind == KindUse && len(m.Args) == 1:
 		parts = append(parts, "target="+seat(0))
 	default:
 		parts = append(parts, fmt.Sprint(m.Args))
 	}
 	return strings.Join(parts, " ")
+}
+
+// HasSwapToken reports whether a script line's tokens carry a swap=
+// argument (the Spy's "use with=SLOT swap=yes" plays the look and the
+// swap from one line).
+func HasSwapToken(tokens []string) bool {
+	for _, t := range tokens {
+		if strings.HasPrefix(strings.ToLower(t), "swap=") {
+			return true
+		}
+	}
+	return false
 }
 
 // FormatLine is [FormatMove] plus the secret swap bit where the move has
@@ -237,6 +250,12 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 		default:
 			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: swap=%s: want yes or no", seatName, v)
 		}
+	}
+	if s.phase == phaseSpySwap {
+		if _, ok := kv["swap"]; !ok || len(kv) != 1 {
+			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the Spy has looked: say swap=yes or swap=no", seatName)
+		}
+		return m, bit, nil
 	}
 	if s.phase != phaseUse {
 		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: no power is waiting for a choice", seatName)

@@ -42,7 +42,11 @@ func (p Phase) String() string {
 
 // Fault is a typed rejection of an entry: it names the position, the seat
 // to blame and the reason. Every honest replica reaches the same Fault on
-// the same entry.
+// the same entry. The signature is checked before anything else, so every
+// reason but "unknown-seat" and "bad-signature" blames a seat that signed
+// the entry; those two name the seat the entry claims, which did not sign
+// it (an entry signed with another seat's key blames that seat, with the
+// reason "signed-by-another-seat").
 type Fault struct {
 	Pos    uint64
 	Seat   int
@@ -324,6 +328,21 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	fault := func(reason string, err error) error {
 		return &Fault{Pos: e.Pos, Seat: int(e.Seat), Reason: reason, Err: err}
 	}
+	// Authenticate first: every later reason blames the entry's author,
+	// which only its signature proves.
+	if int(e.Seat) >= len(t.roster.Seats) {
+		return fault("unknown-seat", fmt.Errorf("the table has %d seats", len(t.roster.Seats)))
+	}
+	if err := e.VerifySignature(t.gameID, t.roster.Seats[e.Seat].SignKey); err != nil {
+		// Signed by another seat's key: that seat forged the entry.
+		for i, s := range t.roster.Seats {
+			if i != int(e.Seat) && e.VerifySignature(t.gameID, s.SignKey) == nil {
+				return &Fault{Pos: e.Pos, Seat: i, Reason: "signed-by-another-seat",
+					Err: fmt.Errorf("the entry names seat %d as its author", e.Seat)}
+			}
+		}
+		return fault("bad-signature", err)
+	}
 	if e.Pos != t.st.pos {
 		return fault("wrong-position", fmt.Errorf("expected position %d", t.st.pos))
 	}
@@ -336,12 +355,6 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	}
 	if int(e.Seat) != int(seat) {
 		return fault("not-your-turn", fmt.Errorf("seat %d must author this entry", seat))
-	}
-	if int(e.Seat) >= len(t.roster.Seats) {
-		return fault("unknown-seat", nil)
-	}
-	if err := e.VerifySignature(t.gameID, t.roster.Seats[e.Seat].SignKey); err != nil {
-		return fault("bad-signature", err)
 	}
 	body, err := UnmarshalBody(e.Body, t.width)
 	if err != nil {

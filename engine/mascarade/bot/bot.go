@@ -169,12 +169,14 @@ func (b *Bot) use(s *mascarade.State, uses []engine.Move) (engine.Move, bool) {
 		}
 		return best, false
 	case mascarade.Spy:
-		// Swap when the bot's own card is worth less than what it may take.
-		u, _ := s.Resolving()
-		m := b.pick(uses)
-		mine := b.Tracker.Candidates(u.Slot)
-		theirs := b.Tracker.Candidates(engine.Slot(m.Args[0]))
-		return m, worth(theirs) > worth(mine)
+		if spy, other, ok := s.SpyDeciding(); ok {
+			// The Spy has seen both cards: swap when the bot's own card
+			// is worth less than the one it looked at.
+			mine := b.Tracker.Candidates(spy.Slot)
+			theirs := b.Tracker.Candidates(other)
+			return uses[0], worth(theirs) > worth(mine)
+		}
+		return b.pick(uses), false
 	case mascarade.Fool:
 		return b.pick(uses), b.chance(0.5)
 	}

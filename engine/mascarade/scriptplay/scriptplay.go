@@ -93,7 +93,14 @@ func playLine(lt *local.Table, ln mascarade.ScriptLine) error {
 	if mascarade.HasSecretSwap(s, m) {
 		bits = []bool{swap}
 	}
-	return lt.Move(m.Seat, m, bits)
+	if err := lt.Move(m.Seat, m, bits); err != nil {
+		return err
+	}
+	// The Spy looks (the peeks' shares are in by now), then swaps or not.
+	if spy, _, ok := State(lt).SpyDeciding(); ok && spy.Seat == m.Seat && mascarade.HasSwapToken(ln.Tokens) {
+		return lt.Move(m.Seat, engine.Move{Seat: m.Seat, Kind: mascarade.KindUse}, []bool{swap})
+	}
+	return nil
 }
 
 type scriptErr string

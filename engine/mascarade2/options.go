@@ -1,0 +1,197 @@
+package mascarade2
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// Options fixes everything a game of Mascarade (2nd edition) is played
+// under.
+//
+// The zero values of Set and Coins mean "the default": [Options.Normalize]
+// fills them in (Set from the default scenario for the player count, see
+// [DefaultScenario]), and the canonical encoding ([Options.MarshalBinary])
+// is always of the normalized value. The number of masks in the middle is
+// not an option of its own: it is len(Set) - len(Players) ([Options.Center]).
+type Options struct {
+	// Players are the names, in seat (clockwise) order; seat 0 plays first.
+	// A name is 1..32 bytes of letters, digits, '_' or '-', unique ignoring
+	// case, and not a middle slot's name (center1, center2) nor "none".
+	Players []string
+	// Set is the multiset of masks in play (players' cards and the masks in
+	// the middle). Nil selects the default scenario for the player count.
+	Set []engine.Card
+	// Coins is each player's starting purse, 1..12; 0 means [DefaultCoins].
+	Coins int
+}
+
+// Normalize returns a copy of o with defaults filled in. Set is sorted by
+// card value, the canonical order of a multiset.
+func (o Options) Normalize() Options {
+	n := Options{
+		Players: slices.Clone(o.Players),
+		Set:     slices.Clone(o.Set),
+		Coins:   o.Coins,
+	}
+	if n.Coins == 0 {
+		n.Coins = DefaultCoins
+	}
+	if len(n.Set) == 0 {
+		if sc := DefaultScenario(len(n.Players)); sc != nil {
+			n.Set = slices.Clone(sc.Masks)
+		}
+	}
+	slices.Sort(n.Set)
+	return n
+}
+
+// Center returns the number of masks in the middle of the table.
+func (o Options) Center() int { return len(o.Set) - len(o.Players) }
+
+// SetError is one broken constraint of the options or of a scenario.
+type SetError struct {
+	// Constraint is a stable identifier: "players", "name", "coins",
+	// "set-size", "unknown-card", "copies", "judge-required", "bank-third",
+	// "peasants-pair", "min-players", "scenario-players", "no-scenario".
+	Constraint string
+	Msg        string
+}
+
+func (e *SetError) Error() string {
+	return "mascarade2: " + e.Constraint + ": " + e.Msg
+}
+
+// reservedNames are slot names (and the Sorceress's "none") a player may
+// not take.
+var reservedNames = [...]string{"center1", "center2", "none"}
+
+func validName(s string) bool {
+	if s == "" || len(s) > 32 || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-':
+		case r >= '0' && r <= '9':
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case r > 127 && unicode.IsLetter(r):
+		default:
+			return false
+		}
+	}
+	for _, r := range reservedNames {
+		if strings.EqualFold(s, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// Validate checks normalized options against the book's constraints. It
+// returns nil or one [*SetError] per broken constraint, joined with
+// [errors.Join].
+func (o Options) Validate() error {
+	var errs []error
+	bad := func(c, format string, args ...any) {
+		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
+	}
+	p := len(o.Players)
+	if p < MinPlayers || p > MaxPlayers {
+		bad("players", "%d players; the game is for %d to %d", p, MinPlayers, MaxPlayers)
+	}
+	seen := map[string]bool{}
+	for i, name := range o.Players {
+		if !validName(name) {
+			bad("name", "player %d: %q is not a valid name (1-32 letters, digits, '_' or '-'; not center1/center2/none)", i+1, name)
+			continue
+		}
+		k := strings.ToLower(name)
+		if seen[k] {
+			bad("name", "player %d: name %q is used twice", i+1, name)
+		}
+		seen[k] = true
+	}
+	if o.Coins < 1 || o.Coins >= WinCoins {
+		bad("coins", "starting coins %d; must be 1..%d", o.Coins, WinCoins-1)
+	} else if p*o.Coins > BoxCoins {
+		bad("coins", "%d players with %d coins need more than the %d coins of the box", p, o.Coins, BoxCoins)
+	}
+	if len(o.Set) == 0 {
+		bad("no-scenario", "no default scenario for %d players; give a scenario or a set of masks", p)
+		return errors.Join(errs...)
+	}
+	errs = append(errs, checkSet(o.Set, p)...)
+	return errors.Join(errs...)
+}
+
+// SetSizes returns the smallest and largest number of masks a table of
+// players may use: players + 2 with 4 or 5 players (two masks in the
+// middle), players to players + 2 with more.
+func SetSizes(players int) (lo, hi int) {
+	if players <= 5 {
+		return players + SmallTableCenter, players + SmallTableCenter
+	}
+	return players, players + MaxCenter
+}
+
+// checkSet checks a multiset of masks against the book's constraints for
+// a custom scenario ("Власні сценарії") played by players players.
+func checkSet(set []engine.Card, players int) []error {
+	var errs []error
+	bad := func(c, format string, args ...any) {
+		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
+	}
+	if lo, hi := SetSizes(players); len(set) < lo || len(set) > hi {
+		if lo == hi {
+			bad("set-size", "%d masks; with %d players there are exactly %d (one per player and %d in the middle)", len(set), players, lo, lo-players)
+		} else {
+			bad("set-size", "%d masks; %d players use %d to %d (one per player, up to %d in the middle)", len(set), players, lo, hi, MaxCenter)
+		}
+	}
+	count := map[engine.Card]int{}
+	for _, c := range set {
+		if !ValidCard(c) {
+			bad("unknown-card", "card value %d is not a mask", int(c))
+			continue
+		}
+		count[c]++
+	}
+	bank := 0
+	var bankNames []string
+	for _, info := range cardTable {
+		k := count[info.Card]
+		if k > info.Copies {
+			bad("copies", "%s appears %d times; the box has %d", info.Name, k, info.Copies)
+		}
+		if info.Bank {
+			bank += k
+			bankNames = append(bankNames, info.Name)
+		}
+		if k > 0 && players < info.MinPlayers {
+			bad("min-players", "%s needs at least %d players, not %d", info.Name, info.MinPlayers, players)
+		}
+	}
+	if count[Judge] == 0 {
+		bad("judge-required", "the Judge must always be in play")
+	}
+	if bank*3 < len(set) {
+		bad("bank-third", "only %d of %d masks bring coins from the bank (%s); at least a third must", bank, len(set), strings.Join(bankNames, ", "))
+	}
+	if count[Peasant] == 1 {
+		bad("peasants-pair", "both Peasants or none: the set has one")
+	}
+	return errs
+}
+
+// CheckSet checks a custom set of masks against the book's constraints for
+// the given number of players, returning one [*SetError] per broken
+// constraint (joined), or nil.
+func CheckSet(set []engine.Card, players int) error {
+	return errors.Join(checkSet(set, players)...)
+}

@@ -1,0 +1,322 @@
+package mascarade2
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// kindNames are the script verbs, indexed by move kind.
+var kindNames = [...]string{
+	KindSwap: "swap", KindPeek: "peek", KindClaim: "claim", KindChallenge: "challenge",
+	KindPass: "pass", KindUse: "use", KindGuess: "guess",
+}
+
+func kindName(k uint8) string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("kind(%d)", k)
+}
+
+// KindName returns the script verb of a move kind.
+func KindName(k uint8) string { return kindName(k) }
+
+// SlotName returns the script name of slot s: the name of the player
+// sitting in front of it, or "center1"/"center2" for the middle.
+func (s *State) SlotName(slot engine.Slot) string {
+	if !s.validSlot(slot) {
+		return fmt.Sprintf("slot(%d)", int(slot))
+	}
+	if p, ok := s.SlotOwner(slot); ok {
+		return s.opts.Players[p]
+	}
+	return fmt.Sprintf("center%d", int(slot)-s.Players()+1)
+}
+
+// SeatByName returns the seat of a player, matching the name
+// case-insensitively.
+func (s *State) SeatByName(name string) (engine.Seat, error) {
+	for i, p := range s.opts.Players {
+		if strings.EqualFold(p, name) {
+			return engine.Seat(i), nil
+		}
+	}
+	return 0, fmt.Errorf("mascarade2: no player named %q", name)
+}
+
+// ParseSlot parses a slot name (see [State.SlotName]), case-insensitively:
+// a player's name names the card in front of that player now.
+func (s *State) ParseSlot(name string) (engine.Slot, error) {
+	if rest, ok := strings.CutPrefix(strings.ToLower(name), "center"); ok {
+		for i := range s.Slots() - s.Players() {
+			if rest == fmt.Sprint(i+1) {
+				return engine.Slot(s.Players() + i), nil
+			}
+		}
+		return 0, fmt.Errorf("mascarade2: no middle slot %q (this table has %d)", name, s.Slots()-s.Players())
+	}
+	p, err := s.SeatByName(name)
+	if err != nil {
+		return 0, err
+	}
+	return s.SlotOf(p), nil
+}
+
+// HasSecretSwap reports whether move m, applied to s, carries a secret
+// swap bit: a swap, or the use of the Fool or the Spy.
+func HasSecretSwap(s *State, m engine.Move) bool {
+	if m.Kind == KindSwap {
+		return true
+	}
+	return m.Kind == KindUse && s.phase == phaseUse && (s.claim == Fool || s.claim == Spy)
+}
+
+// FormatMove returns the public text form of m, applied to s, as a script
+// line without the secret swap bit: "Anna swap Boris", "Boris claim King",
+// "Sasha use between=Anna,Dima". [ParseMove] reads it back.
+func FormatMove(s *State, m engine.Move) string {
+	if m.Seat < 0 || int(m.Seat) >= s.Players() {
+		return fmt.Sprintf("seat(%d) %s %v", m.Seat, kindName(m.Kind), m.Args)
+	}
+	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
+	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
+	seat := func(i int) string {
+		if m.Args[i] == NoTarget && s.claim == Sorceress {
+			return "none"
+		}
+		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
+			return fmt.Sprintf("seat(%d)", m.Args[i])
+		}
+		return s.Name(engine.Seat(m.Args[i]))
+	}
+	use := m.Kind == KindUse && s.phase == phaseUse
+	switch {
+	case m.Kind == KindSwap && len(m.Args) == 2:
+		parts = append(parts, slot(1))
+	case m.Kind == KindPeek && len(m.Args) == 1:
+	case m.Kind == KindClaim && len(m.Args) == 2:
+		parts = append(parts, CardName(engine.Card(m.Args[0])))
+	case m.Kind == KindChallenge && len(m.Args) == 1:
+	case m.Kind == KindPass && len(m.Args) == 0:
+	case m.Kind == KindGuess && len(m.Args) == 1:
+		parts = append(parts, CardName(engine.Card(m.Args[0])))
+	case use && s.claim == Fool && len(m.Args) == 2:
+		parts = append(parts, "between="+slot(0)+","+slot(1))
+	case use && s.claim == Puppeteer && len(m.Args) == 2:
+		parts = append(parts, "between="+seat(0)+","+seat(1))
+	case use && s.claim == Spy && len(m.Args) == 1:
+		parts = append(parts, "with="+slot(0))
+	case m.Kind == KindUse && len(m.Args) == 1:
+		parts = append(parts, "target="+seat(0))
+	default:
+		parts = append(parts, fmt.Sprint(m.Args))
+	}
+	return strings.Join(parts, " ")
+}
+
+// FormatLine is [FormatMove] plus the secret swap bit where the move has
+// one ("yes"/"no" for a swap, "swap=yes"/"swap=no" for the Fool and the
+// Spy): the form of a script line.
+func FormatLine(s *State, m engine.Move, swap bool) string {
+	line := FormatMove(s, m)
+	if !HasSecretSwap(s, m) {
+		return line
+	}
+	yn := map[bool]string{true: "yes", false: "no"}[swap]
+	if m.Kind == KindSwap {
+		return line + " " + yn
+	}
+	return line + " swap=" + yn
+}
+
+// ParseMove turns one script line's tokens (the verb and its arguments,
+// without the seat name) said by player seatName into a move applicable
+// to s. It returns the secret swap bit separately ("yes" for a swap,
+// "swap=yes" for the Fool and the Spy; false when absent). It checks the
+// syntax and the names only; [State.Apply] checks the rules.
+func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, error) {
+	seat, err := s.SeatByName(seatName)
+	if err != nil {
+		return engine.Move{}, false, err
+	}
+	if len(tokens) == 0 {
+		return engine.Move{}, false, fmt.Errorf("mascarade2: %s: missing verb", seatName)
+	}
+	verb, args := strings.ToLower(tokens[0]), tokens[1:]
+	m := engine.Move{Seat: seat}
+	own := int(s.SlotOf(seat))
+	bad := func(usage string) (engine.Move, bool, error) {
+		return engine.Move{}, false, fmt.Errorf("mascarade2: %s %s: usage: %s", seatName, strings.Join(tokens, " "), usage)
+	}
+	switch verb {
+	case "swap":
+		m.Kind = KindSwap
+		bit := false
+		if n := len(args); n > 0 {
+			switch strings.ToLower(args[n-1]) {
+			case "yes":
+				bit, args = true, args[:n-1]
+			case "no":
+				args = args[:n-1]
+			}
+		}
+		if len(args) != 1 {
+			return bad("swap TARGET yes|no")
+		}
+		t, err := s.ParseSlot(args[0])
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{own, int(t)}
+		return m, bit, nil
+	case "peek":
+		if len(args) != 0 {
+			return bad("peek")
+		}
+		m.Kind, m.Args = KindPeek, []int{own}
+		return m, false, nil
+	case "claim":
+		if len(args) != 1 {
+			return bad("claim MASK")
+		}
+		c, err := ParseCard(args[0])
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Kind, m.Args = KindClaim, []int{int(c), own}
+		return m, false, nil
+	case "challenge":
+		if len(args) != 0 {
+			return bad("challenge")
+		}
+		m.Kind, m.Args = KindChallenge, []int{own}
+		return m, false, nil
+	case "pass":
+		if len(args) != 0 {
+			return bad("pass")
+		}
+		m.Kind = KindPass
+		return m, false, nil
+	case "guess":
+		if len(args) != 1 {
+			return bad("guess MASK")
+		}
+		c, err := ParseCard(args[0])
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Kind, m.Args = KindGuess, []int{int(c)}
+		return m, false, nil
+	case "use":
+		return parseUse(s, m, seatName, args)
+	}
+	return engine.Move{}, false, fmt.Errorf("mascarade2: %s: unknown verb %q (swap, peek, claim, challenge, pass, use, guess)", seatName, tokens[0])
+}
+
+// parseUse parses "use KEY=VALUE..." against the power being resolved.
+func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
+	m.Kind = KindUse
+	kv, pos, err := splitKV(args, "target", "between", "swap", "with")
+	if err != nil {
+		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: %w", seatName, err)
+	}
+	if len(pos) > 0 {
+		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: expected KEY=VALUE, got %q", seatName, pos[0])
+	}
+	bit := false
+	if v, ok := kv["swap"]; ok {
+		switch strings.ToLower(v) {
+		case "yes":
+			bit = true
+		case "no":
+		default:
+			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: swap=%s: want yes or no", seatName, v)
+		}
+	}
+	if s.phase != phaseUse {
+		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: no power is waiting for a choice", seatName)
+	}
+	two := func(what string, parse func(string) (int, error)) (engine.Move, bool, error) {
+		v, ok := kv["between"]
+		a, b, pair := strings.Cut(v, ",")
+		if !ok || !pair {
+			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the %s needs between=%s,%s", seatName, CardName(s.claim), what, what)
+		}
+		x, err := parse(a)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		y, err := parse(b)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{x, y}
+		return m, bit, nil
+	}
+	slot := func(v string) (int, error) { sl, err := s.ParseSlot(v); return int(sl), err }
+	seat := func(v string) (int, error) { p, err := s.SeatByName(v); return int(p), err }
+	switch s.claim {
+	case Fool:
+		return two("SLOT", slot)
+	case Puppeteer:
+		return two("NAME", seat)
+	case Spy:
+		v, ok := kv["with"]
+		if !ok {
+			v, ok = kv["target"]
+		}
+		if !ok {
+			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the Spy needs with=NAME", seatName)
+		}
+		t, err := slot(v)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{t}
+		return m, bit, nil
+	default:
+		v, ok := kv["target"]
+		if !ok {
+			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the %s needs target=NAME", seatName, CardName(s.claim))
+		}
+		if s.claim == Sorceress && strings.EqualFold(v, "none") {
+			m.Args = []int{NoTarget}
+			return m, false, nil
+		}
+		t, err := seat(v)
+		if err != nil {
+			return engine.Move{}, false, err
+		}
+		m.Args = []int{t}
+		return m, false, nil
+	}
+}
+
+// splitKV splits tokens into KEY=VALUE pairs (keys among allowed, each at
+// most once, lower-cased) and positional tokens.
+func splitKV(tokens []string, allowed ...string) (map[string]string, []string, error) {
+	kv := map[string]string{}
+	var pos []string
+	for _, t := range tokens {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok {
+			pos = append(pos, t)
+			continue
+		}
+		k = strings.ToLower(k)
+		found := false
+		for _, a := range allowed {
+			found = found || a == k
+		}
+		if !found {
+			return nil, nil, fmt.Errorf("unknown key %q", k)
+		}
+		if _, dup := kv[k]; dup {
+			return nil, nil, fmt.Errorf("key %q given twice", k)
+		}
+		kv[k] = v
+	}
+	return kv, pos, nil
+}
