@@ -39,6 +39,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		games:   table.Games{mascarade.GameName: mascarade.Game{}},
 		noColor: os.Getenv("NO_COLOR") != ""}
 	root := newRootCmd(a)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &exitError{code: 2, err: err, hint: fmt.Sprintf("run '%s --help' for the flags", c.CommandPath())}
+	})
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -57,6 +60,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "masque: hint: %s\n", ee.hint)
 	}
 	return code
+}
+
+// exactArgs is cobra.ExactArgs with a usage exit status (2) and a hint.
+func exactArgs(n int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if err := cobra.ExactArgs(n)(c, args); err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("%s: %w", c.Name(), err), hint: fmt.Sprintf("usage: %s", c.UseLine())}
+		}
+		return nil
+	}
 }
 
 func newRootCmd(a *app) *cobra.Command {

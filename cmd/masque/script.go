@@ -50,7 +50,7 @@ between=NAME,NAME | with=SLOT | swap=yes|no, guess CHARACTER.
 An illegal line stops the script with exit status 2, naming the line.`,
 		Example: `  masque script game.txt
   masque script game.txt --json --transcript game.masque && masque verify game.masque`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runScript(a, o)

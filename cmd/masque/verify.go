@@ -46,7 +46,7 @@ Exit status 0: the game was played fairly (the final result is printed).
 Exit status 1: the first fault is named with its position and the seat to blame.`,
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(a, args[0], asJSON)
 		},
@@ -58,7 +58,7 @@ Exit status 1: the first fault is named with its position and the seat to blame.
 func runVerify(a *app, path string, asJSON bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return err
+		return &exitError{code: 2, err: err, hint: "masque verify reads a transcript written by 'masque script --transcript', 'masque demo' or a game"}
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {

@@ -7,6 +7,8 @@
 package scriptplay
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
@@ -94,6 +96,10 @@ func playLine(lt *local.Table, ln mascarade.ScriptLine) error {
 		bits = []bool{swap}
 	}
 	if err := lt.Move(m.Seat, m, bits); err != nil {
+		var re *engine.RuleError
+		if errors.As(err, &re) {
+			return fmt.Errorf("%s may not %s: %s (rule %s)", ln.SeatName, strings.Join(ln.Tokens, " "), re.Msg, re.Rule)
+		}
 		return err
 	}
 	// The Spy looks (the peeks' shares are in by now), then swaps or not.
