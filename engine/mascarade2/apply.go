@@ -55,6 +55,8 @@ func (s *State) Play(m engine.Move) (*State, []engine.Effect, error) {
 		eff, err = ns.playUse(m)
 	case phaseGuess:
 		eff, err = ns.playGuess(m)
+	case phaseSpySwap:
+		eff, err = ns.playSpySwap(m)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -72,6 +74,8 @@ func (s *State) phaseDesc() string {
 		return "use the " + CardName(s.claim)
 	case phaseGuess:
 		return "name your mask"
+	case phaseSpySwap:
+		return "the Spy swaps the two cards or not"
 	}
 	return "waiting"
 }

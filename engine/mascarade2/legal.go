@@ -79,6 +79,8 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 				}
 			}
 		}
+	case phaseSpySwap:
+		add(KindUse)
 	case phaseGuess:
 		for _, c := range s.distinctSet() {
 			add(KindGuess, int(c))

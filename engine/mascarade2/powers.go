@@ -161,12 +161,14 @@ func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 		if !s.playerCard(u.Seat, t) {
 			return nil, ruleErr(m.Seat, RuleBadTarget, "the Spy chooses another player's card (not the middle)")
 		}
-		own := s.SlotOf(u.Seat)
-		eff = []engine.Effect{
-			{Kind: engine.EffectPeek, By: u.Seat, Slots: []engine.Slot{own}},
+		// The Spy looks first and decides after (a second move), so the
+		// swap can depend on what it saw.
+		s.pendingSlot = []engine.Slot{t}
+		s.phase = phaseSpySwap
+		return []engine.Effect{
+			{Kind: engine.EffectPeek, By: u.Seat, Slots: []engine.Slot{s.SlotOf(u.Seat)}},
 			{Kind: engine.EffectPeek, By: u.Seat, Slots: []engine.Slot{t}},
-			{Kind: engine.EffectSwap, By: u.Seat, Slots: []engine.Slot{own, t}},
-		}
+		}, nil
 	case Guru:
 		if err := argc(m, 1); err != nil {
 			return nil, err
@@ -204,6 +206,25 @@ func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 	default:
 		return nil, wrongMove(m, "this power needs no choice")
 	}
+	if s.checkEnd() {
+		return eff, nil
+	}
+	return append(eff, s.resolve()...), nil
+}
+
+// playSpySwap takes the Spy's decision: a hidden swap (or not) of its card
+// and the card it looked at.
+func (s *State) playSpySwap(m engine.Move) ([]engine.Effect, error) {
+	if m.Kind != KindUse {
+		return nil, wrongMove(m, "swap the two cards or not")
+	}
+	if err := argc(m, 0); err != nil {
+		return nil, err
+	}
+	u, t := s.user, s.pendingSlot[0]
+	s.pendingSlot = nil
+	s.phase = phaseUse
+	eff := []engine.Effect{{Kind: engine.EffectSwap, By: u.Seat, Slots: []engine.Slot{s.SlotOf(u.Seat), t}}}
 	if s.checkEnd() {
 		return eff, nil
 	}

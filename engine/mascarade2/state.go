@@ -34,6 +34,9 @@ const (
 	phaseGuess                        // the Guru's target must name its mask
 	phaseGuessReveal                  // waiting for the fact of the target's card
 	phaseOver                         // the game is over
+	// phaseSpySwap: the Spy has seen both cards (pendingSlot holds the
+	// other slot) and now swaps them or not.
+	phaseSpySwap
 )
 
 // Contender is a player taking part in a claim: the claimant (first) or a
@@ -269,7 +272,7 @@ func (s *State) LastRevealed() []engine.Fact { return slices.Clone(s.lastReveale
 // and challengers so far, or ok=false if no claim is open.
 func (s *State) Claim() (c engine.Card, contenders []Contender, ok bool) {
 	switch s.phase {
-	case phaseRespond, phaseReveal, phaseUse, phaseGuess, phaseGuessReveal:
+	case phaseRespond, phaseReveal, phaseUse, phaseGuess, phaseGuessReveal, phaseSpySwap:
 		return s.claim, slices.Clone(s.contenders), true
 	}
 	return 0, nil, false
@@ -283,6 +286,16 @@ func (s *State) InChallengeWindow() bool { return s.phase == phaseRespond }
 // (phase "use"), or ok=false.
 func (s *State) Resolving() (Contender, bool) {
 	return s.user, s.phase == phaseUse
+}
+
+// SpyDeciding returns the Spy and the other slot it looked at when the
+// Spy, having seen both cards, must now swap them or not; ok=false
+// otherwise.
+func (s *State) SpyDeciding() (spy Contender, other engine.Slot, ok bool) {
+	if s.phase != phaseSpySwap {
+		return Contender{}, 0, false
+	}
+	return s.user, s.pendingSlot[0], true
 }
 
 // GuruTarget returns the seat that must name its mask, or ok=false.
@@ -306,7 +319,7 @@ func (s *State) Next() engine.Need {
 		return engine.Need{Kind: engine.NeedMove, Seat: s.TurnSeat()}
 	case phaseRespond:
 		return engine.Need{Kind: engine.NeedMove, Seat: s.responderSeat()}
-	case phaseUse:
+	case phaseUse, phaseSpySwap:
 		return engine.Need{Kind: engine.NeedMove, Seat: s.user.Seat}
 	case phaseGuess:
 		return engine.Need{Kind: engine.NeedMove, Seat: s.target}

@@ -70,7 +70,19 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 	if m.Kind == KindSwap {
 		return true
 	}
-	return m.Kind == KindUse && s.phase == phaseUse && (s.claim == Fool || s.claim == Spy)
+	return m.Kind == KindUse && ((s.phase == phaseUse && s.claim == Fool) || s.phase == phaseSpySwap)
+}
+
+// HasSwapToken reports whether a script line's tokens carry a swap=
+// argument (the Spy's "use with=NAME swap=yes" plays the look and the
+// swap from one line).
+func HasSwapToken(tokens []string) bool {
+	for _, t := range tokens {
+		if strings.HasPrefix(strings.ToLower(t), "swap=") {
+			return true
+		}
+	}
+	return false
 }
 
 // FormatMove returns the public text form of m, applied to s, as a script
@@ -108,6 +120,7 @@ func FormatMove(s *State, m engine.Move) string {
 		parts = append(parts, "between="+seat(0)+","+seat(1))
 	case use && s.claim == Spy && len(m.Args) == 1:
 		parts = append(parts, "with="+slot(0))
+	case m.Kind == KindUse && s.phase == phaseSpySwap && len(m.Args) == 0:
 	case m.Kind == KindUse && len(m.Args) == 1:
 		parts = append(parts, "target="+seat(0))
 	default:
@@ -234,6 +247,12 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 		default:
 			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: swap=%s: want yes or no", seatName, v)
 		}
+	}
+	if s.phase == phaseSpySwap {
+		if _, ok := kv["swap"]; !ok || len(kv) != 1 {
+			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the Spy has looked: say swap=yes or swap=no", seatName)
+		}
+		return m, bit, nil
 	}
 	if s.phase != phaseUse {
 		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: no power is waiting for a choice", seatName)

@@ -85,6 +85,13 @@ func (t *Table) playLine(ln mascarade2.ScriptLine) error {
 	if err != nil {
 		return err
 	}
-	_, err = t.Play(m, swap)
+	if _, err = t.Play(m, swap); err != nil {
+		return err
+	}
+	// "use with=NAME swap=yes" by the Spy is two moves: look, then swap
+	// or not. A line that says swap= plays both.
+	if spy, _, ok := t.State.SpyDeciding(); ok && spy.Seat == m.Seat && mascarade2.HasSwapToken(ln.Tokens) {
+		_, err = t.Play(engine.Move{Seat: m.Seat, Kind: mascarade2.KindUse}, swap)
+	}
 	return err
 }

@@ -1,0 +1,194 @@
+package bot
+
+import (
+	"math/rand/v2"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/mascarade2"
+)
+
+// Bot chooses moves for one seat.
+type Bot struct {
+	Seat    engine.Seat
+	Tracker *Tracker
+	// Bluff is the chance to claim a coin-bringing mask the bot does not
+	// know it holds; Doubt the chance to challenge a claim of a mask that
+	// may (but need not) be the bot's own card.
+	Bluff, Doubt float64
+
+	rng *rand.Rand
+}
+
+// New returns a bot for seat in the game s, deterministic given seed.
+func New(s *mascarade2.State, seat engine.Seat, seed uint64) *Bot {
+	return &Bot{
+		Seat:    seat,
+		Tracker: NewTracker(s, seat),
+		Bluff:   0.15,
+		Doubt:   0.1,
+		rng:     rand.New(rand.NewPCG(seed, uint64(seat)+0x6d617332)),
+	}
+}
+
+// Observe feeds the bot what its seat learnt from one step.
+func (b *Bot) Observe(o Observation) { b.Tracker.Observe(o) }
+
+// Choose returns a legal move for the bot's seat in s and the secret swap
+// bit for swap-like moves. It must be called only when s waits for a move
+// by the bot's seat; otherwise it returns a zero Move and ok=false.
+func (b *Bot) Choose(s *mascarade2.State) (m engine.Move, swap bool, ok bool) {
+	legal := s.LegalMoves(b.Seat)
+	if len(legal) == 0 {
+		return engine.Move{}, false, false
+	}
+	var kinds [8][]engine.Move
+	for _, m := range legal {
+		kinds[m.Kind] = append(kinds[m.Kind], m)
+	}
+	switch {
+	case len(kinds[mascarade2.KindPass]) > 0:
+		m = b.respond(s, kinds[mascarade2.KindPass][0], kinds[mascarade2.KindChallenge])
+	case len(kinds[mascarade2.KindGuess]) > 0:
+		m = b.guess(s, kinds[mascarade2.KindGuess])
+	case len(kinds[mascarade2.KindUse]) > 0:
+		m, swap = b.use(s, kinds[mascarade2.KindUse])
+	default:
+		m, swap = b.turn(s, kinds)
+	}
+	return m, swap, true
+}
+
+func (b *Bot) chance(p float64) bool { return b.rng.Float64() < p }
+
+func (b *Bot) pick(ms []engine.Move) engine.Move { return ms[b.rng.IntN(len(ms))] }
+
+// turn picks the turn player's action.
+func (b *Bot) turn(s *mascarade2.State, kinds [8][]engine.Move) (engine.Move, bool) {
+	swaps, peeks, claims := kinds[mascarade2.KindSwap], kinds[mascarade2.KindPeek], kinds[mascarade2.KindClaim]
+	if len(peeks) == 0 { // preparatory turn
+		return b.pick(swaps), b.chance(0.5)
+	}
+	// Claim what we are sure of, if it pays.
+	var sure, bluffs []engine.Move
+	for _, m := range claims {
+		c, slot := engine.Card(m.Args[0]), engine.Slot(m.Args[1])
+		if got, ok := b.Tracker.Candidates(slot).Sure(); ok && got == c && b.useful(s, c) {
+			sure = append(sure, m)
+		}
+		if (c == mascarade2.King || c == mascarade2.Empress) && !b.Tracker.Candidates(slot).Has(c) {
+			bluffs = append(bluffs, m)
+		}
+	}
+	if len(sure) > 0 && b.chance(0.9) {
+		return b.pick(sure), false
+	}
+	if len(bluffs) > 0 && b.chance(b.Bluff) {
+		return b.pick(bluffs), false
+	}
+	// Look at an uncertain card, else stir the table.
+	if own := s.SlotOf(b.Seat); b.Tracker.Candidates(own).Count() > 1 && b.chance(0.8) {
+		return peeks[0], false
+	}
+	return b.pick(swaps), b.chance(0.5)
+}
+
+// useful reports whether using mask c now would help the bot.
+func (b *Bot) useful(s *mascarade2.State, c engine.Card) bool {
+	me := s.Coins(b.Seat)
+	richer := false
+	for p := range engine.Seat(s.Players()) {
+		richer = richer || s.Coins(p) > me+1
+	}
+	switch c {
+	case mascarade2.Cheater:
+		return me >= mascarade2.CheaterCoins
+	case mascarade2.Judge:
+		return s.Court() > 0
+	case mascarade2.Widow:
+		return me < mascarade2.WidowCoins
+	case mascarade2.Sorceress, mascarade2.Beggar:
+		return richer
+	}
+	return true
+}
+
+// respond challenges when the bot believes it holds the claimed mask.
+func (b *Bot) respond(s *mascarade2.State, pass engine.Move, challenges []engine.Move) engine.Move {
+	c, _, _ := s.Claim()
+	var sure, maybe []engine.Move
+	for _, m := range challenges {
+		cand := b.Tracker.Candidates(engine.Slot(m.Args[0]))
+		if got, ok := cand.Sure(); ok && got == c {
+			sure = append(sure, m)
+		} else if cand.Has(c) {
+			maybe = append(maybe, m)
+		}
+	}
+	if len(sure) > 0 && b.chance(0.9) {
+		return b.pick(sure)
+	}
+	if len(maybe) > 0 && b.chance(b.Doubt) {
+		return b.pick(maybe)
+	}
+	return pass
+}
+
+// guess names the mask the bot most believes it holds (the Guru's
+// question).
+func (b *Bot) guess(s *mascarade2.State, guesses []engine.Move) engine.Move {
+	cand := b.Tracker.Candidates(s.SlotOf(b.Seat))
+	var likely []engine.Move
+	for _, m := range guesses {
+		if cand.Has(engine.Card(m.Args[0])) {
+			likely = append(likely, m)
+		}
+	}
+	if len(likely) > 0 {
+		return b.pick(likely)
+	}
+	return b.pick(guesses)
+}
+
+// use chooses how to use a power.
+func (b *Bot) use(s *mascarade2.State, uses []engine.Move) (engine.Move, bool) {
+	c, _, _ := s.Claim()
+	switch c {
+	case mascarade2.Sorceress:
+		best := uses[0] // target=none
+		most := s.Coins(b.Seat)
+		for _, m := range uses {
+			if m.Args[0] >= 0 && s.Coins(engine.Seat(m.Args[0])) > most {
+				best, most = m, s.Coins(engine.Seat(m.Args[0]))
+			}
+		}
+		return best, false
+	case mascarade2.Spy:
+		if _, other, ok := s.SpyDeciding(); ok {
+			// The Spy has seen both cards: swap when the bot's own card
+			// is worth less than the one it looked at.
+			mine := b.Tracker.Candidates(s.SlotOf(b.Seat))
+			theirs := b.Tracker.Candidates(other)
+			return uses[0], worth(theirs) > worth(mine)
+		}
+		return b.pick(uses), false
+	case mascarade2.Fool:
+		return b.pick(uses), b.chance(0.5)
+	}
+	return b.pick(uses), false
+}
+
+// worth scores a set of possible masks by how well they pay.
+func worth(m Mask) int {
+	w := 0
+	for _, c := range m.Cards() {
+		switch c {
+		case mascarade2.Empress, mascarade2.Widow, mascarade2.Patron:
+			w += 3
+		case mascarade2.King, mascarade2.Princess, mascarade2.Swindler, mascarade2.Judge:
+			w += 2
+		default:
+			w++
+		}
+	}
+	return w * 10 / max(1, m.Count())
+}
