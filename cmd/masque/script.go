@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/scriptplay"
@@ -125,7 +126,18 @@ type publicState struct {
 	Turn    int            `json:"turn"`
 }
 
-func summarize(s *mascarade.State) publicState {
+// scoreboard is the public state every Mascarade-family game exposes.
+type scoreboard interface {
+	Over() bool
+	Winners() []engine.Seat
+	Coins(engine.Seat) int
+	Court() int
+	Turn() int
+	Name(engine.Seat) string
+	Players() int
+}
+
+func summarize(s scoreboard) publicState {
 	ps := publicState{Over: s.Over(), Winners: []string{}, Coins: map[string]int{}, Court: s.Court(), Turn: s.Turn()}
 	for _, w := range s.Winners() {
 		ps.Winners = append(ps.Winners, s.Name(w))
@@ -136,7 +148,7 @@ func summarize(s *mascarade.State) publicState {
 	return ps
 }
 
-func printState(a *app, s *mascarade.State, asJSON bool) error {
+func printState(a *app, s scoreboard, asJSON bool) error {
 	if s == nil {
 		return errors.New("the table never dealt")
 	}

@@ -82,6 +82,9 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 		out.AddUint8(b.Move.Kind)
 		out.AddUint8(uint8(len(b.Move.Args)))
 		for _, a := range b.Move.Args {
+			if a != int(int32(a)) {
+				return nil, fmt.Errorf("body: move argument %d out of range", a)
+			}
 			out.AddUint32(uint32(int32(a)))
 		}
 		out.AddUint8(uint8(len(b.Swaps)))
@@ -97,7 +100,7 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			out.AddBytes(p)
 		}
 	case BodyShares:
-		if len(b.Shares)+len(b.EncShares) > maxShares {
+		if len(b.Shares) > 255 || len(b.EncShares) > 255 || len(b.Shares)+len(b.EncShares) > maxShares {
 			return nil, errors.New("body: too many shares")
 		}
 		out.AddUint8(uint8(len(b.Shares)))
@@ -207,6 +210,9 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 				return nil, fmt.Errorf("body: encrypted share %d: %w", i, err)
 			}
 			b.EncShares = append(b.EncShares, sh)
+		}
+		if len(b.Shares)+len(b.EncShares) > maxShares {
+			return nil, fmt.Errorf("body: %d shares, limit %d", len(b.Shares)+len(b.EncShares), maxShares)
 		}
 	case BodyKey:
 		b.Key = make([]byte, mental.ScalarSize)

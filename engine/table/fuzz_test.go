@@ -1,0 +1,186 @@
+package table_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/engine/table/tabletest"
+)
+
+// fuzzGame is a game with every kind of body: deal coins, swaps, a peek
+// and its shares, a claim, a challenge, a reveal's shares, a power
+// choice, and keys (coins at 12 so the game ends quickly).
+func fuzzGame(tb testing.TB) *tabletest.Harness {
+	tb.Helper()
+	g, err := mascarade.Options{Players: names4, Coins: 11}.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h := tabletest.New(tb, mascarade.Game{}, "fuzz", names4, table.Options{Game: g, PublishKeys: true})
+	for i := range 4 {
+		h.Move(i, swapK, []int{i, (i + 1) % 4}, i%2 == 1)
+	}
+	h.Move(0, peekK, []int{0})
+	// Seat 1 claims the Bishop; seat 2 challenges; the rest pass.
+	h.Move(1, claimK, []int{int(mascarade.Bishop), 1})
+	h.Move(2, challengeK, []int{2})
+	h.Move(3, passK, nil)
+	h.Move(0, passK, nil)
+	// Seat 2 claims the King: 11 + 3 ends the game.
+	for h.View().Phase() == table.PhasePlay {
+		s := h.View().Rules().(*mascarade.State)
+		seat := int(s.Next().Seat)
+		switch {
+		case s.InChallengeWindow():
+			h.Move(seat, passK, nil)
+		default:
+			if _, ok := s.Resolving(); ok {
+				// The Bishop's choice on a tie: the first legal target.
+				for target := range 4 {
+					p := h.Seats[seat]
+					if b, err := p.Player.MoveBody(p.Replica, move(seat, useK, target), nil); err == nil {
+						h.Publish(h.Entry(seat, h.Encode(b)))
+						h.Auto()
+						break
+					}
+				}
+				continue
+			}
+			if s.MustSwap(engine.Seat(seat)) {
+				h.Move(seat, swapK, []int{seat, (seat + 1) % 4}, true)
+				continue
+			}
+			h.Move(seat, claimK, []int{int(mascarade.King), seat})
+		}
+	}
+	if h.View().Phase() != table.PhaseDone {
+		tb.Fatalf("fuzz game ends in phase %v", h.View().Phase())
+	}
+	return h
+}
+
+// FuzzBody: the body decoder never panics, and accepts only canonical
+// encodings.
+func FuzzBody(f *testing.F) {
+	h := fuzzGame(f)
+	for _, e := range h.Entries {
+		f.Add(e.Body)
+	}
+	f.Add([]byte{})
+	f.Add([]byte{byte(table.BodyMove), swapK, 16})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := table.UnmarshalBody(data, 1)
+		if err != nil {
+			return
+		}
+		enc, err := b.MarshalBinary()
+		if err != nil {
+			t.Fatalf("decoded body does not encode: %v", err)
+		}
+		if !bytes.Equal(enc, data) {
+			t.Fatal("decode∘encode is not the identity")
+		}
+	})
+}
+
+// FuzzTranscript: the transcript reader and the auditor's replay never
+// panic; a replay either succeeds or stops on a *table.Fault (or refuses
+// the roster).
+func FuzzTranscript(f *testing.F) {
+	h := fuzzGame(f)
+	enc, err := h.Transcript().MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(enc)
+	short, _ := h.Transcript().MarshalBinary()
+	f.Add(short[:len(short)/2])
+	tr := h.Transcript()
+	tr.Entries = tr.Entries[:6]
+	six, _ := tr.MarshalBinary()
+	f.Add(six)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tr, err := ledger.UnmarshalTranscript(data)
+		if err != nil {
+			return
+		}
+		if again, err := tr.MarshalBinary(); err != nil || !bytes.Equal(again, data) {
+			t.Fatalf("decode∘encode is not the identity (%v)", err)
+		}
+		rt, err := table.Replay(tr, mascarade.Game{})
+		var fault *table.Fault
+		if err != nil && rt != nil && !errors.As(err, &fault) {
+			t.Fatalf("replay stops without a Fault: %v", err)
+		}
+		if fault != nil {
+			// The fault is about the first entry not applied.
+			n := len(rt.Log())
+			if n >= len(tr.Entries) || fault.Pos != tr.Entries[n].Pos {
+				t.Fatalf("fault at %d after %d of %d entries", fault.Pos, n, len(tr.Entries))
+			}
+		}
+	})
+}
+
+// FuzzApply: a 4-seat table, at one of several points of a real game,
+// offered an arbitrary body validly signed by the seat due: Apply never
+// panics, and on error returns a *table.Fault and leaves the table as it
+// was.
+func FuzzApply(f *testing.F) {
+	h := fuzzGame(f)
+	entries := h.Entries
+	// Interesting prefixes: one per position of the game.
+	tables := make([]*table.Table, len(entries))
+	build := func(k int) *table.Table {
+		t, err := table.New(h.Roster, mascarade.Game{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, e := range entries[:k] {
+			if err := t.Apply(e); err != nil {
+				f.Fatal(err)
+			}
+		}
+		return t
+	}
+	for k := range tables {
+		tables[k] = build(k)
+	}
+	for k, e := range entries {
+		f.Add(uint8(k), e.Body)
+		if k+1 < len(entries) {
+			f.Add(uint8(k), entries[k+1].Body) // the next body, one step early
+		}
+	}
+	f.Add(uint8(0), []byte{})
+	f.Fuzz(func(t *testing.T, at uint8, body []byte) {
+		k := int(at) % len(tables)
+		tb := tables[k]
+		seat, _, ok := tb.Expect()
+		if !ok {
+			seat = 0
+		}
+		e := h.Sign(int(seat), tb.Pos(), uint8(seat), entries[k].Prev, body)
+		before := [3]any{tb.Pos(), tb.StateHash(), len(tb.Log())}
+		err := tb.Apply(e)
+		if err == nil {
+			tables[k] = build(k) // keep the corpus reproducible
+			return
+		}
+		var fault *table.Fault
+		if !errors.As(err, &fault) {
+			t.Fatalf("not a *table.Fault: %v", err)
+		}
+		if fault.Seat != int(seat) || fault.Pos != e.Pos {
+			t.Fatalf("fault %v blames seat %d at %d", fault, fault.Seat, fault.Pos)
+		}
+		if after := [3]any{tb.Pos(), tb.StateHash(), len(tb.Log())}; after != before {
+			t.Fatalf("a rejected entry changed the table: %v -> %v", before, after)
+		}
+	})
+}
