@@ -32,13 +32,13 @@ func TestAdversarySwapProofDoesNotVerify(t *testing.T) {
 	// other order.
 	b := *honest
 	b.Swaps = []table.SwapPayload{{Out0: honest.Swaps[0].Out1, Out1: honest.Swaps[0].Out0, Proof: honest.Swaps[0].Proof}}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "bad-swap-proof")
 
 	// A swap whose outputs are not a re-masking of the inputs at all:
 	// seat 0 replaces its card with a fresh encryption of the King.
 	king := h.View().Joint().Encrypt(mental.CardPoint(int(mascarade.King)))
 	b.Swaps = []table.SwapPayload{{Out0: king, Out1: honest.Swaps[0].Out1, Proof: honest.Swaps[0].Proof}}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "bad-swap-proof")
 
 	// A proof made for another position (a replayed or precomputed proof).
 	v := h.View()
@@ -47,12 +47,12 @@ func TestAdversarySwapProofDoesNotVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.Swaps = []table.SwapPayload{{Out0: o0, Out1: o1, Proof: p}}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "bad-swap-proof")
 
 	// A proof made under another seat's context.
 	o0, o1, p, _ = v.Joint().Swap(v.SwapContext(v.Pos(), 1, 0), v.Slot(0), v.Slot(1), true)
 	b.Swaps = []table.SwapPayload{{Out0: o0, Out1: o1, Proof: p}}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "bad-swap-proof")
 
 	// A flipped bit inside the proof that still decodes.
 	enc := bodyOf(h, honest)
@@ -60,7 +60,7 @@ func TestAdversarySwapProofDoesNotVerify(t *testing.T) {
 		bad := bytes.Clone(enc)
 		bad[off] ^= 0x04
 		f := h.RejectBody(0, bad)
-		if f.Seat != 0 || (f.Reason != "invalid" && f.Reason != "malformed-body") {
+		if f.Seat != 0 || (f.Reason != "bad-swap-proof" && f.Reason != "malformed-body") {
 			t.Fatalf("flipped proof byte %d: %v", off, f)
 		}
 	}
@@ -81,14 +81,14 @@ func TestAdversarySwapProofForOtherSlots(t *testing.T) {
 			}
 			b := &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: swapK, Args: []int{0, 1}},
 				Swaps: []table.SwapPayload{{Out0: o0, Out1: o1, Proof: p}}}
-			wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "invalid")
+			wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "bad-swap-proof")
 		}
 	}
 	// The right proof, but the move names other slots than it proves.
 	honest := h.MoveBody(0, move(0, swapK, 0, 1), true)
 	b := *honest
 	b.Move = engine.Move{Kind: swapK, Args: []int{0, 2}}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "bad-swap-proof")
 	h.Publish(h.Entry(0, bodyOf(h, honest)))
 }
 
@@ -99,10 +99,10 @@ func TestAdversarySwapPayloadCount(t *testing.T) {
 	// Missing payload.
 	b := *honest
 	b.Swaps = nil
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "swap-count")
 	// One payload too many.
 	b.Swaps = []table.SwapPayload{honest.Swaps[0], honest.Swaps[0]}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &b)), 0, "swap-count")
 
 	h.Publish(h.Entry(0, bodyOf(h, honest)))
 	h.Auto()
@@ -120,7 +120,7 @@ func TestAdversarySwapPayloadCount(t *testing.T) {
 	extra := []table.SwapPayload{{Out0: o0, Out1: o1, Proof: p}}
 	for _, m := range []engine.Move{{Kind: peekK, Args: []int{0}}, {Kind: claimK, Args: []int{int(mascarade.King), 0}}} {
 		b := &table.Body{Kind: table.BodyMove, Move: m, Swaps: extra}
-		wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "invalid")
+		wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "swap-count")
 	}
 	h.Move(0, peekK, []int{0})
 }
@@ -189,12 +189,16 @@ func TestAdversaryWrongShare(t *testing.T) {
 	cases["the identity"] = bodyOf(h, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}})
 
 	for name, body := range cases {
+		reason := "bad-share"
+		if name == "two shares" || name == "no share" || name == "encrypted share" {
+			reason = "share-count"
+		}
 		t.Run(name, func(t *testing.T) {
-			wantFault(t, h.RejectBody(1, body), 1, "invalid")
+			wantFault(t, h.RejectBody(1, body), 1, reason)
 		})
 	}
 	// A move where shares are due.
-	wantFault(t, h.RejectBody(1, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: passK}})), 1, "invalid")
+	wantFault(t, h.RejectBody(1, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: passK}})), 1, "wrong-body-kind")
 
 	h.Auto()
 	if m := h.Seats[0].Player.Memory; len(m) == 0 || m[len(m)-1].Card != mascarade.Judge {
@@ -239,18 +243,18 @@ func TestAdversaryRevealShares(t *testing.T) {
 	}
 	// The two shares in the wrong order.
 	b := &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{honest.Shares[1], honest.Shares[0]}}
-	wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "bad-share")
 	// One share for two slots.
 	b.Shares = honest.Shares[:1]
-	wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "share-count")
 	// The right share for slot 0 and a share of another card for slot 1.
 	other, _ := h.Seats[0].Card.Share(v.ShareContext(v.Pos(), 0), v.Slot(4))
 	b.Shares = []*mental.Share{honest.Shares[0], other}
-	wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "bad-share")
 
 	h.Publish(h.Entry(0, bodyOf(h, honest)))
 	// An earlier seat's shares replayed by the next seat, re-signed.
-	wantFault(t, h.RejectBody(1, h.Entries[len(h.Entries)-1].Body), 1, "invalid")
+	wantFault(t, h.RejectBody(1, h.Entries[len(h.Entries)-1].Body), 1, "bad-share")
 	// The previous entry's shares re-signed by the same seat at the next
 	// position (its turn is over).
 	wantFault(t, h.RejectBody(0, h.Entries[len(h.Entries)-1].Body), 0, "not-your-turn")
@@ -346,7 +350,7 @@ func TestAdversaryReplayedEntry(t *testing.T) {
 	wantFault(t, h.Reject(h.Sign(1, pos, 1, ledger.Hash{}, old.Body)), 1, "wrong-previous-hash")
 	// ... and on the right one: seat 1's old swap proof is bound to its
 	// position and to the ciphertexts it consumed.
-	wantFault(t, h.Reject(h.Sign(1, pos, 1, h.Prev(), old.Body)), 1, "invalid")
+	wantFault(t, h.Reject(h.Sign(1, pos, 1, h.Prev(), old.Body)), 1, "bad-swap-proof")
 	// An entry from the future: position + 1.
 	wantFault(t, h.Reject(h.Sign(1, pos+1, 1, h.Prev(), old.Body)), 1, "wrong-position")
 	h.Move(1, peekK, []int{1})
@@ -631,9 +635,9 @@ func TestAdversaryEncodings(t *testing.T) {
 	// A body of the wrong kind for the phase.
 	for _, k := range []table.BodyKind{table.BodyCommit, table.BodyReveal, table.BodyKey} {
 		b := append([]byte{byte(k)}, make([]byte, 32)...)
-		wantFault(t, h.RejectBody(0, b), 0, "invalid")
+		wantFault(t, h.RejectBody(0, b), 0, "wrong-body-kind")
 	}
-	wantFault(t, h.RejectBody(0, []byte{byte(table.BodyShares), 0, 0}), 0, "invalid")
+	wantFault(t, h.RejectBody(0, []byte{byte(table.BodyShares), 0, 0}), 0, "wrong-body-kind")
 	h.Publish(h.Entry(0, swap))
 	h.Auto()
 }
@@ -681,8 +685,8 @@ func TestAdversaryDealCoins(t *testing.T) {
 		t.Fatalf("seat %d commits first", seat)
 	}
 	wantFault(t, h.RejectBody(1, bodyOf(h, commit)), 1, "not-your-turn")
-	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyReveal})), 0, "invalid")
-	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: swapK, Args: []int{0, 1}}})), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyReveal})), 0, "wrong-body-kind")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: swapK, Args: []int{0, 1}}})), 0, "wrong-body-kind")
 	for range 4 {
 		seat, b := h.AutoBody()
 		h.Publish(h.Entry(seat, bodyOf(h, b)))
@@ -693,14 +697,14 @@ func TestAdversaryDealCoins(t *testing.T) {
 	// A reveal that does not match the commitment: other coins, and the
 	// commitment itself.
 	for _, coin := range [][32]byte{{}, {1}, [32]byte(h.Entries[0].Body[1:33])} {
-		wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyReveal, Coin: coin})), 0, "invalid")
+		wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyReveal, Coin: coin})), 0, "coin-mismatch")
 	}
-	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyCommit})), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyCommit})), 0, "wrong-body-kind")
 	seat, reveal := h.AutoBody()
 	h.Publish(h.Entry(seat, bodyOf(h, reveal)))
 	// Seat 1 copies seat 0's revealed coin (to cancel it out, say): the
 	// commitment binds the seat, so it does not match.
-	wantFault(t, h.RejectBody(1, bodyOf(h, reveal)), 1, "invalid")
+	wantFault(t, h.RejectBody(1, bodyOf(h, reveal)), 1, "coin-mismatch")
 	h.Auto()
 	if h.View().Phase() != table.PhasePlay || len(h.View().Deal()) != 6 {
 		t.Fatalf("after the coins: phase %v, deal %v", h.View().Phase(), h.View().Deal())
@@ -719,12 +723,12 @@ func TestAdversaryPublishedKey(t *testing.T) {
 		t.Fatalf("phase %v after the winning claim", h.View().Phase())
 	}
 	key := func(b []byte) []byte { return bodyOf(h, &table.Body{Kind: table.BodyKey, Key: b}) }
-	wantFault(t, h.RejectBody(0, key(h.Seats[1].Card.Bytes())), 0, "invalid")       // another seat's key
-	wantFault(t, h.RejectBody(0, key(mental.GenerateKey().Bytes())), 0, "invalid")  // a random key
-	wantFault(t, h.RejectBody(0, key(make([]byte, 32))), 0, "invalid")              // zero
-	wantFault(t, h.RejectBody(0, key(nonCanonicalScalar)), 0, "invalid")            // not canonical
+	wantFault(t, h.RejectBody(0, key(h.Seats[1].Card.Bytes())), 0, "key-mismatch")       // another seat's key
+	wantFault(t, h.RejectBody(0, key(mental.GenerateKey().Bytes())), 0, "key-mismatch")  // a random key
+	wantFault(t, h.RejectBody(0, key(make([]byte, 32))), 0, "key-mismatch")              // zero
+	wantFault(t, h.RejectBody(0, key(nonCanonicalScalar)), 0, "key-mismatch")            // not canonical
 	wantFault(t, h.RejectBody(1, key(h.Seats[1].Card.Bytes())), 1, "not-your-turn") // out of order
-	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: passK}})), 0, "invalid")
+	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: passK}})), 0, "wrong-body-kind")
 	h.Auto()
 	if h.View().Phase() != table.PhaseDone {
 		t.Fatalf("phase %v", h.View().Phase())

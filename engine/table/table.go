@@ -367,6 +367,10 @@ func (t *Table) Apply(e *ledger.Entry) error {
 		if errors.As(err, &re) {
 			return fault("rule:"+re.Rule, err)
 		}
+		var rs *reasoned
+		if errors.As(err, &rs) {
+			return fault(rs.reason, rs.err)
+		}
 		return fault("invalid", err)
 	}
 	ns.pos++
@@ -393,7 +397,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		}
 	}
 	if b.Kind != want {
-		return nil, fmt.Errorf("expected a %s entry, got %s", want, b.Kind)
+		return nil, because("wrong-body-kind", fmt.Errorf("expected a %s entry, got %s", want, b.Kind))
 	}
 	switch s.phase {
 	case PhaseCommit:
@@ -404,7 +408,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		return nil, nil
 	case PhaseReveal:
 		if CoinCommitment(t.gameID, seat, b.Coin) != s.commits[seat] {
-			return nil, errors.New("deal coin does not match its commitment")
+			return nil, because("coin-mismatch", errors.New("deal coin does not match its commitment"))
 		}
 		s.reveals = append(s.reveals, b.Coin)
 		if len(s.reveals) == n {
@@ -417,10 +421,10 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	case PhaseKeys:
 		sk, err := mental.SecretKeyFromBytes(b.Key)
 		if err != nil {
-			return nil, err
+			return nil, because("key-mismatch", err)
 		}
 		if sk.Public().Equal(t.joint.Keys[seat]) != 1 {
-			return nil, errors.New("published key does not match the seat's public key")
+			return nil, because("key-mismatch", errors.New("published key does not match the seat's public key"))
 		}
 		s.keys[seat] = slices.Clone(b.Key)
 		s.keysNext++
@@ -447,7 +451,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 				return nil, fmt.Errorf("internal: the rules asked seat %d to swap in seat %d's move", ef.By, m.Seat)
 			}
 			if swaps >= len(b.Swaps) {
-				return nil, errors.New("the move needs a swap proof the entry does not carry")
+				return nil, because("swap-count", errors.New("the move needs a swap proof the entry does not carry"))
 			}
 			if err := s.applySwap(t, e, ef, b.Swaps[swaps], swaps); err != nil {
 				return nil, err
@@ -460,7 +464,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		}
 	}
 	if swaps != len(b.Swaps) {
-		return nil, fmt.Errorf("the entry carries %d swap proofs, the move needs %d", len(b.Swaps), swaps)
+		return nil, because("swap-count", fmt.Errorf("the entry carries %d swap proofs, the move needs %d", len(b.Swaps), swaps))
 	}
 	if err := s.afterRules(t); err != nil {
 		return nil, err
@@ -495,7 +499,7 @@ func (s *state) applySwap(t *Table, e *ledger.Entry, ef engine.Effect, p SwapPay
 		return fmt.Errorf("internal: swap of slots %d and %d", a, b)
 	}
 	if err := t.joint.VerifySwap(t.SwapContext(e.Pos, int(e.Seat), i), s.slots[a], s.slots[b], p.Out0, p.Out1, p.Proof); err != nil {
-		return fmt.Errorf("swap of slots %d and %d: %w", a, b, err)
+		return because("bad-swap-proof", fmt.Errorf("swap of slots %d and %d: %w", a, b, err))
 	}
 	s.slots[a], s.slots[b] = p.Out0, p.Out1
 	return nil
@@ -558,7 +562,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 	if r.Kind == engine.EffectShowOthers {
 		rec := r.Recipients(len(t.roster.Seats), engine.Seat(seat))
 		if len(b.Shares) != 0 || len(b.EncShares) != len(rec)*len(r.Slots) {
-			return nil, fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares))
+			return nil, because("share-count", fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares)))
 		}
 		for k := range r.Slots {
 			for j, y := range rec {
@@ -567,13 +571,13 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 			}
 		}
 		if err := batch.Verify(); err != nil {
-			return nil, err
+			return nil, because("bad-share", err)
 		}
 		r.Enc = append(r.Enc, b.EncShares)
 		r.Shares = append(r.Shares, nil)
 	} else {
 		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Slots) {
-			return nil, fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Slots), len(b.Shares), len(b.EncShares))
+			return nil, because("share-count", fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Slots), len(b.Shares), len(b.EncShares)))
 		}
 		var ds [][]*mental.Element
 		for k := range r.Slots {
@@ -581,7 +585,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 			ds = append(ds, b.Shares[k].D)
 		}
 		if err := batch.Verify(); err != nil {
-			return nil, err
+			return nil, because("bad-share", err)
 		}
 		r.Shares = append(r.Shares, ds)
 		r.Enc = append(r.Enc, nil)
@@ -659,3 +663,15 @@ func (s *state) computeHash(t *Table) ledger.Hash {
 	copy(out[:], h.Sum(nil))
 	return out
 }
+
+// reasoned attaches a stable Fault reason to an error from apply.
+type reasoned struct {
+	reason string
+	err    error
+}
+
+func (r *reasoned) Error() string { return r.reason + ": " + r.err.Error() }
+func (r *reasoned) Unwrap() error { return r.err }
+
+// because tags err with a stable reason for the Fault it becomes.
+func because(reason string, err error) error { return &reasoned{reason: reason, err: err} }

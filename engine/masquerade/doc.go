@@ -1,0 +1,28 @@
+// Package masquerade is the common machinery of the Mascarade family of
+// games (engine/mascarade, 1st edition, and engine/mascarade2, 2nd
+// edition): the pieces whose logic is the same in every edition, so that
+// each game keeps only its own rules.
+//
+// It holds no rule of either game. What it offers:
+//
+//   - move kinds, the [Contender] of a claim, the rule identifiers both
+//     games share and small rule-neutral helpers over purses ([Transfer],
+//     [Richest], [Ending]);
+//   - a [Catalogue] of cards: lookup, names, parsing and formatting of
+//     card lists;
+//   - script tokenising ([ParseLines]): comments, the header's KEY=VALUE
+//     pairs ([HeaderPairs]), the SEAT VERB ARGS lines, [SplitKV] for move
+//     arguments, and [ScriptError] naming a line;
+//   - player-name checks ([ValidName], [SeatByName]);
+//   - cryptobyte helpers for the canonical encodings ([AddBools],
+//     [AddContenders], [OptionsCodec]);
+//   - the omniscient oracle driver ([Oracle]) that plays a game's effects
+//     against the true cards, and its script semantics ([Oracle.PlayLine]).
+//
+// Subpackages hold the pieces with heavier dependencies: localplay runs a
+// script through the real stack (engine/local), track is a bot's
+// knowledge of where the cards are.
+//
+// The games import this package; it imports neither game, and neither game
+// imports the other.
+package masquerade
