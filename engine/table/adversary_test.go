@@ -723,11 +723,11 @@ func TestAdversaryPublishedKey(t *testing.T) {
 		t.Fatalf("phase %v after the winning claim", h.View().Phase())
 	}
 	key := func(b []byte) []byte { return bodyOf(h, &table.Body{Kind: table.BodyKey, Key: b}) }
-	wantFault(t, h.RejectBody(0, key(h.Seats[1].Card.Bytes())), 0, "key-mismatch")       // another seat's key
-	wantFault(t, h.RejectBody(0, key(mental.GenerateKey().Bytes())), 0, "key-mismatch")  // a random key
-	wantFault(t, h.RejectBody(0, key(make([]byte, 32))), 0, "key-mismatch")              // zero
-	wantFault(t, h.RejectBody(0, key(nonCanonicalScalar)), 0, "key-mismatch")            // not canonical
-	wantFault(t, h.RejectBody(1, key(h.Seats[1].Card.Bytes())), 1, "not-your-turn") // out of order
+	wantFault(t, h.RejectBody(0, key(h.Seats[1].Card.Bytes())), 0, "key-mismatch")      // another seat's key
+	wantFault(t, h.RejectBody(0, key(mental.GenerateKey().Bytes())), 0, "key-mismatch") // a random key
+	wantFault(t, h.RejectBody(0, key(make([]byte, 32))), 0, "key-mismatch")             // zero
+	wantFault(t, h.RejectBody(0, key(nonCanonicalScalar)), 0, "key-mismatch")           // not canonical
+	wantFault(t, h.RejectBody(1, key(h.Seats[1].Card.Bytes())), 1, "not-your-turn")     // out of order
 	wantFault(t, h.RejectBody(0, bodyOf(h, &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: passK}})), 0, "wrong-body-kind")
 	h.Auto()
 	if h.View().Phase() != table.PhaseDone {
