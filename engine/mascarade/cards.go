@@ -1,81 +1,53 @@
 package mascarade
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
+
+// catalogue is the shared card machinery over cardTable.
+var catalogue = &masquerade.Catalogue{Game: GameName, Noun: "character", Cards: cardTable[:]}
 
 // Cards returns the catalogue, one entry per character kind in card-value
 // order. The slice is a fresh copy.
 func Cards() []CardInfo {
-	return append([]CardInfo(nil), cardTable[:]...)
+	return catalogue.All()
 }
 
 // Info returns the catalogue entry of c.
 func Info(c engine.Card) (CardInfo, bool) {
-	if c < 1 || int(c) > len(cardTable) {
-		return CardInfo{}, false
-	}
-	return cardTable[c-1], true
+	return catalogue.Info(c)
 }
 
 // ValidCard reports whether c is a character of the catalogue.
 func ValidCard(c engine.Card) bool {
-	_, ok := Info(c)
-	return ok
+	return catalogue.Valid(c)
 }
 
 // CardName returns the English name of c ("card(N)" if c is unknown).
 func CardName(c engine.Card) string {
-	if i, ok := Info(c); ok {
-		return i.Name
-	}
-	return fmt.Sprintf("card(%d)", int(c))
+	return catalogue.Name(c)
 }
 
 // ParseCard parses a character's English name, case-insensitively.
 func ParseCard(s string) (engine.Card, error) {
-	for _, i := range cardTable {
-		if strings.EqualFold(i.Name, s) {
-			return i.Card, nil
-		}
-	}
-	return 0, fmt.Errorf("mascarade: unknown character %q", s)
+	return catalogue.Parse(s)
 }
 
 // ParseCards parses a comma-separated list of character names.
 func ParseCards(s string) ([]engine.Card, error) {
-	if s == "" {
-		return nil, fmt.Errorf("mascarade: empty list of characters")
-	}
-	parts := strings.Split(s, ",")
-	out := make([]engine.Card, 0, len(parts))
-	for _, p := range parts {
-		c, err := ParseCard(strings.TrimSpace(p))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return catalogue.ParseList(s)
 }
 
 // FormatCards joins card names with commas.
 func FormatCards(cs []engine.Card) string {
-	names := make([]string, len(cs))
-	for i, c := range cs {
-		names[i] = CardName(c)
-	}
-	return strings.Join(names, ",")
+	return catalogue.Format(cs)
 }
 
 // BringsCoins reports whether c's power brings coins from the bank (Queen,
 // King, Widow, Fool, Peasant).
 func BringsCoins(c engine.Card) bool {
-	i, ok := Info(c)
-	return ok && i.Bank
+	return catalogue.BringsCoins(c)
 }
 
 // RecommendedSet returns the book's recommended set for players players

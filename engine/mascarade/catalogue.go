@@ -1,6 +1,9 @@
 package mascarade
 
-import "github.com/masque-games/masque/engine"
+import (
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
+)
 
 // This file is data, not rules: the card catalogue and the recommended sets
 // of the 1st-edition rule book (and of /work/shared/rules/README.md). Fix a
@@ -26,28 +29,22 @@ const (
 )
 
 // CardInfo describes one character of the catalogue.
-type CardInfo struct {
-	Card       engine.Card
-	Name       string // English name, as used in scripts
-	Copies     int    // copies in the box (2 for the Peasant)
-	Bank       bool   // the power brings coins from the bank into play
-	MinPlayers int    // the "8+" mark: the character needs this many players
-}
+type CardInfo = masquerade.CardInfo
 
 // cardTable lists the 13 cards of the box (12 kinds), in card-value order.
 var cardTable = [...]CardInfo{
-	{Judge, "Judge", 1, false, 0},
-	{Bishop, "Bishop", 1, false, 0},
-	{King, "King", 1, true, 0},
-	{Fool, "Fool", 1, true, 0},
-	{Queen, "Queen", 1, true, 0},
-	{Thief, "Thief", 1, false, 0},
-	{Witch, "Witch", 1, false, 0},
-	{Spy, "Spy", 1, false, 0},
-	{Peasant, "Peasant", 2, true, 8},
-	{Cheat, "Cheat", 1, false, 0},
-	{Inquisitor, "Inquisitor", 1, false, 8},
-	{Widow, "Widow", 1, true, 0},
+	{Card: Judge, Name: "Judge", Copies: 1},
+	{Card: Bishop, Name: "Bishop", Copies: 1},
+	{Card: King, Name: "King", Copies: 1, Bank: true},
+	{Card: Fool, Name: "Fool", Copies: 1, Bank: true},
+	{Card: Queen, Name: "Queen", Copies: 1, Bank: true},
+	{Card: Thief, Name: "Thief", Copies: 1},
+	{Card: Witch, Name: "Witch", Copies: 1},
+	{Card: Spy, Name: "Spy", Copies: 1},
+	{Card: Peasant, Name: "Peasant", Copies: 2, Bank: true, MinPlayers: 8},
+	{Card: Cheat, Name: "Cheat", Copies: 1},
+	{Card: Inquisitor, Name: "Inquisitor", Copies: 1, MinPlayers: 8},
+	{Card: Widow, Name: "Widow", Copies: 1, Bank: true},
 }
 
 // recommendedTable holds the book's recommended sets, indexed by player

@@ -4,6 +4,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // stateVersion tags the state encoding.
@@ -30,10 +31,7 @@ func (s *State) AppendBinary(dst []byte) ([]byte, error) {
 	b := cryptobyte.NewBuilder(dst)
 	b.AddUint8(stateVersion)
 	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(s.opts.appendBinary(nil)) })
-	b.AddUint8(uint8(len(s.deal)))
-	for _, c := range s.deal {
-		b.AddUint8(uint8(c))
-	}
+	masquerade.AddU8s(b, s.deal)
 	b.AddUint8(uint8(len(s.coins)))
 	for _, c := range s.coins {
 		b.AddUint16(uint16(c))
@@ -43,53 +41,21 @@ func (s *State) AppendBinary(dst []byte) ([]byte, error) {
 	b.AddUint32(uint32(s.turn))
 	b.AddUint8(uint8(s.seat))
 	b.AddUint8(uint8(s.phase))
-	addBools(b, s.revealedPrev)
-	addBools(b, s.revealedNow)
+	masquerade.AddBools(b, s.revealedPrev)
+	masquerade.AddBools(b, s.revealedNow)
 	b.AddUint8(uint8(s.claim))
-	addContenders(b, s.contenders)
+	masquerade.AddContenders(b, s.contenders)
 	b.AddUint8(uint8(s.responder))
-	addContenders(b, s.queue)
-	addBools(b, []bool{s.pairBonus})
-	b.AddUint8(uint8(len(s.impostors)))
-	for _, p := range s.impostors {
-		b.AddUint8(uint8(p))
-	}
-	addContenders(b, []Contender{s.user})
+	masquerade.AddContenders(b, s.queue)
+	masquerade.AddBools(b, []bool{s.pairBonus})
+	masquerade.AddU8s(b, s.impostors)
+	masquerade.AddContenders(b, []Contender{s.user})
 	b.AddUint8(uint8(s.target))
 	b.AddUint8(uint8(s.guess))
-	b.AddUint8(uint8(len(s.pendingSlot)))
-	for _, p := range s.pendingSlot {
-		b.AddUint8(uint8(p))
-	}
-	b.AddUint8(uint8(len(s.lastRevealed)))
-	for _, f := range s.lastRevealed {
-		b.AddUint8(uint8(f.Slot))
-		b.AddUint8(uint8(f.Card))
-	}
-	b.AddUint8(uint8(len(s.winners)))
-	for _, p := range s.winners {
-		b.AddUint8(uint8(p))
-	}
+	masquerade.AddU8s(b, s.pendingSlot)
+	masquerade.AddFacts(b, s.lastRevealed)
+	masquerade.AddU8s(b, s.winners)
 	return b.Bytes()
-}
-
-func addBools(b *cryptobyte.Builder, v []bool) {
-	b.AddUint8(uint8(len(v)))
-	for _, x := range v {
-		if x {
-			b.AddUint8(1)
-		} else {
-			b.AddUint8(0)
-		}
-	}
-}
-
-func addContenders(b *cryptobyte.Builder, cs []Contender) {
-	b.AddUint8(uint8(len(cs)))
-	for _, c := range cs {
-		b.AddUint8(uint8(c.Seat))
-		b.AddUint8(uint8(c.Slot))
-	}
 }
 
 var _ engine.State = (*State)(nil)

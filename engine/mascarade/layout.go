@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Positions of a card in front of a player, in the 2- and 3-player
@@ -95,12 +96,7 @@ func (s *State) SlotName(slot engine.Slot) string {
 // SeatByName returns the seat of a player, matching the name
 // case-insensitively.
 func (s *State) SeatByName(name string) (engine.Seat, error) {
-	for i, p := range s.opts.Players {
-		if strings.EqualFold(p, name) {
-			return engine.Seat(i), nil
-		}
-	}
-	return 0, fmt.Errorf("mascarade: no player named %q", name)
+	return masquerade.SeatByName(GameName, s.opts.Players, name)
 }
 
 // ParseSlot parses a slot name (see [State.SlotName]), case-insensitively.

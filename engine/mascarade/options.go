@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Options fixes everything a game of Mascarade is played under.
@@ -117,31 +115,6 @@ func (e *SetError) Error() string {
 	return "mascarade: " + e.Constraint + ": " + e.Msg
 }
 
-// reservedNames are slot names a player may not take.
-var reservedNames = [...]string{"center1", "center2", "none"}
-
-func validName(s string) bool {
-	if s == "" || len(s) > 32 || !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r == '_' || r == '-':
-		case r >= '0' && r <= '9':
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-		case r > 127 && unicode.IsLetter(r):
-		default:
-			return false
-		}
-	}
-	for _, r := range reservedNames {
-		if strings.EqualFold(s, r) {
-			return false
-		}
-	}
-	return true
-}
-
 // Validate checks normalized options against the book's constraints. It
 // returns nil or one [*SetError] per broken constraint, joined with
 // [errors.Join].
@@ -154,18 +127,7 @@ func (o Options) Validate() error {
 	if p < MinPlayers || p > MaxPlayers {
 		bad("players", "%d players; the game is for %d to %d", p, MinPlayers, MaxPlayers)
 	}
-	seen := map[string]bool{}
-	for i, name := range o.Players {
-		if !validName(name) {
-			bad("name", "player %d: %q is not a valid name (1-32 letters, digits, '_' or '-'; not center1/center2/none)", i+1, name)
-			continue
-		}
-		k := strings.ToLower(name)
-		if seen[k] {
-			bad("name", "player %d: name %q is used twice", i+1, name)
-		}
-		seen[k] = true
-	}
+	masquerade.CheckNames(o.Players, bad)
 	if o.Coins < 1 || o.Coins >= WinCoins {
 		bad("coins", "starting coins %d; must be 1..%d", o.Coins, WinCoins-1)
 	} else if p >= MinPlayers && p <= MaxPlayers && p*o.Coins > BoxCoins {
@@ -207,27 +169,7 @@ func checkSet(set []engine.Card, players, cards int) []error {
 			bad("set-size", "%d cards; %d players need %d (players + centre cards)", len(set), players, cards)
 		}
 	}
-	count := map[engine.Card]int{}
-	for _, c := range set {
-		if !ValidCard(c) {
-			bad("unknown-card", "card value %d is not a character", int(c))
-			continue
-		}
-		count[c]++
-	}
-	bank := 0
-	for _, info := range cardTable {
-		k := count[info.Card]
-		if k > info.Copies {
-			bad("copies", "%s appears %d times; the box has %d", info.Name, k, info.Copies)
-		}
-		if info.Bank {
-			bank += k
-		}
-		if k > 0 && players < info.MinPlayers {
-			bad("min-players", "%s needs at least %d players, not %d", info.Name, info.MinPlayers, players)
-		}
-	}
+	count, bank, _ := catalogue.CountSet(set, players, bad)
 	if count[Judge] == 0 {
 		bad("judge-required", "the Judge must be in play")
 	}

@@ -1,15 +1,13 @@
 package mascarade
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Script is a parsed scripted table (the format of issue 3):
@@ -32,102 +30,42 @@ type Script struct {
 }
 
 // ScriptLine is one action line of a script.
-type ScriptLine struct {
-	LineNo   int      // 1-based line number in the source
-	SeatName string   // the acting player, as written
-	Tokens   []string // the verb and its arguments
-}
+type ScriptLine = masquerade.ScriptLine
 
 // ScriptError is an error tied to a line of a script.
-type ScriptError struct {
-	Line int
-	Err  error
-}
-
-func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// Unwrap returns the underlying error.
-func (e *ScriptError) Unwrap() error { return e.Err }
-
-// maxScriptLines bounds the work a hostile script can cause.
-const maxScriptLines = 1 << 20
+type ScriptError = masquerade.ScriptError
 
 // ParseScript parses a script. It checks the header's options against the
 // book's constraints and that every line names a player; the moves
 // themselves are checked when played.
 func ParseScript(src []byte) (*Script, error) {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	var out *Script
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		if lineNo > maxScriptLines {
-			return nil, &ScriptError{lineNo, errors.New("script too long")}
+	lines, err := masquerade.ParseLines(src, "mascarade", func(fields []string) ([]string, error) {
+		s, err := parseHeader(fields)
+		if err != nil {
+			return nil, err
 		}
-		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			continue
-		}
-		if out == nil {
-			s, err := parseHeader(fields)
-			if err != nil {
-				return nil, &ScriptError{lineNo, err}
-			}
-			out = s
-			continue
-		}
-		if len(fields) < 2 {
-			return nil, &ScriptError{lineNo, fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
-		}
-		if !slices.ContainsFunc(out.Options.Players, func(p string) bool { return strings.EqualFold(p, fields[0]) }) {
-			return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", fields[0])}
-		}
-		out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, SeatName: fields[0], Tokens: fields[1:]})
+		out = s
+		return s.Options.Players, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{lineNo + 1, err}
-	}
-	if out == nil {
-		return nil, &ScriptError{lineNo, errors.New("missing header: game mascarade players=...")}
-	}
+	out.Lines = lines
 	return out, nil
 }
 
+const headerUsage = "game mascarade players=NAMES [deal=...] [set=...] [coins=N]"
+
 func parseHeader(fields []string) (*Script, error) {
-	if len(fields) < 2 || fields[0] != "game" || !strings.EqualFold(fields[1], "mascarade") {
-		return nil, errors.New("the first line must be: game mascarade players=NAMES [deal=...] [set=...] [coins=N]")
-	}
-	s := &Script{}
-	seen := map[string]bool{}
+	var h masquerade.CommonHeader
 	center := -1
-	for _, f := range fields[2:] {
-		k, v, ok := strings.Cut(f, "=")
-		k = strings.ToLower(k)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("header: expected KEY=VALUE, got %q", f)
+	err := masquerade.HeaderPairs(fields, GameName, headerUsage, func(k, v string) error {
+		if ok, err := h.Key(k, v, ParseCards); ok {
+			return err
 		}
-		if seen[k] {
-			return nil, fmt.Errorf("header: %s given twice", k)
-		}
-		seen[k] = true
 		var err error
 		switch k {
-		case "players":
-			s.Options.Players = strings.Split(v, ",")
-		case "deal":
-			s.Deal, err = ParseCards(v)
-		case "set":
-			s.Options.Set, err = ParseCards(v)
-		case "coins":
-			s.Options.Coins, err = strconv.Atoi(v)
-			if err == nil && s.Options.Coins <= 0 {
-				err = fmt.Errorf("coins=%s: must be positive", v)
-			}
 		case "center":
 			center, err = strconv.Atoi(v)
 			if err == nil && (center < 0 || center > 2) {
@@ -136,19 +74,18 @@ func parseHeader(fields []string) (*Script, error) {
 		default:
 			err = fmt.Errorf("unknown key %q (players, deal, set, coins, center)", k)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("header: %w", err)
-		}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	s := &Script{Options: Options{Players: h.Players, Set: h.Set, Coins: h.Coins}, Deal: h.Deal}
 	p := len(s.Options.Players)
 	if p == 0 {
 		return nil, errors.New("header: players= is required")
 	}
 	if s.Deal != nil && s.Options.Set != nil {
-		a, b := slices.Clone(s.Deal), slices.Clone(s.Options.Set)
-		slices.Sort(a)
-		slices.Sort(b)
-		if !slices.Equal(a, b) {
+		if !masquerade.SameCards(s.Deal, s.Options.Set) {
 			return nil, fmt.Errorf("header: deal=%s does not use the cards of set=%s", FormatCards(s.Deal), FormatCards(s.Options.Set))
 		}
 	}

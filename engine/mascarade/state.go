@@ -5,17 +5,19 @@ import (
 	"slices"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
-// Move kinds. See the package documentation for each kind's Args.
+// Move kinds, shared by the Mascarade family ([masquerade.KindSwap] ...).
+// See the package documentation for each kind's Args.
 const (
-	KindSwap      uint8 = 1 // Args: [own slot, target slot]
-	KindPeek      uint8 = 2 // Args: [own slot]
-	KindClaim     uint8 = 3 // Args: [character, own slot]
-	KindChallenge uint8 = 4 // Args: [own slot]
-	KindPass      uint8 = 5 // Args: []
-	KindUse       uint8 = 6 // Args: depend on the power, see the package documentation
-	KindGuess     uint8 = 7 // Args: [character]
+	KindSwap      = masquerade.KindSwap      // Args: [own slot, target slot]
+	KindPeek      = masquerade.KindPeek      // Args: [own slot]
+	KindClaim     = masquerade.KindClaim     // Args: [character, own slot]
+	KindChallenge = masquerade.KindChallenge // Args: [own slot]
+	KindPass      = masquerade.KindPass      // Args: []
+	KindUse       = masquerade.KindUse       // Args: depend on the power, see the package documentation
+	KindGuess     = masquerade.KindGuess     // Args: [character]
 )
 
 // phase is where the rules are inside a turn.
@@ -37,10 +39,7 @@ const (
 
 // Contender is a player taking part in a claim: the claimant (first) or a
 // challenger, with the card they put forward.
-type Contender struct {
-	Seat engine.Seat
-	Slot engine.Slot
-}
+type Contender = masquerade.Contender
 
 // State is the public rules state of one game of Mascarade. It implements
 // [engine.State]; values are immutable: every method that changes the game

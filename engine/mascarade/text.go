@@ -5,20 +5,10 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
-// kindNames are the script verbs, indexed by move kind.
-var kindNames = [...]string{
-	KindSwap: "swap", KindPeek: "peek", KindClaim: "claim", KindChallenge: "challenge",
-	KindPass: "pass", KindUse: "use", KindGuess: "guess",
-}
-
-func kindName(k uint8) string {
-	if int(k) < len(kindNames) && kindNames[k] != "" {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("kind(%d)", k)
-}
+func kindName(k uint8) string { return masquerade.KindName(k) }
 
 // KindName returns the script verb of a move kind.
 func KindName(k uint8) string { return kindName(k) }
@@ -86,14 +76,7 @@ func FormatMove(s *State, m engine.Move) string {
 // HasSwapToken reports whether a script line's tokens carry a swap=
 // argument (the Spy's "use with=SLOT swap=yes" plays the look and the
 // swap from one line).
-func HasSwapToken(tokens []string) bool {
-	for _, t := range tokens {
-		if strings.HasPrefix(strings.ToLower(t), "swap=") {
-			return true
-		}
-	}
-	return false
-}
+func HasSwapToken(tokens []string) bool { return masquerade.HasSwapToken(tokens) }
 
 // FormatLine is [FormatMove] plus the secret swap bit where the move has
 // one ("yes"/"no" for a swap, "swap=yes"/"swap=no" for the Fool and the
@@ -103,11 +86,7 @@ func FormatLine(s *State, m engine.Move, swap bool) string {
 	if !HasSecretSwap(s, m) {
 		return line
 	}
-	yn := map[bool]string{true: "yes", false: "no"}[swap]
-	if m.Kind == KindSwap {
-		return line + " " + yn
-	}
-	return line + " swap=" + yn
+	return line + masquerade.SwapSuffix(m.Kind, swap)
 }
 
 // ParseMove turns one script line's tokens (the verb and its arguments,
@@ -190,7 +169,7 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 		} else {
 			m.Kind = KindChallenge
 		}
-		kv, pos, err := splitKV(args, "with")
+		kv, pos, err := masquerade.SplitKV(args, "with")
 		if err != nil || len(pos) != want {
 			return bad(verb + map[bool]string{true: " CHARACTER", false: ""}[want == 1] + " [with=MYSLOT]")
 		}
@@ -234,7 +213,7 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 // parseUse parses "use KEY=VALUE..." against the power being resolved.
 func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
 	m.Kind = KindUse
-	kv, pos, err := splitKV(args, "target", "between", "swap", "with")
+	kv, pos, err := masquerade.SplitKV(args, "target", "between", "swap", "with")
 	if err != nil {
 		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: %w", seatName, err)
 	}
@@ -303,31 +282,4 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 		m.Args = []int{int(t)}
 		return m, false, nil
 	}
-}
-
-// splitKV splits tokens into KEY=VALUE pairs (keys among allowed, each at
-// most once, lower-cased) and positional tokens.
-func splitKV(tokens []string, allowed ...string) (map[string]string, []string, error) {
-	kv := map[string]string{}
-	var pos []string
-	for _, t := range tokens {
-		k, v, ok := strings.Cut(t, "=")
-		if !ok {
-			pos = append(pos, t)
-			continue
-		}
-		k = strings.ToLower(k)
-		found := false
-		for _, a := range allowed {
-			found = found || a == k
-		}
-		if !found {
-			return nil, nil, fmt.Errorf("unknown key %q", k)
-		}
-		if _, dup := kv[k]; dup {
-			return nil, nil, fmt.Errorf("key %q given twice", k)
-		}
-		kv[k] = v
-	}
-	return kv, pos, nil
 }

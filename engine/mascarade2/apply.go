@@ -2,6 +2,7 @@ package mascarade2
 
 import (
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Apply implements [engine.State]: it returns the state after m and the
@@ -80,16 +81,9 @@ func (s *State) phaseDesc() string {
 	return "waiting"
 }
 
-func wrongMove(m engine.Move, what string) error {
-	return ruleErr(m.Seat, RuleWrongMove, "%s move not allowed now: %s", kindName(m.Kind), what)
-}
+func wrongMove(m engine.Move, what string) error { return masquerade.WrongMove(m, what) }
 
-func argc(m engine.Move, n int) error {
-	if len(m.Args) != n {
-		return ruleErr(m.Seat, RuleBadArgs, "%s takes %d arguments, got %d", kindName(m.Kind), n, len(m.Args))
-	}
-	return nil
-}
+func argc(m engine.Move, n int) error { return masquerade.ArgCount(m, n) }
 
 // playTurn handles the turn player's action: swap, peek or claim.
 func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
@@ -251,11 +245,7 @@ func (s *State) clearClaim() {
 // transfer moves up to k coins from *from to *to: who must pay more than
 // they have pays all they have (rules README, decision 1); the bank, too,
 // pays at most what it holds.
-func (s *State) transfer(from, to *int, k int) {
-	k = min(k, *from)
-	*from -= k
-	*to += k
-}
+func (s *State) transfer(from, to *int, k int) { masquerade.Transfer(from, to, k) }
 
 // checkEnd ends the game if someone has 13 coins (they win; several if
 // they got there at once) or someone has none (the richest win). It
@@ -264,21 +254,9 @@ func (s *State) checkEnd() bool {
 	if s.phase == phaseOver {
 		return true
 	}
-	var win []engine.Seat
-	for i, c := range s.coins {
-		if c >= WinCoins {
-			win = append(win, engine.Seat(i))
-		}
-	}
-	if len(win) == 0 {
-		bankrupt := false
-		for _, c := range s.coins {
-			bankrupt = bankrupt || c == 0
-		}
-		if !bankrupt {
-			return false
-		}
-		win = s.richest(-1)
+	win, over := masquerade.Ending(s.coins, WinCoins)
+	if !over {
+		return false
 	}
 	s.finish(win)
 	return true
@@ -294,16 +272,5 @@ func (s *State) finish(win []engine.Seat) {
 // richest returns the seats with the most coins, leaving out seat except,
 // in seat order.
 func (s *State) richest(except engine.Seat) []engine.Seat {
-	best := -1
-	var out []engine.Seat
-	for i, c := range s.coins {
-		switch {
-		case engine.Seat(i) == except:
-		case c > best:
-			best, out = c, []engine.Seat{engine.Seat(i)}
-		case c == best:
-			out = append(out, engine.Seat(i))
-		}
-	}
-	return out
+	return masquerade.Richest(s.coins, except)
 }

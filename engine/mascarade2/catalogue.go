@@ -1,6 +1,9 @@
 package mascarade2
 
-import "github.com/masque-games/masque/engine"
+import (
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
+)
 
 // This file is data, not rules: the mask catalogue of the 2nd-edition box
 // and the numbers of the rule book. Fix a transcription error here without
@@ -31,13 +34,7 @@ const (
 )
 
 // CardInfo describes one mask of the catalogue.
-type CardInfo struct {
-	Card       engine.Card
-	Name       string // English name, as used in scripts and scenario files
-	Copies     int    // copies in the box (2 for the Peasant)
-	Bank       bool   // the power brings coins from the bank into play (the book's corner symbol)
-	MinPlayers int    // the corner "N+" mark: the mask needs this many players (0: none)
-}
+type CardInfo = masquerade.CardInfo
 
 // cardTable lists the 17 cards of the box (16 kinds), in card-value order.
 // Bank: the masks whose power takes coins from the bank (Empress, Widow,
@@ -45,22 +42,22 @@ type CardInfo struct {
 // see docs/rules-mascarade2.md. MinPlayers: the shared rules README,
 // decision 3.
 var cardTable = [...]CardInfo{
-	{Empress, "Empress", 1, true, 0},
-	{Widow, "Widow", 1, true, 0},
-	{Guru, "Guru", 1, false, 8},
-	{Beggar, "Beggar", 1, false, 0},
-	{King, "King", 1, true, 0},
-	{Thief, "Thief", 1, false, 0},
-	{Fool, "Fool", 1, true, 0},
-	{Judge, "Judge", 1, false, 0},
-	{Spy, "Spy", 1, false, 0},
-	{Puppeteer, "Puppeteer", 1, false, 6},
-	{Princess, "Princess", 1, true, 6},
-	{Sorceress, "Sorceress", 1, false, 0},
-	{Patron, "Patron", 1, true, 0},
-	{Cheater, "Cheater", 1, false, 0},
-	{Peasant, "Peasant", 2, true, 8},
-	{Swindler, "Swindler", 1, false, 0},
+	{Card: Empress, Name: "Empress", Copies: 1, Bank: true},
+	{Card: Widow, Name: "Widow", Copies: 1, Bank: true},
+	{Card: Guru, Name: "Guru", Copies: 1, MinPlayers: 8},
+	{Card: Beggar, Name: "Beggar", Copies: 1},
+	{Card: King, Name: "King", Copies: 1, Bank: true},
+	{Card: Thief, Name: "Thief", Copies: 1},
+	{Card: Fool, Name: "Fool", Copies: 1, Bank: true},
+	{Card: Judge, Name: "Judge", Copies: 1},
+	{Card: Spy, Name: "Spy", Copies: 1},
+	{Card: Puppeteer, Name: "Puppeteer", Copies: 1, MinPlayers: 6},
+	{Card: Princess, Name: "Princess", Copies: 1, Bank: true, MinPlayers: 6},
+	{Card: Sorceress, Name: "Sorceress", Copies: 1},
+	{Card: Patron, Name: "Patron", Copies: 1, Bank: true},
+	{Card: Cheater, Name: "Cheater", Copies: 1},
+	{Card: Peasant, Name: "Peasant", Copies: 2, Bank: true, MinPlayers: 8},
+	{Card: Swindler, Name: "Swindler", Copies: 1},
 }
 
 // Numbers of the box and of the book.

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Options fixes everything a game of Mascarade (2nd edition) is played
@@ -67,32 +66,6 @@ func (e *SetError) Error() string {
 	return "mascarade2: " + e.Constraint + ": " + e.Msg
 }
 
-// reservedNames are slot names (and the Sorceress's "none") a player may
-// not take.
-var reservedNames = [...]string{"center1", "center2", "none"}
-
-func validName(s string) bool {
-	if s == "" || len(s) > 32 || !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r == '_' || r == '-':
-		case r >= '0' && r <= '9':
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-		case r > 127 && unicode.IsLetter(r):
-		default:
-			return false
-		}
-	}
-	for _, r := range reservedNames {
-		if strings.EqualFold(s, r) {
-			return false
-		}
-	}
-	return true
-}
-
 // Validate checks normalized options against the book's constraints. It
 // returns nil or one [*SetError] per broken constraint, joined with
 // [errors.Join].
@@ -105,18 +78,7 @@ func (o Options) Validate() error {
 	if p < MinPlayers || p > MaxPlayers {
 		bad("players", "%d players; the game is for %d to %d", p, MinPlayers, MaxPlayers)
 	}
-	seen := map[string]bool{}
-	for i, name := range o.Players {
-		if !validName(name) {
-			bad("name", "player %d: %q is not a valid name (1-32 letters, digits, '_' or '-'; not center1/center2/none)", i+1, name)
-			continue
-		}
-		k := strings.ToLower(name)
-		if seen[k] {
-			bad("name", "player %d: name %q is used twice", i+1, name)
-		}
-		seen[k] = true
-	}
+	masquerade.CheckNames(o.Players, bad)
 	if o.Coins < 1 || o.Coins >= WinCoins {
 		bad("coins", "starting coins %d; must be 1..%d", o.Coins, WinCoins-1)
 	} else if p*o.Coins > BoxCoins {
@@ -154,29 +116,7 @@ func checkSet(set []engine.Card, players int) []error {
 			bad("set-size", "%d masks; %d players use %d to %d (one per player, up to %d in the middle)", len(set), players, lo, hi, MaxCenter)
 		}
 	}
-	count := map[engine.Card]int{}
-	for _, c := range set {
-		if !ValidCard(c) {
-			bad("unknown-card", "card value %d is not a mask", int(c))
-			continue
-		}
-		count[c]++
-	}
-	bank := 0
-	var bankNames []string
-	for _, info := range cardTable {
-		k := count[info.Card]
-		if k > info.Copies {
-			bad("copies", "%s appears %d times; the box has %d", info.Name, k, info.Copies)
-		}
-		if info.Bank {
-			bank += k
-			bankNames = append(bankNames, info.Name)
-		}
-		if k > 0 && players < info.MinPlayers {
-			bad("min-players", "%s needs at least %d players, not %d", info.Name, info.MinPlayers, players)
-		}
-	}
+	count, bank, bankNames := catalogue.CountSet(set, players, bad)
 	if count[Judge] == 0 {
 		bad("judge-required", "the Judge must always be in play")
 	}

@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 
-	"golang.org/x/crypto/cryptobyte"
-
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // optionsVersion tags the options encoding.
 const optionsVersion = 1
+
+// optionsCodec reads and writes the layout of the options encoding.
+var optionsCodec = masquerade.OptionsCodec{Game: GameName, Version: optionsVersion, MaxPlayers: MaxPlayers, MaxSet: maxSet}
 
 // maxSet bounds the number of masks (12 players + 2 in the middle).
 const maxSet = MaxPlayers + MaxCenter
@@ -34,55 +35,18 @@ func (o Options) MarshalBinary() ([]byte, error) {
 
 // appendBinary appends the encoding of already normalized, valid options.
 func (o Options) appendBinary(dst []byte) []byte {
-	b := cryptobyte.NewBuilder(dst)
-	b.AddUint8(optionsVersion)
-	b.AddUint8(uint8(len(o.Players)))
-	for _, p := range o.Players {
-		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(p)) })
-	}
-	b.AddUint8(uint8(o.Coins))
-	b.AddUint8(uint8(len(o.Set)))
-	for _, c := range o.Set {
-		b.AddUint8(uint8(c))
-	}
-	return b.BytesOrPanic()
+	return optionsCodec.Append(dst, o.Players, o.Coins, 0, o.Set)
 }
 
 // UnmarshalOptions decodes options strictly: the input must be exactly the
 // canonical encoding of valid, normalized options (no trailing bytes, no
 // out-of-range values, the set in ascending order).
 func UnmarshalOptions(data []byte) (Options, error) {
-	s := cryptobyte.String(data)
-	var version, np uint8
-	if !s.ReadUint8(&version) || version != optionsVersion {
-		return Options{}, errors.New("mascarade2: options: bad version")
+	players, coins, _, set, err := optionsCodec.Decode(data)
+	if err != nil {
+		return Options{}, err
 	}
-	if !s.ReadUint8(&np) || np > MaxPlayers {
-		return Options{}, errors.New("mascarade2: options: bad player count")
-	}
-	var o Options
-	for range np {
-		var name cryptobyte.String
-		if !s.ReadUint8LengthPrefixed(&name) {
-			return Options{}, errors.New("mascarade2: options: truncated name")
-		}
-		o.Players = append(o.Players, string(name))
-	}
-	var coins, nc uint8
-	if !s.ReadUint8(&coins) || !s.ReadUint8(&nc) || nc > maxSet {
-		return Options{}, errors.New("mascarade2: options: truncated or bad numbers")
-	}
-	o.Coins = int(coins)
-	for range nc {
-		var c uint8
-		if !s.ReadUint8(&c) {
-			return Options{}, errors.New("mascarade2: options: truncated set")
-		}
-		o.Set = append(o.Set, engine.Card(c))
-	}
-	if !s.Empty() {
-		return Options{}, errors.New("mascarade2: options: trailing bytes")
-	}
+	o := Options{Players: players, Set: set, Coins: coins}
 	if len(o.Set) == 0 {
 		return Options{}, errors.New("mascarade2: options: empty set (the encoding names the masks)")
 	}

@@ -1,15 +1,13 @@
 package mascarade2
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Script is a parsed scripted table:
@@ -36,30 +34,15 @@ type Script struct {
 }
 
 // ScriptLine is one action line of a script.
-type ScriptLine struct {
-	LineNo   int      // 1-based line number in the source
-	SeatName string   // the acting player, as written
-	Tokens   []string // the verb and its arguments
-}
+type ScriptLine = masquerade.ScriptLine
 
 // ScriptError is an error tied to a line of a script.
-type ScriptError struct {
-	Line int
-	Err  error
-}
-
-func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// Unwrap returns the underlying error.
-func (e *ScriptError) Unwrap() error { return e.Err }
+type ScriptError = masquerade.ScriptError
 
 // ScenarioLoader returns the contents of a scenario file named in a
 // script header (scenario=FILE). The pure engine reads no files: the
 // caller decides where the name points.
 type ScenarioLoader func(name string) ([]byte, error)
-
-// maxScriptLines bounds the work a hostile script can cause.
-const maxScriptLines = 1 << 20
 
 // ParseScript parses a script. It checks the header's options against the
 // book's constraints and that every line names a player; the moves
@@ -67,89 +50,41 @@ const maxScriptLines = 1 << 20
 // scenario=FILE when FILE is not a built-in scenario; it may be nil (then
 // only built-in scenarios are known).
 func ParseScript(src []byte, load ScenarioLoader) (*Script, error) {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	var out *Script
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		if lineNo > maxScriptLines {
-			return nil, &ScriptError{lineNo, errors.New("script too long")}
+	lines, err := masquerade.ParseLines(src, GameName, func(fields []string) ([]string, error) {
+		s, err := parseHeader(fields, load)
+		if err != nil {
+			return nil, err
 		}
-		line := sc.Text()
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			continue
-		}
-		if out == nil {
-			s, err := parseHeader(fields, load)
-			if err != nil {
-				return nil, &ScriptError{lineNo, err}
-			}
-			out = s
-			continue
-		}
-		if len(fields) < 2 {
-			return nil, &ScriptError{lineNo, fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
-		}
-		if !slices.ContainsFunc(out.Options.Players, func(p string) bool { return strings.EqualFold(p, fields[0]) }) {
-			return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", fields[0])}
-		}
-		out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, SeatName: fields[0], Tokens: fields[1:]})
+		out = s
+		return s.Options.Players, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{lineNo + 1, err}
-	}
-	if out == nil {
-		return nil, &ScriptError{lineNo, errors.New("missing header: game mascarade2 players=...")}
-	}
+	out.Lines = lines
 	return out, nil
 }
 
 const headerUsage = "game mascarade2 players=NAMES [scenario=NAME|FILE | set=MASKS] [deal=MASKS] [coins=N]"
 
 func parseHeader(fields []string, load ScenarioLoader) (*Script, error) {
-	if len(fields) < 2 || fields[0] != "game" || !strings.EqualFold(fields[1], GameName) {
-		return nil, errors.New("the first line must be: " + headerUsage)
-	}
-	s := &Script{}
-	seen := map[string]bool{}
+	var h masquerade.CommonHeader
 	scenario := ""
-	for _, f := range fields[2:] {
-		k, v, ok := strings.Cut(f, "=")
-		k = strings.ToLower(k)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("header: expected KEY=VALUE, got %q", f)
+	err := masquerade.HeaderPairs(fields, GameName, headerUsage, func(k, v string) error {
+		if ok, err := h.Key(k, v, ParseCards); ok {
+			return err
 		}
-		if seen[k] {
-			return nil, fmt.Errorf("header: %s given twice", k)
+		if k != "scenario" {
+			return fmt.Errorf("unknown key %q (players, scenario, set, deal, coins)", k)
 		}
-		seen[k] = true
-		var err error
-		switch k {
-		case "players":
-			s.Options.Players = strings.Split(v, ",")
-		case "deal":
-			s.Deal, err = ParseCards(v)
-		case "set":
-			s.Options.Set, err = ParseCards(v)
-		case "scenario":
-			scenario = v
-		case "coins":
-			s.Options.Coins, err = strconv.Atoi(v)
-			if err == nil && s.Options.Coins <= 0 {
-				err = fmt.Errorf("coins=%s: must be positive", v)
-			}
-		default:
-			err = fmt.Errorf("unknown key %q (players, scenario, set, deal, coins)", k)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("header: %w", err)
-		}
+		scenario = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	s := &Script{Options: Options{Players: h.Players, Set: h.Set, Coins: h.Coins}, Deal: h.Deal}
 	p := len(s.Options.Players)
 	if p == 0 {
 		return nil, errors.New("header: players= is required")
@@ -166,10 +101,7 @@ func parseHeader(fields []string, load ScenarioLoader) (*Script, error) {
 		s.Options.Set = sc.Masks
 	}
 	if s.Deal != nil && s.Options.Set != nil {
-		a, b := slices.Clone(s.Deal), slices.Clone(s.Options.Set)
-		slices.Sort(a)
-		slices.Sort(b)
-		if !slices.Equal(a, b) {
+		if !masquerade.SameCards(s.Deal, s.Options.Set) {
 			return nil, fmt.Errorf("header: deal=%s does not use the masks %s", FormatCards(s.Deal), FormatCards(s.Options.Set))
 		}
 	}

@@ -6,17 +6,19 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
-// Move kinds. See the package documentation for each kind's Args.
+// Move kinds, shared by the Mascarade family ([masquerade.KindSwap] ...).
+// See the package documentation for each kind's Args.
 const (
-	KindSwap      uint8 = 1 // Args: [own slot, target slot]
-	KindPeek      uint8 = 2 // Args: [own slot]
-	KindClaim     uint8 = 3 // Args: [mask, own slot]
-	KindChallenge uint8 = 4 // Args: [own slot]
-	KindPass      uint8 = 5 // Args: []
-	KindUse       uint8 = 6 // Args: depend on the power, see the package documentation
-	KindGuess     uint8 = 7 // Args: [mask]
+	KindSwap      = masquerade.KindSwap      // Args: [own slot, target slot]
+	KindPeek      = masquerade.KindPeek      // Args: [own slot]
+	KindClaim     = masquerade.KindClaim     // Args: [mask, own slot]
+	KindChallenge = masquerade.KindChallenge // Args: [own slot]
+	KindPass      = masquerade.KindPass      // Args: []
+	KindUse       = masquerade.KindUse       // Args: depend on the power, see the package documentation
+	KindGuess     = masquerade.KindGuess     // Args: [mask]
 )
 
 // NoTarget is the Sorceress's "use target=none" argument: she keeps her
@@ -41,10 +43,7 @@ const (
 
 // Contender is a player taking part in a claim: the claimant (first) or a
 // challenger, with the card they put forward.
-type Contender struct {
-	Seat engine.Seat
-	Slot engine.Slot
-}
+type Contender = masquerade.Contender
 
 // State is the public rules state of one game of Mascarade (2nd edition).
 // It implements [engine.State]; values are immutable: every method that

@@ -5,20 +5,10 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
-// kindNames are the script verbs, indexed by move kind.
-var kindNames = [...]string{
-	KindSwap: "swap", KindPeek: "peek", KindClaim: "claim", KindChallenge: "challenge",
-	KindPass: "pass", KindUse: "use", KindGuess: "guess",
-}
-
-func kindName(k uint8) string {
-	if int(k) < len(kindNames) && kindNames[k] != "" {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("kind(%d)", k)
-}
+func kindName(k uint8) string { return masquerade.KindName(k) }
 
 // KindName returns the script verb of a move kind.
 func KindName(k uint8) string { return kindName(k) }
@@ -38,12 +28,7 @@ func (s *State) SlotName(slot engine.Slot) string {
 // SeatByName returns the seat of a player, matching the name
 // case-insensitively.
 func (s *State) SeatByName(name string) (engine.Seat, error) {
-	for i, p := range s.opts.Players {
-		if strings.EqualFold(p, name) {
-			return engine.Seat(i), nil
-		}
-	}
-	return 0, fmt.Errorf("mascarade2: no player named %q", name)
+	return masquerade.SeatByName(GameName, s.opts.Players, name)
 }
 
 // ParseSlot parses a slot name (see [State.SlotName]), case-insensitively:
@@ -76,14 +61,7 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 // HasSwapToken reports whether a script line's tokens carry a swap=
 // argument (the Spy's "use with=NAME swap=yes" plays the look and the
 // swap from one line).
-func HasSwapToken(tokens []string) bool {
-	for _, t := range tokens {
-		if strings.HasPrefix(strings.ToLower(t), "swap=") {
-			return true
-		}
-	}
-	return false
-}
+func HasSwapToken(tokens []string) bool { return masquerade.HasSwapToken(tokens) }
 
 // FormatMove returns the public text form of m, applied to s, as a script
 // line without the secret swap bit: "Anna swap Boris", "Boris claim King",
@@ -137,11 +115,7 @@ func FormatLine(s *State, m engine.Move, swap bool) string {
 	if !HasSecretSwap(s, m) {
 		return line
 	}
-	yn := map[bool]string{true: "yes", false: "no"}[swap]
-	if m.Kind == KindSwap {
-		return line + " " + yn
-	}
-	return line + " swap=" + yn
+	return line + masquerade.SwapSuffix(m.Kind, swap)
 }
 
 // ParseMove turns one script line's tokens (the verb and its arguments,
@@ -231,7 +205,7 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 // parseUse parses "use KEY=VALUE..." against the power being resolved.
 func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
 	m.Kind = KindUse
-	kv, pos, err := splitKV(args, "target", "between", "swap", "with")
+	kv, pos, err := masquerade.SplitKV(args, "target", "between", "swap", "with")
 	if err != nil {
 		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: %w", seatName, err)
 	}
@@ -311,31 +285,4 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 		m.Args = []int{t}
 		return m, false, nil
 	}
-}
-
-// splitKV splits tokens into KEY=VALUE pairs (keys among allowed, each at
-// most once, lower-cased) and positional tokens.
-func splitKV(tokens []string, allowed ...string) (map[string]string, []string, error) {
-	kv := map[string]string{}
-	var pos []string
-	for _, t := range tokens {
-		k, v, ok := strings.Cut(t, "=")
-		if !ok {
-			pos = append(pos, t)
-			continue
-		}
-		k = strings.ToLower(k)
-		found := false
-		for _, a := range allowed {
-			found = found || a == k
-		}
-		if !found {
-			return nil, nil, fmt.Errorf("unknown key %q", k)
-		}
-		if _, dup := kv[k]; dup {
-			return nil, nil, fmt.Errorf("key %q given twice", k)
-		}
-		kv[k] = v
-	}
-	return kv, pos, nil
 }

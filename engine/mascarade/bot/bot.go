@@ -5,6 +5,7 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/masquerade/track"
 )
 
 // Bot chooses moves for one seat.
@@ -41,10 +42,7 @@ func (b *Bot) Choose(s *mascarade.State) (m engine.Move, swap bool, ok bool) {
 	if len(legal) == 0 {
 		return engine.Move{}, false, false
 	}
-	var kinds [8][]engine.Move
-	for _, m := range legal {
-		kinds[m.Kind] = append(kinds[m.Kind], m)
-	}
+	kinds := track.ByKind(legal)
 	switch {
 	case len(kinds[mascarade.KindPass]) > 0:
 		m = b.respond(s, kinds[mascarade.KindPass][0], kinds[mascarade.KindChallenge])
@@ -58,9 +56,9 @@ func (b *Bot) Choose(s *mascarade.State) (m engine.Move, swap bool, ok bool) {
 	return m, swap, true
 }
 
-func (b *Bot) chance(p float64) bool { return b.rng.Float64() < p }
+func (b *Bot) chance(p float64) bool { return track.Chance(b.rng, p) }
 
-func (b *Bot) pick(ms []engine.Move) engine.Move { return ms[b.rng.IntN(len(ms))] }
+func (b *Bot) pick(ms []engine.Move) engine.Move { return track.Pick(b.rng, ms) }
 
 // turn picks the turn player's action.
 func (b *Bot) turn(s *mascarade.State, kinds [8][]engine.Move) (engine.Move, bool) {
@@ -122,38 +120,12 @@ func (b *Bot) useful(s *mascarade.State, c engine.Card) bool {
 // respond challenges when the bot believes it holds the claimed character.
 func (b *Bot) respond(s *mascarade.State, pass engine.Move, challenges []engine.Move) engine.Move {
 	c, _, _ := s.Claim()
-	var sure, maybe []engine.Move
-	for _, m := range challenges {
-		cand := b.Tracker.Candidates(engine.Slot(m.Args[0]))
-		if got, ok := cand.Sure(); ok && got == c {
-			sure = append(sure, m)
-		} else if cand.Has(c) {
-			maybe = append(maybe, m)
-		}
-	}
-	if len(sure) > 0 && b.chance(0.9) {
-		return b.pick(sure)
-	}
-	if len(maybe) > 0 && b.chance(b.Doubt) {
-		return b.pick(maybe)
-	}
-	return pass
+	return track.Respond(b.rng, b.Tracker, c, pass, challenges, b.Doubt)
 }
 
 // guess names the character the bot most believes it holds.
 func (b *Bot) guess(s *mascarade.State, guesses []engine.Move) engine.Move {
-	own := s.SlotsOf(b.Seat)[0]
-	cand := b.Tracker.Candidates(own)
-	var likely []engine.Move
-	for _, m := range guesses {
-		if cand.Has(engine.Card(m.Args[0])) {
-			likely = append(likely, m)
-		}
-	}
-	if len(likely) > 0 {
-		return b.pick(likely)
-	}
-	return b.pick(guesses)
+	return track.Guess(b.rng, b.Tracker.Candidates(s.SlotsOf(b.Seat)[0]), guesses)
 }
 
 // use chooses how to use a power.

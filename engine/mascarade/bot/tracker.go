@@ -1,106 +1,22 @@
 package bot
 
 import (
-	"math/bits"
-
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/masquerade/track"
 )
 
-// Mask is a set of characters: bit c is set if character c may be there.
-type Mask uint16
-
-// Has reports whether c is in the set.
-func (m Mask) Has(c engine.Card) bool { return m&(1<<uint(c)) != 0 }
-
-// Count returns the number of characters in the set.
-func (m Mask) Count() int { return bits.OnesCount16(uint16(m)) }
-
-// Sure returns the only character in the set, if there is exactly one.
-func (m Mask) Sure() (engine.Card, bool) {
-	if m.Count() != 1 {
-		return 0, false
-	}
-	return engine.Card(bits.TrailingZeros16(uint16(m))), true
-}
-
-// Cards returns the characters in the set, in card order.
-func (m Mask) Cards() []engine.Card {
-	var out []engine.Card
-	for c := engine.Card(0); c < 16; c++ {
-		if m.Has(c) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func maskOf(c engine.Card) Mask { return 1 << uint(c) }
+// Mask is a set of cards: bit c is set if card c may be there.
+type Mask = track.Mask
 
 // Observation is what one seat learns from one step of the game (a move
 // and the reveals it led to).
-type Observation struct {
-	Effects []engine.Effect // the public effects, in order
-	Facts   []engine.Fact   // the cards revealed to all, in order
-	Seen    []engine.Fact   // the cards this seat saw privately (its peeks), in order
-	Swap    bool            // the secret bit, if this seat made the step's swap
-}
+type Observation = track.Observation
 
 // Tracker is one seat's knowledge of where the cards are.
-type Tracker struct {
-	seat engine.Seat
-	cand []Mask
-	age  []int // steps since the slot's card was last known exactly
-}
+type Tracker = track.Tracker
 
 // NewTracker starts from the face-up deal of s.
 func NewTracker(s *mascarade.State, seat engine.Seat) *Tracker {
-	deal := s.Deal()
-	t := &Tracker{seat: seat, cand: make([]Mask, len(deal)), age: make([]int, len(deal))}
-	for i, c := range deal {
-		t.cand[i] = maskOf(c)
-	}
-	return t
-}
-
-// Candidates returns the characters that may be in slot.
-func (t *Tracker) Candidates(slot engine.Slot) Mask { return t.cand[slot] }
-
-// Observe updates the knowledge with one step.
-func (t *Tracker) Observe(o Observation) {
-	for i := range t.age {
-		t.age[i]++
-	}
-	facts, seen := o.Facts, o.Seen
-	for _, e := range o.Effects {
-		switch e.Kind {
-		case engine.EffectSwap:
-			a, b := e.Slots[0], e.Slots[1]
-			switch {
-			case e.By != t.seat:
-				u := t.cand[a] | t.cand[b]
-				t.cand[a], t.cand[b] = u, u
-			case o.Swap:
-				t.cand[a], t.cand[b] = t.cand[b], t.cand[a]
-				t.age[a], t.age[b] = t.age[b], t.age[a]
-			}
-		case engine.EffectPeek:
-			if e.By == t.seat && len(seen) > 0 {
-				t.learn(seen[0])
-				seen = seen[1:]
-			}
-		case engine.EffectReveal:
-			for range e.Slots {
-				if len(facts) > 0 {
-					t.learn(facts[0])
-					facts = facts[1:]
-				}
-			}
-		}
-	}
-}
-
-func (t *Tracker) learn(f engine.Fact) {
-	t.cand[f.Slot] = maskOf(f.Card)
-	t.age[f.Slot] = 0
+	return track.NewTracker(s.Deal(), seat)
 }

@@ -1,0 +1,205 @@
+package masquerade
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// ScriptLine is one action line of a script.
+type ScriptLine struct {
+	LineNo   int      // 1-based line number in the source
+	SeatName string   // the acting player, as written
+	Tokens   []string // the verb and its arguments
+}
+
+// ScriptError is an error tied to a line of a script.
+type ScriptError struct {
+	Line int
+	Err  error
+}
+
+func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *ScriptError) Unwrap() error { return e.Err }
+
+// MaxScriptLines bounds the work a hostile script can cause.
+const MaxScriptLines = 1 << 20
+
+// ParseLines tokenises a script: '#' starts a comment, blank lines are
+// skipped, the first non-blank line is the header and every later line is
+// SEAT VERB ARGS. header gets the header's fields and returns the player
+// names, against which every line's seat is checked case-insensitively.
+// game names the game in the "missing header" error. Errors are
+// *[ScriptError] values naming the line.
+func ParseLines(src []byte, game string, header func(fields []string) ([]string, error)) ([]ScriptLine, error) {
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 0, 4096), 1<<16)
+	var players []string
+	started := false
+	var lines []ScriptLine
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		if lineNo > MaxScriptLines {
+			return nil, &ScriptError{lineNo, errors.New("script too long")}
+		}
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if !started {
+			p, err := header(fields)
+			if err != nil {
+				return nil, &ScriptError{lineNo, err}
+			}
+			players, started = p, true
+			continue
+		}
+		if len(fields) < 2 {
+			return nil, &ScriptError{lineNo, fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
+		}
+		if !slices.ContainsFunc(players, func(p string) bool { return strings.EqualFold(p, fields[0]) }) {
+			return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", fields[0])}
+		}
+		lines = append(lines, ScriptLine{LineNo: lineNo, SeatName: fields[0], Tokens: fields[1:]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &ScriptError{lineNo + 1, err}
+	}
+	if !started {
+		return nil, &ScriptError{lineNo, fmt.Errorf("missing header: game %s players=...", game)}
+	}
+	return lines, nil
+}
+
+// HeaderPairs checks that a header's fields start with "game NAME" (NAME
+// being game, case-insensitively; else the error shows usage) and calls set
+// with each following KEY=VALUE pair, the key lower-cased. Each key may be
+// given once and needs a value; set's errors are wrapped as "header: ...".
+func HeaderPairs(fields []string, game, usage string, set func(key, value string) error) error {
+	if len(fields) < 2 || fields[0] != "game" || !strings.EqualFold(fields[1], game) {
+		return errors.New("the first line must be: " + usage)
+	}
+	seen := map[string]bool{}
+	for _, f := range fields[2:] {
+		k, v, ok := strings.Cut(f, "=")
+		k = strings.ToLower(k)
+		if !ok || v == "" {
+			return fmt.Errorf("header: expected KEY=VALUE, got %q", f)
+		}
+		if seen[k] {
+			return fmt.Errorf("header: %s given twice", k)
+		}
+		seen[k] = true
+		if err := set(k, v); err != nil {
+			return fmt.Errorf("header: %w", err)
+		}
+	}
+	return nil
+}
+
+// SameCards reports whether a and b hold the same cards, in any order.
+func SameCards(a, b []engine.Card) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// SplitKV splits tokens into KEY=VALUE pairs (keys among allowed, each at
+// most once, lower-cased) and positional tokens.
+func SplitKV(tokens []string, allowed ...string) (map[string]string, []string, error) {
+	kv := map[string]string{}
+	var pos []string
+	for _, t := range tokens {
+		k, v, ok := strings.Cut(t, "=")
+		if !ok {
+			pos = append(pos, t)
+			continue
+		}
+		k = strings.ToLower(k)
+		if !slices.Contains(allowed, k) {
+			return nil, nil, fmt.Errorf("unknown key %q", k)
+		}
+		if _, dup := kv[k]; dup {
+			return nil, nil, fmt.Errorf("key %q given twice", k)
+		}
+		kv[k] = v
+	}
+	return kv, pos, nil
+}
+
+// HasSwapToken reports whether a script line's tokens carry a swap=
+// argument (the Spy's "use with=... swap=yes" plays the look and the swap
+// from one line).
+func HasSwapToken(tokens []string) bool {
+	for _, t := range tokens {
+		if strings.HasPrefix(strings.ToLower(t), "swap=") {
+			return true
+		}
+	}
+	return false
+}
+
+// Responds reports whether a script line's tokens answer a claim (the
+// verb is challenge or pass).
+func Responds(tokens []string) bool {
+	if len(tokens) == 0 {
+		return false
+	}
+	v := strings.ToLower(tokens[0])
+	return v == "challenge" || v == "pass"
+}
+
+// SwapSuffix returns what a script line adds for a secret swap bit: " yes"
+// or " no" after a swap, " swap=yes" or " swap=no" after a use.
+func SwapSuffix(kind uint8, swap bool) string {
+	yn := map[bool]string{true: "yes", false: "no"}[swap]
+	if kind == KindSwap {
+		return " " + yn
+	}
+	return " swap=" + yn
+}
+
+// CommonHeader holds the header keys every edition takes: players=NAMES,
+// deal=CARDS, set=CARDS and coins=N.
+type CommonHeader struct {
+	Players []string
+	Deal    []engine.Card
+	Set     []engine.Card
+	Coins   int
+}
+
+// Key takes one of the common keys (see [HeaderPairs]), parsing card lists
+// with parse. It reports whether k was one of them.
+func (h *CommonHeader) Key(k, v string, parse func(string) ([]engine.Card, error)) (bool, error) {
+	var err error
+	switch k {
+	case "players":
+		h.Players = strings.Split(v, ",")
+	case "deal":
+		h.Deal, err = parse(v)
+	case "set":
+		h.Set, err = parse(v)
+	case "coins":
+		h.Coins, err = strconv.Atoi(v)
+		if err == nil && h.Coins <= 0 {
+			err = fmt.Errorf("coins=%s: must be positive", v)
+		}
+	default:
+		return false, nil
+	}
+	return true, err
+}
