@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -36,7 +37,7 @@ func (e *exitError) Unwrap() error { return e.err }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr,
-		games:   table.Games{mascarade.GameName: mascarade.Game{}},
+		games:   table.Games{mascarade.GameName: mascarade.Game{}, mascarade2.GameName: mascarade2.Game{}},
 		noColor: os.Getenv("NO_COLOR") != ""}
 	root := newRootCmd(a)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -89,6 +90,6 @@ Start here:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newBenchCmd(a), newVersionCmd(a))
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a))
 	return root
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -14,6 +15,9 @@ import (
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/scriptplay"
+	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/mascarade2"
+	scriptplay2 "github.com/masque-games/masque/engine/mascarade2/scriptplay"
 )
 
 type scriptOptions struct {
@@ -68,9 +72,28 @@ func runScript(a *app, o scriptOptions) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	lt, err := scriptplay.Run(src, !o.noKeys)
+	var lt *local.Table
+	var state func(*local.Table) scoreboard
+	switch game := scriptGame(src); game {
+	case mascarade.GameName:
+		lt, err = scriptplay.Run(src, !o.noKeys)
+		state = func(lt *local.Table) scoreboard { return nilIfNoState(scriptplay.State(lt)) }
+	case mascarade2.GameName:
+		dir := filepath.Dir(o.file)
+		load := func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
+			}
+			return os.ReadFile(name)
+		}
+		lt, err = scriptplay2.Run(src, load, !o.noKeys)
+		state = func(lt *local.Table) scoreboard { return nilIfNoState(scriptplay2.State(lt)) }
+	default:
+		return &exitError{code: 2, err: fmt.Errorf("%s: unknown game %q", o.file, game),
+			hint: "the first line of a script is 'game mascarade ...' or 'game mascarade2 ...'"}
+	}
 	if err != nil {
-		var se *mascarade.ScriptError
+		var se *masquerade.ScriptError
 		if errors.As(err, &se) {
 			err = fmt.Errorf("%s:%d: %w", o.file, se.Line, se.Err)
 		}
@@ -85,7 +108,37 @@ func runScript(a *app, o scriptOptions) error {
 			return err
 		}
 	}
-	return printState(a, scriptplay.State(lt), o.asJSON)
+	return printState(a, state(lt), o.asJSON)
+}
+
+// scriptGame returns the game named by a script's header line.
+func scriptGame(src []byte) string {
+	for _, line := range strings.Split(string(src), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if f[0] == "game" && len(f) > 1 {
+			return f[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// nilIfNoState turns a typed nil state into a nil scoreboard.
+func nilIfNoState[S interface {
+	comparable
+	scoreboard
+}](s S) scoreboard {
+	var zero S
+	if s == zero {
+		return nil
+	}
+	return s
 }
 
 func writeTranscript(lt *local.Table, path string) error {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -93,7 +92,7 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 	}
 	res.Valid = true
 	res.Done = t.Phase() == table.PhaseDone
-	if s, ok := t.Rules().(*mascarade.State); ok {
+	if s, ok := t.Rules().(scoreboard); ok {
 		ps := summarize(s)
 		res.Final = &ps
 	}
