@@ -15,9 +15,9 @@ import (
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/scriptplay"
-	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/mascarade2"
 	scriptplay2 "github.com/masque-games/masque/engine/mascarade2/scriptplay"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 type scriptOptions struct {
