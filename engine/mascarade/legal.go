@@ -53,6 +53,9 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 				add(KindUse, int(t))
 			}
 		case Witch, Inquisitor:
+			if s.claim == Witch {
+				add(KindUse, NoTarget)
+			}
 			for t := range engine.Seat(s.Players()) {
 				if t != u.Seat {
 					add(KindUse, int(t))

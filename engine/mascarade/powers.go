@@ -127,11 +127,14 @@ func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 		if err := argc(m, 1); err != nil {
 			return nil, err
 		}
-		t := engine.Seat(m.Args[0])
-		if !s.otherSeat(u.Seat, t) {
-			return nil, ruleErr(m.Seat, RuleBadTarget, "the Witch swaps purses with another player")
+		// The Witch "may" exchange purses: NoTarget keeps her own.
+		if m.Args[0] != NoTarget {
+			t := engine.Seat(m.Args[0])
+			if !s.otherSeat(u.Seat, t) {
+				return nil, ruleErr(m.Seat, RuleBadTarget, "the Witch swaps purses with another player (or none)")
+			}
+			s.coins[t], s.coins[u.Seat] = s.coins[u.Seat], s.coins[t]
 		}
-		s.coins[t], s.coins[u.Seat] = s.coins[u.Seat], s.coins[t]
 	case Fool:
 		if err := argc(m, 2); err != nil {
 			return nil, err

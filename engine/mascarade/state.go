@@ -20,6 +20,10 @@ const (
 	KindGuess     = masquerade.KindGuess     // Args: [character]
 )
 
+// NoTarget is the Witch's "use target=none" argument: she keeps her own
+// purse (the book: she "may" exchange it).
+const NoTarget = -1
+
 // phase is where the rules are inside a turn.
 type phase uint8
 

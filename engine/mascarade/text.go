@@ -32,6 +32,9 @@ func FormatMove(s *State, m engine.Move) string {
 	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
 	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
 	seat := func(i int) string {
+		if m.Args[i] == NoTarget && s.claim == Witch {
+			return "none"
+		}
 		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
 			return fmt.Sprintf("seat(%d)", m.Args[i])
 		}
@@ -274,6 +277,10 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 		v, ok := kv["target"]
 		if !ok {
 			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the %s needs target=NAME", seatName, CardName(s.claim))
+		}
+		if s.claim == Witch && strings.EqualFold(v, "none") {
+			m.Args = []int{NoTarget}
+			return m, false, nil
 		}
 		t, err := s.SeatByName(v)
 		if err != nil {

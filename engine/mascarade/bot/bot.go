@@ -133,10 +133,17 @@ func (b *Bot) use(s *mascarade.State, uses []engine.Move) (engine.Move, bool) {
 	c, _, _ := s.Claim()
 	switch c {
 	case mascarade.Witch:
-		best := uses[0]
+		// Take the richest purse if it beats her own; else keep hers.
+		u, _ := s.Resolving()
+		var best engine.Move
+		most := s.Coins(u.Seat)
 		for _, m := range uses {
-			if s.Coins(engine.Seat(m.Args[0])) > s.Coins(engine.Seat(best.Args[0])) {
+			if m.Args[0] == mascarade.NoTarget {
 				best = m
+				continue
+			}
+			if c := s.Coins(engine.Seat(m.Args[0])); c > most {
+				best, most = m, c
 			}
 		}
 		return best, false
