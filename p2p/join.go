@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,6 +41,16 @@ type TableConfig struct {
 	// Validate, if set, checks a joiner's name and card key (the mental
 	// public key and its proof); an error refuses the seat with its text.
 	Validate func(name string, cardKey []byte) error
+	// ValidateSeat, if set, checks a joiner for the seat it would take
+	// (card key proofs are bound to the seat): info has its name, peer id,
+	// signing key and card key. An error refuses the seat with its text.
+	// With ValidateSeat set, a joiner leaving before the table starts also
+	// drops the joiners after it (their seats would move), so that they ask
+	// again.
+	ValidateSeat func(seat int, info ledger.SeatInfo) error
+	// OptionsFor, if set, computes the roster's options from the seated
+	// players' names (seat order) when seating closes, instead of Options.
+	OptionsFor func(names []string) ([]byte, error)
 	// OnChange, if set, is called (it must not block) when a seat is taken
 	// or freed, e.g. to update the lobby advertisement.
 	OnChange func(taken, total int)
@@ -165,20 +176,26 @@ func (t *Table) admit(j *joiner) string {
 		return "table is full"
 	case j.peer == t.node.ID():
 		return "already seated"
-	case j.req.Name == t.cfg.Name:
+	case strings.EqualFold(j.req.Name, t.cfg.Name):
 		return fmt.Sprintf("name %q is taken", j.req.Name)
 	}
 	for _, o := range t.joiners {
 		if o.peer == j.peer {
 			return "already seated"
 		}
-		if o.req.Name == j.req.Name {
+		if strings.EqualFold(o.req.Name, j.req.Name) {
 			return fmt.Sprintf("name %q is taken", j.req.Name)
 		}
 	}
 	if t.cfg.Validate != nil {
 		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
 			return "card key refused: " + err.Error()
+		}
+	}
+	if t.cfg.ValidateSeat != nil {
+		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, CardKey: j.req.CardKey}
+		if err := t.cfg.ValidateSeat(1+len(t.joiners), info); err != nil {
+			return "seat refused: " + err.Error()
 		}
 	}
 	t.joiners = append(t.joiners, j)
@@ -224,16 +241,27 @@ func (t *Table) drop(j *joiner) {
 	j.s.Reset()
 	t.mu.Lock()
 	freed := false
+	var moved []*joiner
 	if !t.started {
 		for i, o := range t.joiners {
 			if o == j {
-				t.joiners = append(t.joiners[:i], t.joiners[i+1:]...)
+				if t.cfg.ValidateSeat != nil {
+					// The later joiners were checked for seats that
+					// would now move: let them ask again.
+					moved = append(moved, t.joiners[i+1:]...)
+					t.joiners = t.joiners[:i]
+				} else {
+					t.joiners = append(t.joiners[:i], t.joiners[i+1:]...)
+				}
 				freed = true
 				break
 			}
 		}
 	}
 	t.mu.Unlock()
+	for _, o := range moved {
+		o.s.Reset()
+	}
 	if freed {
 		t.changed()
 	}
@@ -270,11 +298,25 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 	js := append([]*joiner(nil), t.joiners...)
 	t.mu.Unlock()
 	defer t.Close()
+	var err error
 
 	ctx, cancel := context.WithTimeout(ctx, rosterTimeout)
 	defer cancel()
 	id := t.node.id
-	roster := &ledger.Roster{TableID: t.cfg.ID, Game: t.cfg.Game, Options: t.cfg.Options,
+	options := t.cfg.Options
+	if t.cfg.OptionsFor != nil {
+		names := []string{t.cfg.Name}
+		for _, j := range js {
+			names = append(names, j.req.Name)
+		}
+		if options, err = t.cfg.OptionsFor(names); err != nil {
+			for _, j := range js {
+				WriteFrame(j.s, encodeJoinNo("options: "+err.Error()))
+			}
+			return nil, fmt.Errorf("p2p: table options: %w", err)
+		}
+	}
+	roster := &ledger.Roster{TableID: t.cfg.ID, Game: t.cfg.Game, Options: options,
 		Seats: []ledger.SeatInfo{{Name: t.cfg.Name, PeerID: []byte(id.PeerID()), SignKey: id.PublicKey(), CardKey: t.cfg.CardKey}}}
 	addrs := [][][]byte{addrBytes(t.node.host.Addrs())}
 	for _, j := range js {

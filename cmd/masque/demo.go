@@ -6,33 +6,25 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/bot"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/store"
 )
-
-// maxDemoTurns stops bots that would play forever (in practice they
-// finish within a hundred turns).
-const maxDemoTurns = 1000
 
 // demoNames are the bots' names, in seat order.
 var demoNames = []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg", "Petya", "Roma"}
@@ -307,8 +299,7 @@ func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string) ([16]
 // playDemo opens every peer's state directory and room and runs them all
 // to the end of the game. It returns every peer's log.
 func playDemo(ctx context.Context, peers []*demoPeer, seed uint64, out io.Writer) ([][]*ledger.Entry, error) {
-	game := mascarade.Game{}
-	seats := make([]*demoSeat, len(peers))
+	seats := make([]*netsession.Seat, len(peers))
 	rooms := make([]*p2p.Room, len(peers))
 	stores := make([]*store.Store, len(peers))
 	defer func() {
@@ -327,16 +318,16 @@ func playDemo(ctx context.Context, peers []*demoPeer, seed uint64, out io.Writer
 			return nil, fmt.Errorf("demo: %s's state directory: %w", p.name, err)
 		}
 		stores[i] = st
-		rep, err := table.New(p.seating.Roster, game)
+		cfg := netsession.SeatConfig{Seat: i, Roster: p.seating.Roster, Sign: p.id.SigningKey(), Card: p.cardKey,
+			Bot: true, Seed: seed}
+		if i == 0 {
+			cfg.Narrate = func(line string) { fmt.Fprintln(out, line) }
+		}
+		seats[i], err = netsession.NewSeat(cfg)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %s's replica: %w", p.name, err)
 		}
-		seats[i] = &demoSeat{seat: i, tab: rep, seed: seed,
-			player: table.NewPlayer(i, p.id.SigningKey(), p.cardKey)}
-		if i == 0 {
-			seats[i].narr = &narrator{w: out}
-		}
-		rooms[i], err = p.node.OpenRoom(p2p.RoomConfig{Store: st, Replica: seats[i], Author: seats[i].author,
+		rooms[i], err = p.node.OpenRoom(p2p.RoomConfig{Store: st, Replica: seats[i], Author: seats[i].Author,
 			Timeout: time.Minute, Tick: 100 * time.Millisecond})
 		if err != nil {
 			return nil, fmt.Errorf("demo: %s's room: %w", p.name, err)
@@ -364,8 +355,8 @@ func playDemo(ctx context.Context, peers []*demoPeer, seed uint64, out io.Writer
 		wg.Go(func() {
 			out, err := rooms[i].Run(ctx)
 			switch {
-			case seats[i].failure() != nil:
-				fail(fmt.Errorf("demo: %s: %w", p.name, seats[i].failure()))
+			case seats[i].Failure() != nil:
+				fail(fmt.Errorf("demo: %s: %w", p.name, seats[i].Failure()))
 			case err != nil:
 				fail(fmt.Errorf("demo: %s: %w", p.name, err))
 			case out.Verdict != nil:
@@ -416,253 +407,4 @@ func writeDemoTranscript(tr *ledger.Transcript, path string) (string, error) {
 		return "", fmt.Errorf("demo: transcript: %w", err)
 	}
 	return path, nil
-}
-
-// demoSeat is one bot's replica and private side. It satisfies
-// p2p.Replica: after each applied entry it records what its seat saw
-// (table.Player.Observe) and feeds the bot each completed step. Its author
-// method is the seat's p2p.Author.
-type demoSeat struct {
-	seat   int
-	tab    *table.Table
-	player *table.Player
-	seed   uint64
-	narr   *narrator // nil except on the narrating seat
-
-	mu      sync.Mutex
-	bot     *bot.Bot  // created at the deal
-	step    *demoStep // the move being carried out, until its last share
-	swapBit bool      // the secret bit of this seat's last move
-	err     error     // a local failure: this seat cannot follow its game
-}
-
-// demoStep is one move and everything that follows from it.
-type demoStep struct {
-	obs    bot.Observation
-	before *mascarade.State
-}
-
-// Next implements p2p.Replica.
-func (d *demoSeat) Next() (uint64, uint8, bool) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.tab.Next()
-}
-
-// StateHash implements p2p.Replica.
-func (d *demoSeat) StateHash() ledger.Hash {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.tab.StateHash()
-}
-
-// Apply implements p2p.Replica: the table checks and applies e, then the
-// seat follows what happened. A failure to follow is the seat's own (its
-// next author call reports it), not the entry's author's.
-func (d *demoSeat) Apply(e *ledger.Entry) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	prior, _ := d.tab.Rules().(*mascarade.State)
-	_, kind, _ := d.tab.Expect()
-	mem := len(d.player.Memory)
-	if err := d.tab.Apply(e); err != nil {
-		return err
-	}
-	if d.err == nil {
-		if err := d.follow(e, prior, kind, mem); err != nil {
-			d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
-		}
-	}
-	return nil
-}
-
-func (d *demoSeat) failure() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.err
-}
-
-// follow updates the seat's memory, its bot's knowledge and the narration
-// after entry e (of the given kind) was applied; prior is the rules state
-// before it and mem the length of the memory before it.
-func (d *demoSeat) follow(e *ledger.Entry, prior *mascarade.State, kind table.BodyKind, mem int) error {
-	if err := d.player.Observe(d.tab); err != nil {
-		return err
-	}
-	s, _ := d.tab.Rules().(*mascarade.State)
-	if s == nil {
-		return nil
-	}
-	if prior == nil { // just dealt
-		d.bot = bot.New(s, engine.Seat(d.seat), d.seed)
-		d.narr.deal(s)
-		return nil
-	}
-	switch kind {
-	case table.BodyMove:
-		b, err := table.UnmarshalBody(e.Body, d.tab.Slot(0).Width())
-		if err != nil {
-			return err
-		}
-		m := b.Move
-		m.Seat = engine.Seat(e.Seat)
-		_, effects, err := prior.Apply(m)
-		if err != nil {
-			return err
-		}
-		d.step = &demoStep{obs: bot.Observation{Effects: effects}, before: prior}
-		if int(e.Seat) == d.seat {
-			d.step.obs.Swap = d.swapBit
-		}
-		d.narr.move(prior, m)
-	case table.BodyShares:
-		c := d.tab.Completed()
-		if c == nil || d.step == nil {
-			break
-		}
-		var facts []engine.Fact
-		for _, sg := range d.player.Memory[mem:] {
-			switch {
-			case sg.Public:
-				facts = append(facts, engine.Fact{Slot: sg.Slot, Card: sg.Card})
-			case c.Kind == engine.EffectPeek:
-				d.step.obs.Seen = append(d.step.obs.Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
-			}
-		}
-		if c.Kind == engine.EffectReveal {
-			_, more, err := prior.Learn(facts)
-			if err != nil {
-				return err
-			}
-			d.step.obs.Effects = append(d.step.obs.Effects, more...)
-			d.step.obs.Facts = append(d.step.obs.Facts, facts...)
-			d.narr.reveal(s, facts)
-		}
-	}
-	// The step ends when no more shares are due.
-	if _, k, ok := d.tab.Expect(); d.step != nil && (!ok || k != table.BodyShares) {
-		d.bot.Observe(d.step.obs)
-		d.narr.stepEnd(d.step.before, s)
-		d.step = nil
-	}
-	return nil
-}
-
-// author is the seat's p2p.Author: the bot's move when the table waits
-// for one from this seat, else the automatic entry (deal coin, shares,
-// key).
-func (d *demoSeat) author(ctx context.Context, pos uint64) ([]byte, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.err != nil {
-		return nil, d.err
-	}
-	if d.tab.Pos() != pos {
-		return nil, fmt.Errorf("asked for entry %d, the table is at %d", pos, d.tab.Pos())
-	}
-	var body *table.Body
-	if _, kind, ok := d.tab.Expect(); ok && kind == table.BodyMove {
-		s, _ := d.tab.Rules().(*mascarade.State)
-		if s == nil || d.bot == nil {
-			return nil, errors.New("a move is expected before the deal")
-		}
-		if s.Turn() > maxDemoTurns {
-			return nil, fmt.Errorf("the bots did not finish the game in %d turns", maxDemoTurns)
-		}
-		m, swap, ok := d.bot.Choose(s)
-		if !ok {
-			return nil, errors.New("the bot has no legal move")
-		}
-		_, effects, err := s.Apply(m)
-		if err != nil {
-			return nil, fmt.Errorf("the bot chose %s: %w", mascarade.FormatMove(s, m), err)
-		}
-		var swaps []bool
-		for _, ef := range effects {
-			if ef.Kind == engine.EffectSwap {
-				swaps = append(swaps, swap)
-			}
-		}
-		d.swapBit = swap
-		if body, err = d.player.MoveBody(d.tab, m, swaps); err != nil {
-			return nil, fmt.Errorf("move %s: %w", mascarade.FormatMove(s, m), err)
-		}
-	} else {
-		b, auto, err := d.player.AutoBody(d.tab)
-		if err != nil {
-			return nil, err
-		}
-		if !auto {
-			return nil, fmt.Errorf("entry %d is not this seat's to write", pos)
-		}
-		body = b
-	}
-	return body.MarshalBinary()
-}
-
-// narrator tells the game as everyone at the table sees it: the deal, each
-// move (never whether a swap was real), reveals, coins and the end.
-// A nil narrator says nothing.
-type narrator struct {
-	w io.Writer
-}
-
-func (n *narrator) deal(s *mascarade.State) {
-	if n == nil {
-		return
-	}
-	var cards []string
-	for sl, c := range s.Deal() {
-		cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), mascarade.CardName(c)))
-	}
-	fmt.Fprintf(n.w, "dealt face up (joint coin of every seat): %s\n", strings.Join(cards, ", "))
-	fmt.Fprintf(n.w, "every player has %d coins\n", s.Coins(0))
-}
-
-func (n *narrator) move(s *mascarade.State, m engine.Move) {
-	if n == nil {
-		return
-	}
-	line := mascarade.FormatMove(s, m)
-	if mascarade.HasSecretSwap(s, m) {
-		line += "   (swapped or not: only they know)"
-	}
-	fmt.Fprintf(n.w, "turn %3d  %s\n", s.Turn(), line)
-}
-
-func (n *narrator) reveal(s *mascarade.State, facts []engine.Fact) {
-	if n == nil {
-		return
-	}
-	var out []string
-	for _, f := range facts {
-		out = append(out, fmt.Sprintf("%s is the %s", s.SlotName(f.Slot), mascarade.CardName(f.Card)))
-	}
-	fmt.Fprintf(n.w, "          revealed: %s\n", strings.Join(out, ", "))
-}
-
-func (n *narrator) stepEnd(before, after *mascarade.State) {
-	if n == nil {
-		return
-	}
-	var ch []string
-	for p := range engine.Seat(after.Players()) {
-		if b, a := before.Coins(p), after.Coins(p); a != b {
-			ch = append(ch, fmt.Sprintf("%s %d→%d", after.Name(p), b, a))
-		}
-	}
-	if b, a := before.Court(), after.Court(); a != b {
-		ch = append(ch, fmt.Sprintf("court %d→%d", b, a))
-	}
-	if len(ch) > 0 {
-		fmt.Fprintf(n.w, "          coins: %s\n", strings.Join(ch, ", "))
-	}
-	if after.Over() {
-		var ws []string
-		for _, w := range after.Winners() {
-			ws = append(ws, after.Name(w))
-		}
-		sort.Strings(ws)
-		fmt.Fprintf(n.w, "game over after %d turns: %s won\n", after.Turn(), strings.Join(ws, ", "))
-	}
 }

@@ -216,7 +216,7 @@ func (c *Catalog) Observe(t Table, now time.Time) bool {
 
 func sameDetails(a, b Table) bool {
 	return a.Name == b.Name && a.Game == b.Game && a.Options == b.Options && a.Taken == b.Taken &&
-		a.Total == b.Total && a.Version == b.Version && a.Peer == b.Peer &&
+		a.Total == b.Total && a.Version == b.Version && a.Peer == b.Peer && slices.Equal(a.Players, b.Players) &&
 		slices.EqualFunc(a.Addrs, b.Addrs, func(x, y ma.Multiaddr) bool { return x.Equal(y) })
 }
 

@@ -38,6 +38,9 @@ type Table struct {
 	Version int
 	Peer    peer.ID
 	Addrs   []ma.Multiaddr
+	// Players are the names seated so far (TXT w=, comma-separated,
+	// truncated); informative only.
+	Players []string
 
 	// Set by Browse.
 	Instance string    // the mDNS instance name
@@ -73,6 +76,9 @@ func EncodeTXT(t Table) []string {
 		kv("n", t.Name),
 		kv("g", t.Game),
 		kv("o", t.Options),
+	}
+	if len(t.Players) > 0 {
+		out = append(out, kv("w", strings.Join(t.Players, ",")))
 	}
 	total := 0
 	for _, s := range out {
@@ -129,6 +135,10 @@ func DecodeTXT(txt []string) (Table, error) {
 			t.Game = v
 		case "o":
 			t.Options = v
+		case "w":
+			if v != "" {
+				t.Players = strings.Split(v, ",")
+			}
 		case "a":
 			if a, err := ma.NewMultiaddr(v); err == nil {
 				t.Addrs = append(t.Addrs, a)

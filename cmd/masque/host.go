@@ -1,0 +1,549 @@
+package main
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/lobby"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// netOptions are the flags 'masque host' and 'masque join' share.
+type netOptions struct {
+	bot        bool
+	player     string
+	transcript string
+	state      string
+	config     string
+	ifaces     []string
+	listen     []string
+	timeout    time.Duration
+	seed       uint64
+	seeded     bool
+	asJSON     bool
+	quiet      bool
+	linger     time.Duration
+}
+
+func (o *netOptions) addFlags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.BoolVar(&o.bot, "bot", false, "let a bot play this seat, with no terminal (automation, tests)")
+	f.StringVar(&o.player, "player", "", "your `NAME` at the table (default: your user name; a bot's is bot-XXXX)")
+	f.StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` at the end (default: STATE/transcript.masque)")
+	f.StringVar(&o.state, "state", "", "the table's state `DIR` (default: CONFIG/tables/TABLE-ID); run again with the same DIR to rejoin after a crash")
+	f.StringVar(&o.config, "config", "", "configuration `DIR` holding your identity key (default: the user config dir + /masque)")
+	f.StringSliceVar(&o.ifaces, "interface", nil, "use only this network `INTERFACE` for mDNS (repeatable; default: all)")
+	f.StringSliceVar(&o.listen, "listen", nil, "libp2p listen `MULTIADDR` (repeatable; default: every IPv4 address, TCP and QUIC, random ports)")
+	f.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long a silent player is waited for before the table stops with a timeout verdict")
+	f.Uint64Var(&o.seed, "seed", 0, "seed of the bot's decisions (default: random)")
+	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (progress goes to stderr)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
+	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
+	cmd.Flags().MarkHidden("linger")
+}
+
+// netResult is the --json output of 'masque host' and 'masque join'.
+type netResult struct {
+	Table      string       `json:"table"`
+	TableID    string       `json:"table_id"`
+	Code       string       `json:"code"`
+	Seat       int          `json:"seat"`
+	Player     string       `json:"player"`
+	Players    []string     `json:"players"`
+	Restarted  bool         `json:"restarted"`
+	Replayed   int          `json:"replayed"`
+	StateDir   string       `json:"state_dir"`
+	Transcript string       `json:"transcript"`
+	Entries    int          `json:"entries"`
+	Seconds    float64      `json:"seconds"`
+	Verdict    string       `json:"verdict,omitempty"`
+	Verify     verifyResult `json:"verify"`
+}
+
+// netRun is one host or join run: options, output streams, identity.
+type netRun struct {
+	a        *app
+	o        netOptions
+	out      io.Writer // narration and progress
+	mu       sync.Mutex
+	config   string
+	lobbyOpt lobby.Options
+	start    time.Time
+}
+
+func newNetRun(a *app, o netOptions, cmd *cobra.Command) (*netRun, error) {
+	o.seeded = cmd.Flags().Changed("seed")
+	r := &netRun{a: a, o: o, out: a.stdout, start: time.Now()}
+	if o.asJSON {
+		r.out = a.stderr
+	}
+	if !o.bot {
+		hint := "add --bot to let a bot play this seat headless, or use 'masque play' for the interactive screen"
+		if !isTerminal(a.stdin) {
+			return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"), hint: hint}
+		}
+		return nil, &exitError{code: 2, err: fmt.Errorf("%s: interactive play is on the 'masque play' screen", cmd.Name()), hint: hint}
+	}
+	if o.timeout < 0 {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--timeout %v: want a positive duration (0: wait forever)", o.timeout)}
+	}
+	if o.player != "" && !netsession.ValidName(o.player) {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--player %q: want 1..32 letters, digits, '_' or '-'", o.player)}
+	}
+	r.config = o.config
+	if r.config == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, &exitError{code: 1, err: fmt.Errorf("no configuration directory: %w", err), hint: "give one with --config DIR"}
+		}
+		r.config = filepath.Join(dir, "masque")
+	}
+	if len(o.ifaces) > 0 {
+		ifs, err := lobby.Interfaces(o.ifaces...)
+		if err != nil {
+			return nil, &exitError{code: 2, err: err, hint: "list the interfaces with 'masque doctor'"}
+		}
+		r.lobbyOpt.Interfaces = ifs
+	}
+	if !r.o.seeded {
+		var b [8]byte
+		crand.Read(b[:])
+		r.o.seed = binary.BigEndian.Uint64(b[:])
+	}
+	return r, nil
+}
+
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (r *netRun) printf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fmt.Fprintf(r.out, format+"\n", args...)
+}
+
+// playerName is --player, or a default: the user's name for a person, a
+// bot name derived from the peer id for a bot.
+func (r *netRun) playerName(p *netsession.Peer) string {
+	if r.o.player != "" {
+		return r.o.player
+	}
+	if !r.o.bot {
+		if u, err := user.Current(); err == nil && netsession.ValidName(u.Username) {
+			return u.Username
+		}
+	}
+	id := p.ID.PeerID().String()
+	return "bot-" + id[len(id)-4:]
+}
+
+// signalContext is ctx cancelled on SIGINT and SIGTERM.
+func signalContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
+
+// hasTable reports whether dir is a state directory holding a table.
+func hasTable(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	_, err := os.Stat(filepath.Join(dir, store.TableFile))
+	return err == nil
+}
+
+// listenFile keeps the addresses a peer listened on, beside its state, so
+// that a restarted peer listens where the others remember it.
+const listenFile = "listen"
+
+// startPeer starts the node: on the addresses remembered in stateDir when
+// rejoining (if they are still free), else on --listen or the defaults.
+func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
+	if stateDir != "" && len(r.o.listen) == 0 {
+		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
+			if addrs := strings.Fields(string(data)); len(addrs) > 0 {
+				if p, err := netsession.NewPeer(r.config, addrs); err == nil {
+					return p, nil
+				}
+			}
+		}
+	}
+	p, err := netsession.NewPeer(r.config, r.o.listen)
+	if err != nil {
+		return nil, &exitError{code: 1, err: err, hint: "check --listen and --config; 'masque doctor' tests the network"}
+	}
+	return p, nil
+}
+
+// rememberListen writes the node's listen addresses into the state dir.
+func rememberListen(p *netsession.Peer, dir string) {
+	var s []string
+	for _, a := range p.Node.Host().Network().ListenAddresses() {
+		s = append(s, a.String())
+	}
+	os.WriteFile(filepath.Join(dir, listenFile), []byte(strings.Join(s, "\n")+"\n"), 0o600)
+}
+
+// defaultStateDir is CONFIG/tables/<table id>.
+func (r *netRun) defaultStateDir(tableID [16]byte) string {
+	return filepath.Join(r.config, "tables", hex.EncodeToString(tableID[:]))
+}
+
+// play runs the game on an open state directory to its end, then writes
+// and verifies the transcript. restarted says the store was reopened.
+func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, restarted bool) error {
+	tbl := st.Table()
+	rememberListen(p, st.Dir())
+	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, Timeout: r.o.timeout}
+	if !r.o.quiet && !r.o.asJSON {
+		cfg.Narrate = func(line string) { r.printf("%s", line) }
+	}
+	lastWait := time.Time{}
+	cfg.OnWait = func(w p2p.Wait, name string) {
+		// A countdown line every 5 s once a peer has been silent for 3 s.
+		if w.Local || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
+			return
+		}
+		lastWait = time.Now()
+		if w.Left > 0 {
+			r.printf("waiting for %s (seat %d) at entry %d: %v left before the timeout verdict", name, w.Seat, w.Pos, w.Left.Round(time.Second))
+		} else {
+			r.printf("waiting for %s (seat %d) at entry %d for %v", name, w.Seat, w.Pos, w.Waited.Round(time.Second))
+		}
+	}
+	g, err := netsession.Start(ctx, cfg)
+	if err != nil {
+		st.Close()
+		return &exitError{code: 1, err: err}
+	}
+	defer g.Close()
+	if restarted {
+		r.printf("rejoined %s as %s (seat %d): %d entries replayed from %s, catching up with the others",
+			tableLabel(tbl.Roster.TableID), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
+	}
+	out, err := g.Result()
+	if err != nil {
+		if ctx.Err() != nil {
+			return &exitError{code: 130, err: errors.New("interrupted"),
+				hint: fmt.Sprintf("to rejoin this game, run the same command again with --state %s", st.Dir())}
+		}
+		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
+	}
+	// Keep answering peers for a moment: one may still be fetching the end.
+	if out.Verdict == nil && r.o.linger > 0 {
+		select {
+		case <-time.After(r.o.linger):
+		case <-ctx.Done():
+		}
+	}
+	tr := g.Transcript()
+	path := r.o.transcript
+	if path == "" {
+		path = filepath.Join(st.Dir(), "transcript.masque")
+	}
+	enc, err := tr.MarshalBinary()
+	if err == nil {
+		err = writeFileAtomic(path, enc, 0o644)
+	}
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
+	}
+	res, fault := verifyTranscript(r.a.games, tr)
+	nr := netResult{Table: tableLabel(tbl.Roster.TableID), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
+		Code: lobby.Code(tbl.Roster.TableID), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
+		Restarted: restarted, Replayed: g.Replayed(), StateDir: st.Dir(), Transcript: path, Entries: len(tr.Entries),
+		Seconds: time.Since(r.start).Seconds(), Verify: res}
+	if out.Verdict != nil {
+		nr.Verdict = out.Verdict.String()
+	}
+	if r.o.asJSON {
+		if err := json.NewEncoder(r.a.stdout).Encode(nr); err != nil {
+			return err
+		}
+	} else {
+		r.printf("transcript: %s (%d entries)", path, len(tr.Entries))
+	}
+	switch {
+	case out.Verdict != nil:
+		return &exitError{code: 1, err: fmt.Errorf("the table stopped: %v", out.Verdict),
+			hint: fmt.Sprintf("the transcript up to the verdict is in %s; 'masque verify %s' audits it", path, path)}
+	case fault != nil:
+		return &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", fault)}
+	case !res.Done:
+		return &exitError{code: 1, err: errors.New("the game is not finished")}
+	}
+	if !r.o.asJSON {
+		r.printf("verified: %d entries of %s, every signature, proof and rule checked", res.Entries, res.Game)
+		if res.Final != nil {
+			r.printf("winners: %s", strings.Join(res.Final.Winners, ", "))
+		}
+	}
+	return nil
+}
+
+// tableLabel is how a table is named in messages: its join code.
+func tableLabel(id [16]byte) string { return "table " + lobby.Code(id) }
+
+// --- masque host ---
+
+type hostOptions struct {
+	netOptions
+	game      string
+	players   int
+	name      string
+	noAdvert  bool
+	waitSeats time.Duration
+}
+
+func newHostCmd(a *app) *cobra.Command {
+	var o hostOptions
+	cmd := &cobra.Command{
+		Use:   "host",
+		Short: "Open a table on the LAN and play when it is full",
+		Long: `Open a table, announce it on the local network by mDNS (service
+_masque._tcp), seat the players who join until every seat is taken, then
+play. There is no server: from the first move every peer holds the whole
+log and checks every entry, and the table goes on without its creator's
+help once seated.
+
+Joiners find the table by its name ('masque join NAME'), by its join code
+(printed here, e.g. 4F7Q-ZK2M) or, beyond the LAN, by the invite multiaddr
+printed here.
+
+Headless with --bot (automation, tests): a bot plays your seat, the game is
+narrated, and at the end the transcript is written and verified; the exit
+status is 0 for a valid finished game. Without --bot use 'masque play'.
+
+If the program is killed mid-game, run the same command with the same
+--state DIR: it reloads the log and the secret card key and rejoins.`,
+		Example: `  masque host --bot --players 4 --name friday --state /tmp/friday
+  masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := newNetRun(a, o.netOptions, cmd)
+			if err != nil {
+				return err
+			}
+			return runHost(cmd.Context(), r, o)
+		},
+	}
+	o.addFlags(cmd)
+	cmd.Flags().StringVar(&o.game, "game", mascarade.GameName, "the game (mascarade)")
+	cmd.Flags().IntVar(&o.players, "players", 4, "seats at the table, yours included (2..13)")
+	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
+	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
+	cmd.Flags().DurationVar(&o.waitSeats, "wait", 0, "give up if the table is not full after this long (default: wait until interrupted)")
+	return cmd
+}
+
+// noArgs is cobra.NoArgs with a usage exit status.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return &exitError{code: 2, err: fmt.Errorf("%s: unexpected argument %q", c.Name(), args[0]), hint: fmt.Sprintf("usage: %s", c.UseLine())}
+	}
+	return nil
+}
+
+func runHost(ctx context.Context, r *netRun, o hostOptions) error {
+	if _, ok := r.a.games[o.game]; !ok || o.game != mascarade.GameName {
+		return &exitError{code: 2, err: fmt.Errorf("--game %q: this table plays %s", o.game, mascarade.GameName)}
+	}
+	if o.players < mascarade.MinPlayers || o.players > mascarade.MaxPlayers {
+		return &exitError{code: 2, err: fmt.Errorf("--players %d: want %d..%d", o.players, mascarade.MinPlayers, mascarade.MaxPlayers)}
+	}
+	if len(o.name) > 64 {
+		return &exitError{code: 2, err: fmt.Errorf("--name: at most 64 bytes")}
+	}
+	ctx, stop := signalContext(ctx)
+	defer stop()
+
+	restart := hasTable(r.o.state)
+	p, err := r.startPeer(map[bool]string{true: r.o.state}[restart])
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	if restart {
+		st, err := store.Open(r.o.state)
+		if err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		return r.play(ctx, p, st, true)
+	}
+	if r.o.state != "" {
+		if err := checkStateDir(r.o.state); err != nil {
+			return err
+		}
+	}
+
+	player := r.playerName(p)
+	name := o.name
+	if name == "" {
+		name = player + "'s table"
+	}
+	card := mental.GenerateKey()
+	seatCtx := ctx
+	if o.waitSeats > 0 {
+		var cancel context.CancelFunc
+		seatCtx, cancel = context.WithTimeout(ctx, o.waitSeats)
+		defer cancel()
+	}
+	var lastTaken int
+	seating, err := p.Host(seatCtx, netsession.HostConfig{Table: name, Player: player, Players: o.players, Card: card,
+		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
+		OnOpen: func(t lobby.Table, advErr error) {
+			r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
+			switch {
+			case o.noAdvert:
+				r.printf("not announced by mDNS (--no-mdns)")
+			case advErr != nil:
+				r.printf("warning: cannot announce the table by mDNS: %v (joiners can use the invite below; see 'masque doctor')", advErr)
+			default:
+				r.printf("announced on the LAN by mDNS: others run 'masque join %q' or 'masque join %s'", name, t.Code())
+			}
+			for _, a := range inviteAddrs(p) {
+				r.printf("invite: %s", a)
+			}
+			r.printf("you are %s (seat 0); waiting for players: 1/%d seated", player, o.players)
+		},
+		OnSeats: func(names []string, total int) {
+			r.mu.Lock()
+			changed := len(names) != lastTaken
+			lastTaken = len(names)
+			r.mu.Unlock()
+			if changed {
+				r.printf("waiting for players: %d/%d seated (%s)", len(names), total, strings.Join(names, ", "))
+			}
+		}})
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return &exitError{code: 130, err: errors.New("interrupted while waiting for players")}
+		case seatCtx.Err() != nil:
+			return &exitError{code: 1, err: fmt.Errorf("the table was not full after %v", o.waitSeats),
+				hint: "joiners find the table with 'masque lobby'; if they do not see it, run 'masque doctor' or give them the invite"}
+		}
+		return &exitError{code: 1, err: fmt.Errorf("seating: %w", err)}
+	}
+	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
+	return r.create(ctx, p, seating, card, name)
+}
+
+// create makes the state directory for a new seating and plays. name is
+// the table's lobby name, kept beside the state so that 'masque join NAME'
+// finds the game again after a crash.
+func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Seating, card *mental.SecretKey, name string) error {
+	dir := r.o.state
+	if dir == "" {
+		dir = r.defaultStateDir(seating.Roster.TableID)
+	}
+	st, err := store.Create(dir, seating.Table, card.Bytes())
+	if err != nil {
+		return &exitError{code: 1, err: err, hint: "give an empty or new directory with --state"}
+	}
+	os.WriteFile(filepath.Join(dir, nameFile), []byte(name), 0o600)
+	return r.play(ctx, p, st, false)
+}
+
+// nameFile keeps the table's lobby name in its state directory.
+const nameFile = "name"
+
+// unfinished looks in CONFIG/tables for the state directory of a game this
+// player was seated at and has not finished, at the table called name or
+// with the join code code.
+func (r *netRun) unfinished(name, code string) string {
+	ents, _ := os.ReadDir(filepath.Join(r.config, "tables"))
+	for _, e := range ents {
+		dir := filepath.Join(r.config, "tables", e.Name())
+		if !hasTable(dir) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "transcript.masque")); err == nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, store.VerdictFile)); err == nil {
+			continue
+		}
+		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
+		id, err := hex.DecodeString(e.Name())
+		switch {
+		case name != "" && string(n) == name:
+			return dir
+		case code != "" && err == nil && len(id) == 16:
+			if want, err := lobby.ParseCode(code); err == nil && [lobby.CodeBytes]byte(id[:lobby.CodeBytes]) == want {
+				return dir
+			}
+		}
+	}
+	return ""
+}
+
+func seatNames(s *p2p.Seating) string {
+	var out []string
+	for i, si := range s.Roster.Seats {
+		out = append(out, fmt.Sprintf("%d %s", i, si.Name))
+	}
+	return strings.Join(out, ", ")
+}
+
+// checkStateDir refuses a --state that exists and is neither empty nor a
+// state directory.
+func checkStateDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) == 0 {
+		return nil
+	}
+	for _, e := range ents {
+		if e.Name() == listenFile {
+			continue
+		}
+		return &exitError{code: 2, err: fmt.Errorf("--state %s: the directory is not empty and holds no table", dir),
+			hint: "give a new directory, or the state directory of the game to rejoin"}
+	}
+	return nil
+}
+
+// inviteAddrs are the node's addresses with /p2p/, non-loopback first.
+func inviteAddrs(p *netsession.Peer) []string {
+	var lan, lo []string
+	for _, a := range p.Node.Addrs() {
+		s := a.String()
+		if strings.HasPrefix(s, "/ip4/127.") || strings.HasPrefix(s, "/ip6/::1/") {
+			lo = append(lo, s)
+		} else {
+			lan = append(lan, s)
+		}
+	}
+	if len(lan) == 0 {
+		return lo
+	}
+	return lan
+}

@@ -1,0 +1,311 @@
+// Package localsession is a [session.Session] where one local seat plays
+// against bots in this process, on an [local.Table]: every seat holds its
+// own keys and replica, and every entry goes through signing, encoding and
+// validation as over the network. The bots move in a goroutine, each after
+// a short delay, so a screen shows the game progress.
+package localsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade/bot"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// MaxTurns stops a game that would never end.
+const MaxTurns = 1000
+
+// Options are a local table's settings.
+type Options struct {
+	Seat        int           // the local seat (0 plays first)
+	Delay       time.Duration // each bot's thinking time; 0 means none
+	Coins       int           // starting purse; 0: the book's default
+	PublishKeys bool          // every seat publishes its card key at the end
+	Logger      *slog.Logger  // nil: discard
+}
+
+type botBit struct {
+	seat engine.Seat
+	bit  bool
+}
+
+// Session is one local seat at an in-process table of bots.
+type Session struct {
+	opts    Options
+	log     *slog.Logger
+	updates chan struct{}
+	wake    chan struct{}
+	cancel  context.CancelFunc
+	done    chan struct{}
+
+	mu     sync.Mutex
+	lt     *local.Table
+	bots   []*bot.Bot // nil at the local seat
+	follow narrate.Follower
+	obs    []bot.Observation // the step in progress, by seat
+	bit    *botBit           // the secret bit of the bot move being published
+	failed string            // why the table stopped, if it did
+}
+
+var _ session.Session = (*Session)(nil)
+
+// New seats names at a fresh local table (seat opts.Seat is the local
+// player, the others are bots deterministic given botSeed) and starts the
+// bots. Close releases it.
+func New(names []string, botSeed uint64, opts Options) (*Session, error) {
+	if opts.Seat < 0 || opts.Seat >= len(names) {
+		return nil, fmt.Errorf("localsession: seat %d of %d", opts.Seat, len(names))
+	}
+	gameOpts := mascarade.Options{Players: names, Coins: opts.Coins}
+	if err := gameOpts.Normalize().Validate(); err != nil {
+		return nil, err
+	}
+	enc, err := gameOpts.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	lt, err := local.New(mascarade.Game{}, names, table.Options{Game: enc, PublishKeys: opts.PublishKeys})
+	if err != nil {
+		return nil, err
+	}
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Session{opts: opts, log: lg, updates: make(chan struct{}, 1), wake: make(chan struct{}, 1),
+		cancel: cancel, done: make(chan struct{}), lt: lt, obs: make([]bot.Observation, len(names))}
+	st := s.rules()
+	if st == nil {
+		cancel()
+		return nil, errors.New("localsession: the table did not deal")
+	}
+	s.bots = make([]*bot.Bot, len(names))
+	for i := range names {
+		if i != opts.Seat {
+			s.bots[i] = bot.New(st, engine.Seat(i), botSeed)
+		}
+	}
+	s.follow.Start(lt.View())
+	lt.OnEntry = s.onEntry
+	lg.Info("local table", "players", names, "seat", opts.Seat, "seed", botSeed)
+	go s.run(ctx)
+	return s, nil
+}
+
+func (s *Session) rules() *mascarade.State {
+	st, _ := s.lt.View().Rules().(*mascarade.State)
+	return st
+}
+
+// onEntry runs (under s.mu, inside lt.Move) after each entry is applied
+// everywhere: it narrates and feeds the bots what their seats learnt.
+func (s *Session) onEntry(e *ledger.Entry) {
+	ev, err := s.follow.Follow(s.lt.View(), e)
+	if err != nil {
+		s.log.Error("narrate", "pos", e.Pos, "err", err)
+		return
+	}
+	for _, l := range ev.Lines {
+		s.log.Debug("log", "line", l)
+	}
+	if ev.Step == nil {
+		return
+	}
+	switch {
+	case ev.Kind == table.BodyMove:
+		for i := range s.obs {
+			s.obs[i] = bot.Observation{}
+		}
+		if s.bit != nil && s.bit.seat == ev.Seat {
+			s.obs[ev.Seat].Swap = s.bit.bit
+		}
+		s.bit = nil
+	case ev.Kind == table.BodyShares:
+		// A completed peek: its viewer's memory has the card.
+		if c := s.lt.View().Completed(); c != nil && c.Kind == engine.EffectPeek {
+			p := s.lt.Seats[c.By].Player
+			if n := len(p.Memory); n > 0 {
+				sg := p.Memory[n-1]
+				s.obs[c.By].Seen = append(s.obs[c.By].Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
+			}
+		}
+	}
+	if !ev.Ended {
+		return
+	}
+	for i, b := range s.bots {
+		if b == nil {
+			continue
+		}
+		o := s.obs[i]
+		o.Effects, o.Facts = ev.Step.Effects, ev.Step.Facts
+		b.Observe(o)
+	}
+}
+
+// run moves the bots until the game is over or the session is closed.
+func (s *Session) run(ctx context.Context) {
+	defer close(s.done)
+	for {
+		s.mu.Lock()
+		seat, kind, ok := s.lt.View().Expect()
+		stopped := s.failed != ""
+		s.mu.Unlock()
+		if !ok || stopped {
+			s.notify()
+			return
+		}
+		if kind != table.BodyMove || int(seat) == s.opts.Seat {
+			// The local player's move (automatic entries never wait).
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.wake:
+			}
+			continue
+		}
+		if s.opts.Delay > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(s.opts.Delay):
+			}
+		}
+		s.mu.Lock()
+		err := s.botMove(seat)
+		if err != nil {
+			s.failed = err.Error()
+			s.log.Error("bot", "seat", seat, "err", err)
+		}
+		s.mu.Unlock()
+		s.notify()
+	}
+}
+
+func (s *Session) botMove(seat engine.Seat) error {
+	st := s.rules()
+	if st.Turn() > MaxTurns {
+		return fmt.Errorf("the game did not end in %d turns", MaxTurns)
+	}
+	m, swap, ok := s.bots[seat].Choose(st)
+	if !ok {
+		return fmt.Errorf("%s has no legal move", st.Name(seat))
+	}
+	var bits []bool
+	if mascarade.HasSecretSwap(st, m) {
+		bits = []bool{swap}
+		s.bit = &botBit{seat: seat, bit: swap}
+	}
+	s.log.Info("bot move", "seat", seat, "move", mascarade.FormatMove(st, m))
+	return s.lt.Move(seat, m, bits)
+}
+
+func (s *Session) notify() {
+	select {
+	case s.updates <- struct{}{}:
+	default:
+	}
+}
+
+// Snapshot implements [session.Session].
+func (s *Session) Snapshot() session.Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	v := s.lt.View()
+	p := s.lt.Seats[s.opts.Seat].Player
+	snap := session.Snapshot{
+		Seat:    s.opts.Seat,
+		Rules:   v.Rules(),
+		Memory:  slices.Clone(p.Memory),
+		Log:     slices.Clone(s.follow.Lines),
+		Verdict: s.failed,
+		Entries: int(v.Pos()),
+	}
+	for _, seat := range s.lt.Seats {
+		snap.Names = append(snap.Names, seat.Name)
+	}
+	seat, kind, ok := v.Expect()
+	st := s.rules()
+	switch {
+	case !ok || s.failed != "" || (st != nil && st.Over()):
+		snap.Over = true
+	case kind == table.BodyMove && int(seat) == s.opts.Seat:
+		snap.MyTurn = true
+	default:
+		snap.Waiting = &session.Wait{Seat: int(seat), Name: s.lt.Seats[seat].Name}
+	}
+	return snap
+}
+
+// Moves returns every move so far with the hidden swaps it caused
+// (public: who and which slots, never whether).
+func (s *Session) Moves() []narrate.Moved {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.follow.Moves)
+}
+
+// Updates implements [session.Session].
+func (s *Session) Updates() <-chan struct{} { return s.updates }
+
+// Submit implements [session.Session].
+func (s *Session) Submit(m engine.Move, swaps []bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.failed != "" {
+		return fmt.Errorf("the table stopped: %s", s.failed)
+	}
+	seat, kind, ok := s.lt.View().Expect()
+	if !ok || kind != table.BodyMove || int(seat) != s.opts.Seat {
+		return errors.New("it is not your move")
+	}
+	m.Seat = engine.Seat(s.opts.Seat)
+	st := s.rules()
+	if _, _, err := st.Apply(m); err != nil {
+		return err
+	}
+	s.log.Info("local move", "move", mascarade.FormatMove(st, m))
+	pos := s.lt.View().Pos()
+	if err := s.lt.Move(m.Seat, m, swaps); err != nil {
+		// The author's replica refuses before anything is published; an
+		// error after that is the table's, and it stops.
+		if s.lt.View().Pos() == pos {
+			return err
+		}
+		s.failed = err.Error()
+		s.log.Error("local move", "err", err)
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+	s.notify()
+	return nil
+}
+
+// Transcript returns the game so far.
+func (s *Session) Transcript() *ledger.Transcript {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lt.Transcript()
+}
+
+// Close implements [session.Session]: it stops the bots.
+func (s *Session) Close() error {
+	s.cancel()
+	<-s.done
+	return nil
+}

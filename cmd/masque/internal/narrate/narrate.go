@@ -1,0 +1,284 @@
+// Package narrate follows a Mascarade table entry by entry and tells what
+// happened in public terms: the deal, every move (never whether a hidden
+// swap was real), every reveal, coin changes and the end. The play screen's
+// log (through a session), and 'masque replay' use it; it needs only the
+// public replica of the table, never a secret key.
+package narrate
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/mental"
+)
+
+// Swap is one hidden swap, as everyone sees it: who did it and which two
+// slots may have exchanged their cards. Whether they did is secret.
+type Swap struct {
+	Pos   uint64 // the position of the move's entry
+	Turn  int
+	By    engine.Seat
+	Slots [2]engine.Slot
+	Index int    // the swap's index among the move's swaps (its payload)
+	Move  string // the move's public text, e.g. "Anna swap Boris"
+}
+
+// Moved is one move as everyone saw it.
+type Moved struct {
+	Pos   uint64 // the move's entry
+	Turn  int
+	Seat  engine.Seat
+	Text  string // e.g. "Anna swap Boris"
+	Swaps []Swap // the hidden swaps it caused
+}
+
+// Step is one move and everything that follows from it (its reveals), up
+// to the next move.
+type Step struct {
+	Pos     uint64 // the move's entry
+	Turn    int
+	Move    engine.Move
+	Text    string           // the move's public text
+	Before  *mascarade.State // the rules before the move
+	After   *mascarade.State // the rules when the step ended
+	Effects []engine.Effect  // the move's effects, then those of its reveals
+	Swaps   []Swap           // the hidden swaps the move caused
+	Facts   []engine.Fact    // the cards revealed to everyone, in order
+}
+
+// Event is what one entry did.
+type Event struct {
+	Pos   uint64
+	Seat  engine.Seat
+	Kind  table.BodyKind
+	Body  *table.Body // the decoded body of a move entry, else nil
+	Dealt bool        // this entry completed the deal
+	Step  *Step       // the step in progress (or just ended); nil outside play
+	Ended bool        // this entry ended Step
+	Lines []string    // the public lines this entry added
+}
+
+// Follower follows one table. Feed it every entry right after the table
+// applied it ([Follower.Follow]); the zero value is ready, and a follower
+// started late catches up with [Follower.Start].
+type Follower struct {
+	Lines []string // every public line so far
+	Moves []Moved  // every move so far, oldest first
+
+	prev  *mascarade.State
+	step  *Step
+	names []string
+}
+
+// Start catches up with a table whose first entries were applied before
+// the follower existed: it narrates the deal if the cards are dealt.
+func (f *Follower) Start(t *table.Table) []string {
+	f.names = seatNames(t)
+	s, _ := t.Rules().(*mascarade.State)
+	if s == nil || f.prev != nil {
+		return nil
+	}
+	f.prev = s
+	lines := dealLines(s)
+	f.Lines = append(f.Lines, lines...)
+	return lines
+}
+
+func seatNames(t *table.Table) []string {
+	var out []string
+	for _, s := range t.Roster().Seats {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// Follow tells what e did; t must have just applied it.
+func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
+	if f.names == nil {
+		f.names = seatNames(t)
+	}
+	ev := Event{Pos: e.Pos, Seat: engine.Seat(e.Seat)}
+	if len(e.Body) == 0 {
+		return ev, errors.New("narrate: empty body")
+	}
+	ev.Kind = table.BodyKind(e.Body[0])
+	prior := f.prev
+	s, _ := t.Rules().(*mascarade.State)
+	if s != nil {
+		f.prev = s
+	}
+	say := func(format string, args ...any) {
+		ev.Lines = append(ev.Lines, fmt.Sprintf(format, args...))
+	}
+	switch ev.Kind {
+	case table.BodyReveal:
+		if prior == nil && s != nil {
+			ev.Dealt = true
+			ev.Lines = append(ev.Lines, dealLines(s)...)
+		}
+	case table.BodyKey:
+		if int(e.Seat) < len(f.names) {
+			say("%s published their card key", f.names[e.Seat])
+		}
+	case table.BodyMove:
+		if prior == nil {
+			return ev, errors.New("narrate: a move before the deal")
+		}
+		b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
+		if err != nil {
+			return ev, err
+		}
+		ev.Body = b
+		m := b.Move
+		m.Seat = engine.Seat(e.Seat)
+		_, effects, err := prior.Apply(m)
+		if err != nil {
+			return ev, err
+		}
+		text := mascarade.FormatMove(prior, m)
+		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Before: prior, After: s, Effects: effects}
+		i := 0
+		for _, ef := range effects {
+			if ef.Kind == engine.EffectSwap {
+				sw := Swap{Pos: e.Pos, Turn: prior.Turn(), By: ef.By, Slots: [2]engine.Slot{ef.Slots[0], ef.Slots[1]}, Index: i, Move: text}
+				st.Swaps = append(st.Swaps, sw)
+				i++
+			}
+		}
+		f.step = st
+		f.Moves = append(f.Moves, Moved{Pos: e.Pos, Turn: st.Turn, Seat: m.Seat, Text: text, Swaps: st.Swaps})
+		line := fmt.Sprintf("turn %d  %s", prior.Turn(), text)
+		if len(st.Swaps) > 0 {
+			line += fmt.Sprintf("  (swapped or not: only %s knows)", prior.Name(m.Seat))
+		}
+		say("%s", line)
+	case table.BodyShares:
+		if c := t.Completed(); c != nil && c.Kind == engine.EffectReveal && f.step != nil {
+			facts, err := RevealedFacts(t, c)
+			if err != nil {
+				return ev, err
+			}
+			_, more, err := prior.Learn(facts)
+			if err != nil {
+				return ev, err
+			}
+			f.step.Effects = append(f.step.Effects, more...)
+			f.step.Facts = append(f.step.Facts, facts...)
+			var out []string
+			for _, fc := range facts {
+				out = append(out, fmt.Sprintf("%s is the %s", s.SlotName(fc.Slot), mascarade.CardName(fc.Card)))
+			}
+			say("  revealed: %s", strings.Join(out, ", "))
+		}
+	}
+	ev.Step = f.step
+	// A step ends when no more shares are due.
+	if _, k, ok := t.Expect(); f.step != nil && (!ok || k != table.BodyShares) {
+		f.step.After = s
+		ev.Ended = true
+		ev.Lines = append(ev.Lines, stepEndLines(f.step.Before, s)...)
+		f.step = nil
+	}
+	f.Lines = append(f.Lines, ev.Lines...)
+	return ev, nil
+}
+
+// RevealedFacts opens the cards of a completed public reveal from its
+// decryption shares.
+func RevealedFacts(t *table.Table, r *table.Request) ([]engine.Fact, error) {
+	var facts []engine.Fact
+	for k, sl := range r.Slots {
+		var all [][]*mental.Element
+		for i := range r.Seats {
+			all = append(all, r.Shares[i][k])
+		}
+		m, err := mental.Open(r.Cards[k], all)
+		if err != nil {
+			return nil, err
+		}
+		kind, ok := t.Catalogue().Kind(m[0])
+		if !ok {
+			return nil, fmt.Errorf("narrate: slot %d opens to no known card", sl)
+		}
+		facts = append(facts, engine.Fact{Slot: sl, Card: engine.Card(kind)})
+	}
+	return facts, nil
+}
+
+func dealLines(s *mascarade.State) []string {
+	var cards []string
+	for sl, c := range s.Deal() {
+		cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), mascarade.CardName(c)))
+	}
+	return []string{
+		"dealt face up: " + strings.Join(cards, ", "),
+		fmt.Sprintf("every player has %d coins", s.Coins(0)),
+	}
+}
+
+func stepEndLines(before, after *mascarade.State) []string {
+	if before == nil || after == nil {
+		return nil
+	}
+	var out []string
+	var ch []string
+	for p := range engine.Seat(after.Players()) {
+		if b, a := before.Coins(p), after.Coins(p); a != b {
+			ch = append(ch, fmt.Sprintf("%s %d→%d", after.Name(p), b, a))
+		}
+	}
+	if b, a := before.Court(), after.Court(); a != b {
+		ch = append(ch, fmt.Sprintf("court %d→%d", b, a))
+	}
+	if len(ch) > 0 {
+		out = append(out, "  coins: "+strings.Join(ch, ", "))
+	}
+	if after.Over() && !before.Over() {
+		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), strings.Join(Winners(after), ", ")))
+	}
+	return out
+}
+
+// Winners returns the winners' names, sorted.
+func Winners(s *mascarade.State) []string {
+	var ws []string
+	for _, w := range s.Winners() {
+		ws = append(ws, s.Name(w))
+	}
+	sort.Strings(ws)
+	return ws
+}
+
+// SwapsSince returns the hidden swaps after position since (-1: since the
+// deal) that involved slot, and so could have moved the card seen there.
+func SwapsSince(moves []Moved, slot engine.Slot, since int64) []Swap {
+	var out []Swap
+	for _, m := range moves {
+		for _, s := range m.Swaps {
+			if int64(s.Pos) > since && slices.Contains(s.Slots[:], slot) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// TurnAt returns the turn of the last move at or before position pos, or
+// 0 before the first move.
+func TurnAt(moves []Moved, pos uint64) int {
+	turn := 0
+	for _, m := range moves {
+		if m.Pos > pos {
+			break
+		}
+		turn = m.Turn
+	}
+	return turn
+}

@@ -1,0 +1,238 @@
+package netsession
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// GameConfig describes a seat's game on an open state directory.
+type GameConfig struct {
+	Node  *p2p.Node
+	Store *store.Store // store.Create after seating, or store.Open after a restart
+	// Bot plays the seat's moves (seeded by Seed); otherwise they come
+	// from Submit.
+	Bot  bool
+	Seed uint64
+	// Timeout is how long a silent seat is waited for before the table
+	// stops with a timeout verdict; 0 waits forever.
+	Timeout time.Duration
+	// Tick is how often OnWait is called (default 500ms).
+	Tick time.Duration
+	// Narrate, if set, receives every line of public narration. It is
+	// called from the room's goroutine and must not block.
+	Narrate func(line string)
+	// OnWait, if set, receives the room's countdown with the awaited
+	// seat's name. It must not block.
+	OnWait func(w p2p.Wait, name string)
+	// OnClose are called by Close after the room and store are closed
+	// (e.g. to close the node).
+	OnClose []func()
+}
+
+// Game is one seat at a running networked table. It implements
+// session.Session for the play screen, and serves headless bots.
+type Game struct {
+	cfg     GameConfig
+	seat    *Seat
+	room    *p2p.Room
+	names   []string
+	cancel  context.CancelFunc
+	done    chan struct{}
+	updates chan struct{}
+
+	mu      sync.Mutex
+	wait    *session.Wait
+	out     *p2p.Outcome
+	err     error
+	closed  bool
+	restart int // entries replayed from the state directory
+}
+
+var _ session.Session = (*Game)(nil)
+
+// Start opens the room of cfg.Store (replaying any stored entries: a
+// restart) and runs it in the background until the game ends, a verdict
+// stops it, ctx is done or Close is called.
+func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
+	t := cfg.Store.Table()
+	me := cfg.Node.ID()
+	seat := -1
+	var names []string
+	for i, s := range t.Roster.Seats {
+		if string(s.PeerID) == string(me) {
+			seat = i
+		}
+		names = append(names, s.Name)
+	}
+	if seat < 0 {
+		return nil, fmt.Errorf("the state directory %s is another player's: this identity (%s) has no seat in it", cfg.Store.Dir(), me)
+	}
+	secret, err := cfg.Store.Secret()
+	if err != nil {
+		return nil, err
+	}
+	card, err := mental.SecretKeyFromBytes(secret)
+	if err != nil {
+		return nil, fmt.Errorf("%s: card key: %w", cfg.Store.Dir(), err)
+	}
+	g := &Game{cfg: cfg, names: names, done: make(chan struct{}), updates: make(chan struct{}, 1)}
+	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Card: card,
+		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify})
+	if err != nil {
+		return nil, err
+	}
+	g.room, err = cfg.Node.OpenRoom(p2p.RoomConfig{Store: cfg.Store, Replica: g.seat, Author: g.seat.Author,
+		Timeout: cfg.Timeout, Tick: cfg.Tick, OnWait: g.onWait})
+	if err != nil {
+		return nil, err
+	}
+	g.restart = len(cfg.Store.Entries())
+	ctx, g.cancel = context.WithCancel(ctx)
+	go g.run(ctx)
+	return g, nil
+}
+
+func (g *Game) run(ctx context.Context) {
+	defer close(g.done)
+	out, err := g.room.Run(ctx)
+	if f := g.seat.Failure(); f != nil && err != nil {
+		err = fmt.Errorf("%w (this seat could not follow the game: %v)", err, f)
+	}
+	g.mu.Lock()
+	g.out, g.err, g.wait = out, err, nil
+	g.mu.Unlock()
+	g.notify()
+}
+
+func (g *Game) notify() {
+	select {
+	case g.updates <- struct{}{}:
+	default:
+	}
+}
+
+func (g *Game) onWait(w p2p.Wait) {
+	name := "?"
+	if int(w.Seat) < len(g.names) {
+		name = g.names[w.Seat]
+	}
+	g.mu.Lock()
+	if w.Local {
+		g.wait = nil
+	} else {
+		sw := &session.Wait{Seat: int(w.Seat), Name: name, Left: w.Left}
+		if w.Left > 0 {
+			sw.Deadline = time.Now().Add(w.Left)
+		}
+		g.wait = sw
+	}
+	g.mu.Unlock()
+	if g.cfg.OnWait != nil {
+		g.cfg.OnWait(w, name)
+	}
+	g.notify()
+}
+
+// Replayed is the number of entries replayed from the state directory when
+// the game started (non-zero after a restart).
+func (g *Game) Replayed() int { return g.restart }
+
+// Seat is the local seat.
+func (g *Game) Seat() int { return int(g.room.Seat()) }
+
+// Names are the players' names by seat.
+func (g *Game) Names() []string { return g.names }
+
+// GameID is the roster's hash.
+func (g *Game) GameID() ledger.Hash { return g.room.GameID() }
+
+// Done is closed when the game has stopped.
+func (g *Game) Done() <-chan struct{} { return g.done }
+
+// Result waits for the end of the game: the outcome (Verdict nil: the game
+// ran to its end) or a local failure.
+func (g *Game) Result() (*p2p.Outcome, error) {
+	<-g.done
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.out, g.err
+}
+
+// Transcript is the roster, its signatures and the log so far.
+func (g *Game) Transcript() *ledger.Transcript {
+	t := g.cfg.Store.Table()
+	return &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: g.room.Log()}
+}
+
+// Snapshot implements session.Session.
+func (g *Game) Snapshot() session.Snapshot {
+	v := g.seat.View()
+	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, Log: v.Log,
+		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.wait != nil && !v.Over && !v.MyTurn {
+		w := *g.wait
+		if !w.Deadline.IsZero() {
+			w.Left = max(0, time.Until(w.Deadline))
+		}
+		s.Waiting = &w
+	}
+	select {
+	case <-g.done:
+		s.Over = true
+		s.Waiting = nil
+		switch {
+		case g.err != nil:
+			s.Verdict = "stopped: " + g.err.Error()
+		case g.out != nil && g.out.Verdict != nil:
+			s.Verdict = g.out.Verdict.String()
+		}
+	default:
+	}
+	return s
+}
+
+// Updates implements session.Session.
+func (g *Game) Updates() <-chan struct{} { return g.updates }
+
+// Submit implements session.Session.
+func (g *Game) Submit(m engine.Move, swaps []bool) error {
+	select {
+	case <-g.done:
+		return errors.New("the game has stopped")
+	default:
+	}
+	return g.seat.Submit(m, swaps)
+}
+
+// Close implements session.Session: it stops the room (peers' sync
+// requests are no longer answered), closes the state directory and runs
+// cfg.OnClose.
+func (g *Game) Close() error {
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		return nil
+	}
+	g.closed = true
+	g.mu.Unlock()
+	g.cancel()
+	<-g.done
+	g.room.Close()
+	err := g.cfg.Store.Close()
+	for _, f := range g.cfg.OnClose {
+		f()
+	}
+	return err
+}

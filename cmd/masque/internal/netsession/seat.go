@@ -1,0 +1,359 @@
+package netsession
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade/bot"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/mental"
+)
+
+// MaxBotTurns stops bots that would play forever (in practice they finish
+// within a hundred turns).
+const MaxBotTurns = 1000
+
+// SeatConfig describes one seat's private side.
+type SeatConfig struct {
+	Seat   int
+	Roster *ledger.Roster
+	Game   table.Game
+	Sign   ed25519.PrivateKey
+	Card   *mental.SecretKey
+	// Bot plays the seat's moves (seeded by Seed); otherwise they come
+	// from Submit.
+	Bot  bool
+	Seed uint64
+	// Narrate, if set, receives every line of public narration.
+	Narrate func(line string)
+	// OnChange, if set, is called after every change (an applied entry,
+	// the seat's turn); it must not block.
+	OnChange func()
+}
+
+// Seat is one seat's replica and private side. It satisfies p2p.Replica:
+// after each applied entry it records what its seat saw
+// (table.Player.Observe), narrates, and feeds a bot each completed step.
+// Its Author method is the seat's p2p.Author: the bot's or the player's
+// move when the table waits for one from this seat, else the automatic
+// entry (deal coin, shares, key).
+type Seat struct {
+	cfg    SeatConfig
+	seat   int
+	tab    *table.Table
+	player *table.Player
+	narr   *Narrator
+	moves  chan []byte // the player's submitted move bodies
+
+	mu      sync.Mutex
+	bot     *bot.Bot // created at the deal
+	step    *step    // the move being carried out, until its last share
+	swapBit bool     // the secret bit of this seat's last move
+	myTurn  bool     // Author waits for Submit
+	lines   []string // the narration so far
+	err     error    // a local failure: this seat cannot follow its game
+}
+
+// step is one move and everything that follows from it.
+type step struct {
+	obs    bot.Observation
+	before *mascarade.State
+}
+
+// NewSeat returns a seat with a fresh replica of cfg.Roster.
+func NewSeat(cfg SeatConfig) (*Seat, error) {
+	if cfg.Game == nil {
+		cfg.Game = mascarade.Game{}
+	}
+	tab, err := table.New(cfg.Roster, cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	d := &Seat{cfg: cfg, seat: cfg.Seat, tab: tab, player: table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Card),
+		moves: make(chan []byte, 1)}
+	d.narr = NewNarrator(func(line string) {
+		d.lines = append(d.lines, line) // called with d.mu held
+		if cfg.Narrate != nil {
+			cfg.Narrate(line)
+		}
+	})
+	return d, nil
+}
+
+// Next implements p2p.Replica.
+func (d *Seat) Next() (uint64, uint8, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.tab.Next()
+}
+
+// StateHash implements p2p.Replica.
+func (d *Seat) StateHash() ledger.Hash {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.tab.StateHash()
+}
+
+// Apply implements p2p.Replica: the table checks and applies e, then the
+// seat follows what happened. A failure to follow is the seat's own (its
+// next author call reports it), not the entry's author's.
+func (d *Seat) Apply(e *ledger.Entry) error {
+	d.mu.Lock()
+	prior, _ := d.tab.Rules().(*mascarade.State)
+	_, kind, _ := d.tab.Expect()
+	mem := len(d.player.Memory)
+	if err := d.tab.Apply(e); err != nil {
+		d.mu.Unlock()
+		return err
+	}
+	if d.err == nil {
+		if err := d.follow(e, prior, kind, mem); err != nil {
+			d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
+		}
+	}
+	d.mu.Unlock()
+	d.changed()
+	return nil
+}
+
+func (d *Seat) changed() {
+	if d.cfg.OnChange != nil {
+		d.cfg.OnChange()
+	}
+}
+
+// Failure is the seat's local failure, if any: it could not follow the game.
+func (d *Seat) Failure() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
+}
+
+// follow updates the seat's memory, its bot's knowledge and the narration
+// after entry e (of the given kind) was applied; prior is the rules state
+// before it and mem the length of the memory before it.
+func (d *Seat) follow(e *ledger.Entry, prior *mascarade.State, kind table.BodyKind, mem int) error {
+	if err := d.player.Observe(d.tab); err != nil {
+		return err
+	}
+	s, _ := d.tab.Rules().(*mascarade.State)
+	if s == nil {
+		return nil
+	}
+	if prior == nil { // just dealt
+		if d.cfg.Bot {
+			d.bot = bot.New(s, engine.Seat(d.seat), d.cfg.Seed)
+		}
+		d.narr.deal(s)
+		return nil
+	}
+	switch kind {
+	case table.BodyMove:
+		b, err := table.UnmarshalBody(e.Body, d.tab.Slot(0).Width())
+		if err != nil {
+			return err
+		}
+		m := b.Move
+		m.Seat = engine.Seat(e.Seat)
+		_, effects, err := prior.Apply(m)
+		if err != nil {
+			return err
+		}
+		d.step = &step{obs: bot.Observation{Effects: effects}, before: prior}
+		if int(e.Seat) == d.seat {
+			d.step.obs.Swap = d.swapBit
+		}
+		d.narr.move(prior, m)
+	case table.BodyShares:
+		c := d.tab.Completed()
+		if c == nil || d.step == nil {
+			break
+		}
+		var facts []engine.Fact
+		for _, sg := range d.player.Memory[mem:] {
+			switch {
+			case sg.Public:
+				facts = append(facts, engine.Fact{Slot: sg.Slot, Card: sg.Card})
+			case c.Kind == engine.EffectPeek:
+				d.step.obs.Seen = append(d.step.obs.Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
+			}
+		}
+		if c.Kind == engine.EffectReveal {
+			_, more, err := prior.Learn(facts)
+			if err != nil {
+				return err
+			}
+			d.step.obs.Effects = append(d.step.obs.Effects, more...)
+			d.step.obs.Facts = append(d.step.obs.Facts, facts...)
+			d.narr.reveal(s, facts)
+		}
+	}
+	// The step ends when no more shares are due.
+	if _, k, ok := d.tab.Expect(); d.step != nil && (!ok || k != table.BodyShares) {
+		if d.bot != nil {
+			d.bot.Observe(d.step.obs)
+		}
+		d.narr.stepEnd(d.step.before, s)
+		d.step = nil
+	}
+	return nil
+}
+
+// Author is the seat's p2p.Author.
+func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
+	d.mu.Lock()
+	if d.err != nil {
+		defer d.mu.Unlock()
+		return nil, d.err
+	}
+	if d.tab.Pos() != pos {
+		defer d.mu.Unlock()
+		return nil, fmt.Errorf("asked for entry %d, the table is at %d", pos, d.tab.Pos())
+	}
+	if _, kind, ok := d.tab.Expect(); !ok || kind != table.BodyMove {
+		defer d.mu.Unlock()
+		b, auto, err := d.player.AutoBody(d.tab)
+		if err != nil {
+			return nil, err
+		}
+		if !auto {
+			return nil, fmt.Errorf("entry %d is not this seat's to write", pos)
+		}
+		return b.MarshalBinary()
+	}
+	if d.cfg.Bot {
+		defer d.mu.Unlock()
+		return d.botMove()
+	}
+	// A person's move: wait for Submit.
+	select {
+	case <-d.moves: // a stale submission
+	default:
+	}
+	d.myTurn = true
+	d.mu.Unlock()
+	d.changed()
+	select {
+	case body := <-d.moves:
+		return body, nil
+	case <-ctx.Done():
+		d.mu.Lock()
+		d.myTurn = false
+		d.mu.Unlock()
+		return nil, ctx.Err()
+	}
+}
+
+// botMove returns the bot's move's body; d.mu is held.
+func (d *Seat) botMove() ([]byte, error) {
+	s, _ := d.tab.Rules().(*mascarade.State)
+	if s == nil || d.bot == nil {
+		return nil, errors.New("a move is expected before the deal")
+	}
+	if s.Turn() > MaxBotTurns {
+		return nil, fmt.Errorf("the bots did not finish the game in %d turns", MaxBotTurns)
+	}
+	m, swap, ok := d.bot.Choose(s)
+	if !ok {
+		return nil, errors.New("the bot has no legal move")
+	}
+	_, effects, err := s.Apply(m)
+	if err != nil {
+		return nil, fmt.Errorf("the bot chose %s: %w", mascarade.FormatMove(s, m), err)
+	}
+	var swaps []bool
+	for _, ef := range effects {
+		if ef.Kind == engine.EffectSwap {
+			swaps = append(swaps, swap)
+		}
+	}
+	d.swapBit = swap
+	body, err := d.player.MoveBody(d.tab, m, swaps)
+	if err != nil {
+		return nil, fmt.Errorf("move %s: %w", mascarade.FormatMove(s, m), err)
+	}
+	return body.MarshalBinary()
+}
+
+// Submit plays the seat's move m with the secret bits of the hidden swaps
+// it causes (one per swap effect). It fails, changing nothing, when it is
+// not this seat's move or m is illegal.
+func (d *Seat) Submit(m engine.Move, swaps []bool) error {
+	d.mu.Lock()
+	defer d.d()
+	if !d.myTurn {
+		return errors.New("it is not your move")
+	}
+	s, _ := d.tab.Rules().(*mascarade.State)
+	if s == nil {
+		return errors.New("the game has not started")
+	}
+	m.Seat = engine.Seat(d.seat)
+	_, effects, err := s.Apply(m)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, ef := range effects {
+		if ef.Kind == engine.EffectSwap {
+			n++
+		}
+	}
+	if len(swaps) != n {
+		return fmt.Errorf("the move causes %d hidden swaps; %d swap bits given", n, len(swaps))
+	}
+	body, err := d.player.MoveBody(d.tab, m, swaps)
+	if err != nil {
+		return err
+	}
+	enc, err := body.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	d.myTurn = false
+	d.swapBit = n > 0 && swaps[0]
+	d.moves <- enc
+	return nil
+}
+
+// d unlocks d.mu and reports a change (Submit's deferred exit).
+func (d *Seat) d() {
+	d.mu.Unlock()
+	d.changed()
+}
+
+// View is what the seat may see now.
+type View struct {
+	Seat    int
+	Names   []string
+	Rules   engine.State
+	Memory  []table.Sighting
+	Log     []string
+	MyTurn  bool
+	Over    bool
+	Entries int
+}
+
+// View returns a copy of the seat's current view.
+func (d *Seat) View() View {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, Entries: int(d.tab.Pos()),
+		Memory: append([]table.Sighting(nil), d.player.Memory...),
+		Log:    append([]string(nil), d.lines...)}
+	for _, s := range d.tab.Roster().Seats {
+		v.Names = append(v.Names, s.Name)
+	}
+	_, _, more := d.tab.Next()
+	v.Over = !more
+	return v
+}
+
+// Table is the seat's replica (read it only when the room has stopped).
+func (d *Seat) Table() *table.Table { return d.tab }

@@ -1,0 +1,319 @@
+package netsession
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/lobby"
+)
+
+// Peer is a player's presence on the network: its identity and libp2p
+// node.
+type Peer struct {
+	ID   *identity.Identity
+	Node *p2p.Node
+}
+
+// NewPeer loads (or creates) the identity kept in configDir and starts a
+// libp2p node listening on listen (empty: p2p.DefaultListenAddrs).
+func NewPeer(configDir string, listen []string) (*Peer, error) {
+	id, err := identity.Load(configDir)
+	if err != nil {
+		return nil, err
+	}
+	return NewPeerWithIdentity(id, listen)
+}
+
+// NewPeerWithIdentity starts a node for id.
+func NewPeerWithIdentity(id *identity.Identity, listen []string) (*Peer, error) {
+	node, err := p2p.NewNode(p2p.Config{Identity: id, ListenAddrs: listen})
+	if err != nil {
+		return nil, err
+	}
+	return &Peer{ID: id, Node: node}, nil
+}
+
+// Close stops the node.
+func (p *Peer) Close() error { return p.Node.Close() }
+
+// ValidName reports whether s can be a player's name in Mascarade: 1..32
+// letters, digits, '_' or '-', and not a centre slot's name.
+func ValidName(s string) bool {
+	if s == "" || len(s) > 32 || !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-':
+		case r >= '0' && r <= '9':
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case r > 127 && unicode.IsLetter(r):
+		default:
+			return false
+		}
+	}
+	for _, r := range []string{"center1", "center2", "none"} {
+		if strings.EqualFold(s, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// TableOptions returns the roster options of a Mascarade table for the
+// seated names: the book's defaults, keys published at the end.
+func TableOptions(names []string) ([]byte, error) {
+	o := mascarade.Options{Players: names}
+	if err := o.Normalize().Validate(); err != nil {
+		return nil, err
+	}
+	g, err := o.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	return (&table.Options{Game: g, PublishKeys: true}).MarshalBinary()
+}
+
+// proveCard returns the card key's public key with its proof, bound to the
+// table, the seat and the peer.
+func proveCard(card *mental.SecretKey, tableID [16]byte, seat int, id peer.ID) ([]byte, error) {
+	return card.ProvePublic(table.KeyContext(tableID, seat, []byte(id))).MarshalBinary()
+}
+
+// checkCard verifies a seat's card key proof.
+func checkCard(tableID [16]byte, seat int, si ledger.SeatInfo) error {
+	pk, err := mental.UnmarshalPublicKey(si.CardKey)
+	if err != nil {
+		return err
+	}
+	return pk.Verify(table.KeyContext(tableID, seat, si.PeerID))
+}
+
+// HostConfig describes a table to create.
+type HostConfig struct {
+	Table   string // the table's name in the lobby
+	Player  string // the creator's name (seat 0)
+	Players int    // seats, the creator's included
+	Card    *mental.SecretKey
+	// Advertise announces the table by mDNS with these options.
+	Advertise bool
+	Lobby     lobby.Options
+	// OnOpen, if set, is called once the table is open, with its lobby
+	// description and the advertisement's error (nil when advertised or
+	// not asked).
+	OnOpen func(t lobby.Table, advertErr error)
+	// OnSeats, if set, is called with the seated names whenever a seat is
+	// taken or freed. It must not block.
+	OnSeats func(names []string, total int)
+}
+
+// Host opens a table, seats joiners until it is full and runs the roster
+// agreement. Joiners' card keys must be proven for the seat they get.
+func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
+	if cfg.Players < mascarade.MinPlayers || cfg.Players > mascarade.MaxPlayers {
+		return nil, fmt.Errorf("%d players: want %d..%d", cfg.Players, mascarade.MinPlayers, mascarade.MaxPlayers)
+	}
+	if !ValidName(cfg.Player) {
+		return nil, fmt.Errorf("player name %q: want 1..32 letters, digits, '_' or '-'", cfg.Player)
+	}
+	var tableID [16]byte
+	if _, err := crand.Read(tableID[:]); err != nil {
+		return nil, err
+	}
+	card, err := proveCard(cfg.Card, tableID, 0, p.ID.PeerID())
+	if err != nil {
+		return nil, err
+	}
+	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: mascarade.GameName,
+		Options: fmt.Sprintf("%d players", cfg.Players), Taken: 1, Total: cfg.Players,
+		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player}}
+	var (
+		mu     sync.Mutex
+		names  = []string{cfg.Player} // by seat, as admitted
+		advert *lobby.Advert
+	)
+	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: mascarade.GameName,
+		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
+		OptionsFor: TableOptions,
+		ValidateSeat: func(seat int, si ledger.SeatInfo) error {
+			if !ValidName(si.Name) {
+				return fmt.Errorf("name %q: want 1..32 letters, digits, '_' or '-'", si.Name)
+			}
+			if err := checkCard(tableID, seat, si); err != nil {
+				return fmt.Errorf("the card key proof must be for table %x, next seat is %d", tableID, seat)
+			}
+			mu.Lock()
+			names = append(names[:seat], si.Name)
+			mu.Unlock()
+			return nil
+		},
+		OnChange: func(taken, total int) {
+			mu.Lock()
+			if taken < len(names) {
+				names = names[:taken]
+			}
+			seated := append([]string(nil), names...)
+			t := lt
+			t.Taken, t.Players = taken, seated
+			if advert != nil {
+				advert.Update(t)
+			}
+			mu.Unlock()
+			if cfg.OnSeats != nil {
+				cfg.OnSeats(seated, total)
+			}
+		}})
+	if err != nil {
+		return nil, err
+	}
+	defer tbl.Close()
+	lt.Addrs = p.Node.Host().Addrs()
+	var advErr error
+	if cfg.Advertise {
+		mu.Lock()
+		advert, advErr = lobby.Advertise(lt, cfg.Lobby)
+		if advErr == nil {
+			// Seats may have been taken meanwhile.
+			t := lt
+			t.Taken, t.Players = len(names), append([]string(nil), names...)
+			advert.Update(t)
+		}
+		mu.Unlock()
+	}
+	defer func() {
+		mu.Lock()
+		if advert != nil {
+			advert.Close()
+		}
+		mu.Unlock()
+	}()
+	if cfg.OnOpen != nil {
+		cfg.OnOpen(lt, advErr)
+	}
+	return tbl.Seat(ctx)
+}
+
+// JoinConfig says which table to join and as whom.
+type JoinConfig struct {
+	Creator peer.AddrInfo
+	TableID [16]byte // zero: the creator's only table (learnt from its answer)
+	Player  string
+	// AutoName: when the name is taken, add a suffix and ask again.
+	AutoName bool
+	Card     *mental.SecretKey
+	// Seat is the expected seat (the lobby's seats taken); 0 means 1.
+	Seat int
+	// OnAccepted, if set, is called once a seat is given.
+	OnAccepted func(seat, taken, total int)
+}
+
+var seatHint = regexp.MustCompile(`for table ([0-9a-f]{32}), next seat is (\d+)`)
+
+// ErrRefused wraps a creator's refusal.
+var ErrRefused = errors.New("refused")
+
+// Join asks for a seat at a table and takes part in the roster agreement.
+// A card key proof is bound to the seat: when the creator answers that the
+// next seat is another one, Join asks again with a proof for it.
+func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
+	if !ValidName(cfg.Player) {
+		return nil, fmt.Errorf("player name %q: want 1..32 letters, digits, '_' or '-'", cfg.Player)
+	}
+	seat, tableID, name := max(cfg.Seat, 1), cfg.TableID, cfg.Player
+	var lastErr error
+	for range 24 {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		card, err := proveCard(cfg.Card, tableID, seat, p.ID.PeerID())
+		if err != nil {
+			return nil, err
+		}
+		accepted := false
+		s, err := p.Node.Join(ctx, p2p.JoinConfig{Creator: cfg.Creator, TableID: tableID, Name: name, CardKey: card,
+			Validate: func(i int, si ledger.SeatInfo) error { return checkCard(tableID, i, si) },
+			OnAccepted: func(taken, total int) {
+				accepted = true
+				if cfg.OnAccepted != nil {
+					cfg.OnAccepted(taken-1, taken, total)
+				}
+			}})
+		if err == nil {
+			if got, err := mascaradeNames(s.Roster); err != nil {
+				return nil, err
+			} else if len(got) != len(s.Roster.Seats) {
+				return nil, errors.New("the roster's options do not name its players")
+			}
+			return s, nil
+		}
+		lastErr = err
+		msg := err.Error()
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case seatHint.MatchString(msg):
+			m := seatHint.FindStringSubmatch(msg)
+			b, _ := hex.DecodeString(m[1])
+			copy(tableID[:], b)
+			seat, _ = strconv.Atoi(m[2])
+			continue
+		case cfg.AutoName && strings.Contains(msg, "is taken"):
+			suffix := p.ID.PeerID().String()
+			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
+			cfg.AutoName = false
+			continue
+		case accepted && !strings.Contains(msg, "refused"):
+			// Dropped while waiting (an earlier joiner left, seats moved):
+			// ask again.
+			seat = 1
+			continue
+		case strings.Contains(msg, "refused"):
+			return nil, fmt.Errorf("%w: %s", ErrRefused, msg)
+		}
+		return nil, err
+	}
+	return nil, lastErr
+}
+
+func truncateName(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// mascaradeNames returns the player names a roster's options give the game,
+// and checks they are the roster's.
+func mascaradeNames(r *ledger.Roster) ([]string, error) {
+	o, err := table.UnmarshalOptions(r.Options)
+	if err != nil {
+		return nil, err
+	}
+	g, err := mascarade.UnmarshalOptions(o.Game)
+	if err != nil {
+		return nil, err
+	}
+	for i, n := range g.Players {
+		if i >= len(r.Seats) || r.Seats[i].Name != n {
+			return nil, fmt.Errorf("the game's player %d (%s) is not the roster's seat %d", i, n, i)
+		}
+	}
+	return g.Players, nil
+}

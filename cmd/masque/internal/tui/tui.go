@@ -1,0 +1,671 @@
+// Package tui is the play screen: one seat at a running Mascarade table,
+// drawn with Bubble Tea. It drives a [session.Session] and nothing else:
+// it shows the seats with their coins, the court, the centre cards and
+// whose turn it is, offers only the legal moves (asking separately whether
+// a hidden swap is real), counts down the challenge window, shows the
+// public log (which never tells whether a swap was real), the seat's own
+// memory, and the result.
+//
+// The model is pure: [Model.Update] takes messages (keys, snapshots,
+// ticks) and returns commands; sessions are only called from commands.
+package tui
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/mascarade"
+)
+
+// History is implemented by sessions that list the moves so far with the
+// hidden swaps they caused (public information). With it the memory panel
+// tells which swaps since a sighting could have moved the card.
+type History interface {
+	Moves() []narrate.Moved
+}
+
+// Options set up the screen.
+type Options struct {
+	Title string // what kind of table, e.g. "local table against 3 bots"
+	// NoMemory hides the seat's memory panel (a table may switch it off).
+	NoMemory bool
+	// ChallengeWindow is how long the seat has to challenge or pass before
+	// it passes automatically; 0 means no limit.
+	ChallengeWindow time.Duration
+	NoColor         bool
+	Logger          *slog.Logger // nil: discard
+}
+
+// Messages.
+type (
+	// SnapshotMsg carries a new view of the table, taken at At.
+	SnapshotMsg struct {
+		Snap  session.Snapshot
+		Moves []narrate.Moved
+		At    time.Time
+	}
+	// TickMsg is the clock.
+	TickMsg time.Time
+	// SubmittedMsg reports the outcome of a submitted move.
+	SubmittedMsg struct {
+		Err  error
+		Pos  int  // the entry the move was expected at
+		Swap bool // its secret bit, if it had one
+		Bits int  // how many secret bits it had
+	}
+	// ClosedMsg says the session's updates ended.
+	ClosedMsg struct{}
+)
+
+// Model is the play screen's state.
+type Model struct {
+	sess session.Session
+	opts Options
+	log  *slog.Logger
+	st   styles
+
+	snap  session.Snapshot
+	moves []narrate.Moved
+	have  bool
+	now   time.Time
+
+	width, height int
+
+	legal   []engine.Move
+	labels  []string
+	cursor  int
+	confirm *engine.Move // a swap-like move waiting for "really swap?"
+	quitAsk bool
+	busy    bool
+	status  string
+
+	window   int // the Entries of the response window the deadline is for, or -1
+	deadline time.Time
+	passed   int // the window the screen passed in automatically
+
+	mySwaps map[uint64]bool // the local seat's secret bits, by entry
+	quit    bool
+}
+
+type styles struct {
+	title, turn, cursor, dim, warn, head lipgloss.Style
+}
+
+func newStyles(noColor bool) styles {
+	if noColor {
+		p := lipgloss.NewStyle()
+		return styles{p, p, p, p, p, p}
+	}
+	return styles{
+		title:  lipgloss.NewStyle().Bold(true),
+		turn:   lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("3")),
+		cursor: lipgloss.NewStyle().Reverse(true),
+		dim:    lipgloss.NewStyle().Foreground(lipgloss.Color("8")),
+		warn:   lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("1")),
+		head:   lipgloss.NewStyle().Bold(true).Underline(true),
+	}
+}
+
+// New returns the screen for sess.
+func New(sess session.Session, opts Options) Model {
+	lg := opts.Logger
+	if lg == nil {
+		lg = slog.New(slog.DiscardHandler)
+	}
+	return Model{sess: sess, opts: opts, log: lg, st: newStyles(opts.NoColor), window: -1, passed: -1,
+		mySwaps: map[uint64]bool{}}
+}
+
+// Run shows the screen on a terminal (in and out) until the player leaves
+// and returns the final model. It does not close sess.
+func Run(sess session.Session, opts Options, in io.Reader, out io.Writer) (Model, error) {
+	prog := tea.NewProgram(New(sess, opts), tea.WithAltScreen(), tea.WithInput(in), tea.WithOutput(out))
+	final, err := prog.Run()
+	fm, _ := final.(Model)
+	return fm, err
+}
+
+// Snapshot takes a view of sess now.
+func Snapshot(sess session.Session) SnapshotMsg {
+	msg := SnapshotMsg{Snap: sess.Snapshot(), At: time.Now()}
+	if h, ok := sess.(History); ok {
+		msg.Moves = h.Moves()
+	}
+	return msg
+}
+
+func waitUpdate(sess session.Session) tea.Cmd {
+	return func() tea.Msg {
+		if _, ok := <-sess.Updates(); !ok {
+			return ClosedMsg{}
+		}
+		return Snapshot(sess)
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second/2, func(t time.Time) tea.Msg { return TickMsg(t) })
+}
+
+// Init implements tea.Model.
+func (m Model) Init() tea.Cmd {
+	sess := m.sess
+	return tea.Batch(func() tea.Msg { return Snapshot(sess) }, waitUpdate(sess), tick())
+}
+
+// Quitting reports whether the player left.
+func (m Model) Quitting() bool { return m.quit }
+
+// Snap returns the last snapshot the screen has.
+func (m Model) Snap() session.Snapshot { return m.snap }
+
+func (m Model) rules() *mascarade.State {
+	s, _ := m.snap.Rules.(*mascarade.State)
+	return s
+}
+
+// Update implements tea.Model.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, nil
+	case SnapshotMsg:
+		return m.onSnapshot(msg)
+	case TickMsg:
+		m.now = time.Time(msg)
+		if cmd := m.autoPass(); cmd != nil {
+			m.busy = true
+			return m, tea.Batch(cmd, tick())
+		}
+		return m, tick()
+	case SubmittedMsg:
+		m.busy = false
+		if msg.Err != nil {
+			m.status = "refused: " + msg.Err.Error()
+			m.log.Warn("move refused", "err", msg.Err)
+		} else {
+			m.status = ""
+			if msg.Bits > 0 {
+				m.mySwaps[uint64(msg.Pos)] = msg.Swap
+			}
+		}
+		sess := m.sess
+		return m, func() tea.Msg { return Snapshot(sess) }
+	case ClosedMsg:
+		m.snap.Over = true
+		if m.snap.Verdict == "" && !m.over() {
+			m.snap.Verdict = "the session ended"
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m.onKey(msg)
+	}
+	return m, nil
+}
+
+func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
+	old := m.snap
+	m.snap, m.moves, m.have = msg.Snap, msg.Moves, true
+	if m.now.IsZero() || msg.At.After(m.now) {
+		m.now = msg.At
+	}
+	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn {
+		m.legal, m.labels, m.confirm = nil, nil, nil
+		if m.snap.MyTurn {
+			if s := m.rules(); s != nil {
+				m.legal = s.LegalMoves(engine.Seat(m.snap.Seat))
+				for _, mv := range m.legal {
+					m.labels = append(m.labels, Label(s, mv))
+				}
+			}
+			if m.cursor >= len(m.legal) {
+				m.cursor = 0
+			}
+			if old.Entries != m.snap.Entries {
+				m.cursor = 0
+			}
+		}
+	}
+	if s := m.rules(); s != nil && m.snap.MyTurn && s.InChallengeWindow() && m.opts.ChallengeWindow > 0 {
+		if m.window != m.snap.Entries {
+			m.window, m.deadline = m.snap.Entries, msg.At.Add(m.opts.ChallengeWindow)
+		}
+	} else {
+		m.window = -1
+	}
+	return m, waitUpdate(m.sess)
+}
+
+// autoPass passes when the challenge window ran out.
+func (m *Model) autoPass() tea.Cmd {
+	if m.window < 0 || m.passed == m.window || m.busy || !m.snap.MyTurn || m.now.Before(m.deadline) {
+		return nil
+	}
+	for _, mv := range m.legal {
+		if mv.Kind == mascarade.KindPass {
+			m.status = "time is up: you pass"
+			m.passed = m.window
+			return m.submit(mv, nil)
+		}
+	}
+	return nil
+}
+
+func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
+	m.busy = true
+	return m, cmd
+}
+
+func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
+	sess, pos := m.sess, m.snap.Entries
+	m.confirm = nil
+	if s := m.rules(); s != nil {
+		m.log.Info("submit", "move", mascarade.FormatMove(s, mv), "bits", len(bits))
+	}
+	return func() tea.Msg {
+		err := sess.Submit(mv, bits)
+		msg := SubmittedMsg{Err: err, Pos: pos, Bits: len(bits)}
+		if len(bits) > 0 {
+			msg.Swap = bits[0]
+		}
+		return msg
+	}
+}
+
+func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
+	key := k.String()
+	if key == "ctrl+c" {
+		m.quit = true
+		return m, tea.Quit
+	}
+	if m.quitAsk {
+		m.quitAsk = false
+		if key == "y" || key == "Y" {
+			m.quit = true
+			return m, tea.Quit
+		}
+		m.status = ""
+		return m, nil
+	}
+	if m.confirm != nil {
+		mv := *m.confirm
+		switch key {
+		case "y", "Y":
+			return m.submitting(m.submit(mv, []bool{true}))
+		case "n", "N":
+			return m.submitting(m.submit(mv, []bool{false}))
+		case "esc":
+			m.confirm = nil
+		}
+		return m, nil
+	}
+	switch key {
+	case "q":
+		if m.over() || !m.have {
+			m.quit = true
+			return m, tea.Quit
+		}
+		m.quitAsk = true
+		return m, nil
+	case "up", "k":
+		if m.cursor > 0 {
+			m.cursor--
+		}
+	case "down", "j":
+		if m.cursor < len(m.legal)-1 {
+			m.cursor++
+		}
+	case "pgup":
+		m.cursor = max(0, m.cursor-10)
+	case "pgdown":
+		m.cursor = max(0, min(len(m.legal)-1, m.cursor+10))
+	case "home", "g":
+		m.cursor = 0
+	case "end", "G":
+		m.cursor = max(0, len(m.legal)-1)
+	case "p":
+		for _, mv := range m.legal {
+			if mv.Kind == mascarade.KindPass && !m.busy {
+				return m.submitting(m.submit(mv, nil))
+			}
+		}
+	case "enter", " ":
+		if m.busy || !m.snap.MyTurn || m.cursor >= len(m.legal) {
+			return m, nil
+		}
+		mv := m.legal[m.cursor]
+		if s := m.rules(); s != nil && mascarade.HasSecretSwap(s, mv) {
+			m.confirm = &mv
+			return m, nil
+		}
+		return m.submitting(m.submit(mv, nil))
+	}
+	return m, nil
+}
+
+func (m Model) over() bool {
+	if s := m.rules(); s != nil && s.Over() {
+		return true
+	}
+	return m.snap.Over
+}
+
+// Label is a legal move in the script verbs, without the player's name:
+// "swap Boris", "claim King", "use between=Anna,Dima".
+func Label(s *mascarade.State, mv engine.Move) string {
+	text := mascarade.FormatMove(s, mv)
+	if mv.Seat >= 0 && int(mv.Seat) < s.Players() {
+		text = strings.TrimPrefix(text, s.Name(mv.Seat)+" ")
+	}
+	return text
+}
+
+// View implements tea.Model.
+func (m Model) View() string {
+	if m.quit {
+		return ""
+	}
+	var b strings.Builder
+	line := func(format string, args ...any) {
+		fmt.Fprintf(&b, format, args...)
+		b.WriteByte('\n')
+	}
+	title := "masque · Mascarade"
+	if m.opts.Title != "" {
+		title += " · " + m.opts.Title
+	}
+	s := m.rules()
+	if !m.have || s == nil {
+		line("%s", m.st.title.Render(title))
+		line("")
+		if m.snap.Verdict != "" {
+			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
+		} else {
+			line("shuffling and dealing…")
+		}
+		line("")
+		line("%s", m.st.dim.Render("q quit"))
+		return b.String()
+	}
+	me := engine.Seat(m.snap.Seat)
+	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
+	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
+	if s.Preparatory() {
+		turnLine += fmt.Sprintf(" · preparatory turn (%d of %d): swap only", s.Turn(), mascarade.PreparatoryTurns)
+	}
+	if s.Over() {
+		turnLine = fmt.Sprintf("turn %d · game over", s.Turn())
+	}
+	line("%s   court %d · bank %d", turnLine, s.Court(), s.Bank())
+	line("")
+	for p := range engine.Seat(s.Players()) {
+		mark := "  "
+		if !s.Over() && p == s.TurnSeat() {
+			mark = "▶ "
+		}
+		name := s.Name(p)
+		if p == me {
+			name += " (you)"
+		}
+		row := fmt.Sprintf("%s%-16s %2d coins", mark, name, s.Coins(p))
+		if s.Players() <= 3 {
+			var sl []string
+			for _, x := range s.SlotsOf(p) {
+				sl = append(sl, s.SlotName(x))
+			}
+			row += "   cards: " + strings.Join(sl, " ")
+		}
+		if need := s.Next(); !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat() {
+			row += "   ← to answer"
+		}
+		if p == s.TurnSeat() && !s.Over() {
+			row = m.st.turn.Render(row)
+		}
+		line("%s", row)
+	}
+	if cs := s.CenterSlots(); len(cs) > 0 {
+		var names []string
+		for _, c := range cs {
+			names = append(names, s.SlotName(c))
+		}
+		line("  centre: %s (face down)", strings.Join(names, ", "))
+	}
+	if lr := s.LastRevealed(); len(lr) > 0 {
+		var out []string
+		for _, f := range lr {
+			out = append(out, fmt.Sprintf("%s was the %s", s.SlotName(f.Slot), mascarade.CardName(f.Card)))
+		}
+		line("  last reveal: %s", strings.Join(out, ", "))
+	}
+	line("")
+	m.viewSituation(&b, s, me)
+	if !m.opts.NoMemory {
+		m.viewMemory(&b, s, me)
+	}
+	m.viewLog(&b, strings.Count(b.String(), "\n"))
+	return b.String()
+}
+
+// viewSituation draws the claim, the challenge window, the moves or who
+// the table waits for, and the result.
+func (m Model) viewSituation(b *strings.Builder, s *mascarade.State, me engine.Seat) {
+	line := func(format string, args ...any) {
+		fmt.Fprintf(b, format, args...)
+		b.WriteByte('\n')
+	}
+	if c, cont, ok := s.Claim(); ok && len(cont) > 0 {
+		text := fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), mascarade.CardName(c))
+		if len(cont) > 1 {
+			var ch []string
+			for _, x := range cont[1:] {
+				ch = append(ch, s.Name(x.Seat))
+			}
+			text += "; challenged by " + strings.Join(ch, ", ")
+		}
+		line("%s", m.st.head.Render("Claim")+" "+text)
+		if s.InChallengeWindow() {
+			who := s.Name(s.Next().Seat)
+			if s.Next().Seat == me {
+				left := ""
+				if m.window >= 0 {
+					d := max(0, m.deadline.Sub(m.now))
+					left = fmt.Sprintf(" (%ds left, then you pass)", int((d+time.Second-1)/time.Second))
+				}
+				line("%s", m.st.warn.Render("challenge window: your answer"+left))
+			} else {
+				line("challenge window: %s to answer", who)
+			}
+		}
+		line("")
+	}
+	switch {
+	case m.over():
+		line("%s", m.st.head.Render("Result"))
+		if s.Over() {
+			line("game over after %d turns: %s won", s.Turn(), strings.Join(narrate.Winners(s), ", "))
+			won := false
+			for _, w := range s.Winners() {
+				won = won || w == me
+			}
+			if won {
+				line("%s", m.st.turn.Render("you won!"))
+			}
+		}
+		if m.snap.Verdict != "" {
+			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
+		}
+		line("%s", m.st.dim.Render("q leave"))
+	case m.snap.MyTurn:
+		line("%s", m.st.head.Render("Your move"))
+		rows := 10
+		if m.height > 0 {
+			rows = max(4, min(rows, m.height/4))
+		}
+		start := 0
+		if m.cursor >= rows {
+			start = m.cursor - rows + 1
+		}
+		end := min(len(m.labels), start+rows)
+		if start > 0 {
+			line("    ↑ %d more", start)
+		}
+		for i := start; i < end; i++ {
+			if i == m.cursor {
+				line("  %s", m.st.cursor.Render("> "+m.labels[i]))
+			} else {
+				line("    %s", m.labels[i])
+			}
+		}
+		if end < len(m.labels) {
+			line("    ↓ %d more", len(m.labels)-end)
+		}
+		switch {
+		case m.confirm != nil:
+			line("%s", m.st.warn.Render(fmt.Sprintf("%s: really swap? y/n (esc: back)", Label(s, *m.confirm))))
+		case m.quitAsk:
+			line("%s", m.st.warn.Render("leave the table? y/n"))
+		case m.busy:
+			line("playing…")
+		default:
+			keys := "↑/↓ choose · enter play · q quit"
+			if s.InChallengeWindow() {
+				keys = "↑/↓ choose · enter play · p pass · q quit"
+			}
+			line("%s", m.st.dim.Render(keys))
+		}
+	default:
+		w := m.snap.Waiting
+		text := "waiting…"
+		if w != nil {
+			text = fmt.Sprintf("waiting for %s %s", w.Name, spinner(m.now))
+			left := w.Left
+			if !w.Deadline.IsZero() {
+				left = max(0, w.Deadline.Sub(m.now))
+			}
+			if left > 0 {
+				text += fmt.Sprintf(" (%ds before the timeout)", int(left.Round(time.Second)/time.Second))
+			}
+		}
+		line("%s", text)
+		if m.quitAsk {
+			line("%s", m.st.warn.Render("leave the table? y/n"))
+		} else {
+			line("%s", m.st.dim.Render("q quit"))
+		}
+	}
+	if m.status != "" {
+		line("%s", m.st.warn.Render(m.status))
+	}
+	line("")
+}
+
+func spinner(t time.Time) string {
+	frames := []string{"·  ", "·· ", "···", " ··", "  ·", "   "}
+	return frames[(t.UnixMilli()/500)%int64(len(frames))]
+}
+
+// viewMemory draws what the seat saw and when, and for each of its own
+// cards which swaps since could have moved it.
+func (m Model) viewMemory(b *strings.Builder, s *mascarade.State, me engine.Seat) {
+	line := func(format string, args ...any) {
+		fmt.Fprintf(b, format, args...)
+		b.WriteByte('\n')
+	}
+	line("%s", m.st.head.Render("Your memory"))
+	deal := s.Deal()
+	for _, own := range s.SlotsOf(me) {
+		card, pos, when := deal[own], int64(-1), "at the deal"
+		for _, sg := range m.snap.Memory {
+			if sg.Slot == own {
+				card, pos = sg.Card, int64(sg.Pos)
+				how := "you peeked"
+				if sg.Public {
+					how = "revealed to all"
+				}
+				when = fmt.Sprintf("%s (%s)", m.when(sg.Pos), how)
+			}
+		}
+		which := "your card"
+		if len(s.SlotsOf(me)) > 1 {
+			which = "your card " + s.SlotName(own)
+		}
+		line("  %s: the %s, seen %s", which, mascarade.CardName(card), when)
+		since := narrate.SwapsSince(m.moves, own, pos)
+		if len(since) == 0 {
+			if m.moves != nil {
+				line("    no swap since could have moved it")
+			}
+			continue
+		}
+		line("    swaps since that could have moved it:")
+		if n := len(since); n > 5 {
+			line("      … %d earlier", n-4)
+			since = since[n-4:]
+		}
+		for _, sw := range since {
+			note := ""
+			if sw.By == me {
+				if bit, ok := m.mySwaps[sw.Pos]; ok {
+					note = map[bool]string{true: "  (you really swapped)", false: "  (you only pretended)"}[bit]
+				}
+			}
+			line("      turn %d  %s%s", sw.Turn, sw.Move, note)
+		}
+	}
+	// What else the seat saw, most recent last.
+	var seen []string
+	for _, sg := range m.snap.Memory {
+		if owner, ok := s.SlotOwner(sg.Slot); ok && owner == me {
+			continue
+		}
+		how := "you saw"
+		if sg.Public {
+			how = "revealed"
+		}
+		seen = append(seen, fmt.Sprintf("%s  %s: %s was the %s", m.when(sg.Pos), how, s.SlotName(sg.Slot), mascarade.CardName(sg.Card)))
+	}
+	if n := len(seen); n > 4 {
+		seen = seen[n-4:]
+	}
+	for _, l := range seen {
+		line("  %s", l)
+	}
+	line("")
+}
+
+// when names the moment of entry pos: its turn when the session lists the
+// moves, else the entry.
+func (m Model) when(pos uint64) string {
+	if m.moves == nil {
+		return fmt.Sprintf("entry %d", pos)
+	}
+	return fmt.Sprintf("turn %d", narrate.TurnAt(m.moves, pos))
+}
+
+// viewLog draws the end of the public log in the rows left.
+func (m Model) viewLog(b *strings.Builder, used int) {
+	rows := 8
+	if m.height > 0 {
+		rows = max(3, m.height-used-2)
+	}
+	b.WriteString(m.st.head.Render("Log"))
+	b.WriteByte('\n')
+	l := m.snap.Log
+	if len(l) > rows {
+		l = l[len(l)-rows:]
+	}
+	for _, x := range l {
+		b.WriteString(m.st.dim.Render("  " + x))
+		b.WriteByte('\n')
+	}
+}

@@ -1,0 +1,379 @@
+package tui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// fakeSession serves a fixed snapshot and records submissions.
+type fakeSession struct {
+	snap session.Snapshot
+	mu   sync.Mutex
+	got  []submission
+	upd  chan struct{}
+}
+
+type submission struct {
+	m     engine.Move
+	swaps []bool
+}
+
+func (f *fakeSession) Snapshot() session.Snapshot { return f.snap }
+func (f *fakeSession) Updates() <-chan struct{}   { return f.upd }
+func (f *fakeSession) Submit(m engine.Move, swaps []bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.got = append(f.got, submission{m, swaps})
+	return nil
+}
+func (f *fakeSession) Close() error { return nil }
+
+const header = "game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=6\n"
+
+// stateAfter plays script lines (after the header) with the rules oracle,
+// without passing for the responders left at the end.
+func stateAfter(t *testing.T, lines string) *mascarade.State {
+	t.Helper()
+	sc, err := mascarade.ParseScript([]byte(header + lines))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := mascaradetest.New(sc.Options, mascaradetest.ScriptDeal(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ln := range sc.Lines {
+		if err := tb.PlayLine(ln); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return tb.State
+}
+
+var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// screen builds a model on a fake session at seat, with the rules state s,
+// and feeds it the snapshot.
+func screen(t *testing.T, s *mascarade.State, seat int, opts Options, edit func(*session.Snapshot)) (Model, *fakeSession) {
+	t.Helper()
+	snap := session.Snapshot{Seat: seat, Names: []string{"Anna", "Boris", "Sasha", "Dima"}, Rules: s,
+		Log: []string{"dealt face up: Anna Queen, Boris Widow", "turn 1  Anna swap Boris  (swapped or not: only Anna knows)"}}
+	if need := s.Next(); s.Over() {
+		snap.Over = true
+	} else if need.Kind == engine.NeedMove && int(need.Seat) == seat {
+		snap.MyTurn = true
+	} else {
+		snap.Waiting = &session.Wait{Seat: int(need.Seat), Name: s.Name(need.Seat)}
+	}
+	if edit != nil {
+		edit(&snap)
+	}
+	f := &fakeSession{snap: snap, upd: make(chan struct{})}
+	m := New(f, opts)
+	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 60})
+	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+	return m, f
+}
+
+func step(t *testing.T, m Model, msg tea.Msg) Model {
+	t.Helper()
+	nm, _ := m.Update(msg)
+	return nm.(Model)
+}
+
+// press feeds keys and returns the model and the last command.
+func press(t *testing.T, m Model, keys ...string) (Model, tea.Cmd) {
+	t.Helper()
+	var cmd tea.Cmd
+	for _, k := range keys {
+		var msg tea.KeyMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyMsg{Type: tea.KeyEnter}
+		case "down":
+			msg = tea.KeyMsg{Type: tea.KeyDown}
+		case "up":
+			msg = tea.KeyMsg{Type: tea.KeyUp}
+		case "esc":
+			msg = tea.KeyMsg{Type: tea.KeyEsc}
+		default:
+			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+		}
+		var nm tea.Model
+		nm, cmd = m.Update(msg)
+		m = nm.(Model)
+	}
+	return m, cmd
+}
+
+// submitted runs cmd (and the commands of a batch, each for a short while)
+// and returns the SubmittedMsg it produced, if any.
+func submitted(cmd tea.Cmd) (SubmittedMsg, bool) {
+	if cmd == nil {
+		return SubmittedMsg{}, false
+	}
+	out := make(chan tea.Msg, 1)
+	go func() { out <- cmd() }()
+	var msg tea.Msg
+	select {
+	case msg = <-out:
+	case <-time.After(200 * time.Millisecond):
+		return SubmittedMsg{}, false
+	}
+	switch msg := msg.(type) {
+	case SubmittedMsg:
+		return msg, true
+	case tea.BatchMsg:
+		for _, c := range msg {
+			if s, ok := submitted(c); ok {
+				return s, true
+			}
+		}
+	}
+	return SubmittedMsg{}, false
+}
+
+func TestScreen(t *testing.T) {
+	opening := stateAfter(t, "")
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	over := stateAfter(t, "Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n")
+	_ = over
+	type check struct {
+		want, not []string
+	}
+	tests := []struct {
+		name  string
+		state *mascarade.State
+		seat  int
+		opts  Options
+		edit  func(*session.Snapshot)
+		keys  []string
+		view  check
+		// what the keys submit, if anything
+		submit     string // the move's label
+		swaps      []bool
+		noSubmit   bool
+		afterEnter bool
+	}{
+		{
+			name: "opening turn offers only swaps", state: opening, seat: 0,
+			view: check{want: []string{"you are Anna", "turn 1 · Anna's turn", "preparatory turn (1 of 4): swap only",
+				"Your move", "> swap Boris", "swap center2", "Anna (you)", "6 coins", "centre: center1, center2", "court 0"},
+				not: []string{"peek", "claim", "really swap"}},
+			noSubmit: true,
+		},
+		{
+			name: "a swap asks whether it is real", state: opening, seat: 0, keys: []string{"down", "enter"},
+			view: check{want: []string{"swap Sasha: really swap? y/n"}}, noSubmit: true,
+		},
+		{
+			name: "yes swaps for real", state: opening, seat: 0, keys: []string{"down", "enter", "y"},
+			view: check{want: []string{"playing…"}}, submit: "swap Sasha", swaps: []bool{true},
+		},
+		{
+			name: "no pretends", state: opening, seat: 0, keys: []string{"enter", "n"},
+			submit: "swap Boris", swaps: []bool{false},
+		},
+		{
+			name: "esc goes back", state: opening, seat: 0, keys: []string{"enter", "esc"},
+			view: check{want: []string{"> swap Boris"}, not: []string{"really swap"}}, noSubmit: true,
+		},
+		{
+			name: "waiting for another seat", state: opening, seat: 2,
+			view: check{want: []string{"waiting for Anna", "you are Sasha"}, not: []string{"Your move"}}, noSubmit: true,
+		},
+		{
+			name: "network timeout shown", state: opening, seat: 2,
+			edit: func(s *session.Snapshot) { s.Waiting.Left = 42 * time.Second },
+			view: check{want: []string{"waiting for Anna", "(42s before the timeout)"}}, noSubmit: true,
+		},
+		{
+			name: "after turn 4 peeks and claims are offered", state: over, seat: 0,
+			view: check{want: []string{"turn 5", "swap Boris", "peek", "claim King"}, not: []string{"preparatory"}}, noSubmit: true,
+		},
+		{
+			name: "challenge window with countdown", state: claim, seat: 1, opts: Options{ChallengeWindow: 30 * time.Second},
+			view: check{want: []string{"Anna claims to be the King", "challenge window: your answer (30s left, then you pass)",
+				"> pass", "challenge", "p pass"}}, noSubmit: true,
+		},
+		{
+			name: "p passes", state: claim, seat: 1, opts: Options{ChallengeWindow: 30 * time.Second}, keys: []string{"p"},
+			submit: "pass",
+		},
+		{
+			name: "challenge", state: claim, seat: 1, keys: []string{"down", "enter"},
+			submit: "challenge",
+		},
+		{
+			name: "others see who must answer", state: claim, seat: 3,
+			view: check{want: []string{"Anna claims to be the King", "challenge window: Boris to answer", "Boris", "← to answer"}}, noSubmit: true,
+		},
+		{
+			name: "the log is shown", state: opening, seat: 0,
+			view: check{want: []string{"Log", "turn 1  Anna swap Boris  (swapped or not: only Anna knows)"}}, noSubmit: true,
+		},
+		{
+			name: "quit asks first", state: opening, seat: 0, keys: []string{"q"},
+			view: check{want: []string{"leave the table? y/n"}}, noSubmit: true,
+		},
+		{
+			name: "memory: the deal and swaps since", state: claim, seat: 1,
+			edit: func(s *session.Snapshot) {
+				s.Memory = []table.Sighting{{Pos: 3, Slot: 3, Card: mascarade.King, Public: true}}
+			},
+			view: check{want: []string{"Your memory", "your card: the Widow, seen at the deal", "entry 3  revealed: Dima was the King"}}, noSubmit: true,
+		},
+		{
+			name: "no memory panel when switched off", state: claim, seat: 1, opts: Options{NoMemory: true},
+			view: check{not: []string{"Your memory"}}, noSubmit: true,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, f := screen(t, tc.state, tc.seat, tc.opts, tc.edit)
+			m, cmd := press(t, m, tc.keys...)
+			v := m.View()
+			for _, w := range tc.view.want {
+				if !strings.Contains(v, w) {
+					t.Errorf("view lacks %q:\n%s", w, v)
+				}
+			}
+			for _, w := range tc.view.not {
+				if strings.Contains(v, w) {
+					t.Errorf("view has %q:\n%s", w, v)
+				}
+			}
+			msg, ok := submitted(cmd)
+			if tc.noSubmit {
+				if ok || len(f.got) != 0 {
+					t.Fatalf("submitted %+v", f.got)
+				}
+				return
+			}
+			if !ok || len(f.got) != 1 {
+				t.Fatalf("submitted %d moves (msg %v)", len(f.got), ok)
+			}
+			g := f.got[0]
+			if l := Label(tc.state, g.m); l != tc.submit {
+				t.Errorf("submitted %q, want %q", l, tc.submit)
+			}
+			if len(g.swaps) != len(tc.swaps) || (len(g.swaps) == 1 && g.swaps[0] != tc.swaps[0]) {
+				t.Errorf("swap bits %v, want %v", g.swaps, tc.swaps)
+			}
+			if msg.Err != nil {
+				t.Errorf("err %v", msg.Err)
+			}
+		})
+	}
+}
+
+// The challenge window counts down on ticks and passes at zero.
+func TestChallengeWindowRunsOut(t *testing.T) {
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	m, f := screen(t, claim, 1, Options{ChallengeWindow: 10 * time.Second}, nil)
+	m = step(t, m, TickMsg(t0.Add(4*time.Second)))
+	if v := m.View(); !strings.Contains(v, "(6s left, then you pass)") {
+		t.Fatalf("no countdown:\n%s", v)
+	}
+	nm, cmd := m.Update(TickMsg(t0.Add(10 * time.Second)))
+	m = nm.(Model)
+	if _, ok := submitted(cmd); !ok || len(f.got) != 1 || f.got[0].m.Kind != mascarade.KindPass {
+		t.Fatalf("no automatic pass: %+v", f.got)
+	}
+	if v := m.View(); !strings.Contains(v, "time is up: you pass") {
+		t.Fatalf("no notice:\n%s", v)
+	}
+	// A new snapshot of the same window does not restart the clock.
+	m = step(t, m, SnapshotMsg{Snap: f.snap, At: t0.Add(11 * time.Second)})
+	if m.deadline != t0.Add(10*time.Second) {
+		t.Fatalf("deadline moved to %v", m.deadline)
+	}
+}
+
+// The memory tells which swaps since a sighting could have moved the
+// seat's card, and whether the seat's own swaps were real.
+func TestMemorySwapsSince(t *testing.T) {
+	s := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	moves := []narrate.Moved{
+		{Pos: 0, Turn: 1, Seat: 0, Text: "Anna swap Boris", Swaps: []narrate.Swap{{Pos: 0, Turn: 1, By: 0, Slots: [2]engine.Slot{0, 1}, Move: "Anna swap Boris"}}},
+		{Pos: 1, Turn: 2, Seat: 1, Text: "Boris swap center1", Swaps: []narrate.Swap{{Pos: 1, Turn: 2, By: 1, Slots: [2]engine.Slot{1, 4}, Move: "Boris swap center1"}}},
+		{Pos: 2, Turn: 3, Seat: 2, Text: "Sasha swap Dima", Swaps: []narrate.Swap{{Pos: 2, Turn: 3, By: 2, Slots: [2]engine.Slot{2, 3}, Move: "Sasha swap Dima"}}},
+		{Pos: 3, Turn: 4, Seat: 3, Text: "Dima swap Anna", Swaps: []narrate.Swap{{Pos: 3, Turn: 4, By: 3, Slots: [2]engine.Slot{3, 0}, Move: "Dima swap Anna"}}},
+	}
+	m, _ := screen(t, s, 0, Options{}, nil)
+	m.mySwaps[0] = true
+	m = step(t, m, SnapshotMsg{Snap: m.snap, Moves: moves, At: t0})
+	v := m.View()
+	for _, w := range []string{"your card: the Queen, seen at the deal", "swaps since that could have moved it:",
+		"turn 1  Anna swap Boris  (you really swapped)", "turn 4  Dima swap Anna"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("view lacks %q:\n%s", w, v)
+		}
+	}
+	if strings.Contains(v, "Sasha swap Dima") && strings.Contains(v, "turn 3  Sasha swap Dima") {
+		t.Errorf("a swap that did not touch Anna's card is listed:\n%s", v)
+	}
+	// After a peek at turn 5 nothing since could have moved it.
+	snap := m.snap
+	snap.Memory = []table.Sighting{{Pos: 9, Slot: 0, Card: mascarade.Widow}}
+	moves = append(moves, narrate.Moved{Pos: 8, Turn: 5, Seat: 0, Text: "Anna peek"})
+	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	v = m.View()
+	for _, w := range []string{"your card: the Widow, seen turn 5 (you peeked)", "no swap since could have moved it"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("view lacks %q:\n%s", w, v)
+		}
+	}
+}
+
+func TestResult(t *testing.T) {
+	sc := header + "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim Widow\nBoris challenge\n"
+	s, err := mascaradetest.RunScript([]byte(sc[:len(header)-len("coins=6\n")] + "coins=1\n" + sc[len(header):]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Over() {
+		t.Fatal("the script should end the game")
+	}
+	m, _ := screen(t, s, 0, Options{}, nil)
+	v := m.View()
+	for _, w := range []string{"Result", "game over after 5 turns: Anna won", "you won!", "q leave", "turn 5 · game over"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("view lacks %q:\n%s", w, v)
+		}
+	}
+	// q leaves at once when the game is over.
+	m, cmd := press(t, m, "q")
+	if !m.Quitting() || cmd == nil {
+		t.Fatal("q did not quit")
+	}
+}
+
+// A verdict (fault or timeout) is shown.
+func TestVerdict(t *testing.T) {
+	m, _ := screen(t, stateAfter(t, ""), 0, Options{}, func(s *session.Snapshot) {
+		s.Over, s.MyTurn, s.Verdict = true, false, "Boris timed out"
+	})
+	if v := m.View(); !strings.Contains(v, "the table stopped: Boris timed out") {
+		t.Fatalf("no verdict:\n%s", v)
+	}
+}
+
+// NO_COLOR: no escape sequences at all.
+func TestNoColor(t *testing.T) {
+	m, _ := screen(t, stateAfter(t, ""), 0, Options{NoColor: true}, nil)
+	if v := m.View(); strings.Contains(v, "\x1b[") {
+		t.Fatalf("escape sequences with NoColor:\n%q", v)
+	}
+}

@@ -1,0 +1,365 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gtank/ristretto255"
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/mental"
+)
+
+type replayOptions struct {
+	file   string
+	reveal bool
+	asJSON bool
+}
+
+// replayCard is a card in a slot.
+type replayCard struct {
+	Slot string `json:"slot"`
+	Card string `json:"card"`
+}
+
+// replaySwap is one hidden swap; Outcome is set with --reveal only.
+type replaySwap struct {
+	By    string    `json:"by"`
+	Slots [2]string `json:"slots"`
+	// Outcome: "real" (the cards were exchanged), "pretended" (nothing
+	// moved) or "same-card" (both slots held the same character, so
+	// nothing could be seen either way).
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// replayStep is one move and what followed from it.
+type replayStep struct {
+	Pos      uint64         `json:"position"`
+	Turn     int            `json:"turn"`
+	Player   string         `json:"player"`
+	Move     string         `json:"move"`
+	Swaps    []replaySwap   `json:"swaps,omitempty"`
+	Saw      []replayCard   `json:"saw,omitempty"` // --reveal: what the peeks showed their viewer
+	Revealed []replayCard   `json:"revealed,omitempty"`
+	Coins    map[string]int `json:"coins"`
+	Court    int            `json:"court"`
+	Cards    []replayCard   `json:"cards,omitempty"` // --reveal: who held which card after the step
+}
+
+// replayResult is the --json output of 'masque replay'.
+type replayResult struct {
+	Game     string       `json:"game"`
+	Players  []string     `json:"players"`
+	Entries  int          `json:"entries"`
+	Keys     bool         `json:"keys_published"`
+	Revealed bool         `json:"revealed"`
+	Deal     []replayCard `json:"deal"`
+	Steps    []replayStep `json:"steps"`
+	Final    *publicState `json:"final,omitempty"`
+	Complete bool         `json:"complete"`
+}
+
+func newReplayCmd(a *app) *cobra.Command {
+	var o replayOptions
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Narrate a game move by move from its transcript",
+		Long: `Replay a transcript and tell the game move by move with public information
+only: the face-up deal, every move, every reveal and the coins. Nobody can
+tell from the transcript whether a hidden swap was real.
+
+If the players published their keys at the end (tables do by default),
+--reveal decrypts every card at every step: who held which card after every
+turn, what every peek showed, and whether each swap was real or pretended.
+Every entry is checked on the way, as 'masque verify' does.`,
+		Example: `  masque replay game.masque
+  masque replay game.masque --reveal
+  masque replay game.masque --reveal --json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.file = args[0]
+			return runReplay(a, o)
+		},
+	}
+	cmd.Flags().BoolVar(&o.reveal, "reveal", false, "show every card at every step (needs the keys the players published)")
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the game as JSON")
+	return cmd
+}
+
+func runReplay(a *app, o replayOptions) error {
+	data, err := os.ReadFile(o.file)
+	if err != nil {
+		return err
+	}
+	tr, err := ledger.UnmarshalTranscript(data)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("%s: %w", o.file, err)}
+	}
+	game, err := a.games.Lookup(tr.Roster.Game)
+	if err != nil {
+		return err
+	}
+	if tr.Roster.Game != mascarade.GameName {
+		return &exitError{code: 1, err: fmt.Errorf("replay narrates %s games, this transcript is of %s", mascarade.GameName, tr.Roster.Game)}
+	}
+	var key *ristretto255.Scalar
+	if o.reveal {
+		if key, err = jointSecret(tr, game); err != nil {
+			return err
+		}
+	}
+	out := a.stdout
+	if o.asJSON {
+		out = io.Discard
+	}
+	res, err := replayTranscript(tr, game, key, out)
+	if err != nil {
+		return err
+	}
+	if o.asJSON {
+		return json.NewEncoder(a.stdout).Encode(res)
+	}
+	if !res.Complete {
+		fmt.Fprintln(out, "note: the game is not finished in this transcript")
+	}
+	return nil
+}
+
+// jointSecret replays tr and returns the sum of the card keys every seat
+// published at the end, which decrypts every card of the game.
+func jointSecret(tr *ledger.Transcript, game table.Game) (*ristretto255.Scalar, error) {
+	t, err := table.Replay(tr, game)
+	if err != nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err),
+			hint: "masque verify FILE tells what is wrong with it"}
+	}
+	sum := ristretto255.NewScalar()
+	var missing []string
+	for i, s := range tr.Roster.Seats {
+		k := t.PublishedKey(i)
+		if k == nil {
+			missing = append(missing, s.Name)
+			continue
+		}
+		x, err := ristretto255.NewScalar().SetCanonicalBytes(k)
+		if err != nil {
+			return nil, fmt.Errorf("%s's published key: %w", s.Name, err)
+		}
+		sum.Add(sum, x)
+	}
+	if len(missing) > 0 {
+		why := "the table did not publish the players' keys"
+		if t.Phase() != table.PhaseDone {
+			why = "the game did not reach its end, where the players publish their keys"
+		}
+		return nil, &exitError{code: 1,
+			err:  fmt.Errorf("--reveal: no published key for %s: %s", strings.Join(missing, ", "), why),
+			hint: "replay without --reveal to see the public game; keys are published when a finished table publishes them (the default; 'masque script --no-key-release' turns it off)"}
+	}
+	return sum, nil
+}
+
+// decrypter opens cards with the sum of every seat's secret key.
+type decrypter struct {
+	x   *ristretto255.Scalar
+	cat *mental.Catalogue
+}
+
+func (d decrypter) card(c mental.Card) engine.Card {
+	if len(c) == 0 {
+		return -1
+	}
+	m := ristretto255.NewElement().ScalarMult(d.x, c[0].A)
+	m.Subtract(c[0].B, m)
+	k, ok := d.cat.Kind(m)
+	if !ok {
+		return -1
+	}
+	return engine.Card(k)
+}
+
+func cardName(c engine.Card) string {
+	if c < 0 {
+		return "?"
+	}
+	return mascarade.CardName(c)
+}
+
+// replayTranscript narrates tr to out (with every card shown when key is
+// the joint secret) and returns the game as data. Every entry is checked.
+func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.Scalar, out io.Writer) (*replayResult, error) {
+	if err := tr.VerifyRoster(); err != nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
+	}
+	t, err := table.New(tr.Roster, game)
+	if err != nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
+	}
+	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []replayStep{}}
+	for _, s := range tr.Roster.Seats {
+		res.Players = append(res.Players, s.Name)
+	}
+	say := func(format string, args ...any) { fmt.Fprintf(out, format+"\n", args...) }
+	head := fmt.Sprintf("replay of a game of %s: %s (%d entries)", res.Game, strings.Join(res.Players, ", "), len(tr.Entries))
+	say("%s", head)
+	if key != nil {
+		say("every card shown, decrypted with the keys the players published at the end")
+	}
+	var (
+		f     narrate.Follower
+		dec   decrypter
+		cards []engine.Card // --reveal: the card in every slot now
+		cur   *replayStep
+	)
+	if key != nil {
+		dec = decrypter{x: key, cat: t.Catalogue()}
+	}
+	slotCards := func(s *mascarade.State) []replayCard {
+		var out []replayCard
+		for i, c := range cards {
+			out = append(out, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
+		}
+		return out
+	}
+	dealt := func(s *mascarade.State) {
+		for i, c := range s.Deal() {
+			res.Deal = append(res.Deal, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
+		}
+		if key != nil {
+			cards = s.Deal()
+		}
+	}
+	// A fixed deal (scripted tables) is dealt before the first entry.
+	for _, l := range f.Start(t) {
+		say("%s", l)
+	}
+	if s, ok := t.Rules().(*mascarade.State); ok {
+		dealt(s)
+	}
+	for _, e := range tr.Entries {
+		var before []engine.Card
+		if key != nil && cards != nil {
+			before = slices.Clone(cards)
+		}
+		if err := t.Apply(e); err != nil {
+			return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err),
+				hint: "masque verify FILE names the fault and the seat to blame"}
+		}
+		ev, err := f.Follow(t, e)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
+		}
+		s, _ := t.Rules().(*mascarade.State)
+		lines := ev.Lines
+		if ev.Dealt {
+			dealt(s)
+		}
+		switch {
+		case ev.Kind == table.BodyMove && ev.Step != nil:
+			st := ev.Step
+			cur = &replayStep{Pos: st.Pos, Turn: st.Turn, Player: st.Before.Name(st.Move.Seat), Move: st.Text}
+			var outcomes []string
+			for _, sw := range st.Swaps {
+				rs := replaySwap{By: st.Before.Name(sw.By), Slots: [2]string{st.Before.SlotName(sw.Slots[0]), st.Before.SlotName(sw.Slots[1])}}
+				if key != nil {
+					a, b := sw.Slots[0], sw.Slots[1]
+					p := ev.Body.Swaps[sw.Index]
+					o0, o1 := dec.card(p.Out0), dec.card(p.Out1)
+					in0, in1 := before[a], before[b]
+					switch {
+					case in0 == in1:
+						rs.Outcome = "same-card"
+						outcomes = append(outcomes, fmt.Sprintf("both held the %s: nothing could move", cardName(in0)))
+					case o0 == in1 && o1 == in0:
+						rs.Outcome = "real"
+						outcomes = append(outcomes, fmt.Sprintf("real swap: %s now holds the %s, %s the %s",
+							rs.Slots[0], cardName(o0), rs.Slots[1], cardName(o1)))
+					case o0 == in0 && o1 == in1:
+						rs.Outcome = "pretended"
+						outcomes = append(outcomes, fmt.Sprintf("pretended swap: nothing moved (%s keeps the %s, %s the %s)",
+							rs.Slots[0], cardName(o0), rs.Slots[1], cardName(o1)))
+					default:
+						return nil, fmt.Errorf("entry %d: the swap's cards do not decrypt to its inputs: are the published keys right?", e.Pos)
+					}
+					before[a], before[b] = o0, o1
+				}
+				cur.Swaps = append(cur.Swaps, rs)
+			}
+			if key != nil && len(lines) > 0 {
+				line := fmt.Sprintf("turn %d  %s", st.Turn, st.Text)
+				if len(outcomes) > 0 {
+					line += "  → " + strings.Join(outcomes, "; ")
+				}
+				lines[0] = line
+			}
+		case ev.Kind == table.BodyShares && ev.Step != nil && cur != nil:
+			if c := t.Completed(); c != nil {
+				switch c.Kind {
+				case engine.EffectReveal:
+					for _, fc := range ev.Step.Facts[len(cur.Revealed):] {
+						cur.Revealed = append(cur.Revealed, replayCard{Slot: s.SlotName(fc.Slot), Card: cardName(fc.Card)})
+					}
+				case engine.EffectPeek:
+					if key != nil {
+						rc := replayCard{Slot: s.SlotName(c.Slots[0]), Card: cardName(dec.card(c.Cards[0]))}
+						cur.Saw = append(cur.Saw, rc)
+						lines = append([]string{fmt.Sprintf("  %s saw: %s is the %s", s.Name(c.By), rc.Slot, rc.Card)}, lines...)
+					}
+				}
+			}
+		}
+		if key != nil && cards != nil {
+			for i := range cards {
+				cards[i] = dec.card(t.Slot(engine.Slot(i)))
+			}
+		}
+		for _, l := range lines {
+			say("%s", l)
+		}
+		if ev.Ended && cur != nil {
+			cur.Coins = map[string]int{}
+			for p := range engine.Seat(s.Players()) {
+				cur.Coins[s.Name(p)] = s.Coins(p)
+			}
+			cur.Court = s.Court()
+			if key != nil {
+				cur.Cards = slotCards(s)
+				// Who holds what, once per turn (and at the end).
+				if s.Turn() != cur.Turn || s.Over() {
+					var held []string
+					for _, c := range cur.Cards {
+						held = append(held, c.Slot+" "+c.Card)
+					}
+					say("  cards after turn %d: %s", cur.Turn, strings.Join(held, ", "))
+				}
+			}
+			res.Steps = append(res.Steps, *cur)
+			cur = nil
+		}
+	}
+	if s, ok := t.Rules().(*mascarade.State); ok {
+		ps := summarize(s)
+		res.Final = &ps
+	}
+	res.Complete = t.Phase() == table.PhaseDone
+	for i := range tr.Roster.Seats {
+		if t.PublishedKey(i) == nil {
+			break
+		}
+		res.Keys = i == len(tr.Roster.Seats)-1
+	}
+	if res.Final == nil {
+		return res, errors.New("the table never dealt")
+	}
+	return res, nil
+}
