@@ -27,6 +27,8 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 	if len(c0) == 0 || len(c0) > MaxWidth || len(c0) != len(c1) {
 		return nil, nil, nil, fmt.Errorf("mental: swap: card widths %d and %d", len(c0), len(c1))
 	}
+	// The Go compiler turns this bool-to-int into a zero-extension of the
+	// bool's byte (MOVBLZX on amd64; checked with -gcflags=-S): no branch.
 	bit := 0
 	if swap {
 		bit = 1
