@@ -14,12 +14,17 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 )
 
 type playOptions struct {
+	game       string
+	scenario   string
 	players    int
 	name       string
 	seed       uint64
@@ -50,11 +55,25 @@ For now 'masque play' seats you against bots on this machine; every move
 still goes through the real stack (keys, proofs, signatures). LAN tables
 come with 'masque host' and 'masque join'.
 
+--game mascarade2 plays the 2nd edition (4 to 12 players): the seats are
+listed in chair order (the Puppeteer makes two players change chairs,
+their cards and purses stay), and your memory shows the cards a Princess
+showed you. --scenario picks the masks in play: a built-in scenario
+(default-4 .. default-12; the default is the one for the player count) or
+your own scenario FILE, checked against the book's constraints:
+
+  # my box's sheet 6A
+  name: sheet-6a
+  players: 6
+  masks: Judge, Empress, King, Princess, Puppeteer, Swindler
+
 At the end the transcript is saved (replay it with 'masque replay FILE
 --reveal': the players' keys are published at the end unless
 --no-key-release). Logs go to a file, never to the screen.`,
 		Example: `  masque play
   masque play --players 6 --name Kim --seed 7
+  masque play --game mascarade2 --players 6
+  masque play --game mascarade2 --players 7 --scenario my-masks.txt
   masque play --transcript game.masque && masque replay game.masque --reveal`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -63,7 +82,9 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.players, "players", 4, "players at the table, you included (2..13)")
+	f.StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
+	f.StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
+	f.IntVar(&o.players, "players", 4, "players at the table, you included (mascarade 2..13, mascarade2 4..12)")
 	f.StringVar(&o.name, "name", defaultPlayerName(), "your name at the table")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	f.DurationVar(&o.delay, "bot-delay", 700*time.Millisecond, "how long each bot thinks")
@@ -109,8 +130,30 @@ func runPlay(a *app, o playOptions) error {
 		return &exitError{code: 2, err: errors.New("playing at a LAN table from 'masque play' is not yet available"),
 			hint: "use 'masque host' and 'masque join' for LAN tables, or run 'masque play' without --table/--host to play against bots"}
 	}
-	if o.players < 2 || o.players > len(demoNames) {
-		return &exitError{code: 2, err: fmt.Errorf("--players %d: want 2..%d", o.players, len(demoNames))}
+	lo, hi := 2, len(demoNames)
+	var set []engine.Card
+	switch o.game {
+	case mascarade.GameName:
+		if o.scenario != "" {
+			return &exitError{code: 2, err: errors.New("--scenario: scenarios are for --game mascarade2"),
+				hint: "the 1st edition plays the book's recommended characters for the player count"}
+		}
+	case mascarade2.GameName:
+		lo, hi = mascarade2.MinPlayers, min(hi, mascarade2.MaxPlayers)
+	default:
+		return &exitError{code: 2, err: fmt.Errorf("--game %q: want %s", o.game, strings.Join(localsession.Games(), " or "))}
+	}
+	if o.players < lo || o.players > hi {
+		return &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", o.players, o.game, lo, hi)}
+	}
+	if o.game == mascarade2.GameName {
+		sc, err := loadScenario(o.scenario, o.players)
+		if err != nil {
+			return err
+		}
+		if sc != nil {
+			set = sc.Masks
+		}
 	}
 	if !validName(o.name) {
 		return &exitError{code: 2, err: fmt.Errorf("--name %q: not a valid player name", o.name),
@@ -135,10 +178,10 @@ func runPlay(a *app, o playOptions) error {
 	}
 	defer logFile.Close()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	logger.Info("masque play", "version", version, "players", o.players, "name", o.name, "seed", o.seed)
+	logger.Info("masque play", "version", version, "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
 
 	names := tableNames(o.name, o.players)
-	ls, err := localsession.New(names, o.seed, localsession.Options{Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger})
+	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Set: set, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger})
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -160,8 +203,8 @@ func runPlay(a *app, o playOptions) error {
 	if final.Quitting() && !snap.Over {
 		fmt.Fprintln(a.stdout, "you left the table")
 	}
-	if s, ok := snap.Rules.(*mascarade.State); ok && s.Over() {
-		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), strings.Join(winnerNames(s), ", "))
+	if s, ok := narrate.RulesOf(snap.Rules); ok && s.Over() {
+		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), strings.Join(narrate.Winners(s), ", "))
 	}
 	if snap.Verdict != "" {
 		fmt.Fprintf(a.stdout, "the table stopped: %s\n", snap.Verdict)
@@ -182,12 +225,64 @@ func runPlay(a *app, o playOptions) error {
 	return nil
 }
 
-func winnerNames(s *mascarade.State) []string {
-	var ws []string
-	for _, w := range s.Winners() {
-		ws = append(ws, s.Name(w))
+// loadScenario returns the mascarade2 scenario NAME (built in) or FILE,
+// checked against the book's constraints for players; nil (the default
+// for the player count) when name is empty. A broken constraint is a
+// usage error (exit status 2) listing every one.
+func loadScenario(name string, players int) (*mascarade2.Scenario, error) {
+	if name == "" {
+		return nil, nil
 	}
-	return ws
+	builtins := strings.Join(mascarade2.ScenarioNames(), ", ")
+	hint := "a scenario file has 'name:', 'players:' and 'masks:' lines, e.g. 'masks: Judge, Empress, King, Princess, Puppeteer, Swindler'; built-in scenarios: " + builtins
+	sc, ok := mascarade2.BuiltinScenario(name)
+	if !ok {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, &exitError{code: 2, err: fmt.Errorf("--scenario %s: no built-in scenario and no such file", name), hint: hint}
+			}
+			return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: %w", err)}
+		}
+		if sc, err = mascarade2.ParseScenario(name, data); err != nil {
+			return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: %w", err), hint: hint}
+		}
+	}
+	if err := sc.Check(players); err != nil {
+		broken := setErrors(err)
+		var b strings.Builder
+		fmt.Fprintf(&b, "--scenario %s: scenario %s breaks %d of the book's constraints for %d players:", name, sc.Name, len(broken), players)
+		for _, se := range broken {
+			fmt.Fprintf(&b, "\n  - %s: %s", se.Constraint, se.Msg)
+		}
+		return nil, &exitError{code: 2, err: errors.New(b.String()),
+			hint: "fix the scenario's masks (or its players: line), or pick another with --scenario; built-in scenarios: " + builtins}
+	}
+	return sc, nil
+}
+
+// setErrors returns every *mascarade2.SetError in err's tree, in order.
+func setErrors(err error) []*mascarade2.SetError {
+	var out []*mascarade2.SetError
+	var walk func(error)
+	walk = func(e error) {
+		if se, ok := e.(*mascarade2.SetError); ok {
+			out = append(out, se)
+			return
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		case interface{ Unwrap() error }:
+			if x := u.Unwrap(); x != nil {
+				walk(x)
+			}
+		}
+	}
+	walk(err)
+	return out
 }
 
 func openLog(path string) (*os.File, string, error) {

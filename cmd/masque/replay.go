@@ -15,7 +15,6 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 )
@@ -49,7 +48,8 @@ type replayStep struct {
 	Player   string         `json:"player"`
 	Move     string         `json:"move"`
 	Swaps    []replaySwap   `json:"swaps,omitempty"`
-	Saw      []replayCard   `json:"saw,omitempty"` // --reveal: what the peeks showed their viewer
+	Saw      []replayCard   `json:"saw,omitempty"`   // --reveal: what the peeks showed their viewer
+	Shown    []replayCard   `json:"shown,omitempty"` // --reveal: the cards shown to all but their owner (the Princess)
 	Revealed []replayCard   `json:"revealed,omitempty"`
 	Coins    map[string]int `json:"coins"`
 	Court    int            `json:"court"`
@@ -75,12 +75,16 @@ func newReplayCmd(a *app) *cobra.Command {
 		Use:   "replay FILE",
 		Short: "Narrate a game move by move from its transcript",
 		Long: `Replay a transcript and tell the game move by move with public information
-only: the face-up deal, every move, every reveal and the coins. Nobody can
-tell from the transcript whether a hidden swap was real.
+only: the face-up deal, every move, every reveal and the coins (and, in
+Mascarade 2nd edition, whose card the Princess showed and who changed
+chairs with the Puppeteer). Nobody can tell from the transcript whether a
+hidden swap was real, nor which card the Princess showed. The game is read
+from the transcript's roster.
 
 If the players published their keys at the end (tables do by default),
 --reveal decrypts every card at every step: who held which card after every
-turn, what every peek showed, and whether each swap was real or pretended.
+turn, what every peek (and every Princess) showed, and whether each swap
+was real or pretended.
 Every entry is checked on the way, as 'masque verify' does.`,
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
@@ -109,8 +113,8 @@ func runReplay(a *app, o replayOptions) error {
 	if err != nil {
 		return err
 	}
-	if tr.Roster.Game != mascarade.GameName {
-		return &exitError{code: 1, err: fmt.Errorf("replay narrates %s games, this transcript is of %s", mascarade.GameName, tr.Roster.Game)}
+	if narrate.CardNamer(tr.Roster.Game) == nil {
+		return &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
 	}
 	var key *ristretto255.Scalar
 	if o.reveal {
@@ -175,6 +179,16 @@ type decrypter struct {
 	cat *mental.Catalogue
 }
 
+// cardNames names the cards of one game, "?" for an unknown one.
+type cardNames func(engine.Card) string
+
+func (n cardNames) of(c engine.Card) string {
+	if c < 0 {
+		return "?"
+	}
+	return n(c)
+}
+
 func (d decrypter) card(c mental.Card) engine.Card {
 	if len(c) == 0 {
 		return -1
@@ -188,13 +202,6 @@ func (d decrypter) card(c mental.Card) engine.Card {
 	return engine.Card(k)
 }
 
-func cardName(c engine.Card) string {
-	if c < 0 {
-		return "?"
-	}
-	return mascarade.CardName(c)
-}
-
 // replayTranscript narrates tr to out (with every card shown when key is
 // the joint secret) and returns the game as data. Every entry is checked.
 func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.Scalar, out io.Writer) (*replayResult, error) {
@@ -206,6 +213,11 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
 	}
 	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []replayStep{}}
+	namer := narrate.CardNamer(tr.Roster.Game)
+	if namer == nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
+	}
+	cardName := cardNames(namer).of
 	for _, s := range tr.Roster.Seats {
 		res.Players = append(res.Players, s.Name)
 	}
@@ -224,14 +236,14 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 	if key != nil {
 		dec = decrypter{x: key, cat: t.Catalogue()}
 	}
-	slotCards := func(s *mascarade.State) []replayCard {
+	slotCards := func(s narrate.Rules) []replayCard {
 		var out []replayCard
 		for i, c := range cards {
 			out = append(out, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
 		}
 		return out
 	}
-	dealt := func(s *mascarade.State) {
+	dealt := func(s narrate.Rules) {
 		for i, c := range s.Deal() {
 			res.Deal = append(res.Deal, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
 		}
@@ -243,7 +255,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 	for _, l := range f.Start(t) {
 		say("%s", l)
 	}
-	if s, ok := t.Rules().(*mascarade.State); ok {
+	if s, ok := narrate.RulesOf(t.Rules()); ok {
 		dealt(s)
 	}
 	for _, e := range tr.Entries {
@@ -259,7 +271,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 		if err != nil {
 			return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
 		}
-		s, _ := t.Rules().(*mascarade.State)
+		s, _ := narrate.RulesOf(t.Rules())
 		lines := ev.Lines
 		if ev.Dealt {
 			dealt(s)
@@ -315,6 +327,16 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 						cur.Saw = append(cur.Saw, rc)
 						lines = append([]string{fmt.Sprintf("  %s saw: %s is the %s", s.Name(c.By), rc.Slot, rc.Card)}, lines...)
 					}
+				case engine.EffectShowOthers:
+					if key != nil {
+						var shown []string
+						for k, sl := range c.Slots {
+							rc := replayCard{Slot: s.SlotName(sl), Card: cardName(dec.card(c.Cards[k]))}
+							cur.Shown = append(cur.Shown, rc)
+							shown = append(shown, fmt.Sprintf("%s is the %s", rc.Slot, rc.Card))
+						}
+						lines = append([]string{fmt.Sprintf("  everyone but %s saw: %s", s.Name(c.Except), strings.Join(shown, ", "))}, lines...)
+					}
 				}
 			}
 		}
@@ -347,7 +369,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 			cur = nil
 		}
 	}
-	if s, ok := t.Rules().(*mascarade.State); ok {
+	if s, ok := narrate.RulesOf(t.Rules()); ok {
 		ps := summarize(s)
 		res.Final = &ps
 	}

@@ -90,6 +90,6 @@ Start here:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a))
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a))
 	return root
 }

@@ -1,5 +1,6 @@
 // Package localsession is a [session.Session] where one local seat plays
-// against bots in this process, on an [local.Table]: every seat holds its
+// against bots in this process, on an [local.Table], at a game of
+// Mascarade of either edition ([Options.Game]): every seat holds its
 // own keys and replica, and every entry goes through signing, encoding and
 // validation as over the network. The bots move in a goroutine, each after
 // a short delay, so a screen shows the game progress.
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +23,9 @@ import (
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/bot"
+	"github.com/masque-games/masque/engine/mascarade2"
+	bot2 "github.com/masque-games/masque/engine/mascarade2/bot"
+	"github.com/masque-games/masque/engine/masquerade/track"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -29,6 +34,13 @@ const MaxTurns = 1000
 
 // Options are a local table's settings.
 type Options struct {
+	// Game is the game's name: mascarade (the default when empty) or
+	// mascarade2.
+	Game string
+	// Set is the multiset of cards in play (for mascarade2, a scenario's
+	// masks); nil: the game's default for the player count. It is checked
+	// against the game's constraints.
+	Set         []engine.Card
 	Seat        int           // the local seat (0 plays first)
 	Delay       time.Duration // each bot's thinking time; 0 means none
 	Coins       int           // starting purse; 0: the book's default
@@ -52,14 +64,80 @@ type Session struct {
 
 	mu     sync.Mutex
 	lt     *local.Table
-	bots   []*bot.Bot // nil at the local seat
+	ed     edition
+	bots   []player // nil at the local seat
 	follow narrate.Follower
-	obs    []bot.Observation // the step in progress, by seat
-	bit    *botBit           // the secret bit of the bot move being published
-	failed string            // why the table stopped, if it did
+	obs    []track.Observation // the step in progress, by seat
+	bit    *botBit             // the secret bit of the bot move being published
+	failed string              // why the table stopped, if it did
 }
 
 var _ session.Session = (*Session)(nil)
+
+// player is a bot of either edition.
+type player interface {
+	Choose(s narrate.Rules) (m engine.Move, swap bool, ok bool)
+	Observe(o track.Observation)
+}
+
+type bot1 struct{ *bot.Bot }
+
+func (b bot1) Choose(s narrate.Rules) (engine.Move, bool, bool) {
+	st, ok := s.Raw().(*mascarade.State)
+	if !ok {
+		return engine.Move{}, false, false
+	}
+	return b.Bot.Choose(st)
+}
+
+type bot2Player struct{ *bot2.Bot }
+
+func (b bot2Player) Choose(s narrate.Rules) (engine.Move, bool, bool) {
+	st, ok := s.Raw().(*mascarade2.State)
+	if !ok {
+		return engine.Move{}, false, false
+	}
+	return b.Bot.Choose(st)
+}
+
+// edition is what a local table needs of a game.
+type edition struct {
+	game    table.Game
+	options func(names []string, set []engine.Card, coins int) ([]byte, error)
+	bot     func(s engine.State, seat engine.Seat, seed uint64) player
+}
+
+var editions = map[string]edition{
+	mascarade.GameName: {
+		game: mascarade.Game{},
+		options: func(names []string, set []engine.Card, coins int) ([]byte, error) {
+			o := mascarade.Options{Players: names, Set: set, Coins: coins}
+			if err := o.Normalize().Validate(); err != nil {
+				return nil, err
+			}
+			return o.MarshalBinary()
+		},
+		bot: func(s engine.State, seat engine.Seat, seed uint64) player {
+			return bot1{bot.New(s.(*mascarade.State), seat, seed)}
+		},
+	},
+	mascarade2.GameName: {
+		game: mascarade2.Game{},
+		options: func(names []string, set []engine.Card, coins int) ([]byte, error) {
+			o := mascarade2.Options{Players: names, Set: set, Coins: coins}
+			if err := o.Normalize().Validate(); err != nil {
+				return nil, err
+			}
+			return o.MarshalBinary()
+		},
+		bot: func(s engine.State, seat engine.Seat, seed uint64) player {
+			return bot2Player{bot2.New(s.(*mascarade2.State), seat, seed)}
+		},
+	},
+}
+
+// Games returns the names of the games a local table plays.
+func Games() []string { return []string{mascarade.GameName, mascarade2.GameName} }
 
 // New seats names at a fresh local table (seat opts.Seat is the local
 // player, the others are bots deterministic given botSeed) and starts the
@@ -68,15 +146,18 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	if opts.Seat < 0 || opts.Seat >= len(names) {
 		return nil, fmt.Errorf("localsession: seat %d of %d", opts.Seat, len(names))
 	}
-	gameOpts := mascarade.Options{Players: names, Coins: opts.Coins}
-	if err := gameOpts.Normalize().Validate(); err != nil {
-		return nil, err
+	if opts.Game == "" {
+		opts.Game = mascarade.GameName
 	}
-	enc, err := gameOpts.MarshalBinary()
+	ed, ok := editions[opts.Game]
+	if !ok {
+		return nil, fmt.Errorf("localsession: unknown game %q (%s)", opts.Game, strings.Join(Games(), ", "))
+	}
+	enc, err := ed.options(names, opts.Set, opts.Coins)
 	if err != nil {
 		return nil, err
 	}
-	lt, err := local.New(mascarade.Game{}, names, table.Options{Game: enc, PublishKeys: opts.PublishKeys})
+	lt, err := local.New(ed.game, names, table.Options{Game: enc, PublishKeys: opts.PublishKeys})
 	if err != nil {
 		return nil, err
 	}
@@ -86,16 +167,16 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{opts: opts, log: lg, updates: make(chan struct{}, 1), wake: make(chan struct{}, 1),
-		cancel: cancel, done: make(chan struct{}), lt: lt, obs: make([]bot.Observation, len(names))}
+		cancel: cancel, done: make(chan struct{}), lt: lt, ed: ed, obs: make([]track.Observation, len(names))}
 	st := s.rules()
 	if st == nil {
 		cancel()
 		return nil, errors.New("localsession: the table did not deal")
 	}
-	s.bots = make([]*bot.Bot, len(names))
+	s.bots = make([]player, len(names))
 	for i := range names {
 		if i != opts.Seat {
-			s.bots[i] = bot.New(st, engine.Seat(i), botSeed)
+			s.bots[i] = ed.bot(st.Raw(), engine.Seat(i), botSeed)
 		}
 	}
 	s.follow.Start(lt.View())
@@ -105,8 +186,9 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	return s, nil
 }
 
-func (s *Session) rules() *mascarade.State {
-	st, _ := s.lt.View().Rules().(*mascarade.State)
+// rules returns the rules now, or nil before the deal.
+func (s *Session) rules() narrate.Rules {
+	st, _ := narrate.RulesOf(s.lt.View().Rules())
 	return st
 }
 
@@ -127,19 +209,25 @@ func (s *Session) onEntry(e *ledger.Entry) {
 	switch {
 	case ev.Kind == table.BodyMove:
 		for i := range s.obs {
-			s.obs[i] = bot.Observation{}
+			s.obs[i] = track.Observation{}
 		}
 		if s.bit != nil && s.bit.seat == ev.Seat {
 			s.obs[ev.Seat].Swap = s.bit.bit
 		}
 		s.bit = nil
 	case ev.Kind == table.BodyShares:
-		// A completed peek: its viewer's memory has the card.
-		if c := s.lt.View().Completed(); c != nil && c.Kind == engine.EffectPeek {
-			p := s.lt.Seats[c.By].Player
-			if n := len(p.Memory); n > 0 {
-				sg := p.Memory[n-1]
-				s.obs[c.By].Seen = append(s.obs[c.By].Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
+		// A completed peek: its viewer's memory has the card; a completed
+		// show (the Princess): every seat's but the owner's has it.
+		c := s.lt.View().Completed()
+		switch {
+		case c == nil:
+		case c.Kind == engine.EffectPeek:
+			s.saw(c.By, 1)
+		case c.Kind == engine.EffectShowOthers:
+			for i := range s.lt.Seats {
+				if engine.Seat(i) != c.Except {
+					s.saw(engine.Seat(i), len(c.Slots))
+				}
 			}
 		}
 	}
@@ -153,6 +241,15 @@ func (s *Session) onEntry(e *ledger.Entry) {
 		o := s.obs[i]
 		o.Effects, o.Facts = ev.Step.Effects, ev.Step.Facts
 		b.Observe(o)
+	}
+}
+
+// saw adds the last n sightings of seat's memory to what it saw privately
+// in the step in progress.
+func (s *Session) saw(seat engine.Seat, n int) {
+	mem := s.lt.Seats[seat].Player.Memory
+	for _, sg := range mem[max(0, len(mem)-n):] {
+		s.obs[seat].Seen = append(s.obs[seat].Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
 	}
 }
 
@@ -205,11 +302,11 @@ func (s *Session) botMove(seat engine.Seat) error {
 		return fmt.Errorf("%s has no legal move", st.Name(seat))
 	}
 	var bits []bool
-	if mascarade.HasSecretSwap(st, m) {
+	if st.HasSecretSwap(m) {
 		bits = []bool{swap}
 		s.bit = &botBit{seat: seat, bit: swap}
 	}
-	s.log.Info("bot move", "seat", seat, "move", mascarade.FormatMove(st, m))
+	s.log.Info("bot move", "seat", seat, "move", st.FormatMove(m))
 	return s.lt.Move(seat, m, bits)
 }
 
@@ -277,7 +374,7 @@ func (s *Session) Submit(m engine.Move, swaps []bool) error {
 	if _, _, err := st.Apply(m); err != nil {
 		return err
 	}
-	s.log.Info("local move", "move", mascarade.FormatMove(st, m))
+	s.log.Info("local move", "move", st.FormatMove(m))
 	pos := s.lt.View().Pos()
 	if err := s.lt.Move(m.Seat, m, swaps); err != nil {
 		// The author's replica refuses before anything is published; an

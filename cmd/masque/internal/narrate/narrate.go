@@ -1,8 +1,10 @@
-// Package narrate follows a Mascarade table entry by entry and tells what
-// happened in public terms: the deal, every move (never whether a hidden
-// swap was real), every reveal, coin changes and the end. The play screen's
-// log (through a session), and 'masque replay' use it; it needs only the
-// public replica of the table, never a secret key.
+// Package narrate follows a Mascarade table (either edition, see [Rules])
+// entry by entry and tells what happened in public terms: the deal, every
+// move (never whether a hidden swap was real), every reveal, the 2nd
+// edition's Princess showing a card to all but its owner (never which
+// card) and Puppeteer moving players between chairs, coin changes and the
+// end. The play screen's log (through a session), and 'masque replay' use
+// it; it needs only the public replica of the table, never a secret key.
 package narrate
 
 import (
@@ -14,7 +16,6 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 )
@@ -30,6 +31,18 @@ type Swap struct {
 	Move  string // the move's public text, e.g. "Anna swap Boris"
 }
 
+// Show is a card shown to every seat but its owner (the 2nd edition's
+// Princess), as everyone sees it: who showed which slot to whom. The card
+// is known only to the seats that saw it.
+type Show struct {
+	Pos    uint64 // the entry that completed the show (the seats' memories have this position)
+	Turn   int
+	By     engine.Seat // who used the power
+	Except engine.Seat // the owner, who did not see it
+	Slot   engine.Slot
+	Power  string // the power's name, e.g. "Princess"
+}
+
 // Moved is one move as everyone saw it.
 type Moved struct {
 	Pos   uint64 // the move's entry
@@ -37,6 +50,7 @@ type Moved struct {
 	Seat  engine.Seat
 	Text  string // e.g. "Anna swap Boris"
 	Swaps []Swap // the hidden swaps it caused
+	Shows []Show // the cards it showed to all but their owner
 }
 
 // Step is one move and everything that follows from it (its reveals), up
@@ -45,12 +59,12 @@ type Step struct {
 	Pos     uint64 // the move's entry
 	Turn    int
 	Move    engine.Move
-	Text    string           // the move's public text
-	Before  *mascarade.State // the rules before the move
-	After   *mascarade.State // the rules when the step ended
-	Effects []engine.Effect  // the move's effects, then those of its reveals
-	Swaps   []Swap           // the hidden swaps the move caused
-	Facts   []engine.Fact    // the cards revealed to everyone, in order
+	Text    string          // the move's public text
+	Before  Rules           // the rules before the move
+	After   Rules           // the rules when the step ended
+	Effects []engine.Effect // the move's effects, then those of its reveals
+	Swaps   []Swap          // the hidden swaps the move caused
+	Facts   []engine.Fact   // the cards revealed to everyone, in order
 }
 
 // Event is what one entry did.
@@ -72,7 +86,7 @@ type Follower struct {
 	Lines []string // every public line so far
 	Moves []Moved  // every move so far, oldest first
 
-	prev  *mascarade.State
+	prev  Rules
 	step  *Step
 	names []string
 }
@@ -81,8 +95,8 @@ type Follower struct {
 // the follower existed: it narrates the deal if the cards are dealt.
 func (f *Follower) Start(t *table.Table) []string {
 	f.names = seatNames(t)
-	s, _ := t.Rules().(*mascarade.State)
-	if s == nil || f.prev != nil {
+	s, ok := RulesOf(t.Rules())
+	if !ok || f.prev != nil {
 		return nil
 	}
 	f.prev = s
@@ -110,8 +124,8 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 	}
 	ev.Kind = table.BodyKind(e.Body[0])
 	prior := f.prev
-	s, _ := t.Rules().(*mascarade.State)
-	if s != nil {
+	s, ok := RulesOf(t.Rules())
+	if ok {
 		f.prev = s
 	}
 	say := func(format string, args ...any) {
@@ -142,7 +156,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 		if err != nil {
 			return ev, err
 		}
-		text := mascarade.FormatMove(prior, m)
+		text := prior.FormatMove(m)
 		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Before: prior, After: s, Effects: effects}
 		i := 0
 		for _, ef := range effects {
@@ -159,7 +173,24 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			line += fmt.Sprintf("  (swapped or not: only %s knows)", prior.Name(m.Seat))
 		}
 		say("%s", line)
+		for _, ef := range effects {
+			if ef.Kind == engine.EffectShowOthers {
+				for _, sl := range ef.Slots {
+					say("  %s is shown to everyone but %s", cardOf(prior, sl), prior.Name(ef.Except))
+				}
+			}
+		}
 	case table.BodyShares:
+		if c := t.Completed(); c != nil && c.Kind == engine.EffectShowOthers && f.step != nil && len(f.Moves) > 0 {
+			power := ""
+			if card, _, ok := f.step.Before.Claim(); ok {
+				power = f.step.Before.CardName(card)
+			}
+			mv := &f.Moves[len(f.Moves)-1]
+			for _, sl := range c.Slots {
+				mv.Shows = append(mv.Shows, Show{Pos: e.Pos, Turn: f.step.Turn, By: c.By, Except: c.Except, Slot: sl, Power: power})
+			}
+		}
 		if c := t.Completed(); c != nil && c.Kind == engine.EffectReveal && f.step != nil {
 			facts, err := RevealedFacts(t, c)
 			if err != nil {
@@ -173,7 +204,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			f.step.Facts = append(f.step.Facts, facts...)
 			var out []string
 			for _, fc := range facts {
-				out = append(out, fmt.Sprintf("%s is the %s", s.SlotName(fc.Slot), mascarade.CardName(fc.Card)))
+				out = append(out, fmt.Sprintf("%s is the %s", s.SlotName(fc.Slot), s.CardName(fc.Card)))
 			}
 			say("  revealed: %s", strings.Join(out, ", "))
 		}
@@ -212,10 +243,19 @@ func RevealedFacts(t *table.Table, r *table.Request) ([]engine.Fact, error) {
 	return facts, nil
 }
 
-func dealLines(s *mascarade.State) []string {
+// cardOf names the card in front of a player ("Sasha's card") or a
+// middle card.
+func cardOf(s Rules, sl engine.Slot) string {
+	if _, ok := s.SlotOwner(sl); ok {
+		return s.SlotName(sl) + "'s card"
+	}
+	return s.SlotName(sl)
+}
+
+func dealLines(s Rules) []string {
 	var cards []string
 	for sl, c := range s.Deal() {
-		cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), mascarade.CardName(c)))
+		cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), s.CardName(c)))
 	}
 	return []string{
 		"dealt face up: " + strings.Join(cards, ", "),
@@ -223,11 +263,14 @@ func dealLines(s *mascarade.State) []string {
 	}
 }
 
-func stepEndLines(before, after *mascarade.State) []string {
+func stepEndLines(before, after Rules) []string {
 	if before == nil || after == nil {
 		return nil
 	}
 	var out []string
+	if !sameSeating(before, after) {
+		out = append(out, seatingLine(before, after))
+	}
 	var ch []string
 	for p := range engine.Seat(after.Players()) {
 		if b, a := before.Coins(p), after.Coins(p); a != b {
@@ -246,8 +289,27 @@ func stepEndLines(before, after *mascarade.State) []string {
 	return out
 }
 
+// seatingLine tells who changed chairs (the Puppeteer): the cards and
+// purses stay on the table, the players move.
+func seatingLine(before, after Rules) string {
+	var moved, now []string
+	b := before.Seating()
+	for c, p := range after.Seating() {
+		if c < len(b) && b[c] != p {
+			moved = append(moved, after.Name(p))
+		}
+		now = append(now, after.Name(p))
+	}
+	slices.Sort(moved)
+	who := strings.Join(moved, ", ")
+	if len(moved) == 2 {
+		who = moved[0] + " and " + moved[1]
+	}
+	return fmt.Sprintf("  %s changed chairs (cards and purses stay on the table); clockwise now: %s", who, strings.Join(now, ", "))
+}
+
 // Winners returns the winners' names, sorted.
-func Winners(s *mascarade.State) []string {
+func Winners(s Rules) []string {
 	var ws []string
 	for _, w := range s.Winners() {
 		ws = append(ws, s.Name(w))

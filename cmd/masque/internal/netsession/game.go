@@ -85,6 +85,9 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: card key: %w", cfg.Store.Dir(), err)
 	}
+	if pk, err := mental.UnmarshalPublicKey(t.Roster.Seats[seat].CardKey); err != nil || pk.X.Equal(card.Public()) != 1 {
+		return nil, fmt.Errorf("the state directory %s is another player's: its card key is not seat %d's", cfg.Store.Dir(), seat)
+	}
 	g := &Game{cfg: cfg, names: names, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Card: card,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify})

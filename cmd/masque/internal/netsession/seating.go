@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
@@ -224,6 +226,10 @@ type JoinConfig struct {
 	OnAccepted func(seat, taken, total int)
 }
 
+// DialPatience is how long Join keeps trying to reach a creator that does
+// not answer (it may be starting).
+var DialPatience = 20 * time.Second
+
 var seatHint = regexp.MustCompile(`for table ([0-9a-f]{32}), next seat is (\d+)`)
 
 // ErrRefused wraps a creator's refusal.
@@ -238,7 +244,8 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 	}
 	seat, tableID, name := max(cfg.Seat, 1), cfg.TableID, cfg.Player
 	var lastErr error
-	for range 24 {
+	dialUntil := time.Now().Add(DialPatience)
+	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -279,12 +286,23 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
 			continue
-		case accepted && !strings.Contains(msg, "refused"):
+		case !accepted && strings.Contains(msg, "dial") && !strings.Contains(msg, ": refused: ") && time.Now().Before(dialUntil):
+			// The creator is not reachable (yet): it may be starting.
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(300 * time.Millisecond):
+			}
+			if sw, ok := p.Node.Host().Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
+				sw.Backoff().Clear(cfg.Creator.ID)
+			}
+			continue
+		case accepted && !strings.Contains(msg, ": refused: "):
 			// Dropped while waiting (an earlier joiner left, seats moved):
 			// ask again.
 			seat = 1
 			continue
-		case strings.Contains(msg, "refused"):
+		case strings.Contains(msg, ": refused: "):
 			return nil, fmt.Errorf("%w: %s", ErrRefused, msg)
 		}
 		return nil, err

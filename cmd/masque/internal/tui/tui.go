@@ -1,10 +1,12 @@
-// Package tui is the play screen: one seat at a running Mascarade table,
-// drawn with Bubble Tea. It drives a [session.Session] and nothing else:
-// it shows the seats with their coins, the court, the centre cards and
-// whose turn it is, offers only the legal moves (asking separately whether
-// a hidden swap is real), counts down the challenge window, shows the
-// public log (which never tells whether a swap was real), the seat's own
-// memory, and the result.
+// Package tui is the play screen: one seat at a running Mascarade table
+// (either edition, through [narrate.Rules]), drawn with Bubble Tea. It
+// drives a [session.Session] and nothing else: it shows the seats with
+// their coins in chair order (the 2nd edition's Puppeteer moves players
+// between chairs), the court, the centre cards and whose turn it is,
+// offers only the legal moves (asking separately whether a hidden swap is
+// real), counts down the challenge window, shows the public log (which
+// never tells whether a swap was real), the seat's own memory (what it
+// peeked, what was revealed, what a Princess showed it) and the result.
 //
 // The model is pure: [Model.Update] takes messages (keys, snapshots,
 // ticks) and returns commands; sessions are only called from commands.
@@ -23,7 +25,8 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // History is implemented by sessions that list the moves so far with the
@@ -168,8 +171,9 @@ func (m Model) Quitting() bool { return m.quit }
 // Snap returns the last snapshot the screen has.
 func (m Model) Snap() session.Snapshot { return m.snap }
 
-func (m Model) rules() *mascarade.State {
-	s, _ := m.snap.Rules.(*mascarade.State)
+// rules returns the rules of the last snapshot, or nil.
+func (m Model) rules() narrate.Rules {
+	s, _ := narrate.RulesOf(m.snap.Rules)
 	return s
 }
 
@@ -252,7 +256,7 @@ func (m *Model) autoPass() tea.Cmd {
 		return nil
 	}
 	for _, mv := range m.legal {
-		if mv.Kind == mascarade.KindPass {
+		if mv.Kind == masquerade.KindPass {
 			m.status = "time is up: you pass"
 			m.passed = m.window
 			return m.submit(mv, nil)
@@ -270,7 +274,7 @@ func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
 	sess, pos := m.sess, m.snap.Entries
 	m.confirm = nil
 	if s := m.rules(); s != nil {
-		m.log.Info("submit", "move", mascarade.FormatMove(s, mv), "bits", len(bits))
+		m.log.Info("submit", "move", s.FormatMove(mv), "bits", len(bits))
 	}
 	return func() tea.Msg {
 		err := sess.Submit(mv, bits)
@@ -335,7 +339,7 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.cursor = max(0, len(m.legal)-1)
 	case "p":
 		for _, mv := range m.legal {
-			if mv.Kind == mascarade.KindPass && !m.busy {
+			if mv.Kind == masquerade.KindPass && !m.busy {
 				return m.submitting(m.submit(mv, nil))
 			}
 		}
@@ -344,7 +348,7 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		mv := m.legal[m.cursor]
-		if s := m.rules(); s != nil && mascarade.HasSecretSwap(s, mv) {
+		if s := m.rules(); s != nil && s.HasSecretSwap(mv) {
 			m.confirm = &mv
 			return m, nil
 		}
@@ -361,9 +365,14 @@ func (m Model) over() bool {
 }
 
 // Label is a legal move in the script verbs, without the player's name:
-// "swap Boris", "claim King", "use between=Anna,Dima".
-func Label(s *mascarade.State, mv engine.Move) string {
-	text := mascarade.FormatMove(s, mv)
+// "swap Boris", "claim King", "use between=Anna,Dima". st is a rules
+// state of either edition.
+func Label(st engine.State, mv engine.Move) string {
+	s, ok := narrate.RulesOf(st)
+	if !ok {
+		return fmt.Sprintf("%s %v", masquerade.KindName(mv.Kind), mv.Args)
+	}
+	text := s.FormatMove(mv)
 	if mv.Seat >= 0 && int(mv.Seat) < s.Players() {
 		text = strings.TrimPrefix(text, s.Name(mv.Seat)+" ")
 	}
@@ -380,11 +389,14 @@ func (m Model) View() string {
 		fmt.Fprintf(&b, format, args...)
 		b.WriteByte('\n')
 	}
+	s := m.rules()
 	title := "masque · Mascarade"
+	if s != nil {
+		title = "masque · " + s.Title()
+	}
 	if m.opts.Title != "" {
 		title += " · " + m.opts.Title
 	}
-	s := m.rules()
 	if !m.have || s == nil {
 		line("%s", m.st.title.Render(title))
 		line("")
@@ -401,14 +413,15 @@ func (m Model) View() string {
 	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
 	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
 	if s.Preparatory() {
-		turnLine += fmt.Sprintf(" · preparatory turn (%d of %d): swap only", s.Turn(), mascarade.PreparatoryTurns)
+		turnLine += fmt.Sprintf(" · preparatory turn (%d of %d): swap only", s.Turn(), s.PreparatoryTurns())
 	}
 	if s.Over() {
 		turnLine = fmt.Sprintf("turn %d · game over", s.Turn())
 	}
 	line("%s   court %d · bank %d", turnLine, s.Court(), s.Bank())
 	line("")
-	for p := range engine.Seat(s.Players()) {
+	seating := s.Seating()
+	for chair, p := range seating {
 		mark := "  "
 		if !s.Over() && p == s.TurnSeat() {
 			mark = "▶ "
@@ -428,10 +441,20 @@ func (m Model) View() string {
 		if need := s.Next(); !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat() {
 			row += "   ← to answer"
 		}
+		if int(p) != chair {
+			row += fmt.Sprintf("   (in %s's chair)", s.Name(engine.Seat(chair)))
+		}
 		if p == s.TurnSeat() && !s.Over() {
 			row = m.st.turn.Render(row)
 		}
 		line("%s", row)
+	}
+	if moved(seating) {
+		var now []string
+		for _, p := range seating {
+			now = append(now, s.Name(p))
+		}
+		line("  seating (clockwise, moved by the Puppeteer): %s", strings.Join(now, " → "))
 	}
 	if cs := s.CenterSlots(); len(cs) > 0 {
 		var names []string
@@ -443,7 +466,7 @@ func (m Model) View() string {
 	if lr := s.LastRevealed(); len(lr) > 0 {
 		var out []string
 		for _, f := range lr {
-			out = append(out, fmt.Sprintf("%s was the %s", s.SlotName(f.Slot), mascarade.CardName(f.Card)))
+			out = append(out, fmt.Sprintf("%s was the %s", s.SlotName(f.Slot), s.CardName(f.Card)))
 		}
 		line("  last reveal: %s", strings.Join(out, ", "))
 	}
@@ -458,13 +481,13 @@ func (m Model) View() string {
 
 // viewSituation draws the claim, the challenge window, the moves or who
 // the table waits for, and the result.
-func (m Model) viewSituation(b *strings.Builder, s *mascarade.State, me engine.Seat) {
+func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 	line := func(format string, args ...any) {
 		fmt.Fprintf(b, format, args...)
 		b.WriteByte('\n')
 	}
 	if c, cont, ok := s.Claim(); ok && len(cont) > 0 {
-		text := fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), mascarade.CardName(c))
+		text := fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), s.CardName(c))
 		if len(cont) > 1 {
 			var ch []string
 			for _, x := range cont[1:] {
@@ -576,7 +599,7 @@ func spinner(t time.Time) string {
 
 // viewMemory draws what the seat saw and when, and for each of its own
 // cards which swaps since could have moved it.
-func (m Model) viewMemory(b *strings.Builder, s *mascarade.State, me engine.Seat) {
+func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 	line := func(format string, args ...any) {
 		fmt.Fprintf(b, format, args...)
 		b.WriteByte('\n')
@@ -591,6 +614,8 @@ func (m Model) viewMemory(b *strings.Builder, s *mascarade.State, me engine.Seat
 				how := "you peeked"
 				if sg.Public {
 					how = "revealed to all"
+				} else if sh, ok := m.shown(sg); ok {
+					how = shownBy(s, sh)
 				}
 				when = fmt.Sprintf("%s (%s)", m.when(sg.Pos), how)
 			}
@@ -599,7 +624,10 @@ func (m Model) viewMemory(b *strings.Builder, s *mascarade.State, me engine.Seat
 		if len(s.SlotsOf(me)) > 1 {
 			which = "your card " + s.SlotName(own)
 		}
-		line("  %s: the %s, seen %s", which, mascarade.CardName(card), when)
+		line("  %s: the %s, seen %s", which, s.CardName(card), when)
+		if first := engine.Seat(own); int(first) < s.Players() && first != me {
+			line("    you sit where %s sat at the start (the Puppeteer moved you): its card and purse are yours", s.Name(first))
+		}
 		since := narrate.SwapsSince(m.moves, own, pos)
 		if len(since) == 0 {
 			if m.moves != nil {
@@ -631,8 +659,18 @@ func (m Model) viewMemory(b *strings.Builder, s *mascarade.State, me engine.Seat
 		how := "you saw"
 		if sg.Public {
 			how = "revealed"
+		} else if sh, ok := m.shown(sg); ok {
+			how = shownBy(s, sh)
 		}
-		seen = append(seen, fmt.Sprintf("%s  %s: %s was the %s", m.when(sg.Pos), how, s.SlotName(sg.Slot), mascarade.CardName(sg.Card)))
+		seen = append(seen, fmt.Sprintf("%s  %s: %s was the %s", m.when(sg.Pos), how, s.SlotName(sg.Slot), s.CardName(sg.Card)))
+	}
+	// Cards of this seat shown to everyone else: it never learns which.
+	for _, mv := range m.moves {
+		for _, sh := range mv.Shows {
+			if sh.Except == me {
+				seen = append(seen, fmt.Sprintf("turn %d  %s's %s showed your card to everyone but you", sh.Turn, s.Name(sh.By), power(sh)))
+			}
+		}
 	}
 	if n := len(seen); n > 4 {
 		seen = seen[n-4:]
@@ -641,6 +679,40 @@ func (m Model) viewMemory(b *strings.Builder, s *mascarade.State, me engine.Seat
 		line("  %s", l)
 	}
 	line("")
+}
+
+// shown returns the show (the Princess) a sighting came from, if the
+// session lists the moves.
+func (m Model) shown(sg table.Sighting) (narrate.Show, bool) {
+	for _, mv := range m.moves {
+		for _, sh := range mv.Shows {
+			if sh.Pos == sg.Pos && sh.Slot == sg.Slot {
+				return sh, true
+			}
+		}
+	}
+	return narrate.Show{}, false
+}
+
+func power(sh narrate.Show) string {
+	if sh.Power == "" {
+		return "power"
+	}
+	return sh.Power
+}
+
+func shownBy(s narrate.Rules, sh narrate.Show) string {
+	return fmt.Sprintf("%s's %s showed you", s.Name(sh.By), power(sh))
+}
+
+// moved reports whether anyone sits on another chair than at the start.
+func moved(seating []engine.Seat) bool {
+	for c, p := range seating {
+		if int(p) != c {
+			return true
+		}
+	}
+	return false
 }
 
 // when names the moment of entry pos: its turn when the session lists the

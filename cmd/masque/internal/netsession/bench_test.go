@@ -1,0 +1,197 @@
+package netsession
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/lobby"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// clock records, per position, when its author produced it and when each
+// peer had applied (and so verified) it.
+type clock struct {
+	mu       sync.Mutex
+	authored map[uint64]time.Time
+	applied  map[uint64][]time.Time
+}
+
+// timedSeat is a Seat whose Apply and Author are timed.
+type timedSeat struct {
+	*Seat
+	c *clock
+}
+
+func (t timedSeat) Apply(e *ledger.Entry) error {
+	if err := t.Seat.Apply(e); err != nil {
+		return err
+	}
+	now := time.Now()
+	t.c.mu.Lock()
+	t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+	t.c.mu.Unlock()
+	return nil
+}
+
+func (t timedSeat) author(ctx context.Context, pos uint64) ([]byte, error) {
+	b, err := t.Seat.Author(ctx, pos)
+	t.c.mu.Lock()
+	t.c.authored[pos] = time.Now()
+	t.c.mu.Unlock()
+	return b, err
+}
+
+// rssMB is this process's resident set size in MB (Linux), or 0.
+func rssMB() float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// BenchmarkNetworkLatency plays full 13-player bot games of Mascarade among
+// 13 libp2p peers on loopback TCP in this process (the same seating, state
+// directories with fsync, and rooms as 'masque host'/'masque join') and
+// reports: the action latency from the author's entry to every peer
+// having applied and verified it (p50, p99), the game's wall time, and the
+// process RSS divided by 13 (all peers share the process).
+//
+//	go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
+func BenchmarkNetworkLatency(b *testing.B) {
+	const n = 13
+	var p50s, p99s, games, rss []float64
+	for range b.N {
+		p50, p99, game, err := networkGame(b.TempDir(), n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p50s, p99s, games = append(p50s, p50), append(p99s, p99), append(games, game)
+		rss = append(rss, rssMB()/n)
+	}
+	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
+	b.ReportMetric(med(p50s), "p50-ms")
+	b.ReportMetric(med(p99s), "p99-ms")
+	b.ReportMetric(med(games), "game-s")
+	b.ReportMetric(med(rss), "MB/peer")
+	b.ReportMetric(0, "ns/op")
+}
+
+func networkGame(root string, n int) (p50, p99, game float64, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	peers := make([]*Peer, n)
+	cards := make([]*mental.SecretKey, n)
+	defer func() {
+		for _, p := range peers {
+			if p != nil {
+				p.Close()
+			}
+		}
+	}()
+	for i := range peers {
+		id, err := identity.Generate()
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}); err != nil {
+			return 0, 0, 0, err
+		}
+		cards[i] = mental.GenerateKey()
+	}
+	seatings := make([]*p2p.Seating, n)
+	errs := make([]error, n)
+	opened := make(chan lobby.Table, 1)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		seatings[0], errs[0] = peers[0].Host(ctx, HostConfig{Table: "bench", Player: "p0", Players: n, Card: cards[0],
+			OnOpen: func(t lobby.Table, _ error) { opened <- t }})
+	})
+	lt := <-opened
+	for i := 1; i < n; i++ {
+		wg.Go(func() {
+			seatings[i], errs[i] = peers[i].Join(ctx, JoinConfig{Creator: lt.AddrInfo(), TableID: lt.ID,
+				Player: fmt.Sprint("p", i), Card: cards[i], Seat: i})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("seat %d: %w", i, err)
+		}
+	}
+	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}}
+	rooms := make([]*p2p.Room, n)
+	stores := make([]*store.Store, n)
+	defer func() {
+		for i := range rooms {
+			if rooms[i] != nil {
+				rooms[i].Close()
+			}
+			if stores[i] != nil {
+				stores[i].Close()
+			}
+		}
+	}()
+	for i, s := range seatings {
+		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, cards[i].Bytes())
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		stores[i] = st
+		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Card: cards[i],
+			Bot: true, Seed: 1})
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		ts := timedSeat{seat, c}
+		if rooms[i], err = peers[i].Node.OpenRoom(p2p.RoomConfig{Store: st, Replica: ts, Author: ts.author, Timeout: time.Minute}); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	start := time.Now()
+	for i := range rooms {
+		wg.Go(func() {
+			out, err := rooms[i].Run(ctx)
+			if err == nil && out.Verdict != nil {
+				err = fmt.Errorf("verdict: %v", out.Verdict)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	game = time.Since(start).Seconds()
+	for i, err := range errs {
+		if err != nil {
+			return 0, 0, 0, fmt.Errorf("peer %d: %w", i, err)
+		}
+	}
+	var lat []float64
+	for pos, at := range c.authored {
+		ap := c.applied[pos]
+		if len(ap) != n {
+			return 0, 0, 0, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
+		}
+		lat = append(lat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
+	}
+	slices.Sort(lat)
+	return lat[len(lat)/2], lat[len(lat)*99/100], game, nil
+}

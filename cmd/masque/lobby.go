@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/p2p/lobby"
+)
+
+type lobbyOptions struct {
+	asJSON bool
+	wait   time.Duration
+	ifaces []string
+}
+
+// lobbyEntry is one table in 'masque lobby --json'.
+type lobbyEntry struct {
+	Name    string   `json:"name"`
+	Game    string   `json:"game"`
+	Options string   `json:"options,omitempty"`
+	Taken   int      `json:"taken"`
+	Total   int      `json:"total"`
+	Players []string `json:"players"`
+	Code    string   `json:"code"`
+	TableID string   `json:"table_id"`
+	Creator string   `json:"creator"`
+	Addrs   []string `json:"addrs"`
+	Version int      `json:"version"`
+}
+
+func newLobbyCmd(a *app) *cobra.Command {
+	var o lobbyOptions
+	cmd := &cobra.Command{
+		Use:   "lobby",
+		Short: "List the tables on the local network (mDNS)",
+		Long: `Listen for tables announced on the local network by mDNS (service
+_masque._tcp) for a few seconds and list them: name, game, seats taken,
+who is seated, the join code and the creator's peer id.
+
+Join one with 'masque join NAME' or 'masque join CODE'. If none shows up
+while someone is hosting, 'masque doctor' checks multicast on each
+interface and says what to try.`,
+		Example: `  masque lobby
+  masque lobby --wait 10s --json
+  masque lobby --interface wlan0`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLobby(cmd.Context(), a, o) },
+	}
+	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the tables as a JSON array")
+	cmd.Flags().DurationVar(&o.wait, "wait", 3*time.Second, "how long to listen")
+	cmd.Flags().StringSliceVar(&o.ifaces, "interface", nil, "listen only on this network `INTERFACE` (repeatable)")
+	return cmd
+}
+
+func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
+	if o.wait <= 0 || o.wait > 10*time.Minute {
+		return &exitError{code: 2, err: fmt.Errorf("--wait %v: want more than 0 and at most 10m", o.wait)}
+	}
+	var opts lobby.Options
+	if len(o.ifaces) > 0 {
+		ifs, err := lobby.Interfaces(o.ifaces...)
+		if err != nil {
+			return &exitError{code: 2, err: err, hint: "'masque doctor' lists the interfaces"}
+		}
+		opts.Interfaces = ifs
+	}
+	// One browse round as long as the wait, so that every answer is kept.
+	opts.Interval = o.wait
+	ctx, stop := signalContext(ctx)
+	defer stop()
+	bctx, cancel := context.WithTimeout(ctx, o.wait)
+	defer cancel()
+	ch, err := lobby.Browse(bctx, opts)
+	if err != nil {
+		return &exitError{code: 1, err: err, hint: "mDNS cannot start here; 'masque doctor' says why"}
+	}
+	var tables []lobby.Table
+	for s := range ch {
+		if len(s) >= len(tables) {
+			tables = s
+		}
+	}
+	entries := []lobbyEntry{}
+	for _, t := range tables {
+		e := lobbyEntry{Name: t.Name, Game: t.Game, Options: t.Options, Taken: t.Taken, Total: t.Total,
+			Players: t.Players, Code: t.Code(), TableID: hex.EncodeToString(t.ID[:]), Creator: t.Peer.String(),
+			Version: t.Version, Addrs: []string{}}
+		if e.Players == nil {
+			e.Players = []string{}
+		}
+		for _, ad := range t.Addrs {
+			e.Addrs = append(e.Addrs, ad.String())
+		}
+		entries = append(entries, e)
+	}
+	if o.asJSON {
+		return json.NewEncoder(a.stdout).Encode(entries)
+	}
+	if len(entries) == 0 {
+		fmt.Fprintf(a.stdout, "no tables on this network (listened %v)\n", o.wait)
+		fmt.Fprintln(a.stdout, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
+		return nil
+	}
+	fmt.Fprintf(a.stdout, "%-20s %-10s %-6s %-10s %-12s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
+	for _, e := range entries {
+		fmt.Fprintf(a.stdout, "%-20s %-10s %-6s %-10s %-12s %s\n", e.Name, e.Game, fmt.Sprintf("%d/%d", e.Taken, e.Total),
+			e.Code, shortPeer(e.Creator), strings.Join(e.Players, ", "))
+	}
+	return nil
+}
+
+// shortPeer is the last 8 characters of a peer id, as "…XXXXXXXX".
+func shortPeer(id string) string {
+	if len(id) <= 8 {
+		return id
+	}
+	return "…" + id[len(id)-8:]
+}
