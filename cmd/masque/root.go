@@ -76,7 +76,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "masque",
-		Short: "Hidden-role card games peer to peer, with nobody able to cheat unseen",
+		Short: "Hidden-role card games peer to peer, where nobody can cheat unseen",
 		Long: `masque plays hidden-role card games (Mascarade) on a LAN with no host, or
 online with no trusted server. Cards are hidden with mental poker on
 ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
@@ -85,8 +85,11 @@ A finished game is a transcript anyone can audit with 'masque verify'.
 
 Start here:
   masque demo                  bots play a full game on this machine, then it is verified
+  masque play                  you against bots, in the terminal
+  masque host / masque join    a table on the LAN (found by mDNS) or online (by invite)
+  masque lobby                 the tables on the LAN
   masque script game.txt       play a scripted game through the real stack
-  masque verify game.masque    audit a transcript`,
+  masque verify game.masque    audit a transcript; masque replay narrates it`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
