@@ -2,7 +2,6 @@ package p2p
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"testing"
 	"time"
@@ -52,27 +51,7 @@ func (c *cheatReplica) Apply(e *ledger.Entry) error {
 func TestCheaterSubstitutesCardOverNetwork(t *testing.T) {
 	const n, cheater = 4, 1
 	_, ps := mockPeers(t, n)
-	tb := signedTable(t, ps)
-	// A Mascarade roster: card keys and options.
-	gameOpts, err := mascarade.Options{Players: []string{"p0", "p1", "p2", "p3"}}.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, _ := (&table.Options{Game: gameOpts}).MarshalBinary()
-	tb.Roster.Game, tb.Roster.Options = mascarade.GameName, opts
-	secrets := make([]*mental.SecretKey, n)
-	for i := range ps {
-		secrets[i] = mental.GenerateKey()
-		pk := secrets[i].ProvePublic(table.KeyContext(tb.Roster.TableID, i, tb.Roster.Seats[i].PeerID))
-		tb.Roster.Seats[i].CardKey, _ = pk.MarshalBinary()
-	}
-	gid, err := tb.Roster.GameID()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, p := range ps {
-		copy(tb.Sigs[i][:], ed25519.Sign(p.id.SigningKey(), ledger.RosterSigningBytes(gid)))
-	}
+	tb, secrets := mascaradeTable(t, ps, false)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -92,29 +71,16 @@ func TestCheaterSubstitutesCardOverNetwork(t *testing.T) {
 		if i == cheater {
 			replica = &cheatReplica{Table: rep, seat: cheater}
 		}
-		author := func(ctx context.Context, pos uint64) ([]byte, error) {
-			if b, ok, err := player.AutoBody(rep); ok || err != nil {
-				if err != nil {
-					return nil, err
+		var tamper func(*table.Body)
+		if i == cheater {
+			tamper = func(b *table.Body) {
+				if len(b.Swaps) > 0 {
+					// Substitute: the second output is a fresh King.
+					b.Swaps[0].Out1 = rep.Joint().Encrypt(mental.CardPoint(int(mascarade.King)))
 				}
-				return b.MarshalBinary()
 			}
-			seat, _, _ := rep.Expect()
-			m := rep.Rules().(*mascarade.State).LegalMoves(seat)[0]
-			var bits []bool
-			if mascarade.HasSecretSwap(rep.Rules().(*mascarade.State), m) {
-				bits = []bool{true}
-			}
-			b, err := player.MoveBody(rep, m, bits)
-			if err != nil {
-				return nil, err
-			}
-			if i == cheater && len(b.Swaps) > 0 {
-				// Substitute: the second output is a fresh King.
-				b.Swaps[0].Out1 = rep.Joint().Encrypt(mental.CardPoint(int(mascarade.King)))
-			}
-			return b.MarshalBinary()
 		}
+		author := firstMoveAuthor(rep, player, tamper)
 		go func() {
 			cctx := ctx
 			if i == cheater {
@@ -156,7 +122,7 @@ func TestCheaterSubstitutesCardOverNetwork(t *testing.T) {
 	}
 	// The auditor: the honest log plus the evidence stops on the same seat.
 	tr := &ledger.Transcript{Roster: tb.Roster, RosterSigs: tb.Sigs, Entries: append(append([]*ledger.Entry{}, outs[0].res.log...), evidence)}
-	_, err = table.Replay(tr, mascarade.Game{})
+	_, err := table.Replay(tr, mascarade.Game{})
 	var f *table.Fault
 	if !errors.As(err, &f) || f.Seat != cheater || f.Reason != "bad-swap-proof" {
 		t.Fatalf("audit: %v, want a bad-swap-proof fault by seat %d", err, cheater)
