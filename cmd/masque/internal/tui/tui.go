@@ -662,7 +662,7 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 		} else if sh, ok := m.shown(sg); ok {
 			how = shownBy(s, sh)
 		}
-		seen = append(seen, fmt.Sprintf("%s  %s: %s was the %s", m.when(sg.Pos), how, s.SlotName(sg.Slot), s.CardName(sg.Card)))
+		seen = append(seen, fmt.Sprintf("%s  %s: %s was the %s", m.when(sg.Pos), how, slotNow(s, sg.Slot), s.CardName(sg.Card)))
 	}
 	// Cards of this seat shown to everyone else: it never learns which.
 	for _, mv := range m.moves {
@@ -703,6 +703,16 @@ func power(sh narrate.Show) string {
 
 func shownBy(s narrate.Rules, sh narrate.Show) string {
 	return fmt.Sprintf("%s's %s showed you", s.Name(sh.By), power(sh))
+}
+
+// slotNow names a slot for a sighting: once the Puppeteer has moved
+// players, the card a player sits before may be another than when it was
+// seen, so it says so.
+func slotNow(s narrate.Rules, slot engine.Slot) string {
+	if _, ok := s.SlotOwner(slot); ok && moved(s.Seating()) {
+		return "the card now in front of " + s.SlotName(slot)
+	}
+	return s.SlotName(slot)
 }
 
 // moved reports whether anyone sits on another chair than at the start.

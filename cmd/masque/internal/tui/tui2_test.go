@@ -174,7 +174,7 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 	if !strings.Contains(mem, "your card: the Swindler, seen at the deal") || !strings.Contains(mem, "no swap since could have moved it") {
 		t.Errorf("memory:\n%s", mem)
 	}
-	if !strings.Contains(mem, "you saw: Fedya was the Judge") {
+	if !strings.Contains(mem, "turn 9  you saw: the card now in front of Fedya was the Judge") {
 		t.Errorf("memory lacks Sasha's peek, now in front of Fedya:\n%s", mem)
 	}
 }
