@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"testing"
 
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
@@ -79,4 +80,8 @@ func firstMoveAuthor(rep *table.Table, player *table.Player, tamper func(*table.
 		}
 		return b.MarshalBinary()
 	}
+}
+
+func engineMove(seat engine.Seat, kind uint8) engine.Move {
+	return engine.Move{Seat: seat, Kind: kind}
 }

@@ -20,6 +20,7 @@ const (
 	BodyMove                       // a move and the swap proofs it needs
 	BodyShares                     // decryption shares for one pending request
 	BodyKey                        // the author's secret card key, after the game
+	BodyShuffle                    // a hidden deal: the shuffled deck and its proof
 )
 
 func (k BodyKind) String() string {
@@ -34,6 +35,8 @@ func (k BodyKind) String() string {
 		return "shares"
 	case BodyKey:
 		return "key"
+	case BodyShuffle:
+		return "shuffle"
 	}
 	return fmt.Sprintf("body(%d)", uint8(k))
 }
@@ -59,6 +62,9 @@ type Body struct {
 	Shares    []*mental.Share
 	EncShares []*mental.EncryptedShare
 	Key       []byte // BodyKey: the secret key's encoding
+	// Deck and Shuffle: a seat's shuffle of the whole deck (BodyShuffle).
+	Deck    []mental.Card
+	Shuffle *mental.ShuffleProof
 }
 
 // Limits on what a body may hold.
@@ -118,6 +124,23 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			return nil, errors.New("body: key must be 32 bytes")
 		}
 		out.AddBytes(b.Key)
+	case BodyShuffle:
+		if len(b.Deck) == 0 || len(b.Deck) > mental.MaxShuffle || b.Shuffle == nil {
+			return nil, errors.New("body: a shuffle needs 1..64 cards and a proof")
+		}
+		out.AddUint8(uint8(len(b.Deck)))
+		for _, c := range b.Deck {
+			enc, err := c.MarshalBinary()
+			if err != nil {
+				return nil, err
+			}
+			out.AddBytes(enc)
+		}
+		p, err := b.Shuffle.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out.AddBytes(p)
 	default:
 		return nil, fmt.Errorf("body: unknown kind %d", b.Kind)
 	}
@@ -219,6 +242,35 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 		if !s.CopyBytes(b.Key) {
 			return nil, errors.New("body: key truncated")
 		}
+	case BodyShuffle:
+		var n uint8
+		if !s.ReadUint8(&n) || n == 0 || int(n) > mental.MaxShuffle {
+			return nil, errors.New("body: shuffle: bad deck size")
+		}
+		cardLen := 1 + 64*width
+		for i := range int(n) {
+			var c []byte
+			if !s.ReadBytes(&c, cardLen) {
+				return nil, fmt.Errorf("body: shuffle: card %d truncated", i)
+			}
+			card, err := mental.UnmarshalCard(c)
+			if err != nil {
+				return nil, fmt.Errorf("body: shuffle: card %d: %w", i, err)
+			}
+			if card.Width() != width {
+				return nil, fmt.Errorf("body: shuffle: card %d has width %d, want %d", i, card.Width(), width)
+			}
+			b.Deck = append(b.Deck, card)
+		}
+		var p []byte
+		if !s.ReadBytes(&p, mental.ShuffleProofSize(int(n), width)) {
+			return nil, errors.New("body: shuffle: proof truncated")
+		}
+		proof, err := mental.UnmarshalShuffleProof(p, int(n), width)
+		if err != nil {
+			return nil, fmt.Errorf("body: shuffle: %w", err)
+		}
+		b.Shuffle = proof
 	default:
 		return nil, fmt.Errorf("body: unknown kind %d", kind)
 	}

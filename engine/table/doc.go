@@ -15,7 +15,9 @@
 //  1. Deal: unless the table's options fix the deal, every seat commits to
 //     a random contribution, then every seat reveals it (mental coins); the
 //     combined seed picks the deal. Mascarade deals face up, so the deal is
-//     public and every card starts as a trivially masked ciphertext.
+//     public and every card starts as a trivially masked ciphertext. A game
+//     dealt face down ([HiddenDealer]) is dealt instead by every seat in
+//     turn shuffling the whole deck with a proof; nobody learns the deal.
 //  2. Play: moves, with the proofs of the swaps they cause, and decryption
 //     shares, seat by seat, for every peek and reveal.
 //  3. Keys: when the game is over and the table publishes keys, every seat

@@ -23,6 +23,14 @@ type Game interface {
 	New(options []byte, deal []engine.Card) (engine.State, error)
 }
 
+// HiddenDealer is implemented by games whose cards are dealt face down:
+// instead of a public deal from joint coins, every seat in turn shuffles
+// the deck (Deck's cards, one per slot) with a proof (mental SPEC.md §5),
+// and the rules start without knowing the deal (New gets a nil deal).
+type HiddenDealer interface {
+	HiddenDeal() bool
+}
+
 // Options are a table's settings: the game's own options and what the
 // table adds around them. Their encoding is the roster's Options field.
 type Options struct {

@@ -67,6 +67,12 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 		return &Body{Kind: BodyReveal, Coin: p.coin(t.gameID)}, true, nil
 	case BodyKey:
 		return &Body{Kind: BodyKey, Key: p.card.Bytes()}, true, nil
+	case BodyShuffle:
+		deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), t.st.slots)
+		if err != nil {
+			return nil, false, err
+		}
+		return &Body{Kind: BodyShuffle, Deck: deck, Shuffle: proof}, true, nil
 	case BodyShares:
 		b, err := p.shares(t)
 		return b, err == nil, err

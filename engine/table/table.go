@@ -22,6 +22,10 @@ const (
 	PhasePlay                    // the game
 	PhaseKeys                    // key publication after the game
 	PhaseDone                    // nothing more to append
+	// PhaseShuffle: a hidden deal. Every seat in turn shuffles the deck
+	// with a proof; the last deck is dealt face down. Appended last so the
+	// other phases keep their encodings.
+	PhaseShuffle
 )
 
 func (p Phase) String() string {
@@ -36,6 +40,8 @@ func (p Phase) String() string {
 		return "keys"
 	case PhaseDone:
 		return "done"
+	case PhaseShuffle:
+		return "deal-shuffle"
 	}
 	return fmt.Sprintf("phase(%d)", uint8(p))
 }
@@ -130,6 +136,7 @@ type state struct {
 	pending  []*Request
 	keys     [][]byte // published secret keys by seat
 	keysNext int
+	shuffles int // hidden deal: seats that have shuffled
 	hash     ledger.Hash
 }
 
@@ -189,6 +196,19 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	t := &Table{game: game, roster: roster, gameID: id, opts: opts, joint: jk,
 		cat: mental.NewCatalogue(game.Kinds()), deck: deck, width: 1}
 	t.st = state{prev: id, phase: PhaseCommit, keys: make([][]byte, len(roster.Seats))}
+	if hd, ok := game.(HiddenDealer); ok && hd.HiddenDeal() {
+		if opts.Deal != nil {
+			return nil, errors.New("table: a hidden deal cannot be fixed in the options")
+		}
+		if len(deck) == 0 || len(deck) > mental.MaxShuffle {
+			return nil, fmt.Errorf("table: a hidden deal of %d cards, want 1..%d", len(deck), mental.MaxShuffle)
+		}
+		t.st.phase = PhaseShuffle
+		t.st.slots = make([]mental.Card, len(deck))
+		for i, c := range deck {
+			t.st.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
+		}
+	}
 	if opts.Deal != nil {
 		if err := t.st.start(t, opts.Deal); err != nil {
 			return nil, fmt.Errorf("table: fixed deal: %w", err)
@@ -287,6 +307,8 @@ func (t *Table) Expect() (seat engine.Seat, kind BodyKind, ok bool) {
 		return 0, 0, false
 	}
 	switch t.st.phase {
+	case PhaseShuffle:
+		return s, BodyShuffle, true
 	case PhaseCommit:
 		return s, BodyCommit, true
 	case PhaseReveal:
@@ -303,6 +325,8 @@ func (t *Table) Expect() (seat engine.Seat, kind BodyKind, ok bool) {
 func (s *state) next(t *Table) (engine.Seat, bool) {
 	n := len(t.roster.Seats)
 	switch s.phase {
+	case PhaseShuffle:
+		return engine.Seat(s.shuffles), true
 	case PhaseCommit:
 		return engine.Seat(len(s.commits)), true
 	case PhaseReveal:
@@ -389,7 +413,7 @@ func (t *Table) ctx(pos uint64, seat int) mental.Context {
 func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	seat := int(e.Seat)
 	n := len(t.roster.Seats)
-	want := map[Phase]BodyKind{PhaseCommit: BodyCommit, PhaseReveal: BodyReveal, PhaseKeys: BodyKey}[s.phase]
+	want := map[Phase]BodyKind{PhaseCommit: BodyCommit, PhaseReveal: BodyReveal, PhaseKeys: BodyKey, PhaseShuffle: BodyShuffle}[s.phase]
 	if s.phase == PhasePlay {
 		want = BodyMove
 		if len(s.pending) > 0 {
@@ -400,6 +424,24 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		return nil, because("wrong-body-kind", fmt.Errorf("expected a %s entry, got %s", want, b.Kind))
 	}
 	switch s.phase {
+	case PhaseShuffle:
+		if len(b.Deck) != len(s.slots) {
+			return nil, because("bad-shuffle", fmt.Errorf("the shuffled deck has %d cards, the table %d", len(b.Deck), len(s.slots)))
+		}
+		if err := t.joint.VerifyShuffle(t.ctx(e.Pos, seat), s.slots, b.Deck, b.Shuffle); err != nil {
+			return nil, because("bad-shuffle", err)
+		}
+		s.slots = slices.Clone(b.Deck)
+		s.shuffles++
+		if s.shuffles == n {
+			rules, err := t.game.New(t.opts.Game, nil)
+			if err != nil {
+				return nil, fmt.Errorf("hidden deal: %w", err)
+			}
+			s.rules, s.phase = rules, PhasePlay
+			s.maybeEnd(t)
+		}
+		return nil, nil
 	case PhaseCommit:
 		s.commits = append(s.commits, b.Coin)
 		if len(s.commits) == n {
@@ -641,7 +683,7 @@ func (s *state) computeHash(t *Table) ledger.Hash {
 	binary.BigEndian.PutUint64(b[:], s.pos)
 	h.Write(b[:])
 	h.Write(s.prev[:])
-	h.Write([]byte{byte(s.phase)})
+	h.Write([]byte{byte(s.phase), byte(s.shuffles)})
 	if s.rules != nil {
 		enc, err := s.rules.AppendBinary(nil)
 		if err == nil {
