@@ -143,7 +143,9 @@ func TestSilenceAtShuffle(t *testing.T) {
 			defer c()
 		}
 		author := hiddenAuthor(rep, table.NewPlayer(i, ps[i].id.SigningKey(), secrets[i]), hook)
-		wg.Go(func() { res[i] = play(cctx, t, ps[i], tb, rep, RoomConfig{Author: author, Timeout: 400 * time.Millisecond}) })
+		wg.Go(func() {
+			res[i] = play(cctx, t, ps[i], tb, rep, RoomConfig{Author: author, Timeout: 400 * time.Millisecond})
+		})
 	}
 	wg.Wait()
 	for i, r := range res {

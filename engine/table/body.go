@@ -15,12 +15,12 @@ type BodyKind uint8
 
 // The kinds of entry body.
 const (
-	BodyCommit BodyKind = iota + 1 // a deal coin commitment: 32 bytes
-	BodyReveal                     // a deal coin reveal: 32 bytes
-	BodyMove                       // a move and the swap proofs it needs
-	BodyShares                     // decryption shares for one pending request
-	BodyKey                        // the author's secret card key, after the game
-	BodyShuffle                    // a hidden deal: the shuffled deck and its proof
+	BodyCommit  BodyKind = iota + 1 // a deal coin commitment: 32 bytes
+	BodyReveal                      // a deal coin reveal: 32 bytes
+	BodyMove                        // a move and the swap proofs it needs
+	BodyShares                      // decryption shares for one pending request
+	BodyKey                         // the author's secret card key, after the game
+	BodyShuffle                     // a hidden deal: the shuffled deck and its proof
 )
 
 func (k BodyKind) String() string {

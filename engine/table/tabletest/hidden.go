@@ -55,7 +55,7 @@ const (
 // HiddenState is HiddenGame's state.
 type HiddenState struct {
 	Seats    int
-	Peeked   int          // seats that have peeked
+	Peeked   int           // seats that have peeked
 	Revealed []engine.Card // after the reveal, the card of each slot
 	waiting  bool
 }
