@@ -73,6 +73,11 @@ func FuzzBody(f *testing.F) {
 	}
 	f.Add([]byte{})
 	f.Add([]byte{byte(table.BodyMove), swapK, 16})
+	// A hidden deal's shuffle body.
+	hh := tabletest.New(f, tabletest.HiddenGame{}, "fuzz-hidden", names4[:3], table.Options{Game: []byte{3}})
+	for _, e := range hh.Entries {
+		f.Add(e.Body)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := table.UnmarshalBody(data, 1)
 		if err != nil {
