@@ -39,7 +39,9 @@ const (
 
 // DefaultListenAddrs are used when [Config.ListenAddrs] is empty: every IPv4
 // interface, a port chosen by the system, over TCP and QUIC.
-var DefaultListenAddrs = []string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"}
+func DefaultListenAddrs() []string {
+	return []string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"}
+}
 
 // Config configures a [Node].
 type Config struct {
@@ -82,7 +84,7 @@ func NewNode(cfg Config) (*Node, error) {
 	}
 	addrs := cfg.ListenAddrs
 	if len(addrs) == 0 {
-		addrs = DefaultListenAddrs
+		addrs = DefaultListenAddrs()
 	}
 	h, err := libp2p.New(
 		libp2p.Identity(cfg.Identity.PrivKey()),
