@@ -37,7 +37,7 @@ const (
 	ProtocolJoin protocol.ID = "/masque/join/1"
 )
 
-// DefaultListenAddrs are used when [Config.ListenAddrs] is empty: every IPv4
+// DefaultListenAddrs returns the addresses used when [Config.ListenAddrs] is empty: every IPv4
 // interface, a port chosen by the system, over TCP and QUIC.
 func DefaultListenAddrs() []string {
 	return []string{"/ip4/0.0.0.0/tcp/0", "/ip4/0.0.0.0/udp/0/quic-v1"}
