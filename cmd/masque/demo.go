@@ -6,6 +6,7 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +18,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
@@ -30,6 +33,8 @@ import (
 var demoNames = []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg", "Petya", "Roma"}
 
 type demoOptions struct {
+	game       string
+	scenario   string
 	players    int
 	seed       uint64
 	seeded     bool // --seed was given
@@ -41,6 +46,7 @@ type demoOptions struct {
 
 // demoResult is the --json output of 'masque demo'.
 type demoResult struct {
+	Game       string       `json:"game"`
 	Players    int          `json:"players"`
 	Seed       uint64       `json:"seed"`
 	Transcript string       `json:"transcript"`
@@ -63,9 +69,15 @@ peer. The game is narrated with public information only (nobody learns
 whether a swap was real), then the transcript is verified exactly as
 'masque verify' does.
 
+--game mascarade2 plays the 2nd edition (4 to 12 bots) with its bot;
+--scenario picks its masks (a built-in scenario, default-4 .. default-12,
+or a scenario FILE as for 'masque play').
+
 --seed makes the bots' decisions reproducible; the cards stay
 cryptographically random.`,
 		Example: `  masque demo
+  masque demo --game mascarade2 --players 6
+  masque demo --game mascarade2 --players 7 --scenario default-7
   masque demo --players 13 --seed 7 --transcript game.masque && masque verify game.masque
   masque demo --json`,
 		Args: cobra.NoArgs,
@@ -74,7 +86,9 @@ cryptographically random.`,
 			return runDemo(cmd.Context(), a, o)
 		},
 	}
-	cmd.Flags().IntVar(&o.players, "players", 4, "number of bots (2..13)")
+	cmd.Flags().StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
+	cmd.Flags().IntVar(&o.players, "players", 4, "number of bots (mascarade 2..13, mascarade2 4..12)")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` (default: a temporary file)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the result as JSON instead of narrating")
@@ -95,8 +109,9 @@ type demoPeer struct {
 }
 
 func runDemo(ctx context.Context, a *app, o demoOptions) error {
-	if o.players < 2 || o.players > len(demoNames) {
-		return &exitError{code: 2, err: fmt.Errorf("--players %d: want 2..%d", o.players, len(demoNames))}
+	set, err := gameSetup(o.game, o.scenario, o.players)
+	if err != nil {
+		return err
 	}
 	if !o.seeded {
 		var b [8]byte
@@ -134,12 +149,12 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "masque demo: %d bots, seed %d, each a libp2p peer on 127.0.0.1\n", o.players, o.seed)
+	fmt.Fprintf(out, "masque demo: %s, %d bots, seed %d, each a libp2p peer on 127.0.0.1\n", gameTitle(o.game), o.players, o.seed)
 	for _, p := range peers {
 		fmt.Fprintf(out, "  %-6s %s\n", p.name, p.node.Addrs()[0])
 	}
 
-	tableID, err := seatDemoPeers(ctx, peers, names)
+	tableID, err := seatDemoPeers(ctx, peers, names, o.game, set)
 	if err != nil {
 		return err
 	}
@@ -173,7 +188,7 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	res, fault := verifyTranscript(a.games, tr)
 	elapsed := time.Since(start)
 	if o.asJSON {
-		r := demoResult{Players: o.players, Seed: o.seed, Transcript: path, Entries: len(tr.Entries),
+		r := demoResult{Game: o.game, Players: o.players, Seed: o.seed, Transcript: path, Entries: len(tr.Entries),
 			Seconds: elapsed.Seconds(), Verify: res}
 		if o.keep {
 			r.StateDir = root
@@ -193,6 +208,39 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	}
 	fmt.Fprintf(out, "verifying as 'masque verify %s':\n", path)
 	return reportVerify(a, res, false, fault)
+}
+
+// gameSetup checks --game, --scenario and --players for a table of game
+// and returns its cards (nil: the default for the player count).
+func gameSetup(game, scenario string, players int) ([]engine.Card, error) {
+	lo, hi, err := netsession.PlayersRange(game)
+	if err != nil {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--game %q: want mascarade or mascarade2", game)}
+	}
+	hi = min(hi, len(demoNames))
+	if game != mascarade2.GameName && scenario != "" {
+		return nil, &exitError{code: 2, err: errors.New("--scenario: scenarios are for --game mascarade2"),
+			hint: "the 1st edition plays the book's recommended characters for the player count"}
+	}
+	if players < lo || players > hi {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, game, lo, hi)}
+	}
+	if game != mascarade2.GameName {
+		return nil, nil
+	}
+	sc, err := loadScenario(scenario, players)
+	if err != nil || sc == nil {
+		return nil, err
+	}
+	return sc.Masks, nil
+}
+
+// gameTitle is a game's name for people.
+func gameTitle(game string) string {
+	if game == mascarade2.GameName {
+		return "Mascarade (2nd edition)"
+	}
+	return "Mascarade"
 }
 
 // startDemoPeers starts one libp2p node per name on loopback TCP, with a
@@ -218,16 +266,12 @@ func startDemoPeers(names []string, root string) ([]*demoPeer, error) {
 // seatDemoPeers runs the join protocol: peer 0 creates the table, the
 // others join one after another (so each knows its seat, which its card
 // key proof is bound to), and every seat signs the roster.
-func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string) ([16]byte, error) {
+func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game string, set []engine.Card) ([16]byte, error) {
 	var tableID [16]byte
 	if _, err := crand.Read(tableID[:]); err != nil {
 		return tableID, fmt.Errorf("demo: table id: %w", err)
 	}
-	gameOpts, err := mascarade.Options{Players: names}.MarshalBinary()
-	if err != nil {
-		return tableID, fmt.Errorf("demo: %w", err)
-	}
-	opts, err := (&table.Options{Game: gameOpts, PublishKeys: true}).MarshalBinary()
+	opts, err := netsession.TableOptions(game, names, set, true)
 	if err != nil {
 		return tableID, fmt.Errorf("demo: table options: %w", err)
 	}
@@ -245,7 +289,7 @@ func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string) ([16]
 		}
 		return pk.Verify(table.KeyContext(tableID, seat, si.PeerID))
 	}
-	tbl, err := peers[0].node.CreateTable(p2p.TableConfig{ID: tableID, Game: mascarade.GameName, Options: opts,
+	tbl, err := peers[0].node.CreateTable(p2p.TableConfig{ID: tableID, Game: game, Options: opts,
 		Seats: len(peers), Name: peers[0].name, CardKey: peers[0].pubKey,
 		Validate: func(_ string, card []byte) error {
 			_, err := mental.UnmarshalPublicKey(card)

@@ -21,6 +21,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
@@ -43,11 +45,13 @@ type netOptions struct {
 	asJSON     bool
 	quiet      bool
 	linger     time.Duration
+	window     time.Duration
+	noMemory   bool
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.BoolVar(&o.bot, "bot", false, "let a bot play this seat, with no terminal (automation, tests)")
+	f.BoolVar(&o.bot, "bot", false, "let a bot play this seat, with no terminal (automation, tests); without it you play on the screen")
 	f.StringVar(&o.player, "player", "", "your `NAME` at the table (default: your user name; a bot's is bot-XXXX)")
 	f.StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` at the end (default: STATE/transcript.masque)")
 	f.StringVar(&o.state, "state", "", "the table's state `DIR` (default: CONFIG/tables/TABLE-ID); run again with the same DIR to rejoin after a crash")
@@ -59,6 +63,8 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (progress goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
 	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
+	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
+	f.BoolVar(&o.noMemory, "no-memory", false, "on the screen: hide the memory panel")
 	cmd.Flags().MarkHidden("linger")
 }
 
@@ -91,18 +97,18 @@ type netRun struct {
 	start    time.Time
 }
 
-func newNetRun(a *app, o netOptions, cmd *cobra.Command) (*netRun, error) {
-	o.seeded = cmd.Flags().Changed("seed")
+func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
+	o.seeded = seeded
 	r := &netRun{a: a, o: o, out: a.stdout, start: time.Now()}
 	if o.asJSON {
 		r.out = a.stderr
 	}
-	if !o.bot {
-		hint := "add --bot to let a bot play this seat headless, or use 'masque play' for the interactive screen"
-		if !isTerminal(a.stdin) {
-			return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"), hint: hint}
-		}
-		return nil, &exitError{code: 2, err: fmt.Errorf("%s: interactive play is on the 'masque play' screen", cmd.Name()), hint: hint}
+	if !o.bot && !a.isTerminal() {
+		return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"),
+			hint: "run it in a terminal to play on the screen, or add --bot to let a bot play this seat headless ('masque play' plays against bots on this machine)"}
+	}
+	if o.window < 0 {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--challenge-window %v: want a positive duration (0: no limit)", o.window)}
 	}
 	if o.timeout < 0 {
 		return nil, &exitError{code: 2, err: fmt.Errorf("--timeout %v: want a positive duration (0: wait forever)", o.timeout)}
@@ -131,6 +137,16 @@ func newNetRun(a *app, o netOptions, cmd *cobra.Command) (*netRun, error) {
 		r.o.seed = binary.BigEndian.Uint64(b[:])
 	}
 	return r, nil
+}
+
+// isTerminal reports whether stdin and stdout are a terminal (the play
+// screen's need).
+func (a *app) isTerminal() bool {
+	if a.terminal != nil {
+		return a.terminal()
+	}
+	out, ok := a.stdout.(io.Reader)
+	return ok && isTerminal(a.stdin) && isTerminal(out)
 }
 
 func isTerminal(r io.Reader) bool {
@@ -223,11 +239,15 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
 	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, Timeout: r.o.timeout}
-	if !r.o.quiet && !r.o.asJSON {
+	interactive := !r.o.bot
+	if !r.o.quiet && !r.o.asJSON && !interactive {
 		cfg.Narrate = func(line string) { r.printf("%s", line) }
 	}
 	lastWait := time.Time{}
 	cfg.OnWait = func(w p2p.Wait, name string) {
+		if interactive {
+			return // the screen shows whom the table waits for
+		}
 		// A countdown line every 5 s once a peer has been silent for 3 s.
 		if w.Local || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
 			return
@@ -249,6 +269,11 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		r.printf("rejoined %s as %s (seat %d): %d entries replayed from %s, catching up with the others",
 			tableLabel(tbl.Roster.TableID), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
 	}
+	if interactive {
+		if err := r.screen(ctx, g, st.Dir()); err != nil {
+			return err
+		}
+	}
 	out, err := g.Result()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -257,8 +282,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
-	// Keep answering peers for a moment: one may still be fetching the end.
-	if out.Verdict == nil && r.o.linger > 0 {
+	// Keep answering peers for a moment: one may still be fetching the end
+	// (a player on the screen took their time to leave it).
+	if out.Verdict == nil && r.o.linger > 0 && !interactive {
 		select {
 		case <-time.After(r.o.linger):
 		case <-ctx.Done():
@@ -309,6 +335,51 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	return nil
 }
 
+// screen shows the play screen for the local seat of g until the player
+// leaves it. Leaving before the end of the game is an error telling how to
+// rejoin.
+func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) error {
+	keys := "card keys kept secret"
+	if g.PublishesKeys() {
+		keys = "card keys published at the end"
+	}
+	opts := tui.Options{
+		Title:           fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster.TableID), len(g.Names()), keys),
+		NoMemory:        r.o.noMemory,
+		ChallengeWindow: r.o.window,
+		NoColor:         r.a.noColor,
+	}
+	screen := r.a.screen
+	if screen == nil {
+		screen = func(sess session.Session, opts tui.Options) (tui.Model, error) {
+			return tui.Run(sess, opts, r.a.stdin, r.a.stdout)
+		}
+	}
+	_, err := screen(g, opts)
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("play screen: %w", err),
+			hint: fmt.Sprintf("the game goes on without you; run again with --state %s to rejoin", dir)}
+	}
+	if g.Snapshot().Over {
+		// The game is over (the room may still be finishing): wait for it.
+		select {
+		case <-g.Done():
+		case <-ctx.Done():
+		}
+	}
+	select {
+	case <-g.Done():
+		return nil
+	default:
+	}
+	if ctx.Err() != nil {
+		return &exitError{code: 130, err: errors.New("interrupted"),
+			hint: fmt.Sprintf("to rejoin this game, run the same command again with --state %s", dir)}
+	}
+	return &exitError{code: 1, err: errors.New("you left the table before the end of the game"),
+		hint: fmt.Sprintf("the others wait for you (until their --timeout); run the same command again with --state %s to rejoin", dir)}
+}
+
 // tableLabel is how a table is named in messages: its join code.
 func tableLabel(id [16]byte) string { return "table " + lobby.Code(id) }
 
@@ -317,6 +388,8 @@ func tableLabel(id [16]byte) string { return "table " + lobby.Code(id) }
 type hostOptions struct {
 	netOptions
 	game      string
+	scenario  string
+	noKeys    bool
 	players   int
 	name      string
 	noAdvert  bool
@@ -338,17 +411,29 @@ Joiners find the table by its name ('masque join NAME'), by its join code
 (printed here, e.g. 4F7Q-ZK2M) or, beyond the LAN, by the invite multiaddr
 printed here.
 
+In a terminal you play your seat on the play screen (as in 'masque play'):
+first you are asked whether every player's card keys are published at the
+end of the game (so that 'masque replay --reveal' shows every card); the
+answer is the table's option and holds for every player; the default is
+yes, --no-key-release answers no without asking.
+
+--game mascarade2 opens a table of the 2nd edition (4 to 12 players);
+--scenario picks its masks (a built-in scenario or a FILE, as for 'masque
+play'). Joiners learn the game from the table.
+
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
-status is 0 for a valid finished game. Without --bot use 'masque play'.
+status is 0 for a valid finished game.
 
 If the program is killed mid-game, run the same command with the same
 --state DIR: it reloads the log and the secret card key and rejoins.`,
-		Example: `  masque host --bot --players 4 --name friday --state /tmp/friday
+		Example: `  masque host --players 5 --name friday
+  masque host --game mascarade2 --players 6 --name friday --no-key-release
+  masque host --bot --players 4 --name friday --state /tmp/friday
   masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r, err := newNetRun(a, o.netOptions, cmd)
+			r, err := newNetRun(a, o.netOptions, cmd.Flags().Changed("seed"))
 			if err != nil {
 				return err
 			}
@@ -356,8 +441,10 @@ If the program is killed mid-game, run the same command with the same
 		},
 	}
 	o.addFlags(cmd)
-	cmd.Flags().StringVar(&o.game, "game", mascarade.GameName, "the game (mascarade)")
-	cmd.Flags().IntVar(&o.players, "players", 4, "seats at the table, yours included (2..13)")
+	cmd.Flags().StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
+	cmd.Flags().BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' card keys at the end (a table option: it holds for everyone); without it a player on the screen is asked")
+	cmd.Flags().IntVar(&o.players, "players", 4, "seats at the table, yours included (mascarade 2..13, mascarade2 4..12)")
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", 0, "give up if the table is not full after this long (default: wait until interrupted)")
@@ -373,11 +460,12 @@ func noArgs(c *cobra.Command, args []string) error {
 }
 
 func runHost(ctx context.Context, r *netRun, o hostOptions) error {
-	if _, ok := r.a.games[o.game]; !ok || o.game != mascarade.GameName {
-		return &exitError{code: 2, err: fmt.Errorf("--game %q: this table plays %s", o.game, mascarade.GameName)}
+	if _, ok := r.a.games[o.game]; !ok {
+		return &exitError{code: 2, err: fmt.Errorf("--game %q: want mascarade or mascarade2", o.game)}
 	}
-	if o.players < mascarade.MinPlayers || o.players > mascarade.MaxPlayers {
-		return &exitError{code: 2, err: fmt.Errorf("--players %d: want %d..%d", o.players, mascarade.MinPlayers, mascarade.MaxPlayers)}
+	set, err := gameSetup(o.game, o.scenario, o.players)
+	if err != nil {
+		return err
 	}
 	if len(o.name) > 64 {
 		return &exitError{code: 2, err: fmt.Errorf("--name: at most 64 bytes")}
@@ -404,6 +492,10 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		}
 	}
 
+	publish := !o.noKeys
+	if publish && !r.o.bot {
+		publish = r.askKeyRelease()
+	}
 	player := r.playerName(p)
 	name := o.name
 	if name == "" {
@@ -417,10 +509,12 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		defer cancel()
 	}
 	var lastTaken int
-	seating, err := p.Host(seatCtx, netsession.HostConfig{Table: name, Player: player, Players: o.players, Card: card,
+	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish,
+		Table: name, Player: player, Players: o.players, Card: card,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {
 			r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
+			r.printf("%s", keysLine(publish, "your choice"))
 			switch {
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")
@@ -455,6 +549,61 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	}
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
 	return r.create(ctx, p, seating, card, name)
+}
+
+// askKeyRelease asks the player whether every card key is published at
+// the end of the game (yes by default).
+func (r *netRun) askKeyRelease() bool {
+	for {
+		fmt.Fprint(r.out, "Publish every player's card keys at the end of the game, so that 'masque replay --reveal'\n"+
+			"shows every card? This is the table's option: it holds for every player. [Y/n] ")
+		line, err := readLine(r.a.stdin)
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "", "y", "yes":
+			if err != nil && line == "" {
+				fmt.Fprintln(r.out)
+			}
+			return true
+		case "n", "no":
+			return false
+		}
+		if err != nil {
+			fmt.Fprintln(r.out)
+			return true
+		}
+		fmt.Fprintln(r.out, "please answer y or n")
+	}
+}
+
+// readLine reads one line from in, byte by byte (the play screen reads
+// what follows).
+func readLine(in io.Reader) (string, error) {
+	if in == nil {
+		return "", io.EOF
+	}
+	var b []byte
+	var c [1]byte
+	for {
+		n, err := in.Read(c[:])
+		if n == 1 {
+			if c[0] == '\n' {
+				return string(b), nil
+			}
+			b = append(b, c[0])
+		}
+		if err != nil {
+			return string(b), err
+		}
+	}
+}
+
+// keysLine tells whether the card keys are published at the end, and whose
+// choice it was.
+func keysLine(publish bool, whose string) string {
+	if publish {
+		return fmt.Sprintf("card keys: every player's are published at the end of the game (%s), so 'masque replay --reveal' shows every card", whose)
+	}
+	return fmt.Sprintf("card keys: kept secret after the game (%s); replays show only the public cards", whose)
 }
 
 // create makes the state directory for a new seating and plays. name is

@@ -35,14 +35,20 @@ address: give its name (as 'masque lobby' lists it) or its join code
 (/ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...). The game starts when every
 seat is taken.
 
+The table decides the game (Mascarade or its 2nd edition) and whether the
+players' card keys are published at the end (the host chose): both are
+stated once you are seated. In a terminal you play your seat on the play
+screen (as in 'masque play').
+
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
-status is 0 for a valid finished game. Without --bot use 'masque play'.
+status is 0 for a valid finished game.
 
 If the program is killed mid-game, run the same command again (with the same
 --state DIR if you gave one): it reloads the log and the secret card key
 from the state directory and rejoins; the others wait for it.`,
-		Example: `  masque join friday --bot
+		Example: `  masque join friday
+  masque join friday --bot
   masque join --bot --table friday --transcript t.masque --state st --config cfg
   masque join 4F7Q-ZK2M --bot
   masque join /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW... --bot`,
@@ -66,7 +72,7 @@ from the state directory and rejoins; the others wait for it.`,
 			if o.table != "" && o.code != "" {
 				return &exitError{code: 2, err: errors.New("join: --table and --code are exclusive")}
 			}
-			r, err := newNetRun(a, o.netOptions, cmd)
+			r, err := newNetRun(a, o.netOptions, cmd.Flags().Changed("seed"))
 			if err != nil {
 				return err
 			}
@@ -159,6 +165,8 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			hint: "the host may have left; if its address is unreachable, see 'masque doctor' (firewalls, Wi-Fi client isolation, VPNs)"}
 	}
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
+	r.printf("game: %s", gameTitle(seating.Roster.Game))
+	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, card, t.label)
 }
 

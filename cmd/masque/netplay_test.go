@@ -53,6 +53,11 @@ func TestNetFlagErrors(t *testing.T) {
 		{[]string{"host", "--bot", "--players", "1", "--config", cfg}, 2, "--players 1"},
 		{[]string{"host", "--bot", "--players", "14", "--config", cfg}, 2, "--players 14"},
 		{[]string{"host", "--bot", "--game", "chess", "--config", cfg}, 2, `--game "chess"`},
+		{[]string{"host", "--bot", "--game", "mascarade2", "--players", "3", "--config", cfg}, 2, "--players 3: mascarade2 is for 4..12"},
+		{[]string{"host", "--bot", "--scenario", "default-4", "--config", cfg}, 2, "scenarios are for --game mascarade2"},
+		{[]string{"host", "--bot", "--game", "mascarade2", "--scenario", "nope", "--config", cfg}, 2, "no built-in scenario"},
+		{[]string{"play", "--table", "T", "--host", "H"}, 2, "exclusive"},
+		{[]string{"play", "--table", "T"}, 2, "interactive play needs a terminal"},
 		{[]string{"host", "--bot", "--player", "no spaces", "--config", cfg}, 2, "--player"},
 		{[]string{"host", "--bot", "extra", "--config", cfg}, 2, "unexpected argument"},
 		{[]string{"host", "--bot", "--interface", "nosuchif0", "--config", cfg}, 2, "nosuchif0"},
@@ -94,7 +99,14 @@ func TestNetFlagErrors(t *testing.T) {
 // CI); bots play to the end; the four transcripts must be identical and
 // verified. Then the host's command is run again on its state directory:
 // it reopens the finished game and verifies it again.
-func TestHostJoinLoopback(t *testing.T) {
+func TestHostJoinLoopback(t *testing.T) { hostJoinLoopback(t, "mascarade") }
+
+// TestHostJoinLoopbackSecondEdition is the same at a table of the 2nd
+// edition: the joiners learn the game from the roster, the bots are the
+// 2nd edition's.
+func TestHostJoinLoopbackSecondEdition(t *testing.T) { hostJoinLoopback(t, "mascarade2") }
+
+func hostJoinLoopback(t *testing.T, game string) {
 	dir := t.TempDir()
 	cfg := func(i int) string { return filepath.Join(dir, fmt.Sprintf("cfg%d", i)) }
 	state := func(i int) string { return filepath.Join(dir, fmt.Sprintf("state%d", i)) }
@@ -112,7 +124,7 @@ func TestHostJoinLoopback(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		var out bytes.Buffer
-		c := run([]string{"host", "--bot", "--players", "4", "--name", "loop", "--player", "Anna", "--seed", "1",
+		c := run([]string{"host", "--bot", "--game", game, "--players", "4", "--name", "loop", "--player", "Anna", "--seed", "1",
 			"--no-mdns", "--wait", "60s", "--config", cfg(0), "--state", state(0), "--transcript", tr(0),
 			"--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, hostErr)
 		results[0] = res{c, out.String(), hostErr.String()}
@@ -147,7 +159,7 @@ func TestHostJoinLoopback(t *testing.T) {
 	if err := json.Unmarshal([]byte(results[0].out), &hr); err != nil {
 		t.Fatalf("host --json: %v\n%s", err, results[0].out)
 	}
-	if !hr.Verify.Valid || !hr.Verify.Done || hr.Seat != 0 || hr.Player != "Anna" || len(hr.Players) != 4 || hr.Restarted {
+	if !hr.Verify.Valid || !hr.Verify.Done || hr.Verify.Game != game || hr.Seat != 0 || hr.Player != "Anna" || len(hr.Players) != 4 || hr.Restarted {
 		t.Errorf("host result: %+v", hr)
 	}
 	for _, want := range []string{"waiting for players: 1/4 seated", "invite: " + invite} {
@@ -155,7 +167,8 @@ func TestHostJoinLoopback(t *testing.T) {
 			t.Errorf("host progress lacks %q:\n%s", want, results[0].err)
 		}
 	}
-	for _, want := range []string{"seated at", "roster signed by all 4 seats", "game over after", "verified: "} {
+	for _, want := range []string{"seated at", "roster signed by all 4 seats", "game: " + gameTitle(game), "card keys: every player's are published",
+		"game over after", "verified: "} {
 		if !strings.Contains(results[1].out, want) {
 			t.Errorf("joiner output lacks %q:\n%s", want, results[1].out)
 		}

@@ -36,7 +36,8 @@ type playOptions struct {
 	noMemory   bool
 	logPath    string
 	table      string
-	host       bool
+	host       string
+	nameSet    bool // --name was given
 }
 
 func newPlayCmd(a *app) *cobra.Command {
@@ -51,9 +52,11 @@ countdown, the public log (which never tells whether a swap was real) and
 your own memory: what you saw and when, and which swaps since could have
 moved your card.
 
-For now 'masque play' seats you against bots on this machine; every move
-still goes through the real stack (keys, proofs, signatures). LAN tables
-come with 'masque host' and 'masque join'.
+'masque play' seats you against bots on this machine; every move still
+goes through the real stack (keys, proofs, signatures). With --host NAME it
+opens a LAN table called NAME instead (as 'masque host --name NAME'), with
+--table NAME|CODE|INVITE it joins one (as 'masque join'): the same screen,
+at a networked table.
 
 --game mascarade2 plays the 2nd edition (4 to 12 players): the seats are
 listed in chair order (the Puppeteer makes two players change chairs,
@@ -74,10 +77,16 @@ At the end the transcript is saved (replay it with 'masque replay FILE
   masque play --players 6 --name Kim --seed 7
   masque play --game mascarade2 --players 6
   masque play --game mascarade2 --players 7 --scenario my-masks.txt
-  masque play --transcript game.masque && masque replay game.masque --reveal`,
+  masque play --transcript game.masque && masque replay game.masque --reveal
+  masque play --host friday --players 5
+  masque play --table friday`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
+			o.nameSet = cmd.Flags().Changed("name")
+			if o.table != "" || o.host != "" {
+				return runPlayNet(cmd, a, o)
+			}
 			return runPlay(a, o)
 		},
 	}
@@ -93,8 +102,8 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' keys at the end (replay --reveal then cannot show the cards)")
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel: remember what you saw yourself")
 	f.StringVar(&o.logPath, "log", "", "write logs to `FILE` (default: a temporary file)")
-	f.StringVar(&o.table, "table", "", "join the LAN table `NAME` (not yet available here: use 'masque join')")
-	f.BoolVar(&o.host, "host", false, "host a LAN table (not yet available here: use 'masque host')")
+	f.StringVar(&o.table, "table", "", "join the table `NAME|CODE|INVITE` and play there (as 'masque join')")
+	f.StringVar(&o.host, "host", "", "open a LAN table called `NAME` and play there (as 'masque host --name NAME')")
 	return cmd
 }
 
@@ -125,11 +134,40 @@ func tableNames(name string, players int) []string {
 	return names
 }
 
-func runPlay(a *app, o playOptions) error {
-	if o.table != "" || o.host {
-		return &exitError{code: 2, err: errors.New("playing at a LAN table from 'masque play' is not yet available"),
-			hint: "use 'masque host' and 'masque join' for LAN tables, or run 'masque play' without --table/--host to play against bots"}
+// runPlayNet is 'masque play --host NAME' ('masque host --name NAME') and
+// 'masque play --table NAME|CODE|INVITE' ('masque join'), with the
+// defaults of those commands.
+func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
+	if o.table != "" && o.host != "" {
+		return &exitError{code: 2, err: errors.New("play: --host and --table are exclusive")}
 	}
+	no := netOptions{transcript: o.transcript, timeout: 2 * time.Minute, linger: 2 * time.Second,
+		window: o.window, noMemory: o.noMemory, seed: o.seed}
+	if o.nameSet {
+		no.player = o.name
+	}
+	r, err := newNetRun(a, no, o.seeded)
+	if err != nil {
+		return err
+	}
+	if o.host != "" {
+		return runHost(cmd.Context(), r, hostOptions{netOptions: no, game: o.game, scenario: o.scenario, noKeys: o.noKeys,
+			players: o.players, name: o.host})
+	}
+	if cmd.Flags().Changed("game") || cmd.Flags().Changed("scenario") || cmd.Flags().Changed("players") || o.noKeys {
+		return &exitError{code: 2, err: errors.New("play --table: the table decides the game, its players and the key release"),
+			hint: "drop --game, --scenario, --players and --no-key-release, or open a table with --host NAME"}
+	}
+	jo := joinOptions{netOptions: no, wait: 30 * time.Second}
+	if strings.HasPrefix(o.table, "/") {
+		jo.addr = o.table
+	} else {
+		jo.table = o.table
+	}
+	return runJoin(cmd.Context(), r, jo)
+}
+
+func runPlay(a *app, o playOptions) error {
 	lo, hi := 2, len(demoNames)
 	var set []engine.Card
 	switch o.game {

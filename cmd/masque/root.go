@@ -8,6 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/tui"
+
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
@@ -23,6 +26,12 @@ type app struct {
 	stdout, stderr io.Writer
 	games          table.Games
 	noColor        bool
+	// screen runs the play screen for a session; nil: tui.Run on stdin
+	// and stdout. Tests drive the screen's model with messages instead.
+	screen func(sess session.Session, opts tui.Options) (tui.Model, error)
+	// terminal reports whether stdin and stdout are a terminal; nil:
+	// they are checked.
+	terminal func() bool
 }
 
 // exitError carries an exit status and an optional hint.
@@ -36,9 +45,17 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr,
+	return newApp(stdin, stdout, stderr).run(args)
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr,
 		games:   table.Games{mascarade.GameName: mascarade.Game{}, mascarade2.GameName: mascarade2.Game{}},
 		noColor: os.Getenv("NO_COLOR") != ""}
+}
+
+func (a *app) run(args []string) int {
+	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
 	root := newRootCmd(a)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &exitError{code: 2, err: err, hint: fmt.Sprintf("run '%s --help' for the flags", c.CommandPath())}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
@@ -152,6 +153,17 @@ func (g *Game) Replayed() int { return g.restart }
 
 // Seat is the local seat.
 func (g *Game) Seat() int { return int(g.room.Seat()) }
+
+// Game is the roster's game (mascarade, mascarade2).
+func (g *Game) Game() string { return g.seat.Game() }
+
+// PublishesKeys reports whether the table's roster has every seat publish
+// its card key at the end.
+func (g *Game) PublishesKeys() bool { return PublishesKeys(g.cfg.Store.Table().Roster) }
+
+// Moves implements the play screen's history (tui.History): every move so
+// far with the hidden swaps it caused, as everyone saw it.
+func (g *Game) Moves() []narrate.Moved { return g.seat.Moves() }
 
 // Names are the players' names by seat.
 func (g *Game) Names() []string { return g.names }

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/bot"
+	"github.com/masque-games/masque/engine/masquerade/track"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 )
@@ -23,11 +24,13 @@ const MaxBotTurns = 1000
 type SeatConfig struct {
 	Seat   int
 	Roster *ledger.Roster
-	Game   table.Game
-	Sign   ed25519.PrivateKey
-	Card   *mental.SecretKey
-	// Bot plays the seat's moves (seeded by Seed); otherwise they come
-	// from Submit.
+	// Game binds the roster's game to the table; nil: the game the roster
+	// names (mascarade or mascarade2).
+	Game table.Game
+	Sign ed25519.PrivateKey
+	Card *mental.SecretKey
+	// Bot plays the seat's moves (seeded by Seed), with the bot of the
+	// roster's game; otherwise they come from Submit.
 	Bot  bool
 	Seed uint64
 	// Narrate, if set, receives every line of public narration.
@@ -37,54 +40,49 @@ type SeatConfig struct {
 	OnChange func()
 }
 
-// Seat is one seat's replica and private side. It satisfies p2p.Replica:
-// after each applied entry it records what its seat saw
-// (table.Player.Observe), narrates, and feeds a bot each completed step.
-// Its Author method is the seat's p2p.Author: the bot's or the player's
-// move when the table waits for one from this seat, else the automatic
-// entry (deal coin, shares, key).
+// Seat is one seat's replica and private side, at a table of either
+// edition of Mascarade. It satisfies p2p.Replica: after each applied entry
+// it records what its seat saw (table.Player.Observe), narrates
+// (narrate.Follower), and feeds a bot each completed step. Its Author
+// method is the seat's p2p.Author: the bot's or the player's move when the
+// table waits for one from this seat, else the automatic entry (deal coin,
+// shares, key).
 type Seat struct {
 	cfg    SeatConfig
+	ed     localsession.Edition
 	seat   int
 	tab    *table.Table
 	player *table.Player
-	narr   *Narrator
 	moves  chan []byte // the player's submitted move bodies
 
 	mu      sync.Mutex
-	bot     *bot.Bot // created at the deal
-	step    *step    // the move being carried out, until its last share
-	swapBit bool     // the secret bit of this seat's last move
-	myTurn  bool     // Author waits for Submit
-	lines   []string // the narration so far
-	err     error    // a local failure: this seat cannot follow its game
-}
-
-// step is one move and everything that follows from it.
-type step struct {
-	obs    bot.Observation
-	before *mascarade.State
+	narr    narrate.Follower
+	bot     localsession.Bot  // created at the deal
+	obs     track.Observation // what this seat learnt in the step in progress
+	swapBit bool              // the secret bit of this seat's last move
+	myTurn  bool              // Author waits for Submit
+	err     error             // a local failure: this seat cannot follow its game
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
 func NewSeat(cfg SeatConfig) (*Seat, error) {
+	ed, err := localsession.EditionOf(cfg.Roster.Game)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.Game == nil {
-		cfg.Game = mascarade.Game{}
+		cfg.Game = ed.Game
 	}
 	tab, err := table.New(cfg.Roster, cfg.Game)
 	if err != nil {
 		return nil, err
 	}
-	d := &Seat{cfg: cfg, seat: cfg.Seat, tab: tab, player: table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Card),
-		moves: make(chan []byte, 1)}
-	d.narr = NewNarrator(func(line string) {
-		d.lines = append(d.lines, line) // called with d.mu held
-		if cfg.Narrate != nil {
-			cfg.Narrate(line)
-		}
-	})
-	return d, nil
+	return &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Card),
+		moves: make(chan []byte, 1)}, nil
 }
+
+// Game is the roster's game name (mascarade, mascarade2).
+func (d *Seat) Game() string { return d.ed.Name }
 
 // Next implements p2p.Replica.
 func (d *Seat) Next() (uint64, uint8, bool) {
@@ -105,19 +103,26 @@ func (d *Seat) StateHash() ledger.Hash {
 // next author call reports it), not the entry's author's.
 func (d *Seat) Apply(e *ledger.Entry) error {
 	d.mu.Lock()
-	prior, _ := d.tab.Rules().(*mascarade.State)
+	prior, _ := narrate.RulesOf(d.tab.Rules())
 	_, kind, _ := d.tab.Expect()
 	mem := len(d.player.Memory)
 	if err := d.tab.Apply(e); err != nil {
 		d.mu.Unlock()
 		return err
 	}
+	var lines []string
 	if d.err == nil {
-		if err := d.follow(e, prior, kind, mem); err != nil {
+		var err error
+		if lines, err = d.follow(e, prior, kind, mem); err != nil {
 			d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
 		}
 	}
 	d.mu.Unlock()
+	if d.cfg.Narrate != nil {
+		for _, l := range lines {
+			d.cfg.Narrate(l)
+		}
+	}
 	d.changed()
 	return nil
 }
@@ -137,72 +142,50 @@ func (d *Seat) Failure() error {
 
 // follow updates the seat's memory, its bot's knowledge and the narration
 // after entry e (of the given kind) was applied; prior is the rules state
-// before it and mem the length of the memory before it.
-func (d *Seat) follow(e *ledger.Entry, prior *mascarade.State, kind table.BodyKind, mem int) error {
+// before it and mem the length of the memory before it. It returns the
+// narration's new lines.
+func (d *Seat) follow(e *ledger.Entry, prior narrate.Rules, kind table.BodyKind, mem int) ([]string, error) {
 	if err := d.player.Observe(d.tab); err != nil {
-		return err
+		return nil, err
 	}
-	s, _ := d.tab.Rules().(*mascarade.State)
+	ev, err := d.narr.Follow(d.tab, e)
+	if err != nil {
+		return nil, err
+	}
+	s, _ := narrate.RulesOf(d.tab.Rules())
 	if s == nil {
-		return nil
+		return ev.Lines, nil
 	}
 	if prior == nil { // just dealt
 		if d.cfg.Bot {
-			d.bot = bot.New(s, engine.Seat(d.seat), d.cfg.Seed)
+			d.bot = d.ed.Bot(s.Raw(), engine.Seat(d.seat), d.cfg.Seed)
 		}
-		d.narr.deal(s)
-		return nil
+		return ev.Lines, nil
 	}
 	switch kind {
 	case table.BodyMove:
-		b, err := table.UnmarshalBody(e.Body, d.tab.Slot(0).Width())
-		if err != nil {
-			return err
-		}
-		m := b.Move
-		m.Seat = engine.Seat(e.Seat)
-		_, effects, err := prior.Apply(m)
-		if err != nil {
-			return err
-		}
-		d.step = &step{obs: bot.Observation{Effects: effects}, before: prior}
+		d.obs = track.Observation{}
 		if int(e.Seat) == d.seat {
-			d.step.obs.Swap = d.swapBit
+			d.obs.Swap = d.swapBit
 		}
-		d.narr.move(prior, m)
 	case table.BodyShares:
-		c := d.tab.Completed()
-		if c == nil || d.step == nil {
-			break
-		}
-		var facts []engine.Fact
-		for _, sg := range d.player.Memory[mem:] {
-			switch {
-			case sg.Public:
-				facts = append(facts, engine.Fact{Slot: sg.Slot, Card: sg.Card})
-			case c.Kind == engine.EffectPeek:
-				d.step.obs.Seen = append(d.step.obs.Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
+		// A completed peek (this seat's) or show (the 2nd edition's
+		// Princess, to every seat but the owner): what this seat saw.
+		if c := d.tab.Completed(); c != nil && (c.Kind == engine.EffectPeek || c.Kind == engine.EffectShowOthers) {
+			for _, sg := range d.player.Memory[mem:] {
+				if !sg.Public {
+					d.obs.Seen = append(d.obs.Seen, engine.Fact{Slot: sg.Slot, Card: sg.Card})
+				}
 			}
 		}
-		if c.Kind == engine.EffectReveal {
-			_, more, err := prior.Learn(facts)
-			if err != nil {
-				return err
-			}
-			d.step.obs.Effects = append(d.step.obs.Effects, more...)
-			d.step.obs.Facts = append(d.step.obs.Facts, facts...)
-			d.narr.reveal(s, facts)
-		}
 	}
-	// The step ends when no more shares are due.
-	if _, k, ok := d.tab.Expect(); d.step != nil && (!ok || k != table.BodyShares) {
-		if d.bot != nil {
-			d.bot.Observe(d.step.obs)
-		}
-		d.narr.stepEnd(d.step.before, s)
-		d.step = nil
+	if ev.Ended && ev.Step != nil && d.bot != nil {
+		o := d.obs
+		o.Effects, o.Facts = ev.Step.Effects, ev.Step.Facts
+		d.bot.Observe(o)
+		d.obs = track.Observation{}
 	}
-	return nil
+	return ev.Lines, nil
 }
 
 // Author is the seat's p2p.Author.
@@ -252,7 +235,7 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 
 // botMove returns the bot's move's body; d.mu is held.
 func (d *Seat) botMove() ([]byte, error) {
-	s, _ := d.tab.Rules().(*mascarade.State)
+	s, _ := narrate.RulesOf(d.tab.Rules())
 	if s == nil || d.bot == nil {
 		return nil, errors.New("a move is expected before the deal")
 	}
@@ -263,9 +246,10 @@ func (d *Seat) botMove() ([]byte, error) {
 	if !ok {
 		return nil, errors.New("the bot has no legal move")
 	}
+	m.Seat = engine.Seat(d.seat)
 	_, effects, err := s.Apply(m)
 	if err != nil {
-		return nil, fmt.Errorf("the bot chose %s: %w", mascarade.FormatMove(s, m), err)
+		return nil, fmt.Errorf("the bot chose %s: %w", s.FormatMove(m), err)
 	}
 	var swaps []bool
 	for _, ef := range effects {
@@ -276,7 +260,7 @@ func (d *Seat) botMove() ([]byte, error) {
 	d.swapBit = swap
 	body, err := d.player.MoveBody(d.tab, m, swaps)
 	if err != nil {
-		return nil, fmt.Errorf("move %s: %w", mascarade.FormatMove(s, m), err)
+		return nil, fmt.Errorf("move %s: %w", s.FormatMove(m), err)
 	}
 	return body.MarshalBinary()
 }
@@ -290,7 +274,7 @@ func (d *Seat) Submit(m engine.Move, swaps []bool) error {
 	if !d.myTurn {
 		return errors.New("it is not your move")
 	}
-	s, _ := d.tab.Rules().(*mascarade.State)
+	s, _ := narrate.RulesOf(d.tab.Rules())
 	if s == nil {
 		return errors.New("the game has not started")
 	}
@@ -346,13 +330,22 @@ func (d *Seat) View() View {
 	defer d.mu.Unlock()
 	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, Entries: int(d.tab.Pos()),
 		Memory: append([]table.Sighting(nil), d.player.Memory...),
-		Log:    append([]string(nil), d.lines...)}
+		Log:    append([]string(nil), d.narr.Lines...)}
 	for _, s := range d.tab.Roster().Seats {
 		v.Names = append(v.Names, s.Name)
 	}
 	_, _, more := d.tab.Next()
 	v.Over = !more
 	return v
+}
+
+// Moves returns every move so far with the hidden swaps it caused and the
+// cards it showed (public information: who and which slots, never whether
+// or what).
+func (d *Seat) Moves() []narrate.Moved {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]narrate.Moved(nil), d.narr.Moves...)
 }
 
 // Table is the seat's replica (read it only when the room has stopped).

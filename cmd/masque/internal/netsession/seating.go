@@ -17,8 +17,11 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
+	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
@@ -79,18 +82,31 @@ func ValidName(s string) bool {
 	return true
 }
 
-// TableOptions returns the roster options of a Mascarade table for the
-// seated names: the book's defaults, keys published at the end.
-func TableOptions(names []string) ([]byte, error) {
-	o := mascarade.Options{Players: names}
-	if err := o.Normalize().Validate(); err != nil {
-		return nil, err
+// PlayersRange returns how many players game (mascarade, mascarade2) is for.
+func PlayersRange(game string) (lo, hi int, err error) {
+	switch game {
+	case mascarade.GameName:
+		return mascarade.MinPlayers, mascarade.MaxPlayers, nil
+	case mascarade2.GameName:
+		return mascarade2.MinPlayers, mascarade2.MaxPlayers, nil
 	}
-	g, err := o.MarshalBinary()
+	return 0, 0, fmt.Errorf("unknown game %q (%s)", game, strings.Join(localsession.Games(), ", "))
+}
+
+// TableOptions returns the roster options of a table of game (mascarade,
+// mascarade2) for the seated names: the cards in set (nil: the book's
+// default for the player count), the book's purse, and the card keys
+// published at the end if publishKeys.
+func TableOptions(game string, names []string, set []engine.Card, publishKeys bool) ([]byte, error) {
+	ed, err := localsession.EditionOf(game)
 	if err != nil {
 		return nil, err
 	}
-	return (&table.Options{Game: g, PublishKeys: true}).MarshalBinary()
+	g, err := ed.Options(names, set, 0)
+	if err != nil {
+		return nil, err
+	}
+	return (&table.Options{Game: g, PublishKeys: publishKeys}).MarshalBinary()
 }
 
 // proveCard returns the card key's public key with its proof, bound to the
@@ -110,10 +126,18 @@ func checkCard(tableID [16]byte, seat int, si ledger.SeatInfo) error {
 
 // HostConfig describes a table to create.
 type HostConfig struct {
-	Table   string // the table's name in the lobby
-	Player  string // the creator's name (seat 0)
-	Players int    // seats, the creator's included
-	Card    *mental.SecretKey
+	// Game is the game (mascarade, the default when empty, or mascarade2)
+	// and Set its cards (nil: the default for the player count; for
+	// mascarade2 a scenario's masks).
+	Game string
+	Set  []engine.Card
+	// PublishKeys: every seat publishes its card key at the end (a roster
+	// option: it holds for everyone).
+	PublishKeys bool
+	Table       string // the table's name in the lobby
+	Player      string // the creator's name (seat 0)
+	Players     int    // seats, the creator's included
+	Card        *mental.SecretKey
 	// Advertise announces the table by mDNS with these options.
 	Advertise bool
 	Lobby     lobby.Options
@@ -129,8 +153,15 @@ type HostConfig struct {
 // Host opens a table, seats joiners until it is full and runs the roster
 // agreement. Joiners' card keys must be proven for the seat they get.
 func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
-	if cfg.Players < mascarade.MinPlayers || cfg.Players > mascarade.MaxPlayers {
-		return nil, fmt.Errorf("%d players: want %d..%d", cfg.Players, mascarade.MinPlayers, mascarade.MaxPlayers)
+	if cfg.Game == "" {
+		cfg.Game = mascarade.GameName
+	}
+	lo, hi, err := PlayersRange(cfg.Game)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Players < lo || cfg.Players > hi {
+		return nil, fmt.Errorf("%d players: %s is for %d..%d", cfg.Players, cfg.Game, lo, hi)
 	}
 	if !ValidName(cfg.Player) {
 		return nil, fmt.Errorf("player name %q: want 1..32 letters, digits, '_' or '-'", cfg.Player)
@@ -143,17 +174,24 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if err != nil {
 		return nil, err
 	}
-	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: mascarade.GameName,
-		Options: fmt.Sprintf("%d players", cfg.Players), Taken: 1, Total: cfg.Players,
+	desc := fmt.Sprintf("%d players", cfg.Players)
+	if cfg.PublishKeys {
+		desc += ", card keys published at the end"
+	} else {
+		desc += ", card keys kept secret"
+	}
+	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: 1, Total: cfg.Players,
 		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player}}
 	var (
 		mu     sync.Mutex
 		names  = []string{cfg.Player} // by seat, as admitted
 		advert *lobby.Advert
 	)
-	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: mascarade.GameName,
+	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
-		OptionsFor: TableOptions,
+		OptionsFor: func(names []string) ([]byte, error) {
+			return TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys)
+		},
 		ValidateSeat: func(seat int, si ledger.SeatInfo) error {
 			if !ValidName(si.Name) {
 				return fmt.Errorf("name %q: want 1..32 letters, digits, '_' or '-'", si.Name)
@@ -263,7 +301,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				}
 			}})
 		if err == nil {
-			if got, err := mascaradeNames(s.Roster); err != nil {
+			if got, err := RosterNames(s.Roster); err != nil {
 				return nil, err
 			} else if len(got) != len(s.Roster.Seats) {
 				return nil, errors.New("the roster's options do not name its players")
@@ -317,21 +355,41 @@ func truncateName(s string, n int) string {
 	return s[:n]
 }
 
-// mascaradeNames returns the player names a roster's options give the game,
-// and checks they are the roster's.
-func mascaradeNames(r *ledger.Roster) ([]string, error) {
+// RosterNames returns the player names a roster's options give its game
+// (mascarade or mascarade2), and checks they are the roster's.
+func RosterNames(r *ledger.Roster) ([]string, error) {
 	o, err := table.UnmarshalOptions(r.Options)
 	if err != nil {
 		return nil, err
 	}
-	g, err := mascarade.UnmarshalOptions(o.Game)
-	if err != nil {
-		return nil, err
+	var players []string
+	switch r.Game {
+	case mascarade.GameName:
+		g, err := mascarade.UnmarshalOptions(o.Game)
+		if err != nil {
+			return nil, err
+		}
+		players = g.Players
+	case mascarade2.GameName:
+		g, err := mascarade2.UnmarshalOptions(o.Game)
+		if err != nil {
+			return nil, err
+		}
+		players = g.Players
+	default:
+		return nil, fmt.Errorf("the table plays %q, a game this program does not know", r.Game)
 	}
-	for i, n := range g.Players {
+	for i, n := range players {
 		if i >= len(r.Seats) || r.Seats[i].Name != n {
 			return nil, fmt.Errorf("the game's player %d (%s) is not the roster's seat %d", i, n, i)
 		}
 	}
-	return g.Players, nil
+	return players, nil
+}
+
+// PublishesKeys reports whether a roster's options have every seat publish
+// its card key at the end.
+func PublishesKeys(r *ledger.Roster) bool {
+	o, err := table.UnmarshalOptions(r.Options)
+	return err == nil && o.PublishKeys
 }

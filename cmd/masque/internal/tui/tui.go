@@ -625,7 +625,7 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 			which = "your card " + s.SlotName(own)
 		}
 		line("  %s: the %s, seen %s", which, s.CardName(card), when)
-		if first := engine.Seat(own); int(first) < s.Players() && first != me {
+		if first := engine.Seat(own); len(s.SlotsOf(me)) == 1 && int(first) < s.Players() && first != me {
 			line("    you sit where %s sat at the start (the Puppeteer moved you): its card and purse are yours", s.Name(first))
 		}
 		since := narrate.SwapsSince(m.moves, own, pos)
