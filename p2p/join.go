@@ -87,6 +87,10 @@ type joiner struct {
 	observed ma.Multiaddr
 	frames   chan joinFrame
 	gone     chan struct{}
+	// welcomed is closed once the joiner's JoinOK has been written (or
+	// failed): the roster offer must not overtake it on the stream, and
+	// two goroutines must never write the stream at once.
+	welcomed chan struct{}
 }
 
 type joinFrame struct {
@@ -209,14 +213,16 @@ func (t *Table) admit(j *joiner) string {
 // refuses the joiner, then reads its frames until the stream ends.
 func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
 	j := &joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr(),
-		frames: make(chan joinFrame, 4), gone: make(chan struct{})}
+		frames: make(chan joinFrame, 4), gone: make(chan struct{}), welcomed: make(chan struct{})}
 	if reason := t.admit(j); reason != "" {
 		WriteFrame(s, encodeJoinNo(reason))
 		s.Close()
 		return
 	}
 	taken, total := t.Taken()
-	if err := WriteFrame(s, encode(msgJoinOK, func(b *cryptobyte.Builder) { b.AddUint8(uint8(taken)); b.AddUint8(uint8(total)) })); err != nil {
+	err := WriteFrame(s, encode(msgJoinOK, func(b *cryptobyte.Builder) { b.AddUint8(uint8(taken)); b.AddUint8(uint8(total)) }))
+	close(j.welcomed)
+	if err != nil {
 		t.drop(j)
 		return
 	}
@@ -302,6 +308,14 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 
 	ctx, cancel := context.WithTimeout(ctx, rosterTimeout)
 	defer cancel()
+	// Every joiner's JoinOK goes out before anything else on its stream.
+	for _, j := range js {
+		select {
+		case <-j.welcomed:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("p2p: welcoming %s: %w", j.peer, ctx.Err())
+		}
+	}
 	id := t.node.id
 	options := t.cfg.Options
 	if t.cfg.OptionsFor != nil {
