@@ -64,7 +64,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
 	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
-	f.BoolVar(&o.noMemory, "no-memory", false, "on the screen: hide the memory panel")
+	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
 }
 
@@ -345,7 +345,7 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 	}
 	opts := tui.Options{
 		Title:           fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster.TableID), len(g.Names()), keys),
-		NoMemory:        r.o.noMemory,
+		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Transcript().Roster),
 		ChallengeWindow: r.o.window,
 		NoColor:         r.a.noColor,
 	}
@@ -509,7 +509,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		defer cancel()
 	}
 	var lastTaken int
-	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish,
+	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish, HideMemory: o.noMemory,
 		Table: name, Player: player, Players: o.players, Card: card,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {

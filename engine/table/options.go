@@ -41,11 +41,16 @@ type Options struct {
 	// PublishKeys: after the game every seat posts its secret key, so the
 	// transcript can be replayed with every card shown.
 	PublishKeys bool
+	// HideMemory: the table asks every player's screen not to show the
+	// seat's memory panel (what it saw and when): players remember by
+	// themselves, as at a real table. The rules are unaffected.
+	HideMemory bool
 }
 
 const (
 	flagPublishKeys = 1 << iota
 	flagFixedDeal
+	flagHideMemory
 )
 
 // MarshalBinary returns the canonical encoding of o.
@@ -58,6 +63,9 @@ func (o *Options) MarshalBinary() ([]byte, error) {
 	}
 	if o.Deal != nil {
 		flags |= flagFixedDeal
+	}
+	if o.HideMemory {
+		flags |= flagHideMemory
 	}
 	b.AddUint8(flags)
 	if o.Deal != nil {
@@ -83,10 +91,10 @@ func UnmarshalOptions(data []byte) (*Options, error) {
 	if !s.ReadUint16LengthPrefixed(&game) || !s.ReadUint8(&flags) {
 		return nil, errors.New("table options: truncated")
 	}
-	if flags&^(flagPublishKeys|flagFixedDeal) != 0 {
+	if flags&^(flagPublishKeys|flagFixedDeal|flagHideMemory) != 0 {
 		return nil, fmt.Errorf("table options: unknown flags %#x", flags)
 	}
-	o := &Options{Game: append([]byte{}, game...), PublishKeys: flags&flagPublishKeys != 0}
+	o := &Options{Game: append([]byte{}, game...), PublishKeys: flags&flagPublishKeys != 0, HideMemory: flags&flagHideMemory != 0}
 	if flags&flagFixedDeal != 0 {
 		var n uint8
 		if !s.ReadUint8(&n) || n == 0 || n > 64 {

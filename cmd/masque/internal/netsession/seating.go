@@ -95,9 +95,10 @@ func PlayersRange(game string) (lo, hi int, err error) {
 
 // TableOptions returns the roster options of a table of game (mascarade,
 // mascarade2) for the seated names: the cards in set (nil: the book's
-// default for the player count), the book's purse, and the card keys
-// published at the end if publishKeys.
-func TableOptions(game string, names []string, set []engine.Card, publishKeys bool) ([]byte, error) {
+// default for the player count), the book's purse, the card keys
+// published at the end if publishKeys, and the memory panel hidden on every
+// screen if hideMemory.
+func TableOptions(game string, names []string, set []engine.Card, publishKeys, hideMemory bool) ([]byte, error) {
 	ed, err := localsession.EditionOf(game)
 	if err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ func TableOptions(game string, names []string, set []engine.Card, publishKeys bo
 	if err != nil {
 		return nil, err
 	}
-	return (&table.Options{Game: g, PublishKeys: publishKeys}).MarshalBinary()
+	return (&table.Options{Game: g, PublishKeys: publishKeys, HideMemory: hideMemory}).MarshalBinary()
 }
 
 // proveCard returns the card key's public key with its proof, bound to the
@@ -134,10 +135,13 @@ type HostConfig struct {
 	// PublishKeys: every seat publishes its card key at the end (a roster
 	// option: it holds for everyone).
 	PublishKeys bool
-	Table       string // the table's name in the lobby
-	Player      string // the creator's name (seat 0)
-	Players     int    // seats, the creator's included
-	Card        *mental.SecretKey
+	// HideMemory: every screen at the table hides the memory panel (a
+	// roster option, like PublishKeys).
+	HideMemory bool
+	Table      string // the table's name in the lobby
+	Player     string // the creator's name (seat 0)
+	Players    int    // seats, the creator's included
+	Card       *mental.SecretKey
 	// Advertise announces the table by mDNS with these options.
 	Advertise bool
 	Lobby     lobby.Options
@@ -180,6 +184,9 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	} else {
 		desc += ", card keys kept secret"
 	}
+	if cfg.HideMemory {
+		desc += ", no memory panel"
+	}
 	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: 1, Total: cfg.Players,
 		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player}}
 	var (
@@ -190,7 +197,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
 		OptionsFor: func(names []string) ([]byte, error) {
-			return TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys)
+			return TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys, cfg.HideMemory)
 		},
 		ValidateSeat: func(seat int, si ledger.SeatInfo) error {
 			if !ValidName(si.Name) {
@@ -385,6 +392,13 @@ func RosterNames(r *ledger.Roster) ([]string, error) {
 		}
 	}
 	return players, nil
+}
+
+// HidesMemory reports whether a roster's options ask every screen to hide
+// the memory panel.
+func HidesMemory(r *ledger.Roster) bool {
+	o, err := table.UnmarshalOptions(r.Options)
+	return err == nil && o.HideMemory
 }
 
 // PublishesKeys reports whether a roster's options have every seat publish

@@ -1,0 +1,43 @@
+package table_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/table"
+)
+
+func TestOptionsRoundTrip(t *testing.T) {
+	tests := []table.Options{
+		{Game: []byte{1, 2}},
+		{Game: []byte{1}, PublishKeys: true},
+		{Game: []byte{}, HideMemory: true},
+		{Game: []byte{9}, Deal: []engine.Card{3, 1, 2}, PublishKeys: true, HideMemory: true},
+	}
+	for _, o := range tests {
+		enc, err := o.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := table.UnmarshalOptions(enc)
+		if err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		if !reflect.DeepEqual(*got, o) {
+			t.Errorf("round trip: got %+v, want %+v", *got, o)
+		}
+	}
+	bad := map[string][]byte{
+		"unknown flag":   {0, 0, 0x80},
+		"trailing byte":  {0, 0, 0, 0},
+		"truncated":      {0, 1},
+		"empty deal":     {0, 0, 2, 0},
+		"truncated deal": {0, 0, 2, 3, 1},
+	}
+	for name, b := range bad {
+		if _, err := table.UnmarshalOptions(b); err == nil {
+			t.Errorf("%s: %x accepted", name, b)
+		}
+	}
+}
