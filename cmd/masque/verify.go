@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -118,8 +120,21 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	}
 	if res.Final != nil {
 		st := res.Final
-		fmt.Fprintf(a.stdout, "turn %d, court %d, over %v, winners %v\n", st.Turn, st.Court, st.Over, st.Winners)
-		fmt.Fprintf(a.stdout, "coins %v\n", st.Coins)
+		status := "the game goes on"
+		if st.Over {
+			status = "game over, won by " + strings.Join(st.Winners, ", ")
+		}
+		fmt.Fprintf(a.stdout, "turn %d, court %d: %s\n", st.Turn, st.Court, status)
+		names := make([]string, 0, len(st.Coins))
+		for n := range st.Coins {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		var parts []string
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%s %d", n, st.Coins[n]))
+		}
+		fmt.Fprintf(a.stdout, "coins: %s\n", strings.Join(parts, ", "))
 	}
 	return nil
 }
