@@ -168,8 +168,8 @@ for i in 1 2 3; do
 done
 # Kill joiner 2 mid-game: once a few turns are played.
 victim=${js[1]}
-for _ in $(seq 600); do grep -q "^turn   3 " "$G2/j2.out" && break; sleep 0.05; done
-grep -q "^turn   3 " "$G2/j2.out" || fail "game 2 did not reach turn 3"
+for _ in $(seq 600); do grep -Eq "^turn +3 " "$G2/j2.out" && break; sleep 0.05; done
+grep -Eq "^turn +3 " "$G2/j2.out" || fail "game 2 did not reach turn 3"
 kill -0 "$victim" 2>/dev/null || fail "joiner 2 finished before it could be killed"
 kill -9 "$victim"
 wait "$victim" 2>/dev/null || true

@@ -74,15 +74,15 @@ const (
 	// DefaultCoins is each player's starting purse.
 	DefaultCoins = 6
 	// WinCoins ends the game at once with a win.
-	WinCoins = 13
+	WinCoins = masquerade.WinCoins
 	// CheatCoins is what the Cheat needs to win.
 	CheatCoins = 10
 	// WidowCoins is what the Widow tops up to.
 	WidowCoins = 10
 	// InquisitorFine is what a wrong guess pays to the Inquisitor.
-	InquisitorFine = 4
+	InquisitorFine = masquerade.GuessFine
 	// PreparatoryTurns is the number of opening turns that may only swap.
-	PreparatoryTurns = 4
+	PreparatoryTurns = masquerade.PreparatoryTurns
 	// MinPlayers and MaxPlayers bound the player count.
 	MinPlayers = 2
 	MaxPlayers = 13

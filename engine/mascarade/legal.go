@@ -1,7 +1,10 @@
 package mascarade
 
 import (
+	"slices"
+
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // LegalMoves enumerates every move seat p may make now (without secret
@@ -18,8 +21,8 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 	add := func(kind uint8, args ...int) {
 		out = append(out, engine.Move{Seat: p, Kind: kind, Args: args})
 	}
-	switch s.phase {
-	case phaseTurn:
+	switch s.Phase {
+	case masquerade.PhaseTurn:
 		for _, own := range mine {
 			for t := range engine.Slot(l.slots()) {
 				if l.swapTarget(p, t) {
@@ -33,27 +36,27 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 		for _, own := range mine {
 			add(KindPeek, int(own))
 		}
-		for _, c := range s.distinctSet() {
+		for _, c := range slices.Compact(slices.Clone(s.opts.Set)) {
 			for _, own := range mine {
 				if l.claimable(p, own) {
 					add(KindClaim, int(c), int(own))
 				}
 			}
 		}
-	case phaseRespond:
+	case masquerade.PhaseRespond:
 		add(KindPass)
 		for _, own := range mine {
 			add(KindChallenge, int(own))
 		}
-	case phaseUse:
-		u := s.user
-		switch s.claim {
+	case masquerade.PhaseUse:
+		u := s.User
+		switch s.Claimed {
 		case Bishop:
-			for _, t := range s.richest(u.Seat) {
+			for _, t := range s.Richest(u.Seat) {
 				add(KindUse, int(t))
 			}
 		case Witch, Inquisitor:
-			if s.claim == Witch {
+			if s.Claimed == Witch {
 				add(KindUse, NoTarget)
 			}
 			for t := range engine.Seat(s.Players()) {
@@ -76,22 +79,11 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 				}
 			}
 		}
-	case phaseSpySwap:
+	case masquerade.PhaseSpySwap:
 		add(KindUse)
-	case phaseGuess:
-		for _, c := range s.distinctSet() {
+	case masquerade.PhaseGuess:
+		for _, c := range slices.Compact(slices.Clone(s.opts.Set)) {
 			add(KindGuess, int(c))
-		}
-	}
-	return out
-}
-
-// distinctSet returns the characters in play, each once, in card order.
-func (s *State) distinctSet() []engine.Card {
-	var out []engine.Card
-	for _, c := range s.opts.Set {
-		if len(out) == 0 || out[len(out)-1] != c {
-			out = append(out, c)
 		}
 	}
 	return out

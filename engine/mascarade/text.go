@@ -19,7 +19,7 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 	if m.Kind == KindSwap {
 		return true
 	}
-	return m.Kind == KindUse && ((s.phase == phaseUse && s.claim == Fool) || s.phase == phaseSpySwap)
+	return m.Kind == KindUse && ((s.Phase == masquerade.PhaseUse && s.Claimed == Fool) || s.Phase == masquerade.PhaseSpySwap)
 }
 
 // FormatMove returns the public text form of m, applied to s, as a script
@@ -32,7 +32,7 @@ func FormatMove(s *State, m engine.Move) string {
 	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
 	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
 	seat := func(i int) string {
-		if m.Args[i] == NoTarget && s.claim == Witch {
+		if m.Args[i] == NoTarget && s.Claimed == Witch {
 			return "none"
 		}
 		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
@@ -63,11 +63,11 @@ func FormatMove(s *State, m engine.Move) string {
 	case m.Kind == KindPass && len(m.Args) == 0:
 	case m.Kind == KindGuess && len(m.Args) == 1:
 		parts = append(parts, CardName(engine.Card(m.Args[0])))
-	case m.Kind == KindUse && s.phase == phaseUse && s.claim == Fool && len(m.Args) == 2:
+	case m.Kind == KindUse && s.Phase == masquerade.PhaseUse && s.Claimed == Fool && len(m.Args) == 2:
 		parts = append(parts, "between="+slot(0)+","+slot(1))
-	case m.Kind == KindUse && s.phase == phaseUse && s.claim == Spy && len(m.Args) == 1:
+	case m.Kind == KindUse && s.Phase == masquerade.PhaseUse && s.Claimed == Spy && len(m.Args) == 1:
 		parts = append(parts, "with="+slot(0))
-	case m.Kind == KindUse && s.phase == phaseSpySwap && len(m.Args) == 0:
+	case m.Kind == KindUse && s.Phase == masquerade.PhaseSpySwap && len(m.Args) == 0:
 	case m.Kind == KindUse && len(m.Args) == 1:
 		parts = append(parts, "target="+seat(0))
 	default:
@@ -105,10 +105,11 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 	if err != nil {
 		return engine.Move{}, false, err
 	}
-	if len(tokens) == 0 {
-		return engine.Move{}, false, fmt.Errorf("mascarade: %s: missing verb", seatName)
+	l, err := masquerade.NewMoveLine(GameName, seatName, tokens)
+	if err != nil {
+		return engine.Move{}, false, err
 	}
-	verb, args := strings.ToLower(tokens[0]), tokens[1:]
+	args := l.Args
 	m := engine.Move{Seat: seat}
 	own := s.layout.slotOf(seat, Left)
 	ownSlot := func(name string) (engine.Slot, error) {
@@ -121,21 +122,12 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 		}
 		return sl, nil
 	}
-	bad := func(usage string) (engine.Move, bool, error) {
-		return engine.Move{}, false, fmt.Errorf("mascarade: %s %s: usage: %s", seatName, strings.Join(tokens, " "), usage)
-	}
-	switch verb {
+	bad := func(usage string) (engine.Move, bool, error) { return engine.Move{}, false, l.Bad(usage) }
+	switch l.Verb {
 	case "swap":
 		m.Kind = KindSwap
-		bit := false
-		if n := len(args); n > 0 {
-			switch strings.ToLower(args[n-1]) {
-			case "yes":
-				bit, args = true, args[:n-1]
-			case "no":
-				args = args[:n-1]
-			}
-		}
+		bit := l.SwapBit()
+		args = l.Args
 		if len(args) == 2 {
 			if own, err = ownSlot(args[0]); err != nil {
 				return engine.Move{}, false, err
@@ -167,14 +159,14 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 		return m, false, nil
 	case "claim", "challenge":
 		want := 0
-		if verb == "claim" {
+		if l.Verb == "claim" {
 			m.Kind, want = KindClaim, 1
 		} else {
 			m.Kind = KindChallenge
 		}
 		kv, pos, err := masquerade.SplitKV(args, "with")
 		if err != nil || len(pos) != want {
-			return bad(verb + map[bool]string{true: " CHARACTER", false: ""}[want == 1] + " [with=MYSLOT]")
+			return bad(l.Verb + map[bool]string{true: " CHARACTER", false: ""}[want == 1] + " [with=MYSLOT]")
 		}
 		if w, ok := kv["with"]; ok {
 			if own, err = ownSlot(w); err != nil {
@@ -191,102 +183,36 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 			m.Args = []int{int(own)}
 		}
 		return m, false, nil
-	case "pass":
-		if len(args) != 0 {
-			return bad("pass")
-		}
-		m.Kind = KindPass
-		return m, false, nil
-	case "guess":
-		if len(args) != 1 {
-			return bad("guess CHARACTER")
-		}
-		c, err := ParseCard(args[0])
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Kind, m.Args = KindGuess, []int{int(c)}
-		return m, false, nil
 	case "use":
 		return parseUse(s, m, seatName, args)
 	}
-	return engine.Move{}, false, fmt.Errorf("mascarade: %s: unknown verb %q (swap, peek, claim, challenge, pass, use, guess)", seatName, tokens[0])
+	return l.Common(m, catalogue)
 }
 
 // parseUse parses "use KEY=VALUE..." against the power being resolved.
 func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
 	m.Kind = KindUse
-	kv, pos, err := masquerade.SplitKV(args, "target", "between", "swap", "with")
+	u := &masquerade.UseLine{Game: GameName, Seat: seatName}
+	bit, done, err := u.Parse(s.Phase, args)
 	if err != nil {
-		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: %w", seatName, err)
+		return engine.Move{}, false, err
 	}
-	if len(pos) > 0 {
-		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: expected KEY=VALUE, got %q", seatName, pos[0])
-	}
-	bit := false
-	if v, ok := kv["swap"]; ok {
-		switch strings.ToLower(v) {
-		case "yes":
-			bit = true
-		case "no":
-		default:
-			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: swap=%s: want yes or no", seatName, v)
-		}
-	}
-	if s.phase == phaseSpySwap {
-		if _, ok := kv["swap"]; !ok || len(kv) != 1 {
-			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the Spy has looked: say swap=yes or swap=no", seatName)
-		}
+	if done {
 		return m, bit, nil
 	}
-	if s.phase != phaseUse {
-		return engine.Move{}, false, fmt.Errorf("mascarade: %s use: no power is waiting for a choice", seatName)
-	}
-	switch s.claim {
+	slot := func(v string) (int, error) { sl, err := s.ParseSlot(v); return int(sl), err }
+	seat := func(v string) (int, error) { p, err := s.SeatByName(v); return int(p), err }
+	switch s.Claimed {
 	case Fool:
-		v, ok := kv["between"]
-		a, b, two := strings.Cut(v, ",")
-		if !ok || !two {
-			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the Fool needs between=SLOT,SLOT", seatName)
-		}
-		sa, err := s.ParseSlot(a)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		sb, err := s.ParseSlot(b)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Args = []int{int(sa), int(sb)}
-		return m, bit, nil
+		m.Args, err = u.Pair("Fool", "SLOT", slot)
 	case Spy:
-		v, ok := kv["with"]
-		if !ok {
-			v, ok = kv["target"]
-		}
-		if !ok {
-			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the Spy needs with=SLOT", seatName)
-		}
-		t, err := s.ParseSlot(v)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Args = []int{int(t)}
-		return m, bit, nil
+		m.Args, err = u.With("SLOT", slot)
 	default:
-		v, ok := kv["target"]
-		if !ok {
-			return engine.Move{}, false, fmt.Errorf("mascarade: %s use: the %s needs target=NAME", seatName, CardName(s.claim))
-		}
-		if s.claim == Witch && strings.EqualFold(v, "none") {
-			m.Args = []int{NoTarget}
-			return m, false, nil
-		}
-		t, err := s.SeatByName(v)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Args = []int{int(t)}
-		return m, false, nil
+		m.Args, err = u.Target(CardName(s.Claimed), s.Claimed == Witch, NoTarget, seat)
+		bit = false
 	}
+	if err != nil {
+		return engine.Move{}, false, err
+	}
+	return m, bit, nil
 }

@@ -9,76 +9,26 @@ import (
 // effects the table must carry out, or a *[engine.RuleError]. The receiver
 // is not modified.
 func (s *State) Apply(m engine.Move) (engine.State, []engine.Effect, error) {
-	ns, eff, err := s.Play(m)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ns, eff, nil
+	return masquerade.Result(s.Play(m))
 }
 
 // Learn implements [engine.State]: it takes the facts of the pending
 // reveal, in the order of the reveal's Slots.
 func (s *State) Learn(facts []engine.Fact) (engine.State, []engine.Effect, error) {
-	ns, eff, err := s.Know(facts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ns, eff, nil
+	return masquerade.Result(s.Know(facts))
 }
 
 // Play is [State.Apply] with a concrete result type.
 func (s *State) Play(m engine.Move) (*State, []engine.Effect, error) {
-	if s.phase == phaseOver {
-		return nil, nil, ruleErr(m.Seat, RuleGameOver, "the game is over")
-	}
-	need := s.Next()
-	if need.Kind == engine.NeedFacts {
-		return nil, nil, ruleErr(m.Seat, RuleWaitingFacts, "the cards of a reveal are due before any move")
-	}
-	if m.Seat != need.Seat {
-		if m.Seat < 0 || int(m.Seat) >= len(s.opts.Players) {
-			return nil, nil, ruleErr(m.Seat, RuleNotYourTurn, "no such seat")
-		}
-		return nil, nil, ruleErr(m.Seat, RuleNotYourTurn, "%s must act now (%s)", s.opts.Players[need.Seat], s.phaseDesc())
-	}
-	if m.Kind < KindSwap || m.Kind > KindGuess {
-		return nil, nil, ruleErr(m.Seat, RuleUnknownMove, "move kind %d", m.Kind)
+	if err := masquerade.CheckMove(&s.core, m, rules{s}); err != nil {
+		return nil, nil, err
 	}
 	ns := s.clone()
-	var eff []engine.Effect
-	var err error
-	switch s.phase {
-	case phaseTurn:
-		eff, err = ns.playTurn(m)
-	case phaseRespond:
-		eff, err = ns.playRespond(m)
-	case phaseUse:
-		eff, err = ns.playUse(m)
-	case phaseGuess:
-		eff, err = ns.playGuess(m)
-	case phaseSpySwap:
-		eff, err = ns.playSpySwap(m)
-	}
+	eff, err := masquerade.PlayMove(&ns.core, m, rules{ns})
 	if err != nil {
 		return nil, nil, err
 	}
 	return ns, eff, nil
-}
-
-func (s *State) phaseDesc() string {
-	switch s.phase {
-	case phaseTurn:
-		return "turn"
-	case phaseRespond:
-		return "challenge or pass"
-	case phaseUse:
-		return "use the " + CardName(s.claim)
-	case phaseGuess:
-		return "name your mask"
-	case phaseSpySwap:
-		return "the Spy swaps the two cards or not"
-	}
-	return "waiting"
 }
 
 func wrongMove(m engine.Move, what string) error { return masquerade.WrongMove(m, what) }
@@ -91,8 +41,8 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 	case m.Kind != KindSwap && m.Kind != KindPeek && m.Kind != KindClaim:
 		return nil, wrongMove(m, "the turn player swaps, looks or announces")
 	case m.Kind != KindSwap && s.Preparatory():
-		return nil, ruleErr(m.Seat, RulePreparatory, "turn %d is preparatory: swap or pretend to", s.turn)
-	case m.Kind == KindClaim && s.revealedPrev[m.Seat]:
+		return nil, ruleErr(m.Seat, RulePreparatory, "turn %d is preparatory: swap or pretend to", s.TurnNo)
+	case m.Kind == KindClaim && s.RevealedPrev[m.Seat]:
 		return nil, ruleErr(m.Seat, RuleRevealedClaim, "your card was revealed during the previous turn: you may not announce this turn")
 	}
 	switch m.Kind {
@@ -107,7 +57,7 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 		if !s.swapTarget(m.Seat, t) {
 			return nil, ruleErr(m.Seat, RuleBadTarget, "cannot swap with slot %d (your own card, or no such slot)", m.Args[1])
 		}
-		s.endTurn()
+		masquerade.EndTurn(&s.core)
 		return []engine.Effect{{Kind: engine.EffectSwap, By: m.Seat, Slots: []engine.Slot{own, t}}}, nil
 	case KindPeek:
 		if err := argc(m, 1); err != nil {
@@ -117,7 +67,7 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 		if !s.owns(m.Seat, own) {
 			return nil, ruleErr(m.Seat, RuleNotYourSlot, "slot %d is not your card", m.Args[0])
 		}
-		s.endTurn()
+		masquerade.EndTurn(&s.core)
 		return []engine.Effect{{Kind: engine.EffectPeek, By: m.Seat, Slots: []engine.Slot{own}}}, nil
 	default: // KindClaim
 		if err := argc(m, 2); err != nil {
@@ -130,147 +80,17 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 		if !s.owns(m.Seat, own) {
 			return nil, ruleErr(m.Seat, RuleNotYourSlot, "slot %d is not your card", m.Args[1])
 		}
-		s.claim = c
-		s.contenders = []Contender{{Seat: m.Seat, Slot: own}}
-		s.responder = 1
-		s.phase = phaseRespond
+		masquerade.OpenClaim(&s.core, c, Contender{Seat: m.Seat, Slot: own})
 		return nil, nil
 	}
-}
-
-// playRespond handles a challenge or a pass in the challenge window.
-func (s *State) playRespond(m engine.Move) ([]engine.Effect, error) {
-	switch m.Kind {
-	case KindPass:
-		if err := argc(m, 0); err != nil {
-			return nil, err
-		}
-	case KindChallenge:
-		if err := argc(m, 1); err != nil {
-			return nil, err
-		}
-		own := engine.Slot(m.Args[0])
-		if !s.owns(m.Seat, own) {
-			return nil, ruleErr(m.Seat, RuleNotYourSlot, "slot %d is not your card", m.Args[0])
-		}
-		s.contenders = append(s.contenders, Contender{Seat: m.Seat, Slot: own})
-	default:
-		return nil, wrongMove(m, "challenge or pass")
-	}
-	s.responder++
-	if s.responder < len(s.opts.Players) {
-		return nil, nil
-	}
-	// Everyone has answered.
-	if len(s.contenders) == 1 {
-		s.queue = []Contender{s.contenders[0]}
-		return s.resolve(), nil
-	}
-	s.phase = phaseReveal
-	s.pendingSlot = make([]engine.Slot, len(s.contenders))
-	for i, c := range s.contenders {
-		s.pendingSlot[i] = c.Slot
-	}
-	return []engine.Effect{{Kind: engine.EffectReveal, Slots: append([]engine.Slot(nil), s.pendingSlot...)}}, nil
 }
 
 // Know is [State.Learn] with a concrete result type.
 func (s *State) Know(facts []engine.Fact) (*State, []engine.Effect, error) {
-	if s.phase != phaseReveal && s.phase != phaseGuessReveal {
-		return nil, nil, ruleErr(-1, RuleNoFactsWanted, "no reveal is pending")
-	}
-	if len(facts) != len(s.pendingSlot) {
-		return nil, nil, ruleErr(-1, RuleBadFacts, "%d facts for %d revealed slots", len(facts), len(s.pendingSlot))
-	}
-	for i, f := range facts {
-		if f.Slot != s.pendingSlot[i] {
-			return nil, nil, ruleErr(-1, RuleBadFacts, "fact %d is about slot %d, expected slot %d", i, f.Slot, s.pendingSlot[i])
-		}
-		if !s.InPlay(f.Card) {
-			return nil, nil, ruleErr(-1, RuleBadFacts, "fact %d: card %d is not in play", i, f.Card)
-		}
+	if err := masquerade.CheckFacts(&s.core, facts, rules{s}); err != nil {
+		return nil, nil, err
 	}
 	ns := s.clone()
-	ns.lastRevealed = append([]engine.Fact(nil), facts...)
-	ns.pendingSlot = nil
-	if s.phase == phaseReveal {
-		var owners []Contender
-		for i, c := range ns.contenders {
-			ns.revealedNow[c.Seat] = true
-			if facts[i].Card == ns.claim {
-				owners = append(owners, c)
-			} else {
-				ns.impostors = append(ns.impostors, c.Seat)
-			}
-		}
-		ns.queue = owners
-		ns.pairBonus = ns.claim == Peasant && len(owners) == 2
-		return ns, ns.resolve(), nil
-	}
-	// The Guru's question.
-	ns.revealedNow[ns.target] = true
-	if facts[0].Card != ns.guess {
-		ns.transfer(&ns.coins[ns.target], &ns.coins[ns.user.Seat], GuruFine)
-	}
-	if ns.checkEnd() {
-		return ns, nil, nil
-	}
-	return ns, ns.resolve(), nil
-}
-
-// endTurn passes the turn to the next chair clockwise and rolls the
-// "revealed during the previous turn" memory.
-func (s *State) endTurn() {
-	s.revealedPrev, s.revealedNow = s.revealedNow, s.revealedPrev
-	clear(s.revealedNow)
-	s.turn++
-	s.chair = (s.chair + 1) % len(s.opts.Players)
-	s.phase = phaseTurn
-	s.clearClaim()
-}
-
-func (s *State) clearClaim() {
-	s.claim = 0
-	s.contenders = nil
-	s.responder = 0
-	s.queue = nil
-	s.pairBonus = false
-	s.impostors = nil
-	s.user = Contender{}
-	s.target = 0
-	s.guess = 0
-	s.pendingSlot = nil
-}
-
-// transfer moves up to k coins from *from to *to: who must pay more than
-// they have pays all they have (rules README, decision 1); the bank, too,
-// pays at most what it holds.
-func (s *State) transfer(from, to *int, k int) { masquerade.Transfer(from, to, k) }
-
-// checkEnd ends the game if someone has 13 coins (they win; several if
-// they got there at once) or someone has none (the richest win). It
-// reports whether the game is over.
-func (s *State) checkEnd() bool {
-	if s.phase == phaseOver {
-		return true
-	}
-	win, over := masquerade.Ending(s.coins, WinCoins)
-	if !over {
-		return false
-	}
-	s.finish(win)
-	return true
-}
-
-// finish ends the game with the given winners.
-func (s *State) finish(win []engine.Seat) {
-	s.clearClaim()
-	s.phase = phaseOver
-	s.winners = win
-}
-
-// richest returns the seats with the most coins, leaving out seat except,
-// in seat order.
-func (s *State) richest(except engine.Seat) []engine.Seat {
-	return masquerade.Richest(s.coins, except)
+	masquerade.TakeFacts(&ns.core, facts, rules{ns})
+	return ns, nil, nil
 }

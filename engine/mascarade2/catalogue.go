@@ -69,13 +69,13 @@ const (
 	// DefaultCoins is each player's starting purse.
 	DefaultCoins = 6
 	// WinCoins ends the game at once with a win.
-	WinCoins = 13
+	WinCoins = masquerade.WinCoins
 	// CheaterCoins is what the Cheater needs to win.
 	CheaterCoins = 10
 	// WidowCoins is what the Widow tops up to.
 	WidowCoins = 10
 	// GuruFine is what a wrong answer pays to the Guru.
-	GuruFine = 4
+	GuruFine = masquerade.GuessFine
 	// EmpressCoins, KingCoins, PrincessCoins, PatronCoins, FoolCoins are
 	// what those masks take from the bank; PatronGift is what each of the
 	// Patron's neighbours takes; SwindlerTake what the Swindler takes from
@@ -91,12 +91,12 @@ const (
 	PuppeteerTake = 1
 	// PeasantCoins and PeasantPairCoins: one Peasant alone, or each of two
 	// Peasants revealed in the same turn.
-	PeasantCoins     = 1
-	PeasantPairCoins = 2
+	PeasantCoins     = masquerade.ShareCoins
+	PeasantPairCoins = masquerade.SharePairCoins
 	// Fine is what each impostor pays to the courthouse.
-	Fine = 1
+	Fine = masquerade.Fine
 	// PreparatoryTurns is the number of opening turns that may only swap.
-	PreparatoryTurns = 4
+	PreparatoryTurns = masquerade.PreparatoryTurns
 	// MinPlayers and MaxPlayers bound the player count.
 	MinPlayers = 4
 	MaxPlayers = 12

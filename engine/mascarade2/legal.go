@@ -1,7 +1,10 @@
 package mascarade2
 
 import (
+	"slices"
+
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // LegalMoves enumerates every move seat p may make now (without secret
@@ -20,13 +23,13 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 	}
 	others := func() {
 		for t := range engine.Seat(s.Players()) {
-			if t != s.user.Seat {
+			if t != s.User.Seat {
 				add(KindUse, int(t))
 			}
 		}
 	}
-	switch s.phase {
-	case phaseTurn:
+	switch s.Phase {
+	case masquerade.PhaseTurn:
 		for t := range n {
 			if s.swapTarget(p, t) {
 				add(KindSwap, int(own), int(t))
@@ -37,18 +40,18 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 		}
 		add(KindPeek, int(own))
 		if s.MayClaim(p) {
-			for _, c := range s.distinctSet() {
+			for _, c := range slices.Compact(slices.Clone(s.opts.Set)) {
 				add(KindClaim, int(c), int(own))
 			}
 		}
-	case phaseRespond:
+	case masquerade.PhaseRespond:
 		add(KindPass)
 		add(KindChallenge, int(own))
-	case phaseUse:
-		u := s.user
-		switch s.claim {
+	case masquerade.PhaseUse:
+		u := s.User
+		switch s.Claimed {
 		case Swindler:
-			for _, t := range s.richest(u.Seat) {
+			for _, t := range s.Richest(u.Seat) {
 				add(KindUse, int(t))
 			}
 		case Sorceress:
@@ -79,22 +82,11 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 				}
 			}
 		}
-	case phaseSpySwap:
+	case masquerade.PhaseSpySwap:
 		add(KindUse)
-	case phaseGuess:
-		for _, c := range s.distinctSet() {
+	case masquerade.PhaseGuess:
+		for _, c := range slices.Compact(slices.Clone(s.opts.Set)) {
 			add(KindGuess, int(c))
-		}
-	}
-	return out
-}
-
-// distinctSet returns the masks in play, each once, in card order.
-func (s *State) distinctSet() []engine.Card {
-	var out []engine.Card
-	for _, c := range s.opts.Set {
-		if len(out) == 0 || out[len(out)-1] != c {
-			out = append(out, c)
 		}
 	}
 	return out

@@ -25,21 +25,8 @@ const (
 // purse.
 const NoTarget = -1
 
-// phase is where the rules are inside a turn.
-type phase uint8
-
-const (
-	phaseTurn        phase = iota + 1 // the turn player acts
-	phaseRespond                      // challenge window: responders challenge or pass in turn
-	phaseReveal                       // waiting for the facts of the challenge reveal
-	phaseUse                          // an owner must choose how to use a power
-	phaseGuess                        // the Guru's target must name its mask
-	phaseGuessReveal                  // waiting for the fact of the target's card
-	phaseOver                         // the game is over
-	// phaseSpySwap: the Spy has seen both cards (pendingSlot holds the
-	// other slot) and now swaps them or not.
-	phaseSpySwap
-)
+// core is the state both editions share, embedded in [State].
+type core = masquerade.Core
 
 // Contender is a player taking part in a claim: the claimant (first) or a
 // challenger, with the card they put forward.
@@ -60,31 +47,9 @@ type State struct {
 	seatAt  []engine.Seat // chair -> seat
 	chairOf []int         // seat -> chair (the inverse of seatAt)
 
-	coins []int // per seat: the purse in front of the seat's chair
-	court int
-	bank  int
-
-	turn  int // 1-based turn number
-	chair int // whose turn it is: the chair of the turn player
-	phase phase
-
-	revealedPrev []bool // seats whose card was revealed during the previous turn
-	revealedNow  []bool // seats whose card has been revealed during this turn
-
-	// The current claim (phases respond .. guess-reveal).
-	claim       engine.Card
-	contenders  []Contender // claimant first, then challengers clockwise
-	responder   int         // phaseRespond: the next responder sits responder chairs left of the claimant
-	queue       []Contender // owners still to use the power, in order
-	pairBonus   bool        // both Peasants revealed as owners at once
-	impostors   []engine.Seat
-	user        Contender   // phaseUse, phaseGuess: the owner using the power
-	target      engine.Seat // the Guru's target
-	guess       engine.Card // the target's answer
-	pendingSlot []engine.Slot
-
-	lastRevealed []engine.Fact // the most recent reveal
-	winners      []engine.Seat
+	// The purses (per seat: the purse in front of the seat's chair), the
+	// turn (its place is the turn player's chair), claim and winners.
+	core
 }
 
 // NewGame starts a game. deal lists the card in each slot (slot i is the
@@ -105,21 +70,15 @@ func NewGame(opts Options, deal []engine.Card) (*State, error) {
 	}
 	n := len(o.Players)
 	s := &State{
-		opts:         o,
-		deal:         slices.Clone(deal),
-		seatAt:       make([]engine.Seat, n),
-		chairOf:      make([]int, n),
-		coins:        make([]int, n),
-		bank:         BoxCoins - n*o.Coins,
-		turn:         1,
-		phase:        phaseTurn,
-		revealedPrev: make([]bool, n),
-		revealedNow:  make([]bool, n),
+		opts:    o,
+		deal:    slices.Clone(deal),
+		seatAt:  make([]engine.Seat, n),
+		chairOf: make([]int, n),
+		core:    masquerade.NewCore(n, o.Coins, BoxCoins),
 	}
 	for i := range n {
 		s.seatAt[i] = engine.Seat(i)
 		s.chairOf[i] = i
-		s.coins[i] = o.Coins
 	}
 	return s, nil
 }
@@ -129,15 +88,7 @@ func (s *State) clone() *State {
 	c := *s
 	c.seatAt = slices.Clone(s.seatAt)
 	c.chairOf = slices.Clone(s.chairOf)
-	c.coins = slices.Clone(s.coins)
-	c.revealedPrev = slices.Clone(s.revealedPrev)
-	c.revealedNow = slices.Clone(s.revealedNow)
-	c.contenders = slices.Clone(s.contenders)
-	c.queue = slices.Clone(s.queue)
-	c.impostors = slices.Clone(s.impostors)
-	c.pendingSlot = slices.Clone(s.pendingSlot)
-	c.lastRevealed = slices.Clone(s.lastRevealed)
-	c.winners = slices.Clone(s.winners)
+	c.core = masquerade.CloneCore(&s.core)
 	return &c
 }
 
@@ -216,36 +167,8 @@ func (s *State) Set() []engine.Card { return slices.Clone(s.opts.Set) }
 // InPlay reports whether mask c is in the set.
 func (s *State) InPlay(c engine.Card) bool { return slices.Contains(s.opts.Set, c) }
 
-// Coins returns seat p's purse.
-func (s *State) Coins(p engine.Seat) int { return s.coins[p] }
-
-// AllCoins returns every seat's purse, in seat order.
-func (s *State) AllCoins() []int { return slices.Clone(s.coins) }
-
-// Court returns the coins on the courthouse board.
-func (s *State) Court() int { return s.court }
-
-// Bank returns the coins in the bank.
-func (s *State) Bank() int { return s.bank }
-
-// Total returns bank + purses + court, which is always [BoxCoins].
-func (s *State) Total() int {
-	t := s.bank + s.court
-	for _, c := range s.coins {
-		t += c
-	}
-	return t
-}
-
-// Turn returns the 1-based number of the current turn.
-func (s *State) Turn() int { return s.turn }
-
 // TurnSeat returns whose turn it is.
-func (s *State) TurnSeat() engine.Seat { return s.seatAt[s.chair] }
-
-// Preparatory reports whether the current turn is one of the four opening
-// turns, in which a player may only swap or pretend to.
-func (s *State) Preparatory() bool { return s.turn <= PreparatoryTurns }
+func (s *State) TurnSeat() engine.Seat { return s.seatAt[s.TurnAt] }
 
 // MustSwap reports whether seat p, if it were p's turn now, could only
 // swap: during the preparatory turns.
@@ -254,83 +177,13 @@ func (s *State) MustSwap(p engine.Seat) bool { return s.Preparatory() }
 // MayClaim reports whether seat p, if it were p's turn now, could claim:
 // not during the preparatory turns, and not if p's card was revealed
 // during the previous turn.
-func (s *State) MayClaim(p engine.Seat) bool { return !s.Preparatory() && !s.revealedPrev[p] }
-
-// Over reports whether the game has ended.
-func (s *State) Over() bool { return s.phase == phaseOver }
-
-// Winners returns the winning seats (several on a tie), or nil while the
-// game goes on.
-func (s *State) Winners() []engine.Seat { return slices.Clone(s.winners) }
-
-// LastRevealed returns the cards of the most recent reveal (a challenge or
-// the Guru's question), in reveal order.
-func (s *State) LastRevealed() []engine.Fact { return slices.Clone(s.lastRevealed) }
-
-// Claim returns the mask claimed in the current turn, with the claimant
-// and challengers so far, or ok=false if no claim is open.
-func (s *State) Claim() (c engine.Card, contenders []Contender, ok bool) {
-	switch s.phase {
-	case phaseRespond, phaseReveal, phaseUse, phaseGuess, phaseGuessReveal, phaseSpySwap:
-		return s.claim, slices.Clone(s.contenders), true
-	}
-	return 0, nil, false
-}
-
-// InChallengeWindow reports whether the rules wait for a responder to
-// challenge or pass.
-func (s *State) InChallengeWindow() bool { return s.phase == phaseRespond }
-
-// Resolving returns the owner who must now choose how to use the power
-// (phase "use"), or ok=false.
-func (s *State) Resolving() (Contender, bool) {
-	return s.user, s.phase == phaseUse
-}
-
-// SpyDeciding returns the Spy and the other slot it looked at when the
-// Spy, having seen both cards, must now swap them or not; ok=false
-// otherwise.
-func (s *State) SpyDeciding() (spy Contender, other engine.Slot, ok bool) {
-	if s.phase != phaseSpySwap {
-		return Contender{}, 0, false
-	}
-	return s.user, s.pendingSlot[0], true
-}
+func (s *State) MayClaim(p engine.Seat) bool { return !s.Preparatory() && !s.RevealedPrev[p] }
 
 // GuruTarget returns the seat that must name its mask, or ok=false.
-func (s *State) GuruTarget() (engine.Seat, bool) {
-	return s.target, s.phase == phaseGuess
-}
-
-// PendingReveal returns the slots whose facts the rules wait for, in
-// order, or nil.
-func (s *State) PendingReveal() []engine.Slot {
-	if s.phase == phaseReveal || s.phase == phaseGuessReveal {
-		return slices.Clone(s.pendingSlot)
-	}
-	return nil
-}
+func (s *State) GuruTarget() (engine.Seat, bool) { return s.Questioned() }
 
 // Next reports what the rules wait for.
-func (s *State) Next() engine.Need {
-	switch s.phase {
-	case phaseTurn:
-		return engine.Need{Kind: engine.NeedMove, Seat: s.TurnSeat()}
-	case phaseRespond:
-		return engine.Need{Kind: engine.NeedMove, Seat: s.responderSeat()}
-	case phaseUse, phaseSpySwap:
-		return engine.Need{Kind: engine.NeedMove, Seat: s.user.Seat}
-	case phaseGuess:
-		return engine.Need{Kind: engine.NeedMove, Seat: s.target}
-	case phaseReveal, phaseGuessReveal:
-		return engine.Need{Kind: engine.NeedFacts}
-	}
-	return engine.Need{Kind: engine.NeedNothing}
-}
-
-func (s *State) responderSeat() engine.Seat {
-	return s.seatAfter(s.contenders[0].Seat, s.responder)
-}
+func (s *State) Next() engine.Need { return masquerade.Need(&s.core, rules{s}) }
 
 // seatAfter returns the seat sitting k chairs clockwise (to the left) of
 // seat p.
@@ -342,15 +195,15 @@ func (s *State) seatAfter(p engine.Seat, k int) engine.Seat {
 // String returns a one-line public summary, for logs and test failures.
 func (s *State) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "turn %d (%s)", s.turn, s.opts.Players[s.TurnSeat()])
+	fmt.Fprintf(&b, "turn %d (%s)", s.TurnNo, s.opts.Players[s.TurnSeat()])
 	for c := range s.seatAt {
 		p := s.seatAt[c]
-		fmt.Fprintf(&b, " %s=%d", s.opts.Players[p], s.coins[p])
+		fmt.Fprintf(&b, " %s=%d", s.opts.Players[p], s.Purse[p])
 	}
-	fmt.Fprintf(&b, " court=%d bank=%d", s.court, s.bank)
+	fmt.Fprintf(&b, " court=%d bank=%d", s.CourtCoins, s.BankCoins)
 	if s.Over() {
 		b.WriteString(" over winners=")
-		for i, w := range s.winners {
+		for i, w := range s.Won {
 			if i > 0 {
 				b.WriteString(",")
 			}

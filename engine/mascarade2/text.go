@@ -55,7 +55,7 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 	if m.Kind == KindSwap {
 		return true
 	}
-	return m.Kind == KindUse && ((s.phase == phaseUse && s.claim == Fool) || s.phase == phaseSpySwap)
+	return m.Kind == KindUse && ((s.Phase == masquerade.PhaseUse && s.Claimed == Fool) || s.Phase == masquerade.PhaseSpySwap)
 }
 
 // HasSwapToken reports whether a script line's tokens carry a swap=
@@ -73,7 +73,7 @@ func FormatMove(s *State, m engine.Move) string {
 	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
 	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
 	seat := func(i int) string {
-		if m.Args[i] == NoTarget && s.claim == Sorceress {
+		if m.Args[i] == NoTarget && s.Claimed == Sorceress {
 			return "none"
 		}
 		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
@@ -81,7 +81,7 @@ func FormatMove(s *State, m engine.Move) string {
 		}
 		return s.Name(engine.Seat(m.Args[i]))
 	}
-	use := m.Kind == KindUse && s.phase == phaseUse
+	use := m.Kind == KindUse && s.Phase == masquerade.PhaseUse
 	switch {
 	case m.Kind == KindSwap && len(m.Args) == 2:
 		parts = append(parts, slot(1))
@@ -92,13 +92,13 @@ func FormatMove(s *State, m engine.Move) string {
 	case m.Kind == KindPass && len(m.Args) == 0:
 	case m.Kind == KindGuess && len(m.Args) == 1:
 		parts = append(parts, CardName(engine.Card(m.Args[0])))
-	case use && s.claim == Fool && len(m.Args) == 2:
+	case use && s.Claimed == Fool && len(m.Args) == 2:
 		parts = append(parts, "between="+slot(0)+","+slot(1))
-	case use && s.claim == Puppeteer && len(m.Args) == 2:
+	case use && s.Claimed == Puppeteer && len(m.Args) == 2:
 		parts = append(parts, "between="+seat(0)+","+seat(1))
-	case use && s.claim == Spy && len(m.Args) == 1:
+	case use && s.Claimed == Spy && len(m.Args) == 1:
 		parts = append(parts, "with="+slot(0))
-	case m.Kind == KindUse && s.phase == phaseSpySwap && len(m.Args) == 0:
+	case m.Kind == KindUse && s.Phase == masquerade.PhaseSpySwap && len(m.Args) == 0:
 	case m.Kind == KindUse && len(m.Args) == 1:
 		parts = append(parts, "target="+seat(0))
 	default:
@@ -128,27 +128,19 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 	if err != nil {
 		return engine.Move{}, false, err
 	}
-	if len(tokens) == 0 {
-		return engine.Move{}, false, fmt.Errorf("mascarade2: %s: missing verb", seatName)
+	l, err := masquerade.NewMoveLine(GameName, seatName, tokens)
+	if err != nil {
+		return engine.Move{}, false, err
 	}
-	verb, args := strings.ToLower(tokens[0]), tokens[1:]
+	args := l.Args
 	m := engine.Move{Seat: seat}
 	own := int(s.SlotOf(seat))
-	bad := func(usage string) (engine.Move, bool, error) {
-		return engine.Move{}, false, fmt.Errorf("mascarade2: %s %s: usage: %s", seatName, strings.Join(tokens, " "), usage)
-	}
-	switch verb {
+	bad := func(usage string) (engine.Move, bool, error) { return engine.Move{}, false, l.Bad(usage) }
+	switch l.Verb {
 	case "swap":
 		m.Kind = KindSwap
-		bit := false
-		if n := len(args); n > 0 {
-			switch strings.ToLower(args[n-1]) {
-			case "yes":
-				bit, args = true, args[:n-1]
-			case "no":
-				args = args[:n-1]
-			}
-		}
+		bit := l.SwapBit()
+		args = l.Args
 		if len(args) != 1 {
 			return bad("swap TARGET yes|no")
 		}
@@ -180,109 +172,38 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 		}
 		m.Kind, m.Args = KindChallenge, []int{own}
 		return m, false, nil
-	case "pass":
-		if len(args) != 0 {
-			return bad("pass")
-		}
-		m.Kind = KindPass
-		return m, false, nil
-	case "guess":
-		if len(args) != 1 {
-			return bad("guess MASK")
-		}
-		c, err := ParseCard(args[0])
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Kind, m.Args = KindGuess, []int{int(c)}
-		return m, false, nil
 	case "use":
 		return parseUse(s, m, seatName, args)
 	}
-	return engine.Move{}, false, fmt.Errorf("mascarade2: %s: unknown verb %q (swap, peek, claim, challenge, pass, use, guess)", seatName, tokens[0])
+	return l.Common(m, catalogue)
 }
 
 // parseUse parses "use KEY=VALUE..." against the power being resolved.
 func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
 	m.Kind = KindUse
-	kv, pos, err := masquerade.SplitKV(args, "target", "between", "swap", "with")
+	u := &masquerade.UseLine{Game: GameName, Seat: seatName}
+	bit, done, err := u.Parse(s.Phase, args)
 	if err != nil {
-		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: %w", seatName, err)
+		return engine.Move{}, false, err
 	}
-	if len(pos) > 0 {
-		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: expected KEY=VALUE, got %q", seatName, pos[0])
-	}
-	bit := false
-	if v, ok := kv["swap"]; ok {
-		switch strings.ToLower(v) {
-		case "yes":
-			bit = true
-		case "no":
-		default:
-			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: swap=%s: want yes or no", seatName, v)
-		}
-	}
-	if s.phase == phaseSpySwap {
-		if _, ok := kv["swap"]; !ok || len(kv) != 1 {
-			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the Spy has looked: say swap=yes or swap=no", seatName)
-		}
-		return m, bit, nil
-	}
-	if s.phase != phaseUse {
-		return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: no power is waiting for a choice", seatName)
-	}
-	two := func(what string, parse func(string) (int, error)) (engine.Move, bool, error) {
-		v, ok := kv["between"]
-		a, b, pair := strings.Cut(v, ",")
-		if !ok || !pair {
-			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the %s needs between=%s,%s", seatName, CardName(s.claim), what, what)
-		}
-		x, err := parse(a)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		y, err := parse(b)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Args = []int{x, y}
+	if done {
 		return m, bit, nil
 	}
 	slot := func(v string) (int, error) { sl, err := s.ParseSlot(v); return int(sl), err }
 	seat := func(v string) (int, error) { p, err := s.SeatByName(v); return int(p), err }
-	switch s.claim {
+	switch s.Claimed {
 	case Fool:
-		return two("SLOT", slot)
+		m.Args, err = u.Pair("Fool", "SLOT", slot)
 	case Puppeteer:
-		return two("NAME", seat)
+		m.Args, err = u.Pair("Puppeteer", "NAME", seat)
 	case Spy:
-		v, ok := kv["with"]
-		if !ok {
-			v, ok = kv["target"]
-		}
-		if !ok {
-			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the Spy needs with=NAME", seatName)
-		}
-		t, err := slot(v)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Args = []int{t}
-		return m, bit, nil
+		m.Args, err = u.With("NAME", slot)
 	default:
-		v, ok := kv["target"]
-		if !ok {
-			return engine.Move{}, false, fmt.Errorf("mascarade2: %s use: the %s needs target=NAME", seatName, CardName(s.claim))
-		}
-		if s.claim == Sorceress && strings.EqualFold(v, "none") {
-			m.Args = []int{NoTarget}
-			return m, false, nil
-		}
-		t, err := seat(v)
-		if err != nil {
-			return engine.Move{}, false, err
-		}
-		m.Args = []int{t}
-		return m, false, nil
+		m.Args, err = u.Target(CardName(s.Claimed), s.Claimed == Sorceress, NoTarget, seat)
+		bit = false
 	}
+	if err != nil {
+		return engine.Move{}, false, err
+	}
+	return m, bit, nil
 }

@@ -3,8 +3,17 @@
 // edition): the pieces whose logic is the same in every edition, so that
 // each game keeps only its own rules.
 //
-// It holds no rule of either game. What it offers:
+// It holds only the rules both games share. What it offers:
 //
+//   - the rules core ([Core]): purses, court, bank, the turn, the claim
+//     with its challenge window, reveals, the resolution of the owners
+//     (the power itself through a game's [Rules] hook) and the fines
+//     after it, the Inquisitor/Guru question, the Spy's decision, the end
+//     of the game and the core's canonical encoding ([AppendCore]); each
+//     game embeds a Core in its State and keeps its table (slots, guards,
+//     chairs), its powers and its turn restrictions;
+//   - the script reading both games share for moves ([MoveLine],
+//     [UseLine]);
 //   - move kinds, the [Contender] of a claim, the rule identifiers both
 //     games share and small rule-neutral helpers over purses ([Transfer],
 //     [Richest], [Ending]);
@@ -21,7 +30,8 @@
 //
 // Subpackages hold the pieces with heavier dependencies: localplay runs a
 // script through the real stack (engine/local), track is a bot's
-// knowledge of where the cards are.
+// knowledge of where the cards are and the choices every bot makes the
+// same way.
 //
 // The games import this package; it imports neither game, and neither game
 // imports the other.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grandcat/zeroconf"
@@ -18,8 +19,7 @@ import (
 type Options struct {
 	// Interfaces to use; empty means every multicast-capable interface.
 	Interfaces []net.Interface
-	// Interval is the browse round length (default 3s). A creator's
-	// records carry a TTL of a few intervals.
+	// Interval is the browse round length (default 3s).
 	Interval time.Duration
 	// TTL is how long a browsed table is kept without an answer (default
 	// 3 × Interval).
@@ -50,6 +50,8 @@ func Interfaces(names ...string) ([]net.Interface, error) {
 
 // Advert is a running advertisement.
 type Advert struct {
+	mu     sync.Mutex
+	opts   Options
 	server *zeroconf.Server
 }
 
@@ -86,20 +88,44 @@ func Advertise(t Table, opts Options) (*Advert, error) {
 	if port == 0 {
 		return nil, errors.New("lobby: advertise: the table has no TCP address")
 	}
+	// zeroconf's setters (TTL, SetText) write fields its server goroutines
+	// read without a lock (found with -race), so a running server is never
+	// changed: records keep zeroconf's TTL, and Update registers anew. Our
+	// own browser expires silent tables itself (Catalog), whatever the TTL.
 	s, err := zeroconf.Register(instanceName(t), Service, Domain, port, EncodeTXT(t), opts.Interfaces)
 	if err != nil {
 		return nil, fmt.Errorf("lobby: advertise: %w", err)
 	}
-	s.TTL(uint32(max(opts.TTL/time.Second, 1)))
-	return &Advert{server: s}, nil
+	return &Advert{opts: opts, server: s}, nil
 }
 
-// Update re-announces changed details (seats taken). The table id must not
-// change.
-func (a *Advert) Update(t Table) { a.server.SetText(EncodeTXT(t)) }
+// Update re-announces changed details (seats taken): the old announcement
+// is withdrawn and a new one registered. The table id must not change.
+func (a *Advert) Update(t Table) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.server == nil {
+		return errors.New("lobby: update: the advertisement is closed")
+	}
+	a.server.Shutdown()
+	a.server = nil
+	s, err := zeroconf.Register(instanceName(t), Service, Domain, tcpPort(t.Addrs), EncodeTXT(t), a.opts.Interfaces)
+	if err != nil {
+		return fmt.Errorf("lobby: update: %w", err)
+	}
+	a.server = s
+	return nil
+}
 
 // Close withdraws the advertisement.
-func (a *Advert) Close() { a.server.Shutdown() }
+func (a *Advert) Close() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.server != nil {
+		a.server.Shutdown()
+		a.server = nil
+	}
+}
 
 // Browse watches the network for tables until ctx is done. It sends a fresh
 // snapshot whenever the set of tables or a table's details change; an unread

@@ -42,19 +42,20 @@ func (b *Bot) Choose(s *mascarade2.State) (m engine.Move, swap bool, ok bool) {
 	if len(legal) == 0 {
 		return engine.Move{}, false, false
 	}
-	kinds := track.ByKind(legal)
-	switch {
-	case len(kinds[mascarade2.KindPass]) > 0:
-		m = b.respond(s, kinds[mascarade2.KindPass][0], kinds[mascarade2.KindChallenge])
-	case len(kinds[mascarade2.KindGuess]) > 0:
-		m = b.guess(s, kinds[mascarade2.KindGuess])
-	case len(kinds[mascarade2.KindUse]) > 0:
-		m, swap = b.use(s, kinds[mascarade2.KindUse])
-	default:
-		m, swap = b.turn(s, kinds)
-	}
+	c, _, _ := s.Claim()
+	m, swap = track.Choose(b.rng, b.Tracker, legal, c, b.Tracker.Candidates(s.SlotOf(b.Seat)), b.Doubt, edition{b, s})
 	return m, swap, true
 }
+
+// edition gives [track.Choose] this game's taste for turns and powers.
+type edition struct {
+	b *Bot
+	s *mascarade2.State
+}
+
+func (e edition) Turn(kinds [8][]engine.Move) (engine.Move, bool) { return e.b.turn(e.s, kinds) }
+
+func (e edition) Use(uses []engine.Move) (engine.Move, bool) { return e.b.use(e.s, uses) }
 
 func (b *Bot) chance(p float64) bool { return track.Chance(b.rng, p) }
 
@@ -66,22 +67,10 @@ func (b *Bot) turn(s *mascarade2.State, kinds [8][]engine.Move) (engine.Move, bo
 	if len(peeks) == 0 { // preparatory turn
 		return b.pick(swaps), b.chance(0.5)
 	}
-	// Claim what we are sure of, if it pays.
-	var sure, bluffs []engine.Move
-	for _, m := range claims {
-		c, slot := engine.Card(m.Args[0]), engine.Slot(m.Args[1])
-		if got, ok := b.Tracker.Candidates(slot).Sure(); ok && got == c && b.useful(s, c) {
-			sure = append(sure, m)
-		}
-		if (c == mascarade2.King || c == mascarade2.Empress) && !b.Tracker.Candidates(slot).Has(c) {
-			bluffs = append(bluffs, m)
-		}
-	}
-	if len(sure) > 0 && b.chance(0.9) {
-		return b.pick(sure), false
-	}
-	if len(bluffs) > 0 && b.chance(b.Bluff) {
-		return b.pick(bluffs), false
+	// Claim what we are sure of, if it pays, or bluff.
+	useful := func(c engine.Card) bool { return b.useful(s, c) }
+	if m, ok := track.Claim(b.rng, b.Tracker, claims, useful, []engine.Card{mascarade2.King, mascarade2.Empress}, b.Bluff); ok {
+		return m, false
 	}
 	// Look at an uncertain card, else stir the table.
 	if own := s.SlotOf(b.Seat); b.Tracker.Candidates(own).Count() > 1 && b.chance(0.8) {
@@ -110,31 +99,13 @@ func (b *Bot) useful(s *mascarade2.State, c engine.Card) bool {
 	return true
 }
 
-// respond challenges when the bot believes it holds the claimed mask.
-func (b *Bot) respond(s *mascarade2.State, pass engine.Move, challenges []engine.Move) engine.Move {
-	c, _, _ := s.Claim()
-	return track.Respond(b.rng, b.Tracker, c, pass, challenges, b.Doubt)
-}
-
-// guess names the mask the bot most believes it holds (the Guru's
-// question).
-func (b *Bot) guess(s *mascarade2.State, guesses []engine.Move) engine.Move {
-	return track.Guess(b.rng, b.Tracker.Candidates(s.SlotOf(b.Seat)), guesses)
-}
-
 // use chooses how to use a power.
 func (b *Bot) use(s *mascarade2.State, uses []engine.Move) (engine.Move, bool) {
 	c, _, _ := s.Claim()
 	switch c {
 	case mascarade2.Sorceress:
-		best := uses[0] // target=none
-		most := s.Coins(b.Seat)
-		for _, m := range uses {
-			if m.Args[0] >= 0 && s.Coins(engine.Seat(m.Args[0])) > most {
-				best, most = m, s.Coins(engine.Seat(m.Args[0]))
-			}
-		}
-		return best, false
+		// Take the richest purse if it beats her own; else keep hers.
+		return track.RichestPurse(uses, mascarade2.NoTarget, s.Coins(b.Seat), s.Coins), false
 	case mascarade2.Spy:
 		if _, other, ok := s.SpyDeciding(); ok {
 			// The Spy has seen both cards: swap when the bot's own card

@@ -2,8 +2,10 @@ package track
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // The choices below are the ones every edition's bot makes the same way;
@@ -62,4 +64,65 @@ func Guess(rng *rand.Rand, cand Mask, guesses []engine.Move) engine.Move {
 		return Pick(rng, likely)
 	}
 	return Pick(rng, guesses)
+}
+
+// Edition is what a game's bot decides its own way: the turn player's
+// action and the use of a power, from the legal moves grouped by kind.
+type Edition interface {
+	Turn(kinds [8][]engine.Move) (engine.Move, bool)
+	Use(uses []engine.Move) (engine.Move, bool)
+}
+
+// Choose returns a move among legal (not empty) and its secret swap bit:
+// it answers a claim of card claim ([Respond]) and a question about the
+// seat's card, whose candidates are own ([Guess]), and leaves the turn and
+// the powers to e.
+func Choose(rng *rand.Rand, t *Tracker, legal []engine.Move, claim engine.Card, own Mask, doubt float64, e Edition) (engine.Move, bool) {
+	kinds := ByKind(legal)
+	switch {
+	case len(kinds[masquerade.KindPass]) > 0:
+		return Respond(rng, t, claim, kinds[masquerade.KindPass][0], kinds[masquerade.KindChallenge], doubt), false
+	case len(kinds[masquerade.KindGuess]) > 0:
+		return Guess(rng, own, kinds[masquerade.KindGuess]), false
+	case len(kinds[masquerade.KindUse]) > 0:
+		return e.Use(kinds[masquerade.KindUse])
+	}
+	return e.Turn(kinds)
+}
+
+// Claim picks a claim among claims (Args [card, slot]), if the bot makes
+// one: with 90% chance one the tracker is sure of and that is useful now,
+// else with chance bluff a claim of a card in bluffable that the claimed
+// slot is known not to hold. ok=false: no claim this turn.
+func Claim(rng *rand.Rand, t *Tracker, claims []engine.Move, useful func(engine.Card) bool, bluffable []engine.Card, bluff float64) (engine.Move, bool) {
+	var sure, bluffs []engine.Move
+	for _, m := range claims {
+		c, slot := engine.Card(m.Args[0]), engine.Slot(m.Args[1])
+		if got, ok := t.Candidates(slot).Sure(); ok && got == c && useful(c) {
+			sure = append(sure, m)
+		}
+		if slices.Contains(bluffable, c) && !t.Candidates(slot).Has(c) {
+			bluffs = append(bluffs, m)
+		}
+	}
+	if len(sure) > 0 && Chance(rng, 0.9) {
+		return Pick(rng, sure), true
+	}
+	if len(bluffs) > 0 && Chance(rng, bluff) {
+		return Pick(rng, bluffs), true
+	}
+	return engine.Move{}, false
+}
+
+// RichestPurse picks among the uses of a power that exchanges purses
+// (Args [seat], or noTarget to keep its own, listed first) the richest
+// purse if it holds more than mine, else keeping its own.
+func RichestPurse(uses []engine.Move, noTarget, mine int, coins func(engine.Seat) int) engine.Move {
+	best, most := uses[0], mine
+	for _, m := range uses {
+		if m.Args[0] != noTarget && coins(engine.Seat(m.Args[0])) > most {
+			best, most = m, coins(engine.Seat(m.Args[0]))
+		}
+	}
+	return best
 }

@@ -220,7 +220,9 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 			t := lt
 			t.Taken, t.Players = taken, seated
 			if advert != nil {
-				advert.Update(t)
+				// A failed re-announcement only delays what the lobby
+				// shows; seating goes on.
+				_ = advert.Update(t)
 			}
 			mu.Unlock()
 			if cfg.OnSeats != nil {
@@ -236,11 +238,11 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if cfg.Advertise {
 		mu.Lock()
 		advert, advErr = lobby.Advertise(lt, cfg.Lobby)
-		if advErr == nil {
-			// Seats may have been taken meanwhile.
+		if advErr == nil && len(names) != lt.Taken {
+			// Seats were taken meanwhile.
 			t := lt
 			t.Taken, t.Players = len(names), append([]string(nil), names...)
-			advert.Update(t)
+			_ = advert.Update(t)
 		}
 		mu.Unlock()
 	}
