@@ -1,7 +1,7 @@
 package mascarade_test
 
 import (
-	"errors"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -35,7 +35,7 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			expect, wantErr := readExpect(t, src)
+			expect, wantErr := scripttest.ReadExpect(t, src)
 			if len(expect) == 0 && wantErr == nil {
 				t.Fatal("script states no expected outcome")
 			}
@@ -53,13 +53,13 @@ func TestScripts(t *testing.T) {
 				if err := tab.Finish(); err != nil {
 					t.Fatal(err)
 				}
-				for len(expect) > 0 && expect[0].line < upTo {
-					checkExpect(t, tab, expect[0].key, expect[0].val)
+				for len(expect) > 0 && expect[0].Line < upTo {
+					checkExpect(t, tab, expect[0].Key, expect[0].Val)
 					expect = expect[1:]
 				}
 			}
 			for _, ln := range sc.Lines {
-				if len(expect) > 0 && expect[0].line < ln.LineNo {
+				if len(expect) > 0 && expect[0].Line < ln.LineNo {
 					check(ln.LineNo)
 				}
 				if err = tab.PlayLine(ln); err != nil {
@@ -69,74 +69,9 @@ func TestScripts(t *testing.T) {
 			if err == nil {
 				err = tab.Finish()
 			}
-			checkErr(t, err, wantErr)
+			scripttest.CheckErr(t, err, wantErr)
 			check(1 << 30)
 		})
-	}
-}
-
-type wantError struct {
-	line int
-	rule string
-}
-
-type expectation struct {
-	line     int
-	key, val string
-}
-
-func readExpect(t *testing.T, src []byte) ([]expectation, *wantError) {
-	t.Helper()
-	var out []expectation
-	var we *wantError
-	for i, line := range strings.Split(string(src), "\n") {
-		line = strings.TrimSpace(line)
-		if rest, ok := strings.CutPrefix(line, "# expect-error:"); ok {
-			we = &wantError{}
-			for _, f := range strings.Fields(rest) {
-				k, v, _ := strings.Cut(f, "=")
-				switch k {
-				case "line":
-					we.line, _ = strconv.Atoi(v)
-				case "rule":
-					we.rule = v
-				default:
-					t.Fatalf("bad expect-error field %q", f)
-				}
-			}
-			continue
-		}
-		if rest, ok := strings.CutPrefix(line, "# expect:"); ok {
-			for _, f := range strings.Fields(rest) {
-				k, v, ok := strings.Cut(f, "=")
-				if !ok {
-					t.Fatalf("bad expect field %q", f)
-				}
-				out = append(out, expectation{i + 1, k, v})
-			}
-		}
-	}
-	return out, we
-}
-
-func checkErr(t *testing.T, err error, want *wantError) {
-	t.Helper()
-	if want == nil {
-		if err != nil {
-			t.Fatalf("script failed: %v", err)
-		}
-		return
-	}
-	if err == nil {
-		t.Fatalf("script succeeded; want an error at line %d (%s)", want.line, want.rule)
-	}
-	var se *mascarade.ScriptError
-	if !errors.As(err, &se) || se.Line != want.line {
-		t.Fatalf("error %v; want it at line %d", err, want.line)
-	}
-	var re *engine.RuleError
-	if !errors.As(err, &re) || re.Rule != want.rule {
-		t.Fatalf("error %v; want rule %s", err, want.rule)
 	}
 }
 
