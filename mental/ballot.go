@@ -56,7 +56,7 @@ func (k *JointKey) encryptBallot(n, choice int) ([]Ciphertext, *ballotOpening, e
 	if choice != NoVote && (choice < 0 || choice >= n) {
 		return nil, nil, fmt.Errorf("mental: ballot choice %d out of range for %d entries", choice, n)
 	}
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 	o := &ballotOpening{r: randomScalars(n), v: make([]int, n), rSum: ristretto255.NewScalar()}
 	entries := make([]Ciphertext, n)
 	for i := range n {
@@ -79,7 +79,7 @@ type ballotBases struct {
 }
 
 func newBallotBases(H *Element) ballotBases {
-	return ballotBases{G: ristretto255.NewGeneratorElement(), H: H}
+	return ballotBases{G: generator, H: H}
 }
 
 // valueLeaf is the statement "(A, B) encrypts v·G" for a public v ∈ {0,1}:
@@ -340,7 +340,7 @@ func (s BallotSum) Component(i int) (Card, error) {
 // (SPEC.md §3.8). Variable time: the count is public once opened.
 func TallyCount(m *Element) (int, error) {
 	acc := ristretto255.NewIdentityElement()
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 	for t := 0; t <= MaxTally; t++ {
 		if acc.Equal(m) == 1 {
 			return t, nil

@@ -84,6 +84,11 @@ func CardPoint(k int) *Element {
 // Base returns the ristretto255 generator G.
 func Base() *Element { return ristretto255.NewGeneratorElement() }
 
+// generator is the base point G shared by every statement this package
+// builds, never modified. Sharing one pointer lets a batch merge the G
+// terms of all its proofs into one point (batchHolds merges by pointer).
+var generator = ristretto255.NewGeneratorElement()
+
 // decodeElement decodes a canonical 32-byte element.
 func decodeElement(b []byte) (*Element, error) {
 	if len(b) != ElementSize {

@@ -25,7 +25,7 @@ func HoldingFormula(X *Element, c Card, comp int, others [][]*Element, kinds []i
 		return nil, fmt.Errorf("mental: holding: empty set of kinds")
 	}
 	minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 	base := []Term{{Base: c[comp].B}}
 	for j, d := range others {
 		if len(d) != len(c) {

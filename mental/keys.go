@@ -68,7 +68,7 @@ type PublicKey struct {
 
 func keyFormula(X *Element) *Formula {
 	return Leaf(Statement{Witnesses: 1, Equations: []Equation{{
-		Secret: []Term{{Witness: 0, Base: ristretto255.NewGeneratorElement()}},
+		Secret: []Term{{Witness: 0, Base: generator}},
 		Public: []Term{{Base: X}},
 	}}})
 }
@@ -124,9 +124,20 @@ func UnmarshalPublicKey(b []byte) (*PublicKey, error) {
 }
 
 // JointKey is H = Σ X_i over every seat's verified public key (SPEC.md §3.4).
+// H and Keys must not be changed once the key is in use.
 type JointKey struct {
 	H    *Element
 	Keys []*Element // X_i by seat
+
+	hEnc []byte // H's encoding, cached by NewJointKey (every proof absorbs it)
+}
+
+// hBytes returns the encoding of H.
+func (k *JointKey) hBytes() []byte {
+	if k.hEnc != nil {
+		return k.hEnc
+	}
+	return k.H.Encode(nil)
 }
 
 // NewJointKey verifies every key's proof (keys[i] under contexts[i]) and
@@ -152,5 +163,6 @@ func NewJointKey(keys []*PublicKey, contexts []KeyContext) (*JointKey, error) {
 	if isIdentity(jk.H) {
 		return nil, fmt.Errorf("mental: joint key is the identity")
 	}
+	jk.hEnc = jk.H.Encode(nil)
 	return jk, nil
 }

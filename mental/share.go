@@ -25,7 +25,7 @@ func shareStatement(ctx Context, X *Element, c Card, D []*Element) (*transcriptT
 	absorbCard(t, "card", c)
 	t.AppendElements("D", D)
 	eqs := []Equation{{
-		Secret: []Term{{Witness: 0, Base: ristretto255.NewGeneratorElement()}},
+		Secret: []Term{{Witness: 0, Base: generator}},
 		Public: []Term{{Base: X}},
 	}}
 	for i, ct := range c {
@@ -168,7 +168,7 @@ func encShareStatement(ctx Context, X, Y *Element, c Card, E1, E2 []*Element) (*
 	absorbCard(t, "card", c)
 	t.AppendElements("E1", E1)
 	t.AppendElements("E2", E2)
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 	eqs := []Equation{{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}}}
 	for i, ct := range c {
 		eqs = append(eqs,

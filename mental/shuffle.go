@@ -117,7 +117,7 @@ func encodeDeck(deck []Card) [][]byte {
 func (k *JointKey) shuffleStatement(ctx Context, n, w int, inEnc, outEnc [][]byte) *transcriptT {
 	t := ctx.transcript(labelShuffle)
 	t.Append("generators", []byte(labelShuffleGenerator))
-	t.AppendElement("H", k.H)
+	t.Append("H", k.hBytes())
 	t.AppendUint64("n", uint64(n))
 	t.AppendUint64("width", uint64(w))
 	for _, c := range inEnc {
@@ -305,7 +305,7 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 		return nil, fmt.Errorf("%w: output deck does not match the input", ErrShuffle)
 	}
 	gens := shuffleGenerators()
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 	t := k.shuffleStatement(ctx, n, w, encodeDeck(in), encodeDeck(out))
 	secrets := make([]*Scalar, 0, n*(1+w))
 	for i := range perm {
@@ -483,7 +483,7 @@ func (k *JointKey) shuffleChecks(ctx Context, in, out []Card, p *ShuffleProof) (
 		return nil, nil, fmt.Errorf("%w: %w: proof is not for %d cards of width %d", ErrProof, ErrShuffle, n, w)
 	}
 	gens := shuffleGenerators()
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 
 	u, c := k.shuffleChallenges(ctx, in, out, p)
 

@@ -1,13 +1,16 @@
 package mental
 
 import (
+	"crypto/sha3"
 	"crypto/sha512"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/gtank/ristretto255"
 
+	"github.com/masque-games/masque/mental/internal/msm"
 	"github.com/masque-games/masque/mental/internal/transcript"
 )
 
@@ -219,7 +222,6 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 	// underOr is structural (public): a leaf with no OR above it is always
 	// real, so its commitment needs no simulation term.
 	underOr := false
-	generator := ristretto255.NewGeneratorElement()
 	var commit func(g *Formula, sigma int, e *Scalar)
 	commit = func(g *Formula, sigma int, e *Scalar) {
 		eOf[g], sigmaOf[g] = e, sigma
@@ -466,28 +468,9 @@ func batchHolds(seed []byte, checks []equationCheck) bool {
 	idx := map[*Element]int{}
 	var sc []*Scalar
 	var pt []*Element
-	var ctr [8]byte
+	weights := batchWeights(seed, len(checks))
 	for j, ch := range checks {
-		var rho *Scalar
-		if j == 0 {
-			rho = bitScalar(1) // the first weight can be 1 without loss
-		} else {
-			// 128-bit weights: a false equation survives with
-			// probability 2^-128 per attempt, and short scalars halve the
-			// additions the multi-scalar multiplication spends on them
-			// (SPEC.md §4.4).
-			h := sha512.New()
-			h.Write([]byte("masque/mental/v1/batch-weight"))
-			h.Write(seed)
-			binary.BigEndian.PutUint64(ctr[:], uint64(j))
-			h.Write(ctr[:])
-			var wb [32]byte
-			copy(wb[:16], h.Sum(nil))
-			rho = ristretto255.NewScalar()
-			if err := rho.Decode(wb[:]); err != nil {
-				panic("mental: 128-bit weight is not canonical")
-			}
-		}
+		rho := weights[j]
 		for i, p := range ch.points {
 			s := ristretto255.NewScalar().Multiply(rho, ch.scalars[i])
 			if k, ok := idx[p]; ok {
@@ -499,7 +482,71 @@ func batchHolds(seed []byte, checks []equationCheck) bool {
 			pt = append(pt, p)
 		}
 	}
-	return isIdentity(ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt))
+	return sumIsIdentity(sc, pt)
+}
+
+// bitLength returns the length in bits of s's canonical value.
+func bitLength(s *Scalar) int {
+	var b [32]byte
+	s.Encode(b[:0])
+	for i := 31; i >= 0; i-- {
+		if b[i] != 0 {
+			return 8*i + bits.Len8(b[i])
+		}
+	}
+	return 0
+}
+
+// batchWeights returns the n weights of a batch with this seed (SPEC.md
+// §4.4): 1, then 128-bit scalars read from one SHAKE256 stream keyed by
+// the seed. A false equation survives with probability 2^-128 per attempt,
+// and short weights halve the additions the multi-scalar multiplication
+// spends on the commitment terms.
+func batchWeights(seed []byte, n int) []*Scalar {
+	out := make([]*Scalar, n)
+	xof := sha3.NewSHAKE256()
+	xof.Write([]byte("masque/mental/v1/batch-weights"))
+	xof.Write(seed)
+	var wb [32]byte
+	for j := range out {
+		if j == 0 {
+			out[j] = bitScalar(1) // the first weight can be 1 without loss
+			continue
+		}
+		xof.Read(wb[:16])
+		out[j] = ristretto255.NewScalar()
+		if err := out[j].Decode(wb[:]); err != nil {
+			panic("mental: 128-bit weight is not canonical")
+		}
+	}
+	return out
+}
+
+// bucketThreshold is the number of points from which the bucket method
+// of internal/msm beats edwards25519's Straus method on this kind of sum
+// (measured: BenchmarkMSM in mental/internal/msm; docs/performance.md).
+const bucketThreshold = 160
+
+// sumIsIdentity reports whether Σ sc[i]·pt[i] is the identity, with the
+// method that is faster for the number of points.
+func sumIsIdentity(sc []*Scalar, pt []*Element) bool {
+	if len(pt) < bucketThreshold {
+		// -ρ for a 128-bit weight ρ is a full-length scalar: use ρ on the
+		// negated point instead, so it costs half.
+		sc2, pt2 := make([]*Scalar, len(sc)), make([]*Element, len(pt))
+		for i, s := range sc {
+			sc2[i], pt2[i] = s, pt[i]
+			if n := ristretto255.NewScalar().Negate(s); bitLength(n) < bitLength(s) {
+				sc2[i], pt2[i] = n, ristretto255.NewElement().Negate(pt[i])
+			}
+		}
+		return isIdentity(ristretto255.NewElement().VarTimeMultiScalarMult(sc2, pt2))
+	}
+	enc := make([]msm.Scalar, len(sc))
+	for i, s := range sc {
+		s.Encode(enc[i][:0])
+	}
+	return msm.IsIdentity(enc, pt)
 }
 
 // batchSeed hashes the proofs' transcript challenges and responses.

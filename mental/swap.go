@@ -87,7 +87,7 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 // drawn from the transcript after the outputs are fixed.
 func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT, *Formula) {
 	t := ctx.transcript(labelSwap)
-	t.AppendElement("H", k.H)
+	t.Append("H", k.hBytes())
 	absorbCard(t, "in0", c0)
 	absorbCard(t, "in1", c1)
 	absorbCard(t, "out0", o0)
@@ -97,7 +97,7 @@ func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT
 	for i := range z {
 		z[i] = t.ChallengeScalar("swap-z")
 	}
-	G := ristretto255.NewGeneratorElement()
+	G := generator
 	branch := func(first, second Card) *Formula {
 		var eqA, eqB Equation
 		eqA.Secret = []Term{{Witness: 0, Base: G}}

@@ -1,8 +1,6 @@
 package mental
 
 import (
-	"crypto/sha512"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"testing"
@@ -506,15 +504,12 @@ func TestTamperSwapNotPermutation(t *testing.T) {
 	}
 }
 
-// tBatchWeight mirrors batchHolds' weight derivation (sigma.go).
+// tBatchWeight is weight j of a batch seeded with seed (batchWeights).
+// The attacks below seed it from the proof's bytes alone, as an earlier
+// draft did: if sigmaChecks ever seeded the weights that way again, these
+// forgeries would verify.
 func tBatchWeight(seed []byte, j int) *Scalar {
-	h := sha512.New()
-	h.Write([]byte("masque/mental/v1/batch-weight"))
-	h.Write(seed)
-	var ctr [8]byte
-	binary.BigEndian.PutUint64(ctr[:], uint64(j))
-	h.Write(ctr[:])
-	return ristretto255.NewScalar().FromUniformBytes(h.Sum(nil))
+	return batchWeights(seed, j+1)[j]
 }
 
 // TestBatchWeightsBindStatement is a soundness attack on the weights of the
@@ -618,4 +613,82 @@ func TestBatchWeightsBindStatement(t *testing.T) {
 				m[0].Equal(CardPoint(1)) == 1, m[0].Equal(CardPoint(2)) == 1)
 		}
 	})
+}
+
+// TestLargeBatchRejectsEveryMutation runs the tamper table through the
+// bucket method: a batch of 24 chained swap proofs (about 200 points,
+// above bucketThreshold) in which proof 17 has one field of its proof or
+// one point of its statement changed must fail and name proof 17; the
+// untouched batch must pass.
+func TestLargeBatchRejectsEveryMutation(t *testing.T) {
+	f := newTamperFixture(t, 3)
+	type rec struct {
+		ctx            Context
+		c0, c1, o0, o1 Card
+		p              *SwapProof
+	}
+	slots := []Card{f.jk.Encrypt(CardPoint(0)), f.jk.Encrypt(CardPoint(1)), f.jk.Encrypt(CardPoint(2))}
+	var recs []rec
+	for i := range 24 {
+		a, b := i%3, (i+1)%3
+		ctx := Context{Table: [32]byte{'B'}, Pos: uint64(i)}
+		o0, o1, p, err := f.jk.Swap(ctx, slots[a], slots[b], i%2 == 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec{ctx, slots[a], slots[b], o0, o1, p})
+		slots[a], slots[b] = o0, o1
+	}
+	const bad = 17
+	run := func(r rec) error {
+		var b Batch
+		for i, x := range recs {
+			if i == bad {
+				x = r
+			}
+			b.AddSwap(fmt.Sprintf("swap %d", i), f.jk, x.ctx, x.c0, x.c1, x.o0, x.o1, x.p)
+		}
+		return b.Verify()
+	}
+	if err := run(recs[bad]); err != nil {
+		t.Fatalf("honest batch: %v", err)
+	}
+	var muts []struct {
+		name string
+		r    rec
+	}
+	for _, m := range tSigmaMutations(recs[bad].p.sigma) {
+		r := recs[bad]
+		r.p = &SwapProof{sigma: m.p}
+		muts = append(muts, struct {
+			name string
+			r    rec
+		}{"proof " + m.name, r})
+	}
+	for which, card := range map[string]func(*rec) *Card{
+		"in0": func(r *rec) *Card { return &r.c0 }, "in1": func(r *rec) *Card { return &r.c1 },
+		"out0": func(r *rec) *Card { return &r.o0 }, "out1": func(r *rec) *Card { return &r.o1 },
+	} {
+		for name, c := range tCardMutations(which, *card(&recs[bad])) {
+			r := recs[bad]
+			*card(&r) = c
+			muts = append(muts, struct {
+				name string
+				r    rec
+			}{name, r})
+		}
+	}
+	r := recs[bad]
+	r.ctx.Pos++
+	muts = append(muts, struct {
+		name string
+		r    rec
+	}{"position", r})
+	for _, m := range muts {
+		err := run(m.r)
+		var be *BatchError
+		if !errors.As(err, &be) || be.Index != bad {
+			t.Errorf("%s: batch error = %v, want proof %d named", m.name, err, bad)
+		}
+	}
 }

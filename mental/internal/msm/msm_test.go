@@ -1,0 +1,344 @@
+package msm
+
+import (
+	"crypto/rand"
+	"fmt"
+	"testing"
+
+	"github.com/gtank/ristretto255"
+)
+
+func randomScalar(t testing.TB) *ristretto255.Scalar {
+	var b [64]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	return ristretto255.NewScalar().FromUniformBytes(b[:])
+}
+
+func randomElement(t testing.TB) *ristretto255.Element {
+	var b [64]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	return ristretto255.NewIdentityElement().FromUniformBytes(b[:])
+}
+
+// shortScalar returns a random scalar below 2^bits.
+func shortScalar(t testing.TB, bits int) *ristretto255.Scalar {
+	var b [32]byte
+	if _, err := rand.Read(b[:bits/8]); err != nil {
+		t.Fatal(err)
+	}
+	s := ristretto255.NewScalar()
+	if err := s.Decode(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func encode(ss []*ristretto255.Scalar) []Scalar {
+	out := make([]Scalar, len(ss))
+	for i, s := range ss {
+		copy(out[i][:], s.Encode(nil))
+	}
+	return out
+}
+
+func reference(ss []*ristretto255.Scalar, ps []*ristretto255.Element) *ristretto255.Element {
+	return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(ss, ps)
+}
+
+// TestBridgeLayout checks that edwardsOf reads the point an Element holds:
+// coordinates read from two elements, added here, give the element that
+// ristretto255 computes.
+func TestBridgeLayout(t *testing.T) {
+	k := newCurveConstants()
+	for range 20 {
+		a, b := randomElement(t), randomElement(t)
+		var p, q extended
+		X, Y, Z, T := edwardsOf(a).ExtendedCoordinates()
+		p = extended{*X, *Y, *Z, *T}
+		X, Y, Z, T = edwardsOf(b).ExtendedCoordinates()
+		q = extended{*X, *Y, *Z, *T}
+		p.add(k, &q)
+		want := ristretto255.NewIdentityElement().Add(a, b)
+		if toElement(&p).Equal(want) != 1 {
+			t.Fatal("coordinates read through edwardsOf do not add up to the element's sum")
+		}
+	}
+}
+
+// TestFormulas checks each point formula against ristretto255.
+func TestFormulas(t *testing.T) {
+	k := newCurveConstants()
+	for range 20 {
+		a, b := randomElement(t), randomElement(t)
+		nb := toNiels(k, []*ristretto255.Element{b})
+		var p extended
+		X, Y, Z, T := edwardsOf(a).ExtendedCoordinates()
+		p = extended{*X, *Y, *Z, *T}
+		sum, diff, dbl := p, p, p
+		sum.addNiels(&nb[0], false)
+		diff.addNiels(&nb[0], true)
+		dbl.double()
+		var set, setNeg extended
+		set.setNiels(k, &nb[0], false)
+		setNeg.setNiels(k, &nb[0], true)
+		for _, c := range []struct {
+			name string
+			got  *extended
+			want *ristretto255.Element
+		}{
+			{"mixed add", &sum, ristretto255.NewIdentityElement().Add(a, b)},
+			{"mixed subtract", &diff, ristretto255.NewIdentityElement().Subtract(a, b)},
+			{"double", &dbl, ristretto255.NewIdentityElement().Add(a, a)},
+			{"set from affine", &set, b},
+			{"set negated", &setNeg, ristretto255.NewIdentityElement().Negate(b)},
+		} {
+			if toElement(c.got).Equal(c.want) != 1 {
+				t.Fatalf("%s disagrees with ristretto255", c.name)
+			}
+		}
+	}
+}
+
+func TestMultiScalarMult(t *testing.T) {
+	q1 := ristretto255.NewScalar().Negate(ristretto255.NewScalar().FromUniformBytes(make([]byte, 64))) // 0
+	one := make([]byte, 32)
+	one[0] = 1
+	sOne := ristretto255.NewScalar()
+	if err := sOne.Decode(one); err != nil {
+		t.Fatal(err)
+	}
+	minusOne := ristretto255.NewScalar().Negate(sOne) // q - 1, the largest scalar
+	cases := []struct {
+		name string
+		make func() ([]*ristretto255.Scalar, []*ristretto255.Element)
+	}{
+		{"empty", func() ([]*ristretto255.Scalar, []*ristretto255.Element) { return nil, nil }},
+		{"one point", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			return []*ristretto255.Scalar{randomScalar(t)}, []*ristretto255.Element{randomElement(t)}
+		}},
+		{"zero scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			return []*ristretto255.Scalar{q1, q1}, []*ristretto255.Element{randomElement(t), randomElement(t)}
+		}},
+		{"largest scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			return []*ristretto255.Scalar{minusOne, minusOne, sOne}, []*ristretto255.Element{randomElement(t), randomElement(t), randomElement(t)}
+		}},
+		{"identity points", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			return []*ristretto255.Scalar{randomScalar(t), randomScalar(t)}, []*ristretto255.Element{ristretto255.NewIdentityElement(), randomElement(t)}
+		}},
+		{"same point twice and its negation", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			p := randomElement(t)
+			return []*ristretto255.Scalar{randomScalar(t), randomScalar(t), randomScalar(t)}, []*ristretto255.Element{p, p, ristretto255.NewIdentityElement().Negate(p)}
+		}},
+		{"cancelling to identity", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			p, s := randomElement(t), randomScalar(t)
+			return []*ristretto255.Scalar{s, ristretto255.NewScalar().Negate(s)}, []*ristretto255.Element{p, p}
+		}},
+		{"decoded points (any coset representative)", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			var ss []*ristretto255.Scalar
+			var ps []*ristretto255.Element
+			for range 40 {
+				d := ristretto255.NewIdentityElement()
+				if err := d.Decode(randomElement(t).Encode(nil)); err != nil {
+					t.Fatal(err)
+				}
+				ss, ps = append(ss, randomScalar(t)), append(ps, d)
+			}
+			return ss, ps
+		}},
+		{"negated 128-bit scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			var ss []*ristretto255.Scalar
+			var ps []*ristretto255.Element
+			for i := range 200 {
+				s := shortScalar(t, 128)
+				if i%2 == 0 {
+					s.Negate(s)
+				}
+				ss, ps = append(ss, s), append(ps, randomElement(t))
+			}
+			return ss, ps
+		}},
+		{"300 mixed 128-bit and full scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+			var ss []*ristretto255.Scalar
+			var ps []*ristretto255.Element
+			for i := range 300 {
+				s := randomScalar(t)
+				if i%3 == 0 {
+					s = shortScalar(t, 128)
+				}
+				ss, ps = append(ss, s), append(ps, randomElement(t))
+			}
+			return ss, ps
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ss, ps := tc.make()
+			want := reference(ss, ps)
+			enc := encode(ss)
+			if got := MultiScalarMult(enc, ps); got.Equal(want) != 1 {
+				t.Fatalf("chosen window: got %x, want %x", got.Encode(nil), want.Encode(nil))
+			}
+			if got, w := IsIdentity(enc, ps), want.Equal(ristretto255.NewIdentityElement()) == 1; got != w {
+				t.Fatalf("IsIdentity = %v, want %v", got, w)
+			}
+			for c := 2; c <= 16; c++ {
+				var r extended
+				sum(&r, enc, ps, c)
+				if toElement(&r).Equal(want) != 1 {
+					t.Fatalf("window %d: wrong sum", c)
+				}
+			}
+		})
+	}
+}
+
+// TestIsIdentityRejectsNearMisses: a sum that is off by one point, or by
+// a single unit of one scalar, is not the identity.
+func TestIsIdentityRejectsNearMisses(t *testing.T) {
+	var ss []*ristretto255.Scalar
+	var ps []*ristretto255.Element
+	total := ristretto255.NewScalar()
+	g := ristretto255.NewGeneratorElement()
+	for range 200 {
+		s, x := randomScalar(t), randomScalar(t)
+		ss = append(ss, s)
+		ps = append(ps, ristretto255.NewIdentityElement().ScalarBaseMult(x))
+		total.Add(total, ristretto255.NewScalar().Multiply(s, x))
+	}
+	ss = append(ss, ristretto255.NewScalar().Negate(total))
+	ps = append(ps, g)
+	if !IsIdentity(encode(ss), ps) {
+		t.Fatal("a sum that cancels is not reported as the identity")
+	}
+	one := make([]byte, 32)
+	one[0] = 1
+	sOne := ristretto255.NewScalar()
+	if err := sOne.Decode(one); err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 57, 199, 200} {
+		bad := append([]*ristretto255.Scalar{}, ss...)
+		bad[i] = ristretto255.NewScalar().Add(bad[i], sOne)
+		if IsIdentity(encode(bad), ps) {
+			t.Fatalf("scalar %d off by one still sums to the identity", i)
+		}
+	}
+}
+
+func TestSignedDigits(t *testing.T) {
+	for range 200 {
+		s := randomScalar(t)
+		enc := encode([]*ristretto255.Scalar{s})[0]
+		for c := 2; c <= 16; c++ {
+			nwin := (256 + c) / c
+			d := make([]int16, nwin)
+			signedDigits(&enc, c, d)
+			// Recompose Σ d_w·2^(cw) mod q with scalar arithmetic.
+			acc := ristretto255.NewScalar()
+			pow := make([]byte, 32)
+			pow[0] = 1
+			base := ristretto255.NewScalar()
+			if err := base.Decode(pow); err != nil {
+				t.Fatal(err)
+			}
+			step := ristretto255.NewScalar()
+			b := make([]byte, 32)
+			b[c/8] = 1 << (c % 8)
+			if err := step.Decode(b); err != nil {
+				t.Fatal(err)
+			}
+			for w := range nwin {
+				if d[w] < -(1<<(c-1)) || int(d[w]) >= 1<<(c-1) {
+					t.Fatalf("c=%d digit %d out of range: %d", c, w, d[w])
+				}
+				v := ristretto255.NewScalar()
+				m := make([]byte, 32)
+				a := int(d[w])
+				if a < 0 {
+					a = -a
+				}
+				m[0], m[1] = byte(a), byte(a>>8)
+				if err := v.Decode(m); err != nil {
+					t.Fatal(err)
+				}
+				if d[w] < 0 {
+					v.Negate(v)
+				}
+				acc.Add(acc, v.Multiply(v, base))
+				base.Multiply(base, step)
+			}
+			if acc.Equal(s) != 1 {
+				t.Fatalf("c=%d: digits do not recompose the scalar", c)
+			}
+		}
+	}
+}
+
+// BenchmarkMSM compares edwards25519's Straus method with the bucket
+// method on sums the size of one proof and of a batch of a hundred swap
+// proofs (2/3 full scalars, 1/3 128-bit weights).
+func BenchmarkMSM(b *testing.B) {
+	for _, n := range []int{14, 32, 64, 128, 256, 512, 1200} {
+		var ss []*ristretto255.Scalar
+		var ps []*ristretto255.Element
+		for i := range n {
+			s := randomScalar(b)
+			if i%3 == 0 {
+				s = shortScalar(b, 128)
+			}
+			ss, ps = append(ss, s), append(ps, randomElement(b))
+		}
+		enc := encode(ss)
+		b.Run(fmt.Sprintf("straus/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				reference(ss, ps)
+			}
+		})
+		b.Run(fmt.Sprintf("buckets/n=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				IsIdentity(enc, ps)
+			}
+		})
+	}
+}
+
+// TestShorter: a negated short scalar is handled as a short scalar of the
+// negated point, and the order constant is ℓ.
+func TestShorter(t *testing.T) {
+	var zero Scalar
+	// ℓ - 1 encodes as order with the first byte minus one.
+	one := make([]byte, 32)
+	one[0] = 1
+	s1 := ristretto255.NewScalar()
+	if err := s1.Decode(one); err != nil {
+		t.Fatal(err)
+	}
+	m1 := encode([]*ristretto255.Scalar{ristretto255.NewScalar().Negate(s1)})[0]
+	want := order
+	want[0]--
+	if m1 != want {
+		t.Fatalf("ℓ-1 = %x, order constant gives %x", m1, want)
+	}
+	if s, neg := shorter(&m1); !neg || bitLen(&s) != 1 {
+		t.Fatalf("shorter(ℓ-1) = %x, %v; want 1, true", s, neg)
+	}
+	if s, neg := shorter(&zero); neg || s != zero {
+		t.Fatal("shorter(0) changed zero")
+	}
+	for range 100 {
+		r := shortScalar(t, 128)
+		n := encode([]*ristretto255.Scalar{ristretto255.NewScalar().Negate(r)})[0]
+		s, neg := shorter(&n)
+		if !neg || s != encode([]*ristretto255.Scalar{r})[0] {
+			t.Fatal("shorter(-ρ) is not ρ")
+		}
+		full := encode([]*ristretto255.Scalar{randomScalar(t)})[0]
+		if s, _ := shorter(&full); bitLen(&s) < 200 {
+			t.Fatalf("a random scalar became %d bits long", bitLen(&s))
+		}
+	}
+}
