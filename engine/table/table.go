@@ -120,6 +120,10 @@ type Table struct {
 	// completed is the request the last Apply completed, if any.
 	completed *Request
 	log       []*ledger.Entry
+	// deferred, when set, collects the group proofs (swaps, shuffles,
+	// shares) of applied entries instead of checking them: Replay's
+	// first, batched pass (replay.go). Live tables leave it nil.
+	deferred *deferredProofs
 }
 
 // state is everything Apply changes; it is copied before each entry so a
@@ -385,6 +389,9 @@ func (t *Table) Apply(e *ledger.Entry) error {
 		return fault("malformed-body", err)
 	}
 	ns := t.st.clone()
+	if t.deferred != nil {
+		t.deferred.begin()
+	}
 	completed, err := ns.apply(t, e, body)
 	if err != nil {
 		var re *engine.RuleError
@@ -403,6 +410,9 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	t.st = ns
 	t.completed = completed
 	t.log = append(t.log, e)
+	if t.deferred != nil {
+		t.deferred.commit(e.Pos)
+	}
 	return nil
 }
 
@@ -428,7 +438,13 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		if len(b.Deck) != len(s.slots) {
 			return nil, because("bad-shuffle", fmt.Errorf("the shuffled deck has %d cards, the table %d", len(b.Deck), len(s.slots)))
 		}
-		if err := t.joint.VerifyShuffle(t.ctx(e.Pos, seat), s.slots, b.Deck, b.Shuffle); err != nil {
+		ctx := t.ctx(e.Pos, seat)
+		if t.deferred != nil {
+			in, out, p := slices.Clone(s.slots), b.Deck, b.Shuffle
+			t.deferred.stage(func(bt *mental.Batch) {
+				bt.AddShuffle(fmt.Sprintf("shuffle by seat %d", seat), t.joint, ctx, in, out, p)
+			})
+		} else if err := t.joint.VerifyShuffle(ctx, s.slots, b.Deck, b.Shuffle); err != nil {
 			return nil, because("bad-shuffle", err)
 		}
 		s.slots = slices.Clone(b.Deck)
@@ -540,7 +556,13 @@ func (s *state) applySwap(t *Table, e *ledger.Entry, ef engine.Effect, p SwapPay
 	if a < 0 || b < 0 || int(a) >= len(s.slots) || int(b) >= len(s.slots) || a == b {
 		return fmt.Errorf("internal: swap of slots %d and %d", a, b)
 	}
-	if err := t.joint.VerifySwap(t.SwapContext(e.Pos, int(e.Seat), i), s.slots[a], s.slots[b], p.Out0, p.Out1, p.Proof); err != nil {
+	ctx := t.SwapContext(e.Pos, int(e.Seat), i)
+	if t.deferred != nil {
+		c0, c1 := s.slots[a], s.slots[b]
+		t.deferred.stage(func(bt *mental.Batch) {
+			bt.AddSwap(fmt.Sprintf("swap %d (slots %d and %d)", i, a, b), t.joint, ctx, c0, c1, p.Out0, p.Out1, p.Proof)
+		})
+	} else if err := t.joint.VerifySwap(ctx, s.slots[a], s.slots[b], p.Out0, p.Out1, p.Proof); err != nil {
 		return because("bad-swap-proof", fmt.Errorf("swap of slots %d and %d: %w", a, b, err))
 	}
 	s.slots[a], s.slots[b] = p.Out0, p.Out1
@@ -600,7 +622,15 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 	seat := int(e.Seat)
 	X := t.joint.Keys[seat]
 	ctx := t.ctx(e.Pos, seat)
+	// The entry's shares are checked together in one batch, or, in
+	// Replay's batched pass, added to the table's deferred batch.
 	var batch mental.Batch
+	add := func(f func(*mental.Batch)) { f(&batch) }
+	verify := batch.Verify
+	if t.deferred != nil {
+		add = t.deferred.stage
+		verify = func() error { return nil }
+	}
 	if r.Kind == engine.EffectShowOthers {
 		rec := r.Recipients(len(t.roster.Seats), engine.Seat(seat))
 		if len(b.Shares) != 0 || len(b.EncShares) != len(rec)*len(r.Slots) {
@@ -608,11 +638,12 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		}
 		for k := range r.Slots {
 			for j, y := range rec {
-				batch.AddEncryptedShare(fmt.Sprintf("encrypted share of slot %d for seat %d", r.Slots[k], y),
-					ctx, X, t.joint.Keys[y], r.Cards[k], b.EncShares[k*len(rec)+j])
+				name := fmt.Sprintf("encrypted share of slot %d for seat %d", r.Slots[k], y)
+				Y, c, es := t.joint.Keys[y], r.Cards[k], b.EncShares[k*len(rec)+j]
+				add(func(bt *mental.Batch) { bt.AddEncryptedShare(name, ctx, X, Y, c, es) })
 			}
 		}
-		if err := batch.Verify(); err != nil {
+		if err := verify(); err != nil {
 			return nil, because("bad-share", err)
 		}
 		r.Enc = append(r.Enc, b.EncShares)
@@ -623,10 +654,12 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		}
 		var ds [][]*mental.Element
 		for k := range r.Slots {
-			batch.AddShare(fmt.Sprintf("share of slot %d", r.Slots[k]), ctx, X, r.Cards[k], b.Shares[k])
+			name := fmt.Sprintf("share of slot %d", r.Slots[k])
+			c, sh := r.Cards[k], b.Shares[k]
+			add(func(bt *mental.Batch) { bt.AddShare(name, ctx, X, c, sh) })
 			ds = append(ds, b.Shares[k].D)
 		}
-		if err := batch.Verify(); err != nil {
+		if err := verify(); err != nil {
 			return nil, because("bad-share", err)
 		}
 		r.Shares = append(r.Shares, ds)
