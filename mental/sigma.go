@@ -408,7 +408,9 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 			negc := ristretto255.NewScalar().Negate(c)
 			minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
 			for _, eq := range g.leaf.Equations {
-				var ch equationCheck
+				n := len(eq.Secret) + 1 + len(eq.Public)
+				ch := equationCheck{scalars: make([]*Scalar, 0, n), points: make([]*Element, 0, n)}
+				coefs := make([]Scalar, len(eq.Public)) // one allocation for the equation
 				for _, term := range eq.Secret {
 					ch.scalars = append(ch.scalars, resp[term.Witness])
 					ch.points = append(ch.points, term.Base)
@@ -416,10 +418,10 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 				ch.scalars = append(ch.scalars, minus1)
 				ch.points = append(ch.points, p.commitments[mi])
 				mi++
-				for _, term := range eq.Public {
+				for k, term := range eq.Public {
 					s := negc
 					if term.Coef != nil {
-						s = ristretto255.NewScalar().Multiply(negc, term.Coef)
+						s = coefs[k].Multiply(negc, term.Coef)
 					}
 					ch.scalars = append(ch.scalars, s)
 					ch.points = append(ch.points, term.Base)
@@ -465,19 +467,26 @@ func batchHolds(seed []byte, checks []equationCheck) bool {
 	if len(checks) == 0 {
 		return true
 	}
-	idx := map[*Element]int{}
-	var sc []*Scalar
-	var pt []*Element
+	terms := 0
+	for _, ch := range checks {
+		terms += len(ch.points)
+	}
+	idx := make(map[*Element]int, terms)
+	slab := make([]Scalar, terms) // one allocation for every coefficient
+	sc := make([]*Scalar, 0, terms)
+	pt := make([]*Element, 0, terms)
+	var prod Scalar
 	weights := batchWeights(seed, len(checks))
 	for j, ch := range checks {
 		rho := weights[j]
 		for i, p := range ch.points {
-			s := ristretto255.NewScalar().Multiply(rho, ch.scalars[i])
 			if k, ok := idx[p]; ok {
-				sc[k].Add(sc[k], s)
+				sc[k].Add(sc[k], prod.Multiply(rho, ch.scalars[i]))
 				continue
 			}
 			idx[p] = len(pt)
+			s := &slab[len(pt)]
+			s.Multiply(rho, ch.scalars[i])
 			sc = append(sc, s)
 			pt = append(pt, p)
 		}
