@@ -28,3 +28,4 @@ for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnm
   FuzzUnmarshalSigmaProof FuzzShuffleProofDecode; do
   run ./mental "$t" "$short"
 done
+run ./mental/internal/msm FuzzMultiScalarMult "$short"
