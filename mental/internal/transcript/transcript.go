@@ -56,12 +56,11 @@ func (t *Transcript) Clone() *Transcript {
 
 // Append absorbs one framed item.
 func (t *Transcript) Append(label string, data []byte) {
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(label)))
-	t.h.Write(n[:])
-	t.h.Write([]byte(label))
-	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-	t.h.Write(n[:])
+	var buf [72]byte // the header, built on the stack for one Write
+	hdr := binary.BigEndian.AppendUint32(buf[:0], uint32(len(label)))
+	hdr = append(hdr, label...)
+	hdr = binary.BigEndian.AppendUint32(hdr, uint32(len(data)))
+	t.h.Write(hdr)
 	t.h.Write(data)
 }
 
