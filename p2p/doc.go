@@ -46,7 +46,10 @@
 //   - An entry that fails Replica.Apply or does not chain ends the table
 //     with [VerdictInvalidEntry]; every honest peer reaches it on its own.
 //   - A state hash that differs from ours ends the table with
-//     [VerdictDivergence].
+//     [VerdictDivergence] naming the seat that reported it and the
+//     position. At the end of the game [Room.Run] waits
+//     (RoomConfig.EndWait) for every seat's state hash after the last
+//     entry, so that a late one is compared too.
 //   - A seat silent past RoomConfig.Timeout ends the table with a
 //     [VerdictTimeout] signed by the declaring peer; RoomConfig.OnWait shows
 //     the countdown.

@@ -15,7 +15,6 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
-	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/store"
@@ -98,7 +97,7 @@ type joinFrame struct {
 	err error
 }
 
-// CreateTable opens a table for joiners on /masque/join/1.
+// CreateTable opens a table for joiners on [ProtocolJoin].
 func (n *Node) CreateTable(cfg TableConfig) (*Table, error) {
 	if cfg.Seats < 1 || cfg.Seats > ledger.MaxSeats {
 		return nil, fmt.Errorf("p2p: table of %d seats, want 1..%d", cfg.Seats, ledger.MaxSeats)
@@ -159,54 +158,56 @@ func (t *Table) changed() {
 	}
 }
 
-func encodeJoinNo(reason string) []byte {
-	return encode(msgJoinNo, func(b *cryptobyte.Builder) {
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(truncate(reason, maxReason))) })
-	})
-}
-
-// admit decides on a join request; it returns a refusal reason or "".
-func (t *Table) admit(j *joiner) string {
-	id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey})
-	if err != nil || id != j.peer {
-		return "signing key is not the key of the connecting peer"
-	}
+// admit decides on a join request. It returns the seat given and the
+// seats taken with it; or a refusal reason, with in seat the next free seat
+// (the one the joiner would get if it asked again for it, 0 when the table
+// is full or has started).
+func (t *Table) admit(j *joiner) (seat, taken int, reason string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	next := 1 + len(t.joiners)
 	switch {
 	case t.closed || t.started:
-		return "table has started"
-	case 1+len(t.joiners) >= t.cfg.Seats:
-		return "table is full"
+		return 0, 0, "table has started"
+	case next >= t.cfg.Seats:
+		return 0, 0, "table is full"
+	}
+	if id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey}); err != nil || id != j.peer {
+		return next, 0, "signing key is not the key of the connecting peer"
+	}
+	switch {
 	case j.peer == t.node.ID():
-		return "already seated"
+		return next, 0, "already seated"
 	case strings.EqualFold(j.req.Name, t.cfg.Name):
-		return fmt.Sprintf("name %q is taken", j.req.Name)
+		return next, 0, fmt.Sprintf("name %q is taken", j.req.Name)
 	}
 	for _, o := range t.joiners {
 		if o.peer == j.peer {
-			return "already seated"
+			return next, 0, "already seated"
 		}
 		if strings.EqualFold(o.req.Name, j.req.Name) {
-			return fmt.Sprintf("name %q is taken", j.req.Name)
+			return next, 0, fmt.Sprintf("name %q is taken", j.req.Name)
 		}
+	}
+	if j.req.Seat != 0 && int(j.req.Seat) != next {
+		return next, 0, fmt.Sprintf("seat %d is not free; the next seat is %d", j.req.Seat, next)
 	}
 	if t.cfg.Validate != nil {
 		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
-			return "card key refused: " + err.Error()
+			return next, 0, "card key refused: " + err.Error()
 		}
 	}
 	if t.cfg.ValidateSeat != nil {
 		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, CardKey: j.req.CardKey}
-		if err := t.cfg.ValidateSeat(1+len(t.joiners), info); err != nil {
-			return "seat refused: " + err.Error()
+		if err := t.cfg.ValidateSeat(next, info); err != nil {
+			return next, 0, "seat refused: " + err.Error()
 		}
 	}
 	t.joiners = append(t.joiners, j)
-	if 1+len(t.joiners) == t.cfg.Seats {
+	if next+1 == t.cfg.Seats {
 		t.Start()
 	}
-	return ""
+	return next, next + 1, ""
 }
 
 // serveJoiner runs on the join stream's handler goroutine: it admits or
@@ -214,13 +215,16 @@ func (t *Table) admit(j *joiner) string {
 func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
 	j := &joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr(),
 		frames: make(chan joinFrame, 4), gone: make(chan struct{}), welcomed: make(chan struct{})}
-	if reason := t.admit(j); reason != "" {
-		WriteFrame(s, encodeJoinNo(reason))
+	seat, taken, reason := t.admit(j)
+	if reason != "" {
+		WriteFrame(s, encodeJoinNo(t.cfg.ID, uint8(seat), reason))
 		s.Close()
 		return
 	}
-	taken, total := t.Taken()
-	err := WriteFrame(s, encode(msgJoinOK, func(b *cryptobyte.Builder) { b.AddUint8(uint8(taken)); b.AddUint8(uint8(total)) }))
+	// seat and taken come from admit, under the lock that gave the seat:
+	// another joiner admitted meanwhile does not change what this one is
+	// told.
+	err := WriteFrame(s, encodeJoinOK(uint8(seat), uint8(taken), uint8(t.cfg.Seats)))
 	close(j.welcomed)
 	if err != nil {
 		t.drop(j)
@@ -251,9 +255,10 @@ func (t *Table) drop(j *joiner) {
 	if !t.started {
 		for i, o := range t.joiners {
 			if o == j {
-				if t.cfg.ValidateSeat != nil {
-					// The later joiners were checked for seats that
-					// would now move: let them ask again.
+				if t.cfg.ValidateSeat != nil || askedSeat(t.joiners[i+1:]) {
+					// The later joiners were checked for (or asked
+					// for) seats that would now move: let them ask
+					// again.
 					moved = append(moved, t.joiners[i+1:]...)
 					t.joiners = t.joiners[:i]
 				} else {
@@ -271,6 +276,16 @@ func (t *Table) drop(j *joiner) {
 	if freed {
 		t.changed()
 	}
+}
+
+// askedSeat reports whether one of js asked for a particular seat.
+func askedSeat(js []*joiner) bool {
+	for _, j := range js {
+		if j.req.Seat != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func addrBytes(addrs []ma.Multiaddr) [][]byte {
@@ -325,7 +340,7 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 		}
 		if options, err = t.cfg.OptionsFor(names); err != nil {
 			for _, j := range js {
-				WriteFrame(j.s, encodeJoinNo("options: "+err.Error()))
+				WriteFrame(j.s, encodeJoinNo(t.cfg.ID, 0, "options: "+err.Error()))
 			}
 			return nil, fmt.Errorf("p2p: table options: %w", err)
 		}
@@ -343,14 +358,7 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 		return nil, fmt.Errorf("p2p: roster: %w", err)
 	}
 	enc, _ := roster.MarshalBinary()
-	offer := encode(msgRoster, func(b *cryptobyte.Builder) {
-		b.AddUint32(uint32(len(enc)))
-		b.AddBytes(enc)
-		b.AddUint8(uint8(len(addrs)))
-		for _, a := range addrs {
-			addAddrs(b, a)
-		}
-	})
+	offer := encodeRosterOffer(enc, addrs)
 	for _, j := range js {
 		if err := WriteFrame(j.s, offer); err != nil {
 			return nil, fmt.Errorf("p2p: roster to %s: %w", j.peer, err)
@@ -377,12 +385,7 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 		}
 		sigs[seat] = f.m.Sig
 	}
-	all := encode(msgRosterAll, func(b *cryptobyte.Builder) {
-		b.AddUint8(uint8(len(sigs)))
-		for _, s := range sigs {
-			b.AddBytes(s[:])
-		}
-	})
+	all := encodeRosterAll(sigs)
 	for _, j := range js {
 		if err := WriteFrame(j.s, all); err != nil {
 			return nil, fmt.Errorf("p2p: signatures to %s: %w", j.peer, err)
@@ -411,18 +414,55 @@ type JoinConfig struct {
 	// Name and CardKey are the joiner's seat.
 	Name    string
 	CardKey []byte
+	// Seat, if not 0, is the seat asked for (1..15), e.g. because CardKey's
+	// proof is bound to it. The creator refuses the join if it is not the
+	// next free seat (the [JoinRefusedError] says which one is), and the
+	// roster must give us exactly that seat. 0 takes the next free seat.
+	Seat int
 	// Validate, if set, checks every other seat of the offered roster
 	// (their card keys' proofs); an error abandons the join.
 	Validate func(seat int, info ledger.SeatInfo) error
-	// OnAccepted, if set, is called once the creator has given a seat.
+	// OnAccepted, if set, is called once the creator has given a seat,
+	// with the seats taken (ours included) and the total.
 	OnAccepted func(taken, total int)
+	// OnSeated, if set, is called when OnAccepted is, with the seat given
+	// too. Unless Seat was set (or the creator validates seats), the seat
+	// may still move down if an earlier joiner leaves before the table
+	// starts; [Seating.Seat] is final.
+	OnSeated func(seat, taken, total int)
+}
+
+// JoinRefusedError is the error [Node.Join] returns when the table's
+// creator refuses the seat.
+type JoinRefusedError struct {
+	Creator peer.ID
+	// Reason is the creator's text, for people.
+	Reason string
+	// TableID is the table that refused (zero: the creator has no such
+	// table).
+	TableID [16]byte
+	// Seat is the next free seat, the one a new join request would get
+	// (card key proofs are bound to it); 0 when there is none (the table
+	// is full or has started, or there is no such table).
+	Seat int
+}
+
+func (e *JoinRefusedError) Error() string {
+	return fmt.Sprintf("p2p: join %s: refused: %s", e.Creator, e.Reason)
+}
+
+func refused(who peer.ID, m *message) *JoinRefusedError {
+	return &JoinRefusedError{Creator: who, Reason: m.Reason, TableID: m.TableID, Seat: int(m.Seat)}
 }
 
 // Join asks a table's creator for a seat and takes part in the roster
 // agreement. It blocks until the roster is signed by every seat, the
-// creator refuses, or ctx is done.
+// creator refuses (a [*JoinRefusedError]), or ctx is done.
 func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	who := cfg.Creator.ID
+	if cfg.Seat < 0 || cfg.Seat >= ledger.MaxSeats {
+		return nil, fmt.Errorf("p2p: join: seat %d, want 0 (any) or 1..%d", cfg.Seat, ledger.MaxSeats-1)
+	}
 	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	err := n.host.Connect(cctx, cfg.Creator)
 	var s network.Stream
@@ -437,8 +477,8 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	defer stop()
 	defer s.Close()
 	id := n.id
-	req := &joinRequest{TableID: cfg.TableID, Name: cfg.Name, SignKey: id.PublicKey(), CardKey: cfg.CardKey,
-		Addrs: addrBytes(n.host.Addrs())}
+	req := &joinRequest{TableID: cfg.TableID, Seat: uint8(cfg.Seat), Name: cfg.Name, SignKey: id.PublicKey(),
+		CardKey: cfg.CardKey, Addrs: addrBytes(n.host.Addrs())}
 	if len(cfg.Name) == 0 || len(cfg.Name) > ledger.MaxNameBytes || len(cfg.CardKey) > ledger.MaxKeyBytes {
 		return nil, errors.New("p2p: join: bad name or card key length")
 	}
@@ -459,26 +499,41 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	}
 	switch m.Type {
 	case msgJoinNo:
-		return nil, fmt.Errorf("p2p: join %s: refused: %s", who, m.Reason)
+		return nil, refused(who, m)
 	case msgJoinOK:
+		if cfg.Seat != 0 && int(m.Seat) != cfg.Seat {
+			return nil, fmt.Errorf("p2p: join %s: given seat %d, asked for %d", who, m.Seat, cfg.Seat)
+		}
 		if cfg.OnAccepted != nil {
 			cfg.OnAccepted(int(m.Taken), int(m.Total))
+		}
+		if cfg.OnSeated != nil {
+			cfg.OnSeated(int(m.Seat), int(m.Taken), int(m.Total))
 		}
 	default:
 		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
 	}
+	given := int(m.Seat)
 	if m, err = read(); err != nil {
 		return nil, fmt.Errorf("p2p: join %s: waiting for the roster: %w", who, err)
 	}
-	if m.Type != msgRoster {
+	switch m.Type {
+	case msgRoster:
+	case msgJoinNo: // the creator could not close seating (its options)
+		return nil, refused(who, m)
+	default:
 		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
 	}
 	seating, err := n.checkOffer(m, cfg, who)
 	if err != nil {
 		return nil, err
 	}
+	// A seat only moves down, when an earlier joiner leaves.
+	if int(seating.Seat) > given {
+		return nil, fmt.Errorf("p2p: join %s: given seat %d, the roster has us at %d", who, given, seating.Seat)
+	}
 	sig := ed25519.Sign(id.SigningKey(), ledger.RosterSigningBytes(seating.GameID))
-	if err := WriteFrame(s, encode(msgRosterSig, func(b *cryptobyte.Builder) { b.AddUint8(seating.Seat); b.AddBytes(sig) })); err != nil {
+	if err := WriteFrame(s, encodeRosterSig(seating.Seat, sig)); err != nil {
 		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
 	}
 	if m, err = read(); err != nil {
@@ -496,8 +551,9 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	return seating, nil
 }
 
-// checkOffer verifies a roster offer: we hold exactly the seat we asked for,
-// every seat's peer id is its signing key, and the caller accepts each seat.
+// checkOffer verifies a roster offer: we hold exactly the seat we asked for
+// (our name and card key, at cfg.Seat if set), every seat's peer id is its
+// signing key, and the caller accepts each seat.
 func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, error) {
 	roster, err := ledger.UnmarshalRoster(m.Roster)
 	if err != nil {
@@ -538,6 +594,9 @@ func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, er
 	}
 	if seat < 0 {
 		return nil, fmt.Errorf("p2p: join %s: the roster has no seat for us", who)
+	}
+	if cfg.Seat != 0 && seat != cfg.Seat {
+		return nil, fmt.Errorf("p2p: join %s: the roster has us at seat %d, we asked for %d", who, seat, cfg.Seat)
 	}
 	game, err := roster.GameID()
 	if err != nil {

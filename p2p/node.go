@@ -33,8 +33,9 @@ const (
 	// ProtocolSync answers "send me the entries from position n".
 	ProtocolSync protocol.ID = "/masque/sync/1"
 	// ProtocolJoin asks a table's creator for a seat and carries the
-	// roster agreement.
-	ProtocolJoin protocol.ID = "/masque/join/1"
+	// roster agreement. Version 2: the seat is a field of the join
+	// request, join OK and join refused messages.
+	ProtocolJoin protocol.ID = "/masque/join/2"
 )
 
 // DefaultListenAddrs returns the addresses used when [Config.ListenAddrs] is empty: every IPv4
@@ -312,7 +313,7 @@ func (n *Node) handleJoin(s network.Stream) {
 	}
 	n.mu.Unlock()
 	if t == nil {
-		WriteFrame(s, encodeJoinNo("no such table"))
+		WriteFrame(s, encodeJoinNo([16]byte{}, 0, "no such table"))
 		s.Close()
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -67,6 +68,12 @@ type RoomConfig struct {
 	// OnWait, if set, is called from the room's goroutine whenever the
 	// awaited position changes and on every tick. It must not block.
 	OnWait func(Wait)
+	// EndWait is how long Run, once the replica says the game is over,
+	// waits for every other seat's state hash after the last entry, so
+	// that a divergence at the end is caught like any other; seats that
+	// have not reported it by then are listed in Outcome.Unconfirmed. 0
+	// means 10 ticks.
+	EndWait time.Duration
 }
 
 // Outcome is how a room's game ended.
@@ -77,6 +84,11 @@ type Outcome struct {
 	Entries uint64
 	// StateHash is the replica's final state hash.
 	StateHash ledger.Hash
+	// Unconfirmed lists, for a game that ran to its end in this Run, the
+	// seats whose state hash after the last entry did not arrive within
+	// RoomConfig.EndWait (a peer gone or unreachable): their replicas may
+	// disagree with ours on the final state.
+	Unconfirmed []uint8
 }
 
 // Limits of the replication protocol.
@@ -114,8 +126,12 @@ type Room struct {
 	// Owned by the Run goroutine.
 	pending map[uint64]map[uint8]*ledger.Entry
 	reports map[uint64]map[uint8]ledger.Hash
-	senders []*sender
-	syncing []atomic.Bool
+	// confirmed[s] is one past the last position after which seat s
+	// reported the same state hash as ours (a seat's reports arrive in
+	// order on its stream, each compared as it comes).
+	confirmed []uint64
+	senders   []*sender
+	syncing   []atomic.Bool
 }
 
 type inbound struct {
@@ -132,6 +148,9 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	if cfg.Tick <= 0 {
 		cfg.Tick = 500 * time.Millisecond
 	}
+	if cfg.EndWait <= 0 {
+		cfg.EndWait = 10 * cfg.Tick
+	}
 	t := cfg.Store.Table()
 	game, err := t.Roster.GameID()
 	if err != nil {
@@ -139,11 +158,12 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	}
 	r := &Room{
 		node: n, cfg: cfg, roster: t.Roster, game: game, self: 255,
-		inbox:   make(chan inbound, inboxSize),
-		streams: make(map[network.Stream]struct{}),
-		pending: make(map[uint64]map[uint8]*ledger.Entry),
-		reports: make(map[uint64]map[uint8]ledger.Hash),
-		syncing: make([]atomic.Bool, len(t.Roster.Seats)),
+		inbox:     make(chan inbound, inboxSize),
+		streams:   make(map[network.Stream]struct{}),
+		pending:   make(map[uint64]map[uint8]*ledger.Entry),
+		reports:   make(map[uint64]map[uint8]ledger.Hash),
+		confirmed: make([]uint64, len(t.Roster.Seats)),
+		syncing:   make([]atomic.Bool, len(t.Roster.Seats)),
 	}
 	msg := ledger.RosterSigningBytes(game)
 	for i, s := range t.Roster.Seats {
@@ -365,12 +385,57 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	defer ticker.Stop()
 	waitPos, waitSince := ^uint64(0), time.Now()
 	lastSync := time.Now()
-	r.syncAll(runCtx)
+	r.syncAll(runCtx, r.next(), nil)
+	// The game's last entry, once applied in this run, is followed by a
+	// wait for every seat's state hash after it (EndWait).
+	start := r.next()
+	var over time.Time
 
 	for {
 		pos, seat, ok := r.cfg.Replica.Next()
 		if !ok {
-			return r.outcome(nil), nil
+			missing := r.unconfirmed()
+			if r.next() == start || len(missing) == 0 {
+				return r.outcome(nil), nil
+			}
+			if over.IsZero() {
+				over = time.Now()
+			}
+			var v *Verdict
+			var err error
+			select {
+			case <-runCtx.Done():
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, errors.New("p2p: room closed")
+			case m := <-r.inbox:
+				v, err = r.handle(m)
+			case <-authored:
+				// Not expected: the game ended while the local seat was
+				// not due. Nothing to sign.
+				authoring = false
+			case now := <-ticker.C:
+				if now.Sub(over) >= r.cfg.EndWait {
+					r.node.log.Warn("game over; no state hash after the last entry from some seats", "seats", missing)
+					out := r.outcome(nil)
+					out.Unconfirmed = missing
+					return out, nil
+				}
+				if now.Sub(lastSync) >= 2*r.cfg.Tick {
+					// Their reports may have been lost: a sync answer
+					// carries the server's state hash.
+					lastSync = now
+					r.syncAll(runCtx, r.next()-1, missing)
+				}
+			}
+			if err != nil {
+				return nil, err
+			}
+			if v != nil {
+				return r.conclude(v)
+			}
+			continue
 		}
 		if next := r.next(); pos != next {
 			return nil, fmt.Errorf("p2p: replica expects position %d, log has %d entries", pos, next)
@@ -423,7 +488,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 				}
 			} else if seat != r.self && now.Sub(waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick {
 				lastSync = now
-				r.syncAll(runCtx)
+				r.syncAll(runCtx, r.next(), nil)
 			}
 		}
 		if err != nil {
@@ -637,11 +702,32 @@ func (r *Room) advance() (*Verdict, error) {
 		reports := r.reports[pos]
 		delete(r.reports, pos)
 		for s := range uint8(len(r.peers)) {
-			if h, ok := reports[s]; ok && h != state {
-				return r.divergence(s, pos)
+			if h, ok := reports[s]; ok {
+				if h != state {
+					return r.divergence(s, pos)
+				}
+				r.confirm(s, pos)
 			}
 		}
 	}
+}
+
+// confirm records that seat reported our state hash after pos.
+func (r *Room) confirm(seat uint8, pos uint64) {
+	r.confirmed[seat] = max(r.confirmed[seat], pos+1)
+}
+
+// unconfirmed lists the other seats that have not reported our state hash
+// after the last entry of the log.
+func (r *Room) unconfirmed() []uint8 {
+	var out []uint8
+	next := r.next()
+	for s := range uint8(len(r.peers)) {
+		if s != r.self && r.confirmed[s] < next {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // report records the state hash seat from reached after pos, and compares
@@ -658,6 +744,7 @@ func (r *Room) report(from int, pos uint64, state ledger.Hash) *Verdict {
 			v, _ := r.divergence(uint8(from), pos)
 			return v
 		}
+		r.confirm(uint8(from), pos)
 		return nil
 	}
 	m := r.reports[pos]
@@ -710,12 +797,11 @@ func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 	return nil, nil
 }
 
-// syncAll asks every peer, in the background, for the entries from our
-// next position on.
-func (r *Room) syncAll(ctx context.Context) {
-	from := r.next()
+// syncAll asks every peer (or only those in seats, if not nil), in the
+// background, for the entries from position from on.
+func (r *Room) syncAll(ctx context.Context, from uint64, seats []uint8) {
 	for i := range r.peers {
-		if uint8(i) == r.self || r.syncing[i].Swap(true) {
+		if uint8(i) == r.self || (seats != nil && !slices.Contains(seats, uint8(i))) || r.syncing[i].Swap(true) {
 			continue
 		}
 		r.wg.Add(1)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -18,18 +19,32 @@ import (
 func TestReplication(t *testing.T) {
 	_, ps := mockPeers(t, 4)
 	tb := signedTable(t, ps)
-	sameLogs(t, playAll(t, ps, tb, 40, nil), 40)
+	res := playAll(t, ps, tb, 40, nil)
+	sameLogs(t, res, 40)
+	for i, r := range res {
+		if len(r.out.Unconfirmed) != 0 {
+			t.Errorf("peer %d: no final state hash from seats %v", i, r.out.Unconfirmed)
+		}
+	}
 }
 
 // TestEchoCoversDroppedLink: peers 0 and 1 cannot reach each other; peer 2
-// echoes every entry, so the game still finishes.
+// echoes every entry, so the game still finishes. An echo carries the
+// echoer's state hash, so 0 and 1 never compare theirs: each ends the game
+// listing the other as unconfirmed.
 func TestEchoCoversDroppedLink(t *testing.T) {
 	mn, ps := mockPeers(t, 3)
 	if err := mn.UnlinkPeers(ps[0].id.PeerID(), ps[1].id.PeerID()); err != nil {
 		t.Fatal(err)
 	}
 	tb := signedTable(t, ps)
-	sameLogs(t, playAll(t, ps, tb, 12, nil), 12)
+	res := playAll(t, ps, tb, 12, nil)
+	sameLogs(t, res, 12)
+	for i, want := range []string{"[1]", "[0]", "[]"} {
+		if got := fmt.Sprint(res[i].out.Unconfirmed); got != want {
+			t.Errorf("peer %d: unconfirmed seats %s, want %s", i, got, want)
+		}
+	}
 }
 
 // inject opens a raw log stream from `from` to `to`, says hello as seat,

@@ -233,14 +233,15 @@ func (r *netRun) find(ctx context.Context, o joinOptions) (target, error) {
 
 // pickTable finds the table o names among tables: by code, else by name
 // (exact, then ignoring case), else the name read as a code. A full table
-// is an error; several open tables with the name are ambiguous.
+// (or one speaking another protocol) is an error; several open tables with
+// the name are ambiguous.
 func pickTable(tables []lobby.Table, o joinOptions) (lobby.Table, bool, error) {
 	if o.code != "" {
 		t, err := lobby.Find(tables, o.code)
 		if err != nil {
 			return t, false, nil
 		}
-		return t, true, full(t)
+		return t, true, joinable(t)
 	}
 	for _, fold := range []bool{false, true} {
 		var match []lobby.Table
@@ -257,7 +258,7 @@ func pickTable(tables []lobby.Table, o joinOptions) (lobby.Table, bool, error) {
 		}
 		switch {
 		case len(open) == 1:
-			return open[0], true, nil
+			return open[0], true, joinable(open[0])
 		case len(open) > 1:
 			var codes []string
 			for _, t := range open {
@@ -266,18 +267,24 @@ func pickTable(tables []lobby.Table, o joinOptions) (lobby.Table, bool, error) {
 			return lobby.Table{}, false, &exitError{code: 1, err: fmt.Errorf("%d open tables are called %q", len(open), o.table),
 				hint: "join one by its code: " + strings.Join(codes, ", ")}
 		case len(match) > 0:
-			return match[0], true, full(match[0])
+			return match[0], true, joinable(match[0])
 		}
 	}
 	if _, err := lobby.ParseCode(o.table); err == nil {
 		if t, err := lobby.Find(tables, o.table); err == nil {
-			return t, true, full(t)
+			return t, true, joinable(t)
 		}
 	}
 	return lobby.Table{}, false, nil
 }
 
-func full(t lobby.Table) error {
+// joinable says why t cannot be joined: another protocol version, or no
+// free seat.
+func joinable(t lobby.Table) error {
+	if t.Version != lobby.Version {
+		return &exitError{code: 1, err: fmt.Errorf("table %q (%s) speaks masque's table protocol v%d, this masque speaks v%d", t.Name, t.Code(), t.Version, lobby.Version),
+			hint: "everyone at a table needs a masque that speaks the same protocol: compare 'masque version' with the host's and upgrade the older one"}
+	}
 	if t.Taken >= t.Total {
 		return &exitError{code: 1, err: fmt.Errorf("table %q (%s) is full: %d/%d seated", t.Name, t.Code(), t.Taken, t.Total),
 			hint: "if you were seated there, run again with the same --state DIR to rejoin"}

@@ -7,7 +7,7 @@
 // ("_masque._tcp") in "local.", on the creator's libp2p TCP port, with TXT
 // strings of the form key=value:
 //
-//	v=1                protocol version ([Version])
+//	v=2                protocol version ([Version])
 //	id=<32 hex>        table id
 //	n=<name>           table name (truncated)
 //	g=<game>           game name (truncated)

@@ -18,8 +18,10 @@ const Service = "_masque._tcp"
 // Domain is the mDNS domain.
 const Domain = "local."
 
-// Version is the lobby protocol version advertised as v=.
-const Version = 1
+// Version is the lobby protocol version advertised as v=. It changes
+// whenever a table's peers could not play with each other: 2 since the
+// join protocol carries seats as fields (/masque/join/2).
+const Version = 2
 
 // TXT size limits.
 const (

@@ -3,11 +3,8 @@ package netsession
 import (
 	"context"
 	crand "crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -204,7 +201,9 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 				return fmt.Errorf("name %q: want 1..32 letters, digits, '_' or '-'", si.Name)
 			}
 			if err := checkCard(tableID, seat, si); err != nil {
-				return fmt.Errorf("the card key proof must be for table %x, next seat is %d", tableID, seat)
+				// The refusal carries the table id and the seat as
+				// fields: a joiner asks again with a proof for them.
+				return fmt.Errorf("the card key proof is not for table %x, seat %d: %w", tableID, seat, err)
 			}
 			mu.Lock()
 			names = append(names[:seat], si.Name)
@@ -277,19 +276,21 @@ type JoinConfig struct {
 // not answer (it may be starting).
 var DialPatience = 20 * time.Second
 
-var seatHint = regexp.MustCompile(`for table ([0-9a-f]{32}), next seat is (\d+)`)
-
 // ErrRefused wraps a creator's refusal.
 var ErrRefused = errors.New("refused")
 
 // Join asks for a seat at a table and takes part in the roster agreement.
-// A card key proof is bound to the seat: when the creator answers that the
-// next seat is another one, Join asks again with a proof for it.
+// A card key proof is bound to the table and the seat: when the creator's
+// refusal names another table id or next seat than the ones asked for (its
+// p2p.JoinRefusedError), Join asks again with a proof for them.
 func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 	if !ValidName(cfg.Player) {
 		return nil, fmt.Errorf("player name %q: want 1..32 letters, digits, '_' or '-'", cfg.Player)
 	}
 	seat, tableID, name := max(cfg.Seat, 1), cfg.TableID, cfg.Player
+	if seat >= ledger.MaxSeats {
+		seat = 1 // the lobby's count is only a hint: the creator will say
+	}
 	var lastErr error
 	dialUntil := time.Now().Add(DialPatience)
 	for attempt := 0; attempt < 200; attempt++ {
@@ -302,11 +303,12 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		}
 		accepted := false
 		s, err := p.Node.Join(ctx, p2p.JoinConfig{Creator: cfg.Creator, TableID: tableID, Name: name, CardKey: card,
+			Seat:     seat,
 			Validate: func(i int, si ledger.SeatInfo) error { return checkCard(tableID, i, si) },
-			OnAccepted: func(taken, total int) {
+			OnSeated: func(given, taken, total int) {
 				accepted = true
 				if cfg.OnAccepted != nil {
-					cfg.OnAccepted(taken-1, taken, total)
+					cfg.OnAccepted(given, taken, total)
 				}
 			}})
 		if err == nil {
@@ -319,21 +321,21 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		}
 		lastErr = err
 		msg := err.Error()
+		var no *p2p.JoinRefusedError
+		isNo := errors.As(err, &no)
 		switch {
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
-		case seatHint.MatchString(msg):
-			m := seatHint.FindStringSubmatch(msg)
-			b, _ := hex.DecodeString(m[1])
-			copy(tableID[:], b)
-			seat, _ = strconv.Atoi(m[2])
+		case isNo && no.Seat != 0 && (no.Seat != seat || no.TableID != tableID):
+			// Our proof was for another table or seat than the next one.
+			tableID, seat = no.TableID, no.Seat
 			continue
-		case cfg.AutoName && strings.Contains(msg, "is taken"):
+		case cfg.AutoName && isNo && strings.Contains(no.Reason, "is taken"):
 			suffix := p.ID.PeerID().String()
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
 			continue
-		case !accepted && strings.Contains(msg, "dial") && !strings.Contains(msg, ": refused: ") && time.Now().Before(dialUntil):
+		case !accepted && !isNo && strings.Contains(msg, "dial") && time.Now().Before(dialUntil):
 			// The creator is not reachable (yet): it may be starting.
 			select {
 			case <-ctx.Done():
@@ -344,13 +346,13 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				sw.Backoff().Clear(cfg.Creator.ID)
 			}
 			continue
-		case accepted && !strings.Contains(msg, ": refused: "):
+		case accepted && !isNo:
 			// Dropped while waiting (an earlier joiner left, seats moved):
-			// ask again.
+			// ask again; a refusal will name the next seat.
 			seat = 1
 			continue
-		case strings.Contains(msg, ": refused: "):
-			return nil, fmt.Errorf("%w: %s", ErrRefused, msg)
+		case isNo:
+			return nil, fmt.Errorf("%w: %w", ErrRefused, err)
 		}
 		return nil, err
 	}
