@@ -13,6 +13,7 @@ run() { # package target time
   go test "$1" -run '^$' -fuzz "^$2\$" -fuzztime "$3"
 }
 run ./p2p FuzzDecode "$long"
+run ./p2p FuzzJoinMessage "$long"
 run ./engine/ledger FuzzEntry "$long"
 run ./engine/ledger FuzzRoster "$long"
 run ./engine/table FuzzBody "$long"
