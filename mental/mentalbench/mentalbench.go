@@ -62,7 +62,7 @@ type swapRec struct {
 func swaps(b *testing.B, t *table, n int, chained bool) []swapRec {
 	slots := make([]mental.Card, 13)
 	for i := range slots {
-		slots[i] = t.jk.Encrypt(mental.CardPoint(i))
+		slots[i] = wire(b, t.jk.Encrypt(mental.CardPoint(i)))
 	}
 	var out []swapRec
 	for i := range n {

@@ -377,15 +377,13 @@ func windowWidth(scalars []Scalar) int {
 // inversion (Montgomery's trick).
 func toNiels(k *curveConstants, points []*ristretto255.Element) []niels {
 	n := len(points)
-	ext := make([]extended, n)
-	prefix := make([]field.Element, n)
+	prefix := make([]field.Element, n) // Z_0·…·Z_i
 	for i, e := range points {
-		X, Y, Z, T := edwardsOf(e).ExtendedCoordinates()
-		ext[i] = extended{X: *X, Y: *Y, Z: *Z, T: *T}
+		_, _, Z, _ := edwardsOf(e).ExtendedCoordinates()
 		if i == 0 {
-			prefix[i] = ext[i].Z
+			prefix[i] = *Z
 		} else {
-			prefix[i].Multiply(&prefix[i-1], &ext[i].Z)
+			prefix[i].Multiply(&prefix[i-1], Z)
 		}
 	}
 	var inv field.Element
@@ -393,14 +391,15 @@ func toNiels(k *curveConstants, points []*ristretto255.Element) []niels {
 	out := make([]niels, n)
 	var zinv, x, y field.Element
 	for i := n - 1; i >= 0; i-- {
+		X, Y, Z, _ := edwardsOf(points[i]).ExtendedCoordinates()
 		if i > 0 {
 			zinv.Multiply(&inv, &prefix[i-1])
-			inv.Multiply(&inv, &ext[i].Z)
+			inv.Multiply(&inv, Z)
 		} else {
 			zinv = inv
 		}
-		x.Multiply(&ext[i].X, &zinv)
-		y.Multiply(&ext[i].Y, &zinv)
+		x.Multiply(X, &zinv)
+		y.Multiply(Y, &zinv)
 		out[i].YplusX.Add(&y, &x)
 		out[i].YminusX.Subtract(&y, &x)
 		out[i].XY2d.Multiply(&x, &y)
