@@ -94,20 +94,20 @@ func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT
 	absorbCard(t, "out1", o1)
 	w := len(c0)
 	z := make([]*Scalar, 2*w)
+	nz := make([]Scalar, 2*w) // -z, shared by both branches
 	for i := range z {
 		z[i] = t.ChallengeScalar("swap-z")
+		nz[i].Negate(z[i])
 	}
 	G := generator
 	branch := func(first, second Card) *Formula {
-		var eqA, eqB Equation
-		eqA.Secret = []Term{{Witness: 0, Base: G}}
-		eqB.Secret = []Term{{Witness: 0, Base: k.H}}
+		eqA := Equation{Secret: []Term{{Witness: 0, Base: G}}, Public: make([]Term, 0, 4*w)}
+		eqB := Equation{Secret: []Term{{Witness: 0, Base: k.H}}, Public: make([]Term, 0, 4*w)}
 		for i := range w {
 			for j, pair := range [2][2]Card{{o0, first}, {o1, second}} {
-				zz := z[j*w+i]
-				nz := ristretto255.NewScalar().Negate(zz)
-				eqA.Public = append(eqA.Public, Term{Coef: zz, Base: pair[0][i].A}, Term{Coef: nz, Base: pair[1][i].A})
-				eqB.Public = append(eqB.Public, Term{Coef: zz, Base: pair[0][i].B}, Term{Coef: nz, Base: pair[1][i].B})
+				zz, nzz := z[j*w+i], &nz[j*w+i]
+				eqA.Public = append(eqA.Public, Term{Coef: zz, Base: pair[0][i].A}, Term{Coef: nzz, Base: pair[1][i].A})
+				eqB.Public = append(eqB.Public, Term{Coef: zz, Base: pair[0][i].B}, Term{Coef: nzz, Base: pair[1][i].B})
 			}
 		}
 		return Leaf(Statement{Witnesses: 1, Equations: []Equation{eqA, eqB}})
@@ -156,7 +156,8 @@ func swapCoefficients(f *Formula) []*Scalar {
 }
 
 func absorbCard(t *transcriptT, label string, c Card) {
-	b, err := c.AppendBinary(nil)
+	var buf [1 + 64*MaxWidth]byte
+	b, err := c.AppendBinary(buf[:0])
 	if err != nil {
 		b = []byte{0}
 	}
