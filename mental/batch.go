@@ -16,6 +16,9 @@ import (
 // per attempt.
 type Batch struct {
 	items []batchItem
+	// keys caches the encodings of the public keys the batch's shares
+	// absorb: a batch usually holds many shares by the same seats.
+	keys encodings
 }
 
 type batchItem struct {
@@ -42,6 +45,19 @@ func (b *Batch) add(name string, checks []equationCheck, seed []byte, err error)
 	b.items = append(b.items, batchItem{name: name, checks: checks, seed: seed, err: err})
 }
 
+// keyEncodings caches the encodings of keys and returns the cache.
+func (b *Batch) keyEncodings(keys ...*Element) encodings {
+	if b.keys == nil {
+		b.keys = encodings{}
+	}
+	for _, k := range keys {
+		if k != nil {
+			b.keys.keep(k)
+		}
+	}
+	return b.keys
+}
+
 // Len returns the number of proofs added.
 func (b *Batch) Len() int { return len(b.items) }
 
@@ -53,13 +69,13 @@ func (b *Batch) AddSwap(name string, k *JointKey, ctx Context, c0, c1, o0, o1 Ca
 
 // AddShare adds a decryption share (see [VerifyShare]).
 func (b *Batch) AddShare(name string, ctx Context, X *Element, c Card, s *Share) {
-	checks, seed, err := shareChecks(ctx, X, c, s)
+	checks, seed, err := shareChecks(ctx, X, c, s, b.keyEncodings(X))
 	b.add(name, checks, seed, err)
 }
 
 // AddEncryptedShare adds an encrypted share (see [VerifyEncryptedShare]).
 func (b *Batch) AddEncryptedShare(name string, ctx Context, X, Y *Element, c Card, es *EncryptedShare) {
-	checks, seed, err := encShareChecks(ctx, X, Y, c, es)
+	checks, seed, err := encShareChecks(ctx, X, Y, c, es, b.keyEncodings(X, Y))
 	b.add(name, checks, seed, err)
 }
 

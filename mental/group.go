@@ -122,6 +122,9 @@ func isIdentity(e *Element) bool {
 type reader struct {
 	b   []byte
 	err error
+	// known, if set, collects the encoding of every element read, so
+	// that verifying the decoded value does not encode it again.
+	known encodings
 }
 
 func (r *reader) element(what string) *Element {
@@ -136,6 +139,9 @@ func (r *reader) element(what string) *Element {
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", what, err)
 		return nil
+	}
+	if r.known != nil {
+		r.known.remember(e, r.b[:ElementSize])
 	}
 	r.b = r.b[ElementSize:]
 	return e

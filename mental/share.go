@@ -17,13 +17,14 @@ const (
 type Share struct {
 	D     []*Element
 	proof *SigmaProof
+	known encodings // D's encodings, when decoded from bytes
 }
 
-func shareStatement(ctx Context, X *Element, c Card, D []*Element) (*transcriptT, *Formula) {
+func shareStatement(ctx Context, X *Element, c Card, D []*Element, known ...encodings) (*transcriptT, *Formula) {
 	t := ctx.transcript(labelShare)
-	t.AppendElement("X", X)
+	absorbElement(t, "X", X, known...)
 	absorbCard(t, "card", c)
-	t.AppendElements("D", D)
+	absorbElements(t, "D", D, known...)
 	eqs := []Equation{{
 		Secret: []Term{{Witness: 0, Base: generator}},
 		Public: []Term{{Base: X}},
@@ -52,18 +53,18 @@ func (k *SecretKey) Share(ctx Context, c Card) (*Share, error) {
 	return &Share{D: D, proof: p}, nil
 }
 
-func shareChecks(ctx Context, X *Element, c Card, s *Share) ([]equationCheck, []byte, error) {
+func shareChecks(ctx Context, X *Element, c Card, s *Share, keys encodings) ([]equationCheck, []byte, error) {
 	if s == nil || s.proof == nil || len(s.D) != len(c) || len(c) == 0 || len(c) > MaxWidth {
 		return nil, nil, fmt.Errorf("%w: share does not match the card's width", ErrProof)
 	}
-	t, f := shareStatement(ctx, X, c, s.D)
+	t, f := shareStatement(ctx, X, c, s.D, s.known, keys)
 	return sigmaChecks(t, f, s.proof)
 }
 
 // VerifyShare checks that s is the decryption share of c for the player
 // whose public key is X, made under ctx.
 func VerifyShare(ctx Context, X *Element, c Card, s *Share) error {
-	checks, seed, err := shareChecks(ctx, X, c, s)
+	checks, seed, err := shareChecks(ctx, X, c, s, nil)
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (s *Share) MarshalBinary() ([]byte, error) {
 
 // UnmarshalShare decodes a share strictly.
 func UnmarshalShare(b []byte) (*Share, error) {
-	r := &reader{b: b}
+	r := &reader{b: b, known: encodings{}}
 	w := int(r.byte("share width"))
 	if r.err == nil && (w == 0 || w > MaxWidth) {
 		return nil, fmt.Errorf("%w: share width %d", ErrEncoding, w)
@@ -98,6 +99,7 @@ func UnmarshalShare(b []byte) (*Share, error) {
 	if err := r.done("share"); err != nil {
 		return nil, err
 	}
+	s.known = r.known
 	return s, nil
 }
 
@@ -159,15 +161,16 @@ func (c *Catalogue) Kind(m *Element) (int, bool) {
 type EncryptedShare struct {
 	E1, E2 []*Element
 	proof  *SigmaProof
+	known  encodings // E1's and E2's encodings, when decoded from bytes
 }
 
-func encShareStatement(ctx Context, X, Y *Element, c Card, E1, E2 []*Element) (*transcriptT, *Formula) {
+func encShareStatement(ctx Context, X, Y *Element, c Card, E1, E2 []*Element, known ...encodings) (*transcriptT, *Formula) {
 	t := ctx.transcript(labelEncShare)
-	t.AppendElement("X", X)
-	t.AppendElement("Y", Y)
+	absorbElement(t, "X", X, known...)
+	absorbElement(t, "Y", Y, known...)
 	absorbCard(t, "card", c)
-	t.AppendElements("E1", E1)
-	t.AppendElements("E2", E2)
+	absorbElements(t, "E1", E1, known...)
+	absorbElements(t, "E2", E2, known...)
 	G := generator
 	eqs := []Equation{{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}}}
 	for i, ct := range c {
@@ -198,18 +201,18 @@ func (k *SecretKey) EncryptShare(ctx Context, c Card, Y *Element) (*EncryptedSha
 	return es, nil
 }
 
-func encShareChecks(ctx Context, X, Y *Element, c Card, es *EncryptedShare) ([]equationCheck, []byte, error) {
+func encShareChecks(ctx Context, X, Y *Element, c Card, es *EncryptedShare, keys encodings) ([]equationCheck, []byte, error) {
 	if es == nil || es.proof == nil || len(es.E1) != len(c) || len(es.E2) != len(c) || len(c) == 0 || len(c) > MaxWidth {
 		return nil, nil, fmt.Errorf("%w: encrypted share does not match the card's width", ErrProof)
 	}
-	t, f := encShareStatement(ctx, X, Y, c, es.E1, es.E2)
+	t, f := encShareStatement(ctx, X, Y, c, es.E1, es.E2, es.known, keys)
 	return sigmaChecks(t, f, es.proof)
 }
 
 // VerifyEncryptedShare checks that es encrypts, to Y, the decryption share
 // of c of the player whose key is X.
 func VerifyEncryptedShare(ctx Context, X, Y *Element, c Card, es *EncryptedShare) error {
-	checks, seed, err := encShareChecks(ctx, X, Y, c, es)
+	checks, seed, err := encShareChecks(ctx, X, Y, c, es, nil)
 	if err != nil {
 		return err
 	}
@@ -241,7 +244,7 @@ func (es *EncryptedShare) MarshalBinary() ([]byte, error) {
 
 // UnmarshalEncryptedShare decodes an encrypted share strictly.
 func UnmarshalEncryptedShare(b []byte) (*EncryptedShare, error) {
-	r := &reader{b: b}
+	r := &reader{b: b, known: encodings{}}
 	w := int(r.byte("encrypted share width"))
 	if r.err == nil && (w == 0 || w > MaxWidth) {
 		return nil, fmt.Errorf("%w: encrypted share width %d", ErrEncoding, w)
@@ -256,5 +259,6 @@ func UnmarshalEncryptedShare(b []byte) (*EncryptedShare, error) {
 	if err := r.done("encrypted share"); err != nil {
 		return nil, err
 	}
+	es.known = r.known
 	return es, nil
 }

@@ -53,6 +53,8 @@ type ShuffleProof struct {
 	s4         []*Scalar // one per component
 	sHat       []*Scalar // ŝ_i
 	sPrime     []*Scalar // s'_i
+
+	known encodings // the points' encodings, when decoded from bytes
 }
 
 // shuffleGens holds h_0..h_MaxShuffle and their encodings, computed once.
@@ -130,8 +132,8 @@ func (k *JointKey) shuffleStatement(ctx Context, n, w int, inEnc, outEnc [][]byt
 }
 
 // shuffleChallengesU draws u_0..u_{n-1} after the permutation commitments.
-func shuffleChallengesU(t *transcriptT, permCommit []*Element) []*Scalar {
-	t.AppendElements("perm-commit", permCommit)
+func shuffleChallengesU(t *transcriptT, permCommit []*Element, known encodings) []*Scalar {
+	absorbElements(t, "perm-commit", permCommit, known)
 	u := make([]*Scalar, len(permCommit))
 	for j := range u {
 		u[j] = t.ChallengeScalar("u")
@@ -142,15 +144,15 @@ func shuffleChallengesU(t *transcriptT, permCommit []*Element) []*Scalar {
 // shuffleChallengeC absorbs the chain commitments and the t-values and
 // draws the main challenge c.
 func shuffleChallengeC(t *transcriptT, p *ShuffleProof) *Scalar {
-	t.AppendElements("chain-commit", p.chainCommit)
-	t.AppendElement("t1", p.t1)
-	t.AppendElement("t2", p.t2)
-	t.AppendElement("t3", p.t3)
+	absorbElements(t, "chain-commit", p.chainCommit, p.known)
+	absorbElement(t, "t1", p.t1, p.known)
+	absorbElement(t, "t2", p.t2, p.known)
+	absorbElement(t, "t3", p.t3, p.known)
 	for k := range p.t4a {
-		t.AppendElement("t4a", p.t4a[k])
-		t.AppendElement("t4b", p.t4b[k])
+		absorbElement(t, "t4a", p.t4a[k], p.known)
+		absorbElement(t, "t4b", p.t4b[k], p.known)
 	}
-	t.AppendElements("t-hat", p.tHat)
+	absorbElements(t, "t-hat", p.tHat, p.known)
 	return t.ChallengeScalar("c")
 }
 
@@ -158,7 +160,7 @@ func shuffleChallengeC(t *transcriptT, p *ShuffleProof) *Scalar {
 // for a proof of the right shape (SPEC.md §5.3).
 func (k *JointKey) shuffleChallenges(ctx Context, in, out []Card, p *ShuffleProof) ([]*Scalar, *Scalar) {
 	t := k.shuffleStatement(ctx, len(in), len(in[0]), encodeDeck(in), encodeDeck(out))
-	u := shuffleChallengesU(t, p.permCommit)
+	u := shuffleChallengesU(t, p.permCommit, p.known)
 	return u, shuffleChallengeC(t, p)
 }
 
@@ -334,7 +336,7 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 		p.permCommit[j] = c.Add(c, h)
 	}
 
-	u := shuffleChallengesU(t, p.permCommit)
+	u := shuffleChallengesU(t, p.permCommit, p.known)
 	// u'_i = u_{π(i)}, selected in constant time.
 	uEnc := make([][]byte, n)
 	for j := range u {
@@ -642,8 +644,8 @@ func UnmarshalShuffleProof(b []byte, n, width int) (*ShuffleProof, error) {
 	if len(b) != ShuffleProofSize(n, width) {
 		return nil, fmt.Errorf("%w: shuffle proof is %d bytes, want %d", ErrEncoding, len(b), ShuffleProofSize(n, width))
 	}
-	r := &reader{b: b}
-	p := &ShuffleProof{n: n, w: width}
+	r := &reader{b: b, known: encodings{}}
+	p := &ShuffleProof{n: n, w: width, known: r.known}
 	elems := func(k int, what string) []*Element {
 		s := make([]*Element, k)
 		for i := range s {

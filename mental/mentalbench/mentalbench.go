@@ -230,6 +230,57 @@ func Cases() []Case {
 			}
 		}})
 	}
+	for _, batched := range []bool{false, true} {
+		mode := "one-by-one"
+		if batched {
+			mode = "batch"
+		}
+		// The shares of a reveal at a 13-seat table: 12 seats each share
+		// the same 9 cards (108 share proofs), as a replica checks them.
+		cs = append(cs, Case{Name: "share-verify-108/" + mode, PerOp: 108, Run: func(b *testing.B) {
+			t := newTable(b, 13)
+			type rec struct {
+				ctx mental.Context
+				X   *mental.Element
+				c   mental.Card
+				s   *mental.Share
+			}
+			var recs []rec
+			for k := range 9 {
+				c := wire(b, t.jk.Encrypt(mental.CardPoint(k)))
+				for j := 1; j < 13; j++ {
+					ctx := mental.Context{Pos: uint64(k), Seat: uint32(j)}
+					s, err := t.sks[j].Share(ctx, c)
+					if err != nil {
+						b.Fatal(err)
+					}
+					enc, _ := s.MarshalBinary()
+					s2, err := mental.UnmarshalShare(enc)
+					if err != nil {
+						b.Fatal(err)
+					}
+					recs = append(recs, rec{ctx, t.jk.Keys[j], c, s2})
+				}
+			}
+			for b.Loop() {
+				if !batched {
+					for _, r := range recs {
+						if err := mental.VerifyShare(r.ctx, r.X, r.c, r.s); err != nil {
+							b.Fatal(err)
+						}
+					}
+					continue
+				}
+				var bt mental.Batch
+				for _, r := range recs {
+					bt.AddShare("share", r.ctx, r.X, r.c, r.s)
+				}
+				if err := bt.Verify(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}})
+	}
 	for _, chained := range []bool{false, true} {
 		kind := "independent"
 		if chained {
