@@ -14,22 +14,29 @@ const MaxWidth = 3
 // (SPEC.md §3.1). A face-up card is the trivial pair (0, M).
 type Ciphertext struct {
 	A, B *Element
-	// enc caches the canonical encoding A||B. Ciphertexts are immutable
-	// once made, so the cache never goes stale; it saves the square root
-	// that every ristretto255 encoding costs when a card is absorbed into
-	// a transcript or sent again.
-	enc *[64]byte
+	// enc caches the canonical encoding A||B, for the A and B it was
+	// computed from: it saves the square root that every ristretto255
+	// encoding costs when a card is absorbed into a transcript or sent
+	// again. Elements are never modified in place; a ciphertext whose A
+	// or B is replaced is encoded afresh (a transcript must never absorb
+	// bytes of points other than the ones its equations use).
+	enc *ctEncoding
+}
+
+type ctEncoding struct {
+	a, b  *Element
+	bytes [64]byte
 }
 
 // encoding returns A||B, computing it once.
 func (ct *Ciphertext) encoding() *[64]byte {
-	if ct.enc == nil {
-		var e [64]byte
-		ct.A.Encode(e[:0])
-		ct.B.Encode(e[32:32])
-		ct.enc = &e
+	if ct.enc == nil || ct.enc.a != ct.A || ct.enc.b != ct.B {
+		e := &ctEncoding{a: ct.A, b: ct.B}
+		ct.A.Encode(e.bytes[:0])
+		ct.B.Encode(e.bytes[32:32])
+		ct.enc = e
 	}
-	return ct.enc
+	return &ct.enc.bytes
 }
 
 // Card is a tuple of 1..MaxWidth ciphertexts that always move together.
@@ -134,9 +141,9 @@ func (r *reader) card(what string) Card {
 		c[i].A = r.element(what + ".A")
 		c[i].B = r.element(what + ".B")
 		if r.err == nil {
-			var e [64]byte
-			copy(e[:], raw[:64])
-			c[i].enc = &e
+			e := &ctEncoding{a: c[i].A, b: c[i].B}
+			copy(e.bytes[:], raw[:64])
+			c[i].enc = e
 		}
 	}
 	if r.err != nil {

@@ -125,6 +125,8 @@ type reader struct {
 	// known, if set, collects the encoding of every element read, so
 	// that verifying the decoded value does not encode it again.
 	known encodings
+	// last is the encoding of the last element read.
+	last []byte
 }
 
 func (r *reader) element(what string) *Element {
@@ -143,6 +145,7 @@ func (r *reader) element(what string) *Element {
 	if r.known != nil {
 		r.known.remember(e, r.b[:ElementSize])
 	}
+	r.last = r.b[:ElementSize]
 	r.b = r.b[ElementSize:]
 	return e
 }

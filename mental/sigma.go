@@ -88,21 +88,20 @@ type SigmaProof struct {
 	challenges  []*Scalar
 	commitments []*Element
 	responses   []*Scalar
-	// commitEnc caches the commitments' encodings (set when proving or
-	// decoding), absorbed into the transcript without re-encoding.
-	commitEnc []byte
+	// known holds the commitments' encodings (set when proving or
+	// decoding), absorbed into the transcript without re-encoding. It is
+	// keyed by pointer: a commitment replaced after decoding is encoded
+	// afresh, never absorbed under its predecessor's bytes.
+	known encodings
 }
 
 // commitmentBytes returns the concatenated encodings of the commitments.
 func (p *SigmaProof) commitmentBytes() []byte {
-	if len(p.commitEnc) != 32*len(p.commitments) {
-		b := make([]byte, 0, 32*len(p.commitments))
-		for _, e := range p.commitments {
-			b = e.Encode(b)
-		}
-		p.commitEnc = b
+	b := make([]byte, 0, 32*len(p.commitments))
+	for _, e := range p.commitments {
+		b = append(b, encodingOf(e, p.known)...)
 	}
-	return p.commitEnc
+	return b
 }
 
 // shape counts what a proof for f holds.
@@ -311,6 +310,10 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 	}
 	if leafIdx != len(a.Leaves) || orIdx != len(a.Real) {
 		return nil, errors.New("mental: assignment has more entries than the formula")
+	}
+	proof.known = make(encodings, len(proof.commitments))
+	for _, R := range proof.commitments {
+		proof.known.keep(R)
 	}
 	t.AppendUint64("commitments/n", uint64(len(proof.commitments)))
 	t.Append("commitments", proof.commitmentBytes())
@@ -617,16 +620,16 @@ func (r *reader) sigma(f *Formula, what string) *SigmaProof {
 		r.err = err
 		return nil
 	}
-	p := &SigmaProof{}
+	p := &SigmaProof{known: make(encodings, nm)}
 	for range nc {
 		p.challenges = append(p.challenges, r.scalar(what+" challenge"))
 	}
-	raw := r.b
 	for range nm {
-		p.commitments = append(p.commitments, r.element(what+" commitment"))
-	}
-	if r.err == nil {
-		p.commitEnc = append([]byte{}, raw[:32*nm]...)
+		R := r.element(what + " commitment")
+		if R != nil {
+			p.known.remember(R, r.last)
+		}
+		p.commitments = append(p.commitments, R)
 	}
 	for range nr {
 		p.responses = append(p.responses, r.scalar(what+" response"))

@@ -692,3 +692,183 @@ func TestLargeBatchRejectsEveryMutation(t *testing.T) {
 		}
 	}
 }
+
+// TestCachedEncodingsFollowTheValues: decoded shares, encrypted shares and
+// shuffle proofs remember their points' encodings for the transcript. A
+// point replaced after decoding must be absorbed as itself (the cache is
+// keyed by pointer), so the replaced value is what the proof is checked
+// against: every replacement below must be rejected, one by one and in a
+// batch, while the untouched decoded values verify.
+func TestCachedEncodingsFollowTheValues(t *testing.T) {
+	f := newTamperFixture(t, 3)
+	ctx := Context{Table: [32]byte{'E'}, Pos: 4, Seat: 1}
+	c := f.jk.Encrypt(CardPoint(2))
+	s, err := f.sks[1].Share(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := s.MarshalBinary()
+	decoded := func() *Share {
+		d, err := UnmarshalShare(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if err := VerifyShare(ctx, f.jk.Keys[1], c, decoded()); err != nil {
+		t.Fatalf("decoded share: %v", err)
+	}
+	other, _ := f.sks[2].Share(ctx, c)
+	for name, replace := range map[string]func(*Share){
+		"D plus G":           func(d *Share) { d.D[0] = tPlusG(d.D[0]) },
+		"another seat's D":   func(d *Share) { d.D[0] = other.D[0] },
+		"D from a decode":    func(d *Share) { d.D[0] = decoded().D[0] }, // same value, new pointer: still valid
+		"the proof's points": func(d *Share) { d.proof = tCloneSigma(d.proof); d.proof.commitments[0] = tPlusG(d.proof.commitments[0]) },
+	} {
+		d := decoded()
+		replace(d)
+		wantOK := name == "D from a decode"
+		err := VerifyShare(ctx, f.jk.Keys[1], c, d)
+		var b Batch
+		b.AddShare("share", ctx, f.jk.Keys[1], c, d)
+		berr := b.Verify()
+		if wantOK && (err != nil || berr != nil) {
+			t.Errorf("%s: %v / batch %v, want valid", name, err, berr)
+		}
+		if !wantOK && (err == nil || berr == nil) {
+			t.Errorf("%s: one by one %v, batch %v; want both rejected", name, err, berr)
+		}
+	}
+	// A batch's key cache is per pointer too: the right key verifies, a
+	// different key (another pointer) in the same batch does not.
+	var b Batch
+	b.AddShare("right key", ctx, f.jk.Keys[1], c, decoded())
+	b.AddShare("wrong key", ctx, f.jk.Keys[2], c, decoded())
+	var be *BatchError
+	if err := b.Verify(); !errors.As(err, &be) || be.Index != 1 {
+		t.Errorf("batch with a wrong key: %v, want proof 1 named", err)
+	}
+
+	// Shuffle proofs: a decoded proof verifies; one t-hat replaced does not.
+	in := []Card{f.jk.Encrypt(CardPoint(0)), f.jk.Encrypt(CardPoint(1)), f.jk.Encrypt(CardPoint(2))}
+	out, sp, err := f.jk.Shuffle(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spEnc, _ := sp.MarshalBinary()
+	sd, err := UnmarshalShuffleProof(spEnc, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.jk.VerifyShuffle(ctx, in, out, sd); err != nil {
+		t.Fatalf("decoded shuffle proof: %v", err)
+	}
+	sd.tHat[1] = tPlusG(sd.tHat[1])
+	if err := f.jk.VerifyShuffle(ctx, in, out, sd); err == nil {
+		t.Error("decoded shuffle proof with t-hat[1] replaced verifies")
+	}
+}
+
+// tShareChallenge is the challenge of a share proof whose transcript
+// absorbs dBytes as D and rBytes as the commitments, whatever the proof's
+// elements are (sigmaChecks' order, SPEC.md §4).
+func tShareChallenge(ctx Context, X *Element, c Card, D []*Element, dBytes, rBytes []byte) *Scalar {
+	t := ctx.transcript(labelShare)
+	t.AppendElement("X", X)
+	absorbCard(t, "card", c)
+	t.AppendUint64("D/n", uint64(len(D)))
+	t.Append("D", dBytes)
+	_, f := shareStatement(ctx, X, c, D)
+	f.absorbShape(t)
+	t.AppendUint64("commitments/n", 2)
+	t.Append("commitments", rBytes)
+	return t.ChallengeScalar("challenge")
+}
+
+// TestStaleEncodingForgeries are the attacks a positional encoding cache
+// would allow: the transcript would absorb the bytes that were decoded
+// while the equations use points changed afterwards, and whoever changes
+// them after seeing the challenge can make false statements verify. The
+// caches are keyed by pointer, so both forgeries below must fail.
+func TestStaleEncodingForgeries(t *testing.T) {
+	f := newTamperFixture(t, 3)
+	ctx := Context{Table: [32]byte{'F'}, Pos: 9, Seat: 1}
+	c := f.jk.Encrypt(CardPoint(4))
+	X, x := f.jk.Keys[1], f.sks[1].x
+	honest, err := f.sks[1].Share(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := honest.MarshalBinary()
+	decode := func() *Share {
+		d, err := UnmarshalShare(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+
+	t.Run("owner publishes a wrong share under the decoded D's bytes", func(t *testing.T) {
+		d := decode()
+		k := randomScalar()
+		R1 := ristretto255.NewElement().ScalarBaseMult(k)
+		R2 := ristretto255.NewElement().ScalarBaseMult(randomScalar())
+		rBytes := append(R1.Encode(nil), R2.Encode(nil)...)
+		ch := tShareChallenge(ctx, X, c, d.D, d.D[0].Encode(nil), rBytes)
+		s := ristretto255.NewScalar().Multiply(ch, x)
+		s.Add(s, k)
+		// D' = ch⁻¹·(s·A − R2): the equation s·A = R2 + ch·D' holds.
+		Dp := ristretto255.NewElement().ScalarMult(s, c[0].A)
+		Dp.Subtract(Dp, R2)
+		Dp.ScalarMult(ristretto255.NewScalar().Invert(ch), Dp)
+		if Dp.Equal(d.D[0]) == 1 {
+			t.Fatal("the forged share is the honest one")
+		}
+		d.D[0] = Dp
+		d.proof = &SigmaProof{commitments: []*Element{R1, R2}, responses: []*Scalar{s}}
+		if err := VerifyShare(ctx, X, c, d); err == nil {
+			t.Error("SOUNDNESS BUG: a wrong share verifies under the bytes of the decoded one")
+		}
+	})
+
+	t.Run("another seat forges the commitments after the challenge", func(t *testing.T) {
+		d := decode()
+		Dp := ristretto255.NewElement().ScalarMult(randomScalar(), c[0].A) // any share
+		oldR := append(d.proof.commitments[0].Encode(nil), d.proof.commitments[1].Encode(nil)...)
+		ch := tShareChallenge(ctx, X, c, []*Element{Dp}, Dp.Encode(nil), oldR)
+		s := randomScalar()
+		R1 := ristretto255.NewElement().ScalarBaseMult(s)
+		R1.Subtract(R1, ristretto255.NewElement().ScalarMult(ch, X))
+		R2 := ristretto255.NewElement().ScalarMult(s, c[0].A)
+		R2.Subtract(R2, ristretto255.NewElement().ScalarMult(ch, Dp))
+		d.D[0] = Dp
+		d.proof.commitments[0], d.proof.commitments[1] = R1, R2
+		d.proof.responses[0] = s
+		if err := VerifyShare(ctx, X, c, d); err == nil {
+			t.Error("SOUNDNESS BUG: a share forged without the key verifies under the decoded commitments' bytes")
+		}
+	})
+}
+
+// TestCiphertextEncodingFollowsItsPoints: a card's cached encoding is the
+// encoding of the points it holds now, also after a point is replaced.
+func TestCiphertextEncodingFollowsItsPoints(t *testing.T) {
+	f := newTamperFixture(t, 2)
+	enc, _ := f.jk.Encrypt(CardPoint(1)).MarshalBinary()
+	c, err := UnmarshalCard(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := func(ct Ciphertext) []byte { return append(ct.A.Encode(nil), ct.B.Encode(nil)...) }
+	if got := c[0].encoding(); string(got[:]) != string(fresh(c[0])) {
+		t.Fatal("decoded card's encoding differs from its points'")
+	}
+	c[0].A = tPlusG(c[0].A)
+	if got := c[0].encoding(); string(got[:]) != string(fresh(c[0])) {
+		t.Fatal("encoding still that of the replaced A")
+	}
+	c[0].B = tPlusG(c[0].B)
+	if got := c[0].encoding(); string(got[:]) != string(fresh(c[0])) {
+		t.Fatal("encoding still that of the replaced B")
+	}
+}
