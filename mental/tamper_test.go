@@ -720,10 +720,13 @@ func TestCachedEncodingsFollowTheValues(t *testing.T) {
 	}
 	other, _ := f.sks[2].Share(ctx, c)
 	for name, replace := range map[string]func(*Share){
-		"D plus G":           func(d *Share) { d.D[0] = tPlusG(d.D[0]) },
-		"another seat's D":   func(d *Share) { d.D[0] = other.D[0] },
-		"D from a decode":    func(d *Share) { d.D[0] = decoded().D[0] }, // same value, new pointer: still valid
-		"the proof's points": func(d *Share) { d.proof = tCloneSigma(d.proof); d.proof.commitments[0] = tPlusG(d.proof.commitments[0]) },
+		"D plus G":         func(d *Share) { d.D[0] = tPlusG(d.D[0]) },
+		"another seat's D": func(d *Share) { d.D[0] = other.D[0] },
+		"D from a decode":  func(d *Share) { d.D[0] = decoded().D[0] }, // same value, new pointer: still valid
+		"the proof's points": func(d *Share) {
+			d.proof = tCloneSigma(d.proof)
+			d.proof.commitments[0] = tPlusG(d.proof.commitments[0])
+		},
 	} {
 		d := decoded()
 		replace(d)
