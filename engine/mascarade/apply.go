@@ -43,8 +43,8 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 		case m.Kind != KindPeek && m.Kind != KindClaim:
 			return nil, wrongMove(m, "the turn player swaps, peeks or claims")
 		case s.Preparatory():
-			return nil, ruleErr(m.Seat, RulePreparatory, "turn %d is preparatory: swap or pretend to", s.TurnNo)
-		case s.RevealedPrev[m.Seat]:
+			return nil, ruleErr(m.Seat, RulePreparatory, "turn %d is preparatory: swap or pretend to", s.core.TurnNo)
+		case s.core.RevealedPrev[m.Seat]:
 			return nil, ruleErr(m.Seat, RuleRevealedSwap, "your card was revealed during the previous turn: swap or pretend to")
 		}
 	}

@@ -21,7 +21,7 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 	add := func(kind uint8, args ...int) {
 		out = append(out, engine.Move{Seat: p, Kind: kind, Args: args})
 	}
-	switch s.Phase {
+	switch s.core.Phase {
 	case masquerade.PhaseTurn:
 		for _, own := range mine {
 			for t := range engine.Slot(l.slots()) {
@@ -49,14 +49,14 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 			add(KindChallenge, int(own))
 		}
 	case masquerade.PhaseUse:
-		u := s.User
-		switch s.Claimed {
+		u := s.core.User
+		switch s.core.Claimed {
 		case Bishop:
 			for _, t := range s.Richest(u.Seat) {
 				add(KindUse, int(t))
 			}
 		case Witch, Inquisitor:
-			if s.Claimed == Witch {
+			if s.core.Claimed == Witch {
 				add(KindUse, NoTarget)
 			}
 			for t := range engine.Seat(s.Players()) {

@@ -15,7 +15,7 @@ func (r rules) Owns(p engine.Seat, t engine.Slot) bool {
 	return r.layout.valid(t) && r.layout.owns(p, t)
 }
 
-func (r rules) Shared() bool { return r.Claimed == Peasant }
+func (r rules) Shared() bool { return r.core.Claimed == Peasant }
 
 func (r rules) CardOf(p engine.Seat) engine.Slot { return r.layout.slotOf(p, 0) }
 
@@ -38,7 +38,7 @@ func (r rules) Power(c Contender) bool {
 // needsChoice reports whether owner c must make a public choice to use the
 // claimed power.
 func (s *State) needsChoice(c Contender) bool {
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Fool, Witch, Spy, Inquisitor:
 		return true
 	case Bishop:
@@ -50,27 +50,27 @@ func (s *State) needsChoice(c Contender) bool {
 // autoPower applies a power that needs no choice.
 func (s *State) autoPower(c Contender) {
 	p := c.Seat
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Judge:
-		s.Purse[p] += s.CourtCoins
-		s.CourtCoins = 0
+		s.core.Purse[p] += s.core.CourtCoins
+		s.core.CourtCoins = 0
 	case Bishop:
-		masquerade.Transfer(&s.Purse[s.Richest(p)[0]], &s.Purse[p], 2)
+		masquerade.Transfer(&s.core.Purse[s.Richest(p)[0]], &s.core.Purse[p], 2)
 	case King:
-		masquerade.Transfer(&s.BankCoins, &s.Purse[p], 3)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], 3)
 	case Queen:
-		masquerade.Transfer(&s.BankCoins, &s.Purse[p], 2)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], 2)
 	case Thief:
 		for _, nb := range s.neighbours(p) {
-			masquerade.Transfer(&s.Purse[nb], &s.Purse[p], 1)
+			masquerade.Transfer(&s.core.Purse[nb], &s.core.Purse[p], 1)
 		}
 	case Cheat:
-		if s.Purse[p] >= CheatCoins {
+		if s.core.Purse[p] >= CheatCoins {
 			masquerade.Finish(&s.core, []engine.Seat{p})
 		}
 	case Widow:
-		if s.Purse[p] < WidowCoins {
-			masquerade.Transfer(&s.BankCoins, &s.Purse[p], WidowCoins-s.Purse[p])
+		if s.core.Purse[p] < WidowCoins {
+			masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], WidowCoins-s.core.Purse[p])
 		}
 	}
 }
@@ -88,12 +88,12 @@ func (s *State) neighbours(p engine.Seat) []engine.Seat {
 // playUse applies an owner's choice for the power being resolved.
 func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 	if m.Kind != KindUse {
-		return nil, wrongMove(m, "use the "+CardName(s.Claimed))
+		return nil, wrongMove(m, "use the "+CardName(s.core.Claimed))
 	}
-	u := s.User
+	u := s.core.User
 	l := s.layout
 	var eff []engine.Effect
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Bishop:
 		if err := masquerade.TakeFromRichest(&s.core, m, 2, "Bishop", RuleNotRichest); err != nil {
 			return nil, err
@@ -111,7 +111,7 @@ func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 		if !s.foolPair(u.Seat, a, b) {
 			return nil, ruleErr(m.Seat, RuleBadTarget, "the Fool swaps two cards of other players (no centre, no guard, two different players)")
 		}
-		masquerade.Transfer(&s.BankCoins, &s.Purse[u.Seat], 1)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[u.Seat], 1)
 		eff = []engine.Effect{{Kind: engine.EffectSwap, By: u.Seat, Slots: []engine.Slot{a, b}}}
 	case Spy:
 		return masquerade.SpyLook(&s.core, m, func(t engine.Slot) bool { return l.swapTarget(u.Seat, t) }, "looks at another player's card or a centre card (not a guard)")

@@ -24,9 +24,6 @@ const (
 // purse (the book: she "may" exchange it).
 const NoTarget = -1
 
-// core is the state both editions share, embedded in [State].
-type core = masquerade.Core
-
 // Contender is a player taking part in a claim: the claimant (first) or a
 // challenger, with the card they put forward.
 type Contender = masquerade.Contender
@@ -39,7 +36,11 @@ type State struct {
 	layout layout
 	deal   []engine.Card // the initial face-up deal, one card per slot
 
-	core // purses, turn, claim, winners
+	// The purses, turn, claim and winners: a named field, not embedded, so
+	// that its fields (the rules' working state) are not promoted and stay
+	// out of reach of other packages. The accessors other packages use are
+	// forwarded in core.go.
+	core masquerade.Core
 }
 
 // NewGame starts a game. deal lists the card in each slot (see the package
@@ -130,13 +131,13 @@ func (s *State) Set() []engine.Card { return slices.Clone(s.opts.Set) }
 func (s *State) InPlay(c engine.Card) bool { return slices.Contains(s.opts.Set, c) }
 
 // TurnSeat returns whose turn it is.
-func (s *State) TurnSeat() engine.Seat { return engine.Seat(s.TurnAt) }
+func (s *State) TurnSeat() engine.Seat { return engine.Seat(s.core.TurnAt) }
 
 // MustSwap reports whether seat p, if it were p's turn now, could only
 // swap: during the preparatory turns, or because p's card was revealed
 // during the previous turn.
 func (s *State) MustSwap(p engine.Seat) bool {
-	return s.Preparatory() || s.RevealedPrev[p]
+	return s.Preparatory() || s.core.RevealedPrev[p]
 }
 
 // InquisitorTarget returns the seat that must guess its character, or
@@ -154,14 +155,14 @@ func (s *State) seatAfter(p engine.Seat, k int) engine.Seat {
 
 // String returns a one-line public summary, for logs and test failures.
 func (s *State) String() string {
-	out := fmt.Sprintf("turn %d (%s)", s.TurnNo, s.opts.Players[engine.Seat(s.TurnAt)])
+	out := fmt.Sprintf("turn %d (%s)", s.core.TurnNo, s.opts.Players[engine.Seat(s.core.TurnAt)])
 	for i, p := range s.opts.Players {
-		out += fmt.Sprintf(" %s=%d", p, s.Purse[i])
+		out += fmt.Sprintf(" %s=%d", p, s.core.Purse[i])
 	}
-	out += fmt.Sprintf(" court=%d bank=%d", s.CourtCoins, s.BankCoins)
+	out += fmt.Sprintf(" court=%d bank=%d", s.core.CourtCoins, s.core.BankCoins)
 	if s.Over() {
 		out += " over winners="
-		for i, w := range s.Won {
+		for i, w := range s.core.Won {
 			if i > 0 {
 				out += ","
 			}

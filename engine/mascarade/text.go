@@ -19,7 +19,7 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 	if m.Kind == KindSwap {
 		return true
 	}
-	return m.Kind == KindUse && ((s.Phase == masquerade.PhaseUse && s.Claimed == Fool) || s.Phase == masquerade.PhaseSpySwap)
+	return m.Kind == KindUse && ((s.core.Phase == masquerade.PhaseUse && s.core.Claimed == Fool) || s.core.Phase == masquerade.PhaseSpySwap)
 }
 
 // FormatMove returns the public text form of m, applied to s, as a script
@@ -32,7 +32,7 @@ func FormatMove(s *State, m engine.Move) string {
 	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
 	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
 	seat := func(i int) string {
-		if m.Args[i] == NoTarget && s.Claimed == Witch {
+		if m.Args[i] == NoTarget && s.core.Claimed == Witch {
 			return "none"
 		}
 		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
@@ -63,11 +63,11 @@ func FormatMove(s *State, m engine.Move) string {
 	case m.Kind == KindPass && len(m.Args) == 0:
 	case m.Kind == KindGuess && len(m.Args) == 1:
 		parts = append(parts, CardName(engine.Card(m.Args[0])))
-	case m.Kind == KindUse && s.Phase == masquerade.PhaseUse && s.Claimed == Fool && len(m.Args) == 2:
+	case m.Kind == KindUse && s.core.Phase == masquerade.PhaseUse && s.core.Claimed == Fool && len(m.Args) == 2:
 		parts = append(parts, "between="+slot(0)+","+slot(1))
-	case m.Kind == KindUse && s.Phase == masquerade.PhaseUse && s.Claimed == Spy && len(m.Args) == 1:
+	case m.Kind == KindUse && s.core.Phase == masquerade.PhaseUse && s.core.Claimed == Spy && len(m.Args) == 1:
 		parts = append(parts, "with="+slot(0))
-	case m.Kind == KindUse && s.Phase == masquerade.PhaseSpySwap && len(m.Args) == 0:
+	case m.Kind == KindUse && s.core.Phase == masquerade.PhaseSpySwap && len(m.Args) == 0:
 	case m.Kind == KindUse && len(m.Args) == 1:
 		parts = append(parts, "target="+seat(0))
 	default:
@@ -193,7 +193,7 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
 	m.Kind = KindUse
 	u := &masquerade.UseLine{Game: GameName, Seat: seatName}
-	bit, done, err := u.Parse(s.Phase, args)
+	bit, done, err := u.Parse(s.core.Phase, args)
 	if err != nil {
 		return engine.Move{}, false, err
 	}
@@ -202,13 +202,13 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 	}
 	slot := func(v string) (int, error) { sl, err := s.ParseSlot(v); return int(sl), err }
 	seat := func(v string) (int, error) { p, err := s.SeatByName(v); return int(p), err }
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Fool:
 		m.Args, err = u.Pair("Fool", "SLOT", slot)
 	case Spy:
 		m.Args, err = u.With("SLOT", slot)
 	default:
-		m.Args, err = u.Target(CardName(s.Claimed), s.Claimed == Witch, NoTarget, seat)
+		m.Args, err = u.Target(CardName(s.core.Claimed), s.core.Claimed == Witch, NoTarget, seat)
 		bit = false
 	}
 	if err != nil {

@@ -41,8 +41,8 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 	case m.Kind != KindSwap && m.Kind != KindPeek && m.Kind != KindClaim:
 		return nil, wrongMove(m, "the turn player swaps, looks or announces")
 	case m.Kind != KindSwap && s.Preparatory():
-		return nil, ruleErr(m.Seat, RulePreparatory, "turn %d is preparatory: swap or pretend to", s.TurnNo)
-	case m.Kind == KindClaim && s.RevealedPrev[m.Seat]:
+		return nil, ruleErr(m.Seat, RulePreparatory, "turn %d is preparatory: swap or pretend to", s.core.TurnNo)
+	case m.Kind == KindClaim && s.core.RevealedPrev[m.Seat]:
 		return nil, ruleErr(m.Seat, RuleRevealedClaim, "your card was revealed during the previous turn: you may not announce this turn")
 	}
 	switch m.Kind {

@@ -23,12 +23,12 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 	}
 	others := func() {
 		for t := range engine.Seat(s.Players()) {
-			if t != s.User.Seat {
+			if t != s.core.User.Seat {
 				add(KindUse, int(t))
 			}
 		}
 	}
-	switch s.Phase {
+	switch s.core.Phase {
 	case masquerade.PhaseTurn:
 		for t := range n {
 			if s.swapTarget(p, t) {
@@ -48,8 +48,8 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 		add(KindPass)
 		add(KindChallenge, int(own))
 	case masquerade.PhaseUse:
-		u := s.User
-		switch s.Claimed {
+		u := s.core.User
+		switch s.core.Claimed {
 		case Swindler:
 			for _, t := range s.Richest(u.Seat) {
 				add(KindUse, int(t))

@@ -13,7 +13,7 @@ func (r rules) SeatAfter(p engine.Seat, k int) engine.Seat { return r.seatAfter(
 
 func (r rules) Owns(p engine.Seat, t engine.Slot) bool { return r.owns(p, t) }
 
-func (r rules) Shared() bool { return r.Claimed == Peasant }
+func (r rules) Shared() bool { return r.core.Claimed == Peasant }
 
 func (r rules) CardOf(p engine.Seat) engine.Slot { return r.SlotOf(p) }
 
@@ -27,11 +27,11 @@ func (r rules) PlayUse(m engine.Move) ([]engine.Effect, error) { return r.playUs
 // reports whether c must choose. The Princess and the Fool take their
 // coins first, then choose.
 func (r rules) Power(c Contender) bool {
-	switch r.Claimed {
+	switch r.core.Claimed {
 	case Princess:
-		masquerade.Transfer(&r.BankCoins, &r.Purse[c.Seat], PrincessCoins)
+		masquerade.Transfer(&r.core.BankCoins, &r.core.Purse[c.Seat], PrincessCoins)
 	case Fool:
-		masquerade.Transfer(&r.BankCoins, &r.Purse[c.Seat], FoolCoins)
+		masquerade.Transfer(&r.core.BankCoins, &r.core.Purse[c.Seat], FoolCoins)
 	}
 	if r.needsChoice(c) {
 		return true
@@ -43,7 +43,7 @@ func (r rules) Power(c Contender) bool {
 // needsChoice reports whether owner c must make a public choice to use the
 // claimed power.
 func (s *State) needsChoice(c Contender) bool {
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Fool, Spy, Guru, Puppeteer, Princess, Sorceress:
 		return true
 	case Swindler:
@@ -55,51 +55,51 @@ func (s *State) needsChoice(c Contender) bool {
 // autoPower applies a power that needs no choice.
 func (s *State) autoPower(c Contender) {
 	p := c.Seat
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Empress:
-		masquerade.Transfer(&s.BankCoins, &s.Purse[p], EmpressCoins)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], EmpressCoins)
 	case King:
-		masquerade.Transfer(&s.BankCoins, &s.Purse[p], KingCoins)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], KingCoins)
 	case Widow:
-		if s.Purse[p] < WidowCoins {
-			masquerade.Transfer(&s.BankCoins, &s.Purse[p], WidowCoins-s.Purse[p])
+		if s.core.Purse[p] < WidowCoins {
+			masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], WidowCoins-s.core.Purse[p])
 		}
 	case Judge:
-		s.Purse[p] += s.CourtCoins
-		s.CourtCoins = 0
+		s.core.Purse[p] += s.core.CourtCoins
+		s.core.CourtCoins = 0
 	case Thief:
-		masquerade.Transfer(&s.Purse[s.seatAfter(p, -1)], &s.Purse[p], 1)
-		masquerade.Transfer(&s.Purse[s.seatAfter(p, 1)], &s.Purse[p], 1)
+		masquerade.Transfer(&s.core.Purse[s.seatAfter(p, -1)], &s.core.Purse[p], 1)
+		masquerade.Transfer(&s.core.Purse[s.seatAfter(p, 1)], &s.core.Purse[p], 1)
 	case Beggar:
 		// Clockwise from the left, each player richer than the Beggar at
 		// that moment gives one coin.
 		for k := 1; k < s.Players(); k++ {
 			q := s.seatAfter(p, k)
-			if s.Purse[q] > s.Purse[p] {
-				masquerade.Transfer(&s.Purse[q], &s.Purse[p], 1)
+			if s.core.Purse[q] > s.core.Purse[p] {
+				masquerade.Transfer(&s.core.Purse[q], &s.core.Purse[p], 1)
 			}
 		}
 	case Patron:
-		masquerade.Transfer(&s.BankCoins, &s.Purse[p], PatronCoins)
-		masquerade.Transfer(&s.BankCoins, &s.Purse[s.seatAfter(p, 1)], PatronGift)
-		masquerade.Transfer(&s.BankCoins, &s.Purse[s.seatAfter(p, -1)], PatronGift)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[p], PatronCoins)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[s.seatAfter(p, 1)], PatronGift)
+		masquerade.Transfer(&s.core.BankCoins, &s.core.Purse[s.seatAfter(p, -1)], PatronGift)
 	case Cheater:
-		if s.Purse[p] >= CheaterCoins {
+		if s.core.Purse[p] >= CheaterCoins {
 			masquerade.Finish(&s.core, []engine.Seat{p})
 		}
 	case Swindler:
-		masquerade.Transfer(&s.Purse[s.Richest(p)[0]], &s.Purse[p], SwindlerTake)
+		masquerade.Transfer(&s.core.Purse[s.Richest(p)[0]], &s.core.Purse[p], SwindlerTake)
 	}
 }
 
 // playUse applies an owner's choice for the power being resolved.
 func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 	if m.Kind != KindUse {
-		return nil, wrongMove(m, "use the "+CardName(s.Claimed))
+		return nil, wrongMove(m, "use the "+CardName(s.core.Claimed))
 	}
-	u := s.User
+	u := s.core.User
 	var eff []engine.Effect
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Swindler:
 		if err := masquerade.TakeFromRichest(&s.core, m, SwindlerTake, "Swindler", RuleNotRichest); err != nil {
 			return nil, err
@@ -139,8 +139,8 @@ func (s *State) playUse(m engine.Move) ([]engine.Effect, error) {
 		if a == b || !s.OtherSeat(u.Seat, a) || !s.OtherSeat(u.Seat, b) {
 			return nil, ruleErr(m.Seat, RuleBadTarget, "the Puppeteer chooses two other players")
 		}
-		masquerade.Transfer(&s.Purse[a], &s.Purse[u.Seat], PuppeteerTake)
-		masquerade.Transfer(&s.Purse[b], &s.Purse[u.Seat], PuppeteerTake)
+		masquerade.Transfer(&s.core.Purse[a], &s.core.Purse[u.Seat], PuppeteerTake)
+		masquerade.Transfer(&s.core.Purse[b], &s.core.Purse[u.Seat], PuppeteerTake)
 		if masquerade.CheckEnd(&s.core) {
 			return nil, nil // the game ends before they change seats
 		}
@@ -159,7 +159,7 @@ func (s *State) exchangeChairs(a, b engine.Seat) {
 	ca, cb := s.chairOf[a], s.chairOf[b]
 	s.seatAt[ca], s.seatAt[cb] = b, a
 	s.chairOf[a], s.chairOf[b] = cb, ca
-	s.Purse[a], s.Purse[b] = s.Purse[b], s.Purse[a]
+	s.core.Purse[a], s.core.Purse[b] = s.core.Purse[b], s.core.Purse[a]
 }
 
 // foolPair reports whether the Fool at seat p may swap slots a and b: the

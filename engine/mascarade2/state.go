@@ -25,9 +25,6 @@ const (
 // purse.
 const NoTarget = -1
 
-// core is the state both editions share, embedded in [State].
-type core = masquerade.Core
-
 // Contender is a player taking part in a claim: the claimant (first) or a
 // challenger, with the card they put forward.
 type Contender = masquerade.Contender
@@ -48,8 +45,11 @@ type State struct {
 	chairOf []int         // seat -> chair (the inverse of seatAt)
 
 	// The purses (per seat: the purse in front of the seat's chair), the
-	// turn (its place is the turn player's chair), claim and winners.
-	core
+	// turn (its place is the turn player's chair), claim and winners: a
+	// named field, not embedded, so that its fields (the rules' working
+	// state) are not promoted and stay out of reach of other packages. The
+	// accessors other packages use are forwarded in core.go.
+	core masquerade.Core
 }
 
 // NewGame starts a game. deal lists the card in each slot (slot i is the
@@ -168,7 +168,7 @@ func (s *State) Set() []engine.Card { return slices.Clone(s.opts.Set) }
 func (s *State) InPlay(c engine.Card) bool { return slices.Contains(s.opts.Set, c) }
 
 // TurnSeat returns whose turn it is.
-func (s *State) TurnSeat() engine.Seat { return s.seatAt[s.TurnAt] }
+func (s *State) TurnSeat() engine.Seat { return s.seatAt[s.core.TurnAt] }
 
 // MustSwap reports whether seat p, if it were p's turn now, could only
 // swap: during the preparatory turns.
@@ -177,7 +177,7 @@ func (s *State) MustSwap(p engine.Seat) bool { return s.Preparatory() }
 // MayClaim reports whether seat p, if it were p's turn now, could claim:
 // not during the preparatory turns, and not if p's card was revealed
 // during the previous turn.
-func (s *State) MayClaim(p engine.Seat) bool { return !s.Preparatory() && !s.RevealedPrev[p] }
+func (s *State) MayClaim(p engine.Seat) bool { return !s.Preparatory() && !s.core.RevealedPrev[p] }
 
 // GuruTarget returns the seat that must name its mask, or ok=false.
 func (s *State) GuruTarget() (engine.Seat, bool) { return s.Questioned() }
@@ -195,15 +195,15 @@ func (s *State) seatAfter(p engine.Seat, k int) engine.Seat {
 // String returns a one-line public summary, for logs and test failures.
 func (s *State) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "turn %d (%s)", s.TurnNo, s.opts.Players[s.TurnSeat()])
+	fmt.Fprintf(&b, "turn %d (%s)", s.core.TurnNo, s.opts.Players[s.TurnSeat()])
 	for c := range s.seatAt {
 		p := s.seatAt[c]
-		fmt.Fprintf(&b, " %s=%d", s.opts.Players[p], s.Purse[p])
+		fmt.Fprintf(&b, " %s=%d", s.opts.Players[p], s.core.Purse[p])
 	}
-	fmt.Fprintf(&b, " court=%d bank=%d", s.CourtCoins, s.BankCoins)
+	fmt.Fprintf(&b, " court=%d bank=%d", s.core.CourtCoins, s.core.BankCoins)
 	if s.Over() {
 		b.WriteString(" over winners=")
-		for i, w := range s.Won {
+		for i, w := range s.core.Won {
 			if i > 0 {
 				b.WriteString(",")
 			}

@@ -55,7 +55,7 @@ func HasSecretSwap(s *State, m engine.Move) bool {
 	if m.Kind == KindSwap {
 		return true
 	}
-	return m.Kind == KindUse && ((s.Phase == masquerade.PhaseUse && s.Claimed == Fool) || s.Phase == masquerade.PhaseSpySwap)
+	return m.Kind == KindUse && ((s.core.Phase == masquerade.PhaseUse && s.core.Claimed == Fool) || s.core.Phase == masquerade.PhaseSpySwap)
 }
 
 // HasSwapToken reports whether a script line's tokens carry a swap=
@@ -73,7 +73,7 @@ func FormatMove(s *State, m engine.Move) string {
 	parts := []string{s.Name(m.Seat), kindName(m.Kind)}
 	slot := func(i int) string { return s.SlotName(engine.Slot(m.Args[i])) }
 	seat := func(i int) string {
-		if m.Args[i] == NoTarget && s.Claimed == Sorceress {
+		if m.Args[i] == NoTarget && s.core.Claimed == Sorceress {
 			return "none"
 		}
 		if m.Args[i] < 0 || m.Args[i] >= s.Players() {
@@ -81,7 +81,7 @@ func FormatMove(s *State, m engine.Move) string {
 		}
 		return s.Name(engine.Seat(m.Args[i]))
 	}
-	use := m.Kind == KindUse && s.Phase == masquerade.PhaseUse
+	use := m.Kind == KindUse && s.core.Phase == masquerade.PhaseUse
 	switch {
 	case m.Kind == KindSwap && len(m.Args) == 2:
 		parts = append(parts, slot(1))
@@ -92,13 +92,13 @@ func FormatMove(s *State, m engine.Move) string {
 	case m.Kind == KindPass && len(m.Args) == 0:
 	case m.Kind == KindGuess && len(m.Args) == 1:
 		parts = append(parts, CardName(engine.Card(m.Args[0])))
-	case use && s.Claimed == Fool && len(m.Args) == 2:
+	case use && s.core.Claimed == Fool && len(m.Args) == 2:
 		parts = append(parts, "between="+slot(0)+","+slot(1))
-	case use && s.Claimed == Puppeteer && len(m.Args) == 2:
+	case use && s.core.Claimed == Puppeteer && len(m.Args) == 2:
 		parts = append(parts, "between="+seat(0)+","+seat(1))
-	case use && s.Claimed == Spy && len(m.Args) == 1:
+	case use && s.core.Claimed == Spy && len(m.Args) == 1:
 		parts = append(parts, "with="+slot(0))
-	case m.Kind == KindUse && s.Phase == masquerade.PhaseSpySwap && len(m.Args) == 0:
+	case m.Kind == KindUse && s.core.Phase == masquerade.PhaseSpySwap && len(m.Args) == 0:
 	case m.Kind == KindUse && len(m.Args) == 1:
 		parts = append(parts, "target="+seat(0))
 	default:
@@ -182,7 +182,7 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.Move, bool, error) {
 	m.Kind = KindUse
 	u := &masquerade.UseLine{Game: GameName, Seat: seatName}
-	bit, done, err := u.Parse(s.Phase, args)
+	bit, done, err := u.Parse(s.core.Phase, args)
 	if err != nil {
 		return engine.Move{}, false, err
 	}
@@ -191,7 +191,7 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 	}
 	slot := func(v string) (int, error) { sl, err := s.ParseSlot(v); return int(sl), err }
 	seat := func(v string) (int, error) { p, err := s.SeatByName(v); return int(p), err }
-	switch s.Claimed {
+	switch s.core.Claimed {
 	case Fool:
 		m.Args, err = u.Pair("Fool", "SLOT", slot)
 	case Puppeteer:
@@ -199,7 +199,7 @@ func parseUse(s *State, m engine.Move, seatName string, args []string) (engine.M
 	case Spy:
 		m.Args, err = u.With("NAME", slot)
 	default:
-		m.Args, err = u.Target(CardName(s.Claimed), s.Claimed == Sorceress, NoTarget, seat)
+		m.Args, err = u.Target(CardName(s.core.Claimed), s.core.Claimed == Sorceress, NoTarget, seat)
 		bit = false
 	}
 	if err != nil {

@@ -45,8 +45,10 @@ const (
 
 // Core is the part of a game's public state that is the same in every
 // edition: the coins, the turn, the claim being resolved and the end of
-// the game. Each edition embeds it in its State (as an unexported field)
-// and adds its own table (slots, seating) and powers.
+// the game. Each edition keeps it in its State as an unexported, named
+// (not embedded) field, so that the fields are not promoted to the State,
+// forwards the read-only accessors below, and adds its own table (slots,
+// seating) and powers.
 //
 // The fields are the rules' working state: only the rules packages write
 // them, and only on a state they have just cloned (see [CloneCore]).

@@ -10,8 +10,9 @@
 //     (the power itself through a game's [Rules] hook) and the fines
 //     after it, the Inquisitor/Guru question, the Spy's decision, the end
 //     of the game and the core's canonical encoding ([AppendCore]); each
-//     game embeds a Core in its State and keeps its table (slots, guards,
-//     chairs), its powers and its turn restrictions;
+//     game keeps a Core in an unexported field of its State (forwarding
+//     the Core's read-only accessors, never its fields) and keeps its
+//     table (slots, guards, chairs), its powers and its turn restrictions;
 //   - the script reading both games share for moves ([MoveLine],
 //     [UseLine]);
 //   - move kinds, the [Contender] of a claim, the rule identifiers both
