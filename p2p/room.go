@@ -405,10 +405,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			var err error
 			select {
 			case <-runCtx.Done():
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				return nil, errors.New("p2p: room closed")
+				return nil, closedError(ctx)
 			case m := <-r.inbox:
 				v, err = r.handle(m)
 			case <-authored:
@@ -460,10 +457,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		var err error
 		select {
 		case <-runCtx.Done():
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, errors.New("p2p: room closed")
+			return nil, closedError(ctx)
 		case m := <-r.inbox:
 			v, err = r.handle(m)
 		case res := <-authored:
@@ -710,6 +704,15 @@ func (r *Room) advance() (*Verdict, error) {
 			}
 		}
 	}
+}
+
+// closedError is why Run stops when its context ends: the caller's
+// cancellation, or the room closing under it.
+func closedError(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return errors.New("p2p: room closed")
 }
 
 // confirm records that seat reported our state hash after pos.

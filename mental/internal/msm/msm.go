@@ -82,7 +82,7 @@ func (p *extended) setNiels(k *curveConstants, q *niels, neg bool) {
 // madd-2008-hwcd-3 for a = -1: 7 multiplications. The formulas are
 // complete on edwards25519 (a = -1 is a square, d is not).
 func (p *extended) addNiels(q *niels, neg bool) {
-	var A, B, C, D, E, F, G, H, s field.Element
+	var A, B, C, D, s field.Element
 	qa, qb := &q.YminusX, &q.YplusX
 	if neg {
 		qa, qb = qb, qa
@@ -93,24 +93,37 @@ func (p *extended) addNiels(q *niels, neg bool) {
 	B.Multiply(&s, qb)
 	C.Multiply(&p.T, &q.XY2d)
 	D.Add(&p.Z, &p.Z)
-	E.Subtract(&B, &A)
-	if neg { // -q has 2d·x·y negated: exchange the roles of D ± C
-		F.Add(&D, &C)
-		G.Subtract(&D, &C)
+	p.fromSums(&A, &B, &C, &D, neg) // -q has 2d·x·y negated: C changes sign
+}
+
+// fromSums finishes an addition from A = (Y1-X1)(Y2-X2), B =
+// (Y1+X1)(Y2+X2), C = 2d·T1·T2 (negated if negC) and D = 2·Z1·Z2.
+func (p *extended) fromSums(A, B, C, D *field.Element, negC bool) {
+	var E, F, G, H field.Element
+	E.Subtract(B, A)
+	if negC {
+		F.Add(D, C)
+		G.Subtract(D, C)
 	} else {
-		F.Subtract(&D, &C)
-		G.Add(&D, &C)
+		F.Subtract(D, C)
+		G.Add(D, C)
 	}
-	H.Add(&B, &A)
-	p.X.Multiply(&E, &F)
-	p.Y.Multiply(&G, &H)
-	p.T.Multiply(&E, &H)
-	p.Z.Multiply(&F, &G)
+	H.Add(B, A)
+	p.fromEFGH(&E, &F, &G, &H)
+}
+
+// fromEFGH sets p = (E·F : G·H : F·G : E·H), the last step of every
+// formula here.
+func (p *extended) fromEFGH(E, F, G, H *field.Element) {
+	p.X.Multiply(E, F)
+	p.Y.Multiply(G, H)
+	p.T.Multiply(E, H)
+	p.Z.Multiply(F, G)
 }
 
 // add sets p = p + q (add-2008-hwcd-3 for a = -1: 9 multiplications).
 func (p *extended) add(k *curveConstants, q *extended) {
-	var A, B, C, D, E, F, G, H, s, u field.Element
+	var A, B, C, D, s, u field.Element
 	s.Subtract(&p.Y, &p.X)
 	u.Subtract(&q.Y, &q.X)
 	A.Multiply(&s, &u)
@@ -121,14 +134,7 @@ func (p *extended) add(k *curveConstants, q *extended) {
 	C.Multiply(&C, &k.d2)
 	D.Multiply(&p.Z, &q.Z)
 	D.Add(&D, &D)
-	E.Subtract(&B, &A)
-	F.Subtract(&D, &C)
-	G.Add(&D, &C)
-	H.Add(&B, &A)
-	p.X.Multiply(&E, &F)
-	p.Y.Multiply(&G, &H)
-	p.T.Multiply(&E, &H)
-	p.Z.Multiply(&F, &G)
+	p.fromSums(&A, &B, &C, &D, false)
 }
 
 // double sets p = 2p (dbl-2008-hwcd for a = -1: 4 squarings, 4
@@ -147,10 +153,7 @@ func (p *extended) double() {
 	F.Subtract(&G, &C)
 	H.Add(&A, &B)
 	H.Negate(&H) // H = aA - B
-	p.X.Multiply(&E, &F)
-	p.Y.Multiply(&G, &H)
-	p.T.Multiply(&E, &H)
-	p.Z.Multiply(&F, &G)
+	p.fromEFGH(&E, &F, &G, &H)
 }
 
 // isIdentity reports whether p represents the ristretto255 identity: the
