@@ -4,22 +4,34 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/lobby"
 )
 
 func newVersionCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the version of masque and of its protocol",
-		Args:  cobra.NoArgs,
+		Short: "Print the version of masque and of its table protocol",
+		Long: `Print the version of masque, the table protocol it speaks (the v= a table
+advertises on the LAN; players at one table need the same) and its libp2p
+stream protocols.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := map[string]string{"version": version, "protocol": "masque/v1", "go": runtime.Version()}
+			v := map[string]string{
+				"version":  version,
+				"protocol": fmt.Sprintf("v%d", lobby.Version),
+				"streams":  strings.Join([]string{string(p2p.ProtocolJoin), string(p2p.ProtocolLog), string(p2p.ProtocolSync)}, " "),
+				"go":       runtime.Version(),
+			}
 			if asJSON {
 				return json.NewEncoder(a.stdout).Encode(v)
 			}
-			fmt.Fprintf(a.stdout, "masque %s (protocol %s, %s)\n", v["version"], v["protocol"], v["go"])
+			fmt.Fprintf(a.stdout, "masque %s (table protocol %s: %s; %s)\n", v["version"], v["protocol"], v["streams"], v["go"])
 			return nil
 		},
 	}
