@@ -16,7 +16,7 @@ import (
 // advertises and the stream protocols behind it.
 func TestVersionNamesTheTableProtocol(t *testing.T) {
 	var out, errOut bytes.Buffer
-	if code := run([]string{"version", "--json"}, &out, &errOut); code != 0 {
+	if code := run([]string{"version", "--json"}, nil, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	var v map[string]string
@@ -30,7 +30,7 @@ func TestVersionNamesTheTableProtocol(t *testing.T) {
 		t.Errorf("streams = %q, want it to name %s", v["streams"], p2p.ProtocolJoin)
 	}
 	out.Reset()
-	if code := run([]string{"version"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "table protocol "+v["protocol"]) {
+	if code := run([]string{"version"}, nil, &out, &errOut); code != 0 || !strings.Contains(out.String(), "table protocol "+v["protocol"]) {
 		t.Errorf("exit %d, output %q", code, out.String())
 	}
 }
