@@ -1,6 +1,9 @@
 package table
 
-import "github.com/masque-games/masque/engine/ledger"
+import (
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+)
 
 // ReplayStrict is Replay without its batched pass: every proof is checked
 // when its entry is applied, as a live table does.
@@ -15,3 +18,20 @@ func ReplayBatched(tr *ledger.Transcript, game Game, flush int) (*Table, []int, 
 
 // BatchProofs is the batch size Replay uses.
 const BatchProofs = batchProofs
+
+// GameProofs applies tr with its group proofs deferred and unchecked, and
+// returns one function per proof that adds it to a batch.
+func GameProofs(tr *ledger.Transcript, game Game) ([]func(*mental.Batch), error) {
+	t, err := New(tr.Roster, game)
+	if err != nil {
+		return nil, err
+	}
+	var all []func(*mental.Batch)
+	t.deferred = &deferredProofs{record: &all}
+	for _, e := range tr.Entries {
+		if err := t.Apply(e); err != nil {
+			return nil, err
+		}
+	}
+	return all, nil
+}

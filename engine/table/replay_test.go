@@ -606,3 +606,38 @@ func BenchmarkReplay(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGameProofs checks the group proofs of a 13-player game's
+// transcript (swaps and shares, as Replay collects them) one by one and as
+// one batch; both report the time per proof.
+func BenchmarkGameProofs(b *testing.B) {
+	tr := game13(b)
+	proofs, err := table.GameProofs(tr, mascarade.Game{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("one-by-one", func(b *testing.B) {
+		for b.Loop() {
+			for _, add := range proofs {
+				var bt mental.Batch
+				add(&bt)
+				if err := bt.Verify(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(proofs))/1e3, "µs/proof")
+	})
+	b.Run("batch", func(b *testing.B) {
+		for b.Loop() {
+			var bt mental.Batch
+			for _, add := range proofs {
+				add(&bt)
+			}
+			if err := bt.Verify(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(proofs))/1e3, "µs/proof")
+	})
+}
