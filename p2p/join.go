@@ -14,6 +14,7 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/engine/ledger"
@@ -158,56 +159,139 @@ func (t *Table) changed() {
 	}
 }
 
+// RefusalCode says why a table's creator refused a join, for programs: a
+// [JoinRefusedError]'s Reason is for people. It is one byte of the join
+// refused message; 0 is no code, and a code the decoder does not know makes
+// the message malformed.
+type RefusalCode uint8
+
+// Refusal codes. Their values are on the wire: never renumber them.
+const (
+	// RefusedOther: none of the codes below, e.g. the creator could not
+	// compute the table's options when seating closed.
+	RefusedOther RefusalCode = 1
+	// RefusedNoSuchTable: the creator has no table of the id asked for
+	// (or, asked for none, not exactly one table).
+	RefusedNoSuchTable RefusalCode = 2
+	// RefusedStarted: seating is closed.
+	RefusedStarted RefusalCode = 3
+	// RefusedFull: every seat is taken.
+	RefusedFull RefusalCode = 4
+	// RefusedSignKey: the signing key in the request is not the key of the
+	// connecting peer.
+	RefusedSignKey RefusalCode = 5
+	// RefusedAlreadySeated: the peer holds a seat at the table already.
+	RefusedAlreadySeated RefusalCode = 6
+	// RefusedNameTaken: another seat has the name (compared without
+	// case); asking again with another name may succeed.
+	RefusedNameTaken RefusalCode = 7
+	// RefusedSeatNotFree: the seat asked for is not the next free one,
+	// which the refusal names.
+	RefusedSeatNotFree RefusalCode = 8
+	// RefusedCardKey: [TableConfig.Validate] refused the name or card key.
+	RefusedCardKey RefusalCode = 9
+	// RefusedSeat: [TableConfig.ValidateSeat] refused the joiner for the
+	// next free seat.
+	RefusedSeat RefusalCode = 10
+
+	refusedFirst, refusedLast = RefusedOther, RefusedSeat
+)
+
+var refusalNames = [...]string{
+	RefusedOther:         "other",
+	RefusedNoSuchTable:   "no such table",
+	RefusedStarted:       "table started",
+	RefusedFull:          "table full",
+	RefusedSignKey:       "signing key not the peer's",
+	RefusedAlreadySeated: "already seated",
+	RefusedNameTaken:     "name taken",
+	RefusedSeatNotFree:   "seat not free",
+	RefusedCardKey:       "card key refused",
+	RefusedSeat:          "seat refused",
+}
+
+// String names the code, e.g. "name taken"; an unknown one is
+// "RefusalCode(n)".
+func (c RefusalCode) String() string {
+	if c.known() {
+		return refusalNames[c]
+	}
+	return fmt.Sprintf("RefusalCode(%d)", uint8(c))
+}
+
+func (c RefusalCode) known() bool { return c >= refusedFirst && c <= refusedLast }
+
+// seatFree reports whether a refusal with code c may name a next free
+// seat: not when seating is over or there is no table.
+func (c RefusalCode) seatFree() bool {
+	return c != RefusedStarted && c != RefusedFull && c != RefusedNoSuchTable
+}
+
+// refusal is the creator's refusal of a join: the code and the reason are
+// made together, so that they agree.
+type refusal struct {
+	Code   RefusalCode
+	Reason string
+}
+
+func refuse(code RefusalCode, format string, args ...any) *refusal {
+	return &refusal{Code: code, Reason: fmt.Sprintf(format, args...)}
+}
+
+// noSuchTable is the refusal of a join request for a table the node does
+// not have; it goes with a zero table id and no seat.
+var noSuchTable = refusal{RefusedNoSuchTable, "no such table"}
+
 // admit decides on a join request. It returns the seat given and the
-// seats taken with it; or a refusal reason, with in seat the next free seat
-// (the one the joiner would get if it asked again for it, 0 when the table
-// is full or has started).
-func (t *Table) admit(j *joiner) (seat, taken int, reason string) {
+// seats taken with it; or a refusal, with in seat the next free seat (the
+// one the joiner would get if it asked again for it, 0 when the table is
+// full or has started).
+func (t *Table) admit(j *joiner) (seat, taken int, no *refusal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	next := 1 + len(t.joiners)
 	switch {
 	case t.closed || t.started:
-		return 0, 0, "table has started"
+		return 0, 0, refuse(RefusedStarted, "table has started")
 	case next >= t.cfg.Seats:
-		return 0, 0, "table is full"
+		return 0, 0, refuse(RefusedFull, "table is full")
 	}
 	if id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey}); err != nil || id != j.peer {
-		return next, 0, "signing key is not the key of the connecting peer"
+		return next, 0, refuse(RefusedSignKey, "signing key is not the key of the connecting peer")
 	}
 	switch {
 	case j.peer == t.node.ID():
-		return next, 0, "already seated"
+		return next, 0, refuse(RefusedAlreadySeated, "already seated")
 	case strings.EqualFold(j.req.Name, t.cfg.Name):
-		return next, 0, fmt.Sprintf("name %q is taken", j.req.Name)
+		return next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
 	}
 	for _, o := range t.joiners {
 		if o.peer == j.peer {
-			return next, 0, "already seated"
+			return next, 0, refuse(RefusedAlreadySeated, "already seated")
 		}
 		if strings.EqualFold(o.req.Name, j.req.Name) {
-			return next, 0, fmt.Sprintf("name %q is taken", j.req.Name)
+			return next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
 		}
 	}
 	if j.req.Seat != 0 && int(j.req.Seat) != next {
-		return next, 0, fmt.Sprintf("seat %d is not free; the next seat is %d", j.req.Seat, next)
+		return next, 0, refuse(RefusedSeatNotFree, "seat %d is not free; the next seat is %d", j.req.Seat, next)
 	}
 	if t.cfg.Validate != nil {
 		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
-			return next, 0, "card key refused: " + err.Error()
+			return next, 0, refuse(RefusedCardKey, "card key refused: %v", err)
 		}
 	}
 	if t.cfg.ValidateSeat != nil {
 		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, CardKey: j.req.CardKey}
 		if err := t.cfg.ValidateSeat(next, info); err != nil {
-			return next, 0, "seat refused: " + err.Error()
+			return next, 0, refuse(RefusedSeat, "seat refused: %v", err)
 		}
 	}
 	t.joiners = append(t.joiners, j)
 	if next+1 == t.cfg.Seats {
 		t.Start()
 	}
-	return next, next + 1, ""
+	return next, next + 1, nil
 }
 
 // serveJoiner runs on the join stream's handler goroutine: it admits or
@@ -215,9 +299,9 @@ func (t *Table) admit(j *joiner) (seat, taken int, reason string) {
 func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
 	j := &joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr(),
 		frames: make(chan joinFrame, 4), gone: make(chan struct{}), welcomed: make(chan struct{})}
-	seat, taken, reason := t.admit(j)
-	if reason != "" {
-		WriteFrame(s, encodeJoinNo(t.cfg.ID, uint8(seat), reason))
+	seat, taken, no := t.admit(j)
+	if no != nil {
+		WriteFrame(s, encodeJoinNo(t.cfg.ID, uint8(seat), *no))
 		s.Close()
 		return
 	}
@@ -339,9 +423,21 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 			names = append(names, j.req.Name)
 		}
 		if options, err = t.cfg.OptionsFor(names); err != nil {
+			no := encodeJoinNo(t.cfg.ID, 0, *refuse(RefusedOther, "options: %v", err))
 			for _, j := range js {
-				WriteFrame(j.s, encodeJoinNo(t.cfg.ID, 0, "options: "+err.Error()))
+				WriteFrame(j.s, no)
+				j.s.CloseWrite()
 			}
+			// Let the joiners read the refusal before Close resets
+			// the streams (a reset loses what they have not read).
+			wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			for _, j := range js {
+				select {
+				case <-j.gone:
+				case <-wctx.Done():
+				}
+			}
+			cancel()
 			return nil, fmt.Errorf("p2p: table options: %w", err)
 		}
 	}
@@ -436,6 +532,9 @@ type JoinConfig struct {
 // creator refuses the seat.
 type JoinRefusedError struct {
 	Creator peer.ID
+	// Code says why, for programs (e.g. [RefusedNameTaken]: ask again
+	// with another name).
+	Code RefusalCode
 	// Reason is the creator's text, for people.
 	Reason string
 	// TableID is the table that refused (zero: the creator has no such
@@ -448,30 +547,77 @@ type JoinRefusedError struct {
 }
 
 func (e *JoinRefusedError) Error() string {
-	return fmt.Sprintf("p2p: join %s: refused: %s", e.Creator, e.Reason)
+	reason := e.Reason
+	if reason == "" {
+		reason = e.Code.String()
+	}
+	return fmt.Sprintf("p2p: join %s: refused: %s", e.Creator, reason)
 }
 
 func refused(who peer.ID, m *message) *JoinRefusedError {
-	return &JoinRefusedError{Creator: who, Reason: m.Reason, TableID: m.TableID, Seat: int(m.Seat)}
+	return &JoinRefusedError{Creator: who, Code: m.Code, Reason: m.Reason, TableID: m.TableID, Seat: int(m.Seat)}
+}
+
+// ErrUnreachable is wrapped by the error [Node.Join] returns when it could
+// not reach the table's creator: no connection to it could be made (every
+// address failed, the dial timed out or libp2p's dial backoff held it
+// back), or the connection was lost before the join stream opened. The
+// cause is wrapped as well, e.g. a [*swarm.DialError] or
+// [swarm.ErrDialBackoff]. The creator may be starting: asking again later
+// can succeed. A join abandoned because its context is done is not
+// ErrUnreachable.
+var ErrUnreachable = errors.New("creator unreachable")
+
+// joinDialTimeout bounds connecting to a creator and opening the join
+// stream.
+const joinDialTimeout = 15 * time.Second
+
+// openJoin connects to the creator and opens the join stream.
+func (n *Node) openJoin(ctx context.Context, creator peer.AddrInfo) (network.Stream, error) {
+	who := creator.ID
+	cctx, cancel := context.WithTimeout(ctx, joinDialTimeout)
+	defer cancel()
+	err := n.host.Connect(cctx, creator)
+	if err == nil {
+		var s network.Stream
+		if s, err = n.host.NewStream(cctx, who, ProtocolJoin); err == nil {
+			return s, nil
+		}
+	}
+	if ctx.Err() == nil && n.unreachable(who, err) {
+		return nil, fmt.Errorf("p2p: join %s: %w: %w", who, ErrUnreachable, err)
+	}
+	return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+}
+
+// unreachable reports whether err, from connecting to peer p or opening a
+// stream to it, means that p could not be reached: a dial failed (the
+// swarm's *DialError, which also carries its backoff), or there is no
+// connection to p after all. A peer that answered but failed later (its
+// identify timed out, it does not speak the protocol) is reachable, and so
+// is this node itself (dialling oneself is a mistake, not a peer still
+// starting).
+func (n *Node) unreachable(p peer.ID, err error) bool {
+	if p == n.ID() || errors.Is(err, swarm.ErrDialToSelf) {
+		return false
+	}
+	var de *swarm.DialError
+	return errors.As(err, &de) || errors.Is(err, swarm.ErrDialBackoff) ||
+		n.host.Network().Connectedness(p) != network.Connected
 }
 
 // Join asks a table's creator for a seat and takes part in the roster
 // agreement. It blocks until the roster is signed by every seat, the
-// creator refuses (a [*JoinRefusedError]), or ctx is done.
+// creator refuses (a [*JoinRefusedError]; its Code says why), the creator
+// cannot be reached (an error wrapping [ErrUnreachable]), or ctx is done.
 func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	who := cfg.Creator.ID
 	if cfg.Seat < 0 || cfg.Seat >= ledger.MaxSeats {
 		return nil, fmt.Errorf("p2p: join: seat %d, want 0 (any) or 1..%d", cfg.Seat, ledger.MaxSeats-1)
 	}
-	cctx, cancel := context.WithTimeout(ctx, 15*time.Second)
-	err := n.host.Connect(cctx, cfg.Creator)
-	var s network.Stream
-	if err == nil {
-		s, err = n.host.NewStream(cctx, who, ProtocolJoin)
-	}
-	cancel()
+	s, err := n.openJoin(ctx, cfg.Creator)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+		return nil, err
 	}
 	stop := context.AfterFunc(ctx, func() { s.Reset() })
 	defer stop()

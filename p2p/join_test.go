@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -12,8 +13,11 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/identity"
 )
 
 // TestJoinSeatField: the seat is a field of the join messages. A joiner
@@ -45,18 +49,18 @@ func TestJoinSeatField(t *testing.T) {
 	// Seat 2 is not the next seat: refused, told seat 1 of this table.
 	_, err = ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p1", Seat: 2})
 	var no *JoinRefusedError
-	if !errors.As(err, &no) || no.Seat != 1 || no.TableID != tbl.ID() || no.Creator != creator.ID ||
+	if !errors.As(err, &no) || no.Code != RefusedSeatNotFree || no.Seat != 1 || no.TableID != tbl.ID() || no.Creator != creator.ID ||
 		!strings.Contains(no.Reason, "next seat is 1") || !strings.Contains(err.Error(), ": refused: ") {
 		t.Fatalf("asking for seat 2: %v (%+v)", err, no)
 	}
 	// A refusal by the creator's seat check also names the next seat.
 	_, err = ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "x", Seat: 1})
-	if !errors.As(err, &no) || no.Seat != 1 || !strings.Contains(no.Reason, "not welcome") {
+	if !errors.As(err, &no) || no.Code != RefusedSeat || no.Seat != 1 || !strings.Contains(no.Reason, "not welcome") {
 		t.Fatalf("refused by ValidateSeat: %v", err)
 	}
 	// No such table: no table id, no seat.
 	_, err = ps[1].node.Join(ctx, JoinConfig{Creator: creator, TableID: [16]byte{9}, Name: "p1"})
-	if !errors.As(err, &no) || no.Seat != 0 || no.TableID != ([16]byte{}) {
+	if !errors.As(err, &no) || no.Code != RefusedNoSuchTable || no.Seat != 0 || no.TableID != ([16]byte{}) {
 		t.Fatalf("no such table: %v", err)
 	}
 
@@ -109,9 +113,10 @@ func TestJoinSeatField(t *testing.T) {
 		t.Errorf("ValidateSeat saw seats %v", validated)
 	}
 	mu.Unlock()
-	// The table started: refused, with no seat to offer.
+	// The table started, and is gone from the creator's open tables once
+	// seated: refused, with no seat to offer.
 	_, err = ps[4].node.Join(ctx, JoinConfig{Creator: creator, Name: "p4"})
-	if !errors.As(err, &no) || no.Seat != 0 {
+	if !errors.As(err, &no) || no.Code != RefusedNoSuchTable || no.Seat != 0 {
 		t.Fatalf("late joiner: %v", err)
 	}
 }
@@ -179,5 +184,290 @@ func TestJoinChecksGivenSeat(t *testing.T) {
 	}
 	if _, err := ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p1", Seat: 16}); err == nil {
 		t.Fatal("seat 16 asked for")
+	}
+}
+
+// TestJoinRefusalCodes: every refusal the creator has comes with its code,
+// the reason that goes with it, the table id and the next free seat.
+func TestJoinRefusalCodes(t *testing.T) {
+	type env struct {
+		ctx     context.Context
+		ps      []*tpeer
+		tbl     *Table
+		creator peer.AddrInfo
+		wg      *sync.WaitGroup
+	}
+	// pending has ps[i] take a seat as name and wait (for the roster),
+	// once the creator has given it.
+	pending := func(t *testing.T, e *env, i int, name string, cfg JoinConfig) {
+		t.Helper()
+		seated := make(chan error, 1)
+		cfg.Creator, cfg.TableID, cfg.Name = e.creator, e.tbl.ID(), name
+		cfg.OnSeated = func(int, int, int) { seated <- nil }
+		e.wg.Go(func() {
+			if _, err := e.ps[i].node.Join(e.ctx, cfg); err != nil {
+				seated <- err
+			}
+		})
+		if err := <-seated; err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	join := func(e *env, i int, cfg JoinConfig) error {
+		cfg.Creator = e.creator
+		if cfg.TableID == ([16]byte{}) {
+			cfg.TableID = e.tbl.ID()
+		}
+		_, err := e.ps[i].node.Join(e.ctx, cfg)
+		return err
+	}
+	// raw sends a join request as ps[i], for what Node.Join would not
+	// send.
+	raw := func(e *env, i int, req *joinRequest) error {
+		s, err := e.ps[i].node.Host().NewStream(e.ctx, e.creator.ID, ProtocolJoin)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		if err := WriteFrame(s, encodeJoinRequest(req)); err != nil {
+			return err
+		}
+		m, err := e.ps[i].node.readMsg(bufio.NewReader(s), s)
+		if err != nil {
+			return err
+		}
+		if m.Type != msgJoinNo {
+			return fmt.Errorf("answered with message type %d", m.Type)
+		}
+		return refused(e.creator.ID, m)
+	}
+	refuseX := errors.New("x is refused")
+	cases := []struct {
+		name    string
+		cfg     func(*TableConfig)
+		refuse  func(t *testing.T, e *env) error
+		code    RefusalCode
+		seat    int  // the next free seat the refusal names
+		noTable bool // the refusal names no table
+		reason  string
+	}{
+		{name: "no such table", code: RefusedNoSuchTable, noTable: true, reason: "no such table",
+			refuse: func(t *testing.T, e *env) error { return join(e, 1, JoinConfig{TableID: [16]byte{9}, Name: "p1"}) }},
+		{name: "no table asked for, two open", code: RefusedNoSuchTable, noTable: true, reason: "no such table",
+			refuse: func(t *testing.T, e *env) error {
+				if _, err := e.ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 2, Name: "p0"}); err != nil {
+					t.Fatal(err)
+				}
+				_, err := e.ps[1].node.Join(e.ctx, JoinConfig{Creator: e.creator, Name: "p1"})
+				return err
+			}},
+		{name: "table started", code: RefusedStarted, seat: 0, reason: "table has started",
+			refuse: func(t *testing.T, e *env) error {
+				offered, release := make(chan struct{}), make(chan struct{})
+				pending(t, e, 1, "p1", JoinConfig{Validate: func(int, ledger.SeatInfo) error {
+					close(offered) // the roster is out: seating is closed
+					<-release
+					return nil
+				}})
+				e.tbl.Start()
+				e.wg.Go(func() { e.tbl.Seat(e.ctx) })
+				<-offered
+				defer close(release)
+				return join(e, 2, JoinConfig{Name: "p2"})
+			}},
+		{name: "table full", cfg: func(c *TableConfig) { c.Seats = 2 }, code: RefusedFull, seat: 0, reason: "table is full",
+			refuse: func(t *testing.T, e *env) error {
+				pending(t, e, 1, "p1", JoinConfig{})
+				return join(e, 2, JoinConfig{Name: "p2"})
+			}},
+		{name: "signing key not the peer's", code: RefusedSignKey, seat: 1, reason: "not the key of the connecting peer",
+			refuse: func(t *testing.T, e *env) error {
+				return raw(e, 1, &joinRequest{TableID: e.tbl.ID(), Name: "p1", SignKey: e.ps[2].id.PublicKey()})
+			}},
+		{name: "already seated", code: RefusedAlreadySeated, seat: 2, reason: "already seated",
+			refuse: func(t *testing.T, e *env) error {
+				pending(t, e, 1, "p1", JoinConfig{})
+				return join(e, 1, JoinConfig{Name: "q1"})
+			}},
+		{name: "the creator itself", code: RefusedAlreadySeated, seat: 1, reason: "already seated",
+			// Not over the network: a node does not dial itself.
+			refuse: func(t *testing.T, e *env) error {
+				seat, _, no := e.tbl.admit(&joiner{peer: e.creator.ID, req: &joinRequest{Name: "q0", SignKey: e.ps[0].id.PublicKey()}})
+				if no == nil {
+					t.Fatal("the creator was given a second seat")
+				}
+				return &JoinRefusedError{Creator: e.creator.ID, Code: no.Code, Reason: no.Reason, TableID: e.tbl.ID(), Seat: seat}
+			}},
+		{name: "the creator's name", code: RefusedNameTaken, seat: 1, reason: `name "P0" is taken`,
+			refuse: func(t *testing.T, e *env) error { return join(e, 1, JoinConfig{Name: "P0"}) }},
+		{name: "a joiner's name", code: RefusedNameTaken, seat: 2, reason: `name "P1" is taken`,
+			refuse: func(t *testing.T, e *env) error {
+				pending(t, e, 1, "p1", JoinConfig{})
+				return join(e, 2, JoinConfig{Name: "P1"})
+			}},
+		{name: "seat not free", code: RefusedSeatNotFree, seat: 1, reason: "seat 3 is not free; the next seat is 1",
+			refuse: func(t *testing.T, e *env) error { return join(e, 1, JoinConfig{Name: "p1", Seat: 3}) }},
+		{name: "card key refused", code: RefusedCardKey, seat: 1, reason: "card key refused: x is refused",
+			cfg: func(c *TableConfig) {
+				c.Validate = func(name string, _ []byte) error {
+					if name == "x" {
+						return refuseX
+					}
+					return nil
+				}
+			},
+			refuse: func(t *testing.T, e *env) error { return join(e, 1, JoinConfig{Name: "x"}) }},
+		{name: "seat refused", code: RefusedSeat, seat: 2, reason: "seat refused: x is refused",
+			cfg: func(c *TableConfig) {
+				c.ValidateSeat = func(_ int, si ledger.SeatInfo) error {
+					if si.Name == "x" {
+						return refuseX
+					}
+					return nil
+				}
+			},
+			refuse: func(t *testing.T, e *env) error {
+				pending(t, e, 1, "p1", JoinConfig{})
+				return join(e, 2, JoinConfig{Name: "x"})
+			}},
+		{name: "options (other)", code: RefusedOther, seat: 0, reason: "options: x is refused",
+			cfg: func(c *TableConfig) {
+				c.Seats = 2
+				c.OptionsFor = func([]string) ([]byte, error) { return nil, refuseX }
+			},
+			refuse: func(t *testing.T, e *env) error {
+				e.wg.Go(func() {
+					if _, err := e.tbl.Seat(e.ctx); !errors.Is(err, refuseX) {
+						t.Errorf("Seat: %v", err)
+					}
+				})
+				return join(e, 1, JoinConfig{Name: "p1"})
+			}},
+	}
+	covered := map[RefusalCode]bool{}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, ps := mockPeers(t, 3)
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			defer cancel()
+			cfg := TableConfig{Game: "counter", Seats: 4, Name: "p0"}
+			if c.cfg != nil {
+				c.cfg(&cfg)
+			}
+			tbl, err := ps[0].node.CreateTable(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tbl.Close()
+			e := &env{ctx: ctx, ps: ps, tbl: tbl, creator: peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}, wg: &wg}
+			err = c.refuse(t, e)
+			var no *JoinRefusedError
+			if !errors.As(err, &no) {
+				t.Fatalf("not refused: %v", err)
+			}
+			table := tbl.ID()
+			if c.noTable {
+				table = [16]byte{}
+			}
+			if no.Code != c.code || no.Seat != c.seat || no.TableID != table || no.Creator != e.creator.ID {
+				t.Errorf("refused with code %d (%s), seat %d, table %x by %s; want code %d (%s), seat %d, table %x",
+					no.Code, no.Code, no.Seat, no.TableID, no.Creator, c.code, c.code, c.seat, table)
+			}
+			if !strings.Contains(no.Reason, c.reason) || !strings.Contains(err.Error(), ": refused: "+no.Reason) {
+				t.Errorf("reason %q (error %q), want it to contain %q", no.Reason, err, c.reason)
+			}
+			covered[no.Code] = true
+		})
+	}
+	for c := refusedFirst; c <= refusedLast; c++ {
+		if !covered[c] {
+			t.Errorf("no refusal with code %d (%s)", c, c)
+		}
+	}
+}
+
+func TestRefusalCodeString(t *testing.T) {
+	seen := map[string]bool{}
+	for c := refusedFirst; c <= refusedLast; c++ {
+		s := c.String()
+		if s == "" || strings.HasPrefix(s, "RefusalCode(") || seen[s] {
+			t.Errorf("code %d: %q", c, s)
+		}
+		seen[s] = true
+	}
+	for _, c := range []RefusalCode{0, refusedLast + 1, 255} {
+		if s, want := c.String(), fmt.Sprintf("RefusalCode(%d)", uint8(c)); s != want {
+			t.Errorf("code %d: %q, want %q", c, s, want)
+		}
+	}
+	if s := RefusedNameTaken.String(); s != "name taken" {
+		t.Errorf("RefusedNameTaken: %q", s)
+	}
+	// A refusal without a reason says its code.
+	if s := (&JoinRefusedError{Code: RefusedFull}).Error(); !strings.HasSuffix(s, ": refused: table full") {
+		t.Errorf("no reason: %q", s)
+	}
+}
+
+// TestJoinUnreachable: a creator that cannot be reached gives an error
+// wrapping ErrUnreachable and the swarm's dial error (then its dial
+// backoff); a creator that answers but does not speak the join protocol,
+// or a join whose context is done, does not.
+func TestJoinUnreachable(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := NewNode(Config{Identity: id, ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	// A creator that is not listening (yet): a port nobody listens on.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	absent, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator := peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port))}}
+	_, err = node.Join(ctx, JoinConfig{Creator: creator, Name: "p1"})
+	var de *swarm.DialError
+	if !errors.Is(err, ErrUnreachable) || !errors.As(err, &de) || de.Peer != creator.ID {
+		t.Fatalf("first attempt: %v", err)
+	}
+	if !strings.Contains(err.Error(), "p2p: join "+creator.ID.String()+": creator unreachable: ") {
+		t.Errorf("error %q", err)
+	}
+	var no *JoinRefusedError
+	if errors.As(err, &no) {
+		t.Errorf("unreachable is a refusal: %v", err)
+	}
+	// At once again: the swarm's backoff holds the dial back.
+	_, err = node.Join(ctx, JoinConfig{Creator: creator, Name: "p1"})
+	if !errors.Is(err, ErrUnreachable) || !errors.Is(err, swarm.ErrDialBackoff) {
+		t.Fatalf("second attempt: %v", err)
+	}
+	// A join whose context is done is not "unreachable".
+	done, stop := context.WithCancel(ctx)
+	stop()
+	if _, err = node.Join(done, JoinConfig{Creator: creator, Name: "p1"}); err == nil || errors.Is(err, ErrUnreachable) {
+		t.Fatalf("cancelled: %v", err)
+	}
+
+	// Reachable, but not a creator: no join protocol.
+	_, ps := mockPeers(t, 2)
+	ps[0].node.Host().RemoveStreamHandler(ProtocolJoin)
+	_, err = ps[1].node.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}, Name: "p1"})
+	if err == nil || errors.Is(err, ErrUnreachable) {
+		t.Fatalf("no join protocol: %v", err)
 	}
 }

@@ -313,7 +313,7 @@ func (n *Node) handleJoin(s network.Stream) {
 	}
 	n.mu.Unlock()
 	if t == nil {
-		WriteFrame(s, encodeJoinNo([16]byte{}, 0, "no such table"))
+		WriteFrame(s, encodeJoinNo([16]byte{}, 0, noSuchTable))
 		s.Close()
 		return
 	}

@@ -18,7 +18,7 @@ const (
 	msgSyncEnd   = 5  // end of a sync answer: the server's next position
 	msgJoinReq   = 10 // table id, seat asked for, name, signing key, card key, addresses
 	msgJoinOK    = 11 // seat given, seats taken, seats total
-	msgJoinNo    = 12 // table id, next free seat, reason
+	msgJoinNo    = 12 // refusal code, table id, next free seat, reason
 	msgRoster    = 13 // roster and every seat's addresses
 	msgRosterSig = 14 // the sender's signature on the roster
 	msgRosterAll = 15 // every seat's signature
@@ -98,12 +98,13 @@ type message struct {
 	From    uint64 // sync request: first position; sync end: server's next position
 	Max     uint32 // sync request
 	Join    *joinRequest
-	TableID [16]byte   // join refused: the table that refused (zero: no such table)
-	Taken   uint8      // join OK
-	Total   uint8      // join OK
-	Reason  string     // join refused
-	Roster  []byte     // roster message: encoded roster
-	Addrs   [][][]byte // roster message: per seat binary multiaddrs
+	TableID [16]byte    // join refused: the table that refused (zero: no such table)
+	Code    RefusalCode // join refused
+	Taken   uint8       // join OK
+	Total   uint8       // join OK
+	Reason  string      // join refused
+	Roster  []byte      // roster message: encoded roster
+	Addrs   [][][]byte  // roster message: per seat binary multiaddrs
 	Sig     [ed25519.SignatureSize]byte
 	Sigs    [][ed25519.SignatureSize]byte
 }
@@ -308,25 +309,45 @@ func readJoinOK(s *cryptobyte.String, m *message) error {
 	return nil
 }
 
-// encodeJoinNo: table id [16] (zero: no such table), the next free seat u8
-// (0: none), reason (u16 len).
-func encodeJoinNo(table [16]byte, seat uint8, reason string) []byte {
+// encodeJoinNo: refusal code u8, table id [16] (zero: no such table), the
+// next free seat u8 (0: none), reason (u16 len). The code and the reason
+// come together in r, so that they agree.
+func encodeJoinNo(table [16]byte, seat uint8, r refusal) []byte {
 	return encode(msgJoinNo, func(b *cryptobyte.Builder) {
+		b.AddUint8(uint8(r.Code))
 		b.AddBytes(table[:])
 		b.AddUint8(seat)
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(truncate(reason, maxReason))) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(truncate(r.Reason, maxReason))) })
 	})
 }
 
+// readJoinNo decodes a join refused: a known code; a zero table id exactly
+// when the code is [RefusedNoSuchTable]; no next free seat (0) when the
+// table has started, is full or does not exist.
 func readJoinNo(s *cryptobyte.String, m *message) error {
 	var r cryptobyte.String
+	var code uint8
+	if !s.ReadUint8(&code) {
+		return errors.New("code: truncated")
+	}
+	m.Code = RefusalCode(code)
+	if !m.Code.known() {
+		return fmt.Errorf("code: %d, unknown (want %d..%d)", code, refusedFirst, refusedLast)
+	}
+	noTable := m.Code == RefusedNoSuchTable
 	switch {
 	case !s.CopyBytes(m.TableID[:]):
 		return errors.New("table id: truncated")
+	case noTable && m.TableID != [16]byte{}:
+		return fmt.Errorf("table id: %x with code %d (%s), want zero", m.TableID, m.Code, m.Code)
+	case !noTable && m.TableID == [16]byte{}:
+		return fmt.Errorf("table id: zero with code %d (%s); only %q has none", m.Code, m.Code, RefusedNoSuchTable)
 	case !s.ReadUint8(&m.Seat):
 		return errors.New("seat: truncated")
 	case m.Seat >= ledger.MaxSeats:
 		return fmt.Errorf("seat: %d, want 0 (none) or 1..%d", m.Seat, ledger.MaxSeats-1)
+	case m.Seat != 0 && !m.Code.seatFree():
+		return fmt.Errorf("seat: %d with code %d (%s), want 0 (none)", m.Seat, m.Code, m.Code)
 	case !s.ReadUint16LengthPrefixed(&r):
 		return errors.New("reason: truncated")
 	case len(r) > maxReason:

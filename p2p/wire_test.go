@@ -50,8 +50,9 @@ func seedJoinMessages() [][]byte {
 		encodeJoinRequest(&joinRequest{Name: "ann", SignKey: make([]byte, 32), CardKey: []byte{1}, Addrs: [][]byte{{4, 127, 0, 0, 1}}}),
 		encodeJoinRequest(&joinRequest{TableID: [16]byte{7}, Seat: 3, Name: "bob", SignKey: make([]byte, 32)}),
 		encodeJoinOK(2, 3, 5),
-		encodeJoinNo([16]byte{7}, 4, "seat 2 is not free; the next seat is 4"),
-		encodeJoinNo([16]byte{}, 0, "no such table"),
+		encodeJoinNo([16]byte{7}, 4, refusal{RefusedSeatNotFree, "seat 2 is not free; the next seat is 4"}),
+		encodeJoinNo([16]byte{7}, 0, refusal{RefusedFull, "table is full"}),
+		encodeJoinNo([16]byte{}, 0, noSuchTable),
 		encodeRosterOffer([]byte("roster"), [][][]byte{{{4, 127, 0, 0, 1}}, nil}),
 		encodeRosterSig(2, sig[:]),
 		encodeRosterAll([][64]byte{sig, sig}),
@@ -98,7 +99,7 @@ func reencode(t testing.TB, m *message) []byte {
 	case msgJoinOK:
 		out = encodeJoinOK(m.Seat, m.Taken, m.Total)
 	case msgJoinNo:
-		out = encodeJoinNo(m.TableID, m.Seat, m.Reason)
+		out = encodeJoinNo(m.TableID, m.Seat, refusal{m.Code, m.Reason})
 	case msgRoster:
 		out = encodeRosterOffer(m.Roster, m.Addrs)
 	case msgRosterSig:
@@ -127,9 +128,12 @@ func TestJoinMessageEncoding(t *testing.T) {
 	raw := func(parts ...[]byte) []byte { return bytes.Join(append([][]byte{}, parts...), nil) }
 	b := func(v ...byte) []byte { return v }
 	u16 := func(n int) []byte { return []byte{byte(n >> 8), byte(n)} }
-	reqHead := raw(b(msgJoinReq), id[:]) // up to the seat
-	reqTail := raw(b(1, 'x'), key)       // name, signing key
-	noHead := raw(b(msgJoinNo), id[:])   // up to the seat
+	reqHead := raw(b(msgJoinReq), id[:])                         // up to the seat
+	reqTail := raw(b(1, 'x'), key)                               // name, signing key
+	noHead := raw(b(msgJoinNo, byte(RefusedSeatNotFree)), id[:]) // up to the seat
+	no := func(code RefusalCode, table [16]byte, seat uint8, reason string) []byte {
+		return encodeJoinNo(table, seat, refusal{code, reason})
+	}
 	longName := strings.Repeat("n", ledger.MaxNameBytes+1)
 	longReason := strings.Repeat("r", maxReason+1)
 
@@ -148,14 +152,23 @@ func TestJoinMessageEncoding(t *testing.T) {
 		{"OK, seat 1 of 2", encodeJoinOK(1, 2, 2), func(m *message) bool { return m.Seat == 1 && m.Taken == 2 && m.Total == 2 }},
 		{"OK, seat 2 of 5, 4 taken", encodeJoinOK(2, 4, 5), func(m *message) bool { return m.Seat == 2 && m.Taken == 4 && m.Total == 5 }},
 		{"OK, seat 15 of 16", encodeJoinOK(15, 16, 16), func(m *message) bool { return m.Seat == 15 }},
-		{"refused, next seat 4", encodeJoinNo(id, 4, "seat 2 is not free"), func(m *message) bool {
-			return m.TableID == id && m.Seat == 4 && m.Reason == "seat 2 is not free"
+		{"refused, seat not free, next seat 4", no(RefusedSeatNotFree, id, 4, "seat 2 is not free"), func(m *message) bool {
+			return m.Code == RefusedSeatNotFree && m.TableID == id && m.Seat == 4 && m.Reason == "seat 2 is not free"
 		}},
-		{"refused, no seat", encodeJoinNo(id, 0, "table is full"), func(m *message) bool { return m.Seat == 0 && m.Reason == "table is full" }},
-		{"refused, no table, empty reason", encodeJoinNo([16]byte{}, 0, ""), func(m *message) bool {
-			return m.TableID == [16]byte{} && m.Seat == 0 && m.Reason == ""
+		{"refused, full, no seat", no(RefusedFull, id, 0, "table is full"), func(m *message) bool {
+			return m.Code == RefusedFull && m.Seat == 0 && m.Reason == "table is full"
 		}},
-		{"refused, reason at the limit", encodeJoinNo(id, 1, longReason), func(m *message) bool { return len(m.Reason) == maxReason }},
+		{"refused, started", no(RefusedStarted, id, 0, "table has started"), func(m *message) bool { return m.Code == RefusedStarted }},
+		{"refused, name taken", no(RefusedNameTaken, id, 2, `name "ann" is taken`), func(m *message) bool {
+			return m.Code == RefusedNameTaken && m.Seat == 2
+		}},
+		{"refused, other, no seat", no(RefusedOther, id, 0, "options: x"), func(m *message) bool { return m.Code == RefusedOther && m.Seat == 0 }},
+		{"refused, other, seat 15", no(RefusedOther, id, 15, ""), func(m *message) bool { return m.Code == RefusedOther && m.Seat == 15 }},
+		{"refused, seat refused, seat 15", no(RefusedSeat, id, 15, "x"), func(m *message) bool { return m.Code == RefusedSeat && m.Seat == 15 }},
+		{"refused, no table, empty reason", no(RefusedNoSuchTable, [16]byte{}, 0, ""), func(m *message) bool {
+			return m.Code == RefusedNoSuchTable && m.TableID == [16]byte{} && m.Seat == 0 && m.Reason == ""
+		}},
+		{"refused, reason at the limit", no(RefusedCardKey, id, 1, longReason), func(m *message) bool { return len(m.Reason) == maxReason }},
 	}
 	for _, c := range valid {
 		m, err := decode(c.frame)
@@ -207,14 +220,27 @@ func TestJoinMessageEncoding(t *testing.T) {
 		{"OK: trailing byte", b(msgJoinOK, 1, 2, 4, 0), "join OK): 1 trailing bytes"},
 		{"OK: the old two-byte form", b(msgJoinOK, 2, 4), "join OK): seats total: truncated"},
 
-		{"refused: short table id", raw(b(msgJoinNo), id[:3]), "join refused): table id: truncated"},
+		{"refused: empty", b(msgJoinNo), "join refused): code: truncated"},
+		{"refused: code 0", raw(b(msgJoinNo, 0), id[:], b(2), u16(0)), "join refused): code: 0, unknown"},
+		{"refused: unknown code 11", raw(b(msgJoinNo, 11), id[:], b(2), u16(0)), "join refused): code: 11, unknown"},
+		{"refused: unknown code 255", raw(b(msgJoinNo, 255), id[:], b(2), u16(0)), "join refused): code: 255, unknown"},
+		{"refused: short table id", raw(b(msgJoinNo, byte(RefusedFull)), id[:3]), "join refused): table id: truncated"},
+		{"refused: no such table, with a table id", raw(b(msgJoinNo, byte(RefusedNoSuchTable)), id[:], b(0), u16(0)),
+			"join refused): table id: ab010203000000000000000000000000 with code 2 (no such table), want zero"},
+		{"refused: zero table id, another code", raw(b(msgJoinNo, byte(RefusedFull)), make([]byte, 16), b(0), u16(0)),
+			"join refused): table id: zero with code 4 (table full)"},
 		{"refused: no seat", noHead, "join refused): seat: truncated"},
 		{"refused: seat 16", raw(noHead, b(16), u16(0)), "join refused): seat: 16"},
+		{"refused: full, with a seat", raw(b(msgJoinNo, byte(RefusedFull)), id[:], b(3), u16(0)), "join refused): seat: 3 with code 4 (table full), want 0"},
+		{"refused: started, with a seat", raw(b(msgJoinNo, byte(RefusedStarted)), id[:], b(1), u16(0)), "join refused): seat: 1 with code 3"},
+		{"refused: no such table, with a seat", raw(b(msgJoinNo, byte(RefusedNoSuchTable)), make([]byte, 16), b(1), u16(0)),
+			"join refused): seat: 1 with code 2"},
 		{"refused: no reason", raw(noHead, b(2)), "join refused): reason: truncated"},
 		{"refused: reason longer than its bytes", raw(noHead, b(2), u16(5), []byte("full")), "join refused): reason: truncated"},
 		{"refused: reason too long", raw(noHead, b(2), u16(maxReason+1), []byte(longReason)), "join refused): reason: 1025 bytes"},
-		{"refused: trailing byte", append(encodeJoinNo(id, 2, "x"), 0), "join refused): 1 trailing bytes"},
-		{"refused: the old reason-only form", raw(b(msgJoinNo), u16(4), []byte("full")), "join refused): table id: truncated"},
+		{"refused: trailing byte", append(no(RefusedSeatNotFree, id, 2, "x"), 0), "join refused): 1 trailing bytes"},
+		{"refused: the previous form, without a code", raw(b(msgJoinNo), id[:], b(2), u16(1), []byte("x")), "join refused): code: 171, unknown"},
+		{"refused: the old reason-only form", raw(b(msgJoinNo), u16(4), []byte("full")), "join refused): code: 0, unknown"},
 	}
 	for _, c := range malformed {
 		_, err := decode(c.frame)
@@ -253,7 +279,11 @@ func FuzzJoinMessage(f *testing.F) {
 		f.Add(m[0]-msgJoinReq, m[1:])
 	}
 	f.Add(byte(1), []byte{0, 1, 4})
-	f.Add(byte(2), make([]byte, 19))
+	// Join refused with code 0, an unknown code, and a full table naming
+	// a seat.
+	f.Add(byte(2), make([]byte, 20))
+	f.Add(byte(2), append([]byte{byte(refusedLast) + 1, 7}, make([]byte, 18)...))
+	f.Add(byte(2), append(append([]byte{byte(RefusedFull), 7}, make([]byte, 15)...), 3, 0, 0))
 	f.Fuzz(func(t *testing.T, typ byte, rest []byte) {
 		frame := append([]byte{msgJoinReq + typ%6}, rest...)
 		m, err := decode(frame)
@@ -270,8 +300,9 @@ func FuzzJoinMessage(f *testing.F) {
 				t.Fatalf("join OK: seat %d, taken %d, total %d", m.Seat, m.Taken, m.Total)
 			}
 		case msgJoinNo:
-			if m.Seat >= ledger.MaxSeats {
-				t.Fatalf("join refused with seat %d", m.Seat)
+			if m.Seat >= ledger.MaxSeats || !m.Code.known() || (m.Seat != 0 && !m.Code.seatFree()) ||
+				(m.TableID == [16]byte{}) != (m.Code == RefusedNoSuchTable) {
+				t.Fatalf("join refused: code %d, table %x, seat %d", m.Code, m.TableID, m.Seat)
 			}
 		}
 		if re := reencode(t, m); !bytes.Equal(re, frame) {

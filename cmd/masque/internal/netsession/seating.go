@@ -185,7 +185,10 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		desc += ", no memory panel"
 	}
 	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: 1, Total: cfg.Players,
-		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player}}
+		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player},
+		// Set before the table opens: OnChange reads lt as soon as a
+		// joiner (one that was waiting for us, say) is seated.
+		Addrs: p.Node.Host().Addrs()}
 	var (
 		mu     sync.Mutex
 		names  = []string{cfg.Player} // by seat, as admitted
@@ -232,7 +235,6 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	defer tbl.Close()
-	lt.Addrs = p.Node.Host().Addrs()
 	var advErr error
 	if cfg.Advertise {
 		mu.Lock()
@@ -320,7 +322,6 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			return s, nil
 		}
 		lastErr = err
-		msg := err.Error()
 		var no *p2p.JoinRefusedError
 		isNo := errors.As(err, &no)
 		switch {
@@ -330,18 +331,20 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
-		case cfg.AutoName && isNo && strings.Contains(no.Reason, "is taken"):
+		case cfg.AutoName && isNo && no.Code == p2p.RefusedNameTaken:
 			suffix := p.ID.PeerID().String()
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
 			continue
-		case !accepted && !isNo && strings.Contains(msg, "dial") && time.Now().Before(dialUntil):
+		case !accepted && errors.Is(err, p2p.ErrUnreachable) && time.Now().Before(dialUntil):
 			// The creator is not reachable (yet): it may be starting.
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			case <-time.After(300 * time.Millisecond):
 			}
+			// Without the swarm's dial backoff cleared, the next attempt
+			// would fail at once (with swarm.ErrDialBackoff).
 			if sw, ok := p.Node.Host().Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
 				sw.Backoff().Clear(cfg.Creator.ID)
 			}
