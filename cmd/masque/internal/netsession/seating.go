@@ -8,8 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
@@ -19,6 +17,7 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
@@ -55,29 +54,9 @@ func NewPeerWithIdentity(id *identity.Identity, listen []string) (*Peer, error) 
 // Close stops the node.
 func (p *Peer) Close() error { return p.Node.Close() }
 
-// ValidName reports whether s can be a player's name in Mascarade: 1..32
-// letters, digits, '_' or '-', and not a centre slot's name.
-func ValidName(s string) bool {
-	if s == "" || len(s) > 32 || !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r == '_' || r == '-':
-		case r >= '0' && r <= '9':
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-		case r > 127 && unicode.IsLetter(r):
-		default:
-			return false
-		}
-	}
-	for _, r := range []string{"center1", "center2", "none"} {
-		if strings.EqualFold(s, r) {
-			return false
-		}
-	}
-	return true
-}
+// ValidName reports whether s can be a player's name at a Mascarade table
+// (the rules' own check, [masquerade.ValidName]).
+func ValidName(s string) bool { return masquerade.ValidName(s) }
 
 // PlayersRange returns how many players game (mascarade, mascarade2) is for.
 func PlayersRange(game string) (lo, hi int, err error) {
