@@ -104,6 +104,17 @@ func (p *SigmaProof) commitmentBytes() []byte {
 	return b
 }
 
+// eachLeaf calls fn on every leaf statement of f, depth first.
+func (f *Formula) eachLeaf(fn func(*Statement)) {
+	if f.op == opLeaf {
+		fn(f.leaf)
+		return
+	}
+	for _, c := range f.children {
+		c.eachLeaf(fn)
+	}
+}
+
 // shape counts what a proof for f holds.
 func (f *Formula) shape() (chals, comms, resps int, err error) {
 	switch f.op {
@@ -400,7 +411,22 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 	}
 	t.Append("challenges-responses", tail)
 	seed := t.ChallengeBytes("batch-weights")
-	var checks []equationCheck
+	// One allocation each for the checks, their scalars, points and
+	// coefficients: a batch calls this for every proof it holds.
+	nterms, nconst := 0, 0
+	f.eachLeaf(func(s *Statement) {
+		for _, eq := range s.Equations {
+			nterms += len(eq.Secret) + 1 + len(eq.Public)
+			nconst += len(eq.Public)
+		}
+		nconst++ // -c of the leaf
+	})
+	checks := make([]equationCheck, 0, nm)
+	scalars := make([]*Scalar, nterms)
+	points := make([]*Element, nterms)
+	consts := make([]Scalar, nconst+1)
+	minus1 := consts[nconst].Negate(bitScalar(1))
+	consts = consts[:nconst]
 	ci, mi, ri := 0, 0, 0
 	var walk func(g *Formula, c *Scalar)
 	walk = func(g *Formula, c *Scalar) {
@@ -408,12 +434,12 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 		case opLeaf:
 			resp := p.responses[ri : ri+g.leaf.Witnesses]
 			ri += g.leaf.Witnesses
-			negc := ristretto255.NewScalar().Negate(c)
-			minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
+			negc := consts[0].Negate(c)
+			consts = consts[1:]
 			for _, eq := range g.leaf.Equations {
 				n := len(eq.Secret) + 1 + len(eq.Public)
-				ch := equationCheck{scalars: make([]*Scalar, 0, n), points: make([]*Element, 0, n)}
-				coefs := make([]Scalar, len(eq.Public)) // one allocation for the equation
+				ch := equationCheck{scalars: scalars[:0:n], points: points[:0:n]}
+				scalars, points = scalars[n:], points[n:]
 				for _, term := range eq.Secret {
 					ch.scalars = append(ch.scalars, resp[term.Witness])
 					ch.points = append(ch.points, term.Base)
@@ -421,11 +447,12 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 				ch.scalars = append(ch.scalars, minus1)
 				ch.points = append(ch.points, p.commitments[mi])
 				mi++
-				for k, term := range eq.Public {
+				for _, term := range eq.Public {
 					s := negc
 					if term.Coef != nil {
-						s = coefs[k].Multiply(negc, term.Coef)
+						s = consts[0].Multiply(negc, term.Coef)
 					}
+					consts = consts[1:]
 					ch.scalars = append(ch.scalars, s)
 					ch.points = append(ch.points, term.Base)
 				}

@@ -93,24 +93,33 @@ func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT
 	absorbCard(t, "out0", o0)
 	absorbCard(t, "out1", o1)
 	w := len(c0)
+	// One allocation each for the coefficients and for every term of both
+	// branches: a batch builds this statement for every swap it checks.
+	zs := make([]Scalar, 4*w) // z, then -z (shared by both branches)
 	z := make([]*Scalar, 2*w)
-	nz := make([]Scalar, 2*w) // -z, shared by both branches
 	for i := range z {
-		z[i] = t.ChallengeScalar("swap-z")
-		nz[i].Negate(z[i])
+		zs[i] = *t.ChallengeScalar("swap-z")
+		zs[2*w+i].Negate(&zs[i])
+		z[i] = &zs[i]
 	}
 	G := generator
+	terms := make([]Term, 2*(2+8*w)) // per branch: two secret terms, 4w public per equation
 	branch := func(first, second Card) *Formula {
-		eqA := Equation{Secret: []Term{{Witness: 0, Base: G}}, Public: make([]Term, 0, 4*w)}
-		eqB := Equation{Secret: []Term{{Witness: 0, Base: k.H}}, Public: make([]Term, 0, 4*w)}
+		sec, pub := terms[:2], terms[2:2+8*w]
+		terms = terms[2+8*w:]
+		sec[0], sec[1] = Term{Witness: 0, Base: G}, Term{Witness: 0, Base: k.H}
+		pubA, pubB := pub[:0:4*w], pub[4*w:4*w]
 		for i := range w {
 			for j, pair := range [2][2]Card{{o0, first}, {o1, second}} {
-				zz, nzz := z[j*w+i], &nz[j*w+i]
-				eqA.Public = append(eqA.Public, Term{Coef: zz, Base: pair[0][i].A}, Term{Coef: nzz, Base: pair[1][i].A})
-				eqB.Public = append(eqB.Public, Term{Coef: zz, Base: pair[0][i].B}, Term{Coef: nzz, Base: pair[1][i].B})
+				zz, nzz := z[j*w+i], &zs[2*w+j*w+i]
+				pubA = append(pubA, Term{Coef: zz, Base: pair[0][i].A}, Term{Coef: nzz, Base: pair[1][i].A})
+				pubB = append(pubB, Term{Coef: zz, Base: pair[0][i].B}, Term{Coef: nzz, Base: pair[1][i].B})
 			}
 		}
-		return Leaf(Statement{Witnesses: 1, Equations: []Equation{eqA, eqB}})
+		return Leaf(Statement{Witnesses: 1, Equations: []Equation{
+			{Secret: sec[0:1:1], Public: pubA},
+			{Secret: sec[1:2:2], Public: pubB},
+		}})
 	}
 	return t, Or(branch(c0, c1), branch(c1, c0))
 }

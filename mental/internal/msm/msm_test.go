@@ -378,3 +378,30 @@ func FuzzMultiScalarMult(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkWindow times the bucket method at each window width around the
+// cost model's choice, on the same mix of scalars as BenchmarkMSM: the
+// data behind windowWidth's weights (go test -bench Window).
+func BenchmarkWindow(b *testing.B) {
+	for _, n := range []int{256, 600, 1200, 2400} {
+		var ss []*ristretto255.Scalar
+		var ps []*ristretto255.Element
+		for i := range n {
+			s := randomScalar(b)
+			if i%3 == 0 {
+				s = shortScalar(b, 128)
+			}
+			ss, ps = append(ss, s), append(ps, randomElement(b))
+		}
+		enc := encode(ss)
+		model := windowWidth(enc)
+		for c := model - 2; c <= model+2; c++ {
+			b.Run(fmt.Sprintf("n=%d/c=%d/model=%d", n, c, model), func(b *testing.B) {
+				var r extended
+				for b.Loop() {
+					sum(&r, enc, ps, c)
+				}
+			})
+		}
+	}
+}

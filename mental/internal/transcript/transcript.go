@@ -28,21 +28,42 @@ const Domain = "masque/mental/v1"
 
 // Transcript is a Fiat–Shamir transcript. The zero value is not usable;
 // call New.
+//
+// Items are framed into a buffer the transcript owns and handed to SHA-512
+// in blocks of a few hundred bytes. The hash input is the same byte string
+// as writing each item directly; buffering only saves the per-call cost
+// and lets callers absorb data built in stack arrays without it escaping
+// to the heap.
 type Transcript struct {
-	h hash.Hash
+	h      hash.Hash
+	buf    []byte
+	digest [sha512.Size]byte // scratch for ChallengeScalar
 }
+
+// flushAt is the buffered length at which Append hands the buffer to the
+// hash: several SHA-512 blocks, so most writes fill whole blocks.
+const flushAt = 512
 
 // New starts a transcript for one protocol: it absorbs the domain and the
 // protocol label (SPEC.md §2.1 lists the labels).
 func New(protocol string) *Transcript {
-	t := &Transcript{h: sha512.New()}
+	t := &Transcript{h: sha512.New(), buf: make([]byte, 0, flushAt+128)}
 	t.Append("dom-sep", []byte(Domain))
 	t.Append("protocol", []byte(protocol))
 	return t
 }
 
+// flush hands the buffered bytes to the hash.
+func (t *Transcript) flush() {
+	if len(t.buf) > 0 {
+		t.h.Write(t.buf)
+		t.buf = t.buf[:0]
+	}
+}
+
 // Clone returns an independent copy of t.
 func (t *Transcript) Clone() *Transcript {
+	t.flush()
 	state, err := t.h.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
 	if err != nil {
 		panic("transcript: sha512 state cannot be cloned: " + err.Error())
@@ -51,17 +72,24 @@ func (t *Transcript) Clone() *Transcript {
 	if err := h.(interface{ UnmarshalBinary([]byte) error }).UnmarshalBinary(state); err != nil {
 		panic("transcript: sha512 state cannot be restored: " + err.Error())
 	}
-	return &Transcript{h: h}
+	return &Transcript{h: h, buf: make([]byte, 0, flushAt+128)}
 }
 
 // Append absorbs one framed item.
 func (t *Transcript) Append(label string, data []byte) {
-	var buf [72]byte // the header, built on the stack for one Write
-	hdr := binary.BigEndian.AppendUint32(buf[:0], uint32(len(label)))
-	hdr = append(hdr, label...)
-	hdr = binary.BigEndian.AppendUint32(hdr, uint32(len(data)))
-	t.h.Write(hdr)
-	t.h.Write(data)
+	t.buf = binary.BigEndian.AppendUint32(t.buf, uint32(len(label)))
+	t.buf = append(t.buf, label...)
+	t.buf = binary.BigEndian.AppendUint32(t.buf, uint32(len(data)))
+	// Copy through the buffer even for large items: writing data to the
+	// hash.Hash interface directly would make every caller's data escape.
+	for len(data) > 0 {
+		n := min(len(data), cap(t.buf)-len(t.buf))
+		t.buf = append(t.buf, data[:n]...)
+		data = data[n:]
+		if len(t.buf) >= flushAt {
+			t.flush()
+		}
+	}
 }
 
 // AppendUint64 absorbs an integer as 8 big-endian bytes.
@@ -95,14 +123,22 @@ func (t *Transcript) AppendScalar(label string, s *ristretto255.Scalar) {
 // ChallengeBytes absorbs label and returns 64 bytes derived from the whole
 // transcript so far.
 func (t *Transcript) ChallengeBytes(label string) []byte {
+	return t.challenge(label, nil)
+}
+
+// challenge absorbs label and appends the 64-byte digest to out.
+func (t *Transcript) challenge(label string, out []byte) []byte {
 	t.Append("challenge", []byte(label))
-	return t.h.Sum(nil)
+	t.flush()
+	return t.h.Sum(out)
 }
 
 // ChallengeScalar absorbs label and returns a scalar derived from the whole
 // transcript so far.
 func (t *Transcript) ChallengeScalar(label string) *ristretto255.Scalar {
-	return ristretto255.NewScalar().FromUniformBytes(t.ChallengeBytes(label))
+	// The digest goes into the transcript's own scratch space: a stack
+	// array would escape through the hash.Hash interface.
+	return ristretto255.NewScalar().FromUniformBytes(t.challenge(label, t.digest[:0]))
 }
 
 // NonceSource derives hedged nonces (SPEC.md §2.3): each nonce is
