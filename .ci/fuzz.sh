@@ -43,3 +43,4 @@ for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnm
   run ./mental "$t" 200000
 done
 run ./mental/internal/msm FuzzMultiScalarMult 8000
+run ./mental/internal/transcript FuzzFraming 100000

@@ -82,3 +82,55 @@ func TestChallengeScalarDoesNotAlias(t *testing.T) {
 		t.Fatal("a later challenge changed an earlier scalar")
 	}
 }
+
+// FuzzFraming: any sequence of items, split from the fuzzer's bytes, gives
+// the same challenges through the buffered transcript as through SHA-512
+// of the framed items written directly, including challenges in the middle
+// and a clone taken at any point.
+func FuzzFraming(f *testing.F) {
+	f.Add([]byte("a\x00bc\x01def"), uint16(3), uint8(1))
+	f.Add(bytes.Repeat([]byte{7}, 3000), uint16(700), uint8(2))
+	f.Add([]byte{}, uint16(0), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint16, cloneAt uint8) {
+		step := int(chunk)%(2*flushAt) + 1
+		ref := sha512.New()
+		ref.Write(frame("dom-sep", []byte(Domain)))
+		ref.Write(frame("protocol", []byte("fuzz")))
+		tr := New("fuzz")
+		var clone *Transcript
+		for i := 0; len(data) > 0; i++ {
+			n := min(step, len(data))
+			item := data[:n]
+			data = data[n:]
+			if i == int(cloneAt) {
+				clone = tr.Clone()
+			}
+			label := fmt.Sprintf("item-%d", i)
+			tr.Append(label, item)
+			ref.Write(frame(label, item))
+			if clone != nil {
+				clone.Append(label, item)
+			}
+			if i%3 == 2 {
+				ref.Write(frame("challenge", []byte("mid")))
+				want := ref.Sum(nil)
+				if got := tr.ChallengeBytes("mid"); !bytes.Equal(got, want) {
+					t.Fatalf("challenge after item %d differs from direct framing", i)
+				}
+				if clone != nil {
+					clone.ChallengeBytes("mid")
+				}
+			}
+		}
+		ref.Write(frame("challenge", []byte("end")))
+		want := ref.Sum(nil)
+		if got := tr.ChallengeBytes("end"); !bytes.Equal(got, want) {
+			t.Fatal("final challenge differs from direct framing")
+		}
+		if clone != nil {
+			if got := clone.ChallengeBytes("end"); !bytes.Equal(got, want) {
+				t.Fatal("a clone fed the same items diverged")
+			}
+		}
+	})
+}
