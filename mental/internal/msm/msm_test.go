@@ -278,20 +278,27 @@ func TestSignedDigits(t *testing.T) {
 	}
 }
 
+// batchLike returns n random points and scalars mixed as in a batch of
+// swap proofs: 2/3 full-length, 1/3 128-bit weights.
+func batchLike(b *testing.B, n int) ([]*ristretto255.Scalar, []*ristretto255.Element) {
+	var ss []*ristretto255.Scalar
+	var ps []*ristretto255.Element
+	for i := range n {
+		s := randomScalar(b)
+		if i%3 == 0 {
+			s = shortScalar(b, 128)
+		}
+		ss, ps = append(ss, s), append(ps, randomElement(b))
+	}
+	return ss, ps
+}
+
 // BenchmarkMSM compares edwards25519's Straus method with the bucket
 // method on sums the size of one proof and of a batch of a hundred swap
 // proofs (2/3 full scalars, 1/3 128-bit weights).
 func BenchmarkMSM(b *testing.B) {
 	for _, n := range []int{14, 32, 64, 128, 256, 512, 1200} {
-		var ss []*ristretto255.Scalar
-		var ps []*ristretto255.Element
-		for i := range n {
-			s := randomScalar(b)
-			if i%3 == 0 {
-				s = shortScalar(b, 128)
-			}
-			ss, ps = append(ss, s), append(ps, randomElement(b))
-		}
+		ss, ps := batchLike(b, n)
 		enc := encode(ss)
 		b.Run(fmt.Sprintf("straus/n=%d", n), func(b *testing.B) {
 			for b.Loop() {
@@ -384,15 +391,7 @@ func FuzzMultiScalarMult(f *testing.F) {
 // data behind windowWidth's weights (go test -bench Window).
 func BenchmarkWindow(b *testing.B) {
 	for _, n := range []int{256, 600, 1200, 2400} {
-		var ss []*ristretto255.Scalar
-		var ps []*ristretto255.Element
-		for i := range n {
-			s := randomScalar(b)
-			if i%3 == 0 {
-				s = shortScalar(b, 128)
-			}
-			ss, ps = append(ss, s), append(ps, randomElement(b))
-		}
+		ss, ps := batchLike(b, n)
 		enc := encode(ss)
 		model := windowWidth(enc)
 		for c := model - 2; c <= model+2; c++ {
