@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/gtank/ristretto255"
+
+	"github.com/masque-games/masque/mental/internal/bridge"
 )
 
 const labelSwap = "masque/swap/v1"
@@ -21,8 +23,9 @@ const swapSize = 7 * 32
 
 // Swap re-masks c0 and c1 and, if swap is true, exchanges them. It returns
 // the two output cards and a proof that binds ctx. The bit is never
-// branched on: both orders are computed arithmetically (o0 = c0 + b·(c1-c0)
-// + remask) and the proof's real branch is chosen in constant time.
+// branched on: each output component is selected from the two inputs in
+// constant time (field element selection by mask, internal/bridge), then
+// re-masked, and the proof's real branch is chosen in constant time.
 func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof *SwapProof, err error) {
 	if len(c0) == 0 || len(c0) > MaxWidth || len(c0) != len(c1) {
 		return nil, nil, nil, fmt.Errorf("mental: swap: card widths %d and %d", len(c0), len(c1))
@@ -34,27 +37,21 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 		bit = 1
 	}
 	b := bitScalar(bit)
-	nb := ristretto255.NewScalar().Negate(b)
 	w := len(c0)
 	s0, s1 := randomScalars(w), randomScalars(w)
 	o0, o1 = make(Card, w), make(Card, w)
 	for i := range w {
-		// b·(c1 - c0), shared by both outputs; s·G uses the fixed-base
-		// table. All constant time.
-		dA := ristretto255.NewElement().Subtract(c1[i].A, c0[i].A)
-		dB := ristretto255.NewElement().Subtract(c1[i].B, c0[i].B)
-		dA.ScalarMult(b, dA)
-		dB.ScalarMult(b, dB)
-		o0[i].A = ristretto255.NewElement().ScalarBaseMult(s0[i])
-		o0[i].A.Add(o0[i].A, c0[i].A).Add(o0[i].A, dA)
-		o0[i].B = ristretto255.NewElement().ScalarMult(s0[i], k.H)
-		o0[i].B.Add(o0[i].B, c0[i].B).Add(o0[i].B, dB)
-		o1[i].A = ristretto255.NewElement().ScalarBaseMult(s1[i])
-		o1[i].A.Add(o1[i].A, c1[i].A).Subtract(o1[i].A, dA)
-		o1[i].B = ristretto255.NewElement().ScalarMult(s1[i], k.H)
-		o1[i].B.Add(o1[i].B, c1[i].B).Subtract(o1[i].B, dB)
+		// o0 = (c1 if swapped, else c0) + s0·(G, H); o1 the other one
+		// + s1·(G, H). s·G uses the fixed-base table. All constant time.
+		o0[i].A = bridge.Select(ristretto255.NewElement(), c1[i].A, c0[i].A, bit)
+		o0[i].B = bridge.Select(ristretto255.NewElement(), c1[i].B, c0[i].B, bit)
+		o1[i].A = bridge.Select(ristretto255.NewElement(), c0[i].A, c1[i].A, bit)
+		o1[i].B = bridge.Select(ristretto255.NewElement(), c0[i].B, c1[i].B, bit)
+		o0[i].A.Add(o0[i].A, ristretto255.NewElement().ScalarBaseMult(s0[i]))
+		o0[i].B.Add(o0[i].B, ristretto255.NewElement().ScalarMult(s0[i], k.H))
+		o1[i].A.Add(o1[i].A, ristretto255.NewElement().ScalarBaseMult(s1[i]))
+		o1[i].B.Add(o1[i].B, ristretto255.NewElement().ScalarMult(s1[i], k.H))
 	}
-	_ = nb
 	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
 	precomputeSwapValues(f, c0, c1)
 	// The witness of the real branch is Σ z_k s_k over the compressed
