@@ -82,13 +82,19 @@ func (t *Transcript) Append(label string, data []byte) {
 	t.buf = binary.BigEndian.AppendUint32(t.buf, uint32(len(data)))
 	// Copy through the buffer even for large items: writing data to the
 	// hash.Hash interface directly would make every caller's data escape.
-	for len(data) > 0 {
-		n := min(len(data), cap(t.buf)-len(t.buf))
-		t.buf = append(t.buf, data[:n]...)
-		data = data[n:]
+	// Flushing first whenever the buffer has reached flushAt keeps at
+	// least cap-flushAt bytes free, so every pass copies something (a long
+	// label can fill the buffer to its capacity).
+	for {
 		if len(t.buf) >= flushAt {
 			t.flush()
 		}
+		if len(data) == 0 {
+			return
+		}
+		n := min(len(data), cap(t.buf)-len(t.buf))
+		t.buf = append(t.buf, data[:n]...)
+		data = data[n:]
 	}
 }
 

@@ -66,6 +66,36 @@ func scalarOf(b [64]byte) *ristretto255.Scalar {
 	return ristretto255.NewScalar().FromUniformBytes(b[:])
 }
 
+// TestLongLabels: labels of any length, up to several buffers, including
+// ones whose framing fills the buffer exactly to its capacity, are framed
+// like any other item (and never stall the copy loop).
+func TestLongLabels(t *testing.T) {
+	c := cap(New("x").buf)
+	for _, n := range []int{-1, 0, 1, flushAt - 9, flushAt - 8, c - 8, c - 9, c - 7, c, 2 * c, 5000} {
+		for _, pre := range []int{0, 1, 100, flushAt - 1} {
+			ref := sha512.New()
+			ref.Write(frame("dom-sep", []byte(Domain)))
+			ref.Write(frame("protocol", []byte("test")))
+			tr := New("test")
+			p := bytes.Repeat([]byte{1}, pre)
+			tr.Append("p", p)
+			ref.Write(frame("p", p))
+			if n < 0 { // the label whose framing ends exactly at the buffer's capacity
+				n = cap(tr.buf) - len(tr.buf) - 8
+			}
+			label := string(bytes.Repeat([]byte{'L'}, n))
+			for _, data := range [][]byte{{2}, nil, bytes.Repeat([]byte{3}, 3*c)} {
+				tr.Append(label, data)
+				ref.Write(frame(label, data))
+			}
+			ref.Write(frame("challenge", []byte("c")))
+			if !bytes.Equal(tr.ChallengeBytes("c"), ref.Sum(nil)) {
+				t.Fatalf("label of %d bytes after %d buffered: challenge differs from direct framing", n, pre)
+			}
+		}
+	}
+}
+
 // TestChallengeScalarDoesNotAlias: the scratch space ChallengeScalar uses
 // is not shared with a returned scalar or with earlier challenge bytes.
 func TestChallengeScalarDoesNotAlias(t *testing.T) {
