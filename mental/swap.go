@@ -53,7 +53,6 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 		o1[i].B.Add(o1[i].B, ristretto255.NewElement().ScalarMult(s1[i], k.H))
 	}
 	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
-	precomputeSwapValues(f, c0, c1)
 	// The witness of the real branch is Σ z_k s_k over the compressed
 	// components; z are the formula's coefficients, in the same order.
 	z := swapCoefficients(f)
@@ -64,6 +63,7 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 		tmp.Multiply(z[w+i], s1[i])
 		tw.Add(tw, tmp)
 	}
+	precomputeSwapValues(f, c0, c1, k.H, tw, bit)
 	nbit := 1 - bit
 	a := Assignment{
 		Leaves: [][]*Scalar{
@@ -121,30 +121,46 @@ func (k *JointKey) swapStatement(ctx Context, c0, c1, o0, o1 Card) (*transcriptT
 	return t, Or(branch(c0, c1), branch(c1, c0))
 }
 
-// precomputeSwapValues sets the public values of both branches' equations
-// for the prover: branch 0's with one multi-scalar multiplication each, and
-// branch 1's as branch 0's plus Σ_i (z0_i − z1_i)·(c0_i − c1_i), which
-// needs half the points.
-func precomputeSwapValues(f *Formula, c0, c1 Card) {
+// precomputeSwapValues sets the public values V_0, V_1 of both branches'
+// equations for the prover (V_π = Σ_k z_k·(o_k − c_π(k)), per A and B
+// part), cheaper than two multi-scalar multiplications per part: the real
+// branch's value is t·G (t·H for the B part), from the witness t in
+// constant time, and the two values differ by the public
+// d = V_1 − V_0 = Σ_i (z_i − z_{w+i})·(c0_i − c1_i), which needs half the
+// points. Which of V_real − d, V_real, V_real + d goes to which branch is
+// a constant-time selection on the bit. Only the prover reads these
+// values; a verifier computes every public value from the statement.
+func precomputeSwapValues(f *Formula, c0, c1 Card, H *Element, t *Scalar, bit int) {
 	z := swapCoefficients(f)
 	w := len(c0)
 	e0 := f.children[0].leaf.Equations
 	e1 := f.children[1].leaf.Equations
+	sc := make([]*Scalar, w)
+	for i := range w {
+		sc[i] = ristretto255.NewScalar().Subtract(z[i], z[w+i])
+	}
 	for j := range 2 {
-		v0 := e0[j].publicValue()
-		sc := make([]*Scalar, w)
 		pt := make([]*Element, w)
 		for i := range w {
-			sc[i] = ristretto255.NewScalar().Subtract(z[i], z[w+i])
 			if j == 0 {
 				pt[i] = ristretto255.NewElement().Subtract(c0[i].A, c1[i].A)
 			} else {
 				pt[i] = ristretto255.NewElement().Subtract(c0[i].B, c1[i].B)
 			}
 		}
-		d := ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt)
-		e0[j].value = v0
-		e1[j].value = ristretto255.NewElement().Add(v0, d)
+		d := ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt) // public
+		var real *Element
+		if j == 0 {
+			real = ristretto255.NewElement().ScalarBaseMult(t)
+		} else {
+			real = ristretto255.NewElement().ScalarMult(t, H)
+		}
+		plus := ristretto255.NewElement().Add(real, d)
+		minus := ristretto255.NewElement().Subtract(real, d)
+		// bit 0: branch 0 is real, V_1 = V_0 + d; bit 1: branch 1 is
+		// real, V_0 = V_1 − d.
+		e0[j].value = bridge.Select(ristretto255.NewElement(), minus, real, bit)
+		e1[j].value = bridge.Select(ristretto255.NewElement(), real, plus, bit)
 	}
 }
 
