@@ -185,6 +185,13 @@ func MultiScalarMult(scalars []Scalar, points []*ristretto255.Element) *ristrett
 	return toElement(&r)
 }
 
+// maxWindow is the widest window. Digits are int16 in [-2^(c-1), 2^(c-1));
+// a negated scalar's digits are negated, and at c = 16 the digit -2^15
+// has no int16 negation (it wrapped to itself, and the sum came out wrong:
+// found by FuzzMultiScalarMult, testdata/fuzz/FuzzMultiScalarMult). By the
+// cost model, width 16 would pay only past about 600,000 points.
+const maxWindow = 15
+
 // sum computes r = Σ scalars[i]·points[i] with window width c (0: chosen
 // by the cost model).
 func sum(r *extended, scalars []Scalar, points []*ristretto255.Element, c int) {
@@ -209,8 +216,10 @@ func sum(r *extended, scalars []Scalar, points []*ristretto255.Element, c int) {
 	if c == 0 {
 		c = windowWidthFor(lens)
 	}
-	c = min(max(c, 2), 16) // signed digits need c ≥ 2 for the carry to end
-	nwin := (256 + c) / c  // one more window than 256/c for the last carry
+	// Signed digits need c ≥ 2 for the carry to end, and c ≤ maxWindow so
+	// that a digit's negation fits in int16.
+	c = min(max(c, 2), maxWindow)
+	nwin := (256 + c) / c // one more window than 256/c for the last carry
 	digits := make([]int16, n*nwin)
 	top := -1
 	for i := range short {
@@ -387,7 +396,7 @@ func windowWidthFor(lens []int) int {
 		}
 	}
 	best, bestCost := 2, -1.0
-	for c := 2; c <= 16; c++ {
+	for c := 2; c <= maxWindow; c++ {
 		nwin := (maxLen + c - 1) / c
 		// entries[w]: scalars with a digit in window w, i.e. longer than w·c bits.
 		entries := make([]int, nwin+1)

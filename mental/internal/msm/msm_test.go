@@ -185,7 +185,7 @@ func TestMultiScalarMult(t *testing.T) {
 			if got, w := IsIdentity(enc, ps), want.Equal(ristretto255.NewIdentityElement()) == 1; got != w {
 				t.Fatalf("IsIdentity = %v, want %v", got, w)
 			}
-			for c := 2; c <= 16; c++ {
+			for c := 2; c <= maxWindow; c++ {
 				var r extended
 				sum(&r, enc, ps, c)
 				if toElement(&r).Equal(want) != 1 {
@@ -193,6 +193,33 @@ func TestMultiScalarMult(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExtremeDigits: at every window width c and every window position
+// w, the scalars ±2^(cw+c-1) put the extreme digit -2^(c-1) (or, negated,
+// +2^(c-1)) in window w. At width 16 the negation of -2^15 used to wrap
+// in int16 and the sum came out wrong (FuzzMultiScalarMult found it; 16
+// is now clamped to maxWindow).
+func TestExtremeDigits(t *testing.T) {
+	p := randomElement(t)
+	for c := 2; c <= 16; c++ {
+		for k := c - 1; k < 253; k += c {
+			b := make([]byte, 32)
+			b[k/8] = 1 << (k % 8)
+			pow := ristretto255.NewScalar()
+			if err := pow.Decode(b); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []*ristretto255.Scalar{pow, ristretto255.NewScalar().Negate(pow)} {
+				ss, ps := []*ristretto255.Scalar{s}, []*ristretto255.Element{p}
+				var r extended
+				sum(&r, encode(ss), ps, c)
+				if toElement(&r).Equal(reference(ss, ps)) != 1 {
+					t.Fatalf("±2^%d at window %d: wrong sum", k, c)
+				}
+			}
+		}
 	}
 }
 
