@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -71,7 +69,7 @@ func runBench(a *app, o benchOptions) error {
 	matched := len(selected)
 	// Progress: on a terminal, one line rewritten in place run by run;
 	// otherwise (a log, a pipe) one plain line per figure.
-	live := writerIsTerminal(a.stderr)
+	live := isTerminal(a.stderr)
 	progress := func(i int, name string, run int) {
 		switch {
 		case live:
@@ -121,16 +119,6 @@ func runBench(a *app, o benchOptions) error {
 		return &exitError{code: 2, err: fmt.Errorf("no benchmark matches %q", o.filter)}
 	}
 	return nil
-}
-
-// writerIsTerminal reports whether w is a terminal (a character device).
-func writerIsTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 func round2(v float64) float64 { return float64(int64(v*100+0.5)) / 100 }

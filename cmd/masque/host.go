@@ -145,12 +145,13 @@ func (a *app) isTerminal() bool {
 	if a.terminal != nil {
 		return a.terminal()
 	}
-	out, ok := a.stdout.(io.Reader)
-	return ok && isTerminal(a.stdin) && isTerminal(out)
+	return isTerminal(a.stdin) && isTerminal(a.stdout)
 }
 
-func isTerminal(r io.Reader) bool {
-	f, ok := r.(*os.File)
+// isTerminal reports whether stream (a reader or a writer) is a terminal:
+// an *os.File on a character device.
+func isTerminal(stream any) bool {
+	f, ok := stream.(*os.File)
 	if !ok {
 		return false
 	}
