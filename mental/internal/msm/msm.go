@@ -367,7 +367,8 @@ func bitLen(s *Scalar) int {
 	return 0
 }
 
-// windowWidth picks the window width that minimizes the estimated cost in
+// windowWidthFor picks, given how many scalars (after shorter) have each
+// bit length 0..256, the window width that minimizes the estimated cost in
 // field multiplications. In each window, a scalar with a digit there costs
 // a mixed addition (7) into its bucket, except the first point to land in
 // each bucket, which only sets it (2); the buckets are then summed with
@@ -377,17 +378,6 @@ func bitLen(s *Scalar) int {
 // measurement by BenchmarkWindow (docs/performance.md): the modelled best
 // width was the measured best, or within 1% of it, at 256 to 2400 points.
 // The choice only affects speed, never the result.
-func windowWidth(scalars []Scalar) int {
-	lens := make([]int, 257)
-	for i := range scalars {
-		s, _ := shorter(&scalars[i])
-		lens[bitLen(&s)]++
-	}
-	return windowWidthFor(lens)
-}
-
-// windowWidthFor is windowWidth given how many scalars (after shorter)
-// have each bit length 0..256.
 func windowWidthFor(lens []int) int {
 	maxLen := 0
 	for l, k := range lens {

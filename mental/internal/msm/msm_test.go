@@ -431,3 +431,13 @@ func BenchmarkWindow(b *testing.B) {
 		}
 	}
 }
+
+// windowWidth is the width sum chooses for these scalars.
+func windowWidth(scalars []Scalar) int {
+	lens := make([]int, 257)
+	for i := range scalars {
+		s, _ := shorter(&scalars[i])
+		lens[bitLen(&s)]++
+	}
+	return windowWidthFor(lens)
+}
