@@ -9,7 +9,8 @@ import (
 
 // Protocol labels (SPEC.md §2.1).
 const (
-	labelKey = "masque/key-pok/v1"
+	labelKey     = "masque/key-pok/v1"
+	labelViewKey = "masque/view-key-pok/v1"
 )
 
 // SecretKey is one player's share x of the joint card key. Its methods run
@@ -73,31 +74,48 @@ func keyFormula(X *Element) *Formula {
 	}}})
 }
 
-func (kc KeyContext) transcript(X *Element) *transcriptT {
-	t := Context{Table: kc.Table, Seat: kc.Seat}.transcript(labelKey)
+func (kc KeyContext) transcript(label string, X *Element) *transcriptT {
+	t := Context{Table: kc.Table, Seat: kc.Seat}.transcript(label)
 	t.Append("identity", kc.Identity)
 	t.AppendElement("X", X)
 	return t
 }
 
-// ProvePublic returns the public key with a proof of knowledge bound to kc.
-func (k *SecretKey) ProvePublic(kc KeyContext) *PublicKey {
+// ProvePublic returns the public key with a proof of knowledge bound to
+// kc, for use as a card key (a share of the joint key).
+func (k *SecretKey) ProvePublic(kc KeyContext) *PublicKey { return k.prove(labelKey, kc) }
+
+// ProveViewing returns the public key with a proof of knowledge bound to
+// kc, for use as a viewing key: the key private views are encrypted to
+// (SPEC.md §3.7). Its proof has its own label, so a card key's proof does
+// not pass as a viewing key's, nor the reverse.
+func (k *SecretKey) ProveViewing(kc KeyContext) *PublicKey { return k.prove(labelViewKey, kc) }
+
+func (k *SecretKey) prove(label string, kc KeyContext) *PublicKey {
 	f := keyFormula(k.pub)
-	p, err := proveSigma(kc.transcript(k.pub), f, Assignment{Leaves: [][]*Scalar{{k.x}}})
+	p, err := proveSigma(kc.transcript(label, k.pub), f, Assignment{Leaves: [][]*Scalar{{k.x}}})
 	if err != nil {
 		panic("mental: key proof: " + err.Error())
 	}
 	return &PublicKey{X: k.Public(), proof: p}
 }
 
-// Verify checks the proof of knowledge under kc, and rejects the identity
-// element.
-func (pk *PublicKey) Verify(kc KeyContext) error {
+// Verify checks the proof of knowledge of a card key under kc, and rejects
+// the identity element.
+func (pk *PublicKey) Verify(kc KeyContext) error { return pk.verify(labelKey, "public key", kc) }
+
+// VerifyViewing checks the proof of knowledge of a viewing key under kc,
+// and rejects the identity element.
+func (pk *PublicKey) VerifyViewing(kc KeyContext) error {
+	return pk.verify(labelViewKey, "viewing key", kc)
+}
+
+func (pk *PublicKey) verify(label, what string, kc KeyContext) error {
 	if isIdentity(pk.X) {
-		return fmt.Errorf("public key of seat %d: identity element", kc.Seat)
+		return fmt.Errorf("%s of seat %d: identity element", what, kc.Seat)
 	}
-	if err := verifySigma(kc.transcript(pk.X), keyFormula(pk.X), pk.proof); err != nil {
-		return fmt.Errorf("public key of seat %d: proof of knowledge: %w", kc.Seat, err)
+	if err := verifySigma(kc.transcript(label, pk.X), keyFormula(pk.X), pk.proof); err != nil {
+		return fmt.Errorf("%s of seat %d: proof of knowledge: %w", what, kc.Seat, err)
 	}
 	return nil
 }

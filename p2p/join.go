@@ -282,7 +282,7 @@ func (t *Table) admit(j *joiner) (seat, taken int, no *refusal) {
 		}
 	}
 	if t.cfg.ValidateSeat != nil {
-		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, CardKey: j.req.CardKey}
+		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey}
 		if err := t.cfg.ValidateSeat(next, info); err != nil {
 			return next, 0, refuse(RefusedSeat, "seat refused: %v", err)
 		}
@@ -442,10 +442,10 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 		}
 	}
 	roster := &ledger.Roster{TableID: t.cfg.ID, Game: t.cfg.Game, Options: options,
-		Seats: []ledger.SeatInfo{{Name: t.cfg.Name, PeerID: []byte(id.PeerID()), SignKey: id.PublicKey(), CardKey: t.cfg.CardKey}}}
+		Seats: []ledger.SeatInfo{{Name: t.cfg.Name, PeerID: []byte(id.PeerID()), SignKey: id.PublicKey(), Keys: t.cfg.CardKey}}}
 	addrs := [][][]byte{addrBytes(t.node.host.Addrs())}
 	for _, j := range js {
-		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, CardKey: j.req.CardKey})
+		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey})
 		as := parseAddrs(j.req.Addrs)
 		addrs = append(addrs, addrBytes(append(as, j.observed)))
 	}
@@ -721,7 +721,7 @@ func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, er
 			return nil, fmt.Errorf("p2p: join %s: seat 0 is not the creator", who)
 		}
 		if id == n.ID() {
-			if seat >= 0 || si.Name != cfg.Name || !bytes.Equal(si.CardKey, cfg.CardKey) {
+			if seat >= 0 || si.Name != cfg.Name || !bytes.Equal(si.Keys, cfg.CardKey) {
 				return nil, fmt.Errorf("p2p: join %s: the roster changed our seat", who)
 			}
 			seat = i

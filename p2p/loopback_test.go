@@ -76,7 +76,7 @@ func TestLoopbackGame(t *testing.T) {
 			name := fmt.Sprint("p", i)
 			seatings[i], errs[i] = ps[i].node.Join(ctx, JoinConfig{Creator: creator, TableID: table.ID(), Name: name,
 				CardKey:  []byte("card:" + name),
-				Validate: func(_ int, si ledger.SeatInfo) error { return validate(si.Name, si.CardKey) }})
+				Validate: func(_ int, si ledger.SeatInfo) error { return validate(si.Name, si.Keys) }})
 		})
 	}
 	wg.Wait()

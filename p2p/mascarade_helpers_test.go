@@ -9,14 +9,13 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p/store"
 )
 
 // mascaradeTable turns the peers' signed test roster into a Mascarade
 // roster (options and card keys), re-signed, and returns the seats' card
 // keys. With dealt, the deal is fixed (no coin entries).
-func mascaradeTable(t *testing.T, ps []*tpeer, dealt bool) (store.Table, []*mental.SecretKey) {
+func mascaradeTable(t *testing.T, ps []*tpeer, dealt bool) (store.Table, []table.SeatSecrets) {
 	t.Helper()
 	tb := signedTable(t, ps)
 	var names []string
@@ -37,11 +36,10 @@ func mascaradeTable(t *testing.T, ps []*tpeer, dealt bool) (store.Table, []*ment
 	}
 	opts, _ := o.MarshalBinary()
 	tb.Roster.Game, tb.Roster.Options = mascarade.GameName, opts
-	secrets := make([]*mental.SecretKey, len(ps))
+	secrets := make([]table.SeatSecrets, len(ps))
 	for i := range ps {
-		secrets[i] = mental.GenerateKey()
-		pk := secrets[i].ProvePublic(table.KeyContext(tb.Roster.TableID, i, tb.Roster.Seats[i].PeerID))
-		tb.Roster.Seats[i].CardKey, _ = pk.MarshalBinary()
+		secrets[i] = table.GenerateSeatSecrets()
+		tb.Roster.Seats[i].Keys = secrets[i].PublicKeys(tb.Roster.TableID, i, tb.Roster.Seats[i].PeerID)
 	}
 	gid, err := tb.Roster.GameID()
 	if err != nil {

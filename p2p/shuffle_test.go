@@ -11,22 +11,20 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
-	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p/store"
 )
 
 // hiddenTable turns the peers' test roster into one for a game dealt face
 // down by shuffles (tabletest.HiddenGame), with card keys, re-signed.
-func hiddenTable(t *testing.T, ps []*tpeer) (store.Table, []*mental.SecretKey) {
+func hiddenTable(t *testing.T, ps []*tpeer) (store.Table, []table.SeatSecrets) {
 	t.Helper()
 	tb := signedTable(t, ps)
 	opts, _ := (&table.Options{Game: []byte{byte(len(ps))}}).MarshalBinary()
 	tb.Roster.Game, tb.Roster.Options = tabletest.HiddenGame{}.Name(), opts
-	secrets := make([]*mental.SecretKey, len(ps))
+	secrets := make([]table.SeatSecrets, len(ps))
 	for i := range ps {
-		secrets[i] = mental.GenerateKey()
-		pk := secrets[i].ProvePublic(table.KeyContext(tb.Roster.TableID, i, tb.Roster.Seats[i].PeerID))
-		tb.Roster.Seats[i].CardKey, _ = pk.MarshalBinary()
+		secrets[i] = table.GenerateSeatSecrets()
+		tb.Roster.Seats[i].Keys = secrets[i].PublicKeys(tb.Roster.TableID, i, tb.Roster.Seats[i].PeerID)
 	}
 	gid, _ := tb.Roster.GameID()
 	for i, p := range ps {

@@ -23,7 +23,6 @@ import (
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/store"
@@ -102,7 +101,7 @@ type demoPeer struct {
 	name    string
 	id      *identity.Identity
 	node    *p2p.Node
-	cardKey *mental.SecretKey
+	keys    table.SeatSecrets
 	pubKey  []byte // the card key's public key and proof, for the roster
 	dir     string
 	seating *p2p.Seating
@@ -257,7 +256,7 @@ func startDemoPeers(names []string, root string) ([]*demoPeer, error) {
 		if err != nil {
 			return peers, fmt.Errorf("demo: %s's node: %w", name, err)
 		}
-		peers = append(peers, &demoPeer{name: name, id: id, node: node, cardKey: mental.GenerateKey(),
+		peers = append(peers, &demoPeer{name: name, id: id, node: node, keys: table.GenerateSeatSecrets(),
 			dir: filepath.Join(root, fmt.Sprintf("%02d-%s", i, name))})
 	}
 	return peers, nil
@@ -276,23 +275,17 @@ func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game 
 		return tableID, fmt.Errorf("demo: table options: %w", err)
 	}
 	for i, p := range peers {
-		pk := p.cardKey.ProvePublic(table.KeyContext(tableID, i, []byte(p.id.PeerID())))
-		if p.pubKey, err = pk.MarshalBinary(); err != nil {
-			return tableID, fmt.Errorf("demo: %s's card key: %w", p.name, err)
-		}
+		p.pubKey = p.keys.PublicKeys(tableID, i, []byte(p.id.PeerID()))
 	}
-	// Every seat checks every other seat's card key proof.
+	// Every seat checks every other seat's key proofs.
 	checkSeat := func(seat int, si ledger.SeatInfo) error {
-		pk, err := mental.UnmarshalPublicKey(si.CardKey)
-		if err != nil {
-			return err
-		}
-		return pk.Verify(table.KeyContext(tableID, seat, si.PeerID))
+		_, err := table.VerifySeatKeys(tableID, seat, si)
+		return err
 	}
 	tbl, err := peers[0].node.CreateTable(p2p.TableConfig{ID: tableID, Game: game, Options: opts,
 		Seats: len(peers), Name: peers[0].name, CardKey: peers[0].pubKey,
 		Validate: func(_ string, card []byte) error {
-			_, err := mental.UnmarshalPublicKey(card)
+			_, err := table.DecodeSeatKeys(card)
 			return err
 		}})
 	if err != nil {
@@ -357,12 +350,16 @@ func playDemo(ctx context.Context, peers []*demoPeer, seed uint64, out io.Writer
 		}
 	}()
 	for i, p := range peers {
-		st, err := store.Create(p.dir, p.seating.Table, p.cardKey.Bytes())
+		secret, err := p.keys.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("demo: %s's keys: %w", p.name, err)
+		}
+		st, err := store.Create(p.dir, p.seating.Table, secret)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %s's state directory: %w", p.name, err)
 		}
 		stores[i] = st
-		cfg := netsession.SeatConfig{Seat: i, Roster: p.seating.Roster, Sign: p.id.SigningKey(), Card: p.cardKey,
+		cfg := netsession.SeatConfig{Seat: i, Roster: p.seating.Roster, Sign: p.id.SigningKey(), Keys: p.keys,
 			Bot: true, Seed: seed}
 		if i == 0 {
 			cfg.Narrate = func(line string) { fmt.Fprintln(out, line) }

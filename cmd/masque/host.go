@@ -24,7 +24,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
@@ -502,7 +502,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	if name == "" {
 		name = player + "'s table"
 	}
-	card := mental.GenerateKey()
+	keys := table.GenerateSeatSecrets()
 	seatCtx := ctx
 	if o.waitSeats > 0 {
 		var cancel context.CancelFunc
@@ -511,7 +511,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	}
 	var lastTaken int
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish, HideMemory: o.noMemory,
-		Table: name, Player: player, Players: o.players, Card: card,
+		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {
 			r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
@@ -549,7 +549,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: 1, err: fmt.Errorf("seating: %w", err)}
 	}
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
-	return r.create(ctx, p, seating, card, name)
+	return r.create(ctx, p, seating, keys, name)
 }
 
 // askKeyRelease asks the player whether every card key is published at
@@ -610,12 +610,16 @@ func keysLine(publish bool, whose string) string {
 // create makes the state directory for a new seating and plays. name is
 // the table's lobby name, kept beside the state so that 'masque join NAME'
 // finds the game again after a crash.
-func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Seating, card *mental.SecretKey, name string) error {
+func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Seating, keys table.SeatSecrets, name string) error {
 	dir := r.o.state
 	if dir == "" {
 		dir = r.defaultStateDir(seating.Roster.TableID)
 	}
-	st, err := store.Create(dir, seating.Table, card.Bytes())
+	secret, err := keys.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	st, err := store.Create(dir, seating.Table, secret)
 	if err != nil {
 		return &exitError{code: 1, err: err, hint: "give an empty or new directory with --state"}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
-	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -147,10 +147,10 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	}
 	defer p.Close()
 	player := r.playerName(p)
-	card := mental.GenerateKey()
+	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
-		AutoName: r.o.player == "", Card: card, Seat: t.seat,
+		AutoName: r.o.player == "", Keys: keys, Seat: t.seat,
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
 		}})
@@ -167,7 +167,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
 	r.printf("game: %s", gameTitle(seating.Roster.Game))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
-	return r.create(ctx, p, seating, card, t.label)
+	return r.create(ctx, p, seating, keys, t.label)
 }
 
 // rejoin reopens a state directory and plays on.

@@ -71,7 +71,7 @@ type SeatInfo struct {
 	Name    string            // display name, 1..64 bytes of UTF-8
 	PeerID  []byte            // the seat's network identity (libp2p peer id bytes)
 	SignKey ed25519.PublicKey // key that signs this seat's entries
-	CardKey []byte            // mental public key with its proof of knowledge
+	Keys    []byte            // the seat's public mental keys with their proofs (opaque here; see engine/table)
 }
 
 // Roster fixes everything a game is played under. Its hash is the game id.
@@ -96,7 +96,7 @@ func (r *Roster) MarshalBinary() ([]byte, error) {
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(s.Name)) })
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(s.PeerID) })
 		b.AddBytes(s.SignKey)
-		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(s.CardKey) })
+		b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(s.Keys) })
 	}
 	return b.Bytes()
 }
@@ -121,8 +121,8 @@ func (r *Roster) check() error {
 		if len(s.SignKey) != ed25519.PublicKeySize {
 			return fmt.Errorf("roster: seat %d: signing key is %d bytes, want %d", i, len(s.SignKey), ed25519.PublicKeySize)
 		}
-		if len(s.CardKey) > MaxKeyBytes {
-			return fmt.Errorf("roster: seat %d: card key is %d bytes, limit %d", i, len(s.CardKey), MaxKeyBytes)
+		if len(s.Keys) > MaxKeyBytes {
+			return fmt.Errorf("roster: seat %d: keys are %d bytes, limit %d", i, len(s.Keys), MaxKeyBytes)
 		}
 		for j := range i {
 			if r.Seats[j].Name == s.Name {
@@ -159,7 +159,7 @@ func UnmarshalRoster(data []byte) (*Roster, error) {
 			return nil, fmt.Errorf("roster: seat %d truncated", i)
 		}
 		r.Seats = append(r.Seats, SeatInfo{Name: string(name), PeerID: append([]byte{}, peer...),
-			SignKey: sign, CardKey: append([]byte{}, key...)})
+			SignKey: sign, Keys: append([]byte{}, key...)})
 	}
 	if !s.Empty() {
 		return nil, fmt.Errorf("roster: %d trailing bytes", len(s))

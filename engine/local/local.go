@@ -12,7 +12,6 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/mental"
 )
 
 // Seat is one in-process seat: its private side and its own replica.
@@ -44,18 +43,16 @@ func New(game table.Game, names []string, opts table.Options) (*Table, error) {
 	}
 	r := &ledger.Roster{TableID: tableID, Game: game.Name(), Options: optBytes}
 	var signs []ed25519.PrivateKey
-	var cards []*mental.SecretKey
+	var secrets []table.SeatSecrets
 	for i, name := range names {
 		pub, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
 			return nil, err
 		}
-		sk := mental.GenerateKey()
+		sk := table.GenerateSeatSecrets()
 		peer := append([]byte("local:"), pub[:8]...)
-		pk := sk.ProvePublic(table.KeyContext(tableID, i, peer))
-		enc, _ := pk.MarshalBinary()
-		r.Seats = append(r.Seats, ledger.SeatInfo{Name: name, PeerID: peer, SignKey: pub, CardKey: enc})
-		signs, cards = append(signs, priv), append(cards, sk)
+		r.Seats = append(r.Seats, ledger.SeatInfo{Name: name, PeerID: peer, SignKey: pub, Keys: sk.PublicKeys(tableID, i, peer)})
+		signs, secrets = append(signs, priv), append(secrets, sk)
 	}
 	id, err := r.GameID()
 	if err != nil {
@@ -70,7 +67,7 @@ func New(game table.Game, names []string, opts table.Options) (*Table, error) {
 		if err != nil {
 			return nil, err
 		}
-		lt.Seats = append(lt.Seats, &Seat{Name: name, Player: table.NewPlayer(i, signs[i], cards[i]), Replica: rep})
+		lt.Seats = append(lt.Seats, &Seat{Name: name, Player: table.NewPlayer(i, signs[i], secrets[i]), Replica: rep})
 	}
 	return lt, lt.Auto()
 }

@@ -145,52 +145,62 @@ func TestAdversaryWrongShare(t *testing.T) {
 	v := h.View()
 	ctx := v.ShareContext(v.Pos(), 1)
 	card := v.Pending().Cards[0]
-	share := func(k *mental.SecretKey, ctx mental.Context, c mental.Card) []byte {
-		sh, err := k.Share(ctx, c)
+	viewer := v.ViewingKey(0)
+	enc := func(k *mental.SecretKey, ctx mental.Context, c mental.Card, to *mental.Element) *mental.EncryptedShare {
+		es, err := k.EncryptShare(ctx, c, to)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return bodyOf(h, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}})
+		return es
+	}
+	share := func(k *mental.SecretKey, ctx mental.Context, c mental.Card, to *mental.Element) []byte {
+		return bodyOf(h, &table.Body{Kind: table.BodyShares, EncShares: []*mental.EncryptedShare{enc(k, ctx, c, to)}})
 	}
 	cases := map[string][]byte{
 		// Another seat's key (seat 2's share, posted by seat 1).
-		"another seat's key": share(h.Seats[2].Card, ctx, card),
+		"another seat's key": share(h.Seats[2].Card, ctx, card, viewer),
 		// A key that is in no roster.
-		"an unknown key": share(mental.GenerateKey(), ctx, card),
+		"an unknown key": share(mental.GenerateKey(), ctx, card, viewer),
 		// Seat 1's key, another card (slot 1's ciphertext).
-		"another card": share(h.Seats[1].Card, ctx, v.Slot(1)),
+		"another card": share(h.Seats[1].Card, ctx, v.Slot(1), viewer),
 		// Seat 1's key and the right card, another position's context.
-		"another position": share(h.Seats[1].Card, v.ShareContext(v.Pos()+1, 1), card),
+		"another position": share(h.Seats[1].Card, v.ShareContext(v.Pos()+1, 1), card, viewer),
 		// ... or another seat's context.
-		"another context seat": share(h.Seats[1].Card, v.ShareContext(v.Pos(), 2), card),
+		"another context seat": share(h.Seats[1].Card, v.ShareContext(v.Pos(), 2), card, viewer),
+		// Encrypted to the viewer's card key, which the table may publish:
+		// that key would then open the view for everyone.
+		"to the viewer's card key": share(h.Seats[1].Card, ctx, card, v.Joint().Keys[0]),
+		// Encrypted to another seat's viewing key: seat 2 would see it.
+		"to another seat's viewing key": share(h.Seats[1].Card, ctx, card, v.ViewingKey(2)),
 		// Two shares for a one-slot request.
 		"two shares": func() []byte {
-			a, _ := h.Seats[1].Card.Share(ctx, card)
-			return bodyOf(h, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{a, a}})
+			a := enc(h.Seats[1].Card, ctx, card, viewer)
+			return bodyOf(h, &table.Body{Kind: table.BodyShares, EncShares: []*mental.EncryptedShare{a, a}})
 		}(),
 		// No share at all.
 		"no share": bodyOf(h, &table.Body{Kind: table.BodyShares}),
-		// An encrypted share where a plain one is due.
-		"encrypted share": func() []byte {
-			es, err := h.Seats[1].Card.EncryptShare(ctx, card, v.Joint().Keys[0])
+		// A public share where one encrypted to the viewer is due: the
+		// leak of issue 11 (two public peeks of one card open it).
+		"a public share": func() []byte {
+			sh, err := h.Seats[1].Card.Share(ctx, card)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return bodyOf(h, &table.Body{Kind: table.BodyShares, EncShares: []*mental.EncryptedShare{es}})
+			return bodyOf(h, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}})
 		}(),
 	}
-	// A random point for D, with the honest proof.
-	sh, _ := h.Seats[1].Card.Share(ctx, card)
-	sh.D[0] = randomElement()
-	cases["a random point"] = bodyOf(h, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}})
-	// The identity for D.
-	sh, _ = h.Seats[1].Card.Share(ctx, card)
-	sh.D[0] = mental.Base().Subtract(mental.Base(), mental.Base())
-	cases["the identity"] = bodyOf(h, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}})
+	// A random point for E2, with the honest proof.
+	es := enc(h.Seats[1].Card, ctx, card, viewer)
+	es.E2[0] = randomElement()
+	cases["a random point"] = bodyOf(h, &table.Body{Kind: table.BodyShares, EncShares: []*mental.EncryptedShare{es}})
+	// The identity for E1 (the share in the clear as E2).
+	es = enc(h.Seats[1].Card, ctx, card, viewer)
+	es.E1[0] = mental.Base().Subtract(mental.Base(), mental.Base())
+	cases["the identity"] = bodyOf(h, &table.Body{Kind: table.BodyShares, EncShares: []*mental.EncryptedShare{es}})
 
 	for name, body := range cases {
 		reason := "bad-share"
-		if name == "two shares" || name == "no share" || name == "encrypted share" {
+		if name == "two shares" || name == "no share" || name == "a public share" {
 			reason = "share-count"
 		}
 		t.Run(name, func(t *testing.T) {
@@ -478,15 +488,14 @@ func TestAdversaryForgedRoster(t *testing.T) {
 	t.Run("a card key proof from another table", func(t *testing.T) {
 		other := rosterOf(t, "roster-other-table", nil)
 		tr := rosterOf(t, "roster", func(r *ledger.Roster, _ []tabletest.Keys) {
-			r.Seats[2].CardKey = other.Roster.Seats[2].CardKey
+			r.Seats[2].Keys = other.Roster.Seats[2].Keys
 		})
 		refuse(t, tr, true)
 	})
 	t.Run("a card key proof from another seat", func(t *testing.T) {
 		tr := rosterOf(t, "roster", func(r *ledger.Roster, keys []tabletest.Keys) {
 			// Seat 2's key, proven under seat 1's context.
-			pk := keys[2].Card.ProvePublic(table.KeyContext(r.TableID, 1, r.Seats[2].PeerID))
-			r.Seats[2].CardKey, _ = pk.MarshalBinary()
+			r.Seats[2].Keys = keys[2].Secrets().PublicKeys(r.TableID, 1, r.Seats[2].PeerID)
 		})
 		refuse(t, tr, true)
 	})
@@ -498,7 +507,7 @@ func TestAdversaryForgedRoster(t *testing.T) {
 	})
 	t.Run("another seat's public key copied", func(t *testing.T) {
 		tr := rosterOf(t, "roster", func(r *ledger.Roster, _ []tabletest.Keys) {
-			r.Seats[3].CardKey = slices.Clone(r.Seats[0].CardKey)
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[0].Keys[:96]), r.Seats[3].Keys[96:]...)
 		})
 		refuse(t, tr, true)
 	})
@@ -517,7 +526,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 	with := func(name string, X *mental.Element, proof []byte) {
 		t.Run(name, func(t *testing.T) {
 			tr := rosterOf(t, "rogue", func(r *ledger.Roster, _ []tabletest.Keys) {
-				r.Seats[3].CardKey = append(X.Encode(nil), proof...)
+				r.Seats[3].Keys = append(append(X.Encode(nil), proof...), r.Seats[3].Keys[96:]...)
 			})
 			refuse(t, tr, true)
 		})
@@ -525,7 +534,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 	honest := rosterOf(t, "rogue", nil).Roster
 	var sum *mental.Element
 	for i := range 3 {
-		pk, err := mental.UnmarshalPublicKey(honest.Seats[i].CardKey)
+		pk, err := mental.UnmarshalPublicKey(honest.Seats[i].Keys[:96])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -541,7 +550,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 	ownProof := y.ProvePublic(table.KeyContext(honest.TableID, 3, honest.Seats[3].PeerID))
 	ownEnc, _ := ownProof.MarshalBinary()
 	with("rogue key with the attacker's proof", rogue, ownEnc[32:])
-	with("rogue key with seat 3's honest proof", rogue, honest.Seats[3].CardKey[32:])
+	with("rogue key with seat 3's honest proof", rogue, honest.Seats[3].Keys[32:96])
 	with("rogue key with a zero proof", rogue, make([]byte, 64))
 	// The key that cancels all others: the joint key is the identity.
 	cancel := mental.Base().Negate(sum)
@@ -551,7 +560,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 	// A proof-less key: 32 bytes.
 	t.Run("no proof", func(t *testing.T) {
 		tr := rosterOf(t, "rogue", func(r *ledger.Roster, _ []tabletest.Keys) {
-			r.Seats[3].CardKey = r.Seats[3].CardKey[:32]
+			r.Seats[3].Keys = r.Seats[3].Keys[:32]
 		})
 		refuse(t, tr, true)
 	})
@@ -642,14 +651,14 @@ func TestAdversaryEncodings(t *testing.T) {
 	h.Auto()
 }
 
-// Shares with non-canonical encodings.
+// Shares with non-canonical encodings (a peek's: encrypted to the viewer).
 func TestAdversaryShareEncodings(t *testing.T) {
 	h := peekPending(t, "share-encodings")
 	_, honest := h.AutoBody()
 	enc := bodyOf(h, honest)
-	// [kind][count][u16 length][width][D (32)][proof...][enc count]
-	if enc[4] != 1 {
-		t.Fatalf("share width byte is %d", enc[4])
+	// [kind][plain count 0][enc count 1][u16 length][width][E1 (32)][E2 (32)][proof...]
+	if enc[1] != 0 || enc[2] != 1 || enc[5] != 1 {
+		t.Fatalf("peek body starts % x", enc[:6])
 	}
 	patch := func(off int, with []byte) []byte {
 		out := bytes.Clone(enc)
@@ -657,13 +666,14 @@ func TestAdversaryShareEncodings(t *testing.T) {
 		return out
 	}
 	for name, b := range map[string][]byte{
-		"D not canonical":        patch(5, nonCanonicalElement),
-		"response not canonical": patch(len(enc)-1-32, nonCanonicalScalar),
-		"width 2":                patch(4, []byte{2}),
-		"width 0":                patch(4, []byte{0}),
-		"length one short":       patch(2, []byte{byte((len(enc) - 6) >> 8), byte(len(enc) - 6)}),
+		"E1 not canonical":       patch(6, nonCanonicalElement),
+		"E2 not canonical":       patch(38, nonCanonicalElement),
+		"response not canonical": patch(len(enc)-32, nonCanonicalScalar),
+		"width 2":                patch(5, []byte{2}),
+		"width 0":                patch(5, []byte{0}),
+		"length one short":       patch(3, []byte{byte((len(enc) - 6) >> 8), byte(len(enc) - 6)}),
 		"trailing byte":          append(bytes.Clone(enc), 0),
-		"encrypted count 1":      patch(len(enc)-1, []byte{1}),
+		"plain count 1":          patch(1, []byte{1}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			wantFault(t, h.RejectBody(1, b), 1, "malformed-body")

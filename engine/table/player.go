@@ -27,17 +27,21 @@ type Player struct {
 	Seat   int
 	sign   ed25519.PrivateKey
 	card   *mental.SecretKey
+	view   *mental.SecretKey
 	Memory []Sighting
 }
 
 // NewPlayer returns the player of seat, signing with sign and holding the
-// card key card.
-func NewPlayer(seat int, sign ed25519.PrivateKey, card *mental.SecretKey) *Player {
-	return &Player{Seat: seat, sign: sign, card: card}
+// secret keys keys.
+func NewPlayer(seat int, sign ed25519.PrivateKey, keys SeatSecrets) *Player {
+	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View}
 }
 
 // CardKey returns the player's secret card key.
 func (p *Player) CardKey() *mental.SecretKey { return p.card }
+
+// ViewingKey returns the player's secret viewing key.
+func (p *Player) ViewingKey() *mental.SecretKey { return p.view }
 
 // coin is this seat's deal coin: derived from its secret key and the game,
 // so a restarted peer reveals the coin it committed to.
@@ -84,11 +88,11 @@ func (p *Player) shares(t *Table) (*Body, error) {
 	r := t.Pending()
 	ctx := t.ShareContext(t.Pos(), p.Seat)
 	b := &Body{Kind: BodyShares}
-	if r.Kind == engine.EffectShowOthers {
+	if r.Private() {
 		rec := r.Recipients(t.Seats(), engine.Seat(p.Seat))
 		for k := range r.Slots {
 			for _, y := range rec {
-				es, err := p.card.EncryptShare(ctx, r.Cards[k], t.joint.Keys[y])
+				es, err := p.card.EncryptShare(ctx, r.Cards[k], t.views[y])
 				if err != nil {
 					return nil, err
 				}
@@ -169,11 +173,7 @@ func (p *Player) Observe(t *Table) error {
 		if int(r.By) != p.Seat {
 			return nil
 		}
-		var others [][]*mental.Element
-		for i := range r.Seats {
-			others = append(others, r.Shares[i][0])
-		}
-		m, err := p.card.Peek(r.Cards[0], others)
+		m, err := p.open(t, r, 0)
 		if err != nil {
 			return err
 		}
@@ -201,19 +201,7 @@ func (p *Player) Observe(t *Table) error {
 			return nil
 		}
 		for k, sl := range r.Slots {
-			var ds [][]*mental.Element
-			for i, author := range r.Seats {
-				if int(author) == p.Seat {
-					continue
-				}
-				rec := r.Recipients(t.Seats(), author)
-				idx := slices.Index(rec, engine.Seat(p.Seat))
-				if idx < 0 {
-					return errors.New("table: show-others: this seat is not a recipient")
-				}
-				ds = append(ds, p.card.Decrypt(r.Enc[i][k*len(rec)+idx]))
-			}
-			m, err := p.card.Peek(r.Cards[k], ds)
+			m, err := p.open(t, r, k)
 			if err != nil {
 				return err
 			}
@@ -223,4 +211,23 @@ func (p *Player) Observe(t *Table) error {
 		}
 	}
 	return nil
+}
+
+// open opens the k-th card of a completed private view this seat
+// receives: every other author's share, decrypted with the viewing key,
+// plus the seat's own share, computed locally and never published.
+func (p *Player) open(t *Table, r *Request, k int) ([]*mental.Element, error) {
+	var ds [][]*mental.Element
+	for i, author := range r.Seats {
+		if int(author) == p.Seat {
+			continue
+		}
+		rec := r.Recipients(t.Seats(), author)
+		idx := slices.Index(rec, engine.Seat(p.Seat))
+		if idx < 0 || i >= len(r.Enc) || k*len(rec)+idx >= len(r.Enc[i]) {
+			return nil, fmt.Errorf("table: seat %d receives no share of slot %d from seat %d", p.Seat, r.Slots[k], author)
+		}
+		ds = append(ds, p.view.Decrypt(r.Enc[i][k*len(rec)+idx]))
+	}
+	return p.card.Peek(r.Cards[k], ds)
 }

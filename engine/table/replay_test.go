@@ -14,6 +14,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
 	"github.com/masque-games/masque/mental"
@@ -26,7 +27,51 @@ import (
 // are published at the end.
 func randomGame(tb testing.TB, seed string, names []string, coins int) *ledger.Transcript {
 	tb.Helper()
-	g, err := mascarade.Options{Players: names, Coins: coins}.MarshalBinary()
+	return randomGameOf(tb, edition1, seed, names, coins)
+}
+
+// edition is what randomGameOf needs to know of a Mascarade edition.
+type edition struct {
+	game    table.Game
+	options func(names []string, coins int) ([]byte, error)
+	legal   func(s engine.State, seat engine.Seat) []engine.Move
+	window  func(s engine.State) bool // a challenge window is open
+	secret  func(s engine.State, m engine.Move) bool
+	format  func(s engine.State, m engine.Move) string
+	// peekOneIn, if not 0, makes a turn a peek one time in peekOneIn
+	// when one is legal (uniform choices rarely peek).
+	peekOneIn int
+	// favour, if set, picks the move half the time when one is legal
+	// (claims of the characters that show a card to another seat).
+	favour func(m engine.Move) bool
+}
+
+var edition1 = edition{
+	game: mascarade.Game{},
+	options: func(names []string, coins int) ([]byte, error) {
+		return mascarade.Options{Players: names, Coins: coins}.MarshalBinary()
+	},
+	legal:  func(s engine.State, seat engine.Seat) []engine.Move { return s.(*mascarade.State).LegalMoves(seat) },
+	window: func(s engine.State) bool { return s.(*mascarade.State).InChallengeWindow() },
+	secret: func(s engine.State, m engine.Move) bool { return mascarade.HasSecretSwap(s.(*mascarade.State), m) },
+	format: func(s engine.State, m engine.Move) string { return mascarade.FormatMove(s.(*mascarade.State), m) },
+}
+
+var edition2 = edition{
+	game: mascarade2.Game{},
+	options: func(names []string, coins int) ([]byte, error) {
+		return mascarade2.Options{Players: names, Coins: coins}.MarshalBinary()
+	},
+	legal:  func(s engine.State, seat engine.Seat) []engine.Move { return s.(*mascarade2.State).LegalMoves(seat) },
+	window: func(s engine.State) bool { return s.(*mascarade2.State).InChallengeWindow() },
+	secret: func(s engine.State, m engine.Move) bool { return mascarade2.HasSecretSwap(s.(*mascarade2.State), m) },
+	format: func(s engine.State, m engine.Move) string { return mascarade2.FormatMove(s.(*mascarade2.State), m) },
+}
+
+// randomGameOf is randomGame for either edition.
+func randomGameOf(tb testing.TB, ed edition, seed string, names []string, coins int) *ledger.Transcript {
+	tb.Helper()
+	g, err := ed.options(names, coins)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -34,23 +79,23 @@ func randomGame(tb testing.TB, seed string, names []string, coins int) *ledger.T
 	// on the roster's hash, which the card key proofs' random nonces
 	// change from run to run, and so would the whole game.
 	rng := rand.New(rand.NewChaCha8([32]byte(tabletest.DeriveBytes(seed, "moves"))))
-	deal, err := mascarade.Game{}.Deck(g)
+	deal, err := ed.game.Deck(g)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	rng.Shuffle(len(deal), func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
 	keys := tabletest.SeatKeys(seed, names)
-	r, sigs, err := tabletest.Roster(mascarade.Game{}, tabletest.TableID(seed), keys, table.Options{Game: g, Deal: deal, PublishKeys: true})
+	r, sigs, err := tabletest.Roster(ed.game, tabletest.TableID(seed), keys, table.Options{Game: g, Deal: deal, PublishKeys: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	t, err := table.New(r, mascarade.Game{})
+	t, err := table.New(r, ed.game)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	var players []*table.Player
 	for i, k := range keys {
-		players = append(players, table.NewPlayer(i, k.Sign, k.Card))
+		players = append(players, table.NewPlayer(i, k.Sign, k.Secrets()))
 	}
 	tr := &ledger.Transcript{Roster: r, RosterSigs: sigs}
 	post := func(p *table.Player, b *table.Body) {
@@ -81,22 +126,34 @@ func randomGame(tb testing.TB, seed string, names []string, coins int) *ledger.T
 		if moves++; moves > 2000 {
 			tb.Fatal("the random game does not end")
 		}
-		s := t.Rules().(*mascarade.State)
-		legal := s.LegalMoves(seat)
+		s := t.Rules()
+		legal := ed.legal(s, seat)
 		if len(legal) == 0 {
 			tb.Fatalf("seat %d has no legal move", seat)
 		}
 		m := legal[rng.IntN(len(legal))]
-		if s.InChallengeWindow() && rng.IntN(4) != 0 {
+		if ed.window(s) && rng.IntN(4) != 0 {
 			m = legal[0] // pass
+		} else if ed.favour != nil && slices.ContainsFunc(legal, ed.favour) && rng.IntN(2) == 0 {
+			for _, l := range legal {
+				if ed.favour(l) {
+					m = l
+				}
+			}
+		} else if ed.peekOneIn > 0 && rng.IntN(ed.peekOneIn) == 0 {
+			for _, l := range legal {
+				if l.Kind == mascarade.KindPeek {
+					m = l
+				}
+			}
 		}
 		var bits []bool
-		if mascarade.HasSecretSwap(s, m) {
+		if ed.secret(s, m) {
 			bits = []bool{rng.IntN(2) == 0}
 		}
 		b, err := p.MoveBody(t, m, bits)
 		if err != nil {
-			tb.Fatalf("seat %d: %s: %v", seat, mascarade.FormatMove(s, m), err)
+			tb.Fatalf("seat %d: %s: %v", seat, ed.format(s, m), err)
 		}
 		post(p, b)
 	}
@@ -501,7 +558,7 @@ func TestReplayBadProof(t *testing.T) {
 		// A peek's share is not opened by the table: only the batch
 		// can tell. A reveal's opens to no card at all.
 		{name: "peek share of a random point", a: big, k: peekAt, rechain: true, reason: "bad-share", via: "batch",
-			change: func(b *table.Body) { b.Shares[0].D[0] = randomElement() }},
+			change: func(b *table.Body) { b.EncShares[0].E2[0] = randomElement() }},
 		{name: "reveal share of a random point", a: big, k: revealAt, rechain: true, reason: "bad-share", via: "entry",
 			change: func(b *table.Body) { b.Shares[0].D[0] = randomElement() }},
 		{name: "shuffle with another seat's proof", a: hidden, k: 2, rechain: true, reason: "bad-shuffle", via: "batch",

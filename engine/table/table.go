@@ -70,6 +70,11 @@ func (f *Fault) Error() string {
 func (f *Fault) Unwrap() error { return f.Err }
 
 // Request is a pending (or just completed) need for decryption shares.
+//
+// A public reveal collects a plain share of every slot from every seat.
+// A private view (a peek, or a show-others) collects shares encrypted to
+// the viewers' viewing keys, so that nothing in the log opens a viewed
+// card for anyone else, however many seats view it (design.md §4.1).
 type Request struct {
 	Kind   engine.EffectKind // EffectPeek, EffectReveal or EffectShowOthers
 	By     engine.Seat       // the viewer of a peek
@@ -77,24 +82,37 @@ type Request struct {
 	Slots  []engine.Slot
 	Cards  []mental.Card // the slots' ciphertexts when the request was made
 	Seats  []engine.Seat // who must post shares, in order
-	// Shares[i][k] is the D vector of Seats[i]'s share of Slots[k].
+	// Shares[i][k] is the D vector of Seats[i]'s public share of Slots[k]
+	// (a reveal; nil for a private view).
 	Shares [][][]*mental.Element
-	// Enc[i] are Seats[i]'s encrypted shares (show-others), in the order
-	// of Recipients(Seats[i]) for each slot.
+	// Enc[i] are Seats[i]'s encrypted shares (a private view): for each
+	// slot in order, one per recipient in the order of
+	// Recipients(n, Seats[i]).
 	Enc  [][]*mental.EncryptedShare
 	next int
 }
 
-// Recipients lists, for a show-others request, who receives author's
-// encrypted shares: every seat but the excepted one and the author.
+// Private reports whether the request is a private view, filled with
+// shares encrypted to its viewers rather than public ones.
+func (r *Request) Private() bool { return r.Kind != engine.EffectReveal }
+
+// Recipients lists who receives author's encrypted shares: the viewer of
+// a peek; for a show-others, every seat but the excepted one and the
+// author. A public reveal has none.
 func (r *Request) Recipients(n int, author engine.Seat) []engine.Seat {
-	var out []engine.Seat
-	for s := range n {
-		if engine.Seat(s) != r.Except && engine.Seat(s) != author {
-			out = append(out, engine.Seat(s))
+	switch r.Kind {
+	case engine.EffectPeek:
+		return []engine.Seat{r.By}
+	case engine.EffectShowOthers:
+		var out []engine.Seat
+		for s := range n {
+			if engine.Seat(s) != r.Except && engine.Seat(s) != author {
+				out = append(out, engine.Seat(s))
+			}
 		}
+		return out
 	}
-	return out
+	return nil
 }
 
 func (r *Request) clone() *Request {
@@ -112,6 +130,7 @@ type Table struct {
 	gameID ledger.Hash
 	opts   *Options
 	joint  *mental.JointKey
+	views  []*mental.Element // viewing keys by seat
 	cat    *mental.Catalogue
 	deck   []engine.Card
 	width  int
@@ -181,13 +200,29 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	}
 	var keys []*mental.PublicKey
 	var kcs []mental.KeyContext
+	var views []*mental.Element
 	for i, s := range roster.Seats {
-		pk, err := mental.UnmarshalPublicKey(s.CardKey)
+		sk, err := VerifySeatKeys(roster.TableID, i, s)
 		if err != nil {
-			return nil, fmt.Errorf("table: seat %d (%s): card key: %w", i, s.Name, err)
+			return nil, fmt.Errorf("table: seat %d (%s): %w", i, s.Name, err)
 		}
-		keys = append(keys, pk)
+		keys = append(keys, sk.Card)
 		kcs = append(kcs, KeyContext(roster.TableID, i, s.PeerID))
+		views = append(views, sk.View.X)
+	}
+	// A viewing key equal to any seat's card key or another seat's viewing
+	// key would let a published card key, or another seat's key, open views.
+	for i, v := range views {
+		for j := range keys {
+			if v.Equal(keys[j].X) == 1 {
+				return nil, fmt.Errorf("table: seat %d's viewing key is seat %d's card key", i, j)
+			}
+		}
+		for j := range i {
+			if v.Equal(views[j]) == 1 {
+				return nil, fmt.Errorf("table: seats %d and %d have the same viewing key", j, i)
+			}
+		}
 	}
 	jk, err := mental.NewJointKey(keys, kcs)
 	if err != nil {
@@ -197,7 +232,7 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
-	t := &Table{game: game, roster: roster, gameID: id, opts: opts, joint: jk,
+	t := &Table{game: game, roster: roster, gameID: id, opts: opts, joint: jk, views: views,
 		cat: mental.NewCatalogue(game.Kinds()), deck: deck, width: 1}
 	t.st = state{prev: id, phase: PhaseCommit, keys: make([][]byte, len(roster.Seats))}
 	if hd, ok := game.(HiddenDealer); ok && hd.HiddenDeal() {
@@ -277,6 +312,9 @@ func (t *Table) Pending() *Request {
 
 // Completed returns the share request completed by the last Apply, if any.
 func (t *Table) Completed() *Request { return t.completed }
+
+// ViewingKey returns a seat's public viewing key.
+func (t *Table) ViewingKey(seat int) *mental.Element { return t.views[seat] }
 
 // Joint returns the joint card key.
 func (t *Table) Joint() *mental.JointKey { return t.joint }
@@ -631,7 +669,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		add = t.deferred.stage
 		verify = func() error { return nil }
 	}
-	if r.Kind == engine.EffectShowOthers {
+	if r.Private() {
 		rec := r.Recipients(len(t.roster.Seats), engine.Seat(seat))
 		if len(b.Shares) != 0 || len(b.EncShares) != len(rec)*len(r.Slots) {
 			return nil, because("share-count", fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares)))
@@ -639,7 +677,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		for k := range r.Slots {
 			for j, y := range rec {
 				name := fmt.Sprintf("encrypted share of slot %d for seat %d", r.Slots[k], y)
-				Y, c, es := t.joint.Keys[y], r.Cards[k], b.EncShares[k*len(rec)+j]
+				Y, c, es := t.views[y], r.Cards[k], b.EncShares[k*len(rec)+j]
 				add(func(bt *mental.Batch) { bt.AddEncryptedShare(name, ctx, X, Y, c, es) })
 			}
 		}

@@ -20,7 +20,7 @@ func testTable(t *testing.T) (Table, []ed25519.PrivateKey) {
 			t.Fatal(err)
 		}
 		keys = append(keys, priv)
-		r.Seats = append(r.Seats, ledger.SeatInfo{Name: name, PeerID: []byte{byte(i)}, SignKey: pub, CardKey: []byte("ck")})
+		r.Seats = append(r.Seats, ledger.SeatInfo{Name: name, PeerID: []byte{byte(i)}, SignKey: pub, Keys: []byte("ck")})
 	}
 	gid, err := r.GameID()
 	if err != nil {

@@ -26,6 +26,7 @@ type Seat struct {
 	Name    string
 	Sign    ed25519.PrivateKey
 	Card    *mental.SecretKey
+	View    *mental.SecretKey
 	Player  *table.Player
 	Replica *table.Table
 }
@@ -51,8 +52,13 @@ func DeriveBytes(parts ...string) []byte {
 }
 
 // DeriveCardKey returns a deterministic card key for a label.
-func DeriveCardKey(parts ...string) *mental.SecretKey {
-	b := DeriveBytes(append(parts, "card")...)
+func DeriveCardKey(parts ...string) *mental.SecretKey { return deriveKey(append(parts, "card")...) }
+
+// DeriveViewKey returns a deterministic viewing key for a label.
+func DeriveViewKey(parts ...string) *mental.SecretKey { return deriveKey(append(parts, "view")...) }
+
+func deriveKey(parts ...string) *mental.SecretKey {
+	b := DeriveBytes(parts...)
 	b[31] &= 0x0f // below the group order: canonical
 	b[0] |= 1     // never zero
 	sk, err := mental.SecretKeyFromBytes(b)
@@ -73,7 +79,11 @@ type Keys struct {
 	PeerID []byte
 	Sign   ed25519.PrivateKey
 	Card   *mental.SecretKey
+	View   *mental.SecretKey
 }
+
+// Secrets returns the seat's two secret keys.
+func (k Keys) Secrets() table.SeatSecrets { return table.SeatSecrets{Card: k.Card, View: k.View} }
 
 // SeatKeys derives the keys of names under seed.
 func SeatKeys(seed string, names []string) []Keys {
@@ -81,7 +91,7 @@ func SeatKeys(seed string, names []string) []Keys {
 	for _, n := range names {
 		sign := DeriveSignKey(seed, n)
 		out = append(out, Keys{Name: n, PeerID: append([]byte("test:"), sign.Public().(ed25519.PublicKey)[:8]...),
-			Sign: sign, Card: DeriveCardKey(seed, n)})
+			Sign: sign, Card: DeriveCardKey(seed, n), View: DeriveViewKey(seed, n)})
 	}
 	return out
 }
@@ -102,10 +112,8 @@ func Roster(game table.Game, tableID [16]byte, keys []Keys, opts table.Options) 
 	}
 	r := &ledger.Roster{TableID: tableID, Game: game.Name(), Options: optBytes}
 	for i, k := range keys {
-		pk := k.Card.ProvePublic(table.KeyContext(tableID, i, k.PeerID))
-		enc, _ := pk.MarshalBinary()
 		r.Seats = append(r.Seats, ledger.SeatInfo{Name: k.Name, PeerID: k.PeerID,
-			SignKey: k.Sign.Public().(ed25519.PublicKey), CardKey: enc})
+			SignKey: k.Sign.Public().(ed25519.PublicKey), Keys: k.Secrets().PublicKeys(tableID, i, k.PeerID)})
 	}
 	sigs, err := SignRoster(r, keys)
 	return r, sigs, err
@@ -149,8 +157,8 @@ func NewManual(tb testing.TB, game table.Game, seed string, names []string, opts
 		if err != nil {
 			tb.Fatal(err)
 		}
-		h.Seats = append(h.Seats, &Seat{Name: k.Name, Sign: k.Sign, Card: k.Card,
-			Player: table.NewPlayer(i, k.Sign, k.Card), Replica: rep})
+		h.Seats = append(h.Seats, &Seat{Name: k.Name, Sign: k.Sign, Card: k.Card, View: k.View,
+			Player: table.NewPlayer(i, k.Sign, k.Secrets()), Replica: rep})
 	}
 	return h
 }

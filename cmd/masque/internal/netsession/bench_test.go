@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
@@ -99,7 +99,7 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
-	cards := make([]*mental.SecretKey, n)
+	cards := make([]table.SeatSecrets, n)
 	defer func() {
 		for _, p := range peers {
 			if p != nil {
@@ -115,21 +115,21 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}); err != nil {
 			return 0, 0, 0, err
 		}
-		cards[i] = mental.GenerateKey()
+		cards[i] = table.GenerateSeatSecrets()
 	}
 	seatings := make([]*p2p.Seating, n)
 	errs := make([]error, n)
 	opened := make(chan lobby.Table, 1)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		seatings[0], errs[0] = peers[0].Host(ctx, HostConfig{Table: "bench", Player: "p0", Players: n, Card: cards[0],
+		seatings[0], errs[0] = peers[0].Host(ctx, HostConfig{Table: "bench", Player: "p0", Players: n, Keys: cards[0],
 			OnOpen: func(t lobby.Table, _ error) { opened <- t }})
 	})
 	lt := <-opened
 	for i := 1; i < n; i++ {
 		wg.Go(func() {
 			seatings[i], errs[i] = peers[i].Join(ctx, JoinConfig{Creator: lt.AddrInfo(), TableID: lt.ID,
-				Player: fmt.Sprint("p", i), Card: cards[i], Seat: i})
+				Player: fmt.Sprint("p", i), Keys: cards[i], Seat: i})
 		})
 	}
 	wg.Wait()
@@ -152,12 +152,12 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 		}
 	}()
 	for i, s := range seatings {
-		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, cards[i].Bytes())
+		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, secretBytes(cards[i]))
 		if err != nil {
 			return 0, 0, 0, err
 		}
 		stores[i] = st
-		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Card: cards[i],
+		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
 			Bot: true, Seed: 1})
 		if err != nil {
 			return 0, 0, 0, err
@@ -194,4 +194,12 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 	}
 	slices.Sort(lat)
 	return lat[len(lat)/2], lat[len(lat)*99/100], game, nil
+}
+
+func secretBytes(k table.SeatSecrets) []byte {
+	b, err := k.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -82,15 +82,16 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	card, err := mental.SecretKeyFromBytes(secret)
+	keys, err := table.UnmarshalSeatSecrets(secret)
 	if err != nil {
-		return nil, fmt.Errorf("%s: card key: %w", cfg.Store.Dir(), err)
+		return nil, fmt.Errorf("%s: %w (a state directory from an older masque cannot be resumed)", cfg.Store.Dir(), err)
 	}
-	if pk, err := mental.UnmarshalPublicKey(t.Roster.Seats[seat].CardKey); err != nil || pk.X.Equal(card.Public()) != 1 {
-		return nil, fmt.Errorf("the state directory %s is another player's: its card key is not seat %d's", cfg.Store.Dir(), seat)
+	pub, err := table.VerifySeatKeys(t.Roster.TableID, seat, t.Roster.Seats[seat])
+	if err != nil || pub.Card.X.Equal(keys.Card.Public()) != 1 || pub.View.X.Equal(keys.View.Public()) != 1 {
+		return nil, fmt.Errorf("the state directory %s is another player's: its keys are not seat %d's", cfg.Store.Dir(), seat)
 	}
 	g := &Game{cfg: cfg, names: names, done: make(chan struct{}), updates: make(chan struct{}, 1)}
-	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Card: card,
+	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify})
 	if err != nil {
 		return nil, err

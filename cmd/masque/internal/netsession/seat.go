@@ -13,7 +13,6 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/masquerade/track"
 	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/mental"
 )
 
 // MaxBotTurns stops bots that would play forever (in practice they finish
@@ -28,7 +27,7 @@ type SeatConfig struct {
 	// names (mascarade or mascarade2).
 	Game table.Game
 	Sign ed25519.PrivateKey
-	Card *mental.SecretKey
+	Keys table.SeatSecrets
 	// Bot plays the seat's moves (seeded by Seed), with the bot of the
 	// roster's game; otherwise they come from Submit.
 	Bot  bool
@@ -77,7 +76,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Card),
+	return &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Keys),
 		moves: make(chan []byte, 1)}, nil
 }
 

@@ -19,7 +19,6 @@ import (
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
@@ -86,19 +85,16 @@ func TableOptions(game string, names []string, set []engine.Card, publishKeys, h
 	return (&table.Options{Game: g, PublishKeys: publishKeys, HideMemory: hideMemory}).MarshalBinary()
 }
 
-// proveCard returns the card key's public key with its proof, bound to the
-// table, the seat and the peer.
-func proveCard(card *mental.SecretKey, tableID [16]byte, seat int, id peer.ID) ([]byte, error) {
-	return card.ProvePublic(table.KeyContext(tableID, seat, []byte(id))).MarshalBinary()
+// proveKeys returns the seat's public keys with their proofs, bound to
+// the table, the seat and the peer (a roster seat's Keys field).
+func proveKeys(keys table.SeatSecrets, tableID [16]byte, seat int, id peer.ID) []byte {
+	return keys.PublicKeys(tableID, seat, []byte(id))
 }
 
-// checkCard verifies a seat's card key proof.
-func checkCard(tableID [16]byte, seat int, si ledger.SeatInfo) error {
-	pk, err := mental.UnmarshalPublicKey(si.CardKey)
-	if err != nil {
-		return err
-	}
-	return pk.Verify(table.KeyContext(tableID, seat, si.PeerID))
+// checkKeys verifies a seat's key proofs.
+func checkKeys(tableID [16]byte, seat int, si ledger.SeatInfo) error {
+	_, err := table.VerifySeatKeys(tableID, seat, si)
+	return err
 }
 
 // HostConfig describes a table to create.
@@ -114,10 +110,10 @@ type HostConfig struct {
 	// HideMemory: every screen at the table hides the memory panel (a
 	// roster option, like PublishKeys).
 	HideMemory bool
-	Table      string // the table's name in the lobby
-	Player     string // the creator's name (seat 0)
-	Players    int    // seats, the creator's included
-	Card       *mental.SecretKey
+	Table      string            // the table's name in the lobby
+	Player     string            // the creator's name (seat 0)
+	Players    int               // seats, the creator's included
+	Keys       table.SeatSecrets // the creator's secret keys
 	// Advertise announces the table by mDNS with these options.
 	Advertise bool
 	Lobby     lobby.Options
@@ -150,10 +146,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if _, err := crand.Read(tableID[:]); err != nil {
 		return nil, err
 	}
-	card, err := proveCard(cfg.Card, tableID, 0, p.ID.PeerID())
-	if err != nil {
-		return nil, err
-	}
+	card := proveKeys(cfg.Keys, tableID, 0, p.ID.PeerID())
 	desc := fmt.Sprintf("%d players", cfg.Players)
 	if cfg.PublishKeys {
 		desc += ", card keys published at the end"
@@ -182,10 +175,10 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 			if !ValidName(si.Name) {
 				return fmt.Errorf("name %q: want 1..32 letters, digits, '_' or '-'", si.Name)
 			}
-			if err := checkCard(tableID, seat, si); err != nil {
+			if err := checkKeys(tableID, seat, si); err != nil {
 				// The refusal carries the table id and the seat as
 				// fields: a joiner asks again with a proof for them.
-				return fmt.Errorf("the card key proof is not for table %x, seat %d: %w", tableID, seat, err)
+				return fmt.Errorf("the key proofs are is not for table %x, seat %d: %w", tableID, seat, err)
 			}
 			mu.Lock()
 			names = append(names[:seat], si.Name)
@@ -246,7 +239,7 @@ type JoinConfig struct {
 	Player  string
 	// AutoName: when the name is taken, add a suffix and ask again.
 	AutoName bool
-	Card     *mental.SecretKey
+	Keys     table.SeatSecrets // the joiner's secret keys
 	// Seat is the expected seat (the lobby's seats taken); 0 means 1.
 	Seat int
 	// OnAccepted, if set, is called once a seat is given.
@@ -278,14 +271,11 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		card, err := proveCard(cfg.Card, tableID, seat, p.ID.PeerID())
-		if err != nil {
-			return nil, err
-		}
+		card := proveKeys(cfg.Keys, tableID, seat, p.ID.PeerID())
 		accepted := false
 		s, err := p.Node.Join(ctx, p2p.JoinConfig{Creator: cfg.Creator, TableID: tableID, Name: name, CardKey: card,
 			Seat:     seat,
-			Validate: func(i int, si ledger.SeatInfo) error { return checkCard(tableID, i, si) },
+			Validate: func(i int, si ledger.SeatInfo) error { return checkKeys(tableID, i, si) },
 			OnSeated: func(given, taken, total int) {
 				accepted = true
 				if cfg.OnAccepted != nil {
