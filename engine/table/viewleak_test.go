@@ -8,8 +8,8 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/mascarade/scriptplay"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 )
@@ -55,7 +55,7 @@ func sharesIn(tb testing.TB, tr *ledger.Transcript, game table.Game) *logShares 
 			if err != nil {
 				tb.Fatalf("entry %d: %v", e.Pos, err)
 			}
-			for k, sh := range b.Shares {
+			for k := range b.Shares {
 				if k >= len(r.Cards) {
 					tb.Fatalf("entry %d: share %d of a %d-card request", e.Pos, k, len(r.Cards))
 				}
@@ -65,9 +65,8 @@ func sharesIn(tb testing.TB, tr *ledger.Transcript, game table.Game) *logShares 
 				}
 				ls.public[key][int(e.Seat)] = true
 				ls.cards[key] = r.Cards[k]
-				_ = sh
 			}
-			for k, c := range r.Cards {
+			for _, c := range r.Cards {
 				key := cardKey(tb, c)
 				switch r.Kind {
 				case engine.EffectReveal:
@@ -83,7 +82,6 @@ func sharesIn(tb testing.TB, tr *ledger.Transcript, game table.Game) *logShares 
 						}
 					}
 				}
-				_ = k
 			}
 		}
 		if err := t.Apply(e); err != nil {
@@ -285,7 +283,7 @@ func encryptedSharesOf(tb testing.TB, tr *ledger.Transcript, card mental.Card) [
 				tb.Fatal(err)
 			}
 			rec := r.Recipients(t.Seats(), engine.Seat(e.Seat))
-			for k, c := range r.Cards {
+			for _, c := range r.Cards {
 				if cardKey(tb, c) != want {
 					continue
 				}
