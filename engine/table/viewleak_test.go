@@ -283,7 +283,7 @@ func encryptedSharesOf(tb testing.TB, tr *ledger.Transcript, card mental.Card) [
 				tb.Fatal(err)
 			}
 			rec := r.Recipients(t.Seats(), engine.Seat(e.Seat))
-			for _, c := range r.Cards {
+			for k, c := range r.Cards {
 				if cardKey(tb, c) != want {
 					continue
 				}
