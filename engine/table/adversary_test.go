@@ -12,6 +12,7 @@ package table_test
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -756,4 +757,59 @@ func itoa(i int) string {
 		b = append([]byte{byte('0' + i%10)}, b...)
 	}
 	return string(b)
+}
+
+// A seat's viewing key must be its own, proven as a viewing key, and
+// different from every card key and every other viewing key: otherwise a
+// published card key, or another seat, would open its private views.
+func TestAdversaryViewingKeys(t *testing.T) {
+	cases := []struct {
+		name string
+		mod  func(r *ledger.Roster, keys []tabletest.Keys)
+		want string
+	}{
+		{"the card key as viewing key", func(r *ledger.Roster, keys []tabletest.Keys) {
+			// Seat 3 knows its card key, so it can prove it as a viewing key.
+			kc := table.KeyContext(r.TableID, 3, r.Seats[3].PeerID)
+			view, _ := keys[3].Card.ProveViewing(kc).MarshalBinary()
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[3].Keys[:96]), view...)
+		}, "viewing key equals the card key"},
+		{"another seat's card key as viewing key", func(r *ledger.Roster, keys []tabletest.Keys) {
+			// Seat 3 colludes with seat 0, which proves its card key as seat
+			// 3's viewing key: seat 0's published card key would open seat
+			// 3's views.
+			kc := table.KeyContext(r.TableID, 3, r.Seats[3].PeerID)
+			view, _ := keys[0].Card.ProveViewing(kc).MarshalBinary()
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[3].Keys[:96]), view...)
+		}, "seat 3's viewing key is seat 0's card key"},
+		{"another seat's viewing key, proven for this seat", func(r *ledger.Roster, keys []tabletest.Keys) {
+			kc := table.KeyContext(r.TableID, 3, r.Seats[3].PeerID)
+			view, _ := keys[1].View.ProveViewing(kc).MarshalBinary()
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[3].Keys[:96]), view...)
+		}, "seats 1 and 3 have the same viewing key"},
+		{"another seat's viewing key and proof copied", func(r *ledger.Roster, keys []tabletest.Keys) {
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[3].Keys[:96]), r.Seats[1].Keys[96:]...)
+		}, "viewing key of seat 3: proof of knowledge"},
+		{"a card key proof as the viewing key's", func(r *ledger.Roster, keys []tabletest.Keys) {
+			kc := table.KeyContext(r.TableID, 3, r.Seats[3].PeerID)
+			view, _ := keys[3].View.ProvePublic(kc).MarshalBinary()
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[3].Keys[:96]), view...)
+		}, "viewing key of seat 3: proof of knowledge"},
+		{"the two keys in the other order", func(r *ledger.Roster, keys []tabletest.Keys) {
+			r.Seats[3].Keys = append(slices.Clone(r.Seats[3].Keys[96:]), r.Seats[3].Keys[:96]...)
+		}, "public key of seat 3: proof of knowledge"},
+		{"no viewing key", func(r *ledger.Roster, keys []tabletest.Keys) {
+			r.Seats[3].Keys = slices.Clone(r.Seats[3].Keys[:96])
+		}, "keys are 96 bytes, want 192"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr := rosterOf(t, "viewing-keys", c.mod)
+			_, err := table.New(tr.Roster, mascarade.Game{})
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("table.New: %v; want an error containing %q", err, c.want)
+			}
+			refuse(t, tr, true)
+		})
+	}
 }

@@ -189,3 +189,32 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSeatKeys: a roster seat's Keys decoder and the state directory's
+// secrets decoder never panic, and accept only canonical encodings.
+func FuzzSeatKeys(f *testing.F) {
+	keys := tabletest.SeatKeys("fuzz-seat-keys", names4[:1])[0]
+	f.Add(keys.Secrets().PublicKeys(tabletest.TableID("fuzz-seat-keys"), 0, keys.PeerID))
+	sec, err := keys.Secrets().MarshalBinary()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(sec)
+	f.Add(append(sec, sec...))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if k, err := table.DecodeSeatKeys(data); err == nil {
+			card, _ := k.Card.MarshalBinary()
+			view, _ := k.View.MarshalBinary()
+			if !bytes.Equal(append(card, view...), data) {
+				t.Fatal("seat keys: decode∘encode is not the identity")
+			}
+		}
+		if s, err := table.UnmarshalSeatSecrets(data); err == nil {
+			enc, err := s.MarshalBinary()
+			if err != nil || !bytes.Equal(enc, data) {
+				t.Fatalf("seat secrets: decode∘encode is not the identity (%v)", err)
+			}
+		}
+	})
+}

@@ -20,8 +20,10 @@ const Domain = "local."
 
 // Version is the lobby protocol version advertised as v=. It changes
 // whenever a table's peers could not play with each other: 2 since the
-// join protocol carries seats as fields (/masque/join/2).
-const Version = 2
+// join protocol carries seats as fields (/masque/join/2); 3 since a seat's
+// keys are a card key and a viewing key (private views are encrypted to
+// the viewing key).
+const Version = 3
 
 // TXT size limits.
 const (
