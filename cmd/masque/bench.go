@@ -36,7 +36,8 @@ func newBenchCmd(a *app) *cobra.Command {
 		Use:   "bench",
 		Short: "Measure the cryptography on this machine (medians)",
 		Long: `Run the benchmarks of the cryptographic kernel: swap prove and verify, one
-decryption share, a peek among 13 players end to end, verifiable shuffles at
+decryption share, a peek (shares encrypted to the viewer) and a public reveal
+among 13 players end to end, verifiable shuffles at
 n=14 and n=48 (one ciphertext per card) and n=18 (three), and the shares of a
 reveal (108) and 100 swap proofs verified one by one and as one batch. Each
 figure is the median of several runs; batch figures are per proof, with how

@@ -154,25 +154,31 @@ func Cases() []Case {
 			}
 		}},
 		{Name: "peek/13-players", PerOp: 1, Run: func(b *testing.B) {
-			// End to end: 12 seats make their shares, everyone verifies
-			// them (once, as a batch), the viewer opens the card.
+			// End to end: 12 seats make their shares encrypted to the
+			// viewer's viewing key, everyone verifies them (once, as a
+			// batch), the viewer decrypts them and opens the card.
 			t := newTable(b, 13)
+			view := mental.GenerateKey()
 			c := t.jk.Encrypt(mental.CardPoint(5))
 			cat := mental.NewCatalogue(13)
 			for b.Loop() {
 				var bt mental.Batch
-				var others [][]*mental.Element
+				var sent []*mental.EncryptedShare
 				for j := 1; j < 13; j++ {
 					ctx := mental.Context{Seat: uint32(j)}
-					s, err := t.sks[j].Share(ctx, c)
+					es, err := t.sks[j].EncryptShare(ctx, c, view.Public())
 					if err != nil {
 						b.Fatal(err)
 					}
-					bt.AddShare("share", ctx, t.jk.Keys[j], c, s)
-					others = append(others, s.D)
+					bt.AddEncryptedShare("share", ctx, t.jk.Keys[j], view.Public(), c, es)
+					sent = append(sent, es)
 				}
 				if err := bt.Verify(); err != nil {
 					b.Fatal(err)
+				}
+				var others [][]*mental.Element
+				for _, es := range sent {
+					others = append(others, view.Decrypt(es))
 				}
 				m, err := t.sks[0].Peek(c, others)
 				if err != nil {
@@ -180,6 +186,36 @@ func Cases() []Case {
 				}
 				if k, ok := cat.Kind(m[0]); !ok || k != 5 {
 					b.Fatal("peek opened the wrong card")
+				}
+			}
+		}},
+		{Name: "reveal/13-players", PerOp: 1, Run: func(b *testing.B) {
+			// End to end: 13 seats make their public shares, everyone
+			// verifies them (once, as a batch) and opens the card.
+			t := newTable(b, 13)
+			c := t.jk.Encrypt(mental.CardPoint(5))
+			cat := mental.NewCatalogue(13)
+			for b.Loop() {
+				var bt mental.Batch
+				var all [][]*mental.Element
+				for j := range 13 {
+					ctx := mental.Context{Seat: uint32(j)}
+					s, err := t.sks[j].Share(ctx, c)
+					if err != nil {
+						b.Fatal(err)
+					}
+					bt.AddShare("share", ctx, t.jk.Keys[j], c, s)
+					all = append(all, s.D)
+				}
+				if err := bt.Verify(); err != nil {
+					b.Fatal(err)
+				}
+				m, err := mental.Open(c, all)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if k, ok := cat.Kind(m[0]); !ok || k != 5 {
+					b.Fatal("reveal opened the wrong card")
 				}
 			}
 		}},
