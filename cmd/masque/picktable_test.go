@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestPickTable(t *testing.T) {
 		{"open table by name", []lobby.Table{tab("Kitchen", 1, 1, 4, lobby.Version)}, "Kitchen", true, ""},
 		{"name ignoring case", []lobby.Table{tab("Kitchen", 1, 1, 4, lobby.Version)}, "kitchen", true, ""},
 		{"full table", []lobby.Table{tab("Kitchen", 1, 4, 4, lobby.Version)}, "Kitchen", true, "is full"},
-		{"older protocol", []lobby.Table{tab("Kitchen", 1, 1, 4, lobby.Version-1)}, "Kitchen", true, "table protocol v1"},
+		{"older protocol", []lobby.Table{tab("Kitchen", 1, 1, 4, lobby.Version-1)}, "Kitchen", true, fmt.Sprintf("table protocol v%d", lobby.Version-1)},
 		{"two open tables with one name", []lobby.Table{tab("Kitchen", 1, 1, 4, lobby.Version), tab("Kitchen", 2, 0, 4, lobby.Version)}, "Kitchen", false, "2 open tables"},
 		{"no such table", []lobby.Table{tab("Kitchen", 1, 1, 4, lobby.Version)}, "Garden", false, ""},
 	}
