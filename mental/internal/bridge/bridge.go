@@ -2,14 +2,14 @@
 // Element, for the two things package mental needs that ristretto255 v0.2.0
 // does not offer: the point's coordinates (for the bucket method of
 // internal/msm) and a constant-time selection between two elements (for
-// the hidden swap, mental SPEC.md §3.5).
+// the hidden swap, mental SPEC.md §3.5; edwards25519 v1.2.0's
+// Point.Select does the selecting).
 package bridge
 
 import (
 	"unsafe"
 
 	"filippo.io/edwards25519"
-	"filippo.io/edwards25519/field"
 	"github.com/gtank/ristretto255"
 )
 
@@ -33,20 +33,10 @@ func Edwards(e *ristretto255.Element) *edwards25519.Point {
 }
 
 // Select sets out to a if cond is 1 and to b if cond is 0, in constant
-// time: the same instructions and memory accesses either way (field
-// element selection by mask). cond must be 0 or 1. It returns out.
+// time: the same instructions and memory accesses either way
+// (edwards25519's Point.Select, a field-element selection by mask). cond
+// must be 0 or 1. It returns out.
 func Select(out, a, b *ristretto255.Element, cond int) *ristretto255.Element {
-	Xa, Ya, Za, Ta := Edwards(a).ExtendedCoordinates()
-	Xb, Yb, Zb, Tb := Edwards(b).ExtendedCoordinates()
-	var X, Y, Z, T field.Element
-	X.Select(Xa, Xb, cond)
-	Y.Select(Ya, Yb, cond)
-	Z.Select(Za, Zb, cond)
-	T.Select(Ta, Tb, cond)
-	// Both inputs are valid points, so the selected coordinates are too;
-	// the on-curve check cannot fail.
-	if _, err := Edwards(out).SetExtendedCoordinates(&X, &Y, &Z, &T); err != nil {
-		panic("bridge: a selected point is not on the curve: " + err.Error())
-	}
+	Edwards(out).Select(Edwards(a), Edwards(b), cond)
 	return out
 }
