@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
@@ -148,15 +149,13 @@ func (a *app) isTerminal() bool {
 	return isTerminal(a.stdin) && isTerminal(a.stdout)
 }
 
-// isTerminal reports whether stream (a reader or a writer) is a terminal:
-// an *os.File on a character device.
+// isTerminal reports whether stream (a reader or a writer) is an *os.File
+// open on a terminal.
 func isTerminal(stream any) bool {
 	f, ok := stream.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	// A character device is not enough: /dev/null is one, and a host
+	// reading it would wait for a player who can never type.
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func (r *netRun) printf(format string, args ...any) {

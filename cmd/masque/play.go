@@ -216,7 +216,7 @@ func runPlay(a *app, o playOptions) error {
 	}
 	defer logFile.Close()
 	logger := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	logger.Info("masque play", "version", version, "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
+	logger.Info("masque play", "version", buildVersion(), "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
 
 	names := tableNames(o.name, o.players)
 	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Set: set, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger})

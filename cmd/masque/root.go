@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -16,8 +17,44 @@ import (
 	"github.com/masque-games/masque/engine/table"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
+// version is set at build time with -ldflags "-X main.version=..."; when
+// it is not, buildVersion reads the module's build information.
+var version = ""
+
+// buildVersion returns the release version set at build time, else the
+// module version (go install ...@v1.2.3), else the VCS revision the build
+// was stamped with (a build in a git checkout, "+dirty" when it had local
+// changes), else "devel".
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		return "devel-" + rev + dirty
+	}
+	return "devel"
+}
 
 // app holds what every command needs: its streams and the games it knows.
 // Commands get it explicitly; there are no command globals.

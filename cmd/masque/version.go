@@ -23,7 +23,7 @@ stream protocols.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v := map[string]string{
-				"version":  version,
+				"version":  buildVersion(),
 				"protocol": fmt.Sprintf("v%d", lobby.Version),
 				"streams":  strings.Join([]string{string(p2p.ProtocolJoin), string(p2p.ProtocolLog), string(p2p.ProtocolSync)}, " "),
 				"go":       runtime.Version(),
