@@ -173,3 +173,89 @@ func UnmarshalSigmaProof(f *Formula, b []byte) (*SigmaProof, error) {
 	}
 	return p, nil
 }
+
+const labelViewedHolding = "masque/viewed-holding/v1"
+
+// ViewedHoldingFormula is HoldingFormula for a card its holder viewed
+// privately (SPEC.md §3.9): the other seats' shares are not public, only
+// the encrypted shares sent to the holder's viewing key Y are. Since each
+// decrypts as D_j = E2_j − y·E1_j, for each kind m in kinds the leaf is
+//
+//	x·A − y·Σ_j E1_j = B − Σ_j E2_j − M_m   and   x·G = X   and   y·G = Y
+//
+// with witnesses x (the card key) and y (the viewing key), and the formula
+// is the OR of these leaves. sent holds, for each other seat, its
+// encrypted share of c to Y; their proofs are checked where they were
+// posted, and bind D_j to the seats' card keys.
+func ViewedHoldingFormula(X, Y *Element, c Card, comp int, sent []*EncryptedShare, kinds []int) (*Formula, error) {
+	if comp < 0 || comp >= len(c) {
+		return nil, fmt.Errorf("mental: holding: component %d of a width-%d card", comp, len(c))
+	}
+	if len(kinds) == 0 {
+		return nil, fmt.Errorf("mental: holding: empty set of kinds")
+	}
+	minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
+	e1 := ristretto255.NewIdentityElement()
+	base := []Term{{Base: c[comp].B}}
+	for j, es := range sent {
+		if es == nil || len(es.E1) != len(c) || len(es.E2) != len(c) {
+			return nil, fmt.Errorf("mental: holding: encrypted share %d does not match the card's width %d", j, len(c))
+		}
+		e1.Add(e1, es.E1[comp])
+		base = append(base, Term{Coef: minus1, Base: es.E2[comp]})
+	}
+	negE1 := ristretto255.NewElement().Negate(e1)
+	G := generator
+	var leaves []*Formula
+	for _, m := range kinds {
+		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: CardPoint(m)})
+		leaves = append(leaves, Leaf(Statement{Witnesses: 2, Equations: []Equation{
+			{Secret: []Term{{Witness: 0, Base: c[comp].A}, {Witness: 1, Base: negE1}}, Public: pub},
+			{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}},
+			{Secret: []Term{{Witness: 1, Base: G}}, Public: []Term{{Base: Y}}},
+		}}))
+	}
+	if len(leaves) == 1 {
+		return leaves[0], nil
+	}
+	return Or(leaves...), nil
+}
+
+// ProveViewedHolding proves, as the holder with card key card and viewing
+// key view, that component comp of c is one of kinds, from the encrypted
+// shares sent to view (SPEC.md §3.9), bound to ctx. It fails if the card
+// is none of kinds. Constant time in the keys and in which kind it is.
+func ProveViewedHolding(ctx Context, card, view *SecretKey, c Card, comp int, sent []*EncryptedShare, kinds []int) (*SigmaProof, error) {
+	f, err := ViewedHoldingFormula(card.pub, view.pub, c, comp, sent, kinds)
+	if err != nil {
+		return nil, err
+	}
+	var others [][]*Element
+	for _, es := range sent {
+		others = append(others, view.Decrypt(es))
+	}
+	a, err := card.HoldingAssignment(c, comp, others, kinds)
+	if err != nil {
+		return nil, err
+	}
+	// Each leaf's second witness is the viewing key, where the first is
+	// the card key: b·y where the assignment holds b·x.
+	for i := range kinds {
+		real := 1
+		if len(kinds) > 1 {
+			real = a.Real[0][i]
+		}
+		a.Leaves[i] = append(a.Leaves[i], ristretto255.NewScalar().Multiply(bitScalar(real), view.x))
+	}
+	return ProveFormula(ctx, labelViewedHolding, f, a)
+}
+
+// VerifyViewedHolding checks a proof made by ProveViewedHolding: X is the
+// holder's card key, Y its viewing key.
+func VerifyViewedHolding(ctx Context, X, Y *Element, c Card, comp int, sent []*EncryptedShare, kinds []int, p *SigmaProof) error {
+	f, err := ViewedHoldingFormula(X, Y, c, comp, sent, kinds)
+	if err != nil {
+		return err
+	}
+	return VerifyFormula(ctx, labelViewedHolding, f, p)
+}
