@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -97,6 +98,11 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 			tables = s
 		}
 	}
+	return printLobby(a.stdout, tables, o)
+}
+
+// printLobby lists tables as 'masque lobby' does: a table, or JSON.
+func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	entries := []lobbyEntry{}
 	dup := duplicates(tables)
 	for i, t := range tables {
@@ -112,27 +118,27 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 		entries = append(entries, e)
 	}
 	if o.asJSON {
-		return json.NewEncoder(a.stdout).Encode(entries)
+		return json.NewEncoder(w).Encode(entries)
 	}
 	if len(entries) == 0 {
-		fmt.Fprintf(a.stdout, "no tables on this network (listened %v)\n", o.wait)
-		fmt.Fprintln(a.stdout, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
+		fmt.Fprintf(w, "no tables on this network (listened %v)\n", o.wait)
+		fmt.Fprintln(w, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
 		return nil
 	}
 	// Names come from others' advertisements: escaped, never printed raw.
-	fmt.Fprintf(a.stdout, "  %-20s %-10s %-6s %-14s %-19s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
+	fmt.Fprintf(w, "  %-20s %-10s %-6s %-14s %-19s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
 	warn := false
 	for _, e := range entries {
 		mark := " "
 		if e.Duplicate {
 			mark, warn = "!", true
 		}
-		fmt.Fprintf(a.stdout, "%s %-20s %-10s %-6s %-14s %-19s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
+		fmt.Fprintf(w, "%s %-20s %-10s %-6s %-14s %-19s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
 			fmt.Sprintf("%d/%d", e.Taken, e.Total), e.Code, e.Fingerprint, termsafe.String(strings.Join(e.Players, ", ")))
 	}
 	if warn {
-		fmt.Fprintln(a.stdout, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
-		fmt.Fprintln(a.stdout, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")
+		fmt.Fprintln(w, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
+		fmt.Fprintln(w, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")
 	}
 	return nil
 }
