@@ -424,8 +424,10 @@ log and checks every entry, and the table goes on without its creator's
 help once seated.
 
 Joiners find the table by its name ('masque join NAME'), by its join code
-(printed here, e.g. 4F7Q-ZK2M) or, beyond the LAN, by the invite multiaddr
-printed here.
+(printed here, e.g. 4F7Q-ZK2M-8XPA) or, beyond the LAN, by the invite
+multiaddr printed here. Your creator fingerprint is printed too: anyone on
+the LAN can advertise a table with your table's name or id, and a joiner
+shown several creators picks the one with your fingerprint.
 
 In a terminal you play your seat on the play screen (as in 'masque play'):
 first you are asked whether every player's card keys are published at the

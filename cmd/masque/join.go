@@ -34,7 +34,7 @@ type joinOptions struct {
 func newJoinCmd(a *app) *cobra.Command {
 	var o joinOptions
 	cmd := &cobra.Command{
-		Use:   "join [NAME|CODE|MULTIADDR]",
+		Use:   "join [NAME|CODE|TABLE-ID|MULTIADDR]",
 		Short: "Sit down at a table: found on the LAN by name or code, or online by invite",
 		Long: `Find a table and take a seat. On the LAN the table is found by mDNS with no
 address: give its name (as 'masque lobby' lists it), its join code
