@@ -183,6 +183,12 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			return &exitError{code: 130, err: errors.New("interrupted while waiting for the table to fill")}
 		case errors.Is(err, netsession.ErrRefused):
 			return &exitError{code: 1, err: err, hint: "'masque lobby' shows the tables with free seats"}
+		case errors.Is(err, netsession.ErrFixedDeal):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "the host (or its masque) tried to choose the cards: a fair table draws the deal from every player's coins; do not play at this table"}
+		case errors.Is(err, netsession.ErrRosterRefused):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "the roster the host offered was refused and not signed (the error says why); the game did not start for you"}
 		}
 		return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 			hint: "the host may have left; if its address is unreachable, see 'masque doctor' (firewalls, Wi-Fi client isolation, VPNs)"}

@@ -95,8 +95,10 @@ func CheckRoster(r *ledger.Roster) error {
 	return nil
 }
 
-// errNotSigned wraps CheckRoster's refusal of an offered roster in Join.
-var errNotSigned = errors.New("not signed")
+// ErrRosterRefused is wrapped by [Peer.Join]'s error when the roster the
+// creator offered fails [CheckRoster]: it was not signed, and Join does
+// not ask again.
+var ErrRosterRefused = errors.New("roster refused, not signed")
 
 // PlayersRange returns how many players game (mascarade, mascarade2) is for.
 func PlayersRange(game string) (lo, hi int, err error) {
@@ -336,7 +338,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			Validate: func(i int, si ledger.SeatInfo) error { return checkCard(tableID, i, si) },
 			CheckRoster: func(r *ledger.Roster) error {
 				if err := CheckRoster(r); err != nil {
-					return fmt.Errorf("%w: %w", errNotSigned, err)
+					return fmt.Errorf("%w: %w", ErrRosterRefused, err)
 				}
 				return nil
 			},
@@ -354,7 +356,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			}
 			return s, nil
 		}
-		if errors.Is(err, errNotSigned) {
+		if errors.Is(err, ErrRosterRefused) {
 			return nil, err // asking again would get the same roster
 		}
 		lastErr = err

@@ -83,7 +83,7 @@ func TestJoinRefusesFixedDeal(t *testing.T) {
 		hostDone <- err
 	}()
 	_, err = joiner.Join(ctx, JoinConfig{Creator: peerInfo(host), TableID: tableID, Player: "alice", Card: joinCard, Seat: 1})
-	if !errors.Is(err, ErrFixedDeal) || !strings.Contains(err.Error(), "fixes the deal") {
+	if !errors.Is(err, ErrFixedDeal) || !errors.Is(err, ErrRosterRefused) || !strings.Contains(err.Error(), "fixes the deal") {
 		t.Fatalf("join of a fixed-deal table: %v, want a refusal wrapping ErrFixedDeal", err)
 	}
 	if err := <-hostDone; err == nil {
