@@ -126,14 +126,14 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 		return nil
 	}
 	// Names come from others' advertisements: escaped, never printed raw.
-	fmt.Fprintf(w, "  %-20s %-10s %-6s %-14s %-19s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
+	fmt.Fprintf(w, "  %-20s %-11s %-6s %-15s %-20s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
 	warn := false
 	for _, e := range entries {
 		mark := " "
 		if e.Duplicate {
 			mark, warn = "!", true
 		}
-		fmt.Fprintf(w, "%s %-20s %-10s %-6s %-14s %-19s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
+		fmt.Fprintf(w, "%s %-20s %-11s %-6s %-15s %-20s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
 			fmt.Sprintf("%d/%d", e.Taken, e.Total), e.Code, e.Fingerprint, termsafe.String(strings.Join(e.Players, ", ")))
 	}
 	if warn {
