@@ -27,7 +27,8 @@ const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 // pairs until the hash matches: a second preimage of 60 bits, about 2^60
 // (1.2·10^18) SHA-256 evaluations, since it may vary its table id freely
 // (no key generation per try). At 10^10 hashes a second (a fast GPU) that
-// is about 3.6 years; even 100 such GPUs need about 13 days. A code is
+// is about 3.6 years; even 100 such GPUs need about 13 days (aiming at
+// any of k tables open at once divides that by k: a LAN has a few). A code is
 // only worth attacking while its table is open in the lobby (minutes to
 // hours: the time to read it out and for the players to join), and a new
 // table has a new id and so a new code: precomputation does not help. 60

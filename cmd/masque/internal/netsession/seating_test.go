@@ -15,6 +15,7 @@ import (
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/store"
 )
 
 func testPeer(t *testing.T) *Peer {
@@ -132,5 +133,26 @@ func TestCheckRoster(t *testing.T) {
 				t.Errorf("CheckRoster = %v, want an error containing %q", err, c.wantErr)
 			}
 		})
+	}
+}
+
+// TestStartRefusesFixedDeal: a state directory holding a roster that
+// fixes the deal (written by an older masque that signed one, or by hand)
+// does not start a network game either.
+func TestStartRefusesFixedDeal(t *testing.T) {
+	me, other := testPeer(t), testPeer(t)
+	names := []string{"ann", "bob"}
+	r := &ledger.Roster{TableID: [16]byte{9}, Game: mascarade.GameName, Options: fixedDealOptions(t, names)}
+	for i, p := range []*Peer{me, other} {
+		r.Seats = append(r.Seats, ledger.SeatInfo{Name: names[i], PeerID: []byte(p.ID.PeerID()), SignKey: p.ID.PublicKey(),
+			CardKey: []byte{byte(i)}})
+	}
+	st, err := store.Create(t.TempDir(), store.Table{Roster: r, Sigs: make([][64]byte, 2), Addrs: make([][][]byte, 2)}, mental.GenerateKey().Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := Start(context.Background(), GameConfig{Node: me.Node, Store: st, Bot: true}); !errors.Is(err, ErrFixedDeal) {
+		t.Fatalf("Start on a fixed-deal roster: %v, want an error wrapping ErrFixedDeal", err)
 	}
 }
