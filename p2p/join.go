@@ -518,6 +518,10 @@ type JoinConfig struct {
 	// Validate, if set, checks every other seat of the offered roster
 	// (their card keys' proofs); an error abandons the join.
 	Validate func(seat int, info ledger.SeatInfo) error
+	// CheckRoster, if set, checks the offered roster as a whole (its game
+	// and options, e.g. that the creator did not fix the deal) before the
+	// joiner signs it; an error abandons the join unsigned.
+	CheckRoster func(r *ledger.Roster) error
 	// OnAccepted, if set, is called once the creator has given a seat,
 	// with the seats taken (ours included) and the total.
 	OnAccepted func(taken, total int)
@@ -699,7 +703,7 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 
 // checkOffer verifies a roster offer: we hold exactly the seat we asked for
 // (our name and card key, at cfg.Seat if set), every seat's peer id is its
-// signing key, and the caller accepts each seat.
+// signing key, and the caller accepts each seat and the roster.
 func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, error) {
 	roster, err := ledger.UnmarshalRoster(m.Roster)
 	if err != nil {
@@ -743,6 +747,11 @@ func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, er
 	}
 	if cfg.Seat != 0 && seat != cfg.Seat {
 		return nil, fmt.Errorf("p2p: join %s: the roster has us at seat %d, we asked for %d", who, seat, cfg.Seat)
+	}
+	if cfg.CheckRoster != nil {
+		if err := cfg.CheckRoster(roster); err != nil {
+			return nil, fmt.Errorf("p2p: join %s: the roster offered: %w", who, err)
+		}
 	}
 	game, err := roster.GameID()
 	if err != nil {

@@ -18,12 +18,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
@@ -158,10 +161,12 @@ func isTerminal(stream any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// printf prints one line of progress or narration. Lines quote what peers
+// wrote (names, reasons), so control characters are escaped (termsafe).
 func (r *netRun) printf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintf(r.out, format+"\n", args...)
+	fmt.Fprintln(r.out, termsafe.String(fmt.Sprintf(format, args...)))
 }
 
 // playerName is --player, or a default: the user's name for a person, a
@@ -267,7 +272,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	defer g.Close()
 	if restarted {
 		r.printf("rejoined %s as %s (seat %d): %d entries replayed from %s, catching up with the others",
-			tableLabel(tbl.Roster.TableID), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
+			tableLabel(tbl.Roster), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
 	}
 	if interactive {
 		if err := r.screen(ctx, g, st.Dir()); err != nil {
@@ -303,8 +308,8 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
 	}
 	res, fault := verifyTranscript(r.a.games, tr)
-	nr := netResult{Table: tableLabel(tbl.Roster.TableID), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
-		Code: lobby.Code(tbl.Roster.TableID), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
+	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
+		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
 		Restarted: restarted, Replayed: g.Replayed(), StateDir: st.Dir(), Transcript: path, Entries: len(tr.Entries),
 		Seconds: time.Since(r.start).Seconds(), Verify: res}
 	if out.Verdict != nil {
@@ -344,7 +349,7 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 		keys = "card keys published at the end"
 	}
 	opts := tui.Options{
-		Title:           fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster.TableID), len(g.Names()), keys),
+		Title:           fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster), len(g.Names()), keys),
 		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Transcript().Roster),
 		ChallengeWindow: r.o.window,
 		NoColor:         r.a.noColor,
@@ -381,7 +386,17 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 }
 
 // tableLabel is how a table is named in messages: its join code.
-func tableLabel(id [16]byte) string { return "table " + lobby.Code(id) }
+func tableLabel(r *ledger.Roster) string { return "table " + rosterCode(r) }
+
+// rosterCode is the join code of a roster's table: its id and its
+// creator, seat 0.
+func rosterCode(r *ledger.Roster) string {
+	var creator peer.ID
+	if len(r.Seats) > 0 {
+		creator = peer.ID(r.Seats[0].PeerID)
+	}
+	return lobby.Code(r.TableID, creator)
+}
 
 // --- masque host ---
 
@@ -408,8 +423,10 @@ log and checks every entry, and the table goes on without its creator's
 help once seated.
 
 Joiners find the table by its name ('masque join NAME'), by its join code
-(printed here, e.g. 4F7Q-ZK2M) or, beyond the LAN, by the invite multiaddr
-printed here.
+(printed here, e.g. 4F7Q-ZK2M-8XPA) or, beyond the LAN, by the invite
+multiaddr printed here. Your creator fingerprint is printed too: anyone on
+the LAN can advertise a table with your table's name or id, and a joiner
+shown several creators picks the one with your fingerprint.
 
 In a terminal you play your seat on the play screen (as in 'masque play'):
 first you are asked whether every player's card keys are published at the
@@ -514,6 +531,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {
 			r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
+			r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
 			r.printf("%s", keysLine(publish, "your choice"))
 			switch {
 			case o.noAdvert:
@@ -547,7 +565,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		}
 		return &exitError{code: 1, err: fmt.Errorf("seating: %w", err)}
 	}
-	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
+	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster), len(seating.Roster.Seats), seatNames(seating))
 	return r.create(ctx, p, seating, keys, name)
 }
 
@@ -646,12 +664,21 @@ func (r *netRun) unfinished(name, code string) string {
 			continue
 		}
 		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
-		id, err := hex.DecodeString(e.Name())
 		switch {
 		case name != "" && string(n) == name:
 			return dir
-		case code != "" && err == nil && len(id) == 16:
-			if want, err := lobby.ParseCode(code); err == nil && [lobby.CodeBytes]byte(id[:lobby.CodeBytes]) == want {
+		case code != "":
+			want, err := lobby.ParseCode(code)
+			if err != nil {
+				continue
+			}
+			st, err := store.Open(dir)
+			if err != nil {
+				continue
+			}
+			got := rosterCode(st.Table().Roster)
+			st.Close()
+			if got == want {
 				return dir
 			}
 		}

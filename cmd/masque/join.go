@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,18 +24,30 @@ type joinOptions struct {
 	code  string
 	addr  string
 	wait  time.Duration
+	// creator picks among several creators advertising the same table:
+	// a peer id or a fingerprint prefix.
+	creator string
+	// settle overrides settleTime (tests).
+	settle time.Duration
 }
 
 func newJoinCmd(a *app) *cobra.Command {
 	var o joinOptions
 	cmd := &cobra.Command{
-		Use:   "join [NAME|CODE|MULTIADDR]",
+		Use:   "join [NAME|CODE|TABLE-ID|MULTIADDR]",
 		Short: "Sit down at a table: found on the LAN by name or code, or online by invite",
 		Long: `Find a table and take a seat. On the LAN the table is found by mDNS with no
-address: give its name (as 'masque lobby' lists it) or its join code
-(4F7Q-ZK2M). Beyond the LAN give the invite multiaddr the host printed
-(/ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...). The game starts when every
-seat is taken.
+address: give its name (as 'masque lobby' lists it), its join code
+(4F7Q-ZK2M-8XPA) or its table id. Beyond the LAN give the invite multiaddr
+the host printed (/ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...). The game
+starts when every seat is taken.
+
+Anyone on the LAN can advertise a table under the same name, or copy a
+table's id (a copied id gets another join code). When more than one
+creator matches, join lists them with their creator fingerprints (the host
+prints its own) and asks which one you mean; with --bot it refuses and
+lists them: pick one with --creator FINGERPRINT (its first characters are
+enough) or --creator PEER-ID, or join by the host's invite multiaddr.
 
 The table decides the game (Mascarade or its 2nd edition) and whether the
 players' card keys are published at the end (the host chose): both are
@@ -50,7 +64,8 @@ from the state directory and rejoins; the others wait for it.`,
 		Example: `  masque join friday
   masque join friday --bot
   masque join --bot --table friday --transcript t.masque --state st --config cfg
-  masque join 4F7Q-ZK2M --bot
+  masque join 4F7Q-ZK2M-8XPA --bot
+  masque join friday --bot --creator 7KQ3-M0ZB
   masque join /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW... --bot`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -72,6 +87,9 @@ from the state directory and rejoins; the others wait for it.`,
 			if o.table != "" && o.code != "" {
 				return &exitError{code: 2, err: errors.New("join: --table and --code are exclusive")}
 			}
+			if o.creator != "" && o.addr != "" {
+				return &exitError{code: 2, err: errors.New("join: --creator picks among tables found on the LAN; an invite already names its creator")}
+			}
 			r, err := newNetRun(a, o.netOptions, cmd.Flags().Changed("seed"))
 			if err != nil {
 				return err
@@ -87,6 +105,7 @@ from the state directory and rejoins; the others wait for it.`,
 	cmd.Flags().StringVar(&o.table, "table", "", "the table's `NAME` (found on the LAN by mDNS)")
 	cmd.Flags().StringVar(&o.code, "code", "", "the table's join `CODE` (found on the LAN by mDNS)")
 	cmd.Flags().DurationVar(&o.wait, "wait", 30*time.Second, "how long to look for the table on the LAN")
+	cmd.Flags().StringVar(&o.creator, "creator", "", "when several creators advertise the table's name, code or id: join the one whose fingerprint starts with `FINGERPRINT` (at least 4 characters; the host prints it) or whose peer id it is")
 	return cmd
 }
 
@@ -110,7 +129,11 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	}
 	if o.code != "" {
 		if _, err := lobby.ParseCode(o.code); err != nil {
-			return &exitError{code: 2, err: err, hint: "a join code is 8 letters and digits, like 4F7Q-ZK2M"}
+			hint := "a join code is 12 letters and digits, like 4F7Q-ZK2M-8XPA, as 'masque host' and 'masque lobby' print it"
+			if errors.Is(err, lobby.ErrOldCode) {
+				hint = "the host runs an older masque: ask it to upgrade, or ask for the invite multiaddr it printed and run 'masque join MULTIADDR'"
+			}
+			return &exitError{code: 2, err: err, hint: hint}
 		}
 	}
 	if hasTable(r.o.state) {
@@ -160,11 +183,17 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			return &exitError{code: 130, err: errors.New("interrupted while waiting for the table to fill")}
 		case errors.Is(err, netsession.ErrRefused):
 			return &exitError{code: 1, err: err, hint: "'masque lobby' shows the tables with free seats"}
+		case errors.Is(err, netsession.ErrFixedDeal):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "the host (or its masque) tried to choose the cards: a fair table draws the deal from every player's coins; do not play at this table"}
+		case errors.Is(err, netsession.ErrRosterRefused):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "the roster the host offered was refused and not signed (the error says why); the game did not start for you"}
 		}
 		return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 			hint: "the host may have left; if its address is unreachable, see 'masque doctor' (firewalls, Wi-Fi client isolation, VPNs)"}
 	}
-	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster.TableID), len(seating.Roster.Seats), seatNames(seating))
+	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster), len(seating.Roster.Seats), seatNames(seating))
 	r.printf("game: %s", gameTitle(seating.Roster.Game))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, keys, t.label)
@@ -185,7 +214,15 @@ func (r *netRun) rejoin(ctx context.Context, dir string) error {
 	return r.play(ctx, p, st, true)
 }
 
-// find browses the LAN until a table matches the name or code.
+// settleTime is how long find keeps listening after the first matching
+// advertisement before it decides: every creator answering the same mDNS
+// query (a genuine host and one copying its name, code or table id) is
+// heard within it, so a faster fake cannot win the race unseen.
+const settleTime = 1500 * time.Millisecond
+
+// find browses the LAN until a table matches the name or code, listens a
+// little longer for other creators of the same table, then picks it:
+// asking the player when several creators match (headless: refusing).
 func (r *netRun) find(ctx context.Context, o joinOptions) (target, error) {
 	what := fmt.Sprintf("table %q", o.table)
 	if o.code != "" {
@@ -204,21 +241,42 @@ func (r *netRun) find(ctx context.Context, o joinOptions) (target, error) {
 		for range ch { // drain to the close
 		}
 	}()
+	settle := o.settle
+	if settle == 0 {
+		settle = settleTime
+	}
 	var last []lobby.Table
-	for tables := range ch {
-		last = tables
-		t, ok, err := pickTable(tables, o)
-		if err != nil {
-			return target{}, err
-		}
-		if ok {
-			r.printf("found %q (%s, %d/%d seated) at %s", t.Name, t.Code(), t.Taken, t.Total, t.Peer.ShortString())
-			return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
-				seat: t.Taken, total: t.Total}, nil
+	var decide <-chan time.Time
+loop:
+	for {
+		select {
+		case tables, ok := <-ch:
+			if !ok {
+				break loop
+			}
+			last = tables
+			if decide == nil && len(matchTables(tables, o)) > 0 {
+				decide = time.After(settle)
+			}
+		case <-decide:
+			break loop
 		}
 	}
 	if ctx.Err() != nil {
 		return target{}, &exitError{code: 130, err: errors.New("interrupted")}
+	}
+	t, ok, err := pickTable(last, o)
+	var amb *ambiguousError
+	if errors.As(err, &amb) && !r.o.bot {
+		t, err = r.chooseTable(amb)
+	}
+	if err != nil {
+		return target{}, err
+	}
+	if ok {
+		r.printf("found %q (%s, %d/%d seated), creator %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+		return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
+			seat: t.Taken, total: t.Total}, nil
 	}
 	hint := "check the name with 'masque lobby'; if no table shows up, run 'masque doctor', or ask the host for the join code or invite multiaddr"
 	if len(last) > 0 {
@@ -227,55 +285,142 @@ func (r *netRun) find(ctx context.Context, o joinOptions) (target, error) {
 			names = append(names, fmt.Sprintf("%q (%s)", t.Name, t.Code()))
 		}
 		hint = "tables seen: " + strings.Join(names, ", ")
+		if o.creator != "" {
+			hint += fmt.Sprintf("; --creator %q matched none of their creators", o.creator)
+		}
 	}
 	return target{}, &exitError{code: 1, err: fmt.Errorf("no %s on this network after %v", what, o.wait), hint: hint}
 }
 
-// pickTable finds the table o names among tables: by code, else by name
-// (exact, then ignoring case), else the name read as a code. A full table
-// (or one speaking another protocol) is an error; several open tables with
-// the name are ambiguous.
-func pickTable(tables []lobby.Table, o joinOptions) (lobby.Table, bool, error) {
-	if o.code != "" {
-		t, err := lobby.Find(tables, o.code)
-		if err != nil {
-			return t, false, nil
-		}
-		return t, true, joinable(t)
+// ambiguousError is pickTable's answer when more than one creator
+// advertises a table matching the name, code or table id asked for.
+// Anyone can advertise any name or table id, so only the player, who can
+// ask the host for its fingerprint, can tell which one is meant.
+type ambiguousError struct {
+	what   string
+	tables []lobby.Table
+}
+
+func (e *ambiguousError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d different creators advertise %s on this network (anyone can copy a table's name, code or id):", lobby.Creators(e.tables), e.what)
+	for _, t := range e.tables {
+		fmt.Fprintf(&b, "\n  %s", candidateLine(t))
 	}
-	for _, fold := range []bool{false, true} {
-		var match []lobby.Table
+	return b.String()
+}
+
+// candidateLine describes a table for the player to choose by its
+// creator's fingerprint.
+func candidateLine(t lobby.Table) string {
+	return fmt.Sprintf("%q  code %s  %d/%d seated  creator fingerprint %s  (peer %s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+}
+
+// ambiguityHint tells how to choose among the creators of an ambiguous
+// lookup.
+const ambiguityHint = "ask the host for its creator fingerprint ('masque host' prints it) and add --creator FINGERPRINT " +
+	"(its first characters are enough) or --creator PEER-ID; or join by the invite multiaddr the host printed"
+
+// chooseTable lists the candidates of an ambiguous lookup with their
+// creators' fingerprints and asks the player which one to join.
+func (r *netRun) chooseTable(amb *ambiguousError) (lobby.Table, error) {
+	r.printf("%d different creators advertise %s on this network: anyone can copy a table's name, code or id,", lobby.Creators(amb.tables), amb.what)
+	r.printf("so check with the host which creator fingerprint is theirs ('masque host' prints it):")
+	for i, t := range amb.tables {
+		r.printf("  %d) %s", i+1, candidateLine(t))
+	}
+	for {
+		fmt.Fprintf(r.out, "Join which one? [1-%d, empty: none] ", len(amb.tables))
+		line, err := readLine(r.a.stdin)
+		line = strings.TrimSpace(line)
+		var n int
+		if _, perr := fmt.Sscan(line, &n); perr == nil && n >= 1 && n <= len(amb.tables) && fmt.Sprint(n) == line {
+			t := amb.tables[n-1]
+			return t, joinable(t)
+		}
+		if line == "" || err != nil {
+			if err != nil {
+				fmt.Fprintln(r.out)
+			}
+			return lobby.Table{}, &exitError{code: 1, err: fmt.Errorf("%d creators advertise %s and none was chosen", lobby.Creators(amb.tables), amb.what), hint: ambiguityHint}
+		}
+		r.printf("please answer with a number from 1 to %d", len(amb.tables))
+	}
+}
+
+// matchTables returns the tables o names, among those of the creator it
+// names with --creator if any: by join code; else by name (ignoring case),
+// by table id (32 hex digits) or by the name read as a join code, all at
+// once, so that an attacker cannot shadow a table by calling its own after
+// the other's code, or by changing the case of its name.
+func matchTables(tables []lobby.Table, o joinOptions) []lobby.Table {
+	if o.creator != "" {
+		var mine []lobby.Table
 		for _, t := range tables {
-			if t.Name == o.table || fold && strings.EqualFold(t.Name, o.table) {
-				match = append(match, t)
+			if lobby.MatchCreator(t.Peer, o.creator) {
+				mine = append(mine, t)
 			}
 		}
-		var open []lobby.Table
-		for _, t := range match {
-			if t.Taken < t.Total {
-				open = append(open, t)
-			}
-		}
-		switch {
-		case len(open) == 1:
-			return open[0], true, joinable(open[0])
-		case len(open) > 1:
-			var codes []string
-			for _, t := range open {
-				codes = append(codes, t.Code())
-			}
-			return lobby.Table{}, false, &exitError{code: 1, err: fmt.Errorf("%d open tables are called %q", len(open), o.table),
-				hint: "join one by its code: " + strings.Join(codes, ", ")}
-		case len(match) > 0:
-			return match[0], true, joinable(match[0])
+		tables = mine
+	}
+	if o.code != "" {
+		found, _ := lobby.Find(tables, o.code)
+		return found
+	}
+	code, codeErr := lobby.ParseCode(o.table)
+	var id [16]byte
+	idErr := errors.New("not a table id")
+	if b, err := hex.DecodeString(o.table); err == nil && len(b) == len(id) {
+		copy(id[:], b)
+		idErr = nil
+	}
+	var out []lobby.Table
+	for _, t := range tables {
+		if strings.EqualFold(t.Name, o.table) || codeErr == nil && t.Code() == code || idErr == nil && t.ID == id {
+			out = append(out, t)
 		}
 	}
-	if _, err := lobby.ParseCode(o.table); err == nil {
-		if t, err := lobby.Find(tables, o.table); err == nil {
-			return t, true, joinable(t)
+	return out
+}
+
+// pickTable finds the table o names among tables (see matchTables). More
+// than one creator among the matches is ambiguous (an *ambiguousError).
+// Of one creator's tables, an exact name beats one that differs in case;
+// a full table (or one speaking another protocol) is an error; several
+// open tables with the name are ambiguous.
+func pickTable(tables []lobby.Table, o joinOptions) (lobby.Table, bool, error) {
+	match := matchTables(tables, o)
+	if len(match) == 0 {
+		return lobby.Table{}, false, nil
+	}
+	if lobby.Creators(match) > 1 {
+		what := fmt.Sprintf("table %q", o.table)
+		if o.code != "" {
+			what = "the code " + o.code
+		}
+		return lobby.Table{}, false, &exitError{code: 1, err: &ambiguousError{what: what, tables: match}, hint: ambiguityHint}
+	}
+	if exact := slices.DeleteFunc(slices.Clone(match), func(t lobby.Table) bool { return t.Name != o.table }); len(exact) > 0 {
+		match = exact
+	}
+	var open []lobby.Table
+	for _, t := range match {
+		if t.Taken < t.Total {
+			open = append(open, t)
 		}
 	}
-	return lobby.Table{}, false, nil
+	switch {
+	case len(open) == 1:
+		return open[0], true, joinable(open[0])
+	case len(open) > 1:
+		var codes []string
+		for _, t := range open {
+			codes = append(codes, t.Code())
+		}
+		return lobby.Table{}, false, &exitError{code: 1, err: fmt.Errorf("%d open tables are called %q", len(open), o.table),
+			hint: "join one by its code: " + strings.Join(codes, ", ")}
+	}
+	return match[0], true, joinable(match[0])
 }
 
 // joinable says why t cannot be joined: another protocol version, or no

@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/p2p/lobby"
 )
 
@@ -30,8 +32,13 @@ type lobbyEntry struct {
 	Code    string   `json:"code"`
 	TableID string   `json:"table_id"`
 	Creator string   `json:"creator"`
-	Addrs   []string `json:"addrs"`
-	Version int      `json:"version"`
+	// Fingerprint is the creator's lobby.Fingerprint.
+	Fingerprint string `json:"fingerprint"`
+	// Duplicate: another creator advertises this table's name, code or
+	// table id (one of them is not the table it claims to be).
+	Duplicate bool     `json:"duplicate"`
+	Addrs     []string `json:"addrs"`
+	Version   int      `json:"version"`
 }
 
 func newLobbyCmd(a *app) *cobra.Command {
@@ -41,7 +48,12 @@ func newLobbyCmd(a *app) *cobra.Command {
 		Short: "List the tables on the local network (mDNS)",
 		Long: `Listen for tables announced on the local network by mDNS (service
 _masque._tcp) for a few seconds and list them: name, game, seats taken,
-who is seated, the join code and the creator's peer id.
+who is seated, the join code and the creator's fingerprint (a digest of its
+peer id; 'masque host' prints its own).
+
+Anyone can advertise a table under any name, or copy a table's id: when
+two creators advertise the same name, code or table id, both are listed,
+marked with "!" and a warning; ask the host which fingerprint is theirs.
 
 Join one with 'masque join NAME' or 'masque join CODE'. If none shows up
 while someone is hosting, 'masque doctor' checks multicast on each
@@ -86,11 +98,17 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 			tables = s
 		}
 	}
+	return printLobby(a.stdout, tables, o)
+}
+
+// printLobby lists tables as 'masque lobby' does: a table, or JSON.
+func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	entries := []lobbyEntry{}
-	for _, t := range tables {
+	dup := duplicates(tables)
+	for i, t := range tables {
 		e := lobbyEntry{Name: t.Name, Game: t.Game, Options: t.Options, Taken: t.Taken, Total: t.Total,
 			Players: t.Players, Code: t.Code(), TableID: hex.EncodeToString(t.ID[:]), Creator: t.Peer.String(),
-			Version: t.Version, Addrs: []string{}}
+			Fingerprint: t.Fingerprint(), Duplicate: dup[i], Version: t.Version, Addrs: []string{}}
 		if e.Players == nil {
 			e.Players = []string{}
 		}
@@ -100,25 +118,41 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 		entries = append(entries, e)
 	}
 	if o.asJSON {
-		return json.NewEncoder(a.stdout).Encode(entries)
+		return json.NewEncoder(w).Encode(entries)
 	}
 	if len(entries) == 0 {
-		fmt.Fprintf(a.stdout, "no tables on this network (listened %v)\n", o.wait)
-		fmt.Fprintln(a.stdout, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
+		fmt.Fprintf(w, "no tables on this network (listened %v)\n", o.wait)
+		fmt.Fprintln(w, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
 		return nil
 	}
-	fmt.Fprintf(a.stdout, "%-20s %-10s %-6s %-10s %-12s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
+	// Names come from others' advertisements: escaped, never printed raw.
+	fmt.Fprintf(w, "  %-20s %-11s %-6s %-15s %-20s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
+	warn := false
 	for _, e := range entries {
-		fmt.Fprintf(a.stdout, "%-20s %-10s %-6s %-10s %-12s %s\n", e.Name, e.Game, fmt.Sprintf("%d/%d", e.Taken, e.Total),
-			e.Code, shortPeer(e.Creator), strings.Join(e.Players, ", "))
+		mark := " "
+		if e.Duplicate {
+			mark, warn = "!", true
+		}
+		fmt.Fprintf(w, "%s %-20s %-11s %-6s %-15s %-20s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
+			fmt.Sprintf("%d/%d", e.Taken, e.Total), e.Code, e.Fingerprint, termsafe.String(strings.Join(e.Players, ", ")))
+	}
+	if warn {
+		fmt.Fprintln(w, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
+		fmt.Fprintln(w, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")
 	}
 	return nil
 }
 
-// shortPeer is the last 8 characters of a peer id, as "…XXXXXXXX".
-func shortPeer(id string) string {
-	if len(id) <= 8 {
-		return id
+// duplicates marks the tables whose name (ignoring case), join code or
+// table id another creator's table has too.
+func duplicates(tables []lobby.Table) []bool {
+	out := make([]bool, len(tables))
+	for i, a := range tables {
+		for j, b := range tables {
+			if i != j && a.Peer != b.Peer && (strings.EqualFold(a.Name, b.Name) || a.ID == b.ID || a.Code() == b.Code()) {
+				out[i] = true
+			}
+		}
 	}
-	return "…" + id[len(id)-8:]
+	return out
 }

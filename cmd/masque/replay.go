@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -64,9 +65,13 @@ type replayResult struct {
 	Keys     bool         `json:"keys_published"`
 	Revealed bool         `json:"revealed"`
 	Deal     []replayCard `json:"deal"`
-	Steps    []replayStep `json:"steps"`
-	Final    *publicState `json:"final,omitempty"`
-	Complete bool         `json:"complete"`
+	// DealSource and FixedDeal are as in 'masque verify --json': a fixed
+	// deal was chosen by whoever wrote the roster, not drawn.
+	DealSource string       `json:"deal_source"`
+	FixedDeal  bool         `json:"fixed_deal"`
+	Steps      []replayStep `json:"steps"`
+	Final      *publicState `json:"final,omitempty"`
+	Complete   bool         `json:"complete"`
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -85,7 +90,10 @@ If the players published their keys at the end (tables do by default),
 --reveal decrypts every card at every step: who held which card after every
 turn, what every peek (and every Princess) showed, and whether each swap
 was real or pretended.
-Every entry is checked on the way, as 'masque verify' does.`,
+Every entry is checked on the way, as 'masque verify' does. A deal fixed
+in the roster's options (scripted tables) instead of drawn from the
+players' coins is announced by a warning ("deal_source": "fixed" and
+"fixed_deal": true with --json): whoever wrote the roster chose the cards.`,
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
   masque replay game.masque --reveal --json`,
@@ -212,7 +220,9 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
 	}
-	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []replayStep{}}
+	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []replayStep{},
+		DealSource: dealSource(tr, game)}
+	res.FixedDeal = res.DealSource == dealFixed
 	namer := narrate.CardNamer(tr.Roster.Game)
 	if namer == nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
@@ -221,9 +231,14 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 	for _, s := range tr.Roster.Seats {
 		res.Players = append(res.Players, s.Name)
 	}
-	say := func(format string, args ...any) { fmt.Fprintf(out, format+"\n", args...) }
+	// Lines quote the roster's names, which whoever wrote the transcript
+	// chose: control characters are escaped.
+	say := func(format string, args ...any) { fmt.Fprintln(out, termsafe.String(fmt.Sprintf(format, args...))) }
 	head := fmt.Sprintf("replay of a game of %s: %s (%d entries)", res.Game, strings.Join(res.Players, ", "), len(tr.Entries))
 	say("%s", head)
+	if res.FixedDeal {
+		say("%s", fixedDealWarning)
+	}
 	if key != nil {
 		say("every card shown, decrypted with the keys the players published at the end")
 	}

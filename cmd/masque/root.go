@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 
 	"github.com/masque-games/masque/engine/mascarade"
@@ -110,9 +111,11 @@ func (a *app) run(args []string) int {
 	if errors.As(err, &ee) {
 		code = ee.code
 	}
-	fmt.Fprintf(stderr, "masque: error: %v\n", err)
+	// Errors quote what peers and files said (a creator's refusal, a
+	// verdict's reason, names): escaped, never printed raw.
+	fmt.Fprintf(stderr, "masque: error: %s\n", termsafe.Lines(err.Error()))
 	if ee != nil && ee.hint != "" {
-		fmt.Fprintf(stderr, "masque: hint: %s\n", ee.hint)
+		fmt.Fprintf(stderr, "masque: hint: %s\n", termsafe.Lines(ee.hint))
 	}
 	return code
 }

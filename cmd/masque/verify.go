@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -24,7 +25,42 @@ type verifyResult struct {
 	Fault   *verifyFault `json:"fault,omitempty"`
 	Final   *publicState `json:"final,omitempty"`
 	Done    bool         `json:"complete"`
+	// Deal says how the cards were dealt (see dealSource): "coins",
+	// "shuffle" or "fixed"; empty when the roster's options do not decode.
+	Deal string `json:"deal_source,omitempty"`
+	// FixedDeal: the deal was written in the roster's options (a scripted
+	// table), not drawn: whoever wrote the roster chose every card.
+	FixedDeal bool `json:"fixed_deal"`
 }
+
+// The ways a table deals, as verify and replay report them.
+const (
+	dealCoins   = "coins"   // a public deal drawn from every seat's committed coins
+	dealShuffle = "shuffle" // dealt face down after every seat shuffled the deck
+	dealFixed   = "fixed"   // written in the roster's options: not drawn at all
+)
+
+// dealSource says how tr's table deals: fixed in its roster's options
+// (scripted tables), face down after every seat's shuffle, or from the
+// seats' coins. It is "" when the options do not decode (table.New then
+// refuses the transcript anyway).
+func dealSource(tr *ledger.Transcript, game table.Game) string {
+	o, err := table.UnmarshalOptions(tr.Roster.Options)
+	switch {
+	case err != nil:
+		return ""
+	case o.Deal != nil:
+		return dealFixed
+	}
+	if hd, ok := game.(table.HiddenDealer); ok && hd.HiddenDeal() {
+		return dealShuffle
+	}
+	return dealCoins
+}
+
+// fixedDealWarning is what verify and replay print for a fixed deal.
+const fixedDealWarning = "warning: the deal was FIXED in the roster's options (a scripted table), not drawn from the players' coins: " +
+	"whoever wrote the roster chose every card. Tables played over the network never fix the deal; do not take this game as a fair one."
 
 type verifyFault struct {
 	Pos    uint64 `json:"position"`
@@ -43,7 +79,11 @@ func newVerifyCmd(a *app) *cobra.Command {
 signed, every card key's proof of knowledge, then each entry's position, hash
 chain, signature, every swap proof and decryption share, and every rule.
 
-Exit status 0: the game was played fairly (the final result is printed).
+Exit status 0: every entry is valid (the final result is printed). If the
+deal was fixed in the roster's options (scripted tables: 'masque script')
+rather than drawn from the players' coins, a warning says so: whoever
+wrote the roster chose the cards. --json reports it as "deal_source": "fixed"
+and "fixed_deal": true ("coins" or "shuffle" otherwise).
 Exit status 1: the first fault is named with its position and the seat to blame.`,
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
@@ -79,6 +119,8 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 	if err != nil {
 		return res, err
 	}
+	res.Deal = dealSource(tr, game)
+	res.FixedDeal = res.Deal == dealFixed
 	t, err := table.Replay(tr, game)
 	var f *table.Fault
 	if errors.As(err, &f) {
@@ -114,7 +156,10 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	if fault != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", fault)}
 	}
-	fmt.Fprintf(a.stdout, "valid: %d entries of %s, every signature, proof and rule checked\n", res.Entries, res.Game)
+	fmt.Fprintf(a.stdout, "valid: %d entries of %s, every signature, proof and rule checked\n", res.Entries, termsafe.String(res.Game))
+	if res.FixedDeal {
+		fmt.Fprintln(a.stdout, fixedDealWarning)
+	}
 	if !res.Done {
 		fmt.Fprintln(a.stdout, "note: the game is not finished in this transcript")
 	}
@@ -122,7 +167,7 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		st := res.Final
 		status := "the game goes on"
 		if st.Over {
-			status = "game over, won by " + strings.Join(st.Winners, ", ")
+			status = "game over, won by " + termsafe.String(strings.Join(st.Winners, ", "))
 		}
 		fmt.Fprintf(a.stdout, "turn %d, court %d: %s\n", st.Turn, st.Court, status)
 		names := make([]string, 0, len(st.Coins))
@@ -132,7 +177,7 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		sort.Strings(names)
 		var parts []string
 		for _, n := range names {
-			parts = append(parts, fmt.Sprintf("%s %d", n, st.Coins[n]))
+			parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(n), st.Coins[n]))
 		}
 		fmt.Fprintf(a.stdout, "coins: %s\n", strings.Join(parts, ", "))
 	}

@@ -102,8 +102,8 @@ func (r *Roster) MarshalBinary() ([]byte, error) {
 }
 
 func (r *Roster) check() error {
-	if len(r.Game) == 0 || len(r.Game) > MaxNameBytes {
-		return fmt.Errorf("roster: game name must be 1..%d bytes", MaxNameBytes)
+	if len(r.Game) == 0 || len(r.Game) > MaxNameBytes || !printableName(r.Game) {
+		return fmt.Errorf("roster: game name must be 1..%d bytes of UTF-8 text without control or bidi characters", MaxNameBytes)
 	}
 	if len(r.Options) > MaxOptBytes {
 		return fmt.Errorf("roster: options are %d bytes, limit %d", len(r.Options), MaxOptBytes)
@@ -114,6 +114,9 @@ func (r *Roster) check() error {
 	for i, s := range r.Seats {
 		if len(s.Name) == 0 || len(s.Name) > MaxNameBytes {
 			return fmt.Errorf("roster: seat %d: name must be 1..%d bytes", i, MaxNameBytes)
+		}
+		if !printableName(s.Name) {
+			return fmt.Errorf("roster: seat %d: name %q is not UTF-8 text without control or bidi characters", i, s.Name)
 		}
 		if len(s.PeerID) > 255 {
 			return fmt.Errorf("roster: seat %d: peer id is %d bytes, limit 255", i, len(s.PeerID))

@@ -28,11 +28,18 @@
 // goodbye packets, and a browser that stops reading its channel blocks it.
 // [Browse] therefore runs short browse rounds, always draining the channel,
 // and keeps a [Catalog] that forgets a table not seen for a TTL (three
-// rounds by default).
+// rounds by default). The catalog keeps one advertisement per table id
+// and creator peer id: anyone can advertise any table id or name, so two
+// creators advertising the same one are both kept and shown, never merged.
 //
 // # Join codes
 //
-// [Code] turns a table id into 8 Crockford base32 characters ("4F7Q-ZK2M")
-// that a player can read out; [Find] picks a browsed table by code. For play
-// beyond the LAN, an invite is the creator's /p2p multiaddr ([ParseInvite]).
+// [Code] turns a table id and its creator's peer id into 12 Crockford
+// base32 characters ("4F7Q-ZK2M-8XPA", 60 bits of a hash) that a player
+// can read out; [Find] picks the browsed tables with a code. A copied
+// table id does not give a copied code, and grinding one costs about 2^60
+// hashes (see [CodeChars]). [Fingerprint] names a creator for people: a
+// join that finds several creators for one name, code or table id must
+// let the player choose by fingerprint ([MatchCreator]). For play beyond
+// the LAN, an invite is the creator's /p2p multiaddr ([ParseInvite]).
 package lobby

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/grandcat/zeroconf"
+	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -219,24 +220,35 @@ func fromEntry(e *zeroconf.ServiceEntry) (Table, error) {
 	return t, nil
 }
 
-// Catalog is the browser's memory of tables, keyed by table id, forgetting
-// those not seen for a TTL. It is not safe for concurrent use.
+// Catalog is the browser's memory of tables, forgetting those not seen for
+// a TTL. It keeps one advertisement per table id AND creator peer id: a
+// table id is public, so anyone can advertise it, and a later
+// advertisement by another peer must not replace the first (that let a
+// fake advertisement take over joins); both are kept, and a lookup that
+// finds several creators is ambiguous. It is not safe for concurrent use.
 type Catalog struct {
 	ttl    time.Duration
-	tables map[[16]byte]Table
+	tables map[catalogKey]Table
+}
+
+// catalogKey identifies an advertisement: the table id and its creator.
+type catalogKey struct {
+	id      [16]byte
+	creator peer.ID
 }
 
 // NewCatalog returns an empty catalog.
 func NewCatalog(ttl time.Duration) *Catalog {
-	return &Catalog{ttl: ttl, tables: make(map[[16]byte]Table)}
+	return &Catalog{ttl: ttl, tables: make(map[catalogKey]Table)}
 }
 
 // Observe records t as seen at now and reports whether the visible set
 // changed (a new table or new details).
 func (c *Catalog) Observe(t Table, now time.Time) bool {
-	old, ok := c.tables[t.ID]
+	k := catalogKey{t.ID, t.Peer}
+	old, ok := c.tables[k]
 	t.Seen = now
-	c.tables[t.ID] = t
+	c.tables[k] = t
 	return !ok || !sameDetails(old, t)
 }
 
@@ -249,16 +261,16 @@ func sameDetails(a, b Table) bool {
 // Expire forgets tables not seen since now-TTL and reports whether any were.
 func (c *Catalog) Expire(now time.Time) bool {
 	changed := false
-	for id, t := range c.tables {
+	for k, t := range c.tables {
 		if now.Sub(t.Seen) > c.ttl {
-			delete(c.tables, id)
+			delete(c.tables, k)
 			changed = true
 		}
 	}
 	return changed
 }
 
-// Snapshot lists the known tables by name, then id.
+// Snapshot lists the known tables by name, then id, then creator.
 func (c *Catalog) Snapshot() []Table {
 	out := make([]Table, 0, len(c.tables))
 	for _, t := range c.tables {
@@ -268,7 +280,10 @@ func (c *Catalog) Snapshot() []Table {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}
-		return bytes.Compare(a.ID[:], b.ID[:])
+		if c := bytes.Compare(a.ID[:], b.ID[:]); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.Peer), string(b.Peer))
 	})
 	return out
 }

@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -56,6 +57,11 @@ func TestTXTLimits(t *testing.T) {
 	if total > MaxTXTTotal {
 		t.Fatalf("TXT record of %d bytes", total)
 	}
+	// The instance name "<name> <code>" is one DNS label (63 bytes) and
+	// keeps the whole 14-character code.
+	if n := instanceName(tb); len(n) > 63 || !strings.HasSuffix(n, " "+tb.Code()) || !utf8.ValidString(n) {
+		t.Fatalf("instance name %q (%d bytes)", n, len(n))
+	}
 	got, err := DecodeTXT(txt)
 	if err != nil {
 		t.Fatal(err)
@@ -104,28 +110,33 @@ func TestCatalogExpiry(t *testing.T) {
 func TestCodes(t *testing.T) {
 	tb := testTable(t)
 	code := tb.Code()
-	if len(code) != 9 || code[4] != '-' {
+	if len(code) != 14 || code[4] != '-' || code[9] != '-' {
 		t.Fatalf("code %q", code)
 	}
+	if code != Code(tb.ID, tb.Peer) {
+		t.Fatal("Table.Code is not Code(id, creator)")
+	}
 	got, err := ParseCode(strings.ToLower(strings.ReplaceAll(code, "-", " ")))
-	if err != nil || got != [5]byte(tb.ID[:5]) {
-		t.Fatalf("ParseCode: %x %v", got, err)
+	if err != nil || got != code {
+		t.Fatalf("ParseCode: %q %v", got, err)
 	}
 	// Ambiguous letters read as digits.
-	if a, _ := ParseCode("OIL0-0000"); a != ([5]byte{0, 0x42, 0, 0, 0}) {
-		t.Fatalf("lenient parse: %x", a)
+	if a, err := ParseCode("OIL0-0000-0000"); err != nil || a != "0110-0000-0000" {
+		t.Fatalf("lenient parse: %q %v", a, err)
 	}
-	if _, err := ParseCode("ABC"); err == nil {
-		t.Fatal("short code accepted")
+	for _, bad := range []string{"ABC", "4F7Q-ZK2M-8XP", "4F7Q-ZK2M-8XPA-0", "4F7Q-ZK2M-8XPU", ""} {
+		if _, err := ParseCode(bad); err == nil {
+			t.Errorf("ParseCode(%q) accepted", bad)
+		}
 	}
 	other := tb
 	other.ID[0] ^= 1
 	found, err := Find([]Table{other, tb}, code)
-	if err != nil || found.ID != tb.ID {
-		t.Fatalf("Find: %v", err)
+	if err != nil || len(found) != 1 || found[0].ID != tb.ID {
+		t.Fatalf("Find: %v %v", found, err)
 	}
-	if _, err := Find([]Table{other}, code); err == nil {
-		t.Fatal("Find matched the wrong table")
+	if found, err := Find([]Table{other}, code); err != nil || len(found) != 0 {
+		t.Fatalf("Find matched the wrong table: %v %v", found, err)
 	}
 	inv := tb.Addrs[0].String() + "/p2p/" + tb.Peer.String()
 	info, err := ParseInvite(inv)
@@ -134,6 +145,98 @@ func TestCodes(t *testing.T) {
 	}
 	if _, err := ParseInvite("/p2p/" + tb.Peer.String()); err == nil {
 		t.Fatal("invite without address accepted")
+	}
+}
+
+// TestCopiedTableIDGetsAnotherCode performs the attack of a sybil creator
+// that copies a victim's table id (public in its advertisement) into its
+// own: with codes naming only the table id, its table answered to the
+// victim's code. The code now hashes the creator's peer id too.
+func TestCopiedTableIDGetsAnotherCode(t *testing.T) {
+	victim, attacker := testTable(t), testTable(t)
+	attacker.ID, attacker.Name = victim.ID, victim.Name
+	if victim.Code() == attacker.Code() {
+		t.Fatalf("a copied table id got the victim's code %s", victim.Code())
+	}
+	found, err := Find([]Table{attacker, victim}, victim.Code())
+	if err != nil || len(found) != 1 || found[0].Peer != victim.Peer {
+		t.Fatalf("Find(victim's code) = %v, %v; want only the victim's table", found, err)
+	}
+}
+
+// TestOldCodesRefused: an 8-character code names only 40 bits of the
+// table id, which any advertisement can copy, so it is refused with a
+// message saying what to ask for.
+func TestOldCodesRefused(t *testing.T) {
+	_, err := ParseCode("4F7Q-ZK2M")
+	if !errors.Is(err, ErrOldCode) || !strings.Contains(err.Error(), "12-character") {
+		t.Fatalf("old code: %v", err)
+	}
+	if _, err := Find(nil, "4f7qzk2m"); !errors.Is(err, ErrOldCode) {
+		t.Fatalf("Find with an old code: %v", err)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a, b := testTable(t).Peer, testTable(t).Peer
+	fa := Fingerprint(a)
+	if len(fa) != FingerprintChars+3 || strings.Count(fa, "-") != 3 {
+		t.Fatalf("fingerprint %q", fa)
+	}
+	if Fingerprint(a) != fa || Fingerprint(b) == fa {
+		t.Fatal("fingerprint not a function of the peer id")
+	}
+	for _, c := range []struct {
+		sel  string
+		want bool
+	}{
+		{a.String(), true},
+		{fa, true},
+		{strings.ToLower(fa[:9]), true},
+		{strings.ReplaceAll(fa[:4], "-", ""), true},
+		{fa[:3], false}, // too short to mean anything
+		{"", false},
+		{b.String(), false},
+		{Fingerprint(b), false},
+		{"not*hex", false},
+	} {
+		if got := MatchCreator(a, c.sel); got != c.want {
+			t.Errorf("MatchCreator(%q) = %v, want %v", c.sel, got, c.want)
+		}
+	}
+}
+
+// TestCatalogKeepsEveryCreator performs the lobby hijack: an attacker
+// advertises the victim's table id and name under its own peer id, after
+// the victim. The catalog used to keep only the last advertisement per
+// table id, so the attacker's replaced the victim's. Both must be kept.
+func TestCatalogKeepsEveryCreator(t *testing.T) {
+	c := NewCatalog(time.Minute)
+	t0 := time.Unix(1000, 0)
+	victim, attacker := testTable(t), testTable(t)
+	attacker.ID, attacker.Name = victim.ID, victim.Name
+	attacker.Addrs = []ma.Multiaddr{ma.StringCast("/ip4/192.168.1.66/tcp/4001")}
+	c.Observe(victim, t0)
+	if !c.Observe(attacker, t0.Add(time.Second)) {
+		t.Fatal("the second creator's advertisement not reported as a change")
+	}
+	s := c.Snapshot()
+	if len(s) != 2 || Creators(s) != 2 {
+		t.Fatalf("snapshot after a second creator advertised the same table id: %d tables, %d creators", len(s), Creators(s))
+	}
+	if s[0].Peer == s[1].Peer || (s[0].Peer != victim.Peer && s[1].Peer != victim.Peer) {
+		t.Fatal("the victim's advertisement was replaced")
+	}
+	// Each creator's own updates still replace its own advertisement.
+	victim.Taken++
+	if !c.Observe(victim, t0.Add(2*time.Second)) || len(c.Snapshot()) != 2 {
+		t.Fatal("an update by the victim was not merged into its own advertisement")
+	}
+	if !c.Expire(t0.Add(61500 * time.Millisecond)) {
+		t.Fatal("the attacker's silent advertisement did not expire")
+	}
+	if s := c.Snapshot(); len(s) != 1 || s[0].Peer != victim.Peer || s[0].Taken != victim.Taken {
+		t.Fatalf("expiry kept %v, want the victim's updated table", s)
 	}
 }
 

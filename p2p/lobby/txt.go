@@ -51,8 +51,11 @@ type Table struct {
 	Seen     time.Time // when the table last answered
 }
 
-// Code is the table's join code.
-func (t Table) Code() string { return Code(t.ID) }
+// Code is the table's join code (it names the table id and the creator).
+func (t Table) Code() string { return Code(t.ID, t.Peer) }
+
+// Fingerprint is the creator's [Fingerprint].
+func (t Table) Fingerprint() string { return Fingerprint(t.Peer) }
 
 // AddrInfo is what p2p.JoinConfig.Creator needs.
 func (t Table) AddrInfo() peer.AddrInfo { return peer.AddrInfo{ID: t.Peer, Addrs: t.Addrs} }

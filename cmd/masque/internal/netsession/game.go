@@ -78,6 +78,9 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if seat < 0 {
 		return nil, fmt.Errorf("the state directory %s is another player's: this identity (%s) has no seat in it", cfg.Store.Dir(), me)
 	}
+	if err := CheckRoster(t.Roster); err != nil {
+		return nil, fmt.Errorf("the table in %s cannot be played over the network: %w", cfg.Store.Dir(), err)
+	}
 	secret, err := cfg.Store.Secret()
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package netsession
 
 import (
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"errors"
@@ -56,6 +57,47 @@ func (p *Peer) Close() error { return p.Node.Close() }
 // ValidName reports whether s can be a player's name at a Mascarade table
 // (the rules' own check, [masquerade.ValidName]).
 func ValidName(s string) bool { return masquerade.ValidName(s) }
+
+// ErrFixedDeal is wrapped by [CheckRoster]'s error for a roster whose
+// options fix the deal.
+var ErrFixedDeal = errors.New("the roster fixes the deal")
+
+// CheckRoster checks a roster for network play, before this peer signs it
+// (a joiner), offers it (the host) or plays it (a game starting, or
+// restarting from its state directory): its options decode, do not fix the
+// deal, and name the roster's players, and every seat's name is a valid
+// player name ([ValidName]: no control or bidi characters).
+//
+// The fixed-deal option is for scripted tables ('masque script', tests):
+// with it the table starts with the deal written in the options and no
+// deal coins, so over the network the host who wrote the roster would
+// choose every player's card. A network table draws its deal from every
+// player's coins (or shuffles, for a game dealt face down); a roster that
+// fixes it is refused with an error wrapping [ErrFixedDeal].
+func CheckRoster(r *ledger.Roster) error {
+	o, err := table.UnmarshalOptions(r.Options)
+	if err != nil {
+		return err
+	}
+	if o.Deal != nil {
+		return fmt.Errorf("%w (%d cards chosen in advance by whoever wrote it, the host): "+
+			"a network table's deal is drawn from every player's coins, so this table is refused", ErrFixedDeal, len(o.Deal))
+	}
+	for i, s := range r.Seats {
+		if !ValidName(s.Name) {
+			return fmt.Errorf("seat %d: name %q: want 1..32 letters, digits, '_' or '-'", i, s.Name)
+		}
+	}
+	if _, err := RosterNames(r); err != nil {
+		return err
+	}
+	return nil
+}
+
+// ErrRosterRefused is wrapped by [Peer.Join]'s error when the roster the
+// creator offered fails [CheckRoster]: it was not signed, and Join does
+// not ask again.
+var ErrRosterRefused = errors.New("roster refused, not signed")
 
 // PlayersRange returns how many players game (mascarade, mascarade2) is for.
 func PlayersRange(game string) (lo, hi int, err error) {
@@ -169,7 +211,15 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
 		OptionsFor: func(names []string) ([]byte, error) {
-			return TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys, cfg.HideMemory)
+			opts, err := TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys, cfg.HideMemory)
+			if err != nil {
+				return nil, err
+			}
+			// Never offer a fixed deal: joiners refuse it (CheckRoster).
+			if o, err := table.UnmarshalOptions(opts); err != nil || o.Deal != nil {
+				return nil, fmt.Errorf("table options: %w", cmp.Or(err, ErrFixedDeal))
+			}
+			return opts, nil
 		},
 		ValidateSeat: func(seat int, si ledger.SeatInfo) error {
 			if !ValidName(si.Name) {
@@ -276,6 +326,12 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		s, err := p.Node.Join(ctx, p2p.JoinConfig{Creator: cfg.Creator, TableID: tableID, Name: name, CardKey: card,
 			Seat:     seat,
 			Validate: func(i int, si ledger.SeatInfo) error { return checkKeys(tableID, i, si) },
+			CheckRoster: func(r *ledger.Roster) error {
+				if err := CheckRoster(r); err != nil {
+					return fmt.Errorf("%w: %w", ErrRosterRefused, err)
+				}
+				return nil
+			},
 			OnSeated: func(given, taken, total int) {
 				accepted = true
 				if cfg.OnAccepted != nil {
@@ -289,6 +345,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				return nil, errors.New("the roster's options do not name its players")
 			}
 			return s, nil
+		}
+		if errors.Is(err, ErrRosterRefused) {
+			return nil, err // asking again would get the same roster
 		}
 		lastErr = err
 		var no *p2p.JoinRefusedError

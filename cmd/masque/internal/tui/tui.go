@@ -24,6 +24,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
@@ -173,7 +174,39 @@ func (m Model) Snap() session.Snapshot { return m.snap }
 
 // rules returns the rules of the last snapshot, or nil.
 func (m Model) rules() narrate.Rules {
-	s, _ := narrate.RulesOf(m.snap.Rules)
+	s, ok := narrate.RulesOf(m.snap.Rules)
+	if !ok || s == nil {
+		return nil
+	}
+	return safeRules{s}
+}
+
+// safeRules is the rules as the screen draws them: the player names (from
+// the roster: others chose them) and the texts quoting them are escaped
+// (termsafe), so that no peer's name can drive the terminal.
+type safeRules struct{ narrate.Rules }
+
+// Name is the player's name, escaped.
+func (s safeRules) Name(p engine.Seat) string { return termsafe.String(s.Rules.Name(p)) }
+
+// SlotName names a slot (a player's name or a centre card), escaped.
+func (s safeRules) SlotName(x engine.Slot) string { return termsafe.String(s.Rules.SlotName(x)) }
+
+// FormatMove is a move's script text (it names players), escaped.
+func (s safeRules) FormatMove(mv engine.Move) string { return termsafe.String(s.Rules.FormatMove(mv)) }
+
+// sanitize escapes everything in a snapshot that peers may have written:
+// names, the public log (it quotes names), whom the table waits for and
+// the verdict (a peer's reason).
+func sanitize(s session.Snapshot) session.Snapshot {
+	s.Names = termsafe.Strings(s.Names)
+	s.Log = termsafe.Strings(s.Log)
+	s.Verdict = termsafe.String(s.Verdict)
+	if s.Waiting != nil {
+		w := *s.Waiting
+		w.Name = termsafe.String(w.Name)
+		s.Waiting = &w
+	}
 	return s
 }
 
@@ -195,7 +228,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case SubmittedMsg:
 		m.busy = false
 		if msg.Err != nil {
-			m.status = "refused: " + msg.Err.Error()
+			m.status = "refused: " + termsafe.String(msg.Err.Error())
 			m.log.Warn("move refused", "err", msg.Err)
 		} else {
 			m.status = ""
@@ -219,7 +252,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	old := m.snap
-	m.snap, m.moves, m.have = msg.Snap, msg.Moves, true
+	m.snap, m.moves, m.have = sanitize(msg.Snap), msg.Moves, true
 	if m.now.IsZero() || msg.At.After(m.now) {
 		m.now = msg.At
 	}
@@ -395,7 +428,7 @@ func (m Model) View() string {
 		title = "masque · " + s.Title()
 	}
 	if m.opts.Title != "" {
-		title += " · " + m.opts.Title
+		title += " · " + termsafe.String(m.opts.Title)
 	}
 	if !m.have || s == nil {
 		line("%s", m.st.title.Render(title))
