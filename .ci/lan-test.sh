@@ -2,7 +2,8 @@
 # A real LAN in network namespaces: four hosts joined by a bridge find each
 # other's table by mDNS with no address given and finish a game with bots;
 # then a second game in which one joiner is killed with SIGKILL mid-game and
-# restarted on its state directory. Every transcript must be byte-identical
+# restarted on its state directory, and a third in which the host is killed
+# and the very same command (no --state) resumes its table. Every transcript must be byte-identical
 # and pass 'masque verify'. An independent mDNS client (npm multicast-dns)
 # must see the table's TXT record.
 #
@@ -182,4 +183,34 @@ start "${NS[2]}" "$G2/j2.out" $(joinargs "$G2" 2 "$T2"); p=$LAST; js[1]=$p
 waitall 180 "$h" "${js[@]}"
 grep -q "rejoined" "$G2/j2.out" || fail "the restarted joiner did not rejoin from its state directory"
 check "$G2"
+
+# ---- game 3: the host is killed with SIGKILL mid-game, then the very same
+# command (no --state: its state is in its config directory) resumes it.
+G3="$WORK/g3"
+mkdir -p "$G3"
+T3="lan-$TAG-three"
+host3args() { echo host --bot --players 4 --name "$2" --interface eth0 --config "$1/c0" --transcript "$1/t0.masque" --timeout 60s; }
+echo "lan-test: game 3: host in ${NS[0]}, killed mid-game and restarted with the same command"
+# shellcheck disable=SC2046
+start "${NS[0]}" "$G3/h.out" $(host3args "$G3" "$T3"); h=$LAST
+for _ in $(seq 50); do grep -q "waiting for players: 1/4" "$G3/h.out" && break; sleep 0.1; done
+js=()
+for i in 1 2 3; do
+  # shellcheck disable=SC2046
+  start "${NS[$i]}" "$G3/j$i.out" $(joinargs "$G3" "$i" "$T3"); p=$LAST; js+=("$p")
+done
+for _ in $(seq 600); do grep -Eq "^turn +3 " "$G3/h.out" && break; sleep 0.05; done
+grep -Eq "^turn +3 " "$G3/h.out" || fail "game 3 did not reach turn 3"
+kill -0 "$h" 2>/dev/null || fail "the host finished before it could be killed"
+kill -9 "$h"
+wait "$h" 2>/dev/null || true
+echo "lan-test: game 3: host killed with SIGKILL mid-game; running the same command again"
+sleep 1
+mv "$G3/h.out" "$G3/h-killed.out"
+# shellcheck disable=SC2046
+start "${NS[0]}" "$G3/h.out" $(host3args "$G3" "$T3"); h=$LAST
+waitall 180 "$h" "${js[@]}"
+grep -q "resuming your unfinished table" "$G3/h.out" || fail "the same host command did not resume the table"
+grep -q "rejoined" "$G3/h.out" || fail "the restarted host did not rejoin"
+check "$G3"
 echo "lan-test: ok"

@@ -30,6 +30,7 @@ import (
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -273,6 +274,8 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if restarted {
 		r.printf("rejoined %s as %s (seat %d): %d entries replayed from %s, catching up with the others",
 			tableLabel(tbl.Roster), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
+	} else {
+		r.printf("the game is saved in %s after every entry: if masque stops, run the same command again to rejoin", st.Dir())
 	}
 	if interactive {
 		if err := r.screen(ctx, g, st.Dir()); err != nil {
@@ -283,7 +286,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if err != nil {
 		if ctx.Err() != nil {
 			return &exitError{code: 130, err: errors.New("interrupted"),
-				hint: fmt.Sprintf("to rejoin this game, run the same command again with --state %s", st.Dir())}
+				hint: fmt.Sprintf("to rejoin this game, run the same command again (it finds %s)", st.Dir())}
 		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
@@ -409,6 +412,7 @@ type hostOptions struct {
 	name      string
 	noAdvert  bool
 	waitSeats time.Duration
+	fresh     bool // --new: never resume an unfinished table
 }
 
 func newHostCmd(a *app) *cobra.Command {
@@ -442,8 +446,11 @@ Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
 status is 0 for a valid finished game.
 
-If the program is killed mid-game, run the same command with the same
---state DIR: it reloads the log and the secret card key and rejoins.`,
+If the program is killed mid-game, run the same command again: it finds
+the unfinished table you host (in the config directory, or the --state DIR
+you gave), reloads the log and your secret keys, and rejoins. With several
+unfinished tables it lists them and asks for --state; --new opens a new
+table instead.`,
 		Example: `  masque host --players 5 --name friday
   masque host --game mascarade2 --players 6 --name friday --no-key-release
   masque host --bot --players 4 --name friday --state /tmp/friday
@@ -464,6 +471,7 @@ If the program is killed mid-game, run the same command with the same
 	cmd.Flags().IntVar(&o.players, "players", 4, "seats at the table, yours included (mascarade 2..13, mascarade2 4..12)")
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
+	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", 0, "give up if the table is not full after this long (default: wait until interrupted)")
 	return cmd
 }
@@ -491,6 +499,22 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	defer stop()
 
 	restart := hasTable(r.o.state)
+	if !restart && r.o.state == "" && !o.fresh {
+		// The same command after a crash: resume the table this identity
+		// hosts and has not finished.
+		dirs, err := r.hostedUnfinished(o.name)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(dirs) == 1:
+			r.o.state, restart = dirs[0], true
+			r.printf("resuming your unfinished table from %s (--new opens a new table instead)", dirs[0])
+		case len(dirs) > 1:
+			return &exitError{code: 2, err: fmt.Errorf("you host %d unfinished tables%s: say which to resume with --state", len(dirs), map[bool]string{true: fmt.Sprintf(" named %q", o.name)}[o.name != ""]),
+				hint: "resume one: " + strings.Join(stateChoices(dirs), "; ") + "; or open a new table with --new"}
+		}
+	}
 	p, err := r.startPeer(map[bool]string{true: r.o.state}[restart])
 	if err != nil {
 		return err
@@ -647,10 +671,11 @@ func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Se
 // nameFile keeps the table's lobby name in its state directory.
 const nameFile = "name"
 
-// unfinished looks in CONFIG/tables for the state directory of a game this
-// player was seated at and has not finished, at the table called name or
-// with the join code code.
-func (r *netRun) unfinished(name, code string) string {
+// unfinishedDirs lists the state directories in CONFIG/tables of games
+// this player was seated at and has not finished (no transcript written,
+// no verdict).
+func (r *netRun) unfinishedDirs() []string {
+	var out []string
 	ents, _ := os.ReadDir(filepath.Join(r.config, "tables"))
 	for _, e := range ents {
 		dir := filepath.Join(r.config, "tables", e.Name())
@@ -663,15 +688,68 @@ func (r *netRun) unfinished(name, code string) string {
 		if _, err := os.Stat(filepath.Join(dir, store.VerdictFile)); err == nil {
 			continue
 		}
+		out = append(out, dir)
+	}
+	return out
+}
+
+// hostedUnfinished lists the unfinished games whose seat 0 (the creator)
+// is this identity, at the table called name (any name if empty).
+func (r *netRun) hostedUnfinished(name string) ([]string, error) {
+	dirs := r.unfinishedDirs()
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	id, err := identity.Load(r.config)
+	if err != nil {
+		return nil, &exitError{code: 1, err: err, hint: "check --config"}
+	}
+	var out []string
+	for _, dir := range dirs {
+		if n, _ := os.ReadFile(filepath.Join(dir, nameFile)); name != "" && string(n) != name {
+			continue
+		}
+		st, err := store.Open(dir)
+		if err != nil {
+			continue
+		}
+		seats := st.Table().Roster.Seats
+		st.Close()
+		if len(seats) > 0 && string(seats[0].PeerID) == string(id.PeerID()) {
+			out = append(out, dir)
+		}
+	}
+	return out, nil
+}
+
+// stateChoices describes each state directory for a player choosing one:
+// its table's name and code, then the --state that resumes it.
+func stateChoices(dirs []string) []string {
+	var out []string
+	for _, dir := range dirs {
+		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
+		desc := termsafe.String(string(n))
+		if st, err := store.Open(dir); err == nil {
+			desc += " (" + tableLabel(st.Table().Roster) + fmt.Sprintf(", %d entries)", len(st.Entries()))
+			st.Close()
+		}
+		out = append(out, fmt.Sprintf("%s: --state %s", desc, dir))
+	}
+	return out
+}
+
+// unfinished lists the state directories of games this player was seated
+// at and has not finished, at the table called name or with the join code
+// code.
+func (r *netRun) unfinished(name, code string) []string {
+	want, codeErr := lobby.ParseCode(code)
+	var out []string
+	for _, dir := range r.unfinishedDirs() {
 		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
 		switch {
 		case name != "" && string(n) == name:
-			return dir
-		case code != "":
-			want, err := lobby.ParseCode(code)
-			if err != nil {
-				continue
-			}
+			out = append(out, dir)
+		case code != "" && codeErr == nil:
 			st, err := store.Open(dir)
 			if err != nil {
 				continue
@@ -679,11 +757,11 @@ func (r *netRun) unfinished(name, code string) string {
 			got := rosterCode(st.Table().Roster)
 			st.Close()
 			if got == want {
-				return dir
+				out = append(out, dir)
 			}
 		}
 	}
-	return ""
+	return out
 }
 
 func seatNames(s *p2p.Seating) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
@@ -150,8 +151,13 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		if o.addr != "" {
 			label = o.addr
 		}
-		if dir := r.unfinished(label, o.code); dir != "" {
-			return r.rejoin(ctx, dir)
+		switch dirs := r.unfinished(label, o.code); {
+		case len(dirs) == 1:
+			r.printf("resuming your unfinished game from %s", dirs[0])
+			return r.rejoin(ctx, dirs[0])
+		case len(dirs) > 1:
+			return &exitError{code: 2, err: fmt.Errorf("you were seated at %d unfinished games of %s: say which to resume with --state", len(dirs), termsafe.String(label+o.code)),
+				hint: "resume one: " + strings.Join(stateChoices(dirs), "; ")}
 		}
 	}
 	var t target
