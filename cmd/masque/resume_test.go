@@ -1,0 +1,80 @@
+package main
+
+import (
+	"crypto/ed25519"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// unfinishedTable writes, under cfg/tables, the state directory of an
+// unfinished table named name whose creator (seat 0) is creator.
+func unfinishedTable(t *testing.T, cfg string, id byte, name string, creator []byte) string {
+	t.Helper()
+	r := &ledger.Roster{TableID: [16]byte{id}, Game: "mascarade", Options: []byte{1}}
+	for i, peer := range [][]byte{creator, []byte("someone else")} {
+		pub, _, err := ed25519.GenerateKey(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Seats = append(r.Seats, ledger.SeatInfo{Name: []string{"ann", "bob"}[i], PeerID: peer, SignKey: pub, Keys: []byte("keys")})
+	}
+	dir := filepath.Join(cfg, "tables", hex.EncodeToString(r.TableID[:]))
+	st, err := store.Create(dir, store.Table{Roster: r, Sigs: make([][64]byte, 2), Addrs: make([][][]byte, 2)}, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if err := os.WriteFile(filepath.Join(dir, nameFile), []byte(name), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// The same 'masque host' command after a crash resumes the unfinished
+// table this identity hosts; with several it names each one's --state.
+func TestHostFindsItsUnfinishedTables(t *testing.T) {
+	cfg := t.TempDir()
+	id, err := identity.Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	me := []byte(id.PeerID())
+	friday := unfinishedTable(t, cfg, 1, "friday", me)
+	saturday := unfinishedTable(t, cfg, 2, "saturday", me)
+	unfinishedTable(t, cfg, 3, "friday", []byte("another creator")) // joined, not hosted
+	finished := unfinishedTable(t, cfg, 4, "friday", me)
+	os.WriteFile(filepath.Join(finished, "transcript.masque"), []byte("done"), 0o600)
+
+	r := &netRun{config: cfg}
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"friday", []string{friday}},
+		{"saturday", []string{saturday}},
+		{"", []string{friday, saturday}},
+		{"sunday", nil},
+	} {
+		got, err := r.hostedUnfinished(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("hostedUnfinished(%q) = %v, want %v", c.name, got, c.want)
+		}
+	}
+	// Two unfinished tables and no name: the command names both --state
+	// and --new, and opens nothing.
+	code, _, errOut := runOut("host", "--bot", "--players", "2", "--config", cfg, "--no-mdns")
+	if code != 2 || !strings.Contains(errOut, "you host 2 unfinished tables") ||
+		!strings.Contains(errOut, "--state "+friday) || !strings.Contains(errOut, "--state "+saturday) || !strings.Contains(errOut, "--new") {
+		t.Fatalf("host with two unfinished tables: exit %d\n%s", code, errOut)
+	}
+}
