@@ -11,6 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/table"
 )
 
 var inviteRE = regexp.MustCompile(`invite: (/ip4/127\.0\.0\.1/tcp/\d+/p2p/\w+)`)
@@ -200,6 +204,40 @@ func hostJoinLoopback(t *testing.T, game string) {
 	}
 	if got, _ := os.ReadFile(again); !bytes.Equal(got, first) {
 		t.Errorf("the rejoined transcript differs")
+	}
+	// Each seat kept the secret bits of its own swaps beside its state:
+	// every recorded position is a move of that seat (joiners get their
+	// seats in the order they are admitted: every record of one directory
+	// names one author, a different one per directory), with that many
+	// swaps.
+	trans, err := ledger.UnmarshalTranscript(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	authors := map[uint8]int{}
+	for i := range 4 {
+		data, err := os.ReadFile(filepath.Join(state(i), netsession.SwapBitsFile))
+		if err != nil {
+			t.Fatalf("peer %d kept no swap bits: %v", i, err)
+		}
+		author := -1
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var pos uint64
+			var bits string
+			if _, err := fmt.Sscan(line, &pos, &bits); err != nil || pos >= uint64(len(trans.Entries)) {
+				t.Fatalf("peer %d: swap bits line %q", i, line)
+			}
+			e := trans.Entries[pos]
+			b, err := table.UnmarshalBody(e.Body, 1)
+			if err != nil || b.Kind != table.BodyMove || len(b.Swaps) != len(bits) || (author >= 0 && int(e.Seat) != author) {
+				t.Errorf("peer %d recorded %q for entry %d: a %v by seat %d with %d swaps (%v)", i, bits, pos, b.Kind, e.Seat, len(b.Swaps), err)
+			}
+			author = int(e.Seat)
+		}
+		authors[uint8(author)]++
+	}
+	if len(authors) != 4 {
+		t.Errorf("the swap records of 4 peers name the moves of seats %v", authors)
 	}
 	// Another identity cannot use this state directory.
 	code, _, errOut = runOut("join", "--bot", "--config", cfg(2), "--state", state(1), "--listen", "/ip4/127.0.0.1/tcp/0")

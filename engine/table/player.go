@@ -29,12 +29,34 @@ type Player struct {
 	card   *mental.SecretKey
 	view   *mental.SecretKey
 	Memory []Sighting
+	// swapBits are the secret bits of the hidden swaps this seat made,
+	// by the position of the move's entry, in the move's swap order.
+	swapBits map[uint64][]bool
 }
 
 // NewPlayer returns the player of seat, signing with sign and holding the
 // secret keys keys.
 func NewPlayer(seat int, sign ed25519.PrivateKey, keys SeatSecrets) *Player {
-	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View}
+	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}}
+}
+
+// SwapBits returns the secret bits of the hidden swaps this seat made (or
+// was told of with RememberSwapBits), by the position of the move's entry:
+// true for an exchange, in the move's swap order. A position whose entry
+// is not this seat's move (a body made but never sent) means nothing.
+func (p *Player) SwapBits() map[uint64][]bool {
+	out := make(map[uint64][]bool, len(p.swapBits))
+	for pos, b := range p.swapBits {
+		out[pos] = slices.Clone(b)
+	}
+	return out
+}
+
+// RememberSwapBits restores the bits of a move this seat made at pos (a
+// restarted seat reads them from its own records: the log does not
+// carry them).
+func (p *Player) RememberSwapBits(pos uint64, bits []bool) {
+	p.swapBits[pos] = slices.Clone(bits)
 }
 
 // CardKey returns the player's secret card key.
@@ -145,6 +167,9 @@ func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) 
 	}
 	if i != len(swaps) {
 		return nil, fmt.Errorf("table: %d swap bits given, the move causes %d swaps", len(swaps), i)
+	}
+	if i > 0 {
+		p.swapBits[t.Pos()] = slices.Clone(swaps)
 	}
 	return b, nil
 }

@@ -324,12 +324,13 @@ func (s *Session) Snapshot() session.Snapshot {
 	v := s.lt.View()
 	p := s.lt.Seats[s.opts.Seat].Player
 	snap := session.Snapshot{
-		Seat:    s.opts.Seat,
-		Rules:   v.Rules(),
-		Memory:  slices.Clone(p.Memory),
-		Log:     slices.Clone(s.follow.Lines),
-		Verdict: s.failed,
-		Entries: int(v.Pos()),
+		Seat:     s.opts.Seat,
+		Rules:    v.Rules(),
+		Memory:   slices.Clone(p.Memory),
+		SwapBits: p.SwapBits(),
+		Log:      slices.Clone(s.follow.Lines),
+		Verdict:  s.failed,
+		Entries:  int(v.Pos()),
 	}
 	for _, seat := range s.lt.Seats {
 		snap.Names = append(snap.Names, seat.Name)

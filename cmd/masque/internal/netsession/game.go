@@ -93,9 +93,15 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil || pub.Card.X.Equal(keys.Card.Public()) != 1 || pub.View.X.Equal(keys.View.Public()) != 1 {
 		return nil, fmt.Errorf("the state directory %s is another player's: its keys are not seat %d's", cfg.Store.Dir(), seat)
 	}
+	bits, err := loadSwapBits(cfg.Store.Dir())
+	if err != nil {
+		return nil, fmt.Errorf("your secret swaps: %w", err)
+	}
+	dir := cfg.Store.Dir()
 	g := &Game{cfg: cfg, names: names, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
-		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify})
+		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
+		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) }})
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +202,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 // Snapshot implements session.Session.
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
-	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, Log: v.Log,
+	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log,
 		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries}
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -37,6 +37,13 @@ type SeatConfig struct {
 	// OnChange, if set, is called after every change (an applied entry,
 	// the seat's turn); it must not block.
 	OnChange func()
+	// SwapBits are the secret bits of this seat's earlier hidden swaps
+	// (a restart), by the position of its move's entry.
+	SwapBits map[uint64][]bool
+	// KeepSwapBits, if set, records the bits of a move's hidden swaps
+	// before the move leaves the seat; an error refuses the move (the
+	// player would lose what it did).
+	KeepSwapBits func(pos uint64, bits []bool) error
 }
 
 // Seat is one seat's replica and private side, at a table of either
@@ -76,7 +83,11 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Keys),
+	player := table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Keys)
+	for pos, bits := range cfg.SwapBits {
+		player.RememberSwapBits(pos, bits)
+	}
+	return &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: player,
 		moves: make(chan []byte, 1)}, nil
 }
 
@@ -261,6 +272,9 @@ func (d *Seat) botMove() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("move %s: %w", s.FormatMove(m), err)
 	}
+	if err := d.keepSwapBits(swaps); err != nil {
+		return nil, err
+	}
 	return body.MarshalBinary()
 }
 
@@ -295,6 +309,9 @@ func (d *Seat) Submit(m engine.Move, swaps []bool) error {
 	if err != nil {
 		return err
 	}
+	if err := d.keepSwapBits(swaps); err != nil {
+		return err
+	}
 	enc, err := body.MarshalBinary()
 	if err != nil {
 		return err
@@ -302,6 +319,18 @@ func (d *Seat) Submit(m engine.Move, swaps []bool) error {
 	d.myTurn = false
 	d.swapBit = n > 0 && swaps[0]
 	d.moves <- enc
+	return nil
+}
+
+// keepSwapBits records the bits of the move about to leave the seat at the
+// table's position; d.mu is held.
+func (d *Seat) keepSwapBits(bits []bool) error {
+	if len(bits) == 0 || d.cfg.KeepSwapBits == nil {
+		return nil
+	}
+	if err := d.cfg.KeepSwapBits(d.tab.Pos(), bits); err != nil {
+		return fmt.Errorf("recording your secret swap: %w", err)
+	}
 	return nil
 }
 
@@ -313,14 +342,16 @@ func (d *Seat) d() {
 
 // View is what the seat may see now.
 type View struct {
-	Seat    int
-	Names   []string
-	Rules   engine.State
-	Memory  []table.Sighting
-	Log     []string
-	MyTurn  bool
-	Over    bool
-	Entries int
+	Seat   int
+	Names  []string
+	Rules  engine.State
+	Memory []table.Sighting
+	// SwapBits are the secret bits of the seat's own hidden swaps.
+	SwapBits map[uint64][]bool
+	Log      []string
+	MyTurn   bool
+	Over     bool
+	Entries  int
 }
 
 // View returns a copy of the seat's current view.
@@ -328,8 +359,8 @@ func (d *Seat) View() View {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, Entries: int(d.tab.Pos()),
-		Memory: append([]table.Sighting(nil), d.player.Memory...),
-		Log:    append([]string(nil), d.narr.Lines...)}
+		Memory: append([]table.Sighting(nil), d.player.Memory...), SwapBits: d.player.SwapBits(),
+		Log: append([]string(nil), d.narr.Lines...)}
 	for _, s := range d.tab.Roster().Seats {
 		v.Names = append(v.Names, s.Name)
 	}

@@ -21,16 +21,19 @@ type Wait struct {
 
 // Snapshot is everything one seat may see now.
 type Snapshot struct {
-	Seat    int      // the local seat
-	Names   []string // by seat
-	Rules   engine.State
-	Memory  []table.Sighting // what this seat has seen, and when
-	Log     []string         // public narration, oldest first
-	Waiting *Wait            // nil when it is this seat's turn or the game is over
-	MyTurn  bool             // a move by this seat is expected now
-	Verdict string           // non-empty when the table stopped on a fault or timeout
-	Over    bool             // the game is over (or stopped)
-	Entries int              // entries in the log so far
+	Seat   int      // the local seat
+	Names  []string // by seat
+	Rules  engine.State
+	Memory []table.Sighting // what this seat has seen, and when
+	// SwapBits are the secret bits of this seat's own hidden swaps, by the
+	// position of its move's entry (table.Player.SwapBits).
+	SwapBits map[uint64][]bool
+	Log      []string // public narration, oldest first
+	Waiting  *Wait    // nil when it is this seat's turn or the game is over
+	MyTurn   bool     // a move by this seat is expected now
+	Verdict  string   // non-empty when the table stopped on a fault or timeout
+	Over     bool     // the game is over (or stopped)
+	Entries  int      // entries in the log so far
 }
 
 // Session is one seat at a running table.

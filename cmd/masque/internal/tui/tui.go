@@ -638,34 +638,39 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 		b.WriteByte('\n')
 	}
 	line("%s", m.st.head.Render("Your memory"))
-	deal := s.Deal()
+	beliefs := narrate.Beliefs(s, m.snap.Memory, m.moves, m.swapBits(), me)
 	for _, own := range s.SlotsOf(me) {
-		card, pos, when := deal[own], int64(-1), "at the deal"
-		for _, sg := range m.snap.Memory {
-			if sg.Slot == own {
-				card, pos = sg.Card, int64(sg.Pos)
-				how := "you peeked"
-				if sg.Public {
-					how = "revealed to all"
-				} else if sh, ok := m.shown(sg); ok {
-					how = shownBy(s, sh)
-				}
-				when = fmt.Sprintf("%s (%s)", m.when(sg.Pos), how)
-			}
+		if int(own) >= len(beliefs) {
+			continue
 		}
+		bl := beliefs[own]
 		which := "your card"
 		if len(s.SlotsOf(me)) > 1 {
 			which = "your card " + s.SlotName(own)
 		}
-		line("  %s: the %s, seen %s", which, s.CardName(card), when)
+		var names []string
+		for _, c := range bl.Cards {
+			names = append(names, "the "+s.CardName(c))
+		}
+		seen := "seen " + m.seenWhen(s, bl)
+		switch {
+		case !bl.Known():
+			line("  %s: %s (each was here or was swapped in since you knew)", which, strings.Join(names, " or "))
+		case len(bl.MovedIn) > 0:
+			last := bl.MovedIn[len(bl.MovedIn)-1]
+			line("  %s: %s, which you swapped in at turn %d (%s)", which, names[0], last.Turn, seen)
+		default:
+			line("  %s: %s, %s", which, names[0], seen)
+		}
 		if first := engine.Seat(own); len(s.SlotsOf(me)) == 1 && int(first) < s.Players() && first != me {
 			line("    you sit where %s sat at the start (the Puppeteer moved you): its card and purse are yours", s.Name(first))
 		}
-		since := narrate.SwapsSince(m.moves, own, pos)
+		if m.moves == nil {
+			continue // no record of the swaps: nothing more to say
+		}
+		since := bl.Uncertain
 		if len(since) == 0 {
-			if m.moves != nil {
-				line("    no swap since could have moved it")
-			}
+			line("    no swap since could have moved it")
 			continue
 		}
 		line("    swaps since that could have moved it:")
@@ -676,9 +681,7 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 		for _, sw := range since {
 			note := ""
 			if sw.By == me {
-				if bit, ok := m.mySwaps[sw.Pos]; ok {
-					note = map[bool]string{true: "  (you really swapped)", false: "  (you only pretended)"}[bit]
-				}
+				note = "  (yours: this screen does not know whether you exchanged)"
 			}
 			line("      turn %d  %s%s", sw.Turn, sw.Move, note)
 		}
@@ -712,6 +715,36 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 		line("  %s", l)
 	}
 	line("")
+}
+
+// swapBits are the secret bits of the seat's own swaps: the session's
+// record (kept across restarts) and what this screen submitted.
+func (m Model) swapBits() map[uint64][]bool {
+	out := make(map[uint64][]bool, len(m.snap.SwapBits)+len(m.mySwaps))
+	for pos, bit := range m.mySwaps {
+		out[pos] = []bool{bit}
+	}
+	for pos, bits := range m.snap.SwapBits {
+		out[pos] = bits
+	}
+	return out
+}
+
+// seenWhen says when and how the seat last knew a card for sure.
+func (m Model) seenWhen(s narrate.Rules, bl narrate.Belief) string {
+	if bl.Source == narrate.FromDeal || bl.Pos < 0 {
+		return "at the deal"
+	}
+	how := "you peeked"
+	switch bl.Source {
+	case narrate.FromReveal:
+		how = "revealed to all"
+	case narrate.FromShown:
+		if sh, ok := m.shown(table.Sighting{Pos: uint64(bl.Pos), Slot: bl.Seen}); ok {
+			how = shownBy(s, sh)
+		}
+	}
+	return fmt.Sprintf("%s (%s)", m.when(uint64(bl.Pos)), how)
 }
 
 // shown returns the show (the Princess) a sighting came from, if the
