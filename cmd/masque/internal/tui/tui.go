@@ -265,12 +265,10 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 					m.labels = append(m.labels, Label(s, mv))
 				}
 			}
-			if m.cursor >= len(m.legal) {
-				m.cursor = 0
-			}
-			if old.Entries != m.snap.Entries {
-				m.cursor = 0
-			}
+			// Every decision opens on the safe choice (pass, or the first
+			// option): at a network table the turn often arrives in a
+			// snapshot of its own, after the entry that opened it.
+			m.cursor = 0
 		}
 	}
 	if s := m.rules(); s != nil && m.snap.MyTurn && s.InChallengeWindow() && m.opts.ChallengeWindow > 0 {

@@ -413,3 +413,33 @@ func TestNoColor(t *testing.T) {
 		t.Fatalf("escape sequences with NoColor:\n%q", v)
 	}
 }
+
+// At a network table the turn arrives in a snapshot of its own, after the
+// entry that opened it (same entry count, MyTurn now set): the cursor
+// must still open on the safe choice, not where the last decision left
+// it (the review: a challenge window opened on "challenge" with 8 s left).
+func TestDecisionOpensOnSafeChoice(t *testing.T) {
+	prep := "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n"
+	turn := stateAfter(t, prep+"Anna peek\nBoris peek\n") // Sasha's turn
+	m, _ := screen(t, turn, 2, Options{}, nil)
+	m, _ = press(t, m, "down", "down", "down")
+	if m.cursor != 3 {
+		t.Fatalf("cursor %d after three downs", m.cursor)
+	}
+	// Sasha peeks; Dima claims the King; the window reaches Sasha.
+	window := stateAfter(t, prep+"Anna peek\nBoris peek\nSasha peek\nDima claim King\nAnna pass\nBoris pass\n")
+	if !window.InChallengeWindow() || window.Next().Seat != 2 {
+		t.Fatalf("the script does not open Sasha's answer: next %v", window.Next())
+	}
+	snap := m.snap
+	snap.Rules, snap.Entries, snap.MyTurn, snap.Waiting = window, snap.Entries+5, false, &session.Wait{Seat: 2, Name: "Sasha"}
+	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+	snap.MyTurn, snap.Waiting = true, nil
+	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+	if m.cursor != 0 || len(m.legal) == 0 || m.legal[0].Kind != mascarade.KindPass {
+		t.Fatalf("the window opens with the cursor on %d (%v)", m.cursor, m.labels)
+	}
+	if v := m.View(); !strings.Contains(v, "> pass") {
+		t.Errorf("the cursor is not on pass:\n%s", v)
+	}
+}
