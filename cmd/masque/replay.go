@@ -97,7 +97,7 @@ players' coins is announced by a warning ("deal_source": "fixed" and
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
   masque replay game.masque --reveal --json`,
-		Args: cobra.ExactArgs(1),
+		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runReplay(a, o)
@@ -111,11 +111,11 @@ players' coins is announced by a warning ("deal_source": "fixed" and
 func runReplay(a *app, o replayOptions) error {
 	data, err := os.ReadFile(o.file)
 	if err != nil {
-		return err
+		return &exitError{code: exitDamaged, err: err, hint: "masque replay reads a transcript written by 'masque script --transcript', 'masque demo' or a game"}
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return &exitError{code: 1, err: fmt.Errorf("%s: %w", o.file, err)}
+		return &exitError{code: exitDamaged, err: fmt.Errorf("%s is not a whole transcript (%w): %w", o.file, errDamaged, err)}
 	}
 	game, err := a.games.Lookup(tr.Roster.Game)
 	if err != nil {
@@ -279,7 +279,11 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 			before = slices.Clone(cards)
 		}
 		if err := t.Apply(e); err != nil {
-			return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err),
+			var f *table.Fault
+			if errors.As(err, &f) && unattributable(f) {
+				return nil, &exitError{code: exitDamaged, err: fmt.Errorf("transcript rejected: entry %d: no roster key signed it (%w, or the entry was forged; nobody is blamed): %w", e.Pos, errDamaged, err)}
+			}
+			return nil, &exitError{code: exitFault, err: fmt.Errorf("transcript rejected: %w", err),
 				hint: "masque verify FILE names the fault and the seat to blame"}
 		}
 		ev, err := f.Follow(t, e)

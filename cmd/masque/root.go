@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -72,6 +73,17 @@ type app struct {
 	terminal func() bool
 }
 
+// Exit statuses, the same for every command (root --help lists them).
+const (
+	exitOK      = 0 // done; for verify, the transcript is valid
+	exitFault   = 1 // the command failed; for verify and replay, a seat is to blame (named)
+	exitUsage   = 2 // bad command line: unknown command or flag, wrong arguments
+	exitDamaged = 3 // a file is unreadable, damaged or not a transcript, or an entry no roster key signed (damage or forgery: nobody is blamed)
+)
+
+// errDamaged marks an error as exitDamaged's.
+var errDamaged = errors.New("the file may be damaged")
+
 // exitError carries an exit status and an optional hint.
 type exitError struct {
 	code int
@@ -106,10 +118,15 @@ func (a *app) run(args []string) int {
 	if err == nil {
 		return 0
 	}
-	code := 1
+	code := exitFault
 	var ee *exitError
-	if errors.As(err, &ee) {
+	switch {
+	case errors.As(err, &ee):
 		code = ee.code
+	case strings.HasPrefix(err.Error(), "unknown command"):
+		code, ee = exitUsage, &exitError{code: exitUsage, err: err, hint: "'masque --help' lists the commands"}
+	case errors.Is(err, errDamaged):
+		code = exitDamaged
 	}
 	// Errors quote what peers and files said (a creator's refusal, a
 	// verdict's reason, names): escaped, never printed raw.
@@ -146,7 +163,14 @@ Start here:
   masque host / masque join    a table on the LAN (found by mDNS) or online (by invite)
   masque lobby                 the tables on the LAN
   masque script game.txt       play a scripted game through the real stack
-  masque verify game.masque    audit a transcript; masque replay narrates it`,
+  masque verify game.masque    audit a transcript; masque replay narrates it
+
+Exit status, for every command:
+  0  done (verify: the transcript is valid)
+  1  failed (verify, replay: an entry is invalid, and the seat to blame is named)
+  2  bad command line: an unknown command or flag, missing or extra arguments
+  3  a file is unreadable, damaged or not a transcript, or holds an entry that
+     no player signed (damage or forgery: nobody is blamed)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

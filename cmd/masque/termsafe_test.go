@@ -67,7 +67,7 @@ func TestProgressAndErrorsEscapePeerText(t *testing.T) {
 	}
 	// A refusal or verdict reason quoted in the error that ends the run.
 	code, stdout, stderr := runCmd(t, "verify", "/nonexistent/\x1b[2J\x1b]8;;x\x07\u202e.masque")
-	if code != 2 {
+	if code != exitDamaged {
 		t.Fatalf("exit %d", code)
 	}
 	checkNoRawControls(t, "error", stdout+stderr)

@@ -84,7 +84,11 @@ deal was fixed in the roster's options (scripted tables: 'masque script')
 rather than drawn from the players' coins, a warning says so: whoever
 wrote the roster chose the cards. --json reports it as "deal_source": "fixed"
 and "fixed_deal": true ("coins" or "shuffle" otherwise).
-Exit status 1: the first fault is named with its position and the seat to blame.`,
+Exit status 1: the first fault is named with its position and the seat to blame.
+Exit status 3: the file cannot be read, is not a transcript or is damaged
+(truncated, or an entry that no roster key signed: a flipped bit looks like
+that, and so does a forgery; nobody is blamed).
+Exit status 2: a usage error.`,
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
 		Args: exactArgs(1),
@@ -99,11 +103,11 @@ Exit status 1: the first fault is named with its position and the seat to blame.
 func runVerify(a *app, path string, asJSON bool) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return &exitError{code: 2, err: err, hint: "masque verify reads a transcript written by 'masque script --transcript', 'masque demo' or a game"}
+		return &exitError{code: exitDamaged, err: err, hint: "masque verify reads a transcript written by 'masque script --transcript', 'masque demo' or a game"}
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s: %w", path, err))
+		return reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s is not a whole transcript (%w): %w", path, errDamaged, err))
 	}
 	res, fault := verifyTranscript(a.games, tr)
 	return reportVerify(a, res, asJSON, fault)
@@ -129,6 +133,10 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 			name = tr.Roster.Seats[f.Seat].Name
 		}
 		res.Fault = &verifyFault{Pos: f.Pos, Seat: f.Seat, Name: name, Reason: f.Reason, Detail: err.Error()}
+		if unattributable(f) {
+			return res, fmt.Errorf("entry %d claims seat %d (%s) as its author, but no roster key signed it: %w, or the entry was forged; %s is not to blame (%s)",
+				f.Pos, f.Seat, name, errDamaged, name, f.Reason)
+		}
 		return res, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason)
 	}
 	if err != nil {
@@ -143,18 +151,33 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 	return res, nil
 }
 
+// unattributable reports whether f names no seat that signed the entry: a
+// signature no roster key made (a damaged file or a forgery), or a seat
+// the roster does not have.
+func unattributable(f *table.Fault) bool {
+	return f.Reason == "bad-signature" || f.Reason == "unknown-seat"
+}
+
+// faultCode is the exit status of a rejected transcript.
+func faultCode(fault error) int {
+	if errors.Is(fault, errDamaged) {
+		return exitDamaged
+	}
+	return exitFault
+}
+
 func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	if asJSON {
 		if err := json.NewEncoder(a.stdout).Encode(res); err != nil {
 			return err
 		}
 		if fault != nil {
-			return &exitError{code: 1, err: fault}
+			return &exitError{code: faultCode(fault), err: fault}
 		}
 		return nil
 	}
 	if fault != nil {
-		return &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", fault)}
+		return &exitError{code: faultCode(fault), err: fmt.Errorf("transcript rejected: %w", fault)}
 	}
 	fmt.Fprintf(a.stdout, "valid: %d entries of %s, every signature, proof and rule checked\n", res.Entries, termsafe.String(res.Game))
 	if res.FixedDeal {
