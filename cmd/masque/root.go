@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
