@@ -1,10 +1,12 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Exit statuses mean the same for every command: 2 for the command line,
@@ -37,5 +39,39 @@ func TestExitCodes(t *testing.T) {
 	code, out, _ := runOut("--help")
 	if code != 0 || !strings.Contains(out, "Exit status, for every command:") || !strings.Contains(out, "3  a file is unreadable") {
 		t.Errorf("--help does not document the exit statuses:\n%s", out)
+	}
+}
+
+// Two players on one machine with one config directory share an identity:
+// the joiner is told so, and how to give each player their own, instead of
+// libp2p's "dial to self attempted".
+func TestJoinOwnIdentity(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "cfg")
+	hostErr := &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"host", "--bot", "--players", "2", "--name", "self", "--no-mdns", "--wait", "4s", "--json",
+			"--config", cfg, "--state", filepath.Join(t.TempDir(), "host"), "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, io.Discard, hostErr)
+	}()
+	var invite string
+	for deadline := time.Now().Add(15 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := inviteRE.FindStringSubmatch(hostErr.String()); m != nil {
+			invite = m[1]
+		}
+	}
+	if invite == "" {
+		t.Fatalf("the host printed no invite:\n%s", hostErr.String())
+	}
+	code, _, errOut := runOut("join", "--bot", invite, "--config", cfg, "--listen", "/ip4/127.0.0.1/tcp/0")
+	if code != exitUsage || !strings.Contains(errOut, "share the config directory") || !strings.Contains(errOut, "--config DIR") {
+		t.Errorf("join with the host's own config: exit %d\n%s", code, errOut)
+	}
+	if strings.Contains(errOut, "dial to self") {
+		t.Errorf("libp2p's error reaches the player:\n%s", errOut)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the host did not give up")
 	}
 }

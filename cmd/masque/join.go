@@ -175,6 +175,11 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		return err
 	}
 	defer p.Close()
+	if t.creator.ID == p.ID.PeerID() {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%s was opened with your own identity (%s): the host and you share the config directory %s",
+			termsafe.String(t.name), lobby.Fingerprint(p.ID.PeerID()), r.config),
+			hint: "two players on one machine need an identity each: give one of them another directory with --config DIR"}
+	}
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)

@@ -37,7 +37,7 @@ type playOptions struct {
 	logPath    string
 	table      string
 	host       string
-	nameSet    bool // --name was given
+	nameSet    bool // --player (or the old --name) was given
 }
 
 func newPlayCmd(a *app) *cobra.Command {
@@ -74,7 +74,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 --reveal': the players' keys are published at the end unless
 --no-key-release). Logs go to a file, never to the screen.`,
 		Example: `  masque play
-  masque play --players 6 --name Kim --seed 7
+  masque play --players 6 --player Kim --seed 7
   masque play --game mascarade2 --players 6
   masque play --game mascarade2 --players 7 --scenario my-masks.txt
   masque play --transcript game.masque && masque replay game.masque --reveal
@@ -83,7 +83,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
-			o.nameSet = cmd.Flags().Changed("name")
+			o.nameSet = cmd.Flags().Changed("player") || cmd.Flags().Changed("name")
 			if o.table != "" || o.host != "" {
 				return runPlayNet(cmd, a, o)
 			}
@@ -94,7 +94,11 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
 	f.StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
 	f.IntVar(&o.players, "players", 4, "players at the table, you included (mascarade 2..13, mascarade2 4..12)")
+	f.StringVar(&o.name, "player", defaultPlayerName(), "your `NAME` at the table (as for 'masque host' and 'masque join')")
+	// --name was the player's name here and the table's in 'masque host':
+	// kept, hidden, so old command lines still work.
 	f.StringVar(&o.name, "name", defaultPlayerName(), "your name at the table")
+	f.MarkDeprecated("name", "use --player for your name (--name is a table's name in 'masque host')")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	f.DurationVar(&o.delay, "bot-delay", 700*time.Millisecond, "how long each bot thinks")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "time to answer a claim before passing automatically (0: no limit)")
@@ -194,7 +198,7 @@ func runPlay(a *app, o playOptions) error {
 		}
 	}
 	if !validName(o.name) {
-		return &exitError{code: 2, err: fmt.Errorf("--name %q: not a valid player name", o.name),
+		return &exitError{code: 2, err: fmt.Errorf("--player %q: not a valid player name", o.name),
 			hint: "a name is 1..32 letters, digits, '_' or '-'"}
 	}
 	if !o.seeded {

@@ -181,8 +181,13 @@ func TestPlayNeedsTerminalAndSaysNetIsLater(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "--players 1") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	code, _, errOut = runCmd(t, "play", "--name", "no spaces")
-	if code != 2 || !strings.Contains(errOut, "not a valid player name") {
+	code, _, errOut = runCmd(t, "play", "--player", "no spaces")
+	if code != 2 || !strings.Contains(errOut, "--player \"no spaces\": not a valid player name") {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	// The old --name still works, with a note to use --player.
+	code, out, errOut := runCmd(t, "play", "--name", "no spaces")
+	if code != 2 || !strings.Contains(errOut, "not a valid player name") || !strings.Contains(out+errOut, "use --player") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
 }
