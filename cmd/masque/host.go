@@ -554,9 +554,18 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {
-			r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
-			r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
-			r.printf("%s", keysLine(publish, "your choice"))
+			if o.noAdvert {
+				// No mDNS: joiners cannot look the code up; they use the invite.
+				r.printf("table %q open for %d players (%s)", name, o.players, o.game)
+			} else {
+				r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
+				r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
+			}
+			whose := "your choice"
+			if r.o.bot {
+				whose = map[bool]string{true: "the default", false: "--no-key-release"}[publish]
+			}
+			r.printf("%s", keysLine(publish, whose))
 			switch {
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")

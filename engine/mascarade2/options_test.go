@@ -373,3 +373,16 @@ func TestTextRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// Built-in scenarios are listed as people read them: default-4 ..
+// default-12, not default-10 before default-4.
+func TestScenarioNamesOrder(t *testing.T) {
+	got := mascarade2.ScenarioNames()
+	var want []string
+	for n := 4; n <= 12; n++ {
+		want = append(want, fmt.Sprintf("default-%d", n))
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("ScenarioNames() = %v, want %v", got, want)
+	}
+}

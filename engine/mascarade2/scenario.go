@@ -60,14 +60,42 @@ var builtin = func() map[string]*Scenario {
 	return out
 }()
 
-// ScenarioNames returns the names of the built-in scenarios, sorted.
+// ScenarioNames returns the names of the built-in scenarios, sorted as
+// people read them: default-4 before default-10.
 func ScenarioNames() []string {
 	var out []string
 	for _, sc := range builtin {
 		out = append(out, sc.Name)
 	}
-	slices.Sort(out)
+	slices.SortFunc(out, naturalCompare)
 	return out
+}
+
+// naturalCompare orders strings that differ in a trailing number by that
+// number ("default-9" < "default-10"), others as strings.
+func naturalCompare(a, b string) int {
+	pa, na, oka := splitNumber(a)
+	pb, nb, okb := splitNumber(b)
+	if oka && okb && pa == pb {
+		return na - nb
+	}
+	return strings.Compare(a, b)
+}
+
+// splitNumber splits s into a prefix and its trailing decimal number.
+func splitNumber(s string) (string, int, bool) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	if i == len(s) || len(s)-i > 6 {
+		return s, 0, false
+	}
+	n := 0
+	for _, c := range s[i:] {
+		n = n*10 + int(c-'0')
+	}
+	return s[:i], n, true
 }
 
 // BuiltinScenario returns the built-in scenario called name
