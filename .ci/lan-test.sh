@@ -22,6 +22,8 @@ TAG="mq$$"
 NS=("$TAG-0" "$TAG-1" "$TAG-2" "$TAG-3")
 SW="$TAG-sw"
 WORK=$(mktemp -d /tmp/masque-lan.XXXXXX)
+# Games without --state keep theirs under $XDG_STATE_HOME/masque: here.
+export XDG_STATE_HOME="$WORK/state-home"
 PIDS=()
 
 cleanup() {

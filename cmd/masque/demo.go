@@ -89,7 +89,7 @@ cryptographically random.`,
 	cmd.Flags().StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
 	cmd.Flags().IntVar(&o.players, "players", 4, "number of bots (mascarade 2..13, mascarade2 4..12)")
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
-	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` (default: a temporary file)")
+	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` (default: a new file in STATE/games, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the result as JSON instead of narrating")
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the peers' state directories")
 	cmd.Flags().DurationVar(&o.timeout, "timeout", 10*time.Minute, "give up after this long")
@@ -429,7 +429,7 @@ func encodeLog(log []*ledger.Entry) ([]byte, error) {
 	return b, nil
 }
 
-// writeDemoTranscript writes tr to path, or to a new temporary file when
+// writeDemoTranscript writes tr to path, or to a new file in STATE/games when
 // path is empty, and returns where it went.
 func writeDemoTranscript(tr *ledger.Transcript, path string) (string, error) {
 	enc, err := tr.MarshalBinary()
@@ -437,7 +437,7 @@ func writeDemoTranscript(tr *ledger.Transcript, path string) (string, error) {
 		return "", fmt.Errorf("demo: transcript: %w", err)
 	}
 	if path == "" {
-		f, err := os.CreateTemp("", "masque-demo-*.masque")
+		f, err := createStateFile("games", "game-*.masque")
 		if err != nil {
 			return "", fmt.Errorf("demo: transcript: %w", err)
 		}

@@ -59,7 +59,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.bot, "bot", false, "let a bot play this seat, with no terminal (automation, tests); without it you play on the screen")
 	f.StringVar(&o.player, "player", "", "your `NAME` at the table (default: your user name; a bot's is bot-XXXX)")
 	f.StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` at the end (default: STATE/transcript.masque)")
-	f.StringVar(&o.state, "state", "", "the table's state `DIR` (default: CONFIG/tables/TABLE-ID); run again with the same DIR to rejoin after a crash")
+	f.StringVar(&o.state, "state", "", "the table's state `DIR` (default: STATE/tables/FINGERPRINT/TABLE-ID, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque); the same command rejoins after a crash")
 	f.StringVar(&o.config, "config", "", "configuration `DIR` holding your identity key (default: the user config dir + /masque)")
 	f.StringSliceVar(&o.ifaces, "interface", nil, "use only this network `INTERFACE` for mDNS (repeatable; default: all)")
 	f.StringSliceVar(&o.listen, "listen", nil, "libp2p listen `MULTIADDR` (repeatable; default: every IPv4 address, TCP and QUIC, random ports)")
@@ -234,9 +234,28 @@ func rememberListen(p *netsession.Peer, dir string) {
 	os.WriteFile(filepath.Join(dir, listenFile), []byte(strings.Join(s, "\n")+"\n"), 0o600)
 }
 
-// defaultStateDir is CONFIG/tables/<table id>.
-func (r *netRun) defaultStateDir(tableID [16]byte) string {
-	return filepath.Join(r.config, "tables", hex.EncodeToString(tableID[:]))
+// defaultStateDir is STATE/tables/FINGERPRINT/TABLE-ID: the state of this
+// identity's games (stateHome), one directory per identity so that two
+// players on one machine (two --config) never mix theirs.
+func (r *netRun) defaultStateDir(id peer.ID, tableID [16]byte) (string, error) {
+	dir, err := stateSubdir("tables", lobby.Fingerprint(id))
+	if err != nil {
+		return "", &exitError{code: exitFault, err: err, hint: "give the game's state directory with --state DIR"}
+	}
+	return filepath.Join(dir, hex.EncodeToString(tableID[:])), nil
+}
+
+// tableRoots are the directories holding this identity's games' state
+// directories: STATE/tables/FINGERPRINT, and CONFIG/tables where earlier
+// versions kept them.
+func (r *netRun) tableRoots() []string {
+	roots := []string{filepath.Join(r.config, "tables")}
+	if id, err := identity.Load(r.config); err == nil {
+		if home, err := stateHome(); err == nil {
+			roots = append([]string{filepath.Join(home, "tables", lobby.Fingerprint(id.PeerID()))}, roots...)
+		}
+	}
+	return roots
 }
 
 // play runs the game on an open state directory to its end, then writes
@@ -663,7 +682,10 @@ func keysLine(publish bool, whose string) string {
 func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Seating, keys table.SeatSecrets, name string) error {
 	dir := r.o.state
 	if dir == "" {
-		dir = r.defaultStateDir(seating.Roster.TableID)
+		var err error
+		if dir, err = r.defaultStateDir(p.ID.PeerID(), seating.Roster.TableID); err != nil {
+			return err
+		}
 	}
 	secret, err := keys.MarshalBinary()
 	if err != nil {
@@ -680,14 +702,23 @@ func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Se
 // nameFile keeps the table's lobby name in its state directory.
 const nameFile = "name"
 
-// unfinishedDirs lists the state directories in CONFIG/tables of games
-// this player was seated at and has not finished (no transcript written,
-// no verdict).
+// unfinishedDirs lists the state directories (tableRoots) of games this
+// player was seated at and has not finished (no transcript written, no
+// verdict).
 func (r *netRun) unfinishedDirs() []string {
 	var out []string
-	ents, _ := os.ReadDir(filepath.Join(r.config, "tables"))
+	for _, root := range r.tableRoots() {
+		out = append(out, unfinishedIn(root)...)
+	}
+	return out
+}
+
+// unfinishedIn lists the unfinished games' state directories in root.
+func unfinishedIn(root string) []string {
+	var out []string
+	ents, _ := os.ReadDir(root)
 	for _, e := range ents {
-		dir := filepath.Join(r.config, "tables", e.Name())
+		dir := filepath.Join(root, e.Name())
 		if !hasTable(dir) {
 			continue
 		}

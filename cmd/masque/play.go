@@ -102,10 +102,10 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	f.DurationVar(&o.delay, "bot-delay", 700*time.Millisecond, "how long each bot thinks")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "time to answer a claim before passing automatically (0: no limit)")
-	f.StringVar(&o.transcript, "transcript", "", "save the transcript to `PATH` (default: a temporary file)")
+	f.StringVar(&o.transcript, "transcript", "", "save the transcript to `PATH` (default: a new file in STATE/games, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque)")
 	f.BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' keys at the end (replay --reveal then cannot show the cards)")
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel: remember what you saw yourself")
-	f.StringVar(&o.logPath, "log", "", "write logs to `FILE` (default: a temporary file)")
+	f.StringVar(&o.logPath, "log", "", "write logs to `FILE` (default: a new file in STATE/logs)")
 	f.StringVar(&o.table, "table", "", "join the table `NAME|CODE|INVITE` and play there (as 'masque join')")
 	f.StringVar(&o.host, "host", "", "open a LAN table called `NAME` and play there (as 'masque host --name NAME')")
 	return cmd
@@ -329,7 +329,7 @@ func setErrors(err error) []*mascarade2.SetError {
 
 func openLog(path string) (*os.File, string, error) {
 	if path == "" {
-		f, err := os.CreateTemp("", "masque-play-*.log")
+		f, err := createStateFile("logs", "play-*.log")
 		if err != nil {
 			return nil, "", fmt.Errorf("log file: %w", err)
 		}

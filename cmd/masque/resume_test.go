@@ -10,6 +10,7 @@ import (
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -76,5 +77,48 @@ func TestHostFindsItsUnfinishedTables(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "you host 2 unfinished tables") ||
 		!strings.Contains(errOut, "--state "+friday) || !strings.Contains(errOut, "--state "+saturday) || !strings.Contains(errOut, "--new") {
 		t.Fatalf("host with two unfinished tables: exit %d\n%s", code, errOut)
+	}
+}
+
+// New games' state goes to the XDG state directory, per identity; the
+// tables earlier versions kept under the config directory are still found.
+func TestStateDirectories(t *testing.T) {
+	xdg := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", xdg)
+	cfg := t.TempDir()
+	id, err := identity.Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &netRun{config: cfg}
+	dir, err := r.defaultStateDir(id.PeerID(), [16]byte{7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(xdg, "masque", "tables", lobby.Fingerprint(id.PeerID()), hex.EncodeToString([]byte{7, 15: 0}))
+	if dir != want {
+		t.Fatalf("state directory %s, want %s", dir, want)
+	}
+	if st, err := os.Stat(filepath.Dir(dir)); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("the identity's tables directory: %v %v", st, err)
+	}
+	me := []byte(id.PeerID())
+	old := unfinishedTable(t, cfg, 1, "old", me)
+	if got := r.unfinishedDirs(); len(got) != 1 || got[0] != old {
+		t.Fatalf("unfinished %v, want the old table %s", got, old)
+	}
+	// Another identity on the same machine has its own directory.
+	other, _ := identity.Load(t.TempDir())
+	if d, _ := r.defaultStateDir(other.PeerID(), [16]byte{7}); d == dir {
+		t.Fatal("two identities share a state directory")
+	}
+	// The play screen's logs and transcripts go there too, not to /tmp.
+	f, err := createStateFile("logs", "play-*.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if filepath.Dir(f.Name()) != filepath.Join(xdg, "masque", "logs") {
+		t.Fatalf("log file %s", f.Name())
 	}
 }
