@@ -74,6 +74,7 @@ from the state directory and rejoins; the others wait for it.`,
 			}
 			return nil
 		},
+		ValidArgsFunction: completeTables,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				if o.table != "" || o.code != "" {

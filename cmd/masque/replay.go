@@ -97,7 +97,8 @@ players' coins is announced by a warning ("deal_source": "fixed" and
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
   masque replay game.masque --reveal --json`,
-		Args: exactArgs(1),
+		Args:              exactArgs(1),
+		ValidArgsFunction: completeTranscripts,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]
 			return runReplay(a, o)

@@ -174,6 +174,14 @@ Exit status, for every command:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a))
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a), newManCmd(a))
+	for _, c := range root.Commands() {
+		if c.Flags().Lookup("game") != nil {
+			c.RegisterFlagCompletionFunc("game", a.completeGames)
+		}
+		if c.Flags().Lookup("scenario") != nil {
+			c.RegisterFlagCompletionFunc("scenario", completeScenarios)
+		}
+	}
 	return root
 }

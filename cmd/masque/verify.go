@@ -91,7 +91,8 @@ that, and so does a forgery; nobody is blamed).
 Exit status 2: a usage error.`,
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
-		Args: exactArgs(1),
+		Args:              exactArgs(1),
+		ValidArgsFunction: completeTranscripts,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVerify(a, args[0], asJSON)
 		},
