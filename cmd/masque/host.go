@@ -52,6 +52,7 @@ type netOptions struct {
 	linger     time.Duration
 	window     time.Duration
 	noMemory   bool
+	noBell     bool
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -69,6 +70,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
 	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
+	f.BoolVar(&o.noBell, "no-bell", false, "on the screen: no terminal bell when it becomes your turn or a claim waits for your answer")
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
 }
@@ -375,6 +377,9 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Transcript().Roster),
 		ChallengeWindow: r.o.window,
 		NoColor:         r.a.noColor,
+	}
+	if !r.o.noBell {
+		opts.Bell = r.a.stdout
 	}
 	screen := r.a.screen
 	if screen == nil {

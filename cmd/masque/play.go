@@ -34,6 +34,7 @@ type playOptions struct {
 	transcript string
 	noKeys     bool
 	noMemory   bool
+	noBell     bool
 	logPath    string
 	table      string
 	host       string
@@ -105,6 +106,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.StringVar(&o.transcript, "transcript", "", "save the transcript to `PATH` (default: a new file in STATE/games, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque)")
 	f.BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' keys at the end (replay --reveal then cannot show the cards)")
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel: remember what you saw yourself")
+	f.BoolVar(&o.noBell, "no-bell", false, "no terminal bell when it becomes your turn or a claim waits for your answer")
 	f.StringVar(&o.logPath, "log", "", "write logs to `FILE` (default: a new file in STATE/logs)")
 	f.StringVar(&o.table, "table", "", "join the table `NAME|CODE|INVITE` and play there (as 'masque join')")
 	f.StringVar(&o.host, "host", "", "open a LAN table called `NAME` and play there (as 'masque host --name NAME')")
@@ -146,7 +148,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 		return &exitError{code: 2, err: errors.New("play: --host and --table are exclusive")}
 	}
 	no := netOptions{transcript: o.transcript, timeout: 2 * time.Minute, linger: 2 * time.Second,
-		window: o.window, noMemory: o.noMemory, seed: o.seed}
+		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed}
 	if o.nameSet {
 		no.player = o.name
 	}
@@ -228,13 +230,17 @@ func runPlay(a *app, o playOptions) error {
 		return &exitError{code: 1, err: err}
 	}
 	var sess session.Session = ls
-	final, runErr := tui.Run(sess, tui.Options{
+	topts := tui.Options{
 		Title:           fmt.Sprintf("local table against %d bots", o.players-1),
 		NoMemory:        o.noMemory,
 		ChallengeWindow: o.window,
 		NoColor:         a.noColor,
 		Logger:          logger,
-	}, a.stdin, a.stdout)
+	}
+	if !o.noBell {
+		topts.Bell = a.stdout
+	}
+	final, runErr := tui.Run(sess, topts, a.stdin, a.stdout)
 	sess.Close()
 	if runErr != nil {
 		logger.Error("screen", "err", runErr)

@@ -47,6 +47,9 @@ type Options struct {
 	ChallengeWindow time.Duration
 	NoColor         bool
 	Logger          *slog.Logger // nil: discard
+	// Bell, if set, receives a terminal bell (BEL) when a decision opens
+	// for the seat: its turn, or a claim to answer.
+	Bell io.Writer
 }
 
 // Messages.
@@ -97,6 +100,7 @@ type Model struct {
 	passed   int // the window the screen passed in automatically
 
 	mySwaps map[uint64]bool // the local seat's secret bits, by entry
+	rung    int             // the entry count of the last decision the bell rang for
 	quit    bool
 }
 
@@ -126,7 +130,7 @@ func New(sess session.Session, opts Options) Model {
 		lg = slog.New(slog.DiscardHandler)
 	}
 	return Model{sess: sess, opts: opts, log: lg, st: newStyles(opts.NoColor), window: -1, passed: -1,
-		mySwaps: map[uint64]bool{}}
+		mySwaps: map[uint64]bool{}, rung: -1}
 }
 
 // Run shows the screen on a terminal (in and out) until the player leaves
@@ -145,6 +149,14 @@ func Snapshot(sess session.Session) SnapshotMsg {
 		msg.Moves = h.Moves()
 	}
 	return msg
+}
+
+// ring writes a terminal bell to w.
+func ring(w io.Writer) tea.Cmd {
+	return func() tea.Msg {
+		w.Write([]byte("\a"))
+		return nil
+	}
 }
 
 func waitUpdate(sess session.Session) tea.Cmd {
@@ -277,6 +289,10 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		}
 	} else {
 		m.window = -1
+	}
+	if m.snap.MyTurn && !m.snap.Over && m.opts.Bell != nil && m.rung != m.snap.Entries {
+		m.rung = m.snap.Entries
+		return m, tea.Batch(waitUpdate(m.sess), ring(m.opts.Bell))
 	}
 	return m, waitUpdate(m.sess)
 }

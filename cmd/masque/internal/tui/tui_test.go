@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"strings"
 	"sync"
 	"testing"
@@ -441,5 +442,39 @@ func TestDecisionOpensOnSafeChoice(t *testing.T) {
 	}
 	if v := m.View(); !strings.Contains(v, "> pass") {
 		t.Errorf("the cursor is not on pass:\n%s", v)
+	}
+}
+
+// The bell rings once when a decision opens for the seat (its turn, a
+// claim to answer), not for every snapshot of the same decision, and not
+// when the screen has no bell.
+func TestBell(t *testing.T) {
+	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	var bell bytes.Buffer
+	m, _ := screen(t, turn, 1, Options{Bell: &bell}, nil) // Boris waits for Anna
+	snap := m.snap
+	// Boris's turn arrives: one bell.
+	snap.Entries, snap.MyTurn, snap.Waiting = snap.Entries+1, true, nil
+	snap.Rules = stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna peek\n")
+	nm, cmd := m.Update(SnapshotMsg{Snap: snap, At: t0})
+	m = nm.(Model)
+	if m.rung != snap.Entries || cmd == nil {
+		t.Fatalf("no bell for Boris's turn (rung %d)", m.rung)
+	}
+	// The same decision again (a tick's snapshot): no second bell.
+	nm, _ = m.Update(SnapshotMsg{Snap: snap, At: t0})
+	m = nm.(Model)
+	if m.rung != snap.Entries {
+		t.Fatalf("rung %d", m.rung)
+	}
+	ring(&bell)()
+	if bell.String() != "\a" {
+		t.Fatalf("the bell wrote %q", bell.String())
+	}
+	// Without a bell nothing is remembered as rung.
+	m2, _ := screen(t, turn, 1, Options{}, nil)
+	nm, _ = m2.Update(SnapshotMsg{Snap: snap, At: t0})
+	if nm.(Model).rung != -1 {
+		t.Fatal("a screen without a bell rang")
 	}
 }
