@@ -274,7 +274,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 			if s := m.rules(); s != nil {
 				m.legal = s.LegalMoves(engine.Seat(m.snap.Seat))
 				for _, mv := range m.legal {
-					m.labels = append(m.labels, Label(s, mv))
+					m.labels = append(m.labels, Choice(s, mv))
 				}
 			}
 			// Every decision opens on the safe choice (pass, or the first
@@ -411,9 +411,19 @@ func (m Model) over() bool {
 	return m.snap.Over
 }
 
+// Choice says mv in words for the player who makes it (narrate.Choice):
+// what the screen lists, never the script syntax.
+func Choice(st engine.State, mv engine.Move) string {
+	s, ok := narrate.RulesOf(st)
+	if !ok {
+		return Label(st, mv)
+	}
+	return termsafe.String(narrate.Choice(s, mv))
+}
+
 // Label is a legal move in the script verbs, without the player's name:
-// "swap Boris", "claim King", "use between=Anna,Dima". st is a rules
-// state of either edition.
+// "swap Boris", "claim King", "use between=Anna,Dima" (for logs and
+// tests; the screen shows Choice). st is a rules state of either edition.
 func Label(st engine.State, mv engine.Move) string {
 	s, ok := narrate.RulesOf(st)
 	if !ok {
@@ -601,7 +611,7 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		}
 		switch {
 		case m.confirm != nil:
-			line("%s", m.st.warn.Render(fmt.Sprintf("%s: really swap? y/n (esc: back)", Label(s, *m.confirm))))
+			line("%s", m.st.warn.Render(fmt.Sprintf("%s: really exchange the cards? y/n (esc: back)", Choice(s, *m.confirm))))
 		case m.quitAsk:
 			line("%s", m.st.warn.Render("leave the table? y/n"))
 		case m.busy:

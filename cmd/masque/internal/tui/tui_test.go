@@ -170,13 +170,13 @@ func TestScreen(t *testing.T) {
 		{
 			name: "opening turn offers only swaps", state: opening, seat: 0,
 			view: check{want: []string{"you are Anna", "turn 1 · Anna's turn", "preparatory turn (1 of 4): swap only",
-				"Your move", "> swap Boris", "swap center2", "Anna (you)", "6 coins", "centre: center1, center2", "court 0"},
+				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: center1, center2", "court 0"},
 				not: []string{"peek", "claim", "really swap"}},
 			noSubmit: true,
 		},
 		{
 			name: "a swap asks whether it is real", state: opening, seat: 0, keys: []string{"down", "enter"},
-			view: check{want: []string{"swap Sasha: really swap? y/n"}}, noSubmit: true,
+			view: check{want: []string{"swap your card with Sasha's card: really exchange the cards? y/n"}}, noSubmit: true,
 		},
 		{
 			name: "yes swaps for real", state: opening, seat: 0, keys: []string{"down", "enter", "y"},
@@ -188,7 +188,7 @@ func TestScreen(t *testing.T) {
 		},
 		{
 			name: "esc goes back", state: opening, seat: 0, keys: []string{"enter", "esc"},
-			view: check{want: []string{"> swap Boris"}, not: []string{"really swap"}}, noSubmit: true,
+			view: check{want: []string{"> swap your card with Boris's card"}, not: []string{"really exchange"}}, noSubmit: true,
 		},
 		{
 			name: "waiting for another seat", state: opening, seat: 2,
@@ -201,12 +201,13 @@ func TestScreen(t *testing.T) {
 		},
 		{
 			name: "after turn 4 peeks and claims are offered", state: over, seat: 0,
-			view: check{want: []string{"turn 5", "swap Boris", "peek", "claim King"}, not: []string{"preparatory"}}, noSubmit: true,
+			view: check{want: []string{"turn 5", "swap your card with Boris's card", "look at your card (only you see it)", "claim to be the King"},
+				not: []string{"preparatory", "peek", "claim King"}}, noSubmit: true,
 		},
 		{
 			name: "challenge window with countdown", state: claim, seat: 1, opts: Options{ChallengeWindow: 30 * time.Second},
 			view: check{want: []string{"Anna claims to be the King", "challenge window: your answer (30s left, then you pass)",
-				"> pass", "challenge", "p pass"}}, noSubmit: true,
+				"> pass: let the King claim go", "challenge: you say you are the King too", "p pass"}}, noSubmit: true,
 		},
 		{
 			name: "p passes", state: claim, seat: 1, opts: Options{ChallengeWindow: 30 * time.Second}, keys: []string{"p"},

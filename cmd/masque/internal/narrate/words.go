@@ -1,0 +1,117 @@
+package narrate
+
+import (
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// Choice says a legal move in words, to the player who makes it: what the
+// screen offers instead of the script syntax (FormatMove's "use
+// target=none", "challenge with=Anna.left", "use between=Dima,Fedya").
+func Choice(s Rules, m engine.Move) string {
+	text := s.FormatMove(m)
+	me := ""
+	if m.Seat >= 0 && int(m.Seat) < s.Players() {
+		me = s.Name(m.Seat)
+		text = strings.TrimPrefix(text, me+" ")
+	}
+	slotWords := func(slot string) string { return slotWords(slot, me) }
+	verb, rest, _ := strings.Cut(text, " ")
+	args := map[string]string{}
+	var plain []string
+	for _, f := range strings.Fields(rest) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			args[k] = v
+		} else {
+			plain = append(plain, f)
+		}
+	}
+	claimed := ""
+	if c, _, ok := s.Claim(); ok {
+		claimed = s.CardName(c)
+	}
+	switch verb {
+	case "swap":
+		switch len(plain) {
+		case 1:
+			return "swap your card with " + slotWords(plain[0])
+		case 2:
+			return "swap " + slotWords(plain[0]) + " with " + slotWords(plain[1])
+		}
+	case "peek":
+		if len(plain) == 1 {
+			return "look at " + slotWords(plain[0]) + " (only you see it)"
+		}
+		return "look at your card (only you see it)"
+	case "claim":
+		if len(plain) == 1 {
+			w := "claim to be the " + plain[0]
+			if with, ok := args["with"]; ok {
+				w += ", with " + slotWords(with)
+			}
+			return w
+		}
+	case "challenge":
+		w := "challenge: you say you are the " + claimed + " too"
+		if claimed == "" {
+			w = "challenge: you say you are the claimed character too"
+		}
+		if with, ok := args["with"]; ok {
+			w += ", with " + slotWords(with)
+		}
+		return w
+	case "pass":
+		if claimed != "" && s.InChallengeWindow() {
+			return "pass: let the " + claimed + " claim go"
+		}
+		return "pass"
+	case "guess":
+		if len(plain) == 1 {
+			return "say your card is the " + plain[0]
+		}
+	case "use":
+		power := "the power"
+		if claimed != "" {
+			power = "the " + claimed + "'s power"
+		}
+		switch {
+		case args["target"] == "none":
+			return "use " + power + " on nobody (keep your purse)"
+		case args["target"] != "":
+			return "use " + power + " on " + args["target"]
+		case args["between"] != "" && claimed == "Puppeteer":
+			a, b, _ := strings.Cut(args["between"], ",")
+			return "use " + power + ": " + a + " and " + b + " change chairs"
+		case args["between"] != "":
+			a, b, _ := strings.Cut(args["between"], ",")
+			return "use " + power + ": exchange (or not) " + slotWords(a) + " and " + slotWords(b)
+		case args["with"] != "":
+			return "use " + power + ": look at your card and " + slotWords(args["with"])
+		case len(plain) == 0 && len(args) == 0 && claimed == "Spy":
+			return "decide whether to exchange the two cards you looked at"
+		case len(plain) == 0 && len(args) == 0:
+			return "use " + power
+		}
+	}
+	return text
+}
+
+// slotWords names a slot for people, speaking to the player called me:
+// "center2" is the centre card 2, "Anna.left" Anna's left card (or your
+// left card), a player's name that player's card (or yours).
+func slotWords(slot, me string) string {
+	if n, ok := strings.CutPrefix(slot, "center"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+		return "centre card " + n
+	}
+	if name, pos, ok := strings.Cut(slot, "."); ok {
+		if name == me {
+			return "your " + pos + " card"
+		}
+		return name + "'s " + pos + " card"
+	}
+	if slot == me {
+		return "your card"
+	}
+	return slot + "'s card"
+}
