@@ -579,6 +579,8 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 			}
 			if won {
 				line("%s", m.st.turn.Render("you won!"))
+			} else {
+				line("%s", m.st.warn.Render(fmt.Sprintf("you lost, with %d coins", s.Coins(me))))
 			}
 		}
 		if m.snap.Verdict != "" {

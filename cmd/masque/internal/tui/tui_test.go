@@ -391,6 +391,14 @@ func TestResult(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", w, v)
 		}
 	}
+	if strings.Contains(v, "you lost") {
+		t.Errorf("the winner is told they lost:\n%s", v)
+	}
+	// A loser is told as clearly.
+	lost, _ := screen(t, s, 1, Options{}, nil)
+	if v := lost.View(); !strings.Contains(v, "you lost, with ") || strings.Contains(v, "you won!") {
+		t.Errorf("Boris's result:\n%s", v)
+	}
 	// q leaves at once when the game is over.
 	m, cmd := press(t, m, "q")
 	if !m.Quitting() || cmd == nil {
