@@ -16,6 +16,7 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 )
@@ -77,17 +78,32 @@ type Event struct {
 	Step  *Step       // the step in progress (or just ended); nil outside play
 	Ended bool        // this entry ended Step
 	Lines []string    // the public lines this entry added
+
+	passer string // a pass's author (folded in Follower.Lines)
+	turn   int
 }
 
 // Follower follows one table. Feed it every entry right after the table
 // applied it ([Follower.Follow]); the zero value is ready, and a follower
 // started late catches up with [Follower.Start].
 type Follower struct {
-	Lines []string // every public line so far
-	Moves []Moved  // every move so far, oldest first
+	// Lines are every public line so far, with a run of passes in one
+	// challenge window folded into one line ("turn 5  passed: Boris,
+	// Sasha, Dima"): a claim among 13 players would otherwise add 12.
+	// Event.Lines keep one line per move.
+	Lines []string
+	Moves []Moved // every move so far, oldest first
 
-	prev  Rules
-	step  *Step
+	prev   Rules
+	step   *Step
+	names  []string
+	passes passRun // the run of passes the last line folds
+}
+
+// passRun is a run of passes folded into Lines[end-1].
+type passRun struct {
+	end   int // 0: no run
+	turn  int
 	names []string
 }
 
@@ -157,6 +173,10 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			return ev, err
 		}
 		text := prior.FormatMove(m)
+		if m.Kind == masquerade.KindPass {
+			ev.passer = prior.Name(m.Seat)
+			ev.turn = prior.Turn()
+		}
 		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Before: prior, After: s, Effects: effects}
 		i := 0
 		for _, ef := range effects {
@@ -217,8 +237,31 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 		ev.Lines = append(ev.Lines, stepEndLines(f.step.Before, s)...)
 		f.step = nil
 	}
-	f.Lines = append(f.Lines, ev.Lines...)
+	f.addLines(ev)
 	return ev, nil
+}
+
+// addLines appends ev's lines to f.Lines, folding a pass into the line of
+// the passes just before it in the same turn.
+func (f *Follower) addLines(ev Event) {
+	lines := ev.Lines
+	if ev.passer != "" && len(lines) > 0 {
+		// The pass's own line comes first; what the end of the window
+		// brought (coins, a reveal) follows and ends the run.
+		if r := &f.passes; r.end > 0 && r.end == len(f.Lines) && r.turn == ev.turn {
+			r.names = append(r.names, ev.passer)
+			f.Lines[r.end-1] = fmt.Sprintf("turn %d  passed: %s", r.turn, strings.Join(r.names, ", "))
+		} else {
+			f.Lines = append(f.Lines, lines[0])
+			f.passes = passRun{end: len(f.Lines), turn: ev.turn, names: []string{ev.passer}}
+		}
+		lines = lines[1:]
+		if len(lines) == 0 {
+			return
+		}
+	}
+	f.Lines = append(f.Lines, lines...)
+	f.passes = passRun{}
 }
 
 // RevealedFacts opens the cards of a completed public reveal from its
