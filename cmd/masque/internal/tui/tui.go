@@ -92,6 +92,7 @@ type Model struct {
 	cursor  int
 	confirm *engine.Move // a swap-like move waiting for "really swap?"
 	quitAsk bool
+	help    bool // the help page is shown (the ? key)
 	busy    bool
 	status  string
 
@@ -348,6 +349,16 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.status = ""
 		return m, nil
 	}
+	if m.help {
+		if key == "?" || key == "esc" || key == "q" {
+			m.help = false
+		}
+		return m, nil
+	}
+	if key == "?" {
+		m.help = true
+		return m, nil
+	}
 	if m.confirm != nil {
 		mv := *m.confirm
 		switch key {
@@ -467,6 +478,10 @@ func (m Model) View() string {
 		return b.String()
 	}
 	me := engine.Seat(m.snap.Seat)
+	if m.help {
+		m.viewHelp(&b, s, me, title)
+		return b.String()
+	}
 	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
 	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
 	if s.Preparatory() {
@@ -586,7 +601,7 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		if m.snap.Verdict != "" {
 			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
 		}
-		line("%s", m.st.dim.Render("q leave"))
+		line("%s", m.st.dim.Render("? help · q leave"))
 	case m.snap.MyTurn:
 		line("%s", m.st.head.Render("Your move"))
 		rows := 10
@@ -619,9 +634,9 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		case m.busy:
 			line("playing…")
 		default:
-			keys := "↑/↓ choose · enter play · q quit"
+			keys := "↑/↓ choose · enter play · ? help · q quit"
 			if s.InChallengeWindow() {
-				keys = "↑/↓ choose · enter play · p pass · q quit"
+				keys = "↑/↓ choose · enter play · p pass · ? help · q quit"
 			}
 			line("%s", m.st.dim.Render(keys))
 		}
@@ -642,7 +657,7 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		if m.quitAsk {
 			line("%s", m.st.warn.Render("leave the table? y/n"))
 		} else {
-			line("%s", m.st.dim.Render("q quit"))
+			line("%s", m.st.dim.Render("? help · q quit"))
 		}
 	}
 	if m.status != "" {
@@ -842,4 +857,43 @@ func (m Model) viewLog(b *strings.Builder, used int) {
 		b.WriteString(m.st.dim.Render("  " + x))
 		b.WriteByte('\n')
 	}
+}
+
+// viewHelp draws the help page: every character in play with its power,
+// what a claim and a challenge mean, and what applies right now.
+func (m Model) viewHelp(b *strings.Builder, s narrate.Rules, me engine.Seat, title string) {
+	line := func(format string, args ...any) {
+		fmt.Fprintf(b, format, args...)
+		b.WriteByte('\n')
+	}
+	line("%s", m.st.title.Render(title+" · help"))
+	line("")
+	line("%s", m.st.head.Render("Characters in play"))
+	for _, c := range narrate.InPlay(s) {
+		line("  %-11s %s", s.CardName(c), narrate.Power(s, c))
+	}
+	line("")
+	line("%s", m.st.head.Render("How to play"))
+	for _, l := range narrate.HowToPlay(s) {
+		line("  %s", l)
+	}
+	line("")
+	line("%s", m.st.head.Render("Right now"))
+	switch c, contenders, ok := s.Claim(); {
+	case s.Over():
+		line("  The game is over.")
+	case ok && s.InChallengeWindow() && len(contenders) > 0:
+		line("  %s claims to be the %s (%s).", s.Name(contenders[0].Seat), s.CardName(c), narrate.Power(s, c))
+		if m.snap.MyTurn {
+			line("  Challenge only if you believe your card is the %s: if it is not, you pay 1 coin.", s.CardName(c))
+		}
+	case s.Preparatory():
+		line("  A preparatory turn: the only move is a swap (real or pretended).")
+	case m.snap.MyTurn:
+		line("  Your turn: swap, look at your card, or claim a character.")
+	default:
+		line("  %s's turn.", s.Name(s.TurnSeat()))
+	}
+	line("")
+	line("%s", m.st.dim.Render("? or esc: back to the table"))
 }

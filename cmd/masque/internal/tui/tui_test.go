@@ -14,6 +14,8 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -486,4 +488,51 @@ func TestBell(t *testing.T) {
 	if nm.(Model).rung != -1 {
 		t.Fatal("a screen without a bell rang")
 	}
+}
+
+// ? shows every character in play with its power, what a challenge means
+// and what applies now; ? or esc goes back. Every character of both
+// editions has its power written.
+func TestHelp(t *testing.T) {
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	m, _ := screen(t, claim, 1, Options{}, nil)
+	if !strings.Contains(m.View(), "? help") {
+		t.Errorf("the keys line does not offer help:\n%s", m.View())
+	}
+	m, _ = press(t, m, "?")
+	v := m.View()
+	for _, w := range []string{"Characters in play", "King        takes 3 coins from the bank", "Widow       takes coins from the bank until she has 10",
+		"To challenge is to say", "Anna claims to be the King", "Challenge only if you believe your card is the King"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("help lacks %q:\n%s", w, v)
+		}
+	}
+	if strings.Contains(v, "Your move") {
+		t.Errorf("the help page shows the table:\n%s", v)
+	}
+	m, _ = press(t, m, "esc")
+	if v := m.View(); !strings.Contains(v, "Your move") {
+		t.Errorf("esc does not go back:\n%s", v)
+	}
+	for _, st := range []struct {
+		state engine.State
+		kinds int
+	}{{claim, mascarade.Game{}.Kinds()}, {stateAfter2(t), mascarade2.Game{}.Kinds()}} {
+		s, _ := narrate.RulesOf(st.state)
+		for c := 1; c < st.kinds; c++ {
+			if narrate.Power(s, engine.Card(c)) == "" {
+				t.Errorf("%s: no power text for the %s", s.Game(), s.CardName(engine.Card(c)))
+			}
+		}
+	}
+}
+
+// stateAfter2 is a 2nd-edition state.
+func stateAfter2(t *testing.T) engine.State {
+	t.Helper()
+	s, err := mascarade2test.RunScript([]byte("game mascarade2 players=Anna,Boris,Sasha,Dima\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
