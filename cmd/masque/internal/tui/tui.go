@@ -93,6 +93,7 @@ type Model struct {
 	confirm *engine.Move // a swap-like move waiting for "really swap?"
 	quitAsk bool
 	help    bool // the help page is shown (the ? key)
+	logBack int  // how many lines the log is scrolled back
 	busy    bool
 	status  string
 
@@ -355,8 +356,15 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if key == "?" {
+	switch key {
+	case "?":
 		m.help = true
+		return m, nil
+	case "pgup":
+		m.logBack += 5
+		return m, nil
+	case "pgdown":
+		m.logBack = max(0, m.logBack-5)
 		return m, nil
 	}
 	if m.confirm != nil {
@@ -493,7 +501,13 @@ func (m Model) View() string {
 	line("%s   court %d · bank %d", turnLine, s.Court(), s.Bank())
 	line("")
 	seating := s.Seating()
+	if m.compactSeats(len(seating)) {
+		m.viewSeatGrid(&b, s, me)
+	}
 	for chair, p := range seating {
+		if m.compactSeats(len(seating)) {
+			break
+		}
 		mark := "  "
 		if !s.Over() && p == s.TurnSeat() {
 			mark = "▶ "
@@ -548,7 +562,72 @@ func (m Model) View() string {
 		m.viewMemory(&b, s, me)
 	}
 	m.viewLog(&b, strings.Count(b.String(), "\n"))
-	return b.String()
+	return m.fit(b.String())
+}
+
+// fit cuts a view to the terminal's height: the screen is never taller
+// than the terminal (the title and whose turn it is stay on top).
+func (m Model) fit(v string) string {
+	if m.height <= 0 {
+		return v
+	}
+	lines := strings.SplitAfter(v, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= m.height {
+		return v
+	}
+	return strings.Join(lines[:m.height], "")
+}
+
+// compactSeats reports whether the seats are drawn as a grid: when one
+// row each would take more than a quarter of the screen.
+func (m Model) compactSeats(n int) bool {
+	return m.height > 0 && n > 4 && n > m.height/4
+}
+
+// viewSeatGrid draws the seats in columns: "▶" marks whose turn it is,
+// "←" who must answer a claim.
+func (m Model) viewSeatGrid(b *strings.Builder, s narrate.Rules, me engine.Seat) {
+	width := m.width
+	if width <= 0 {
+		width = 100
+	}
+	const cellWidth = 24
+	cols := max(1, (width-2)/cellWidth)
+	seating := s.Seating()
+	need := s.Next()
+	var row strings.Builder
+	for i, p := range seating {
+		mark := "  "
+		switch {
+		case s.Over():
+		case p == s.TurnSeat():
+			mark = "▶ "
+		case need.Kind == engine.NeedMove && need.Seat == p:
+			mark = "← "
+		}
+		name := s.Name(p)
+		if p == me {
+			name += " (you)"
+		}
+		cell := fmt.Sprintf("%s%s %d", mark, name, s.Coins(p))
+		if pad := cellWidth - len([]rune(cell)); pad > 0 && (i+1)%cols != 0 {
+			cell += strings.Repeat(" ", pad)
+		}
+		if p == s.TurnSeat() && !s.Over() {
+			cell = m.st.turn.Render(cell)
+		}
+		row.WriteString(cell)
+		if (i+1)%cols == 0 || i == len(seating)-1 {
+			b.WriteString(strings.TrimRight(row.String(), " "))
+			b.WriteByte('\n')
+			row.Reset()
+		}
+	}
+	b.WriteString(m.st.dim.Render("  coins after each name; ▶ whose turn, ← who answers"))
+	b.WriteByte('\n')
 }
 
 // viewSituation draws the claim, the challenge window, the moves or who
@@ -845,18 +924,61 @@ func (m Model) when(pos uint64) string {
 func (m Model) viewLog(b *strings.Builder, used int) {
 	rows := 8
 	if m.height > 0 {
-		rows = max(3, m.height-used-2)
+		rows = m.height - used - 1
+		if rows < 1 {
+			return
+		}
 	}
-	b.WriteString(m.st.head.Render("Log"))
+	width := m.width
+	if width <= 0 {
+		width = 100
+	}
+	var l []string
+	for _, x := range m.snap.Log {
+		l = append(l, wrap("  "+x, width, 6)...)
+	}
+	// Scrolled back by m.logBack lines (pgup/pgdown).
+	back := min(m.logBack, max(0, len(l)-rows))
+	end := len(l) - back
+	head := "Log"
+	if back > 0 {
+		head = fmt.Sprintf("Log (scrolled back %d lines: pgdown for newer)", back)
+	} else if len(l) > rows {
+		head = "Log (pgup for older)"
+	}
+	b.WriteString(m.st.head.Render(head))
 	b.WriteByte('\n')
-	l := m.snap.Log
-	if len(l) > rows {
-		l = l[len(l)-rows:]
-	}
-	for _, x := range l {
-		b.WriteString(m.st.dim.Render("  " + x))
+	for _, x := range l[max(0, end-rows):end] {
+		b.WriteString(m.st.dim.Render(x))
 		b.WriteByte('\n')
 	}
+}
+
+// wrap breaks s into lines of at most width runes at spaces; continuation
+// lines are indented by indent spaces. A word longer than a line is cut.
+func wrap(s string, width, indent int) []string {
+	if width <= indent+10 || len([]rune(s)) <= width {
+		return []string{s}
+	}
+	var out []string
+	cur := []rune{}
+	for _, word := range strings.SplitAfter(s, " ") {
+		w := []rune(word)
+		if len(cur)+len(strings.TrimRight(word, " ")) > width && len(strings.TrimSpace(string(cur))) > 0 {
+			out = append(out, strings.TrimRight(string(cur), " "))
+			cur = []rune(strings.Repeat(" ", indent))
+		}
+		for len(cur)+len(w) > width {
+			n := width - len(cur)
+			out = append(out, string(cur)+string(w[:n]))
+			cur, w = []rune(strings.Repeat(" ", indent)), w[n:]
+		}
+		cur = append(cur, w...)
+	}
+	if strings.TrimSpace(string(cur)) != "" {
+		out = append(out, strings.TrimRight(string(cur), " "))
+	}
+	return out
 }
 
 // viewHelp draws the help page: every character in play with its power,

@@ -1,0 +1,100 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade/scriptplay"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// A 13-player table fits the common terminal sizes: never taller than the
+// terminal, the title and whose turn it is on top, no line wider than the
+// terminal, the log wrapped and scrollable.
+func TestLayoutThirteenPlayers(t *testing.T) {
+	names := "Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya,Lena,Misha,Nina,Oleg,Petya"
+	lt, err := scriptplay1Run(t, "game mascarade players="+names+"\nAnna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima yes\nDima swap Egor no\nEgor claim King\nGosha challenge\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, moves := lt.snap, lt.moves
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}} {
+		m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
+		m = step(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+		v := m.View()
+		lines := strings.Split(strings.TrimRight(v, "\n"), "\n")
+		if len(lines) > sz[1] {
+			t.Errorf("%dx%d: %d lines", sz[0], sz[1], len(lines))
+		}
+		if !strings.HasPrefix(lines[0], "masque · Mascarade") || !strings.HasPrefix(lines[1], "turn 6 · Fedya's turn") {
+			t.Errorf("%dx%d: the top is\n%s\n%s", sz[0], sz[1], lines[0], lines[1])
+		}
+		for _, l := range lines {
+			if n := len([]rune(l)); n > sz[0] {
+				t.Errorf("%dx%d: a line of %d columns: %q", sz[0], sz[1], n, l)
+			}
+		}
+		if !strings.Contains(v, "Your move") || !strings.Contains(v, "Petya") {
+			t.Errorf("%dx%d: the moves or a seat are missing:\n%s", sz[0], sz[1], v)
+		}
+		if sz[1] >= 40 && !strings.Contains(v, "passed:") {
+			t.Errorf("%dx%d: the log is missing:\n%s", sz[0], sz[1], v)
+		}
+	}
+	// pgup scrolls the log back, pgdown forward.
+	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
+	m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m, _ = press(t, m, "pgup")
+	if !strings.Contains(m.View(), "Log (scrolled back") {
+		t.Errorf("pgup does not scroll the log:\n%s", m.View())
+	}
+	m, _ = press(t, m, "pgdown")
+	if strings.Contains(m.View(), "scrolled back") {
+		t.Errorf("pgdown does not come back:\n%s", m.View())
+	}
+}
+
+type played1 struct {
+	snap  session.Snapshot
+	moves []narrate.Moved
+}
+
+// scriptplay1Run plays a 1st-edition script through the real stack and
+// returns the screen's view of the seat whose move is due.
+func scriptplay1Run(t *testing.T, src string) (*played1, error) {
+	t.Helper()
+	lt, err := scriptplay.Run([]byte(src), false)
+	if err != nil {
+		return nil, err
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mascarade.Game{})
+	if err != nil {
+		return nil, err
+	}
+	var f narrate.Follower
+	f.Start(rt)
+	for _, e := range tr.Entries {
+		if err := rt.Apply(e); err != nil {
+			return nil, err
+		}
+		if _, err := f.Follow(rt, e); err != nil {
+			return nil, err
+		}
+	}
+	s := rt.Rules().(*mascarade.State)
+	seat := int(s.Next().Seat)
+	snap := session.Snapshot{Seat: seat, Rules: s, Memory: lt.Seats[seat].Player.Memory, SwapBits: lt.Seats[seat].Player.SwapBits(),
+		Log: f.Lines, Entries: int(rt.Pos()), MyTurn: true}
+	for _, st := range lt.Seats {
+		snap.Names = append(snap.Names, st.Name)
+	}
+	return &played1{snap: snap, moves: f.Moves}, nil
+}
