@@ -256,6 +256,9 @@ func (t *Table) admit(j *joiner) (seat, taken int, no *refusal) {
 	case next >= t.cfg.Seats:
 		return 0, 0, refuse(RefusedFull, "table is full")
 	}
+	if err := ledger.CheckSigningKey(j.req.SignKey); err != nil {
+		return next, 0, refuse(RefusedSignKey, "signing key refused: %v", err)
+	}
 	if id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey}); err != nil || id != j.peer {
 		return next, 0, refuse(RefusedSignKey, "signing key is not the key of the connecting peer")
 	}

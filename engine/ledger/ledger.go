@@ -24,6 +24,14 @@
 //	roster sig = "masque/v1/roster-sig" || GameID
 //
 // Entry 0's Prev is the GameID; entry n's Prev is EntryHash(entry n-1).
+//
+// # Signing keys
+//
+// A seat's Ed25519 signing key must be the canonical encoding of a curve
+// point whose order is not small ([CheckSigningKey]): under a small-order
+// key Go's ed25519.Verify accepts one signature for every message. Rosters
+// holding such a key are neither encoded nor decoded, and no entry
+// verifies under one.
 package ledger
 
 import (
@@ -121,8 +129,8 @@ func (r *Roster) check() error {
 		if len(s.PeerID) > 255 {
 			return fmt.Errorf("roster: seat %d: peer id is %d bytes, limit 255", i, len(s.PeerID))
 		}
-		if len(s.SignKey) != ed25519.PublicKeySize {
-			return fmt.Errorf("roster: seat %d: signing key is %d bytes, want %d", i, len(s.SignKey), ed25519.PublicKeySize)
+		if err := CheckSigningKey(s.SignKey); err != nil {
+			return fmt.Errorf("roster: seat %d: signing key: %w", i, err)
 		}
 		if len(s.Keys) > MaxKeyBytes {
 			return fmt.Errorf("roster: seat %d: keys are %d bytes, limit %d", i, len(s.Keys), MaxKeyBytes)
@@ -216,7 +224,7 @@ func (e *Entry) Sign(gameID Hash, key ed25519.PrivateKey) {
 
 // VerifySignature checks e.Sig against the author's key.
 func (e *Entry) VerifySignature(gameID Hash, key ed25519.PublicKey) error {
-	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, e.SigningBytes(gameID), e.Sig[:]) {
+	if CheckSigningKey(key) != nil || !ed25519.Verify(key, e.SigningBytes(gameID), e.Sig[:]) {
 		return fmt.Errorf("entry %d: bad signature for seat %d", e.Pos, e.Seat)
 	}
 	return nil

@@ -14,7 +14,11 @@ import (
 // neither encoded nor decoded with it.
 func TestRosterRefusesControlNames(t *testing.T) {
 	const placeholder = "bobXXXXXX" // 9 bytes, the length of each bad name
-	key := func(b byte) []byte { k := make([]byte, ed25519.PublicKeySize); k[0] = b; return k }
+	key := func(b byte) []byte {
+		seed := make([]byte, ed25519.SeedSize)
+		seed[0] = b
+		return ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey)
+	}
 	good := func(name string) *ledger.Roster {
 		return &ledger.Roster{Game: "mascarade", Seats: []ledger.SeatInfo{
 			{Name: "ann", PeerID: []byte("p0"), SignKey: key(1)},
