@@ -59,8 +59,11 @@
 // # Frames
 //
 // Every stream carries frames: a 4-byte big-endian length and that many
-// bytes, at most Config.MaxFrame ([DefaultMaxFrame]); a longer frame is
-// refused before it is read and the stream is reset. The first byte of a
+// bytes, at most Config.MaxFrame ([DefaultMaxFrame]), and far less for a
+// stream's first frame ([MaxHelloFrame], [MaxSyncReqFrame],
+// [MaxJoinReqFrame]); a longer frame is refused before it is read and the
+// stream is reset. A frame's buffer grows as its payload arrives, reserved
+// in the stream's resource-manager scope. The first byte of a
 // frame is its message type; fields are cryptobyte-encoded and decoded
 // strictly. docs/p2p.md lists every message.
 package p2p

@@ -182,7 +182,29 @@ func (n *Node) peerError(p peer.ID, err error) {
 
 // readMsg reads and decodes one frame from s; errors name the peer.
 func (n *Node) readMsg(r *bufio.Reader, s network.Stream) (*message, error) {
-	frame, err := ReadFrame(r, n.maxFrame)
+	return n.readMsgLimit(r, s, n.maxFrame)
+}
+
+// readMsgLimit is readMsg with a frame limit (a stream's first frame has
+// a small one: MaxHelloFrame, ...). A frame's buffer beyond the first
+// chunk is reserved in the stream's resource-manager scope, and released
+// once the frame is decoded: the resource manager bounds what every peer
+// together can make this node hold.
+func (n *Node) readMsgLimit(r *bufio.Reader, s network.Stream, limit int) (*message, error) {
+	reserved := 0
+	reserve := func(grow int) error {
+		if err := s.Scope().ReserveMemory(grow, network.ReservationPriorityMedium); err != nil {
+			return err
+		}
+		reserved += grow
+		return nil
+	}
+	defer func() {
+		if reserved > 0 {
+			s.Scope().ReleaseMemory(reserved)
+		}
+	}()
+	frame, err := readFrame(r, limit, reserve)
 	if err != nil {
 		return nil, fmt.Errorf("peer %s: %w", s.Conn().RemotePeer(), err)
 	}
@@ -203,7 +225,7 @@ func (n *Node) handleLog(s network.Stream) {
 	remote := s.Conn().RemotePeer()
 	r := bufio.NewReader(s)
 	s.SetReadDeadline(time.Now().Add(10 * time.Second))
-	hello, err := n.readMsg(r, s)
+	hello, err := n.readMsgLimit(r, s, MaxHelloFrame)
 	if err != nil || hello.Type != msgHello {
 		if err == nil {
 			err = fmt.Errorf("log stream opened with message type %d", hello.Type)
@@ -257,7 +279,7 @@ func (n *Node) handleSync(s network.Stream) {
 	defer s.Close()
 	s.SetDeadline(time.Now().Add(30 * time.Second))
 	r := bufio.NewReader(s)
-	req, err := n.readMsg(r, s)
+	req, err := n.readMsgLimit(r, s, MaxSyncReqFrame)
 	if err != nil || req.Type != msgSyncReq {
 		if err == nil {
 			err = fmt.Errorf("sync stream opened with message type %d", req.Type)
@@ -294,7 +316,7 @@ func (n *Node) handleJoin(s network.Stream) {
 	remote := s.Conn().RemotePeer()
 	r := bufio.NewReader(s)
 	s.SetReadDeadline(time.Now().Add(30 * time.Second))
-	m, err := n.readMsg(r, s)
+	m, err := n.readMsgLimit(r, s, MaxJoinReqFrame)
 	if err != nil || m.Type != msgJoinReq {
 		if err == nil {
 			err = fmt.Errorf("join stream opened with message type %d", m.Type)
