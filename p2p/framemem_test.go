@@ -101,4 +101,3 @@ func TestFirstFrameLimits(t *testing.T) {
 		cancel()
 	}
 }
-
