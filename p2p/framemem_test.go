@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/protocol"
+
+	"github.com/masque-games/masque/engine/ledger"
 )
 
 // headerOnly announces n bytes of payload and then ends.
@@ -100,4 +102,56 @@ func TestFirstFrameLimits(t *testing.T) {
 		s.Reset()
 		cancel()
 	}
+}
+
+// The attack (review hole 5's neighbour, hole 4): a seated peer signs
+// entries for many future positions with large bodies; every peer used to
+// buffer up to 1024 positions of up to 1 MiB each. Now what one author
+// has waiting ahead is bounded by maxPendingBytes, and the rest is
+// dropped (it would be fetched again by sync when due).
+func TestBufferedAheadIsBounded(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	tb := signedTable(t, ps)
+	game, _ := tb.Roster.GameID()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan result, 1)
+	go func() {
+		done <- play(ctx, t, ps[0], tb, &counter{limit: 1000, order: func(uint64) uint8 { return 1 }}, RoomConfig{})
+	}()
+	const n, size = 200, 64 << 10
+	var frames [][]byte
+	for pos := uint64(1); pos <= n; pos++ { // position 0 is withheld: nothing applies
+		e := &ledger.Entry{Pos: pos, Seat: 1, Body: bytes.Repeat([]byte{byte(pos)}, size)}
+		e.Sign(game, ps[1].id.SigningKey())
+		f, err := encodeEntryMsg(e, ledger.Hash{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, f)
+	}
+	dropped := 0
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		for {
+			select {
+			case err := <-ps[0].errs:
+				if strings.Contains(err.Error(), "dropped") {
+					dropped++
+				}
+			case <-time.After(2 * time.Second):
+				return
+			}
+		}
+	}()
+	s := inject(t, ps[1], ps[0], game, 1, frames...)
+	defer s.Reset()
+	<-counted
+	kept := n - dropped
+	if max := maxPendingBytes/(size+256) + 1; kept > max || kept == 0 {
+		t.Fatalf("%d of %d entries of %d bytes buffered ahead, want 1..%d", kept, n, size, max)
+	}
+	cancel()
+	<-done
 }

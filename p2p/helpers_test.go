@@ -91,7 +91,7 @@ func mockPeers(t *testing.T, n int) (mocknet.Mocknet, []*tpeer) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &tpeer{id: id, dir: filepath.Join(t.TempDir(), fmt.Sprint(i)), errs: make(chan error, 64)}
+		p := &tpeer{id: id, dir: filepath.Join(t.TempDir(), fmt.Sprint(i)), errs: make(chan error, 1024)}
 		p.node, err = NewNodeWithHost(h, Config{Identity: id, OnPeerError: func(_ peer.ID, err error) {
 			select {
 			case p.errs <- err:

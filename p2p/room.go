@@ -93,9 +93,17 @@ type Outcome struct {
 
 // Limits of the replication protocol.
 const (
-	maxAhead     = 1024 // positions beyond the next one buffered from early arrivals
-	maxSyncBatch = 512  // entries per sync answer
-	inboxSize    = 256
+	maxAhead     = 512 // positions beyond the next one buffered from early arrivals (a sync answer's worth)
+	maxSyncBatch = 512 // entries per sync answer
+	// maxPendingBytes bounds the bodies of one author's entries buffered
+	// ahead of the next position: an honest seat's entries are a few
+	// hundred bytes (moves), a few KiB (shares among 13 seats) or about
+	// 20 KiB (a 64-card shuffle), and a whole 13-seat game's log is
+	// about 123 KiB, so 4 MiB is never reached honestly; a seat that
+	// signs 512 future entries of 1 MiB each no longer makes every peer
+	// hold 512 MiB. The entry due next is always taken.
+	maxPendingBytes = 4 << 20
+	inboxSize       = 256
 )
 
 // Room replicates one game's log among its seats. Open it with
@@ -125,7 +133,9 @@ type Room struct {
 
 	// Owned by the Run goroutine.
 	pending map[uint64]map[uint8]*ledger.Entry
-	reports map[uint64]map[uint8]ledger.Hash
+	// pendingBytes[s] is the size of seat s's entries in pending.
+	pendingBytes []int
+	reports      map[uint64]map[uint8]ledger.Hash
 	// confirmed[s] is one past the last position after which seat s
 	// reported the same state hash as ours (a seat's reports arrive in
 	// order on its stream, each compared as it comes).
@@ -158,12 +168,13 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	}
 	r := &Room{
 		node: n, cfg: cfg, roster: t.Roster, game: game, self: 255,
-		inbox:     make(chan inbound, inboxSize),
-		streams:   make(map[network.Stream]struct{}),
-		pending:   make(map[uint64]map[uint8]*ledger.Entry),
-		reports:   make(map[uint64]map[uint8]ledger.Hash),
-		confirmed: make([]uint64, len(t.Roster.Seats)),
-		syncing:   make([]atomic.Bool, len(t.Roster.Seats)),
+		inbox:        make(chan inbound, inboxSize),
+		streams:      make(map[network.Stream]struct{}),
+		pending:      make(map[uint64]map[uint8]*ledger.Entry),
+		pendingBytes: make([]int, len(t.Roster.Seats)),
+		reports:      make(map[uint64]map[uint8]ledger.Hash),
+		confirmed:    make([]uint64, len(t.Roster.Seats)),
+		syncing:      make([]atomic.Bool, len(t.Roster.Seats)),
 	}
 	msg := ledger.RosterSigningBytes(game)
 	for i, s := range t.Roster.Seats {
@@ -640,11 +651,17 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			return nil, nil
 		}
 	}
+	if size := pendingSize(e); e.Pos != next && r.pendingBytes[e.Seat]+size > maxPendingBytes {
+		r.peerError(from, fmt.Errorf("entry %d by seat %d dropped: %d bytes of that seat's entries are already waiting ahead of position %d (limit %d); it is fetched again when due",
+			e.Pos, e.Seat, r.pendingBytes[e.Seat], next, maxPendingBytes))
+		return nil, nil
+	}
 	if at == nil {
 		at = make(map[uint8]*ledger.Entry)
 		r.pending[e.Pos] = at
 	}
 	at[e.Seat] = e
+	r.pendingBytes[e.Seat] += pendingSize(e)
 	if hasState {
 		r.report(from, e.Pos, state)
 	}
@@ -663,7 +680,7 @@ func (r *Room) advance() (*Verdict, error) {
 		if e == nil {
 			return nil, nil
 		}
-		delete(r.pending, pos)
+		r.dropPending(pos)
 		reason := ""
 		if e.Prev != r.prevHash() {
 			reason = "previous hash does not match the log"
@@ -704,6 +721,18 @@ func (r *Room) advance() (*Verdict, error) {
 			}
 		}
 	}
+}
+
+// pendingSize is what a buffered entry counts against its author's
+// budget: its body and a fixed allowance for the rest.
+func pendingSize(e *ledger.Entry) int { return len(e.Body) + 256 }
+
+// dropPending forgets the entries buffered for pos.
+func (r *Room) dropPending(pos uint64) {
+	for s, e := range r.pending[pos] {
+		r.pendingBytes[s] -= pendingSize(e)
+	}
+	delete(r.pending, pos)
 }
 
 // closedError is why Run stops when its context ends: the caller's
