@@ -140,6 +140,10 @@ type Room struct {
 	// reported the same state hash as ours (a seat's reports arrive in
 	// order on its stream, each compared as it comes).
 	confirmed []uint64
+	// waitPos is the position the table waits at, since waitSince: the
+	// local timer behind timeout verdicts, ours and the peers' we adopt.
+	waitPos   uint64
+	waitSince time.Time
 	senders   []*sender
 	syncing   []atomic.Bool
 }
@@ -394,7 +398,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 
 	ticker := time.NewTicker(r.cfg.Tick)
 	defer ticker.Stop()
-	waitPos, waitSince := ^uint64(0), time.Now()
+	r.waitPos, r.waitSince = ^uint64(0), time.Now()
 	lastSync := time.Now()
 	r.syncAll(runCtx, r.next(), nil)
 	// The game's last entry, once applied in this run, is followed by a
@@ -460,9 +464,9 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 				authored <- authorResult{pos, body, err}
 			}()
 		}
-		if pos != waitPos {
-			waitPos, waitSince = pos, time.Now()
-			r.emitWait(pos, seat, waitSince)
+		if pos != r.waitPos {
+			r.waitPos, r.waitSince = pos, time.Now()
+			r.emitWait(pos, seat, r.waitSince)
 		}
 		var v *Verdict
 		var err error
@@ -483,15 +487,15 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			e.Sign(r.game, r.node.id.SigningKey())
 			v, err = r.onEntry(-1, e, ledger.Hash{}, false)
 		case now := <-ticker.C:
-			r.emitWait(pos, seat, waitSince)
-			if seat != r.self && r.cfg.Timeout > 0 && now.Sub(waitSince) >= r.cfg.Timeout {
+			r.emitWait(pos, seat, r.waitSince)
+			if seat != r.self && r.cfg.Timeout > 0 && now.Sub(r.waitSince) >= r.cfg.Timeout {
 				v = &Verdict{Kind: VerdictTimeout, Game: r.game, Pos: pos, Seat: seat,
-					Reason:   fmt.Sprintf("seat %d (%s) silent for %v", seat, r.roster.Seats[seat].Name, now.Sub(waitSince).Round(time.Millisecond)),
+					Reason:   fmt.Sprintf("seat %d (%s) silent for %v", seat, r.roster.Seats[seat].Name, now.Sub(r.waitSince).Round(time.Millisecond)),
 					Declarer: r.self}
 				if err := v.Sign(r.node.id.SigningKey()); err != nil {
 					return nil, err
 				}
-			} else if seat != r.self && now.Sub(waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick {
+			} else if seat != r.self && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick {
 				lastSync = now
 				r.syncAll(runCtx, r.next(), nil)
 			}
@@ -808,8 +812,13 @@ func (r *Room) equivocation(a, b *ledger.Entry) (*Verdict, error) {
 }
 
 // onVerdict handles a peer's verdict: self-proving ones are adopted, an
-// invalid entry is judged by running it through our own replica, a timeout
-// is adopted if we are not past it.
+// invalid entry is judged by running it through our own replica. A
+// timeout is never adopted on the declarer's word: only when this peer can
+// check it, that is the game is not over, the named seat is the one due
+// at exactly our next position, and our own timer for that position has
+// run out too (then our own verdict would say the same). Otherwise it is
+// logged and the table goes on: a seat that signs "seat 1 silent at
+// position 2^40", or a timeout after the last entry, stops nobody.
 func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 	if err := v.Verify(r.roster); err != nil {
 		r.peerError(int(from), err)
@@ -821,9 +830,13 @@ func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 	case VerdictInvalidEntry:
 		return r.onEntry(int(from), v.Evidence[0], ledger.Hash{}, false)
 	case VerdictTimeout:
-		if v.Pos >= r.next() {
+		pos, seat, ok := r.cfg.Replica.Next()
+		if ok && v.Pos == pos && v.Seat == seat && v.Pos == r.waitPos && seat != r.self &&
+			r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout {
 			return v, nil
 		}
+		r.node.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "peer", r.peers[from], "verdict", v.String())
+		return nil, nil
 	}
 	r.node.log.Info("peer stopped its table", "peer", r.peers[from], "verdict", v.String())
 	return nil, nil
