@@ -45,11 +45,15 @@
 //     peers that receive it adopt it, since it proves itself.
 //   - An entry that fails Replica.Apply or does not chain ends the table
 //     with [VerdictInvalidEntry]; every honest peer reaches it on its own.
-//   - A state hash that differs from ours ends the table with
-//     [VerdictDivergence] naming the seat that reported it and the
-//     position. At the end of the game [Room.Run] waits
+//   - A state hash that differs from ours proves nothing others could
+//     check (its sender may lie): it is logged against the sender and
+//     the table goes on. Only when most other seats (at least two)
+//     disagree with this peer is its own replica the odd one: [Room.Run]
+//     then returns a local error blaming nobody, and the others time it
+//     out like any silent seat. At the end of the game [Room.Run] waits
 //     (RoomConfig.EndWait) for every seat's state hash after the last
-//     entry, so that a late one is compared too.
+//     entry. [VerdictDivergence] is still decoded (older peers declared
+//     it) but no longer declared or adopted.
 //   - A seat silent past RoomConfig.Timeout ends the table with a
 //     [VerdictTimeout] signed by the declaring peer; RoomConfig.OnWait shows
 //     the countdown.

@@ -136,6 +136,9 @@ type Room struct {
 	// pendingBytes[s] is the size of seat s's entries in pending.
 	pendingBytes []int
 	reports      map[uint64]map[uint8]ledger.Hash
+	// disagree[pos] are the seats whose state hash after pos differs
+	// from ours.
+	disagree map[uint64]map[uint8]bool
 	// confirmed[s] is one past the last position after which seat s
 	// reported the same state hash as ours (a seat's reports arrive in
 	// order on its stream, each compared as it comes).
@@ -177,6 +180,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		pending:      make(map[uint64]map[uint8]*ledger.Entry),
 		pendingBytes: make([]int, len(t.Roster.Seats)),
 		reports:      make(map[uint64]map[uint8]ledger.Hash),
+		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
 		syncing:      make([]atomic.Bool, len(t.Roster.Seats)),
 	}
@@ -617,7 +621,7 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 		r.mu.RUnlock()
 		if e.Hash() == haveHash {
 			if hasState {
-				return r.report(from, e.Pos, state), nil
+				return nil, r.report(from, e.Pos, state)
 			}
 			return nil, nil
 		}
@@ -639,7 +643,7 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	if old := at[e.Seat]; old != nil {
 		if old.Hash() == e.Hash() {
 			if hasState {
-				r.report(from, e.Pos, state)
+				return nil, r.report(from, e.Pos, state)
 			}
 			return nil, nil
 		}
@@ -667,7 +671,9 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	at[e.Seat] = e
 	r.pendingBytes[e.Seat] += pendingSize(e)
 	if hasState {
-		r.report(from, e.Pos, state)
+		if err := r.report(from, e.Pos, state); err != nil {
+			return nil, err
+		}
 	}
 	return r.advance()
 }
@@ -718,10 +724,9 @@ func (r *Room) advance() (*Verdict, error) {
 		delete(r.reports, pos)
 		for s := range uint8(len(r.peers)) {
 			if h, ok := reports[s]; ok {
-				if h != state {
-					return r.divergence(s, pos)
+				if err := r.compare(s, pos, h, state); err != nil {
+					return nil, err
 				}
-				r.confirm(s, pos)
 			}
 		}
 	}
@@ -768,7 +773,7 @@ func (r *Room) unconfirmed() []uint8 {
 
 // report records the state hash seat from reached after pos, and compares
 // it with ours if we are there already.
-func (r *Room) report(from int, pos uint64, state ledger.Hash) *Verdict {
+func (r *Room) report(from int, pos uint64, state ledger.Hash) error {
 	if from < 0 {
 		return nil
 	}
@@ -776,12 +781,7 @@ func (r *Room) report(from int, pos uint64, state ledger.Hash) *Verdict {
 		r.mu.RLock()
 		mine := r.states[pos]
 		r.mu.RUnlock()
-		if mine != state {
-			v, _ := r.divergence(uint8(from), pos)
-			return v
-		}
-		r.confirm(uint8(from), pos)
-		return nil
+		return r.compare(uint8(from), pos, state, mine)
 	}
 	m := r.reports[pos]
 	if m == nil {
@@ -792,13 +792,35 @@ func (r *Room) report(from int, pos uint64, state ledger.Hash) *Verdict {
 	return nil
 }
 
-func (r *Room) divergence(seat uint8, pos uint64) (*Verdict, error) {
-	v := &Verdict{Kind: VerdictDivergence, Game: r.game, Pos: pos, Seat: seat,
-		Reason: fmt.Sprintf("seat %d reports a different state hash after entry %d", seat, pos), Declarer: r.self}
-	if err := v.Sign(r.node.id.SigningKey()); err != nil {
-		return nil, err
+// compare checks seat's reported state hash after pos against ours.
+//
+// A report that differs proves nothing others can check: the reporter may
+// be lying (the review's attack: a seat re-sends an old entry to one peer
+// with a bogus state hash, and that peer used to stop, blaming it, while
+// the others went on and timed it out) or its replica may be broken. So a
+// differing report never stops the table: it is logged against the
+// reporter, and the game goes on. Only when most other seats (at least
+// two) report one state and this peer another is this peer's own replica
+// the odd one; it then stops with a local error, blaming nobody, and the
+// others time it out like any silent seat.
+func (r *Room) compare(seat uint8, pos uint64, theirs, mine ledger.Hash) error {
+	if theirs == mine {
+		r.confirm(seat, pos)
+		return nil
 	}
-	return v, nil
+	r.peerError(int(seat), fmt.Errorf("seat %d reports another state hash after entry %d than this peer's; ignored", seat, pos))
+	d := r.disagree[pos]
+	if d == nil {
+		d = make(map[uint8]bool)
+		r.disagree[pos] = d
+	}
+	d[seat] = true
+	others := len(r.peers) - 1
+	if others >= 2 && 2*len(d) > others {
+		return fmt.Errorf("p2p: after entry %d, %d of the %d other seats report another state than this peer's replica: this peer's copy of the game is wrong (a bug in this masque, or a damaged state directory); it stops, blaming nobody",
+			pos, len(d), others)
+	}
+	return nil
 }
 
 func (r *Room) equivocation(a, b *ledger.Entry) (*Verdict, error) {
