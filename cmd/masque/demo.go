@@ -270,7 +270,7 @@ func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game 
 	if _, err := crand.Read(tableID[:]); err != nil {
 		return tableID, fmt.Errorf("demo: table id: %w", err)
 	}
-	opts, err := netsession.TableOptions(game, names, set, true, false)
+	opts, err := netsession.TableOptions(game, names, set, true, false, 0)
 	if err != nil {
 		return tableID, fmt.Errorf("demo: table options: %w", err)
 	}

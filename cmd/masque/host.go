@@ -437,6 +437,8 @@ type hostOptions struct {
 	noAdvert  bool
 	waitSeats time.Duration
 	fresh     bool // --new: never resume an unfinished table
+	moveTime  time.Duration
+	moveSet   bool // --move-time was given
 }
 
 func newHostCmd(a *app) *cobra.Command {
@@ -485,6 +487,7 @@ table instead.`,
 			if err != nil {
 				return err
 			}
+			o.moveSet = cmd.Flags().Changed("move-time")
 			return runHost(cmd.Context(), r, o)
 		},
 	}
@@ -495,10 +498,16 @@ table instead.`,
 	cmd.Flags().IntVar(&o.players, "players", 4, "seats at the table, yours included (mascarade 2..13, mascarade2 4..12)")
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
+	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
 	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", 0, "give up if the table is not full after this long (default: wait until interrupted)")
 	return cmd
 }
+
+// defaultMoveTime is the table's time for a move when people play: long
+// enough to think, read the help and talk, short enough that a player who
+// left does not hold the table for ever.
+const defaultMoveTime = 5 * time.Minute
 
 // noArgs is cobra.NoArgs with a usage exit status.
 func noArgs(c *cobra.Command, args []string) error {
@@ -574,7 +583,15 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		defer cancel()
 	}
 	var lastTaken int
-	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish, HideMemory: o.noMemory,
+	moveTime := o.moveTime
+	if r.o.bot && !o.moveSet {
+		moveTime = 0 // automation: each peer's --timeout
+	}
+	if moveTime != 0 && (moveTime < time.Second || moveTime > table.MaxMoveTime) {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--move-time %v: want 1s..%v", moveTime, table.MaxMoveTime)}
+	}
+	moveTime = moveTime.Truncate(time.Second)
+	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {

@@ -158,7 +158,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 	}
 	if o.host != "" {
 		return runHost(cmd.Context(), r, hostOptions{netOptions: no, game: o.game, scenario: o.scenario, noKeys: o.noKeys,
-			players: o.players, name: o.host})
+			players: o.players, name: o.host, moveTime: defaultMoveTime})
 	}
 	if cmd.Flags().Changed("game") || cmd.Flags().Changed("scenario") || cmd.Flags().Changed("players") || o.noKeys {
 		return &exitError{code: 2, err: errors.New("play --table: the table decides the game, its players and the key release"),

@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"golang.org/x/crypto/cryptobyte"
 
@@ -45,12 +46,21 @@ type Options struct {
 	// seat's memory panel (what it saw and when): players remember by
 	// themselves, as at a real table. The rules are unaffected.
 	HideMemory bool
+	// MoveTime, if not 0, is how long every peer waits for a player's
+	// move before the table stops with a timeout verdict: a table option,
+	// so that everyone at the table gives people the same time (whole
+	// seconds, at most MaxMoveTime). 0 leaves it to each peer.
+	MoveTime time.Duration
 }
+
+// MaxMoveTime is the longest MoveTime the encoding holds.
+const MaxMoveTime = 65535 * time.Second
 
 const (
 	flagPublishKeys = 1 << iota
 	flagFixedDeal
 	flagHideMemory
+	flagMoveTime
 )
 
 // MarshalBinary returns the canonical encoding of o.
@@ -67,6 +77,12 @@ func (o *Options) MarshalBinary() ([]byte, error) {
 	if o.HideMemory {
 		flags |= flagHideMemory
 	}
+	if o.MoveTime != 0 {
+		if o.MoveTime < time.Second || o.MoveTime > MaxMoveTime || o.MoveTime%time.Second != 0 {
+			return nil, fmt.Errorf("table options: move time %v: want whole seconds, 1s..%v", o.MoveTime, MaxMoveTime)
+		}
+		flags |= flagMoveTime
+	}
 	b.AddUint8(flags)
 	if o.Deal != nil {
 		if len(o.Deal) > 64 {
@@ -80,6 +96,9 @@ func (o *Options) MarshalBinary() ([]byte, error) {
 			b.AddUint8(uint8(c))
 		}
 	}
+	if o.MoveTime != 0 {
+		b.AddUint16(uint16(o.MoveTime / time.Second))
+	}
 	return b.Bytes()
 }
 
@@ -91,7 +110,7 @@ func UnmarshalOptions(data []byte) (*Options, error) {
 	if !s.ReadUint16LengthPrefixed(&game) || !s.ReadUint8(&flags) {
 		return nil, errors.New("table options: truncated")
 	}
-	if flags&^(flagPublishKeys|flagFixedDeal|flagHideMemory) != 0 {
+	if flags&^(flagPublishKeys|flagFixedDeal|flagHideMemory|flagMoveTime) != 0 {
 		return nil, fmt.Errorf("table options: unknown flags %#x", flags)
 	}
 	o := &Options{Game: append([]byte{}, game...), PublishKeys: flags&flagPublishKeys != 0, HideMemory: flags&flagHideMemory != 0}
@@ -108,6 +127,13 @@ func UnmarshalOptions(data []byte) (*Options, error) {
 			}
 			o.Deal[i] = engine.Card(c)
 		}
+	}
+	if flags&flagMoveTime != 0 {
+		var secs uint16
+		if !s.ReadUint16(&secs) || secs == 0 {
+			return nil, errors.New("table options: bad move time")
+		}
+		o.MoveTime = time.Duration(secs) * time.Second
 	}
 	if !s.Empty() {
 		return nil, fmt.Errorf("table options: %d trailing bytes", len(s))

@@ -56,7 +56,8 @@ type Game struct {
 	out     *p2p.Outcome
 	err     error
 	closed  bool
-	restart int // entries replayed from the state directory
+	restart int           // entries replayed from the state directory
+	timeout time.Duration // how long the room waits for a silent seat
 }
 
 var _ session.Session = (*Game)(nil)
@@ -105,8 +106,14 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The table's move time, when it sets one, is every peer's patience:
+	// people get the same time whoever waits for them.
+	g.timeout = cfg.Timeout
+	if mt := MoveTime(t.Roster); mt > 0 && g.timeout > 0 && mt > g.timeout {
+		g.timeout = mt
+	}
 	g.room, err = cfg.Node.OpenRoom(p2p.RoomConfig{Store: cfg.Store, Replica: g.seat, Author: g.seat.Author,
-		Timeout: cfg.Timeout, Tick: cfg.Tick, OnWait: g.onWait})
+		Timeout: g.timeout, Tick: cfg.Tick, OnWait: g.onWait})
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +211,9 @@ func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
 	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log,
 		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries}
+	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
+		s.MyDeadline = v.TurnSince.Add(g.timeout)
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.wait != nil && !v.Over && !v.MyTurn {

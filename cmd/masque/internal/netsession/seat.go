@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
@@ -67,7 +68,9 @@ type Seat struct {
 	obs     track.Observation // what this seat learnt in the step in progress
 	swapBit bool              // the secret bit of this seat's last move
 	myTurn  bool              // Author waits for Submit
-	err     error             // a local failure: this seat cannot follow its game
+	// turnSince is when the table started waiting for this seat's move.
+	turnSince time.Time
+	err       error // a local failure: this seat cannot follow its game
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
@@ -230,6 +233,7 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 	default:
 	}
 	d.myTurn = true
+	d.turnSince = time.Now()
 	d.mu.Unlock()
 	d.changed()
 	select {
@@ -350,15 +354,17 @@ type View struct {
 	SwapBits map[uint64][]bool
 	Log      []string
 	MyTurn   bool
-	Over     bool
-	Entries  int
+	// TurnSince is when the table started waiting for this seat's move.
+	TurnSince time.Time
+	Over      bool
+	Entries   int
 }
 
 // View returns a copy of the seat's current view.
 func (d *Seat) View() View {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, Entries: int(d.tab.Pos()),
+	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, TurnSince: d.turnSince, Entries: int(d.tab.Pos()),
 		Memory: append([]table.Sighting(nil), d.player.Memory...), SwapBits: d.player.SwapBits(),
 		Log: append([]string(nil), d.narr.Lines...)}
 	for _, s := range d.tab.Roster().Seats {

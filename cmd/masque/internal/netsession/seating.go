@@ -115,7 +115,7 @@ func PlayersRange(game string) (lo, hi int, err error) {
 // default for the player count), the book's purse, the card keys
 // published at the end if publishKeys, and the memory panel hidden on every
 // screen if hideMemory.
-func TableOptions(game string, names []string, set []engine.Card, publishKeys, hideMemory bool) ([]byte, error) {
+func TableOptions(game string, names []string, set []engine.Card, publishKeys, hideMemory bool, moveTime time.Duration) ([]byte, error) {
 	ed, err := localsession.EditionOf(game)
 	if err != nil {
 		return nil, err
@@ -124,7 +124,7 @@ func TableOptions(game string, names []string, set []engine.Card, publishKeys, h
 	if err != nil {
 		return nil, err
 	}
-	return (&table.Options{Game: g, PublishKeys: publishKeys, HideMemory: hideMemory}).MarshalBinary()
+	return (&table.Options{Game: g, PublishKeys: publishKeys, HideMemory: hideMemory, MoveTime: moveTime}).MarshalBinary()
 }
 
 // proveKeys returns the seat's public keys with their proofs, bound to
@@ -152,10 +152,13 @@ type HostConfig struct {
 	// HideMemory: every screen at the table hides the memory panel (a
 	// roster option, like PublishKeys).
 	HideMemory bool
-	Table      string            // the table's name in the lobby
-	Player     string            // the creator's name (seat 0)
-	Players    int               // seats, the creator's included
-	Keys       table.SeatSecrets // the creator's secret keys
+	// MoveTime, if not 0, is how long every peer waits for a move (a
+	// roster option: the same for everyone at the table).
+	MoveTime time.Duration
+	Table    string            // the table's name in the lobby
+	Player   string            // the creator's name (seat 0)
+	Players  int               // seats, the creator's included
+	Keys     table.SeatSecrets // the creator's secret keys
 	// Advertise announces the table by mDNS with these options.
 	Advertise bool
 	Lobby     lobby.Options
@@ -211,7 +214,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
 		OptionsFor: func(names []string) ([]byte, error) {
-			opts, err := TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys, cfg.HideMemory)
+			opts, err := TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
 			if err != nil {
 				return nil, err
 			}
@@ -434,6 +437,15 @@ func RosterNames(r *ledger.Roster) ([]string, error) {
 func HidesMemory(r *ledger.Roster) bool {
 	o, err := table.UnmarshalOptions(r.Options)
 	return err == nil && o.HideMemory
+}
+
+// MoveTime is the table's time for a move (the roster's options), 0 when
+// the table leaves it to each peer.
+func MoveTime(r *ledger.Roster) time.Duration {
+	if o, err := table.UnmarshalOptions(r.Options); err == nil {
+		return o.MoveTime
+	}
+	return 0
 }
 
 // PublishesKeys reports whether a roster's options have every seat publish

@@ -35,7 +35,7 @@ func testPeer(t *testing.T) *Peer {
 // fixed: the deck in its canonical order, the host's choice.
 func fixedDealOptions(t *testing.T, names []string) []byte {
 	t.Helper()
-	enc, err := TableOptions(mascarade.GameName, names, nil, true, false)
+	enc, err := TableOptions(mascarade.GameName, names, nil, true, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func peerInfo(p *Peer) peer.AddrInfo {
 // them (joiner), writes them (host) or replays them (Start).
 func TestCheckRoster(t *testing.T) {
 	names := []string{"ann", "bob"}
-	honest, err := TableOptions(mascarade.GameName, names, nil, true, false)
+	honest, err := TableOptions(mascarade.GameName, names, nil, true, false, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,9 +31,12 @@ type Snapshot struct {
 	Log      []string // public narration, oldest first
 	Waiting  *Wait    // nil when it is this seat's turn or the game is over
 	MyTurn   bool     // a move by this seat is expected now
-	Verdict  string   // non-empty when the table stopped on a fault or timeout
-	Over     bool     // the game is over (or stopped)
-	Entries  int      // entries in the log so far
+	// MyDeadline, when set, is when the others stop waiting for this
+	// seat's move (a timeout verdict naming it).
+	MyDeadline time.Time
+	Verdict    string // non-empty when the table stopped on a fault or timeout
+	Over       bool   // the game is over (or stopped)
+	Entries    int    // entries in the log so far
 }
 
 // Session is one seat at a running table.

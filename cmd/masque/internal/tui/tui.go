@@ -103,6 +103,7 @@ type Model struct {
 
 	mySwaps map[uint64]bool // the local seat's secret bits, by entry
 	rung    int             // the entry count of the last decision the bell rang for
+	warned  int             // the entry count of the last decision warned of its deadline
 	quit    bool
 }
 
@@ -132,7 +133,7 @@ func New(sess session.Session, opts Options) Model {
 		lg = slog.New(slog.DiscardHandler)
 	}
 	return Model{sess: sess, opts: opts, log: lg, st: newStyles(opts.NoColor), window: -1, passed: -1,
-		mySwaps: map[uint64]bool{}, rung: -1}
+		mySwaps: map[uint64]bool{}, rung: -1, warned: -1}
 }
 
 // Run shows the screen on a terminal (in and out) until the player leaves
@@ -151,6 +152,24 @@ func Snapshot(sess session.Session) SnapshotMsg {
 		msg.Moves = h.Moves()
 	}
 	return msg
+}
+
+// warnBefore is how long before the deadline of its move a seat is
+// warned (and the bell rings again).
+const warnBefore = 30 * time.Second
+
+// timeLeft is the time left for this seat's move, when the table sets one.
+func (m Model) timeLeft() (time.Duration, bool) {
+	if !m.snap.MyTurn || m.snap.MyDeadline.IsZero() {
+		return 0, false
+	}
+	return max(0, m.snap.MyDeadline.Sub(m.now)), true
+}
+
+// clock formats a countdown: "4:32", "0:07".
+func clock(d time.Duration) string {
+	secs := int(d.Round(time.Second) / time.Second)
+	return fmt.Sprintf("%d:%02d", secs/60, secs%60)
 }
 
 // ring writes a terminal bell to w.
@@ -237,6 +256,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if cmd := m.autoPass(); cmd != nil {
 			m.busy = true
 			return m, tea.Batch(cmd, tick())
+		}
+		if left, ok := m.timeLeft(); ok && left <= warnBefore && m.warned != m.snap.Entries && m.opts.Bell != nil {
+			m.warned = m.snap.Entries
+			return m, tea.Batch(tick(), ring(m.opts.Bell))
 		}
 		return m, tick()
 	case SubmittedMsg:
@@ -682,7 +705,14 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		}
 		line("%s", m.st.dim.Render("? help · q leave"))
 	case m.snap.MyTurn:
-		line("%s", m.st.head.Render("Your move"))
+		head := "Your move"
+		if left, ok := m.timeLeft(); ok {
+			head += fmt.Sprintf(" · %s left", clock(left))
+		}
+		line("%s", m.st.head.Render(head))
+		if left, ok := m.timeLeft(); ok && left <= warnBefore {
+			line("%s", m.st.warn.Render(fmt.Sprintf("hurry: %s left, then the others stop the table and name you", clock(left))))
+		}
 		rows := 10
 		if m.height > 0 {
 			rows = max(4, min(rows, m.height/4))

@@ -536,3 +536,28 @@ func stateAfter2(t *testing.T) engine.State {
 	}
 	return s
 }
+
+// The player who must act sees the time left for the move, and is warned
+// (with the bell) in the last 30 seconds.
+func TestMoveCountdown(t *testing.T) {
+	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	var bell bytes.Buffer
+	m, _ := screen(t, turn, 0, Options{Bell: &bell}, func(s *session.Snapshot) { s.MyDeadline = t0.Add(4*time.Minute + 32*time.Second) })
+	m = step(t, m, TickMsg(t0))
+	if v := m.View(); !strings.Contains(v, "Your move · 4:32 left") || strings.Contains(v, "hurry") {
+		t.Errorf("countdown:\n%s", v)
+	}
+	nm, cmd := m.Update(TickMsg(t0.Add(4*time.Minute + 10*time.Second)))
+	m = nm.(Model)
+	if v := m.View(); !strings.Contains(v, "0:22 left") || !strings.Contains(v, "hurry: 0:22 left, then the others stop the table and name you") {
+		t.Errorf("warning:\n%s", v)
+	}
+	if m.warned != m.snap.Entries || cmd == nil {
+		t.Error("no bell with the warning")
+	}
+	// No deadline (local play): no countdown.
+	m2, _ := screen(t, turn, 0, Options{}, nil)
+	if strings.Contains(m2.View(), " left") {
+		t.Errorf("a countdown without a deadline:\n%s", m2.View())
+	}
+}
