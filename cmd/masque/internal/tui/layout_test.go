@@ -32,7 +32,7 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 		if len(lines) > sz[1] {
 			t.Errorf("%dx%d: %d lines", sz[0], sz[1], len(lines))
 		}
-		if !strings.HasPrefix(lines[0], "masque · Mascarade") || !strings.HasPrefix(lines[1], "turn 6 · Fedya's turn") {
+		if !strings.HasPrefix(lines[0], "masque · Mascarade") || !strings.HasPrefix(lines[1], "turn 6 · your turn") {
 			t.Errorf("%dx%d: the top is\n%s\n%s", sz[0], sz[1], lines[0], lines[1])
 		}
 		for _, l := range lines {

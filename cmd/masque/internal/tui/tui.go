@@ -515,6 +515,9 @@ func (m Model) View() string {
 	}
 	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
 	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
+	if s.TurnSeat() == me {
+		turnLine = fmt.Sprintf("turn %d · your turn", s.Turn())
+	}
 	if s.Preparatory() {
 		turnLine += fmt.Sprintf(" · preparatory turn (%d of %d): swap only", s.Turn(), s.PreparatoryTurns())
 	}
@@ -575,7 +578,7 @@ func (m Model) View() string {
 	if lr := s.LastRevealed(); len(lr) > 0 {
 		var out []string
 		for _, f := range lr {
-			out = append(out, fmt.Sprintf("%s was the %s", s.SlotName(f.Slot), s.CardName(f.Card)))
+			out = append(out, fmt.Sprintf("%s was the %s", m.slotYours(s, me, f.Slot), s.CardName(f.Card)))
 		}
 		line("  last reveal: %s", strings.Join(out, ", "))
 	}
@@ -867,6 +870,24 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 	line("")
 }
 
+// slotYours names a slot, saying "your card" for the seat's own: a player
+// called "You" would otherwise read "You was the King".
+func (m Model) slotYours(s narrate.Rules, me engine.Seat, slot engine.Slot) string {
+	if owner, ok := s.SlotOwner(slot); ok && owner == me {
+		if len(s.SlotsOf(me)) > 1 {
+			return "your card " + s.SlotName(slot)
+		}
+		return "your card"
+	}
+	return s.SlotName(slot)
+}
+
+// personal speaks to the player in a public log line: "only you know"
+// where the line names the player as the swapper.
+func personal(line, me string) string {
+	return strings.Replace(line, "(swapped or not: only "+me+" knows)", "(swapped or not: only you know)", 1)
+}
+
 // swapBits are the secret bits of the seat's own swaps: the session's
 // record (kept across restarts) and what this screen submitted.
 func (m Model) swapBits() map[uint64][]bool {
@@ -964,8 +985,12 @@ func (m Model) viewLog(b *strings.Builder, used int) {
 		width = 100
 	}
 	var l []string
+	me := ""
+	if names := m.snap.Names; m.snap.Seat >= 0 && m.snap.Seat < len(names) {
+		me = names[m.snap.Seat]
+	}
 	for _, x := range m.snap.Log {
-		l = append(l, wrap("  "+x, width, 6)...)
+		l = append(l, wrap("  "+personal(x, me), width, 6)...)
 	}
 	// Scrolled back by m.logBack lines (pgup/pgdown).
 	back := min(m.logBack, max(0, len(l)-rows))

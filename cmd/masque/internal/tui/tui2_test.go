@@ -147,7 +147,7 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 	for _, w := range []string{
 		"Sasha (you)", "(in Fedya's chair)", "(in Sasha's chair)",
 		"seating (clockwise, moved by the Puppeteer): Anna → Boris → Fedya → Dima → Egor → Sasha",
-		"turn 12 · Sasha's turn", "Your move",
+		"turn 12 · your turn", "Your move",
 		"you sit where Fedya sat at the start (the Puppeteer moved you)",
 		"Fedya and Sasha changed chairs",
 	} {

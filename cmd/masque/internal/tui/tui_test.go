@@ -171,7 +171,7 @@ func TestScreen(t *testing.T) {
 	}{
 		{
 			name: "opening turn offers only swaps", state: opening, seat: 0,
-			view: check{want: []string{"you are Anna", "turn 1 · Anna's turn", "preparatory turn (1 of 4): swap only",
+			view: check{want: []string{"you are Anna", "turn 1 · your turn", "preparatory turn (1 of 4): swap only",
 				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: center1, center2", "court 0"},
 				not: []string{"peek", "claim", "really swap"}},
 			noSubmit: true,
@@ -225,7 +225,7 @@ func TestScreen(t *testing.T) {
 		},
 		{
 			name: "the log is shown", state: opening, seat: 0,
-			view: check{want: []string{"Log", "turn 1  Anna swap Boris  (swapped or not: only Anna knows)"}}, noSubmit: true,
+			view: check{want: []string{"Log", "turn 1  Anna swap Boris  (swapped or not: only you know)"}}, noSubmit: true,
 		},
 		{
 			name: "quit asks first", state: opening, seat: 0, keys: []string{"q"},
@@ -559,5 +559,31 @@ func TestMoveCountdown(t *testing.T) {
 	m2, _ := screen(t, turn, 0, Options{}, nil)
 	if strings.Contains(m2.View(), " left") {
 		t.Errorf("a countdown without a deadline:\n%s", m2.View())
+	}
+}
+
+// The screen speaks to its player in the second person: a player called
+// "You" never reads "You's turn", "only You knows" or "You was the King".
+func TestSecondPerson(t *testing.T) {
+	sc := "game mascarade players=You,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=6\n" +
+		"You swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap You no\nYou claim Widow\nBoris challenge\n"
+	s, err := mascaradetest.RunScript([]byte(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := screen(t, s, 0, Options{}, func(sn *session.Snapshot) {
+		sn.Names = []string{"You", "Boris", "Sasha", "Dima"}
+		sn.Log = []string{"turn 1  You swap Boris  (swapped or not: only You knows)"}
+	})
+	v := m.View()
+	for _, bad := range []string{"You's turn", "only You knows", "You was the"} {
+		if strings.Contains(v, bad) {
+			t.Errorf("the screen says %q:\n%s", bad, v)
+		}
+	}
+	for _, w := range []string{"only you know", "your card was the"} {
+		if !strings.Contains(v, w) {
+			t.Errorf("the screen lacks %q:\n%s", w, v)
+		}
 	}
 }
