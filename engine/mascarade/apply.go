@@ -57,8 +57,8 @@ func (s *State) playTurn(m engine.Move) ([]engine.Effect, error) {
 		if !l.valid(own) || !l.owns(m.Seat, own) {
 			return nil, ruleErr(m.Seat, RuleNotYourSlot, "slot %d is not one of your cards", m.Args[0])
 		}
-		if !l.swapTarget(m.Seat, t) {
-			return nil, ruleErr(m.Seat, RuleBadTarget, "cannot swap with slot %d (your own card, a guard, or no such slot)", m.Args[1])
+		if !l.swapTarget(m.Seat, t) && !l.ownPair(m.Seat, own, t) {
+			return nil, ruleErr(m.Seat, RuleBadTarget, "cannot swap with slot %d (the same card, another player's guard, your own card in the standard game, or no such slot)", m.Args[1])
 		}
 		masquerade.EndTurn(&s.core)
 		return []engine.Effect{{Kind: engine.EffectSwap, By: m.Seat, Slots: []engine.Slot{own, t}}}, nil

@@ -73,6 +73,14 @@ func (l layout) swapTarget(seat engine.Seat, t engine.Slot) bool {
 	return l.valid(t) && !l.owns(seat, t) && !l.isGuard(t)
 }
 
+// ownPair reports whether seat may swap its own cards a and b with each
+// other: in the 3- and 2-player games (the Polish book: "z drugą swoją
+// kartą"; with 2 players "z inną swoją kartą (nawet chronioną)"),
+// docs/rules-mascarade.md #26-27.
+func (l layout) ownPair(seat engine.Seat, a, b engine.Slot) bool {
+	return l.per > 1 && a != b && l.valid(a) && l.valid(b) && l.owns(seat, a) && l.owns(seat, b)
+}
+
 var posNames = [...]string{"left", "right", "guard"}
 
 // SlotName returns the script name of slot s: the player's name in the

@@ -25,7 +25,7 @@ func (s *State) LegalMoves(p engine.Seat) []engine.Move {
 	case masquerade.PhaseTurn:
 		for _, own := range mine {
 			for t := range engine.Slot(l.slots()) {
-				if l.swapTarget(p, t) {
+				if l.swapTarget(p, t) || (own < t && l.ownPair(p, own, t)) {
 					add(KindSwap, int(own), int(t))
 				}
 			}

@@ -186,7 +186,11 @@ func TestVariants(t *testing.T) {
 		{"2p-claim-guard", two + prep2 + "Anna claim King with=Anna.guard", nil, mascarade.RuleNotYourSlot},
 		{"2p-swap-opponent-guard", two + prep2 + "Anna swap Anna.left Boris.guard yes", nil, mascarade.RuleBadTarget},
 		{"2p-swap-own-guard", two + prep2 + "Anna swap Anna.guard Boris.left yes", map[string]int{"Anna": 6}, ""},
-		{"2p-swap-own-cards", two + prep2 + "Anna swap Anna.guard Anna.left yes", nil, mascarade.RuleBadTarget},
+		// The Polish book: "z inną swoją kartą (nawet chronioną)": one's own
+		// cards with each other, the guard included (docs #27).
+		{"2p-swap-own-cards", two + prep2 + "Anna swap Anna.guard Anna.left yes", map[string]int{"Anna": 6}, ""},
+		{"2p-swap-own-left-right", two + prep2 + "Anna swap Anna.left Anna.right no", map[string]int{"Anna": 6}, ""},
+		{"2p-swap-a-card-with-itself", two + prep2 + "Anna swap Anna.left Anna.left yes", nil, mascarade.RuleBadTarget},
 		{"2p-challenge-with-guard", two + prep2 + "Anna claim Judge with=Anna.left\nBoris challenge with=Boris.guard",
 			map[string]int{"Anna": 5, "Boris": 5, "court": 2}, ""},
 		{"2p-peek-guard", two + prep2 + "Anna peek Anna.guard", map[string]int{"Anna": 6}, ""},
@@ -194,6 +198,8 @@ func TestVariants(t *testing.T) {
 			map[string]int{"Boris": 7}, ""},
 		{"3p-fool-same-player", three + prep3 + "Boris claim Fool with=Boris.left\nBoris use between=Anna.left,Anna.right swap=yes",
 			nil, mascarade.RuleBadTarget},
+		// The Polish book: "lub z drugą swoją kartą" (docs #26).
+		{"3p-swap-own-cards", three + prep3 + "Boris swap Boris.left Boris.right yes", map[string]int{"Boris": 6}, ""},
 		{"3p-challenge", three + prep3 + "Boris claim King with=Boris.left\nSasha challenge with=Sasha.right",
 			map[string]int{"Boris": 5, "Sasha": 9, "court": 1}, ""},
 	}
