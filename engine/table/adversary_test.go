@@ -11,6 +11,7 @@ package table_test
 
 import (
 	"bytes"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -811,5 +812,17 @@ func TestAdversaryViewingKeys(t *testing.T) {
 			}
 			refuse(t, tr, true)
 		})
+	}
+}
+
+// A move asked of a seat out of turn is refused with the rule and the
+// names (the audit: "table: seat 2 cannot move now" said neither whose
+// move it was nor which rule).
+func TestMoveOutOfTurnSaysWhose(t *testing.T) {
+	h := fixedTable(t, "out-of-turn-words", 0)
+	_, err := h.Seats[2].Player.MoveBody(h.View(), move(2, swapK, 2, 3), []bool{false})
+	var re *engine.RuleError
+	if !errors.As(err, &re) || re.Rule != "not-your-turn" || !strings.Contains(re.Msg, "Clara cannot move now: it is Anna's move") {
+		t.Fatalf("out of turn: %v", err)
 	}
 }

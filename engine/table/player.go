@@ -139,7 +139,7 @@ func (p *Player) shares(t *Table) (*Body, error) {
 func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) {
 	seat, kind, ok := t.Expect()
 	if !ok || int(seat) != p.Seat || kind != BodyMove {
-		return nil, fmt.Errorf("table: seat %d cannot move now", p.Seat)
+		return nil, p.notYourMove(t, seat, kind, ok)
 	}
 	m.Seat = engine.Seat(p.Seat)
 	_, effects, err := t.st.rules.Apply(m)
@@ -172,6 +172,29 @@ func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) 
 		p.swapBits[t.Pos()] = slices.Clone(swaps)
 	}
 	return b, nil
+}
+
+// notYourMove says why this seat cannot move now, naming it, whose entry
+// the table waits for and what that entry is (rule "not-your-turn").
+func (p *Player) notYourMove(t *Table, seat engine.Seat, kind BodyKind, ok bool) error {
+	name := func(s int) string {
+		if s >= 0 && s < len(t.roster.Seats) {
+			return t.roster.Seats[s].Name
+		}
+		return fmt.Sprintf("seat %d", s)
+	}
+	var why string
+	switch {
+	case !ok:
+		why = "the game is over"
+	case kind == BodyMove:
+		why = fmt.Sprintf("it is %s's move", name(int(seat)))
+	case kind == BodyShares:
+		why = fmt.Sprintf("the table waits for %s's decryption shares", name(int(seat)))
+	default:
+		why = fmt.Sprintf("the table waits for %s's %s entry", name(int(seat)), kind)
+	}
+	return &engine.RuleError{Seat: engine.Seat(p.Seat), Rule: "not-your-turn", Msg: fmt.Sprintf("%s cannot move now: %s", name(p.Seat), why)}
 }
 
 // Entry signs body as this seat's entry at the table's next position.
