@@ -113,7 +113,7 @@ func runScript(a *app, o scriptOptions) error {
 
 // scriptGame returns the game named by a script's header line.
 func scriptGame(src []byte) string {
-	for _, line := range strings.Split(string(src), "\n") {
+	for _, line := range strings.Split(strings.TrimPrefix(string(src), "\ufeff"), "\n") {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -121,8 +121,8 @@ func scriptGame(src []byte) string {
 		if len(f) == 0 {
 			continue
 		}
-		if f[0] == "game" && len(f) > 1 {
-			return f[1]
+		if strings.EqualFold(f[0], "game") && len(f) > 1 {
+			return strings.ToLower(f[1])
 		}
 		return ""
 	}

@@ -126,7 +126,10 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 	switch l.Verb {
 	case "swap":
 		m.Kind = KindSwap
-		bit := l.SwapBit()
+		bit, err := l.SwapBit()
+		if err != nil {
+			return engine.Move{}, false, err
+		}
 		args = l.Args
 		if len(args) == 2 {
 			if own, err = ownSlot(args[0]); err != nil {

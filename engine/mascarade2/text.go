@@ -139,7 +139,10 @@ func ParseMove(s *State, seatName string, tokens []string) (engine.Move, bool, e
 	switch l.Verb {
 	case "swap":
 		m.Kind = KindSwap
-		bit := l.SwapBit()
+		bit, err := l.SwapBit()
+		if err != nil {
+			return engine.Move{}, false, err
+		}
 		args = l.Args
 		if len(args) != 1 {
 			return bad("swap TARGET yes|no")

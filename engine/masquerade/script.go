@@ -52,6 +52,9 @@ func ParseLines(src []byte, game string, header func(fields []string) ([]string,
 			return nil, &ScriptError{lineNo, errors.New("script too long")}
 		}
 		line := sc.Text()
+		if lineNo == 1 {
+			line = strings.TrimPrefix(line, "\ufeff") // a UTF-8 byte order mark
+		}
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
@@ -89,7 +92,7 @@ func ParseLines(src []byte, game string, header func(fields []string) ([]string,
 // with each following KEY=VALUE pair, the key lower-cased. Each key may be
 // given once and needs a value; set's errors are wrapped as "header: ...".
 func HeaderPairs(fields []string, game, usage string, set func(key, value string) error) error {
-	if len(fields) < 2 || fields[0] != "game" || !strings.EqualFold(fields[1], game) {
+	if len(fields) < 2 || !strings.EqualFold(fields[0], "game") || !strings.EqualFold(fields[1], game) {
 		return errors.New("the first line must be: " + usage)
 	}
 	seen := map[string]bool{}
@@ -194,10 +197,14 @@ func (h *CommonHeader) Key(k, v string, parse func(string) ([]engine.Card, error
 	case "set":
 		h.Set, err = parse(v)
 	case "coins":
-		h.Coins, err = strconv.Atoi(v)
-		if err == nil && h.Coins <= 0 {
+		n, perr := strconv.Atoi(v)
+		switch {
+		case perr != nil:
+			err = fmt.Errorf("coins=%s: want a whole number of coins", v)
+		case n <= 0:
 			err = fmt.Errorf("coins=%s: must be positive", v)
 		}
+		h.Coins = n
 	default:
 		return false, nil
 	}

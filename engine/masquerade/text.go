@@ -127,20 +127,25 @@ func (l *MoveLine) Bad(usage string) error {
 	return fmt.Errorf("%s: %s %s: usage: %s", l.Game, l.Seat, strings.Join(l.Tokens, " "), usage)
 }
 
-// SwapBit takes a trailing yes or no off Args, the secret bit of a swap.
-func (l *MoveLine) SwapBit() bool {
+// SwapBit takes the trailing yes or no off Args, the secret bit of a swap
+// (yes: exchange the cards; no: only pretend to). It is required, and it
+// is always the last word, so a player called Yes or No is still a
+// target: "swap No yes".
+func (l *MoveLine) SwapBit() (bool, error) {
 	n := len(l.Args)
 	if n == 0 {
-		return false
+		return false, l.Bad("swap TARGET yes|no")
 	}
 	switch strings.ToLower(l.Args[n-1]) {
 	case "yes":
 		l.Args = l.Args[:n-1]
-		return true
+		return true, nil
 	case "no":
 		l.Args = l.Args[:n-1]
+		return false, nil
 	}
-	return false
+	return false, fmt.Errorf("%s: %s %s: a swap ends with yes (exchange the cards) or no (only pretend to), got %q",
+		l.Game, l.Seat, strings.Join(l.Tokens, " "), l.Args[n-1])
 }
 
 // Common reads into m the verbs every game writes the same way, pass and
