@@ -42,8 +42,12 @@ func (b *Bot) Choose(s *mascarade.State) (m engine.Move, swap bool, ok bool) {
 	if len(legal) == 0 {
 		return engine.Move{}, false, false
 	}
-	c, _, _ := s.Claim()
-	m, swap = track.Choose(b.rng, b.Tracker, legal, c, b.Tracker.Candidates(s.SlotsOf(b.Seat)[0]), b.Doubt, edition{b, s})
+	c, contenders, _ := s.Claim()
+	claimed := engine.Slot(-1)
+	if len(contenders) > 0 {
+		claimed = contenders[0].Slot
+	}
+	m, swap = track.Choose(b.rng, b.Tracker, legal, c, claimed, b.Tracker.Candidates(s.SlotsOf(b.Seat)[0]), b.Doubt, edition{b, s})
 	return m, swap, true
 }
 

@@ -28,11 +28,15 @@ func ByKind(ms []engine.Move) [8][]engine.Move {
 	return kinds
 }
 
-// Respond answers a claim of card c: it challenges (with 90% chance) with a
-// card the tracker is sure is c, else (with chance doubt) with one that may
-// be c, else passes. challenges are the legal challenges, whose first
-// argument is the slot put forward.
-func Respond(rng *rand.Rand, t *Tracker, c engine.Card, pass engine.Move, challenges []engine.Move, doubt float64) engine.Move {
+// Respond answers a claim of card c from slot claimed: it challenges (with
+// 90% chance) with a card the tracker is sure is c, else (with chance
+// doubt) with one that may be c. A claim the seat knows to be false from
+// what it saw, public reveals included (the claimant's card cannot be c),
+// is challenged too (with 80% chance), as a person would stop it: with a
+// card that may be c if there is one, else with any. Otherwise it passes.
+// challenges are the legal challenges, whose first argument is the slot
+// put forward.
+func Respond(rng *rand.Rand, t *Tracker, c engine.Card, claimed engine.Slot, pass engine.Move, challenges []engine.Move, doubt float64) engine.Move {
 	var sure, maybe []engine.Move
 	for _, m := range challenges {
 		cand := t.Candidates(engine.Slot(m.Args[0]))
@@ -47,6 +51,12 @@ func Respond(rng *rand.Rand, t *Tracker, c engine.Card, pass engine.Move, challe
 	}
 	if len(maybe) > 0 && Chance(rng, doubt) {
 		return Pick(rng, maybe)
+	}
+	if claimed >= 0 && int(claimed) < len(t.cand) && !t.Candidates(claimed).Has(c) && len(challenges) > 0 && Chance(rng, 0.8) {
+		if len(maybe) > 0 {
+			return Pick(rng, maybe)
+		}
+		return Pick(rng, challenges)
 	}
 	return pass
 }
@@ -74,14 +84,14 @@ type Edition interface {
 }
 
 // Choose returns a move among legal (not empty) and its secret swap bit:
-// it answers a claim of card claim ([Respond]) and a question about the
-// seat's card, whose candidates are own ([Guess]), and leaves the turn and
-// the powers to e.
-func Choose(rng *rand.Rand, t *Tracker, legal []engine.Move, claim engine.Card, own Mask, doubt float64, e Edition) (engine.Move, bool) {
+// it answers a claim of card claim from slot claimed ([Respond]) and a
+// question about the seat's card, whose candidates are own ([Guess]), and
+// leaves the turn and the powers to e.
+func Choose(rng *rand.Rand, t *Tracker, legal []engine.Move, claim engine.Card, claimed engine.Slot, own Mask, doubt float64, e Edition) (engine.Move, bool) {
 	kinds := ByKind(legal)
 	switch {
 	case len(kinds[masquerade.KindPass]) > 0:
-		return Respond(rng, t, claim, kinds[masquerade.KindPass][0], kinds[masquerade.KindChallenge], doubt), false
+		return Respond(rng, t, claim, claimed, kinds[masquerade.KindPass][0], kinds[masquerade.KindChallenge], doubt), false
 	case len(kinds[masquerade.KindGuess]) > 0:
 		return Guess(rng, own, kinds[masquerade.KindGuess]), false
 	case len(kinds[masquerade.KindUse]) > 0:
