@@ -47,10 +47,11 @@ func TestExitCodes(t *testing.T) {
 // libp2p's "dial to self attempted".
 func TestJoinOwnIdentity(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "cfg")
+	logPath := filepath.Join(t.TempDir(), "host.log")
 	hostErr := &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"host", "--bot", "--players", "2", "--name", "self", "--no-mdns", "--wait", "4s", "--json",
+		done <- run([]string{"host", "--bot", "--players", "2", "--name", "self", "--no-mdns", "--wait", "4s", "--json", "--log", logPath,
 			"--config", cfg, "--state", filepath.Join(t.TempDir(), "host"), "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, io.Discard, hostErr)
 	}()
 	var invite string
@@ -73,5 +74,9 @@ func TestJoinOwnIdentity(t *testing.T) {
 	case <-done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the host did not give up")
+	}
+	// --log: the host's diagnostics went to the file.
+	if data, err := os.ReadFile(logPath); err != nil || !strings.Contains(string(data), "msg=masque") || !strings.Contains(string(data), "version=") {
+		t.Errorf("--log file: %v\n%s", err, data)
 	}
 }

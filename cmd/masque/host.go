@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"os/user"
@@ -53,6 +54,7 @@ type netOptions struct {
 	window     time.Duration
 	noMemory   bool
 	noBell     bool
+	logPath    string
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -70,6 +72,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
 	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
+	f.StringVar(&o.logPath, "log", "", "write diagnostics (network, screen) to `FILE` (default: a new file in STATE/logs when you play on the screen, none with --bot)")
 	f.BoolVar(&o.noBell, "no-bell", false, "on the screen: no terminal bell when it becomes your turn or a claim waits for your answer")
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
@@ -102,6 +105,12 @@ type netRun struct {
 	config   string
 	lobbyOpt lobby.Options
 	start    time.Time
+	// logger, if set, receives the network's and the screen's diagnostics
+	// (--log, or a file in STATE/logs on the screen); logFile is closed by
+	// the command.
+	logger  *slog.Logger
+	logFile *os.File
+	logPath string
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -142,6 +151,15 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 		var b [8]byte
 		crand.Read(b[:])
 		r.o.seed = binary.BigEndian.Uint64(b[:])
+	}
+	if o.logPath != "" || !o.bot {
+		f, path, err := openLog(o.logPath, "net-*.log")
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: err, hint: "give a writable file with --log FILE"}
+		}
+		r.logFile, r.logPath = f, path
+		r.logger = slog.New(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		r.logger.Info("masque", "version", buildVersion(), "args", os.Args[1:])
 	}
 	return r, nil
 }
@@ -214,13 +232,13 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 	if stateDir != "" && len(r.o.listen) == 0 {
 		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
 			if addrs := strings.Fields(string(data)); len(addrs) > 0 {
-				if p, err := netsession.NewPeer(r.config, addrs); err == nil {
+				if p, err := netsession.NewPeer(r.config, addrs, r.logger); err == nil {
 					return p, nil
 				}
 			}
 		}
 	}
-	p, err := netsession.NewPeer(r.config, r.o.listen)
+	p, err := netsession.NewPeer(r.config, r.o.listen, r.logger)
 	if err != nil {
 		return nil, &exitError{code: 1, err: err, hint: "check --listen and --config; 'masque doctor' tests the network"}
 	}
@@ -377,6 +395,7 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Transcript().Roster),
 		ChallengeWindow: r.o.window,
 		NoColor:         r.a.noColor,
+		Logger:          r.logger,
 	}
 	if !r.o.noBell {
 		opts.Bell = r.a.stdout
@@ -517,7 +536,15 @@ func noArgs(c *cobra.Command, args []string) error {
 	return nil
 }
 
+// closeLog closes the run's log file, if it has one.
+func (r *netRun) closeLog() {
+	if r.logFile != nil {
+		r.logFile.Close()
+	}
+}
+
 func runHost(ctx context.Context, r *netRun, o hostOptions) error {
+	defer r.closeLog()
 	if _, ok := r.a.games[o.game]; !ok {
 		return &exitError{code: 2, err: fmt.Errorf("--game %q: want mascarade or mascarade2", o.game)}
 	}

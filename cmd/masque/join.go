@@ -122,6 +122,7 @@ type target struct {
 }
 
 func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
+	defer r.closeLog()
 	ctx, stop := signalContext(ctx)
 	defer stop()
 	if o.addr != "" {

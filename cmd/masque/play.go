@@ -333,9 +333,13 @@ func setErrors(err error) []*mascarade2.SetError {
 	return out
 }
 
-func openLog(path string) (*os.File, string, error) {
+func openLog(path string, pattern ...string) (*os.File, string, error) {
 	if path == "" {
-		f, err := createStateFile("logs", "play-*.log")
+		name := "play-*.log"
+		if len(pattern) > 0 {
+			name = pattern[0]
+		}
+		f, err := createStateFile("logs", name)
 		if err != nil {
 			return nil, "", fmt.Errorf("log file: %w", err)
 		}

@@ -6,6 +6,7 @@ import (
 	crand "crypto/rand"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -33,18 +34,24 @@ type Peer struct {
 }
 
 // NewPeer loads (or creates) the identity kept in configDir and starts a
-// libp2p node listening on listen (empty: p2p.DefaultListenAddrs).
-func NewPeer(configDir string, listen []string) (*Peer, error) {
+// libp2p node listening on listen (empty: p2p.DefaultListenAddrs). The
+// node's diagnostics go to logger (nil: discarded).
+func NewPeer(configDir string, listen []string, logger ...*slog.Logger) (*Peer, error) {
 	id, err := identity.Load(configDir)
 	if err != nil {
 		return nil, err
 	}
-	return NewPeerWithIdentity(id, listen)
+	return NewPeerWithIdentity(id, listen, logger...)
 }
 
-// NewPeerWithIdentity starts a node for id.
-func NewPeerWithIdentity(id *identity.Identity, listen []string) (*Peer, error) {
-	node, err := p2p.NewNode(p2p.Config{Identity: id, ListenAddrs: listen})
+// NewPeerWithIdentity starts a node for id, its diagnostics to logger
+// (nil: discarded).
+func NewPeerWithIdentity(id *identity.Identity, listen []string, logger ...*slog.Logger) (*Peer, error) {
+	cfg := p2p.Config{Identity: id, ListenAddrs: listen}
+	if len(logger) > 0 {
+		cfg.Logger = logger[0]
+	}
+	node, err := p2p.NewNode(cfg)
 	if err != nil {
 		return nil, err
 	}
