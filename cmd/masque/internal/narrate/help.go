@@ -62,10 +62,7 @@ func HowToPlay(s Rules) []string {
 		"  swap: exchange your card with another, or only pretend to (nobody else knows which);",
 		"  look at your card, in secret;",
 		"  claim a character: say \"I am the King\", whatever your card is.",
-		"A claim goes round the table: each player passes, or challenges. To challenge is to say",
-		"\"no, I am the King\": you claim it too. With no challenge the claimant uses the power.",
-		"With challenges every contender's card is turned up: the real one uses the power, and",
-		"each player who claimed wrongly pays 1 coin to the courthouse.",
+		"A claim goes round the table: each player passes, or challenges. To challenge is to say \"no, I am the King\": you claim it too. With no challenge the claimant uses the power. With challenges every contender's card is turned up: the real one uses the power, and each player who claimed wrongly pays 1 coin to the courthouse.",
 	}
 	if s.PreparatoryTurns() > 0 {
 		lines = append(lines, "The first turns are preparatory: swapping only.")

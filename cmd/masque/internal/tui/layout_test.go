@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
@@ -36,7 +37,7 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 			t.Errorf("%dx%d: the top is\n%s\n%s", sz[0], sz[1], lines[0], lines[1])
 		}
 		for _, l := range lines {
-			if n := len([]rune(l)); n > sz[0] {
+			if n := ansi.StringWidth(l); n > sz[0] {
 				t.Errorf("%dx%d: a line of %d columns: %q", sz[0], sz[1], n, l)
 			}
 		}

@@ -21,6 +21,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
@@ -94,6 +95,7 @@ type Model struct {
 	quitAsk bool
 	help    bool // the help page is shown (the ? key)
 	logBack int  // how many lines the log is scrolled back
+	helpTop int  // the first line of the help page shown
 	busy    bool
 	status  string
 
@@ -374,8 +376,13 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.help {
-		if key == "?" || key == "esc" || key == "q" {
-			m.help = false
+		switch key {
+		case "?", "esc", "q":
+			m.help, m.helpTop = false, 0
+		case "down", "j", "pgdown":
+			m.helpTop++
+		case "up", "k", "pgup":
+			m.helpTop = max(0, m.helpTop-1)
 		}
 		return m, nil
 	}
@@ -511,7 +518,7 @@ func (m Model) View() string {
 	me := engine.Seat(m.snap.Seat)
 	if m.help {
 		m.viewHelp(&b, s, me, title)
-		return b.String()
+		return m.fit(b.String())
 	}
 	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
 	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
@@ -519,7 +526,7 @@ func (m Model) View() string {
 		turnLine = fmt.Sprintf("turn %d · your turn", s.Turn())
 	}
 	if s.Preparatory() {
-		turnLine += fmt.Sprintf(" · preparatory turn (%d of %d): swap only", s.Turn(), s.PreparatoryTurns())
+		turnLine += fmt.Sprintf(" · preparatory (%d of %d): swap only", s.Turn(), s.PreparatoryTurns())
 	}
 	if s.Over() {
 		turnLine = fmt.Sprintf("turn %d · game over", s.Turn())
@@ -594,17 +601,28 @@ func (m Model) View() string {
 // fit cuts a view to the terminal's height: the screen is never taller
 // than the terminal (the title and whose turn it is stay on top).
 func (m Model) fit(v string) string {
-	if m.height <= 0 {
+	if m.height <= 0 && m.width <= 0 {
 		return v
 	}
 	lines := strings.SplitAfter(v, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
 	}
-	if len(lines) <= m.height {
-		return v
+	if m.width > 0 {
+		// A line wider than the terminal would wrap and push the top of
+		// the screen off: it is cut, with an ellipsis.
+		for i, l := range lines {
+			body := strings.TrimSuffix(l, "\n")
+			if ansi.StringWidth(body) > m.width {
+				lines[i] = ansi.Truncate(body, m.width, "…") + "\n"
+			}
+		}
 	}
-	return strings.Join(lines[:m.height], "")
+	if m.height > 0 && len(lines) > m.height {
+		lines = lines[:m.height]
+	}
+	// No newline after the last line: the terminal would scroll a line.
+	return strings.TrimSuffix(strings.Join(lines, ""), "\n")
 }
 
 // compactSeats reports whether the seats are drawn as a grid: when one
@@ -1036,41 +1054,67 @@ func wrap(s string, width, indent int) []string {
 	return out
 }
 
-// viewHelp draws the help page: every character in play with its power,
-// what a claim and a challenge mean, and what applies right now.
+// viewHelp draws the help page: what applies right now, every character
+// in play with its power, and how to play (what a challenge means). Lines
+// are wrapped to the terminal; a page taller than it scrolls (↑/↓).
 func (m Model) viewHelp(b *strings.Builder, s narrate.Rules, me engine.Seat, title string) {
-	line := func(format string, args ...any) {
-		fmt.Fprintf(b, format, args...)
-		b.WriteByte('\n')
-	}
-	line("%s", m.st.title.Render(title+" · help"))
-	line("")
-	line("%s", m.st.head.Render("Characters in play"))
-	for _, c := range narrate.InPlay(s) {
-		line("  %-11s %s", s.CardName(c), narrate.Power(s, c))
-	}
-	line("")
-	line("%s", m.st.head.Render("How to play"))
-	for _, l := range narrate.HowToPlay(s) {
-		line("  %s", l)
-	}
-	line("")
-	line("%s", m.st.head.Render("Right now"))
+	var lines []string
+	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
+	add("Right now")
 	switch c, contenders, ok := s.Claim(); {
 	case s.Over():
-		line("  The game is over.")
+		add("  The game is over.")
 	case ok && s.InChallengeWindow() && len(contenders) > 0:
-		line("  %s claims to be the %s (%s).", s.Name(contenders[0].Seat), s.CardName(c), narrate.Power(s, c))
+		add("  %s claims to be the %s (%s).", s.Name(contenders[0].Seat), s.CardName(c), narrate.Power(s, c))
 		if m.snap.MyTurn {
-			line("  Challenge only if you believe your card is the %s: if it is not, you pay 1 coin.", s.CardName(c))
+			add("  Challenge only if you believe your card is the %s: if it is not, you pay 1 coin.", s.CardName(c))
 		}
 	case s.Preparatory():
-		line("  A preparatory turn: the only move is a swap (real or pretended).")
+		add("  A preparatory turn: the only move is a swap (real or pretended).")
 	case m.snap.MyTurn:
-		line("  Your turn: swap, look at your card, or claim a character.")
+		add("  Your turn: swap, look at your card, or claim a character.")
 	default:
-		line("  %s's turn.", s.Name(s.TurnSeat()))
+		add("  %s's turn.", s.Name(s.TurnSeat()))
 	}
-	line("")
-	line("%s", m.st.dim.Render("? or esc: back to the table"))
+	add("")
+	add("Characters in play")
+	for _, c := range narrate.InPlay(s) {
+		add("  %-11s %s", s.CardName(c), narrate.Power(s, c))
+	}
+	add("")
+	add("How to play")
+	for _, l := range narrate.HowToPlay(s) {
+		add("  %s", l)
+	}
+	width := m.width
+	if width <= 0 {
+		width = 100
+	}
+	var body []string
+	for _, l := range lines {
+		for _, w := range wrap(l, width, 4) {
+			if w == "Right now" || w == "Characters in play" || w == "How to play" {
+				w = m.st.head.Render(w)
+			}
+			body = append(body, w)
+		}
+	}
+	rows := len(body)
+	if m.height > 0 {
+		rows = max(1, m.height-3)
+	}
+	start := min(m.helpTop, max(0, len(body)-rows))
+	end := min(len(body), start+rows)
+	b.WriteString(m.st.title.Render(title + " · help"))
+	b.WriteString("\n\n")
+	for _, l := range body[start:end] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	keys := "? or esc: back to the table"
+	if start > 0 || end < len(body) {
+		keys = "↑/↓ scroll · " + keys
+	}
+	b.WriteString(m.st.dim.Render(keys))
+	b.WriteByte('\n')
 }

@@ -171,7 +171,7 @@ func TestScreen(t *testing.T) {
 	}{
 		{
 			name: "opening turn offers only swaps", state: opening, seat: 0,
-			view: check{want: []string{"you are Anna", "turn 1 · your turn", "preparatory turn (1 of 4): swap only",
+			view: check{want: []string{"you are Anna", "turn 1 · your turn", "preparatory (1 of 4): swap only",
 				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: center1, center2", "court 0"},
 				not: []string{"peek", "claim", "really swap"}},
 			noSubmit: true,
