@@ -29,6 +29,9 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 		m = step(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
 		m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
 		v := m.View()
+		if strings.HasSuffix(v, "\n") {
+			t.Errorf("%dx%d: the view ends in a newline: the terminal scrolls the title off", sz[0], sz[1])
+		}
 		lines := strings.Split(strings.TrimRight(v, "\n"), "\n")
 		if len(lines) > sz[1] {
 			t.Errorf("%dx%d: %d lines", sz[0], sz[1], len(lines))
