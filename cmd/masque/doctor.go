@@ -235,9 +235,9 @@ func doctorHints(rep doctorReport) []string {
 		}
 	}
 	h = append(h,
-		"masque listens on random TCP and UDP (QUIC) ports on every interface; if joining fails after the table is found, allow them, or pin them with --listen /ip4/0.0.0.0/tcp/4001 --listen /ip4/0.0.0.0/udp/4001/quic-v1 and open 4001.",
-		"When tables do not show up: 'masque lobby --wait 10s'; join by code ('masque join 4F7Q-ZK2M-8XPA') only works where mDNS does; the invite multiaddr the host prints ('masque join /ip4/.../p2p/...') needs no multicast at all.",
-		"Several network interfaces? Pick the LAN one on both sides with --interface.")
+		"Listen longer: 'masque lobby --wait 10s'. A join code ('masque join 4F7Q-ZK2M-8XPA') works only where mDNS does; the invite multiaddr the host prints ('masque join /ip4/.../p2p/...') needs no multicast at all.",
+		"Found but cannot join: masque listens on random TCP and UDP (QUIC) ports on every interface; allow them, or pin them with --listen /ip4/0.0.0.0/tcp/4001 --listen /ip4/0.0.0.0/udp/4001/quic-v1 and open 4001.",
+		"Several network interfaces: pick the LAN one on both sides with --interface.")
 	return h
 }
 
@@ -261,7 +261,7 @@ func printDoctor(a *app, rep doctorReport) {
 	if rep.MDNS {
 		fmt.Fprintln(w, "multicast works: tables on this network should show up in 'masque lobby'")
 	}
-	fmt.Fprintln(w, "\nif tables do not show up:")
+	fmt.Fprintln(w, "\nif tables do not show up, or cannot be joined:")
 	for _, h := range rep.Hints {
 		fmt.Fprintf(w, "  - %s\n", h)
 	}
