@@ -799,6 +799,10 @@ func (r *netRun) hostedUnfinished(name string) ([]string, error) {
 			continue
 		}
 		st, err := store.Open(dir)
+		if errors.Is(err, store.ErrInUse) {
+			return nil, &exitError{code: exitFault, err: fmt.Errorf("a table of yours is still running in another masque (state %s)", dir),
+				hint: "go back to that terminal, or open a new table with --new"}
+		}
 		if err != nil {
 			continue
 		}

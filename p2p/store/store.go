@@ -38,7 +38,12 @@ type Table struct {
 	Addrs  [][][]byte                    // Addrs[i] are seat i's multiaddrs, binary form
 }
 
-// Store is an open state directory. Its methods are safe for concurrent use.
+// ErrInUse is wrapped by Open's error when another process has the state
+// directory open (a game still running).
+var ErrInUse = errors.New("in use by another masque process (a game still running)")
+
+// Store is an open state directory, locked for this process until Close.
+// Its methods are safe for concurrent use.
 type Store struct {
 	dir     string
 	mu      sync.Mutex
@@ -93,6 +98,11 @@ func Open(dir string) (*Store, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("store: %w", err)
+	}
+	// One process at a time: two writing one log would interleave it.
+	if err := lock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("store: %s: %w", dir, err)
 	}
 	logData, err := io.ReadAll(f)
 	if err != nil {

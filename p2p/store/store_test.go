@@ -3,8 +3,10 @@ package store
 import (
 	"bytes"
 	"crypto/ed25519"
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/masque-games/masque/engine/ledger"
@@ -130,3 +132,28 @@ func TestStoreRoundTripAndTruncation(t *testing.T) {
 }
 
 func splitAll(b []byte) [][]byte { r, _ := splitRecords(b); return r }
+
+// A state directory is open in one process at a time: a second Open fails
+// with ErrInUse until the first is closed (the kernel also releases the
+// lock when a process dies, kill -9 included).
+func TestStoreLocked(t *testing.T) {
+	tb, _ := testTable(t)
+	dir := filepath.Join(t.TempDir(), "table")
+	st, err := Create(dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// flock locks are per open file description: a second open in this
+	// process conflicts as another process's would.
+	if _, err := Open(dir); !errors.Is(err, ErrInUse) {
+		if runtime.GOOS != "windows" {
+			t.Fatalf("second Open: %v, want ErrInUse", err)
+		}
+	}
+	st.Close()
+	again, err := Open(dir)
+	if err != nil {
+		t.Fatalf("Open after Close: %v", err)
+	}
+	again.Close()
+}
