@@ -245,3 +245,31 @@ func FuzzUnmarshalSigmaProof(f *testing.F) {
 		_ = VerifyFormula(ff.ctx, labelBallot, fm, p)
 	})
 }
+
+func FuzzUnmarshalNotHeldProof(f *testing.F) {
+	ff := newFuzzFixture(f)
+	view := GenerateKey()
+	c := ff.cards[0]
+	var sent []*EncryptedShare
+	for i := 1; i < len(ff.f.sks); i++ {
+		es, err := ff.f.sks[i].EncryptShare(ff.ctx, c, view.Public())
+		if err != nil {
+			f.Fatal(err)
+		}
+		sent = append(sent, es)
+	}
+	for kind := range 3 {
+		if p, err := ProveNotHeld(ff.ctx, ff.f.sks[0], view, c, 0, sent, kind); err == nil {
+			f.Add(mustMarshal(f, p))
+		}
+	}
+	f.Add([]byte{0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := UnmarshalNotHeldProof(b)
+		if err != nil {
+			return
+		}
+		fuzzRoundTrip(t, b, p)
+		_ = VerifyNotHeld(ff.ctx, ff.f.jk.Keys[0], view.Public(), c, 0, sent, 1, p)
+	})
+}

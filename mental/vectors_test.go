@@ -231,6 +231,34 @@ func TestVectors(t *testing.T) {
 		v.check(t)
 	})
 
+	t.Run("notheld", func(t *testing.T) {
+		v := newSet(t, "notheld", "seat 0 proves its privately viewed card is not kind 3 (SPEC.md §3.11)", 7)
+		sks, jk := vectorTable(t, v, 3)
+		view := GenerateKey()
+		v.add("view_secret", view.Bytes())
+		v.addContext("ctx", ctx)
+		c := jk.Encrypt(CardPoint(6))
+		v.addMarshal(t, "card", c)
+		var sent []*EncryptedShare
+		for i := 1; i < 3; i++ {
+			es, err := sks[i].EncryptShare(Context{Table: ctx.Table, Pos: 41, Seat: uint32(i)}, c, view.Public())
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.addMarshal(t, fmt.Sprintf("sent[%d]", i-1), es)
+			sent = append(sent, es)
+		}
+		p, err := ProveNotHeld(ctx, sks[0], view, c, 0, sent, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyNotHeld(ctx, jk.Keys[0], view.Public(), c, 0, sent, 3, p); err != nil {
+			t.Fatal(err)
+		}
+		v.addMarshal(t, "proof", p)
+		v.check(t)
+	})
+
 	t.Run("ballot", func(t *testing.T) {
 		v := newSet(t, "ballot", "encrypted ballots: 3 entries voting for entry 1, 2 entries empty (SPEC.md §3.8)", 5)
 		_, jk := vectorTable(t, v, 3)

@@ -111,6 +111,28 @@ func batchOf(b *testing.B, t *table, recs []swapRec, batched bool) {
 	}
 }
 
+// notHeld is a card seat 0 viewed at a 4-seat table (the Grimm
+// Masquerade's 2–5), with the other seats' encrypted shares.
+type notHeld struct {
+	t    *table
+	view *mental.SecretKey
+	c    mental.Card
+	sent []*mental.EncryptedShare
+}
+
+func notHeldFixture(b *testing.B) notHeld {
+	t := newTable(b, 4)
+	nh := notHeld{t: t, view: mental.GenerateKey(), c: t.jk.Encrypt(mental.CardPoint(5))}
+	for j := 1; j < 4; j++ {
+		es, err := t.sks[j].EncryptShare(mental.Context{Seat: uint32(j)}, nh.c, nh.view.Public())
+		if err != nil {
+			b.Fatal(err)
+		}
+		nh.sent = append(nh.sent, es)
+	}
+	return nh
+}
+
 // Cases returns every benchmark, in the order `masque bench` prints them.
 func Cases() []Case {
 	cs := []Case{
@@ -186,6 +208,26 @@ func Cases() []Case {
 				}
 				if k, ok := cat.Kind(m[0]); !ok || k != 5 {
 					b.Fatal("peek opened the wrong card")
+				}
+			}
+		}},
+		{Name: "notheld/prove", PerOp: 1, Run: func(b *testing.B) {
+			nh := notHeldFixture(b)
+			for b.Loop() {
+				if _, err := mental.ProveNotHeld(mental.Context{}, nh.t.sks[0], nh.view, nh.c, 0, nh.sent, 3); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}},
+		{Name: "notheld/verify", PerOp: 1, Run: func(b *testing.B) {
+			nh := notHeldFixture(b)
+			p, err := mental.ProveNotHeld(mental.Context{}, nh.t.sks[0], nh.view, nh.c, 0, nh.sent, 3)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if err := mental.VerifyNotHeld(mental.Context{}, nh.t.jk.Keys[0], nh.view.Public(), nh.c, 0, nh.sent, 3, p); err != nil {
+					b.Fatal(err)
 				}
 			}
 		}},

@@ -1,0 +1,147 @@
+package mental
+
+import (
+	"fmt"
+
+	"github.com/gtank/ristretto255"
+)
+
+const labelNotHeld = "masque/not-held/v1"
+
+// NotHeldProof proves "component comp of my privately viewed card is not
+// kind k" in constant size, whatever the number of kinds (SPEC.md §3.11):
+// the holder publishes T = r·(M − M_k) for a fresh r and proves it formed
+// T from its own keys; T is not the identity exactly when M ≠ M_k, and for
+// M ≠ M_k it is a uniformly random point, so it tells nothing more. The
+// Grimm Masquerade's hints ("I am not the Beast") are these proofs.
+type NotHeldProof struct {
+	T     *Element
+	proof *SigmaProof
+	known encodings // T's encoding, when decoded from bytes
+}
+
+// notHeldStatement is the statement of a NotHeldProof. With C = B − ΣE2_j
+// − M_k and E = ΣE1_j (component comp; sent are the others' shares of c
+// encrypted to Y), the plaintext is M = C + M_k + y·E − x·A, and the proof
+// is of r, a, b with
+//
+//	r·C − a·A + b·E = T   and   a·G − r·X = 0   and   b·G − r·Y = 0
+//
+// so a = r·x, b = r·y, and T = r·(M − M_k).
+func notHeldStatement(ctx Context, X, Y *Element, c Card, comp int, sent []*EncryptedShare, kind int, T *Element, known ...encodings) (*transcriptT, *Formula, error) {
+	if comp < 0 || comp >= len(c) {
+		return nil, nil, fmt.Errorf("mental: not held: component %d of a width-%d card", comp, len(c))
+	}
+	if kind < 0 {
+		return nil, nil, fmt.Errorf("mental: not held: kind %d", kind)
+	}
+	C := ristretto255.NewElement().Subtract(c[comp].B, CardPoint(kind))
+	E := ristretto255.NewIdentityElement()
+	t := ctx.transcript(labelNotHeld)
+	absorbElement(t, "X", X, known...)
+	absorbElement(t, "Y", Y, known...)
+	absorbCard(t, "card", c)
+	t.AppendUint64("component", uint64(comp))
+	t.AppendUint64("kind", uint64(kind))
+	t.AppendUint64("shares/n", uint64(len(sent)))
+	for j, es := range sent {
+		if es == nil || len(es.E1) != len(c) || len(es.E2) != len(c) {
+			return nil, nil, fmt.Errorf("mental: not held: encrypted share %d does not match the card's width %d", j, len(c))
+		}
+		absorbElements(t, "E1", es.E1, es.known)
+		absorbElements(t, "E2", es.E2, es.known)
+		C.Subtract(C, es.E2[comp])
+		E.Add(E, es.E1[comp])
+	}
+	absorbElement(t, "T", T, known...)
+	negA := ristretto255.NewElement().Negate(c[comp].A)
+	negX := ristretto255.NewElement().Negate(X)
+	negY := ristretto255.NewElement().Negate(Y)
+	G := generator
+	f := Leaf(Statement{Witnesses: 3, Equations: []Equation{
+		{Secret: []Term{{Witness: 0, Base: C}, {Witness: 1, Base: negA}, {Witness: 2, Base: E}}, Public: []Term{{Base: T}}},
+		{Secret: []Term{{Witness: 1, Base: G}, {Witness: 0, Base: negX}}},
+		{Secret: []Term{{Witness: 2, Base: G}, {Witness: 0, Base: negY}}},
+	}})
+	return t, f, nil
+}
+
+// ProveNotHeld proves, as the holder with card key card and viewing key
+// view, that component comp of c, viewed through the encrypted shares sent
+// to view, is not kind. It fails if it is. Constant time in the keys.
+func ProveNotHeld(ctx Context, card, view *SecretKey, c Card, comp int, sent []*EncryptedShare, kind int) (*NotHeldProof, error) {
+	if comp < 0 || comp >= len(c) {
+		return nil, fmt.Errorf("mental: not held: component %d of a width-%d card", comp, len(c))
+	}
+	var others [][]*Element
+	for j, es := range sent {
+		if es == nil || len(es.E1) != len(c) {
+			return nil, fmt.Errorf("mental: not held: encrypted share %d does not match the card's width %d", j, len(c))
+		}
+		others = append(others, view.Decrypt(es))
+	}
+	m, err := card.Peek(c, others)
+	if err != nil {
+		return nil, err
+	}
+	diff := ristretto255.NewElement().Subtract(m[comp], CardPoint(kind))
+	if isIdentity(diff) {
+		return nil, fmt.Errorf("mental: not held: the card is kind %d", kind)
+	}
+	r := randomScalar()
+	T := ristretto255.NewElement().ScalarMult(r, diff)
+	t, f, err := notHeldStatement(ctx, card.pub, view.pub, c, comp, sent, kind, T)
+	if err != nil {
+		return nil, err
+	}
+	a := ristretto255.NewScalar().Multiply(r, card.x)
+	b := ristretto255.NewScalar().Multiply(r, view.x)
+	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{r, a, b}}})
+	if err != nil {
+		return nil, fmt.Errorf("mental: not held proof: %w", err)
+	}
+	return &NotHeldProof{T: T, proof: p}, nil
+}
+
+// VerifyNotHeld checks a NotHeldProof: X is the holder's card key, Y its
+// viewing key, sent the encrypted shares of c it received (their own
+// proofs are checked where they were posted).
+func VerifyNotHeld(ctx Context, X, Y *Element, c Card, comp int, sent []*EncryptedShare, kind int, p *NotHeldProof) error {
+	if p == nil || p.T == nil || p.proof == nil {
+		return fmt.Errorf("%w: missing proof", ErrProof)
+	}
+	if isIdentity(p.T) {
+		return fmt.Errorf("not held: %w: T is the identity", ErrProof)
+	}
+	t, f, err := notHeldStatement(ctx, X, Y, c, comp, sent, kind, p.T, p.known)
+	if err != nil {
+		return err
+	}
+	checks, seed, err := sigmaChecks(t, f, p.proof)
+	if err != nil {
+		return err
+	}
+	if !batchHolds(batchSeed(seed), checks) {
+		return fmt.Errorf("not held: %w", ErrProof)
+	}
+	return nil
+}
+
+// notHeldShape is the proof shape of every NotHeldProof.
+var notHeldShape = Leaf(Statement{Witnesses: 3, Equations: make([]Equation, 3)})
+
+// MarshalBinary encodes T ‖ proof (SPEC.md §6): 32 + 3·32 + 3·32 bytes.
+func (p *NotHeldProof) MarshalBinary() ([]byte, error) {
+	return p.proof.AppendBinary(appendElement(nil, p.T)), nil
+}
+
+// UnmarshalNotHeldProof decodes a NotHeldProof strictly.
+func UnmarshalNotHeldProof(b []byte) (*NotHeldProof, error) {
+	r := &reader{b: b, known: encodings{}}
+	T := r.element("T")
+	p := r.sigma(notHeldShape, "not-held proof")
+	if err := r.done("not-held proof"); err != nil {
+		return nil, err
+	}
+	return &NotHeldProof{T: T, proof: p, known: r.known}, nil
+}
