@@ -184,6 +184,9 @@ func FuzzApply(f *testing.F) {
 		if fault.Seat != int(seat) || fault.Pos != e.Pos {
 			t.Fatalf("fault %v blames seat %d at %d", fault, fault.Seat, fault.Pos)
 		}
+		if !table.KnownReason(fault.Reason) {
+			t.Fatalf("fault reason %q is not in table.Reasons()", fault.Reason)
+		}
 		if after := [3]any{tb.Pos(), tb.StateHash(), len(tb.Log())}; after != before {
 			t.Fatalf("a rejected entry changed the table: %v -> %v", before, after)
 		}

@@ -72,6 +72,9 @@ func move(seat int, kind uint8, args ...int) engine.Move {
 // wantFault checks a fault's seat and reason.
 func wantFault(t *testing.T, f *table.Fault, seat int, reason string) {
 	t.Helper()
+	if f != nil && !table.KnownReason(f.Reason) {
+		t.Errorf("fault reason %q is not in table.Reasons()", f.Reason)
+	}
 	if f.Seat != seat || f.Reason != reason {
 		t.Fatalf("fault %v: want seat %d, reason %q", f, seat, reason)
 	}

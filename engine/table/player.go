@@ -194,7 +194,7 @@ func (p *Player) notYourMove(t *Table, seat engine.Seat, kind BodyKind, ok bool)
 	default:
 		why = fmt.Sprintf("the table waits for %s's %s entry", name(int(seat)), kind)
 	}
-	return &engine.RuleError{Seat: engine.Seat(p.Seat), Rule: "not-your-turn", Msg: fmt.Sprintf("%s cannot move now: %s", name(p.Seat), why)}
+	return &engine.RuleError{Seat: engine.Seat(p.Seat), Rule: ReasonNotYourTurn, Msg: fmt.Sprintf("%s cannot move now: %s", name(p.Seat), why)}
 }
 
 // Entry signs body as this seat's entry at the table's next position.

@@ -64,3 +64,26 @@ func TestProtocolDocumentsEveryKindAndLabel(t *testing.T) {
 		t.Fatalf("only %d labels found: the scan does not see the code", found)
 	}
 }
+
+// Every Fault reason is documented for auditors, and the list is closed.
+func TestReasonsDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range table.Reasons() {
+		if !strings.Contains(string(data), "`"+r+"`") {
+			t.Errorf("docs/protocol.md does not list the fault reason %q", r)
+		}
+	}
+	for _, r := range []string{"rule:not-your-slot", "bad-share"} {
+		if !table.KnownReason(r) {
+			t.Errorf("%q is not a known reason", r)
+		}
+	}
+	for _, r := range []string{"", "rule:", "bad share", "nonsense"} {
+		if table.KnownReason(r) {
+			t.Errorf("%q is a known reason", r)
+		}
+	}
+}

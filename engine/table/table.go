@@ -397,34 +397,34 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	// Authenticate first: every later reason blames the entry's author,
 	// which only its signature proves.
 	if int(e.Seat) >= len(t.roster.Seats) {
-		return fault("unknown-seat", fmt.Errorf("the table has %d seats", len(t.roster.Seats)))
+		return fault(ReasonUnknownSeat, fmt.Errorf("the table has %d seats", len(t.roster.Seats)))
 	}
 	if err := e.VerifySignature(t.gameID, t.roster.Seats[e.Seat].SignKey); err != nil {
 		// Signed by another seat's key: that seat forged the entry.
 		for i, s := range t.roster.Seats {
 			if i != int(e.Seat) && e.VerifySignature(t.gameID, s.SignKey) == nil {
-				return &Fault{Pos: e.Pos, Seat: i, Reason: "signed-by-another-seat",
+				return &Fault{Pos: e.Pos, Seat: i, Reason: ReasonSignedByAnotherSeat,
 					Err: fmt.Errorf("the entry names seat %d as its author", e.Seat)}
 			}
 		}
-		return fault("bad-signature", err)
+		return fault(ReasonBadSignature, err)
 	}
 	if e.Pos != t.st.pos {
-		return fault("wrong-position", fmt.Errorf("expected position %d", t.st.pos))
+		return fault(ReasonWrongPosition, fmt.Errorf("expected position %d", t.st.pos))
 	}
 	if e.Prev != t.st.prev {
-		return fault("wrong-previous-hash", errors.New("entry does not extend this log"))
+		return fault(ReasonWrongPreviousHash, errors.New("entry does not extend this log"))
 	}
 	seat, ok := t.st.next(t)
 	if !ok {
-		return fault("log-closed", errors.New("no entry is expected"))
+		return fault(ReasonLogClosed, errors.New("no entry is expected"))
 	}
 	if int(e.Seat) != int(seat) {
-		return fault("not-your-turn", fmt.Errorf("seat %d must author this entry", seat))
+		return fault(ReasonNotYourTurn, fmt.Errorf("seat %d must author this entry", seat))
 	}
 	body, err := UnmarshalBody(e.Body, t.width)
 	if err != nil {
-		return fault("malformed-body", err)
+		return fault(ReasonMalformedBody, err)
 	}
 	ns := t.st.clone()
 	if t.deferred != nil {
@@ -434,13 +434,13 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	if err != nil {
 		var re *engine.RuleError
 		if errors.As(err, &re) {
-			return fault("rule:"+re.Rule, err)
+			return fault(ReasonRulePrefix+re.Rule, err)
 		}
 		var rs *reasoned
 		if errors.As(err, &rs) {
 			return fault(rs.reason, rs.err)
 		}
-		return fault("invalid", err)
+		return fault(ReasonInvalid, err)
 	}
 	ns.pos++
 	ns.prev = e.Hash()
@@ -469,12 +469,12 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		}
 	}
 	if b.Kind != want {
-		return nil, because("wrong-body-kind", fmt.Errorf("expected a %s entry, got %s", want, b.Kind))
+		return nil, because(ReasonWrongBodyKind, fmt.Errorf("expected a %s entry, got %s", want, b.Kind))
 	}
 	switch s.phase {
 	case PhaseShuffle:
 		if len(b.Deck) != len(s.slots) {
-			return nil, because("bad-shuffle", fmt.Errorf("the shuffled deck has %d cards, the table %d", len(b.Deck), len(s.slots)))
+			return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled deck has %d cards, the table %d", len(b.Deck), len(s.slots)))
 		}
 		ctx := t.ctx(e.Pos, seat)
 		if t.deferred != nil {
@@ -483,7 +483,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 				bt.AddShuffle(fmt.Sprintf("shuffle by seat %d", seat), t.joint, ctx, in, out, p)
 			})
 		} else if err := t.joint.VerifyShuffle(ctx, s.slots, b.Deck, b.Shuffle); err != nil {
-			return nil, because("bad-shuffle", err)
+			return nil, because(ReasonBadShuffle, err)
 		}
 		s.slots = slices.Clone(b.Deck)
 		s.shuffles++
@@ -504,7 +504,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		return nil, nil
 	case PhaseReveal:
 		if CoinCommitment(t.gameID, seat, b.Coin) != s.commits[seat] {
-			return nil, because("coin-mismatch", errors.New("deal coin does not match its commitment"))
+			return nil, because(ReasonCoinMismatch, errors.New("deal coin does not match its commitment"))
 		}
 		s.reveals = append(s.reveals, b.Coin)
 		if len(s.reveals) == n {
@@ -517,10 +517,10 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	case PhaseKeys:
 		sk, err := mental.SecretKeyFromBytes(b.Key)
 		if err != nil {
-			return nil, because("key-mismatch", err)
+			return nil, because(ReasonKeyMismatch, err)
 		}
 		if sk.Public().Equal(t.joint.Keys[seat]) != 1 {
-			return nil, because("key-mismatch", errors.New("published key does not match the seat's public key"))
+			return nil, because(ReasonKeyMismatch, errors.New("published key does not match the seat's public key"))
 		}
 		s.keys[seat] = slices.Clone(b.Key)
 		s.keysNext++
@@ -547,7 +547,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 				return nil, fmt.Errorf("internal: the rules asked seat %d to swap in seat %d's move", ef.By, m.Seat)
 			}
 			if swaps >= len(b.Swaps) {
-				return nil, because("swap-count", errors.New("the move needs a swap proof the entry does not carry"))
+				return nil, because(ReasonSwapCount, errors.New("the move needs a swap proof the entry does not carry"))
 			}
 			if err := s.applySwap(t, e, ef, b.Swaps[swaps], swaps); err != nil {
 				return nil, err
@@ -560,7 +560,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		}
 	}
 	if swaps != len(b.Swaps) {
-		return nil, because("swap-count", fmt.Errorf("the entry carries %d swap proofs, the move needs %d", len(b.Swaps), swaps))
+		return nil, because(ReasonSwapCount, fmt.Errorf("the entry carries %d swap proofs, the move needs %d", len(b.Swaps), swaps))
 	}
 	if err := s.afterRules(t); err != nil {
 		return nil, err
@@ -601,7 +601,7 @@ func (s *state) applySwap(t *Table, e *ledger.Entry, ef engine.Effect, p SwapPay
 			bt.AddSwap(fmt.Sprintf("swap %d (slots %d and %d)", i, a, b), t.joint, ctx, c0, c1, p.Out0, p.Out1, p.Proof)
 		})
 	} else if err := t.joint.VerifySwap(ctx, s.slots[a], s.slots[b], p.Out0, p.Out1, p.Proof); err != nil {
-		return because("bad-swap-proof", fmt.Errorf("swap of slots %d and %d: %w", a, b, err))
+		return because(ReasonBadSwapProof, fmt.Errorf("swap of slots %d and %d: %w", a, b, err))
 	}
 	s.slots[a], s.slots[b] = p.Out0, p.Out1
 	return nil
@@ -672,7 +672,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 	if r.Private() {
 		rec := r.Recipients(len(t.roster.Seats), engine.Seat(seat))
 		if len(b.Shares) != 0 || len(b.EncShares) != len(rec)*len(r.Slots) {
-			return nil, because("share-count", fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares)))
+			return nil, because(ReasonShareCount, fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares)))
 		}
 		for k := range r.Slots {
 			for j, y := range rec {
@@ -682,13 +682,13 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 			}
 		}
 		if err := verify(); err != nil {
-			return nil, because("bad-share", err)
+			return nil, because(ReasonBadShare, err)
 		}
 		r.Enc = append(r.Enc, b.EncShares)
 		r.Shares = append(r.Shares, nil)
 	} else {
 		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Slots) {
-			return nil, because("share-count", fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Slots), len(b.Shares), len(b.EncShares)))
+			return nil, because(ReasonShareCount, fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Slots), len(b.Shares), len(b.EncShares)))
 		}
 		var ds [][]*mental.Element
 		for k := range r.Slots {
@@ -698,7 +698,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 			ds = append(ds, b.Shares[k].D)
 		}
 		if err := verify(); err != nil {
-			return nil, because("bad-share", err)
+			return nil, because(ReasonBadShare, err)
 		}
 		r.Shares = append(r.Shares, ds)
 		r.Enc = append(r.Enc, nil)

@@ -1,0 +1,51 @@
+package table
+
+import "strings"
+
+// The reasons a [Fault] gives: a closed list, plus "rule:" and the game's
+// own rule id when the rules refuse a move. They are stable: transcripts,
+// verdicts and 'masque verify --json' carry them, and docs/protocol.md and
+// docs/security.md list them.
+const (
+	ReasonUnknownSeat         = "unknown-seat"           // the entry names a seat the roster does not have
+	ReasonBadSignature        = "bad-signature"          // no roster key signed the entry (damage or forgery: nobody is blamed)
+	ReasonSignedByAnotherSeat = "signed-by-another-seat" // seat X signed an entry naming seat Y
+	ReasonWrongPosition       = "wrong-position"         // the entry's position is not the next one
+	ReasonWrongPreviousHash   = "wrong-previous-hash"    // the entry does not extend this log
+	ReasonLogClosed           = "log-closed"             // nothing more may be appended
+	ReasonNotYourTurn         = "not-your-turn"          // another seat must author this entry
+	ReasonMalformedBody       = "malformed-body"         // the body does not decode strictly
+	ReasonWrongBodyKind       = "wrong-body-kind"        // a body of the wrong kind for the phase
+	ReasonBadSwapProof        = "bad-swap-proof"         // a swap proof does not verify
+	ReasonSwapCount           = "swap-count"             // more or fewer swap payloads than the move causes
+	ReasonBadShare            = "bad-share"              // a (encrypted) decryption share does not verify
+	ReasonShareCount          = "share-count"            // the number or kind of shares does not match the request
+	ReasonBadShuffle          = "bad-shuffle"            // a shuffle proof does not verify, or the deck's size is wrong
+	ReasonCoinMismatch        = "coin-mismatch"          // a deal coin does not match its commitment
+	ReasonKeyMismatch         = "key-mismatch"           // a published key is not the seat's card key
+	ReasonInvalid             = "invalid"                // anything else (internal inconsistencies)
+	// ReasonRulePrefix starts a reason naming the game's rule ("rule:not-your-slot").
+	ReasonRulePrefix = "rule:"
+)
+
+// Reasons lists every fixed Fault reason, in the order above.
+func Reasons() []string {
+	return []string{ReasonUnknownSeat, ReasonBadSignature, ReasonSignedByAnotherSeat, ReasonWrongPosition,
+		ReasonWrongPreviousHash, ReasonLogClosed, ReasonNotYourTurn, ReasonMalformedBody, ReasonWrongBodyKind,
+		ReasonBadSwapProof, ReasonSwapCount, ReasonBadShare, ReasonShareCount, ReasonBadShuffle,
+		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid}
+}
+
+// KnownReason reports whether r is one of [Reasons] or "rule:" followed by
+// a rule id.
+func KnownReason(r string) bool {
+	if id, ok := strings.CutPrefix(r, ReasonRulePrefix); ok {
+		return id != ""
+	}
+	for _, k := range Reasons() {
+		if r == k {
+			return true
+		}
+	}
+	return false
+}
