@@ -59,6 +59,27 @@ const (
 	// Except (Mascarade 2e's Princess). Shares travel encrypted to each
 	// recipient inside the public log.
 	EffectShowOthers
+	// EffectSet: the slots in Slots take fresh face-up cards, Slots[i]
+	// the card Cards[i] (a new deck for a round). Public and immediate:
+	// no entry carries it.
+	EffectSet
+	// EffectShuffle: the seats in Seats (every seat, in seat order, when
+	// Seats is empty) each shuffle the cards in Slots in turn, re-masking
+	// them, with a proof that the output is a permutation of the input.
+	// Nobody learns the new order. Each shuffle is an entry of its own;
+	// the table collects them before the next move.
+	EffectShuffle
+	// EffectProve: the entry carrying the Move also carries a proof, by
+	// seat By, about its own card in Slots[0], which it viewed privately
+	// and which has not changed since: that the card is one of Cards
+	// (Not false; Cards = {X} is "I am X"), or none of Cards (Not true;
+	// "I am not X"). A false statement cannot be proven: the entry is
+	// rejected and By is named.
+	EffectProve
+	// EffectCoin: every seat contributes to a joint random value that no
+	// seat can bias; the table then feeds the rules one [Fact] with Slot
+	// -1 and Coin set, and the rules wait for it (NeedFacts).
+	EffectCoin
 )
 
 // String returns the effect kind's name.
@@ -72,6 +93,14 @@ func (k EffectKind) String() string {
 		return "reveal"
 	case EffectShowOthers:
 		return "show-others"
+	case EffectSet:
+		return "set"
+	case EffectShuffle:
+		return "shuffle"
+	case EffectProve:
+		return "prove"
+	case EffectCoin:
+		return "coin"
 	}
 	return fmt.Sprintf("effect(%d)", uint8(k))
 }
@@ -79,16 +108,31 @@ func (k EffectKind) String() string {
 // Effect is a request from the rules to the table layer.
 type Effect struct {
 	Kind   EffectKind
-	By     Seat // swapper or viewer; unused for reveals
+	By     Seat // swapper, viewer or prover; unused for reveals
 	Except Seat // EffectShowOthers: the seat that must not learn the card
 	Slots  []Slot
+	// Seats: EffectShuffle's shufflers in order (empty: every seat).
+	Seats []Seat
+	// Cards: EffectSet's new cards, one per slot; EffectProve's set.
+	Cards []Card
+	// Not: EffectProve states that the card is none of Cards.
+	Not bool
 }
 
 // Fact is an established public fact fed back to the rules: the card that
-// was revealed in Slot.
+// was revealed in Slot, or (Slot -1) a joint coin.
 type Fact struct {
 	Slot Slot
 	Card Card
+	Coin [32]byte // EffectCoin's value, uniform and unbiased
+}
+
+// Opening is implemented by rules states that begin with effects (a hidden
+// deal by shuffles, say): the table carries out Opening's effects before
+// the first move, on the slots holding the game's deck face up in its
+// canonical order, and skips the public deal.
+type Opening interface {
+	Opening() []Effect
 }
 
 // NeedKind says what the log must contain next.
