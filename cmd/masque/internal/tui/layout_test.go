@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -101,4 +102,60 @@ func scriptplay1Run(t *testing.T, src string) (*played1, error) {
 		snap.Names = append(snap.Names, st.Name)
 	}
 	return &played1{snap: snap, moves: f.Moves}, nil
+}
+
+// The log scrolled back stays where the player put it when new entries
+// arrive, and follows the newest again once scrolled to the bottom; a
+// long list of choices is paged, and end reaches the last page.
+func TestLogScrollAndPagedChoices(t *testing.T) {
+	names := "Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya,Lena,Misha,Nina,Oleg,Petya"
+	lt, err := scriptplay1Run(t, "game mascarade players="+names+"\nAnna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima yes\nDima swap Egor no\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, moves := lt.snap, lt.moves
+	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
+	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	page := regexp.MustCompile(`page (\d+) of (\d+)`)
+	pg := page.FindStringSubmatch(m.View())
+	if pg == nil || pg[1] != "1" || pg[2] == "1" {
+		t.Fatalf("%d choices at 80x24 are not paged:\n%s", len(m.labels), m.View())
+	}
+	m, _ = press(t, m, "end")
+	last := m.labels[len(m.labels)-1]
+	if v := m.View(); !strings.Contains(v, "page "+pg[2]+" of "+pg[2]) || !strings.Contains(v, "> "+last) {
+		t.Errorf("end does not reach the last choice (%s) on the last page:\n%s", last, v)
+	}
+	m, _ = press(t, m, "home")
+	if v := m.View(); !strings.Contains(v, "page 1 of") || m.choices.Index() != 0 {
+		t.Errorf("home does not come back to the first choice:\n%s", v)
+	}
+
+	// The log, at a size that leaves it room.
+	m = New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
+	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 44})
+	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m, _ = press(t, m, "pgup")
+	before := m.logView.YOffset
+	if before == 0 && m.logView.TotalLineCount() > m.logView.Height+5 {
+		t.Fatalf("pgup left the log at the top: %d lines, %d shown", m.logView.TotalLineCount(), m.logView.Height)
+	}
+	more := snap
+	more.Log = append(append([]string(nil), snap.Log...), "turn 9  a new line", "turn 9  another")
+	m = step(t, m, SnapshotMsg{Snap: more, Moves: moves, At: t0})
+	if m.logView.YOffset != before {
+		t.Errorf("a new entry moved the scrolled-back log from %d to %d", before, m.logView.YOffset)
+	}
+	for range 20 {
+		m, _ = press(t, m, "pgdown")
+	}
+	if !strings.Contains(m.View(), "another") {
+		t.Errorf("pgdown to the bottom does not show the newest line:\n%s", m.View())
+	}
+	more.Log = append(more.Log, "turn 10  the newest")
+	m = step(t, m, SnapshotMsg{Snap: more, Moves: moves, At: t0})
+	if !strings.Contains(m.View(), "the newest") {
+		t.Errorf("back at the bottom, the log does not follow new lines:\n%s", m.View())
+	}
 }

@@ -19,6 +19,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -90,14 +95,19 @@ type Model struct {
 
 	legal   []engine.Move
 	labels  []string
-	cursor  int
+	choices list.Model   // the moves on offer, in words (bubbles/list)
 	confirm *engine.Move // a swap-like move waiting for "really swap?"
 	quitAsk bool
 	help    bool // the help page is shown (the ? key)
-	logBack int  // how many lines the log is scrolled back
-	helpTop int  // the first line of the help page shown
 	busy    bool
 	status  string
+
+	keys      keyMap
+	helpBar   help.Model     // the line of keys at the bottom (bubbles/help)
+	logView   viewport.Model // the public log: follows the newest, pgup/pgdown scroll it
+	logFollow bool           // the log shows its newest lines
+	helpView  viewport.Model // the help page, scrolled with ↑/↓
+	spin      spinner.Model  // shown while the table waits for another seat
 
 	window   int // the Entries of the response window the deadline is for, or -1
 	deadline time.Time
@@ -134,8 +144,12 @@ func New(sess session.Session, opts Options) Model {
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
 	}
-	return Model{sess: sess, opts: opts, log: lg, st: newStyles(opts.NoColor), window: -1, passed: -1,
-		mySwaps: map[uint64]bool{}, rung: -1, warned: -1}
+	st := newStyles(opts.NoColor)
+	return Model{sess: sess, opts: opts, log: lg, st: st, window: -1, passed: -1,
+		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
+		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
+		logView: viewport.New(0, 0), logFollow: true, helpView: viewport.New(0, 0),
+		spin: spinner.New(spinner.WithSpinner(spinner.Points), spinner.WithStyle(st.dim))}
 }
 
 // Run shows the screen on a terminal (in and out) until the player leaves
@@ -198,7 +212,7 @@ func tick() tea.Cmd {
 // Init implements tea.Model.
 func (m Model) Init() tea.Cmd {
 	sess := m.sess
-	return tea.Batch(func() tea.Msg { return Snapshot(sess) }, waitUpdate(sess), tick())
+	return tea.Batch(func() tea.Msg { return Snapshot(sess) }, waitUpdate(sess), tick(), m.spin.Tick)
 }
 
 // Quitting reports whether the player left.
@@ -247,7 +261,20 @@ func sanitize(s session.Snapshot) session.Snapshot {
 
 // Update implements tea.Model.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok {
+		nm.relayout()
+		return nm, cmd
+	}
+	return next, cmd
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case spinner.TickMsg:
+		var cmd tea.Cmd
+		m.spin, cmd = m.spin.Update(msg)
+		return m, cmd
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		return m, nil
@@ -304,11 +331,11 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 					m.labels = append(m.labels, Choice(s, mv))
 				}
 			}
-			// Every decision opens on the safe choice (pass, or the first
-			// option): at a network table the turn often arrives in a
-			// snapshot of its own, after the entry that opened it.
-			m.cursor = 0
 		}
+		// Every decision opens on the safe choice (pass, or the first
+		// option): at a network table the turn often arrives in a
+		// snapshot of its own, after the entry that opened it.
+		m.choices = newChoices(m.st, m.labels)
 	}
 	if s := m.rules(); s != nil && m.snap.MyTurn && s.InChallengeWindow() && m.opts.ChallengeWindow > 0 {
 		if m.window != m.snap.Entries {
@@ -361,14 +388,14 @@ func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
 }
 
 func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
-	key := k.String()
-	if key == "ctrl+c" {
+	keys := m.keys
+	if key.Matches(k, keys.ForceQuit) {
 		m.quit = true
 		return m, tea.Quit
 	}
 	if m.quitAsk {
 		m.quitAsk = false
-		if key == "y" || key == "Y" {
+		if key.Matches(k, keys.Yes) {
 			m.quit = true
 			return m, tea.Quit
 		}
@@ -376,74 +403,74 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	if m.help {
-		switch key {
-		case "?", "esc", "q":
-			m.help, m.helpTop = false, 0
-		case "down", "j", "pgdown":
-			m.helpTop++
-		case "up", "k", "pgup":
-			m.helpTop = max(0, m.helpTop-1)
+		switch {
+		case key.Matches(k, keys.Help, keys.Back, keys.Quit):
+			m.help = false
+			m.helpView.GotoTop()
+		case key.Matches(k, keys.Down):
+			m.helpView.ScrollDown(1)
+		case key.Matches(k, keys.Up):
+			m.helpView.ScrollUp(1)
+		case key.Matches(k, keys.Newer):
+			m.helpView.PageDown()
+		case key.Matches(k, keys.Older):
+			m.helpView.PageUp()
 		}
 		return m, nil
 	}
-	switch key {
-	case "?":
+	switch {
+	case key.Matches(k, keys.Help):
 		m.help = true
 		return m, nil
-	case "pgup":
-		m.logBack += 5
+	case key.Matches(k, keys.Older):
+		m.logView.ScrollUp(5)
+		m.logFollow = false
 		return m, nil
-	case "pgdown":
-		m.logBack = max(0, m.logBack-5)
+	case key.Matches(k, keys.Newer):
+		m.logView.ScrollDown(5)
+		m.logFollow = m.logView.AtBottom()
 		return m, nil
 	}
 	if m.confirm != nil {
 		mv := *m.confirm
-		switch key {
-		case "y", "Y":
+		switch {
+		case key.Matches(k, keys.Yes):
 			return m.submitting(m.submit(mv, []bool{true}))
-		case "n", "N":
+		case key.Matches(k, keys.No):
 			return m.submitting(m.submit(mv, []bool{false}))
-		case "esc":
+		case key.Matches(k, keys.Back):
 			m.confirm = nil
 		}
 		return m, nil
 	}
-	switch key {
-	case "q":
+	switch {
+	case key.Matches(k, keys.Quit):
 		if m.over() || !m.have {
 			m.quit = true
 			return m, tea.Quit
 		}
 		m.quitAsk = true
 		return m, nil
-	case "up", "k":
-		if m.cursor > 0 {
-			m.cursor--
-		}
-	case "down", "j":
-		if m.cursor < len(m.legal)-1 {
-			m.cursor++
-		}
-	case "pgup":
-		m.cursor = max(0, m.cursor-10)
-	case "pgdown":
-		m.cursor = max(0, min(len(m.legal)-1, m.cursor+10))
-	case "home", "g":
-		m.cursor = 0
-	case "end", "G":
-		m.cursor = max(0, len(m.legal)-1)
-	case "p":
+	case key.Matches(k, keys.Up):
+		m.choices.CursorUp()
+	case key.Matches(k, keys.Down):
+		m.choices.CursorDown()
+	case key.Matches(k, keys.Home):
+		m.choices.Select(0)
+	case key.Matches(k, keys.End):
+		m.choices.Select(max(0, len(m.legal)-1))
+	case key.Matches(k, keys.Pass):
 		for _, mv := range m.legal {
 			if mv.Kind == masquerade.KindPass && !m.busy {
 				return m.submitting(m.submit(mv, nil))
 			}
 		}
-	case "enter", " ":
-		if m.busy || !m.snap.MyTurn || m.cursor >= len(m.legal) {
+	case key.Matches(k, keys.Play):
+		i := m.choices.Index()
+		if m.busy || !m.snap.MyTurn || i < 0 || i >= len(m.legal) {
 			return m, nil
 		}
-		mv := m.legal[m.cursor]
+		mv := m.legal[i]
 		if s := m.rules(); s != nil && s.HasSecretSwap(mv) {
 			m.confirm = &mv
 			return m, nil
@@ -490,6 +517,24 @@ func (m Model) View() string {
 	if m.quit {
 		return ""
 	}
+	top, table := m.viewTop()
+	if !table {
+		return top
+	}
+	if m.help {
+		keys := "? or esc: back to the table"
+		if !m.helpView.AtTop() || !m.helpView.AtBottom() {
+			keys = "↑/↓ scroll · " + keys
+		}
+		return m.fit(top + m.helpView.View() + "\n" + m.st.dim.Render(keys) + "\n")
+	}
+	return m.fit(top + m.viewLog())
+}
+
+// viewTop draws everything above the log (or, with the help page open,
+// the help page's title). table is false when there is no table to draw
+// yet: top is then the whole view.
+func (m Model) viewTop() (top string, table bool) {
 	var b strings.Builder
 	line := func(format string, args ...any) {
 		fmt.Fprintf(&b, format, args...)
@@ -513,12 +558,13 @@ func (m Model) View() string {
 		}
 		line("")
 		line("%s", m.st.dim.Render("q quit"))
-		return b.String()
+		return b.String(), false
 	}
 	me := engine.Seat(m.snap.Seat)
 	if m.help {
-		m.viewHelp(&b, s, me, title)
-		return m.fit(b.String())
+		b.WriteString(m.st.title.Render(title + " · help"))
+		b.WriteString("\n\n")
+		return b.String(), true
 	}
 	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
 	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
@@ -594,8 +640,54 @@ func (m Model) View() string {
 	if !m.opts.NoMemory {
 		m.viewMemory(&b, s, me)
 	}
-	m.viewLog(&b, strings.Count(b.String(), "\n"))
-	return m.fit(b.String())
+	return b.String(), true
+}
+
+// relayout sizes the bubbles the view is built of to the terminal and to
+// what is above them: the list of choices, the log (which follows its
+// newest line unless scrolled back) and the help page.
+func (m *Model) relayout() {
+	width := m.width
+	if width <= 0 {
+		width = 100
+	}
+	if n := len(m.labels); n > 0 {
+		rows := maxChoiceRows
+		if m.height > 0 {
+			rows = max(4, min(rows, m.height/4))
+		}
+		if n <= rows {
+			m.choices.SetShowPagination(false)
+			m.choices.SetSize(width, n)
+		} else {
+			m.choices.SetShowPagination(true)
+			m.choices.SetSize(width, rows+2) // a blank line and the page dots
+		}
+	}
+	top, table := m.viewTop()
+	if !table {
+		return
+	}
+	used := strings.Count(top, "\n")
+	if m.help {
+		m.helpView.Width = width
+		m.helpView.Height = max(1, m.height-used-1)
+		if m.height <= 0 {
+			m.helpView.Height = 1 << 20
+		}
+		m.helpView.SetContent(strings.Join(m.helpLines(width), "\n"))
+		return
+	}
+	rows := 8
+	if m.height > 0 {
+		rows = max(0, m.height-used-1)
+	}
+	m.logView.Width = width
+	m.logView.Height = rows
+	m.logView.SetContent(strings.Join(m.logLines(width), "\n"))
+	if m.logFollow {
+		m.logView.GotoBottom()
+	}
 }
 
 // fit cuts a view to the terminal's height: the screen is never taller
@@ -724,7 +816,7 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		if m.snap.Verdict != "" {
 			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
 		}
-		line("%s", m.st.dim.Render("? help · q leave"))
+		line("%s", m.helpLine(bar{m.keys.Older, m.keys.Help, key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "leave"))}))
 	case m.snap.MyTurn:
 		head := "Your move"
 		if left, ok := m.timeLeft(); ok {
@@ -734,27 +826,8 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		if left, ok := m.timeLeft(); ok && left <= warnBefore {
 			line("%s", m.st.warn.Render(fmt.Sprintf("hurry: %s left, then the others stop the table and name you", clock(left))))
 		}
-		rows := 10
-		if m.height > 0 {
-			rows = max(4, min(rows, m.height/4))
-		}
-		start := 0
-		if m.cursor >= rows {
-			start = m.cursor - rows + 1
-		}
-		end := min(len(m.labels), start+rows)
-		if start > 0 {
-			line("    ↑ %d more", start)
-		}
-		for i := start; i < end; i++ {
-			if i == m.cursor {
-				line("  %s", m.st.cursor.Render("> "+m.labels[i]))
-			} else {
-				line("    %s", m.labels[i])
-			}
-		}
-		if end < len(m.labels) {
-			line("    ↓ %d more", len(m.labels)-end)
+		if len(m.labels) > 0 {
+			line("%s", m.choices.View())
 		}
 		switch {
 		case m.confirm != nil:
@@ -764,17 +837,17 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		case m.busy:
 			line("playing…")
 		default:
-			keys := "↑/↓ choose · enter play · ? help · q quit"
+			keys := bar{m.keys.Up, m.keys.Play, m.keys.Help, m.keys.Quit}
 			if s.InChallengeWindow() {
-				keys = "↑/↓ choose · enter play · p pass · ? help · q quit"
+				keys = bar{m.keys.Up, m.keys.Play, m.keys.Pass, m.keys.Help, m.keys.Quit}
 			}
-			line("%s", m.st.dim.Render(keys))
+			line("%s", m.helpLine(keys))
 		}
 	default:
 		w := m.snap.Waiting
 		text := "waiting…"
 		if w != nil {
-			text = fmt.Sprintf("waiting for %s %s", w.Name, spinner(m.now))
+			text = fmt.Sprintf("waiting for %s %s", w.Name, m.spin.View())
 			left := w.Left
 			if !w.Deadline.IsZero() {
 				left = max(0, w.Deadline.Sub(m.now))
@@ -787,18 +860,13 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		if m.quitAsk {
 			line("%s", m.st.warn.Render("leave the table? y/n"))
 		} else {
-			line("%s", m.st.dim.Render("? help · q quit"))
+			line("%s", m.helpLine(bar{m.keys.Older, m.keys.Help, m.keys.Quit}))
 		}
 	}
 	if m.status != "" {
 		line("%s", m.st.warn.Render(m.status))
 	}
 	line("")
-}
-
-func spinner(t time.Time) string {
-	frames := []string{"·  ", "·· ", "···", " ··", "  ·", "   "}
-	return frames[(t.UnixMilli()/500)%int64(len(frames))]
 }
 
 // viewMemory draws what the seat saw and when, and for each of its own
@@ -989,42 +1057,35 @@ func (m Model) when(pos uint64) string {
 	return fmt.Sprintf("turn %d", narrate.TurnAt(m.moves, pos))
 }
 
-// viewLog draws the end of the public log in the rows left.
-func (m Model) viewLog(b *strings.Builder, used int) {
-	rows := 8
-	if m.height > 0 {
-		rows = m.height - used - 1
-		if rows < 1 {
-			return
-		}
-	}
-	width := m.width
-	if width <= 0 {
-		width = 100
-	}
+// logLines is the public log wrapped to width, oldest first.
+func (m Model) logLines(width int) []string {
 	var l []string
 	me := ""
 	if names := m.snap.Names; m.snap.Seat >= 0 && m.snap.Seat < len(names) {
 		me = names[m.snap.Seat]
 	}
 	for _, x := range m.snap.Log {
-		l = append(l, wrap("  "+personal(x, me), width, 6)...)
+		for _, w := range wrap("  "+personal(x, me), width, 6) {
+			l = append(l, m.st.dim.Render(w))
+		}
 	}
-	// Scrolled back by m.logBack lines (pgup/pgdown).
-	back := min(m.logBack, max(0, len(l)-rows))
-	end := len(l) - back
+	return l
+}
+
+// viewLog draws the log's heading and the part of it the viewport shows.
+func (m Model) viewLog() string {
+	if m.logView.Height < 1 {
+		return ""
+	}
 	head := "Log"
-	if back > 0 {
+	back := max(0, m.logView.TotalLineCount()-m.logView.YOffset-m.logView.Height)
+	switch {
+	case back > 0:
 		head = fmt.Sprintf("Log (scrolled back %d lines: pgdown for newer)", back)
-	} else if len(l) > rows {
+	case m.logView.TotalLineCount() > m.logView.Height:
 		head = "Log (pgup for older)"
 	}
-	b.WriteString(m.st.head.Render(head))
-	b.WriteByte('\n')
-	for _, x := range l[max(0, end-rows):end] {
-		b.WriteString(m.st.dim.Render(x))
-		b.WriteByte('\n')
-	}
+	return m.st.head.Render(head) + "\n" + m.logView.View() + "\n"
 }
 
 // wrap breaks s into lines of at most width runes at spaces; continuation
@@ -1054,10 +1115,14 @@ func wrap(s string, width, indent int) []string {
 	return out
 }
 
-// viewHelp draws the help page: what applies right now, every character
-// in play with its power, and how to play (what a challenge means). Lines
-// are wrapped to the terminal; a page taller than it scrolls (↑/↓).
-func (m Model) viewHelp(b *strings.Builder, s narrate.Rules, me engine.Seat, title string) {
+// helpLines is the help page wrapped to width: what applies right now,
+// every character in play with its power, and how to play (what a
+// challenge means). The help viewport scrolls it (↑/↓).
+func (m Model) helpLines(width int) []string {
+	s := m.rules()
+	if s == nil {
+		return nil
+	}
 	var lines []string
 	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
 	add("Right now")
@@ -1086,10 +1151,6 @@ func (m Model) viewHelp(b *strings.Builder, s narrate.Rules, me engine.Seat, tit
 	for _, l := range narrate.HowToPlay(s) {
 		add("  %s", l)
 	}
-	width := m.width
-	if width <= 0 {
-		width = 100
-	}
 	var body []string
 	for _, l := range lines {
 		for _, w := range wrap(l, width, 4) {
@@ -1099,22 +1160,5 @@ func (m Model) viewHelp(b *strings.Builder, s narrate.Rules, me engine.Seat, tit
 			body = append(body, w)
 		}
 	}
-	rows := len(body)
-	if m.height > 0 {
-		rows = max(1, m.height-3)
-	}
-	start := min(m.helpTop, max(0, len(body)-rows))
-	end := min(len(body), start+rows)
-	b.WriteString(m.st.title.Render(title + " · help"))
-	b.WriteString("\n\n")
-	for _, l := range body[start:end] {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	keys := "? or esc: back to the table"
-	if start > 0 || end < len(body) {
-		keys = "↑/↓ scroll · " + keys
-	}
-	b.WriteString(m.st.dim.Render(keys))
-	b.WriteByte('\n')
+	return body
 }

@@ -435,8 +435,8 @@ func TestDecisionOpensOnSafeChoice(t *testing.T) {
 	turn := stateAfter(t, prep+"Anna peek\nBoris peek\n") // Sasha's turn
 	m, _ := screen(t, turn, 2, Options{}, nil)
 	m, _ = press(t, m, "down")
-	if m.cursor != 1 {
-		t.Fatalf("cursor %d after a down", m.cursor)
+	if m.choices.Index() != 1 {
+		t.Fatalf("cursor %d after a down", m.choices.Index())
 	}
 	// Sasha peeks; Dima claims the King; the window reaches Sasha.
 	window := stateAfter(t, prep+"Anna peek\nBoris peek\nSasha peek\nDima claim King\nAnna pass\nBoris pass\n")
@@ -448,8 +448,8 @@ func TestDecisionOpensOnSafeChoice(t *testing.T) {
 	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
 	snap.MyTurn, snap.Waiting = true, nil
 	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
-	if m.cursor != 0 || len(m.legal) == 0 || m.legal[0].Kind != mascarade.KindPass {
-		t.Fatalf("the window opens with the cursor on %d (%v)", m.cursor, m.labels)
+	if m.choices.Index() != 0 || len(m.legal) == 0 || m.legal[0].Kind != mascarade.KindPass {
+		t.Fatalf("the window opens with the cursor on %d (%v)", m.choices.Index(), m.labels)
 	}
 	if v := m.View(); !strings.Contains(v, "> pass") {
 		t.Errorf("the cursor is not on pass:\n%s", v)
