@@ -15,7 +15,7 @@ import (
 // Anna claims the Widow, Boris challenges, and Boris's last coin ends it.
 const replayScript = `game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=1
 Anna swap Boris yes
-Boris swap center1 no
+Boris swap centre1 no
 Sasha swap Dima yes
 Dima swap Anna no
 Anna claim Widow
@@ -66,7 +66,7 @@ func TestReplayReveal(t *testing.T) {
 	}
 	for swap, want := range map[string]string{
 		"Anna swap Boris":    "real swap: Anna now holds the Widow, Boris the Queen",
-		"Boris swap center1": "pretended swap: nothing moved",
+		"Boris swap centre1": "pretended swap: nothing moved",
 		"Sasha swap Dima":    "real swap: Sasha now holds the King, Dima the Judge",
 		"Dima swap Anna":     "pretended swap",
 	} {
@@ -75,7 +75,7 @@ func TestReplayReveal(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King, center1 Bishop, center2 Thief",
+		"dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King, centre1 Bishop, centre2 Thief",
 		"cards after turn 1: Anna Widow, Boris Queen, Sasha Judge, Dima King",
 		"cards after turn 3: Anna Widow, Boris Queen, Sasha King, Dima Judge",
 		"revealed: Anna is the Widow, Boris is the Queen",
@@ -100,7 +100,7 @@ func TestReplayReveal(t *testing.T) {
 			outcomes = append(outcomes, st.Move+"="+sw.Outcome)
 		}
 	}
-	want := "Anna swap Boris=real,Boris swap center1=pretended,Sasha swap Dima=real,Dima swap Anna=pretended"
+	want := "Anna swap Boris=real,Boris swap centre1=pretended,Sasha swap Dima=real,Dima swap Anna=pretended"
 	if got := strings.Join(outcomes, ","); got != want {
 		t.Errorf("swap outcomes %s, want %s", got, want)
 	}
@@ -124,7 +124,7 @@ func TestReplayPublic(t *testing.T) {
 		}
 		if len(args) == 2 {
 			for _, want := range []string{"turn 1  Anna swap Boris  (swapped or not: only Anna knows)",
-				"turn 2  Boris swap center1  (swapped or not: only Boris knows)", "game over after 5 turns: Anna won"} {
+				"turn 2  Boris swap centre1  (swapped or not: only Boris knows)", "game over after 5 turns: Anna won"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}

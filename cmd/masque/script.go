@@ -41,13 +41,13 @@ The script format:
   # comments start with '#'
   game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat
   Anna swap Boris yes
-  Boris swap center1 no
+  Boris swap centre1 no
   Sasha swap Dima no
   Dima swap Anna no
   Anna claim King
   Boris challenge
 
-Header options: deal= (face up, seat order, then center1, center2), set=
+Header options: deal= (face up, seat order, then centre1, centre2), set=
 (a custom set), coins=N. Verbs: swap TARGET yes|no, peek, claim CHARACTER,
 challenge, pass (responders not listed pass), use target=NAME |
 between=NAME,NAME | with=SLOT | swap=yes|no, guess CHARACTER.

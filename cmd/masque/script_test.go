@@ -20,7 +20,7 @@ func TestScriptAndVerify(t *testing.T) {
 			name: "first edition, challenged King",
 			script: `game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat
 Anna swap Boris yes
-Boris swap center1 no
+Boris swap centre1 no
 Sasha swap Dima no
 Dima swap Anna no
 Anna peek

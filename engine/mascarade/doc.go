@@ -15,7 +15,7 @@
 // # Slot layout
 //
 // Standard game (4-13 players): slot i is seat i's card (i = 0..n-1), then
-// the centre cards, slots n and n+1, named center1 and center2. With 4
+// the centre cards, slots n and n+1, named centre1 and centre2. With 4
 // players 2 cards lie in the centre, with 5 players 1 (the game uses 6
 // cards); with 6+ players 0, 1 or 2 ([Options.Center]).
 //

@@ -85,7 +85,7 @@ var posNames = [...]string{"left", "right", "guard"}
 
 // SlotName returns the script name of slot s: the player's name in the
 // standard game, "Name.left"/"Name.right"/"Name.guard" in the variants,
-// "center1"/"center2" for the centre.
+// "centre1"/"centre2" for the centre.
 func (s *State) SlotName(slot engine.Slot) string {
 	l := s.layout
 	if !l.valid(slot) {
@@ -93,7 +93,7 @@ func (s *State) SlotName(slot engine.Slot) string {
 	}
 	seat, pos, ok := l.owner(slot)
 	if !ok {
-		return fmt.Sprintf("center%d", int(slot)-l.players*l.per+1)
+		return fmt.Sprintf("centre%d", int(slot)-l.players*l.per+1)
 	}
 	if l.per == 1 {
 		return s.opts.Players[seat]
@@ -113,7 +113,11 @@ func (s *State) SeatByName(name string) (engine.Seat, error) {
 func (s *State) ParseSlot(name string) (engine.Slot, error) {
 	l := s.layout
 	lower := strings.ToLower(name)
-	if rest, ok := strings.CutPrefix(lower, "center"); ok {
+	rest, ok := strings.CutPrefix(lower, "centre")
+	if !ok {
+		rest, ok = strings.CutPrefix(lower, "center") // the American spelling works too
+	}
+	if ok {
 		for i := range l.center {
 			if rest == fmt.Sprint(i+1) {
 				return engine.Slot(l.players*l.per + i), nil

@@ -82,7 +82,7 @@ func TestValidateConstraints(t *testing.T) {
 		{"coins", mascarade.Options{Players: P(4), Coins: 13}, []string{"coins"}},
 		{"one-player", mascarade.Options{Players: P(1), Set: C("Judge")}, []string{"bank-third", "players"}},
 		{"dup-name", mascarade.Options{Players: []string{"Anna", "anna", "Boris", "Dima"}}, []string{"name"}},
-		{"bad-name", mascarade.Options{Players: []string{"Anna", "Bo ris", "center1", "Dima"}}, []string{"name", "name"}},
+		{"bad-name", mascarade.Options{Players: []string{"Anna", "Bo ris", "centre1", "Dima"}}, []string{"name", "name"}},
 		{"several", mascarade.Options{Players: P(4), Set: C("Bishop,Thief,Cheat,Witch,Spy,Peasant")}, []string{"bank-third", "judge-required", "min-players", "peasants-pair"}},
 	}
 	for _, tc := range tests {

@@ -145,7 +145,7 @@ func TestFoolSwapsCards(t *testing.T) {
 
 func TestSpyEffects(t *testing.T) {
 	tab, err := runScript(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=Spy,Queen,King,Judge,Bishop,Thief set=Spy,Queen,King,Judge,Bishop,Thief"+prep4+
-		"Anna claim Spy\nAnna use with=center1 swap=no")
+		"Anna claim Spy\nAnna use with=centre1 swap=no")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 //
 // The header takes players=NAMES and optionally deal=CHARACTERS (one per
 // slot, in slot order), set=CHARACTERS (a custom set), coins=N and, as an
-// extension, center=N (centre cards with 6+ players; by default implied by
+// extension, centre=N (centre cards with 6+ players; by default implied by
 // the size of deal= or set=, else 0). Each later line is SEAT VERB ARGS;
 // lines are turned into moves against a state with [ParseMove].
 type Script struct {
@@ -66,13 +66,13 @@ func parseHeader(fields []string) (*Script, error) {
 		}
 		var err error
 		switch k {
-		case "center":
+		case "centre", "center":
 			center, err = strconv.Atoi(v)
 			if err == nil && (center < 0 || center > 2) {
-				err = fmt.Errorf("center=%s: must be 0, 1 or 2", v)
+				err = fmt.Errorf("%s=%s: must be 0, 1 or 2", k, v)
 			}
 		default:
-			err = fmt.Errorf("unknown key %q (players, deal, set, coins, center)", k)
+			err = fmt.Errorf("unknown key %q (players, deal, set, coins, centre)", k)
 		}
 		return err
 	})

@@ -26,7 +26,7 @@
 // # Slot layout and seating
 //
 // Slot i (i = 0..n-1) is the card in front of chair i; slots n and n+1
-// are the masks in the middle (center1, center2): exactly two with 4-5
+// are the masks in the middle (centre1, centre2): exactly two with 4-5
 // players, 0-2 with more ([Options.Center] = masks - players). Chairs are
 // numbered clockwise; at the start seat i sits on chair i. The Puppeteer
 // makes two players change chairs: their cards and coins stay on the

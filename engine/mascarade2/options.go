@@ -21,7 +21,7 @@ import (
 type Options struct {
 	// Players are the names, in seat (clockwise) order; seat 0 plays first.
 	// A name is 1..32 bytes of letters, digits, '_' or '-', unique ignoring
-	// case, and not a middle slot's name (center1, center2) nor "none".
+	// case, and not a middle slot's name (centre1, centre2) nor "none".
 	Players []string
 	// Set is the multiset of masks in play (players' cards and the masks in
 	// the middle). Nil selects the default scenario for the player count.

@@ -111,7 +111,7 @@ func TestValidateConstraints(t *testing.T) {
 		{"three-players", mascarade2.Options{Players: P(3)}, []string{"no-scenario", "players"}},
 		{"thirteen-players", mascarade2.Options{Players: append(P(12), "Zoe")}, []string{"no-scenario", "players"}},
 		{"dup-name", mascarade2.Options{Players: []string{"Anna", "anna", "Boris", "Dima"}}, []string{"name"}},
-		{"bad-name", mascarade2.Options{Players: []string{"Anna", "Bo ris", "center1", "none"}}, []string{"name", "name", "name"}},
+		{"bad-name", mascarade2.Options{Players: []string{"Anna", "Bo ris", "centre1", "none"}}, []string{"name", "name", "name"}},
 		{"several", mascarade2.Options{Players: P(4), Set: cards(t, "Swindler,Thief,Cheater,Sorceress,Spy,Peasant")}, []string{"bank-third", "judge-required", "min-players", "peasants-pair"}},
 	}
 	for _, tc := range tests {

@@ -245,7 +245,7 @@ func TestSpyAndFoolEffects(t *testing.T) {
 	if decide.Move.Kind != mascarade2.KindUse || len(decide.Move.Args) != 0 {
 		t.Errorf("Spy decision move %v", decide.Move)
 	}
-	_, err := runScript(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+prep4+"Anna claim Spy\nAnna use with=center1 swap=no")
+	_, err := runScript(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+prep4+"Anna claim Spy\nAnna use with=centre1 swap=no")
 	if ruleOf(err) != mascarade2.RuleBadTarget {
 		t.Errorf("Spy with a middle card: %v", err)
 	}
@@ -265,7 +265,7 @@ func TestIllegalMoves(t *testing.T) {
 		{"claim-preparatory", g + "Anna claim King", mascarade2.RulePreparatory},
 		{"not-your-turn", g + "Boris swap Anna no", mascarade2.RuleNotYourTurn},
 		{"swap-with-self", g + "Anna swap Anna no", mascarade2.RuleBadTarget},
-		{"swap-with-middle", g + "Anna swap center2 yes", ""},
+		{"swap-with-middle", g + "Anna swap centre2 yes", ""},
 		{"not-in-play", g + prep4 + "Anna claim Widow", mascarade2.RuleNotInPlay},
 		{"use-without-choice", g + prep4 + "Anna claim King\nBoris pass\nSasha pass\nDima pass\nBoris guess King", mascarade2.RuleWrongMove},
 		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", mascarade2.RuleWrongMove},

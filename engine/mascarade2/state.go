@@ -53,7 +53,7 @@ type State struct {
 }
 
 // NewGame starts a game. deal lists the card in each slot (slot i is the
-// card of seat i, then center1 and center2); it must be a permutation of
+// card of seat i, then centre1 and centre2); it must be a permutation of
 // the set. The deal is face up, so it is public.
 func NewGame(opts Options, deal []engine.Card) (*State, error) {
 	o := opts.Normalize()

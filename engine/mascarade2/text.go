@@ -14,7 +14,7 @@ func kindName(k uint8) string { return masquerade.KindName(k) }
 func KindName(k uint8) string { return kindName(k) }
 
 // SlotName returns the script name of slot s: the name of the player
-// sitting in front of it, or "center1"/"center2" for the middle.
+// sitting in front of it, or "centre1"/"centre2" for the middle.
 func (s *State) SlotName(slot engine.Slot) string {
 	if !s.validSlot(slot) {
 		return fmt.Sprintf("slot(%d)", int(slot))
@@ -22,7 +22,7 @@ func (s *State) SlotName(slot engine.Slot) string {
 	if p, ok := s.SlotOwner(slot); ok {
 		return s.opts.Players[p]
 	}
-	return fmt.Sprintf("center%d", int(slot)-s.Players()+1)
+	return fmt.Sprintf("centre%d", int(slot)-s.Players()+1)
 }
 
 // SeatByName returns the seat of a player, matching the name
@@ -34,7 +34,11 @@ func (s *State) SeatByName(name string) (engine.Seat, error) {
 // ParseSlot parses a slot name (see [State.SlotName]), case-insensitively:
 // a player's name names the card in front of that player now.
 func (s *State) ParseSlot(name string) (engine.Slot, error) {
-	if rest, ok := strings.CutPrefix(strings.ToLower(name), "center"); ok {
+	rest, ok := strings.CutPrefix(strings.ToLower(name), "centre")
+	if !ok {
+		rest, ok = strings.CutPrefix(strings.ToLower(name), "center") // the American spelling works too
+	}
+	if ok {
 		for i := range s.Slots() - s.Players() {
 			if rest == fmt.Sprint(i+1) {
 				return engine.Slot(s.Players() + i), nil

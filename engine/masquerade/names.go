@@ -11,7 +11,7 @@ import (
 
 // ReservedNames are slot names (and the "none" of a target) a player may
 // not take.
-var ReservedNames = [...]string{"center1", "center2", "none"}
+var ReservedNames = [...]string{"centre1", "centre2", "center1", "center2", "none"}
 
 // ValidName reports whether s may be a player's name: 1-32 letters, digits,
 // '_' or '-', and none of [ReservedNames] in any case.
@@ -43,7 +43,7 @@ func CheckNames(players []string, bad func(constraint, format string, args ...an
 	seen := map[string]bool{}
 	for i, name := range players {
 		if !ValidName(name) {
-			bad("name", "player %d: %q is not a valid name (1-32 letters, digits, '_' or '-'; not center1/center2/none)", i+1, name)
+			bad("name", "player %d: %q is not a valid name (1-32 letters, digits, '_' or '-'; not centre1, centre2 (or center1, center2) or none)", i+1, name)
 			continue
 		}
 		k := strings.ToLower(name)

@@ -10,7 +10,7 @@ func ExampleRunScript() {
 	src := []byte(`game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Bishop,Judge,Cheat
 Anna swap Boris no
 Boris swap Sasha no
-Sasha swap center1 no
+Sasha swap centre1 no
 Dima swap Anna no
 Anna peek
 Boris claim King

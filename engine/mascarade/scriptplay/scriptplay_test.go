@@ -91,7 +91,7 @@ func TestRandomDealThroughRealStack(t *testing.T) {
 
 // Flipping any single byte of a transcript makes the audit fail.
 func TestTranscriptByteFlips(t *testing.T) {
-	src := []byte("game mascarade players=A,B,C,D deal=Queen,Thief,King,Judge,Bishop,Cheat\nA swap B yes\nB swap center1 no\nC swap D no\nD swap A no\nA peek\nB claim King\nC challenge\n")
+	src := []byte("game mascarade players=A,B,C,D deal=Queen,Thief,King,Judge,Bishop,Cheat\nA swap B yes\nB swap centre1 no\nC swap D no\nD swap A no\nA peek\nB claim King\nC challenge\n")
 	lt, err := Run(src, true)
 	if err != nil {
 		t.Fatal(err)

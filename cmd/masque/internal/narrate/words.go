@@ -98,10 +98,10 @@ func Choice(s Rules, m engine.Move) string {
 }
 
 // slotWords names a slot for people, speaking to the player called me:
-// "center2" is the centre card 2, "Anna.left" Anna's left card (or your
+// "centre2" is the centre card 2, "Anna.left" Anna's left card (or your
 // left card), a player's name that player's card (or yours).
 func slotWords(slot, me string) string {
-	if n, ok := strings.CutPrefix(slot, "center"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
+	if n, ok := strings.CutPrefix(slot, "centre"); ok && n != "" && strings.Trim(n, "0123456789") == "" {
 		return "centre card " + n
 	}
 	if name, pos, ok := strings.Cut(slot, "."); ok {

@@ -17,7 +17,7 @@ var names = []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Gosha",
 
 // Every legal move of random games of both editions, 2 to 13 players, is
 // offered in words: no script syntax ("target=", "between=", "with=",
-// "Anna.left", "center1") reaches the player.
+// "Anna.left", "centre1") reaches the player.
 func TestChoiceHasNoScriptSyntax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[string]bool{}

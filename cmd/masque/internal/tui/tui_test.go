@@ -149,7 +149,7 @@ func submitted(cmd tea.Cmd) (SubmittedMsg, bool) {
 
 func TestScreen(t *testing.T) {
 	opening := stateAfter(t, "")
-	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
 	over := stateAfter(t, "Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n")
 	_ = over
 	type check struct {
@@ -172,7 +172,7 @@ func TestScreen(t *testing.T) {
 		{
 			name: "opening turn offers only swaps", state: opening, seat: 0,
 			view: check{want: []string{"you are Anna", "turn 1 · your turn", "preparatory (1 of 4): swap only",
-				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: center1, center2", "court 0"},
+				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: centre1, centre2", "court 0"},
 				not: []string{"peek", "claim", "really swap"}},
 			noSubmit: true,
 		},
@@ -284,7 +284,7 @@ func TestScreen(t *testing.T) {
 
 // The challenge window counts down on ticks and passes at zero.
 func TestChallengeWindowRunsOut(t *testing.T) {
-	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
 	m, f := screen(t, claim, 1, Options{ChallengeWindow: 10 * time.Second}, nil)
 	m = step(t, m, TickMsg(t0.Add(4*time.Second)))
 	if v := m.View(); !strings.Contains(v, "(6s left, then you pass)") {
@@ -314,13 +314,13 @@ func TestChallengeWindowRunsOut(t *testing.T) {
 // seat's swap makes its card one of two.
 func TestMemorySwapsSince(t *testing.T) {
 	// Dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King.
-	s := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	s := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
 	sw := func(pos uint64, by engine.Seat, a, b engine.Slot, text string) narrate.Moved {
 		return narrate.Moved{Pos: pos, Turn: int(pos) + 1, Seat: by, Text: text,
 			Swaps: []narrate.Swap{{Pos: pos, Turn: int(pos) + 1, By: by, Slots: [2]engine.Slot{a, b}, Move: text}}}
 	}
 	anna := sw(0, 0, 0, 1, "Anna swap Boris")
-	boris := sw(1, 1, 1, 4, "Boris swap center1")
+	boris := sw(1, 1, 1, 4, "Boris swap centre1")
 	sasha := sw(2, 2, 2, 3, "Sasha swap Dima")
 	dima := sw(3, 3, 3, 0, "Dima swap Anna")
 	cases := []struct {
@@ -378,7 +378,7 @@ func TestMemorySwapsSince(t *testing.T) {
 }
 
 func TestResult(t *testing.T) {
-	sc := header + "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim Widow\nBoris challenge\n"
+	sc := header + "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim Widow\nBoris challenge\n"
 	s, err := mascaradetest.RunScript([]byte(sc[:len(header)-len("coins=6\n")] + "coins=1\n" + sc[len(header):]))
 	if err != nil {
 		t.Fatal(err)
@@ -431,7 +431,7 @@ func TestNoColor(t *testing.T) {
 // must still open on the safe choice, not where the last decision left
 // it (the review: a challenge window opened on "challenge" with 8 s left).
 func TestDecisionOpensOnSafeChoice(t *testing.T) {
-	prep := "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n"
+	prep := "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n"
 	turn := stateAfter(t, prep+"Anna peek\nBoris peek\n") // Sasha's turn
 	m, _ := screen(t, turn, 2, Options{}, nil)
 	m, _ = press(t, m, "down")
@@ -460,13 +460,13 @@ func TestDecisionOpensOnSafeChoice(t *testing.T) {
 // claim to answer), not for every snapshot of the same decision, and not
 // when the screen has no bell.
 func TestBell(t *testing.T) {
-	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
 	var bell bytes.Buffer
 	m, _ := screen(t, turn, 1, Options{Bell: &bell}, nil) // Boris waits for Anna
 	snap := m.snap
 	// Boris's turn arrives: one bell.
 	snap.Entries, snap.MyTurn, snap.Waiting = snap.Entries+1, true, nil
-	snap.Rules = stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna peek\n")
+	snap.Rules = stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna peek\n")
 	nm, cmd := m.Update(SnapshotMsg{Snap: snap, At: t0})
 	m = nm.(Model)
 	if m.rung != snap.Entries || cmd == nil {
@@ -494,7 +494,7 @@ func TestBell(t *testing.T) {
 // and what applies now; ? or esc goes back. Every character of both
 // editions has its power written.
 func TestHelp(t *testing.T) {
-	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
 	m, _ := screen(t, claim, 1, Options{}, nil)
 	if !strings.Contains(m.View(), "? help") {
 		t.Errorf("the keys line does not offer help:\n%s", m.View())
@@ -540,7 +540,7 @@ func stateAfter2(t *testing.T) engine.State {
 // The player who must act sees the time left for the move, and is warned
 // (with the bell) in the last 30 seconds.
 func TestMoveCountdown(t *testing.T) {
-	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
 	var bell bytes.Buffer
 	m, _ := screen(t, turn, 0, Options{Bell: &bell}, func(s *session.Snapshot) { s.MyDeadline = t0.Add(4*time.Minute + 32*time.Second) })
 	m = step(t, m, TickMsg(t0))
@@ -566,7 +566,7 @@ func TestMoveCountdown(t *testing.T) {
 // "You" never reads "You's turn", "only You knows" or "You was the King".
 func TestSecondPerson(t *testing.T) {
 	sc := "game mascarade players=You,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=6\n" +
-		"You swap Boris yes\nBoris swap center1 no\nSasha swap Dima yes\nDima swap You no\nYou claim Widow\nBoris challenge\n"
+		"You swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap You no\nYou claim Widow\nBoris challenge\n"
 	s, err := mascaradetest.RunScript([]byte(sc))
 	if err != nil {
 		t.Fatal(err)
