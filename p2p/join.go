@@ -575,6 +575,12 @@ func refused(who peer.ID, m *message) *JoinRefusedError {
 // ErrUnreachable.
 var ErrUnreachable = errors.New("creator unreachable")
 
+// ErrSameIdentity is returned by [Node.Join] when the table's creator is
+// this node's own identity: two players on one machine share a
+// configuration directory, hence one peer identity, and cannot sit at one
+// table that way.
+var ErrSameIdentity = errors.New("the table was opened with this same identity")
+
 // joinDialTimeout bounds connecting to a creator and opening the join
 // stream.
 const joinDialTimeout = 15 * time.Second
@@ -621,6 +627,9 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	who := cfg.Creator.ID
 	if cfg.Seat < 0 || cfg.Seat >= ledger.MaxSeats {
 		return nil, fmt.Errorf("p2p: join: seat %d, want 0 (any) or 1..%d", cfg.Seat, ledger.MaxSeats-1)
+	}
+	if who == n.ID() {
+		return nil, fmt.Errorf("p2p: join %s: %w", who, ErrSameIdentity)
 	}
 	s, err := n.openJoin(ctx, cfg.Creator)
 	if err != nil {

@@ -471,3 +471,20 @@ func TestJoinUnreachable(t *testing.T) {
 		t.Fatalf("no join protocol: %v", err)
 	}
 }
+
+// TestJoinSameIdentity: a table opened with this node's own identity (two
+// players sharing a configuration directory) is refused at once with
+// ErrSameIdentity, not by the swarm's "dial to self attempted".
+func TestJoinSameIdentity(t *testing.T) {
+	_, ps := mockPeers(t, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	self := peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}
+	_, err := ps[0].node.Join(ctx, JoinConfig{Creator: self, Name: "p1"})
+	if !errors.Is(err, ErrSameIdentity) {
+		t.Fatalf("err %v, want ErrSameIdentity", err)
+	}
+	if errors.Is(err, ErrUnreachable) {
+		t.Errorf("oneself reported unreachable: %v", err)
+	}
+}
