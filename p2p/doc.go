@@ -56,7 +56,10 @@
 //     it) but no longer declared or adopted.
 //   - A seat silent past RoomConfig.Timeout ends the table with a
 //     [VerdictTimeout] signed by the declaring peer; RoomConfig.OnWait shows
-//     the countdown.
+//     the countdown. A peer already past that position (it holds the
+//     entry the others waited for) adopts the timeout once most other
+//     seats have declared it, and the log ends before that position on
+//     every peer; sync answers carry the verdict to a peer that was away.
 //
 // Verdicts are stored in the state directory and sent to every peer.
 //

@@ -307,6 +307,13 @@ func (n *Node) handleSync(s network.Stream) {
 			return
 		}
 	}
+	if v := room.Verdict(); v != nil {
+		// A peer that was away when the table stopped learns why.
+		if frame, err := encodeVerdictMsg(v); err != nil || WriteFrame(w, frame) != nil {
+			s.Reset()
+			return
+		}
+	}
 	if WriteFrame(w, encodeSyncEnd(next)) != nil || w.Flush() != nil {
 		s.Reset()
 	}

@@ -130,6 +130,9 @@ type Room struct {
 	states  []ledger.Hash // states[i] = state hash after log[i]
 	streams map[network.Stream]struct{}
 	closed  bool
+	// verdict is the verdict that ended this table, once there is one:
+	// sync answers carry it, so that a peer that was away learns it.
+	verdict *Verdict
 
 	// Owned by the Run goroutine.
 	pending map[uint64]map[uint8]*ledger.Entry
@@ -147,8 +150,12 @@ type Room struct {
 	// local timer behind timeout verdicts, ours and the peers' we adopt.
 	waitPos   uint64
 	waitSince time.Time
-	senders   []*sender
-	syncing   []atomic.Bool
+	// lateTimeouts[pos] are the seats that declared the seat due at pos
+	// silent there when this peer already holds that entry (it authored
+	// it, or got it, after they stopped waiting): see onVerdict.
+	lateTimeouts map[uint64]map[uint8]bool
+	senders      []*sender
+	syncing      []atomic.Bool
 }
 
 type inbound struct {
@@ -182,6 +189,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		reports:      make(map[uint64]map[uint8]ledger.Hash),
 		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
+		lateTimeouts: make(map[uint64]map[uint8]bool),
 		syncing:      make([]atomic.Bool, len(t.Roster.Seats)),
 	}
 	msg := ledger.RosterSigningBytes(game)
@@ -284,7 +292,19 @@ func (r *Room) Roster() *ledger.Roster { return r.roster }
 func (r *Room) Log() []*ledger.Entry {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return append([]*ledger.Entry(nil), r.log...)
+	return append([]*ledger.Entry(nil), r.log[:r.end()]...)
+}
+
+// end is the length of the game's log: all of it, but for a table a
+// timeout verdict stopped at position p, whose log ends before p. An
+// entry at p that reached this peer only (its author was late, or this
+// peer is that author, back from a crash) is not part of the game: the
+// seats that timed its author out never had it. Callers hold r.mu.
+func (r *Room) end() int {
+	if v := r.verdict; v != nil && v.Kind == VerdictTimeout && v.Pos < uint64(len(r.log)) {
+		return int(v.Pos)
+	}
+	return len(r.log)
 }
 
 func (r *Room) seatOf(p peer.ID) (uint8, bool) {
@@ -493,10 +513,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		case now := <-ticker.C:
 			r.emitWait(pos, seat, r.waitSince)
 			if seat != r.self && r.cfg.Timeout > 0 && now.Sub(r.waitSince) >= r.cfg.Timeout {
-				v = &Verdict{Kind: VerdictTimeout, Game: r.game, Pos: pos, Seat: seat,
-					Reason:   fmt.Sprintf("seat %d (%s) silent for %v", seat, r.roster.Seats[seat].Name, now.Sub(r.waitSince).Round(time.Millisecond)),
-					Declarer: r.self}
-				if err := v.Sign(r.node.id.SigningKey()); err != nil {
+				if v, err = r.timeout(pos, seat, now.Sub(r.waitSince)); err != nil {
 					return nil, err
 				}
 			} else if seat != r.self && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick {
@@ -540,9 +557,23 @@ func (r *Room) prevHash() ledger.Hash {
 }
 
 func (r *Room) outcome(v *Verdict) *Outcome {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v != nil {
+		r.verdict = v
+	}
+	out := &Outcome{Verdict: v, Entries: uint64(r.end()), StateHash: r.cfg.Replica.StateHash()}
+	if n := r.end(); n < len(r.log) && n > 0 {
+		out.StateHash = r.states[n-1]
+	}
+	return out
+}
+
+// Verdict returns the verdict that ended the table, or nil.
+func (r *Room) Verdict() *Verdict {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return &Outcome{Verdict: v, Entries: uint64(len(r.log)), StateHash: r.cfg.Replica.StateHash()}
+	return r.verdict
 }
 
 // conclude stores and announces a verdict.
@@ -855,13 +886,65 @@ func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 		pos, seat, ok := r.cfg.Replica.Next()
 		if ok && v.Pos == pos && v.Seat == seat && v.Pos == r.waitPos && seat != r.self &&
 			r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout {
-			return v, nil
+			// Our own timer says the same: the verdict is ours too, signed
+			// by this peer (a peer that was away counts the seats that
+			// declared it, see lateTimeout).
+			return r.timeout(pos, seat, time.Since(r.waitSince))
+		}
+		if late, ok := r.lateTimeout(v); ok {
+			return late, nil
 		}
 		r.node.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "peer", r.peers[from], "verdict", v.String())
 		return nil, nil
 	}
 	r.node.log.Info("peer stopped its table", "peer", r.peers[from], "verdict", v.String())
 	return nil, nil
+}
+
+// timeout returns this peer's signed verdict that seat was silent at pos
+// for waited.
+func (r *Room) timeout(pos uint64, seat uint8, waited time.Duration) (*Verdict, error) {
+	v := &Verdict{Kind: VerdictTimeout, Game: r.game, Pos: pos, Seat: seat,
+		Reason:   fmt.Sprintf("seat %d (%s) silent for %v", seat, r.roster.Seats[seat].Name, waited.Round(time.Millisecond)),
+		Declarer: r.self}
+	if err := v.Sign(r.node.id.SigningKey()); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// lateTimeout handles a timeout verdict for a position this peer is
+// already past: it holds the entry the declarer waited for, which reached
+// it (or which it authored) too late for the declarer. When most other
+// seats (at least two; the one other seat at a two-seat table) have
+// declared the same seat silent at that position, the table ended there
+// for them, and this peer adopts their verdict, so that every honest
+// peer ends with the same log (cut before that position, see [Room.end])
+// and the same verdict. One seat's word alone stops nobody (review hole
+// 2): a peer can stop a table only by going silent, never by lying.
+func (r *Room) lateTimeout(v *Verdict) (*Verdict, bool) {
+	r.mu.RLock()
+	held := v.Pos < uint64(len(r.log)) && r.log[v.Pos].Seat == v.Seat
+	r.mu.RUnlock()
+	if !held || v.Declarer == v.Seat || v.Declarer == r.self {
+		return nil, false
+	}
+	votes := r.lateTimeouts[v.Pos]
+	if votes == nil {
+		votes = make(map[uint8]bool)
+		r.lateTimeouts[v.Pos] = votes
+	}
+	votes[v.Declarer] = true
+	others := len(r.peers) - 1
+	need := max(2, others/2+1)
+	if others == 1 {
+		need = 1
+	}
+	if len(votes) < need {
+		return nil, false
+	}
+	r.node.log.Info("adopting a timeout at a position this peer is past: most other seats stopped there", "verdict", v.String(), "seats", len(votes))
+	return v, true
 }
 
 // syncAll asks every peer (or only those in seats, if not nil), in the
@@ -927,6 +1010,15 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 		if m.Type == msgSyncEnd {
 			return got, nil
 		}
+		if m.Type == msgVerdict {
+			// The peer's table has ended: its verdict comes after the
+			// entries it holds.
+			if !r.deliver(inbound{seat: seat, msg: m}) {
+				s.Reset()
+				return got, nil
+			}
+			continue
+		}
 		if m.Type != msgEntry || m.Entry.Pos != from+got {
 			s.Reset()
 			err := fmt.Errorf("sync answer: message type %d, position %d; want entry %d", m.Type, entryPos(m), from+got)
@@ -946,4 +1038,14 @@ func entryPos(m *message) uint64 {
 		return m.Entry.Pos
 	}
 	return 0
+}
+
+// roomVerdict returns the verdict of the node's open room for game, if
+// any (tests).
+func (n *Node) roomVerdict(game ledger.Hash) (*Verdict, bool) {
+	r := n.room(game)
+	if r == nil {
+		return nil, false
+	}
+	return r.Verdict(), true
 }
