@@ -24,6 +24,7 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +35,10 @@ import (
 )
 
 var updateVectors = flag.Bool("update-vectors", false, "rewrite cmd/masque/testdata/vectors/*.masque and manifest.json")
+
+// vectorChildEnv is set in the process TestGenerateConformanceVectors
+// starts to build the vectors.
+const vectorChildEnv = "MASQUE_TEST_VECTOR_GENERATOR"
 
 // vectorDir holds the conformance vectors.
 const vectorDir = "testdata/vectors"
@@ -212,6 +217,21 @@ func TestConformanceVectorsCoverReasons(t *testing.T) {
 // -update-vectors it writes them instead. The directory must hold nothing
 // else but README.md, which must name every vector.
 func TestGenerateConformanceVectors(t *testing.T) {
+	if os.Getenv(vectorChildEnv) == "" {
+		// Build in a process of its own: crypto/rand is made deterministic
+		// for the whole process, and no goroutine another test left
+		// behind may draw from it meanwhile.
+		args := []string{"-test.run=^TestGenerateConformanceVectors$", "-test.count=1"}
+		if *updateVectors {
+			args = append(args, "-update-vectors")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), vectorChildEnv+"=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the generator: %v\n%s", err, out)
+		}
+		return
+	}
 	files, m := buildVectors(t)
 	manifest, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
