@@ -1,0 +1,303 @@
+package main
+
+// Conformance vectors (issue 17): honest and tampered transcripts under
+// testdata/vectors, each with the exact verdict 'masque verify --json'
+// must give, listed in testdata/vectors/manifest.json. They live here, next
+// to the command, because the verdicts they freeze are the command's (exit
+// status, fault position, seat and reason), and this package's tests can
+// run the command's own code path in process.
+//
+// TestConformanceVectors runs 'masque verify --json' (and, where the keys
+// are published, 'masque replay --reveal') on every file of the manifest.
+// TestConformanceVectorsCoverReasons requires a vector for every reason a
+// transcript can produce. TestGenerateConformanceVectors rebuilds every
+// vector (vectors_gen_test.go) with crypto/rand made deterministic and
+// compares the bytes and the manifest with the committed ones. After an
+// intended change, regenerate with
+//
+//	go test ./cmd/masque -run TestGenerateConformanceVectors -update-vectors
+//
+// and review the diff.
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p/lobby"
+)
+
+var updateVectors = flag.Bool("update-vectors", false, "rewrite cmd/masque/testdata/vectors/*.masque and manifest.json")
+
+// vectorChildEnv is set in the process TestGenerateConformanceVectors
+// starts to build the vectors.
+const vectorChildEnv = "MASQUE_TEST_VECTOR_GENERATOR"
+
+// vectorDir holds the conformance vectors.
+const vectorDir = "testdata/vectors"
+
+// vectorManifest is testdata/vectors/manifest.json.
+type vectorManifest struct {
+	// Format is the manifest's own version.
+	Format int `json:"format"`
+	// Protocol is the table protocol version the vectors are written in.
+	Protocol int `json:"protocol"`
+	// Vectors are the transcripts, honest ones first.
+	Vectors []vectorCase `json:"vectors"`
+}
+
+// vectorCase is one vector and the verdict 'masque verify --json' must give.
+type vectorCase struct {
+	File        string `json:"file"`
+	Game        string `json:"game"`
+	Description string `json:"description"`
+	// Script is the 'masque script' source an honest game was played from.
+	Script string `json:"script,omitempty"`
+	// Exit is verify's exit status: 0 valid, 1 a fault, 3 damaged.
+	Exit int `json:"exit"`
+	// Valid, Entries, Complete and DealSource are verify's fields of the
+	// same names ("valid", "entries", "complete", "deal_source").
+	Valid      bool   `json:"valid"`
+	Entries    int    `json:"entries"`
+	Complete   bool   `json:"complete"`
+	DealSource string `json:"deal_source,omitempty"`
+	// KeysPublished: every seat published its card key, so the game can be
+	// replayed with every card shown ('masque replay --reveal').
+	KeysPublished bool `json:"keys_published"`
+	// Fault is verify's fault, or null when it reports none.
+	Fault *vectorFault `json:"fault"`
+}
+
+// vectorFault is the part of verify's "fault" object a vector fixes.
+type vectorFault struct {
+	Position uint64 `json:"position"`
+	Seat     int    `json:"seat"`
+	Reason   string `json:"reason"`
+}
+
+func readVectorManifest(t *testing.T) *vectorManifest {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(vectorDir, "manifest.json"))
+	if err != nil {
+		t.Fatalf("reading the manifest: %v", err)
+	}
+	var m vectorManifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("decoding the manifest: %v", err)
+	}
+	if len(m.Vectors) == 0 {
+		t.Fatal("the manifest lists no vectors")
+	}
+	return &m
+}
+
+// TestConformanceVectors runs 'masque verify --json' on every vector and
+// requires exactly the manifest's verdict.
+func TestConformanceVectors(t *testing.T) {
+	m := readVectorManifest(t)
+	if m.Protocol != lobby.Version {
+		t.Errorf("the vectors are written in protocol %d, the table speaks %d: regenerate them", m.Protocol, lobby.Version)
+	}
+	for _, v := range m.Vectors {
+		t.Run(v.File, func(t *testing.T) {
+			path := filepath.Join(vectorDir, v.File)
+			code, out, errOut := runCmd(t, "verify", "--json", path)
+			if code != v.Exit {
+				t.Errorf("exit %d, want %d\n%s", code, v.Exit, errOut)
+			}
+			var got struct {
+				Valid    bool         `json:"valid"`
+				Game     string       `json:"game"`
+				Entries  int          `json:"entries"`
+				Complete bool         `json:"complete"`
+				Deal     string       `json:"deal_source"`
+				Fault    *vectorFault `json:"fault"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil {
+				t.Fatalf("verify --json printed no JSON (%v):\n%s", err, out)
+			}
+			if got.Valid != v.Valid || got.Entries != v.Entries || got.Complete != v.Complete || got.Deal != v.DealSource {
+				t.Errorf("valid %v, entries %d, complete %v, deal_source %q; want %v, %d, %v, %q",
+					got.Valid, got.Entries, got.Complete, got.Deal, v.Valid, v.Entries, v.Complete, v.DealSource)
+			}
+			if v.Exit != exitDamaged || v.Fault != nil {
+				if got.Game != v.Game {
+					t.Errorf("game %q, want %q", got.Game, v.Game)
+				}
+			}
+			switch {
+			case v.Fault == nil && got.Fault != nil:
+				t.Errorf("fault %+v, want none", *got.Fault)
+			case v.Fault != nil && got.Fault == nil:
+				t.Errorf("no fault, want %+v", *v.Fault)
+			case v.Fault != nil && *got.Fault != *v.Fault:
+				t.Errorf("fault %+v, want %+v", *got.Fault, *v.Fault)
+			}
+			if v.KeysPublished {
+				code, out, errOut := runCmd(t, "replay", "--reveal", path)
+				if code != 0 || !strings.Contains(out, "published their card key") {
+					t.Errorf("replay --reveal: exit %d\n%s%s", code, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+// reasonsNoTranscriptReaches are the reasons of table.Reasons that no
+// transcript of a game masque knows can produce, and why.
+var reasonsNoTranscriptReaches = map[string]string{
+	table.ReasonBadShuffle: "only a game dealt face down posts shuffles, and neither Mascarade edition is; " +
+		"a shuffle body in any other phase is wrong-body-kind",
+	table.ReasonInvalid: "kept for internal inconsistencies (rules asking a seat to swap in another's move, " +
+		"a verified reveal opening to no card): no entry a seat can sign reaches them",
+}
+
+// TestConformanceVectorsCoverReasons requires, for every reason a
+// transcript can produce, a vector whose expected verdict names it; a rule
+// break; a damaged file with no fault; an honest finished game with its
+// keys published for every game masque knows; and no vector for a reason
+// listed as unreachable.
+func TestConformanceVectorsCoverReasons(t *testing.T) {
+	m := readVectorManifest(t)
+	have := map[string]bool{}
+	rule, damaged := false, false
+	finished := map[string]bool{}
+	for _, v := range m.Vectors {
+		switch {
+		case v.Fault != nil:
+			if !table.KnownReason(v.Fault.Reason) {
+				t.Errorf("%s: reason %q is not in table.Reasons()", v.File, v.Fault.Reason)
+			}
+			have[v.Fault.Reason] = true
+			rule = rule || strings.HasPrefix(v.Fault.Reason, table.ReasonRulePrefix)
+		case v.Exit == exitDamaged:
+			damaged = true
+		case v.Valid && v.Complete && v.KeysPublished:
+			finished[v.Game] = true
+		}
+	}
+	for _, r := range table.Reasons() {
+		why, unreachable := reasonsNoTranscriptReaches[r]
+		switch {
+		case unreachable && have[r]:
+			t.Errorf("reason %q has a vector but is listed as unreachable (%s)", r, why)
+		case !unreachable && !have[r]:
+			t.Errorf("no vector gives reason %q", r)
+		}
+	}
+	for r := range reasonsNoTranscriptReaches {
+		if !slices.Contains(table.Reasons(), r) {
+			t.Errorf("unreachable reason %q is not in table.Reasons()", r)
+		}
+	}
+	if !rule {
+		t.Error("no vector breaks a rule (rule:...)")
+	}
+	if !damaged {
+		t.Error("no vector is a damaged file with no fault (a truncated transcript)")
+	}
+	for name := range newApp(nil, nil, nil).games {
+		if !finished[name] {
+			t.Errorf("no honest finished game of %s with its keys published", name)
+		}
+	}
+}
+
+// TestGenerateConformanceVectors rebuilds every vector deterministically
+// and requires the committed files and manifest to be exactly those; with
+// -update-vectors it writes them instead. The directory must hold nothing
+// else but README.md, which must name every vector.
+func TestGenerateConformanceVectors(t *testing.T) {
+	if os.Getenv(vectorChildEnv) == "" {
+		// Build in a process of its own: crypto/rand is made deterministic
+		// for the whole process, and no goroutine another test left
+		// behind may draw from it meanwhile.
+		args := []string{"-test.run=^TestGenerateConformanceVectors$", "-test.count=1"}
+		if *updateVectors {
+			args = append(args, "-update-vectors")
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), vectorChildEnv+"=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("the generator: %v\n%s", err, out)
+		}
+		return
+	}
+	files, m := buildVectors(t)
+	manifest, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest = append(manifest, '\n')
+	files["manifest.json"] = manifest
+	if *updateVectors {
+		if err := os.MkdirAll(vectorDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(vectorDir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	const hint = "after an intended change: go test ./cmd/masque -run TestGenerateConformanceVectors -update-vectors, and review the diff"
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(vectorDir, name))
+		if err != nil {
+			t.Errorf("%s: %v (%s)", name, err, hint)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what the generator makes (%s)", name, hint)
+		}
+	}
+	entries, err := os.ReadDir(vectorDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(vectorDir, "README.md"))
+	if err != nil {
+		t.Fatalf("the vectors have no README: %v", err)
+	}
+	total := 0
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += int(info.Size())
+		name := e.Name()
+		if _, ok := files[name]; !ok && name != "README.md" {
+			t.Errorf("%s is not a vector the generator makes", name)
+		}
+		if info.Size() > 32<<10 {
+			t.Errorf("%s is %d bytes: keep vectors small", name, info.Size())
+		}
+	}
+	// The README's line for each vector gives its verdict.
+	for _, v := range m.Vectors {
+		verdict := "valid"
+		switch {
+		case v.Fault != nil:
+			verdict = "`" + v.Fault.Reason + "`"
+		case v.Exit != 0:
+			verdict = "no fault"
+		}
+		line := lineWith(string(readme), "`"+v.File+"`")
+		if line == "" || !strings.Contains(line, verdict) {
+			t.Errorf("README.md does not describe %s as %s: %q", v.File, verdict, line)
+		}
+	}
+	if total > 512<<10 {
+		t.Errorf("the vectors take %d bytes: keep them well under 1 MiB", total)
+	}
+}
