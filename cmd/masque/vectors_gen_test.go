@@ -433,7 +433,8 @@ func vectorSpecs() []vectorSpec {
 		{
 			want: vectorCase{File: "tampered-roster-key-proof.masque", Game: m1, Exit: exitFault, DealSource: dealCoins,
 				Description: "a roster every seat signed in which Dmitri's card key (seat 3) is proven under seat 1's key context: " +
-					"the key proof does not verify, the roster is refused before any entry (no fault names an entry).",
+					"the key proof does not verify, the roster is refused before any entry, blaming seat 3.",
+				Fault: &vectorFault{Seat: 3, Reason: table.ReasonBadSeatKeys, Roster: true},
 			},
 			build: func(t *testing.T) ([]byte, int) {
 				g := vecGameOptions(t, 0)

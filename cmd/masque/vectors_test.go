@@ -80,6 +80,8 @@ type vectorFault struct {
 	Position uint64 `json:"position"`
 	Seat     int    `json:"seat"`
 	Reason   string `json:"reason"`
+	// Roster: the roster is refused, not an entry (position 0).
+	Roster bool `json:"roster,omitempty"`
 }
 
 func readVectorManifest(t *testing.T) *vectorManifest {

@@ -68,6 +68,8 @@ type verifyFault struct {
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
 	Detail string `json:"detail"`
+	// Roster: the roster is refused, not an entry (position is 0).
+	Roster bool `json:"roster,omitempty"`
 }
 
 func newVerifyCmd(a *app) *cobra.Command {
@@ -133,7 +135,10 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 		if f.Seat >= 0 && f.Seat < len(tr.Roster.Seats) {
 			name = tr.Roster.Seats[f.Seat].Name
 		}
-		res.Fault = &verifyFault{Pos: f.Pos, Seat: f.Seat, Name: name, Reason: f.Reason, Detail: err.Error()}
+		res.Fault = &verifyFault{Pos: f.Pos, Seat: f.Seat, Name: name, Reason: f.Reason, Detail: err.Error(), Roster: f.Roster}
+		if f.Roster {
+			return res, fmt.Errorf("the roster, seat %d (%s): %s: %w", f.Seat, name, f.Reason, f.Err)
+		}
 		if unattributable(f) {
 			return res, fmt.Errorf("entry %d claims seat %d (%s) as its author, but no roster key signed it: %w, or the entry was forged; %s is not to blame (%s)",
 				f.Pos, f.Seat, name, errDamaged, name, f.Reason)

@@ -24,6 +24,7 @@ const (
 	ReasonCoinMismatch        = "coin-mismatch"          // a deal coin does not match its commitment
 	ReasonKeyMismatch         = "key-mismatch"           // a published key is not the seat's card key
 	ReasonInvalid             = "invalid"                // anything else (internal inconsistencies)
+	ReasonBadSeatKeys         = "bad-seat-keys"          // the roster: a seat's keys fail (key proof, weak key, a viewing key reused); blames that seat
 	// ReasonRulePrefix starts a reason naming the game's rule ("rule:not-your-slot").
 	ReasonRulePrefix = "rule:"
 )
@@ -33,7 +34,7 @@ func Reasons() []string {
 	return []string{ReasonUnknownSeat, ReasonBadSignature, ReasonSignedByAnotherSeat, ReasonWrongPosition,
 		ReasonWrongPreviousHash, ReasonLogClosed, ReasonNotYourTurn, ReasonMalformedBody, ReasonWrongBodyKind,
 		ReasonBadSwapProof, ReasonSwapCount, ReasonBadShare, ReasonShareCount, ReasonBadShuffle,
-		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid}
+		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid, ReasonBadSeatKeys}
 }
 
 // KnownReason reports whether r is one of [Reasons] or "rule:" followed by

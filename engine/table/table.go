@@ -58,9 +58,15 @@ type Fault struct {
 	Seat   int
 	Reason string
 	Err    error
+	// Roster: the roster, not an entry, is refused (Pos is 0): seat
+	// Seat signed a roster whose part for it a table must refuse.
+	Roster bool
 }
 
 func (f *Fault) Error() string {
+	if f.Roster {
+		return fmt.Sprintf("roster seat %d: %s: %v", f.Seat, f.Reason, f.Err)
+	}
 	if f.Err != nil {
 		return fmt.Sprintf("entry %d by seat %d: %s: %v", f.Pos, f.Seat, f.Reason, f.Err)
 	}
@@ -204,7 +210,7 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	for i, s := range roster.Seats {
 		sk, err := VerifySeatKeys(roster.TableID, i, s)
 		if err != nil {
-			return nil, fmt.Errorf("table: seat %d (%s): %w", i, s.Name, err)
+			return nil, &Fault{Seat: i, Roster: true, Reason: ReasonBadSeatKeys, Err: fmt.Errorf("seat %d (%s): %w", i, s.Name, err)}
 		}
 		keys = append(keys, sk.Card)
 		kcs = append(kcs, KeyContext(roster.TableID, i, s.PeerID))
@@ -215,12 +221,12 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	for i, v := range views {
 		for j := range keys {
 			if v.Equal(keys[j].X) == 1 {
-				return nil, fmt.Errorf("table: seat %d's viewing key is seat %d's card key", i, j)
+				return nil, &Fault{Seat: i, Roster: true, Reason: ReasonBadSeatKeys, Err: fmt.Errorf("seat %d's viewing key is seat %d's card key", i, j)}
 			}
 		}
 		for j := range i {
 			if v.Equal(views[j]) == 1 {
-				return nil, fmt.Errorf("table: seats %d and %d have the same viewing key", j, i)
+				return nil, &Fault{Seat: i, Roster: true, Reason: ReasonBadSeatKeys, Err: fmt.Errorf("seats %d and %d have the same viewing key", j, i)}
 			}
 		}
 	}
