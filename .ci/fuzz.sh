@@ -40,7 +40,7 @@ run ./engine/mascarade2 FuzzUnmarshalOptions 200000
 run ./engine/mascarade2 FuzzScenario 200000
 for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnmarshalShare \
   FuzzUnmarshalEncryptedShare FuzzUnmarshalBallot FuzzUnmarshalCoin FuzzCoinStream \
-  FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof; do
+  FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof FuzzUnmarshalCoinShare; do
   run ./mental "$t" 200000
 done
 run ./mental/internal/msm FuzzMultiScalarMult 8000
