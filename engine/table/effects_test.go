@@ -458,6 +458,24 @@ func TestEffectsSecretDealIsNotPublic(t *testing.T) {
 	t.Fatal("five random deals were all the same")
 }
 
+// A fixed deal with an opening: the rules get the deal, the slots start
+// as it, and the opening runs on them.
+func TestEffectsOpeningWithFixedDeal(t *testing.T) {
+	deal := []engine.Card{3, 1, 4, 0, 5, 2, 7, 6}
+	h := tabletest.New(t, tabletest.EffectsGame{}, "effects-fixed", []string{"A", "B"}, table.Options{Game: []byte{2}, Deal: deal})
+	if got := h.View().Deal(); !slices.Equal(got, deal) {
+		t.Fatalf("deal %v, want %v", got, deal)
+	}
+	if len(effectsState(h).Facts) != 1 || len(h.Entries) != 2+2+2 {
+		t.Fatalf("the opening did not run: %d entries, facts %+v", len(h.Entries), effectsState(h).Facts)
+	}
+	// The opening set slot i to 7 − i before shuffling: the cards seen are
+	// the set's, whatever the deal.
+	if a, b := own(h, 0, 0), own(h, 1, 1); a == b {
+		t.Fatalf("both seats saw %d", a)
+	}
+}
+
 // Games that open with their own effects refuse a hidden deal as well.
 type openingHidden struct{ tabletest.EffectsGame }
 
