@@ -32,6 +32,7 @@ run ./engine/ledger FuzzRoster 140000
 run ./engine/table FuzzBody 1000000
 run ./engine/table FuzzTranscript 800000
 run ./engine/table FuzzApply 250000
+run ./engine/table FuzzApplyEffects 100000
 run ./engine/table FuzzSeatKeys 200000
 run ./engine/mascarade FuzzScript 1000000
 run ./engine/mascarade2 FuzzScript 1000000
@@ -40,7 +41,7 @@ run ./engine/mascarade2 FuzzUnmarshalOptions 200000
 run ./engine/mascarade2 FuzzScenario 200000
 for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnmarshalShare \
   FuzzUnmarshalEncryptedShare FuzzUnmarshalBallot FuzzUnmarshalCoin FuzzCoinStream \
-  FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof; do
+  FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof FuzzUnmarshalCoinShare; do
   run ./mental "$t" 200000
 done
 run ./mental/internal/msm FuzzMultiScalarMult 8000

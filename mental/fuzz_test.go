@@ -273,3 +273,22 @@ func FuzzUnmarshalNotHeldProof(f *testing.F) {
 		_ = VerifyNotHeld(ff.ctx, ff.f.jk.Keys[0], view.Public(), c, 0, sent, 1, p)
 	})
 }
+
+func FuzzUnmarshalCoinShare(f *testing.F) {
+	ff := newFuzzFixture(f)
+	Q := CoinPoint(ff.ctx.Table, 3)
+	s, err := ff.f.sks[0].CoinShare(ff.ctx, Q)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mustMarshal(f, s))
+	f.Add([]byte{0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := UnmarshalCoinShare(b)
+		if err != nil {
+			return
+		}
+		fuzzRoundTrip(t, b, s)
+		_ = VerifyCoinShare(ff.ctx, ff.f.jk.Keys[0], Q, s)
+	})
+}

@@ -55,6 +55,10 @@ func dealSource(tr *ledger.Transcript, game table.Game) string {
 	if hd, ok := game.(table.HiddenDealer); ok && hd.HiddenDeal() {
 		return dealShuffle
 	}
+	// A game that opens with its own effects deals by them (shuffles).
+	if op, ok := game.(table.Opener); ok && op.Opens() {
+		return dealShuffle
+	}
 	return dealCoins
 }
 

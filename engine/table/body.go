@@ -15,12 +15,13 @@ type BodyKind uint8
 
 // The kinds of entry body.
 const (
-	BodyCommit  BodyKind = iota + 1 // a deal coin commitment: 32 bytes
-	BodyReveal                      // a deal coin reveal: 32 bytes
-	BodyMove                        // a move and the swap proofs it needs
-	BodyShares                      // decryption shares for one pending request
-	BodyKey                         // the author's secret card key, after the game
-	BodyShuffle                     // a hidden deal: the shuffled deck and its proof
+	BodyCommit    BodyKind = iota + 1 // a deal coin commitment: 32 bytes
+	BodyReveal                        // a deal coin reveal: 32 bytes
+	BodyMove                          // a move and the swap proofs it needs
+	BodyShares                        // decryption shares for one pending request
+	BodyKey                           // the author's secret card key, after the game
+	BodyShuffle                       // a shuffle (the hidden deal's whole deck, or a request's slots) and its proof
+	BodyCoinShare                     // a seat's share of a joint coin (mental SPEC §3.12)
 )
 
 func (k BodyKind) String() string {
@@ -37,6 +38,8 @@ func (k BodyKind) String() string {
 		return "key"
 	case BodyShuffle:
 		return "shuffle"
+	case BodyCoinShare:
+		return "coin-share"
 	}
 	return fmt.Sprintf("body(%d)", uint8(k))
 }
@@ -48,6 +51,33 @@ type SwapPayload struct {
 	Proof      *mental.SwapProof
 }
 
+// StatementProof is what an [engine.EffectProve] adds to the entry of the
+// move that causes it: the prover's proof about its own privately viewed
+// card (docs/protocol.md §4.1). A statement "my card is one of S" (Not
+// false) is one viewed-holding proof over the |S| kinds (mental SPEC
+// §3.9); "my card is none of S" (Not true) is one constant-size not-held
+// proof per kind of S, in S's order (SPEC §3.11), all of which must hold.
+type StatementProof struct {
+	Not     bool
+	Holding *mental.SigmaProof // Not false
+	Kinds   int                // Not false: the number of kinds Holding is over
+	NotHeld []*mental.NotHeldProof
+}
+
+// size is the number of kinds the proof is about.
+func (sp *StatementProof) size() int {
+	if sp.Not {
+		return len(sp.NotHeld)
+	}
+	return sp.Kinds
+}
+
+// Statement proof tags (docs/protocol.md §4.1).
+const (
+	statementOneOf  = 1
+	statementNoneOf = 2
+)
+
 // Body is a decoded entry body. Exactly the fields of its Kind are set.
 type Body struct {
 	Kind BodyKind
@@ -55,6 +85,9 @@ type Body struct {
 	Move engine.Move
 	// Swaps holds one payload per EffectSwap the move causes, in order.
 	Swaps []SwapPayload
+	// Statements holds one proof per EffectProve the move causes, in
+	// order. A move without any encodes exactly as before they existed.
+	Statements []StatementProof
 	// Shares holds, for a peek or reveal, one share per slot of the
 	// request; for a show-others request, one encrypted share per slot and
 	// recipient (recipients in seat order, skipping the excepted seat and
@@ -62,9 +95,13 @@ type Body struct {
 	Shares    []*mental.Share
 	EncShares []*mental.EncryptedShare
 	Key       []byte // BodyKey: the secret key's encoding
-	// Deck and Shuffle: a seat's shuffle of the whole deck (BodyShuffle).
+	// Deck and Shuffle: a seat's shuffle (BodyShuffle) of the whole deck
+	// (a hidden deal) or of the pending shuffle request's slots, in the
+	// request's slot order.
 	Deck    []mental.Card
 	Shuffle *mental.ShuffleProof
+	// CoinShare: BodyCoinShare.
+	CoinShare *mental.CoinShare
 }
 
 // Limits on what a body may hold.
@@ -72,6 +109,10 @@ const (
 	maxArgs   = 16
 	maxSwaps  = 4
 	maxShares = 256
+	// MaxStatements is the most statement proofs a move's entry carries.
+	MaxStatements = 4
+	// MaxStatementKinds is the most kinds one statement is about.
+	MaxStatementKinds = mental.MaxHoldingKinds
 )
 
 // MarshalBinary returns the canonical encoding of b.
@@ -104,6 +145,17 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			}
 			p, _ := s.Proof.MarshalBinary()
 			out.AddBytes(p)
+		}
+		if len(b.Statements) > MaxStatements {
+			return nil, errors.New("body: too many statement proofs")
+		}
+		if len(b.Statements) > 0 {
+			out.AddUint8(uint8(len(b.Statements)))
+		}
+		for i, sp := range b.Statements {
+			if err := appendStatement(&out, &sp); err != nil {
+				return nil, fmt.Errorf("body: statement %d: %w", i, err)
+			}
 		}
 	case BodyShares:
 		if len(b.Shares) > 255 || len(b.EncShares) > 255 || len(b.Shares)+len(b.EncShares) > maxShares {
@@ -141,11 +193,98 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			return nil, err
 		}
 		out.AddBytes(p)
+	case BodyCoinShare:
+		if b.CoinShare == nil {
+			return nil, errors.New("body: a coin share body needs its share")
+		}
+		enc, err := b.CoinShare.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out.AddBytes(enc)
 	default:
 		return nil, fmt.Errorf("body: unknown kind %d", b.Kind)
 	}
 	return out.Bytes()
 }
+
+// appendStatement encodes one statement proof: tag u8 ‖ k u8 ‖ proof.
+func appendStatement(out *cryptobyte.Builder, sp *StatementProof) error {
+	k := sp.size()
+	if k < 1 || k > MaxStatementKinds {
+		return fmt.Errorf("a statement about %d kinds, want 1..%d", k, MaxStatementKinds)
+	}
+	if sp.Not {
+		out.AddUint8(statementNoneOf)
+		out.AddUint8(uint8(k))
+		for _, p := range sp.NotHeld {
+			if p == nil {
+				return errors.New("a missing not-held proof")
+			}
+			enc, err := p.MarshalBinary()
+			if err != nil {
+				return err
+			}
+			out.AddBytes(enc)
+		}
+		return nil
+	}
+	if sp.Holding == nil {
+		return errors.New("a missing holding proof")
+	}
+	enc, err := sp.Holding.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	if len(enc) != mental.ViewedHoldingProofSize(k) {
+		return fmt.Errorf("a holding proof of %d bytes for %d kinds", len(enc), k)
+	}
+	out.AddUint8(statementOneOf)
+	out.AddUint8(uint8(k))
+	out.AddBytes(enc)
+	return nil
+}
+
+// readStatement decodes one statement proof strictly.
+func readStatement(s *cryptobyte.String) (StatementProof, error) {
+	var tag, k uint8
+	if !s.ReadUint8(&tag) || !s.ReadUint8(&k) {
+		return StatementProof{}, errors.New("truncated")
+	}
+	if k < 1 || int(k) > MaxStatementKinds {
+		return StatementProof{}, fmt.Errorf("about %d kinds, want 1..%d", k, MaxStatementKinds)
+	}
+	switch tag {
+	case statementOneOf:
+		var p []byte
+		if !s.ReadBytes(&p, mental.ViewedHoldingProofSize(int(k))) {
+			return StatementProof{}, errors.New("holding proof truncated")
+		}
+		proof, err := mental.UnmarshalViewedHoldingProof(p, int(k))
+		if err != nil {
+			return StatementProof{}, err
+		}
+		return StatementProof{Holding: proof, Kinds: int(k)}, nil
+	case statementNoneOf:
+		sp := StatementProof{Not: true}
+		for j := range int(k) {
+			var p []byte
+			if !s.ReadBytes(&p, notHeldSize) {
+				return StatementProof{}, fmt.Errorf("not-held proof %d truncated", j)
+			}
+			proof, err := mental.UnmarshalNotHeldProof(p)
+			if err != nil {
+				return StatementProof{}, fmt.Errorf("not-held proof %d: %w", j, err)
+			}
+			sp.NotHeld = append(sp.NotHeld, proof)
+		}
+		return sp, nil
+	}
+	return StatementProof{}, fmt.Errorf("unknown statement tag %d", tag)
+}
+
+// notHeldSize is the length of a not-held proof (mental SPEC §6).
+const notHeldSize = 224
 
 // UnmarshalBody decodes a body strictly: every field canonical, nothing
 // left over. Card widths are checked against width.
@@ -203,6 +342,20 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 				return nil, fmt.Errorf("body: swap %d: %w", i, err)
 			}
 			b.Swaps = append(b.Swaps, sp)
+		}
+		if !s.Empty() {
+			// Statement proofs: present only when the move has some,
+			// so a count of zero is not canonical.
+			if !s.ReadUint8(&n) || n == 0 || n > MaxStatements {
+				return nil, fmt.Errorf("body: statement count %d, want 1..%d", n, MaxStatements)
+			}
+			for i := range int(n) {
+				sp, err := readStatement(&s)
+				if err != nil {
+					return nil, fmt.Errorf("body: statement %d: %w", i, err)
+				}
+				b.Statements = append(b.Statements, sp)
+			}
 		}
 	case BodyShares:
 		var n uint8
@@ -271,6 +424,16 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 			return nil, fmt.Errorf("body: shuffle: %w", err)
 		}
 		b.Shuffle = proof
+	case BodyCoinShare:
+		var enc []byte
+		if !s.ReadBytes(&enc, mental.CoinShareSize) {
+			return nil, errors.New("body: coin share truncated")
+		}
+		cs, err := mental.UnmarshalCoinShare(enc)
+		if err != nil {
+			return nil, fmt.Errorf("body: coin share: %w", err)
+		}
+		b.CoinShare = cs
 	default:
 		return nil, fmt.Errorf("body: unknown kind %d", kind)
 	}

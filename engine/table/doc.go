@@ -18,8 +18,15 @@
 //     public and every card starts as a trivially masked ciphertext. A game
 //     dealt face down ([HiddenDealer]) is dealt instead by every seat in
 //     turn shuffling the whole deck with a proof; nobody learns the deal.
-//  2. Play: moves, with the proofs of the swaps they cause, and decryption
-//     shares, seat by seat, for every peek and reveal.
+//     A game that opens with its own effects ([Opener], engine.Opening)
+//     has no deal: its deck lies face up in canonical order and the rules'
+//     opening effects (sets, shuffles of some slots, peeks, coins) run
+//     before the first move.
+//  2. Play: moves, with the proofs of the swaps they cause and of the
+//     statements they make about the mover's own viewed card; then the
+//     requests they cause, in order: decryption shares, seat by seat, for
+//     every peek and reveal; a shuffle of some slots by some seats; a
+//     joint coin share by every seat; sets of slots to face-up cards.
 //  3. Keys: when the game is over and the table publishes keys, every seat
 //     posts its secret key, so `masque replay --reveal` can show every card.
 //

@@ -78,6 +78,11 @@ func FuzzBody(f *testing.F) {
 	for _, e := range hh.Entries {
 		f.Add(e.Body)
 	}
+	// Shuffles of some slots, coin shares and moves with statements of
+	// both kinds.
+	for _, e := range effectsFuzzGame(f).Entries {
+		f.Add(e.Body)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := table.UnmarshalBody(data, 1)
 		if err != nil {
@@ -91,6 +96,27 @@ func FuzzBody(f *testing.F) {
 			t.Fatal("decode∘encode is not the identity")
 		}
 	})
+}
+
+// effectsFuzzGame is a short EffectsGame with every new body: an opening
+// of shuffles, peeks and a coin; statements "one of" and "none of" (one
+// and several kinds, two in one move); a shuffle of a few slots by some
+// seats; a coin during play.
+func effectsFuzzGame(tb testing.TB) *tabletest.Harness {
+	tb.Helper()
+	h := effectsTable(tb, "fuzz-effects", 3)
+	m := turn(h)
+	k := own(h, m, m)
+	h.Move(m, tabletest.EffectsOneOf, []int{m, int(k), other(k, 1)})
+	m = turn(h)
+	k = own(h, m, m)
+	h.Move(m, tabletest.EffectsNoneOf, []int{m, other(k, 1), other(k, 2)})
+	m = turn(h)
+	k = own(h, m, m)
+	h.Move(m, tabletest.EffectsTwoNones, []int{m, other(k, 3), other(k, 4)})
+	h.Move(turn(h), tabletest.EffectsMix, []int{0b101, 3, 5, 7})
+	h.Move(turn(h), tabletest.EffectsCoin, nil)
+	return h
 }
 
 // FuzzTranscript: the transcript reader and the auditor's replay never
@@ -136,13 +162,19 @@ func FuzzTranscript(f *testing.F) {
 // offered an arbitrary body validly signed by the seat due: Apply never
 // panics, and on error returns a *table.Fault and leaves the table as it
 // was.
-func FuzzApply(f *testing.F) {
-	h := fuzzGame(f)
+func FuzzApply(f *testing.F) { fuzzApply(f, fuzzGame(f), mascarade.Game{}) }
+
+// FuzzApplyEffects is FuzzApply on a game with shuffles of some slots,
+// coins during play and statements (tabletest.EffectsGame).
+func FuzzApplyEffects(f *testing.F) { fuzzApply(f, effectsFuzzGame(f), tabletest.EffectsGame{}) }
+
+// fuzzApply offers arbitrary bodies at every position of h's game.
+func fuzzApply(f *testing.F, h *tabletest.Harness, game table.Game) {
 	entries := h.Entries
 	// Interesting prefixes: one per position of the game.
 	tables := make([]*table.Table, len(entries))
 	build := func(k int) *table.Table {
-		t, err := table.New(h.Roster, mascarade.Game{})
+		t, err := table.New(h.Roster, game)
 		if err != nil {
 			f.Fatal(err)
 		}

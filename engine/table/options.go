@@ -32,6 +32,18 @@ type HiddenDealer interface {
 	HiddenDeal() bool
 }
 
+// Opener is implemented by games whose rules begin with their own effects
+// instead of a deal: when Opens is true the table skips the deal coins,
+// lays the game's Deck face up in its canonical order, one card per slot
+// (or the options' fixed deal, which New then receives), calls New with a
+// nil deal, and carries out the effects of the initial state's
+// [engine.Opening] (sets, shuffles, peeks, reveals, coins) before the
+// first move. A game cannot both open and deal by shuffles
+// ([HiddenDealer]).
+type Opener interface {
+	Opens() bool
+}
+
 // Options are a table's settings: the game's own options and what the
 // table adds around them. Their encoding is the roster's Options field.
 type Options struct {

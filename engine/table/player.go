@@ -94,11 +94,27 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 	case BodyKey:
 		return &Body{Kind: BodyKey, Key: p.card.Bytes()}, true, nil
 	case BodyShuffle:
-		deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), t.st.slots)
+		// The hidden deal shuffles the whole deck; a shuffle request, its
+		// slots.
+		in := t.st.slots
+		if t.st.phase == PhasePlay {
+			r := t.Pending()
+			in = make([]mental.Card, len(r.Slots))
+			for i, sl := range r.Slots {
+				in[i] = t.st.slots[sl]
+			}
+		}
+		deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), in)
 		if err != nil {
-			return nil, false, err
+			return nil, false, fmt.Errorf("table: seat %d's shuffle: %w", p.Seat, err)
 		}
 		return &Body{Kind: BodyShuffle, Deck: deck, Shuffle: proof}, true, nil
+	case BodyCoinShare:
+		cs, err := p.card.CoinShare(t.ctx(t.Pos(), p.Seat), t.CoinPoint(t.Pending()))
+		if err != nil {
+			return nil, false, fmt.Errorf("table: seat %d's coin share: %w", p.Seat, err)
+		}
+		return &Body{Kind: BodyCoinShare, CoinShare: cs}, true, nil
 	case BodyShares:
 		b, err := p.shares(t)
 		return b, err == nil, err
@@ -133,9 +149,26 @@ func (p *Player) shares(t *Table) (*Body, error) {
 	return b, nil
 }
 
+// Why a Player refuses to author a statement (MoveBody): errors.Is
+// tells them apart.
+var (
+	// ErrFalseStatement: the statement a move would make about the
+	// player's own card is false (it knows the card).
+	ErrFalseStatement = errors.New("the statement is false")
+	// ErrNotViewed: the player has no private view of the slot's current
+	// card (never viewed, or the card changed since), so it can prove
+	// nothing about it.
+	ErrNotViewed = errors.New("no private view of the slot's current card")
+)
+
 // MoveBody returns the body of a move by this seat, with a proof for each
-// hidden swap the move causes; swaps[i] is the secret bit of the i-th
-// (true: exchange the cards).
+// hidden swap the move causes (swaps[i] is the secret bit of the i-th;
+// true: exchange the cards) and for each statement it makes about its own
+// card (engine.EffectProve), in the order of the rules' effects. A
+// statement is proven over the encrypted shares of the seat's last private
+// view of the slot; MoveBody refuses, with an error wrapping
+// ErrFalseStatement, a statement it knows to be false, and, wrapping
+// ErrNotViewed, one about a card it has not viewed (or that changed since).
 func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) {
 	seat, kind, ok := t.Expect()
 	if !ok || int(seat) != p.Seat || kind != BodyMove {
@@ -150,6 +183,14 @@ func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) 
 	b := &Body{Kind: BodyMove, Move: engine.Move{Kind: m.Kind, Args: slices.Clone(m.Args)}}
 	i := 0
 	for _, ef := range effects {
+		if ef.Kind == engine.EffectProve {
+			sp, err := p.prove(t, ef, slots, len(b.Statements))
+			if err != nil {
+				return nil, err
+			}
+			b.Statements = append(b.Statements, *sp)
+			continue
+		}
 		if ef.Kind != engine.EffectSwap {
 			continue
 		}
@@ -172,6 +213,67 @@ func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) 
 		p.swapBits[t.Pos()] = slices.Clone(swaps)
 	}
 	return b, nil
+}
+
+// prove makes the i-th statement proof of this seat's move: ef is the
+// EffectProve, slots the table's ciphertexts at that point of the move.
+func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (*StatementProof, error) {
+	if len(ef.Slots) != 1 || int(ef.By) != p.Seat {
+		return nil, fmt.Errorf("table: the rules ask for a statement by seat %d about %d slots", ef.By, len(ef.Slots))
+	}
+	slot := ef.Slots[0]
+	kinds, err := statementKinds(t, ef)
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	who := fmt.Sprintf("table: seat %d (%s)", p.Seat, t.roster.Seats[p.Seat].Name)
+	if int(slot) < 0 || int(slot) >= len(slots) {
+		return nil, fmt.Errorf("%s: no slot %d", who, slot)
+	}
+	v, ok := t.st.viewOf(slot, engine.Seat(p.Seat))
+	if !ok {
+		return nil, fmt.Errorf("%s cannot make a statement about slot %d: it never viewed it: %w", who, slot, ErrNotViewed)
+	}
+	c := slots[slot]
+	if !v.card.Equal(c) {
+		return nil, fmt.Errorf("%s cannot make a statement about slot %d: its card changed since it was viewed: %w", who, slot, ErrNotViewed)
+	}
+	var others [][]*mental.Element
+	for _, es := range v.sent {
+		others = append(others, p.view.Decrypt(es))
+	}
+	m, err := p.card.Peek(c, others)
+	if err != nil {
+		return nil, fmt.Errorf("%s: opening slot %d: %w", who, slot, err)
+	}
+	kind, known := t.cat.Kind(m[0])
+	if !known {
+		return nil, fmt.Errorf("%s: slot %d opens to no known card", who, slot)
+	}
+	if slices.Contains(kinds, kind) == ef.Not {
+		what := "one of"
+		if ef.Not {
+			what = "none of"
+		}
+		return nil, fmt.Errorf("%s will not state that its card in slot %d is %s %v: it is %d: %w", who, slot, what, kinds, kind, ErrFalseStatement)
+	}
+	ctx := t.StatementContext(t.Pos(), p.Seat, i)
+	if !ef.Not {
+		proof, err := mental.ProveViewedHolding(ctx, p.card, p.view, c, 0, v.sent, kinds)
+		if err != nil {
+			return nil, fmt.Errorf("%s: statement about slot %d: %w", who, slot, err)
+		}
+		return &StatementProof{Holding: proof, Kinds: len(kinds)}, nil
+	}
+	sp := &StatementProof{Not: true}
+	for _, k := range kinds {
+		proof, err := mental.ProveNotHeld(ctx, p.card, p.view, c, 0, v.sent, k)
+		if err != nil {
+			return nil, fmt.Errorf("%s: statement about slot %d: %w", who, slot, err)
+		}
+		sp.NotHeld = append(sp.NotHeld, proof)
+	}
+	return sp, nil
 }
 
 // notYourMove says why this seat cannot move now, naming it, whose entry

@@ -24,6 +24,10 @@ const (
 	ReasonCoinMismatch        = "coin-mismatch"          // a deal coin does not match its commitment
 	ReasonKeyMismatch         = "key-mismatch"           // a published key is not the seat's card key
 	ReasonInvalid             = "invalid"                // anything else (internal inconsistencies)
+	ReasonStatementCount      = "statement-count"        // more or fewer statement proofs than the move causes
+	ReasonBadStatement        = "bad-statement"          // a statement proof does not verify, or is of another kind or size than the statement
+	ReasonNotViewed           = "not-viewed"             // a statement about a slot the prover never viewed privately
+	ReasonStaleView           = "stale-view"             // a statement about a slot whose card changed since the prover viewed it
 	ReasonBadSeatKeys         = "bad-seat-keys"          // the roster: a seat's keys fail (key proof, weak key, a viewing key reused); blames that seat
 	// ReasonRulePrefix starts a reason naming the game's rule ("rule:not-your-slot").
 	ReasonRulePrefix = "rule:"
@@ -34,7 +38,8 @@ func Reasons() []string {
 	return []string{ReasonUnknownSeat, ReasonBadSignature, ReasonSignedByAnotherSeat, ReasonWrongPosition,
 		ReasonWrongPreviousHash, ReasonLogClosed, ReasonNotYourTurn, ReasonMalformedBody, ReasonWrongBodyKind,
 		ReasonBadSwapProof, ReasonSwapCount, ReasonBadShare, ReasonShareCount, ReasonBadShuffle,
-		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid, ReasonBadSeatKeys}
+		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid, ReasonStatementCount, ReasonBadStatement,
+		ReasonNotViewed, ReasonStaleView, ReasonBadSeatKeys}
 }
 
 // KnownReason reports whether r is one of [Reasons] or "rule:" followed by

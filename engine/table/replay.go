@@ -13,7 +13,8 @@ import (
 // proofs and rules, in order. It returns the table after the last entry;
 // on the first bad entry it returns the table before it and a *Fault.
 //
-// Replay checks the group proofs (swaps, shuffles, decryption shares) of
+// Replay checks the group proofs (swaps, shuffles, decryption and coin
+// shares, statements) of
 // the whole transcript together, in one batch of up to a few thousand,
 // which is faster than one by one (mental.Batch); everything else is
 // checked entry by entry. If anything at all fails in that pass, Replay

@@ -75,32 +75,102 @@ func (f *Fault) Error() string {
 
 func (f *Fault) Unwrap() error { return f.Err }
 
-// Request is a pending (or just completed) need for decryption shares.
+// Request is a pending (or just completed) step that entries of seats
+// other than a mover's fill: decryption shares, a shuffle, a joint coin.
+// Requests are served one at a time, in the order the rules asked for
+// them.
 //
 // A public reveal collects a plain share of every slot from every seat.
 // A private view (a peek, or a show-others) collects shares encrypted to
 // the viewers' viewing keys, so that nothing in the log opens a viewed
 // card for anyone else, however many seats view it (design.md §4.1).
+// A shuffle collects one shuffle of its slots from each of its seats in
+// turn; a coin, one coin share from every seat. A set waits in the queue
+// only behind another request, and needs no entry.
 type Request struct {
-	Kind   engine.EffectKind // EffectPeek, EffectReveal or EffectShowOthers
-	By     engine.Seat       // the viewer of a peek
-	Except engine.Seat       // show-others: the seat kept in the dark
+	// Kind is EffectPeek, EffectReveal, EffectShowOthers, EffectShuffle,
+	// EffectCoin or EffectSet.
+	Kind   engine.EffectKind
+	By     engine.Seat // the viewer of a peek
+	Except engine.Seat // show-others: the seat kept in the dark
 	Slots  []engine.Slot
-	Cards  []mental.Card // the slots' ciphertexts when the request was made
-	Seats  []engine.Seat // who must post shares, in order
+	// Cards are the slots' ciphertexts when the request reached the head
+	// of the queue (share requests only; for a request made by a move,
+	// after the move's swaps).
+	Cards []mental.Card
+	Seats []engine.Seat // who must post, in order
+	// Set: EffectSet's new cards, one per slot.
+	Set []engine.Card
+	// At: a coin's position, that of its first share entry; the coin's
+	// point is mental.CoinPoint(game id, At).
+	At uint64
+	// Coins are the coin shares posted so far, by Seats' order; Coin is
+	// the coin's value once every share is in.
+	Coins []*mental.CoinShare
+	Coin  [32]byte
 	// Shares[i][k] is the D vector of Seats[i]'s public share of Slots[k]
 	// (a reveal; nil for a private view).
 	Shares [][][]*mental.Element
 	// Enc[i] are Seats[i]'s encrypted shares (a private view): for each
 	// slot in order, one per recipient in the order of
 	// Recipients(n, Seats[i]).
-	Enc  [][]*mental.EncryptedShare
-	next int
+	Enc     [][]*mental.EncryptedShare
+	next    int
+	started bool // a coin: At is set
 }
 
 // Private reports whether the request is a private view, filled with
 // shares encrypted to its viewers rather than public ones.
-func (r *Request) Private() bool { return r.Kind != engine.EffectReveal }
+func (r *Request) Private() bool {
+	return r.Kind == engine.EffectPeek || r.Kind == engine.EffectShowOthers
+}
+
+// wantBody is the body kind that fills r.
+func (r *Request) wantBody() BodyKind {
+	switch r.Kind {
+	case engine.EffectShuffle:
+		return BodyShuffle
+	case engine.EffectCoin:
+		return BodyCoinShare
+	}
+	return BodyShares
+}
+
+// viewers lists who privately views r's slots when it completes.
+func (r *Request) viewers(n int) []engine.Seat {
+	switch r.Kind {
+	case engine.EffectPeek:
+		return []engine.Seat{r.By}
+	case engine.EffectShowOthers:
+		var out []engine.Seat
+		for s := range n {
+			if engine.Seat(s) != r.Except {
+				out = append(out, engine.Seat(s))
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// sentTo returns the encrypted shares of the k-th slot of a completed
+// private view that viewer received, one from every other author in the
+// order of Seats; false if the viewer received none from some author.
+func (r *Request) sentTo(n int, viewer engine.Seat, k int) ([]*mental.EncryptedShare, bool) {
+	var out []*mental.EncryptedShare
+	for i, author := range r.Seats {
+		if author == viewer {
+			continue
+		}
+		rec := r.Recipients(n, author)
+		idx := slices.Index(rec, viewer)
+		if idx < 0 || i >= len(r.Enc) || k*len(rec)+idx >= len(r.Enc[i]) {
+			return nil, false
+		}
+		out = append(out, r.Enc[i][k*len(rec)+idx])
+	}
+	return out, true
+}
 
 // Recipients lists who receives author's encrypted shares: the viewer of
 // a peek; for a show-others, every seat but the excepted one and the
@@ -125,7 +195,18 @@ func (r *Request) clone() *Request {
 	c := *r
 	c.Shares = slices.Clone(r.Shares)
 	c.Enc = slices.Clone(r.Enc)
+	c.Coins = slices.Clone(r.Coins)
 	return &c
+}
+
+// slotView is a seat's last private view of a slot: the ciphertext it
+// opened and the encrypted shares it received, which a statement about the
+// card (EffectProve) is proven over while the slot still holds that
+// ciphertext.
+type slotView struct {
+	viewer engine.Seat
+	card   mental.Card
+	sent   []*mental.EncryptedShare
 }
 
 // Table is the replicated state of one game. It is not safe for
@@ -166,7 +247,10 @@ type state struct {
 	keys     [][]byte // published secret keys by seat
 	keysNext int
 	shuffles int // hidden deal: seats that have shuffled
-	hash     ledger.Hash
+	// views[slot] are the seats' last private views of the slot. Slices
+	// are replaced, never modified, so clones share them.
+	views [][]slotView
+	hash  ledger.Hash
 }
 
 func (s *state) clone() state {
@@ -179,7 +263,36 @@ func (s *state) clone() state {
 		c.pending[i] = r.clone()
 	}
 	c.keys = slices.Clone(s.keys)
+	c.views = slices.Clone(s.views)
 	return c
+}
+
+// recordView remembers that viewer privately viewed slot holding card,
+// through the encrypted shares sent.
+func (s *state) recordView(slot engine.Slot, viewer engine.Seat, card mental.Card, sent []*mental.EncryptedShare) {
+	for len(s.views) <= int(slot) {
+		s.views = append(s.views, nil)
+	}
+	var vs []slotView
+	for _, v := range s.views[slot] {
+		if v.viewer != viewer {
+			vs = append(vs, v)
+		}
+	}
+	s.views[slot] = append(vs, slotView{viewer: viewer, card: card, sent: sent})
+}
+
+// viewOf returns viewer's last private view of slot.
+func (s *state) viewOf(slot engine.Slot, viewer engine.Seat) (slotView, bool) {
+	if slot < 0 || int(slot) >= len(s.views) {
+		return slotView{}, false
+	}
+	for _, v := range s.views[slot] {
+		if v.viewer == viewer {
+			return v, true
+		}
+	}
+	return slotView{}, false
 }
 
 // KeyContext returns the context a seat's card key proof is bound to: the
@@ -241,7 +354,12 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	t := &Table{game: game, roster: roster, gameID: id, opts: opts, joint: jk, views: views,
 		cat: mental.NewCatalogue(game.Kinds()), deck: deck, width: 1}
 	t.st = state{prev: id, phase: PhaseCommit, keys: make([][]byte, len(roster.Seats))}
+	op, opens := game.(Opener)
+	opens = opens && op.Opens()
 	if hd, ok := game.(HiddenDealer); ok && hd.HiddenDeal() {
+		if opens {
+			return nil, errors.New("table: a game deals by shuffles or opens with its own effects, not both")
+		}
 		if opts.Deal != nil {
 			return nil, errors.New("table: a hidden deal cannot be fixed in the options")
 		}
@@ -254,13 +372,55 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 			t.st.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
 		}
 	}
-	if opts.Deal != nil {
+	if opens {
+		if err := t.st.open(t, opts.Deal); err != nil {
+			return nil, fmt.Errorf("table: opening: %w", err)
+		}
+	} else if opts.Deal != nil {
 		if err := t.st.start(t, opts.Deal); err != nil {
 			return nil, fmt.Errorf("table: fixed deal: %w", err)
 		}
 	}
 	t.st.hash = t.st.computeHash(t)
 	return t, nil
+}
+
+// open starts a game that opens with its own effects ([Opener]): the
+// slots hold the deck face up in its canonical order (or the fixed deal,
+// which the rules then know), and the rules' opening effects are queued
+// before the first move.
+func (s *state) open(t *Table, deal []engine.Card) error {
+	if deal != nil {
+		if err := s.start(t, deal); err != nil {
+			return err
+		}
+	} else {
+		rules, err := t.game.New(t.opts.Game, nil)
+		if err != nil {
+			return err
+		}
+		s.rules = rules
+		s.slots = make([]mental.Card, len(t.deck))
+		for i, c := range t.deck {
+			s.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
+		}
+		s.phase = PhasePlay
+	}
+	if o, ok := s.rules.(engine.Opening); ok {
+		for _, ef := range o.Opening() {
+			if ef.Kind == engine.EffectSwap || ef.Kind == engine.EffectProve {
+				return fmt.Errorf("the opening asks for a %s, which only a move carries", ef.Kind)
+			}
+			if err := s.queue(t, ef); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.settle(t, 0); err != nil {
+		return err
+	}
+	s.maybeEnd(t)
+	return nil
 }
 
 // start deals and enters the play phase.
@@ -365,7 +525,7 @@ func (t *Table) Expect() (seat engine.Seat, kind BodyKind, ok bool) {
 		return s, BodyKey, true
 	}
 	if len(t.st.pending) > 0 {
-		return s, BodyShares, true
+		return s, t.st.pending[0].wantBody(), true
 	}
 	return s, BodyMove, true
 }
@@ -471,7 +631,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	if s.phase == PhasePlay {
 		want = BodyMove
 		if len(s.pending) > 0 {
-			want = BodyShares
+			want = s.pending[0].wantBody()
 		}
 	}
 	if b.Kind != want {
@@ -536,6 +696,12 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		return nil, nil
 	}
 	if len(s.pending) > 0 {
+		switch s.pending[0].Kind {
+		case engine.EffectShuffle:
+			return s.applyShuffle(t, e, b)
+		case engine.EffectCoin:
+			return s.applyCoinShare(t, e, b)
+		}
 		return s.applyShares(t, e, b)
 	}
 	// A move.
@@ -546,8 +712,21 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		return nil, err
 	}
 	s.rules = rules
-	swaps := 0
+	swaps, statements := 0, 0
 	for _, ef := range effects {
+		if ef.Kind == engine.EffectProve {
+			if ef.By != m.Seat {
+				return nil, fmt.Errorf("internal: the rules asked seat %d to prove in seat %d's move", ef.By, m.Seat)
+			}
+			if statements >= len(b.Statements) {
+				return nil, because(ReasonStatementCount, errors.New("the move needs a statement proof the entry does not carry"))
+			}
+			if err := s.applyProve(t, e, ef, &b.Statements[statements], statements); err != nil {
+				return nil, err
+			}
+			statements++
+			continue
+		}
 		if ef.Kind == engine.EffectSwap {
 			if ef.By != m.Seat {
 				return nil, fmt.Errorf("internal: the rules asked seat %d to swap in seat %d's move", ef.By, m.Seat)
@@ -568,7 +747,10 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	if swaps != len(b.Swaps) {
 		return nil, because(ReasonSwapCount, fmt.Errorf("the entry carries %d swap proofs, the move needs %d", len(b.Swaps), swaps))
 	}
-	if err := s.afterRules(t); err != nil {
+	if statements != len(b.Statements) {
+		return nil, because(ReasonStatementCount, fmt.Errorf("the entry carries %d statement proofs, the move needs %d", len(b.Statements), statements))
+	}
+	if err := s.settle(t, e.Pos+1); err != nil {
 		return nil, err
 	}
 	s.maybeEnd(t)
@@ -613,7 +795,8 @@ func (s *state) applySwap(t *Table, e *ledger.Entry, ef engine.Effect, p SwapPay
 	return nil
 }
 
-// queue turns a share-needing effect into a pending request.
+// queue turns an effect that entries of other seats fill (shares, a
+// shuffle, a coin) or that waits its turn (a set) into a pending request.
 func (s *state) queue(t *Table, ef engine.Effect) error {
 	n := len(t.roster.Seats)
 	r := &Request{Kind: ef.Kind, By: ef.By, Except: ef.Except, Slots: slices.Clone(ef.Slots)}
@@ -622,11 +805,23 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 			return fmt.Errorf("internal: %s of slot %d", ef.Kind, sl)
 		}
 	}
-	for seat := range n {
-		if ef.Kind == engine.EffectPeek && engine.Seat(seat) == ef.By {
-			continue
+	if ef.Kind != engine.EffectSet && ef.Kind != engine.EffectShuffle {
+		for seat := range n {
+			if ef.Kind == engine.EffectPeek && engine.Seat(seat) == ef.By {
+				continue
+			}
+			r.Seats = append(r.Seats, engine.Seat(seat))
 		}
-		r.Seats = append(r.Seats, engine.Seat(seat))
+	}
+	distinct := func() error {
+		seen := map[engine.Slot]bool{}
+		for _, sl := range ef.Slots {
+			if seen[sl] {
+				return fmt.Errorf("internal: a %s lists slot %d twice", ef.Kind, sl)
+			}
+			seen[sl] = true
+		}
+		return nil
 	}
 	switch ef.Kind {
 	case engine.EffectPeek:
@@ -634,6 +829,43 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 			return errors.New("internal: a peek is of one slot")
 		}
 	case engine.EffectReveal, engine.EffectShowOthers:
+	case engine.EffectSet:
+		if len(ef.Cards) != len(ef.Slots) {
+			return fmt.Errorf("internal: a set of %d slots with %d cards", len(ef.Slots), len(ef.Cards))
+		}
+		for _, c := range ef.Cards {
+			if c < 0 || int(c) >= t.game.Kinds() {
+				return fmt.Errorf("internal: a set of card %d, the game has %d kinds", c, t.game.Kinds())
+			}
+		}
+		if err := distinct(); err != nil {
+			return err
+		}
+		r.Set = slices.Clone(ef.Cards)
+		s.pending = append(s.pending, r)
+		return nil
+	case engine.EffectShuffle:
+		if len(ef.Slots) == 0 || len(ef.Slots) > mental.MaxShuffle {
+			return fmt.Errorf("internal: a shuffle of %d slots, want 1..%d", len(ef.Slots), mental.MaxShuffle)
+		}
+		if err := distinct(); err != nil {
+			return err
+		}
+		r.Seats = slices.Clone(ef.Seats)
+		if len(r.Seats) == 0 {
+			for seat := range n {
+				r.Seats = append(r.Seats, engine.Seat(seat))
+			}
+		}
+		for _, seat := range r.Seats {
+			if seat < 0 || int(seat) >= n {
+				return fmt.Errorf("internal: a shuffle by seat %d", seat)
+			}
+		}
+	case engine.EffectCoin:
+		if len(ef.Slots) != 0 {
+			return errors.New("internal: a coin is of no slot")
+		}
 	default:
 		return fmt.Errorf("internal: unexpected effect %s", ef.Kind)
 	}
@@ -644,11 +876,30 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 	return nil
 }
 
-// afterRules snapshots the cards of newly queued requests and completes
-// requests that need no shares.
-func (s *state) afterRules(t *Table) error {
+// settle runs the queue up to the next request that needs entries: sets
+// at its head take effect; the coin at its head gets its position (next,
+// that of the entry that will serve it first); every share request not
+// behind a shuffle or a set snapshots its slots' ciphertexts (so a request
+// made by a move sees the cards after the move's swaps, and one behind a
+// shuffle sees the shuffled cards).
+func (s *state) settle(t *Table, next uint64) error {
+	for len(s.pending) > 0 && s.pending[0].Kind == engine.EffectSet {
+		r := s.pending[0]
+		for i, sl := range r.Slots {
+			s.slots[sl] = mental.FaceUp(mental.CardPoint(int(r.Set[i])))
+		}
+		s.pending = s.pending[1:]
+	}
+	if len(s.pending) > 0 {
+		if r := s.pending[0]; r.Kind == engine.EffectCoin && !r.started {
+			r.At, r.started = next, true
+		}
+	}
 	for _, r := range s.pending {
-		if r.Cards == nil {
+		if r.Kind == engine.EffectShuffle || r.Kind == engine.EffectSet {
+			break
+		}
+		if r.Kind != engine.EffectCoin && r.Cards == nil {
 			for _, sl := range r.Slots {
 				r.Cards = append(r.Cards, s.slots[sl])
 			}
@@ -713,10 +964,36 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 	if r.next < len(r.Seats) {
 		return nil, nil
 	}
-	// Complete.
+	return r, s.complete(t, e, r)
+}
+
+// complete pops the request at the head of the queue, which its last
+// entry (e) just filled: a reveal's cards and a coin's value go to the
+// rules as facts, a private view is remembered for its viewers; then the
+// queue settles.
+func (s *state) complete(t *Table, e *ledger.Entry, r *Request) error {
+	n := len(t.roster.Seats)
 	s.pending = s.pending[1:]
-	if r.Kind == engine.EffectReveal {
-		var facts []engine.Fact
+	var facts []engine.Fact
+	learn := false
+	switch r.Kind {
+	case engine.EffectPeek, engine.EffectShowOthers:
+		for k, sl := range r.Slots {
+			for _, v := range r.viewers(n) {
+				if sent, ok := r.sentTo(n, v, k); ok {
+					s.recordView(sl, v, r.Cards[k], sent)
+				}
+			}
+		}
+	case engine.EffectCoin:
+		v, err := mental.CoinValue(t.gameID, r.At, r.Coins)
+		if err != nil {
+			return err
+		}
+		r.Coin = v
+		facts, learn = []engine.Fact{{Slot: -1, Coin: v}}, true
+	case engine.EffectReveal:
+		learn = true
 		for k, sl := range r.Slots {
 			var all [][]*mental.Element
 			for i := range r.Seats {
@@ -724,33 +1001,35 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 			}
 			m, err := mental.Open(r.Cards[k], all)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			kind, ok := t.cat.Kind(m[0])
 			if !ok {
-				return nil, fmt.Errorf("slot %d opens to no known card", sl)
+				return fmt.Errorf("slot %d opens to no known card", sl)
 			}
 			facts = append(facts, engine.Fact{Slot: sl, Card: engine.Card(kind)})
 		}
+	}
+	if learn {
 		rules, effects, err := s.rules.Learn(facts)
 		if err != nil {
-			return nil, fmt.Errorf("rules rejected the revealed facts: %w", err)
+			return fmt.Errorf("rules rejected the established facts: %w", err)
 		}
 		s.rules = rules
 		for _, ef := range effects {
-			if ef.Kind == engine.EffectSwap {
-				return nil, errors.New("internal: the rules asked for a swap without a move")
+			if ef.Kind == engine.EffectSwap || ef.Kind == engine.EffectProve {
+				return fmt.Errorf("internal: the rules asked for a %s without a move", ef.Kind)
 			}
 			if err := s.queue(t, ef); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		if err := s.afterRules(t); err != nil {
-			return nil, err
-		}
+	}
+	if err := s.settle(t, e.Pos+1); err != nil {
+		return err
 	}
 	s.maybeEnd(t)
-	return r, nil
+	return nil
 }
 
 func (s *state) computeHash(t *Table) ledger.Hash {

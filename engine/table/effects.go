@@ -1,0 +1,176 @@
+package table
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+)
+
+// This file carries out the effects that later games need: a shuffle of
+// some slots by some seats, a statement about one's own card carried by a
+// move, and a joint coin (docs/protocol.md §5).
+
+// statementIndex is added to the index of a move's i-th statement proof in
+// its context, so that no statement proof shares a context with a swap
+// proof of the same entry (swap i uses pos << 8 | i, i < 4).
+const statementIndex = 0x80
+
+// StatementContext is the context of the i-th statement proof of the move
+// entry at pos, by seat: (game id, pos << 8 | 0x80 | i, seat). Every
+// not-held proof of one "none of" statement shares it (each binds its own
+// kind).
+func (t *Table) StatementContext(pos uint64, seat int, i int) mental.Context {
+	return mental.Context{Table: t.gameID, Pos: pos<<8 | statementIndex | uint64(i), Seat: uint32(seat)}
+}
+
+// CoinPoint returns the public point of the coin being drawn (or just
+// drawn) by r, a coin request: mental.CoinPoint(game id, r.At).
+func (t *Table) CoinPoint(r *Request) *mental.Element { return mental.CoinPoint(t.gameID, r.At) }
+
+// applyShuffle applies e, one seat's shuffle of the slots of the shuffle
+// request at the head of the queue.
+func (s *state) applyShuffle(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	if len(b.Deck) != len(r.Slots) {
+		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled deck has %d cards, the shuffle is of %d slots", len(b.Deck), len(r.Slots)))
+	}
+	in := make([]mental.Card, len(r.Slots))
+	for i, sl := range r.Slots {
+		in[i] = s.slots[sl]
+	}
+	ctx := t.ctx(e.Pos, seat)
+	if t.deferred != nil {
+		out, p := b.Deck, b.Shuffle
+		t.deferred.stage(func(bt *mental.Batch) {
+			bt.AddShuffle(fmt.Sprintf("shuffle of %d slots by seat %d", len(in), seat), t.joint, ctx, in, out, p)
+		})
+	} else if err := t.joint.VerifyShuffle(ctx, in, b.Deck, b.Shuffle); err != nil {
+		return nil, because(ReasonBadShuffle, fmt.Errorf("shuffle of slots %v: %w", r.Slots, err))
+	}
+	for i, sl := range r.Slots {
+		s.slots[sl] = b.Deck[i]
+	}
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.complete(t, e, r)
+}
+
+// applyCoinShare applies e, one seat's share of the coin at the head of
+// the queue.
+func (s *state) applyCoinShare(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	X, Q, ctx, cs := t.joint.Keys[seat], t.CoinPoint(r), t.ctx(e.Pos, seat), b.CoinShare
+	if t.deferred != nil {
+		t.deferred.stage(func(bt *mental.Batch) {
+			bt.AddCoinShare(fmt.Sprintf("coin share by seat %d", seat), ctx, X, Q, cs)
+		})
+	} else if err := mental.VerifyCoinShare(ctx, X, Q, cs); err != nil {
+		return nil, because(ReasonBadShare, fmt.Errorf("coin share: %w", err))
+	}
+	r.Coins = append(r.Coins, cs)
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.complete(t, e, r)
+}
+
+// statementKinds checks an EffectProve's set of kinds.
+func statementKinds(t *Table, ef engine.Effect) ([]int, error) {
+	if len(ef.Cards) == 0 || len(ef.Cards) > MaxStatementKinds {
+		return nil, fmt.Errorf("internal: a statement about %d kinds, want 1..%d", len(ef.Cards), MaxStatementKinds)
+	}
+	kinds := make([]int, len(ef.Cards))
+	for i, c := range ef.Cards {
+		if c < 0 || int(c) >= t.game.Kinds() {
+			return nil, fmt.Errorf("internal: a statement about card %d, the game has %d kinds", c, t.game.Kinds())
+		}
+		kinds[i] = int(c)
+	}
+	return kinds, nil
+}
+
+// proveTarget is what a statement by seat about slot is proven over: the
+// seat's last private view of the slot, which must still hold the same
+// ciphertext.
+func (s *state) proveTarget(seat engine.Seat, slot engine.Slot) (slotView, error) {
+	if slot < 0 || int(slot) >= len(s.slots) {
+		return slotView{}, fmt.Errorf("internal: a statement about slot %d", slot)
+	}
+	v, ok := s.viewOf(slot, seat)
+	if !ok {
+		return slotView{}, because(ReasonNotViewed, fmt.Errorf("seat %d never viewed slot %d privately", seat, slot))
+	}
+	if !v.card.Equal(s.slots[slot]) {
+		return slotView{}, because(ReasonStaleView, fmt.Errorf("slot %d changed since seat %d viewed it", slot, seat))
+	}
+	return v, nil
+}
+
+// applyProve checks the i-th statement proof of a move's entry against
+// the EffectProve ef.
+func (s *state) applyProve(t *Table, e *ledger.Entry, ef engine.Effect, sp *StatementProof, i int) error {
+	if len(ef.Slots) != 1 {
+		return fmt.Errorf("internal: a statement about %d slots", len(ef.Slots))
+	}
+	kinds, err := statementKinds(t, ef)
+	if err != nil {
+		return err
+	}
+	slot, seat := ef.Slots[0], int(e.Seat)
+	v, err := s.proveTarget(ef.By, slot)
+	if err != nil {
+		return err
+	}
+	what := "one of"
+	if ef.Not {
+		what = "none of"
+	}
+	if sp.Not != ef.Not || sp.size() != len(kinds) {
+		return because(ReasonBadStatement, fmt.Errorf("statement %d: the proof is not of %q %d kinds", i, what, len(kinds)))
+	}
+	ctx := t.StatementContext(e.Pos, seat, i)
+	X, Y, c := t.joint.Keys[seat], t.views[seat], s.slots[slot]
+	name := fmt.Sprintf("statement %d: slot %d is %s %v", i, slot, what, kinds)
+	if t.deferred != nil {
+		sent, proof := v.sent, *sp
+		kinds := slices.Clone(kinds)
+		t.deferred.stage(func(bt *mental.Batch) {
+			if !proof.Not {
+				bt.AddViewedHolding(name, ctx, X, Y, c, 0, sent, kinds, proof.Holding)
+				return
+			}
+			for j, k := range kinds {
+				bt.AddNotHeld(fmt.Sprintf("%s (%d)", name, j), ctx, X, Y, c, 0, sent, k, proof.NotHeld[j])
+			}
+		})
+		return nil
+	}
+	if !sp.Not {
+		err = mental.VerifyViewedHolding(ctx, X, Y, c, 0, v.sent, kinds, sp.Holding)
+	} else {
+		for j, k := range kinds {
+			if err = mental.VerifyNotHeld(ctx, X, Y, c, 0, v.sent, k, sp.NotHeld[j]); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		return because(ReasonBadStatement, fmt.Errorf("%s: %w", name, err))
+	}
+	return nil
+}
+
+// CanProve reports whether seat may make a statement about slot now: it
+// viewed the slot privately and the slot still holds the card it viewed.
+func (t *Table) CanProve(seat engine.Seat, slot engine.Slot) bool {
+	_, err := t.st.proveTarget(seat, slot)
+	return err == nil
+}
