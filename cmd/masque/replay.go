@@ -328,7 +328,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 				cur.Swaps = append(cur.Swaps, rs)
 			}
 			if key != nil && len(lines) > 0 {
-				line := fmt.Sprintf("turn %d  %s", st.Turn, st.Text)
+				line := fmt.Sprintf("turn %d  %s", st.Turn, st.Words)
 				if len(outcomes) > 0 {
 					line += "  → " + strings.Join(outcomes, "; ")
 				}

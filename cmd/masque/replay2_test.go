@@ -58,10 +58,10 @@ func TestReplaySecondEditionReveal(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	for swap, want := range map[string]string{
-		"Anna swap Boris":  "real swap: Anna now holds the King, Boris the Princess",
-		"Boris swap Sasha": "pretended swap: nothing moved (Boris keeps the Princess, Sasha the Empress)",
-		"Sasha swap Dima":  "real swap: Sasha now holds the Judge, Dima the Empress",
-		"Dima swap Anna":   "pretended swap",
+		"Anna swaps cards with Boris":  "real swap: Anna now holds the King, Boris the Princess",
+		"Boris swaps cards with Sasha": "pretended swap: nothing moved (Boris keeps the Princess, Sasha the Empress)",
+		"Sasha swaps cards with Dima":  "real swap: Sasha now holds the Judge, Dima the Empress",
+		"Dima swaps cards with Anna":   "pretended swap",
 	} {
 		if l := lineWith(out, swap); !strings.Contains(l, want) {
 			t.Errorf("%s: line %q lacks %q\n%s", swap, l, want, out)
@@ -70,11 +70,11 @@ func TestReplaySecondEditionReveal(t *testing.T) {
 	for _, want := range []string{
 		"replay of a game of mascarade2: Anna, Boris, Sasha, Dima, Egor, Fedya",
 		"dealt face up: Anna Princess, Boris King, Sasha Empress, Dima Judge, Egor Puppeteer, Fedya Swindler",
-		"turn 8  Boris use target=Dima\n  Dima's card is shown to everyone but Dima\n  everyone but Dima saw: Dima is the Empress",
+		"turn 8  Boris uses the Princess's power on Dima\n  Dima's card is shown to everyone but Dima\n  everyone but Dima saw: Dima is the Empress",
 		"Fedya and Sasha changed chairs (cards and purses stay on the table); clockwise now: Anna, Boris, Fedya, Dima, Egor, Sasha",
 		// Cards stay with the chairs: Fedya now holds the Judge Sasha left.
 		"cards after turn 11: Anna King, Boris Princess, Fedya Judge, Dima Empress, Egor Puppeteer, Sasha Swindler",
-		"revealed: Sasha is the Swindler, Dima is the Empress",
+		"revealed: Sasha's card is the Swindler, Dima's card is the Empress",
 		"game over after 12 turns: Dima won",
 	} {
 		if !strings.Contains(out, want) {
@@ -129,7 +129,7 @@ func TestReplaySecondEditionPublic(t *testing.T) {
 		}
 		if len(args) == 2 {
 			for _, want := range []string{
-				"turn 1  Anna swap Boris  (swapped or not: only Anna knows)",
+				"turn 1  Anna swaps cards with Boris  (swapped or not: only Anna knows)",
 				"  Dima's card is shown to everyone but Dima",
 				"Fedya and Sasha changed chairs",
 				"game over after 12 turns: Dima won",

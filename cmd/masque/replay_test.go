@@ -65,10 +65,10 @@ func TestReplayReveal(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
 	for swap, want := range map[string]string{
-		"Anna swap Boris":    "real swap: Anna now holds the Widow, Boris the Queen",
-		"Boris swap centre1": "pretended swap: nothing moved",
-		"Sasha swap Dima":    "real swap: Sasha now holds the King, Dima the Judge",
-		"Dima swap Anna":     "pretended swap",
+		"Anna swaps cards with Boris":               "real swap: Anna now holds the Widow, Boris the Queen",
+		"Boris swaps their card with centre card 1": "pretended swap: nothing moved",
+		"Sasha swaps cards with Dima":               "real swap: Sasha now holds the King, Dima the Judge",
+		"Dima swaps cards with Anna":                "pretended swap",
 	} {
 		if l := lineWith(out, swap); !strings.Contains(l, want) {
 			t.Errorf("%s: line %q lacks %q\n%s", swap, l, want, out)
@@ -78,7 +78,7 @@ func TestReplayReveal(t *testing.T) {
 		"dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King, centre1 Bishop, centre2 Thief",
 		"cards after turn 1: Anna Widow, Boris Queen, Sasha Judge, Dima King",
 		"cards after turn 3: Anna Widow, Boris Queen, Sasha King, Dima Judge",
-		"revealed: Anna is the Widow, Boris is the Queen",
+		"revealed: Anna's card is the Widow, Boris's card is the Queen",
 		"game over after 5 turns: Anna won",
 	} {
 		if !strings.Contains(out, want) {
@@ -123,8 +123,8 @@ func TestReplayPublic(t *testing.T) {
 			}
 		}
 		if len(args) == 2 {
-			for _, want := range []string{"turn 1  Anna swap Boris  (swapped or not: only Anna knows)",
-				"turn 2  Boris swap centre1  (swapped or not: only Boris knows)", "game over after 5 turns: Anna won"} {
+			for _, want := range []string{"turn 1  Anna swaps cards with Boris  (swapped or not: only Anna knows)",
+				"turn 2  Boris swaps their card with centre card 1  (swapped or not: only Boris knows)", "game over after 5 turns: Anna won"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, out)
 				}

@@ -179,6 +179,7 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 			s.bots[i] = ed.bot(st.Raw(), engine.Seat(i), botSeed)
 		}
 	}
+	s.follow.SpeakTo(engine.Seat(opts.Seat))
 	s.follow.Start(lt.View())
 	lt.OnEntry = s.onEntry
 	lg.Info("local table", "players", names, "seat", opts.Seat, "seed", botSeed)

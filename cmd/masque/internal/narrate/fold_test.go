@@ -48,18 +48,18 @@ Dima challenge
 			t.Fatal(err)
 		}
 		for _, l := range ev.Lines {
-			if strings.HasSuffix(l, " pass") {
+			if strings.HasSuffix(l, " passes") {
 				events++
 			}
 		}
 	}
 	log := strings.Join(f.Lines, "\n")
-	for _, want := range []string{"turn 6  passed: Boris, Sasha, Dima, Egor\n  coins: Anna 6→9", "turn 7  Sasha pass\n", "turn 7  passed: Egor, Anna\n  revealed:"} {
+	for _, want := range []string{"turn 6  passed: Boris, Sasha, Dima, Egor\n  coins: Anna 6→9", "turn 7  Sasha passes\n", "turn 7  passed: Egor, Anna\n  revealed:"} {
 		if !strings.Contains(log+"\n", want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
 	}
-	if strings.Contains(log, "turn 6  Boris pass") {
+	if strings.Contains(log, "turn 6  Boris passes") {
 		t.Errorf("the passes are not folded:\n%s", log)
 	}
 	if events != 7 {

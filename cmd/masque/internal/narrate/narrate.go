@@ -30,6 +30,7 @@ type Swap struct {
 	Slots [2]engine.Slot
 	Index int    // the swap's index among the move's swaps (its payload)
 	Move  string // the move's public text, e.g. "Anna swap Boris"
+	Words string // the move in words, e.g. "Anna swaps her card with Boris's card" (see [Said])
 }
 
 // Show is a card shown to every seat but its owner (the 2nd edition's
@@ -50,6 +51,7 @@ type Moved struct {
 	Turn  int
 	Seat  engine.Seat
 	Text  string // e.g. "Anna swap Boris"
+	Words string // the move in words (see [Said])
 	Swaps []Swap // the hidden swaps it caused
 	Shows []Show // the cards it showed to all but their owner
 }
@@ -61,6 +63,7 @@ type Step struct {
 	Turn    int
 	Move    engine.Move
 	Text    string          // the move's public text
+	Words   string          // the move in words (see [Said])
 	Before  Rules           // the rules before the move
 	After   Rules           // the rules when the step ended
 	Effects []engine.Effect // the move's effects, then those of its reveals
@@ -98,6 +101,37 @@ type Follower struct {
 	step   *Step
 	names  []string
 	passes passRun // the run of passes the last line folds
+	you    int     // 1 + the seat the lines speak to in the second person; 0: none
+}
+
+// SpeakTo makes the follower's lines speak to seat in the second person
+// ("you swap ...", "your card is the King"): the play screen's log.
+// Call it before the first entry.
+func (f *Follower) SpeakTo(seat engine.Seat) { f.you = int(seat) + 1 }
+
+// speaksTo returns the seat the lines speak to, or -1.
+func (f *Follower) speaksTo() engine.Seat { return engine.Seat(f.you - 1) }
+
+// slotSaid names a slot for the log: "your card" for the seat spoken to.
+func (f *Follower) slotSaid(s Rules, sl engine.Slot) string {
+	if owner, ok := s.SlotOwner(sl); ok && owner == f.speaksTo() {
+		if len(s.SlotsOf(owner)) > 1 {
+			name := s.SlotName(sl)
+			if _, pos, ok := strings.Cut(name, "."); ok {
+				return "your " + pos + " card"
+			}
+		}
+		return "your card"
+	}
+	return slotWords(s.SlotName(sl), "")
+}
+
+// nameSaid is a player's name, or "you" for the seat spoken to.
+func (f *Follower) nameSaid(s Rules, p engine.Seat) string {
+	if p == f.speaksTo() {
+		return "you"
+	}
+	return s.Name(p)
 }
 
 // passRun is a run of passes folded into Lines[end-1].
@@ -173,30 +207,35 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			return ev, err
 		}
 		text := prior.FormatMove(m)
+		words := Said(prior, m, f.speaksTo())
 		if m.Kind == masquerade.KindPass {
 			ev.passer = prior.Name(m.Seat)
 			ev.turn = prior.Turn()
 		}
-		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Before: prior, After: s, Effects: effects}
+		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Words: words, Before: prior, After: s, Effects: effects}
 		i := 0
 		for _, ef := range effects {
 			if ef.Kind == engine.EffectSwap {
-				sw := Swap{Pos: e.Pos, Turn: prior.Turn(), By: ef.By, Slots: [2]engine.Slot{ef.Slots[0], ef.Slots[1]}, Index: i, Move: text}
+				sw := Swap{Pos: e.Pos, Turn: prior.Turn(), By: ef.By, Slots: [2]engine.Slot{ef.Slots[0], ef.Slots[1]}, Index: i, Move: text, Words: words}
 				st.Swaps = append(st.Swaps, sw)
 				i++
 			}
 		}
 		f.step = st
-		f.Moves = append(f.Moves, Moved{Pos: e.Pos, Turn: st.Turn, Seat: m.Seat, Text: text, Swaps: st.Swaps})
-		line := fmt.Sprintf("turn %d  %s", prior.Turn(), text)
+		f.Moves = append(f.Moves, Moved{Pos: e.Pos, Turn: st.Turn, Seat: m.Seat, Text: text, Words: words, Swaps: st.Swaps})
+		line := fmt.Sprintf("turn %d  %s", prior.Turn(), words)
 		if len(st.Swaps) > 0 {
-			line += fmt.Sprintf("  (swapped or not: only %s knows)", prior.Name(m.Seat))
+			if m.Seat == f.speaksTo() {
+				line += "  (swapped or not: only you know)"
+			} else {
+				line += fmt.Sprintf("  (swapped or not: only %s knows)", prior.Name(m.Seat))
+			}
 		}
 		say("%s", line)
 		for _, ef := range effects {
 			if ef.Kind == engine.EffectShowOthers {
 				for _, sl := range ef.Slots {
-					say("  %s is shown to everyone but %s", cardOf(prior, sl), prior.Name(ef.Except))
+					say("  %s is shown to everyone but %s", f.slotSaid(prior, sl), f.nameSaid(prior, ef.Except))
 				}
 			}
 		}
@@ -224,7 +263,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			f.step.Facts = append(f.step.Facts, facts...)
 			var out []string
 			for _, fc := range facts {
-				out = append(out, fmt.Sprintf("%s is the %s", s.SlotName(fc.Slot), s.CardName(fc.Card)))
+				out = append(out, fmt.Sprintf("%s is the %s", f.slotSaid(s, fc.Slot), s.CardName(fc.Card)))
 			}
 			say("  revealed: %s", strings.Join(out, ", "))
 		}
@@ -234,7 +273,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 	if _, k, ok := t.Expect(); f.step != nil && (!ok || k != table.BodyShares) {
 		f.step.After = s
 		ev.Ended = true
-		ev.Lines = append(ev.Lines, stepEndLines(f.step.Before, s)...)
+		ev.Lines = append(ev.Lines, f.stepEndLines(f.step.Before, s)...)
 		f.step = nil
 	}
 	f.addLines(ev)
@@ -306,7 +345,7 @@ func dealLines(s Rules) []string {
 	}
 }
 
-func stepEndLines(before, after Rules) []string {
+func (f *Follower) stepEndLines(before, after Rules) []string {
 	if before == nil || after == nil {
 		return nil
 	}
@@ -317,7 +356,7 @@ func stepEndLines(before, after Rules) []string {
 	var ch []string
 	for p := range engine.Seat(after.Players()) {
 		if b, a := before.Coins(p), after.Coins(p); a != b {
-			ch = append(ch, fmt.Sprintf("%s %d→%d", after.Name(p), b, a))
+			ch = append(ch, fmt.Sprintf("%s %d→%d", f.nameSaid(after, p), b, a))
 		}
 	}
 	if b, a := before.Court(), after.Court(); a != b {

@@ -115,3 +115,148 @@ func slotWords(slot, me string) string {
 	}
 	return slot + "'s card"
 }
+
+// Said tells a move in words for the public log: in the third person
+// ("Anna swaps with Boris's card", "Boris uses the Bishop's power on
+// Sasha"), or in the second person for the seat you (“you swap with
+// Boris's card”, "Anna swaps with your card"); you < 0 speaks to nobody.
+// s is the rules before the move (whose claim a "use" or a "challenge"
+// refers to). It never shows the script syntax (FormatMove's "use
+// target=none", "claim King with=Anna.left").
+func Said(s Rules, m engine.Move, you engine.Seat) string {
+	text := s.FormatMove(m)
+	who, me := "", ""
+	if m.Seat >= 0 && int(m.Seat) < s.Players() {
+		who = s.Name(m.Seat)
+		text = strings.TrimPrefix(text, who+" ")
+	}
+	if you >= 0 && int(you) < s.Players() {
+		me = s.Name(you)
+	}
+	second := m.Seat == you && me != ""
+	subject, their := who, "their"
+	if second {
+		subject, their = "you", "your"
+	}
+	// verb conjugates: "swaps" for others, "swap" for you.
+	verb := func(third, base string) string {
+		if second {
+			return subject + " " + base
+		}
+		return subject + " " + third
+	}
+	// slot names a slot, the mover's own as "their"/"your".
+	slot := func(name string) string {
+		if owner, pos, ok := strings.Cut(name, "."); ok && owner == who {
+			return their + " " + pos + " card"
+		}
+		if name == who {
+			return their + " card"
+		}
+		return slotWords(name, me)
+	}
+	verbWord, rest, _ := strings.Cut(text, " ")
+	args := map[string]string{}
+	var plain []string
+	for _, f := range strings.Fields(rest) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			args[k] = v
+		} else {
+			plain = append(plain, f)
+		}
+	}
+	claimed := ""
+	if c, _, ok := s.Claim(); ok {
+		claimed = s.CardName(c)
+	}
+	switch verbWord {
+	case "swap":
+		switch len(plain) {
+		case 1:
+			if t := plain[0]; !strings.Contains(t, ".") && !strings.HasPrefix(t, "centre") {
+				// A player's one card: "Anna swaps cards with Boris".
+				if t == me {
+					t = "you"
+				}
+				return verb("swaps", "swap") + " cards with " + t
+			}
+			return verb("swaps", "swap") + " " + their + " card with " + slot(plain[0])
+		case 2:
+			return verb("swaps", "swap") + " " + slot(plain[0]) + " with " + slot(plain[1])
+		}
+	case "peek":
+		if len(plain) == 1 {
+			return verb("looks", "look") + " at " + slot(plain[0])
+		}
+		return verb("looks", "look") + " at " + their + " card"
+	case "claim":
+		if len(plain) == 1 {
+			w := verb("claims", "claim") + " to be the " + plain[0]
+			if with, ok := args["with"]; ok {
+				w += ", with " + slot(with)
+			}
+			return w
+		}
+	case "challenge":
+		w := verb("challenges", "challenge") + ": the " + claimed + " too"
+		if claimed == "" {
+			w = verb("challenges", "challenge")
+		}
+		if with, ok := args["with"]; ok {
+			w += ", with " + slot(with)
+		}
+		return w
+	case "pass":
+		return verb("passes", "pass")
+	case "guess":
+		if len(plain) == 1 {
+			return verb("says", "say") + " " + their + " card is the " + plain[0]
+		}
+	case "use":
+		power := "the power"
+		if claimed != "" {
+			power = "the " + claimed + "'s power"
+		}
+		name := func(p string) string {
+			switch p {
+			case me:
+				return "you"
+			}
+			return p
+		}
+		uses := verb("uses", "use") + " " + power
+		switch {
+		case args["target"] == "none":
+			return uses + " on nobody"
+		case args["target"] != "":
+			return uses + " on " + name(args["target"])
+		case args["between"] != "" && claimed == "Puppeteer":
+			a, b, _ := strings.Cut(args["between"], ",")
+			return uses + ": " + name(a) + " and " + name(b) + " change chairs"
+		case args["between"] != "":
+			a, b, _ := strings.Cut(args["between"], ",")
+			return uses + ": " + slot(a) + " and " + slot(b) + ", exchanged or not"
+		case args["with"] != "":
+			return uses + ": a look at " + their + " card and " + slot(args["with"])
+		case len(plain) == 0 && len(args) == 0 && claimed == "Spy":
+			return verb("decides", "decide") + " whether to exchange the two cards"
+		case len(plain) == 0 && len(args) == 0:
+			return uses
+		}
+	}
+	if second {
+		return "you: " + text
+	}
+	return who + " " + text
+}
+
+// SlotWords names a slot for people: "centre card 1", "Boris's card",
+// "Boris's left card" (3- and 2-player games), or "your card", "your left
+// card" for the seat you (you < 0: nobody).
+func SlotWords(s Rules, slot engine.Slot, you engine.Seat) string {
+	me := ""
+	if you >= 0 && int(you) < s.Players() {
+		me = s.Name(you)
+	}
+	return slotWords(s.SlotName(slot), me)
+}

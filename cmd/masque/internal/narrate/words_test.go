@@ -34,6 +34,20 @@ func TestChoiceHasNoScriptSyntax(t *testing.T) {
 				strings.Contains(w, ".right") || strings.Contains(w, ".guard") {
 				t.Fatalf("%s: %q is offered as %q", r.Name(p), r.FormatMove(m), w)
 			}
+			// The log tells the same move in words too: in the third
+			// person, and in the second to its author.
+			third, second := Said(r, m, -1), Said(r, m, p)
+			for _, w := range []string{third, second} {
+				if strings.ContainsAny(w, "=[]") || strings.Contains(w, "centre1") || strings.Contains(w, "centre2") ||
+					strings.Contains(w, ".left") || strings.Contains(w, ".right") || strings.Contains(w, ".guard") {
+					t.Fatalf("%s: %q is told as %q", r.Name(p), r.FormatMove(m), w)
+				}
+			}
+			// The script's verb ("swap", "use") is never the log's ("swaps").
+			if !strings.HasPrefix(third, r.Name(p)+" ") || !strings.HasPrefix(second, "you ") ||
+				strings.Fields(third)[1] == strings.Fields(r.FormatMove(m))[1] {
+				t.Fatalf("%s: %q is told as %q and, to its author, %q", r.Name(p), r.FormatMove(m), third, second)
+			}
 		}
 	}
 	for n := 2; n <= 13; n++ {

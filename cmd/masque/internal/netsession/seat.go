@@ -90,8 +90,13 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	for pos, bits := range cfg.SwapBits {
 		player.RememberSwapBits(pos, bits)
 	}
-	return &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: player,
-		moves: make(chan []byte, 1)}, nil
+	d := &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: player,
+		moves: make(chan []byte, 1)}
+	if !cfg.Bot {
+		// A person reads this narration: it speaks to them.
+		d.narr.SpeakTo(engine.Seat(cfg.Seat))
+	}
+	return d, nil
 }
 
 // Game is the roster's game name (mascarade, mascarade2).

@@ -599,9 +599,11 @@ func (m Model) viewTop() (top string, table bool) {
 		if s.Players() <= 3 {
 			var sl []string
 			for _, x := range s.SlotsOf(p) {
-				sl = append(sl, s.SlotName(x))
+				if _, pos, ok := strings.Cut(s.SlotName(x), "."); ok {
+					sl = append(sl, pos)
+				}
 			}
-			row += "   cards: " + strings.Join(sl, " ")
+			row += "   cards: " + strings.Join(sl, ", ")
 		}
 		if need := s.Next(); !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat() {
 			row += "   ← to answer"
@@ -621,17 +623,19 @@ func (m Model) viewTop() (top string, table bool) {
 		}
 		line("  seating (clockwise, moved by the Puppeteer): %s", strings.Join(now, " → "))
 	}
-	if cs := s.CenterSlots(); len(cs) > 0 {
-		var names []string
-		for _, c := range cs {
-			names = append(names, s.SlotName(c))
-		}
-		line("  centre: %s (face down)", strings.Join(names, ", "))
+	switch cs := s.CenterSlots(); len(cs) {
+	case 0:
+	case 1:
+		line("  centre: 1 card, face down")
+	default:
+		line("  centre: %d cards, face down", len(cs))
 	}
 	if lr := s.LastRevealed(); len(lr) > 0 {
 		var out []string
 		for _, f := range lr {
-			out = append(out, fmt.Sprintf("%s was the %s", m.slotYours(s, me, f.Slot), s.CardName(f.Card)))
+			// Once the Puppeteer has moved players, the card of a chair
+			// is in front of whoever sits there now.
+			out = append(out, fmt.Sprintf("%s was the %s", slotNowYours(s, me, f.Slot), s.CardName(f.Card)))
 		}
 		line("  last reveal: %s", strings.Join(out, ", "))
 	}
@@ -885,7 +889,7 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 		bl := beliefs[own]
 		which := "your card"
 		if len(s.SlotsOf(me)) > 1 {
-			which = "your card " + s.SlotName(own)
+			which = narrate.SlotWords(s, own, me)
 		}
 		var names []string
 		for _, c := range bl.Cards {
@@ -922,7 +926,7 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 			if sw.By == me {
 				note = "  (yours: this screen does not know whether you exchanged)"
 			}
-			line("      turn %d  %s%s", sw.Turn, sw.Move, note)
+			line("      turn %d  %s%s", sw.Turn, sw.Words, note)
 		}
 	}
 	// What else the seat saw, most recent last.
@@ -956,16 +960,14 @@ func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
 	line("")
 }
 
-// slotYours names a slot, saying "your card" for the seat's own: a player
-// called "You" would otherwise read "You was the King".
-func (m Model) slotYours(s narrate.Rules, me engine.Seat, slot engine.Slot) string {
+// slotNowYours names a revealed slot: "your card", or the card now in
+// front of a player once the Puppeteer has moved players (a reveal names
+// the chair's card, and the player there may have changed since).
+func slotNowYours(s narrate.Rules, me engine.Seat, slot engine.Slot) string {
 	if owner, ok := s.SlotOwner(slot); ok && owner == me {
-		if len(s.SlotsOf(me)) > 1 {
-			return "your card " + s.SlotName(slot)
-		}
-		return "your card"
+		return narrate.SlotWords(s, slot, me)
 	}
-	return s.SlotName(slot)
+	return slotNow(s, slot)
 }
 
 // personal speaks to the player in a public log line: "only you know"
@@ -1035,7 +1037,7 @@ func slotNow(s narrate.Rules, slot engine.Slot) string {
 	if _, ok := s.SlotOwner(slot); ok && moved(s.Seating()) {
 		return "the card now in front of " + s.SlotName(slot)
 	}
-	return s.SlotName(slot)
+	return narrate.SlotWords(s, slot, -1)
 }
 
 // moved reports whether anyone sits on another chair than at the start.

@@ -102,7 +102,7 @@ func TestScreenSecondEditionPrincess(t *testing.T) {
 		if mem == "" {
 			t.Fatalf("%s: no memory panel:\n%s", name, v)
 		}
-		saw := "Boris's Princess showed you: Dima was the Empress"
+		saw := "Boris's Princess showed you: Dima's card was the Empress"
 		if name == "Dima" {
 			// Dima may reason from the public deal that its card is one of
 			// several (the Empress among them), never which one was shown.
@@ -120,7 +120,7 @@ func TestScreenSecondEditionPrincess(t *testing.T) {
 		}
 	}
 	log := strings.Join(p.follow.Lines, "\n")
-	if !strings.Contains(log, "turn 8  Boris use target=Dima\n  Dima's card is shown to everyone but Dima") {
+	if !strings.Contains(log, "turn 8  Boris uses the Princess's power on Dima\n  Dima's card is shown to everyone but Dima") {
 		t.Errorf("the log does not tell the show:\n%s", log)
 	}
 	for _, l := range p.follow.Lines {

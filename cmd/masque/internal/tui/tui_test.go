@@ -172,7 +172,7 @@ func TestScreen(t *testing.T) {
 		{
 			name: "opening turn offers only swaps", state: opening, seat: 0,
 			view: check{want: []string{"you are Anna", "turn 1 · your turn", "preparatory (1 of 4): swap only",
-				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: centre1, centre2", "court 0"},
+				"Your move", "> swap your card with Boris's card", "swap your card with centre card 2", "Anna (you)", "6 coins", "centre: 2 cards, face down", "court 0"},
 				not: []string{"peek", "claim", "really swap"}},
 			noSubmit: true,
 		},
@@ -236,7 +236,7 @@ func TestScreen(t *testing.T) {
 			edit: func(s *session.Snapshot) {
 				s.Memory = []table.Sighting{{Pos: 3, Slot: 3, Card: mascarade.King, Public: true}}
 			},
-			view: check{want: []string{"Your memory", "your card: the Widow, seen at the deal", "entry 3  revealed: Dima was the King"}}, noSubmit: true,
+			view: check{want: []string{"Your memory", "your card: the Widow, seen at the deal", "entry 3  revealed: Dima's card was the King"}}, noSubmit: true,
 		},
 		{
 			name: "no memory panel when switched off", state: claim, seat: 1, opts: Options{NoMemory: true},
@@ -315,14 +315,14 @@ func TestChallengeWindowRunsOut(t *testing.T) {
 func TestMemorySwapsSince(t *testing.T) {
 	// Dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King.
 	s := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
-	sw := func(pos uint64, by engine.Seat, a, b engine.Slot, text string) narrate.Moved {
-		return narrate.Moved{Pos: pos, Turn: int(pos) + 1, Seat: by, Text: text,
-			Swaps: []narrate.Swap{{Pos: pos, Turn: int(pos) + 1, By: by, Slots: [2]engine.Slot{a, b}, Move: text}}}
+	sw := func(pos uint64, by engine.Seat, a, b engine.Slot, text, words string) narrate.Moved {
+		return narrate.Moved{Pos: pos, Turn: int(pos) + 1, Seat: by, Text: text, Words: words,
+			Swaps: []narrate.Swap{{Pos: pos, Turn: int(pos) + 1, By: by, Slots: [2]engine.Slot{a, b}, Move: text, Words: words}}}
 	}
-	anna := sw(0, 0, 0, 1, "Anna swap Boris")
-	boris := sw(1, 1, 1, 4, "Boris swap centre1")
-	sasha := sw(2, 2, 2, 3, "Sasha swap Dima")
-	dima := sw(3, 3, 3, 0, "Dima swap Anna")
+	anna := sw(0, 0, 0, 1, "Anna swap Boris", "you swap cards with Boris")
+	boris := sw(1, 1, 1, 4, "Boris swap centre1", "Boris swaps their card with centre card 1")
+	sasha := sw(2, 2, 2, 3, "Sasha swap Dima", "Sasha swaps cards with Dima")
+	dima := sw(3, 3, 3, 0, "Dima swap Anna", "Dima swaps cards with you")
 	cases := []struct {
 		name      string
 		moves     []narrate.Moved
@@ -331,15 +331,15 @@ func TestMemorySwapsSince(t *testing.T) {
 	}{
 		{"own real exchange of a known card", []narrate.Moved{anna, boris, sasha}, map[uint64][]bool{0: {true}},
 			[]string{"your card: the Widow, which you swapped in at turn 1 (seen at the deal)", "no swap since could have moved it"},
-			[]string{"the Queen", "Anna swap Boris"}},
+			[]string{"the Queen", "you swap cards with Boris"}},
 		{"own pretended swap", []narrate.Moved{anna, boris, sasha}, map[uint64][]bool{0: {false}},
 			[]string{"your card: the Queen, seen at the deal", "no swap since could have moved it"},
-			[]string{"Anna swap Boris", "you only pretended"}},
+			[]string{"you swap cards with Boris", "you only pretended"}},
 		{"another seat's swap after the exchange", []narrate.Moved{anna, boris, sasha, dima}, map[uint64][]bool{0: {true}},
-			[]string{"your card: the Judge or the King or the Widow", "swaps since that could have moved it:", "turn 4  Dima swap Anna"},
-			[]string{"turn 1  Anna swap Boris", "turn 3  Sasha swap Dima"}},
+			[]string{"your card: the Judge or the King or the Widow", "swaps since that could have moved it:", "turn 4  Dima swaps cards with you"},
+			[]string{"turn 1  you swap cards with Boris", "turn 3  Sasha swaps cards with Dima"}},
 		{"own swap whose bit the screen does not know", []narrate.Moved{anna}, nil,
-			[]string{"your card: the Queen or the Widow", "turn 1  Anna swap Boris  (yours: this screen does not know whether you exchanged)"},
+			[]string{"your card: the Queen or the Widow", "turn 1  you swap cards with Boris  (yours: this screen does not know whether you exchanged)"},
 			nil},
 	}
 	for _, c := range cases {
