@@ -85,4 +85,3 @@ func TestEveryGameKeepsTheContract(t *testing.T) {
 		t.Fatal("an unknown game found")
 	}
 }
-
