@@ -8,7 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/p2p/lobby"
 )
 
@@ -17,21 +18,21 @@ import (
 
 // completeGames completes --game with the games this masque plays.
 func (a *app) completeGames(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	var out []string
-	for name := range a.games {
-		out = append(out, name)
-	}
+	out := registry.Names()
 	slices.Sort(out)
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
-// completeScenarios completes --scenario with the built-in scenarios, and
-// files (a scenario FILE).
+// completeScenarios completes --scenario with the built-in setups of every
+// game that takes one (mascarade2's scenarios), and files (a scenario
+// FILE).
 func completeScenarios(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	var out []string
-	for _, n := range mascarade2.ScenarioNames() {
-		if strings.HasPrefix(n, prefix) {
-			out = append(out, n)
+	for _, g := range games.WithSetup(registry.All()) {
+		for _, n := range g.SetupHelp().Choices {
+			if strings.HasPrefix(n, prefix) && !slices.Contains(out, n) {
+				out = append(out, n)
+			}
 		}
 	}
 	return out, cobra.ShellCompDirectiveDefault

@@ -6,7 +6,6 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,10 +17,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
@@ -85,9 +83,9 @@ cryptographically random.`,
 			return runDemo(cmd.Context(), a, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
-	cmd.Flags().StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
-	cmd.Flags().IntVar(&o.players, "players", 4, "number of bots (mascarade 2..13, mascarade2 4..12)")
+	cmd.Flags().StringVar(&o.game, "game", registry.Default, gameFlagHelp())
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
+	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("number of bots"))
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` (default: a new file in STATE/games, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the result as JSON instead of narrating")
@@ -108,7 +106,7 @@ type demoPeer struct {
 }
 
 func runDemo(ctx context.Context, a *app, o demoOptions) error {
-	set, err := gameSetup(o.game, o.scenario, o.players)
+	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
@@ -153,7 +151,7 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 		fmt.Fprintf(out, "  %-6s %s\n", p.name, p.node.Addrs()[0])
 	}
 
-	tableID, err := seatDemoPeers(ctx, peers, names, o.game, set)
+	tableID, err := seatDemoPeers(ctx, peers, names, o.game, setup)
 	if err != nil {
 		return err
 	}
@@ -209,39 +207,6 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	return reportVerify(a, res, false, fault)
 }
 
-// gameSetup checks --game, --scenario and --players for a table of game
-// and returns its cards (nil: the default for the player count).
-func gameSetup(game, scenario string, players int) ([]engine.Card, error) {
-	lo, hi, err := netsession.PlayersRange(game)
-	if err != nil {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--game %q: want mascarade or mascarade2", game)}
-	}
-	hi = min(hi, len(demoNames))
-	if game != mascarade2.GameName && scenario != "" {
-		return nil, &exitError{code: 2, err: errors.New("--scenario: scenarios are for --game mascarade2"),
-			hint: "the 1st edition plays the book's recommended characters for the player count"}
-	}
-	if players < lo || players > hi {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, game, lo, hi)}
-	}
-	if game != mascarade2.GameName {
-		return nil, nil
-	}
-	sc, err := loadScenario(scenario, players)
-	if err != nil || sc == nil {
-		return nil, err
-	}
-	return sc.Masks, nil
-}
-
-// gameTitle is a game's name for people.
-func gameTitle(game string) string {
-	if game == mascarade2.GameName {
-		return "Mascarade (2nd edition)"
-	}
-	return "Mascarade"
-}
-
 // startDemoPeers starts one libp2p node per name on loopback TCP, with a
 // fresh identity and card key each. It returns the peers started so far
 // even on error, for the caller to close.
@@ -265,12 +230,12 @@ func startDemoPeers(names []string, root string) ([]*demoPeer, error) {
 // seatDemoPeers runs the join protocol: peer 0 creates the table, the
 // others join one after another (so each knows its seat, which its card
 // key proof is bound to), and every seat signs the roster.
-func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game string, set []engine.Card) ([16]byte, error) {
+func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game string, setup games.Setup) ([16]byte, error) {
 	var tableID [16]byte
 	if _, err := crand.Read(tableID[:]); err != nil {
 		return tableID, fmt.Errorf("demo: table id: %w", err)
 	}
-	opts, err := netsession.TableOptions(game, names, set, true, false, 0)
+	opts, err := netsession.TableOptions(game, names, setup, true, false, 0)
 	if err != nil {
 		return tableID, fmt.Errorf("demo: table options: %w", err)
 	}

@@ -27,8 +27,8 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
@@ -511,10 +511,10 @@ table instead.`,
 		},
 	}
 	o.addFlags(cmd)
-	cmd.Flags().StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
-	cmd.Flags().StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
+	cmd.Flags().StringVar(&o.game, "game", registry.Default, gameFlagHelp())
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
 	cmd.Flags().BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' card keys at the end (a table option: it holds for everyone); without it a player on the screen is asked")
-	cmd.Flags().IntVar(&o.players, "players", 4, "seats at the table, yours included (mascarade 2..13, mascarade2 4..12)")
+	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("seats at the table, yours included"))
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
@@ -545,10 +545,7 @@ func (r *netRun) closeLog() {
 
 func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	defer r.closeLog()
-	if _, ok := r.a.games[o.game]; !ok {
-		return &exitError{code: 2, err: fmt.Errorf("--game %q: want mascarade or mascarade2", o.game)}
-	}
-	set, err := gameSetup(o.game, o.scenario, o.players)
+	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
@@ -618,7 +615,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--move-time %v: want 1s..%v", moveTime, table.MaxMoveTime)}
 	}
 	moveTime = moveTime.Truncate(time.Second)
-	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Set: set, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
+	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		OnOpen: func(t lobby.Table, advErr error) {

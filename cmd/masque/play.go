@@ -17,9 +17,8 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade2"
 )
 
 type playOptions struct {
@@ -92,9 +91,9 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.game, "game", mascarade.GameName, "the game: mascarade or mascarade2 (2nd edition)")
-	f.StringVar(&o.scenario, "scenario", "", "mascarade2: the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)")
-	f.IntVar(&o.players, "players", 4, "players at the table, you included (mascarade 2..13, mascarade2 4..12)")
+	f.StringVar(&o.game, "game", registry.Default, gameFlagHelp())
+	f.StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
+	f.IntVar(&o.players, "players", 4, playersFlagHelp("players at the table, you included"))
 	f.StringVar(&o.name, "player", defaultPlayerName(), "your `NAME` at the table (as for 'masque host' and 'masque join')")
 	// --name was the player's name here and the table's in 'masque host':
 	// kept, hidden, so old command lines still work.
@@ -174,30 +173,9 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 }
 
 func runPlay(a *app, o playOptions) error {
-	lo, hi := 2, len(demoNames)
-	var set []engine.Card
-	switch o.game {
-	case mascarade.GameName:
-		if o.scenario != "" {
-			return &exitError{code: 2, err: errors.New("--scenario: scenarios are for --game mascarade2"),
-				hint: "the 1st edition plays the book's recommended characters for the player count"}
-		}
-	case mascarade2.GameName:
-		lo, hi = mascarade2.MinPlayers, min(hi, mascarade2.MaxPlayers)
-	default:
-		return &exitError{code: 2, err: fmt.Errorf("--game %q: want %s", o.game, strings.Join(localsession.Games(), " or "))}
-	}
-	if o.players < lo || o.players > hi {
-		return &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", o.players, o.game, lo, hi)}
-	}
-	if o.game == mascarade2.GameName {
-		sc, err := loadScenario(o.scenario, o.players)
-		if err != nil {
-			return err
-		}
-		if sc != nil {
-			set = sc.Masks
-		}
+	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
+	if err != nil {
+		return err
 	}
 	if !validName(o.name) {
 		return &exitError{code: 2, err: fmt.Errorf("--player %q: not a valid player name", o.name),
@@ -225,7 +203,7 @@ func runPlay(a *app, o playOptions) error {
 	logger.Info("masque play", "version", buildVersion(), "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
 
 	names := tableNames(o.name, o.players)
-	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Set: set, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger})
+	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger})
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}
@@ -271,66 +249,6 @@ func runPlay(a *app, o playOptions) error {
 	}
 	fmt.Fprintf(a.stdout, "log: %s\n", logPath)
 	return nil
-}
-
-// loadScenario returns the mascarade2 scenario NAME (built in) or FILE,
-// checked against the book's constraints for players; nil (the default
-// for the player count) when name is empty. A broken constraint is a
-// usage error (exit status 2) listing every one.
-func loadScenario(name string, players int) (*mascarade2.Scenario, error) {
-	if name == "" {
-		return nil, nil
-	}
-	builtins := strings.Join(mascarade2.ScenarioNames(), ", ")
-	hint := "a scenario file has 'name:', 'players:' and 'masks:' lines, e.g. 'masks: Judge, Empress, King, Princess, Puppeteer, Swindler'; built-in scenarios: " + builtins
-	sc, ok := mascarade2.BuiltinScenario(name)
-	if !ok {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, &exitError{code: 2, err: fmt.Errorf("--scenario %s: no built-in scenario and no such file", name), hint: hint}
-			}
-			return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: %w", err)}
-		}
-		if sc, err = mascarade2.ParseScenario(name, data); err != nil {
-			return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: %w", err), hint: hint}
-		}
-	}
-	if err := sc.Check(players); err != nil {
-		broken := setErrors(err)
-		var b strings.Builder
-		fmt.Fprintf(&b, "--scenario %s: scenario %s breaks %d of the book's constraints for %d players:", name, sc.Name, len(broken), players)
-		for _, se := range broken {
-			fmt.Fprintf(&b, "\n  - %s: %s", se.Constraint, se.Msg)
-		}
-		return nil, &exitError{code: 2, err: errors.New(b.String()),
-			hint: "fix the scenario's masks (or its players: line), or pick another with --scenario; built-in scenarios: " + builtins}
-	}
-	return sc, nil
-}
-
-// setErrors returns every *mascarade2.SetError in err's tree, in order.
-func setErrors(err error) []*mascarade2.SetError {
-	var out []*mascarade2.SetError
-	var walk func(error)
-	walk = func(e error) {
-		if se, ok := e.(*mascarade2.SetError); ok {
-			out = append(out, se)
-			return
-		}
-		switch u := e.(type) {
-		case interface{ Unwrap() []error }:
-			for _, x := range u.Unwrap() {
-				walk(x)
-			}
-		case interface{ Unwrap() error }:
-			if x := u.Unwrap(); x != nil {
-				walk(x)
-			}
-		}
-	}
-	walk(err)
-	return out
 }
 
 func openLog(path string, pattern ...string) (*os.File, string, error) {

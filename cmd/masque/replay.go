@@ -15,6 +15,8 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
@@ -67,11 +69,11 @@ type replayResult struct {
 	Deal     []replayCard `json:"deal"`
 	// DealSource and FixedDeal are as in 'masque verify --json': a fixed
 	// deal was chosen by whoever wrote the roster, not drawn.
-	DealSource string       `json:"deal_source"`
-	FixedDeal  bool         `json:"fixed_deal"`
-	Steps      []replayStep `json:"steps"`
-	Final      *publicState `json:"final,omitempty"`
-	Complete   bool         `json:"complete"`
+	DealSource string         `json:"deal_source"`
+	FixedDeal  bool           `json:"fixed_deal"`
+	Steps      []replayStep   `json:"steps"`
+	Final      *games.Summary `json:"final,omitempty"`
+	Complete   bool           `json:"complete"`
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -224,11 +226,11 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []replayStep{},
 		DealSource: dealSource(tr, game)}
 	res.FixedDeal = res.DealSource == dealFixed
-	namer := narrate.CardNamer(tr.Roster.Game)
-	if namer == nil {
+	g, err := registry.Lookup(tr.Roster.Game)
+	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
 	}
-	cardName := cardNames(namer).of
+	cardName := cardNames(g.CardName).of
 	for _, s := range tr.Roster.Seats {
 		res.Players = append(res.Players, s.Name)
 	}
@@ -389,9 +391,8 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 			cur = nil
 		}
 	}
-	if s, ok := narrate.RulesOf(t.Rules()); ok {
-		ps := summarize(s)
-		res.Final = &ps
+	if sum, ok := g.Summarize(t.Rules()); ok {
+		res.Final = &sum
 	}
 	res.Complete = t.Phase() == table.PhaseDone
 	for i := range tr.Roster.Seats {

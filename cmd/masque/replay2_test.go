@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	scriptplay2 "github.com/masque-games/masque/engine/mascarade2/scriptplay"
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/mascarade2"
 )
 
 // replayScript2 is a whole 2nd-edition game: two real swaps, two
@@ -36,7 +37,7 @@ Dima challenge
 // writes its transcript.
 func scriptTranscript2(t *testing.T, src string, publishKeys bool) string {
 	t.Helper()
-	lt, err := scriptplay2.Run([]byte(src), nil, publishKeys)
+	lt, err := localplay.Run(mascarade2.Game{}, []byte(src), nil, publishKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

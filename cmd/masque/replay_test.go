@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/engine/mascarade/scriptplay"
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/mascarade"
 )
 
 // replayScript is a whole game: two real swaps, two pretended ones, then
@@ -26,7 +27,7 @@ Boris challenge
 // transcript.
 func scriptTranscript(t *testing.T, src string, publishKeys bool) string {
 	t.Helper()
-	lt, err := scriptplay.Run([]byte(src), publishKeys)
+	lt, err := localplay.Run(mascarade.Game{}, []byte(src), nil, publishKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,6 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 
-	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -100,7 +98,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr,
-		games:   table.Games{mascarade.GameName: mascarade.Game{}, mascarade2.GameName: mascarade2.Game{}},
+		games:   tableGames(),
 		noColor: os.Getenv("NO_COLOR") != ""}
 }
 

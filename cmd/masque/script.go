@@ -6,18 +6,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/local"
-	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/scriptplay"
-	"github.com/masque-games/masque/engine/mascarade2"
-	scriptplay2 "github.com/masque-games/masque/engine/mascarade2/scriptplay"
-	"github.com/masque-games/masque/engine/masquerade"
 )
 
 type scriptOptions struct {
@@ -72,28 +70,26 @@ func runScript(a *app, o scriptOptions) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	var lt *local.Table
-	var state func(*local.Table) scoreboard
-	switch game := scriptGame(src); game {
-	case mascarade.GameName:
-		lt, err = scriptplay.Run(src, !o.noKeys)
-		state = func(lt *local.Table) scoreboard { return nilIfNoState(scriptplay.State(lt)) }
-	case mascarade2.GameName:
-		dir := filepath.Dir(o.file)
-		load := func(name string) ([]byte, error) {
-			if !filepath.IsAbs(name) {
-				name = filepath.Join(dir, name)
-			}
-			return os.ReadFile(name)
-		}
-		lt, err = scriptplay2.Run(src, load, !o.noKeys)
-		state = func(lt *local.Table) scoreboard { return nilIfNoState(scriptplay2.State(lt)) }
-	default:
-		return &exitError{code: 2, err: fmt.Errorf("%s: unknown game %q", o.file, game),
-			hint: "the first line of a script is 'game mascarade ...' or 'game mascarade2 ...'"}
-	}
+	game := scriptGame(src)
+	g, err := registry.Lookup(game)
 	if err != nil {
-		var se *masquerade.ScriptError
+		var heads []string
+		for _, n := range registry.Names() {
+			heads = append(heads, fmt.Sprintf("'game %s ...'", n))
+		}
+		return &exitError{code: 2, err: fmt.Errorf("%s: unknown game %q", o.file, game),
+			hint: "the first line of a script is " + strings.Join(heads, " or ")}
+	}
+	dir := filepath.Dir(o.file)
+	load := func(name string) ([]byte, error) {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(dir, name)
+		}
+		return os.ReadFile(name)
+	}
+	lt, err := localplay.Run(g, src, load, !o.noKeys)
+	if err != nil {
+		var se *games.ScriptError
 		if errors.As(err, &se) {
 			err = fmt.Errorf("%s:%d: %w", o.file, se.Line, se.Err)
 		}
@@ -108,7 +104,11 @@ func runScript(a *app, o scriptOptions) error {
 			return err
 		}
 	}
-	return printState(a, state(lt), o.asJSON)
+	sum, ok := g.Summarize(lt.View().Rules())
+	if !ok {
+		return errors.New("the table never dealt")
+	}
+	return printSummary(a, sum, o.asJSON)
 }
 
 // scriptGame returns the game named by a script's header line.
@@ -127,18 +127,6 @@ func scriptGame(src []byte) string {
 		return ""
 	}
 	return ""
-}
-
-// nilIfNoState turns a typed nil state into a nil scoreboard.
-func nilIfNoState[S interface {
-	comparable
-	scoreboard
-}](s S) scoreboard {
-	var zero S
-	if s == zero {
-		return nil
-	}
-	return s
 }
 
 func writeTranscript(lt *local.Table, path string) error {
@@ -171,55 +159,20 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	return os.Rename(tmp, path)
 }
 
-type publicState struct {
-	Over    bool           `json:"over"`
-	Winners []string       `json:"winners"`
-	Coins   map[string]int `json:"coins"`
-	Court   int            `json:"court"`
-	Turn    int            `json:"turn"`
-}
-
-// scoreboard is the public state every Mascarade-family game exposes.
-type scoreboard interface {
-	Over() bool
-	Winners() []engine.Seat
-	Coins(engine.Seat) int
-	Court() int
-	Turn() int
-	Name(engine.Seat) string
-	Players() int
-}
-
-func summarize(s scoreboard) publicState {
-	ps := publicState{Over: s.Over(), Winners: []string{}, Coins: map[string]int{}, Court: s.Court(), Turn: s.Turn()}
-	for _, w := range s.Winners() {
-		ps.Winners = append(ps.Winners, s.Name(w))
-	}
-	for i := range s.Players() {
-		ps.Coins[s.Name(engineSeat(i))] = s.Coins(engineSeat(i))
-	}
-	return ps
-}
-
-func printState(a *app, s scoreboard, asJSON bool) error {
-	if s == nil {
-		return errors.New("the table never dealt")
-	}
-	ps := summarize(s)
+// printSummary prints a game's public result: as JSON, or the headline,
+// each player's tally in seat order and the winners.
+func printSummary(a *app, sum games.Summary, asJSON bool) error {
 	if asJSON {
-		return json.NewEncoder(a.stdout).Encode(ps)
+		return json.NewEncoder(a.stdout).Encode(sum)
 	}
-	names := make([]string, 0, len(ps.Coins))
-	for i := range s.Players() {
-		names = append(names, s.Name(engineSeat(i)))
+	fmt.Fprintln(a.stdout, sum.Head)
+	for _, sc := range sum.Scores {
+		fmt.Fprintf(a.stdout, "  %-12s %2d %s\n", sc.Name, sc.Value, sum.Unit)
 	}
-	fmt.Fprintf(a.stdout, "turn %d, court %d\n", ps.Turn, ps.Court)
-	for _, n := range names {
-		fmt.Fprintf(a.stdout, "  %-12s %2d coins\n", n, ps.Coins[n])
-	}
-	if ps.Over {
-		sort.Strings(ps.Winners)
-		fmt.Fprintf(a.stdout, "game over: %s won\n", strings.Join(ps.Winners, ", "))
+	if sum.Over {
+		w := slices.Clone(sum.Winners)
+		sort.Strings(w)
+		fmt.Fprintf(a.stdout, "game over: %s won\n", strings.Join(w, ", "))
 	} else {
 		fmt.Fprintln(a.stdout, "the game goes on")
 	}

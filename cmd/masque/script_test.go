@@ -68,7 +68,9 @@ Egor claim King
 				}
 				return
 			}
-			var ps publicState
+			var ps struct {
+				Coins map[string]int `json:"coins"`
+			}
 			if err := json.Unmarshal([]byte(out), &ps); err != nil {
 				t.Fatalf("output %q: %v", out, err)
 			}

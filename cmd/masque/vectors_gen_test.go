@@ -2,7 +2,7 @@ package main
 
 // The generator of the conformance vectors (see vectors_test.go). Honest
 // games are played from scripts through the real stack ('masque script':
-// engine/mascarade*/scriptplay); tampered ones are built on the table
+// engine/games/localplay); tampered ones are built on the table
 // harness (engine/table/tabletest), whose seats' keys are in the test's
 // hands, as in engine/table's adversary tests, or by re-signing an entry
 // of a scripted game with its author's key. Every vector's expected
@@ -20,12 +20,11 @@ import (
 	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/scriptplay"
 	"github.com/masque-games/masque/engine/mascarade2"
-	scriptplay2 "github.com/masque-games/masque/engine/mascarade2/scriptplay"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
 	"github.com/masque-games/masque/mental"
@@ -306,7 +305,7 @@ func vectorSpecs() []vectorSpec {
 				Fault:  &vectorFault{Position: 9, Seat: 1, Reason: table.ReasonRulePrefix + mascarade2.RulePreparatory}},
 			build: func(t *testing.T) ([]byte, int) {
 				lt := playScript(t, m2, scriptM2Opening, true)
-				st := scriptplay2.State(lt)
+				st, _ := lt.View().Rules().(*mascarade2.State)
 				m, _, err := mascarade2.ParseMove(st, "Boris", []string{"claim", "King"})
 				if err != nil {
 					t.Fatal(err)
@@ -524,9 +523,9 @@ func playScript(t *testing.T, game, src string, keys bool) *local.Table {
 	var err error
 	switch game {
 	case mascarade.GameName:
-		lt, err = scriptplay.Run([]byte(src), keys)
+		lt, err = localplay.Run(mascarade.Game{}, []byte(src), nil, keys)
 	case mascarade2.GameName:
-		lt, err = scriptplay2.Run([]byte(src), nil, keys)
+		lt, err = localplay.Run(mascarade2.Game{}, []byte(src), nil, keys)
 	default:
 		t.Fatalf("no script player for %q", game)
 	}

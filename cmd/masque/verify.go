@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -19,12 +21,12 @@ import (
 func engineSeat(i int) engine.Seat { return engine.Seat(i) }
 
 type verifyResult struct {
-	Valid   bool         `json:"valid"`
-	Game    string       `json:"game,omitempty"`
-	Entries int          `json:"entries"`
-	Fault   *verifyFault `json:"fault,omitempty"`
-	Final   *publicState `json:"final,omitempty"`
-	Done    bool         `json:"complete"`
+	Valid   bool           `json:"valid"`
+	Game    string         `json:"game,omitempty"`
+	Entries int            `json:"entries"`
+	Fault   *verifyFault   `json:"fault,omitempty"`
+	Final   *games.Summary `json:"final,omitempty"`
+	Done    bool           `json:"complete"`
 	// Deal says how the cards were dealt (see dealSource): "coins",
 	// "shuffle" or "fixed"; empty when the roster's options do not decode.
 	Deal string `json:"deal_source,omitempty"`
@@ -154,9 +156,10 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 	}
 	res.Valid = true
 	res.Done = t.Phase() == table.PhaseDone
-	if s, ok := t.Rules().(scoreboard); ok {
-		ps := summarize(s)
-		res.Final = &ps
+	if g, err := registry.Lookup(tr.Roster.Game); err == nil {
+		if sum, ok := g.Summarize(t.Rules()); ok {
+			res.Final = &sum
+		}
 	}
 	return res, nil
 }
@@ -202,17 +205,14 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		if st.Over {
 			status = "game over, won by " + termsafe.String(strings.Join(st.Winners, ", "))
 		}
-		fmt.Fprintf(a.stdout, "turn %d, court %d: %s\n", st.Turn, st.Court, status)
-		names := make([]string, 0, len(st.Coins))
-		for n := range st.Coins {
-			names = append(names, n)
-		}
-		sort.Strings(names)
+		fmt.Fprintf(a.stdout, "%s: %s\n", st.Head, status)
+		scores := slices.Clone(st.Scores)
+		slices.SortFunc(scores, func(x, y games.Score) int { return strings.Compare(x.Name, y.Name) })
 		var parts []string
-		for _, n := range names {
-			parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(n), st.Coins[n]))
+		for _, sc := range scores {
+			parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
 		}
-		fmt.Fprintf(a.stdout, "coins: %s\n", strings.Join(parts, ", "))
+		fmt.Fprintf(a.stdout, "%s: %s\n", st.Unit, strings.Join(parts, ", "))
 	}
 	return nil
 }

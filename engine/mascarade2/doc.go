@@ -107,6 +107,7 @@
 // "game mascarade2 players=... [scenario=NAME|FILE | set=MASKS]
 // [deal=...] [coins=N]"; scenario files are read by the caller's
 // [ScenarioLoader]). Package mascarade2test plays scripts with an
-// omniscient oracle; package bot plays plausible moves; package scriptplay
-// plays scripts through the real cryptographic stack.
+// omniscient oracle; package bot plays plausible moves; [Game] is the
+// game's side of the game contract (engine/games), through which
+// engine/games/localplay plays scripts on the real cryptographic stack.
 package mascarade2

@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // GameName is the game's name in rosters.
@@ -11,8 +14,14 @@ const GameName = "mascarade2"
 
 // Game binds Mascarade (2nd edition) to the table layer (engine/table's
 // Game interface): options travel as their canonical encoding
-// ([Options.MarshalBinary]).
+// ([Options.MarshalBinary]). It also implements the game contract
+// ([games.Rules]); the bot package adds the bot.
 type Game struct{}
+
+var (
+	_ table.Game  = Game{}
+	_ games.Rules = Game{}
+)
 
 // Name returns [GameName].
 func (Game) Name() string { return GameName }
@@ -43,4 +52,86 @@ func (Game) New(options []byte, deal []engine.Card) (engine.State, error) {
 		return nil, fmt.Errorf("mascarade2: %w", err)
 	}
 	return s, nil
+}
+
+// Title returns the game's name for people.
+func (Game) Title() string { return "Mascarade (2nd edition)" }
+
+// Players returns [MinPlayers] and [MaxPlayers].
+func (Game) Players() (min, max int) { return MinPlayers, MaxPlayers }
+
+// Table returns the game itself: its binding to the table layer.
+func (g Game) Table() table.Game { return g }
+
+// Setup is a table's setup: the masks in play and the purse.
+type Setup struct {
+	Set   []engine.Card // nil: the default scenario for the player count
+	Coins int           // 0: the book's purse
+}
+
+// Options returns the canonical options for the seated names, checked
+// against the book's constraints.
+func (su Setup) Options(names []string) ([]byte, error) {
+	o := Options{Players: names, Set: su.Set, Coins: su.Coins}
+	if err := o.Normalize().Validate(); err != nil {
+		return nil, err
+	}
+	return o.MarshalBinary()
+}
+
+// PlayerNames reads the player names back from canonical options.
+func (Game) PlayerNames(options []byte) ([]string, error) {
+	o, err := UnmarshalOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	return o.Players, nil
+}
+
+// ParseScript implements [games.Rules] with [ParseScript]: load reads
+// the scenario files a header names.
+func (Game) ParseScript(src []byte, load games.Loader) (games.Script, error) {
+	sc, err := ParseScript(src, load)
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
+// FormatMove is [FormatMove] for a state of this game.
+func (Game) FormatMove(s engine.State, m engine.Move) string {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return fmt.Sprintf("seat(%d) %s %v", m.Seat, KindName(m.Kind), m.Args)
+	}
+	return FormatMove(st, m)
+}
+
+// CardName is [CardName].
+func (Game) CardName(c engine.Card) string { return CardName(c) }
+
+// Summarize returns the public result of a state of this game.
+func (Game) Summarize(s engine.State) (games.Summary, bool) {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return games.Summary{}, false
+	}
+	return masquerade.Summarize(st), true
+}
+
+// Seats returns the script's player names (the contract's [games.Script]).
+func (sc *Script) Seats() []string { return sc.Options.Players }
+
+// Table returns the script's table options: its game options and deal.
+func (sc *Script) Table() (table.Options, error) {
+	enc, err := sc.Options.MarshalBinary()
+	if err != nil {
+		return table.Options{}, err
+	}
+	return table.Options{Game: enc, Deal: sc.Deal}, nil
+}
+
+// Play plays the script's lines on t (see [masquerade.LinePlayer]).
+func (sc *Script) Play(t games.Table) error {
+	return masquerade.LinePlayer[*State]{ParseMove: ParseMove, HasSecretSwap: HasSecretSwap}.Play(t, sc.Lines)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
@@ -42,7 +43,7 @@ type ScriptError = masquerade.ScriptError
 // ScenarioLoader returns the contents of a scenario file named in a
 // script header (scenario=FILE). The pure engine reads no files: the
 // caller decides where the name points.
-type ScenarioLoader func(name string) ([]byte, error)
+type ScenarioLoader = games.Loader
 
 // ParseScript parses a script. It checks the header's options against the
 // book's constraints and that every line names a player; the moves

@@ -27,12 +27,14 @@
 //   - cryptobyte helpers for the canonical encodings ([AddBools],
 //     [AddContenders], [OptionsCodec]);
 //   - the omniscient oracle driver ([Oracle]) that plays a game's effects
-//     against the true cards, and its script semantics ([Oracle.PlayLine]).
+//     against the true cards, and its script semantics ([Oracle.PlayLine]),
+//     the same semantics on any table of the game contract ([LinePlayer],
+//     which engine/games/localplay runs on the real stack);
+//   - the public result every edition reports ([Summarize]).
 //
-// Subpackages hold the pieces with heavier dependencies: localplay runs a
-// script through the real stack (engine/local), track is a bot's
-// knowledge of where the cards are and the choices every bot makes the
-// same way.
+// Subpackage track is a bot's knowledge of where the cards are, the
+// choices every bot makes the same way, and the edition bots' adapter to
+// the game contract ([track.Player]).
 //
 // The games import this package; it imports neither game, and neither game
 // imports the other.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // ScriptLine is one action line of a script.
@@ -19,16 +20,8 @@ type ScriptLine struct {
 	Tokens   []string // the verb and its arguments
 }
 
-// ScriptError is an error tied to a line of a script.
-type ScriptError struct {
-	Line int
-	Err  error
-}
-
-func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// Unwrap returns the underlying error.
-func (e *ScriptError) Unwrap() error { return e.Err }
+// ScriptError is an error tied to a line of a script (the contract's).
+type ScriptError = games.ScriptError
 
 // MaxScriptLines bounds the work a hostile script can cause.
 const MaxScriptLines = 1 << 20
@@ -49,7 +42,7 @@ func ParseLines(src []byte, game string, header func(fields []string) ([]string,
 	for sc.Scan() {
 		lineNo++
 		if lineNo > MaxScriptLines {
-			return nil, &ScriptError{lineNo, errors.New("script too long")}
+			return nil, &ScriptError{Line: lineNo, Err: errors.New("script too long")}
 		}
 		line := sc.Text()
 		if lineNo == 1 {
@@ -65,24 +58,24 @@ func ParseLines(src []byte, game string, header func(fields []string) ([]string,
 		if !started {
 			p, err := header(fields)
 			if err != nil {
-				return nil, &ScriptError{lineNo, err}
+				return nil, &ScriptError{Line: lineNo, Err: err}
 			}
 			players, started = p, true
 			continue
 		}
 		if len(fields) < 2 {
-			return nil, &ScriptError{lineNo, fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
+			return nil, &ScriptError{Line: lineNo, Err: fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
 		}
 		if !slices.ContainsFunc(players, func(p string) bool { return strings.EqualFold(p, fields[0]) }) {
-			return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", fields[0])}
+			return nil, &ScriptError{Line: lineNo, Err: fmt.Errorf("no player named %q", fields[0])}
 		}
 		lines = append(lines, ScriptLine{LineNo: lineNo, SeatName: fields[0], Tokens: fields[1:]})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{lineNo + 1, err}
+		return nil, &ScriptError{Line: lineNo + 1, Err: err}
 	}
 	if !started {
-		return nil, &ScriptError{lineNo, fmt.Errorf("missing header: game %s players=...", game)}
+		return nil, &ScriptError{Line: lineNo, Err: fmt.Errorf("missing header: game %s players=...", game)}
 	}
 	return lines, nil
 }

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/scriptplay"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
@@ -173,7 +173,7 @@ Boris use with=Anna swap=no
 // nor a third seat (its own keys), nor anyone holding the viewer's card
 // key (as when a table publishes it) opens the card.
 func TestSpyPeekOfAPeekedCard(t *testing.T) {
-	lt, err := scriptplay.Run([]byte(spyScript), false)
+	lt, err := localplay.Run(mascarade.Game{}, []byte(spyScript), nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

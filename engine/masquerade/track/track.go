@@ -10,6 +10,7 @@ import (
 	"math/bits"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // Mask is a set of cards: bit c is set if card c may be there. Cards 0..31
@@ -43,14 +44,9 @@ func (m Mask) Cards() []engine.Card {
 
 func maskOf(c engine.Card) Mask { return 1 << uint(c) }
 
-// Observation is what one seat learns from one step of the game (a move
-// and the reveals it led to).
-type Observation struct {
-	Effects []engine.Effect // the public effects, in order
-	Facts   []engine.Fact   // the cards revealed to all, in order
-	Seen    []engine.Fact   // the cards this seat saw privately (its peeks, cards shown to it), in effect order
-	Swap    bool            // the secret bit, if this seat made the step's swap
-}
+// Observation is what one seat learnt in one completed step (the
+// contract's).
+type Observation = games.Observation
 
 // Tracker is one seat's knowledge of where the cards are.
 type Tracker struct {

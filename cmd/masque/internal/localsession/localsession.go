@@ -1,6 +1,6 @@
 // Package localsession is a [session.Session] where one local seat plays
-// against bots in this process, on an [local.Table], at a game of
-// Mascarade of either edition ([Options.Game]): every seat holds its
+// against bots in this process, on an [local.Table], at any game of the
+// registry (engine/games/registry, [Options.Game]): every seat holds its
 // own keys and replica, and every entry goes through signing, encoding and
 // validation as over the network. The bots move in a goroutine, each after
 // a short delay, so a screen shows the game progress.
@@ -12,20 +12,16 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
-	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/bot"
-	"github.com/masque-games/masque/engine/mascarade2"
-	bot2 "github.com/masque-games/masque/engine/mascarade2/bot"
-	"github.com/masque-games/masque/engine/masquerade/track"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -34,16 +30,15 @@ const MaxTurns = 1000
 
 // Options are a local table's settings.
 type Options struct {
-	// Game is the game's name: mascarade (the default when empty) or
-	// mascarade2.
+	// Game is the game's name in the registry (the registry's default
+	// when empty).
 	Game string
-	// Set is the multiset of cards in play (for mascarade2, a scenario's
-	// masks); nil: the game's default for the player count. It is checked
+	// Setup is the game's setup (for mascarade2, a scenario); nil: the
+	// game's default for the player count. Its options are checked
 	// against the game's constraints.
-	Set         []engine.Card
+	Setup       games.Setup
 	Seat        int           // the local seat (0 plays first)
 	Delay       time.Duration // each bot's thinking time; 0 means none
-	Coins       int           // starting purse; 0: the book's default
 	PublishKeys bool          // every seat publishes its card key at the end
 	Logger      *slog.Logger  // nil: discard
 }
@@ -64,80 +59,15 @@ type Session struct {
 
 	mu     sync.Mutex
 	lt     *local.Table
-	ed     edition
-	bots   []player // nil at the local seat
+	game   games.Game
+	bots   []games.Bot // nil at the local seat
 	follow narrate.Follower
-	obs    []track.Observation // the step in progress, by seat
+	obs    []games.Observation // the step in progress, by seat
 	bit    *botBit             // the secret bit of the bot move being published
 	failed string              // why the table stopped, if it did
 }
 
 var _ session.Session = (*Session)(nil)
-
-// player is a bot of either edition.
-type player interface {
-	Choose(s narrate.Rules) (m engine.Move, swap bool, ok bool)
-	Observe(o track.Observation)
-}
-
-type bot1 struct{ *bot.Bot }
-
-func (b bot1) Choose(s narrate.Rules) (engine.Move, bool, bool) {
-	st, ok := s.Raw().(*mascarade.State)
-	if !ok {
-		return engine.Move{}, false, false
-	}
-	return b.Bot.Choose(st)
-}
-
-type bot2Player struct{ *bot2.Bot }
-
-func (b bot2Player) Choose(s narrate.Rules) (engine.Move, bool, bool) {
-	st, ok := s.Raw().(*mascarade2.State)
-	if !ok {
-		return engine.Move{}, false, false
-	}
-	return b.Bot.Choose(st)
-}
-
-// edition is what a local table needs of a game.
-type edition struct {
-	game    table.Game
-	options func(names []string, set []engine.Card, coins int) ([]byte, error)
-	bot     func(s engine.State, seat engine.Seat, seed uint64) player
-}
-
-var editions = map[string]edition{
-	mascarade.GameName: {
-		game: mascarade.Game{},
-		options: func(names []string, set []engine.Card, coins int) ([]byte, error) {
-			o := mascarade.Options{Players: names, Set: set, Coins: coins}
-			if err := o.Normalize().Validate(); err != nil {
-				return nil, err
-			}
-			return o.MarshalBinary()
-		},
-		bot: func(s engine.State, seat engine.Seat, seed uint64) player {
-			return bot1{bot.New(s.(*mascarade.State), seat, seed)}
-		},
-	},
-	mascarade2.GameName: {
-		game: mascarade2.Game{},
-		options: func(names []string, set []engine.Card, coins int) ([]byte, error) {
-			o := mascarade2.Options{Players: names, Set: set, Coins: coins}
-			if err := o.Normalize().Validate(); err != nil {
-				return nil, err
-			}
-			return o.MarshalBinary()
-		},
-		bot: func(s engine.State, seat engine.Seat, seed uint64) player {
-			return bot2Player{bot2.New(s.(*mascarade2.State), seat, seed)}
-		},
-	},
-}
-
-// Games returns the names of the games a local table plays.
-func Games() []string { return []string{mascarade.GameName, mascarade2.GameName} }
 
 // New seats names at a fresh local table (seat opts.Seat is the local
 // player, the others are bots deterministic given botSeed) and starts the
@@ -147,17 +77,22 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 		return nil, fmt.Errorf("localsession: seat %d of %d", opts.Seat, len(names))
 	}
 	if opts.Game == "" {
-		opts.Game = mascarade.GameName
+		opts.Game = registry.Default
 	}
-	ed, ok := editions[opts.Game]
-	if !ok {
-		return nil, fmt.Errorf("localsession: unknown game %q (%s)", opts.Game, strings.Join(Games(), ", "))
+	g, err := registry.Lookup(opts.Game)
+	if err != nil {
+		return nil, fmt.Errorf("localsession: %w", err)
 	}
-	enc, err := ed.options(names, opts.Set, opts.Coins)
+	if opts.Setup == nil {
+		if opts.Setup, err = g.Configure(len(names), "", nil); err != nil {
+			return nil, fmt.Errorf("localsession: %w", err)
+		}
+	}
+	enc, err := opts.Setup.Options(names)
 	if err != nil {
 		return nil, err
 	}
-	lt, err := local.New(ed.game, names, table.Options{Game: enc, PublishKeys: opts.PublishKeys})
+	lt, err := local.New(g.Table(), names, table.Options{Game: enc, PublishKeys: opts.PublishKeys})
 	if err != nil {
 		return nil, err
 	}
@@ -167,16 +102,19 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{opts: opts, log: lg, updates: make(chan struct{}, 1), wake: make(chan struct{}, 1),
-		cancel: cancel, done: make(chan struct{}), lt: lt, ed: ed, obs: make([]track.Observation, len(names))}
+		cancel: cancel, done: make(chan struct{}), lt: lt, game: g, obs: make([]games.Observation, len(names))}
 	st := s.rules()
 	if st == nil {
 		cancel()
 		return nil, errors.New("localsession: the table did not deal")
 	}
-	s.bots = make([]player, len(names))
+	s.bots = make([]games.Bot, len(names))
 	for i := range names {
 		if i != opts.Seat {
-			s.bots[i] = ed.bot(st.Raw(), engine.Seat(i), botSeed)
+			if s.bots[i], err = g.NewBot(st.Raw(), engine.Seat(i), botSeed); err != nil {
+				cancel()
+				return nil, fmt.Errorf("localsession: %w", err)
+			}
 		}
 	}
 	s.follow.SpeakTo(engine.Seat(opts.Seat))
@@ -210,7 +148,7 @@ func (s *Session) onEntry(e *ledger.Entry) {
 	switch {
 	case ev.Kind == table.BodyMove:
 		for i := range s.obs {
-			s.obs[i] = track.Observation{}
+			s.obs[i] = games.Observation{}
 		}
 		if s.bit != nil && s.bit.seat == ev.Seat {
 			s.obs[ev.Seat].Swap = s.bit.bit
@@ -298,14 +236,12 @@ func (s *Session) botMove(seat engine.Seat) error {
 	if st.Turn() > MaxTurns {
 		return fmt.Errorf("the game did not end in %d turns", MaxTurns)
 	}
-	m, swap, ok := s.bots[seat].Choose(st)
+	m, bits, ok := s.bots[seat].Choose(st.Raw())
 	if !ok {
 		return fmt.Errorf("%s has no legal move", st.Name(seat))
 	}
-	var bits []bool
-	if st.HasSecretSwap(m) {
-		bits = []bool{swap}
-		s.bit = &botBit{seat: seat, bit: swap}
+	if len(bits) > 0 {
+		s.bit = &botBit{seat: seat, bit: bits[0]}
 	}
 	s.log.Info("bot move", "seat", seat, "move", st.FormatMove(m))
 	return s.lt.Move(seat, m, bits)

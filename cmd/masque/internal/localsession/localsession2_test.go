@@ -120,7 +120,7 @@ func TestSecondEditionSets(t *testing.T) {
 	if !ok {
 		t.Fatal("no default-5")
 	}
-	s, err := New([]string{"Me", "Anna", "Boris", "Sasha", "Dima"}, 1, Options{Game: mascarade2.GameName, Set: sc.Masks})
+	s, err := New([]string{"Me", "Anna", "Boris", "Sasha", "Dima"}, 1, Options{Game: mascarade2.GameName, Setup: mascarade2.Setup{Set: sc.Masks}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestSecondEditionSets(t *testing.T) {
 	s.Close()
 
 	_, err = New([]string{"Me", "Anna", "Boris", "Sasha"}, 1, Options{Game: mascarade2.GameName,
-		Set: []engine.Card{mascarade2.King, mascarade2.Empress, mascarade2.Thief, mascarade2.Fool, mascarade2.Spy, mascarade2.Beggar}})
+		Setup: mascarade2.Setup{Set: []engine.Card{mascarade2.King, mascarade2.Empress, mascarade2.Thief, mascarade2.Fool, mascarade2.Spy, mascarade2.Beggar}}})
 	for _, c := range []string{"judge-required"} {
 		if err == nil || !strings.Contains(err.Error(), c) {
 			t.Errorf("bad set: %v, want %s", err, c)

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/scriptplay"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -13,7 +13,7 @@ import (
 // among 13 players used to add 12 "pass" lines to the screen's log); the
 // events still carry one line per move (replays, narration streams).
 func TestPassesFold(t *testing.T) {
-	lt, err := scriptplay.Run([]byte(`game mascarade players=Anna,Boris,Sasha,Dima,Egor deal=Queen,Thief,King,Judge,Bishop,Witch
+	lt, err := localplay.Run(mascarade.Game{}, []byte(`game mascarade players=Anna,Boris,Sasha,Dima,Egor deal=Queen,Thief,King,Judge,Bishop,Witch
 Anna swap Boris no
 Boris swap Sasha no
 Sasha swap Dima no
@@ -27,7 +27,7 @@ Egor pass
 Boris claim Judge
 Sasha pass
 Dima challenge
-`), false)
+`), nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

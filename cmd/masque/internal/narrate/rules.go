@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
@@ -110,13 +111,11 @@ func identity(n int) []engine.Seat {
 // CardNamer returns the card names of the game called name (a roster's
 // game), or nil for an unknown game.
 func CardNamer(game string) func(engine.Card) string {
-	switch game {
-	case mascarade.GameName:
-		return mascarade.CardName
-	case mascarade2.GameName:
-		return mascarade2.CardName
+	g, err := registry.Lookup(game)
+	if err != nil {
+		return nil
 	}
-	return nil
+	return g.CardName
 }
 
 // sameSeating reports whether two states seat everyone on the same chairs.

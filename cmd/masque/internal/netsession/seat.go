@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/localsession"
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/masquerade/track"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -56,7 +56,7 @@ type SeatConfig struct {
 // shares, key).
 type Seat struct {
 	cfg    SeatConfig
-	ed     localsession.Edition
+	game   games.Game
 	seat   int
 	tab    *table.Table
 	player *table.Player
@@ -64,8 +64,8 @@ type Seat struct {
 
 	mu      sync.Mutex
 	narr    narrate.Follower
-	bot     localsession.Bot  // created at the deal
-	obs     track.Observation // what this seat learnt in the step in progress
+	bot     games.Bot         // created at the deal
+	obs     games.Observation // what this seat learnt in the step in progress
 	swapBit bool              // the secret bit of this seat's last move
 	myTurn  bool              // Author waits for Submit
 	// turnSince is when the table started waiting for this seat's move.
@@ -75,12 +75,12 @@ type Seat struct {
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
 func NewSeat(cfg SeatConfig) (*Seat, error) {
-	ed, err := localsession.EditionOf(cfg.Roster.Game)
+	g, err := registry.Lookup(cfg.Roster.Game)
 	if err != nil {
 		return nil, err
 	}
 	if cfg.Game == nil {
-		cfg.Game = ed.Game
+		cfg.Game = g.Table()
 	}
 	tab, err := table.New(cfg.Roster, cfg.Game)
 	if err != nil {
@@ -90,7 +90,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	for pos, bits := range cfg.SwapBits {
 		player.RememberSwapBits(pos, bits)
 	}
-	d := &Seat{cfg: cfg, ed: ed, seat: cfg.Seat, tab: tab, player: player,
+	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
 		moves: make(chan []byte, 1)}
 	if !cfg.Bot {
 		// A person reads this narration: it speaks to them.
@@ -100,7 +100,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 }
 
 // Game is the roster's game name (mascarade, mascarade2).
-func (d *Seat) Game() string { return d.ed.Name }
+func (d *Seat) Game() string { return d.game.Name() }
 
 // Next implements p2p.Replica.
 func (d *Seat) Next() (uint64, uint8, bool) {
@@ -176,13 +176,17 @@ func (d *Seat) follow(e *ledger.Entry, prior narrate.Rules, kind table.BodyKind,
 	}
 	if prior == nil { // just dealt
 		if d.cfg.Bot {
-			d.bot = d.ed.Bot(s.Raw(), engine.Seat(d.seat), d.cfg.Seed)
+			bot, err := d.game.NewBot(s.Raw(), engine.Seat(d.seat), d.cfg.Seed)
+			if err != nil {
+				return nil, err
+			}
+			d.bot = bot
 		}
 		return ev.Lines, nil
 	}
 	switch kind {
 	case table.BodyMove:
-		d.obs = track.Observation{}
+		d.obs = games.Observation{}
 		if int(e.Seat) == d.seat {
 			d.obs.Swap = d.swapBit
 		}
@@ -201,7 +205,7 @@ func (d *Seat) follow(e *ledger.Entry, prior narrate.Rules, kind table.BodyKind,
 		o := d.obs
 		o.Effects, o.Facts = ev.Step.Effects, ev.Step.Facts
 		d.bot.Observe(o)
-		d.obs = track.Observation{}
+		d.obs = games.Observation{}
 	}
 	return ev.Lines, nil
 }
@@ -261,10 +265,11 @@ func (d *Seat) botMove() ([]byte, error) {
 	if s.Turn() > MaxBotTurns {
 		return nil, fmt.Errorf("the bots did not finish the game in %d turns", MaxBotTurns)
 	}
-	m, swap, ok := d.bot.Choose(s)
+	m, bits, ok := d.bot.Choose(s.Raw())
 	if !ok {
 		return nil, errors.New("the bot has no legal move")
 	}
+	swap := len(bits) > 0 && bits[0]
 	m.Seat = engine.Seat(d.seat)
 	_, effects, err := s.Apply(m)
 	if err != nil {

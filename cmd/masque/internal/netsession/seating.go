@@ -7,18 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
-	"github.com/masque-games/masque/cmd/masque/internal/localsession"
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
@@ -106,32 +103,36 @@ func CheckRoster(r *ledger.Roster) error {
 // not ask again.
 var ErrRosterRefused = errors.New("roster refused, not signed")
 
-// PlayersRange returns how many players game (mascarade, mascarade2) is for.
+// PlayersRange returns how many players game (a registry name) is for.
 func PlayersRange(game string) (lo, hi int, err error) {
-	switch game {
-	case mascarade.GameName:
-		return mascarade.MinPlayers, mascarade.MaxPlayers, nil
-	case mascarade2.GameName:
-		return mascarade2.MinPlayers, mascarade2.MaxPlayers, nil
+	g, err := registry.Lookup(game)
+	if err != nil {
+		return 0, 0, err
 	}
-	return 0, 0, fmt.Errorf("unknown game %q (%s)", game, strings.Join(localsession.Games(), ", "))
+	lo, hi = g.Players()
+	return lo, hi, nil
 }
 
-// TableOptions returns the roster options of a table of game (mascarade,
-// mascarade2) for the seated names: the cards in set (nil: the book's
-// default for the player count), the book's purse, the card keys
-// published at the end if publishKeys, and the memory panel hidden on every
-// screen if hideMemory.
-func TableOptions(game string, names []string, set []engine.Card, publishKeys, hideMemory bool, moveTime time.Duration) ([]byte, error) {
-	ed, err := localsession.EditionOf(game)
+// TableOptions returns the roster options of a table of game (a registry
+// name) for the seated names: the game's options for setup (nil: the
+// game's default for the player count), the card keys published at the
+// end if publishKeys, and the memory panel hidden on every screen if
+// hideMemory.
+func TableOptions(game string, names []string, setup games.Setup, publishKeys, hideMemory bool, moveTime time.Duration) ([]byte, error) {
+	g, err := registry.Lookup(game)
 	if err != nil {
 		return nil, err
 	}
-	g, err := ed.Options(names, set, 0)
+	if setup == nil {
+		if setup, err = g.Configure(len(names), "", nil); err != nil {
+			return nil, fmt.Errorf("%s: %w", game, err)
+		}
+	}
+	enc, err := setup.Options(names)
 	if err != nil {
 		return nil, err
 	}
-	return (&table.Options{Game: g, PublishKeys: publishKeys, HideMemory: hideMemory, MoveTime: moveTime}).MarshalBinary()
+	return (&table.Options{Game: enc, PublishKeys: publishKeys, HideMemory: hideMemory, MoveTime: moveTime}).MarshalBinary()
 }
 
 // proveKeys returns the seat's public keys with their proofs, bound to
@@ -148,11 +149,11 @@ func checkKeys(tableID [16]byte, seat int, si ledger.SeatInfo) error {
 
 // HostConfig describes a table to create.
 type HostConfig struct {
-	// Game is the game (mascarade, the default when empty, or mascarade2)
-	// and Set its cards (nil: the default for the player count; for
-	// mascarade2 a scenario's masks).
-	Game string
-	Set  []engine.Card
+	// Game is the game (a registry name; the registry's default when
+	// empty) and Setup its setup (nil: the default for the player count;
+	// for mascarade2 a scenario).
+	Game  string
+	Setup games.Setup
 	// PublishKeys: every seat publishes its card key at the end (a roster
 	// option: it holds for everyone).
 	PublishKeys bool
@@ -182,7 +183,7 @@ type HostConfig struct {
 // agreement. Joiners' card keys must be proven for the seat they get.
 func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if cfg.Game == "" {
-		cfg.Game = mascarade.GameName
+		cfg.Game = registry.Default
 	}
 	lo, hi, err := PlayersRange(cfg.Game)
 	if err != nil {
@@ -221,7 +222,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
 		OptionsFor: func(names []string) ([]byte, error) {
-			opts, err := TableOptions(cfg.Game, names, cfg.Set, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
+			opts, err := TableOptions(cfg.Game, names, cfg.Setup, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
 			if err != nil {
 				return nil, err
 			}
@@ -408,28 +409,19 @@ func truncateName(s string, n int) string {
 }
 
 // RosterNames returns the player names a roster's options give its game
-// (mascarade or mascarade2), and checks they are the roster's.
+// (any game of the registry), and checks they are the roster's.
 func RosterNames(r *ledger.Roster) ([]string, error) {
 	o, err := table.UnmarshalOptions(r.Options)
 	if err != nil {
 		return nil, err
 	}
-	var players []string
-	switch r.Game {
-	case mascarade.GameName:
-		g, err := mascarade.UnmarshalOptions(o.Game)
-		if err != nil {
-			return nil, err
-		}
-		players = g.Players
-	case mascarade2.GameName:
-		g, err := mascarade2.UnmarshalOptions(o.Game)
-		if err != nil {
-			return nil, err
-		}
-		players = g.Players
-	default:
+	g, err := registry.Lookup(r.Game)
+	if err != nil {
 		return nil, fmt.Errorf("the table plays %q, a game this program does not know", r.Game)
+	}
+	players, err := g.PlayerNames(o.Game)
+	if err != nil {
+		return nil, err
 	}
 	for i, n := range players {
 		if i >= len(r.Seats) || r.Seats[i].Name != n {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/scriptplay"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -75,7 +75,7 @@ type played1 struct {
 // returns the screen's view of the seat whose move is due.
 func scriptplay1Run(t *testing.T, src string) (*played1, error) {
 	t.Helper()
-	lt, err := scriptplay.Run([]byte(src), false)
+	lt, err := localplay.Run(mascarade.Game{}, []byte(src), nil, false)
 	if err != nil {
 		return nil, err
 	}

@@ -8,9 +8,9 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade2"
-	"github.com/masque-games/masque/engine/mascarade2/scriptplay"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -35,7 +35,7 @@ type played2 struct {
 
 func play2(t *testing.T, lines string) *played2 {
 	t.Helper()
-	lt, err := scriptplay.Run([]byte(header2+lines), nil, false)
+	lt, err := localplay.Run(mascarade2.Game{}, []byte(header2+lines), nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

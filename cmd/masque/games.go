@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// The games this masque plays come from the registry
+// (engine/games/registry): no command switches on a game's name.
+
+// tableGames returns the registry's games as the table layer sees them,
+// for auditing transcripts of any of them.
+func tableGames() table.Games {
+	out := table.Games{}
+	for _, g := range registry.All() {
+		out[g.Name()] = g.Table()
+	}
+	return out
+}
+
+// gameFlagHelp is the --game flag's help: every game, with its title.
+func gameFlagHelp() string {
+	var parts []string
+	for _, g := range registry.All() {
+		parts = append(parts, fmt.Sprintf("%s (%s)", g.Name(), g.Title()))
+	}
+	return "the game: " + strings.Join(parts, " or ")
+}
+
+// scenarioFlagHelp is the --scenario flag's help: each game's setup.
+func scenarioFlagHelp() string {
+	var parts []string
+	for _, g := range games.WithSetup(registry.All()) {
+		parts = append(parts, g.Name()+": "+g.SetupHelp().Usage)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// playersFlagHelp is a --players flag's help: what, then each game's
+// player counts, "(mascarade 2..13, mascarade2 4..12)".
+func playersFlagHelp(what string) string {
+	var parts []string
+	for _, g := range registry.All() {
+		lo, hi := g.Players()
+		parts = append(parts, fmt.Sprintf("%s %d..%d", g.Name(), lo, hi))
+	}
+	return what + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// gameTitle is a game's name for people (the name itself for a game this
+// masque does not know).
+func gameTitle(game string) string {
+	g, err := registry.Lookup(game)
+	if err != nil {
+		return game
+	}
+	return g.Title()
+}
+
+// gameSetup checks --game, --scenario and --players (at most most) for a
+// table of game and returns the game's setup. Every error is a usage
+// error (exit status 2).
+func gameSetup(game, scenario string, players, most int) (games.Setup, error) {
+	g, err := registry.Lookup(game)
+	if err != nil {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--game %q: want %s", game, strings.Join(registry.Names(), " or "))}
+	}
+	lo, hi := g.Players()
+	hi = min(hi, most)
+	if scenario != "" && g.SetupHelp().Usage == "" {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: scenarios are for --game %s", strings.Join(games.Names(games.WithSetup(registry.All())), " or ")),
+			hint: g.SetupHelp().Default}
+	}
+	if players < lo || players > hi {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, game, lo, hi)}
+	}
+	setup, err := g.Configure(players, scenario, os.ReadFile)
+	if err != nil {
+		var ue *games.UsageError
+		if errors.As(err, &ue) {
+			return nil, &exitError{code: 2, err: ue.Err, hint: ue.Hint}
+		}
+		return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: %w", err)}
+	}
+	return setup, nil
+}

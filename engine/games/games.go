@@ -1,0 +1,197 @@
+// Package games is the contract between masque and a game: what the
+// command line, the local and networked sessions, the script runner and
+// the replay and verify glue need from a game, in one interface ([Game]),
+// so that none of them switches on a game's name.
+//
+// A game package provides its rules (an [engine.State] and a
+// [table.Game]), its data, its text and its bot; it implements [Rules]
+// (everything but the bot) and its bot package turns it into a [Game]
+// with [WithBot]. The list of games masque knows is a plain function in
+// package engine/games/registry, the one package that imports every game.
+//
+// The contract says nothing about how a game looks on a screen: the
+// Mascarade family's claims, challenge window and courthouse stay in that
+// family's own interfaces (engine/masquerade, cmd/masque/internal/narrate).
+// docs/games.md describes the contract and how the two Mascarade editions
+// implement it.
+package games
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// Rules is what a game's own package provides: everything masque needs
+// of a game except its bot (a bot package imports its rules, so the rules
+// package cannot return it; see [WithBot]).
+type Rules interface {
+	// Name is the game's frozen name in rosters and on the command line
+	// ("mascarade2").
+	Name() string
+	// Title is the game's name for people ("Mascarade (2nd edition)").
+	Title() string
+	// Players returns how many players the game is for.
+	Players() (min, max int)
+	// Table is the game's binding to the table layer.
+	Table() table.Game
+	// SetupHelp describes the game's own setup, chosen with --scenario
+	// (its zero value: the game has none).
+	SetupHelp() SetupHelp
+	// Configure checks a setup chosen on the command line (choice is the
+	// --scenario value, "" for the game's default) for a number of
+	// players, before anyone is seated. load reads a file the choice
+	// names. An error a person must fix is a *[UsageError].
+	Configure(players int, choice string, load Loader) (Setup, error)
+	// PlayerNames reads the player names, in seat order, back from the
+	// game's canonical options.
+	PlayerNames(options []byte) ([]string, error)
+	// ParseScript parses a script whose header names this game. load
+	// reads the files the script names (may be nil). Errors are
+	// *[ScriptError] values naming the line.
+	ParseScript(src []byte, load Loader) (Script, error)
+	// FormatMove returns the public text of m applied to s (a state of
+	// this game), as a script line without any secret: "Anna swap Boris".
+	FormatMove(s engine.State, m engine.Move) string
+	// CardName returns the name of card kind c ("card(N)" if unknown).
+	CardName(c engine.Card) string
+	// Summarize returns the public result of s (a state of this game), or
+	// ok=false if s is not one (nil: before the deal).
+	Summarize(s engine.State) (sum Summary, ok bool)
+}
+
+// Game is a game masque can play: its [Rules] and its bot.
+type Game interface {
+	Rules
+	// NewBot returns the bot of seat, created at the deal (s is the
+	// game's initial state), whose choices are deterministic given seed.
+	NewBot(s engine.State, seat engine.Seat, seed uint64) (Bot, error)
+}
+
+// BotMaker creates a game's bot (see [Game.NewBot]).
+type BotMaker func(s engine.State, seat engine.Seat, seed uint64) (Bot, error)
+
+// WithBot returns the game made of a game package's rules and its bot.
+func WithBot(r Rules, newBot BotMaker) Game { return withBot{r, newBot} }
+
+type withBot struct {
+	Rules
+	newBot BotMaker
+}
+
+func (g withBot) NewBot(s engine.State, seat engine.Seat, seed uint64) (Bot, error) {
+	return g.newBot(s, seat, seed)
+}
+
+// Loader returns the contents of a file a command line or a script names.
+type Loader func(name string) ([]byte, error)
+
+// SetupHelp describes a game's own setup (the --scenario flag).
+type SetupHelp struct {
+	// Usage is the flag's help for this game, "" when the game takes no
+	// setup. A `NAME` in backquotes names the value, as in package flag.
+	Usage string
+	// Choices are the built-in values, for completion.
+	Choices []string
+	// Default says what the game plays without a setup, for the hint of
+	// a setup given to a game that takes none.
+	Default string
+}
+
+// Setup is a game's setup, checked for a number of players.
+type Setup interface {
+	// Options returns the game's canonical options (the roster's game
+	// options) for the seated names, checked.
+	Options(names []string) ([]byte, error)
+}
+
+// UsageError is an error in what a person chose (a flag's value): the
+// command exits with status 2, printing Hint, if any, after the error.
+type UsageError struct {
+	Err  error
+	Hint string
+}
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Bot chooses one seat's moves.
+type Bot interface {
+	// Choose returns the seat's move in state s (a state of the bot's
+	// game) with its secret bits (one per hidden swap the move causes,
+	// nil when none), or ok=false if the seat has no move.
+	Choose(s engine.State) (m engine.Move, bits []bool, ok bool)
+	// Observe tells the bot what its seat learnt in a completed step.
+	Observe(o Observation)
+}
+
+// Observation is what one seat learnt in one completed step: the public
+// effects and facts, and what it alone knows.
+type Observation struct {
+	Effects []engine.Effect // the public effects, in order
+	Facts   []engine.Fact   // the cards revealed to all, in order
+	Seen    []engine.Fact   // the cards this seat saw privately (its peeks, cards shown to it), in effect order
+	Swap    bool            // the secret bit, if this seat made the step's swap
+}
+
+// Script is a parsed script: the table it sets up and its lines, which
+// the game plays with its own semantics.
+type Script interface {
+	// Seats returns the player names, in seat order.
+	Seats() []string
+	// Table returns the table options (the game's options and, if the
+	// script fixes it, the deal). The runner sets the table's own flags.
+	Table() (table.Options, error)
+	// Play plays the script's lines on t, which has just dealt. Errors
+	// are *[ScriptError] values naming the line.
+	Play(t Table) error
+}
+
+// Table is a table a script is played on (a local table of real seats,
+// or a test's oracle).
+type Table interface {
+	// Rules returns the rules state now (nil before the deal).
+	Rules() engine.State
+	// Move plays m for seat with the move's secret bits.
+	Move(seat engine.Seat, m engine.Move, bits []bool) error
+}
+
+// ScriptError is an error tied to a line of a script.
+type ScriptError struct {
+	Line int
+	Err  error
+}
+
+func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *ScriptError) Unwrap() error { return e.Err }
+
+// Lookup returns the game called name in list.
+func Lookup(list []Game, name string) (Game, error) {
+	for _, g := range list {
+		if g.Name() == name {
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown game %q (%s)", name, strings.Join(Names(list), ", "))
+}
+
+// Names returns the names of the games in list, in order.
+func Names(list []Game) []string {
+	out := make([]string, len(list))
+	for i, g := range list {
+		out[i] = g.Name()
+	}
+	return out
+}
+
+// WithSetup returns the games in list that take a setup (--scenario).
+func WithSetup(list []Game) []Game {
+	return slices.DeleteFunc(slices.Clone(list), func(g Game) bool { return g.SetupHelp().Usage == "" })
+}
