@@ -33,7 +33,7 @@ var powers = map[string]map[string]string{
 		"Fool":      "takes 1 coin from the bank, then exchanges (or only pretends to) two other players' cards",
 		"Judge":     "takes every coin in the courthouse",
 		"Spy":       "looks at its own card and another player's, then exchanges them or not",
-		"Puppeteer": "takes 1 coin from each of two other players, who then change chairs (cards and purses stay)",
+		"Puppeteer": "takes 1 coin from each of two other players, who then change chairs; the cards and purses stay on the table, in front of the chairs",
 		"Princess":  "takes 2 coins, then shows another player's card to everyone but its owner",
 		"Sorceress": "may exchange her whole purse with another player's",
 		"Patron":    "takes 3 coins from the bank; each neighbour takes 1",

@@ -20,7 +20,7 @@ func newKeyMap() keyMap {
 	return keyMap{
 		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/↓", "choose")),
 		Down:      key.NewBinding(key.WithKeys("down", "j")),
-		Home:      key.NewBinding(key.WithKeys("home", "g")),
+		Home:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("home/end", "first/last")),
 		End:       key.NewBinding(key.WithKeys("end", "G")),
 		Play:      key.NewBinding(key.WithKeys("enter", " "), key.WithHelp("enter", "play")),
 		Pass:      key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pass")),

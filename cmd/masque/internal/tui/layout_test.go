@@ -159,3 +159,39 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 		t.Errorf("back at the bottom, the log does not follow new lines:\n%s", m.View())
 	}
 }
+
+// At 80x24, on the player's own turn with a full list of moves and a
+// memory panel, the log keeps minLogRows lines (the list pages and the
+// memory panel give way), and long lines wrap instead of being cut.
+func TestLayoutKeepsTheLogAt80x24(t *testing.T) {
+	lt, err := scriptplay1Run(t, "game mascarade players=Anna,Boris,Sasha,Dima,Egor\n"+
+		"Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima yes\nDima swap Egor no\nEgor swap Anna yes\n"+
+		"Anna peek\nBoris swap Egor yes\nSasha claim King\nDima challenge\nEgor pass\nAnna pass\nBoris pass\n"+
+		"Dima swap Boris yes\nEgor swap Sasha no\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(&fakeSession{snap: lt.snap, upd: make(chan struct{})}, Options{NoColor: true})
+	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	m = step(t, m, SnapshotMsg{Snap: lt.snap, Moves: lt.moves, At: t0})
+	v := m.View()
+	lines := strings.Split(v, "\n")
+	if len(lines) > 24 {
+		t.Fatalf("%d lines at 80x24:\n%s", len(lines), v)
+	}
+	if !strings.Contains(v, "Your move") {
+		t.Fatalf("not the player's turn:\n%s", v)
+	}
+	logAt := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Log") {
+			logAt = i
+		}
+		if ansi.StringWidth(l) > 80 || strings.HasSuffix(l, "…") {
+			t.Errorf("a line cut or too wide: %q", l)
+		}
+	}
+	if logAt < 0 || len(lines)-logAt-1 < minLogRows {
+		t.Errorf("the log has %d lines at 80x24 on the player's turn, want %d:\n%s", len(lines)-logAt-1, minLogRows, v)
+	}
+}

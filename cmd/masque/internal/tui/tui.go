@@ -108,6 +108,12 @@ type Model struct {
 	logFollow bool           // the log shows its newest lines
 	helpView  viewport.Model // the help page, scrolled with ↑/↓
 	spin      spinner.Model  // shown while the table waits for another seat
+	// memRows, if not 0, is how many lines the memory panel may take: on
+	// a small terminal it gives way so that the log keeps a few lines.
+	memRows int
+	// compact drops the blank lines between the parts of the screen, for
+	// the same reason.
+	compact bool
 
 	window   int // the Entries of the response window the deadline is for, or -1
 	deadline time.Time
@@ -395,7 +401,7 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.quitAsk {
 		m.quitAsk = false
-		if key.Matches(k, keys.Yes) {
+		if key.Matches(k, keys.Yes, keys.Quit) { // q, q leaves too
 			m.quit = true
 			return m, tea.Quit
 		}
@@ -644,7 +650,73 @@ func (m Model) viewTop() (top string, table bool) {
 	if !m.opts.NoMemory {
 		m.viewMemory(&b, s, me)
 	}
-	return b.String(), true
+	v := b.String()
+	if m.compact {
+		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n\n", "\n"), "\n\n", "\n")
+	}
+	return m.wrapLines(v), true
+}
+
+// wrapLines wraps every line wider than the terminal at spaces (a word
+// longer than a line is broken), continuing it indented by 4: a line cut
+// with an ellipsis may lose what it says ("the Judge or the King (each
+// was h…").
+func (m Model) wrapLines(v string) string {
+	if m.width <= 20 {
+		return v
+	}
+	lines := strings.SplitAfter(v, "\n")
+	var out strings.Builder
+	for _, l := range lines {
+		body, nl := strings.CutSuffix(l, "\n")
+		if ansi.StringWidth(body) <= m.width {
+			out.WriteString(l)
+			continue
+		}
+		indent := 4 + len(body) - len(strings.TrimLeft(body, " "))
+		indent = min(indent, m.width/3)
+		parts := strings.Split(ansi.Wrap(body, m.width, ""), "\n")
+		out.WriteString(parts[0])
+		if rest := strings.Join(parts[1:], " "); rest != "" {
+			for _, p := range strings.Split(ansi.Wrap(strings.TrimLeft(rest, " "), m.width-indent, ""), "\n") {
+				out.WriteString("\n" + strings.Repeat(" ", indent) + p)
+			}
+		}
+		if nl {
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}
+
+// minLogRows is how many lines of the log the screen keeps where it can.
+const minLogRows = 4
+
+// sizeChoices sizes the list of choices to pages of rows.
+func (m *Model) sizeChoices(width, rows int) {
+	n := len(m.labels)
+	if n == 0 {
+		return
+	}
+	if n <= rows {
+		m.choices.SetShowPagination(false)
+		m.choices.SetSize(width, n)
+	} else {
+		m.choices.SetShowPagination(true)
+		m.choices.SetSize(width, rows+1) // and the page line
+	}
+}
+
+// memoryLines is how many lines the memory panel takes in full.
+func (m Model) memoryLines() int {
+	s := m.rules()
+	if s == nil {
+		return 0
+	}
+	var b strings.Builder
+	m.memRows = 0
+	m.viewMemory(&b, s, engine.Seat(m.snap.Seat))
+	return strings.Count(b.String(), "\n")
 }
 
 // relayout sizes the bubbles the view is built of to the terminal and to
@@ -655,22 +727,42 @@ func (m *Model) relayout() {
 	if width <= 0 {
 		width = 100
 	}
-	if n := len(m.labels); n > 0 {
-		rows := maxChoiceRows
-		if m.height > 0 {
-			rows = max(4, min(rows, m.height/4))
-		}
-		if n <= rows {
-			m.choices.SetShowPagination(false)
-			m.choices.SetSize(width, n)
-		} else {
-			m.choices.SetShowPagination(true)
-			m.choices.SetSize(width, rows+2) // a blank line and the page dots
-		}
+	// The log keeps minLogRows lines where it can: the list of choices
+	// gives way first (down to 3 a page), then the memory panel (down to
+	// 3 lines).
+	rows := maxChoiceRows
+	if m.height > 0 {
+		rows = max(4, min(rows, m.height/4))
 	}
-	top, table := m.viewTop()
-	if !table {
-		return
+	m.memRows, m.compact = 0, false
+	var top string
+	for {
+		m.sizeChoices(width, rows)
+		var table bool
+		top, table = m.viewTop()
+		if !table {
+			return
+		}
+		short := m.height > 0 && !m.help && m.height-strings.Count(top, "\n")-1 < minLogRows
+		switch {
+		case short && rows > 3 && len(m.labels) > rows:
+			rows--
+			continue
+		case short && !m.compact:
+			m.compact = true
+			continue
+		case short && !m.opts.NoMemory && (m.memRows == 0 || m.memRows > 2):
+			if m.memRows == 0 {
+				m.memRows = m.memoryLines()
+			}
+			m.memRows--
+			if m.memRows >= 2 {
+				continue
+			}
+			m.memRows = 2
+			top, _ = m.viewTop()
+		}
+		break
 	}
 	used := strings.Count(top, "\n")
 	if m.help {
@@ -682,12 +774,12 @@ func (m *Model) relayout() {
 		m.helpView.SetContent(strings.Join(m.helpLines(width), "\n"))
 		return
 	}
-	rows := 8
+	logRows := 8
 	if m.height > 0 {
-		rows = max(0, m.height-used-1)
+		logRows = max(0, m.height-used-1)
 	}
 	m.logView.Width = width
-	m.logView.Height = rows
+	m.logView.Height = logRows
 	m.logView.SetContent(strings.Join(m.logLines(width), "\n"))
 	if m.logFollow {
 		m.logView.GotoBottom()
@@ -841,10 +933,14 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 		case m.busy:
 			line("playing…")
 		default:
-			keys := bar{m.keys.Up, m.keys.Play, m.keys.Help, m.keys.Quit}
+			keys := bar{m.keys.Up, m.keys.Play}
 			if s.InChallengeWindow() {
-				keys = bar{m.keys.Up, m.keys.Play, m.keys.Pass, m.keys.Help, m.keys.Quit}
+				keys = append(keys, m.keys.Pass)
 			}
+			if m.choices.Paginator.TotalPages > 1 {
+				keys = append(keys, m.keys.Home)
+			}
+			keys = append(keys, m.keys.Help, m.keys.Quit)
 			line("%s", m.helpLine(keys))
 		}
 	default:
@@ -857,7 +953,7 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 				left = max(0, w.Deadline.Sub(m.now))
 			}
 			if left > 0 {
-				text += fmt.Sprintf(" (%ds before the timeout)", int(left.Round(time.Second)/time.Second))
+				text += fmt.Sprintf(" (%s before the timeout)", clock(left))
 			}
 		}
 		line("%s", text)
@@ -875,9 +971,21 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 
 // viewMemory draws what the seat saw and when, and for each of its own
 // cards which swaps since could have moved it.
-func (m Model) viewMemory(b *strings.Builder, s narrate.Rules, me engine.Seat) {
+func (m Model) viewMemory(out *strings.Builder, s narrate.Rules, me engine.Seat) {
+	var b strings.Builder
+	defer func() {
+		lines := strings.SplitAfter(b.String(), "\n")
+		if len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if m.memRows > 0 && len(lines) > m.memRows {
+			// A small terminal: the first lines (your card), then a mark.
+			lines = append(lines[:m.memRows-1], m.st.dim.Render("  … (a taller terminal shows all you remember)")+"\n")
+		}
+		out.WriteString(strings.Join(lines, ""))
+	}()
 	line := func(format string, args ...any) {
-		fmt.Fprintf(b, format, args...)
+		fmt.Fprintf(&b, format, args...)
 		b.WriteByte('\n')
 	}
 	line("%s", m.st.head.Render("Your memory"))
@@ -1083,7 +1191,7 @@ func (m Model) viewLog() string {
 	back := max(0, m.logView.TotalLineCount()-m.logView.YOffset-m.logView.Height)
 	switch {
 	case back > 0:
-		head = fmt.Sprintf("Log (scrolled back %d lines: pgdown for newer)", back)
+		head = fmt.Sprintf("Log (scrolled back %d %s: pgdown for newer)", back, plural(back, "line", "lines"))
 	case m.logView.TotalLineCount() > m.logView.Height:
 		head = "Log (pgup for older)"
 	}
@@ -1153,14 +1261,28 @@ func (m Model) helpLines(width int) []string {
 	for _, l := range narrate.HowToPlay(s) {
 		add("  %s", l)
 	}
+	add("")
+	add("Keys")
+	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
+	add("  p passes (when a claim waits for your answer)")
+	add("  y/n answer a question (really exchange the cards? leave the table?)")
+	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
 	var body []string
 	for _, l := range lines {
 		for _, w := range wrap(l, width, 4) {
-			if w == "Right now" || w == "Characters in play" || w == "How to play" {
+			if w == "Right now" || w == "Characters in play" || w == "How to play" || w == "Keys" {
 				w = m.st.head.Render(w)
 			}
 			body = append(body, w)
 		}
 	}
 	return body
+}
+
+// plural picks the singular or plural noun for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -199,7 +199,7 @@ func TestScreen(t *testing.T) {
 		{
 			name: "network timeout shown", state: opening, seat: 2,
 			edit: func(s *session.Snapshot) { s.Waiting.Left = 42 * time.Second },
-			view: check{want: []string{"waiting for Anna", "(42s before the timeout)"}}, noSubmit: true,
+			view: check{want: []string{"waiting for Anna", "(0:42 before the timeout)"}}, noSubmit: true,
 		},
 		{
 			name: "after turn 4 peeks and claims are offered", state: over, seat: 0,
