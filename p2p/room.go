@@ -47,6 +47,10 @@ type Wait struct {
 	Local  bool          // the local seat must author Pos
 	Waited time.Duration // since Pos became the next position here
 	Left   time.Duration // until the timeout verdict; 0 when there is no limit
+	// Connected: this node has a connection to the seat's peer (always
+	// true for the local seat). A seat waited for that is not connected
+	// may have stopped: its player can rejoin by starting it again.
+	Connected bool
 }
 
 // RoomConfig configures a [Room].
@@ -534,7 +538,10 @@ func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
 	if r.cfg.OnWait == nil {
 		return
 	}
-	w := Wait{Pos: pos, Seat: seat, Local: seat == r.self, Waited: time.Since(since)}
+	w := Wait{Pos: pos, Seat: seat, Local: seat == r.self, Waited: time.Since(since), Connected: seat == r.self}
+	if !w.Local && int(seat) < len(r.peers) {
+		w.Connected = r.node.host.Network().Connectedness(r.peers[seat]) == network.Connected
+	}
 	if r.cfg.Timeout > 0 {
 		w.Left = max(0, r.cfg.Timeout-w.Waited)
 	}

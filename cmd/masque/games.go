@@ -78,7 +78,8 @@ func gameSetup(game, scenario string, players, most int) (games.Setup, error) {
 			hint: g.SetupHelp().Default}
 	}
 	if players < lo || players > hi {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, game, lo, hi)}
+		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, game, lo, hi),
+			hint: fmt.Sprintf("choose --players from %d to %d", lo, hi)}
 	}
 	setup, err := g.Configure(players, scenario, os.ReadFile)
 	if err != nil {

@@ -390,8 +390,13 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 	if g.PublishesKeys() {
 		keys = "card keys published at the end"
 	}
+	title := fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster), len(g.Names()), keys)
+	if g.Replayed() > 0 {
+		// A restart: say so, so that nobody thinks a new game began.
+		title += fmt.Sprintf(" · resumed after %d entries", g.Replayed())
+	}
 	opts := tui.Options{
-		Title:           fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster), len(g.Names()), keys),
+		Title:           title,
 		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Transcript().Roster),
 		ChallengeWindow: r.o.window,
 		NoColor:         r.a.noColor,

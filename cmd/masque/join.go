@@ -207,6 +207,11 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			hint: "the host may have left; if its address is unreachable, see 'masque doctor' (firewalls, Wi-Fi client isolation, VPNs)"}
 	}
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster), len(seating.Roster.Seats), seatNames(seating))
+	if int(seating.Seat) < len(seating.Roster.Seats) {
+		if got := seating.Roster.Seats[seating.Seat].Name; got != player {
+			r.printf("the name %s was taken at this table: you play as %s (choose your own name with --player NAME)", player, got)
+		}
+	}
 	r.printf("game: %s", gameTitle(seating.Roster.Game))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, keys, t.label)

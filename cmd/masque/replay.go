@@ -118,7 +118,7 @@ func runReplay(a *app, o replayOptions) error {
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return &exitError{code: exitDamaged, err: fmt.Errorf("%s is not a whole transcript (%w): %w", o.file, errDamaged, err)}
+		return scriptHint(&exitError{code: exitDamaged, err: fmt.Errorf("%s is not a whole transcript (%w): %w", o.file, errDamaged, err)}, o.file, data)
 	}
 	game, err := a.games.Lookup(tr.Roster.Game)
 	if err != nil {
@@ -284,7 +284,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 		if err := t.Apply(e); err != nil {
 			var f *table.Fault
 			if errors.As(err, &f) && unattributable(f) {
-				return nil, &exitError{code: exitDamaged, err: fmt.Errorf("transcript rejected: entry %d: no roster key signed it (%w, or the entry was forged; nobody is blamed): %w", e.Pos, errDamaged, err)}
+				return nil, &exitError{code: exitDamaged, err: fmt.Errorf("transcript rejected: entry %d claims seat %d, but no roster key signed it (%w, or the entry was forged; nobody is blamed)", e.Pos, f.Seat, errDamaged)}
 			}
 			return nil, &exitError{code: exitFault, err: fmt.Errorf("transcript rejected: %w", err),
 				hint: "masque verify FILE names the fault and the seat to blame"}

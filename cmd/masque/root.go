@@ -165,7 +165,9 @@ Start here:
 
 Exit status, for every command:
   0  done (verify: the transcript is valid)
-  1  failed (verify, replay: an entry is invalid, and the seat to blame is named)
+  1  failed: what was asked cannot be done (no such table, the table stopped,
+     replay --reveal of a game whose keys were not published); verify and
+     replay of a transcript with an invalid entry name the seat to blame
   2  bad command line: an unknown command or flag, missing or extra arguments
   3  a file is unreadable, damaged or not a transcript, or holds an entry that
      no player signed (damage or forgery: nobody is blamed)`,

@@ -68,7 +68,7 @@ An illegal line stops the script with exit status 2, naming the line.`,
 func runScript(a *app, o scriptOptions) error {
 	src, err := os.ReadFile(o.file)
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: exitDamaged, err: err, hint: "masque script reads a script file: 'masque script --help' shows one"}
 	}
 	game := scriptGame(src)
 	g, err := registry.Lookup(game)

@@ -116,7 +116,8 @@ func runVerify(a *app, path string, asJSON bool) error {
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s is not a whole transcript (%w): %w", path, errDamaged, err))
+		err := reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s is not a whole transcript (%w): %w", path, errDamaged, err))
+		return scriptHint(err, path, data)
 	}
 	res, fault := verifyTranscript(a.games, tr)
 	return reportVerify(a, res, asJSON, fault)
@@ -215,4 +216,15 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		fmt.Fprintf(a.stdout, "%s: %s\n", st.Unit, strings.Join(parts, ", "))
 	}
 	return nil
+}
+
+// scriptHint adds, to the error of a file that is not a transcript, a hint
+// when the file is a script: it must be played before it can be checked.
+func scriptHint(err error, path string, data []byte) error {
+	var ee *exitError
+	if !errors.As(err, &ee) || scriptGame(data) == "" {
+		return err
+	}
+	ee.hint = fmt.Sprintf("%s is a script, not a transcript: play it first with 'masque script %s --transcript game.masque', then check game.masque", path, path)
+	return err
 }

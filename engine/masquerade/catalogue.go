@@ -2,6 +2,7 @@ package masquerade
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
@@ -57,7 +58,13 @@ func (c *Catalogue) Parse(s string) (engine.Card, error) {
 			return i.Card, nil
 		}
 	}
-	return 0, fmt.Errorf("%s: unknown %s %q", c.Game, c.Noun, s)
+	var names []string
+	for _, i := range c.Cards {
+		if !slices.Contains(names, i.Name) {
+			names = append(names, i.Name)
+		}
+	}
+	return 0, fmt.Errorf("%s: unknown %s %q (one of %s)", c.Game, c.Noun, s, strings.Join(names, ", "))
 }
 
 // ParseList parses a comma-separated list of card names. With

@@ -17,6 +17,9 @@ type Wait struct {
 	Name     string
 	Left     time.Duration // time left before the timeout verdict
 	Deadline time.Time
+	// Offline: this peer has no connection to that seat's player now (its
+	// program may have stopped; it can rejoin by running it again).
+	Offline bool
 }
 
 // Snapshot is everything one seat may see now.

@@ -955,6 +955,9 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 			if left > 0 {
 				text += fmt.Sprintf(" (%s before the timeout)", clock(left))
 			}
+			if w.Offline {
+				text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped (they rejoin by running the same command again)", w.Name))
+			}
 		}
 		line("%s", text)
 		if m.quitAsk {

@@ -202,6 +202,16 @@ func TestScreen(t *testing.T) {
 			view: check{want: []string{"waiting for Anna", "(0:42 before the timeout)"}}, noSubmit: true,
 		},
 		{
+			name: "a seat waited for and not connected is said to be so", state: opening, seat: 2,
+			edit: func(s *session.Snapshot) { s.Waiting.Left, s.Waiting.Offline = 42*time.Second, true },
+			view: check{want: []string{"waiting for Anna", "Anna is not connected", "running the same command again"}}, noSubmit: true,
+		},
+		{
+			name: "a connected seat is not said to be offline", state: opening, seat: 2,
+			edit: func(s *session.Snapshot) { s.Waiting.Left = 42 * time.Second },
+			view: check{want: []string{"waiting for Anna"}, not: []string{"not connected"}}, noSubmit: true,
+		},
+		{
 			name: "after turn 4 peeks and claims are offered", state: over, seat: 0,
 			view: check{want: []string{"turn 5", "swap your card with Boris's card", "look at your card (only you see it)", "claim to be the King"},
 				not: []string{"preparatory", "peek", "claim King"}}, noSubmit: true,
