@@ -108,6 +108,7 @@ func (s *State) action(m engine.Move) ([]engine.Effect, error) {
 	case MaskOff:
 		s.pending = append(s.pending, response{Seat: engine.Seat(args[0]), Kind: respGuess, Char: engine.Card(args[1]), Causer: m.Seat})
 	case Eavesdrop:
+		s.commit, s.commits = [5]bool{}, [5][32]byte{}
 		var named []engine.Seat
 		for _, x := range args {
 			if s.eavesChoices(engine.Seat(x)) > 0 {
@@ -116,7 +117,6 @@ func (s *State) action(m engine.Move) ([]engine.Effect, error) {
 		}
 		if len(named) == 2 {
 			s.eaves = named
-			s.commit = [5]bool{}
 			s.phase = phCommit
 			return nil, nil
 		}

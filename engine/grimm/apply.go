@@ -493,6 +493,7 @@ func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 			}
 		}
 		s.pending = s.pending[1:]
+		s.commit[m.Seat], s.commits[m.Seat] = false, [32]byte{}
 		s.tokens[c] |= 1 << m.Seat
 		if r.Kind == respGuess {
 			s.roses[m.Seat]++
