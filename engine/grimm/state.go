@@ -608,6 +608,9 @@ func (s *State) Pending() (seat engine.Seat, char engine.Card, ok bool) {
 	return s.pending[0].Seat, s.pending[0].Char, true
 }
 
+// BetDeck returns the bet slots nobody holds yet.
+func (s *State) BetDeck() []engine.Slot { return s.betDeck() }
+
 // BetsOf returns the bet slots seat p holds.
 func (s *State) BetsOf(p engine.Seat) []engine.Slot {
 	var out []engine.Slot

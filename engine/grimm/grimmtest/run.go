@@ -39,7 +39,8 @@ func (t *Table) line(l grimm.ScriptLine) error {
 	if err != nil {
 		return err
 	}
-	m, err := grimm.ParseMove(t.State, p, l.Tokens)
+	tokens := t.handItem(p, l.Tokens)
+	m, err := grimm.ParseMove(t.State, p, tokens)
 	if err != nil {
 		return err
 	}
@@ -254,4 +255,33 @@ func (t *Table) Expect(tokens []string) error {
 		return fmt.Errorf("expect: %w (state: %v)", errors.Join(errs...), s)
 	}
 	return nil
+}
+
+// handItem rewrites "give NAME ITEM" by an unmasked seat (whose hand is
+// hidden, so a script cannot know the slots) into "give NAME slot=N", and
+// "bet CHARACTER" into "bet SLOT", using the seat's own view.
+func (t *Table) handItem(p engine.Seat, tokens []string) []string {
+	if len(tokens) == 2 && strings.EqualFold(tokens[0], "bet") {
+		if c, err := grimm.ParseCharacter(tokens[1]); err == nil {
+			for _, sl := range t.State.BetDeck() {
+				if v, ok := t.Views[p][sl]; ok && v == grimm.BetBase+c {
+					return []string{tokens[0], strconv.Itoa(int(sl))}
+				}
+			}
+		}
+	}
+	hand := t.State.Hand(p)
+	if len(tokens) != 3 || !strings.EqualFold(tokens[0], "give") || len(hand) == 0 {
+		return tokens
+	}
+	it, err := grimm.ParseItem(tokens[2])
+	if err != nil {
+		return tokens
+	}
+	for _, sl := range hand {
+		if c, ok := t.Views[p][sl]; ok && c == it {
+			return []string{tokens[0], tokens[1], "slot=" + strconv.Itoa(int(sl))}
+		}
+	}
+	return tokens
 }

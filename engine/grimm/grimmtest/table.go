@@ -38,6 +38,9 @@ type Table struct {
 	Moves []string                      // the moves played, as text
 	// Effects counts the effects carried out, by kind.
 	Effects map[engine.EffectKind]int
+	// Last holds every effect carried out for the last move (those of the
+	// move and those the facts it led to produced), in order.
+	Last []engine.Effect
 
 	rng    *rand.Rand
 	rounds map[int]grimm.RoundSpec
@@ -109,6 +112,7 @@ func (t *Table) Play(m engine.Move) error {
 	}
 	t.State = ns
 	t.Moves = append(t.Moves, text)
+	t.Last = nil
 	return t.carry(eff)
 }
 
@@ -142,6 +146,7 @@ func (t *Table) carry(eff []engine.Effect) error {
 	for {
 		var facts []engine.Fact
 		coin := false
+		t.Last = append(t.Last, eff...)
 		for _, e := range eff {
 			t.Effects[e.Kind]++
 			switch e.Kind {
