@@ -67,3 +67,5 @@ func ruleOf(err error) string {
 	}
 	return "other: " + err.Error()
 }
+
+func runSeed(sc *grimm.Script, seed uint64) (*grimmtest.Table, error) { return grimmtest.Run(sc, seed) }
