@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -45,6 +47,12 @@ func playout(t *testing.T, opts grimm.Options, seed uint64) *grimmtest.Table {
 			if x.Kind == grimm.KindEnd && r.IntN(2) == 0 {
 				m = x
 			}
+		}
+		text := grimm.FormatMove(s, m)
+		fields := strings.Fields(text)
+		back, err := grimm.ParseMove(s, m.Seat, fields[1:])
+		if err != nil || back.Seat != m.Seat || back.Kind != m.Kind || !slices.Equal(back.Args, m.Args) {
+			t.Fatalf("seed %d: %q reads back as %+v (%v), want %+v", seed, text, back, err, m)
 		}
 		before, _ := s.AppendBinary(nil)
 		roses := total(s)

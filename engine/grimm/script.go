@@ -247,6 +247,9 @@ func (s *Script) parseRound(f []string) error {
 				}
 				spec.Actions = append(spec.Actions, a)
 			}
+			if spec.Actions[0] == spec.Actions[1] {
+				return errors.New("round: the two action cards must differ")
+			}
 		case "first":
 			if !s.hasPlayer(v) {
 				return fmt.Errorf("round: no player named %q", v)

@@ -251,6 +251,9 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 		if err = want(0, 1); err == nil {
 			err = side()
 		}
+		if mine := s.MaskedSlots(p); len(args) == 0 && len(mine) == 1 {
+			m.Args = []int{int(mine[0])}
+		}
 	case "commit":
 		m.Kind = KindCommit
 		if err = want(1, 1); err != nil {
