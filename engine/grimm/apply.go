@@ -20,6 +20,8 @@ const (
 	KindWin    uint8 = 8  // [character slot]: "I am X" with 3 of X's talismans
 	KindCommit uint8 = 9  // [16 words]: an Eavesdrop commitment
 	KindBet    uint8 = 10 // [] (unmasked: look at the bets) | [bet slot]: take it
+	KindDraw   uint8 = 11 // []: take an ability's optional extra draw
+	KindChoose uint8 = 12 // [character]: 2 players, the ability card to take
 )
 
 // CommitWords is the number of 16-bit words in a commitment or a nonce.
@@ -66,6 +68,8 @@ func (s *State) Next() engine.Need {
 		}
 	case phBetPick:
 		return engine.Need{Kind: engine.NeedMove, Seat: s.betSeat}
+	case phAbility:
+		return engine.Need{Kind: engine.NeedMove, Seat: s.choosing[0]}
 	}
 	return engine.Need{Kind: engine.NeedMove, Seat: s.turn}
 }
@@ -82,7 +86,7 @@ func (s *State) Play(m engine.Move) (*State, []engine.Effect, error) {
 	if m.Seat != need.Seat {
 		return nil, nil, ruleErr(m.Seat, RuleNotYourTurn, "%s must move", s.Name(need.Seat))
 	}
-	if m.Kind < KindPick || m.Kind > KindBet {
+	if m.Kind < KindPick || m.Kind > KindChoose {
 		return nil, nil, ruleErr(m.Seat, RuleUnknownMove, "no move kind %d", m.Kind)
 	}
 	ns := s.clone()
@@ -136,6 +140,8 @@ func (s *State) play(m engine.Move) ([]engine.Effect, error) {
 		return nil, wrongMove(m, "act or end the turn")
 	case phBetPick:
 		return s.betPick(m)
+	case phAbility:
+		return s.chooseAbility(m)
 	}
 	return nil, wrongMove(m, "not now")
 }
@@ -172,6 +178,9 @@ func (s *State) decide(m engine.Move) ([]engine.Effect, error) {
 		if s.dec == decSecond {
 			return nil, wrongMove(m, "you kept the first card: give the second")
 		}
+		if s.n > 2 && s.Unmasked(m.Seat) {
+			return nil, wrongMove(m, "an unmasked player keeps nothing face up: give it")
+		}
 		s.drawn = nil
 		s.transfer([]pass{{Slot: sl, From: -1, To: m.Seat}}, m.Seat)
 		if s.dec == decFirst {
@@ -195,9 +204,10 @@ func (s *State) decide(m engine.Move) ([]engine.Effect, error) {
 		s.cont = contSecond
 	case decSecond:
 		s.cont = contAction
-	default:
+	case decSearch:
 		s.cont = contEnd
 	}
+	// decExtra: the continuation set before the extra draw stands.
 	return s.advance(), nil
 }
 
@@ -256,26 +266,44 @@ func (s *State) startTurn(t engine.Seat) []engine.Effect {
 	s.turn, s.actor = t, t
 	s.drawNo, s.keptFirst, s.acted = 1, false, false
 	if s.n > 2 && s.Unmasked(t) {
-		slots, eff := s.drawTop(1)
-		for _, sl := range slots {
-			s.where[sl-ItemSlot0], s.owner[sl-ItemSlot0], s.card[sl-ItemSlot0] = inHand, int8(t), 0
-			eff = append(eff,
-				engine.Effect{Kind: engine.EffectPeek, By: t, Slots: []engine.Slot{sl}},
-				engine.Effect{Kind: engine.EffectShuffle, Seats: []engine.Seat{t}, Slots: s.Hand(t)})
-		}
-		if len(s.Hand(t)) == 0 && !s.canTakeBet(t) {
-			s.cont = contEnd
-			return append(eff, s.advance()...)
-		}
-		s.phase = phHandGive
-		return eff
+		return s.unmaskedDraw(t)
 	}
-	eff, ok := s.revealDraw(1, forDraw)
-	if !ok {
-		s.cont = contAction
+	s.hinted, s.beastDone = false, false
+	s.cont = contFirst
+	if s.ability[t] == Cinderella && !s.hasPair(t) && len(s.MaskedSlots(t)) > 0 {
+		// Modest gifts: no two equal items at the start of the turn.
+		s.pending = append(s.pending, response{Seat: t, Kind: respMayDraw, Causer: t})
+	}
+	return s.advance()
+}
+
+// unmaskedDraw is an unmasked seat's draw: a private look at the top item
+// into its hand, which it then reshuffles alone; then it gives a card.
+func (s *State) unmaskedDraw(t engine.Seat) []engine.Effect {
+	slots, eff := s.drawTop(1)
+	for _, sl := range slots {
+		s.where[sl-ItemSlot0], s.owner[sl-ItemSlot0], s.card[sl-ItemSlot0] = inHand, int8(t), 0
+		eff = append(eff,
+			engine.Effect{Kind: engine.EffectPeek, By: t, Slots: []engine.Slot{sl}},
+			engine.Effect{Kind: engine.EffectShuffle, Seats: []engine.Seat{t}, Slots: s.Hand(t)})
+	}
+	if len(s.Hand(t)) == 0 && !s.canTakeBet(t) {
+		s.cont = contEnd
 		return append(eff, s.advance()...)
 	}
+	s.phase = phHandGive
 	return eff
+}
+
+// hasPair reports whether seat p has two equal items in front of it.
+func (s *State) hasPair(p engine.Seat) bool {
+	var cnt [NumKinds]int
+	for _, it := range s.Front(p) {
+		if cnt[it.Item]++; cnt[it.Item] >= 2 {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *State) handGive(m engine.Move) ([]engine.Effect, error) {
@@ -340,6 +368,59 @@ func (s *State) transfer(ps []pass, causer engine.Seat) {
 		}
 	}
 	s.pending = append(s.pending, append(boons, banes...)...)
+	if !s.opts.Abilities {
+		return
+	}
+	for _, x := range ps {
+		g := x.From
+		if g < 0 {
+			g = causer
+		}
+		if g == x.To || g < 0 {
+			continue
+		}
+		it := s.card[x.Slot-ItemSlot0]
+		switch s.ability[g] {
+		case EvilQueen: // True reflection
+			if it == Mirror || it == Crown {
+				s.pending = append(s.pending, response{Seat: x.To, Kind: respEaves, Causer: g})
+			}
+		case RedRidingHood: // Curiosity
+			if it == Disguise || it == Treats {
+				s.fx = append(s.fx, s.lookAtDeck(g)...)
+			}
+		}
+	}
+	// Power over time: six different items end the round at once.
+	for k := range s.n {
+		p := s.seatAfter(s.actor, k)
+		if s.ability[p] != SleepingBeauty || len(s.MaskedSlots(p)) == 0 {
+			continue
+		}
+		var kinds [NumKinds]bool
+		diff := 0
+		for _, it := range s.Front(p) {
+			if !kinds[it.Item] {
+				kinds[it.Item] = true
+				diff++
+			}
+		}
+		if diff >= 6 {
+			s.roundDone, s.roundWin = true, p
+			return
+		}
+	}
+}
+
+// lookAtDeck lets seat p view one card of the character deck (the top:
+// it is random, the deck being reshuffled after every look), then every
+// seat reshuffles the deck.
+func (s *State) lookAtDeck(p engine.Seat) []engine.Effect {
+	deck := s.CharDeck()
+	return []engine.Effect{
+		{Kind: engine.EffectPeek, By: p, Slots: []engine.Slot{deck[0]}},
+		{Kind: engine.EffectShuffle, Slots: deck},
+	}
 }
 
 // --- the flow
@@ -347,7 +428,8 @@ func (s *State) transfer(ps []pass, causer engine.Seat) {
 // advance resolves what needs no move (responses already settled, the
 // end of a round, the next step of the turn) and returns the effects.
 func (s *State) advance() []engine.Effect {
-	var eff []engine.Effect
+	eff := s.fx
+	s.fx = nil
 	for {
 		if s.roundDone {
 			return append(eff, s.endRound()...)
@@ -386,7 +468,30 @@ func (s *State) advance() []engine.Effect {
 				return eff
 			}
 			s.cont = contEnd
+		case contFirst:
+			if s.n > 2 && s.Unmasked(s.turn) {
+				// Unmasked by an extra draw before the turn's own.
+				s.cont = contNone
+				return append(eff, s.unmaskedDraw(s.turn)...)
+			}
+			s.drawNo = 1
+			e, ok := s.revealDraw(1, forDraw)
+			eff = append(eff, e...)
+			if ok {
+				return eff
+			}
+			s.cont = contAction
 		case contEnd:
+			if s.ability[s.turn] == Beast && s.hinted && !s.beastDone && len(s.MaskedSlots(s.turn)) > 0 {
+				// Master of the game: a hint token placed this turn earns
+				// a draw at its end.
+				s.beastDone = true
+				e, ok := s.revealDraw(1, forExtra)
+				eff = append(eff, e...)
+				if ok {
+					return eff
+				}
+			}
 			s.cont = contNone
 			return append(eff, s.startTurn(s.seatAfter(s.turn, 1))...)
 		default:
@@ -408,6 +513,8 @@ func (s *State) settled(r response) bool {
 		return s.broken[r.Char] || s.HasToken(r.Seat, r.Char)
 	case respEaves:
 		return s.eavesChoices(r.Seat) == 0
+	case respMayDraw:
+		return len(s.deck) == 0 && len(s.Discard()) == 0
 	}
 	return false
 }
@@ -458,6 +565,12 @@ func (s *State) maskedSeats() []engine.Seat {
 
 func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 	r := s.pending[0]
+	if (r.Kind == respMayDraw) != (m.Kind == KindDraw || m.Kind == KindEnd) {
+		if r.Kind == respMayDraw {
+			return nil, wrongMove(m, "draw an item, or end to decline")
+		}
+		return nil, wrongMove(m, "answer with a hint, an unmasking or a win")
+	}
 	switch m.Kind {
 	case KindHint:
 		var c engine.Card
@@ -495,8 +608,17 @@ func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 		s.pending = s.pending[1:]
 		s.commit[m.Seat], s.commits[m.Seat] = false, [32]byte{}
 		s.tokens[c] |= 1 << m.Seat
+		if m.Seat == s.turn {
+			s.hinted = true
+		}
 		if r.Kind == respGuess {
 			s.roses[m.Seat]++
+			switch s.ability[r.Causer] {
+			case BigBadWolf: // Big eyes
+				s.fx = append(s.fx, s.lookAtDeck(r.Causer)...)
+			case Rumpelstiltskin: // Sly accusation
+				s.pending = append([]response{{Seat: r.Causer, Kind: respMayDraw, Causer: r.Causer}}, s.pending...)
+			}
 		}
 		return append(s.proveNot(m.Seat, c), s.advance()...), nil
 	case KindUnmask:
@@ -518,6 +640,19 @@ func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 		}
 		eff = append(eff, s.unmask(sl, r.Char)...)
 		return append(eff, s.advance()...), nil
+	case KindDraw, KindEnd:
+		if err := argc(m, 0, 0); err != nil {
+			return nil, err
+		}
+		s.pending = s.pending[1:]
+		if m.Kind == KindEnd {
+			return s.advance(), nil
+		}
+		eff, ok := s.revealDraw(1, forExtra)
+		if !ok {
+			return append(eff, s.advance()...), nil
+		}
+		return eff, nil
 	case KindWin:
 		if r.Kind != respBoon {
 			return nil, wrongMove(m, "you do not hold 3 of a kind")

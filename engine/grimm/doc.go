@@ -1,8 +1,8 @@
 // Package grimm is the pure rules engine of The Grimm Masquerade ("Маскарад
 // сказок", Eisner, Eisner, Hudson; Druid City Games 2019) for 2 to 5
-// players: the basic game, the 2-player game, and of the advanced
-// variants the bets and the jewels (the eight abilities are not
-// implemented: [Options.Validate] refuses them). Decisions where the book
+// players: the basic game, the 2-player game and the advanced variants
+// (bets, jewels and the eight abilities, alone or combined). Decisions
+// where the book
 // is silent are listed, numbered, in docs/rules-grimm.md; the boons and
 // banes are data (charms.txt, [ParseCharms]) and travel in the options.
 //
@@ -61,6 +61,10 @@
 //	              Shuffle of the rest by every seat.
 //	round end     Reveal of every character slot still hidden and every
 //	              bet card held, then the next round's start.
+//	abilities     Curiosity, Big eyes: Peek{By p, deck[0]}, Shuffle(deck);
+//	              Gambler: Peek{By p, the bet slot taken}; an extra draw
+//	              (Modest gifts, Sly accusation, Master of the game):
+//	              Reveal{top item slot}.
 //
 // A coin is turned into choices by [Stream] (SHA-512, a purpose label,
 // rejection sampling); [State.PreviewCoin] shows what a coin would decide.
@@ -85,6 +89,8 @@
 //	KindWin (8)     [own character slot]            win [left|right]
 //	KindCommit (9)  [16 words of 16 bits]           commit HEX
 //	KindBet (10)    [] (unmasked: look) | [slot]    bet [SLOT]
+//	KindDraw (11)   [] (an ability's optional draw) draw   (end declines)
+//	KindChoose (12) [character] (2p ability)        choose CHARACTER
 //
 // The jewel flag is 1 to pay with the jewel and one ITEM instead of two.
 // An unmask or win may omit the slot when the seat has one masked

@@ -29,7 +29,8 @@ const stateVersion = 1
 //	pending responses (list of: seat, kind, character, causer), action,
 //	dir+1, gift, target, passes (list of: slot, from+1, to+1), eavesdropped
 //	(list), per seat: committed, 32-byte commitment; round done, round
-//	winner+1, talisman win, bet seat
+//	winner+1, talisman win, bet seat; per seat: ability card; seats still
+//	to choose (list); hinted this turn, the Beast's draw taken
 func (s *State) AppendBinary(dst []byte) ([]byte, error) {
 	b := cryptobyte.NewBuilder(dst)
 	u8 := func(v int) { b.AddUint8(uint8(v)) }
@@ -139,6 +140,12 @@ func (s *State) AppendBinary(dst []byte) ([]byte, error) {
 	u8(int(s.roundWin) + 1)
 	flag(s.talismanWin)
 	u8(int(s.betSeat))
+	for p := range s.n {
+		u8(int(s.ability[p]))
+	}
+	seats(s.choosing)
+	flag(s.hinted)
+	flag(s.beastDone)
 	return b.Bytes()
 }
 

@@ -75,7 +75,6 @@ func TestOptionsValidate(t *testing.T) {
 		{Players: []string{"A", "a"}},
 		{Players: []string{"A", "B c"}},
 		{Players: []string{"A", "B"}, Bets: true},
-		{Players: []string{"A", "B", "C"}, Abilities: true},
 	}
 	for _, o := range bad {
 		if _, err := grimm.NewGame(o); err == nil {

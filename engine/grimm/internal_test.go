@@ -198,3 +198,30 @@ func TestParseCharmsErrors(t *testing.T) {
 		t.Errorf("the confirmed pairs are wrong: %v", d)
 	}
 }
+
+// Power over time: six different items in front of its masked holder end
+// the round at once, won by the holder; unmasked, it does nothing.
+func TestPowerOverTime(t *testing.T) {
+	for _, masked := range []bool{true, false} {
+		s, err := NewGame(Options{Players: []string{"A", "B", "C"}, Abilities: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ability[1] = SleepingBeauty
+		if !masked {
+			s.unmasked[1] = true
+		}
+		for k, it := range Items()[:6] {
+			i := k * ItemCopies
+			s.card[i] = it
+			if k < 5 {
+				s.where[i], s.owner[i] = inFront, 1
+			}
+		}
+		s.actor = 0
+		s.transfer([]pass{{Slot: ItemSlot0 + 5*ItemCopies, From: -1, To: 1}}, 0)
+		if s.roundDone != masked || (masked && s.roundWin != 1) {
+			t.Errorf("masked=%v: round done %v, winner %d", masked, s.roundDone, s.roundWin)
+		}
+	}
+}

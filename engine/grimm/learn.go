@@ -53,12 +53,12 @@ func (s *State) takeCoin(coin [32]byte) []engine.Effect {
 		s.actions = s.roundActions(st)
 		s.first = s.firstPlayer(st)
 		s.turn = s.first
-		row := s.n + 2
-		if s.n == 2 {
-			row = 6
+		eff := s.dealAbilities()
+		if len(s.choosing) > 0 {
+			s.phase = phAbility
+			return eff
 		}
-		eff, _ := s.revealDraw(row, forDraft)
-		return eff
+		return append(eff, s.startDraft()...)
 	case forDance:
 		s.passes = s.randomPasses(coin)
 		var hidden []engine.Slot
@@ -76,6 +76,93 @@ func (s *State) takeCoin(coin [32]byte) []engine.Effect {
 		s.passes = s.randomPasses(coin)
 		return s.finishPasses()
 	}
+}
+
+// startDraft reveals the draft row: players + 2 items, 6 with 2 players.
+func (s *State) startDraft() []engine.Effect {
+	row := s.n + 2
+	if s.n == 2 {
+		row = 6
+	}
+	eff, _ := s.revealDraw(row, forDraft)
+	return eff
+}
+
+// dealAbilities gives, in rounds 2 and 3 with abilities, every player
+// tied for the fewest roses the ability of the character it played in the
+// previous round (with 2 players it chooses one of its two: those seats
+// are queued in choosing). Hansel's Gambler takes the top bet card at
+// once (the bet deck is shuffled, so it is a random one) and views it.
+func (s *State) dealAbilities() []engine.Effect {
+	if !s.opts.Abilities || s.round < 2 || len(s.results) == 0 {
+		return nil
+	}
+	prev := s.results[len(s.results)-1].Chars
+	lo := s.Roses(0)
+	for p := range engine.Seat(s.n) {
+		lo = min(lo, s.Roses(p))
+	}
+	for p := range engine.Seat(s.n) {
+		if s.Roses(p) != lo {
+			continue
+		}
+		if s.n == 2 {
+			s.choosing = append(s.choosing, p)
+			continue
+		}
+		s.ability[p] = prev[p]
+	}
+	return s.gamblerBet()
+}
+
+// gamblerBet hands the holders of Hansel's ability their random bet card.
+func (s *State) gamblerBet() []engine.Effect {
+	var eff []engine.Effect
+	for p := range engine.Seat(s.n) {
+		if s.ability[p] != Hansel || !s.opts.Bets {
+			continue
+		}
+		if deck := s.betDeck(); len(deck) > 0 {
+			s.betHeld[deck[0]-BetSlot0] = int8(p)
+			eff = append(eff, engine.Effect{Kind: engine.EffectPeek, By: p, Slots: []engine.Slot{deck[0]}})
+		}
+	}
+	return eff
+}
+
+// chooseAbility takes a 2-player seat's choice of ability card: one of
+// the two characters it played in the previous round.
+func (s *State) chooseAbility(m engine.Move) ([]engine.Effect, error) {
+	if m.Kind != KindChoose {
+		return nil, wrongMove(m, "choose your ability card")
+	}
+	if err := argc(m, 1, 1); err != nil {
+		return nil, err
+	}
+	c := engine.Card(m.Args[0])
+	if !slices.Contains(s.AbilityChoices(m.Seat), c) {
+		return nil, ruleErr(m.Seat, RuleBadArgs, "%s is not one of the characters you played last round", CardName(c))
+	}
+	s.ability[m.Seat] = c
+	s.choosing = s.choosing[1:]
+	if len(s.choosing) > 0 {
+		return nil, nil
+	}
+	return append(s.gamblerBet(), s.startDraft()...), nil
+}
+
+// AbilityChoices returns the characters seat p played in the previous
+// round, among which a 2-player seat chooses its ability.
+func (s *State) AbilityChoices(p engine.Seat) []engine.Card {
+	if len(s.results) == 0 {
+		return nil
+	}
+	prev := s.results[len(s.results)-1].Chars
+	var out []engine.Card
+	for _, sl := range s.CharSlotsOf(p) {
+		out = append(out, prev[sl])
+	}
+	return out
 }
 
 // roundActions draws the round's two action cards: two of the action
@@ -178,6 +265,10 @@ func (s *State) takeReveal(facts []engine.Fact) []engine.Effect {
 		s.draftSeat = s.first
 		s.cont = contDraft
 		return s.advance()
+	case forExtra:
+		s.drawn = slots
+		s.phase, s.dec = phDecide, decExtra
+		return nil
 	case forDraw, forSearch, forToast:
 		s.drawn = slots
 		switch {

@@ -51,7 +51,7 @@ func (s *State) LegalMoves(p engine.Seat, known map[engine.Slot]engine.Card) []e
 			}
 		}
 	case phDecide:
-		if s.dec != decSecond {
+		if s.dec != decSecond && (s.n == 2 || !s.Unmasked(p)) {
 			add(KindKeep)
 		}
 		for _, t := range opps {
@@ -104,6 +104,9 @@ func (s *State) LegalMoves(p engine.Seat, known map[engine.Slot]engine.Card) []e
 			if s.placeable(p, r.Char) && isNot(r.Char) {
 				add(KindHint, int(r.Char))
 			}
+		case respMayDraw:
+			add(KindDraw)
+			add(KindEnd)
 		case respEaves:
 			for c := EvilQueen; c <= Hansel; c++ {
 				if !s.placeable(p, c) || !isNot(c) {
@@ -118,6 +121,10 @@ func (s *State) LegalMoves(p engine.Seat, known map[engine.Slot]engine.Card) []e
 				}
 				add(KindHint, int(c))
 			}
+		}
+	case phAbility:
+		for _, c := range s.AbilityChoices(p) {
+			add(KindChoose, int(c))
 		}
 	case phAction:
 		add(KindEnd)

@@ -49,9 +49,6 @@ func (o Options) Validate() error {
 	if o.Bets && n == 2 {
 		return errors.New("grimm: bets are not played with 2 players")
 	}
-	if o.Abilities {
-		return errors.New("grimm: the abilities variant is not implemented yet")
-	}
 	return o.Charms.Validate()
 }
 

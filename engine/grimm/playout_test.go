@@ -173,6 +173,9 @@ func TestRandomPlayouts(t *testing.T) {
 			if seed%2 == 1 {
 				opts.Jewels = true
 			}
+			if seed%4 >= 2 {
+				opts.Abilities = true
+			}
 			t.Run(fmt.Sprintf("%dp-seed%d", players, seed), func(t *testing.T) {
 				tab := playout(t, opts, seed)
 				s := tab.State

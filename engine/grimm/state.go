@@ -94,6 +94,7 @@ const (
 	phCommit                      // eavesdropped seats commit to a portrait
 	phAction                      // the turn player acts or ends the turn
 	phBetPick                     // a seat takes a bet card (Learn a secret, or unmasked)
+	phAbility                     // 2 players: a seat chooses its ability card
 	phOver                        // the game has ended
 )
 
@@ -104,6 +105,7 @@ const (
 	decFirst  decision = iota + 1 // the turn's first card: keep or give
 	decSecond                     // the second card, the first kept: give
 	decSearch                     // Search belongings: keep or give
+	decExtra                      // an ability's extra draw: keep or give
 )
 
 // purpose says why the rules wait for facts.
@@ -119,6 +121,7 @@ const (
 	forExchange                    // coin: the target's two items
 	forHandGive                    // reveal: the card an unmasked seat gives
 	forRoundEnd                    // reveal: every character (and held bet) at the end
+	forExtra                       // reveal: an ability's extra draw
 )
 
 // continuation says what follows when no response is pending.
@@ -130,16 +133,18 @@ const (
 	contSecond              // draw the turn's second card
 	contAction              // the optional action step
 	contEnd                 // end the turn
+	contFirst               // draw the turn's first card
 )
 
 // respKind is a forced response.
 type respKind uint8
 
 const (
-	respBane  respKind = iota + 1 // 2 of an item: unmask (I am its bane's owner) or hint
-	respBoon                      // 3 of an item: win (I am its boon's owner) or hint
-	respGuess                     // Mask off!: unmask (the guess is right) or hint
-	respEaves                     // Eavesdrop: a hint on any legal portrait
+	respBane    respKind = iota + 1 // 2 of an item: unmask (I am its bane's owner) or hint
+	respBoon                        // 3 of an item: win (I am its boon's owner) or hint
+	respGuess                       // Mask off!: unmask (the guess is right) or hint
+	respEaves                       // Eavesdrop (or True reflection): a hint on any legal portrait
+	respMayDraw                     // Modest gifts, Sly accusation: draw an item or not
 )
 
 // response is a forced response owed by a seat.
@@ -213,6 +218,14 @@ type State struct {
 	roundWin    engine.Seat // -1: nobody
 	talismanWin bool        // the round was won by 3 talismans
 	betSeat     engine.Seat // phBetPick
+
+	// Abilities.
+	ability   [5]engine.Card // per seat: the ability card it holds this round (a character), 0 for none
+	choosing  []engine.Seat  // 2 players: seats still to choose their ability
+	hinted    bool           // the turn player placed a hint token this turn
+	beastDone bool           // the Beast's extra draw was taken this turn
+
+	fx []engine.Effect // scratch: effects queued by transfer, drained by advance
 }
 
 // pass is an item on its way from one seat to another in a Dance or an
@@ -351,6 +364,9 @@ func (s *State) resetRound(r int) {
 	s.commits = [5][32]byte{}
 	s.roundDone, s.roundWin, s.talismanWin = false, -1, false
 	s.acted, s.keptFirst = false, false
+	s.ability = [5]engine.Card{}
+	s.choosing = nil
+	s.hinted, s.beastDone = false, false
 }
 
 // clone returns a deep copy, for Apply and Learn to modify.
@@ -366,6 +382,8 @@ func (s *State) clone() *State {
 	c.pending = slices.Clone(s.pending)
 	c.passes = slices.Clone(s.passes)
 	c.eaves = slices.Clone(s.eaves)
+	c.choosing = slices.Clone(s.choosing)
+	c.fx = nil
 	return &c
 }
 
@@ -607,6 +625,10 @@ func (s *State) Pending() (seat engine.Seat, char engine.Card, ok bool) {
 	}
 	return s.pending[0].Seat, s.pending[0].Char, true
 }
+
+// Ability returns the ability card seat p holds this round (named by its
+// character), or 0.
+func (s *State) Ability(p engine.Seat) engine.Card { return s.ability[p] }
 
 // BetDeck returns the bet slots nobody holds yet.
 func (s *State) BetDeck() []engine.Slot { return s.betDeck() }

@@ -14,6 +14,7 @@ import (
 var kindNames = map[uint8]string{
 	KindPick: "pick", KindKeep: "keep", KindGive: "give", KindAct: "act", KindEnd: "end",
 	KindHint: "hint", KindUnmask: "unmask", KindWin: "win", KindCommit: "commit", KindBet: "bet",
+	KindDraw: "draw", KindChoose: "choose",
 }
 
 // KindName returns the script verb of a move kind.
@@ -52,7 +53,9 @@ func FormatMove(s *State, m engine.Move) string {
 	switch {
 	case m.Kind == KindPick && len(a) == 1:
 		parts = append(parts, card(a[0]))
-	case (m.Kind == KindKeep || m.Kind == KindEnd) && len(a) == 0:
+	case (m.Kind == KindKeep || m.Kind == KindEnd || m.Kind == KindDraw) && len(a) == 0:
+	case m.Kind == KindChoose && len(a) == 1:
+		parts = append(parts, card(a[0]))
 	case m.Kind == KindGive && len(a) == 1:
 		parts = append(parts, seat(a[0]))
 	case m.Kind == KindGive && len(a) == 2 && s.phase == phHandGive:
@@ -145,6 +148,8 @@ func parseWords(s string) ([]int, error) {
 //	unmask [left|right]     win [left|right]
 //	commit HEX | commit CHARACTER   (the script nonce, see ScriptNonce)
 //	bet [SLOT]
+//	draw                    (an ability's optional draw; end declines it)
+//	choose CHARACTER        (2 players: the ability card)
 //
 // ITEM may be jewel+ITEM: pay with the jewel and one ITEM.
 func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
@@ -191,12 +196,16 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 			it, err = ParseItem(args[0])
 			m.Args = []int{int(it)}
 		}
-	case "keep", "end":
-		m.Kind = KindKeep
-		if verb == "end" {
-			m.Kind = KindEnd
-		}
+	case "keep", "end", "draw":
+		m.Kind = map[string]uint8{"keep": KindKeep, "end": KindEnd, "draw": KindDraw}[verb]
 		err = want(0, 0)
+	case "choose":
+		m.Kind = KindChoose
+		if err = want(1, 1); err == nil {
+			var c engine.Card
+			c, err = ParseCharacter(args[0])
+			m.Args = []int{int(c)}
+		}
 	case "give":
 		m.Kind = KindGive
 		if err = want(1, 2); err != nil {
@@ -272,7 +281,7 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 			m.Args = []int{n}
 		}
 	default:
-		err = fmt.Errorf("unknown verb %q (pick, keep, give, act, end, hint, unmask, win, commit, bet)", verb)
+		err = fmt.Errorf("unknown verb %q (pick, keep, give, act, end, hint, unmask, win, commit, bet, draw, choose)", verb)
 	}
 	return m, err
 }

@@ -17,7 +17,7 @@ func TestBotGames(t *testing.T) {
 	wins := map[int]int{}
 	for players := 2; players <= 5; players++ {
 		for seed := range uint64(10) {
-			opts := grimm.Options{Players: names[:players], Jewels: seed%2 == 0, Bets: players > 2 && seed%3 == 0}
+			opts := grimm.Options{Players: names[:players], Jewels: seed%2 == 0, Bets: players > 2 && seed%3 == 0, Abilities: seed%4 < 2}
 			tab, err := grimmtest.New(opts, seed, nil)
 			if err != nil {
 				t.Fatal(err)

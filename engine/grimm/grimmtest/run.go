@@ -82,6 +82,8 @@ func (t *Table) randomLine(tokens []string) error {
 //	actions=A,B          the round's action cards (any order)
 //	lastwinner=NAME|none the winner of the last finished round
 //	broken=CHAR,...      exactly the broken portraits ("none")
+//	ability=NAME:CHAR    the ability card NAME holds ("-" for none)
+//	bets=NAME:N          how many bet cards NAME holds
 func (t *Table) Expect(tokens []string) error {
 	s := t.State
 	var errs []error
@@ -194,6 +196,29 @@ func (t *Table) Expect(tokens []string) error {
 			slices.Sort(got)
 			if !slices.Equal(want, got) {
 				bad("broken = %v, want %v", got, want)
+			}
+		case "ability", "bets":
+			for _, pair := range strings.Split(v, ",") {
+				name, val, _ := strings.Cut(pair, ":")
+				p, err := s.SeatByName(name)
+				if err != nil {
+					return fmt.Errorf("expect: %w", err)
+				}
+				if strings.ToLower(k) == "bets" {
+					if n, err := strconv.Atoi(val); err != nil || len(s.BetsOf(p)) != n {
+						bad("bets of %s = %d, want %s", name, len(s.BetsOf(p)), val)
+					}
+					continue
+				}
+				want := engine.Card(0)
+				if val != "-" {
+					if want, err = grimm.ParseCharacter(val); err != nil {
+						return fmt.Errorf("expect: %w", err)
+					}
+				}
+				if got := s.Ability(p); got != want {
+					bad("ability of %s = %s, want %s", name, grimm.CardName(got), val)
+				}
 			}
 		case "round":
 			if n, err := strconv.Atoi(v); err != nil || s.Round() != n {
