@@ -219,3 +219,42 @@ func TestParseScriptErrors(t *testing.T) {
 		}
 	}
 }
+
+// A round's end reveals the characters still hidden; a fact that repeats a
+// known character is refused.
+func TestRoundEndReveal(t *testing.T) {
+	tab := mustRun(t, round1("Treats,Crown,Clock,Spindle,Spindle,Treats,Cauldron,Clock", "toast,dance")+`
+Kristina pick Crown
+Alexander pick Treats
+Maria pick Clock
+Kristina give Alexander
+Alexander unmask
+Alexander give Maria Clock
+expect next=Maria
+`)
+	s := tab.State
+	if s.Step() != "respond" {
+		t.Errorf("step %q", s.Step())
+	}
+	ns, eff, err := s.Play(engine.Move{Seat: 2, Kind: grimm.KindUnmask, Args: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns.Step() != "reveal" || len(eff) != 3 || eff[2].Kind != engine.EffectReveal || !slices.Equal(eff[2].Slots, []engine.Slot{0}) {
+		t.Fatalf("step %q, effects %+v", ns.Step(), eff)
+	}
+	if _, _, err := ns.Learn([]engine.Fact{{Slot: 0, Card: grimm.Hansel}}); err == nil {
+		t.Error("Hansel revealed twice")
+	}
+	next, eff, err := ns.Know([]engine.Fact{{Slot: 0, Card: grimm.RedRidingHood}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if next.Round() != 2 || next.Step() != "coin" || eff[0].Kind != engine.EffectSet {
+		t.Errorf("round %d step %q effects %+v", next.Round(), next.Step(), eff)
+	}
+	res := next.Results()
+	if len(res) != 1 || res[0].Winner != 0 || res[0].ByTalismans || !slices.Equal(res[0].Chars, []engine.Card{grimm.RedRidingHood, grimm.Hansel, grimm.Cinderella}) {
+		t.Errorf("results %+v", res)
+	}
+}

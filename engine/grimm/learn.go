@@ -39,6 +39,18 @@ func (s *State) Know(facts []engine.Fact) (*State, []engine.Effect, error) {
 			if sl < ItemSlot0 && s.known[sl] != 0 && s.known[sl] != f.Card {
 				return nil, nil, ruleErr(-1, RuleBadFacts, "slot %d was proven to hold %s, revealed %s", sl, CardName(s.known[sl]), CardName(f.Card))
 			}
+			if sl < ItemSlot0 {
+				for other, c := range s.known {
+					if c == f.Card && engine.Slot(other) != sl {
+						return nil, nil, ruleErr(-1, RuleBadFacts, "%s revealed in slot %d is known in slot %d", CardName(c), sl, other)
+					}
+				}
+				for _, g := range facts[:i] {
+					if g.Card == f.Card {
+						return nil, nil, ruleErr(-1, RuleBadFacts, "%s revealed twice", CardName(f.Card))
+					}
+				}
+			}
 		}
 		ns := s.clone()
 		return ns, ns.takeReveal(facts), nil

@@ -187,11 +187,13 @@ func (s *State) legalActs(p engine.Seat, opps []engine.Seat) []engine.Move {
 					}
 				}
 			case Eavesdrop:
-				for i, t := range opps {
+				for _, t := range opps {
 					add(a, int(t))
 					if s.n > 2 {
-						for _, u := range opps[i+1:] {
-							add(a, int(t), int(u))
+						for _, u := range opps {
+							if u != t {
+								add(a, int(t), int(u)) // they commit in this order
+							}
 						}
 					}
 				}

@@ -626,6 +626,17 @@ func (s *State) Pending() (seat engine.Seat, char engine.Card, ok bool) {
 	return s.pending[0].Seat, s.pending[0].Char, true
 }
 
+// Step names what the rules wait for, for a user interface: "coin",
+// "reveal", "draft", "decide" (keep or give the drawn item), "toast",
+// "hand" (an unmasked seat gives a card of its hand), "respond" (a forced
+// response, or an ability's optional draw), "commit", "action", "bet",
+// "ability" or "over".
+func (s *State) Step() string {
+	return [...]string{phWaitCoin: "coin", phWaitReveal: "reveal", phDraft: "draft", phDecide: "decide",
+		phToast: "toast", phHandGive: "hand", phRespond: "respond", phCommit: "commit", phAction: "action",
+		phBetPick: "bet", phAbility: "ability", phOver: "over"}[s.phase]
+}
+
 // Ability returns the ability card seat p holds this round (named by its
 // character), or 0.
 func (s *State) Ability(p engine.Seat) engine.Card { return s.ability[p] }
