@@ -15,7 +15,7 @@ const (
 	KindGive   uint8 = 3  // [seat] | [seat, seat] (Toast) | [seat, hand slot] (unmasked)
 	KindAct    uint8 = 4  // [action, item, jewel, args...]
 	KindEnd    uint8 = 5  // []: end the turn without an action
-	KindHint   uint8 = 6  // [character] or [character, 16 nonce words]: "I am not X"
+	KindHint   uint8 = 6  // [character] or [character, 8 nonce words]: "I am not X"
 	KindUnmask uint8 = 7  // [character slot]: "I am X", unmasked
 	KindWin    uint8 = 8  // [character slot]: "I am X" with 3 of X's talismans
 	KindCommit uint8 = 9  // [16 words]: an Eavesdrop commitment
@@ -24,8 +24,14 @@ const (
 	KindChoose uint8 = 12 // [character]: 2 players, the ability card to take
 )
 
-// CommitWords is the number of 16-bit words in a commitment or a nonce.
-const CommitWords = 16
+// CommitWords is the number of 16-bit words in an Eavesdrop commitment
+// (32 bytes), NonceWords in its nonce (16 bytes). Move arguments are
+// 32-bit signed integers, at most 16 per move (the table's limit), so a
+// word carries 16 bits.
+const (
+	CommitWords = 16
+	NonceWords  = 8
+)
 
 // Apply implements [engine.State]: it returns the state after m and the
 // effects the table must carry out, or a *[engine.RuleError]. The receiver
@@ -578,14 +584,14 @@ func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 			c = engine.Card(m.Args[0])
 		}
 		if r.Kind == respEaves {
-			if err := argc(m, 1, 1+CommitWords); err != nil {
+			if err := argc(m, 1, 1+NonceWords); err != nil {
 				return nil, err
 			}
 			if !s.placeable(m.Seat, c) {
 				return nil, ruleErr(m.Seat, RuleBadHint, "no hint token may go on %s (broken, or your token is there)", CardName(c))
 			}
 			if s.commit[m.Seat] {
-				if len(m.Args) != 1+CommitWords {
+				if len(m.Args) != 1+NonceWords {
 					return nil, ruleErr(m.Seat, RuleBadCommit, "open the commitment: the hint needs its nonce")
 				}
 				if CommitHash(m.Seat, c, m.Args[1:]) != s.commits[m.Seat] {
@@ -739,9 +745,9 @@ func (s *State) unmask(sl engine.Slot, c engine.Card) []engine.Effect {
 // --- Eavesdrop commitments
 
 // CommitHash returns the Eavesdrop commitment of seat p to a hint on
-// character c with nonce (16 words of 16 bits):
+// character c with nonce (8 words of 16 bits, [NonceArgs]):
 //
-//	SHA-256("masque/grimm/eavesdrop/v1" || u8 seat || u8 character || nonce as 16 u16be)
+//	SHA-256("masque/grimm/eavesdrop/v1" || u8 seat || u8 character || nonce as 8 u16be)
 func CommitHash(p engine.Seat, c engine.Card, nonce []int) [32]byte {
 	h := sha256.New()
 	h.Write([]byte("masque/grimm/eavesdrop/v1"))
@@ -765,8 +771,14 @@ func CommitArgs(h [32]byte) []int {
 	return out
 }
 
-// NonceArgs returns a 32-byte nonce as 16 words for a KindHint move.
-func NonceArgs(nonce [32]byte) []int { return CommitArgs(nonce) }
+// NonceArgs returns a 16-byte nonce as 8 words for a KindHint move.
+func NonceArgs(nonce [16]byte) []int {
+	out := make([]int, NonceWords)
+	for i := range out {
+		out[i] = int(binary.BigEndian.Uint16(nonce[2*i:]))
+	}
+	return out
+}
 
 func (s *State) commitMove(m engine.Move) ([]engine.Effect, error) {
 	if m.Kind != KindCommit {

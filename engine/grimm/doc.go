@@ -84,7 +84,7 @@
 //	    Exchange    args [target seat, item]        act exchange ITEM NAME ITEM
 //	    Guest list, Toast, Search, Learn a secret: no args
 //	KindEnd (5)     []                              end
-//	KindHint (6)    [character (, 16 nonce words)]  hint CHARACTER [nonce=HEX]
+//	KindHint (6)    [character (, 8 nonce words)]   hint CHARACTER [nonce=HEX]
 //	KindUnmask (7)  [own character slot]            unmask [left|right]
 //	KindWin (8)     [own character slot]            win [left|right]
 //	KindCommit (9)  [16 words of 16 bits]           commit HEX

@@ -48,6 +48,14 @@ func playout(t *testing.T, opts grimm.Options, seed uint64) *grimmtest.Table {
 				m = x
 			}
 		}
+		if len(m.Args) > 16 {
+			t.Fatalf("%+v has more arguments than a table entry carries (16)", m)
+		}
+		for _, a := range m.Args {
+			if a != int(int32(a)) {
+				t.Fatalf("%+v: argument %d does not fit 32 bits", m, a)
+			}
+		}
 		text := grimm.FormatMove(s, m)
 		fields := strings.Fields(text)
 		back, err := grimm.ParseMove(s, m.Seat, fields[1:])

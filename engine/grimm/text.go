@@ -92,7 +92,7 @@ func FormatMove(s *State, m engine.Move) string {
 		}
 	case m.Kind == KindHint && len(a) == 1:
 		parts = append(parts, card(a[0]))
-	case m.Kind == KindHint && len(a) == 1+CommitWords:
+	case m.Kind == KindHint && len(a) == 1+NonceWords:
 		parts = append(parts, card(a[0]), "nonce="+wordsHex(a[1:]))
 	case (m.Kind == KindUnmask || m.Kind == KindWin) && len(a) == 0:
 	case (m.Kind == KindUnmask || m.Kind == KindWin) && len(a) == 1:
@@ -113,19 +113,22 @@ func FormatMove(s *State, m engine.Move) string {
 
 // ScriptNonce is the nonce a script uses for a seat's Eavesdrop
 // commitment ("commit CHARACTER" and the plain "hint CHARACTER" that opens
-// it): SHA-256("masque/grimm/script-nonce/v1" || u8 seat || u8 round).
+// it): the first 16 bytes of SHA-256("masque/grimm/script-nonce/v1" ||
+// u8 seat || u8 round).
 // It is predictable, so only scripts use it; a real client draws a
 // random nonce.
-func ScriptNonce(p engine.Seat, round int) [32]byte {
-	return sha256.Sum256(append([]byte("masque/grimm/script-nonce/v1"), byte(p), byte(round)))
+func ScriptNonce(p engine.Seat, round int) [16]byte {
+	h := sha256.Sum256(append([]byte("masque/grimm/script-nonce/v1"), byte(p), byte(round)))
+	return [16]byte(h[:16])
 }
 
-func parseWords(s string) ([]int, error) {
+// parseWords reads k 16-bit words written as 4k hex digits.
+func parseWords(s string, k int) ([]int, error) {
 	b, err := hex.DecodeString(s)
-	if err != nil || len(b) != 2*CommitWords {
-		return nil, fmt.Errorf("want %d hex digits, got %q", 4*CommitWords, s)
+	if err != nil || len(b) != 2*k {
+		return nil, fmt.Errorf("want %d hex digits, got %q", 4*k, s)
 	}
-	out := make([]int, CommitWords)
+	out := make([]int, k)
 	for i := range out {
 		out[i] = int(b[2*i])<<8 | int(b[2*i+1])
 	}
@@ -246,7 +249,7 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 				return m, fmt.Errorf("hint: want nonce=HEX, got %q", args[1])
 			}
 			var w []int
-			if w, err = parseWords(v); err == nil {
+			if w, err = parseWords(v, NonceWords); err == nil {
 				m.Args = append(m.Args, w...)
 			}
 		case s.phase == phRespond && int(p) < len(s.commit) && s.commit[p]:
@@ -271,7 +274,7 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 		if c, cerr := ParseCharacter(args[0]); cerr == nil {
 			m.Args = CommitArgs(CommitHash(p, c, NonceArgs(ScriptNonce(p, s.round))))
 		} else {
-			m.Args, err = parseWords(args[0])
+			m.Args, err = parseWords(args[0], CommitWords)
 		}
 	case "bet":
 		m.Kind = KindBet
