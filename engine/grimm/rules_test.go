@@ -120,6 +120,21 @@ random Alexander=Crown Maria=Spindle
 Kristina act dance GlassSlipper left Mirror
 expect front=Kristina:Cauldron+Spindle,Alexander:Treats+Cauldron+Clock+Mirror,Maria:Clock+Disguise+Crown turn=Alexander
 `},
+		{"dance-with-an-unmasked-player", kam[:len(kam)-1] + " variants=jewels\nround 1 chars=RedRidingHood,Hansel,Cinderella items=Crown,Treats,Clock,Spindle,Spindle,Treats,Cauldron actions=toast,dance first=Kristina\n" + `
+Kristina pick Crown
+Alexander pick Treats
+Maria pick Clock
+Kristina give Alexander
+Alexander unmask
+# Alexander's hand holds two Treats. Kristina dances left with her jewel:
+# her Cauldron skips Alexander (unmasked) and goes to Maria; Alexander
+# passes a random card of his hand (shown as it lands) to Maria; Maria
+# passes her Clock to Kristina.
+random Alexander=Treats Maria=Clock
+Kristina act dance jewel+Crown left Cauldron
+# (Alexander then draws his next card: a hand of 2.)
+expect front=Kristina:Clock,Maria:Cauldron+Treats,Alexander:- hand=Alexander:2 turn=Alexander
+`},
 		{"exchange", round1(danceItems, "exchange,dance") + dancePrefix + `
 random Alexander=Crown,Cauldron
 Kristina act exchange GlassSlipper Alexander Mirror
