@@ -63,6 +63,7 @@ type ScriptError struct {
 	Err  error
 }
 
+// Error names the line.
 func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
 
 // Unwrap returns the underlying error.

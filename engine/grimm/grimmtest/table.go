@@ -28,6 +28,7 @@ type ProofError struct {
 	Msg  string
 }
 
+// Error describes the false statement.
 func (e *ProofError) Error() string { return fmt.Sprintf("seat %d: false proof: %s", e.Seat, e.Msg) }
 
 // Table is a fake table with a known deal.
