@@ -1,0 +1,312 @@
+// Package grimmtest is a fake table for The Grimm Masquerade's rules: it
+// carries out the rules' effects on a deal it knows in full, without
+// cryptography. Shuffles follow a script's fixed deal or a seeded random
+// stream; reveals feed the true cards back; coins come from the seeded
+// stream, or are searched (with [grimm.State.PreviewCoin]) until they
+// give what a script asks for; every proven statement is checked against
+// the deal, and a false one is rejected as the prover's fault
+// (*[ProofError]). It tracks what every seat has seen, for
+// [grimm.State.LegalMoves].
+package grimmtest
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/grimm"
+)
+
+// ProofError is a statement about one's own card that is false (or about
+// a card the prover never saw): the table rejects the entry and names the
+// prover.
+type ProofError struct {
+	Seat engine.Seat
+	Msg  string
+}
+
+// Error describes the false statement.
+func (e *ProofError) Error() string { return fmt.Sprintf("seat %d: false proof: %s", e.Seat, e.Msg) }
+
+// Table is a fake table with a known deal.
+type Table struct {
+	State *grimm.State
+	Truth map[engine.Slot]engine.Card   // every slot's card
+	Views []map[engine.Slot]engine.Card // per seat: the cards it knows
+	Moves []string                      // the moves played, as text
+	// Effects counts the effects carried out, by kind.
+	Effects map[engine.EffectKind]int
+	// Last holds every effect carried out for the last move (those of the
+	// move and those the facts it led to produced), in order.
+	Last []engine.Effect
+
+	rng    *rand.Rand
+	rounds map[int]grimm.RoundSpec
+	want   map[engine.Seat][]engine.Card // the next Dance/Exchange coin
+}
+
+// MaxCoinTries bounds the search for a coin that gives a script's
+// outcome (a round's two actions and first player match one coin in 75
+// at worst, so 1024 tries fail by chance with probability below 1e-5; a given seed
+// is deterministic).
+const MaxCoinTries = 1 << 10
+
+// New seats a table: lays out the canonical deck face up, carries out the
+// opening and feeds the first coin. rounds may fix the deals (nil: all
+// random from seed).
+func New(opts grimm.Options, seed uint64, rounds map[int]grimm.RoundSpec) (*Table, error) {
+	s, err := grimm.NewGame(opts)
+	if err != nil {
+		return nil, err
+	}
+	t := &Table{
+		State:   s,
+		Truth:   map[engine.Slot]engine.Card{},
+		Effects: map[engine.EffectKind]int{},
+		rng:     rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rounds:  rounds,
+	}
+	o := s.Options()
+	deck := grimm.Characters()
+	deck = append(deck, grimm.FullItems(nil)...)
+	if o.Bets {
+		for _, c := range grimm.Characters() {
+			deck = append(deck, grimm.BetBase+c)
+		}
+	}
+	for i, c := range deck {
+		t.Truth[engine.Slot(i)] = c
+	}
+	for range s.Players() {
+		t.Views = append(t.Views, maps.Clone(t.Truth))
+	}
+	if err := t.carry(s.Opening()); err != nil {
+		return nil, fmt.Errorf("opening: %w", err)
+	}
+	return t, nil
+}
+
+// Known returns what seat p knows, for [grimm.State.LegalMoves].
+func (t *Table) Known(p engine.Seat) map[engine.Slot]engine.Card { return maps.Clone(t.Views[p]) }
+
+// Want fixes what the next Dance or Exchange coin must give: for each
+// seat, the items it passes (in slot order of the chosen cards).
+func (t *Table) Want(w map[engine.Seat][]engine.Card) { t.want = w }
+
+// Play applies a move: the rules check it, the table checks its proofs,
+// then carries out its effects and feeds facts and coins until the rules
+// wait for a move (or the game ends).
+func (t *Table) Play(m engine.Move) error {
+	text := grimm.FormatMove(t.State, m)
+	ns, eff, err := t.State.Play(m)
+	if err != nil {
+		return err
+	}
+	for _, e := range eff {
+		if e.Kind != engine.EffectProve {
+			continue
+		}
+		if err := t.checkProof(e); err != nil {
+			return err
+		}
+	}
+	t.State = ns
+	t.Moves = append(t.Moves, text)
+	t.Last = nil
+	return t.carry(eff)
+}
+
+func (t *Table) checkProof(e engine.Effect) error {
+	if len(e.Slots) != 1 || len(e.Cards) == 0 {
+		return &ProofError{e.By, "malformed statement"}
+	}
+	sl := e.Slots[0]
+	truth := t.Truth[sl]
+	if v, ok := t.Views[e.By][sl]; !ok || v != truth {
+		return &ProofError{e.By, fmt.Sprintf("slot %d was not viewed by its prover", sl)}
+	}
+	in := slices.Contains(e.Cards, truth)
+	if in == e.Not {
+		what := "is one of"
+		if e.Not {
+			what = "is none of"
+		}
+		names := make([]string, len(e.Cards))
+		for i, c := range e.Cards {
+			names[i] = grimm.CardName(c)
+		}
+		return &ProofError{e.By, fmt.Sprintf("slot %d %s %v: false", sl, what, names)}
+	}
+	return nil
+}
+
+// carry carries out a batch of effects, feeding the facts and coins the
+// rules then wait for, until they wait for a move.
+func (t *Table) carry(eff []engine.Effect) error {
+	for {
+		var facts []engine.Fact
+		coin := false
+		t.Last = append(t.Last, eff...)
+		for _, e := range eff {
+			t.Effects[e.Kind]++
+			switch e.Kind {
+			case engine.EffectSet:
+				if len(e.Cards) != len(e.Slots) {
+					return errors.New("set: cards and slots differ in length")
+				}
+				for i, sl := range e.Slots {
+					t.Truth[sl] = e.Cards[i]
+					for _, v := range t.Views {
+						v[sl] = e.Cards[i]
+					}
+				}
+			case engine.EffectShuffle:
+				t.shuffle(e)
+			case engine.EffectPeek:
+				if len(e.Slots) != 1 {
+					return errors.New("peek: want one slot")
+				}
+				t.Views[e.By][e.Slots[0]] = t.Truth[e.Slots[0]]
+			case engine.EffectReveal:
+				for _, sl := range e.Slots {
+					facts = append(facts, engine.Fact{Slot: sl, Card: t.Truth[sl]})
+					for _, v := range t.Views {
+						v[sl] = t.Truth[sl]
+					}
+				}
+			case engine.EffectCoin:
+				coin = true
+			case engine.EffectProve:
+			default:
+				return fmt.Errorf("unexpected effect %v", e.Kind)
+			}
+		}
+		if t.State.Next().Kind != engine.NeedFacts {
+			if coin || len(facts) > 0 {
+				return errors.New("effects produced facts but the rules do not wait for them")
+			}
+			return nil
+		}
+		switch {
+		case coin && len(facts) > 0:
+			return errors.New("one batch asks for a coin and a reveal")
+		case coin:
+			c, err := t.coin()
+			if err != nil {
+				return err
+			}
+			facts = []engine.Fact{{Slot: -1, Coin: c}}
+		case len(facts) == 0:
+			return errors.New("the rules wait for facts no effect asked for")
+		}
+		ns, more, err := t.State.Know(facts)
+		if err != nil {
+			return err
+		}
+		t.State, eff = ns, more
+	}
+}
+
+// shuffle permutes the truth of a shuffle's slots: a new round's deal
+// follows the script when it fixes it; any other shuffle is random. A
+// seat shuffling alone knows the result if it knew every card before;
+// everyone else forgets the slots.
+func (t *Table) shuffle(e engine.Effect) {
+	cards := make([]engine.Card, len(e.Slots))
+	for i, sl := range e.Slots {
+		cards[i] = t.Truth[sl]
+	}
+	spec := t.rounds[t.State.Round()]
+	switch {
+	case len(e.Slots) == grimm.NumCharacters && e.Slots[0] == grimm.CharSlot0 && spec.Chars != nil:
+		cards = grimm.FullChars(spec.Chars)
+	case len(e.Slots) == grimm.NumItems && e.Slots[0] == grimm.ItemSlot0 && spec.Items != nil:
+		cards = grimm.FullItems(spec.Items)
+	default:
+		t.rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+	}
+	for i, sl := range e.Slots {
+		t.Truth[sl] = cards[i]
+	}
+	for p, v := range t.Views {
+		alone := len(e.Seats) == 1 && e.Seats[0] == engine.Seat(p)
+		for _, sl := range e.Slots {
+			if alone {
+				v[sl] = t.Truth[sl]
+			} else {
+				delete(v, sl)
+			}
+		}
+	}
+}
+
+func (t *Table) randomCoin() [32]byte {
+	var c [32]byte
+	for i := range 4 {
+		x := t.rng.Uint64()
+		for j := range 8 {
+			c[8*i+j] = byte(x >> (8 * j))
+		}
+	}
+	return c
+}
+
+// coin returns a coin: random, or searched so that it gives what the
+// script fixed (the round's actions and first player, or the next random
+// passes).
+func (t *Table) coin() ([32]byte, error) {
+	spec := t.rounds[t.State.Round()]
+	want := t.want
+	for range MaxCoinTries {
+		c := t.randomCoin()
+		out, ok := t.State.PreviewCoin(c)
+		if !ok {
+			return c, nil
+		}
+		if out.Passes == nil && t.roundFits(out, spec) {
+			return c, nil
+		}
+		if out.Passes != nil && t.passesFit(out.Passes, want) {
+			t.want = nil
+			return c, nil
+		}
+	}
+	return [32]byte{}, errors.New("no coin gives what the script asks for (actions, first player or random passes)")
+}
+
+func (t *Table) roundFits(out grimm.CoinOutcome, spec grimm.RoundSpec) bool {
+	if len(spec.Actions) == 2 {
+		a, b := out.Actions[0], out.Actions[1]
+		if !(a == spec.Actions[0] && b == spec.Actions[1]) && !(a == spec.Actions[1] && b == spec.Actions[0]) {
+			return false
+		}
+	}
+	if spec.First != "" {
+		p, err := t.State.SeatByName(spec.First)
+		if err != nil || p != out.First {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Table) passesFit(ps []grimm.Pass, want map[engine.Seat][]engine.Card) bool {
+	for p, items := range want {
+		var got []engine.Card
+		for _, x := range ps {
+			if x.From == p {
+				got = append(got, t.Truth[x.Slot])
+			}
+		}
+		a, b := slices.Clone(got), slices.Clone(items)
+		slices.Sort(a)
+		slices.Sort(b)
+		if !slices.Equal(a, b) {
+			return false
+		}
+	}
+	return true
+}

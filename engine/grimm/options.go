@@ -1,0 +1,136 @@
+package grimm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"golang.org/x/crypto/cryptobyte"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// Options are a game's settings. The zero Charms means [DefaultCharms].
+type Options struct {
+	Players []string // 2 to 5 names, in seat order
+	// Advanced-mode variants (alone or combined).
+	Bets      bool // bet cards and the "Learn a secret" action (3-5 players)
+	Jewels    bool // one jewel per player per round
+	Abilities bool // ability cards for the players with the fewest roses
+	Charms    Charms
+}
+
+// Normalize returns the options with defaults filled in.
+func (o Options) Normalize() Options {
+	o.Players = append([]string(nil), o.Players...)
+	if o.Charms == (Charms{}) {
+		o.Charms = DefaultCharms()
+	}
+	return o
+}
+
+// Validate checks normalized options.
+func (o Options) Validate() error {
+	n := len(o.Players)
+	if n < 2 || n > 5 {
+		return fmt.Errorf("grimm: %d players (2 to 5 play)", n)
+	}
+	seen := map[string]bool{}
+	for _, p := range o.Players {
+		if p == "" || len(p) > 32 || strings.ContainsAny(p, " \t\r\n,=#") {
+			return fmt.Errorf("grimm: bad player name %q", p)
+		}
+		k := strings.ToLower(p)
+		if seen[k] {
+			return fmt.Errorf("grimm: player %q named twice", p)
+		}
+		seen[k] = true
+	}
+	if o.Bets && n == 2 {
+		return errors.New("grimm: bets are not played with 2 players")
+	}
+	return o.Charms.Validate()
+}
+
+const optionsVersion = 1
+
+const (
+	flagBets = 1 << iota
+	flagJewels
+	flagAbilities
+)
+
+// MarshalBinary returns the canonical encoding of the normalized options:
+//
+//	u8 version (1)
+//	u8 number of players, then each name as u8-length-prefixed UTF-8
+//	u8 flags (1 bets, 2 jewels, 4 abilities)
+//	8 × (u8 boon, u8 bane), characters in card order
+func (o Options) MarshalBinary() ([]byte, error) {
+	o = o.Normalize()
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	return o.appendBinary(nil), nil
+}
+
+func (o Options) appendBinary(dst []byte) []byte {
+	b := cryptobyte.NewBuilder(dst)
+	b.AddUint8(optionsVersion)
+	b.AddUint8(uint8(len(o.Players)))
+	for _, p := range o.Players {
+		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(p)) })
+	}
+	var f uint8
+	if o.Bets {
+		f |= flagBets
+	}
+	if o.Jewels {
+		f |= flagJewels
+	}
+	if o.Abilities {
+		f |= flagAbilities
+	}
+	b.AddUint8(f)
+	for ch := EvilQueen; ch <= Hansel; ch++ {
+		b.AddUint8(uint8(o.Charms.Boon[ch]))
+		b.AddUint8(uint8(o.Charms.Bane[ch]))
+	}
+	return b.BytesOrPanic()
+}
+
+// UnmarshalOptions decodes options encoded by [Options.MarshalBinary]; it
+// accepts only valid options in canonical form.
+func UnmarshalOptions(data []byte) (Options, error) {
+	s := cryptobyte.String(data)
+	var v, n, f uint8
+	if !s.ReadUint8(&v) || v != optionsVersion || !s.ReadUint8(&n) {
+		return Options{}, errors.New("grimm: options: bad version or length")
+	}
+	var o Options
+	for range n {
+		var name cryptobyte.String
+		if !s.ReadUint8LengthPrefixed(&name) {
+			return Options{}, errors.New("grimm: options: truncated player name")
+		}
+		o.Players = append(o.Players, string(name))
+	}
+	if !s.ReadUint8(&f) || f&^(flagBets|flagJewels|flagAbilities) != 0 {
+		return Options{}, errors.New("grimm: options: bad flags")
+	}
+	o.Bets, o.Jewels, o.Abilities = f&flagBets != 0, f&flagJewels != 0, f&flagAbilities != 0
+	for ch := EvilQueen; ch <= Hansel; ch++ {
+		var boon, bane uint8
+		if !s.ReadUint8(&boon) || !s.ReadUint8(&bane) {
+			return Options{}, errors.New("grimm: options: truncated charms")
+		}
+		o.Charms.Boon[ch], o.Charms.Bane[ch] = engine.Card(boon), engine.Card(bane)
+	}
+	if !s.Empty() {
+		return Options{}, errors.New("grimm: options: trailing bytes")
+	}
+	if err := o.Validate(); err != nil {
+		return Options{}, fmt.Errorf("grimm: options: %w", err)
+	}
+	return o, nil
+}
