@@ -136,7 +136,8 @@ func TestEffectsHonestGame(t *testing.T) {
 	// The peek moved the turn: the next mover peeks too, then proves.
 	m2 := turn(h)
 	h.Move(m2, tabletest.EffectsPeek, []int{m2})
-	h.Move(turn(h), tabletest.EffectsSet, []int{0, 3})
+	// A pile card (never a seat's own, whoever m2 is) takes card 3.
+	h.Move(turn(h), tabletest.EffectsSet, []int{7, 3})
 	for turn(h) != m2 {
 		h.Move(turn(h), tabletest.EffectsSwap, []int{5, 6}, false)
 	}
@@ -149,8 +150,8 @@ func TestEffectsHonestGame(t *testing.T) {
 	for _, f := range facts[len(facts)-8:] {
 		got = append(got, int(f.Card))
 	}
-	if got[0] != 3 {
-		t.Fatalf("slot 0 was set to 3, revealed %d", got[0])
+	if got[7] != 3 {
+		t.Fatalf("slot 7 was set to 3, revealed %d", got[7])
 	}
 	if int(got[m2]) != int(own(h, m2, m2)) {
 		t.Fatalf("seat %d saw %d in its slot, the reveal shows %d", m2, own(h, m2, m2), got[m2])
