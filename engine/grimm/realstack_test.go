@@ -1,9 +1,11 @@
 package grimm_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -163,4 +165,105 @@ func TestRealStackBookScripts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// falseHintScript deals Kristina the Beast; her second Glass Slipper (the
+// Beast's curse) forces her to answer: unmask (true) or "I am not the
+// Beast" (false).
+const falseHintScript = `game grimm players=Kristina,Alexander,Maria
+round 1 chars=Beast,Hansel,Cinderella items=GlassSlipper,Crown,Mirror,Clock,Treats,Spindle,Cauldron,GlassSlipper,Disguise,GlassSlipper,Clock,Treats,Crown actions=toast,dance first=Kristina
+Kristina pick GlassSlipper
+Alexander pick Crown
+Maria pick Mirror
+Kristina keep
+Kristina give Maria
+Alexander give Kristina
+`
+
+// TestRealStackFalseHint: a seat that must answer cannot lie. Its own
+// Player refuses to prove a false hint; a forged entry carrying another
+// proof is rejected by every replica, naming the seat.
+func TestRealStackFalseHint(t *testing.T) {
+	lt, err := localplay.Run(grimm.Game{}, []byte(falseHintScript), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := lt.View().Rules().(*grimm.State)
+	if seat, char, ok := st.Pending(); !ok || seat != 0 || char != grimm.Beast {
+		t.Fatalf("pending %v %v %v, want Kristina about the Beast", seat, char, ok)
+	}
+	hint := engine.Move{Kind: grimm.KindHint, Args: []int{int(grimm.Beast)}}
+	k := lt.Seats[0]
+	if _, err := k.Player.MoveBody(k.Replica, hint, nil); !errors.Is(err, table.ErrFalseStatement) {
+		t.Fatalf("the player proved a false hint: %v", err)
+	}
+	// Forge: the false hint carrying a well-formed proof of a true
+	// statement made at another table (the only proofs anyone can make
+	// are of true statements).
+	_, effects, err := st.Play(engine.Move{Seat: 0, Kind: grimm.KindHint, Args: []int{int(grimm.Beast)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(effects) == 0 || effects[0].Kind != engine.EffectProve || !effects[0].Not || effects[0].Slots[0] != 0 {
+		t.Fatalf("the hint's effects: %+v", effects)
+	}
+	forged := &table.Body{Kind: table.BodyMove, Move: hint, Statements: []table.StatementProof{junkNotHeld(t, lt)}}
+	e, err := k.Player.Entry(k.Replica, forged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range lt.Seats {
+		err := s.Replica.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Seat != 0 || f.Reason != table.ReasonBadStatement {
+			t.Fatalf("%s's replica: %v, want a bad-statement fault naming seat 0", s.Name, err)
+		}
+	}
+}
+
+// junkNotHeld returns a well-formed "none of 1 kind" statement proof that
+// proves nothing here: Kristina's proof of the same hint at a second
+// table where she is Red Riding Hood, so the hint is true there.
+func junkNotHeld(t *testing.T, _ *local.Table) table.StatementProof {
+	t.Helper()
+	src := strings.Replace(falseHintScript, "chars=Beast,", "chars=RedRidingHood,", 1)
+	other, err := localplay.Run(grimm.Game{}, []byte(src), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := other.Seats[0]
+	b, err := s.Player.MoveBody(s.Replica, engine.Move{Kind: grimm.KindHint, Args: []int{int(grimm.Beast)}}, nil)
+	if err != nil {
+		t.Fatalf("the true hint at the second table: %v", err)
+	}
+	return b.Statements[0]
+}
+
+// BenchmarkRealStack5Players plays a seeded 5-player bot game (three
+// rounds) through the real stack in one process, then verifies its
+// transcript as masque verify does (table.Replay).
+func BenchmarkRealStack5Players(b *testing.B) {
+	o := grimm.Options{Players: realNames}
+	var entries int
+	for i := range b.N {
+		lt := realBotGame(b, o, uint64(i)+1)
+		tr := lt.Transcript()
+		entries += len(tr.Entries)
+		if _, err := table.Replay(tr, grimm.Game{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(entries)/float64(b.N), "entries/game")
+}
+
+// BenchmarkVerify5Players verifies the transcript of a 5-player bot game.
+func BenchmarkVerify5Players(b *testing.B) {
+	tr := realBotGame(b, grimm.Options{Players: realNames}, 1).Transcript()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := table.Replay(tr, grimm.Game{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(tr.Entries)), "entries")
 }
