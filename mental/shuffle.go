@@ -186,6 +186,28 @@ func (k *JointKey) Shuffle(ctx Context, deck []Card) (out []Card, proof *Shuffle
 	return k.shuffleWith(ctx, deck, perm, rho)
 }
 
+// ShuffleTracked is [JointKey.Shuffle] that also returns the permutation:
+// out[i] is deck[perm[i]] re-masked. The permutation is the shuffler's
+// secret; a seat that knew the input cards uses it to know where each one
+// went (an unmasked Grimm player re-shuffling its own hidden hand), and
+// must never publish it.
+func (k *JointKey) ShuffleTracked(ctx Context, deck []Card) (out []Card, proof *ShuffleProof, perm []int, err error) {
+	w, err := shuffleShape(deck)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	perm = shufflePermutation(len(deck))
+	rho := make([][]*Scalar, len(deck))
+	for i := range rho {
+		rho[i] = randomScalars(w)
+	}
+	out, proof, err = k.shuffleWith(ctx, deck, perm, rho)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return out, proof, perm, nil
+}
+
 // shufflePermutation returns a uniformly random permutation of 0..n-1:
 // Fisher–Yates with indices drawn from crypto/rand by rejection sampling
 // (no modulo bias). The swap touches every slot below i, so memory access

@@ -245,6 +245,16 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 	if key != nil {
 		say("every card shown, decrypted with the keys the players published at the end")
 	}
+	if !narrate.Narrates(res.Game) {
+		var dp *decrypter
+		if key != nil {
+			dp = &decrypter{x: key, cat: t.Catalogue()}
+		}
+		if err := replayGeneric(tr, t, g, dp, res, say); err != nil {
+			return nil, err
+		}
+		return replayEnd(tr, t, g, res)
+	}
 	var (
 		f     narrate.Follower
 		dec   decrypter
@@ -391,6 +401,12 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.
 			cur = nil
 		}
 	}
+	return replayEnd(tr, t, g, res)
+}
+
+// replayEnd fills the end of a replay's result: the final summary,
+// whether the game is complete and whether every key was published.
+func replayEnd(tr *ledger.Transcript, t *table.Table, g games.Game, res *replayResult) (*replayResult, error) {
 	if sum, ok := g.Summarize(t.Rules()); ok {
 		res.Final = &sum
 	}

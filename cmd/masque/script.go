@@ -50,6 +50,13 @@ Header options: deal= (face up, seat order, then centre1, centre2), set=
 challenge, pass (responders not listed pass), use target=NAME |
 between=NAME,NAME | with=SLOT | swap=yes|no, guess CHARACTER.
 
+The Grimm Masquerade: a header 'game grimm players=NAMES [variants=bets,jewels,abilities]',
+'round N chars=... items=... actions=A,B first=NAME' lines that fix a
+round's deal in the table's options (verify and replay then warn: fixed
+deal), then NAME VERB lines (pick ITEM, keep, give NAME, act ACTION ITEM
+ARGS, end, hint CHARACTER, unmask, win, commit CHARACTER, bet, draw,
+choose CHARACTER; docs/rules-grimm.md) and 'expect KEY=VALUE' checks.
+
 An illegal line stops the script with exit status 2, naming the line.`,
 		Example: `  masque script game.txt
   masque script game.txt --json --transcript game.masque && masque verify game.masque`,

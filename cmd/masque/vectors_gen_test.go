@@ -44,7 +44,7 @@ func buildVectors(t *testing.T) (map[string][]byte, *vectorManifest) {
 	t.Helper()
 	files := map[string][]byte{}
 	m := &vectorManifest{Format: 1, Protocol: lobby.Version}
-	for _, s := range vectorSpecs() {
+	for _, s := range append(vectorSpecs(), grimmVectorSpecs()...) {
 		if _, dup := files[s.want.File]; dup {
 			t.Fatalf("two vectors named %s", s.want.File)
 		}

@@ -157,17 +157,14 @@ func TestConformanceVectors(t *testing.T) {
 // reasonsNoTranscriptReaches are the reasons of table.Reasons that no
 // transcript of a game masque knows can produce, and why.
 var reasonsNoTranscriptReaches = map[string]string{
-	table.ReasonBadShuffle: "only a game dealt face down posts shuffles, and neither Mascarade edition is; " +
-		"a shuffle body in any other phase is wrong-body-kind",
 	table.ReasonInvalid: "kept for internal inconsistencies (rules asking a seat to swap in another's move, " +
 		"a verified reveal opening to no card): no entry a seat can sign reaches them",
-	// Statements about one's own card come with The Grimm Masquerade: no
-	// game 'masque verify' knows makes them yet. Its vectors will give
-	// these reasons, and leave this list.
-	table.ReasonStatementCount: "no game masque verify knows makes statements yet",
-	table.ReasonBadStatement:   "no game masque verify knows makes statements yet",
-	table.ReasonNotViewed:      "no game masque verify knows makes statements yet",
-	table.ReasonStaleView:      "no game masque verify knows makes statements yet",
+	// The Grimm Masquerade's statements are all about the prover's own
+	// character slot, which it viewed privately at the round's start and
+	// which never changes within a round: the rules never ask for a
+	// statement about a slot not viewed, or viewed before it changed.
+	table.ReasonNotViewed: "every statement of a game masque knows is about the prover's own character, viewed at the round's start",
+	table.ReasonStaleView: "no game masque knows changes a character slot between its owner's view and a statement about it",
 }
 
 // TestConformanceVectorsCoverReasons requires, for every reason a
@@ -288,7 +285,18 @@ func TestGenerateConformanceVectors(t *testing.T) {
 		if _, ok := files[name]; !ok && name != "README.md" {
 			t.Errorf("%s is not a vector the generator makes", name)
 		}
-		if info.Size() > 32<<10 {
+		// A whole Grimm game holds a shuffle of the 48 items by every seat
+		// every round (about 11 KB each): its honest game is the one big
+		// vector, and its tampered copies, cut after the opening's
+		// shuffles, are bigger than the others.
+		limit := int64(32 << 10)
+		switch {
+		case name == grimmHonestFile:
+			limit = 256 << 10
+		case strings.Contains(name, "-grimm-"):
+			limit = 64 << 10
+		}
+		if info.Size() > limit {
 			t.Errorf("%s is %d bytes: keep vectors small", name, info.Size())
 		}
 	}
@@ -306,7 +314,7 @@ func TestGenerateConformanceVectors(t *testing.T) {
 			t.Errorf("README.md does not describe %s as %s: %q", v.File, verdict, line)
 		}
 	}
-	if total > 512<<10 {
+	if total > 768<<10 {
 		t.Errorf("the vectors take %d bytes: keep them well under 1 MiB", total)
 	}
 }

@@ -54,6 +54,11 @@ func dealSource(tr *ledger.Transcript, game table.Game) string {
 	case o.Deal != nil:
 		return dealFixed
 	}
+	// A game whose own options fix the deal (The Grimm Masquerade's
+	// scripted rounds).
+	if fd, ok := game.(games.FixedDealer); ok && fd.FixedDeal(o.Game) {
+		return dealFixed
+	}
 	if hd, ok := game.(table.HiddenDealer); ok && hd.HiddenDeal() {
 		return dealShuffle
 	}

@@ -195,3 +195,42 @@ func Names(list []Game) []string {
 func WithSetup(list []Game) []Game {
 	return slices.DeleteFunc(slices.Clone(list), func(g Game) bool { return g.SetupHelp().Usage == "" })
 }
+
+// KnowingBot is a [Bot] that reads what its seat knows now from the table
+// layer (table.Player.Known: the cards it has seen in slots that still
+// hold them) instead of rebuilding it from observations. Sessions call
+// ChooseKnowing when a game's bot implements it.
+type KnowingBot interface {
+	Bot
+	// ChooseKnowing is Choose, given what the seat knows, by slot.
+	ChooseKnowing(s engine.State, known map[engine.Slot]engine.Card) (m engine.Move, bits []bool, ok bool)
+}
+
+// KnowingTable is a [Table] that can say what a seat knows now, by slot
+// (table.Player.Known): a script naming a card of a hidden hand is
+// resolved with it.
+type KnowingTable interface {
+	Table
+	Known(seat engine.Seat) map[engine.Slot]engine.Card
+}
+
+// FixedDealer is implemented by games whose own options can fix the deal
+// (a scripted table), rather than the table options' Deal: verify and
+// replay warn about such a deal as about a fixed one.
+type FixedDealer interface {
+	FixedDeal(options []byte) bool
+}
+
+// Hidden is a hidden card worth showing when a transcript's keys are
+// published (replay --reveal): its slot and what it is to people.
+type Hidden struct {
+	Slot  engine.Slot
+	Label string // "Anna's character", "Boris's hand"
+}
+
+// Revealer is implemented by games whose replay --reveal shows hidden
+// cards named by the rules state rather than by the Mascarade family's
+// narration: every character and hidden hand after each step.
+type Revealer interface {
+	HiddenCards(s engine.State) []Hidden
+}

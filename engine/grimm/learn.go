@@ -64,6 +64,14 @@ func (s *State) takeCoin(coin [32]byte) []engine.Effect {
 		st := NewStream(coin, "round")
 		s.actions = s.roundActions(st)
 		s.first = s.firstPlayer(st)
+		if fx := s.opts.fixed(s.round); fx != nil {
+			if fx.Actions != nil {
+				s.actions = [2]Action{fx.Actions[0], fx.Actions[1]}
+			}
+			if fx.First >= 0 {
+				s.first = fx.First
+			}
+		}
 		s.turn = s.first
 		eff := s.dealAbilities()
 		if len(s.choosing) > 0 {

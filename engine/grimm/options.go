@@ -18,6 +18,9 @@ type Options struct {
 	Jewels    bool // one jewel per player per round
 	Abilities bool // ability cards for the players with the fewest roses
 	Charms    Charms
+	// Fixed fixes rounds' deals (scripted tables through the real stack;
+	// see [FixedRound]); Fixed[r-1] is round r's, nil: dealt at random.
+	Fixed [Rounds]*FixedRound
 }
 
 // Normalize returns the options with defaults filled in.
@@ -49,6 +52,14 @@ func (o Options) Validate() error {
 	if o.Bets && n == 2 {
 		return errors.New("grimm: bets are not played with 2 players")
 	}
+	for _, f := range o.Fixed {
+		if f == nil {
+			continue
+		}
+		if err := f.validate(n, o.Bets); err != nil {
+			return err
+		}
+	}
 	return o.Charms.Validate()
 }
 
@@ -58,6 +69,7 @@ const (
 	flagBets = 1 << iota
 	flagJewels
 	flagAbilities
+	flagFixed
 )
 
 // MarshalBinary returns the canonical encoding of the normalized options:
@@ -66,6 +78,7 @@ const (
 //	u8 number of players, then each name as u8-length-prefixed UTF-8
 //	u8 flags (1 bets, 2 jewels, 4 abilities)
 //	8 × (u8 boon, u8 bane), characters in card order
+//	with flag 8 (fixed rounds): per round a fixed deal (see appendFixed)
 func (o Options) MarshalBinary() ([]byte, error) {
 	o = o.Normalize()
 	if err := o.Validate(); err != nil {
@@ -91,10 +104,16 @@ func (o Options) appendBinary(dst []byte) []byte {
 	if o.Abilities {
 		f |= flagAbilities
 	}
+	if o.IsFixed() {
+		f |= flagFixed
+	}
 	b.AddUint8(f)
 	for ch := EvilQueen; ch <= Hansel; ch++ {
 		b.AddUint8(uint8(o.Charms.Boon[ch]))
 		b.AddUint8(uint8(o.Charms.Bane[ch]))
+	}
+	if o.IsFixed() {
+		appendFixed(b, o.Fixed)
 	}
 	return b.BytesOrPanic()
 }
@@ -115,7 +134,7 @@ func UnmarshalOptions(data []byte) (Options, error) {
 		}
 		o.Players = append(o.Players, string(name))
 	}
-	if !s.ReadUint8(&f) || f&^(flagBets|flagJewels|flagAbilities) != 0 {
+	if !s.ReadUint8(&f) || f&^(flagBets|flagJewels|flagAbilities|flagFixed) != 0 {
 		return Options{}, errors.New("grimm: options: bad flags")
 	}
 	o.Bets, o.Jewels, o.Abilities = f&flagBets != 0, f&flagJewels != 0, f&flagAbilities != 0
@@ -125,6 +144,15 @@ func UnmarshalOptions(data []byte) (Options, error) {
 			return Options{}, errors.New("grimm: options: truncated charms")
 		}
 		o.Charms.Boon[ch], o.Charms.Bane[ch] = engine.Card(boon), engine.Card(bane)
+	}
+	if f&flagFixed != 0 {
+		fx, err := readFixed(&s)
+		if err != nil {
+			return Options{}, err
+		}
+		if o.Fixed = fx; !o.IsFixed() {
+			return Options{}, errors.New("grimm: options: the fixed flag without a fixed round")
+		}
 	}
 	if !s.Empty() {
 		return Options{}, errors.New("grimm: options: trailing bytes")

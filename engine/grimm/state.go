@@ -270,14 +270,25 @@ func (s *State) Opening() []engine.Effect {
 func (s *State) roundEffects(set bool) []engine.Effect {
 	var eff []engine.Effect
 	chars, items, bets := charSlots(), itemSlots(), betSlots()
-	if set {
+	fx := s.opts.fixed(s.round)
+	switch {
+	case fx != nil && fx.Chars != nil:
+		eff = append(eff, engine.Effect{Kind: engine.EffectSet, Slots: chars, Cards: slices.Clone(fx.Chars)})
+	case set:
 		eff = append(eff, engine.Effect{Kind: engine.EffectSet, Slots: chars, Cards: Characters()})
+		fallthrough
+	default:
+		eff = append(eff, engine.Effect{Kind: engine.EffectShuffle, Slots: chars})
 	}
-	eff = append(eff, engine.Effect{Kind: engine.EffectShuffle, Slots: chars})
-	if set {
+	switch {
+	case fx != nil && fx.Items != nil:
+		eff = append(eff, engine.Effect{Kind: engine.EffectSet, Slots: items, Cards: slices.Clone(fx.Items)})
+	case set:
 		eff = append(eff, engine.Effect{Kind: engine.EffectSet, Slots: items, Cards: canonicalItems()})
+		fallthrough
+	default:
+		eff = append(eff, engine.Effect{Kind: engine.EffectShuffle, Slots: items})
 	}
-	eff = append(eff, engine.Effect{Kind: engine.EffectShuffle, Slots: items})
 	if s.opts.Bets {
 		if set {
 			eff = append(eff, engine.Effect{Kind: engine.EffectSet, Slots: bets, Cards: canonicalBets()})
@@ -384,6 +395,7 @@ func (s *State) clone() *State {
 	c.eaves = slices.Clone(s.eaves)
 	c.choosing = slices.Clone(s.choosing)
 	c.fx = nil
+	// opts.Fixed's rounds are never modified: sharing them is safe.
 	return &c
 }
 

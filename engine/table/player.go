@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gtank/ristretto255"
+
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/mental"
@@ -29,9 +31,26 @@ type Player struct {
 	card   *mental.SecretKey
 	view   *mental.SecretKey
 	Memory []Sighting
+	// seenAs[i] is the ciphertext Memory[i] was seen in, when the player
+	// recorded it (nil for sightings restored from elsewhere): a sighting
+	// holds for Known while its slot still holds that ciphertext.
+	seenAs []mental.Card
+	// shuffled is this seat's last shuffle of some slots, until its entry
+	// is applied (Observe turns it into sightings).
+	shuffled *trackedShuffle
 	// swapBits are the secret bits of the hidden swaps this seat made,
 	// by the position of the move's entry, in the move's swap order.
 	swapBits map[uint64][]bool
+}
+
+// trackedShuffle is a shuffle this seat authored: where each input card
+// went, for the cards it knew.
+type trackedShuffle struct {
+	pos   uint64
+	slots []engine.Slot
+	out   []mental.Card
+	perm  []int
+	cards []engine.Card // the input cards, -1 where unknown
 }
 
 // NewPlayer returns the player of seat, signing with sign and holding the
@@ -96,17 +115,33 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 	case BodyShuffle:
 		// The hidden deal shuffles the whole deck; a shuffle request, its
 		// slots.
-		in := t.st.slots
-		if t.st.phase == PhasePlay {
-			r := t.Pending()
-			in = make([]mental.Card, len(r.Slots))
-			for i, sl := range r.Slots {
-				in[i] = t.st.slots[sl]
+		if t.st.phase != PhasePlay {
+			deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), t.st.slots)
+			if err != nil {
+				return nil, false, fmt.Errorf("table: seat %d's shuffle: %w", p.Seat, err)
+			}
+			return &Body{Kind: BodyShuffle, Deck: deck, Shuffle: proof}, true, nil
+		}
+		r := t.Pending()
+		known := p.Known(t)
+		in := make([]mental.Card, len(r.Slots))
+		cards := make([]engine.Card, len(r.Slots))
+		for i, sl := range r.Slots {
+			in[i] = t.st.slots[sl]
+			cards[i] = -1
+			if c, ok := known[sl]; ok {
+				cards[i] = c
 			}
 		}
-		deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), in)
+		deck, proof, perm, err := t.joint.ShuffleTracked(t.ctx(t.Pos(), p.Seat), in)
 		if err != nil {
-			return nil, false, fmt.Errorf("table: seat %d's shuffle: %w", p.Seat, err)
+			return nil, false, fmt.Errorf("table: seat %d's shuffle of slots %v: %w", p.Seat, r.Slots, err)
+		}
+		if len(r.Seats) == 1 {
+			// A shuffle by this seat alone: it keeps knowing the cards it
+			// knew (a later shuffle by others would make them unknown at
+			// once, so only a lone shuffle is worth remembering).
+			p.shuffled = &trackedShuffle{pos: t.Pos(), slots: slices.Clone(r.Slots), out: deck, perm: perm, cards: cards}
 		}
 		return &Body{Kind: BodyShuffle, Deck: deck, Shuffle: proof}, true, nil
 	case BodyCoinShare:
@@ -311,13 +346,20 @@ func (p *Player) Entry(t *Table, b *Body) (*ledger.Entry, error) {
 }
 
 // Observe updates the player's memory after an entry was applied: a peek
-// it asked for, a show-others it receives, a public reveal.
+// it asked for, a show-others it receives, a public reveal, and its own
+// shuffle of some slots (where every card it knew went: a seat shuffling
+// its own hidden hand still knows every card of it; nobody else learns
+// anything).
 func (p *Player) Observe(t *Table) error {
+	if t.Pos() == 0 {
+		return nil
+	}
+	pos := t.Pos() - 1
+	p.observeShuffle(t, pos)
 	r := t.Completed()
 	if r == nil {
 		return nil
 	}
-	pos := t.Pos() - 1
 	switch r.Kind {
 	case engine.EffectPeek:
 		if int(r.By) != p.Seat {
@@ -331,7 +373,7 @@ func (p *Player) Observe(t *Table) error {
 		if !ok {
 			return fmt.Errorf("table: peeked slot %d opens to no known card", r.Slots[0])
 		}
-		p.Memory = append(p.Memory, Sighting{Pos: pos, Slot: r.Slots[0], Card: engine.Card(kind)})
+		p.remember(Sighting{Pos: pos, Slot: r.Slots[0], Card: engine.Card(kind)}, r.Cards[0])
 	case engine.EffectReveal:
 		for k, sl := range r.Slots {
 			var all [][]*mental.Element
@@ -343,7 +385,7 @@ func (p *Player) Observe(t *Table) error {
 				return err
 			}
 			if kind, ok := t.cat.Kind(m[0]); ok {
-				p.Memory = append(p.Memory, Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind), Public: true})
+				p.remember(Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind), Public: true}, r.Cards[k])
 			}
 		}
 	case engine.EffectShowOthers:
@@ -356,11 +398,83 @@ func (p *Player) Observe(t *Table) error {
 				return err
 			}
 			if kind, ok := t.cat.Kind(m[0]); ok {
-				p.Memory = append(p.Memory, Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind)})
+				p.remember(Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind)}, r.Cards[k])
 			}
 		}
 	}
 	return nil
+}
+
+// remember appends a sighting of a card seen in ciphertext c.
+func (p *Player) remember(sg Sighting, c mental.Card) {
+	for len(p.seenAs) < len(p.Memory) {
+		p.seenAs = append(p.seenAs, nil)
+	}
+	p.Memory = append(p.Memory, sg)
+	p.seenAs = append(p.seenAs, c)
+}
+
+// observeShuffle turns this seat's shuffle, if the entry at pos is it,
+// into sightings of the cards it knew, in the slots they went to.
+func (p *Player) observeShuffle(t *Table, pos uint64) {
+	sh := p.shuffled
+	if sh == nil || sh.pos > pos {
+		return
+	}
+	p.shuffled = nil
+	if sh.pos != pos {
+		return // never applied (another body took the position)
+	}
+	for i, sl := range sh.slots {
+		if int(sl) >= len(t.st.slots) || !t.st.slots[sl].Equal(sh.out[i]) {
+			return // the applied shuffle is not the one this seat made
+		}
+	}
+	for i, sl := range sh.slots {
+		if c := sh.cards[sh.perm[i]]; c >= 0 {
+			p.remember(Sighting{Pos: pos, Slot: sl, Card: c}, sh.out[i])
+		}
+	}
+}
+
+// Known returns what this seat knows now, by slot: every card lying face
+// up (a fresh deck laid out by a set, a deal never shuffled), and every
+// card it saw (its peeks, public reveals, cards shown to it, its own
+// shuffles of cards it knew) in a slot that still holds the ciphertext it
+// saw the card in. A swap or shuffle by anyone else makes the slot
+// unknown again.
+func (p *Player) Known(t *Table) map[engine.Slot]engine.Card {
+	out := map[engine.Slot]engine.Card{}
+	for i, c := range t.st.slots {
+		if kind, ok := faceUpKind(t, c); ok {
+			out[engine.Slot(i)] = engine.Card(kind)
+		}
+	}
+	for i := len(p.Memory) - 1; i >= 0; i-- {
+		sg := p.Memory[i]
+		if _, done := out[sg.Slot]; done || i >= len(p.seenAs) || p.seenAs[i] == nil {
+			continue
+		}
+		if int(sg.Slot) < len(t.st.slots) && t.st.slots[sg.Slot].Equal(p.seenAs[i]) {
+			out[sg.Slot] = sg.Card
+		}
+	}
+	return out
+}
+
+// faceUpKind returns the kind of a trivially masked card (every
+// component's first element the identity), or ok=false.
+func faceUpKind(t *Table, c mental.Card) (int, bool) {
+	if len(c) == 0 {
+		return 0, false
+	}
+	id := ristretto255.NewIdentityElement()
+	for _, ct := range c {
+		if ct.A.Equal(id) != 1 {
+			return 0, false
+		}
+	}
+	return t.cat.Kind(c[0].B)
 }
 
 // open opens the k-th card of a completed private view this seat

@@ -47,3 +47,12 @@ func (t Table) Rules() engine.State { return t.View().Rules() }
 func (t Table) Move(seat engine.Seat, m engine.Move, bits []bool) error {
 	return t.Table.Move(seat, m, bits)
 }
+
+// Known returns what seat knows now, by slot (table.Player.Known).
+func (t Table) Known(seat engine.Seat) map[engine.Slot]engine.Card {
+	if int(seat) < 0 || int(seat) >= len(t.Seats) {
+		return nil
+	}
+	s := t.Seats[seat]
+	return s.Player.Known(s.Replica)
+}

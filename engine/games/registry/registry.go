@@ -7,6 +7,8 @@ package registry
 
 import (
 	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/grimm"
+	gbot "github.com/masque-games/masque/engine/grimm/bot"
 	"github.com/masque-games/masque/engine/mascarade"
 	mbot "github.com/masque-games/masque/engine/mascarade/bot"
 	"github.com/masque-games/masque/engine/mascarade2"
@@ -19,6 +21,7 @@ func All() []games.Game {
 	return []games.Game{
 		games.WithBot(mascarade.Game{}, mbot.NewBot),
 		games.WithBot(mascarade2.Game{}, m2bot.NewBot),
+		games.WithBot(grimm.Game{}, gbot.NewBot),
 	}
 }
 

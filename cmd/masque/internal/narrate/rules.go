@@ -120,3 +120,10 @@ func CardNamer(game string) func(engine.Card) string {
 
 // sameSeating reports whether two states seat everyone on the same chairs.
 func sameSeating(a, b Rules) bool { return slices.Equal(a.Seating(), b.Seating()) }
+
+// Narrates reports whether this package narrates game: the Mascarade
+// family. Other games are told move by move in their own words
+// (games.Rules.FormatMove) by the sessions and replay.
+func Narrates(game string) bool {
+	return game == mascarade.GameName || game == mascarade2.GameName
+}

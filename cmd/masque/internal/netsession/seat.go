@@ -71,6 +71,9 @@ type Seat struct {
 	// turnSince is when the table started waiting for this seat's move.
 	turnSince time.Time
 	err       error // a local failure: this seat cannot follow its game
+	// generic: the game is not of the Mascarade family (generic.go).
+	generic  bool
+	botMoves int // generic: the bot's moves so far
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
@@ -91,7 +94,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 		player.RememberSwapBits(pos, bits)
 	}
 	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
-		moves: make(chan []byte, 1)}
+		moves: make(chan []byte, 1), generic: !narrate.Narrates(g.Name())}
 	if !cfg.Bot {
 		// A person reads this narration: it speaks to them.
 		d.narr.SpeakTo(engine.Seat(cfg.Seat))
@@ -121,7 +124,8 @@ func (d *Seat) StateHash() ledger.Hash {
 // next author call reports it), not the entry's author's.
 func (d *Seat) Apply(e *ledger.Entry) error {
 	d.mu.Lock()
-	prior, _ := narrate.RulesOf(d.tab.Rules())
+	raw := d.tab.Rules()
+	prior, _ := narrate.RulesOf(raw)
 	_, kind, _ := d.tab.Expect()
 	mem := len(d.player.Memory)
 	if err := d.tab.Apply(e); err != nil {
@@ -131,7 +135,12 @@ func (d *Seat) Apply(e *ledger.Entry) error {
 	var lines []string
 	if d.err == nil {
 		var err error
-		if lines, err = d.follow(e, prior, kind, mem); err != nil {
+		if d.generic {
+			lines, err = d.followGeneric(e, raw, kind)
+		} else {
+			lines, err = d.follow(e, prior, kind, mem)
+		}
+		if err != nil {
 			d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
 		}
 	}
@@ -234,6 +243,9 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 	}
 	if d.cfg.Bot {
 		defer d.mu.Unlock()
+		if d.generic {
+			return d.genericBotMove()
+		}
 		return d.botMove()
 	}
 	// A person's move: wait for Submit.
@@ -301,7 +313,7 @@ func (d *Seat) Submit(m engine.Move, swaps []bool) error {
 	if !d.myTurn {
 		return errors.New("it is not your move")
 	}
-	s, _ := narrate.RulesOf(d.tab.Rules())
+	s := d.tab.Rules()
 	if s == nil {
 		return errors.New("the game has not started")
 	}

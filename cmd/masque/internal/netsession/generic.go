@@ -1,0 +1,125 @@
+package netsession
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// MaxGenericBotMoves stops the bots of a game outside the Mascarade
+// family that would play forever (a 5-player Grimm game takes a few
+// hundred moves).
+const MaxGenericBotMoves = 20000
+
+// A game outside the Mascarade family (narrate.Narrates is false) is
+// followed here: the narration tells every move in the game's own public
+// words (games.Rules.FormatMove), every public reveal and every published
+// key; the bot is created with the first rules state and reads what its
+// seat knows from the table layer when it can (games.KnowingBot).
+
+// followGeneric records what the seat saw and narrates entry e; prior is
+// the rules state before it. d.mu is held.
+func (d *Seat) followGeneric(e *ledger.Entry, prior engine.State, kind table.BodyKind) ([]string, error) {
+	if err := d.player.Observe(d.tab); err != nil {
+		return nil, err
+	}
+	var lines []string
+	name := func(s int) string {
+		if s >= 0 && s < len(d.tab.Roster().Seats) {
+			return d.tab.Roster().Seats[s].Name
+		}
+		return fmt.Sprintf("seat %d", s)
+	}
+	switch kind {
+	case table.BodyMove:
+		b, err := table.UnmarshalBody(e.Body, d.tab.Slot(0).Width())
+		if err != nil {
+			return nil, err
+		}
+		m := b.Move
+		m.Seat = engine.Seat(e.Seat)
+		lines = append(lines, d.game.FormatMove(prior, m))
+	case table.BodyKey:
+		lines = append(lines, name(int(e.Seat))+" published their card key")
+	}
+	if r := d.tab.Completed(); r != nil && r.Kind == engine.EffectReveal {
+		facts, err := narrate.RevealedFacts(d.tab, r)
+		if err != nil {
+			return nil, err
+		}
+		var cards []string
+		for _, f := range facts {
+			cards = append(cards, d.game.CardName(f.Card))
+		}
+		lines = append(lines, "  revealed: "+strings.Join(cards, ", "))
+	}
+	if d.bot == nil && d.cfg.Bot && d.tab.Rules() != nil {
+		bot, err := d.game.NewBot(d.tab.Rules(), engine.Seat(d.seat), d.cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		d.bot = bot
+	}
+	return lines, nil
+}
+
+// genericBotMove returns the bot's move's body in a game outside the
+// Mascarade family; d.mu is held.
+func (d *Seat) genericBotMove() ([]byte, error) {
+	s := d.tab.Rules()
+	if s == nil {
+		return nil, errors.New("a move is expected before the game started")
+	}
+	if d.bot == nil {
+		bot, err := d.game.NewBot(s, engine.Seat(d.seat), d.cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		d.bot = bot
+	}
+	if d.botMoves++; d.botMoves > MaxGenericBotMoves {
+		return nil, fmt.Errorf("the bots did not finish the game in %d moves", MaxGenericBotMoves)
+	}
+	var (
+		m    engine.Move
+		bits []bool
+		ok   bool
+	)
+	if kb, is := d.bot.(games.KnowingBot); is {
+		m, bits, ok = kb.ChooseKnowing(s, d.player.Known(d.tab))
+	} else {
+		m, bits, ok = d.bot.Choose(s)
+	}
+	if !ok {
+		return nil, errors.New("the bot has no legal move")
+	}
+	m.Seat = engine.Seat(d.seat)
+	_, effects, err := s.Apply(m)
+	if err != nil {
+		return nil, fmt.Errorf("the bot chose %s: %w", d.game.FormatMove(s, m), err)
+	}
+	var swaps []bool
+	for _, ef := range effects {
+		if ef.Kind == engine.EffectSwap {
+			if len(bits) == 0 {
+				return nil, fmt.Errorf("the bot chose %s without its swap bits", d.game.FormatMove(s, m))
+			}
+			swaps = append(swaps, bits[0])
+			bits = bits[1:]
+		}
+	}
+	body, err := d.player.MoveBody(d.tab, m, swaps)
+	if err != nil {
+		return nil, fmt.Errorf("move %s: %w", d.game.FormatMove(s, m), err)
+	}
+	if err := d.keepSwapBits(swaps); err != nil {
+		return nil, err
+	}
+	return body.MarshalBinary()
+}

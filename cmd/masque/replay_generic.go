@@ -1,0 +1,119 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// replayGeneric narrates a game outside the Mascarade family (The Grimm
+// Masquerade): every move in the game's own public words, every public
+// reveal, every joint coin and every published key; with the joint
+// secret (dec.x set), what every private look showed its viewer and,
+// after every step that changed them, the hidden cards the game names
+// (games.Revealer: every character and hidden hand). say prints a line;
+// every entry is checked.
+func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *decrypter, res *replayResult, say func(string, ...any)) error {
+	name := func(s int) string {
+		if s >= 0 && s < len(tr.Roster.Seats) {
+			return tr.Roster.Seats[s].Name
+		}
+		return fmt.Sprintf("seat %d", s)
+	}
+	cardName := cardNames(g.CardName).of
+	rv, _ := g.Table().(games.Revealer)
+	var cur *replayStep
+	var shown []string // the hidden cards last printed
+	moves := 0
+	finish := func() {
+		if cur == nil {
+			return
+		}
+		if dec != nil && rv != nil {
+			var now []string
+			cur.Cards = nil
+			for _, h := range rv.HiddenCards(t.Rules()) {
+				c := replayCard{Slot: h.Label, Card: cardName(dec.card(t.Slot(h.Slot)))}
+				cur.Cards = append(cur.Cards, c)
+				now = append(now, c.Slot+" "+c.Card)
+			}
+			if !slices.Equal(now, shown) {
+				say("  hidden cards now: %s", strings.Join(now, ", "))
+				shown = now
+			}
+		}
+		res.Steps = append(res.Steps, *cur)
+		cur = nil
+	}
+	for _, e := range tr.Entries {
+		prior := t.Rules()
+		if err := t.Apply(e); err != nil {
+			var f *table.Fault
+			if errors.As(err, &f) && unattributable(f) {
+				return &exitError{code: exitDamaged, err: fmt.Errorf("transcript rejected: entry %d claims seat %d, but no roster key signed it (%w, or the entry was forged; nobody is blamed)", e.Pos, f.Seat, errDamaged)}
+			}
+			return &exitError{code: exitFault, err: fmt.Errorf("transcript rejected: %w", err),
+				hint: "masque verify FILE names the fault and the seat to blame"}
+		}
+		b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
+		if err != nil {
+			return fmt.Errorf("entry %d: %w", e.Pos, err)
+		}
+		switch b.Kind {
+		case table.BodyMove:
+			finish()
+			moves++
+			m := b.Move
+			m.Seat = engine.Seat(e.Seat)
+			cur = &replayStep{Pos: e.Pos, Turn: moves, Player: name(int(e.Seat)), Move: g.FormatMove(prior, m)}
+			say("%d. %s", moves, cur.Move)
+		case table.BodyKey:
+			finish()
+			say("%s published their card key", name(int(e.Seat)))
+		}
+		c := t.Completed()
+		if c == nil {
+			continue
+		}
+		switch c.Kind {
+		case engine.EffectReveal:
+			facts, err := narrate.RevealedFacts(t, c)
+			if err != nil {
+				return fmt.Errorf("entry %d: %w", e.Pos, err)
+			}
+			var cards []string
+			for _, f := range facts {
+				cards = append(cards, cardName(f.Card))
+				if cur != nil {
+					cur.Revealed = append(cur.Revealed, replayCard{Slot: fmt.Sprint(f.Slot), Card: cardName(f.Card)})
+				}
+			}
+			say("  revealed: %s", strings.Join(cards, ", "))
+		case engine.EffectCoin:
+			say("  joint coin %x…", c.Coin[:4])
+		case engine.EffectPeek:
+			if dec != nil {
+				rc := replayCard{Slot: fmt.Sprint(c.Slots[0]), Card: cardName(dec.card(c.Cards[0]))}
+				if cur != nil {
+					cur.Saw = append(cur.Saw, rc)
+				}
+				say("  %s saw slot %s: %s", name(int(c.By)), rc.Slot, rc.Card)
+			}
+		case engine.EffectShuffle:
+			if len(c.Seats) == 1 {
+				say("  %s shuffled %d cards alone", name(int(c.Seats[0])), len(c.Slots))
+			} else {
+				say("  every seat shuffled %d cards", len(c.Slots))
+			}
+		}
+	}
+	finish()
+	return nil
+}
