@@ -4,7 +4,7 @@ Pure Python 3, standard library only.  Usage: verify.py FILE [--json]
 """
 import sys, json, struct, hashlib
 sys.path.insert(0, __import__('os').path.dirname(__file__))
-import r255, ts
+import r255, ts, sigma, coins
 from fmt import H, R as Rd, Damaged, parse_file, parse_roster, parse_entry
 
 # ---------------------------------------------------------------- helpers
@@ -23,31 +23,11 @@ class Fault(Exception):
 
 def u32s(vals): return b''.join(struct.pack('>I', v) for v in vals)
 
-# ---------------------------------------------------------------- sigma engine (SPEC §2, §4)
-# A leaf: (nwit, [equation]), equation: ([(widx, base point)], public point Y)
-# Shape encoding, found by trial for a one-equation leaf: u8 op=1 then u32 BE
-# (nwit, neq, per eq: nterms, widx..., npub).  Multi-equation leaves / ORs: see report.
-SHAPE_OR_OP = 2
-def leaf_shape(nwit, eqs):
-    v = [nwit, len(eqs)]
-    for terms, _ in eqs:
-        v.append(len(terms)); v += [w for w, _ in terms]; v.append(1)
-    return b'\x01' + u32s(v)
-
-def sigma_leaf_holds(eqs, Rs, ss, c):
-    for (terms, Y), Rp in zip(eqs, Rs):
-        lhs = r255.IDENT
-        for w, B in terms: lhs = r255.padd(lhs, r255.pmul(ss[w], B))
-        if not r255.r_eq(lhs, r255.padd(Rp, r255.pmul(c, Y))): return False
-    return True
-
+# ---------------------------------------------------------------- key proofs (SPEC §2.4, §3.4)
 def schnorr_key_ok(label, table32, seat, identity, key96):
-    X = r255.r_decode(key96[:32]); Rp = r255.r_decode(key96[32:64]); s = r255.scalar_decode(key96[64:])
-    t = ts.T(label).ctx(table32, 0, seat).add('identity', identity).add('X', key96[:32])
-    t.add('formula-shape', leaf_shape(1, [([(0, r255.G)], X)]))
-    t.u64('commitments/n', 1).add('commitments', key96[32:64])
-    c = t.challenge()
-    return sigma_leaf_holds([([(0, r255.G)], X)], [Rp], [s], c), X
+    X = r255.r_decode(key96[:32])
+    t, f = sigma.key_statement(label, table32, seat, identity, key96[:32], X)
+    return sigma.verify(t, f, key96[32:]), X
 
 # ---------------------------------------------------------------- body decoding (protocol.md §4)
 def dpoint(r): return r255.r_decode(r.take(32))
@@ -91,15 +71,17 @@ def decode_body(b):
             Ds = [sr.take(32) for _ in range(w)]; Dp = [r255.r_decode(x) for x in Ds]
             Rs = [dpoint(sr) for _ in range(w + 1)]; s = dscalar(sr)
             if not sr.done(): raise r255.EncodingError("share trailing")
-            pub.append(dict(w=w, D=Dp, Draw=Ds, R=Rs, s=s, raw=sb))
+            pub.append(dict(w=w, D=Dp, Draw=Ds, R=Rs, s=s, raw=sb, proof=sb[1 + 32 * w:]))
         q = r.u8(); enc = []
         for _ in range(q):
             sb = r.bu16(); sr = Rd(sb); w = sr.u8()
             if not 1 <= w <= 3: raise r255.EncodingError("width")
-            E = [(dpoint(sr), dpoint(sr)) for _ in range(w)]
+            Eraw = [(sr.take(32), sr.take(32)) for _ in range(w)]
+            E = [(r255.r_decode(a), r255.r_decode(b)) for a, b in Eraw]
             Rs = [dpoint(sr) for _ in range(1 + 2 * w)]; s = [dscalar(sr) for _ in range(1 + w)]
             if not sr.done(): raise r255.EncodingError("enc share trailing")
-            enc.append(dict(w=w, E=E, R=Rs, s=s, raw=sb))
+            enc.append(dict(w=w, E=E, E1raw=[a for a, _ in Eraw], E2raw=[b for _, b in Eraw], R=Rs, s=s, raw=sb,
+                            proof=sb[1 + 64 * w:]))
         if p + q > 256: raise r255.EncodingError("too many shares")
         out['pub'] = pub; out['enc'] = enc
     elif kind == 6:
@@ -453,14 +435,18 @@ def verify(data, trial=None):
                 if st['i'] == n: st['phase'] = 'reveal'; st['i'] = 0
             elif st['phase'] == 'reveal':
                 if k != 2: raise Fault('wrong-body-kind')
-                t = ts.T(b"masque/coin-commit/v1").ctx(gid, seat, seat)
-                t.add('label', b"masque/deal/v1").add('reveal', body['v']).add('challenge', 'commitment')
-                if hashlib.sha512(bytes(t.buf)).digest()[:32] != st['commits'][seat]:
+                if coins.commitment(gid, seat, b"masque/deal/v1", body['v']) != st['commits'][seat]:
                     raise Fault('coin-mismatch')
                 st['reveals'].append(body['v']); st['i'] += 1
                 if st['i'] == n:
                     st['phase'] = 'play'
-                    notes.append('deal permutation (CoinPermutation) not reproduced: initial slots unknown')
+                    # protocol.md §5.1: slot i gets deck[perm[i]], the deck being the options' set
+                    seed = coins.seed(gid, b"masque/deal/v1", st['reveals'])
+                    perm = coins.permutation(seed, "masque/deal/v1", len(gopts['set']))
+                    deal = [gopts['set'][j] for j in perm]
+                    res['deal'] = deal
+                    slots = {i: [(r255.IDENT, M(k))] for i, k in enumerate(deal)}
+                    slot_known = {i: k for i, k in enumerate(deal)}
             elif requests:
                 if k != 4: raise Fault('wrong-body-kind')
                 check_shares(requests[0], seat, pos, body, ro, Xs, Ys, gid, slots, notes, trial)
@@ -553,40 +539,28 @@ def check_shares(rq, seat, pos, body, ro, Xs, Ys, gid, slots, notes, trial):
                 if not enc_share_ok(es, card, seat, rcp, ro, Xs, Ys, gid, pos, trial):
                     raise Fault('bad-share')
 
-# The multi-equation shapes could not be recovered from the documents; these return None
-# (unchecked) unless a trial configuration is supplied.  See the report.
 UNCHECKED = set()
-SHARE_CFG = None
-ENC_CFG = None
-SWAP_CFG = None
 
 def share_ok(sh, card, X, Xb, gid, pos, seat, trial):
     comps = card_comps(card)
-    eqs = [([(0, r255.G)], X)] + [([(0, A)], D) for (A, B), D in zip(comps, sh['D'])]
-    if SHARE_CFG is None:
-        UNCHECKED.add('public share proofs (Chaum-Pedersen) not checked: formula-shape of a 2-equation leaf unknown')
-        return True   # unchecked
-    t = ts.T(b"masque/share/v1").ctx(gid, pos, seat)
-    t.add('X', Xb).add('card', card_raw(card)).add('D', b''.join(sh['Draw']))
-    t.add('formula-shape', SHARE_CFG(eqs))
-    t.u64('commitments/n', len(sh['R']))
-    for Rp in sh['R']: t.add('commitments', r255.r_encode(Rp))
-    c = t.challenge()
-    return sigma_leaf_holds(eqs, sh['R'], [sh['s']], c)
+    if len(sh['D']) != len(comps): return False
+    t, f = sigma.share_statement((gid, pos, seat), Xb, X, card_raw(card), comps, sh['Draw'], sh['D'])
+    return sigma.verify(t, f, sh['proof'])
 
 def enc_share_ok(es, card, seat, rcp, ro, Xs, Ys, gid, pos, trial):
-    if ENC_CFG is None:
-        UNCHECKED.add('encrypted share proofs not checked: formula-shape of a 3-equation, 2-witness leaf unknown')
-        return True
-    return ENC_CFG(es, card, seat, rcp, ro, Xs, Ys, gid, pos)
+    comps = card_comps(card)
+    if es['w'] != len(comps): return False
+    t, f = sigma.enc_share_statement((gid, pos, seat), ro['seats'][seat]['card_key'][:32], Xs[seat],
+                                     ro['seats'][rcp]['view_key'][:32], Ys[rcp], card_raw(card), comps,
+                                     es['E1raw'], es['E2raw'], [e[0] for e in es['E']], [e[1] for e in es['E']])
+    return sigma.verify(t, f, es['proof'])
 
 def check_swap(slots, a, b, o0, o1, proof, Hj, Hjb, gid, cpos, seat, notes, trial):
-    if slots is None or a not in slots or b not in slots:
-        notes.append('swap proofs on coin-dealt slots not checked (deal unknown)'); return
-    if SWAP_CFG is None:
-        UNCHECKED.add('swap proofs (OR of two DLEQ leaves) not checked: formula-shape of an OR unknown')
-        return
-    if not SWAP_CFG(slots[a], slots[b], o0, o1, proof, Hj, Hjb, gid, cpos, seat):
+    c0, c1 = slots[a], slots[b]
+    cards = [(card_raw(c), card_comps(c)) for c in (c0, c1, o0, o1)]
+    if len({len(c[1]) for c in cards}) != 1: raise Fault('bad-swap-proof', 'widths')
+    t, f = sigma.swap_statement((gid, cpos, seat), Hjb, Hj, *cards)
+    if not sigma.verify(t, f, proof['raw']):
         raise Fault('bad-swap-proof')
 
 def main():
