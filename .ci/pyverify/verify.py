@@ -5,6 +5,7 @@ Pure Python 3, standard library only.  Usage: verify.py FILE [--json]
 import sys, json, struct, hashlib
 sys.path.insert(0, __import__('os').path.dirname(__file__))
 import r255, ts, sigma, coins
+from rules import Rules, RuleFault
 from fmt import H, R as Rd, Damaged, parse_file, parse_roster, parse_entry
 
 # ---------------------------------------------------------------- helpers
@@ -48,8 +49,7 @@ def decode_body(b):
     if kind in (1, 2):
         out['v'] = r.take(32)
     elif kind == 5:
-        out['raw'] = r.take(32); out['x'] = r255.scalar_decode(out['raw'])
-        if out['x'] == 0: raise r255.EncodingError("zero key")
+        out['raw'] = r.take(32)   # any 32 bytes decode; protocol.md §4, §5.5
     elif kind == 3:
         out['mk'] = r.u8(); n = r.u8()
         if n > 16: raise r255.EncodingError("args")
@@ -59,6 +59,7 @@ def decode_body(b):
         sw = []
         for _ in range(ns):
             o0 = dcard(r); o1 = dcard(r)
+            if o0['w'] != 1 or o1['w'] != 1: raise r255.EncodingError("card width, want 1")
             pr = r.take(224); pr_r = Rd(pr)
             proof = dict(c0=dscalar(pr_r), R=[dpoint(pr_r) for _ in range(4)], s=[dscalar(pr_r) for _ in range(2)], raw=pr)
             sw.append((o0, o1, proof))
@@ -88,7 +89,8 @@ def decode_body(b):
         n = r.u8()
         if not 1 <= n <= 64: raise r255.EncodingError("n")
         cards = [dcard(r) for _ in range(n)]
-        w = cards[0]['w']
+        if any(c['w'] != 1 for c in cards): raise r255.EncodingError("card width, want 1")
+        w = 1
         pr = r.take(32 * (5 * n + 6 + 3 * w))
         out['cards'] = cards; out['proof'] = pr
     else:
@@ -97,14 +99,6 @@ def decode_body(b):
     return out
 
 # ---------------------------------------------------------------- games (rules as far as implemented)
-# Card numbering (from the vectors: deal lists in the roster options and the manifest's scripts)
-M1 = {1: 'Judge', 2: 'Bishop', 3: 'King', 4: 'Fool', 5: 'Queen', 6: 'Thief', 7: 'Witch', 8: 'Spy',
-      9: 'Peasant', 10: 'Cheat', 11: 'Inquisitor', 12: 'Widow'}
-M2 = {1: 'Empress', 2: 'Widow', 3: 'Guru', 4: 'Beggar', 5: 'King', 6: 'Thief', 7: 'Fool', 8: 'Judge',
-      9: 'Spy', 10: 'Puppeteer', 11: 'Princess', 12: 'Sorceress', 13: 'Patron', 14: 'Cheater',
-      15: 'Peasant', 16: 'Swindler'}
-MV_SWAP, MV_PEEK, MV_CLAIM, MV_CHALLENGE, MV_PASS, MV_USE = 1, 2, 3, 4, 5, 6
-
 def parse_game_options(game, b):
     r = Rd(b); o = {}
     o['version'] = r.u8(); n = r.u8()
@@ -115,207 +109,6 @@ def parse_game_options(game, b):
     if not r.done(): raise ValueError("game options trailing")
     if game == 'mascarade2': o['center'] = k - n
     return o
-
-class Rules:
-    """Mascarade (both editions), enough to say which seat is due, how many hidden swaps a move
-    causes, which shares are requested, and when the game ends."""
-    def __init__(self, game, opts, nseats):
-        self.ed2 = game == 'mascarade2'
-        self.names = M2 if self.ed2 else M1
-        self.n = nseats; self.center = opts['center']
-        self.coins = [opts['coins']] * nseats
-        total = 200 if self.ed2 else 194
-        self.bank = total - sum(self.coins); self.court = 0
-        self.chair_of = list(range(nseats))      # seat -> chair (slot)
-        self.turn_chair = 0; self.turns = 0
-        self.state = 'turn'                      # turn | window | use | over
-        self.revealed_prev = set(); self.revealed_now = set()
-        self.set = opts['set']
-        self.known = {}                          # slot -> kind learnt from a public reveal
-        self.winners = None
-    def seat_at(self, chair): return self.chair_of.index(chair)
-    def slot_of(self, seat): return self.chair_of[seat]
-    def due(self):
-        if self.state == 'turn': return self.seat_at(self.turn_chair)
-        if self.state == 'window': return self.responders[0]
-        if self.state == 'use': return self.user
-        return None
-    def rule(self, rid): raise Fault('rule:' + rid)
-    def end_turn(self):
-        self.turns += 1
-        self.turn_chair = (self.turn_chair + 1) % self.n
-        self.revealed_prev = self.revealed_now; self.revealed_now = set()
-        self.state = 'turn'
-    def check_end(self):
-        if max(self.coins) >= 13:
-            self.winners = [i for i in range(self.n) if self.coins[i] >= 13]
-        elif min(self.coins) <= 0:
-            m = max(self.coins); self.winners = [i for i in range(self.n) if self.coins[i] == m]
-        if self.winners is not None:
-            self.state = 'over'; return True
-        return False
-    def take_bank(self, seat, k):
-        k = min(k, self.bank); self.bank -= k; self.coins[seat] += k
-    def pay(self, frm, to, k):
-        k = min(k, self.coins[frm]); self.coins[frm] -= k
-        if to == 'court': self.court += k
-        else: self.coins[to] += k
-    # --- a move; returns (hidden swaps [(a,b)], requests [(kind, slots, viewer/except)])
-    def move(self, seat, mk, args):
-        if self.state == 'turn':
-            return self.turn_move(seat, mk, args)
-        if self.state == 'window':
-            return self.respond(seat, mk, args)
-        if self.state == 'use':
-            return self.use(seat, mk, args)
-        raise Fault('log-closed')
-    def nslots(self): return self.n + self.center
-    def turn_move(self, seat, mk, args):
-        prep = self.turns < 4
-        if prep and mk != MV_SWAP: self.rule('preparatory-swap')
-        mine = self.slot_of(seat)
-        if mk == MV_SWAP:
-            if len(args) != 2: self.rule('bad-args')
-            a, b = args
-            if a != mine: self.rule('not-your-slot')
-            if not (0 <= b < self.nslots()) or b == a: self.rule('bad-args')
-            self.end_turn(); return [(a, b)], []
-        if seat in self.revealed_prev and (not self.ed2 or mk == MV_CLAIM):
-            self.rule('revealed-must-swap')
-        if mk == MV_PEEK:
-            if len(args) != 1: self.rule('bad-args')
-            if args[0] != mine: self.rule('not-your-slot')
-            self.end_turn(); return [], [('peek', [mine], seat)]
-        if mk == MV_CLAIM:
-            if len(args) != 2: self.rule('bad-args')
-            kind, slot = args
-            if slot != mine: self.rule('not-your-slot')
-            if kind not in self.set: self.rule('not-in-play')
-            self.claim = (seat, kind); self.challengers = []
-            self.responders = [self.seat_at((self.turn_chair + i) % self.n) for i in range(1, self.n)]
-            self.state = 'window'; return [], []
-        self.rule('wrong-move')
-    def respond(self, seat, mk, args):
-        if mk == MV_CHALLENGE:
-            if len(args) != 1: self.rule('bad-args')
-            if args[0] != self.slot_of(seat): self.rule('not-your-slot')
-            self.challengers.append(seat)
-        elif mk != MV_PASS:
-            self.rule('wrong-move')
-        self.responders.pop(0)
-        if self.responders: return [], []
-        cl, kind = self.claim
-        if self.challengers:
-            self.contenders = [cl] + self.challengers
-            self.state = 'await-reveal'
-            return [], [('reveal', [self.slot_of(s) for s in self.contenders], None)]
-        return self.power([cl], kind, unchallenged=True)
-    def revealed(self, slots, kinds):
-        # public reveal of the contenders' cards
-        for s, k in zip(slots, kinds): self.known[s] = k
-        cl, kind = self.claim
-        self.revealed_now |= set(self.contenders)
-        owners = [s for s in self.contenders if self.known.get(self.slot_of(s)) == kind]
-        impostors = [s for s in self.contenders if s not in owners]
-        self.pending_fines = impostors
-        return self.power(owners, kind, unchallenged=False)
-    def fines(self):
-        for s in getattr(self, 'pending_fines', []): self.pay(s, 'court', 1)
-        self.pending_fines = []
-    def finish(self):
-        if self.state == 'over': return [], []
-        self.fines()
-        if self.check_end(): return [], []
-        self.end_turn(); return [], []
-    def power(self, owners, kind, unchallenged):
-        if not unchallenged:
-            pass
-        else:
-            self.pending_fines = []
-        name = self.names.get(kind)
-        need_use = []
-        for o in owners:
-            r = self.apply_power(o, name)
-            if self.check_end(): return [], []
-            if r: need_use.append(o)
-        if need_use:
-            self.user = need_use[0]; self.use_kind = name; self.state = 'use'; return [], []
-        return self.finish()
-    def richest_other(self, o):
-        others = [i for i in range(self.n) if i != o]
-        m = max(self.coins[i] for i in others)
-        return [i for i in others if self.coins[i] == m]
-    def neighbours(self, o):
-        c = self.slot_of(o)
-        return [self.seat_at((c - 1) % self.n), self.seat_at((c + 1) % self.n)]
-    def apply_power(self, o, name):
-        """apply the automatic part; return True if a 'use' move is needed"""
-        e2 = self.ed2
-        if name == 'King': self.take_bank(o, 2 if e2 else 3)
-        elif name == 'Queen': self.take_bank(o, 2)
-        elif name == 'Empress': self.take_bank(o, 3)
-        elif name == 'Widow':
-            if self.coins[o] < 10: self.take_bank(o, 10 - self.coins[o])
-        elif name == 'Judge': self.coins[o] += self.court; self.court = 0
-        elif name == 'Thief':
-            for nb in set(self.neighbours(o)): self.pay(nb, o, 1)
-        elif name in ('Cheat', 'Cheater'):
-            if self.coins[o] >= 10: self.winners = [o]; self.state = 'over'
-        elif name in ('Bishop', 'Swindler'):
-            r = self.richest_other(o)
-            if len(r) == 1: self.pay(r[0], o, 2)
-            else: return True
-        elif name == 'Peasant': self.take_bank(o, 1)
-        elif name == 'Princess': self.take_bank(o, 2); return True
-        elif name == 'Fool':
-            self.take_bank(o, 1); return True
-        elif name in ('Witch', 'Sorceress', 'Puppeteer', 'Spy', 'Inquisitor', 'Guru'):
-            return True
-        elif name == 'Patron':
-            self.take_bank(o, 3)
-            for nb in self.neighbours(o): self.take_bank(nb, 1)
-        elif name == 'Beggar':
-            c = self.slot_of(o)
-            for i in range(1, self.n):
-                s = self.seat_at((c + i) % self.n)
-                if self.coins[s] > self.coins[o]: self.pay(s, o, 1)
-        return False
-    def seat_by_arg(self, a):
-        # 'use' arguments name players by chair (slot); see report
-        if not 0 <= a < self.n: self.rule('bad-args')
-        return a
-    def use(self, seat, mk, args):
-        if mk != MV_USE: self.rule('wrong-move')
-        name = self.use_kind; o = self.user
-        swaps, reqs = [], []
-        if name == 'Princess':
-            if len(args) != 1: self.rule('bad-args')
-            t = self.seat_by_arg(args[0])
-            if t == o: self.rule('bad-args')
-            reqs = [('others', [self.slot_of(t)], t)]
-        elif name == 'Puppeteer':
-            if len(args) != 2: self.rule('bad-args')
-            a, b = self.seat_by_arg(args[0]), self.seat_by_arg(args[1])
-            if o in (a, b) or a == b: self.rule('bad-args')
-            self.pay(a, o, 1); self.pay(b, o, 1)
-            if self.check_end(): return [], []
-            ca, cb = self.chair_of[a], self.chair_of[b]
-            self.chair_of[a], self.chair_of[b] = cb, ca
-        elif name in ('Witch', 'Sorceress'):
-            if args and args[0] >= 0:
-                t = self.seat_by_arg(args[0]); self.coins[o], self.coins[t] = self.coins[t], self.coins[o]
-        elif name in ('Bishop', 'Swindler'):
-            t = self.seat_by_arg(args[0]); self.pay(t, o, 2)
-        elif name == 'Fool':
-            a, b = args[0], args[1]; swaps = [(a, b)]
-        else:
-            raise Fault('invalid', 'power %s not implemented by this auditor' % name)
-        if self.check_end(): return swaps, reqs
-        self.state = 'after-use'
-        return swaps, reqs
-    def requests_done(self):
-        if self.state == 'after-use':
-            self.state = 'x'; self.finish()
 
 # ---------------------------------------------------------------- the verifier
 class Verdict(Exception):
@@ -347,26 +140,27 @@ def verify(data, trial=None):
         if seat is not None:
             res['fault'] = dict(position=0, seat=seat, reason='bad-seat-keys', roster=True)
         return res
-    if len({s['sign'] for s in ro['seats']}) != n: return refuse('duplicate sign key')
-    if len({s['name'] for s in ro['seats']}) != n: return refuse('duplicate name')
-    for i, s in enumerate(ro['seats']):
-        if not r255.ed_key_ok(s['sign']): return refuse('weak signing key', i)
     table32 = ro['table_id'] + b'\0' * 16
     Xs, Ys = [], []
-    try:
-        for i, s in enumerate(ro['seats']):
+    # protocol.md §2.3, step 1: each seat's keys decode and prove
+    for i, s in enumerate(ro['seats']):
+        try:
+            if len(s['keys']) != 192: return refuse('keys of seat %d are not 192 bytes' % i, i)
             ok, X = schnorr_key_ok(b"masque/key-pok/v1", table32, i, s['peer'], s['card_key'])
             if not ok: return refuse('card key proof of seat %d' % i, i)
             ok, Y = schnorr_key_ok(b"masque/view-key-pok/v1", table32, i, s['peer'], s['view_key'])
             if not ok: return refuse('view key proof of seat %d' % i, i)
-            if r255.is_ident(X) or r255.is_ident(Y): return refuse('identity key', i)
-            Xs.append(X); Ys.append(Y)
-    except r255.EncodingError as e:
-        return refuse('key encoding %s' % e, i)
+        except r255.EncodingError as e:
+            return refuse('key encoding %s' % e, i)
+        if r255.is_ident(X) or r255.is_ident(Y): return refuse('identity key', i)
+        if r255.r_eq(X, Y): return refuse('viewing key is the card key', i)
+        Xs.append(X); Ys.append(Y)
     xenc = [s['card_key'][:32] for s in ro['seats']]; yenc = [s['view_key'][:32] for s in ro['seats']]
+    # step 2: viewing key clashes, blaming seat i
     for i in range(n):
-        if xenc[i] in xenc[:i]: return refuse('duplicate card key', i)
         if yenc[i] in xenc or yenc[i] in yenc[:i]: return refuse('viewing key clash', i)
+    # step 3: no single seat to blame
+    if len(set(xenc)) != n: return refuse('two seats share a card key')
     Hj = r255.IDENT
     for X in Xs: Hj = r255.padd(Hj, X)
     if r255.is_ident(Hj): return refuse('joint key identity')
@@ -376,6 +170,7 @@ def verify(data, trial=None):
     except Exception as e:
         return refuse('game options %r' % e)
     rules = Rules(ro['game'], gopts, n)
+    RULES_ED2[0] = rules.ed2
 
     # phases
     st = dict(phase='commit' if ro['fixed'] is None else 'play', i=0, commits=[], reveals=[])
@@ -455,10 +250,7 @@ def verify(data, trial=None):
                     requests.pop(0)
                     if rq['kind'] == 'reveal':
                         kinds = open_reveal(rq, slot_known, notes)
-                        rules.revealed(rq['slots'], kinds)
-                        if rules.state == 'await-reveal': pass
-                    if not requests:
-                        rules.requests_done()
+                        rules.learn(kinds)
             elif st['phase'] == 'play':
                 if k != 3: raise Fault('wrong-body-kind')
                 swaps, reqs = rules.move(seat, body['mk'], body['args'])
@@ -474,12 +266,13 @@ def verify(data, trial=None):
                     else: owed = list(range(n))   # see report: the owner posts too
                     cards = [slots[s] if slots is not None and s in slots else None for s in sl]
                     requests.append(dict(kind=kind_, slots=sl, who=who, owed=owed, cards=cards, shares=[]))
-                if not requests: rules.requests_done()
             elif st['phase'] == 'keys':
                 if k != 5: raise Fault('wrong-body-kind')
-                if not r255.r_eq(r255.pmul(body['x'], r255.G), Xs[seat]): raise Fault('key-mismatch')
-                keys_done.append(body['x'])
-        except Fault as f:
+                x = int.from_bytes(body['raw'], 'little')
+                if x == 0 or x >= r255.L or not r255.r_eq(r255.pmul(x, r255.G), Xs[seat]):
+                    raise Fault('key-mismatch')
+                keys_done.append(x)
+        except (Fault, RuleFault) as f:
             return fault(f.reason, detail=f.detail)
         prev = H(b"masque/v1/entry" + eb)
     due_seat()
@@ -502,7 +295,7 @@ def open_reveal(rq, slot_known, notes):
         for sh in rq['shares']:
             P = r255.psub(P, sh[j]['D'][0])
         k = None
-        for cand in range(0, 20):
+        for cand in range(0, 17 if RULES_ED2[0] else 13):
             if r255.r_eq(P, M(cand)): k = cand; break
         if k is None: raise Fault('invalid', 'revealed point is no card')
         kinds.append(k)
@@ -540,6 +333,7 @@ def check_shares(rq, seat, pos, body, ro, Xs, Ys, gid, slots, notes, trial):
                     raise Fault('bad-share')
 
 UNCHECKED = set()
+RULES_ED2 = [False]
 
 def share_ok(sh, card, X, Xb, gid, pos, seat, trial):
     comps = card_comps(card)
