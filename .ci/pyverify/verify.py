@@ -93,6 +93,8 @@ def decode_body(b):
         w = 1
         pr = r.take(32 * (5 * n + 6 + 3 * w))
         out['cards'] = cards; out['proof'] = pr
+    elif kind == 7:
+        out['D'] = dpoint(r); out['R'] = [dpoint(r) for _ in range(2)]; out['s'] = dscalar(r)
     else:
         raise r255.EncodingError("unknown kind")
     if not r.done(): raise r255.EncodingError("trailing bytes")
@@ -100,6 +102,7 @@ def decode_body(b):
 
 # ---------------------------------------------------------------- games (rules as far as implemented)
 def parse_game_options(game, b):
+    if game not in ('mascarade', 'mascarade2'): raise ValueError("unsupported game %r" % game)
     r = Rd(b); o = {}
     o['version'] = r.u8(); n = r.u8()
     o['names'] = [r.bu8().decode() for _ in range(n)]
