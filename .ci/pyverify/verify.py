@@ -283,7 +283,8 @@ def verify(data, trial=None):
     res['complete'] = st['phase'] == 'done'
     res['keys_published'] = len(keys_done) == n
     res['notes'] = sorted(set(notes) | UNCHECKED); UNCHECKED.clear()
-    res['final'] = dict(coins={ro['seats'][i]['name']: rules.coins[i] for i in range(n)},
+    if st['phase'] not in ('commit', 'reveal'):   # no rules before the deal
+      res['final'] = dict(coins={ro['seats'][i]['name']: rules.coins[i] for i in range(n)},
                         winners=[ro['seats'][i]['name'] for i in (rules.winners or [])], over=rules.state == 'over')
     return res
 
