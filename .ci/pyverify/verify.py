@@ -102,7 +102,7 @@ def decode_body(b):
 
 # ---------------------------------------------------------------- games (rules as far as implemented)
 def parse_game_options(game, b):
-    if game not in ('mascarade', 'mascarade2'): raise ValueError("unsupported game %r" % game)
+    if game not in SUPPORTED_GAMES: raise ValueError("unsupported game %r" % game)
     r = Rd(b); o = {}
     o['version'] = r.u8(); n = r.u8()
     o['names'] = [r.bu8().decode() for _ in range(n)]
@@ -338,6 +338,8 @@ def check_shares(rq, seat, pos, body, ro, Xs, Ys, gid, slots, notes, trial):
 
 UNCHECKED = set()
 RULES_ED2 = [False]
+# games whose rules this verifier implements (protocol.md §4.2, the rules docs)
+SUPPORTED_GAMES = ('mascarade', 'mascarade2')
 
 def share_ok(sh, card, X, Xb, gid, pos, seat, trial):
     comps = card_comps(card)
