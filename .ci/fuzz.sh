@@ -39,6 +39,9 @@ run ./engine/mascarade2 FuzzScript 1000000
 run ./engine/mascarade FuzzUnmarshalOptions 200000
 run ./engine/mascarade2 FuzzUnmarshalOptions 200000
 run ./engine/mascarade2 FuzzScenario 200000
+run ./engine/grimm FuzzUnmarshalOptions 200000
+run ./engine/grimm FuzzScript 100000
+run ./engine/grimm FuzzParseMove 100000
 for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnmarshalShare \
   FuzzUnmarshalEncryptedShare FuzzUnmarshalBallot FuzzUnmarshalCoin FuzzCoinStream \
   FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof FuzzUnmarshalCoinShare; do
