@@ -140,14 +140,20 @@ echo "nat-test: 3 seats (A cone, B cone, C symmetric) exited 0 in ${game_s}s; tr
 # ---- hole punching: direct flows in the routers' connection tracking
 if [ $HAVE_CT = 1 ]; then
   for r in A B C; do ip netns exec "${P}r$r" conntrack -L -o extended >"$WORK/ct-$r.txt" 2>/dev/null || true; done
-  # pair X Y: does router X track a flow to or from Y's public address?
-  direct() { grep -q "11\.0\.0\.$2 " "$WORK/ct-$1.txt" && echo direct || echo relayed; }
+  # direct X Y: does router X track a two-way flow (answered, not
+  # [UNREPLIED]) with Y's public address? A punch that failed leaves
+  # only unanswered entries ("tried").
+  direct() {
+    if grep "11\.0\.0\.$2 " "$WORK/ct-$1.txt" | grep -vq UNREPLIED; then echo direct
+    elif grep -q "11\.0\.0\.$2 " "$WORK/ct-$1.txt"; then echo "relayed (punch tried)"
+    else echo relayed; fi
+  }
   AB=$(direct A 22)
   AC=$(direct A 23)
   BC=$(direct B 23)
   echo "nat-test: hole punch: A<->B $AB, A<->C $AC, B<->C $BC (conntrack on the NAT routers; C is a symmetric NAT)"
   if [ "$AB" = direct ]; then
-    grep -E "11\.0\.0\.22 " "$WORK/ct-A.txt" | head -n 2 | sed 's/^/nat-test:   rA: /'
+    grep -E "11\.0\.0\.22 " "$WORK/ct-A.txt" | grep -v UNREPLIED | head -n 2 | sed 's/^/nat-test:   rA: /'
   fi
 else
   echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"

@@ -18,6 +18,14 @@
 #               fully-random: a new random port per 5-tuple)
 #   ${P}hA/hB/hC : home hosts 192.168.{1,2,3}.2, default route via router
 #
+# Unlike the natlab it comes from, each router also drops unsolicited
+# packets addressed to itself from the internet (as home routers do).
+# Without that, a hole-punch packet that reaches a router before its own
+# side's packet leaves leaves a conntrack entry whose reverse tuple
+# clashes with the outgoing mapping, masquerade picks another port and
+# the punch fails; on the real internet the packets' flight time avoids
+# the race, here there is none.
+#
 # Needs root, ip (iproute2) and nft (nftables).
 # usage: natlab.sh up | down | show
 set -euo pipefail
@@ -55,6 +63,8 @@ table ip natlab {
   chain filt { type filter hook forward priority filter; policy drop;
                iifname "lan" oifname "wan" accept;
                iifname "wan" oifname "lan" ct state established,related accept; }
+  chain inp { type filter hook input priority filter; policy accept;
+              iifname "wan" ct state new drop; }
 }
 NFT
   done

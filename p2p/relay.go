@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
+	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	"github.com/libp2p/go-libp2p/x/rate"
 	ma "github.com/multiformats/go-multiaddr"
@@ -225,13 +226,19 @@ func relayIPs(relays []peer.AddrInfo) []netip.Addr {
 
 // WaitReservations waits until the node holds a reservation on every
 // relay it was configured with (its host announces a circuit address
-// through each), or ctx is done. It returns the relays it holds one on.
+// through each) and is ready to answer hole punches, or ctx is done. It
+// returns the relays it holds a reservation on.
+//
+// Hole punching answers only once the node knows a public address of its
+// own (observed by the relay); a peer that opens a relayed connection to
+// us before then asks for a hole punch we cannot answer, and libp2p does
+// not ask again for that connection.
 func (n *Node) WaitReservations(ctx context.Context) []peer.ID {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
 		held := n.Reservations()
-		if len(held) == len(n.relays) {
+		if len(held) == len(n.relays) && n.HolePunchReady() {
 			return held
 		}
 		select {
@@ -257,4 +264,10 @@ func (n *Node) Reservations() []peer.ID {
 		}
 	}
 	return held
+}
+
+// HolePunchReady reports whether the node answers hole punches (DCUtR):
+// it has relays and knows a public address of its own to punch from.
+func (n *Node) HolePunchReady() bool {
+	return len(n.relays) > 0 && slices.Contains(n.host.Mux().Protocols(), holepunch.Protocol)
 }

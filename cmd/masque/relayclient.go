@@ -57,6 +57,9 @@ func (r *netRun) awaitRelays(p *netsession.Peer) {
 				shortPeer(rl.ID), relayWait, rl.Addrs[0])
 		}
 	}
+	if len(held) > 0 && !p.Node.HolePunchReady() {
+		r.printf("hole punching not ready (no public address of yours seen yet): connections stay relayed")
+	}
 }
 
 func containsID(ids []peer.ID, id peer.ID) bool {
