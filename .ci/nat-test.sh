@@ -112,6 +112,9 @@ G="$WORK/g1"
 mkdir -p "$G"
 common() { echo --bot --relay "$RT" --relay "$RQ" --state "$G/s$1" --config "$G/c$1" --transcript "$G/t$1.masque" --timeout 60s; }
 t1=$SECONDS
+# libp2p's hole-punch log (on stderr, in each seat's output) says how long
+# each punch took.
+export GOLOG_LOG_LEVEL="error,p2p-holepunch=debug"
 # shellcheck disable=SC2046
 start "${P}hA" "$G/h.out" host --players 3 --name "nat-$TAG" --no-mdns $(common 0)
 H=$LAST
@@ -129,6 +132,7 @@ start "${P}hC" "$G/j2.out" join "$INVITE" $(common 2)
 J2=$LAST
 waitall 120 "$H" "$J1" "$J2"
 game_s=$((SECONDS - t1))
+unset GOLOG_LOG_LEVEL
 for i in 1 2; do
   cmp -s "$G/t0.masque" "$G/t$i.masque" || fail "transcript of seat $i differs from the host's"
 done
@@ -152,9 +156,10 @@ if [ $HAVE_CT = 1 ]; then
   AC=$(direct A 23)
   BC=$(direct B 23)
   echo "nat-test: hole punch: A<->B $AB, A<->C $AC, B<->C $BC (conntrack on the NAT routers; C is a symmetric NAT)"
-  if [ "$AB" = direct ]; then
-    grep -E "11\.0\.0\.22 " "$WORK/ct-A.txt" | grep -v UNREPLIED | head -n 2 | sed 's/^/nat-test:   rA: /'
-  fi
+  [ "$AB" = direct ] || fail "no direct A<->B flow: the hole punch between the two cone NATs failed"
+  grep -E "11\.0\.0\.22 " "$WORK/ct-A.txt" | grep -v UNREPLIED | head -n 2 | sed 's/^/nat-test:   rA: /'
+  punches=$(grep -ho 'msg="hole punching with successful".*duration=[0-9.]*[a-zµ]*' "$G"/*.out | grep -o 'duration=.*' | tr '\n' ' ')
+  echo "nat-test: successful hole punches (libp2p's log): ${punches:-none logged}"
 else
   echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"
 fi

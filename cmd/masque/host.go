@@ -123,6 +123,11 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	if o.asJSON {
 		r.out = a.stderr
 	}
+	relays, err := parseRelayFlag(o.relays)
+	if err != nil {
+		return nil, err
+	}
+	r.relays = relays
 	if !o.bot && !a.isTerminal() {
 		return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"),
 			hint: "run it in a terminal to play on the screen, or add --bot to let a bot play this seat headless ('masque play' plays against bots on this machine)"}
@@ -151,11 +156,6 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 		}
 		r.lobbyOpt.Interfaces = ifs
 	}
-	relays, err := parseRelayFlag(o.relays)
-	if err != nil {
-		return nil, err
-	}
-	r.relays = relays
 	if !r.o.seeded {
 		var b [8]byte
 		crand.Read(b[:])
