@@ -446,7 +446,7 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 	}
 	roster := &ledger.Roster{TableID: t.cfg.ID, Game: t.cfg.Game, Options: options,
 		Seats: []ledger.SeatInfo{{Name: t.cfg.Name, PeerID: []byte(id.PeerID()), SignKey: id.PublicKey(), Keys: t.cfg.CardKey}}}
-	addrs := [][][]byte{addrBytes(t.node.host.Addrs())}
+	addrs := [][][]byte{addrBytes(t.node.announce())}
 	for _, j := range js {
 		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey})
 		as := parseAddrs(j.req.Addrs)
@@ -588,7 +588,7 @@ const joinDialTimeout = 15 * time.Second
 // openJoin connects to the creator and opens the join stream.
 func (n *Node) openJoin(ctx context.Context, creator peer.AddrInfo) (network.Stream, error) {
 	who := creator.ID
-	cctx, cancel := context.WithTimeout(ctx, joinDialTimeout)
+	cctx, cancel := context.WithTimeout(allowLimited(ctx), joinDialTimeout)
 	defer cancel()
 	err := n.host.Connect(cctx, creator)
 	if err == nil {
@@ -615,8 +615,9 @@ func (n *Node) unreachable(p peer.ID, err error) bool {
 		return false
 	}
 	var de *swarm.DialError
+	c := n.host.Network().Connectedness(p)
 	return errors.As(err, &de) || errors.Is(err, swarm.ErrDialBackoff) ||
-		n.host.Network().Connectedness(p) != network.Connected
+		c != network.Connected && c != network.Limited
 }
 
 // Join asks a table's creator for a seat and takes part in the roster
@@ -640,7 +641,7 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	defer s.Close()
 	id := n.id
 	req := &joinRequest{TableID: cfg.TableID, Seat: uint8(cfg.Seat), Name: cfg.Name, SignKey: id.PublicKey(),
-		CardKey: cfg.CardKey, Addrs: addrBytes(n.host.Addrs())}
+		CardKey: cfg.CardKey, Addrs: addrBytes(n.announce())}
 	if len(cfg.Name) == 0 || len(cfg.Name) > ledger.MaxNameBytes || len(cfg.CardKey) > ledger.MaxKeyBytes {
 		return nil, errors.New("p2p: join: bad name or card key length")
 	}

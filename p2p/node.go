@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -55,6 +56,13 @@ type Config struct {
 	MaxFrame int
 	// Logger receives diagnostics; nil discards them.
 	Logger *slog.Logger
+	// Relays are relay servers (circuit v2, e.g. 'masque relay'), for
+	// peers behind NATs. Empty: no relay at all, as on a LAN. Set: the
+	// node dials and accepts /p2p-circuit connections, holds a
+	// reservation on every relay (AutoRelay), upgrades relayed
+	// connections to direct ones by hole punching (DCUtR) where the NATs
+	// allow, and announces its circuit addresses ([Node.Addrs]).
+	Relays []peer.AddrInfo
 	// OnPeerError, if set, is called (from network goroutines; it must not
 	// block) with every error a peer's input causes: oversize or malformed
 	// frames, bad signatures, unknown games. The error names the peer.
@@ -70,6 +78,7 @@ type Node struct {
 	log      *slog.Logger
 	onErr    func(peer.ID, error)
 	ownsHost bool
+	relays   []peer.AddrInfo
 
 	mu     sync.Mutex
 	rooms  map[ledger.Hash]*Room
@@ -77,8 +86,9 @@ type Node struct {
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
-// Noise and yamux, and no relay, NAT mapping or libp2p mDNS (discovery is
-// package lobby's job).
+// Noise and yamux, and no NAT mapping or libp2p mDNS (discovery is
+// package lobby's job). Relays, hole punching and AutoRelay are on only
+// when cfg.Relays names relays (see relayOptions).
 func NewNode(cfg Config) (*Node, error) {
 	if cfg.Identity == nil {
 		return nil, errors.New("p2p: Config.Identity is required")
@@ -87,16 +97,25 @@ func NewNode(cfg Config) (*Node, error) {
 	if len(addrs) == 0 {
 		addrs = DefaultListenAddrs()
 	}
-	h, err := libp2p.New(
+	opts := []libp2p.Option{
 		libp2p.Identity(cfg.Identity.PrivKey()),
 		libp2p.ListenAddrStrings(addrs...),
 		libp2p.Transport(tcp.NewTCPTransport),
 		libp2p.Transport(quic.NewTransport),
 		libp2p.Security(noise.ID, noise.New),
 		libp2p.Muxer(yamux.ID, yamux.DefaultTransport),
-		libp2p.DisableRelay(),
 		libp2p.DisableMetrics(),
-	)
+	}
+	if len(cfg.Relays) == 0 {
+		opts = append(opts, libp2p.DisableRelay())
+	} else {
+		ro, err := relayOptions(cfg.Relays)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, ro...)
+	}
+	h, err := libp2p.New(opts...)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: start host: %w", err)
 	}
@@ -124,6 +143,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 		maxFrame: cfg.MaxFrame,
 		log:      cfg.Logger,
 		onErr:    cfg.OnPeerError,
+		relays:   cfg.Relays,
 		rooms:    make(map[ledger.Hash]*Room),
 		tables:   make(map[[16]byte]*Table),
 	}
@@ -148,16 +168,32 @@ func (n *Node) ID() peer.ID { return n.host.ID() }
 // Identity is the node's key.
 func (n *Node) Identity() *identity.Identity { return n.id }
 
-// Addrs are the node's listen addresses, each ending in /p2p/<id>, as a
-// joiner dials them.
+// Addrs are the node's addresses, each ending in /p2p/<id>, as a joiner
+// dials them: its circuit addresses through every relay first (if it has
+// relays), then its listen addresses.
 func (n *Node) Addrs() []ma.Multiaddr {
-	info := peer.AddrInfo{ID: n.host.ID(), Addrs: n.host.Addrs()}
+	info := peer.AddrInfo{ID: n.host.ID(), Addrs: n.announce()}
 	out, err := peer.AddrInfoToP2pAddrs(&info)
 	if err != nil {
 		return nil
 	}
 	return out
 }
+
+// announce are the addresses this node gives others (in join requests
+// and rosters): circuit addresses through its relays, then the host's.
+func (n *Node) announce() []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for _, a := range append(CircuitAddrs(n.relays), n.host.Addrs()...) {
+		if !slices.ContainsFunc(out, a.Equal) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Relays are the relays the node was configured with.
+func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 
 // Close stops the node's handlers and, if NewNode started the host, the
 // host. Rooms and tables should be closed first.

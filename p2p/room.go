@@ -987,9 +987,9 @@ func (r *Room) syncFrom(ctx context.Context, seat uint8, from uint64) error {
 func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, error) {
 	h := r.node.host
 	p := r.peers[seat]
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
-	if h.Network().Connectedness(p) != network.Connected {
+	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
 		if err := h.Connect(cctx, peer.AddrInfo{ID: p, Addrs: r.addrs[seat]}); err != nil {
 			return 0, err
 		}

@@ -131,10 +131,10 @@ func (s *sender) requeue(q [][]byte) {
 }
 
 func (s *sender) open(ctx context.Context) (network.Stream, error) {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	ctx, cancel := context.WithTimeout(allowLimited(ctx), 5*time.Second)
 	defer cancel()
 	h := s.room.node.host
-	if h.Network().Connectedness(s.peer) != network.Connected {
+	if c := h.Network().Connectedness(s.peer); c != network.Connected && c != network.Limited {
 		if err := h.Connect(ctx, peer.AddrInfo{ID: s.peer, Addrs: s.addrs}); err != nil {
 			return nil, err
 		}

@@ -55,6 +55,7 @@ type netOptions struct {
 	noMemory   bool
 	noBell     bool
 	logPath    string
+	relays     []string
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -76,6 +77,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noBell, "no-bell", false, "on the screen: no terminal bell when it becomes your turn or a claim waits for your answer")
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
+	addRelayFlag(cmd, &o.relays)
 }
 
 // netResult is the --json output of 'masque host' and 'masque join'.
@@ -111,6 +113,8 @@ type netRun struct {
 	logger  *slog.Logger
 	logFile *os.File
 	logPath string
+	// relays are --relay's, parsed (none: no relay at all, as on a LAN).
+	relays []peer.AddrInfo
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -119,6 +123,11 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	if o.asJSON {
 		r.out = a.stderr
 	}
+	relays, err := parseRelayFlag(o.relays)
+	if err != nil {
+		return nil, err
+	}
+	r.relays = relays
 	if !o.bot && !a.isTerminal() {
 		return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"),
 			hint: "run it in a terminal to play on the screen, or add --bot to let a bot play this seat headless ('masque play' plays against bots on this machine)"}
@@ -232,16 +241,18 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 	if stateDir != "" && len(r.o.listen) == 0 {
 		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
 			if addrs := strings.Fields(string(data)); len(addrs) > 0 {
-				if p, err := netsession.NewPeer(r.config, addrs, r.logger); err == nil {
+				if p, err := netsession.NewRelayedPeer(r.config, addrs, r.relays, r.logger); err == nil {
+					r.awaitRelays(p)
 					return p, nil
 				}
 			}
 		}
 	}
-	p, err := netsession.NewPeer(r.config, r.o.listen, r.logger)
+	p, err := netsession.NewRelayedPeer(r.config, r.o.listen, r.relays, r.logger)
 	if err != nil {
 		return nil, &exitError{code: 1, err: err, hint: "check --listen and --config; 'masque doctor' tests the network"}
 	}
+	r.awaitRelays(p)
 	return p, nil
 }
 

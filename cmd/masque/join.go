@@ -166,6 +166,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	if o.addr != "" {
 		info, _ := lobby.ParseInvite(o.addr)
 		t = target{creator: info, name: o.addr, label: o.addr}
+		r.inviteRelays(info)
 	} else {
 		var err error
 		if t, err = r.find(ctx, o); err != nil {
@@ -202,6 +203,9 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		case errors.Is(err, netsession.ErrRosterRefused):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "the roster the host offered was refused and not signed (the error says why); the game did not start for you"}
+		}
+		if hint, ok := r.unreachableHint(err); ok {
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err), hint: hint}
 		}
 		return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 			hint: "the host may have left; if its address is unreachable, see 'masque doctor' (firewalls, Wi-Fi client isolation, VPNs)"}

@@ -38,6 +38,7 @@ type playOptions struct {
 	table      string
 	host       string
 	nameSet    bool // --player (or the old --name) was given
+	relays     []string
 }
 
 func newPlayCmd(a *app) *cobra.Command {
@@ -87,6 +88,10 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 			if o.table != "" || o.host != "" {
 				return runPlayNet(cmd, a, o)
 			}
+			if len(o.relays) > 0 {
+				return &exitError{code: exitUsage, err: errors.New("play: --relay is for a networked table"),
+					hint: "add --host NAME to open one, or --table INVITE to join one"}
+			}
 			return runPlay(a, o)
 		},
 	}
@@ -109,6 +114,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.StringVar(&o.logPath, "log", "", "write logs to `FILE` (default: a new file in STATE/logs)")
 	f.StringVar(&o.table, "table", "", "join the table `NAME|CODE|INVITE` and play there (as 'masque join')")
 	f.StringVar(&o.host, "host", "", "open a LAN table called `NAME` and play there (as 'masque host --name NAME')")
+	addRelayFlag(cmd, &o.relays)
 	return cmd
 }
 
@@ -147,7 +153,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 		return &exitError{code: 2, err: errors.New("play: --host and --table are exclusive")}
 	}
 	no := netOptions{transcript: o.transcript, timeout: 2 * time.Minute, linger: 2 * time.Second,
-		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed}
+		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed, relays: o.relays}
 	if o.nameSet {
 		no.player = o.name
 	}

@@ -160,6 +160,7 @@ Start here:
   masque play                  you against bots, in the terminal
   masque host / masque join    a table on the LAN (found by mDNS) or online (by invite)
   masque lobby                 the tables on the LAN
+  masque relay                 a relay for friends behind home routers (host/join --relay)
   masque script game.txt       play a scripted game through the real stack
   masque verify game.masque    audit a transcript; masque replay narrates it
 
@@ -174,7 +175,7 @@ Exit status, for every command:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a), newManCmd(a))
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a), newManCmd(a))
 	for _, c := range root.Commands() {
 		if c.Flags().Lookup("game") != nil {
 			c.RegisterFlagCompletionFunc("game", a.completeGames)

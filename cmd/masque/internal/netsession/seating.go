@@ -55,6 +55,21 @@ func NewPeerWithIdentity(id *identity.Identity, listen []string, logger ...*slog
 	return &Peer{ID: id, Node: node}, nil
 }
 
+// NewRelayedPeer is NewPeer with relays (p2p.Config.Relays): reservations
+// on every relay, circuit addresses announced, hole punching on. No
+// relays: exactly NewPeer.
+func NewRelayedPeer(configDir string, listen []string, relays []peer.AddrInfo, logger *slog.Logger) (*Peer, error) {
+	id, err := identity.Load(configDir)
+	if err != nil {
+		return nil, err
+	}
+	node, err := p2p.NewNode(p2p.Config{Identity: id, ListenAddrs: listen, Relays: relays, Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	return &Peer{ID: id, Node: node}, nil
+}
+
 // Close stops the node.
 func (p *Peer) Close() error { return p.Node.Close() }
 

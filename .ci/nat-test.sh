@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Online play across home NATs, in network namespaces (.ci/natlab.sh): a
+# public relay host runs 'masque relay'; a 3-seat bot game is hosted
+# behind cone NAT A with --relay, and joined from behind cone NAT B and
+# symmetric NAT C with the invite the host printed. Every seat must exit
+# 0 with byte-identical transcripts that 'masque verify' accepts. The
+# report says whether the routers' conntrack tables show a direct A<->B
+# flow (a hole punch) and which pairs stayed relayed. Then: without
+# --relay, a joiner behind a NAT must get an error that says to use one.
+#
+# Runs as root; needs ip, nft and (for the hole-punch report) conntrack.
+# Skips, saying why, when it cannot run. Every namespace is removed on
+# exit; traffic stays inside them (the "internet" bridge has no uplink).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/usr/local/go/bin:$PATH"
+
+skip() { echo "nat-test: skipped: $*"; exit 0; }
+[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
+command -v ip >/dev/null || skip "needs ip (apt-get install iproute2)"
+command -v nft >/dev/null || skip "needs nft (apt-get install nftables)"
+HAVE_CT=1
+command -v conntrack >/dev/null || HAVE_CT=0
+
+TAG="mqn$$"
+export NATLAB_PREFIX="$TAG-"
+P=$NATLAB_PREFIX
+WORK=$(mktemp -d /tmp/masque-nat.XXXXXX)
+export XDG_STATE_HOME="$WORK/state-home"
+PIDS=()
+T0=$SECONDS
+
+cleanup() {
+  local rc=$?
+  for p in "${PIDS[@]:-}"; do
+    [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true
+  done
+  .ci/natlab.sh down >/dev/null 2>&1 || true
+  if [ $rc -ne 0 ]; then
+    echo "nat-test: FAILED (exit $rc); logs:"
+    for f in "$WORK"/*.out "$WORK"/*/*.out; do
+      [ -f "$f" ] || continue
+      echo "----- $f (last 20 lines)"
+      tail -n 20 "$f"
+    done
+  fi
+  rm -rf "$WORK"
+  exit $rc
+}
+trap cleanup EXIT
+fail() { echo "nat-test: FAIL: $*" >&2; exit 1; }
+
+echo "nat-test: building masque"
+go build -o "$WORK/masque" ./cmd/masque
+BIN="$WORK/masque"
+
+echo "nat-test: namespaces ${P}*: internet 11.0.0.0/24, relay 11.0.0.10, cone NATs A and B, symmetric NAT C"
+if ! .ci/natlab.sh up >"$WORK/natlab.out" 2>&1; then
+  cat "$WORK/natlab.out"
+  skip "cannot build the topology (network namespaces or nftables NAT unavailable here)"
+fi
+
+# start NS OUT ARGS...: run masque in a namespace, output in OUT; pid in LAST.
+LAST=
+start() {
+  local ns=$1 out=$2
+  shift 2
+  ip netns exec "$ns" "$BIN" "$@" >"$out" 2>&1 &
+  LAST=$!
+  PIDS+=("$LAST")
+}
+# waitfor SECONDS FILE REGEX: wait until FILE has a line matching REGEX.
+waitfor() {
+  local deadline=$((SECONDS + $1))
+  until grep -Eq "$3" "$2" 2>/dev/null; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.1
+  done
+}
+# waitall SECONDS PID...: every pid exits 0 within SECONDS.
+waitall() {
+  local limit=$1
+  shift
+  local deadline=$((SECONDS + limit))
+  for p in "$@"; do
+    while kill -0 "$p" 2>/dev/null; do
+      [ $SECONDS -lt $deadline ] || fail "peer $p still running after ${limit}s"
+      sleep 0.2
+    done
+    wait "$p" || fail "peer $p exited with status $?"
+  done
+}
+
+# ---- the relay
+ip netns exec "${P}relay" "$BIN" relay --config "$WORK/relay" --json --status 0 \
+  --listen /ip4/11.0.0.10/tcp/4001 --listen /ip4/11.0.0.10/udp/4001/quic-v1 \
+  >"$WORK/relay.json" 2>"$WORK/relay.out" &
+RELAY=$!
+PIDS+=("$RELAY")
+waitfor 15 "$WORK/relay.json" '"event":"started"' || fail "the relay did not start"
+RID=$(sed -n 's/.*"peer_id":"\([^"]*\)".*/\1/p' "$WORK/relay.json" | head -n1)
+[ -n "$RID" ] || fail "no relay peer id in its status line"
+RT="/ip4/11.0.0.10/tcp/4001/p2p/$RID"
+RQ="/ip4/11.0.0.10/udp/4001/quic-v1/p2p/$RID"
+grep -q "\"$RT\"" "$WORK/relay.json" || fail "the relay's status line does not list $RT"
+grep -q "\"$RQ\"" "$WORK/relay.json" || fail "the relay's status line does not list $RQ"
+[ "$(stat -c %a "$WORK/relay/relay/identity.key")" = 600 ] || fail "the relay's key is not mode 0600"
+echo "nat-test: relay $RID up on TCP and QUIC port 4001"
+
+# ---- game: host behind A, joiners behind B (cone) and C (symmetric)
+G="$WORK/g1"
+mkdir -p "$G"
+common() { echo --bot --relay "$RT" --relay "$RQ" --state "$G/s$1" --config "$G/c$1" --transcript "$G/t$1.masque" --timeout 60s; }
+t1=$SECONDS
+# libp2p's hole-punch log (on stderr, in each seat's output) says how long
+# each punch took.
+export GOLOG_LOG_LEVEL="error,p2p-holepunch=debug"
+# shellcheck disable=SC2046
+start "${P}hA" "$G/h.out" host --players 3 --name "nat-$TAG" --no-mdns $(common 0)
+H=$LAST
+waitfor 30 "$G/h.out" '^invite: .*/p2p-circuit/' || fail "the host printed no invite through the relay"
+grep -q "reservation held" "$G/h.out" || fail "the host holds no reservation on the relay"
+INVITE=$(grep -E '^invite: .*/tcp/4001/p2p/.*/p2p-circuit/' "$G/h.out" | head -n1 | sed 's/^invite: //')
+[ -n "$INVITE" ] || fail "no TCP circuit invite"
+grep -Eq '^invite: .*/quic-v1/p2p/.*/p2p-circuit/' "$G/h.out" || fail "no QUIC circuit invite"
+echo "nat-test: host behind NAT A invites: $INVITE"
+# shellcheck disable=SC2046
+start "${P}hB" "$G/j1.out" join "$INVITE" $(common 1)
+J1=$LAST
+# shellcheck disable=SC2046
+start "${P}hC" "$G/j2.out" join "$INVITE" $(common 2)
+J2=$LAST
+waitall 120 "$H" "$J1" "$J2"
+game_s=$((SECONDS - t1))
+unset GOLOG_LOG_LEVEL
+for i in 1 2; do
+  cmp -s "$G/t0.masque" "$G/t$i.masque" || fail "transcript of seat $i differs from the host's"
+done
+for i in 0 1 2; do
+  "$BIN" verify "$G/t$i.masque" >"$G/verify$i.out" || fail "masque verify rejects seat $i's transcript"
+done
+echo "nat-test: 3 seats (A cone, B cone, C symmetric) exited 0 in ${game_s}s; transcripts byte-identical ($(stat -c %s "$G/t0.masque") bytes, $(grep -o '[0-9]* entries' "$G/h.out" | tail -n1)), all verified"
+
+# ---- hole punching: direct flows in the routers' connection tracking
+if [ $HAVE_CT = 1 ]; then
+  for r in A B C; do ip netns exec "${P}r$r" conntrack -L -o extended >"$WORK/ct-$r.txt" 2>/dev/null || true; done
+  # direct X Y: does router X track a two-way flow (answered, not
+  # [UNREPLIED]) with Y's public address? A punch that failed leaves
+  # only unanswered entries ("tried").
+  direct() {
+    if grep "11\.0\.0\.$2 " "$WORK/ct-$1.txt" | grep -vq UNREPLIED; then echo direct
+    elif grep -q "11\.0\.0\.$2 " "$WORK/ct-$1.txt"; then echo "relayed (punch tried)"
+    else echo relayed; fi
+  }
+  AB=$(direct A 22)
+  AC=$(direct A 23)
+  BC=$(direct B 23)
+  echo "nat-test: hole punch: A<->B $AB, A<->C $AC, B<->C $BC (conntrack on the NAT routers; C is a symmetric NAT)"
+  [ "$AB" = direct ] || fail "no direct A<->B flow: the hole punch between the two cone NATs failed"
+  grep -E "11\.0\.0\.22 " "$WORK/ct-A.txt" | grep -v UNREPLIED | head -n 2 | sed 's/^/nat-test:   rA: /'
+  punches=$(grep -ho 'msg="hole punching with successful".*duration=[0-9.]*[a-zµ]*' "$G"/*.out | grep -o 'duration=.*' | tr '\n' ' ')
+  echo "nat-test: successful hole punches (libp2p's log): ${punches:-none logged}"
+else
+  echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"
+fi
+
+# ---- without --relay, a joiner behind a NAT is told to use one
+N="$WORK/norelay"
+mkdir -p "$N"
+t2=$SECONDS
+start "${P}hA" "$N/h.out" host --bot --players 2 --name "nat-$TAG-direct" --no-mdns --state "$N/s0" --config "$N/c0" --timeout 30s
+H=$LAST
+waitfor 30 "$N/h.out" '^invite: ' || fail "the host (no relay) printed no invite"
+DIRECT=$(grep -E '^invite: ' "$N/h.out" | head -n1 | sed 's/^invite: //')
+set +e
+ip netns exec "${P}hB" "$BIN" join "$DIRECT" --bot --state "$N/s1" --config "$N/c1" --timeout 30s >"$N/j.out" 2>&1
+rc=$?
+set -e
+kill "$H" 2>/dev/null || true
+wait "$H" 2>/dev/null || true
+[ $rc = 1 ] || fail "a joiner behind NAT B without --relay exited $rc, want 1"
+grep -q "unreachable" "$N/j.out" || fail "the error does not say the host is unreachable"
+grep -q -- "--relay" "$N/j.out" || fail "the error does not say to use a relay (--relay)"
+echo "nat-test: without --relay, the joiner behind NAT B failed in $((SECONDS - t2))s saying: $(grep 'hint:' "$N/j.out" | cut -c1-120)..."
+
+# ---- the relay stops cleanly
+kill -TERM "$RELAY"
+wait "$RELAY" || fail "the relay exited with status $? on SIGTERM"
+grep -q '"event":"stopped"' "$WORK/relay.json" || fail "the relay printed no final status"
+echo "nat-test: relay stopped on SIGTERM: $(tail -n1 "$WORK/relay.json" | grep -o '"circuits_total":[0-9]*,"refused":[0-9]*,"bytes":[0-9]*')"
+echo "nat-test: ok in $((SECONDS - T0))s"

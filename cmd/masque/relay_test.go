@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// A bad --relay is a usage error (exit 2) naming the flag, on every
+// command that takes it, before anything starts.
+func TestBadRelayFlag(t *testing.T) {
+	cfg := t.TempDir()
+	for _, args := range [][]string{
+		{"host", "--bot", "--config", cfg, "--relay", "/ip4/11.0.0.10/tcp/4001"},
+		{"join", "--bot", "--config", cfg, "--relay", "11.0.0.10:4001", "/ip4/127.0.0.1/tcp/1/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"},
+		{"play", "--table", "friday", "--relay", "/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u/p2p-circuit"},
+	} {
+		code, _, errOut := runOut(args...)
+		if code != exitUsage || !strings.Contains(errOut, "--relay") || !strings.Contains(errOut, "not a relay address") {
+			t.Errorf("masque %s: exit %d, want 2 naming --relay:\n%s", strings.Join(args, " "), code, errOut)
+		}
+	}
+	code, _, errOut := runOut("play", "--relay", "/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u")
+	if code != exitUsage || !strings.Contains(errOut, "--relay is for a networked table") {
+		t.Errorf("play --relay without a table: exit %d\n%s", code, errOut)
+	}
+}
+
+func TestRelayFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"relay", "--circuit-duration", "-1s"}, "--circuit-duration"},
+		{[]string{"relay", "--max-per-ip", "0"}, "--max-per-ip"},
+		{[]string{"relay", "--listen", "0.0.0.0:4001"}, "--listen"},
+		{[]string{"relay", "--announce", "/ip4/1.2.3.4/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"}, "--announce"},
+		{[]string{"relay", "extra"}, "unexpected argument"},
+	} {
+		code, _, errOut := runOut(c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("masque %s: exit %d, want 2 naming %s:\n%s", strings.Join(c.args, " "), code, c.want, errOut)
+		}
+	}
+	code, out, _ := runOut("relay", "--help")
+	for _, want := range []string{"encrypted", "Noise", "forge", "delay or drop", "identity.key", "--circuit-duration"} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("relay --help does not say %q:\n%s", want, out)
+		}
+	}
+}
+
+// The relay's limits: generous by default (libp2p's 2 minutes and 128 KiB
+// would cut a game), none when both are 0, one of them alone unlimited.
+func TestRelayResources(t *testing.T) {
+	o := relayOpts{duration: 12 * time.Hour, dataMiB: 256, maxResv: 256, maxPerIP: 16, maxCircuits: 32}
+	rc, err := o.relayResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.Limit == nil || rc.Limit.Duration != 12*time.Hour || rc.Limit.Data != 256<<20 ||
+		rc.MaxReservations != 256 || rc.MaxReservationsPerIP != 16 || rc.MaxCircuits != 32 {
+		t.Fatalf("resources: %+v limit %+v", rc, rc.Limit)
+	}
+	o.duration, o.dataMiB = 0, 0
+	if rc, _ = o.relayResources(); rc.Limit != nil {
+		t.Fatalf("no limit asked, got %+v", rc.Limit)
+	}
+	o.dataMiB = 1
+	if rc, _ = o.relayResources(); rc.Limit == nil || rc.Limit.Duration < 24*time.Hour || rc.Limit.Data != 1<<20 {
+		t.Fatalf("data limit only: %+v", rc.Limit)
+	}
+}
+
+// 'masque relay' starts on fixed ports with a key it keeps (0600), prints
+// a JSON status line with its addresses, and stops cleanly when
+// interrupted; run again, it has the same peer id.
+func TestRelayRuns(t *testing.T) {
+	cfg := t.TempDir()
+	run := func() relayStatus {
+		t.Helper()
+		ctx, cancel := context.WithCancel(context.Background())
+		a := newApp(nil, nil, nil)
+		out, errOut := &syncWriter{w: new(strings.Builder)}, &syncWriter{w: new(strings.Builder)}
+		a.stdout, a.stderr = out, errOut
+		done := make(chan error, 1)
+		go func() {
+			done <- runRelay(ctx, a, relayOpts{config: cfg, listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"},
+				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4})
+		}()
+		deadline := time.Now().Add(10 * time.Second)
+		for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatalf("relay: %v\n%s", err, errOut.String())
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		var first, last relayStatus
+		if len(lines) != 2 || json.Unmarshal([]byte(lines[0]), &first) != nil || json.Unmarshal([]byte(lines[1]), &last) != nil ||
+			first.Event != "started" || last.Event != "stopped" {
+			t.Fatalf("status lines:\n%s", out.String())
+		}
+		if len(first.Addrs) != 2 || !strings.Contains(first.Addrs[0], "/tcp/") || !strings.Contains(first.Addrs[1], "/quic-v1/") ||
+			!strings.HasSuffix(first.Addrs[0], "/p2p/"+first.PeerID) {
+			t.Fatalf("addresses: %v", first.Addrs)
+		}
+		return first
+	}
+	a, b := run(), run()
+	if a.PeerID != b.PeerID {
+		t.Fatalf("the relay's peer id changed across restarts: %s, %s", a.PeerID, b.PeerID)
+	}
+	st, err := os.Stat(filepath.Join(cfg, relayKeyDir, "identity.key"))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("relay key: %v %v", st, err)
+	}
+}
+
+// syncWriter serialises writes (the relay logs from libp2p goroutines)
+// and reads.
+type syncWriter struct {
+	mu sync.Mutex
+	w  *strings.Builder
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.String()
+}

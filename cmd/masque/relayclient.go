@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/p2p"
+)
+
+// relayFlagHelp is --relay's help on host, join and play.
+const relayFlagHelp = "play across the internet through the relay at `MULTIADDR` (as 'masque relay' prints it, ending in /p2p/<relay id>; " +
+	"repeatable: give its TCP and QUIC addresses, or several relays). The relay only forwards encrypted bytes; " +
+	"seats behind home routers reach each other through it, and go direct when hole punching works. See docs/online.md"
+
+// addRelayFlag adds --relay to cmd.
+func addRelayFlag(cmd *cobra.Command, relays *[]string) {
+	cmd.Flags().StringArrayVar(relays, "relay", nil, relayFlagHelp)
+}
+
+// parseRelayFlag parses --relay's values; a bad one is a usage error
+// naming the flag.
+func parseRelayFlag(addrs []string) ([]peer.AddrInfo, error) {
+	relays, err := p2p.ParseRelays(addrs)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--relay %w", err),
+			hint: "a relay address is a multiaddr ending in the relay's peer id, as 'masque relay' prints it: /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW..."}
+	}
+	return relays, nil
+}
+
+// relayWait is how long a peer with relays waits for its reservations
+// before it goes on (and keeps trying in the background).
+const relayWait = 15 * time.Second
+
+// awaitRelays waits for p's reservations on the --relay relays (until
+// they are held, or relayWait) and says which it holds.
+func (r *netRun) awaitRelays(p *netsession.Peer) {
+	if len(r.relays) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), relayWait)
+	defer cancel()
+	start := time.Now()
+	held := p.Node.WaitReservations(ctx)
+	for _, rl := range r.relays {
+		if containsID(held, rl.ID) {
+			r.printf("relay %s: reservation held after %.1fs (others reach you through it)", shortPeer(rl.ID), time.Since(start).Seconds())
+		} else {
+			r.printf("warning: relay %s: no reservation after %v (is 'masque relay' running at %s?); still trying",
+				shortPeer(rl.ID), relayWait, rl.Addrs[0])
+		}
+	}
+	if len(held) > 0 && !p.Node.HolePunchReady() {
+		r.printf("hole punching not ready (no public address of yours seen yet): connections stay relayed")
+	}
+}
+
+func containsID(ids []peer.ID, id peer.ID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// shortPeer is the end of a peer id, enough to tell relays apart.
+func shortPeer(id peer.ID) string {
+	s := id.String()
+	if len(s) > 8 {
+		return "…" + s[len(s)-8:]
+	}
+	return s
+}
+
+// inviteRelays adds the relay of a circuit invite to r's relays (a joiner
+// must hold a reservation on it too, for the other seats to reach it) and
+// says so.
+func (r *netRun) inviteRelays(info peer.AddrInfo) {
+	for _, a := range info.Addrs {
+		rl, ok := p2p.RelayOfCircuit(a)
+		if !ok {
+			continue
+		}
+		i := -1
+		for j, have := range r.relays {
+			if have.ID == rl.ID {
+				i = j
+			}
+		}
+		if i >= 0 {
+			continue
+		}
+		r.relays = append(r.relays, rl)
+		r.printf("the invite goes through relay %s: using it (as --relay %s/p2p/%s)", shortPeer(rl.ID), rl.Addrs[0], rl.ID)
+	}
+}
+
+// unreachableHint explains a host that could not be reached: without a
+// relay, across the internet, that is what a relay is for.
+func (r *netRun) unreachableHint(err error) (string, bool) {
+	if !errors.Is(err, p2p.ErrUnreachable) {
+		return "", false
+	}
+	if len(r.relays) == 0 {
+		return "the host could not be reached directly. If you are not on the same LAN (players at home behind routers, NAT), " +
+			"play through a relay: someone runs 'masque relay' on a reachable machine, the host runs 'masque host --relay RELAY-ADDR' " +
+			"and you join with the invite it prints (or add --relay RELAY-ADDR); see docs/online.md", true
+	}
+	var addrs []string
+	for _, rl := range r.relays {
+		addrs = append(addrs, rl.Addrs[0].String())
+	}
+	return "the host could not be reached, even through the relay (" + strings.Join(addrs, ", ") + "): check that the relay is running " +
+		"and that the host started with the same --relay (its invite then shows /p2p-circuit addresses through it)", true
+}

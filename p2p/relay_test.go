@@ -1,0 +1,237 @@
+package p2p
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/network"
+	"github.com/libp2p/go-libp2p/core/peer"
+	relayv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/p2p/identity"
+)
+
+func TestParseRelays(t *testing.T) {
+	const id = "12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"
+	rs, err := ParseRelays([]string{
+		"/ip4/11.0.0.10/tcp/4001/p2p/" + id,
+		"/ip4/11.0.0.10/udp/4001/quic-v1/p2p/" + id,
+		"/ip4/11.0.0.10/tcp/4001/p2p/" + id, // repeated: kept once
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 1 || len(rs[0].Addrs) != 2 || rs[0].ID.String() != id {
+		t.Fatalf("merged relays: %v", rs)
+	}
+	cs := CircuitAddrs(rs)
+	want := []string{"/ip4/11.0.0.10/tcp/4001/p2p/" + id + "/p2p-circuit", "/ip4/11.0.0.10/udp/4001/quic-v1/p2p/" + id + "/p2p-circuit"}
+	if len(cs) != 2 || cs[0].String() != want[0] || cs[1].String() != want[1] {
+		t.Fatalf("circuit addrs: %v", cs)
+	}
+	full := ma.StringCast(want[0] + "/p2p/12D3KooWPjceQrSwdWXPyLLeABRXmuqt69Rg3sBYbU1Nft9HyQ6X")
+	if !IsCircuit(full) || IsCircuit(rs[0].Addrs[0]) {
+		t.Fatal("IsCircuit")
+	}
+	if rl, ok := RelayOfCircuit(full); !ok || rl.ID != rs[0].ID || rl.Addrs[0].String() != "/ip4/11.0.0.10/tcp/4001" {
+		t.Fatalf("RelayOfCircuit: %v %v", rl, ok)
+	}
+	if _, ok := RelayOfCircuit(rs[0].Addrs[0]); ok {
+		t.Fatal("RelayOfCircuit of a direct address")
+	}
+	for _, bad := range []string{
+		"11.0.0.10:4001",                    // not a multiaddr
+		"/ip4/11.0.0.10/tcp/4001",           // no peer id
+		"/p2p/" + id,                        // no transport
+		want[0] + "/p2p/" + id,              // a circuit
+		"/ip4/11.0.0.10/tcp/4001/p2p/QmBad", // bad id
+	} {
+		if _, err := ParseRelays([]string{bad}); !errors.Is(err, ErrBadRelay) || !strings.Contains(err.Error(), bad) {
+			t.Errorf("ParseRelays(%q): %v", bad, err)
+		}
+	}
+}
+
+func TestRelayIPsExempt(t *testing.T) {
+	rs, err := ParseRelays([]string{"/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u",
+		"/ip6/2001:db8::1/udp/4001/quic-v1/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ips := relayIPs(rs)
+	if len(ips) != 2 || ips[0] != netip.MustParseAddr("11.0.0.10") || ips[1] != netip.MustParseAddr("2001:db8::1") {
+		t.Fatalf("relay IPs: %v", ips)
+	}
+	// The resource manager lets many connections through from the relay's
+	// IP (relayed connections all carry it), and still limits others.
+	rm, err := relayResourceManager(rs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rm.Close()
+	circuit := ma.StringCast("/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u/p2p-circuit")
+	for i := range 40 {
+		s, err := rm.OpenConnection(network.DirInbound, false, circuit)
+		if err != nil {
+			t.Fatalf("relayed connection %d refused: %v", i, err)
+		}
+		defer s.Done()
+	}
+	other := ma.StringCast("/ip4/11.0.0.99/tcp/4001")
+	refused := 0
+	for range 40 {
+		s, err := rm.OpenConnection(network.DirInbound, false, other)
+		if err != nil {
+			refused++
+			continue
+		}
+		defer s.Done()
+	}
+	if refused == 0 {
+		t.Fatal("40 connections from one ordinary IP: none refused")
+	}
+}
+
+// directGater refuses every direct dial except to the relay: peers on
+// one machine then reach each other only through it.
+type directGater struct{ relay peer.ID }
+
+func (g directGater) InterceptPeerDial(peer.ID) bool { return true }
+func (g directGater) InterceptAddrDial(p peer.ID, a ma.Multiaddr) bool {
+	return p == g.relay || IsCircuit(a)
+}
+func (g directGater) InterceptAccept(network.ConnMultiaddrs) bool { return true }
+func (g directGater) InterceptSecured(_ network.Direction, p peer.ID, c network.ConnMultiaddrs) bool {
+	return p == g.relay || IsCircuit(c.RemoteMultiaddr())
+}
+func (g directGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectReason) { return true, 0 }
+
+// TestRelayedGame seats three peers that can reach each other only
+// through a relay (a connection gater refuses direct dials) and plays a
+// game to the end. The relay has a limit, so its connections are
+// "limited": without network.WithAllowLimitedConn every stream open
+// would wait a minute for a direct connection and the test would time
+// out.
+func TestRelayedGame(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	rid, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := relayv2.DefaultResources()
+	rc.Limit = &relayv2.RelayLimit{Duration: time.Hour, Data: 1 << 30}
+	rh, err := libp2p.New(libp2p.Identity(rid.PrivKey()), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"),
+		libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(relayv2.WithResources(rc)), libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rh.Close()
+	var raddrs []ma.Multiaddr
+	for _, a := range rh.Network().ListenAddresses() {
+		if !IsCircuit(a) { // the relay's own /p2p-circuit listener
+			raddrs = append(raddrs, a)
+		}
+	}
+	relays := []peer.AddrInfo{{ID: rh.ID(), Addrs: raddrs}}
+
+	const n = 3
+	ps := make([]*tpeer, n)
+	for i := range ps {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro, err := relayOptions(relays)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := libp2p.New(append([]libp2p.Option{libp2p.Identity(id.PrivKey()),
+			libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableMetrics(),
+			libp2p.ConnectionGater(directGater{relay: rh.ID()})}, ro...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		node, err := NewNodeWithHost(h, Config{Identity: id, Relays: relays})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { node.Close() })
+		ps[i] = &tpeer{id: id, node: node, dir: filepath.Join(t.TempDir(), fmt.Sprint(i))}
+	}
+	for _, p := range ps {
+		if got := p.node.Addrs(); len(got) == 0 || !IsCircuit(got[0]) {
+			t.Fatalf("a node with relays announces %v: its circuit address first", got)
+		}
+	}
+	table, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Options: []byte{7}, Seats: n, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The invite: the creator's circuit addresses only.
+	creator := peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: CircuitAddrs(relays)}
+	seatings := make([]*Seating, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	wg.Go(func() { seatings[0], errs[0] = table.Seat(ctx) })
+	for i := 1; i < n; i++ {
+		wg.Go(func() {
+			// The creator's reservation may not be made yet: ask again
+			// while it is unreachable, as masque join does.
+			for {
+				seatings[i], errs[i] = ps[i].node.Join(ctx, JoinConfig{Creator: creator, TableID: table.ID(), Name: fmt.Sprint("p", i)})
+				if !errors.Is(errs[i], ErrUnreachable) || ctx.Err() != nil {
+					return
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("seat %d: %v", i, err)
+		}
+	}
+	// Every connection between players goes through the relay, and is
+	// limited (the relay has a limit).
+	for i := 1; i < n; i++ {
+		cs := ps[i].node.Host().Network().ConnsToPeer(ps[0].id.PeerID())
+		if len(cs) == 0 || !IsCircuit(cs[0].RemoteMultiaddr()) || !cs[0].Stat().Limited {
+			t.Fatalf("seat %d's connections to the creator: %v", i, cs)
+		}
+	}
+	limit := uint64(4 * n)
+	res := make([]result, n)
+	for i, p := range ps {
+		s := seatings[i]
+		wg.Go(func() {
+			res[s.Seat] = play(ctx, t, p, s.Table, &counter{seats: n, limit: limit}, RoomConfig{})
+		})
+	}
+	wg.Wait()
+	sameLogs(t, res, int(limit))
+	for i := 1; i < n; i++ {
+		for j := 1; j < n; j++ {
+			if i == j {
+				continue
+			}
+			for _, c := range ps[i].node.Host().Network().ConnsToPeer(ps[j].id.PeerID()) {
+				if !IsCircuit(c.RemoteMultiaddr()) {
+					t.Errorf("a direct connection from seat %d to %d, through the gater", i, j)
+				}
+			}
+		}
+	}
+}
