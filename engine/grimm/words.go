@@ -42,8 +42,8 @@ func The(c engine.Card) string {
 	return "the " + DisplayName(c)
 }
 
-// plural returns an item's plural: "Crowns", "Treats", "Glass Slippers".
-func plural(it engine.Card) string {
+// Plural returns an item's plural: "Crowns", "Treats", "Glass Slippers".
+func Plural(it engine.Card) string {
 	n := DisplayName(it)
 	if strings.HasSuffix(n, "s") {
 		return n
@@ -164,7 +164,7 @@ func payment(item engine.Card, jewel int) string {
 	if jewel == 1 {
 		return "the jewel and a " + DisplayName(item)
 	}
-	return "two " + plural(item)
+	return "two " + Plural(item)
 }
 
 // SayMove tells move m, made in state s, in words for the log: "Anna
@@ -200,6 +200,8 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 		switch {
 		case s.phase == phHandGive && len(a) == 2:
 			text = fmt.Sprintf("%s %s a card from %s hidden hand to %s", who, v("gives", "give"), w.theirOwn(p), w.name(engine.Seat(a[0])))
+		case len(a) == 2 && len(drawn) == 2 && a[0] == a[1]:
+			text = fmt.Sprintf("%s %s %s and %s to %s", who, v("gives", "give"), The(drawn[0].Item), The(drawn[1].Item), w.name(engine.Seat(a[0])))
 		case len(a) == 2 && len(drawn) == 2:
 			text = fmt.Sprintf("%s %s %s to %s and %s to %s", who, v("gives", "give"), The(drawn[0].Item), w.name(engine.Seat(a[0])),
 				The(drawn[1].Item), w.name(engine.Seat(a[1])))
@@ -265,9 +267,9 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 func hintReason(w speaker, s *State, r response) string {
 	switch r.Kind {
 	case respBane:
-		return fmt.Sprintf(" (two %s: the curse of %s)", plural(s.opts.Charms.Bane[r.Char]), The(r.Char))
+		return fmt.Sprintf(" (two %s: the curse of %s)", Plural(s.opts.Charms.Bane[r.Char]), The(r.Char))
 	case respBoon:
-		return fmt.Sprintf(" (three %s: the talismans of %s)", plural(s.opts.Charms.Boon[r.Char]), The(r.Char))
+		return fmt.Sprintf(" (three %s: the talismans of %s)", Plural(s.opts.Charms.Boon[r.Char]), The(r.Char))
 	case respGuess:
 		return fmt.Sprintf(" (a wrong guess by %s)", w.name(r.Causer))
 	case respEaves:
@@ -356,14 +358,14 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 		case forRound:
 			acts := after.Actions()
 			out = append(out, fmt.Sprintf("round %d: the action cards are %s and %s (Mask off! is always there); %s %s first",
-				before.round, ActionTitle(acts[0]), ActionTitle(acts[1]), w.Name(after.FirstPlayer()), w.verb(after.FirstPlayer(), "plays", "play")))
+				before.round, ActionTitle(acts[0]), ActionTitle(acts[1]), w.name(after.FirstPlayer()), w.verb(after.FirstPlayer(), "plays", "play")))
 			for p := range engine.Seat(after.n) {
 				if c := after.Ability(p); c != 0 {
 					out = append(out, fmt.Sprintf("%s %s the ability of %s: %s", w.Name(p), w.verb(p, "holds", "hold"), The(c), AbilityTitle(c)))
 				}
 			}
 		case forDance, forExchange:
-			if len(facts) == 1 {
+			if len(facts) == 1 && after.phase != phWaitReveal { // else the reveal of the hidden passes tells them
 				if oc, ok := before.PreviewCoin(facts[0].Coin); ok {
 					out = append(out, sayPasses(w, before, after, oc.Passes)...)
 				}
@@ -401,10 +403,10 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 			for _, f := range facts {
 				if f.Slot < ItemSlot0 {
 					p := before.SlotSeat(f.Slot)
-					who = append(who, fmt.Sprintf("%s %s %s", w.Name(p), w.verb(p, "was", "were"), The(f.Card)))
+					who = append(who, fmt.Sprintf("%s %s %s", w.name(p), w.verb(p, "was", "were"), The(f.Card)))
 				} else if f.Slot >= BetSlot0 {
 					if h := before.betHeld[f.Slot-BetSlot0]; h >= 0 {
-						who = append(who, fmt.Sprintf("%s bet on %s", w.Name(engine.Seat(h)), The(f.Card-BetBase)))
+						who = append(who, fmt.Sprintf("%s bet on %s", w.name(engine.Seat(h)), The(f.Card-BetBase)))
 					}
 				}
 			}
@@ -529,10 +531,10 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 		switch r.Kind {
 		case respBane:
 			return fmt.Sprintf("You hold two %s, the curse of %s. Unmask if you are %s; otherwise you place a hint token: not %s.",
-				plural(s.opts.Charms.Bane[r.Char]), c, c, c)
+				Plural(s.opts.Charms.Bane[r.Char]), c, c, c)
 		case respBoon:
 			return fmt.Sprintf("You hold three %s, the talismans of %s. If you are %s you win the round; otherwise you place a hint token: not %s.",
-				plural(s.opts.Charms.Boon[r.Char]), c, c, c)
+				Plural(s.opts.Charms.Boon[r.Char]), c, c, c)
 		case respGuess:
 			return fmt.Sprintf("%s asks with Mask off!: are you %s? If you are, you are unmasked; if not, you place a hint token and get a rose.",
 				s.Name(r.Causer), c)
