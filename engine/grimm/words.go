@@ -528,6 +528,19 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 	case phRespond:
 		r := s.pending[0]
 		c := The(r.Char)
+		mine := false
+		for _, sl := range s.MaskedSlots(p) {
+			mine = mine || known[sl] == r.Char
+		}
+		switch {
+		case mine && r.Kind == respBane:
+			return fmt.Sprintf("You hold two %s, the curse of %s, and you are %s: you must unmask (%s gets a rose; your items become your hidden hand).",
+				Plural(s.opts.Charms.Bane[r.Char]), c, c, s.Name(r.Causer))
+		case mine && r.Kind == respGuess:
+			return fmt.Sprintf("%s guessed right with Mask off!: you are %s and must unmask (%s gets 2 roses).", s.Name(r.Causer), c, s.Name(r.Causer))
+		case mine && r.Kind == respBoon:
+			return fmt.Sprintf("You hold three %s, the talismans of %s, and you are %s: you win the round!", Plural(s.opts.Charms.Boon[r.Char]), c, c)
+		}
 		switch r.Kind {
 		case respBane:
 			return fmt.Sprintf("You hold two %s, the curse of %s. Unmask if you are %s; otherwise you place a hint token: not %s.",
