@@ -59,6 +59,13 @@ opens a LAN table called NAME instead (as 'masque host --name NAME'), with
 --table NAME|CODE|INVITE it joins one (as 'masque join'): the same screen,
 at a networked table.
 
+--game grimm plays The Grimm Masquerade (2 to 5 players): the portraits
+with everyone's hint tokens and broken mirrors, every player's items, your
+own character and hidden hand, the round's actions, and the forced
+responses (a hint, or unmasking) as a question only you can answer. Your
+hints are proven: you cannot lie about your character. --scenario picks
+the advanced variants: bets, jewels, abilities (comma-separated).
+
 --game mascarade2 plays the 2nd edition (4 to 12 players): the seats are
 listed in chair order (the Puppeteer makes two players change chairs,
 their cards and purses stay), and your memory shows the cards a Princess
@@ -77,6 +84,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		Example: `  masque play
   masque play --players 6 --player Kim --seed 7
   masque play --game mascarade2 --players 6
+  masque play --game grimm --players 4 --scenario jewels,abilities
   masque play --game mascarade2 --players 7 --scenario my-masks.txt
   masque play --transcript game.masque && masque replay game.masque --reveal
   masque play --host friday --players 5
@@ -237,6 +245,10 @@ func runPlay(a *app, o playOptions) error {
 	}
 	if s, ok := narrate.RulesOf(snap.Rules); ok && s.Over() {
 		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), strings.Join(narrate.Winners(s), ", "))
+	} else if g, err := registry.Lookup(o.game); err == nil && !ok {
+		if sum, ok := g.Summarize(snap.Rules); ok && sum.Over {
+			fmt.Fprintf(a.stdout, "%s: %s won\n", sum.Head, strings.Join(sum.Winners, ", "))
+		}
 	}
 	if snap.Verdict != "" {
 		fmt.Fprintf(a.stdout, "the table stopped: %s\n", snap.Verdict)

@@ -14,8 +14,9 @@ import (
 )
 
 // replayGeneric narrates a game outside the Mascarade family (The Grimm
-// Masquerade): every move in the game's own public words, every public
-// reveal, every joint coin and every published key; with the joint
+// Masquerade): every move, public reveal and joint coin in the game's own
+// words (narrate.TellEntry: "Anna gives the Crown to Boris"), and every
+// published key; with the joint
 // secret (dec.x set), what every private look showed its viewer and,
 // after every step that changed them, the hidden cards the game names
 // (games.Revealer: every character and hidden hand). say prints a line;
@@ -29,6 +30,11 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 	}
 	cardName := cardNames(g.CardName).of
 	rv, _ := g.Table().(games.Revealer)
+	teller, tells := g.Table().(games.Teller)
+	words := cardName
+	if tells {
+		words = teller.CardWords
+	}
 	var cur *replayStep
 	var shown []string // the hidden cards last printed
 	moves := 0
@@ -40,9 +46,10 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 			var now []string
 			cur.Cards = nil
 			for _, h := range rv.HiddenCards(t.Rules()) {
-				c := replayCard{Slot: h.Label, Card: cardName(dec.card(t.Slot(h.Slot)))}
+				card := dec.card(t.Slot(h.Slot))
+				c := replayCard{Slot: h.Label, Card: cardName(card)}
 				cur.Cards = append(cur.Cards, c)
-				now = append(now, c.Slot+" "+c.Card)
+				now = append(now, c.Slot+" "+words(card))
 			}
 			if !slices.Equal(now, shown) {
 				say("  hidden cards now: %s", strings.Join(now, ", "))
@@ -73,10 +80,22 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 			m := b.Move
 			m.Seat = engine.Seat(e.Seat)
 			cur = &replayStep{Pos: e.Pos, Turn: moves, Player: name(int(e.Seat)), Move: g.FormatMove(prior, m)}
-			say("%d. %s", moves, cur.Move)
 		case table.BodyKey:
 			finish()
-			say("%s published their card key", name(int(e.Seat)))
+		}
+		lines, err := narrate.TellEntry(g, t, e, prior, -1)
+		if err != nil {
+			return err
+		}
+		for i, l := range lines {
+			switch {
+			case b.Kind == table.BodyMove && i == 0:
+				say("%d. %s", moves, l)
+			case tells:
+				say("  %s", l)
+			default:
+				say("%s", l)
+			}
 		}
 		c := t.Completed()
 		if c == nil {
@@ -88,23 +107,21 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 			if err != nil {
 				return fmt.Errorf("entry %d: %w", e.Pos, err)
 			}
-			var cards []string
 			for _, f := range facts {
-				cards = append(cards, cardName(f.Card))
 				if cur != nil {
 					cur.Revealed = append(cur.Revealed, replayCard{Slot: fmt.Sprint(f.Slot), Card: cardName(f.Card)})
 				}
 			}
-			say("  revealed: %s", strings.Join(cards, ", "))
 		case engine.EffectCoin:
-			say("  joint coin %x…", c.Coin[:4])
+			say("  (joint coin %x…)", c.Coin[:4])
 		case engine.EffectPeek:
 			if dec != nil {
-				rc := replayCard{Slot: fmt.Sprint(c.Slots[0]), Card: cardName(dec.card(c.Cards[0]))}
+				card := dec.card(c.Cards[0])
+				rc := replayCard{Slot: fmt.Sprint(c.Slots[0]), Card: cardName(card)}
 				if cur != nil {
 					cur.Saw = append(cur.Saw, rc)
 				}
-				say("  %s saw slot %s: %s", name(int(c.By)), rc.Slot, rc.Card)
+				say("  privately, %s saw %s", name(int(c.By)), words(card))
 			}
 		case engine.EffectShuffle:
 			if len(c.Seats) == 1 {

@@ -234,3 +234,19 @@ type Hidden struct {
 type Revealer interface {
 	HiddenCards(s engine.State) []Hidden
 }
+
+// Teller is implemented by a game's table binding ([Rules.Table]) when it
+// tells its moves and reveals in words for people ("Anna gives the Crown
+// to Boris"), rather than as script lines: the play screen's log, demo
+// and replay use it. you is the seat the words speak to in the second
+// person ("you give ..."), or -1 for none.
+type Teller interface {
+	// SayMove tells move m, made in state s.
+	SayMove(s engine.State, m engine.Move, you engine.Seat) string
+	// SayFacts tells what a completed reveal or joint coin made public:
+	// before is the state that waited for it, after the state once it was
+	// learnt; facts are the reveal's cards, or one coin (Slot -1).
+	SayFacts(before, after engine.State, facts []engine.Fact, you engine.Seat) []string
+	// CardWords names a card for people ("Big Bad Wolf").
+	CardWords(c engine.Card) string
+}

@@ -277,3 +277,24 @@ func NameHidden(s *State, p engine.Seat, known map[engine.Slot]engine.Card, toke
 	}
 	return tokens
 }
+
+var _ games.Teller = Game{}
+
+// SayMove implements [games.Teller] with [SayMove].
+func (Game) SayMove(s engine.State, m engine.Move, you engine.Seat) string {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return Game{}.FormatMove(s, m)
+	}
+	return SayMove(st, m, you)
+}
+
+// SayFacts implements [games.Teller] with [SayFacts].
+func (Game) SayFacts(before, after engine.State, facts []engine.Fact, you engine.Seat) []string {
+	b, ok1 := before.(*State)
+	a, ok2 := after.(*State)
+	if !ok1 || !ok2 || b == nil || a == nil {
+		return nil
+	}
+	return SayFacts(b, a, facts, you)
+}

@@ -4,6 +4,13 @@
 // own keys and replica, and every entry goes through signing, encoding and
 // validation as over the network. The bots move in a goroutine, each after
 // a short delay, so a screen shows the game progress.
+//
+// A game of the Mascarade family is followed by narrate.Follower (its
+// log, the moves with their hidden swaps, the bots' observations); any
+// other game (The Grimm Masquerade) is told by narrate.TellEntry, its
+// bots choose from what their seats know (games.KnowingBot), and the
+// local player's statements (hints, unmaskings, wins) are proven by its
+// own table.Player when the move is published.
 package localsession
 
 import (
@@ -65,6 +72,12 @@ type Session struct {
 	obs    []games.Observation // the step in progress, by seat
 	bit    *botBit             // the secret bit of the bot move being published
 	failed string              // why the table stopped, if it did
+
+	// generic: the game is outside the Mascarade family.
+	generic bool
+	lines   []string     // generic: the log so far
+	prev    engine.State // generic: the rules before the next entry
+	moves   int          // generic: the moves so far
 }
 
 var _ session.Session = (*Session)(nil)
@@ -103,23 +116,32 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{opts: opts, log: lg, updates: make(chan struct{}, 1), wake: make(chan struct{}, 1),
 		cancel: cancel, done: make(chan struct{}), lt: lt, game: g, obs: make([]games.Observation, len(names))}
-	st := s.rules()
-	if st == nil {
+	s.generic = !narrate.Narrates(g.Name())
+	raw := lt.View().Rules()
+	if raw == nil {
 		cancel()
 		return nil, errors.New("localsession: the table did not deal")
 	}
 	s.bots = make([]games.Bot, len(names))
 	for i := range names {
 		if i != opts.Seat {
-			if s.bots[i], err = g.NewBot(st.Raw(), engine.Seat(i), botSeed); err != nil {
+			if s.bots[i], err = g.NewBot(raw, engine.Seat(i), botSeed); err != nil {
 				cancel()
 				return nil, fmt.Errorf("localsession: %w", err)
 			}
 		}
 	}
-	s.follow.SpeakTo(engine.Seat(opts.Seat))
-	s.follow.Start(lt.View())
-	lt.OnEntry = s.onEntry
+	if s.generic {
+		if err := s.catchUp(); err != nil {
+			cancel()
+			return nil, fmt.Errorf("localsession: %w", err)
+		}
+		lt.OnEntry = s.onGenericEntry
+	} else {
+		s.follow.SpeakTo(engine.Seat(opts.Seat))
+		s.follow.Start(lt.View())
+		lt.OnEntry = s.onEntry
+	}
 	lg.Info("local table", "players", names, "seat", opts.Seat, "seed", botSeed)
 	go s.run(ctx)
 	return s, nil
@@ -129,6 +151,45 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 func (s *Session) rules() narrate.Rules {
 	st, _ := narrate.RulesOf(s.lt.View().Rules())
 	return st
+}
+
+// catchUp tells the entries the table wrote before the session followed
+// it (the opening: shuffles, looks, the first round's coin and reveals),
+// replaying them on a fresh public replica.
+func (s *Session) catchUp() error {
+	tr := s.lt.Transcript()
+	t, err := table.New(tr.Roster, s.game.Table())
+	if err != nil {
+		return err
+	}
+	for _, e := range tr.Entries {
+		prior := t.Rules()
+		if err := t.Apply(e); err != nil {
+			return fmt.Errorf("entry %d: %w", e.Pos, err)
+		}
+		lines, err := narrate.TellEntry(s.game, t, e, prior, engine.Seat(s.opts.Seat))
+		if err != nil {
+			return err
+		}
+		s.lines = append(s.lines, lines...)
+	}
+	s.prev = s.lt.View().Rules()
+	return nil
+}
+
+// onGenericEntry runs (under s.mu, inside lt.Move) after each entry of a
+// game outside the Mascarade family: it tells the entry in words.
+func (s *Session) onGenericEntry(e *ledger.Entry) {
+	lines, err := narrate.TellEntry(s.game, s.lt.View(), e, s.prev, engine.Seat(s.opts.Seat))
+	s.prev = s.lt.View().Rules()
+	if err != nil {
+		s.log.Error("narrate", "pos", e.Pos, "err", err)
+		return
+	}
+	for _, l := range lines {
+		s.log.Debug("log", "line", l)
+	}
+	s.lines = append(s.lines, lines...)
 }
 
 // onEntry runs (under s.mu, inside lt.Move) after each entry is applied
@@ -232,6 +293,9 @@ func (s *Session) run(ctx context.Context) {
 }
 
 func (s *Session) botMove(seat engine.Seat) error {
+	if s.generic {
+		return s.genericBotMove(seat)
+	}
 	st := s.rules()
 	if st.Turn() > MaxTurns {
 		return fmt.Errorf("the game did not end in %d turns", MaxTurns)
@@ -245,6 +309,39 @@ func (s *Session) botMove(seat engine.Seat) error {
 	}
 	s.log.Info("bot move", "seat", seat, "move", st.FormatMove(m))
 	return s.lt.Move(seat, m, bits)
+}
+
+// MaxGenericMoves stops a game outside the Mascarade family that would
+// never end (a 5-player Grimm game takes a few hundred moves).
+const MaxGenericMoves = 20000
+
+// genericBotMove plays a bot's move in a game outside the Mascarade
+// family: the bot chooses from what its own seat knows.
+func (s *Session) genericBotMove(seat engine.Seat) error {
+	if s.moves++; s.moves > MaxGenericMoves {
+		return fmt.Errorf("the game did not end in %d moves", MaxGenericMoves)
+	}
+	raw := s.lt.View().Rules()
+	var (
+		m    engine.Move
+		bits []bool
+		ok   bool
+	)
+	if kb, is := s.bots[seat].(games.KnowingBot); is {
+		me := s.lt.Seats[seat]
+		m, bits, ok = kb.ChooseKnowing(raw, me.Player.Known(me.Replica))
+	} else {
+		m, bits, ok = s.bots[seat].Choose(raw)
+	}
+	if !ok {
+		return fmt.Errorf("%s has no legal move", s.lt.Seats[seat].Name)
+	}
+	m.Seat = seat
+	s.log.Info("bot move", "seat", seat, "move", s.game.FormatMove(raw, m))
+	if err := s.lt.Move(seat, m, bits); err != nil {
+		return fmt.Errorf("%s: %w", s.lt.Seats[seat].Name, err)
+	}
+	return nil
 }
 
 func (s *Session) notify() {
@@ -264,6 +361,7 @@ func (s *Session) Snapshot() session.Snapshot {
 		Seat:     s.opts.Seat,
 		Rules:    v.Rules(),
 		Memory:   slices.Clone(p.Memory),
+		Known:    p.Known(s.lt.Seats[s.opts.Seat].Replica),
 		SwapBits: p.SwapBits(),
 		Log:      slices.Clone(s.follow.Lines),
 		Verdict:  s.failed,
@@ -272,10 +370,16 @@ func (s *Session) Snapshot() session.Snapshot {
 	for _, seat := range s.lt.Seats {
 		snap.Names = append(snap.Names, seat.Name)
 	}
+	if s.generic {
+		snap.Log = slices.Clone(s.lines)
+	}
 	seat, kind, ok := v.Expect()
-	st := s.rules()
+	over := false
+	if r := v.Rules(); r != nil {
+		over = r.Next().Kind == engine.NeedNothing
+	}
 	switch {
-	case !ok || s.failed != "" || (st != nil && st.Over()):
+	case !ok || s.failed != "" || over:
 		snap.Over = true
 	case kind == table.BodyMove && int(seat) == s.opts.Seat:
 		snap.MyTurn = true
@@ -308,11 +412,14 @@ func (s *Session) Submit(m engine.Move, swaps []bool) error {
 		return errors.New("it is not your move")
 	}
 	m.Seat = engine.Seat(s.opts.Seat)
-	st := s.rules()
-	if _, _, err := st.Apply(m); err != nil {
+	raw := s.lt.View().Rules()
+	if raw == nil {
+		return errors.New("the game has not started")
+	}
+	if _, _, err := raw.Apply(m); err != nil {
 		return err
 	}
-	s.log.Info("local move", "move", st.FormatMove(m))
+	s.log.Info("local move", "move", s.game.FormatMove(raw, m))
 	pos := s.lt.View().Pos()
 	if err := s.lt.Move(m.Seat, m, swaps); err != nil {
 		// The author's replica refuses before anything is published; an
@@ -343,4 +450,18 @@ func (s *Session) Close() error {
 	s.cancel()
 	<-s.done
 	return nil
+}
+
+// SeatKnown returns what seat knows now, by slot (table.Player.Known):
+// every seat of a local table lives in this process. Tests use it to
+// check a screen against the real deal; a screen must use its own
+// seat's Snapshot.Known only.
+func (s *Session) SeatKnown(seat int) map[engine.Slot]engine.Card {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if seat < 0 || seat >= len(s.lt.Seats) {
+		return nil
+	}
+	me := s.lt.Seats[seat]
+	return me.Player.Known(me.Replica)
 }

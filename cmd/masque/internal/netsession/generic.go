@@ -3,13 +3,11 @@ package netsession
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/table"
 )
 
 // MaxGenericBotMoves stops the bots of a game outside the Mascarade
@@ -18,47 +16,26 @@ import (
 const MaxGenericBotMoves = 20000
 
 // A game outside the Mascarade family (narrate.Narrates is false) is
-// followed here: the narration tells every move in the game's own public
-// words (games.Rules.FormatMove), every public reveal and every published
-// key; the bot is created with the first rules state and reads what its
+// followed here: the narration tells every move, reveal and joint coin in
+// the game's own words (narrate.TellEntry: games.Teller, or its script
+// lines), and every published key; the bot is created with the first rules state and reads what its
 // seat knows from the table layer when it can (games.KnowingBot).
 
 // followGeneric records what the seat saw and narrates entry e; prior is
 // the rules state before it. d.mu is held.
-func (d *Seat) followGeneric(e *ledger.Entry, prior engine.State, kind table.BodyKind) ([]string, error) {
+func (d *Seat) followGeneric(e *ledger.Entry, prior engine.State) ([]string, error) {
 	if err := d.player.Observe(d.tab); err != nil {
 		return nil, err
 	}
-	var lines []string
-	name := func(s int) string {
-		if s >= 0 && s < len(d.tab.Roster().Seats) {
-			return d.tab.Roster().Seats[s].Name
-		}
-		return fmt.Sprintf("seat %d", s)
+	you := engine.Seat(-1)
+	if !d.cfg.Bot {
+		you = engine.Seat(d.seat) // a person reads this narration
 	}
-	switch kind {
-	case table.BodyMove:
-		b, err := table.UnmarshalBody(e.Body, d.tab.Slot(0).Width())
-		if err != nil {
-			return nil, err
-		}
-		m := b.Move
-		m.Seat = engine.Seat(e.Seat)
-		lines = append(lines, d.game.FormatMove(prior, m))
-	case table.BodyKey:
-		lines = append(lines, name(int(e.Seat))+" published their card key")
+	lines, err := narrate.TellEntry(d.game, d.tab, e, prior, you)
+	if err != nil {
+		return nil, err
 	}
-	if r := d.tab.Completed(); r != nil && r.Kind == engine.EffectReveal {
-		facts, err := narrate.RevealedFacts(d.tab, r)
-		if err != nil {
-			return nil, err
-		}
-		var cards []string
-		for _, f := range facts {
-			cards = append(cards, d.game.CardName(f.Card))
-		}
-		lines = append(lines, "  revealed: "+strings.Join(cards, ", "))
-	}
+	d.glines = append(d.glines, lines...)
 	if d.bot == nil && d.cfg.Bot && d.tab.Rules() != nil {
 		bot, err := d.game.NewBot(d.tab.Rules(), engine.Seat(d.seat), d.cfg.Seed)
 		if err != nil {

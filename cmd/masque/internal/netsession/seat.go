@@ -73,7 +73,8 @@ type Seat struct {
 	err       error // a local failure: this seat cannot follow its game
 	// generic: the game is not of the Mascarade family (generic.go).
 	generic  bool
-	botMoves int // generic: the bot's moves so far
+	botMoves int      // generic: the bot's moves so far
+	glines   []string // generic: the narration so far
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
@@ -136,7 +137,7 @@ func (d *Seat) Apply(e *ledger.Entry) error {
 	if d.err == nil {
 		var err error
 		if d.generic {
-			lines, err = d.followGeneric(e, raw, kind)
+			lines, err = d.followGeneric(e, raw)
 		} else {
 			lines, err = d.follow(e, prior, kind, mem)
 		}
@@ -375,7 +376,9 @@ type View struct {
 	// SwapBits are the secret bits of the seat's own hidden swaps.
 	SwapBits map[uint64][]bool
 	Log      []string
-	MyTurn   bool
+	// Known is what the seat knows now, by slot (table.Player.Known).
+	Known  map[engine.Slot]engine.Card
+	MyTurn bool
 	// TurnSince is when the table started waiting for this seat's move.
 	TurnSince time.Time
 	Over      bool
@@ -388,7 +391,10 @@ func (d *Seat) View() View {
 	defer d.mu.Unlock()
 	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, TurnSince: d.turnSince, Entries: int(d.tab.Pos()),
 		Memory: append([]table.Sighting(nil), d.player.Memory...), SwapBits: d.player.SwapBits(),
-		Log: append([]string(nil), d.narr.Lines...)}
+		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab)}
+	if d.generic {
+		v.Log = append([]string(nil), d.glines...)
+	}
 	for _, s := range d.tab.Roster().Seats {
 		v.Names = append(v.Names, s.Name)
 	}

@@ -28,6 +28,11 @@ type Snapshot struct {
 	Names  []string // by seat
 	Rules  engine.State
 	Memory []table.Sighting // what this seat has seen, and when
+	// Known is what this seat knows now, by slot (table.Player.Known):
+	// the cards it saw in slots that still hold them. A screen builds the
+	// seat's view from it and the public rules state, never from another
+	// seat's secrets.
+	Known map[engine.Slot]engine.Card
 	// SwapBits are the secret bits of this seat's own hidden swaps, by the
 	// position of its move's entry (table.Player.SwapBits).
 	SwapBits map[uint64][]bool

@@ -1,5 +1,10 @@
-// Package tui is the play screen: one seat at a running Mascarade table
-// (either edition, through [narrate.Rules]), drawn with Bubble Tea. It
+// Package tui is the play screen: one seat at a running table, drawn with
+// Bubble Tea. A game with a view model (cmd/masque/internal/view: The
+// Grimm Masquerade) is drawn from its [view.Table] by the generic path in
+// table.go: seats, shared areas, the question with its choices, the log,
+// the result and the help, exactly what the view says the seat may see.
+// Mascarade (either edition) is still drawn from [narrate.Rules] by the
+// code below; folding it onto a view builder is the next step. It
 // drives a [session.Session] and nothing else: it shows the seats with
 // their coins in chair order (the 2nd edition's Puppeteer moves players
 // between chairs), the court, the centre cards and whose turn it is,
@@ -13,6 +18,7 @@
 package tui
 
 import (
+	"crypto/rand"
 	"fmt"
 	"io"
 	"log/slog"
@@ -31,6 +37,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
+	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
@@ -123,6 +130,12 @@ type Model struct {
 	rung    int             // the entry count of the last decision the bell rang for
 	warned  int             // the entry count of the last decision warned of its deadline
 	quit    bool
+
+	// The generic path (table.go): the view of a game with a view model.
+	tv    *view.Table
+	picks []view.Choice // the choices on offer, as m.legal
+	ask   *view.Choice  // a choice waiting for its confirmation
+	salt  [32]byte      // seals the seat's sealed choices (view.Input.Salt)
 }
 
 type styles struct {
@@ -151,7 +164,11 @@ func New(sess session.Session, opts Options) Model {
 		lg = slog.New(slog.DiscardHandler)
 	}
 	st := newStyles(opts.NoColor)
-	return Model{sess: sess, opts: opts, log: lg, st: st, window: -1, passed: -1,
+	var salt [32]byte
+	if _, err := rand.Read(salt[:]); err != nil {
+		lg.Error("salt", "err", err)
+	}
+	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,
 		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
 		logView: viewport.New(0, 0), logFollow: true, helpView: viewport.New(0, 0),
@@ -328,8 +345,16 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	if m.now.IsZero() || msg.At.After(m.now) {
 		m.now = msg.At
 	}
+	m.tv = m.buildView()
 	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn {
-		m.legal, m.labels, m.confirm = nil, nil, nil
+		m.legal, m.labels, m.confirm, m.picks, m.ask = nil, nil, nil, nil, nil
+		if m.tv != nil && m.tv.Question != nil {
+			m.picks = m.tv.Question.Choices
+			for _, c := range m.picks {
+				m.legal = append(m.legal, c.Move)
+				m.labels = append(m.labels, c.Words)
+			}
+		}
 		if m.snap.MyTurn {
 			if s := m.rules(); s != nil {
 				m.legal = s.LegalMoves(engine.Seat(m.snap.Seat))
@@ -382,6 +407,8 @@ func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
 	m.confirm = nil
 	if s := m.rules(); s != nil {
 		m.log.Info("submit", "move", s.FormatMove(mv), "bits", len(bits))
+	} else {
+		m.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
 	}
 	return func() tea.Msg {
 		err := sess.Submit(mv, bits)
@@ -437,6 +464,17 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.logFollow = m.logView.AtBottom()
 		return m, nil
 	}
+	if m.ask != nil {
+		c := *m.ask
+		switch {
+		case key.Matches(k, keys.Yes):
+			m.ask = nil
+			return m.submitting(m.submit(c.Move, nil))
+		case key.Matches(k, keys.No, keys.Back):
+			m.ask = nil
+		}
+		return m, nil
+	}
 	if m.confirm != nil {
 		mv := *m.confirm
 		switch {
@@ -477,6 +515,18 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		mv := m.legal[i]
+		if i < len(m.picks) {
+			c := m.picks[i]
+			switch {
+			case c.Secret:
+				m.confirm = &mv
+				return m, nil
+			case c.Confirm != "":
+				m.ask = &c
+				return m, nil
+			}
+			return m.submitting(m.submit(mv, nil))
+		}
 		if s := m.rules(); s != nil && s.HasSecretSwap(mv) {
 			m.confirm = &mv
 			return m, nil
@@ -488,6 +538,9 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 
 func (m Model) over() bool {
 	if s := m.rules(); s != nil && s.Over() {
+		return true
+	}
+	if m.tv != nil && m.tv.Over {
 		return true
 	}
 	return m.snap.Over
@@ -545,6 +598,9 @@ func (m Model) viewTop() (top string, table bool) {
 	line := func(format string, args ...any) {
 		fmt.Fprintf(&b, format, args...)
 		b.WriteByte('\n')
+	}
+	if m.tv != nil {
+		return m.viewTopTable()
 	}
 	s := m.rules()
 	title := "masque · Mascarade"
@@ -709,6 +765,12 @@ func (m *Model) sizeChoices(width, rows int) {
 
 // memoryLines is how many lines the memory panel takes in full.
 func (m Model) memoryLines() int {
+	if m.tv != nil {
+		var b strings.Builder
+		m.memRows = 0
+		m.viewTableMemory(&b)
+		return strings.Count(b.String(), "\n")
+	}
 	s := m.rules()
 	if s == nil {
 		return 0
@@ -1232,6 +1294,9 @@ func wrap(s string, width, indent int) []string {
 // every character in play with its power, and how to play (what a
 // challenge means). The help viewport scrolls it (↑/↓).
 func (m Model) helpLines(width int) []string {
+	if m.tv != nil {
+		return m.tableHelpLines(width)
+	}
 	s := m.rules()
 	if s == nil {
 		return nil

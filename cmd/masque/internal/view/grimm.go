@@ -1,0 +1,380 @@
+package view
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/grimm"
+)
+
+// Grimm builds the view of The Grimm Masquerade: the portraits with every
+// hint token and broken mirror, every player's items face up, the seat's
+// own character and hidden hand, the decks, the draft row and the round's
+// action cards, and the question only the seat can answer.
+type Grimm struct{}
+
+// Build implements [Builder].
+func (Grimm) Build(in Input) (Table, bool) {
+	s, ok := in.Rules.(*grimm.State)
+	if !ok || s == nil {
+		return Table{}, false
+	}
+	me := in.Seat
+	known := in.Known
+	if known == nil {
+		known = map[engine.Slot]engine.Card{}
+	}
+	need := s.Next()
+	t := Table{Game: grimm.Game{}.Title(), Over: s.Over() || in.Over}
+
+	// Status line.
+	whose := ""
+	switch {
+	case s.Over():
+		whose = "game over"
+	case s.Turn() == me:
+		whose = "your turn"
+	default:
+		whose = s.Name(s.Turn()) + "'s turn"
+	}
+	acts := s.Actions()
+	if s.Step() == "draft" {
+		whose = "the draft: each takes an item from the row"
+	}
+	t.Status = fmt.Sprintf("round %d of %d · %s", s.Round(), grimm.Rounds, whose)
+
+	// Seats.
+	for p := range engine.Seat(s.Players()) {
+		st := Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.Turn()}
+		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.Turn()
+		roses := fmt.Sprintf("%d %s", s.Roses(p), plural(s.Roses(p), "rose", "roses"))
+		if r := s.Rewards(p); r > 0 {
+			roses += fmt.Sprintf(" (%d from rewards)", r)
+		}
+		left := s.TokensLeft(p)
+		st.Attrs = append(st.Attrs, Attr{"roses", fmt.Sprint(s.Roses(p)), roses},
+			Attr{"hint tokens", fmt.Sprint(left), fmt.Sprintf("%d %s left", left, plural(left, "hint", "hints"))})
+		if s.Jewel(p) {
+			st.Attrs = append(st.Attrs, Attr{"jewel", "1", "a jewel"})
+		}
+		if c := s.Ability(p); c != 0 {
+			st.Attrs = append(st.Attrs, Attr{"ability", grimm.AbilityTitle(c), "ability: " + grimm.AbilityTitle(c)})
+		}
+		for _, c := range grimm.Characters() {
+			if s.HasToken(p, c) {
+				st.Tokens = append(st.Tokens, "not "+grimm.The(c))
+			}
+		}
+		// The character(s): public once unmasked, known to its holder.
+		var status []string
+		for _, sl := range s.CharSlotsOf(p) {
+			switch c, seen := known[sl]; {
+			case s.Known(sl) != 0:
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(s.Known(sl)), Face: FaceUp, Note: "character"})
+				if slices.Contains(s.MaskedSlots(p), sl) {
+					status = append(status, "shown: "+grimm.The(s.Known(sl)))
+				} else {
+					status = append(status, "unmasked: "+grimm.The(s.Known(sl)))
+				}
+			case p == me && seen:
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "your character"})
+				status = append(status, "masked: you are "+grimm.The(c))
+			default:
+				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "character"})
+				status = append(status, "masked")
+			}
+		}
+		st.Status = strings.Join(status, "; ")
+		for _, it := range s.Front(p) {
+			st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+		}
+		for _, sl := range s.Hand(p) {
+			if c, ok := known[sl]; ok && p == me {
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "hand"})
+			} else {
+				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
+			}
+		}
+		for _, sl := range s.BetsOf(p) {
+			switch c, ok := known[sl]; {
+			case ok && s.Over():
+				// Revealed to all at the round's end.
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: FaceUp, Note: "bet"})
+			case ok && p == me:
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "bet"})
+			default:
+				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "bet"})
+			}
+		}
+		t.Seats = append(t.Seats, st)
+	}
+
+	// Shared areas.
+	portraits := Area{Name: "portraits", Count: -1, Marked: true, Note: "hint tokens: who said \"not me\"; a broken mirror: unmasked"}
+	for _, c := range grimm.Characters() {
+		card := Card{Name: grimm.DisplayName(c), Face: FaceUp}
+		var by []string
+		for p := range engine.Seat(s.Players()) {
+			if s.HasToken(p, c) {
+				by = append(by, s.Name(p))
+			}
+		}
+		switch {
+		case s.Broken(c):
+			card.Note = "broken"
+		case len(by) > 0:
+			card.Note = "not " + strings.Join(by, ", ")
+		}
+		portraits.Cards = append(portraits.Cards, card)
+	}
+	t.Areas = append(t.Areas, portraits)
+	actions := Area{Name: "actions", Count: -1, Note: "two equal items each"}
+	if s.Options().Jewels {
+		actions.Note = "two equal items, or the jewel and one"
+	}
+	if s.Players() == 2 {
+		actions.Note += "; all but Mask off! earn a rose"
+	}
+	for _, a := range []grimm.Action{grimm.MaskOff, acts[0], acts[1]} {
+		if a != 0 {
+			actions.Cards = append(actions.Cards, Card{Name: grimm.ActionTitle(a), Face: FaceUp})
+		}
+	}
+	t.Areas = append(t.Areas, actions)
+	if row := s.Row(); len(row) > 0 {
+		a := Area{Name: "draft row", Count: len(row)}
+		for _, it := range row {
+			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+		}
+		t.Areas = append(t.Areas, a)
+	}
+	if dr := s.Drawn(); len(dr) > 0 {
+		a := Area{Name: "drawn", Count: len(dr)}
+		for _, it := range dr {
+			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+		}
+		t.Areas = append(t.Areas, a)
+	}
+	t.Areas = append(t.Areas, Area{Name: "item deck", Count: len(s.Deck()), Pile: true})
+	disc := Area{Name: "discard", Count: len(s.Discard()), Pile: true}
+	for _, it := range s.Discard() {
+		disc.Cards = append(disc.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+	}
+	t.Areas = append(t.Areas, disc)
+	chars := Area{Name: "character deck", Count: len(s.CharDeck())}
+	for _, sl := range s.CharDeck() {
+		if c, ok := known[sl]; ok && s.Known(sl) == 0 {
+			chars.Cards = append(chars.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou})
+		}
+	}
+	t.Areas = append(t.Areas, chars)
+
+	// The question, or whom the table waits for.
+	switch {
+	case t.Over:
+	case in.MyTurn && need.Kind == engine.NeedMove && need.Seat == me:
+		t.Question = &Question{Text: grimm.Prompt(s, me, known), Forced: grimm.Forced(s, me), Choices: grimmChoices(s, me, known, in.Salt)}
+	case need.Kind == engine.NeedMove:
+		t.Waiting = grimmWaiting(s, need.Seat)
+	default:
+		t.Waiting = "the table is shuffling and revealing"
+	}
+
+	// The result.
+	if s.Over() {
+		var ws []string
+		for _, w := range s.Winners() {
+			ws = append(ws, s.Name(w))
+			t.Won = t.Won || w == me
+		}
+		t.Result = append(t.Result, fmt.Sprintf("the game is over after round %d: %s won", s.Round(), strings.Join(ws, " and ")))
+		var sc []string
+		for p := range engine.Seat(s.Players()) {
+			sc = append(sc, fmt.Sprintf("%s %d", s.Name(p), s.Roses(p)))
+		}
+		t.Result = append(t.Result, "roses: "+strings.Join(sc, ", "))
+	}
+	for _, r := range s.Results() {
+		w := "nobody"
+		if r.Winner >= 0 {
+			w = s.Name(r.Winner)
+		}
+		how := "the last one masked"
+		if r.ByTalismans {
+			how = "three talismans"
+		}
+		t.Memory = append(t.Memory, fmt.Sprintf("round %d: %s won (%s)", r.Round, w, how))
+	}
+	t.Memory = append(t.Memory, grimmMemory(s, me, known)...)
+	t.Help = grimmHelp(s, t)
+	return t, true
+}
+
+// grimmWaiting says what the table waits for from seat p.
+func grimmWaiting(s *grimm.State, p engine.Seat) string {
+	n := s.Name(p)
+	switch s.Step() {
+	case "draft":
+		return n + " to take an item from the draft row"
+	case "decide":
+		return n + " to keep or give the drawn card"
+	case "toast":
+		return n + " to give the toasted items"
+	case "hand":
+		return n + " to give a card of their hidden hand"
+	case "respond":
+		if grimm.Forced(s, p) {
+			if _, c, ok := s.Pending(); ok && c != 0 {
+				return fmt.Sprintf("%s to answer: are they %s? (a hint, or unmasked)", n, grimm.The(c))
+			}
+			return n + " to place a hint token"
+		}
+		return n + " to take an extra draw or not"
+	case "commit":
+		return n + " to choose a portrait"
+	case "action":
+		return n + " to act or end the turn"
+	case "bet":
+		return n + " to take a bet card"
+	case "ability":
+		return n + " to choose an ability"
+	}
+	return n
+}
+
+// grimmChoices lists the moves seat p may make given what it knows, in
+// words, the safe choice first (a hint before an unmasking, ending the
+// turn before an action). An Eavesdrop commitment is sealed with a nonce
+// from salt, never the predictable script nonce.
+func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Card, salt [32]byte) []Choice {
+	legal := s.LegalMoves(p, known)
+	nonce := sealNonce(salt, p, s.Round())
+	var out []Choice
+	seen := map[string]bool{}
+	add := func(m engine.Move) {
+		words := grimm.ChoiceWords(s, m, known)
+		if seen[words] {
+			return // two cards of a kind in a hidden hand: one choice
+		}
+		seen[words] = true
+		out = append(out, Choice{Words: words, Move: m})
+	}
+	if seat, c, ok := s.Pending(); ok && seat == p && c == 0 {
+		// Eavesdrop: opening a commitment sealed with the screen's nonce
+		// (LegalMoves lists the openings of the script nonce's only).
+		for _, c := range grimm.Characters() {
+			open := engine.Move{Seat: p, Kind: grimm.KindHint, Args: append([]int{int(c)}, grimm.NonceArgs(nonce)...)}
+			if _, _, err := s.Play(open); err == nil {
+				add(open)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	for _, m := range legal {
+		if m.Kind == grimm.KindCommit {
+			// One choice per portrait, sealed with the screen's nonce.
+			for _, c := range grimm.Characters() {
+				script := grimm.CommitArgs(grimm.CommitHash(p, c, grimm.NonceArgs(grimm.ScriptNonce(p, s.Round()))))
+				if slices.Equal(script, m.Args) {
+					sealed := engine.Move{Seat: p, Kind: grimm.KindCommit, Args: grimm.CommitArgs(grimm.CommitHash(p, c, grimm.NonceArgs(nonce)))}
+					out = append(out, Choice{Words: "choose: not " + grimm.The(c) + " (sealed until both chose)", Move: sealed})
+				}
+			}
+			continue
+		}
+		add(m)
+	}
+	// The safe choice first: a hint before unmasking or winning.
+	slices.SortStableFunc(out, func(a, b Choice) int { return rank(a.Move) - rank(b.Move) })
+	return out
+}
+
+func rank(m engine.Move) int {
+	switch m.Kind {
+	case grimm.KindUnmask, grimm.KindWin:
+		return 1
+	}
+	return 0
+}
+
+// sealNonce is the nonce of seat p's Eavesdrop commitment in a round:
+// SHA-256 of the screen's salt, the seat and the round, cut to 16 bytes.
+func sealNonce(salt [32]byte, p engine.Seat, round int) [16]byte {
+	h := sha256.Sum256(append(append([]byte("masque/view/grimm-seal/v1"), salt[:]...), byte(p), byte(round)))
+	return [16]byte(h[:16])
+}
+
+// grimmMemory is what seat p knows that the table does not show: the
+// characters it saw in the character deck (nobody plays them this round)
+// and the cards of its hidden hand.
+func grimmMemory(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Card) []string {
+	var out []string
+	var deck []string
+	for _, sl := range s.CharDeck() {
+		if c, ok := known[sl]; ok && s.Known(sl) == 0 {
+			deck = append(deck, grimm.The(c))
+		}
+	}
+	if len(deck) > 0 {
+		out = append(out, "you saw in the character deck (nobody plays them): "+strings.Join(deck, ", "))
+	}
+	for _, sl := range s.CharSlotsOf(p) {
+		if c, ok := known[sl]; ok {
+			boon, bane := s.Charm(c)
+			out = append(out, fmt.Sprintf("you are %s: three %s win you the round, two %s unmask you",
+				grimm.The(c), grimm.Plural(boon), grimm.Plural(bane)))
+		}
+	}
+	return out
+}
+
+// grimmHelp is the help page: right now, the cards in play, how to play.
+func grimmHelp(s *grimm.State, t Table) []Section {
+	var now []string
+	switch {
+	case t.Over:
+		now = append(now, t.Result...)
+	case t.Question != nil:
+		now = append(now, t.Question.Text)
+		if t.Question.Forced {
+			now = append(now, "This is a forced response: only you can answer, and you cannot lie (your answer is proven).")
+		}
+	case t.Waiting != "":
+		now = append(now, "Waiting for "+t.Waiting+".")
+	}
+	chars := []string{"Character: talisman (three win the round) / curse (two unmask)"}
+	for _, c := range grimm.Characters() {
+		boon, bane := s.Charm(c)
+		chars = append(chars, fmt.Sprintf("%-16s %s / %s", grimm.DisplayName(c), grimm.DisplayName(boon), grimm.DisplayName(bane)))
+	}
+	acts := s.Actions()
+	var actions []string
+	for _, a := range []grimm.Action{grimm.MaskOff, acts[0], acts[1]} {
+		if a != 0 {
+			actions = append(actions, grimm.ActionTitle(a)+": "+grimm.ActionHelp(a))
+		}
+	}
+	if s.Options().Abilities {
+		for _, c := range grimm.Characters() {
+			actions = append(actions, fmt.Sprintf("ability %s (%s): %s", grimm.AbilityTitle(c), grimm.DisplayName(c), grimm.AbilityHelp(c)))
+		}
+	}
+	return []Section{
+		{"Right now", now},
+		{"Characters in play", chars},
+		{"This round's actions", actions},
+		{"How to play", grimm.HowToPlay(s)},
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -1,0 +1,168 @@
+// Package view decides what one seat may see of a table, as plain data
+// that a screen draws: the terminal screen (cmd/masque/internal/tui)
+// today, a web screen later. One place decides what a seat may see; each
+// screen only draws it.
+//
+// A [Table] is built by [Build] from an [Input]: the public rules state,
+// the seat's own knowledge (table.Player.Known: the cards it saw in slots
+// that still hold them), its memory of sightings and the public log. It
+// is never built from another seat's secrets, so a screen cannot show
+// what its seat does not know: another seat's hidden character or hidden
+// hand is a face-down card until it is public.
+//
+// The Table has no terminal in it: no colours, no escapes, no layout.
+// Names come from the roster, which peers wrote: a screen escapes every
+// string it draws (the terminal screen with termsafe). Each game adds its
+// builder to [Build]'s list; The Grimm Masquerade's is in grimm.go.
+// Mascarade is still drawn by the terminal screen from its own rules
+// interface (narrate.Rules); moving it onto a builder here is the next
+// step.
+package view
+
+import (
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// Face is how a card lies for the seat.
+type Face uint8
+
+// The faces of a card.
+const (
+	FaceDown   Face = iota // nobody at the table may know it, or the seat does not
+	FaceUp                 // public
+	KnownToYou             // face down for the others; the seat knows it
+)
+
+// Card is a card as the seat sees it. Name is "" for a face-down card the
+// seat does not know.
+type Card struct {
+	Name string
+	Face Face
+	Note string // what it is for, when that matters ("your character")
+}
+
+// Attr is a public attribute of a seat: roses, coins, hint tokens left.
+type Attr struct {
+	Name  string // "roses"
+	Value string // "3"
+	Words string // the attribute in words, "3 roses (1 from rewards)"
+}
+
+// Seat is one player as the seat sees them.
+type Seat struct {
+	Name    string
+	You     bool // the seat the view is for
+	Turn    bool // whose turn it is
+	Answers bool // the table waits for this player's answer (not their turn)
+	Attrs   []Attr
+	// Tokens are public marks this player placed, in words ("not the
+	// Beast": a hint token on the Beast's portrait).
+	Tokens []string
+	Status string // "masked", "unmasked: the Beast"
+	Cards  []Card // in front of the player: face up, face down, or known to the seat
+}
+
+// Area is a shared place on the table: a deck, a row, a discard pile, the
+// round's action cards, the portraits.
+type Area struct {
+	Name  string
+	Count int    // cards in it, when that is what matters (a deck); -1: not a pile
+	Cards []Card // the cards the seat may see in it, in order
+	Note  string // one line about it ("each costs two equal items")
+	// Pile: the count is what matters at a glance (a discard pile); a
+	// small screen may leave its cards out.
+	Pile bool
+	// Marked: only the cards with a note matter at a glance (the
+	// portraits with hint tokens or broken); a small screen may leave the
+	// others out.
+	Marked bool
+}
+
+// Choice is one move the seat may make now.
+type Choice struct {
+	Words string      // the move in words, for the seat ("give the Crown to Boris")
+	Move  engine.Move // the move a screen submits
+	// Secret: the move causes a hidden swap, and the screen asks whether
+	// it is real (the secret bit) before submitting it.
+	Secret bool
+	// Confirm, if set, is a question the screen asks (y/n) before
+	// submitting the move.
+	Confirm string
+}
+
+// Question is what the seat must decide now.
+type Question struct {
+	Text string
+	// Forced: a response the rules wait for and the seat cannot skip (a
+	// hint, an unmasking): a question only this seat can answer.
+	Forced  bool
+	Choices []Choice
+}
+
+// Section is a part of the help page.
+type Section struct {
+	Title string
+	Lines []string
+}
+
+// Table is everything one seat may see now, in drawing order.
+type Table struct {
+	Game     string // the game's name for people
+	Status   string // the round and whose turn: "round 2 of 3 · Boris's turn"
+	You      int    // the seat the view is for
+	Seats    []Seat
+	Areas    []Area
+	Question *Question // nil unless the seat must decide
+	Waiting  string    // whom the table waits for, when not the seat
+	Over     bool
+	Result   []string // the end: who won, the scores
+	Won      bool     // the seat won
+	Memory   []string // what the seat knows that the table does not show
+	Log      []string // the public log in words, oldest first
+	Help     []Section
+}
+
+// Input is what a view is built from: public state and the seat's own
+// knowledge, nothing else.
+type Input struct {
+	Rules  engine.State
+	Seat   engine.Seat
+	Names  []string
+	Known  map[engine.Slot]engine.Card // what the seat knows now, by slot (table.Player.Known)
+	Memory []table.Sighting            // what the seat saw, and when
+	Log    []string
+	MyTurn bool // the table waits for a move by the seat
+	Over   bool
+	// Salt is a secret of the screen's, used for the nonces of sealed
+	// choices (an Eavesdrop commitment): the same salt opens what it
+	// sealed. A screen draws it at random once.
+	Salt [32]byte
+}
+
+// Builder builds a game's view.
+type Builder interface {
+	// Build returns the view of in, or ok=false when in.Rules is not a
+	// state of the builder's game.
+	Build(in Input) (t Table, ok bool)
+}
+
+// builders are the games with a view, tried in order.
+func builders() []Builder { return []Builder{Grimm{}} }
+
+// Build returns the seat's view of in, or ok=false when no game here
+// draws in.Rules (a Mascarade state: the terminal screen draws it
+// itself).
+func Build(in Input) (Table, bool) {
+	if in.Rules == nil {
+		return Table{}, false
+	}
+	for _, b := range builders() {
+		if t, ok := b.Build(in); ok {
+			t.You = int(in.Seat)
+			t.Log = append([]string(nil), in.Log...)
+			return t, true
+		}
+	}
+	return Table{}, false
+}
