@@ -17,20 +17,8 @@ func Choice(s Rules, m engine.Move) string {
 		text = strings.TrimPrefix(text, me+" ")
 	}
 	slotWords := func(slot string) string { return slotWords(slot, me) }
-	verb, rest, _ := strings.Cut(text, " ")
-	args := map[string]string{}
-	var plain []string
-	for _, f := range strings.Fields(rest) {
-		if k, v, ok := strings.Cut(f, "="); ok {
-			args[k] = v
-		} else {
-			plain = append(plain, f)
-		}
-	}
-	claimed := ""
-	if c, _, ok := s.Claim(); ok {
-		claimed = s.CardName(c)
-	}
+	verb, plain, args := scriptParts(text)
+	claimed := claimedName(s)
 	switch verb {
 	case "swap":
 		switch len(plain) {
@@ -155,20 +143,8 @@ func Said(s Rules, m engine.Move, you engine.Seat) string {
 		}
 		return slotWords(name, me)
 	}
-	verbWord, rest, _ := strings.Cut(text, " ")
-	args := map[string]string{}
-	var plain []string
-	for _, f := range strings.Fields(rest) {
-		if k, v, ok := strings.Cut(f, "="); ok {
-			args[k] = v
-		} else {
-			plain = append(plain, f)
-		}
-	}
-	claimed := ""
-	if c, _, ok := s.Claim(); ok {
-		claimed = s.CardName(c)
-	}
+	verbWord, plain, args := scriptParts(text)
+	claimed := claimedName(s)
 	switch verbWord {
 	case "swap":
 		switch len(plain) {
@@ -259,4 +235,27 @@ func SlotWords(s Rules, slot engine.Slot, you engine.Seat) string {
 		me = s.Name(you)
 	}
 	return slotWords(s.SlotName(slot), me)
+}
+
+// scriptParts splits a move's script text (without its author's name)
+// into its verb, its plain words and its key=value arguments.
+func scriptParts(text string) (verb string, plain []string, args map[string]string) {
+	verb, rest, _ := strings.Cut(text, " ")
+	args = map[string]string{}
+	for _, f := range strings.Fields(rest) {
+		if k, v, ok := strings.Cut(f, "="); ok {
+			args[k] = v
+		} else {
+			plain = append(plain, f)
+		}
+	}
+	return verb, plain, args
+}
+
+// claimedName is the name of the character claimed now, or "".
+func claimedName(s Rules) string {
+	if c, _, ok := s.Claim(); ok {
+		return s.CardName(c)
+	}
+	return ""
 }
