@@ -304,28 +304,7 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 			line("%s", m.helpLine(keys))
 		}
 	default:
-		text := "waiting…"
-		if t.Waiting != "" {
-			text = "waiting for " + t.Waiting + " " + m.spin.View()
-		}
-		if w := m.snap.Waiting; w != nil {
-			left := w.Left
-			if !w.Deadline.IsZero() {
-				left = max(0, w.Deadline.Sub(m.now))
-			}
-			if left > 0 {
-				text += fmt.Sprintf(" (%s before the timeout)", clock(left))
-			}
-			if w.Offline {
-				text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped (they rejoin by running the same command again)", w.Name))
-			}
-		}
-		line("%s", text)
-		if m.quitAsk {
-			line("%s", m.st.warn.Render("leave the table? y/n"))
-		} else {
-			line("%s", m.helpLine(bar{m.keys.Older, m.keys.Help, m.keys.Quit}))
-		}
+		m.viewWaiting(b, t.Waiting)
 	}
 	if m.status != "" {
 		line("%s", m.st.warn.Render(m.status))

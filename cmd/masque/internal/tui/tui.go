@@ -1006,32 +1006,44 @@ func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat
 			line("%s", m.helpLine(keys))
 		}
 	default:
-		w := m.snap.Waiting
-		text := "waiting…"
-		if w != nil {
-			text = fmt.Sprintf("waiting for %s %s", w.Name, m.spin.View())
-			left := w.Left
-			if !w.Deadline.IsZero() {
-				left = max(0, w.Deadline.Sub(m.now))
-			}
-			if left > 0 {
-				text += fmt.Sprintf(" (%s before the timeout)", clock(left))
-			}
-			if w.Offline {
-				text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped (they rejoin by running the same command again)", w.Name))
-			}
+		name := ""
+		if w := m.snap.Waiting; w != nil {
+			name = w.Name
 		}
-		line("%s", text)
-		if m.quitAsk {
-			line("%s", m.st.warn.Render("leave the table? y/n"))
-		} else {
-			line("%s", m.helpLine(bar{m.keys.Older, m.keys.Help, m.keys.Quit}))
-		}
+		m.viewWaiting(b, name)
 	}
 	if m.status != "" {
 		line("%s", m.st.warn.Render(m.status))
 	}
 	line("")
+}
+
+// viewWaiting draws whom the table waits for (name; "" when it does not
+// say), the time before the timeout, whether that seat is connected, and
+// the keys.
+func (m Model) viewWaiting(b *strings.Builder, name string) {
+	text := "waiting…"
+	if name != "" {
+		text = "waiting for " + name + " " + m.spin.View()
+	}
+	if w := m.snap.Waiting; w != nil {
+		left := w.Left
+		if !w.Deadline.IsZero() {
+			left = max(0, w.Deadline.Sub(m.now))
+		}
+		if left > 0 {
+			text += fmt.Sprintf(" (%s before the timeout)", clock(left))
+		}
+		if w.Offline {
+			text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped (they rejoin by running the same command again)", w.Name))
+		}
+	}
+	b.WriteString(text + "\n")
+	if m.quitAsk {
+		b.WriteString(m.st.warn.Render("leave the table? y/n") + "\n")
+	} else {
+		b.WriteString(m.helpLine(bar{m.keys.Older, m.keys.Help, m.keys.Quit}) + "\n")
+	}
 }
 
 // viewMemory draws what the seat saw and when, and for each of its own
