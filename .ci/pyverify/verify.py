@@ -354,13 +354,6 @@ def verify(data):
     if game == 'grimm':
         import grimm
         Unimpl = (grimm.Unimplemented,)
-    if unimplemented is not None:
-        return undetermined(0, unimplemented)
-    if hasattr(rules, 'start'):
-        try:
-            push_effects(rules.start())
-        except Unimpl as u:
-            return undetermined(0, str(u))
 
     def undetermined(idx, why):
         # the rules could not be replayed further from the documents: check what needs no rules
@@ -396,6 +389,14 @@ def verify(data):
         note('from entry %d: signatures, positions, chain, strict decoding, coin shares and keys checked; '
              'nothing else (no due seat, no rules, no share/shuffle/swap/statement proof)' % idx)
         return res
+
+    if unimplemented is not None:
+        return undetermined(0, unimplemented)
+    if hasattr(rules, 'start'):
+        try:
+            push_effects(rules.start())
+        except Unimpl as u:
+            return undetermined(0, str(u))
 
     # ---------------------------------------------------------------- replay
     prev = gid
