@@ -1,127 +1,315 @@
-# The sigma-protocol engine of SPEC §4 and the statements of SPEC §2.4:
-# formulas, their `formula-shape` bytes, proof layouts and verification.
-# Written from mental/SPEC.md only.
-import struct
-import r255, ts
+# The sigma-protocol engine of SPEC §2.2 / §4 and every built-in proof of SPEC §2.4, §3.10-3.12, §5.
+# Pure Python, written from mental/SPEC.md and docs/protocol.md only.
+import hashlib, struct
+import r255
+from r255 import G, padd, psub, pneg, pmul, r_encode, r_decode, scalar_decode, IDENT, L
+import ts
 
-G = r255.G
+def u32(v): return struct.pack('>I', v)
+def u64(v): return struct.pack('>Q', v)
+def enc(P): return r_encode(P)
 
-# A formula is ('leaf', nwit, eqs) | ('and', [children]) | ('or', [children]);
-# an equation is (secret, public): secret = [(witness index, base point)],
-# public = [(coefficient or None, point)]  (SPEC §4.1: Σ w·B = Σ c·Q).
-def leaf(nwit, eqs): return ('leaf', nwit, eqs)
-def OR(*ch): return ('or', list(ch))
-def AND(*ch): return ('and', list(ch))
+def h2e(label, i):
+    if isinstance(label, str): label = label.encode()
+    return r255.from_uniform(hashlib.sha512(b"masque/mental/v1/hash-to-group" + u32(len(label)) + label + u64(i)).digest())
+_cache = {}
+def M(k):
+    if ('card', k) not in _cache: _cache[('card', k)] = h2e("card", k)
+    return _cache[('card', k)]
+def shuffle_gen(i):
+    if ('sg', i) not in _cache: _cache[('sg', i)] = h2e("shuffle-generator", i)
+    return _cache[('sg', i)]
 
-OP = {'leaf': 1, 'and': 2, 'or': 3}
+class ProofError(Exception): pass
 
-def shape_bytes(f):
-    """SPEC §2.2 step 4: the formula-shape item's data."""
-    out = bytearray([OP[f[0]]])
+# ---- formulas: ('leaf', nwit, [ (secret [(widx, B)], public [(coef|None, Q)]) ]), ('and', [..]), ('or', [..])
+def shape(f):
     if f[0] == 'leaf':
-        _, nwit, eqs = f
-        out += struct.pack('>II', nwit, len(eqs))
-        for sec, pub in eqs:
-            out += struct.pack('>I', len(sec))
-            for w, _ in sec: out += struct.pack('>I', w)
-            out += struct.pack('>I', len(pub))
-    else:
-        out += struct.pack('>I', len(f[1]))
-        for c in f[1]: out += shape_bytes(c)
-    return bytes(out)
+        out = b'\x01' + u32(f[1]) + u32(len(f[2]))
+        for sec, pub in f[2]:
+            out += u32(len(sec)) + b''.join(u32(w) for w, _ in sec) + u32(len(pub))
+        return out
+    op = b'\x02' if f[0] == 'and' else b'\x03'
+    return op + u32(len(f[1])) + b''.join(shape(c) for c in f[1])
+
+def formula_points(f):
+    if f[0] == 'leaf':
+        out = b''
+        for sec, pub in f[2]:
+            for _, B in sec: out += enc(B)
+            for coef, Q in pub:
+                out += (b'\x00' + enc(Q)) if coef is None else (b'\x01' + (coef % L).to_bytes(32, 'little') + enc(Q))
+        return out
+    return b''.join(formula_points(c) for c in f[1])
 
 def counts(f):
-    """(OR challenges, commitments, responses) of a proof for f (SPEC §4.2)."""
-    if f[0] == 'leaf': return 0, len(f[2]), f[1]
-    ch = len(f[1]) - 1 if f[0] == 'or' else 0
-    cm = rs = 0
-    for c in f[1]:
-        a, b, d = counts(c); ch += a; cm += b; rs += d
-    return ch, cm, rs
+    """(#OR challenges carried, #commitments, #responses)"""
+    if f[0] == 'leaf': return (0, len(f[2]), f[1])
+    a = [counts(c) for c in f[1]]
+    oc = sum(x[0] for x in a) + (len(f[1]) - 1 if f[0] == 'or' else 0)
+    return (oc, sum(x[1] for x in a), sum(x[2] for x in a))
 
-def parse_proof(f, b):
-    """Split b into (challenges, commitment encodings, responses); raises EncodingError."""
-    nc, nm, nr = counts(f)
-    if len(b) != 32 * (nc + nm + nr): raise r255.EncodingError("proof length")
-    words = [b[32 * i:32 * i + 32] for i in range(nc + nm + nr)]
-    chals = [r255.scalar_decode(w) for w in words[:nc]]
-    Renc = words[nc:nc + nm]
-    Rs = [r255.r_decode(w) for w in Renc]
-    resp = [r255.scalar_decode(w) for w in words[nc + nm:]]
-    return chals, Renc, Rs, resp
+def proof_size(f): return 32 * sum(counts(f))
 
-def verify(t, f, proof_bytes):
-    """t: the transcript holding steps 1-3 (and 4's formula-points if any).
-    Returns True if the proof verifies.  Decoding errors raise EncodingError."""
-    chals, Renc, Rs, resp = parse_proof(f, proof_bytes)
-    t.add('formula-shape', shape_bytes(f))
-    t.u64('commitments/n', len(Renc))
-    t.add('commitments', b''.join(Renc))
-    c = t.challenge('challenge')
-    st = dict(ci=0, mi=0, ri=0)
-    def walk(g, c):
-        if g[0] == 'leaf':
-            _, nwit, eqs = g
-            s = resp[st['ri']:st['ri'] + nwit]; st['ri'] += nwit
-            ok = True
-            for sec, pub in eqs:
-                R = Rs[st['mi']]; st['mi'] += 1
-                lhs = r255.msm([(s[w], B) for w, B in sec])
-                Y = r255.msm([(1 if k is None else k, Q) for k, Q in pub])
-                if not r255.r_eq(lhs, r255.padd(R, r255.pmul(c, Y))): ok = False
-            return ok
-        if g[0] == 'and':
-            return all([walk(ch, c) for ch in g[1]])
-        n = len(g[1])
-        cs = chals[st['ci']:st['ci'] + n - 1]; st['ci'] += n - 1
-        last = (c - sum(cs)) % r255.L
-        return all([walk(ch, x) for ch, x in zip(g[1], cs + [last])])
-    return walk(f, c)
+def _split(f, raw):
+    oc, nc, nr = counts(f)
+    if len(raw) != 32 * (oc + nc + nr): raise ProofError("proof length")
+    ch = [scalar_decode(raw[32 * i:32 * i + 32]) for i in range(oc)]
+    cm_raw = raw[32 * oc:32 * (oc + nc)]
+    cm = [r_decode(cm_raw[32 * i:32 * i + 32]) for i in range(nc)]
+    rs = [scalar_decode(raw[32 * (oc + nc + i):32 * (oc + nc + i) + 32]) for i in range(nr)]
+    return ch, cm_raw, cm, rs
 
-# ------------------------------------------------------------------ statements (SPEC §2.4)
-def card_bytes(comps):
-    out = bytes([len(comps)])
-    for A, B in comps: out += r255.r_encode(A) + r255.r_encode(B)
-    return out
+def eq_holds(sec, pub, s_of, R, e):
+    # sum s_w * B == R + e * sum coef*Q
+    lhs = IDENT
+    for w, B in sec: lhs = padd(lhs, pmul(s_of[w], B))
+    rhs = IDENT
+    for coef, Q in pub: rhs = padd(rhs, Q if coef is None else pmul(coef, Q))
+    return r255.r_eq(lhs, padd(R, pmul(e, rhs)))
 
-def share_statement(ctx, Xb, X, card_raw, comps, Draw, D):
-    t = ts.T(b"masque/share/v1").ctx(*ctx)
-    t.add('X', Xb).add('card', card_raw)
-    t.u64('D/n', len(Draw))
-    for d in Draw: t.add('D', d)
-    eqs = [([(0, G)], [(None, X)])] + [([(0, A)], [(None, Dk)]) for (A, _), Dk in zip(comps, D)]
-    return t, leaf(1, eqs)
+def verify_formula(t, f, raw, composition=False):
+    """t: a transcript with dom-sep, protocol, context and statement items already absorbed."""
+    ch, cm_raw, cm, rs = _split(f, raw)
+    if composition: t.add('formula-points', formula_points(f))
+    t.add('formula-shape', shape(f))
+    t.u64('commitments/n', len(cm)); t.add('commitments', cm_raw)
+    c = t.challenge()
+    # assign challenges: OR children's challenges in depth-first pre-order
+    it_ch = iter(ch); it_cm = iter(cm); it_rs = iter(rs)
+    leaves = []
+    # pre-order: an OR node's challenges come before those of nested ORs: collect first
+    def walk_pre(node, e):
+        if node[0] == 'leaf': leaves.append((node, e)); return
+        if node[0] == 'and':
+            for cnode in node[1]: walk_pre(cnode, e)
+            return
+        es = [next(it_ch) for _ in range(len(node[1]) - 1)]
+        es.append((e - sum(es)) % L)
+        for cnode, ce in zip(node[1], es): walk_pre(cnode, ce)
+    walk_pre(f, c)
+    for node, e in leaves:
+        Rs = [next(it_cm) for _ in node[2]]
+        ss = [next(it_rs) for _ in range(node[1])]
+        for (sec, pub), R in zip(node[2], Rs):
+            if not eq_holds(sec, pub, ss, R, e): return False
+    return True
 
-def enc_share_statement(ctx, Xb, X, Yb, Y, card_raw, comps, E1raw, E2raw, E1, E2):
-    t = ts.T(b"masque/enc-share/v1").ctx(*ctx)
-    t.add('X', Xb).add('Y', Yb).add('card', card_raw)
-    t.u64('E1/n', len(E1raw))
-    for e in E1raw: t.add('E1', e)
-    t.u64('E2/n', len(E2raw))
-    for e in E2raw: t.add('E2', e)
+# ---- card helpers: a card is (raw bytes, [(A,B), ...])
+def card_from_raw(raw):
+    w = raw[0]
+    comps = [(r_decode(raw[1 + 64 * i:33 + 64 * i]), r_decode(raw[33 + 64 * i:65 + 64 * i])) for i in range(w)]
+    return (raw, comps)
+def card_from_points(comps):
+    raw = bytes([len(comps)]) + b''.join(enc(A) + enc(B) for A, B in comps)
+    return (raw, comps)
+def faceup(k): return card_from_points([(IDENT, M(k))])
+
+def ctx(label, table, pos, seat):
+    return ts.T(label).ctx(table, pos, seat)
+
+# ---- key proof (SPEC §2.4, §3.4)
+def verify_key(label, table32, seat, identity, key96):
+    X = r_decode(key96[:32])
+    t = ctx(label, table32, 0, seat).add('identity', identity).add('X', key96[:32])
+    f = ('leaf', 1, [([(0, G)], [(None, X)])])
+    return verify_formula(t, f, key96[32:]), X
+
+# ---- public share (SPEC §2.4, §3.6): share bytes = u8(w) ‖ D×w ‖ R×(w+1) ‖ s
+def verify_share(gid, pos, seat, Xb, card, share):
+    w = share[0]
+    if len(share) != 1 + 32 * w + 32 * (w + 2): raise ProofError('share length')
+    if w != len(card[1]): return False, None          # width mismatch: bad-share (protocol.md §4)
+    Draw = [share[1 + 32 * i:33 + 32 * i] for i in range(w)]
+    D = [r_decode(x) for x in Draw]
+    X = r_decode(Xb)
+    t = ctx(b"masque/share/v1", gid, pos, seat).add('X', Xb).add('card', card[0])
+    t.u64('D/n', w)
+    for x in Draw: t.add('D', x)
+    f = ('leaf', 1, [([(0, G)], [(None, X)])] + [([(0, A)], [(None, Di)]) for (A, B), Di in zip(card[1], D)])
+    return verify_formula(t, f, share[1 + 32 * w:]), D
+
+# ---- encrypted share (SPEC §2.4, §3.7): u8(w) ‖ (E1‖E2)×w ‖ R×(1+2w) ‖ s×(1+w)
+def verify_enc_share(gid, pos, seat, Xb, Yb, card, es):
+    w = es[0]
+    if len(es) != 1 + 64 * w + 32 * (2 + 3 * w): raise ProofError('enc share length')
+    if w != len(card[1]): return False, None
+    E1r = [es[1 + 64 * i:33 + 64 * i] for i in range(w)]
+    E2r = [es[33 + 64 * i:65 + 64 * i] for i in range(w)]
+    E1 = [r_decode(x) for x in E1r]; E2 = [r_decode(x) for x in E2r]
+    X = r_decode(Xb); Y = r_decode(Yb)
+    t = ctx(b"masque/enc-share/v1", gid, pos, seat).add('X', Xb).add('Y', Yb).add('card', card[0])
+    t.u64('E1/n', w)
+    for x in E1r: t.add('E1', x)
+    t.u64('E2/n', w)
+    for x in E2r: t.add('E2', x)
     eqs = [([(0, G)], [(None, X)])]
-    for i, (A, _) in enumerate(comps):
+    for i, (A, B) in enumerate(card[1]):
         eqs.append(([(1 + i, G)], [(None, E1[i])]))
         eqs.append(([(0, A), (1 + i, Y)], [(None, E2[i])]))
-    return t, leaf(1 + len(comps), eqs)
+    f = ('leaf', 1 + w, eqs)
+    return verify_formula(t, f, es[1 + 64 * w:]), list(zip(E1, E2))
 
-def swap_statement(ctx, Hb, H, c0, c1, o0, o1):
-    """c0, c1, o0, o1: (raw card bytes, [(A, B)])"""
-    t = ts.T(b"masque/swap/v1").ctx(*ctx)
-    t.add('H', Hb)
-    for lab, c in (('in0', c0), ('in1', c1), ('out0', o0), ('out1', o1)): t.add(lab, c[0])
+# ---- swap (SPEC §2.4, §3.5)
+def swap_formula(Hj, c0, c1, o0, o1, z):
     w = len(c0[1])
-    z = [t.challenge('swap-z') for _ in range(2 * w)]
-    def branch(first, second):
-        pa, pb = [], []
+    def P(f, g, comp):
+        terms = []
         for i in range(w):
-            for j, (o, c) in enumerate(((o0, first), (o1, second))):
-                zz = z[j * w + i]
-                pa += [(zz, o[1][i][0]), ((-zz) % r255.L, c[1][i][0])]
-                pb += [(zz, o[1][i][1]), ((-zz) % r255.L, c[1][i][1])]
-        return leaf(1, [([(0, G)], pa), ([(0, H)], pb)])
-    return t, OR(branch(c0, c1), branch(c1, c0))
+            terms += [(z[i], o0[1][i][comp]), ((-z[i]) % L, f[1][i][comp]),
+                      (z[w + i], o1[1][i][comp]), ((-z[w + i]) % L, g[1][i][comp])]
+        return terms
+    def leaf(f, g): return ('leaf', 1, [([(0, G)], P(f, g, 0)), ([(0, Hj)], P(f, g, 1))])
+    return ('or', [leaf(c0, c1), leaf(c1, c0)])
 
-def key_statement(label, table32, seat, identity, Xb, X):
-    t = ts.T(label).ctx(table32, 0, seat).add('identity', identity).add('X', Xb)
-    return t, leaf(1, [([(0, G)], [(None, X)])])
+def verify_swap(gid, cpos, seat, Hb, Hj, c0, c1, o0, o1, proof):
+    w = len(c0[1])
+    if len(c1[1]) != w or len(o0[1]) != w or len(o1[1]) != w: return False
+    t = ctx(b"masque/swap/v1", gid, cpos, seat).add('H', Hb)
+    t.add('in0', c0[0]).add('in1', c1[0]).add('out0', o0[0]).add('out1', o1[0])
+    z = [t.challenge(b"swap-z") for _ in range(2 * w)]
+    return verify_formula(t, swap_formula(Hj, c0, c1, o0, o1, z), proof)
+
+# ---- coin share (SPEC §2.4, §3.12)
+def coin_point(gid, a):
+    return r255.from_uniform(hashlib.sha512(b"masque/coin-point/v1" + gid + u64(a)).digest())
+def verify_coin_share(gid, pos, seat, Xb, Q, body128):
+    Db = body128[:32]; D = r_decode(Db); X = r_decode(Xb)
+    t = ctx(b"masque/coin-share/v1", gid, pos, seat).add('X', Xb).add('Q', enc(Q)).add('D', Db)
+    f = ('leaf', 1, [([(0, G)], [(None, X)]), ([(0, Q)], [(None, D)])])
+    return verify_formula(t, f, body128[32:]), D
+def coin_value(gid, a, Ds):
+    S = IDENT
+    for D in Ds: S = padd(S, D)
+    return hashlib.sha512(b"masque/coin-value/v1" + gid + u64(a) + enc(S)).digest()[:32]
+
+# ---- deal coins (SPEC §3.10)
+def coin_commit(gid, seat, label, reveal):
+    t = ctx(b"masque/coin-commit/v1", gid, seat, seat).add('label', label).add('reveal', reveal).add('challenge', 'commitment')
+    return hashlib.sha512(bytes(t.buf)).digest()[:32]
+def coin_seed(gid, label, reveals):
+    t = ts.T(b"masque/coin-seed/v1").add('table', gid).add('label', label).u64('seats', len(reveals))
+    for r in reveals: t.add('reveal', r)
+    t.add('challenge', 'seed')
+    return hashlib.sha512(bytes(t.buf)).digest()[:32]
+class Stream:
+    def __init__(self, seed, purpose):
+        self.seed = seed; self.P = purpose; self.i = 0; self.buf = b''
+    def next64(self):
+        if not self.buf:
+            self.buf = hashlib.sha512(u32(21) + b"masque/coin-stream/v1" + self.seed + u32(len(self.P)) + self.P + u64(self.i)).digest()
+            self.i += 1
+        v = int.from_bytes(self.buf[:8], 'big'); self.buf = self.buf[8:]; return v
+    def intn(self, n):
+        t = (1 << 64) % n
+        while True:
+            v = self.next64()
+            if v >= t: return v % n
+def coin_permutation(seed, purpose, n):
+    s = Stream(seed, purpose); p = list(range(n))
+    for i in range(n - 1, 0, -1):
+        j = s.intn(i + 1); p[i], p[j] = p[j], p[i]
+    return p
+
+# ---- viewed holding (SPEC §2.4, §3.9) and not-held (§3.11)
+def viewed_holding_formula(card, comp, shares, kinds, X, Y):
+    A, B = card[1][comp]
+    N = IDENT
+    for E1, E2 in shares: N = padd(N, E1[comp])
+    N = pneg(N)
+    leaves = []
+    for m in kinds:
+        pub = [(None, B)] + [(L - 1, E2[comp]) for E1, E2 in shares] + [(L - 1, M(m))]
+        leaves.append(('leaf', 2, [([(0, A), (1, N)], pub), ([(0, G)], [(None, X)]), ([(1, G)], [(None, Y)])]))
+    return leaves[0] if len(leaves) == 1 else ('or', leaves)
+def verify_viewed_holding(gid, cpos, seat, card, comp, shares, kinds, X, Y, proof):
+    t = ctx(b"masque/viewed-holding/v1", gid, cpos, seat)
+    f = viewed_holding_formula(card, comp, shares, kinds, X, Y)
+    if len(proof) != proof_size(f): return False
+    return verify_formula(t, f, proof, composition=True)
+
+def verify_not_held(gid, cpos, seat, Xb, Yb, card, comp, shares_raw, kind, proof):
+    """shares_raw: list of ([E1 bytes per comp], [E2 bytes per comp])"""
+    Tb = proof[:32]; T = r_decode(Tb)
+    if r255.is_ident(T): return False
+    X = r_decode(Xb); Y = r_decode(Yb)
+    t = ctx(b"masque/not-held/v1", gid, cpos, seat).add('X', Xb).add('Y', Yb).add('card', card[0])
+    t.u64('component', comp).u64('kind', kind).u64('shares/n', len(shares_raw))
+    for e1s, e2s in shares_raw:
+        t.u64('E1/n', len(e1s))
+        for x in e1s: t.add('E1', x)
+        t.u64('E2/n', len(e2s))
+        for x in e2s: t.add('E2', x)
+    t.add('T', Tb)
+    A, B = card[1][comp]
+    C = psub(B, M(kind)); E = IDENT
+    for e1s, e2s in shares_raw:
+        C = psub(C, r_decode(e2s[comp])); E = padd(E, r_decode(e1s[comp]))
+    f = ('leaf', 3, [([(0, C), (1, pneg(A)), (2, E)], [(None, T)]),
+                     ([(1, G), (0, pneg(X))], []),
+                     ([(2, G), (0, pneg(Y))], [])])
+    return verify_formula(t, f, proof[32:])
+
+# ---- shuffle (SPEC §5)
+def verify_shuffle(gid, pos, seat, Hb, Hj, incards, outcards, proof):
+    n = len(incards); w = len(incards[0][1])
+    if len(outcards) != n or any(len(c[1]) != w for c in incards + outcards): return False
+    if len(proof) != 32 * (5 * n + 6 + 3 * w): return False
+    words = [proof[32 * i:32 * i + 32] for i in range(5 * n + 6 + 3 * w)]
+    try:
+        cj = [r_decode(x) for x in words[0:n]]
+        ch = [r_decode(x) for x in words[n:2 * n]]
+        t1, t2, t3 = [r_decode(x) for x in words[2 * n:2 * n + 3]]
+        t4 = [r_decode(x) for x in words[2 * n + 3:2 * n + 3 + 2 * w]]
+        th = [r_decode(x) for x in words[2 * n + 3 + 2 * w:3 * n + 3 + 2 * w]]
+        s1, s2, s3 = [scalar_decode(x) for x in words[3 * n + 3 + 2 * w:3 * n + 6 + 2 * w]]
+        s4 = [scalar_decode(x) for x in words[3 * n + 6 + 2 * w:3 * n + 6 + 3 * w]]
+        sh = [scalar_decode(x) for x in words[3 * n + 6 + 3 * w:4 * n + 6 + 3 * w]]
+        sp = [scalar_decode(x) for x in words[4 * n + 6 + 3 * w:5 * n + 6 + 3 * w]]
+    except r255.EncodingError:
+        raise
+    t = ctx(b"masque/shuffle/v1", gid, pos, seat)
+    t.add('generators', 'shuffle-generator').add('H', Hb).u64('n', n).u64('width', w)
+    for c in incards: t.add('in', c[0][1:])
+    for c in outcards: t.add('out', c[0][1:])
+    t.u64('perm-commit/n', n)
+    for x in words[0:n]: t.add('perm-commit', x)
+    u = [t.challenge(b"u") for _ in range(n)]
+    t.u64('chain-commit/n', n)
+    for x in words[n:2 * n]: t.add('chain-commit', x)
+    t.add('t1', words[2 * n]).add('t2', words[2 * n + 1]).add('t3', words[2 * n + 2])
+    for k in range(w):
+        t.add('t4a', words[2 * n + 3 + 2 * k]).add('t4b', words[2 * n + 4 + 2 * k])
+    t.u64('t-hat/n', n)
+    for x in words[2 * n + 3 + 2 * w:3 * n + 3 + 2 * w]: t.add('t-hat', x)
+    c = t.challenge(b"c")
+    h = [shuffle_gen(i) for i in range(n + 1)]
+    msm = r255.msm
+    eq = r255.r_eq
+    # 1
+    sc = IDENT
+    for x in cj: sc = padd(sc, x)
+    for i in range(1, n + 1): sc = psub(sc, h[i])
+    if not eq(pmul(s1, G), padd(t1, pmul(c, sc))): return False
+    # 2
+    pu = 1
+    for x in u: pu = pu * x % L
+    if not eq(pmul(s2, G), padd(t2, pmul(c, psub(ch[n - 1], pmul(pu, h[0]))))): return False
+    # 3
+    lhs = msm([(s3, G)] + [(sp[i], h[i + 1]) for i in range(n)])
+    rhs = padd(t3, pmul(c, msm([(u[j], cj[j]) for j in range(n)])))
+    if not eq(lhs, rhs): return False
+    # 4
+    for k in range(w):
+        lhsA = psub(msm([(sp[i], outcards[i][1][k][0]) for i in range(n)]), pmul(s4[k], G))
+        rhsA = padd(t4[2 * k], pmul(c, msm([(u[j], incards[j][1][k][0]) for j in range(n)])))
+        if not eq(lhsA, rhsA): return False
+        lhsB = psub(msm([(sp[i], outcards[i][1][k][1]) for i in range(n)]), pmul(s4[k], Hj))
+        rhsB = padd(t4[2 * k + 1], pmul(c, msm([(u[j], incards[j][1][k][1]) for j in range(n)])))
+        if not eq(lhsB, rhsB): return False
+    # 5
+    prev = h[0]
+    for i in range(n):
+        if not eq(padd(pmul(sh[i], G), pmul(sp[i], prev)), padd(th[i], pmul(c, ch[i]))): return False
+        prev = ch[i]
+    return True

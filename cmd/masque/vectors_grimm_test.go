@@ -154,7 +154,8 @@ func grimmVectorSpecs() []vectorSpec {
 				return grimmTampered(t, lt, coinPos, &table.Body{Kind: table.BodyCoinShare, CoinShare: next.CoinShare})
 			}),
 		faultOf("tampered-grimm-statement-count.masque",
-			"the honest Grimm game up to the first hint (\"I am not X\"): the move comes without its statement proof.",
+			"the honest Grimm game up to its first move with a statement, entry 33: Sasha unmasks (\"I am X\", answering a pair, "+
+				"a viewed-holding proof); the move comes without its statement proof.",
 			statementPos, statementSeat, table.ReasonStatementCount, func(t *testing.T) ([]byte, int) {
 				lt := grimmVectorGame(t)
 				b := grimmEntry(t, lt.Transcript(), statementPos, firstStatement)
@@ -162,8 +163,8 @@ func grimmVectorSpecs() []vectorSpec {
 				return grimmTampered(t, lt, statementPos, b)
 			}),
 		faultOf("tampered-grimm-bad-statement.masque",
-			"the honest Grimm game up to the first hint (\"I am not X\"): its proof is replaced by the proof of the next hint "+
-				"(another prover or position, another statement): it does not verify.",
+			"the honest Grimm game up to its first move with a statement, entry 33: Sasha unmasks (\"I am X\"); its proof is replaced "+
+				"by the next proof of the same form, honest entry 91's (Anna's unmasking: another prover, position and statement): it does not verify.",
 			statementPos, statementSeat, table.ReasonBadStatement, func(t *testing.T) ([]byte, int) {
 				lt := grimmVectorGame(t)
 				tr := lt.Transcript()
@@ -178,7 +179,7 @@ func grimmVectorSpecs() []vectorSpec {
 						return grimmTampered(t, lt, statementPos, b)
 					}
 				}
-				t.Fatal("no later hint")
+				t.Fatal("no later statement of the same form")
 				return nil, 0
 			}),
 	}
