@@ -206,7 +206,7 @@ def verify(data):
     try:
         if game in ('mascarade', 'mascarade2'):
             gopts = masc_options(game, to['game_options'], names)
-            if gopts.get('names_differ'): note('game options name players other than the roster (not checked by protocol.md)')
+            if gopts.get('names_differ'): return refuse('the game options name other players than the roster seats (protocol.md §2.2.1)')
             rules = Mascarade(game, gopts, n)
             K = 13 if game == 'mascarade' else 17
             deck = gopts['set']
@@ -214,7 +214,7 @@ def verify(data):
         elif game == 'grimm':
             import grimm
             gopts = grimm.parse_options(to['game_options'], names)
-            if gopts.get('names_differ'): note('game options name players other than the roster')
+            if gopts.get('names_differ'): return refuse('the game options name other players than the roster seats (protocol.md §2.2.1)')
             try:
                 rules = grimm.Grimm(gopts, n, gid, note)
             except grimm.Unimplemented as u:

@@ -24,6 +24,14 @@ type Game interface {
 	New(options []byte, deal []engine.Card) (engine.State, error)
 }
 
+// Seated is implemented by games whose options name the players: the
+// table refuses a roster whose seats are not exactly those players, in
+// order (a roster every seat signed could otherwise play a game among
+// other players than it seats).
+type Seated interface {
+	PlayerNames(options []byte) ([]string, error)
+}
+
 // HiddenDealer is implemented by games whose cards are dealt face down:
 // instead of a public deal from joint coins, every seat in turn shuffles
 // the deck (Deck's cards, one per slot) with a proof (mental SPEC.md §5),

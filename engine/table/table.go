@@ -347,6 +347,20 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
+	if sg, ok := game.(Seated); ok {
+		names, err := sg.PlayerNames(opts.Game)
+		if err != nil {
+			return nil, fmt.Errorf("table: %w", err)
+		}
+		if len(names) != len(roster.Seats) {
+			return nil, fmt.Errorf("table: the game's options name %d players, the roster seats %d", len(names), len(roster.Seats))
+		}
+		for i, s := range roster.Seats {
+			if names[i] != s.Name {
+				return nil, fmt.Errorf("table: seat %d is %q in the roster but %q in the game's options", i, s.Name, names[i])
+			}
+		}
+	}
 	deck, err := game.Deck(opts.Game)
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
