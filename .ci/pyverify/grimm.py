@@ -420,6 +420,7 @@ class Grimm:
                 if not self.placeable(seat, c): self.rule('bad-hint')
                 if seat in self.commits:
                     if len(args) != 9: self.rule('bad-commit')
+                    if any(not 0 <= x <= 0xffff for x in args[1:]): self.rule('bad-args')
                     h = hashlib.sha256(b"masque/grimm/eavesdrop/v1" + bytes([seat, c & 0xff]) +
                                        b''.join(struct.pack('>H', x & 0xffff) for x in args[1:])).digest()
                     if h != self.commits[seat]: self.rule('bad-commit')

@@ -51,7 +51,7 @@ def parse_options(game, b, roster_names):
     for k in set(o['set']):
         if o['set'].count(k) > (2 if k == (9 if game == 'mascarade' else 15) else 1): raise ValueError('copies')
     if o['names'] != roster_names:
-        # not stated by protocol.md; recorded as a note by the caller
+        # protocol.md §2.2.1: the roster is refused (the caller)
         o['names_differ'] = True
     return o
 

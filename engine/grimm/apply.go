@@ -594,6 +594,12 @@ func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 				if len(m.Args) != 1+NonceWords {
 					return nil, ruleErr(m.Seat, RuleBadCommit, "open the commitment: the hint needs its nonce")
 				}
+				for i, x := range m.Args[1:] {
+					if x < 0 || x > 0xffff {
+						// One encoding per nonce: words are 16 bits.
+						return nil, ruleErr(m.Seat, RuleBadArgs, "nonce word %d out of range", i)
+					}
+				}
 				if CommitHash(m.Seat, c, m.Args[1:]) != s.commits[m.Seat] {
 					return nil, ruleErr(m.Seat, RuleBadCommit, "the hint on %s does not open the commitment", CardName(c))
 				}
