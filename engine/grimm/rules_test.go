@@ -280,6 +280,38 @@ Kristina give Maria
 	}
 }
 
+// An Eavesdrop hint opening a commitment carries its nonce as 8 words of
+// 16 bits: a word outside 0..65535 is refused (bad-args), so that a nonce
+// has one encoding; the same hint with the words in range opens it.
+func TestEavesdropNonceWords(t *testing.T) {
+	turn := round1("GlassSlipper,Crown,Clock,Spindle,Spindle,GlassSlipper,Treats,Cauldron", "eavesdrop,toast") + `
+Kristina pick GlassSlipper
+Alexander pick Crown
+Maria pick Clock
+Kristina keep
+Kristina hint Beast
+`
+	tab := mustRun(t, turn+"Kristina give Alexander\nKristina act eavesdrop GlassSlipper Maria Alexander\nMaria commit Beast\nAlexander commit Beast\n")
+	maria, err := tab.State.SeatByName("Maria")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := tab.State.Next(); m.Kind != engine.NeedMove || m.Seat != maria {
+		t.Fatalf("the table waits for %+v, not Maria's hint", m)
+	}
+	// The script's commitments use grimm.ScriptNonce.
+	words := grimm.NonceArgs(grimm.ScriptNonce(maria, 1))
+	ok := engine.Move{Seat: maria, Kind: grimm.KindHint, Args: append([]int{int(grimm.Beast)}, words...)}
+	bad := engine.Move{Seat: maria, Kind: grimm.KindHint, Args: append([]int{int(grimm.Beast)}, words...)}
+	bad.Args[1] += 0x10000 // the same low 16 bits
+	if _, _, err := tab.State.Apply(bad); ruleOf(err) != grimm.RuleBadArgs {
+		t.Fatalf("a nonce word of 17 bits: %v, want rule %s", err, grimm.RuleBadArgs)
+	}
+	if _, _, err := tab.State.Apply(ok); err != nil {
+		t.Fatalf("the same hint with its nonce in range: %v", err)
+	}
+}
+
 // TestEffectsOfLooks checks what the table is asked to do for a look at
 // the character deck and for an unmasked player's turn.
 func TestEffectsOfLooks(t *testing.T) {
