@@ -17,7 +17,7 @@ const labelNotHeld = "masque/not-held/v1"
 type NotHeldProof struct {
 	T     *Element
 	proof *SigmaProof
-	known encodings // T's encoding, when decoded from bytes
+	known encodings // T's encoding, when made or decoded from bytes
 }
 
 // notHeldBases holds the public points of a not-held statement (SPEC.md
@@ -113,7 +113,9 @@ func ProveNotHeld(ctx Context, card, view *SecretKey, c Card, comp int, sent []*
 	if isIdentity(T) {
 		return nil, fmt.Errorf("mental: not held: the card is kind %d", kind)
 	}
-	t, f := notHeldStatementOn(ctx, card.pub, view.pub, c, comp, sent, kind, bs, T)
+	known := encodings{} // T's encoding, absorbed now, sent and verified later
+	known.keep(T)
+	t, f := notHeldStatementOn(ctx, card.pub, view.pub, c, comp, sent, kind, bs, T, known)
 	eqs := f.leaf.Equations
 	eqs[1].Secret[1].dlog = ristretto255.NewScalar().Negate(card.x) // −X = (−x)·G
 	eqs[2].Secret[1].dlog = ristretto255.NewScalar().Negate(view.x) // −Y = (−y)·G
@@ -121,7 +123,7 @@ func ProveNotHeld(ctx Context, card, view *SecretKey, c Card, comp int, sent []*
 	if err != nil {
 		return nil, fmt.Errorf("mental: not held proof: %w", err)
 	}
-	return &NotHeldProof{T: T, proof: p}, nil
+	return &NotHeldProof{T: T, proof: p, known: known}, nil
 }
 
 // VerifyNotHeld checks a NotHeldProof: X is the holder's card key, Y its
@@ -153,7 +155,8 @@ var notHeldShape = Leaf(Statement{Witnesses: 3, Equations: make([]Equation, 3)})
 
 // MarshalBinary encodes T ‖ proof (SPEC.md §6): 32 + 3·32 + 3·32 bytes.
 func (p *NotHeldProof) MarshalBinary() ([]byte, error) {
-	return p.proof.AppendBinary(appendElement(nil, p.T)), nil
+	b := make([]byte, 0, 7*32)
+	return p.proof.AppendBinary(append(b, encodingOf(p.T, p.known)...)), nil
 }
 
 // UnmarshalNotHeldProof decodes a NotHeldProof strictly.
