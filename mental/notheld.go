@@ -17,7 +17,34 @@ const labelNotHeld = "masque/not-held/v1"
 type NotHeldProof struct {
 	T     *Element
 	proof *SigmaProof
-	known encodings // T's encoding, when decoded from bytes
+	known encodings // T's encoding, when made or decoded from bytes
+}
+
+// notHeldBases holds the public points of a not-held statement (SPEC.md
+// §3.11) for component comp: C = B − ΣE2_j − M_k, E = ΣE1_j and −A.
+type notHeldBases struct {
+	C, E, negA *Element
+}
+
+// notHeldBasesOf checks the statement's shape and computes its bases
+// (public data: only additions).
+func notHeldBasesOf(c Card, comp int, sent []*EncryptedShare, kind int) (*notHeldBases, error) {
+	if comp < 0 || comp >= len(c) {
+		return nil, fmt.Errorf("mental: not held: component %d of a width-%d card", comp, len(c))
+	}
+	if kind < 0 {
+		return nil, fmt.Errorf("mental: not held: kind %d", kind)
+	}
+	C := ristretto255.NewElement().Subtract(c[comp].B, CardPoint(kind))
+	E := ristretto255.NewIdentityElement()
+	for j, es := range sent {
+		if es == nil || len(es.E1) != len(c) || len(es.E2) != len(c) {
+			return nil, fmt.Errorf("mental: not held: encrypted share %d does not match the card's width %d", j, len(c))
+		}
+		C.Subtract(C, es.E2[comp])
+		E.Add(E, es.E1[comp])
+	}
+	return &notHeldBases{C: C, E: E, negA: ristretto255.NewElement().Negate(c[comp].A)}, nil
 }
 
 // notHeldStatement is the statement of a NotHeldProof. With C = B − ΣE2_j
@@ -29,14 +56,17 @@ type NotHeldProof struct {
 //
 // so a = r·x, b = r·y, and T = r·(M − M_k).
 func notHeldStatement(ctx Context, X, Y *Element, c Card, comp int, sent []*EncryptedShare, kind int, T *Element, known ...encodings) (*transcriptT, *Formula, error) {
-	if comp < 0 || comp >= len(c) {
-		return nil, nil, fmt.Errorf("mental: not held: component %d of a width-%d card", comp, len(c))
+	bs, err := notHeldBasesOf(c, comp, sent, kind)
+	if err != nil {
+		return nil, nil, err
 	}
-	if kind < 0 {
-		return nil, nil, fmt.Errorf("mental: not held: kind %d", kind)
-	}
-	C := ristretto255.NewElement().Subtract(c[comp].B, CardPoint(kind))
-	E := ristretto255.NewIdentityElement()
+	t, f := notHeldStatementOn(ctx, X, Y, c, comp, sent, kind, bs, T, known...)
+	return t, f, nil
+}
+
+// notHeldStatementOn is notHeldStatement on bases already computed by
+// notHeldBasesOf(c, comp, sent, kind), which checked the shapes.
+func notHeldStatementOn(ctx Context, X, Y *Element, c Card, comp int, sent []*EncryptedShare, kind int, bs *notHeldBases, T *Element, known ...encodings) (*transcriptT, *Formula) {
 	t := ctx.transcript(labelNotHeld)
 	absorbElement(t, "X", X, known...)
 	absorbElement(t, "Y", Y, known...)
@@ -44,63 +74,56 @@ func notHeldStatement(ctx Context, X, Y *Element, c Card, comp int, sent []*Encr
 	t.AppendUint64("component", uint64(comp))
 	t.AppendUint64("kind", uint64(kind))
 	t.AppendUint64("shares/n", uint64(len(sent)))
-	for j, es := range sent {
-		if es == nil || len(es.E1) != len(c) || len(es.E2) != len(c) {
-			return nil, nil, fmt.Errorf("mental: not held: encrypted share %d does not match the card's width %d", j, len(c))
-		}
+	for _, es := range sent {
 		absorbElements(t, "E1", es.E1, es.known)
 		absorbElements(t, "E2", es.E2, es.known)
-		C.Subtract(C, es.E2[comp])
-		E.Add(E, es.E1[comp])
 	}
 	absorbElement(t, "T", T, known...)
-	negA := ristretto255.NewElement().Negate(c[comp].A)
 	negX := ristretto255.NewElement().Negate(X)
 	negY := ristretto255.NewElement().Negate(Y)
 	G := generator
 	f := Leaf(Statement{Witnesses: 3, Equations: []Equation{
-		{Secret: []Term{{Witness: 0, Base: C}, {Witness: 1, Base: negA}, {Witness: 2, Base: E}}, Public: []Term{{Base: T}}},
+		{Secret: []Term{{Witness: 0, Base: bs.C}, {Witness: 1, Base: bs.negA}, {Witness: 2, Base: bs.E}}, Public: []Term{{Base: T}}},
 		{Secret: []Term{{Witness: 1, Base: G}, {Witness: 0, Base: negX}}},
 		{Secret: []Term{{Witness: 2, Base: G}, {Witness: 0, Base: negY}}},
 	}})
-	return t, f, nil
+	return t, f
 }
 
 // ProveNotHeld proves, as the holder with card key card and viewing key
 // view, that component comp of c, viewed through the encrypted shares sent
 // to view, is not kind. It fails if it is. Constant time in the keys.
+//
+// The holder never opens the card: T = r·(M − M_k) = r·C − a·A + b·E with
+// a = r·x and b = r·y is one constant-time 3-point multiplication, and it
+// is the identity exactly when M = M_k (r ≠ 0), which the prover refuses
+// to prove. The commitments of the last two equations, u_a·G − u_r·X and
+// u_b·G − u_r·Y, are (u_a − u_r·x)·G and (u_b − u_r·y)·G: fixed-base
+// multiplications (see Term.dlog). The proof is the same as before this
+// shortcut, byte for byte under the same randomness.
 func ProveNotHeld(ctx Context, card, view *SecretKey, c Card, comp int, sent []*EncryptedShare, kind int) (*NotHeldProof, error) {
-	if comp < 0 || comp >= len(c) {
-		return nil, fmt.Errorf("mental: not held: component %d of a width-%d card", comp, len(c))
-	}
-	var others [][]*Element
-	for j, es := range sent {
-		if es == nil || len(es.E1) != len(c) {
-			return nil, fmt.Errorf("mental: not held: encrypted share %d does not match the card's width %d", j, len(c))
-		}
-		others = append(others, view.Decrypt(es))
-	}
-	m, err := card.Peek(c, others)
+	bs, err := notHeldBasesOf(c, comp, sent, kind)
 	if err != nil {
 		return nil, err
-	}
-	diff := ristretto255.NewElement().Subtract(m[comp], CardPoint(kind))
-	if isIdentity(diff) {
-		return nil, fmt.Errorf("mental: not held: the card is kind %d", kind)
 	}
 	r := randomScalar()
-	T := ristretto255.NewElement().ScalarMult(r, diff)
-	t, f, err := notHeldStatement(ctx, card.pub, view.pub, c, comp, sent, kind, T)
-	if err != nil {
-		return nil, err
-	}
 	a := ristretto255.NewScalar().Multiply(r, card.x)
 	b := ristretto255.NewScalar().Multiply(r, view.x)
+	T := ristretto255.NewElement().MultiScalarMult([]*Scalar{r, a, b}, []*Element{bs.C, bs.negA, bs.E})
+	if isIdentity(T) {
+		return nil, fmt.Errorf("mental: not held: the card is kind %d", kind)
+	}
+	known := encodings{} // T's encoding, absorbed now, sent and verified later
+	known.keep(T)
+	t, f := notHeldStatementOn(ctx, card.pub, view.pub, c, comp, sent, kind, bs, T, known)
+	eqs := f.leaf.Equations
+	eqs[1].Secret[1].dlog = ristretto255.NewScalar().Negate(card.x) // −X = (−x)·G
+	eqs[2].Secret[1].dlog = ristretto255.NewScalar().Negate(view.x) // −Y = (−y)·G
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{r, a, b}}})
 	if err != nil {
 		return nil, fmt.Errorf("mental: not held proof: %w", err)
 	}
-	return &NotHeldProof{T: T, proof: p}, nil
+	return &NotHeldProof{T: T, proof: p, known: known}, nil
 }
 
 // VerifyNotHeld checks a NotHeldProof: X is the holder's card key, Y its
@@ -132,7 +155,8 @@ var notHeldShape = Leaf(Statement{Witnesses: 3, Equations: make([]Equation, 3)})
 
 // MarshalBinary encodes T ‖ proof (SPEC.md §6): 32 + 3·32 + 3·32 bytes.
 func (p *NotHeldProof) MarshalBinary() ([]byte, error) {
-	return p.proof.AppendBinary(appendElement(nil, p.T)), nil
+	b := make([]byte, 0, 7*32)
+	return p.proof.AppendBinary(append(b, encodingOf(p.T, p.known)...)), nil
 }
 
 // UnmarshalNotHeldProof decodes a NotHeldProof strictly.

@@ -28,6 +28,13 @@ type Term struct {
 	Witness int
 	Coef    *Scalar
 	Base    *Element
+	// dlog, if set on a secret term, is a scalar with Base = dlog·G that
+	// the prover knows (its own public key): the commitment then adds
+	// u·dlog to the coefficient of G, one fixed-base multiplication for
+	// all such terms, instead of a variable-base term. Prover only and
+	// secret: it is never absorbed, encoded or read by a verifier, and
+	// the commitment is the same point either way.
+	dlog *Scalar
 }
 
 // Equation states Σ_secret w_i·B_i = Σ_public c_j·Q_j.
@@ -250,27 +257,54 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 			se := ristretto255.NewScalar().Multiply(bitScalar(sigma), e)
 			se.Negate(se)
 			for _, eq := range g.leaf.Equations {
+				// R = Σ u_w·B over the secret terms (+ se·public value
+				// under an OR). Terms on G, and terms whose base the
+				// prover knows as dlog·G, are gathered into one
+				// coefficient of G (scalar arithmetic, constant time)
+				// and cost one fixed-base multiplication together; the
+				// rest is one constant-time (multi-)scalar
+				// multiplication. Which terms go where depends on the
+				// statement's structure only, never on a secret.
 				sc := make([]*Scalar, 0, len(eq.Secret)+1)
 				pt := make([]*Element, 0, len(eq.Secret)+1)
+				var onG *Scalar
 				for _, term := range eq.Secret {
 					if term.Witness < 0 || term.Witness >= g.leaf.Witnesses {
 						errShape = fmt.Errorf("mental: witness index %d out of range", term.Witness)
 						return
 					}
-					sc = append(sc, ls.u[term.Witness])
-					pt = append(pt, term.Base)
+					u := ls.u[term.Witness]
+					switch {
+					case term.dlog != nil:
+						u = ristretto255.NewScalar().Multiply(u, term.dlog)
+					case term.Base.Equal(generator) == 1:
+					default:
+						sc = append(sc, u)
+						pt = append(pt, term.Base)
+						continue
+					}
+					if onG == nil {
+						onG = ristretto255.NewScalar().Set(u)
+					} else {
+						onG.Add(onG, u)
+					}
 				}
 				if underOr {
 					sc = append(sc, se)
 					pt = append(pt, eq.publicValue())
 				}
-				var R *Element
-				if len(sc) == 1 && pt[0].Equal(generator) == 1 {
-					R = ristretto255.NewElement().ScalarBaseMult(sc[0])
-				} else if len(sc) == 1 {
-					R = ristretto255.NewElement().ScalarMult(sc[0], pt[0])
-				} else {
-					R = ristretto255.NewElement().MultiScalarMult(sc, pt)
+				R := ristretto255.NewIdentityElement()
+				switch {
+				case len(sc) == 1:
+					R.ScalarMult(sc[0], pt[0])
+				case len(sc) > 1:
+					R.MultiScalarMult(sc, pt)
+				}
+				switch {
+				case onG != nil && len(sc) == 0:
+					R.ScalarBaseMult(onG)
+				case onG != nil:
+					R.Add(R, ristretto255.NewElement().ScalarBaseMult(onG))
 				}
 				proof.commitments = append(proof.commitments, R)
 			}
