@@ -50,9 +50,9 @@ prints its own) and asks which one you mean; with --bot it refuses and
 lists them: pick one with --creator FINGERPRINT (its first characters are
 enough) or --creator PEER-ID, or join by the host's invite multiaddr.
 
-The table decides the game (Mascarade or its 2nd edition) and whether the
-players' card keys are published at the end (the host chose): both are
-stated once you are seated. In a terminal you play your seat on the play
+The table decides the game (Mascarade, its 2nd edition or The Grimm
+Masquerade) and whether the players' card keys are published at the end
+(the host chose): both are stated once you are seated. In a terminal you play your seat on the play
 screen (as in 'masque play').
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is

@@ -39,7 +39,7 @@ var variantNames = []string{"bets", "jewels", "abilities"}
 // SetupHelp describes the setup: the advanced variants.
 func (Game) SetupHelp() games.SetupHelp {
 	return games.SetupHelp{
-		Usage:   "grimm: the advanced variants, `VARIANTS` a comma-separated list of bets, jewels and abilities (bets with 3 to 5 players; default: the basic game)",
+		Usage:   "the advanced variants, VARIANTS a comma-separated list of bets, jewels and abilities (bets with 3 to 5 players; default: the basic game)",
 		Choices: []string{"bets", "jewels", "abilities", "bets,jewels", "jewels,abilities", "bets,jewels,abilities"},
 		Default: "The Grimm Masquerade plays the basic game without --scenario",
 	}

@@ -62,10 +62,11 @@ type LoneShuffle struct {
 }
 
 // ShuffleDigest is the digest of a shuffle's output ciphertexts, in slot
-// order: SHA-512/256 of their encodings, with a label.
+// order: SHA-512/256 of their encodings. It only ties a seat's own record
+// (LoneShuffle) to the entry it made; it is never sent nor signed, so it
+// carries no protocol label.
 func ShuffleDigest(out []mental.Card) ([32]byte, error) {
 	h := sha512.New512_256()
-	h.Write([]byte("masque/v1/lone-shuffle"))
 	for _, c := range out {
 		b, err := c.MarshalBinary()
 		if err != nil {
