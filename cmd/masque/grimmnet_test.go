@@ -200,3 +200,24 @@ func TestGrimmHostJoinKill9(t *testing.T) {
 		}
 	}
 }
+
+// TestJoinInteractiveGrimm: a joiner plays The Grimm Masquerade on the
+// screen (the generic view path, driven by messages) at a networked table
+// of 'masque host --game grimm' and another joining bot; the three
+// transcripts are identical and the screen ends on the game's result.
+func TestJoinInteractiveGrimm(t *testing.T) {
+	res, drivers, trs := screenTable(t, []string{"--game", "grimm"}, 3, map[int]bool{1: true}, "")
+	checkDriver(t, drivers[1], "card keys published at the end")
+	if j := res[1].out; !strings.Contains(j, "game: The Grimm Masquerade") || !strings.Contains(j, "verified: ") {
+		t.Errorf("joiner output:\n%s", j)
+	}
+	if h := res[0].out; !strings.Contains(h, "open for 3 players (The Grimm Masquerade)") {
+		t.Errorf("host output:\n%s", h)
+	}
+	if !strings.Contains(drivers[1].final, "The Grimm Masquerade") || !strings.Contains(drivers[1].final, "roses") {
+		t.Errorf("screen:\n%s", drivers[1].final)
+	}
+	if code, out, errOut := runOut("verify", trs[2]); code != 0 {
+		t.Errorf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -640,9 +640,9 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		OnOpen: func(t lobby.Table, advErr error) {
 			if o.noAdvert {
 				// No mDNS: joiners cannot look the code up; they use the invite.
-				r.printf("table %q open for %d players (%s)", name, o.players, o.game)
+				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
-				r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
+				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
 				r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
 			}
 			whose := "your choice"
@@ -690,8 +690,10 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 // the end of the game (yes by default).
 func (r *netRun) askKeyRelease() bool {
 	for {
-		fmt.Fprint(r.out, "Publish every player's card keys at the end of the game, so that 'masque replay --reveal'\n"+
-			"shows every card? This is the table's option: it holds for every player. [Y/n] ")
+		// Lines short enough for an 80-column terminal.
+		fmt.Fprint(r.out, "Publish every player's card keys at the end of the game, so that\n"+
+			"'masque replay --reveal' shows every card? This is the table's option: it holds\n"+
+			"for every player. [Y/n] ")
 		line, err := readLine(r.a.stdin)
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "", "y", "yes":
