@@ -115,7 +115,8 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
-		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) }})
+		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
+		SealSalt: &salt})
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,10 @@ type SeatConfig struct {
 	// hidden hand) before the entry leaves the seat; an error refuses the
 	// entry (the seat would forget its cards at a restart).
 	KeepShuffle func(table.LoneShuffle) error
+	// SealSalt, if set, is the seat's kept secret for sealed choices: a
+	// bot that seals (games.SealingBot) derives its nonces from it, so
+	// that after a restart it still opens what it sealed.
+	SealSalt *[32]byte
 }
 
 // Seat is one seat's replica and private side, at a table of either

@@ -8,7 +8,9 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -158,5 +160,63 @@ func TestShufflesFile(t *testing.T) {
 	}
 	if fi, err := os.Stat(filepath.Join(dir, ShufflesFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the shuffles file: %v, mode %v", err, fi.Mode())
+	}
+}
+
+// A bot's sealed Eavesdrop choice survives a restart too: sealed with the
+// seat's kept salt (games.SealingBot), the bot of the restarted seat
+// opens it; a bot without the salt could not.
+func TestBotSealedChoiceSurvivesRestart(t *testing.T) {
+	lt, err := localplay.Run(grimm.Game{}, []byte(eavesdropBeforeCommits), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := registry.Lookup("grimm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	salt, err := sealSalt(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := lt.Seats[0]
+	bot := func(sealed bool) games.KnowingBot {
+		t.Helper()
+		b, err := g.NewBot(k.Replica.Rules(), 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, ok := b.(games.SealingBot)
+		if !ok {
+			t.Fatalf("the Grimm bot %T does not seal with a kept salt", b)
+		}
+		if sealed {
+			sb.SealWith(salt)
+		}
+		return b.(games.KnowingBot)
+	}
+	m, _, ok := bot(true).ChooseKnowing(k.Replica.Rules(), k.Player.Known(k.Replica))
+	if !ok || m.Kind != grimm.KindCommit {
+		t.Fatalf("the bot chose %+v (%v), want a commitment", m, ok)
+	}
+	if err := lt.Move(0, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := lt.Move(2, engine.Move{Kind: grimm.KindCommit, Args: grimm.CommitArgs(grimm.CommitHash(2, grimm.EvilQueen, grimm.NonceArgs(grimm.ScriptNonce(2, 1))))}, nil); err != nil {
+		t.Fatal(err)
+	}
+	s := lt.View().Rules().(*grimm.State)
+	// The control: a fresh bot without the salt cannot open.
+	if m, _, ok := bot(false).ChooseKnowing(s, k.Player.Known(k.Replica)); ok {
+		if _, _, err := s.Play(m); err == nil {
+			t.Fatalf("a bot without the salt opened the commitment with %+v", m)
+		}
+	}
+	m, _, ok = bot(true).ChooseKnowing(s, k.Player.Known(k.Replica))
+	if !ok || m.Kind != grimm.KindHint {
+		t.Fatalf("the restarted bot chose %+v (%v), want the opening", m, ok)
+	}
+	if err := lt.Move(0, m, nil); err != nil {
+		t.Fatalf("the restarted bot's opening: %v", err)
 	}
 }
