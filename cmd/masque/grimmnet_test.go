@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine/ledger"
 )
 
 // child is a masque process run from the test binary (childArgsEnv),
@@ -219,5 +220,30 @@ func TestJoinInteractiveGrimm(t *testing.T) {
 	}
 	if code, out, errOut := runOut("verify", trs[2]); code != 0 {
 		t.Errorf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A joiner is told the game with its variants: the host chose them.
+func TestRosterGameTellsVariants(t *testing.T) {
+	for _, c := range []struct {
+		game, scenario, want string
+	}{
+		{"grimm", "", "The Grimm Masquerade"},
+		{"grimm", "jewels,abilities", "The Grimm Masquerade (variants: jewels, abilities)"},
+		{"grimm", "bets", "The Grimm Masquerade (variants: bets)"},
+		{"mascarade", "", "Mascarade"},
+	} {
+		setup, err := gameSetup(c.game, c.scenario, 3, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := []string{"Anna", "Boris", "Sasha"}
+		opts, err := netsession.TableOptions(c.game, names, setup, true, false, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rosterGame(&ledger.Roster{Game: c.game, Options: opts}); got != c.want {
+			t.Errorf("%s %q: %q, want %q", c.game, c.scenario, got, c.want)
+		}
 	}
 }

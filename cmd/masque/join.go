@@ -216,7 +216,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			r.printf("the name %s was taken at this table: you play as %s (choose your own name with --player NAME)", player, got)
 		}
 	}
-	r.printf("game: %s", gameTitle(seating.Roster.Game))
+	r.printf("game: %s", rosterGame(seating.Roster))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, keys, t.label)
 }

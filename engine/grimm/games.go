@@ -92,6 +92,29 @@ func (Game) PlayerNames(options []byte) ([]string, error) {
 	return o.Players, nil
 }
 
+// TellSetup implements games.SetupTeller: the advanced variants in play
+// ("variants: bets, jewels"), "" for the basic game or options that do
+// not decode.
+func (Game) TellSetup(options []byte) string {
+	o, err := UnmarshalOptions(options)
+	if err != nil {
+		return ""
+	}
+	var v []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{o.Bets, "bets"}, {o.Jewels, "jewels"}, {o.Abilities, "abilities"}} {
+		if x.on {
+			v = append(v, x.name)
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return "variants: " + strings.Join(v, ", ")
+}
+
 // FixedDeal reports whether options fix some round's deal ([FixedRound]).
 func (Game) FixedDeal(options []byte) bool {
 	o, err := UnmarshalOptions(options)
