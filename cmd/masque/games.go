@@ -8,6 +8,7 @@ import (
 
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -61,6 +62,29 @@ func gameTitle(game string) string {
 		return game
 	}
 	return g.Title()
+}
+
+// rosterGame is a roster's game for people: its title, with its setup
+// when the game tells it (games.SetupTeller) and it is not the default:
+// "The Grimm Masquerade (variants: jewels, abilities)".
+func rosterGame(r *ledger.Roster) string {
+	title := gameTitle(r.Game)
+	g, err := registry.Lookup(r.Game)
+	if err != nil {
+		return title
+	}
+	st, ok := g.Table().(games.SetupTeller)
+	if !ok {
+		return title
+	}
+	o, err := table.UnmarshalOptions(r.Options)
+	if err != nil {
+		return title
+	}
+	if s := st.TellSetup(o.Game); s != "" {
+		return title + " (" + s + ")"
+	}
+	return title
 }
 
 // gameSetup checks --game, --scenario and --players (at most most) for a

@@ -501,7 +501,9 @@ yes, --no-key-release answers no without asking.
 
 --game mascarade2 opens a table of the 2nd edition (4 to 12 players);
 --scenario picks its masks (a built-in scenario or a FILE, as for 'masque
-play'). Joiners learn the game from the table.
+play'). --game grimm opens a table of The Grimm Masquerade (2 to 5
+players); --scenario adds its advanced variants (bets, jewels, abilities,
+comma-separated). Joiners learn the game from the table.
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
@@ -514,6 +516,7 @@ unfinished tables it lists them and asks for --state; --new opens a new
 table instead.`,
 		Example: `  masque host --players 5 --name friday
   masque host --game mascarade2 --players 6 --name friday --no-key-release
+  masque host --game grimm --players 3 --scenario jewels,abilities --name tales
   masque host --bot --players 4 --name friday --state /tmp/friday
   masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
 		Args: noArgs,
@@ -637,9 +640,9 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		OnOpen: func(t lobby.Table, advErr error) {
 			if o.noAdvert {
 				// No mDNS: joiners cannot look the code up; they use the invite.
-				r.printf("table %q open for %d players (%s)", name, o.players, o.game)
+				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
-				r.printf("table %q open for %d players (%s): join code %s", name, o.players, o.game, t.Code())
+				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
 				r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
 			}
 			whose := "your choice"
@@ -687,8 +690,10 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 // the end of the game (yes by default).
 func (r *netRun) askKeyRelease() bool {
 	for {
-		fmt.Fprint(r.out, "Publish every player's card keys at the end of the game, so that 'masque replay --reveal'\n"+
-			"shows every card? This is the table's option: it holds for every player. [Y/n] ")
+		// Lines short enough for an 80-column terminal.
+		fmt.Fprint(r.out, "Publish every player's card keys at the end of the game, so that\n"+
+			"'masque replay --reveal' shows every card? This is the table's option: it holds\n"+
+			"for every player. [Y/n] ")
 		line, err := readLine(r.a.stdin)
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "", "y", "yes":

@@ -50,9 +50,9 @@ prints its own) and asks which one you mean; with --bot it refuses and
 lists them: pick one with --creator FINGERPRINT (its first characters are
 enough) or --creator PEER-ID, or join by the host's invite multiaddr.
 
-The table decides the game (Mascarade or its 2nd edition) and whether the
-players' card keys are published at the end (the host chose): both are
-stated once you are seated. In a terminal you play your seat on the play
+The table decides the game (Mascarade, its 2nd edition or The Grimm
+Masquerade) and whether the players' card keys are published at the end
+(the host chose): both are stated once you are seated. In a terminal you play your seat on the play
 screen (as in 'masque play').
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
@@ -216,7 +216,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			r.printf("the name %s was taken at this table: you play as %s (choose your own name with --player NAME)", player, got)
 		}
 	}
-	r.printf("game: %s", gameTitle(seating.Roster.Game))
+	r.printf("game: %s", rosterGame(seating.Roster))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, keys, t.label)
 }

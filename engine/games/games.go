@@ -206,6 +206,24 @@ type KnowingBot interface {
 	ChooseKnowing(s engine.State, known map[engine.Slot]engine.Card) (m engine.Move, bits []bool, ok bool)
 }
 
+// SetupTeller is a [Rules] that can tell its setup, read from the game's
+// canonical options, for people joining a table ("variants: jewels,
+// abilities"); "" for the game's default setup.
+type SetupTeller interface {
+	TellSetup(options []byte) string
+}
+
+// SealingBot is a [Bot] that makes sealed choices (commitments it opens
+// later, as a Grimm Eavesdrop portrait). Given a secret its session keeps
+// with the seat's records, it derives their nonces from it instead of
+// drawing them at random, so that the bot of a restarted seat can still
+// open what the bot before the restart sealed.
+type SealingBot interface {
+	Bot
+	// SealWith sets the secret the bot's sealing nonces come from.
+	SealWith(salt [32]byte)
+}
+
 // KnowingTable is a [Table] that can say what a seat knows now, by slot
 // (table.Player.Known): a script naming a card of a hidden hand is
 // resolved with it.

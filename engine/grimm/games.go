@@ -39,7 +39,7 @@ var variantNames = []string{"bets", "jewels", "abilities"}
 // SetupHelp describes the setup: the advanced variants.
 func (Game) SetupHelp() games.SetupHelp {
 	return games.SetupHelp{
-		Usage:   "grimm: the advanced variants, `VARIANTS` a comma-separated list of bets, jewels and abilities (bets with 3 to 5 players; default: the basic game)",
+		Usage:   "the advanced variants, VARIANTS a comma-separated list of bets, jewels and abilities (bets with 3 to 5 players; default: the basic game)",
 		Choices: []string{"bets", "jewels", "abilities", "bets,jewels", "jewels,abilities", "bets,jewels,abilities"},
 		Default: "The Grimm Masquerade plays the basic game without --scenario",
 	}
@@ -90,6 +90,29 @@ func (Game) PlayerNames(options []byte) ([]string, error) {
 		return nil, err
 	}
 	return o.Players, nil
+}
+
+// TellSetup implements games.SetupTeller: the advanced variants in play
+// ("variants: bets, jewels"), "" for the basic game or options that do
+// not decode.
+func (Game) TellSetup(options []byte) string {
+	o, err := UnmarshalOptions(options)
+	if err != nil {
+		return ""
+	}
+	var v []string
+	for _, x := range []struct {
+		on   bool
+		name string
+	}{{o.Bets, "bets"}, {o.Jewels, "jewels"}, {o.Abilities, "abilities"}} {
+		if x.on {
+			v = append(v, x.name)
+		}
+	}
+	if len(v) == 0 {
+		return ""
+	}
+	return "variants: " + strings.Join(v, ", ")
 }
 
 // FixedDeal reports whether options fix some round's deal ([FixedRound]).

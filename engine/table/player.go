@@ -41,6 +41,40 @@ type Player struct {
 	// swapBits are the secret bits of the hidden swaps this seat made,
 	// by the position of the move's entry, in the move's swap order.
 	swapBits map[uint64][]bool
+	// restored are this seat's lone shuffles told by RememberShuffle (a
+	// restart), by position, until their entries are applied.
+	restored map[uint64]LoneShuffle
+}
+
+// LoneShuffle is what a shuffle of some slots made by this seat alone
+// left where: Cards[i] is the card that went to Slots[i] (-1 where the
+// seat did not know it). Nobody else can tell (the shuffle's proof hides
+// its permutation) and the log does not carry it, so a seat that must
+// know its cards after a restart (an unmasked Grimm player's hidden hand)
+// keeps it with its secrets: [Player.PendingShuffle] before the entry
+// leaves the seat, [Player.RememberShuffle] when it restarts. Digest binds
+// it to the shuffled ciphertexts ([ShuffleDigest]).
+type LoneShuffle struct {
+	Pos    uint64
+	Slots  []engine.Slot
+	Cards  []engine.Card
+	Digest [32]byte
+}
+
+// ShuffleDigest is the digest of a shuffle's output ciphertexts, in slot
+// order: SHA-512/256 of their encodings. It only ties a seat's own record
+// (LoneShuffle) to the entry it made; it is never sent nor signed, so it
+// carries no protocol label.
+func ShuffleDigest(out []mental.Card) ([32]byte, error) {
+	h := sha512.New512_256()
+	for _, c := range out {
+		b, err := c.MarshalBinary()
+		if err != nil {
+			return [32]byte{}, err
+		}
+		h.Write(b)
+	}
+	return [32]byte(h.Sum(nil)), nil
 }
 
 // trackedShuffle is a shuffle this seat authored: where each input card
@@ -56,7 +90,37 @@ type trackedShuffle struct {
 // NewPlayer returns the player of seat, signing with sign and holding the
 // secret keys keys.
 func NewPlayer(seat int, sign ed25519.PrivateKey, keys SeatSecrets) *Player {
-	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}}
+	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}}
+}
+
+// PendingShuffle returns the lone shuffle this seat made for the entry at
+// t's position, not yet applied (ok=false when the seat made none, or
+// shuffled with others: a shuffle others shuffle after tells nothing).
+func (p *Player) PendingShuffle(t *Table) (LoneShuffle, bool, error) {
+	sh := p.shuffled
+	if sh == nil || sh.pos != t.Pos() {
+		return LoneShuffle{}, false, nil
+	}
+	d, err := ShuffleDigest(sh.out)
+	if err != nil {
+		return LoneShuffle{}, false, err
+	}
+	ls := LoneShuffle{Pos: sh.pos, Slots: slices.Clone(sh.slots), Digest: d}
+	for i := range sh.slots {
+		ls.Cards = append(ls.Cards, sh.cards[sh.perm[i]])
+	}
+	return ls, true, nil
+}
+
+// RememberShuffle restores a lone shuffle this seat made (a restarted
+// seat reads it from its own records): when its entry is applied again,
+// Observe remembers the cards it moved, as after the shuffle itself. A
+// record whose digest does not match the applied entry is ignored.
+func (p *Player) RememberShuffle(ls LoneShuffle) {
+	if len(ls.Slots) != len(ls.Cards) {
+		return
+	}
+	p.restored[ls.Pos] = LoneShuffle{Pos: ls.Pos, Slots: slices.Clone(ls.Slots), Cards: slices.Clone(ls.Cards), Digest: ls.Digest}
 }
 
 // SwapBits returns the secret bits of the hidden swaps this seat made (or
@@ -417,6 +481,11 @@ func (p *Player) remember(sg Sighting, c mental.Card) {
 // observeShuffle turns this seat's shuffle, if the entry at pos is it,
 // into sightings of the cards it knew, in the slots they went to.
 func (p *Player) observeShuffle(t *Table, pos uint64) {
+	if ls, ok := p.restored[pos]; ok && (p.shuffled == nil || p.shuffled.pos != pos) {
+		delete(p.restored, pos)
+		p.observeRestored(t, pos, ls)
+		return
+	}
 	sh := p.shuffled
 	if sh == nil || sh.pos > pos {
 		return
@@ -433,6 +502,29 @@ func (p *Player) observeShuffle(t *Table, pos uint64) {
 	for i, sl := range sh.slots {
 		if c := sh.cards[sh.perm[i]]; c >= 0 {
 			p.remember(Sighting{Pos: pos, Slot: sl, Card: c}, sh.out[i])
+		}
+	}
+}
+
+// observeRestored turns a remembered lone shuffle into sightings, when the
+// entry at pos is this seat's and holds the shuffle remembered.
+func (p *Player) observeRestored(t *Table, pos uint64, ls LoneShuffle) {
+	if int(pos) >= len(t.log) || int(t.log[pos].Seat) != p.Seat {
+		return
+	}
+	out := make([]mental.Card, len(ls.Slots))
+	for i, sl := range ls.Slots {
+		if int(sl) >= len(t.st.slots) {
+			return
+		}
+		out[i] = t.st.slots[sl]
+	}
+	if d, err := ShuffleDigest(out); err != nil || d != ls.Digest {
+		return // another shuffle took the position (a record of one never sent)
+	}
+	for i, sl := range ls.Slots {
+		if ls.Cards[i] >= 0 {
+			p.remember(Sighting{Pos: pos, Slot: sl, Card: ls.Cards[i]}, out[i])
 		}
 	}
 }

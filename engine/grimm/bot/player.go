@@ -2,6 +2,7 @@ package bot
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
@@ -23,6 +24,9 @@ type Player struct {
 	// commit is the portrait and nonce of the Eavesdrop commitment this
 	// seat made and has not opened yet.
 	commit *commitment
+	// salt, if set (SealWith), is the secret the commitment nonces are
+	// derived from.
+	salt *[32]byte
 }
 
 type commitment struct {
@@ -30,7 +34,26 @@ type commitment struct {
 	nonce []int
 }
 
-var _ games.KnowingBot = (*Player)(nil)
+var (
+	_ games.KnowingBot = (*Player)(nil)
+	_ games.SealingBot = (*Player)(nil)
+)
+
+// SealWith implements games.SealingBot: the bot's commitment nonces come
+// from salt, the seat and the round, so that a bot restarted with the same
+// salt opens the commitment its predecessor made.
+func (p *Player) SealWith(salt [32]byte) { p.salt = &salt }
+
+// sealNonce is the nonce of the bot's commitment in state s, from its
+// salt: SHA-256 of a label, the salt, the seat, the round and the seat's
+// hint tokens left (unchanged from a commitment to its opening, one fewer
+// at the next: no two commitments share a nonce), cut to 16 bytes. The
+// label is local (the derivation is the bot's own business, checked by
+// nobody), so it is not a protocol label.
+func (p *Player) sealNonce(s *grimm.State) []int {
+	h := sha256.Sum256(append(append([]byte("grimm bot seal nonce v1"), p.salt[:]...), byte(p.Seat), byte(s.Round()), byte(s.TokensLeft(p.Seat))))
+	return grimm.NonceArgs([16]byte(h[:16]))
+}
 
 // NewBot returns the bot of seat (a [games.BotMaker]), deterministic given
 // seed apart from its commitment nonces.
@@ -57,10 +80,23 @@ func (p *Player) ChooseKnowing(s engine.State, known map[engine.Slot]engine.Card
 	if !ok || st == nil {
 		return engine.Move{}, nil, false
 	}
-	if seat, char, ok := st.Pending(); ok && seat == p.Seat && char == 0 && p.commit != nil {
-		m := engine.Move{Seat: p.Seat, Kind: grimm.KindHint, Args: append([]int{int(p.commit.char)}, p.commit.nonce...)}
-		p.commit = nil
-		return m, nil, true
+	if seat, char, ok := st.Pending(); ok && seat == p.Seat && char == 0 {
+		if p.commit != nil {
+			m := engine.Move{Seat: p.Seat, Kind: grimm.KindHint, Args: append([]int{int(p.commit.char)}, p.commit.nonce...)}
+			p.commit = nil
+			return m, nil, true
+		}
+		if p.salt != nil {
+			// Restarted after sealing: the salt's nonce opens the
+			// commitment for exactly one portrait.
+			nonce := p.sealNonce(st)
+			for _, c := range grimm.Characters() {
+				m := engine.Move{Seat: p.Seat, Kind: grimm.KindHint, Args: append([]int{int(c)}, nonce...)}
+				if _, _, err := st.Play(m); err == nil {
+					return m, nil, true
+				}
+			}
+		}
 	}
 	m, ok := p.Bot.Choose(st, known)
 	if !ok {
@@ -71,8 +107,10 @@ func (p *Player) ChooseKnowing(s engine.State, known map[engine.Slot]engine.Card
 		if err != nil {
 			return engine.Move{}, nil, false
 		}
-		nonce, err := randomNonce()
-		if err != nil {
+		var nonce []int
+		if p.salt != nil {
+			nonce = p.sealNonce(st)
+		} else if nonce, err = randomNonce(); err != nil {
 			return engine.Move{}, nil, false
 		}
 		p.commit = &commitment{char: c, nonce: nonce}

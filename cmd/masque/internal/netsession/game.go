@@ -56,11 +56,15 @@ type Game struct {
 	out     *p2p.Outcome
 	err     error
 	closed  bool
+	salt    [32]byte      // the seat's salt for sealed choices (SealSalt)
 	restart int           // entries replayed from the state directory
 	timeout time.Duration // how long the room waits for a silent seat
 }
 
-var _ session.Session = (*Game)(nil)
+var (
+	_ session.Session = (*Game)(nil)
+	_ session.Sealer  = (*Game)(nil)
+)
 
 // Start opens the room of cfg.Store (replaying any stored entries: a
 // restart) and runs it in the background until the game ends, a verdict
@@ -99,10 +103,20 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 		return nil, fmt.Errorf("your secret swaps: %w", err)
 	}
 	dir := cfg.Store.Dir()
-	g := &Game{cfg: cfg, names: names, done: make(chan struct{}), updates: make(chan struct{}, 1)}
+	shuffles, err := loadShuffles(dir)
+	if err != nil {
+		return nil, fmt.Errorf("your shuffles of your hidden hand: %w", err)
+	}
+	salt, err := sealSalt(dir)
+	if err != nil {
+		return nil, fmt.Errorf("your secret for sealed choices: %w", err)
+	}
+	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
-		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) }})
+		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
+		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
+		SealSalt: &salt})
 	if err != nil {
 		return nil, err
 	}
@@ -163,6 +177,11 @@ func (g *Game) onWait(w p2p.Wait) {
 	}
 	g.notify()
 }
+
+// SealSalt implements session.Sealer: the seat's salt for sealed choices,
+// kept in its state directory (SealSaltFile) so that a restarted seat
+// opens what it sealed before.
+func (g *Game) SealSalt() [32]byte { return g.salt }
 
 // Replayed is the number of entries replayed from the state directory when
 // the game started (non-zero after a restart).

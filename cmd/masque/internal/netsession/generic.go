@@ -37,13 +37,26 @@ func (d *Seat) followGeneric(e *ledger.Entry, prior engine.State) ([]string, err
 	}
 	d.glines = append(d.glines, lines...)
 	if d.bot == nil && d.cfg.Bot && d.tab.Rules() != nil {
-		bot, err := d.game.NewBot(d.tab.Rules(), engine.Seat(d.seat), d.cfg.Seed)
-		if err != nil {
+		if err := d.newBot(d.tab.Rules()); err != nil {
 			return nil, err
 		}
-		d.bot = bot
 	}
 	return lines, nil
+}
+
+// newBot creates the seat's bot on rules state s; a bot that seals its
+// choices (games.SealingBot) seals them with the seat's kept salt. d.mu is
+// held.
+func (d *Seat) newBot(s engine.State) error {
+	bot, err := d.game.NewBot(s, engine.Seat(d.seat), d.cfg.Seed)
+	if err != nil {
+		return err
+	}
+	if sb, ok := bot.(games.SealingBot); ok && d.cfg.SealSalt != nil {
+		sb.SealWith(*d.cfg.SealSalt)
+	}
+	d.bot = bot
+	return nil
 }
 
 // genericBotMove returns the bot's move's body in a game outside the
@@ -54,11 +67,9 @@ func (d *Seat) genericBotMove() ([]byte, error) {
 		return nil, errors.New("a move is expected before the game started")
 	}
 	if d.bot == nil {
-		bot, err := d.game.NewBot(s, engine.Seat(d.seat), d.cfg.Seed)
-		if err != nil {
+		if err := d.newBot(s); err != nil {
 			return nil, err
 		}
-		d.bot = bot
 	}
 	if d.botMoves++; d.botMoves > MaxGenericBotMoves {
 		return nil, fmt.Errorf("the bots did not finish the game in %d moves", MaxGenericBotMoves)

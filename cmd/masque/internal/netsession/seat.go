@@ -45,6 +45,17 @@ type SeatConfig struct {
 	// before the move leaves the seat; an error refuses the move (the
 	// player would lose what it did).
 	KeepSwapBits func(pos uint64, bits []bool) error
+	// Shuffles are where this seat's earlier lone shuffles put the cards
+	// it knew (a restart: table.Player.RememberShuffle).
+	Shuffles []table.LoneShuffle
+	// KeepShuffle, if set, records a lone shuffle of this seat (its
+	// hidden hand) before the entry leaves the seat; an error refuses the
+	// entry (the seat would forget its cards at a restart).
+	KeepShuffle func(table.LoneShuffle) error
+	// SealSalt, if set, is the seat's kept secret for sealed choices: a
+	// bot that seals (games.SealingBot) derives its nonces from it, so
+	// that after a restart it still opens what it sealed.
+	SealSalt *[32]byte
 }
 
 // Seat is one seat's replica and private side, at a table of either
@@ -93,6 +104,9 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	player := table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Keys)
 	for pos, bits := range cfg.SwapBits {
 		player.RememberSwapBits(pos, bits)
+	}
+	for _, ls := range cfg.Shuffles {
+		player.RememberShuffle(ls)
 	}
 	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
 		moves: make(chan []byte, 1), generic: !narrate.Narrates(g.Name())}
@@ -239,6 +253,13 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 		}
 		if !auto {
 			return nil, fmt.Errorf("entry %d is not this seat's to write", pos)
+		}
+		if ls, ok, err := d.player.PendingShuffle(d.tab); err != nil {
+			return nil, err
+		} else if ok && d.cfg.KeepShuffle != nil {
+			if err := d.cfg.KeepShuffle(ls); err != nil {
+				return nil, fmt.Errorf("recording your shuffle of your hidden hand: %w", err)
+			}
 		}
 		return b.MarshalBinary()
 	}

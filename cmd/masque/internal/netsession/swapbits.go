@@ -88,19 +88,7 @@ func appendSwapBits(dir string, pos uint64, bits []bool) error {
 		b.WriteByte("01"[btoi(bit)])
 	}
 	b.WriteByte('\n')
-	f, err := os.OpenFile(filepath.Join(dir, SwapBitsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.WriteString(b.String()); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return appendSynced(filepath.Join(dir, SwapBitsFile), b.String())
 }
 
 func btoi(b bool) int {

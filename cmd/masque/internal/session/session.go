@@ -61,3 +61,11 @@ type Session interface {
 	// Close leaves the table and releases everything.
 	Close() error
 }
+
+// Sealer is a Session that keeps the salt of the seat's sealed choices
+// (view.Input.Salt: a Grimm Eavesdrop commitment) where a restarted seat
+// finds it again. A screen on a session without it draws a salt of its
+// own, which lives as long as the screen.
+type Sealer interface {
+	SealSalt() [32]byte
+}

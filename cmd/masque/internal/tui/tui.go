@@ -165,7 +165,9 @@ func New(sess session.Session, opts Options) Model {
 	}
 	st := newStyles(opts.NoColor)
 	var salt [32]byte
-	if _, err := rand.Read(salt[:]); err != nil {
+	if sl, ok := sess.(session.Sealer); ok {
+		salt = sl.SealSalt()
+	} else if _, err := rand.Read(salt[:]); err != nil {
 		lg.Error("salt", "err", err)
 	}
 	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,

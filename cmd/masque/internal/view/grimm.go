@@ -251,7 +251,7 @@ func grimmWaiting(s *grimm.State, p engine.Seat) string {
 // from salt, never the predictable script nonce.
 func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Card, salt [32]byte) []Choice {
 	legal := s.LegalMoves(p, known)
-	nonce := sealNonce(salt, p, s.Round())
+	nonce := sealNonce(salt, p, s.Round(), s.TokensLeft(p))
 	var out []Choice
 	seen := map[string]bool{}
 	add := func(m engine.Move) {
@@ -302,10 +302,14 @@ func rank(m engine.Move) int {
 	return 0
 }
 
-// sealNonce is the nonce of seat p's Eavesdrop commitment in a round:
-// SHA-256 of the screen's salt, the seat and the round, cut to 16 bytes.
-func sealNonce(salt [32]byte, p engine.Seat, round int) [16]byte {
-	h := sha256.Sum256(append(append([]byte("masque/view/grimm-seal/v1"), salt[:]...), byte(p), byte(round)))
+// sealNonce is the nonce of seat p's Eavesdrop commitment in a round,
+// with tokens hint tokens left (the same from the commitment to its
+// opening, one fewer for the seat's next commitment, so that no two of
+// its commitments share a nonce: an opened one would give the next away):
+// SHA-256 of the screen's salt, the seat, the round and the tokens left,
+// cut to 16 bytes.
+func sealNonce(salt [32]byte, p engine.Seat, round, tokens int) [16]byte {
+	h := sha256.Sum256(append(append([]byte("masque/view/grimm-seal/v2"), salt[:]...), byte(p), byte(round), byte(tokens)))
 	return [16]byte(h[:16])
 }
 
