@@ -1,7 +1,7 @@
 # The Grimm Masquerade's rules, from docs/protocol.md §2.2.2, §4.3 and §9 and docs/rules-grimm.md.
 # Started by the second outside auditor (options, stream, opening, draft, turns, responses, hands) and
-# completed from the documents once they gave every slot-level fact.  Implemented: 3-5 players, the
-# basic game, fixed rounds.  Not implemented (no vector holds them): 2 players, bets, jewels,
+# completed from the documents once they gave every slot-level fact.  Implemented: 2-5 players, the
+# basic game, fixed rounds.  Not implemented (no vector holds them): bets, jewels,
 # abilities: a roster with any of them is "undetermined" (Unimplemented), never accepted.
 import hashlib, struct
 from fmt import R
@@ -93,11 +93,10 @@ CANON_ITEMS = [k for k in range(9, 17) for _ in range(6)]
 DECK, DISCARD, ROW, DRAWN, FRONT, HAND = 'deck', 'discard', 'row', 'drawn', 'front', 'hand'
 
 class Grimm:
-    """The rules as docs/protocol.md §9 gives them, for 3-5 players without bets, jewels or abilities.
+    """The rules as docs/protocol.md §9 gives them, for 2-5 players without bets, jewels or abilities.
     State names follow the documents: the queue of forced responses, the continuation of a turn."""
     def __init__(self, o, n, gid, note):
         self.o = o; self.n = n; self.note = note; self.notes = []
-        if n == 2: raise Unimplemented('the 2-player game (no vector holds one)')
         for v in ('bets', 'jewels', 'abilities'):
             if o[v]: raise Unimplemented('the %s variant (no vector holds one)' % v)
         if n != len(o['names']): raise Unimplemented('options for %d players at a table of %d seats' % (len(o['names']), n))
@@ -129,18 +128,22 @@ class Grimm:
         else:
             if not first: eff.append(('set', ITEMS, list(CANON_ITEMS)))
             eff.append(('shuffle', ITEMS, None))
-        eff += [('peek', [p], p) for p in range(self.n)]
+        eff += [('peek', [s], p) for p in range(self.n) for s in self.held(p)]
         eff.append(('coin',))
         return eff
     # ---------------------------------------------------------------- helpers
-    def unmasked(self, p): return self.unm[p]
-    def masked_slots(self, p): return [] if self.unm[p] else [p]
+    # seat p holds character slot p; with 2 players slots 2p and 2p + 1 (§9.1)
+    def held(self, p): return [2 * p, 2 * p + 1] if self.n == 2 else [p]
+    def seat_of(self, sl): return sl // 2 if self.n == 2 else sl
+    def nheld(self): return 4 if self.n == 2 else self.n
+    def unmasked(self, p): return all(self.unm[s] for s in self.held(p))
+    def masked_slots(self, p): return [s for s in self.held(p) if not self.unm[s]]
     def front(self, p): return [s for s in ITEMS if self.where[s] == FRONT and self.owner[s] == p]
     def hand(self, p): return [s for s in ITEMS if self.where[s] == HAND and self.owner[s] == p]
     def count(self, p, k): return sum(1 for s in self.front(p) if self.card.get(s) == k)
     def discard(self): return [s for s in ITEMS if self.where[s] == DISCARD]
     def after(self, p, k): return (p + k) % self.n
-    def char_deck(self): return list(range(self.n, 8))
+    def char_deck(self): return list(range(self.nheld(), 8))
     def tokens_left(self, p): return 7 - sum(1 for c in range(1, 9) if p in self.tokens[c])
     def placeable(self, p, c): return 1 <= c <= 8 and c not in self.broken and p not in self.tokens[c] and self.tokens_left(p) > 0
     def eaves_choices(self, p):
@@ -178,15 +181,19 @@ class Grimm:
         if self.phase != 'coin': raise RuleFault('invalid', 'a coin the rules do not wait for')
         if self.why == 'round':
             st = Stream(value, b'round')
-            rest = [x for x in action_deck(self.n, False) if x not in self.spent]
-            self.actions = [rest.pop(st.intn(len(rest))) for _ in range(2)]
+            if self.n == 2 and self.round == 2:
+                # §9.3: round 2 takes the two cards round 1 did not draw, in deck order, drawing nothing
+                self.actions = [x for x in action_deck(2, False) if x not in self.spent]
+            else:
+                rest = [x for x in action_deck(self.n, self.o['bets']) if self.n == 2 or x not in self.spent]
+                self.actions = [rest.pop(st.intn(len(rest))) for _ in range(2)]
             self.first = self.first_player(st)
             fx = self.o['rounds'][self.round - 1] or {}
             if 'actions' in fx: self.actions = list(fx['actions'])
             if 'first' in fx: self.first = fx['first']
             self.turn = self.first
             self.note('round %d: actions %s, first player seat %d' % (self.round, self.actions, self.first))
-            eff, _ = self.reveal_draw(self.n + 2, 'draft')
+            eff, _ = self.reveal_draw(6 if self.n == 2 else self.n + 2, 'draft')
             return eff
         self.passes = self.random_passes(value)
         if self.why == 'dance':
@@ -240,7 +247,7 @@ class Grimm:
         w = self.why
         if w == 'draft':
             for s in slots: self.where[s] = ROW
-            self.draft_left = self.n; self.draft_seat = self.first; self.cont = 'draft'
+            self.draft_left = 4 if self.n == 2 else self.n; self.draft_seat = self.first; self.cont = 'draft'
             return self.advance()
         if w in ('draw', 'search', 'toast'):
             self.drawn = list(slots)
@@ -450,13 +457,15 @@ class Grimm:
             return [('prove', sl, 1, [c0], seat)] + self.advance()
         self.rule('wrong-move')
     def unmask(self, sl, c):
-        p = sl
+        p = self.seat_of(sl)
         self.known[sl], self.unm[sl] = c, True
         self.broken.add(c); self.tokens[c] = set()
         eff = []
-        slots = self.front(p)
-        for s in slots: self.where[s] = HAND; self.card.pop(s, None)
-        if slots: eff.append(('shuffle', slots, [p]))
+        if self.masked_slots(p): return eff      # 2 players: one character still masked, items stay face up
+        if self.n > 2:                           # §9.4: with 2 players nobody has a hand (the round ends)
+            slots = self.front(p)
+            for s in slots: self.where[s] = HAND; self.card.pop(s, None)
+            if slots: eff.append(('shuffle', slots, [p]))
         masked = [q for q in range(self.n) if not self.unmasked(q)]
         if len(masked) <= 1:
             self.round_done = True; self.round_win = masked[0] if masked else -1
@@ -478,7 +487,7 @@ class Grimm:
             self.check_recipient(seat, t)
             if not 1 <= c <= 8 or c in self.broken or t in self.tokens[c]: self.rule('bad-guess')
         elif a == 2:
-            if not 1 <= len(rest) <= 2 or (len(rest) == 2 and rest[0] == rest[1]): self.rule('bad-args')
+            if not 1 <= len(rest) <= (1 if self.n == 2 else 2) or (len(rest) == 2 and rest[0] == rest[1]): self.rule('bad-args')
             for t in rest: self.check_recipient(seat, t)
         elif a in (3, 5, 6, 8):
             if rest: self.rule('bad-args')
@@ -492,6 +501,7 @@ class Grimm:
         paid = [s for s in self.front(seat) if self.card.get(s) == it][:need]
         for s in paid: self.where[s] = DISCARD
         self.acted, self.act_, self.actor = True, a, seat
+        if self.n == 2 and a != 1: self.roses[seat] += 1     # §9.5: with 2 players every action but Mask off!
         self.cont = 'end'
         eff = []
         if a == 1:
@@ -525,7 +535,7 @@ class Grimm:
     def end_round(self):
         self.pending, self.drawn, self.eaves, self.passes = [], [], [], []
         self.round_done = False
-        slots = [s for s in range(self.n) if not self.known[s]]
+        slots = [s for s in range(self.nheld()) if not self.known[s]]
         if slots:
             self.phase, self.why, self.wait = 'reveal', 'roundend', slots
             return [('reveal', slots)]
