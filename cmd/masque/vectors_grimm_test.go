@@ -148,11 +148,19 @@ func grimmVectorSpecs() []vectorSpec {
 					"unmasked players' hidden hands re-shuffled alone; three rounds; keys published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, grimmVectorGame(t).Transcript()) },
 		},
-		grimmHonest("honest-grimm-2-bots.masque", grimm.Options{Players: []string{"Anna", "Boris"}}, 2,
-			"The Grimm Masquerade, 2 players (two characters each, slots 2p and 2p+1), basic game, played by bots (seed 2) through the "+
-				"real stack: hints proving \"not X\" for each masked character, players unmasked on one character playing on with their "+
-				"items face up, Exchange gifts and a Toast earning their actor a rose, a Mask off! that unmasks Anna's second character "+
-				"and ends round 3; keys published."),
+		grimmHonest("honest-grimm-2-abilities.masque", grimm.Options{Players: []string{"Anna", "Boris"}, Abilities: true}, 13,
+			"The Grimm Masquerade, 2 players (two characters each, slots 2p and 2p+1) with the abilities variant, played by bots "+
+				"(seed 13) through the real stack: round 1 is the basic 2-player game; hints proving \"not X\" for each masked "+
+				"character, players unmasked on one character playing on with their items face up, actions earning their actor a "+
+				"rose, a Mask off!; in rounds 2 and 3 the player with the fewest roses chooses the ability of one of its two "+
+				"characters (True reflection, then Modest gifts, whose extra draws Anna declines); round 3 ends with both of "+
+				"Boris's characters unmasked; keys published."),
+		grimmHonest("honest-grimm-3-variants.masque", grimm.Options{Players: []string{"Anna", "Boris", "Sasha"}, Bets: true, Jewels: true, Abilities: true}, 23,
+			"The Grimm Masquerade, 3 players with every advanced variant (bets, jewels, abilities), played by bots (seed 23) through "+
+				"the real stack: the bet cards shuffled with the rest every round, actions paid with the jewel, Learn a secret "+
+				"(private looks at the bet deck, a bet taken, the rest re-shuffled), abilities dealt to the fewest roses (Modest "+
+				"gifts' extra draws, Master of the game, True reflection), bets revealed and paid and unspent jewels counted at each "+
+				"round's end; keys published."),
 		faultOf("tampered-grimm-bad-shuffle.masque",
 			"the honest Grimm game up to its first entry, Anna's shuffle of the 8 characters, whose first two output cards are swapped: "+
 				"the shuffle proof no longer verifies.",
