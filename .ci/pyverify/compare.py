@@ -13,7 +13,7 @@ for f in sorted(os.listdir(d)):
     g = json.loads(out.stdout)
     r = verify.verify(open(path, 'rb').read())
     gf = g.get('fault'); gf = gf and dict(position=gf['position'], seat=gf['seat'], reason=gf['reason'])
-    fin = lambda d: tuple((d.get('final') or {}).get(k) and str((d.get('final') or {}).get(k)) for k in ('coins', 'roses', 'winners'))
+    fin = lambda d: tuple(json.dumps((d.get('final') or {}).get(k), sort_keys=True) for k in ('coins', 'roses', 'winners'))
     mine = (r['exit'], r.get('valid'), r.get('complete'), fin(r), r.get('fault'))
     want = (out.returncode, g.get('valid'), g.get('complete'), fin(g), gf)
     if mine != want: bad += 1

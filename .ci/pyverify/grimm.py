@@ -1,8 +1,7 @@
 # The Grimm Masquerade's rules, from docs/protocol.md §2.2.2, §4.3 and §9 and docs/rules-grimm.md.
 # Started by the second outside auditor (options, stream, opening, draft, turns, responses, hands) and
 # completed from the documents once they gave every slot-level fact.  Implemented: 2-5 players, the
-# basic game, fixed rounds.  Not implemented (no vector holds them): bets, jewels,
-# abilities: a roster with any of them is "undetermined" (Unimplemented), never accepted.
+# basic game, jewels, bets, abilities (§9.6), fixed rounds.
 import hashlib, struct
 from fmt import R
 from mascarade import RuleFault
@@ -95,7 +94,7 @@ CANON_ITEMS = [k for k in range(9, 17) for _ in range(6)]
 DECK, DISCARD, ROW, DRAWN, FRONT, HAND = 'deck', 'discard', 'row', 'drawn', 'front', 'hand'
 
 class Grimm:
-    """The rules as docs/protocol.md §9 gives them, for 2-5 players without bets, jewels or abilities.
+    """The rules as docs/protocol.md §9 gives them, for 2-5 players, the basic game and every variant.
     State names follow the documents: the queue of forced responses, the continuation of a turn."""
     def __init__(self, o, n, gid, note):
         self.o = o; self.n = n; self.note = note; self.notes = []
