@@ -239,7 +239,9 @@ class Mascarade:
             else: return True
         elif name == 'Peasant': self.take_bank(o, 1)
         elif name == 'Princess': self.take_bank(o, 2); return True
-        elif name == 'Fool': self.take_bank(o, 1); return True
+        elif name == 'Fool':
+            if e2: self.take_bank(o, 1)      # 2e: the coin first (13 ends the game before the swap)
+            return True                      # 1e: the coin comes with the use move
         elif name == 'Patron':
             self.take_bank(o, 3)
             c = self.chair[o]
@@ -290,6 +292,9 @@ class Mascarade:
             if not ok(a) or not ok(b) or a == b: self.rule('bad-target')
             if self.n > 2 and self.slot_owner(a) == self.slot_owner(b): self.rule('bad-target')
             self.state = 'x'
+            if not self.ed2:
+                self.take_bank(o, 1)         # rules-mascarade.md 18: the coin, then the end check after the use
+                if self.end_check(): return [('swap', a, b)]
             return [('swap', a, b)] + self.run()
         if name == 'Spy':
             if len(args) != 1: self.rule('bad-args')
