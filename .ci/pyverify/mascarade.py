@@ -316,7 +316,9 @@ class Mascarade:
             if a == b: self.rule('bad-target')
             self.pay(a, o, 1); self.pay(b, o, 1)
             if self.end_check(): return []
+            # rules-mascarade2.md 29: each now owns the card and the purse in front of the other's old chair
             self.chair[a], self.chair[b] = self.chair[b], self.chair[a]
+            self.coins[a], self.coins[b] = self.coins[b], self.coins[a]
             return self.run()
         raise RuleFault('invalid', 'no use for ' + name)
     def guess(self, seat, mk, args):
