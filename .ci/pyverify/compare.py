@@ -13,8 +13,9 @@ for f in sorted(os.listdir(d)):
     g = json.loads(out.stdout)
     r = verify.verify(open(path, 'rb').read())
     gf = g.get('fault'); gf = gf and dict(position=gf['position'], seat=gf['seat'], reason=gf['reason'])
-    mine = (r['exit'], r.get('valid'), r.get('complete'), (r.get('final') or {}).get('coins'), r.get('fault'))
-    want = (out.returncode, g.get('valid'), g.get('complete'), (g.get('final') or {}).get('coins'), gf)
+    fin = lambda d: tuple(json.dumps((d.get('final') or {}).get(k), sort_keys=True) for k in ('coins', 'roses', 'winners'))
+    mine = (r['exit'], r.get('valid'), r.get('complete'), fin(r), r.get('fault'))
+    want = (out.returncode, g.get('valid'), g.get('complete'), fin(g), gf)
     if mine != want: bad += 1
     print(f, 'OK' if mine == want else 'DIFF mine %s want %s (%s)' % (mine, want, r.get('detail', '')))
 sys.exit(1 if bad else 0)

@@ -1,8 +1,7 @@
 # The Grimm Masquerade's rules, from docs/protocol.md §2.2.2, §4.3 and §9 and docs/rules-grimm.md.
 # Started by the second outside auditor (options, stream, opening, draft, turns, responses, hands) and
-# completed from the documents once they gave every slot-level fact.  Implemented: 3-5 players, the
-# basic game, fixed rounds.  Not implemented (no vector holds them): 2 players, bets, jewels,
-# abilities: a roster with any of them is "undetermined" (Unimplemented), never accepted.
+# completed from the documents once they gave every slot-level fact.  Implemented: 2-5 players, the
+# basic game, jewels, bets, abilities (§9.6), fixed rounds.
 import hashlib, struct
 from fmt import R
 from mascarade import RuleFault
@@ -88,21 +87,21 @@ class Stream:
             if v >= t: return v % n
 
 
+EVIL_QUEEN, BEAST, CINDERELLA, SLEEPING_BEAUTY, RUMPELSTILTSKIN, RED_RIDING_HOOD, BIG_BAD_WOLF, HANSEL = range(1, 9)
+TREATS, CAULDRON, DISGUISE, GLASS_SLIPPER, CLOCK, MIRROR, CROWN, SPINDLE = range(9, 17)
 CHARS = list(range(0, 8)); ITEMS = list(range(8, 56)); BETS = list(range(56, 64))
 CANON_ITEMS = [k for k in range(9, 17) for _ in range(6)]
 DECK, DISCARD, ROW, DRAWN, FRONT, HAND = 'deck', 'discard', 'row', 'drawn', 'front', 'hand'
 
 class Grimm:
-    """The rules as docs/protocol.md §9 gives them, for 3-5 players without bets, jewels or abilities.
+    """The rules as docs/protocol.md §9 gives them, for 2-5 players, the basic game and every variant.
     State names follow the documents: the queue of forced responses, the continuation of a turn."""
     def __init__(self, o, n, gid, note):
         self.o = o; self.n = n; self.note = note; self.notes = []
-        if n == 2: raise Unimplemented('the 2-player game (no vector holds one)')
-        for v in ('bets', 'jewels', 'abilities'):
-            if o[v]: raise Unimplemented('the %s variant (no vector holds one)' % v)
         if n != len(o['names']): raise Unimplemented('options for %d players at a table of %d seats' % (len(o['names']), n))
         self.round = 0; self.roses = [0] * n; self.rewards = [0] * n; self.spent = []
         self.game_over = False; self.winners = None
+        self.prev_chars = None; self.fx = []
         self.boon_owner = {bo: c for c, (bo, ba) in o['charms'].items()}
         self.bane_owner = {ba: c for c, (bo, ba) in o['charms'].items()}
     def rule(self, rid, d=''): raise RuleFault('rule:' + rid, d)
@@ -119,6 +118,9 @@ class Grimm:
         self.pending = []; self.drawn = []; self.wait = []; self.passes = []; self.eaves = []
         self.commits = {}; self.round_done = False; self.round_win = -1; self.by_talismans = False
         self.acted = False; self.kept_first = False
+        self.jewels = [self.o['jewels']] * self.n            # one jewel a seat, every round
+        self.bet_held = {}; self.bet_known = {}; self.bet_taken = set(); self.bet_seat = -1
+        self.ability = [0] * self.n; self.choosing = []; self.hinted = self.beast_done = False; self.fx = []
         fx = self.o['rounds'][r - 1] or {}
         eff = []
         if 'chars' in fx: eff.append(('set', CHARS, list(fx['chars'])))
@@ -129,18 +131,25 @@ class Grimm:
         else:
             if not first: eff.append(('set', ITEMS, list(CANON_ITEMS)))
             eff.append(('shuffle', ITEMS, None))
-        eff += [('peek', [p], p) for p in range(self.n)]
+        if self.o['bets']:                                    # §9.2 step 5
+            if not first: eff.append(('set', BETS, list(range(17, 25))))
+            eff.append(('shuffle', BETS, None))
+        eff += [('peek', [s], p) for p in range(self.n) for s in self.held(p)]
         eff.append(('coin',))
         return eff
     # ---------------------------------------------------------------- helpers
-    def unmasked(self, p): return self.unm[p]
-    def masked_slots(self, p): return [] if self.unm[p] else [p]
+    # seat p holds character slot p; with 2 players slots 2p and 2p + 1 (§9.1)
+    def held(self, p): return [2 * p, 2 * p + 1] if self.n == 2 else [p]
+    def seat_of(self, sl): return sl // 2 if self.n == 2 else sl
+    def nheld(self): return 4 if self.n == 2 else self.n
+    def unmasked(self, p): return all(self.unm[s] for s in self.held(p))
+    def masked_slots(self, p): return [s for s in self.held(p) if not self.unm[s]]
     def front(self, p): return [s for s in ITEMS if self.where[s] == FRONT and self.owner[s] == p]
     def hand(self, p): return [s for s in ITEMS if self.where[s] == HAND and self.owner[s] == p]
     def count(self, p, k): return sum(1 for s in self.front(p) if self.card.get(s) == k)
     def discard(self): return [s for s in ITEMS if self.where[s] == DISCARD]
     def after(self, p, k): return (p + k) % self.n
-    def char_deck(self): return list(range(self.n, 8))
+    def char_deck(self): return list(range(self.nheld(), 8))
     def tokens_left(self, p): return 7 - sum(1 for c in range(1, 9) if p in self.tokens[c])
     def placeable(self, p, c): return 1 <= c <= 8 and c not in self.broken and p not in self.tokens[c] and self.tokens_left(p) > 0
     def eaves_choices(self, p):
@@ -150,6 +159,7 @@ class Grimm:
         if not (0 <= t < self.n) or t == frm or self.unmasked(t): self.rule('bad-target', 'seat %d' % t)
     def can_act(self, p):
         if not self.masked_slots(p): return False
+        if self.jewels[p] and self.front(p): return True
         return any(self.count(p, k) >= 2 for k in range(9, 17))
     def next_masked(self, p, d):
         for k in range(1, self.n):
@@ -178,16 +188,21 @@ class Grimm:
         if self.phase != 'coin': raise RuleFault('invalid', 'a coin the rules do not wait for')
         if self.why == 'round':
             st = Stream(value, b'round')
-            rest = [x for x in action_deck(self.n, False) if x not in self.spent]
-            self.actions = [rest.pop(st.intn(len(rest))) for _ in range(2)]
+            if self.n == 2 and self.round == 2:
+                # §9.3: round 2 takes the two cards round 1 did not draw, in deck order, drawing nothing
+                self.actions = [x for x in action_deck(2, False) if x not in self.spent]
+            else:
+                rest = [x for x in action_deck(self.n, self.o['bets']) if self.n == 2 or x not in self.spent]
+                self.actions = [rest.pop(st.intn(len(rest))) for _ in range(2)]
             self.first = self.first_player(st)
             fx = self.o['rounds'][self.round - 1] or {}
             if 'actions' in fx: self.actions = list(fx['actions'])
             if 'first' in fx: self.first = fx['first']
             self.turn = self.first
             self.note('round %d: actions %s, first player seat %d' % (self.round, self.actions, self.first))
-            eff, _ = self.reveal_draw(self.n + 2, 'draft')
-            return eff
+            eff = self.deal_abilities()
+            if self.choosing: self.phase = 'ability'; return eff
+            return eff + self.start_draft()
         self.passes = self.random_passes(value)
         if self.why == 'dance':
             hidden = [x[0] for x in self.passes if self.where[x[0]] == HAND]
@@ -225,23 +240,26 @@ class Grimm:
         return out
     def finish_passes(self):
         ps = self.passes; self.passes = []
-        self.transfer([(s, t) for s, f, t in ps], self.actor)
+        self.transfer([(s, t, f) for s, f, t in ps], self.actor)
         return self.advance()
     def revealed(self, slots, kinds):
         if self.phase != 'reveal' or list(slots) != list(self.wait): raise RuleFault('invalid', 'an unexpected reveal')
         for s, k in zip(slots, kinds):
-            ok = (1 <= k <= 8) if s < 8 else (9 <= k <= 16)
+            ok = (1 <= k <= 8) if s < 8 else (9 <= k <= 16) if s < 56 else (17 <= k <= 24)
             if not ok: raise RuleFault('invalid', 'slot %d cannot hold kind %d' % (s, k))
             if s < 8:
                 if self.known[s] and self.known[s] != k: raise RuleFault('invalid', 'slot %d was proven otherwise' % s)
                 self.known[s] = k
+            elif s >= 56: self.bet_known[s] = k
             else: self.card[s] = k
         self.wait = []
         w = self.why
         if w == 'draft':
             for s in slots: self.where[s] = ROW
-            self.draft_left = self.n; self.draft_seat = self.first; self.cont = 'draft'
+            self.draft_left = 4 if self.n == 2 else self.n; self.draft_seat = self.first; self.cont = 'draft'
             return self.advance()
+        if w == 'extra':
+            self.drawn = list(slots); self.phase, self.dec = 'decide', 'extra'; return []
         if w in ('draw', 'search', 'toast'):
             self.drawn = list(slots)
             if w == 'toast': self.phase = 'toast'; return []
@@ -255,7 +273,7 @@ class Grimm:
         if w == 'dance': return self.finish_passes()
         if w == 'handgive':
             ps = self.passes; self.passes = []; self.actor = self.turn
-            self.transfer([(s, t) for s, f, t in ps], self.turn)
+            self.transfer([(s, t, f) for s, f, t in ps], self.turn)
             self.cont = 'end'
             return self.advance()
         return self.finish_round()
@@ -266,27 +284,34 @@ class Grimm:
         if ph == 'draft': return self.draft_seat
         if ph == 'respond': return self.pending[0][0]
         if ph == 'commit': return next(p for p in self.eaves if p not in self.commits)
+        if ph == 'betpick': return self.bet_seat
+        if ph == 'ability': return self.choosing[0]
         return self.turn
     def start_turn(self, t):
         self.turn = self.actor = t
         self.draw_no, self.kept_first, self.acted = 1, False, False
         if self.unmasked(t): return self.unmasked_draw(t)
+        self.hinted = self.beast_done = False
         self.cont = 'first'
+        if self.ability[t] == CINDERELLA and not self.has_pair(t) and self.masked_slots(t):
+            self.pending.append((t, 'maydraw', 0, t))         # Modest gifts
         return self.advance()
     def unmasked_draw(self, t):
         slots, eff = self.draw_top(1)
         for s in slots:
             self.where[s], self.owner[s] = HAND, t; self.card.pop(s, None)
             eff += [('peek', [s], t), ('shuffle', self.hand(t), [t])]
-        if not self.hand(t):
+        if not self.hand(t) and not self.can_take_bet(t):
             self.cont = 'end'
             return eff + self.advance()
         self.phase = 'handgive'
         return eff
     def transfer(self, ps, causer):
+        """ps: (slot, to) or (slot, to, from); from -1 (a draw, the row, a Toast): the causer gave it"""
         n = self.n
+        ps = [x if len(x) == 3 else (x[0], x[1], -1) for x in ps]
         before = [[self.count(p, k) for k in range(17)] for p in range(n)]
-        for s, t in ps: self.where[s], self.owner[s] = FRONT, t
+        for s, t, _ in ps: self.where[s], self.owner[s] = FRONT, t
         after = [[self.count(p, k) for k in range(17)] for p in range(n)]
         boons, banes = [], []
         for k in range(n):
@@ -297,14 +322,33 @@ class Grimm:
                 if b < 3 <= a: boons.append((p, 'boon', self.boon_owner[it], causer))
                 if b < 2 <= a: banes.append((p, 'bane', self.bane_owner[it], causer))
         self.pending += boons + banes
+        if not self.o['abilities']: return
+        for s, t, g in ps:                       # rules-grimm.md 29: True reflection, Curiosity
+            if g < 0: g = causer
+            if g == t or g < 0: continue
+            it = self.card.get(s)
+            if self.ability[g] == EVIL_QUEEN and it in (MIRROR, CROWN):
+                self.pending.append((t, 'eaves', 0, g))
+            elif self.ability[g] == RED_RIDING_HOOD and it in (DISGUISE, TREATS):
+                self.fx += self.look_at_deck(g)
+        for k in range(n):                       # Power over time: six different items, masked
+            p = self.after(self.actor, k)
+            if self.ability[p] != SLEEPING_BEAUTY or not self.masked_slots(p): continue
+            if len({self.card.get(x) for x in self.front(p)}) >= 6:
+                self.round_done, self.round_win = True, p
+                return
+    def look_at_deck(self, p):
+        d = self.char_deck()
+        return [('peek', [d[0]], p), ('shuffle', d, None)]
     def settled(self, r):
         p, kind, c, _ = r
         if self.unmasked(p): return True
+        if kind == 'maydraw': return not self.deck and not self.discard()
         if kind in ('bane', 'boon'): return c in self.broken or p in self.tokens[c]
         if kind == 'eaves': return self.eaves_choices(p) == 0
         return False
     def advance(self):
-        eff = []
+        eff = self.fx; self.fx = []
         while True:
             if self.round_done: return eff + self.end_round()
             while self.pending and self.settled(self.pending[0]): self.pending.pop(0)
@@ -332,6 +376,11 @@ class Grimm:
                 if ok: return eff
                 self.cont = 'action'
             elif c == 'end':
+                t = self.turn
+                if self.ability[t] == BEAST and self.hinted and not self.beast_done and self.masked_slots(t):
+                    self.beast_done = True           # Master of the game: a draw at the end of the turn
+                    e, ok = self.reveal_draw(1, 'extra'); eff += e
+                    if ok: return eff
                 self.cont = None
                 return eff + self.start_turn(self.after(self.turn, 1))
             else:
@@ -363,6 +412,10 @@ class Grimm:
             self.transfer(ps, seat)
             return self.advance()
         if ph == 'handgive':
+            if mk == BET:
+                self.argc(args, 0, 0)
+                if not self.can_take_bet(seat): self.rule('wrong-move')
+                return self.bet_look(seat)
             if mk != GIVE: self.rule('wrong-move')
             self.argc(args, 2, 2)
             t, s = args
@@ -372,6 +425,8 @@ class Grimm:
             self.phase, self.why, self.wait = 'reveal', 'handgive', [s]
             return [('reveal', [s])]
         if ph == 'respond': return self.respond(seat, mk, args)
+        if ph == 'betpick': return self.bet_pick(seat, mk, args)
+        if ph == 'ability': return self.choose(seat, mk, args)
         if ph == 'commit':
             if mk != COMMIT: self.rule('wrong-move')
             self.argc(args, 16, 16)
@@ -402,7 +457,8 @@ class Grimm:
             self.drawn = []
             self.transfer([(s, args[0])], seat)
         else: self.rule('wrong-move')
-        self.cont = {'first': 'second', 'second': 'action', 'search': 'end'}[self.dec]
+        if self.dec != 'extra':                  # an extra draw leaves the continuation as it was
+            self.cont = {'first': 'second', 'second': 'action', 'search': 'end'}[self.dec]
         return self.advance()
     def own_masked(self, seat, mk, args):
         mine = self.masked_slots(seat)
@@ -412,7 +468,13 @@ class Grimm:
         return args[0]
     def respond(self, seat, mk, args):
         p, kind, c0, causer = self.pending[0]
-        if mk in (DRAW, END): self.rule('wrong-move')
+        if (kind == 'maydraw') != (mk in (DRAW, END)): self.rule('wrong-move')
+        if mk in (DRAW, END):
+            self.argc(args, 0, 0)
+            self.pending.pop(0)
+            if mk == END: return self.advance()
+            e, ok = self.reveal_draw(1, 'extra')
+            return e if ok else e + self.advance()
         if mk == HINT:
             c = args[0] if args else 0
             if kind == 'eaves':
@@ -431,7 +493,11 @@ class Grimm:
                 if not self.placeable(seat, c): self.rule('bad-hint')
             self.pending.pop(0); self.commits.pop(seat, None)
             self.tokens[c].add(seat)
-            if kind == 'guess': self.roses[seat] += 1
+            if seat == self.turn: self.hinted = True
+            if kind == 'guess':
+                self.roses[seat] += 1
+                if self.ability[causer] == BIG_BAD_WOLF: self.fx += self.look_at_deck(causer)
+                elif self.ability[causer] == RUMPELSTILTSKIN: self.pending.insert(0, (causer, 'maydraw', 0, causer))
             eff = [('prove', sl, 2, [c], seat) for sl in self.masked_slots(seat)]
             return eff + self.advance()
         if mk == UNMASK:
@@ -450,13 +516,15 @@ class Grimm:
             return [('prove', sl, 1, [c0], seat)] + self.advance()
         self.rule('wrong-move')
     def unmask(self, sl, c):
-        p = sl
+        p = self.seat_of(sl)
         self.known[sl], self.unm[sl] = c, True
         self.broken.add(c); self.tokens[c] = set()
         eff = []
-        slots = self.front(p)
-        for s in slots: self.where[s] = HAND; self.card.pop(s, None)
-        if slots: eff.append(('shuffle', slots, [p]))
+        if self.masked_slots(p): return eff      # 2 players: one character still masked, items stay face up
+        if self.n > 2:                           # §9.4: with 2 players nobody has a hand (the round ends)
+            slots = self.front(p)
+            for s in slots: self.where[s] = HAND; self.card.pop(s, None)
+            if slots: eff.append(('shuffle', slots, [p]))
         masked = [q for q in range(self.n) if not self.unmasked(q)]
         if len(masked) <= 1:
             self.round_done = True; self.round_win = masked[0] if masked else -1
@@ -467,8 +535,10 @@ class Grimm:
         if not 1 <= a <= 8: self.rule('bad-args')
         if a != 1 and a not in self.actions: self.rule('action-unavailable')
         if jewel not in (0, 1): self.rule('bad-args')
-        if jewel == 1: self.rule('no-jewel')           # no jewels without the variant
         need = 2
+        if jewel == 1:
+            if not self.jewels[seat]: self.rule('no-jewel')
+            need = 1
         if not 9 <= it <= 16 or self.count(seat, it) < need: self.rule('no-pair')
         rest = args[3:]
         def left(g): return self.count(seat, g) - (need if g == it else 0)
@@ -478,7 +548,7 @@ class Grimm:
             self.check_recipient(seat, t)
             if not 1 <= c <= 8 or c in self.broken or t in self.tokens[c]: self.rule('bad-guess')
         elif a == 2:
-            if not 1 <= len(rest) <= 2 or (len(rest) == 2 and rest[0] == rest[1]): self.rule('bad-args')
+            if not 1 <= len(rest) <= (1 if self.n == 2 else 2) or (len(rest) == 2 and rest[0] == rest[1]): self.rule('bad-args')
             for t in rest: self.check_recipient(seat, t)
         elif a in (3, 5, 6, 8):
             if rest: self.rule('bad-args')
@@ -489,9 +559,11 @@ class Grimm:
             if len(rest) != 2: self.rule('bad-args')
             self.check_recipient(seat, rest[0])
             if not 9 <= rest[1] <= 16 or left(rest[1]) < 1: self.rule('no-item')
+        if jewel == 1: self.jewels[seat] = False
         paid = [s for s in self.front(seat) if self.card.get(s) == it][:need]
         for s in paid: self.where[s] = DISCARD
         self.acted, self.act_, self.actor = True, a, seat
+        if self.n == 2 and a != 1: self.roses[seat] += 1     # §9.5: with 2 players every action but Mask off!
         self.cont = 'end'
         eff = []
         if a == 1:
@@ -519,21 +591,82 @@ class Grimm:
             self.phase, self.why = 'coin', 'dance' if a == 4 else 'exchange'
             return [('coin',)]
         elif a == 8:
-            raise Unimplemented('Learn a secret (bets)')
+            return self.bet_look(seat)
+        return eff + self.advance()
+    def start_draft(self):
+        eff, _ = self.reveal_draw(6 if self.n == 2 else self.n + 2, 'draft')
+        return eff
+    # ---------------------------------------------------------------- abilities (rules-grimm.md 29, §9.6)
+    def has_pair(self, p): return any(self.count(p, k) >= 2 for k in range(9, 17))
+    def deal_abilities(self):
+        if not self.o['abilities'] or self.round < 2 or self.prev_chars is None: return []
+        lo = min(self.tot(p) for p in range(self.n))
+        for p in range(self.n):
+            if self.tot(p) != lo: continue
+            if self.n == 2: self.choosing.append(p)
+            else: self.ability[p] = self.prev_chars[p]
+        self.note('round %d: abilities %s, choosing %s' % (self.round, self.ability, self.choosing))
+        return self.gambler_bet()
+    def gambler_bet(self):
+        eff = []
+        for p in range(self.n):
+            if self.ability[p] != HANSEL or not self.o['bets']: continue
+            d = self.bet_deck()
+            if d:
+                self.bet_held[d[0]] = p; eff.append(('peek', [d[0]], p))
+        return eff
+    def choose(self, seat, mk, args):
+        if mk != CHOOSE: self.rule('wrong-move')
+        self.argc(args, 1, 1)
+        if args[0] not in [self.prev_chars[s] for s in self.held(seat)]: self.rule('bad-args')
+        self.ability[seat] = args[0]; self.choosing.pop(0)
+        if self.choosing: return []
+        return self.gambler_bet() + self.start_draft()
+    # ---------------------------------------------------------------- bets (§9.5 Learn a secret, §9.6)
+    def bet_deck(self): return [s for s in BETS if s not in self.bet_held]
+    def can_take_bet(self, p):
+        return self.o['bets'] and self.unmasked(p) and p not in self.bet_taken and bool(self.bet_deck())
+    def bet_look(self, p):
+        deck = self.bet_deck()
+        if not deck: return self.advance()
+        self.phase, self.bet_seat = 'betpick', p
+        return [('peek', [s], p) for s in deck]
+    def bet_pick(self, seat, mk, args):
+        if mk != BET: self.rule('wrong-move')
+        self.argc(args, 1, 1)
+        deck = self.bet_deck()
+        if args[0] not in deck: self.rule('bad-bet')
+        self.bet_held[args[0]] = seat
+        rest = [s for s in deck if s != args[0]]
+        eff = [('shuffle', rest, None)] if len(rest) > 1 else []
+        if self.unmasked(seat):
+            self.bet_taken.add(seat)
+            if self.hand(seat): self.phase = 'handgive'; return eff
+        self.cont = 'end'
         return eff + self.advance()
     # ---------------------------------------------------------------- §9.7 a round's end
     def end_round(self):
         self.pending, self.drawn, self.eaves, self.passes = [], [], [], []
         self.round_done = False
-        slots = [s for s in range(self.n) if not self.known[s]]
+        slots = [s for s in range(self.nheld()) if not self.known[s]]
+        slots += [s for s in sorted(self.bet_held) if s not in self.bet_known]
         if slots:
             self.phase, self.why, self.wait = 'reveal', 'roundend', slots
             return [('reveal', slots)]
         return self.finish_round()
     def finish_round(self):
         w = self.round_win
-        if w >= 0: self.rewards[w] += 2 * self.round - 1
+        v = 2 * self.round - 1
+        if w >= 0:
+            self.rewards[w] += v
+            if self.n > 2:                                   # bets on the winner's character pay the reward's value
+                wc = self.known[self.held(w)[0]]
+                for sl, h in self.bet_held.items():
+                    if self.bet_known.get(sl) == 16 + wc: self.roses[h] += v
+        for p in range(self.n):                              # each unspent jewel: a rose
+            if self.jewels[p]: self.jewels[p] = False; self.roses[p] += 1
         self.spent += self.actions
+        self.prev_chars = list(self.known[:self.nheld()])     # the characters played, for the next round's abilities
         self.note('round %d won by %s%s' % (self.round, 'nobody' if w < 0 else 'seat %d' % w,
                                            ' (talismans)' if self.by_talismans else ''))
         if self.round == 3 or any(self.tot(p) >= 10 for p in range(self.n)):

@@ -1,6 +1,6 @@
 # Rules of both Mascarade editions, as docs/rules-mascarade.md, docs/rules-mascarade2.md and
-# docs/protocol.md §4.2 describe them (4+ players; the 1st edition's 2- and 3-player variants are
-# decoded but their slot geometry is only partly implemented, see README).
+# docs/protocol.md §4.2 describe them (the 1st edition's 2- and 3-player variants included:
+# two or three slots a seat, own-card swaps, the guard, the Spy's contended slot).
 from r255 import EncodingError
 
 class RuleFault(Exception):
@@ -175,19 +175,20 @@ class Mascarade:
             self.state = 'wait'; self.waiting = 'claim-reveal'
             return [('reveal', [sl for _, sl in self.contenders])]
         self.fines = []
-        self.queue = [('power', cl, kind)]
+        self.queue = [('power', cl, kind, slot)]
         return self.run()
     # facts from a completed public reveal
     def revealed(self, slots, kinds):
         if self.waiting == 'claim-reveal':
             cl, kind, _ = self.claim
-            owners = [s for (s, _), k in zip(self.contenders, kinds) if k == kind]
+            owners = [(s, sl) for (s, sl), k in zip(self.contenders, kinds) if k == kind]
             self.fines = [s for (s, _), k in zip(self.contenders, kinds) if k != kind]
             name = self.names[kind]
             if name == 'Peasant' and len(owners) == 2:
-                self.queue = [('peasants2', owners)]
+                self.queue = [('peasants2', [s for s, _ in owners])]
             else:
-                self.queue = [('power', o, kind) for o in owners]
+                # each owner uses the power with the slot it contended with (protocol.md §4.2)
+                self.queue = [('power', o, kind, sl) for o, sl in owners]
             return self.run()
         if self.waiting == 'guess-reveal':
             if kinds[0] != self.guessed: self.pay(self.target, self.user, 4)
@@ -205,7 +206,7 @@ class Mascarade:
                 for o in item[1]: self.take_bank(o, 2)
                 if self.end_check(): return []
                 continue
-            _, o, kind = item
+            _, o, kind, self.user_slot = item
             need = self.power(o, self.names[kind])
             if self.end_check(): return []
             if need:
@@ -238,7 +239,9 @@ class Mascarade:
             else: return True
         elif name == 'Peasant': self.take_bank(o, 1)
         elif name == 'Princess': self.take_bank(o, 2); return True
-        elif name == 'Fool': self.take_bank(o, 1); return True
+        elif name == 'Fool':
+            if e2: self.take_bank(o, 1)      # 2e: the coin first (13 ends the game before the swap)
+            return True                      # 1e: the coin comes with the use move
         elif name == 'Patron':
             self.take_bank(o, 3)
             c = self.chair[o]
@@ -289,11 +292,14 @@ class Mascarade:
             if not ok(a) or not ok(b) or a == b: self.rule('bad-target')
             if self.n > 2 and self.slot_owner(a) == self.slot_owner(b): self.rule('bad-target')
             self.state = 'x'
+            if not self.ed2:
+                self.take_bank(o, 1)         # rules-mascarade.md 18: the coin, then the end check after the use
+                if self.end_check(): return [('swap', a, b)]
             return [('swap', a, b)] + self.run()
         if name == 'Spy':
             if len(args) != 1: self.rule('bad-args')
             t = args[0]
-            own = self.claim[2] if self.claim[0] == o else self.main_slot(o)
+            own = self.user_slot     # the slot the Spy claimed or challenged with
             if not 0 <= t < self.nslots() or self.slot_owner(t) == o or self.is_guard(t): self.rule('bad-target')
             if self.ed2 and self.slot_owner(t) is None: self.rule('bad-target')
             self.spy_own, self.spy_target = own, t
@@ -310,7 +316,9 @@ class Mascarade:
             if a == b: self.rule('bad-target')
             self.pay(a, o, 1); self.pay(b, o, 1)
             if self.end_check(): return []
+            # rules-mascarade2.md 29: each now owns the card and the purse in front of the other's old chair
             self.chair[a], self.chair[b] = self.chair[b], self.chair[a]
+            self.coins[a], self.coins[b] = self.coins[b], self.coins[a]
             return self.run()
         raise RuleFault('invalid', 'no use for ' + name)
     def guess(self, seat, mk, args):

@@ -118,6 +118,53 @@ Dima swap Anna no
 Anna peek
 Boris claim King
 `
+	// scriptM1Three is the 3-player variant (two cards each, left and
+	// right): own-card swaps, claims and challenges naming a card, the Fool
+	// between two opponents, a Spy who challenged with her right card.
+	scriptM1Three = `game mascarade players=Anna,Boris,Sasha deal=King,Queen,Judge,Spy,Fool,Bishop coins=8
+Anna swap Anna.left Anna.right yes
+Boris swap Boris.right Sasha.left no
+Sasha swap Sasha.right Sasha.left no
+Anna swap Anna.right Boris.left yes
+Boris peek Boris.left
+Sasha claim Fool with=Sasha.left
+Sasha use between=Anna.right,Boris.left swap=yes
+Anna claim Spy with=Anna.left
+Boris challenge with=Boris.right
+Boris use with=Sasha.right swap=yes
+Boris swap Boris.right Boris.left yes
+Sasha claim King with=Sasha.right
+Anna challenge with=Anna.right
+Anna swap Anna.left Sasha.left no
+Boris claim Judge with=Boris.right
+Sasha claim King with=Sasha.left
+Anna claim King with=Anna.right
+`
+	// scriptM1Two is the 2-player variant (three cards each, the third a
+	// guard): the guard swapped with the opponent's card and with one's
+	// own, a challenge with the guard, the Fool between the opponent's two
+	// cards, the Thief taking once from the one opponent.
+	scriptM1Two = `game mascarade players=Anna,Boris deal=King,Thief,Judge,Witch,Fool,Bishop coins=5
+Anna swap Anna.guard Boris.left yes
+Boris swap Boris.guard Boris.right yes
+Anna swap Anna.left Anna.right no
+Boris swap Boris.left Anna.right no
+Anna peek Anna.guard
+Boris claim Bishop with=Boris.right
+Anna challenge with=Anna.guard
+Anna swap Anna.guard Anna.left yes
+Boris claim Fool with=Boris.left
+Boris use between=Anna.left,Anna.right swap=no
+Anna claim Thief with=Anna.right
+Boris peek Boris.guard
+Anna claim Witch with=Anna.left
+Anna use target=Boris
+Boris claim King with=Boris.left
+Anna challenge with=Anna.guard
+Anna swap Anna.right Boris.right no
+Boris peek Boris.left
+Anna claim King with=Anna.left
+`
 	// scriptM2Opening is where the mascarade2 rule break happens.
 	scriptM2Opening = `game mascarade2 players=Anna,Boris,Sasha,Dima coins=11
 Anna swap Boris yes
@@ -157,6 +204,16 @@ func vectorSpecs() []vectorSpec {
 			"Mascarade, 5 players, dealt from coins, keys not published: five swaps, a peek, Boris claims the Queen and Sasha challenges; "+
 				"the transcript stops with the game going on.",
 			scriptM1Unfinished, false, false, dealCoins),
+		honest("honest-mascarade-3-fixed.masque", m1,
+			"Mascarade, 3-player variant (two cards each, left and right), deal fixed in the roster, 8 coins each: swaps of a player's "+
+				"own two cards, claims and challenges naming the card (with=), the Fool between two opponents' cards, a Spy who challenged "+
+				"with her right card looks at it and another and swaps, Anna's King ends it; keys published.",
+			scriptM1Three, true, true, dealFixed),
+		honest("honest-mascarade-2-fixed.masque", m1,
+			"Mascarade, 2-player variant (three cards each: left, right and a guard), deal fixed in the roster, 5 coins each: "+
+				"the guard swapped with the opponent's card and with one's own, a challenge with the guard, the Bishop, the Fool "+
+				"between the opponent's two cards, the Thief taking once from the one opponent, the Witch, Anna's King ends it; keys published.",
+			scriptM1Two, true, true, dealFixed),
 		honest("honest-mascarade2-6-fixed.masque", m2,
 			"Mascarade 2nd edition, 6 players, deal fixed in the roster, 2 coins each: swaps, peeks, the Princess shows Dima's card "+
 				"to everyone but Dima (encrypted shares to several viewers), the Puppeteer, a challenge that ends the game; keys published.",

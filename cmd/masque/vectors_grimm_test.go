@@ -26,10 +26,17 @@ import (
 // tampered vector is a copy of the honest game.
 func grimmVectorGame(t *testing.T) *local.Table {
 	t.Helper()
+	return grimmBotGame(t, grimmHonestFile, grimm.Options{Players: []string{"Anna", "Boris", "Sasha"}}, 3)
+}
+
+// grimmBotGame plays a bot game of The Grimm Masquerade with options o
+// (bot seed seed) through the real stack, keys published, with
+// crypto/rand reset to file's stream first.
+func grimmBotGame(t *testing.T, file string, o grimm.Options, seed uint64) *local.Table {
+	t.Helper()
 	h := fnv.New64a()
-	h.Write([]byte(grimmHonestFile))
+	h.Write([]byte(file))
 	cryptotest.SetGlobalRandom(t, h.Sum64())
-	o := grimm.Options{Players: []string{"Anna", "Boris", "Sasha"}}
 	enc, err := o.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +47,7 @@ func grimmVectorGame(t *testing.T) *local.Table {
 	}
 	bots := make([]games.KnowingBot, len(o.Players))
 	for i := range bots {
-		b, err := gbot.NewBot(lt.View().Rules(), engine.Seat(i), 3)
+		b, err := gbot.NewBot(lt.View().Rules(), engine.Seat(i), seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,6 +115,15 @@ func firstStatement(_ *table.Table, b *table.Body) bool {
 	return b.Kind == table.BodyMove && len(b.Statements) > 0
 }
 
+// grimmHonest is an honest bot game with options o, keys published.
+func grimmHonest(file string, o grimm.Options, seed uint64, desc string) vectorSpec {
+	return vectorSpec{
+		want: vectorCase{File: file, Game: grimm.GameName, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
+			Description: desc},
+		build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, grimmBotGame(t, file, o, seed).Transcript()) },
+	}
+}
+
 // grimmHonestFile is the honest Grimm vector.
 const grimmHonestFile = "honest-grimm-3-bots.masque"
 
@@ -132,6 +148,19 @@ func grimmVectorSpecs() []vectorSpec {
 					"unmasked players' hidden hands re-shuffled alone; three rounds; keys published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, grimmVectorGame(t).Transcript()) },
 		},
+		grimmHonest("honest-grimm-2-abilities.masque", grimm.Options{Players: []string{"Anna", "Boris"}, Abilities: true}, 13,
+			"The Grimm Masquerade, 2 players (two characters each, slots 2p and 2p+1) with the abilities variant, played by bots "+
+				"(seed 13) through the real stack: round 1 is the basic 2-player game; hints proving \"not X\" for each masked "+
+				"character, players unmasked on one character playing on with their items face up, actions earning their actor a "+
+				"rose, a Mask off!; in rounds 2 and 3 the player with the fewest roses chooses the ability of one of its two "+
+				"characters (True reflection, then Modest gifts, whose extra draws Anna declines); round 3 ends with both of "+
+				"Boris's characters unmasked; keys published."),
+		grimmHonest("honest-grimm-3-variants.masque", grimm.Options{Players: []string{"Anna", "Boris", "Sasha"}, Bets: true, Jewels: true, Abilities: true}, 23,
+			"The Grimm Masquerade, 3 players with every advanced variant (bets, jewels, abilities), played by bots (seed 23) through "+
+				"the real stack: the bet cards shuffled with the rest every round, actions paid with the jewel, Learn a secret "+
+				"(private looks at the bet deck, a bet taken, the rest re-shuffled), abilities dealt to the fewest roses (Modest "+
+				"gifts' extra draws, Master of the game, True reflection), bets revealed and paid and unspent jewels counted at each "+
+				"round's end; keys published."),
 		faultOf("tampered-grimm-bad-shuffle.masque",
 			"the honest Grimm game up to its first entry, Anna's shuffle of the 8 characters, whose first two output cards are swapped: "+
 				"the shuffle proof no longer verifies.",
