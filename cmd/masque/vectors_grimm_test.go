@@ -120,7 +120,9 @@ func grimmHonest(file string, o grimm.Options, seed uint64, desc string) vectorS
 	return vectorSpec{
 		want: vectorCase{File: file, Game: grimm.GameName, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
 			Description: desc},
-		build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, grimmBotGame(t, file, o, seed).Transcript()) },
+		build: func(t *testing.T) ([]byte, int) {
+			return encodeTranscript(t, grimmBotGame(t, file, o, seed).Transcript())
+		},
 	}
 }
 
