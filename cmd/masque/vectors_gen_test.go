@@ -93,23 +93,7 @@ Anna peek
 Boris claim Queen
 Sasha challenge
 `
-	scriptM2Fixed = `game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya deal=Princess,King,Empress,Judge,Puppeteer,Swindler coins=2
-Anna swap Boris yes
-Boris swap Sasha no
-Sasha swap Dima yes
-Dima swap Anna no
-Egor peek
-Fedya peek
-Anna claim King
-Boris claim Princess
-Boris use target=Dima
-Sasha peek
-Dima peek
-Egor claim Puppeteer
-Egor use between=Sasha,Fedya
-Sasha claim Empress
-Dima challenge
-`
+	scriptM2Fixed = replayScript2 // the replay tests' 2nd-edition game
 	scriptM2Coins = `game mascarade2 players=Anna,Boris,Sasha,Dima coins=11
 Anna swap Boris yes
 Boris swap Sasha no
