@@ -80,7 +80,67 @@ const (
 	// seat can bias; the table then feeds the rules one [Fact] with Slot
 	// -1 and Coin set, and the rules wait for it (NeedFacts).
 	EffectCoin
+	// EffectBallot: every seat in Seats, in seat order, posts one
+	// encrypted ballot for power Power over the seats in Targets, with a
+	// proof that either its own card in Slots[i] (which Seats[i] viewed
+	// privately) is one of Cards and the ballot names exactly one of
+	// Targets (never the voter itself unless SelfAllowed), or its card is
+	// none of Cards and the ballot is empty. Nobody learns who voted for
+	// whom, or whether anyone voted at all; the ballots of one power are
+	// summed and nothing is opened until an EffectTally. The rules wait
+	// (NeedFacts) for the tally they ask for after it.
+	EffectBallot
+	// EffectTally: the sum of the ballots of Power (posted by the last
+	// EffectBallot of that power) is opened at the targets in Seats
+	// (every target, in ballot order, when Seats is empty). Every seat
+	// publishes decryption shares; the table feeds the rules one [Fact]
+	// per target, in order: Slot FactTally, Seat the target, Count the
+	// number of ballots naming it.
+	EffectTally
+	// EffectCheck: every seat in Seats, in seat order, posts one
+	// ciphertext, proven to be either a re-masking of component Comp of
+	// the card in the slot of one of Targets other than itself (allowed
+	// only if its own card in Slots[i] is one of Cards), or a re-masking
+	// of the face-up card Neutral; every other seat then sends its
+	// decryption share of it encrypted to the poster, who alone learns
+	// what it holds. Nobody else learns who checked whom, or whether
+	// anyone did. Target t's card lies in slot Slot(t) of Targets' order:
+	// TargetSlots[k] for Targets[k].
+	EffectCheck
+	// EffectTag: every seat in Seats, in seat order, posts a 32-byte tag
+	// derived from component Comp of its own card in Slots[i], viewed
+	// privately: a keyed hash of the group secret that component holds
+	// (game id, Round and the seat bound in), or, when the component is
+	// not a group secret, 32 random bytes. Seats holding the same group
+	// secret recognise each other's tags; nobody else can tell a tag from
+	// noise or forge one.
+	EffectTag
+	// EffectRetire: seat By publishes its card key (it is eliminated or
+	// leaves). From then on the table computes that seat's decryption and
+	// coin shares itself, and the seat posts nothing more. Its earlier
+	// private views stay private: they went through encrypted shares.
+	EffectRetire
 )
+
+// FactTally is the Slot of a [Fact] that reports a tally (EffectTally).
+const FactTally Slot = -2
+
+// Component says what one component of a tuple card holds when a card
+// kind is laid face up (see [Tupler]): a face-up card kind, or the
+// table's group secret (a value nobody knows short of every seat
+// together, which a private view of the component reveals to its viewer).
+type Component struct {
+	Kind        Card
+	GroupSecret bool
+}
+
+// Tupler is implemented by rules states whose cards are tuples: the card
+// of kind c, laid face up, is Tuple(c) component by component (a Mafia
+// role with its team and its group secret, say). A game whose cards are
+// single points does not implement it.
+type Tupler interface {
+	Tuple(c Card) []Component
+}
 
 // String returns the effect kind's name.
 func (k EffectKind) String() string {
@@ -101,6 +161,16 @@ func (k EffectKind) String() string {
 		return "prove"
 	case EffectCoin:
 		return "coin"
+	case EffectBallot:
+		return "ballot"
+	case EffectTally:
+		return "tally"
+	case EffectCheck:
+		return "check"
+	case EffectTag:
+		return "tag"
+	case EffectRetire:
+		return "retire"
 	}
 	return fmt.Sprintf("effect(%d)", uint8(k))
 }
@@ -117,14 +187,37 @@ type Effect struct {
 	Cards []Card
 	// Not: EffectProve states that the card is none of Cards.
 	Not bool
+	// Comps: the components of a tuple card an EffectPeek or
+	// EffectReveal opens (empty: every component).
+	Comps []int
+	// Comp: the component EffectCheck re-masks and EffectTag reads.
+	Comp int
+	// Power: EffectBallot's and EffectTally's game-defined power (a
+	// night action), bound into every proof.
+	Power uint8
+	// Targets: EffectBallot's and EffectCheck's candidate seats, in
+	// order; TargetSlots[k] is the slot of Targets[k]'s card (EffectCheck).
+	Targets     []Seat
+	TargetSlots []Slot
+	// SelfAllowed: an EffectBallot voter may name itself.
+	SelfAllowed bool
+	// Neutral: EffectCheck's face-up card a seat without the power
+	// re-masks.
+	Neutral Card
+	// Round: EffectTag's round, bound into every tag.
+	Round int
 }
 
 // Fact is an established public fact fed back to the rules: the card that
-// was revealed in Slot, or (Slot -1) a joint coin.
+// was revealed in Slot, (Slot -1) a joint coin, or (Slot [FactTally]) a
+// tally.
 type Fact struct {
 	Slot Slot
 	Card Card
 	Coin [32]byte // EffectCoin's value, uniform and unbiased
+	// Seat and Count: a tally (Slot FactTally): Count ballots named Seat.
+	Seat  Seat
+	Count int
 }
 
 // Opening is implemented by rules states that begin with effects (a hidden
