@@ -58,7 +58,7 @@ func (s *state) applyShuffle(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 	if r.next < len(r.Seats) {
 		return nil, nil
 	}
-	return r, s.complete(t, e, r)
+	return r, s.complete(t, e.Pos+1, r)
 }
 
 // applyCoinShare applies e, one seat's share of the coin at the head of
@@ -79,7 +79,7 @@ func (s *state) applyCoinShare(t *Table, e *ledger.Entry, b *Body) (*Request, er
 	if r.next < len(r.Seats) {
 		return nil, nil
 	}
-	return r, s.complete(t, e, r)
+	return r, s.complete(t, e.Pos+1, r)
 }
 
 // statementKinds checks an EffectProve's set of kinds.
@@ -137,27 +137,31 @@ func (s *state) applyProve(t *Table, e *ledger.Entry, ef engine.Effect, sp *Stat
 		return because(ReasonBadStatement, fmt.Errorf("statement %d: the proof is not of %q %d kinds", i, what, len(kinds)))
 	}
 	ctx := t.StatementContext(e.Pos, seat, i)
-	X, Y, c := t.joint.Keys[seat], t.views[seat], s.slots[slot]
+	c, comp, ok := v.viewed()
+	if !ok {
+		return because(ReasonNotViewed, fmt.Errorf("seat %d's view of slot %d did not open the card's first component", seat, slot))
+	}
+	X, Y := t.joint.Keys[seat], t.views[seat]
 	name := fmt.Sprintf("statement %d: slot %d is %s %v", i, slot, what, kinds)
 	if t.deferred != nil {
 		sent, proof := v.sent, *sp
 		kinds := slices.Clone(kinds)
 		t.deferred.stage(func(bt *mental.Batch) {
 			if !proof.Not {
-				bt.AddViewedHolding(name, ctx, X, Y, c, 0, sent, kinds, proof.Holding)
+				bt.AddViewedHolding(name, ctx, X, Y, c, comp, sent, kinds, proof.Holding)
 				return
 			}
 			for j, k := range kinds {
-				bt.AddNotHeld(fmt.Sprintf("%s (%d)", name, j), ctx, X, Y, c, 0, sent, k, proof.NotHeld[j])
+				bt.AddNotHeld(fmt.Sprintf("%s (%d)", name, j), ctx, X, Y, c, comp, sent, k, proof.NotHeld[j])
 			}
 		})
 		return nil
 	}
 	if !sp.Not {
-		err = mental.VerifyViewedHolding(ctx, X, Y, c, 0, v.sent, kinds, sp.Holding)
+		err = mental.VerifyViewedHolding(ctx, X, Y, c, comp, v.sent, kinds, sp.Holding)
 	} else {
 		for j, k := range kinds {
-			if err = mental.VerifyNotHeld(ctx, X, Y, c, 0, v.sent, k, sp.NotHeld[j]); err != nil {
+			if err = mental.VerifyNotHeld(ctx, X, Y, c, comp, v.sent, k, sp.NotHeld[j]); err != nil {
 				break
 			}
 		}

@@ -44,6 +44,17 @@ type Player struct {
 	// restored are this seat's lone shuffles told by RememberShuffle (a
 	// restart), by position, until their entries are applied.
 	restored map[uint64]LoneShuffle
+	// opened are the points of this seat's last private view of each
+	// slot, component by component (tuple cards: Opened).
+	opened map[engine.Slot]openedView
+}
+
+// openedView is what a private view opened: the card's components comps
+// (nil: all) were the points, while the slot held card.
+type openedView struct {
+	card   mental.Card
+	comps  []int
+	points []*mental.Element
 }
 
 // LoneShuffle is what a shuffle of some slots made by this seat alone
@@ -90,7 +101,7 @@ type trackedShuffle struct {
 // NewPlayer returns the player of seat, signing with sign and holding the
 // secret keys keys.
 func NewPlayer(seat int, sign ed25519.PrivateKey, keys SeatSecrets) *Player {
-	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}}
+	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}, opened: map[engine.Slot]openedView{}}
 }
 
 // PendingShuffle returns the lone shuffle this seat made for the entry at
@@ -229,7 +240,7 @@ func (p *Player) shares(t *Table) (*Body, error) {
 		rec := r.Recipients(t.Seats(), engine.Seat(p.Seat))
 		for k := range r.Slots {
 			for _, y := range rec {
-				es, err := p.card.EncryptShare(ctx, r.Cards[k], t.views[y])
+				es, err := p.card.EncryptShare(ctx, r.ShareCard(k), t.views[y])
 				if err != nil {
 					return nil, err
 				}
@@ -239,7 +250,7 @@ func (p *Player) shares(t *Table) (*Body, error) {
 		return b, nil
 	}
 	for k := range r.Slots {
-		sh, err := p.card.Share(ctx, r.Cards[k])
+		sh, err := p.card.Share(ctx, r.ShareCard(k))
 		if err != nil {
 			return nil, err
 		}
@@ -333,9 +344,12 @@ func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (
 	if !ok {
 		return nil, fmt.Errorf("%s cannot make a statement about slot %d: it never viewed it: %w", who, slot, ErrNotViewed)
 	}
-	c := slots[slot]
-	if !v.card.Equal(c) {
+	if !v.card.Equal(slots[slot]) {
 		return nil, fmt.Errorf("%s cannot make a statement about slot %d: its card changed since it was viewed: %w", who, slot, ErrNotViewed)
+	}
+	c, comp, ok := v.viewed()
+	if !ok {
+		return nil, fmt.Errorf("%s cannot make a statement about slot %d: its view did not open the card's first component: %w", who, slot, ErrNotViewed)
 	}
 	var others [][]*mental.Element
 	for _, es := range v.sent {
@@ -345,7 +359,7 @@ func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (
 	if err != nil {
 		return nil, fmt.Errorf("%s: opening slot %d: %w", who, slot, err)
 	}
-	kind, known := t.cat.Kind(m[0])
+	kind, known := t.cat.Kind(m[comp])
 	if !known {
 		return nil, fmt.Errorf("%s: slot %d opens to no known card", who, slot)
 	}
@@ -358,7 +372,7 @@ func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (
 	}
 	ctx := t.StatementContext(t.Pos(), p.Seat, i)
 	if !ef.Not {
-		proof, err := mental.ProveViewedHolding(ctx, p.card, p.view, c, 0, v.sent, kinds)
+		proof, err := mental.ProveViewedHolding(ctx, p.card, p.view, c, comp, v.sent, kinds)
 		if err != nil {
 			return nil, fmt.Errorf("%s: statement about slot %d: %w", who, slot, err)
 		}
@@ -366,7 +380,7 @@ func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (
 	}
 	sp := &StatementProof{Not: true}
 	for _, k := range kinds {
-		proof, err := mental.ProveNotHeld(ctx, p.card, p.view, c, 0, v.sent, k)
+		proof, err := mental.ProveNotHeld(ctx, p.card, p.view, c, comp, v.sent, k)
 		if err != nil {
 			return nil, fmt.Errorf("%s: statement about slot %d: %w", who, slot, err)
 		}
@@ -420,10 +434,17 @@ func (p *Player) Observe(t *Table) error {
 	}
 	pos := t.Pos() - 1
 	p.observeShuffle(t, pos)
-	r := t.Completed()
-	if r == nil {
-		return nil
+	for _, r := range t.CompletedAll() {
+		if err := p.observeRequest(t, pos, r); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// observeRequest updates the player's memory after request r completed
+// at pos.
+func (p *Player) observeRequest(t *Table, pos uint64, r *Request) error {
 	switch r.Kind {
 	case engine.EffectPeek:
 		if int(r.By) != p.Seat {
@@ -433,7 +454,12 @@ func (p *Player) Observe(t *Table) error {
 		if err != nil {
 			return err
 		}
-		kind, ok := t.cat.Kind(m[0])
+		p.opened[r.Slots[0]] = openedView{card: r.Cards[0], comps: r.Comps, points: m}
+		first := firstComp(r.Comps)
+		if first < 0 {
+			return nil // a view of other components than the card's kind
+		}
+		kind, ok := t.cat.Kind(m[first])
 		if !ok {
 			return fmt.Errorf("table: peeked slot %d opens to no known card", r.Slots[0])
 		}
@@ -444,11 +470,13 @@ func (p *Player) Observe(t *Table) error {
 			for i := range r.Seats {
 				all = append(all, r.Shares[i][k])
 			}
-			m, err := mental.Open(r.Cards[k], all)
+			m, err := mental.Open(r.ShareCard(k), all)
 			if err != nil {
 				return err
 			}
-			if kind, ok := t.cat.Kind(m[0]); ok {
+			if first := firstComp(r.Comps); first < 0 {
+				continue
+			} else if kind, ok := t.cat.Kind(m[first]); ok {
 				p.remember(Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind), Public: true}, r.Cards[k])
 			}
 		}
@@ -461,12 +489,43 @@ func (p *Player) Observe(t *Table) error {
 			if err != nil {
 				return err
 			}
-			if kind, ok := t.cat.Kind(m[0]); ok {
+			p.opened[sl] = openedView{card: r.Cards[k], comps: r.Comps, points: m}
+			if first := firstComp(r.Comps); first < 0 {
+				continue
+			} else if kind, ok := t.cat.Kind(m[first]); ok {
 				p.remember(Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind)}, r.Cards[k])
 			}
 		}
 	}
 	return nil
+}
+
+// firstComp is the index, in a view of components comps, of the card's
+// first component (its kind), or -1 if the view did not open it.
+func firstComp(comps []int) int {
+	if comps == nil {
+		return 0
+	}
+	return slices.Index(comps, 0)
+}
+
+// Opened returns component comp of the card in slot as this seat's last
+// private view of it opened it (the point, which a component holding no
+// card kind, such as a group secret, needs), while the slot still holds
+// the ciphertext it viewed; ok is false otherwise.
+func (p *Player) Opened(t *Table, slot engine.Slot, comp int) (*mental.Element, bool) {
+	v, ok := p.opened[slot]
+	if !ok || int(slot) >= len(t.st.slots) || !t.st.slots[slot].Equal(v.card) {
+		return nil, false
+	}
+	i := comp
+	if v.comps != nil {
+		i = slices.Index(v.comps, comp)
+	}
+	if i < 0 || i >= len(v.points) {
+		return nil, false
+	}
+	return v.points[i], true
 }
 
 // remember appends a sighting of a card seen in ciphertext c.
@@ -585,5 +644,5 @@ func (p *Player) open(t *Table, r *Request, k int) ([]*mental.Element, error) {
 		}
 		ds = append(ds, p.view.Decrypt(r.Enc[i][k*len(rec)+idx]))
 	}
-	return p.card.Peek(r.Cards[k], ds)
+	return p.card.Peek(r.ShareCard(k), ds)
 }

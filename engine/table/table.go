@@ -94,6 +94,10 @@ type Request struct {
 	By     engine.Seat // the viewer of a peek
 	Except engine.Seat // show-others: the seat kept in the dark
 	Slots  []engine.Slot
+	// Comps are the components of the slots' tuple cards a peek, reveal
+	// or show-others opens (nil: every component); shares are of those
+	// components only (see ShareCard).
+	Comps []int
 	// Cards are the slots' ciphertexts when the request reached the head
 	// of the queue (share requests only; for a request made by a move,
 	// after the move's swaps).
@@ -119,6 +123,24 @@ type Request struct {
 	started bool // a coin: At is set
 }
 
+// ShareCard returns the part of the k-th card that r's shares open: the
+// components in Comps, or the whole card.
+func (r *Request) ShareCard(k int) mental.Card {
+	return subCard(r.Cards[k], r.Comps)
+}
+
+// subCard returns the components comps of c (c itself when comps is nil).
+func subCard(c mental.Card, comps []int) mental.Card {
+	if comps == nil {
+		return c
+	}
+	out := make(mental.Card, len(comps))
+	for i, k := range comps {
+		out[i] = c[k]
+	}
+	return out
+}
+
 // Private reports whether the request is a private view, filled with
 // shares encrypted to its viewers rather than public ones.
 func (r *Request) Private() bool {
@@ -132,6 +154,8 @@ func (r *Request) wantBody() BodyKind {
 		return BodyShuffle
 	case engine.EffectCoin:
 		return BodyCoinShare
+	case engine.EffectRetire:
+		return BodyKey
 	}
 	return BodyShares
 }
@@ -206,6 +230,7 @@ func (r *Request) clone() *Request {
 type slotView struct {
 	viewer engine.Seat
 	card   mental.Card
+	comps  []int // the components viewed (nil: all); sent is of those
 	sent   []*mental.EncryptedShare
 }
 
@@ -221,10 +246,13 @@ type Table struct {
 	cat    *mental.Catalogue
 	deck   []engine.Card
 	width  int
+	// tuples[k] is card kind k's tuple layout (engine.Tupler), nil for a
+	// game of single-point cards.
+	tuples [][]engine.Component
 
 	st state
-	// completed is the request the last Apply completed, if any.
-	completed *Request
+	// completed are the requests the last Apply completed, in order.
+	completed []*Request
 	log       []*ledger.Entry
 	// deferred, when set, collects the group proofs (swaps, shuffles,
 	// shares) of applied entries instead of checking them: Replay's
@@ -246,6 +274,9 @@ type state struct {
 	pending  []*Request
 	keys     [][]byte // published secret keys by seat
 	keysNext int
+	// retired[seat]: the seat published its key during play
+	// (EffectRetire); the table computes its shares from then on.
+	retired  []bool
 	shuffles int // hidden deal: seats that have shuffled
 	// views[slot] are the seats' last private views of the slot. Slices
 	// are replaced, never modified, so clones share them.
@@ -263,13 +294,14 @@ func (s *state) clone() state {
 		c.pending[i] = r.clone()
 	}
 	c.keys = slices.Clone(s.keys)
+	c.retired = slices.Clone(s.retired)
 	c.views = slices.Clone(s.views)
 	return c
 }
 
 // recordView remembers that viewer privately viewed slot holding card,
 // through the encrypted shares sent.
-func (s *state) recordView(slot engine.Slot, viewer engine.Seat, card mental.Card, sent []*mental.EncryptedShare) {
+func (s *state) recordView(slot engine.Slot, viewer engine.Seat, card mental.Card, comps []int, sent []*mental.EncryptedShare) {
 	for len(s.views) <= int(slot) {
 		s.views = append(s.views, nil)
 	}
@@ -279,7 +311,18 @@ func (s *state) recordView(slot engine.Slot, viewer engine.Seat, card mental.Car
 			vs = append(vs, v)
 		}
 	}
-	s.views[slot] = append(vs, slotView{viewer: viewer, card: card, sent: sent})
+	s.views[slot] = append(vs, slotView{viewer: viewer, card: card, comps: comps, sent: sent})
+}
+
+// viewed returns the part of the card the view opened (the components
+// its shares are of) and the index in it of the card's first component,
+// which statements are about; ok is false if the view did not open it.
+func (v slotView) viewed() (c mental.Card, comp int, ok bool) {
+	if v.comps == nil {
+		return v.card, 0, true
+	}
+	i := slices.Index(v.comps, 0)
+	return subCard(v.card, v.comps), i, i >= 0
 }
 
 // viewOf returns viewer's last private view of slot.
@@ -367,7 +410,7 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	}
 	t := &Table{game: game, roster: roster, gameID: id, opts: opts, joint: jk, views: views,
 		cat: mental.NewCatalogue(game.Kinds()), deck: deck, width: 1}
-	t.st = state{prev: id, phase: PhaseCommit, keys: make([][]byte, len(roster.Seats))}
+	t.st = state{prev: id, phase: PhaseCommit, keys: make([][]byte, len(roster.Seats)), retired: make([]bool, len(roster.Seats))}
 	op, opens := game.(Opener)
 	opens = opens && op.Opens()
 	if hd, ok := game.(HiddenDealer); ok && hd.HiddenDeal() {
@@ -383,7 +426,7 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 		t.st.phase = PhaseShuffle
 		t.st.slots = make([]mental.Card, len(deck))
 		for i, c := range deck {
-			t.st.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
+			t.st.slots[i] = t.faceUp(c)
 		}
 	}
 	if opens {
@@ -413,10 +456,15 @@ func (s *state) open(t *Table, deal []engine.Card) error {
 		if err != nil {
 			return err
 		}
+		if err := t.setTuples(rules); err != nil {
+			return err
+		}
 		s.rules = rules
 		s.slots = make([]mental.Card, len(t.deck))
 		for i, c := range t.deck {
-			s.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
+			if s.slots[i], err = t.faceUpChecked(c); err != nil {
+				return err
+			}
 		}
 		s.phase = PhasePlay
 	}
@@ -449,11 +497,16 @@ func (s *state) start(t *Table, deal []engine.Card) error {
 	if err != nil {
 		return err
 	}
+	if err := t.setTuples(rules); err != nil {
+		return err
+	}
 	s.deal = slices.Clone(deal)
 	s.rules = rules
 	s.slots = make([]mental.Card, len(deal))
 	for i, c := range deal {
-		s.slots[i] = mental.FaceUp(mental.CardPoint(int(c)))
+		if s.slots[i], err = t.faceUpChecked(c); err != nil {
+			return err
+		}
 	}
 	s.phase = PhasePlay
 	return nil
@@ -490,8 +543,20 @@ func (t *Table) Pending() *Request {
 	return t.st.pending[0]
 }
 
-// Completed returns the share request completed by the last Apply, if any.
-func (t *Table) Completed() *Request { return t.completed }
+// Completed returns the share request completed by the last Apply, if any
+// (the last one, when the entry's completion let the table complete more
+// by itself: see CompletedAll).
+func (t *Table) Completed() *Request {
+	if len(t.completed) == 0 {
+		return nil
+	}
+	return t.completed[len(t.completed)-1]
+}
+
+// CompletedAll returns every request the last Apply completed, in order:
+// the one its entry filled and any the table then filled by itself from
+// retired seats' published keys.
+func (t *Table) CompletedAll() []*Request { return slices.Clone(t.completed) }
 
 // ViewingKey returns a seat's public viewing key.
 func (t *Table) ViewingKey(seat int) *mental.Element { return t.views[seat] }
@@ -611,6 +676,15 @@ func (t *Table) Apply(e *ledger.Entry) error {
 		t.deferred.begin()
 	}
 	completed, err := ns.apply(t, e, body)
+	var done []*Request
+	if completed != nil {
+		done = append(done, completed)
+	}
+	if err == nil {
+		var more []*Request
+		more, err = ns.fillRetired(t, e.Pos+1)
+		done = append(done, more...)
+	}
 	if err != nil {
 		var re *engine.RuleError
 		if errors.As(err, &re) {
@@ -626,7 +700,7 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	ns.prev = e.Hash()
 	ns.hash = ns.computeHash(t)
 	t.st = ns
-	t.completed = completed
+	t.completed = done
 	t.log = append(t.log, e)
 	if t.deferred != nil {
 		t.deferred.commit(e.Pos)
@@ -704,9 +778,7 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		}
 		s.keys[seat] = slices.Clone(b.Key)
 		s.keysNext++
-		if s.keysNext == n {
-			s.phase = PhaseDone
-		}
+		s.skipPublished(n)
 		return nil, nil
 	}
 	if len(s.pending) > 0 {
@@ -715,6 +787,8 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 			return s.applyShuffle(t, e, b)
 		case engine.EffectCoin:
 			return s.applyCoinShare(t, e, b)
+		case engine.EffectRetire:
+			return s.applyRetire(t, e, b)
 		}
 		return s.applyShares(t, e, b)
 	}
@@ -777,6 +851,7 @@ func (s *state) maybeEnd(t *Table) {
 	if s.phase == PhasePlay && len(s.pending) == 0 && s.rules.Next().Kind == engine.NeedNothing {
 		if t.opts.PublishKeys {
 			s.phase = PhaseKeys
+			s.skipPublished(len(t.roster.Seats))
 		} else {
 			s.phase = PhaseDone
 		}
@@ -814,6 +889,33 @@ func (s *state) applySwap(t *Table, e *ledger.Entry, ef engine.Effect, p SwapPay
 func (s *state) queue(t *Table, ef engine.Effect) error {
 	n := len(t.roster.Seats)
 	r := &Request{Kind: ef.Kind, By: ef.By, Except: ef.Except, Slots: slices.Clone(ef.Slots)}
+	if len(ef.Comps) > 0 {
+		if ef.Kind != engine.EffectPeek && ef.Kind != engine.EffectReveal && ef.Kind != engine.EffectShowOthers {
+			return fmt.Errorf("internal: a %s names components", ef.Kind)
+		}
+		for i, k := range ef.Comps {
+			if k < 0 || k >= t.width || (i > 0 && k <= ef.Comps[i-1]) {
+				return fmt.Errorf("internal: components %v of width-%d cards (want increasing, in range)", ef.Comps, t.width)
+			}
+		}
+		r.Comps = slices.Clone(ef.Comps)
+	}
+	if ef.Kind == engine.EffectRetire {
+		if ef.By < 0 || int(ef.By) >= n || len(ef.Slots) != 0 {
+			return fmt.Errorf("internal: a retirement of seat %d", ef.By)
+		}
+		for _, q := range s.pending {
+			if q.Kind == engine.EffectRetire && q.By == ef.By {
+				return fmt.Errorf("internal: seat %d retires twice", ef.By)
+			}
+		}
+		if s.retired[ef.By] {
+			return fmt.Errorf("internal: seat %d has already retired", ef.By)
+		}
+		r.Seats = []engine.Seat{ef.By}
+		s.pending = append(s.pending, r)
+		return nil
+	}
 	for _, sl := range ef.Slots {
 		if sl < 0 || int(sl) >= len(s.slots) {
 			return fmt.Errorf("internal: %s of slot %d", ef.Kind, sl)
@@ -868,12 +970,17 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 		r.Seats = slices.Clone(ef.Seats)
 		if len(r.Seats) == 0 {
 			for seat := range n {
-				r.Seats = append(r.Seats, engine.Seat(seat))
+				if !s.retired[seat] {
+					r.Seats = append(r.Seats, engine.Seat(seat))
+				}
 			}
 		}
 		for _, seat := range r.Seats {
 			if seat < 0 || int(seat) >= n {
 				return fmt.Errorf("internal: a shuffle by seat %d", seat)
+			}
+			if s.retired[seat] {
+				return fmt.Errorf("internal: a shuffle by seat %d, which has retired", seat)
 			}
 		}
 	case engine.EffectCoin:
@@ -900,7 +1007,7 @@ func (s *state) settle(t *Table, next uint64) error {
 	for len(s.pending) > 0 && s.pending[0].Kind == engine.EffectSet {
 		r := s.pending[0]
 		for i, sl := range r.Slots {
-			s.slots[sl] = mental.FaceUp(mental.CardPoint(int(r.Set[i])))
+			s.slots[sl] = t.faceUp(r.Set[i])
 		}
 		s.pending = s.pending[1:]
 	}
@@ -948,7 +1055,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		for k := range r.Slots {
 			for j, y := range rec {
 				name := fmt.Sprintf("encrypted share of slot %d for seat %d", r.Slots[k], y)
-				Y, c, es := t.views[y], r.Cards[k], b.EncShares[k*len(rec)+j]
+				Y, c, es := t.views[y], r.ShareCard(k), b.EncShares[k*len(rec)+j]
 				add(func(bt *mental.Batch) { bt.AddEncryptedShare(name, ctx, X, Y, c, es) })
 			}
 		}
@@ -964,7 +1071,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		var ds [][]*mental.Element
 		for k := range r.Slots {
 			name := fmt.Sprintf("share of slot %d", r.Slots[k])
-			c, sh := r.Cards[k], b.Shares[k]
+			c, sh := r.ShareCard(k), b.Shares[k]
 			add(func(bt *mental.Batch) { bt.AddShare(name, ctx, X, c, sh) })
 			ds = append(ds, b.Shares[k].D)
 		}
@@ -978,14 +1085,14 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 	if r.next < len(r.Seats) {
 		return nil, nil
 	}
-	return r, s.complete(t, e, r)
+	return r, s.complete(t, e.Pos+1, r)
 }
 
 // complete pops the request at the head of the queue, which its last
 // entry (e) just filled: a reveal's cards and a coin's value go to the
 // rules as facts, a private view is remembered for its viewers; then the
 // queue settles.
-func (s *state) complete(t *Table, e *ledger.Entry, r *Request) error {
+func (s *state) complete(t *Table, next uint64, r *Request) error {
 	n := len(t.roster.Seats)
 	s.pending = s.pending[1:]
 	var facts []engine.Fact
@@ -995,7 +1102,7 @@ func (s *state) complete(t *Table, e *ledger.Entry, r *Request) error {
 		for k, sl := range r.Slots {
 			for _, v := range r.viewers(n) {
 				if sent, ok := r.sentTo(n, v, k); ok {
-					s.recordView(sl, v, r.Cards[k], sent)
+					s.recordView(sl, v, r.Cards[k], r.Comps, sent)
 				}
 			}
 		}
@@ -1013,7 +1120,7 @@ func (s *state) complete(t *Table, e *ledger.Entry, r *Request) error {
 			for i := range r.Seats {
 				all = append(all, r.Shares[i][k])
 			}
-			m, err := mental.Open(r.Cards[k], all)
+			m, err := mental.Open(r.ShareCard(k), all)
 			if err != nil {
 				return err
 			}
@@ -1039,7 +1146,7 @@ func (s *state) complete(t *Table, e *ledger.Entry, r *Request) error {
 			}
 		}
 	}
-	if err := s.settle(t, e.Pos+1); err != nil {
+	if err := s.settle(t, next); err != nil {
 		return err
 	}
 	s.maybeEnd(t)
@@ -1070,6 +1177,17 @@ func (s *state) computeHash(t *Table) ledger.Hash {
 	h.Write(b[:])
 	for _, r := range s.pending {
 		h.Write([]byte{byte(r.Kind), byte(r.By), byte(r.Except), byte(r.next)})
+	}
+	// Seats retired during play (a table without any hashes as before).
+	if slices.Contains(s.retired, true) {
+		h.Write([]byte("retired"))
+		for _, r := range s.retired {
+			if r {
+				h.Write([]byte{1})
+			} else {
+				h.Write([]byte{0})
+			}
+		}
 	}
 	var out ledger.Hash
 	copy(out[:], h.Sum(nil))

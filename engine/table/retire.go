@@ -1,0 +1,118 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+)
+
+// applyRetire applies e, the card key of the seat the rules retire
+// (engine.EffectRetire): from now on the table computes that seat's
+// shares itself (fillRetired).
+func (s *state) applyRetire(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	sk, err := mental.SecretKeyFromBytes(b.Key)
+	if err != nil {
+		return nil, because(ReasonKeyMismatch, err)
+	}
+	if sk.Public().Equal(t.joint.Keys[seat]) != 1 {
+		return nil, because(ReasonKeyMismatch, errors.New("published key does not match the seat's public key"))
+	}
+	s.keys[seat] = slices.Clone(b.Key)
+	s.retired[seat] = true
+	r.next++
+	return r, s.complete(t, e.Pos+1, r)
+}
+
+// skipPublished moves the key phase past seats that published their key
+// during play, and ends it when every seat has.
+func (s *state) skipPublished(n int) {
+	for s.keysNext < n && s.keys[s.keysNext] != nil {
+		s.keysNext++
+	}
+	if s.keysNext == n {
+		s.phase = PhaseDone
+	}
+}
+
+// fillRetired fills, from the published keys, every contribution the head
+// of the queue waits for from a retired seat, completing the requests that
+// this fills; next is the position of the next entry. It returns the
+// requests completed.
+func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
+	var done []*Request
+	for s.phase == PhasePlay && len(s.pending) > 0 {
+		r := s.pending[0]
+		if r.next >= len(r.Seats) || !s.retired[r.Seats[r.next]] {
+			break
+		}
+		seat := r.Seats[r.next]
+		sk, err := mental.SecretKeyFromBytes(s.keys[seat])
+		if err != nil {
+			return nil, fmt.Errorf("seat %d's published key: %w", seat, err)
+		}
+		switch r.Kind {
+		case engine.EffectCoin:
+			cs, err := sk.CoinShare(t.ctx(next, int(seat)), t.CoinPoint(r))
+			if err != nil {
+				return nil, fmt.Errorf("retired seat %d's coin share: %w", seat, err)
+			}
+			r.Coins = append(r.Coins, &mental.CoinShare{D: cs.D})
+		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers:
+			var ds [][]*mental.Element
+			for k := range r.Slots {
+				sh, err := sk.Share(t.ctx(next, int(seat)), r.ShareCard(k))
+				if err != nil {
+					return nil, fmt.Errorf("retired seat %d's share of slot %d: %w", seat, r.Slots[k], err)
+				}
+				ds = append(ds, sh.D)
+			}
+			if r.Private() {
+				// A retired seat's share is public: to each viewer it is
+				// "encrypted" with randomness 0, (identity, D), which the
+				// viewer decrypts and a statement about the card is
+				// proven over like any other encrypted share.
+				rec := r.Recipients(len(t.roster.Seats), seat)
+				enc := make([]*mental.EncryptedShare, 0, len(rec)*len(r.Slots))
+				for k := range r.Slots {
+					for range rec {
+						enc = append(enc, plainEncryptedShare(ds[k]))
+					}
+				}
+				r.Enc = append(r.Enc, enc)
+				r.Shares = append(r.Shares, nil)
+			} else {
+				r.Shares = append(r.Shares, ds)
+				r.Enc = append(r.Enc, nil)
+			}
+		default:
+			return nil, fmt.Errorf("internal: a %s waits for retired seat %d", r.Kind, seat)
+		}
+		r.next++
+		if r.next < len(r.Seats) {
+			continue
+		}
+		if err := s.complete(t, next, r); err != nil {
+			return nil, err
+		}
+		done = append(done, r)
+	}
+	return done, nil
+}
+
+// plainEncryptedShare is the share D "encrypted" with randomness 0:
+// (identity, D) per component.
+func plainEncryptedShare(d []*mental.Element) *mental.EncryptedShare {
+	es := &mental.EncryptedShare{}
+	for _, x := range d {
+		es.E1 = append(es.E1, ristretto255.NewIdentityElement())
+		es.E2 = append(es.E2, x)
+	}
+	return es
+}

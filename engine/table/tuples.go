@@ -1,0 +1,81 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/mental"
+)
+
+// errGroupSecret: a tuple component holding the table's group secret
+// cannot be laid out yet.
+var errGroupSecret = errors.New("a group-secret tuple component is not supported by this table yet")
+
+// setTuples reads the tuple layout of rules that implement engine.Tupler:
+// every kind laid out as a card is a tuple of the same width, each
+// component a face-up kind of the game (or the group secret). Kinds whose
+// Tuple is empty are components only and are never laid out as cards.
+func (t *Table) setTuples(rules engine.State) error {
+	tp, ok := rules.(engine.Tupler)
+	if !ok {
+		return nil
+	}
+	n := t.game.Kinds()
+	tuples := make([][]engine.Component, n)
+	width := 0
+	for k := range n {
+		comps := tp.Tuple(engine.Card(k))
+		if len(comps) == 0 {
+			continue
+		}
+		if width == 0 {
+			width = len(comps)
+		}
+		if len(comps) != width {
+			return fmt.Errorf("card kind %d is a tuple of %d components, kind's width is %d", k, len(comps), width)
+		}
+		for i, c := range comps {
+			if !c.GroupSecret && (c.Kind < 0 || int(c.Kind) >= n) {
+				return fmt.Errorf("card kind %d: component %d is kind %d, the game has %d kinds", k, i, c.Kind, n)
+			}
+		}
+		tuples[k] = slices.Clone(comps)
+	}
+	if width == 0 {
+		return errors.New("the rules lay out no card as a tuple")
+	}
+	t.tuples, t.width = tuples, width
+	return nil
+}
+
+// faceUpChecked returns card kind c laid face up: one point, or its tuple
+// (setTuples) component by component.
+func (t *Table) faceUpChecked(c engine.Card) (mental.Card, error) {
+	if t.tuples == nil {
+		return mental.FaceUp(mental.CardPoint(int(c))), nil
+	}
+	if c < 0 || int(c) >= len(t.tuples) || t.tuples[c] == nil {
+		return nil, fmt.Errorf("card kind %d is not laid out as a tuple", c)
+	}
+	points := make([]*mental.Element, len(t.tuples[c]))
+	for i, comp := range t.tuples[c] {
+		if comp.GroupSecret {
+			return nil, fmt.Errorf("card kind %d, component %d: %w", c, i, errGroupSecret)
+		}
+		points[i] = mental.CardPoint(int(comp.Kind))
+	}
+	return mental.FaceUp(points...), nil
+}
+
+// faceUp is faceUpChecked for kinds already checked (a set's cards are
+// checked when it is queued).
+func (t *Table) faceUp(c engine.Card) mental.Card {
+	card, err := t.faceUpChecked(c)
+	if err != nil {
+		// queue checked the kind; a width-1 table cannot fail.
+		panic("table: " + err.Error())
+	}
+	return card
+}
