@@ -953,6 +953,9 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 			if c < 0 || int(c) >= t.game.Kinds() {
 				return fmt.Errorf("internal: a set of card %d, the game has %d kinds", c, t.game.Kinds())
 			}
+			if _, err := t.faceUpChecked(c); err != nil {
+				return fmt.Errorf("internal: a set: %w", err)
+			}
 		}
 		if err := distinct(); err != nil {
 			return err

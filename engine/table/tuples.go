@@ -74,7 +74,8 @@ func (t *Table) faceUpChecked(c engine.Card) (mental.Card, error) {
 func (t *Table) faceUp(c engine.Card) mental.Card {
 	card, err := t.faceUpChecked(c)
 	if err != nil {
-		// queue checked the kind; a width-1 table cannot fail.
+		// queue checked every set's kinds; the deck's are checked when
+		// the table opens.
 		panic("table: " + err.Error())
 	}
 	return card
