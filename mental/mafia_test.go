@@ -37,8 +37,8 @@ type mafiaTable struct {
 	views []*SecretKey
 	jk    *JointKey
 	roles []int
-	cards []Card             // the dealt tuples, seat i's at i
-	seen  []Card             // seat i's viewed sub-tuple (components 0, 1, 3)
+	cards []Card              // the dealt tuples, seat i's at i
+	seen  []Card              // seat i's viewed sub-tuple (components 0, 1, 3)
 	sent  [][]*EncryptedShare // the shares of seen[i] encrypted to seat i
 }
 
@@ -519,18 +519,20 @@ func TestPowerBallotStatementErrors(t *testing.T) {
 	mt := newMafiaTable(t, mTestRoles, false)
 	base := func() *PowerStatement { return mt.powerStatement(3, 1, mKill, false) }
 	for name, mut := range map[string]func(*PowerStatement){
-		"no holders":           func(s *PowerStatement) { s.Holders = nil },
-		"every role holds":     func(s *PowerStatement) { s.Holders = mRoles },
-		"holder not a role":    func(s *PowerStatement) { s.Holders = []int{mDon, 40} },
-		"repeated holder":      func(s *PowerStatement) { s.Holders = []int{mDon, mDon} },
-		"repeated role":        func(s *PowerStatement) { s.Roles = append([]int{mDon}, mRoles...) },
-		"negative role":        func(s *PowerStatement) { s.Roles = append([]int{-1}, mRoles...) },
-		"no targets":           func(s *PowerStatement) { s.Targets = nil },
-		"repeated target":      func(s *PowerStatement) { s.Targets = []uint32{1, 2, 1} },
-		"only self":            func(s *PowerStatement) { s.Targets = []uint32{3} },
-		"too many targets":     func(s *PowerStatement) { s.Targets = make([]uint32, MaxBallotEntries+1) },
-		"component out":        func(s *PowerStatement) { s.Comp = 3 },
-		"share width":          func(s *PowerStatement) { s.Sent = append(s.Sent[:1:1], &EncryptedShare{E1: s.Sent[1].E1[:1], E2: s.Sent[1].E2[:1]}) },
+		"no holders":        func(s *PowerStatement) { s.Holders = nil },
+		"every role holds":  func(s *PowerStatement) { s.Holders = mRoles },
+		"holder not a role": func(s *PowerStatement) { s.Holders = []int{mDon, 40} },
+		"repeated holder":   func(s *PowerStatement) { s.Holders = []int{mDon, mDon} },
+		"repeated role":     func(s *PowerStatement) { s.Roles = append([]int{mDon}, mRoles...) },
+		"negative role":     func(s *PowerStatement) { s.Roles = append([]int{-1}, mRoles...) },
+		"no targets":        func(s *PowerStatement) { s.Targets = nil },
+		"repeated target":   func(s *PowerStatement) { s.Targets = []uint32{1, 2, 1} },
+		"only self":         func(s *PowerStatement) { s.Targets = []uint32{3} },
+		"too many targets":  func(s *PowerStatement) { s.Targets = make([]uint32, MaxBallotEntries+1) },
+		"component out":     func(s *PowerStatement) { s.Comp = 3 },
+		"share width": func(s *PowerStatement) {
+			s.Sent = append(s.Sent[:1:1], &EncryptedShare{E1: s.Sent[1].E1[:1], E2: s.Sent[1].E2[:1]})
+		},
 		"nil share":            func(s *PowerStatement) { s.Sent = append(s.Sent[:1:1], nil) },
 		"identity viewing key": func(s *PowerStatement) { s.Y = ristretto255.NewIdentityElement() },
 		"nil card key":         func(s *PowerStatement) { s.X = nil },
