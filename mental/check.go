@@ -182,7 +182,7 @@ func checkStatement(ctx Context, jk *JointKey, st *CheckStatement, Q Card, keys 
 	if len(picks) > 1 {
 		pick = Or(picks...)
 	}
-	neutral := remaskLeaf(jk.H, Q[0], nil, CardPoint(st.Neutral))
+	neutral := remaskLeaf(jk.H, Q[0], nil, sharedCardPoint(st.Neutral))
 	if st.Mandatory {
 		out, err := ViewedHoldingFormula(st.X, st.Y, st.Card, st.Comp, st.Sent, others)
 		if err != nil {

@@ -35,7 +35,7 @@ func HoldingFormula(X *Element, c Card, comp int, others [][]*Element, kinds []i
 	}
 	var leaves []*Formula
 	for _, m := range kinds {
-		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: CardPoint(m)})
+		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: sharedCardPoint(m)})
 		leaves = append(leaves, Leaf(Statement{Witnesses: 1, Equations: []Equation{
 			{Secret: []Term{{Witness: 0, Base: c[comp].A}}, Public: pub},
 			{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}},
@@ -208,7 +208,7 @@ func ViewedHoldingFormula(X, Y *Element, c Card, comp int, sent []*EncryptedShar
 	G := generator
 	var leaves []*Formula
 	for _, m := range kinds {
-		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: CardPoint(m)})
+		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: sharedCardPoint(m)})
 		leaves = append(leaves, Leaf(Statement{Witnesses: 2, Equations: []Equation{
 			{Secret: []Term{{Witness: 0, Base: c[comp].A}, {Witness: 1, Base: negE1}}, Public: pub},
 			{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}},

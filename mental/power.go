@@ -290,7 +290,7 @@ func viewedHoldingAssignment(card, view *SecretKey, m *Element, kinds []int) (As
 	real := make([]int, len(kinds))
 	found := 0
 	for i, k := range kinds {
-		real[i] = m.Equal(CardPoint(k)) & (1 - found)
+		real[i] = m.Equal(sharedCardPoint(k)) & (1 - found)
 		found |= real[i]
 	}
 	a := Assignment{}
