@@ -1219,3 +1219,26 @@ func TestWidth5Deck(t *testing.T) {
 		t.Error("a width-6 card encoded")
 	}
 }
+
+// The encoded sizes are the closed forms of SPEC.md §9.2 and §9.3.
+func TestMafiaSizes(t *testing.T) {
+	for _, k := range [][2]int{{1, 1}, {1, 6}, {2, 5}, {3, 4}} {
+		for _, n := range []int{1, 2, 12, 18} {
+			for _, self := range []bool{false, true} {
+				s := 0
+				if self {
+					s = 1
+				}
+				if got, want := PowerBallotSize(k[0], k[1], n, self), 1+64*n+32*(6*(k[0]+k[1])+7*n+5+3*s); got != want {
+					t.Errorf("ballot R=%d R̄=%d n=%d self=%v: %d bytes, want %d", k[0], k[1], n, self, got, want)
+				}
+			}
+			if got, want := CheckSize(k[0], n, 0), 64+32*(6*k[0]+4*n+2); got != want {
+				t.Errorf("optional check R=%d v=%d: %d bytes, want %d", k[0], n, got, want)
+			}
+			if got, want := CheckSize(k[0], n, k[1]), 64+32*(6*(k[0]+k[1])+4*n+1); got != want {
+				t.Errorf("mandatory check R=%d R̄=%d v=%d: %d bytes, want %d", k[0], k[1], n, got, want)
+			}
+		}
+	}
+}
