@@ -83,6 +83,19 @@ func RandomTag() [TagSize]byte {
 	return out
 }
 
+// TagFor returns the tag a seat posts at game, round and seat from m, the
+// point its privately viewed secret component holds (SPEC.md §9.1): the
+// tag of S if m is not the neutral kind's point, else random bytes. Both
+// are computed and one is selected in constant time, so the time does
+// not say which.
+func TagFor(m *Element, neutral int, game [32]byte, round uint64, seat uint32) [TagSize]byte {
+	isNeutral := m.Equal(CardPoint(neutral))
+	out := Tag(m, game, round, seat)
+	noise := RandomTag()
+	subtle.ConstantTimeCopy(isNeutral, out[:], noise[:])
+	return out
+}
+
 // TagMatches reports, in constant time, whether tag is the tag of a
 // holder of S at game, round and seat.
 func TagMatches(S *Element, game [32]byte, round uint64, seat uint32, tag [TagSize]byte) bool {

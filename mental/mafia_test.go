@@ -1242,3 +1242,46 @@ func TestMafiaSizes(t *testing.T) {
 		}
 	}
 }
+
+// What a seat posts does not depend on its role: a holder's and a
+// non-holder's ballots, and a checker's and a non-checker's checks, have
+// the same length and shape; a tag made from the neutral point is not the
+// neutral point's tag.
+func TestMafiaPostsLookAlike(t *testing.T) {
+	mt := newMafiaTable(t, mTestRoles, false)
+	var sizes []int
+	for _, tc := range []struct{ seat, choice int }{{3, 0}, {4, 5}, {0, NoVote}, {1, NoVote}} {
+		b, err := ProvePowerBallot(mt.ctx(tc.seat, 1), mt.jk, mt.sks[tc.seat], mt.views[tc.seat], mt.powerStatement(tc.seat, 0, mKill, false), tc.choice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, _ := b.MarshalBinary()
+		sizes = append(sizes, len(enc))
+	}
+	for _, tc := range []struct{ seat, target int }{{1, 3}, {0, NoVote}, {3, NoVote}} {
+		c, err := ProveCheck(mt.ctx(tc.seat, 2), mt.jk, mt.sks[tc.seat], mt.views[tc.seat], mt.checkStatement(tc.seat, true), tc.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, _ := c.MarshalBinary()
+		sizes = append(sizes, len(enc))
+	}
+	for i := 1; i < 4; i++ {
+		if sizes[i] != sizes[0] {
+			t.Errorf("ballot sizes differ by role: %v", sizes[:4])
+		}
+	}
+	for i := 5; i < 7; i++ {
+		if sizes[i] != sizes[4] {
+			t.Errorf("check sizes differ by role: %v", sizes[4:])
+		}
+	}
+	S := ristretto255.NewElement().ScalarMult(randomScalar(), GroupSecretPoint(mt.game))
+	if got := TagFor(S, mNeutral, mt.game, 1, 2); got != Tag(S, mt.game, 1, 2) {
+		t.Error("TagFor(S) is not S's tag")
+	}
+	n1, n2 := TagFor(CardPoint(mNeutral), mNeutral, mt.game, 1, 2), TagFor(CardPoint(mNeutral), mNeutral, mt.game, 1, 2)
+	if n1 == n2 || n1 == Tag(CardPoint(mNeutral), mt.game, 1, 2) {
+		t.Error("a neutral seat's tag is not fresh noise")
+	}
+}
