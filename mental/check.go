@@ -105,8 +105,10 @@ func (st *CheckStatement) shape(checker uint32) ([]int, []int, error) {
 		if len(c) == 0 || len(c) > MaxWidth || st.TargetComp < 0 || st.TargetComp >= len(c) {
 			return nil, nil, fmt.Errorf("target %d: component %d of a width-%d card", i, st.TargetComp, len(c))
 		}
-		if c[st.TargetComp].A == nil || c[st.TargetComp].B == nil {
-			return nil, nil, fmt.Errorf("target %d: card component %d is missing", i, st.TargetComp)
+		for k, ct := range c {
+			if ct.A == nil || ct.B == nil {
+				return nil, nil, fmt.Errorf("target %d: card component %d is missing", i, k)
+			}
 		}
 		if s != checker {
 			valid = append(valid, i)

@@ -1285,3 +1285,42 @@ func TestMafiaPostsLookAlike(t *testing.T) {
 		t.Error("a neutral seat's tag is not fresh noise")
 	}
 }
+
+// Statements with missing points are refused, never a panic.
+func TestMafiaNilPoints(t *testing.T) {
+	mt := newMafiaTable(t, mFuzzRoles, false)
+	st := mt.checkStatement(1, true)
+	c, err := ProveCheck(mt.ctx(1, 1), mt.jk, mt.sks[1], mt.views[1], st, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := *st
+	bad.TargetCards = append([]Card{}, st.TargetCards...)
+	bad.TargetCards[2] = bad.TargetCards[2].Clone()
+	bad.TargetCards[2][4].B = nil
+	if err := VerifyCheck(mt.ctx(1, 1), mt.jk, &bad, c); err == nil {
+		t.Error("a target card with a missing point verified")
+	}
+	if err := VerifyCheck(mt.ctx(1, 1), mt.jk, st, &Check{Q: Card{{A: nil, B: Base()}}, proof: c.proof}); err == nil {
+		t.Error("a check with a missing Q verified")
+	}
+	pst := mt.powerStatement(3, 0, mKill, false)
+	b, err := ProvePowerBallot(mt.ctx(3, 1), mt.jk, mt.sks[3], mt.views[3], pst, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := &PowerBallot{Entries: append([]Ciphertext{}, b.Entries...), proof: b.proof}
+	nb.Entries[1].B = nil
+	if err := VerifyPowerBallot(mt.ctx(3, 1), mt.jk, pst, nb); err == nil {
+		t.Error("a ballot with a missing point verified")
+	}
+	bp := *pst
+	bp.Card = pst.Card.Clone()
+	bp.Card[2].A = nil
+	if err := VerifyPowerBallot(mt.ctx(3, 1), mt.jk, &bp, b); err == nil {
+		t.Error("a statement with a missing card point verified")
+	}
+	if err := VerifyPowerBallot(mt.ctx(3, 1), nil, pst, b); err == nil {
+		t.Error("a ballot verified without a joint key")
+	}
+}
