@@ -130,12 +130,17 @@ func (st *CheckStatement) shape(checker uint32) ([]int, []int, error) {
 func remaskLeaf(H *Element, Q Ciphertext, ctA, ctB *Element) *Formula {
 	minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
 	pa := []Term{{Base: Q.A}}
+	va := Q.A
 	if ctA != nil {
 		pa = append(pa, Term{Coef: minus1, Base: ctA})
+		va = ristretto255.NewElement().Subtract(Q.A, ctA)
 	}
+	// The values Q − C by subtraction, for the prover (verifiers never
+	// read them).
 	return Leaf(Statement{Witnesses: 1, Equations: []Equation{
-		{Secret: []Term{{Witness: 0, Base: generator}}, Public: pa},
-		{Secret: []Term{{Witness: 0, Base: H}}, Public: []Term{{Base: Q.B}, {Coef: minus1, Base: ctB}}},
+		{Secret: []Term{{Witness: 0, Base: generator}}, Public: pa, value: va},
+		{Secret: []Term{{Witness: 0, Base: H}}, Public: []Term{{Base: Q.B}, {Coef: minus1, Base: ctB}},
+			value: ristretto255.NewElement().Subtract(Q.B, ctB)},
 	}})
 }
 
