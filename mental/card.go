@@ -7,8 +7,10 @@ import (
 )
 
 // MaxWidth is the largest number of ciphertexts that travel together as one
-// card (SPEC.md §3.2). Mafia deals role + group secret + team bit.
-const MaxWidth = 3
+// card (SPEC.md §3.2). Mafia deals tuples of five: the role, the team
+// before and after the Madman joins, the secret before and after
+// (docs/mafia.md §2).
+const MaxWidth = 5
 
 // Ciphertext is an ElGamal pair (A, B) = (r·G, M + r·H) under a joint key H
 // (SPEC.md §3.1). A face-up card is the trivial pair (0, M).
@@ -160,4 +162,29 @@ func UnmarshalCard(b []byte) (Card, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Select returns the sub-tuple of c made of the components comps, in that
+// order, sharing c's ciphertexts (SPEC.md §3.2). A private view of some
+// components of a tuple card is a view of this sub-tuple: its encrypted
+// shares and every statement about it are over the sub-tuple, and a
+// component index in them counts within it. It rejects an empty or
+// over-long list, an index out of range and a repeated index.
+func (c Card) Select(comps ...int) (Card, error) {
+	if len(comps) == 0 || len(comps) > len(c) {
+		return nil, fmt.Errorf("mental: select: %d components of a width-%d card", len(comps), len(c))
+	}
+	out := make(Card, len(comps))
+	for i, k := range comps {
+		if k < 0 || k >= len(c) {
+			return nil, fmt.Errorf("mental: select: component %d of a width-%d card", k, len(c))
+		}
+		for _, j := range comps[:i] {
+			if j == k {
+				return nil, fmt.Errorf("mental: select: component %d named twice", k)
+			}
+		}
+		out[i] = c[k]
+	}
+	return out, nil
 }

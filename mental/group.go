@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/gtank/ristretto255"
 
@@ -79,6 +80,21 @@ func hashToElement(label string, i uint64) *Element {
 // two kinds is known.
 func CardPoint(k int) *Element {
 	return hashToElement("card", uint64(k))
+}
+
+// cardPoints caches the card points statements use (sharedCardPoint).
+var cardPoints sync.Map // int -> *Element
+
+// sharedCardPoint returns CardPoint(k) as one shared pointer per kind,
+// never modified: statements use it, so that a batch merges the same
+// kind's terms across its proofs (batchHolds merges by pointer), and a
+// formula does not hash its kinds again. Never returned to callers.
+func sharedCardPoint(k int) *Element {
+	if p, ok := cardPoints.Load(k); ok {
+		return p.(*Element)
+	}
+	p, _ := cardPoints.LoadOrStore(k, CardPoint(k))
+	return p.(*Element)
 }
 
 // Base returns the ristretto255 generator G.

@@ -35,7 +35,7 @@ func HoldingFormula(X *Element, c Card, comp int, others [][]*Element, kinds []i
 	}
 	var leaves []*Formula
 	for _, m := range kinds {
-		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: CardPoint(m)})
+		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: sharedCardPoint(m)})
 		leaves = append(leaves, Leaf(Statement{Witnesses: 1, Equations: []Equation{
 			{Secret: []Term{{Witness: 0, Base: c[comp].A}}, Public: pub},
 			{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}},
@@ -205,12 +205,21 @@ func ViewedHoldingFormula(X, Y *Element, c Card, comp int, sent []*EncryptedShar
 		base = append(base, Term{Coef: minus1, Base: es.E2[comp]})
 	}
 	negE1 := ristretto255.NewElement().Negate(e1)
+	// B − Σ E2, by additions: a prover's public values (below) come from
+	// it with one subtraction per kind, not a multi-scalar multiplication
+	// by −1 over every share.
+	open := ristretto255.NewElement().Set(c[comp].B)
+	for _, es := range sent {
+		open.Subtract(open, es.E2[comp])
+	}
 	G := generator
 	var leaves []*Formula
 	for _, m := range kinds {
-		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: CardPoint(m)})
+		M := sharedCardPoint(m)
+		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: M})
 		leaves = append(leaves, Leaf(Statement{Witnesses: 2, Equations: []Equation{
-			{Secret: []Term{{Witness: 0, Base: c[comp].A}, {Witness: 1, Base: negE1}}, Public: pub},
+			{Secret: []Term{{Witness: 0, Base: c[comp].A}, {Witness: 1, Base: negE1}}, Public: pub,
+				value: ristretto255.NewElement().Subtract(open, M)},
 			{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}},
 			{Secret: []Term{{Witness: 1, Base: G}}, Public: []Term{{Base: Y}}},
 		}}))

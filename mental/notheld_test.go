@@ -166,7 +166,7 @@ func TestNotHeldProver(t *testing.T) {
 	for seats := 1; seats <= 5; seats++ {
 		for width := 1; width <= MaxWidth; width++ {
 			tt := newTestTable(t, seats)
-			kinds := []int{2, 7, 0}[:width]
+			kinds := []int{2, 7, 0, 11, 4}[:width]
 			var pts []*Element
 			for _, k := range kinds {
 				pts = append(pts, CardPoint(k))

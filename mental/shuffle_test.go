@@ -132,7 +132,7 @@ func TestShuffleRejectsBadDecks(t *testing.T) {
 		"empty":    nil,
 		"too long": shuffleTestDeck(k, MaxShuffle+1, 1),
 		"width 0":  {Card{}},
-		"width 4":  {append(shuffleTestDeck(k, 1, 3)[0], shuffleTestDeck(k, 1, 1)[0]...)},
+		"width 6":  {append(shuffleTestDeck(k, 1, MaxWidth)[0], shuffleTestDeck(k, 1, 1)[0]...)},
 		"mixed":    mixed,
 		"nil":      {Card{{A: nil, B: Base()}}},
 	} {

@@ -314,4 +314,6 @@ func TestVectors(t *testing.T) {
 		v.addText("permutation(perm,10)", fmt.Sprint(p))
 		v.check(t)
 	})
+
+	t.Run("mafia", testMafiaVectors)
 }

@@ -1,0 +1,162 @@
+package mental
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkMafiaNight times one Mafia night at 12 living seats with every
+// power in play (docs/mafia.md §9, docs/performance.md): 4 powered ballots
+// over 12 targets (mafia kill, Madman kill, Nurse save, Butterfly date) and
+// 1 mandatory check per seat, and the 11 encrypted shares each seat sends
+// for the other seats' checks.
+//
+//	prove/ballots+check: one seat's 4 ballots and its check;
+//	prove/seat: the same plus its 11 encrypted shares of the others' checks;
+//	verify/batch: a peer checks all 48 ballots, 12 checks and 132
+//	encrypted shares, decoded from the wire, in one batch;
+//	verify/ballots-checks: the 48 ballots and 12 checks only.
+//
+//	go test ./mental -run '^$' -bench MafiaNight -count 5
+func BenchmarkMafiaNight(b *testing.B) {
+	roles := []int{mCivilian, mCivilian, mCivilian, mCivilian, mCivilian,
+		mCommissar, mNurse, mButterfly, mMafioso, mMafioso, mDon, mMadman}
+	mt := newMafiaTable(b, roles, false)
+	n := len(roles)
+	powers := [][]int{mKill, {mMadman}, {mNurse}, {mButterfly}}
+	choice := func(p, seat int) int {
+		holds := false
+		for _, h := range powers[p] {
+			holds = holds || roles[seat] == h
+		}
+		if !holds {
+			return NoVote
+		}
+		return (seat + 1 + p) % n
+	}
+	check := func(seat int) int {
+		if roles[seat] == mCommissar {
+			return (seat + 3) % n
+		}
+		return NoVote
+	}
+	proveSeat := func(seat int) ([]*PowerBallot, *Check) {
+		var bs []*PowerBallot
+		for p := range powers {
+			st := mt.powerStatement(seat, uint8(p), powers[p], false)
+			bl, err := ProvePowerBallot(mt.ctx(seat, uint64(10+p)), mt.jk, mt.sks[seat], mt.views[seat], st, choice(p, seat))
+			if err != nil {
+				b.Fatal(err)
+			}
+			bs = append(bs, bl)
+		}
+		c, err := ProveCheck(mt.ctx(seat, 20), mt.jk, mt.sks[seat], mt.views[seat], mt.checkStatement(seat, true), check(seat))
+		if err != nil {
+			b.Fatal(err)
+		}
+		return bs, c
+	}
+	// Every seat's posts, decoded as a peer receives them.
+	ballots := make([][]*PowerBallot, n)
+	checks := make([]*Check, n)
+	for seat := range n {
+		bs, c := proveSeat(seat)
+		for p, bl := range bs {
+			enc, _ := bl.MarshalBinary()
+			d, err := UnmarshalPowerBallot(enc, mt.powerStatement(seat, uint8(p), powers[p], false), uint32(seat))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ballots[seat] = append(ballots[seat], d)
+		}
+		enc, _ := c.MarshalBinary()
+		d, err := UnmarshalCheck(enc, mt.checkStatement(seat, true), uint32(seat))
+		if err != nil {
+			b.Fatal(err)
+		}
+		checks[seat] = d
+	}
+	// Encrypted shares of each check to its checker, from every other seat.
+	type sentShare struct {
+		from, to int
+		es       *EncryptedShare
+	}
+	var shares []sentShare
+	for to := range n {
+		for from := range n {
+			if from == to {
+				continue
+			}
+			es, err := mt.sks[from].EncryptShare(mt.ctx(from, 30+uint64(to)), checks[to].Q, mt.views[to].Public())
+			if err != nil {
+				b.Fatal(err)
+			}
+			enc, _ := es.MarshalBinary()
+			d, err := UnmarshalEncryptedShare(enc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			shares = append(shares, sentShare{from, to, d})
+		}
+	}
+	b.Run("prove/ballots+check", func(b *testing.B) {
+		for b.Loop() {
+			proveSeat(10)
+		}
+	})
+	b.Run("prove/seat", func(b *testing.B) {
+		for b.Loop() {
+			proveSeat(10)
+			for to := range n {
+				if to == 10 {
+					continue
+				}
+				if _, err := mt.sks[10].EncryptShare(mt.ctx(10, 30+uint64(to)), checks[to].Q, mt.views[to].Public()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	verify := func(withShares bool) func(b *testing.B) {
+		return func(b *testing.B) {
+			for b.Loop() {
+				var bt Batch
+				for seat := range n {
+					for p := range powers {
+						bt.AddPowerBallot(fmt.Sprintf("ballot %d/%d", seat, p), mt.ctx(seat, uint64(10+p)), mt.jk,
+							mt.powerStatement(seat, uint8(p), powers[p], false), ballots[seat][p])
+					}
+					bt.AddCheck(fmt.Sprintf("check %d", seat), mt.ctx(seat, 20), mt.jk, mt.checkStatement(seat, true), checks[seat])
+				}
+				if withShares {
+					for _, s := range shares {
+						bt.AddEncryptedShare("share", mt.ctx(s.from, 30+uint64(s.to)), mt.jk.Keys[s.from], mt.views[s.to].Public(), checks[s.to].Q, s.es)
+					}
+				}
+				if err := bt.Verify(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	b.Run("verify/batch", verify(true))
+	b.Run("verify/ballots-checks", verify(false))
+	b.Run("verify/one-ballot-alone", func(b *testing.B) {
+		st := mt.powerStatement(10, 0, mKill, false)
+		for b.Loop() {
+			if err := VerifyPowerBallot(mt.ctx(10, 10), mt.jk, st, ballots[10][0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	sizes := 0
+	for seat := range n {
+		for _, bl := range ballots[seat] {
+			e, _ := bl.MarshalBinary()
+			sizes += len(e)
+		}
+		e, _ := checks[seat].MarshalBinary()
+		sizes += len(e)
+	}
+	b.Logf("one night's ballots and checks: %d bytes (%d per seat)", sizes, sizes/n)
+}
