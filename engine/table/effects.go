@@ -97,15 +97,18 @@ func statementKinds(t *Table, ef engine.Effect) ([]int, error) {
 	return kinds, nil
 }
 
-// proveTarget is what a statement by seat about slot is proven over: the
-// seat's last private view of the slot, which must still hold the same
-// ciphertext.
-func (s *state) proveTarget(seat engine.Seat, slot engine.Slot) (slotView, error) {
+// proveTarget is what a statement by seat about component comp of the
+// card in slot is proven over: the seat's last private view of the slot
+// that opened the component, which must still hold the same ciphertext.
+func (s *state) proveTarget(seat engine.Seat, slot engine.Slot, comp int) (slotView, error) {
 	if slot < 0 || int(slot) >= len(s.slots) {
 		return slotView{}, fmt.Errorf("internal: a statement about slot %d", slot)
 	}
-	v, ok := s.viewOf(slot, seat)
+	v, ok := s.viewOf(slot, seat, comp)
 	if !ok {
+		if comp != 0 {
+			return slotView{}, because(ReasonNotViewed, fmt.Errorf("seat %d never viewed component %d of slot %d privately", seat, comp, slot))
+		}
 		return slotView{}, because(ReasonNotViewed, fmt.Errorf("seat %d never viewed slot %d privately", seat, slot))
 	}
 	if !v.card.Equal(s.slots[slot]) {
@@ -125,7 +128,11 @@ func (s *state) applyProve(t *Table, e *ledger.Entry, ef engine.Effect, sp *Stat
 		return err
 	}
 	slot, seat := ef.Slots[0], int(e.Seat)
-	v, err := s.proveTarget(ef.By, slot)
+	comp, err := statementComp(t, ef)
+	if err != nil {
+		return err
+	}
+	v, err := s.proveTarget(ef.By, slot, comp)
 	if err != nil {
 		return err
 	}
@@ -137,10 +144,7 @@ func (s *state) applyProve(t *Table, e *ledger.Entry, ef engine.Effect, sp *Stat
 		return because(ReasonBadStatement, fmt.Errorf("statement %d: the proof is not of %q %d kinds", i, what, len(kinds)))
 	}
 	ctx := t.StatementContext(e.Pos, seat, i)
-	c, comp, ok := v.viewed()
-	if !ok {
-		return because(ReasonNotViewed, fmt.Errorf("seat %d's view of slot %d did not open the card's first component", seat, slot))
-	}
+	c, comp := v.viewed(comp)
 	X, Y := t.joint.Keys[seat], t.views[seat]
 	name := fmt.Sprintf("statement %d: slot %d is %s %v", i, slot, what, kinds)
 	if t.deferred != nil {
@@ -173,8 +177,21 @@ func (s *state) applyProve(t *Table, e *ledger.Entry, ef engine.Effect, sp *Stat
 }
 
 // CanProve reports whether seat may make a statement about slot now: it
-// viewed the slot privately and the slot still holds the card it viewed.
+// viewed the slot (its card's kind, component 0) privately and the slot
+// still holds the card it viewed.
 func (t *Table) CanProve(seat engine.Seat, slot engine.Slot) bool {
-	_, err := t.st.proveTarget(seat, slot)
+	_, err := t.st.proveTarget(seat, slot, 0)
 	return err == nil
+}
+
+// statementComp is the component an EffectProve is about: its one Comps
+// entry, or 0.
+func statementComp(t *Table, ef engine.Effect) (int, error) {
+	switch {
+	case len(ef.Comps) == 0:
+		return 0, nil
+	case len(ef.Comps) == 1 && ef.Comps[0] >= 0 && ef.Comps[0] < t.width:
+		return ef.Comps[0], nil
+	}
+	return 0, fmt.Errorf("internal: a statement about components %v of width-%d cards", ef.Comps, t.width)
 }

@@ -46,7 +46,7 @@ type Player struct {
 	restored map[uint64]LoneShuffle
 	// opened are the points of this seat's last private view of each
 	// slot, component by component (tuple cards: Opened).
-	opened map[engine.Slot]openedView
+	opened map[engine.Slot][]openedView
 }
 
 // openedView is what a private view opened: the card's components comps
@@ -101,7 +101,7 @@ type trackedShuffle struct {
 // NewPlayer returns the player of seat, signing with sign and holding the
 // secret keys keys.
 func NewPlayer(seat int, sign ed25519.PrivateKey, keys SeatSecrets) *Player {
-	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}, opened: map[engine.Slot]openedView{}}
+	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}, opened: map[engine.Slot][]openedView{}}
 }
 
 // PendingShuffle returns the lone shuffle this seat made for the entry at
@@ -340,17 +340,18 @@ func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (
 	if int(slot) < 0 || int(slot) >= len(slots) {
 		return nil, fmt.Errorf("%s: no slot %d", who, slot)
 	}
-	v, ok := t.st.viewOf(slot, engine.Seat(p.Seat))
+	comp, err := statementComp(t, ef)
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	v, ok := t.st.viewOf(slot, engine.Seat(p.Seat), comp)
 	if !ok {
 		return nil, fmt.Errorf("%s cannot make a statement about slot %d: it never viewed it: %w", who, slot, ErrNotViewed)
 	}
 	if !v.card.Equal(slots[slot]) {
 		return nil, fmt.Errorf("%s cannot make a statement about slot %d: its card changed since it was viewed: %w", who, slot, ErrNotViewed)
 	}
-	c, comp, ok := v.viewed()
-	if !ok {
-		return nil, fmt.Errorf("%s cannot make a statement about slot %d: its view did not open the card's first component: %w", who, slot, ErrNotViewed)
-	}
+	c, comp := v.viewed(comp)
 	var others [][]*mental.Element
 	for _, es := range v.sent {
 		others = append(others, p.view.Decrypt(es))
@@ -454,7 +455,7 @@ func (p *Player) observeRequest(t *Table, pos uint64, r *Request) error {
 		if err != nil {
 			return err
 		}
-		p.opened[r.Slots[0]] = openedView{card: r.Cards[0], comps: r.Comps, points: m}
+		p.rememberOpened(r.Slots[0], openedView{card: r.Cards[0], comps: r.Comps, points: m})
 		first := firstComp(r.Comps)
 		if first < 0 {
 			return nil // a view of other components than the card's kind
@@ -489,7 +490,7 @@ func (p *Player) observeRequest(t *Table, pos uint64, r *Request) error {
 			if err != nil {
 				return err
 			}
-			p.opened[sl] = openedView{card: r.Cards[k], comps: r.Comps, points: m}
+			p.rememberOpened(sl, openedView{card: r.Cards[k], comps: r.Comps, points: m})
 			if first := firstComp(r.Comps); first < 0 {
 				continue
 			} else if kind, ok := t.cat.Kind(m[first]); ok {
@@ -514,18 +515,34 @@ func firstComp(comps []int) int {
 // card kind, such as a group secret, needs), while the slot still holds
 // the ciphertext it viewed; ok is false otherwise.
 func (p *Player) Opened(t *Table, slot engine.Slot, comp int) (*mental.Element, bool) {
-	v, ok := p.opened[slot]
-	if !ok || int(slot) >= len(t.st.slots) || !t.st.slots[slot].Equal(v.card) {
+	if int(slot) >= len(t.st.slots) {
 		return nil, false
 	}
-	i := comp
-	if v.comps != nil {
-		i = slices.Index(v.comps, comp)
+	vs := p.opened[slot]
+	for j := len(vs) - 1; j >= 0; j-- {
+		v := vs[j]
+		if !t.st.slots[slot].Equal(v.card) {
+			return nil, false
+		}
+		i := comp
+		if v.comps != nil {
+			i = slices.Index(v.comps, comp)
+		}
+		if i >= 0 && i < len(v.points) {
+			return v.points[i], true
+		}
 	}
-	if i < 0 || i >= len(v.points) {
-		return nil, false
+	return nil, false
+}
+
+// rememberOpened adds a private view of slot; earlier views of another
+// ciphertext in the slot are forgotten.
+func (p *Player) rememberOpened(slot engine.Slot, v openedView) {
+	vs := p.opened[slot]
+	if len(vs) > 0 && !vs[len(vs)-1].card.Equal(v.card) {
+		vs = nil
 	}
-	return v.points[i], true
+	p.opened[slot] = append(slices.Clip(vs), v)
 }
 
 // remember appends a sighting of a card seen in ciphertext c.

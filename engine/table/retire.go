@@ -1,11 +1,9 @@
 package table
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
-	"github.com/gtank/ristretto255"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/mental"
@@ -17,12 +15,8 @@ import (
 func (s *state) applyRetire(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	r := s.pending[0]
 	seat := int(e.Seat)
-	sk, err := mental.SecretKeyFromBytes(b.Key)
-	if err != nil {
-		return nil, because(ReasonKeyMismatch, err)
-	}
-	if sk.Public().Equal(t.joint.Keys[seat]) != 1 {
-		return nil, because(ReasonKeyMismatch, errors.New("published key does not match the seat's public key"))
+	if _, err := mental.RetiredKey(b.Key, t.joint.Keys[seat]); err != nil {
+		return nil, because(ReasonKeyMismatch, fmt.Errorf("published key does not match the seat's public key: %w", err))
 	}
 	s.keys[seat] = slices.Clone(b.Key)
 	s.retired[seat] = true
@@ -53,36 +47,29 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 			break
 		}
 		seat := r.Seats[r.next]
-		sk, err := mental.SecretKeyFromBytes(s.keys[seat])
+		sk, err := mental.RetiredKey(s.keys[seat], t.joint.Keys[seat])
 		if err != nil {
 			return nil, fmt.Errorf("seat %d's published key: %w", seat, err)
 		}
 		switch r.Kind {
 		case engine.EffectCoin:
-			cs, err := sk.CoinShare(t.ctx(next, int(seat)), t.CoinPoint(r))
-			if err != nil {
-				return nil, fmt.Errorf("retired seat %d's coin share: %w", seat, err)
-			}
-			r.Coins = append(r.Coins, &mental.CoinShare{D: cs.D})
+			r.Coins = append(r.Coins, sk.RetiredCoinShare(t.CoinPoint(r)))
 		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers:
 			var ds [][]*mental.Element
 			for k := range r.Slots {
-				sh, err := sk.Share(t.ctx(next, int(seat)), r.ShareCard(k))
-				if err != nil {
-					return nil, fmt.Errorf("retired seat %d's share of slot %d: %w", seat, r.Slots[k], err)
-				}
-				ds = append(ds, sh.D)
+				ds = append(ds, sk.RetiredShare(r.ShareCard(k)))
 			}
 			if r.Private() {
 				// A retired seat's share is public: to each viewer it is
 				// "encrypted" with randomness 0, (identity, D), which the
 				// viewer decrypts and a statement about the card is
-				// proven over like any other encrypted share.
+				// proven over like any other encrypted share (mental
+				// SPEC.md §9.4).
 				rec := r.Recipients(len(t.roster.Seats), seat)
 				enc := make([]*mental.EncryptedShare, 0, len(rec)*len(r.Slots))
 				for k := range r.Slots {
 					for range rec {
-						enc = append(enc, plainEncryptedShare(ds[k]))
+						enc = append(enc, sk.RetiredEncryptedShare(r.ShareCard(k)))
 					}
 				}
 				r.Enc = append(r.Enc, enc)
@@ -104,15 +91,4 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 		done = append(done, r)
 	}
 	return done, nil
-}
-
-// plainEncryptedShare is the share D "encrypted" with randomness 0:
-// (identity, D) per component.
-func plainEncryptedShare(d []*mental.Element) *mental.EncryptedShare {
-	es := &mental.EncryptedShare{}
-	for _, x := range d {
-		es.E1 = append(es.E1, ristretto255.NewIdentityElement())
-		es.E2 = append(es.E2, x)
-	}
-	return es
 }

@@ -299,40 +299,47 @@ func (s *state) clone() state {
 	return c
 }
 
-// recordView remembers that viewer privately viewed slot holding card,
-// through the encrypted shares sent.
+// recordView remembers that viewer privately viewed components comps (nil:
+// all) of slot holding card, through the encrypted shares sent. The
+// viewer's earlier views of the slot are forgotten if the slot held
+// another ciphertext then; views of other components of the same
+// ciphertext are kept (a Mafia seat views its role, later its secret).
 func (s *state) recordView(slot engine.Slot, viewer engine.Seat, card mental.Card, comps []int, sent []*mental.EncryptedShare) {
 	for len(s.views) <= int(slot) {
 		s.views = append(s.views, nil)
 	}
 	var vs []slotView
 	for _, v := range s.views[slot] {
-		if v.viewer != viewer {
+		if v.viewer != viewer || v.card.Equal(card) {
 			vs = append(vs, v)
 		}
 	}
 	s.views[slot] = append(vs, slotView{viewer: viewer, card: card, comps: comps, sent: sent})
 }
 
-// viewed returns the part of the card the view opened (the components
-// its shares are of) and the index in it of the card's first component,
-// which statements are about; ok is false if the view did not open it.
-func (v slotView) viewed() (c mental.Card, comp int, ok bool) {
+// covers reports whether the view opened component comp.
+func (v slotView) covers(comp int) bool { return v.comps == nil || slices.Contains(v.comps, comp) }
+
+// viewed returns the part of the card the view opened (the components its
+// shares are of) and the index in it of component comp, which the view
+// must cover.
+func (v slotView) viewed(comp int) (c mental.Card, i int) {
 	if v.comps == nil {
-		return v.card, 0, true
+		return v.card, comp
 	}
-	i := slices.Index(v.comps, 0)
-	return subCard(v.card, v.comps), i, i >= 0
+	return subCard(v.card, v.comps), slices.Index(v.comps, comp)
 }
 
-// viewOf returns viewer's last private view of slot.
-func (s *state) viewOf(slot engine.Slot, viewer engine.Seat) (slotView, bool) {
+// viewOf returns viewer's last private view of slot that opened
+// component comp.
+func (s *state) viewOf(slot engine.Slot, viewer engine.Seat, comp int) (slotView, bool) {
 	if slot < 0 || int(slot) >= len(s.views) {
 		return slotView{}, false
 	}
-	for _, v := range s.views[slot] {
-		if v.viewer == viewer {
-			return v, true
+	vs := s.views[slot]
+	for i := len(vs) - 1; i >= 0; i-- {
+		if vs[i].viewer == viewer && vs[i].covers(comp) {
+			return vs[i], true
 		}
 	}
 	return slotView{}, false

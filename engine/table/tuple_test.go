@@ -81,23 +81,39 @@ func TestTupleCardsAndComponentViews(t *testing.T) {
 	m = tupleTurn(h)
 	k = own(h, m, m)
 	h.Move(m, tabletest.EffectsNoneOf, []int{m, other(k, 1), other(k, 2)})
-	// A view of component 2 only replaces the seat's view: it can no
-	// longer prove what its card is.
+	// A view of component 2 adds to the seat's view of components 0 and
+	// 1 of the same ciphertext: it still knows its team and can still
+	// prove what its card is.
 	m = tupleTurn(h)
 	h.Move(m, tabletest.TuplePeekLast, []int{m})
 	if p, ok := h.Seats[m].Player.Opened(h.View(), engine.Slot(m), 2); !ok || p.Equal(mental.CardPoint(10)) != 1 {
 		t.Fatalf("the view of component 2 opened %v (%v)", p, ok)
 	}
+	if _, ok := h.Seats[m].Player.Opened(h.View(), engine.Slot(m), 1); !ok {
+		t.Fatal("the view of component 2 made the seat forget component 1")
+	}
+	for tupleTurn(h) != m {
+		h.Move(tupleTurn(h), tabletest.EffectsSwap, []int{5, 6}, false)
+	}
+	k = own(h, m, m)
+	h.Move(m, tabletest.EffectsOneOf, []int{m, int(k)})
+	// A hidden swap of the seat's card (even a pretended one) makes every
+	// view of it stale.
+	for tupleTurn(h) != m {
+		h.Move(tupleTurn(h), tabletest.EffectsSwap, []int{5, 6}, false)
+	}
+	h.Move(m, tabletest.EffectsSwap, []int{m, 7}, false)
+	if _, ok := h.Seats[m].Player.Opened(h.View(), engine.Slot(m), 0); ok {
+		t.Fatal("a view survived a swap of the card")
+	}
 	for tupleTurn(h) != m {
 		h.Move(tupleTurn(h), tabletest.EffectsSwap, []int{5, 6}, false)
 	}
 	s := h.Seats[m]
-	_, err := s.Player.MoveBody(s.Replica, engine.Move{Seat: engine.Seat(m), Kind: tabletest.EffectsOneOf, Args: []int{m, int(own(h, m, m))}}, nil)
+	_, err := s.Player.MoveBody(s.Replica, engine.Move{Seat: engine.Seat(m), Kind: tabletest.EffectsOneOf, Args: []int{m, int(k)}}, nil)
 	if !errors.Is(err, table.ErrNotViewed) {
-		t.Fatalf("a statement over a view without component 0: %v, want ErrNotViewed", err)
+		t.Fatalf("a statement about a swapped card: %v, want ErrNotViewed", err)
 	}
-	// The forged entry (a proof made as if from the old view) is refused
-	// too: the table has no view of component 0 to check it against.
 	h.Move(m, tabletest.EffectsPeek, []int{m})
 	for tupleTurn(h) != m {
 		h.Move(tupleTurn(h), tabletest.EffectsSwap, []int{5, 6}, false)
