@@ -9,10 +9,6 @@ import (
 	"github.com/masque-games/masque/mental"
 )
 
-// errGroupSecret: a tuple component holding the table's group secret
-// cannot be laid out yet.
-var errGroupSecret = errors.New("a group-secret tuple component is not supported by this table yet")
-
 // setTuples reads the tuple layout of rules that implement engine.Tupler:
 // every kind laid out as a card is a tuple of the same width, each
 // component a face-up kind of the game (or the group secret). Kinds whose
@@ -59,14 +55,16 @@ func (t *Table) faceUpChecked(c engine.Card) (mental.Card, error) {
 	if c < 0 || int(c) >= len(t.tuples) || t.tuples[c] == nil {
 		return nil, fmt.Errorf("card kind %d is not laid out as a tuple", c)
 	}
-	points := make([]*mental.Element, len(t.tuples[c]))
+	card := make(mental.Card, len(t.tuples[c]))
 	for i, comp := range t.tuples[c] {
 		if comp.GroupSecret {
-			return nil, fmt.Errorf("card kind %d, component %d: %w", c, i, errGroupSecret)
+			// (−Q, identity): decrypts to S = x·Q (mental SPEC.md §9.1).
+			card[i] = mental.GroupSecretComponent(t.gameID)
+			continue
 		}
-		points[i] = mental.CardPoint(int(comp.Kind))
+		card[i] = mental.FaceUp(mental.CardPoint(int(comp.Kind)))[0]
 	}
-	return mental.FaceUp(points...), nil
+	return card, nil
 }
 
 // faceUp is faceUpChecked for kinds already checked (a set's cards are
