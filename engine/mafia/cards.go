@@ -27,7 +27,7 @@ const (
 	EvidenceLeft  // moves a day elimination to the next living seat on the left
 	EvidenceRight // moves a day elimination to the next living seat on the right
 
-	NotMafia // the team value "not mafia"
+	NotMafia  // the team value "not mafia"
 	MafiaTeam // the team value "mafia"
 	Neutral   // the neutral secret value (not the group secret)
 
@@ -41,11 +41,11 @@ const TupleLen = 5
 
 // Role tuple components.
 const (
-	CompRole        = 0 // the role
-	CompTeamBefore  = 1 // team before the Madman joins
-	CompTeamAfter   = 2 // team after the Madman joins
-	CompSecretBefore= 3 // secret before the join
-	CompSecretAfter = 4 // secret after the join
+	CompRole         = 0 // the role
+	CompTeamBefore   = 1 // team before the Madman joins
+	CompTeamAfter    = 2 // team after the Madman joins
+	CompSecretBefore = 3 // secret before the join
+	CompSecretAfter  = 4 // secret after the join
 )
 
 var cardNames = [NumKinds]string{

@@ -231,9 +231,9 @@ func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 	return append(eff, s.condemn(u)...), nil
 }
 
-// claimDue reports whether a night card's player must prove whether it
+// ClaimDue reports, during a night answer, whether a night card's player must prove whether it
 // is the Night Butterfly (her date dies even if she survives).
-func (s *State) claimDue() bool { return slices.Contains(s.powers, PowerDate) && s.InPlay(Butterfly) }
+func (s *State) ClaimDue() bool { return slices.Contains(s.powers, PowerDate) && s.InPlay(Butterfly) }
 
 func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 	if err := wantKind(m, MovePass, MoveCard); err != nil {
@@ -252,7 +252,7 @@ func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 	if len(m.Args) == 3 {
 		claim = m.Args[2]
 	}
-	if claim != 0 && claim != 1 || (claim == 1 && !s.claimDue()) {
+	if claim != 0 && claim != 1 || (claim == 1 && !s.ClaimDue()) {
 		return nil, ruleErr(p, RuleBadArgs, "the Butterfly claim is 0 or 1, and 1 only while the Night Butterfly plays")
 	}
 	card, proof, err := s.playCard(m, IsNight, "a night attack")
@@ -260,7 +260,7 @@ func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 		return nil, err
 	}
 	eff := []engine.Effect{proof}
-	if s.claimDue() {
+	if s.ClaimDue() {
 		eff = append(eff, engine.Effect{Kind: engine.EffectProve, By: p, Slots: []engine.Slot{s.RoleSlot(p)},
 			Cards: []engine.Card{Butterfly}, Not: claim == 0, Comps: []int{CompRole}})
 	}

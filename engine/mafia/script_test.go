@@ -1,0 +1,62 @@
+package mafia_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/mafia/mafiatest"
+)
+
+// run plays a script on the fake table.
+func run(t *testing.T, src string) (*mafiatest.Table, error) {
+	t.Helper()
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		return nil, err
+	}
+	return mafiatest.Run(sc, 1)
+}
+
+// five is a 5-player table: Anna the mafioso; each seat's first incident
+// card, in seat order: Misfire, Alibi, Misfire, Ricochet left, Evidence
+// left; the deck's next cards: Misfire, Alibi, ...
+const five = "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n"
+
+func TestScriptFirstDays(t *testing.T) {
+	tab, err := run(t, five+`
+expect knows=Anna:Mafioso mates=Anna:none holds=Anna:Misfire holds=Dima:RicochetLeft phase=hold turn=Anna day=1
+Anna hold no
+Boris hold yes
+Clara hold yes
+Dima hold no
+Egor hold no
+expect day=2 waiting=yes
+Anna kill Clara
+expect phase=night-answer turn=Clara attacked=Clara:open
+Clara play Misfire
+expect alive=Anna,Boris,Clara,Dima,Egor phase=vote day=2 hand=Clara:0 deck=16
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(tab.Moves, "\n"), "Clara play Misfire") {
+		t.Fatalf("moves: %v", tab.Moves)
+	}
+}
+
+func TestScriptErrorNamesLinePlayerRule(t *testing.T) {
+	_, err := run(t, five+`
+Anna hold yes
+Boris hold yes
+Clara hold yes
+Dima hold no
+Egor hold no
+Anna vote Anna
+`)
+	var se *mafia.ScriptError
+	if !errors.As(err, &se) || se.Line != 8 || !strings.Contains(err.Error(), "Anna") || !strings.Contains(err.Error(), mafia.RuleBadTarget) {
+		t.Fatalf("err = %v", err)
+	}
+}
