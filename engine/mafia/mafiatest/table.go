@@ -470,3 +470,34 @@ func (t *Table) coin() [32]byte {
 	}
 	return t.randomCoin()
 }
+
+// Player chooses one seat's moves and night choices (the bot, in
+// playouts).
+type Player interface {
+	Move(s *mafia.State, k *mafia.Knowledge) (engine.Move, bool)
+	Night(s *mafia.State, k *mafia.Knowledge, power uint8, targets []engine.Seat) engine.Seat
+}
+
+// Step makes one step with players (one per seat): the night choices the
+// table waits for, or the move due. It reports false when the game is
+// over.
+func (t *Table) Step(players []Player) (bool, error) {
+	if t.Waiting() {
+		for _, nd := range t.Needs() {
+			q := players[nd.Seat].Night(t.State, t.Know[nd.Seat].Clone(), nd.Power, nd.Targets)
+			if err := t.Choose(nd.Seat, nd.Power, q); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	need := t.State.Next()
+	if need.Kind != engine.NeedMove {
+		return false, nil
+	}
+	m, ok := players[need.Seat].Move(t.State, t.Know[need.Seat].Clone())
+	if !ok {
+		return false, fmt.Errorf("seat %d has no move", need.Seat)
+	}
+	return true, t.Play(m)
+}
