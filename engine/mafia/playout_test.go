@@ -164,3 +164,5 @@ func TestPlayouts(t *testing.T) {
 	}
 	t.Logf("results: %v", sides)
 }
+
+func newBot(p engine.Seat, seed uint64) mafiatest.Player { return bot.New(p, seed) }
