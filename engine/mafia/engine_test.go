@@ -266,9 +266,9 @@ func TestOpening(t *testing.T) {
 	}
 	// The tuples of docs/mafia.md §2.
 	for _, c := range []struct {
-		role       engine.Card
-		t1, t2     engine.Card
-		s3, s4     bool
+		role   engine.Card
+		t1, t2 engine.Card
+		s3, s4 bool
 	}{
 		{mafia.Don, mafia.MafiaTeam, mafia.MafiaTeam, true, true},
 		{mafia.Mafioso, mafia.MafiaTeam, mafia.MafiaTeam, true, true},
