@@ -58,6 +58,9 @@ type Table struct {
 	Facts []engine.Fact
 	// Retired marks the seats that published their card keys.
 	Retired []bool
+	// OnFacts, if set, is told every batch of facts the rules learn, with
+	// the states before and after (for the log's words).
+	OnFacts func(before, after *mafia.State, facts []engine.Fact)
 
 	rng      *rand.Rand
 	choices  map[engine.Seat]map[uint8]engine.Seat
@@ -325,6 +328,9 @@ func (t *Table) carry(eff []engine.Effect) error {
 		ns, more, err := t.State.LearnFacts(facts)
 		if err != nil {
 			return err
+		}
+		if t.OnFacts != nil {
+			t.OnFacts(t.State, ns, facts)
 		}
 		t.State, eff = ns, more
 	}
