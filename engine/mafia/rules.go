@@ -228,6 +228,10 @@ func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 		return append(eff, s.startNight()...), nil
 	}
 	u := s.Neighbour(p, Direction(card))
+	if u == NoSeat {
+		s.condemned = NoSeat
+		return append(eff, s.startNight()...), nil
+	}
 	return append(eff, s.condemn(u)...), nil
 }
 

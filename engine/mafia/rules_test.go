@@ -360,3 +360,55 @@ Dima vote Anna
 	// Out of turn.
 	wantErr(t, f6+"Boris hold yes\n", 2, "Boris", mafia.RuleNotYourTurn)
 }
+
+func TestLeaveMidVote(t *testing.T) {
+	// Votes naming a player who leaves become abstentions; the vote goes
+	// on without them.
+	ok(t, f6+`Anna hold yes
+Boris hold yes
+Clara hold yes
+Dima hold yes
+Egor hold no
+Fedor hold no
+Anna vote Dima
+Boris vote Dima
+Clara vote Anna
+Dima leave
+expect role=Dima:Civilian turn=Egor votes=Anna:abstain
+Egor vote Anna
+Fedor vote Boris
+expect role=Anna:Mafioso joined=yes alive=Boris,Clara,Egor,Fedor
+`)
+}
+
+func TestDonOutDrawsAndJoin(t *testing.T) {
+	// The Don voted out: everyone draws, the Madman joins, and from then
+	// on the mafiosi and the Madman vote the kill together.
+	ok(t, f12c+noVote12+`Anna kill Igor
+Boris kill Igor
+Fedor save Igor
+Galya date Lena
+Egor check Dima
+Anna vote Boris
+Boris vote Anna
+Clara vote Anna
+Dima vote Anna
+Egor vote Anna
+Fedor vote Anna
+Galya vote Anna
+Igor vote Anna
+Katya vote Anna
+Lena vote Anna
+Misha vote Anna
+Nina vote Anna
+Anna pass
+expect role=Anna:Don joined=yes hand=Boris:2,Lena:2,Misha:1,Nina:1 deck=0 mates=Boris:Clara,Dima
+Boris kill Katya
+Clara kill Katya
+Dima kill Misha
+Fedor save Igor
+Galya date Lena
+Egor check Boris
+expect checked=Egor:Boris:mafia turn=Katya attacked=Katya:open attacked=Misha:no
+`)
+}

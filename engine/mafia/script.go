@@ -257,7 +257,8 @@ func FullIncidents(top []engine.Card) ([]engine.Card, error) {
 // the game, day=N, over=yes|no, side=mafia|civilians|draw, winners=
 // names, role=NAME:ROLE (revealed roles), hand=NAME:N (hand sizes),
 // turn=NAME, phase=NAME ([Phase.String]), joined=yes|no, deck=N (cards
-// in the incident deck), attacked=NAME:no|open|saved|dated.
+// in the incident deck), attacked=NAME:no|open|saved|dated, votes=
+// NAME:NAME|abstain|none (the day vote so far).
 func CheckExpect(s *State, tokens []string) error {
 	names := func(ps []engine.Seat) string {
 		out := make([]string, len(ps))
@@ -328,7 +329,7 @@ func CheckExpect(s *State, tokens []string) error {
 			got, want = s.Phase().String(), strings.ToLower(v)
 		case "deck":
 			got, want = strconv.Itoa(len(s.Pile())), v
-		case "role", "hand", "attacked":
+		case "role", "hand", "attacked", "votes":
 			for _, pair := range strings.Split(v, ",") {
 				name, val, ok := strings.Cut(pair, ":")
 				if !ok {
@@ -347,6 +348,15 @@ func CheckExpect(s *State, tokens []string) error {
 					}
 				case "hand":
 					g = strconv.Itoa(len(s.Hand(p)))
+				case "votes":
+					switch v := s.Votes()[p]; {
+					case v == -2:
+						g = "none"
+					case v == -1:
+						g = "abstain"
+					default:
+						g = s.Name(engine.Seat(v))
+					}
 				default:
 					a, sv, dt := s.Attacked(p)
 					switch {
