@@ -26,18 +26,23 @@ func enc(t *testing.T, s *mafia.State) []byte {
 // TestPublicStateIgnoresDeal plays two tables with different deals and
 // the same public history (the same moves, night outcomes with the same
 // tallies): the rules states and effects are identical until a role is
-// revealed.
+// revealed, checked before every batch of facts the rules learn.
 func TestPublicStateIgnoresDeal(t *testing.T) {
 	for _, n := range []int{6, 12, 18} {
 		o := mafia.Options{Players: names(n)}
-		a, err := mafiatest.New(o, 1)
-		if err != nil {
-			t.Fatal(err)
+		var tabs [2]*mafiatest.Table
+		var logs [2][]batch
+		for i := range tabs {
+			tab, err := mafiatest.New(o, uint64(i+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab.OnFacts = func(before, _ *mafia.State, facts []engine.Fact) {
+				logs[i] = append(logs[i], batch{enc(t, before), facts})
+			}
+			tabs[i] = tab
 		}
-		b, err := mafiatest.New(o, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a, b := tabs[0], tabs[1]
 		differ := false
 		for p := range engine.Seat(n) {
 			differ = differ || a.RoleOf(p) != b.RoleOf(p)
@@ -45,19 +50,13 @@ func TestPublicStateIgnoresDeal(t *testing.T) {
 		if !differ {
 			t.Fatalf("%d players: the seeds dealt the same roles", n)
 		}
-		compare := func(step string) bool {
+		compare := func(step string) {
 			if !bytes.Equal(enc(t, a.State), enc(t, b.State)) {
 				t.Fatalf("%d players, %s: the states differ", n, step)
 			}
 			if !reflect.DeepEqual(a.Last, b.Last) {
 				t.Fatalf("%d players, %s: the effects differ", n, step)
 			}
-			for _, f := range a.Facts {
-				if f.Slot >= 0 {
-					return false // a reveal: public states may differ from here
-				}
-			}
-			return true
 		}
 		compare("the deal")
 		for _, p := range a.State.Living() {
@@ -71,42 +70,68 @@ func TestPublicStateIgnoresDeal(t *testing.T) {
 			compare(fmt.Sprintf("hold by %d", p))
 		}
 		// Night 2: every holder names the same target at both tables, one
-		// that holds no power at either.
+		// that holds no power and is no mafioso at either.
 		for a.Waiting() || b.Waiting() {
 			na, nb := a.Needs(), b.Needs()
-			if len(na) == 0 || len(nb) == 0 {
-				t.Fatalf("%d players: one table waits, the other not", n)
+			if len(na) == 0 || len(nb) == 0 || na[0].Power != nb[0].Power {
+				t.Fatalf("%d players: the tables wait for different things", n)
 			}
 			pw := na[0].Power
 			holders := map[engine.Seat]bool{}
 			for _, x := range append(slices.Clone(na), nb...) {
 				holders[x.Seat] = true
 			}
-			// Every holder of this power at either table.
-			var target engine.Seat = -1
-			for _, q := range na[0].Targets {
-				if !holders[q] && mafia.IsMafia(a.RoleOf(q)) == false && !mafia.IsMafia(b.RoleOf(q)) {
+			target := mafia.NoSeat
+			for _, q := range a.State.Living() {
+				if !holders[q] && !mafia.IsMafia(a.RoleOf(q)) && !mafia.IsMafia(b.RoleOf(q)) {
 					target = q
 					break
 				}
 			}
-			for _, x := range na {
-				if x.Power == pw {
-					if err := a.Choose(x.Seat, pw, target); err != nil {
-						t.Fatal(err)
-					}
-				}
-			}
-			for _, x := range nb {
-				if x.Power == pw {
-					if err := b.Choose(x.Seat, pw, target); err != nil {
+			for i, needs := range [][]mafiatest.Need{na, nb} {
+				for _, x := range needs {
+					if err := tabs[i].Choose(x.Seat, pw, target); err != nil {
 						t.Fatal(err)
 					}
 				}
 			}
 		}
-		compare("night 2")
+		if len(logs[0]) == 0 || len(logs[0]) != len(logs[1]) && !hasReveal(logs[0]) {
+			t.Fatalf("%d players: %d and %d batches of facts", n, len(logs[0]), len(logs[1]))
+		}
+		for i := range min(len(logs[0]), len(logs[1])) {
+			x, y := logs[0][i], logs[1][i]
+			if !bytes.Equal(x.before, y.before) {
+				t.Fatalf("%d players: the states differ before batch %d", n, i)
+			}
+			if hasReveal([]batch{x}) {
+				break // a role revealed: the public states may differ now
+			}
+			if !reflect.DeepEqual(x.facts, y.facts) {
+				t.Fatalf("%d players: batch %d's facts differ", n, i)
+			}
+		}
 	}
+}
+
+// batch is one batch of facts a table's rules learnt, with the state
+// that waited for it.
+type batch struct {
+	before []byte
+	facts  []engine.Fact
+}
+
+// hasReveal reports whether any batch opened a card (rather than a tally
+// or a coin).
+func hasReveal(bs []batch) bool {
+	for _, b := range bs {
+		for _, f := range b.facts {
+			if f.Slot >= 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // TestBallotsOnlyFromTheLiving: every effect asking seats to act names
