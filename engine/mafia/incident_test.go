@@ -194,3 +194,22 @@ PA leave
 expect hand=PB:2,PC:2,PD:2,PE:1,QJ:1 deck=0
 `)
 }
+
+func TestButterflyRicochetDateStillDies(t *testing.T) {
+	// She moves the attack right, to Fedor (the Nurse), proving she is the
+	// Butterfly: only the player who plays the card survives, so her date
+	// Lena dies too.
+	src := "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina " +
+		"roles=Don,Madman,Mafioso,Mafioso,Commissar,Nurse,Butterfly,Civilian,Civilian,Civilian,Civilian,Civilian " +
+		"deck=Misfire,Misfire,Alibi,Alibi,RicochetLeft,RicochetRight,RicochetRight,EvidenceLeft,EvidenceRight,Misfire,Alibi,Alibi\n"
+	ok(t, src+butterflyNight+`
+Galya play RicochetRight butterfly
+expect turn=Fedor attacked=Fedor:open
+Fedor pass
+Igor pass
+expect phase=date-answer turn=Lena
+Lena pass
+expect role=Fedor:Nurse role=Igor:Civilian role=Lena:Civilian role=Galya:hidden
+expect alive=Anna,Boris,Clara,Dima,Egor,Galya,Katya,Misha,Nina phase=vote day=2
+`)
+}
