@@ -150,7 +150,7 @@ expect phase=vote day=1 turn=Anna
 `)
 	// Nobody acts on the first night: no night choice is due before the
 	// first day.
-	wantErr(t, f6+"Anna kill Dima\n", 2, "Anna", "no night choice is due")
+	wantErr(t, f6+"Anna kill Dima\n", 2, "Anna", "no-night-choice")
 }
 
 func TestNightSaveAndMadman(t *testing.T) {

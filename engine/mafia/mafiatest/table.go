@@ -35,6 +35,13 @@ type ProofError struct {
 // Error describes the false statement.
 func (e *ProofError) Error() string { return fmt.Sprintf("seat %d: false proof: %s", e.Seat, e.Msg) }
 
+// Rules of the night choices the fake table refuses (the real table's
+// proofs make such ballots impossible).
+const (
+	RuleNoNight = "no-night-choice" // no night's ballots are being posted
+	RuleNoPower = "no-power"        // the seat does not hold the power tonight
+)
+
 // Need is a night choice the table waits for: seat must choose a target
 // for power among targets.
 type Need struct {
@@ -166,7 +173,7 @@ func (t *Table) Needs() []Need {
 // it may not name.
 func (t *Table) Choose(p engine.Seat, power uint8, target engine.Seat) error {
 	if !t.Waiting() {
-		return fmt.Errorf("%s: no night choice is due", t.State.Name(p))
+		return &engine.RuleError{Seat: p, Rule: RuleNoNight, Msg: fmt.Sprintf("no night choice is due from %s now", t.State.Name(p))}
 	}
 	var e *engine.Effect
 	for i := range t.pending {
@@ -177,7 +184,7 @@ func (t *Table) Choose(p engine.Seat, power uint8, target engine.Seat) error {
 		}
 	}
 	if e == nil || !slices.Contains(e.Seats, p) || !t.holds(p, *e) {
-		return &engine.RuleError{Seat: p, Rule: "no-power",
+		return &engine.RuleError{Seat: p, Rule: RuleNoPower,
 			Msg: fmt.Sprintf("%s does not hold the %s power tonight", t.State.Name(p), mafia.PowerName(power))}
 	}
 	if target == p || !slices.Contains(e.Targets, target) {
