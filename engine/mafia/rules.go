@@ -235,8 +235,9 @@ func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 	return append(eff, s.condemn(u)...), nil
 }
 
-// ClaimDue reports, during a night answer, whether a night card's player must prove whether it
-// is the Night Butterfly (her date dies even if she survives).
+// ClaimDue reports, during a night answer, whether a player answering
+// with a card must also prove whether they are the Night Butterfly (she
+// lives and her date dies even if she survives by a card).
 func (s *State) ClaimDue() bool { return slices.Contains(s.powers, PowerDate) && s.InPlay(Butterfly) }
 
 func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {

@@ -2,6 +2,7 @@ package mafia_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -58,5 +59,31 @@ Anna vote Anna
 	var se *mafia.ScriptError
 	if !errors.As(err, &se) || se.Line != 8 || !strings.Contains(err.Error(), "Anna") || !strings.Contains(err.Error(), mafia.RuleBadTarget) {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestExampleGame(t *testing.T) {
+	src, err := os.ReadFile("testdata/game-5.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := run(t, string(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, _ := mafia.Game{}.Summarize(tab.State)
+	j, _ := sum.MarshalJSON()
+	if want := `{"over":true,"winners":["Boris","Clara","Dima","Egor"],"side":"civilians","alive":["Boris","Clara","Dima"],"day":3}`; string(j) != want {
+		t.Fatalf("summary %s, want %s", j, want)
+	}
+	// Through the games contract: the same script parses, and its table
+	// options carry the fixed deal.
+	gs, err := mafia.Game{}.ParseScript(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topts, err := gs.Table()
+	if err != nil || !(mafia.Game{}).FixedDeal(topts.Game) || len(gs.Seats()) != 5 {
+		t.Fatalf("table options %v, %v", topts, err)
 	}
 }
