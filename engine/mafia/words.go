@@ -150,8 +150,13 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 			out = append(out, "The first mafia member is out: the Madman joins the mafia.")
 		}
 	case WaitDate:
-		if after.date != NoSeat {
-			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s, who dies with her unless they play a Misfire.", w.name(after.date)))
+		switch d := after.date; {
+		case d == NoSeat:
+		case after.phase == PhaseDateAnswer:
+			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s: %s %s with her unless %s %s a Misfire.",
+				w.name(d), w.name(d), w.verb(d, "dies", "die"), w.verb(d, "they", "you"), w.verb(d, "play", "play")))
+		case before.Alive(d):
+			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s, who %s with her.", w.name(d), w.verb(d, "dies", "die")))
 		}
 	case WaitFinal:
 		for i, f := range facts {
