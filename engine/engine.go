@@ -188,7 +188,9 @@ type Effect struct {
 	// Not: EffectProve states that the card is none of Cards.
 	Not bool
 	// Comps: the components of a tuple card an EffectPeek or
-	// EffectReveal opens (empty: every component).
+	// EffectReveal opens (empty: every component). EffectProve: the one
+	// component of a tuple card the statement is about, which the prover
+	// viewed (empty: the card as a whole, as for single-component cards).
 	Comps []int
 	// Comp: the component EffectCheck re-masks and EffectTag reads.
 	Comp int

@@ -1,0 +1,148 @@
+package bot_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/mafia/bot"
+	"github.com/masque-games/masque/engine/mafia/mafiatest"
+)
+
+func table(t *testing.T, n int, seed uint64) (*mafiatest.Table, []mafiatest.Player) {
+	t.Helper()
+	var ns []string
+	for i := range n {
+		ns = append(ns, fmt.Sprintf("P%d", i))
+	}
+	tab, err := mafiatest.New(mafia.Options{Players: ns}, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []mafiatest.Player
+	for p := range engine.Seat(n) {
+		ps = append(ps, bot.New(p, seed))
+	}
+	return tab, ps
+}
+
+func play(t *testing.T, tab *mafiatest.Table, ps []mafiatest.Player) {
+	t.Helper()
+	for range 5000 {
+		more, err := tab.Step(ps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !more {
+			return
+		}
+	}
+	t.Fatal("no end")
+}
+
+func TestDeterministic(t *testing.T) {
+	for seed := range uint64(10) {
+		a, pa := table(t, 10, seed)
+		b, pb := table(t, 10, seed)
+		play(t, a, pa)
+		play(t, b, pb)
+		if fmt.Sprint(a.Moves) != fmt.Sprint(b.Moves) {
+			t.Fatalf("seed %d: two games differ", seed)
+		}
+	}
+}
+
+// TestMafiaSpareMates: a mafioso never names a recognised mate, at night
+// or in the day's vote (unless every other target is a mate).
+func TestMafiaSpareMates(t *testing.T) {
+	for seed := range uint64(20) {
+		tab, _ := table(t, 12, seed)
+		for p := range engine.Seat(12) {
+			k := tab.Knowledge(p)
+			if !mafia.IsMafia(k.Role) || k.Role == mafia.Madman || len(k.Mates) == 0 {
+				continue
+			}
+			b := bot.New(p, seed)
+			for range 50 {
+				q := b.Night(tab.State, k, mafia.PowerKill, tab.State.Living())
+				for _, mate := range k.Mates {
+					if q == mate || q == p {
+						t.Fatalf("seed %d: mafioso %d names mate %d", seed, p, q)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCommissarVotesForMafia: a Commissar who found a mafioso votes for
+// him.
+func TestCommissarVotesForMafia(t *testing.T) {
+	tab, _ := table(t, 6, 3)
+	var com, maf engine.Seat = -1, -1
+	for p := range engine.Seat(6) {
+		switch tab.RoleOf(p) {
+		case mafia.Commissar:
+			com = p
+		case mafia.Mafioso:
+			maf = p
+		}
+	}
+	k := tab.Knowledge(com)
+	k.Checks[maf] = true
+	for p := range engine.Seat(6) {
+		if err := tab.Play(engine.Move{Seat: p, Kind: mafia.MoveHold, Args: []int{1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for tab.State.Turn() != com {
+		p := tab.State.Turn()
+		if err := tab.Play(engine.Move{Seat: p, Kind: mafia.MoveVote, Args: []int{-1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, ok := bot.New(com, 1).Move(tab.State, k)
+	if !ok || m.Kind != mafia.MoveVote || m.Args[0] != int(maf) {
+		t.Fatalf("the Commissar votes %v, want %d", m, maf)
+	}
+}
+
+// TestPlaysCardWhenAttacked: an attacked player holding a Misfire plays
+// it.
+func TestPlaysCardWhenAttacked(t *testing.T) {
+	sc, err := mafia.ParseScript([]byte("game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n" +
+		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nAnna kill Clara\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.Run(sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := bot.New(2, 1).Move(tab.State, tab.Knowledge(2))
+	if !ok || m.Kind != mafia.MoveCard || engine.Card(m.Args[0]) != mafia.Misfire {
+		t.Fatalf("attacked Clara plays %v", m)
+	}
+}
+
+func TestGamesBot(t *testing.T) {
+	s, err := mafia.NewGame(mafia.Options{Players: []string{"A", "B", "C", "D"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gb games.Bot
+	gb, err = bot.NewBot(s, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gb.Observe(games.Observation{Seen: []engine.Fact{{Slot: 0, Card: mafia.Mafioso}, {Slot: 4, Card: mafia.Alibi}}})
+	m, _, ok := gb.Choose(s)
+	if !ok || m.Kind != mafia.MoveHold {
+		t.Fatalf("first move %v", m)
+	}
+	if k := gb.(*bot.Player).Know; k.Role != mafia.Mafioso || k.Hand[4] != mafia.Alibi {
+		t.Fatalf("knowledge %+v", k)
+	}
+}

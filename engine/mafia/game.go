@@ -1,0 +1,292 @@
+package mafia
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// GameName is the game's name in rosters and script headers.
+const GameName = "mafia"
+
+// Game binds Mafia to the table layer and implements [games.Rules].
+// Options travel as their canonical encoding ([Options.MarshalBinary]).
+// The deal is hidden: the state implements [engine.Opening]. The game is
+// not in engine/games/registry yet: the table cannot carry out ballots,
+// tallies, checks, tags and retirements until the table integration.
+type Game struct{}
+
+var (
+	_ table.Game        = Game{}
+	_ table.Opener      = Game{}
+	_ games.Rules       = Game{}
+	_ games.FixedDealer = Game{}
+	_ games.Revealer    = Game{}
+	_ games.Teller      = Game{}
+	_ engine.Opening    = (*State)(nil)
+	_ engine.Tupler     = (*State)(nil)
+)
+
+// Name returns [GameName].
+func (Game) Name() string { return GameName }
+
+// Title returns the game's name for people.
+func (Game) Title() string { return "Mafia: Random Incident" }
+
+// Players returns 4 and 18.
+func (Game) Players() (min, max int) { return MinPlayers, MaxPlayers }
+
+// Table returns the game itself: its binding to the table layer.
+func (g Game) Table() table.Game { return g }
+
+// Opens implements table.Opener: the table carries out [State.Opening]
+// instead of a deal.
+func (Game) Opens() bool { return true }
+
+// Kinds returns the number of card kinds ([NumKinds]).
+func (Game) Kinds() int { return NumKinds }
+
+// Deck returns the cards laid out face up before the opening, one per
+// slot: the role deck (slots 0..n-1, card order) and, with incident
+// cards, the 20 incident cards (slots n..n+19, canonical order).
+func (Game) Deck(options []byte) ([]engine.Card, error) {
+	o, err := UnmarshalOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	return deckFor(o), nil
+}
+
+func deckFor(o Options) []engine.Card {
+	d, _ := RoleDeck(len(o.Players), o.Specials)
+	if !o.NoIncidents {
+		d = append(d, CanonicalIncidents()...)
+	}
+	return d
+}
+
+// New returns the initial rules state. The deal must be nil (hidden) or
+// the canonical deck of [Game.Deck].
+func (Game) New(options []byte, deal []engine.Card) (engine.State, error) {
+	o, err := UnmarshalOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	if deal != nil && !slices.Equal(deal, deckFor(o)) {
+		return nil, errors.New("mafia: the deal is hidden: want no deal or the canonical deck")
+	}
+	s, err := NewGame(o)
+	if err != nil {
+		return nil, fmt.Errorf("mafia: %w", err)
+	}
+	return s, nil
+}
+
+// SetupHelp describes the setup: the specials and the options.
+func (Game) SetupHelp() games.SetupHelp {
+	return games.SetupHelp{
+		Usage: "the table's choices, SETUP a comma-separated list of special roles (Commissar, Nurse, Butterfly, Don, Madman; at most the book's counts), " +
+			"no-incidents and tie-draw (default: the book's specials for the player count, incident cards, a tied vote eliminates nobody)",
+		Choices: []string{"no-incidents", "tie-draw", "Commissar,Nurse,Butterfly,Don,Madman"},
+		Default: "Mafia plays the book's specials for the player count, with incident cards, without --scenario",
+	}
+}
+
+// Setup is a table's setup.
+type Setup struct {
+	Specials    []engine.Card // nil: the default
+	NoIncidents bool
+	TieDraw     bool
+}
+
+// Configure reads the setup chosen with --scenario for a number of
+// players.
+func (Game) Configure(players int, choice string, _ games.Loader) (games.Setup, error) {
+	var su Setup
+	if strings.TrimSpace(choice) == "" {
+		return su, nil
+	}
+	for _, v := range strings.Split(choice, ",") {
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(v) {
+		case "no-incidents":
+			su.NoIncidents = true
+			continue
+		case "tie-draw":
+			su.TieDraw = true
+			continue
+		case "no-specials":
+			su.Specials = []engine.Card{}
+			continue
+		}
+		c, err := ParseCard(v)
+		if err != nil || (!slices.Contains(CivilSpecials, c) && !slices.Contains(MafiaSpecials, c)) {
+			return nil, &games.UsageError{Err: fmt.Errorf("--scenario: unknown choice %q", v),
+				Hint: "choose special roles (Commissar, Nurse, Butterfly, Don, Madman), no-specials, no-incidents or tie-draw, comma-separated"}
+		}
+		su.Specials = append(su.Specials, c)
+	}
+	if _, err := RoleDeck(players, su.Specials); err != nil {
+		return nil, &games.UsageError{Err: fmt.Errorf("--scenario: %w", err)}
+	}
+	return su, nil
+}
+
+// Options returns the canonical options for the seated names.
+func (su Setup) Options(names []string) ([]byte, error) {
+	o := Options{Players: names, Specials: su.Specials, NoIncidents: su.NoIncidents, TieDraw: su.TieDraw}
+	return o.MarshalBinary()
+}
+
+// PlayerNames reads the player names back from canonical options.
+func (Game) PlayerNames(options []byte) ([]string, error) {
+	o, err := UnmarshalOptions(options)
+	if err != nil {
+		return nil, err
+	}
+	return o.Players, nil
+}
+
+// FixedDeal reports whether options fix the deal.
+func (Game) FixedDeal(options []byte) bool {
+	o, err := UnmarshalOptions(options)
+	return err == nil && o.Fixed != nil
+}
+
+// FormatMove is [FormatMove] for a state of this game.
+func (Game) FormatMove(s engine.State, m engine.Move) string {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return fmt.Sprintf("seat(%d) %s %v", m.Seat, KindName(m.Kind), m.Args)
+	}
+	return FormatMove(st, m)
+}
+
+// CardName is [CardName].
+func (Game) CardName(c engine.Card) string { return CardName(c) }
+
+// CardWords is [CardWords].
+func (Game) CardWords(c engine.Card) string { return CardWords(c) }
+
+// Summarize returns the public result: over, winners, the headline, and
+// the JSON fields side ("mafia", "civilians", "draw" or ""), alive (the
+// living players' names) and day.
+func (Game) Summarize(s engine.State) (games.Summary, bool) {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return games.Summary{}, false
+	}
+	sum := games.Summary{Over: st.Over(), Unit: "alive"}
+	alive := []string{}
+	for p := range engine.Seat(st.Players()) {
+		v := 0
+		if st.Alive(p) {
+			v = 1
+			alive = append(alive, st.Name(p))
+		}
+		sum.Scores = append(sum.Scores, games.Score{Name: st.Name(p), Value: v})
+	}
+	for _, w := range st.Winners() {
+		sum.Winners = append(sum.Winners, st.Name(w))
+	}
+	if st.Over() {
+		sum.Head = fmt.Sprintf("Mafia, over on day %d: %s", st.Day(), map[Side]string{
+			SideMafia: "the mafia win", SideCivilians: "the civilians win", SideDraw: "a draw"}[st.Result()])
+	} else {
+		sum.Head = fmt.Sprintf("Mafia, day %d (%s), %d alive", st.Day(), st.Phase(), len(alive))
+	}
+	sum.Fields = []games.Field{{Key: "side", Value: st.Result().String()}, {Key: "alive", Value: alive}, {Key: "day", Value: st.Day()}}
+	return sum, true
+}
+
+// HiddenCards names every seat's role card and incident cards, for
+// replay --reveal.
+func (Game) HiddenCards(s engine.State) []games.Hidden {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return nil
+	}
+	var out []games.Hidden
+	for p := range engine.Seat(st.Players()) {
+		out = append(out, games.Hidden{Slot: st.RoleSlot(p), Label: st.Name(p) + "'s role"})
+		for _, sl := range st.Hand(p) {
+			out = append(out, games.Hidden{Slot: sl, Label: st.Name(p) + "'s incident card"})
+		}
+	}
+	return out
+}
+
+// ParseScript implements [games.Rules] with [ParseScript]: a fixed deal
+// travels in the options.
+func (Game) ParseScript(src []byte, _ games.Loader) (games.Script, error) {
+	sc, err := ParseScript(src)
+	if err != nil {
+		var se *ScriptError
+		if errors.As(err, &se) {
+			return nil, &games.ScriptError{Line: se.Line, Err: se.Err}
+		}
+		return nil, err
+	}
+	return realScript{sc}, nil
+}
+
+// realScript is a script played through the real stack ([games.Script]).
+type realScript struct{ *Script }
+
+// Seats returns the player names.
+func (sc realScript) Seats() []string { return slices.Clone(sc.Options.Players) }
+
+// Table returns the table options: the game's options (with the script's
+// fixed deal).
+func (sc realScript) Table() (table.Options, error) {
+	enc, err := sc.Options.MarshalBinary()
+	if err != nil {
+		return table.Options{}, err
+	}
+	return table.Options{Game: enc}, nil
+}
+
+// ErrNightLine: a night choice or coin line through the real stack, which
+// cannot carry them out before the table integration.
+var ErrNightLine = errors.New("night choices and coin lines need the fake table (engine/mafia/mafiatest) until the table carries out ballots")
+
+// Play plays the lines on t: moves (an incident card named by the seat's
+// own knowledge when t is a [games.KnowingTable]) and expect lines.
+func (sc realScript) Play(t games.Table) error {
+	for _, l := range sc.Lines {
+		st, ok := t.Rules().(*State)
+		if !ok || st == nil {
+			return &games.ScriptError{Line: l.LineNo, Err: errors.New("the table has not started")}
+		}
+		switch {
+		case l.Verb == "expect":
+			if err := CheckExpect(st, l.Tokens); err != nil {
+				return &games.ScriptError{Line: l.LineNo, Err: err}
+			}
+			continue
+		case l.Verb == "coin", l.IsNightLine():
+			return &games.ScriptError{Line: l.LineNo, Err: ErrNightLine}
+		}
+		p, err := st.SeatByName(l.Seat)
+		if err != nil {
+			return &games.ScriptError{Line: l.LineNo, Err: err}
+		}
+		tokens := l.Tokens
+		if kt, ok := t.(games.KnowingTable); ok {
+			tokens = NameHidden(st, p, kt.Known(p), tokens)
+		}
+		m, err := ParseMove(st, p, tokens)
+		if err == nil {
+			err = t.Move(p, m, nil)
+		}
+		if err != nil {
+			return &games.ScriptError{Line: l.LineNo, Err: fmt.Errorf("%s: %w", st.Name(p), err)}
+		}
+	}
+	return nil
+}

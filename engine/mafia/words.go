@@ -1,0 +1,233 @@
+package mafia
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+)
+
+// speaker tells things to one seat: "you" for it, names for the others.
+type speaker struct {
+	s   *State
+	you engine.Seat
+}
+
+func (w speaker) name(p engine.Seat) string {
+	if p == w.you {
+		return "you"
+	}
+	return w.s.Name(p)
+}
+
+// Name is name at the start of a sentence.
+func (w speaker) Name(p engine.Seat) string {
+	n := w.name(p)
+	if n == "you" {
+		return "You"
+	}
+	return n
+}
+
+func (w speaker) verb(p engine.Seat, third, second string) string {
+	if p == w.you {
+		return second
+	}
+	return third
+}
+
+func listAnd(xs []string) string {
+	switch len(xs) {
+	case 0:
+		return "nobody"
+	case 1:
+		return xs[0]
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
+}
+
+// article returns "a" or "an" for a card's words.
+func article(c engine.Card) string {
+	if strings.ContainsRune("AEIOU", rune(CardWords(c)[0])) {
+		return "an " + CardWords(c)
+	}
+	return "a " + CardWords(c)
+}
+
+// SayMove tells move m, made in state s, in plain words; you is the seat
+// spoken to in the second person (-1 for none).
+func SayMove(s *State, m engine.Move, you engine.Seat) string {
+	w := speaker{s, you}
+	p := m.Seat
+	a := m.Args
+	switch {
+	case m.Kind == MoveHold && len(a) == 1 && a[0] == 1:
+		return fmt.Sprintf("%s %s to hold a vote today.", w.Name(p), w.verb(p, "wants", "want"))
+	case m.Kind == MoveHold:
+		return fmt.Sprintf("%s %s no vote today.", w.Name(p), w.verb(p, "wants", "want"))
+	case m.Kind == MoveVote && len(a) == 1 && a[0] < 0:
+		return fmt.Sprintf("%s %s.", w.Name(p), w.verb(p, "abstains", "abstain"))
+	case m.Kind == MoveVote && len(a) == 1:
+		return fmt.Sprintf("%s %s to eliminate %s.", w.Name(p), w.verb(p, "votes", "vote"), w.name(engine.Seat(a[0])))
+	case m.Kind == MovePass && s.phase == PhaseDayAnswer:
+		return fmt.Sprintf("%s %s no card and %s to the vote.", w.Name(p), w.verb(p, "plays", "play"), w.verb(p, "submits", "submit"))
+	case m.Kind == MovePass:
+		return fmt.Sprintf("%s %s no card against the attack.", w.Name(p), w.verb(p, "plays", "play"))
+	case m.Kind == MoveLeave:
+		return fmt.Sprintf("%s %s the game.", w.Name(p), w.verb(p, "leaves", "leave"))
+	case m.Kind == MoveCard && len(a) == 3:
+		c := engine.Card(a[0])
+		out := fmt.Sprintf("%s %s %s", w.Name(p), w.verb(p, "plays", "play"), article(c))
+		switch {
+		case c == Misfire:
+			out += ": the shot misses"
+		case c == Alibi:
+			out += ": nobody is eliminated today"
+		case Direction(c) != 0:
+			to := s.Neighbour(p, Direction(c))
+			what := "the attack"
+			if IsDay(c) {
+				what = "the elimination"
+			}
+			out += fmt.Sprintf(": %s moves to %s", what, w.name(to))
+		}
+		if s.phase == PhaseNightAnswer && s.ClaimDue() {
+			if a[2] == 1 {
+				out += fmt.Sprintf(", and %s %s the Night Butterfly, so %s date still dies", w.verb(p, "proves", "prove"), w.verb(p, "she is", "you are"), w.verb(p, "her", "your"))
+			} else {
+				out += fmt.Sprintf(", and %s %s not the Night Butterfly", w.verb(p, "proves", "prove"), w.verb(p, "they are", "you are"))
+			}
+		}
+		return out + "."
+	}
+	return FormatMove(s, m)
+}
+
+// SayFacts tells what a completed step made public: before is the state
+// that waited for the facts, after the state once they were learnt.
+func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []string {
+	w := speaker{after, you}
+	var out []string
+	switch before.phase {
+	case WaitKill:
+		out = append(out, fmt.Sprintf("Night %d is over and the city wakes up.", before.day))
+		if after.phase == WaitCoin {
+			var ns []string
+			for _, p := range after.tied {
+				ns = append(ns, w.name(p))
+			}
+			out = append(out, fmt.Sprintf("The mafia's votes are tied between %s: a joint coin decides.", listAnd(ns)))
+		}
+		out = append(out, sayAttacks(w, before, after)...)
+	case WaitCoin:
+		out = append(out, "The coin has decided.")
+		out = append(out, sayAttacks(w, before, after)...)
+	case WaitProtect:
+		for _, p := range before.asked {
+			_, saved, dated := after.Attacked(p)
+			switch {
+			case saved:
+				out = append(out, fmt.Sprintf("%s %s attacked, but the Nurse saved %s.", w.Name(p), w.verb(p, "was", "were"), w.verb(p, "them", "you")))
+			case dated:
+				out = append(out, fmt.Sprintf("%s %s attacked, but %s with the Night Butterfly and %s.", w.Name(p), w.verb(p, "was", "were"), w.verb(p, "was", "were"), w.verb(p, "survives", "survive")))
+			default:
+				out = append(out, fmt.Sprintf("%s %s attacked, and nobody protected %s.", w.Name(p), w.verb(p, "was", "were"), w.verb(p, "them", "you")))
+			}
+		}
+	case WaitReveal:
+		for i, p := range before.elim {
+			r := facts[i].Card
+			if before.left[p] {
+				out = append(out, fmt.Sprintf("%s left the game: %s %s %s.", w.Name(p), w.verb(p, "they", "you"), w.verb(p, "were", "were"), article(r)))
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s %s out of the game: %s %s %s.", w.Name(p), w.verb(p, "is", "are"), w.verb(p, "they", "you"), w.verb(p, "were", "were"), article(r)))
+			if r == Commissar || r == Don {
+				out = append(out, fmt.Sprintf("The %s is out: everyone alive draws an incident card.", CardWords(r)))
+			}
+		}
+		if after.joined && !before.joined && before.InPlay(Madman) {
+			out = append(out, "The first mafia member is out: the Madman joins the mafia.")
+		}
+	case WaitDate:
+		switch d := after.date; {
+		case d == NoSeat:
+		case after.phase == PhaseDateAnswer:
+			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s: %s %s with her unless %s %s a Misfire.",
+				w.name(d), w.name(d), w.verb(d, "dies", "die"), w.verb(d, "they", "you"), w.verb(d, "play", "play")))
+		case before.Alive(d):
+			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s, who %s with her.", w.name(d), w.verb(d, "dies", "die")))
+		}
+	case WaitFinal:
+		for i, f := range facts {
+			p := engine.Seat(f.Slot)
+			_ = i
+			out = append(out, fmt.Sprintf("%s %s %s.", w.Name(p), w.verb(p, "was", "were"), article(f.Card)))
+		}
+	}
+	if after.Over() && !before.Over() {
+		switch after.side {
+		case SideMafia:
+			out = append(out, "The mafia win: at most one civilian is left.")
+		case SideCivilians:
+			out = append(out, "The civilians win: every mafia member is out.")
+		case SideDraw:
+			out = append(out, "The day's vote is tied: the game is a draw.")
+		}
+	}
+	return out
+}
+
+// sayAttacks tells who the night's kill tallies name.
+func sayAttacks(w speaker, before, after *State) []string {
+	if after.phase == WaitCoin {
+		return nil
+	}
+	var ns []string
+	for p := range engine.Seat(after.n) {
+		if a, _, _ := after.Attacked(p); a {
+			ns = append(ns, w.name(p))
+		}
+	}
+	return []string{fmt.Sprintf("Attacked in the night: %s.", listAnd(ns))}
+}
+
+// SayMove implements [games.Teller] with [SayMove].
+func (Game) SayMove(s engine.State, m engine.Move, you engine.Seat) string {
+	st, ok := s.(*State)
+	if !ok || st == nil {
+		return Game{}.FormatMove(s, m)
+	}
+	return SayMove(st, m, you)
+}
+
+// SayFacts implements [games.Teller] with [SayFacts].
+func (Game) SayFacts(before, after engine.State, facts []engine.Fact, you engine.Seat) []string {
+	b, ok1 := before.(*State)
+	a, ok2 := after.(*State)
+	if !ok1 || !ok2 || b == nil || a == nil {
+		return nil
+	}
+	return SayFacts(b, a, facts, you)
+}
+
+// Prompt tells seat p what it must do now, in plain words, or "" when
+// nothing is due from it.
+func Prompt(s *State, p engine.Seat) string {
+	if s.Next().Kind != engine.NeedMove || s.turn != p {
+		return ""
+	}
+	switch s.phase {
+	case PhaseHold:
+		return "It is the first day: do you want to hold a vote today? It is held only if most of the living want it."
+	case PhaseVote:
+		return "Vote to eliminate one other living player, or abstain."
+	case PhaseDayAnswer:
+		return "The vote eliminates you: play an Alibi or an Evidence card, or accept it."
+	case PhaseNightAnswer:
+		return "You were attacked in the night: play a Misfire or a Ricochet, or accept it."
+	case PhaseDateAnswer:
+		return "The Night Butterfly you spent the night with was attacked: play a Misfire to survive, or accept it."
+	}
+	return ""
+}
