@@ -203,6 +203,13 @@ type Effect struct {
 	TargetSlots []Slot
 	// SelfAllowed: an EffectBallot voter may name itself.
 	SelfAllowed bool
+	// Roles: EffectBallot's and EffectCheck's list of every kind the
+	// voter's card may be (Cards, the kinds that hold the power, is a
+	// proper subset); the proof that a seat does not hold the power is
+	// that its card is one of the others. An EffectCheck with Roles is
+	// mandatory: a seat holding the power must check a target. Without
+	// Roles a check is optional (anyone may post the neutral card).
+	Roles []Card
 	// Neutral: EffectCheck's face-up card a seat without the power
 	// re-masks.
 	Neutral Card

@@ -22,6 +22,7 @@ const (
 	BodyKey                           // the author's secret card key, after the game
 	BodyShuffle                       // a shuffle (the hidden deal's whole deck, or a request's slots) and its proof
 	BodyCoinShare                     // a seat's share of a joint coin (mental SPEC §3.12)
+	BodyActions                       // a seat's secret actions: ballots, a check, a tag (Mafia's night)
 )
 
 func (k BodyKind) String() string {
@@ -40,6 +41,8 @@ func (k BodyKind) String() string {
 		return "shuffle"
 	case BodyCoinShare:
 		return "coin-share"
+	case BodyActions:
+		return "actions"
 	}
 	return fmt.Sprintf("body(%d)", uint8(k))
 }
@@ -102,10 +105,20 @@ type Body struct {
 	Shuffle *mental.ShuffleProof
 	// CoinShare: BodyCoinShare.
 	CoinShare *mental.CoinShare
+	// Actions: BodyActions' parts, one per part of the pending actions
+	// request in its order, each the encoding of a powered ballot
+	// (mental SPEC §9.2), a check (§9.3) or a 32-byte tag (§9.1), decoded
+	// against the request's statements when the entry is applied.
+	Actions [][]byte
 }
 
 // Limits on what a body may hold.
 const (
+	// MaxActions is the most parts an actions body carries.
+	MaxActions = 16
+	// maxActionSize bounds one part's encoding (a powered ballot over 64
+	// targets with 64 roles is under 25 KiB).
+	maxActionSize = 1 << 16
 	maxArgs   = 16
 	maxSwaps  = 4
 	maxShares = 256
@@ -202,6 +215,18 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			return nil, err
 		}
 		out.AddBytes(enc)
+	case BodyActions:
+		if len(b.Actions) < 1 || len(b.Actions) > MaxActions {
+			return nil, fmt.Errorf("body: %d actions, want 1..%d", len(b.Actions), MaxActions)
+		}
+		out.AddUint8(uint8(len(b.Actions)))
+		for i, a := range b.Actions {
+			if len(a) < 1 || len(a) > maxActionSize {
+				return nil, fmt.Errorf("body: action %d is %d bytes, want 1..%d", i, len(a), maxActionSize)
+			}
+			out.AddUint32(uint32(len(a)))
+			out.AddBytes(a)
+		}
 	default:
 		return nil, fmt.Errorf("body: unknown kind %d", b.Kind)
 	}
@@ -434,6 +459,19 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 			return nil, fmt.Errorf("body: coin share: %w", err)
 		}
 		b.CoinShare = cs
+	case BodyActions:
+		var n uint8
+		if !s.ReadUint8(&n) || n < 1 || n > MaxActions {
+			return nil, fmt.Errorf("body: actions: count missing or not 1..%d", MaxActions)
+		}
+		for i := range int(n) {
+			var l uint32
+			var a []byte
+			if !s.ReadUint32(&l) || l < 1 || l > maxActionSize || !s.ReadBytes(&a, int(l)) {
+				return nil, fmt.Errorf("body: actions: part %d truncated or its length not 1..%d", i, maxActionSize)
+			}
+			b.Actions = append(b.Actions, a)
+		}
 	default:
 		return nil, fmt.Errorf("body: unknown kind %d", kind)
 	}

@@ -47,6 +47,10 @@ type Player struct {
 	// opened are the points of this seat's last private view of each
 	// slot, component by component (tuple cards: Opened).
 	opened map[engine.Slot][]openedView
+	// checkTargets are the seats this seat checked, by the position of
+	// its actions entry; Checks are the answers it received.
+	checkTargets map[uint64]engine.Seat
+	Checks       []CheckResult
 }
 
 // openedView is what a private view opened: the card's components comps
@@ -101,7 +105,7 @@ type trackedShuffle struct {
 // NewPlayer returns the player of seat, signing with sign and holding the
 // secret keys keys.
 func NewPlayer(seat int, sign ed25519.PrivateKey, keys SeatSecrets) *Player {
-	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}, opened: map[engine.Slot][]openedView{}}
+	return &Player{Seat: seat, sign: sign, card: keys.Card, view: keys.View, swapBits: map[uint64][]bool{}, restored: map[uint64]LoneShuffle{}, opened: map[engine.Slot][]openedView{}, checkTargets: map[uint64]engine.Seat{}}
 }
 
 // PendingShuffle returns the lone shuffle this seat made for the entry at
@@ -228,6 +232,14 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 	case BodyShares:
 		b, err := p.shares(t)
 		return b, err == nil, err
+	case BodyActions:
+		// Only a seat with no decision to make posts its actions by
+		// itself (every ballot empty, the neutral check, its tag).
+		if len(p.Decisions(t)) > 0 {
+			return nil, false, nil
+		}
+		b, err := p.ActionsBody(t, nil)
+		return b, err == nil, err
 	}
 	return nil, false, nil
 }
@@ -236,6 +248,16 @@ func (p *Player) shares(t *Table) (*Body, error) {
 	r := t.Pending()
 	ctx := t.ShareContext(t.Pos(), p.Seat)
 	b := &Body{Kind: BodyShares}
+	if r.Kind == engine.EffectCheck {
+		for _, c := range r.checkRecipients(engine.Seat(p.Seat)) {
+			es, err := p.card.EncryptShare(ctx, r.Cards[slices.Index(r.Checkers, c)], t.views[c])
+			if err != nil {
+				return nil, err
+			}
+			b.EncShares = append(b.EncShares, es)
+		}
+		return b, nil
+	}
 	if r.Private() {
 		rec := r.Recipients(t.Seats(), engine.Seat(p.Seat))
 		for k := range r.Slots {
@@ -249,7 +271,7 @@ func (p *Player) shares(t *Table) (*Body, error) {
 		}
 		return b, nil
 	}
-	for k := range r.Slots {
+	for k := range r.Cards {
 		sh, err := p.card.Share(ctx, r.ShareCard(k))
 		if err != nil {
 			return nil, err
@@ -447,6 +469,8 @@ func (p *Player) Observe(t *Table) error {
 // at pos.
 func (p *Player) observeRequest(t *Table, pos uint64, r *Request) error {
 	switch r.Kind {
+	case engine.EffectCheck:
+		return p.observeCheck(t, pos, r)
 	case engine.EffectPeek:
 		if int(r.By) != p.Seat {
 			return nil

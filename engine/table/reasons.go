@@ -29,6 +29,10 @@ const (
 	ReasonNotViewed           = "not-viewed"             // a statement about a slot the prover never viewed privately
 	ReasonStaleView           = "stale-view"             // a statement about a slot whose card changed since the prover viewed it
 	ReasonBadSeatKeys         = "bad-seat-keys"          // the roster: a seat's keys fail (key proof, weak key, a viewing key reused); blames that seat
+	ReasonActionCount         = "action-count"           // an actions entry carries more or fewer parts than the request has
+	ReasonBadBallot           = "bad-ballot"             // a powered ballot does not decode or verify against its statement
+	ReasonBadCheck            = "bad-check"              // a check does not decode or verify against its statement
+	ReasonBadTag              = "bad-tag"                // a tag is not 32 bytes
 	// ReasonRulePrefix starts a reason naming the game's rule ("rule:not-your-slot").
 	ReasonRulePrefix = "rule:"
 )
@@ -39,7 +43,8 @@ func Reasons() []string {
 		ReasonWrongPreviousHash, ReasonLogClosed, ReasonNotYourTurn, ReasonMalformedBody, ReasonWrongBodyKind,
 		ReasonBadSwapProof, ReasonSwapCount, ReasonBadShare, ReasonShareCount, ReasonBadShuffle,
 		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid, ReasonStatementCount, ReasonBadStatement,
-		ReasonNotViewed, ReasonStaleView, ReasonBadSeatKeys}
+		ReasonNotViewed, ReasonStaleView, ReasonBadSeatKeys, ReasonActionCount, ReasonBadBallot, ReasonBadCheck,
+		ReasonBadTag}
 }
 
 // KnownReason reports whether r is one of [Reasons] or "rule:" followed by

@@ -54,9 +54,19 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 		switch r.Kind {
 		case engine.EffectCoin:
 			r.Coins = append(r.Coins, sk.RetiredCoinShare(t.CoinPoint(r)))
-		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers:
+		case engine.EffectCheck:
+			// A check view: the retired seat's share of every other
+			// checker's card, "encrypted" to that checker.
+			var enc []*mental.EncryptedShare
+			for k, c := range r.Checkers {
+				if c != seat {
+					enc = append(enc, sk.RetiredEncryptedShare(r.Cards[k]))
+				}
+			}
+			r.Enc = append(r.Enc, enc)
+		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers, engine.EffectTally:
 			var ds [][]*mental.Element
-			for k := range r.Slots {
+			for k := range r.Cards {
 				ds = append(ds, sk.RetiredShare(r.ShareCard(k)))
 			}
 			if r.Private() {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/masque-games/masque/engine"
@@ -118,7 +119,18 @@ type Request struct {
 	// Enc[i] are Seats[i]'s encrypted shares (a private view): for each
 	// slot in order, one per recipient in the order of
 	// Recipients(n, Seats[i]).
-	Enc     [][]*mental.EncryptedShare
+	Enc [][]*mental.EncryptedShare
+	// Parts: an actions request's (Kind EffectBallot) ballots, checks and
+	// tags, in the rules' order; Posts[i][j] is Seats[i]'s part j.
+	Parts []engine.Effect
+	Posts [][]ActionPost
+	// Checkers: a check view's (Kind EffectCheck) posters: Cards[k] is
+	// Checkers[k]'s check, which only it opens.
+	Checkers []engine.Seat
+	// Power and Targets: a tally's power and the seats it opens, in
+	// order (Cards[k] is the tally's component for Targets[k]).
+	Power   uint8
+	Targets []engine.Seat
 	next    int
 	started bool // a coin: At is set
 }
@@ -127,6 +139,14 @@ type Request struct {
 // components in Comps, or the whole card.
 func (r *Request) ShareCard(k int) mental.Card {
 	return subCard(r.Cards[k], r.Comps)
+}
+
+// shareName names the k-th card of a public share request, for errors.
+func (r *Request) shareName(k int) string {
+	if r.Kind == engine.EffectTally {
+		return fmt.Sprintf("share of the tally of power %d at seat %d", r.Power, r.Targets[k])
+	}
+	return fmt.Sprintf("share of slot %d", r.Slots[k])
 }
 
 // subCard returns the components comps of c (c itself when comps is nil).
@@ -156,6 +176,8 @@ func (r *Request) wantBody() BodyKind {
 		return BodyCoinShare
 	case engine.EffectRetire:
 		return BodyKey
+	case engine.EffectBallot:
+		return BodyActions
 	}
 	return BodyShares
 }
@@ -220,6 +242,7 @@ func (r *Request) clone() *Request {
 	c.Shares = slices.Clone(r.Shares)
 	c.Enc = slices.Clone(r.Enc)
 	c.Coins = slices.Clone(r.Coins)
+	c.Posts = slices.Clone(r.Posts)
 	return &c
 }
 
@@ -276,7 +299,11 @@ type state struct {
 	keysNext int
 	// retired[seat]: the seat published its key during play
 	// (EffectRetire); the table computes its shares from then on.
-	retired  []bool
+	retired []bool
+	// tallies are the sums of the last ballots of each power; tags every
+	// tag posted. Both are replaced, never modified, so clones share them.
+	tallies map[uint8]tally
+	tags    []TagPost
 	shuffles int // hidden deal: seats that have shuffled
 	// views[slot] are the seats' last private views of the slot. Slices
 	// are replaced, never modified, so clones share them.
@@ -295,6 +322,7 @@ func (s *state) clone() state {
 	}
 	c.keys = slices.Clone(s.keys)
 	c.retired = slices.Clone(s.retired)
+	c.tallies = maps.Clone(s.tallies)
 	c.views = slices.Clone(s.views)
 	return c
 }
@@ -796,6 +824,10 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 			return s.applyCoinShare(t, e, b)
 		case engine.EffectRetire:
 			return s.applyRetire(t, e, b)
+		case engine.EffectBallot:
+			return s.applyActions(t, e, b)
+		case engine.EffectCheck:
+			return s.applyCheckShares(t, e, b)
 		}
 		return s.applyShares(t, e, b)
 	}
@@ -906,6 +938,12 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 			}
 		}
 		r.Comps = slices.Clone(ef.Comps)
+	}
+	switch ef.Kind {
+	case engine.EffectBallot, engine.EffectCheck, engine.EffectTag:
+		return s.queueAction(t, ef)
+	case engine.EffectTally:
+		return s.queueTally(t, ef)
 	}
 	if ef.Kind == engine.EffectRetire {
 		if ef.By < 0 || int(ef.By) >= n || len(ef.Slots) != 0 {
@@ -1026,9 +1064,22 @@ func (s *state) settle(t *Table, next uint64) error {
 			r.At, r.started = next, true
 		}
 	}
-	for _, r := range s.pending {
+	for i, r := range s.pending {
 		if r.Kind == engine.EffectShuffle || r.Kind == engine.EffectSet {
 			break
+		}
+		switch r.Kind {
+		case engine.EffectTally:
+			// A tally opens the sum of ballots that may still be posted
+			// ahead of it: it snapshots when it reaches the head.
+			if i == 0 && r.Cards == nil {
+				if err := s.snapshotTally(r); err != nil {
+					return err
+				}
+			}
+			continue
+		case engine.EffectBallot, engine.EffectCheck, engine.EffectRetire:
+			continue
 		}
 		if r.Kind != engine.EffectCoin && r.Cards == nil {
 			for _, sl := range r.Slots {
@@ -1075,12 +1126,12 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		r.Enc = append(r.Enc, b.EncShares)
 		r.Shares = append(r.Shares, nil)
 	} else {
-		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Slots) {
-			return nil, because(ReasonShareCount, fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Slots), len(b.Shares), len(b.EncShares)))
+		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Cards) {
+			return nil, because(ReasonShareCount, fmt.Errorf("expected %d shares, got %d plain and %d encrypted", len(r.Cards), len(b.Shares), len(b.EncShares)))
 		}
 		var ds [][]*mental.Element
-		for k := range r.Slots {
-			name := fmt.Sprintf("share of slot %d", r.Slots[k])
+		for k := range r.Cards {
+			name := r.shareName(k)
 			c, sh := r.ShareCard(k), b.Shares[k]
 			add(func(bt *mental.Batch) { bt.AddShare(name, ctx, X, c, sh) })
 			ds = append(ds, b.Shares[k].D)
@@ -1123,6 +1174,23 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 		}
 		r.Coin = v
 		facts, learn = []engine.Fact{{Slot: -1, Coin: v}}, true
+	case engine.EffectTally:
+		learn = true
+		for k, target := range r.Targets {
+			var all [][]*mental.Element
+			for i := range r.Seats {
+				all = append(all, r.Shares[i][k])
+			}
+			m, err := mental.Open(r.Cards[k], all)
+			if err != nil {
+				return err
+			}
+			count, err := mental.TallyCount(m[0])
+			if err != nil {
+				return fmt.Errorf("the tally of power %d at seat %d: %w", r.Power, target, err)
+			}
+			facts = append(facts, engine.Fact{Slot: engine.FactTally, Seat: target, Count: count})
+		}
 	case engine.EffectReveal:
 		learn = true
 		for k, sl := range r.Slots {

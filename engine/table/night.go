@@ -1,0 +1,393 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/mental"
+)
+
+// This file carries out the secret actions of a night (Mafia): powered
+// ballots (engine.EffectBallot), checks (engine.EffectCheck) and tags
+// (engine.EffectTag), which every seat of the request posts together in
+// one actions entry; the views of the checks; and the tallies of the
+// ballots (engine.EffectTally). docs/protocol.md §5 and mental SPEC.md §9.
+
+// ActionPost is one seat's posted part of an actions request: a powered
+// ballot, a check or a tag.
+type ActionPost struct {
+	Ballot *mental.PowerBallot
+	Check  *mental.Check
+	Tag    [mental.TagSize]byte
+}
+
+// TagPost is a tag a seat posted (engine.EffectTag).
+type TagPost struct {
+	Round int
+	Seat  engine.Seat
+	Slot  engine.Slot // the seat's own card, whose component Comp the tag is of
+	Comp  int
+	Tag   [mental.TagSize]byte
+}
+
+// tally is the sum of the last ballots of one power.
+type tally struct {
+	targets []engine.Seat
+	sum     mental.BallotSum
+}
+
+// ActionContext is the context of the j-th part of the actions entry at
+// pos by seat: (game id, pos << 8 | j, seat). The parts' labels (mental
+// SPEC §9) keep them apart from a move's swaps and statements.
+func (t *Table) ActionContext(pos uint64, seat int, j int) mental.Context {
+	return mental.Context{Table: t.gameID, Pos: pos<<8 | uint64(j), Seat: uint32(seat)}
+}
+
+// Tags returns every tag posted so far, in the order posted.
+func (t *Table) Tags() []TagPost { return slices.Clone(t.st.tags) }
+
+// queueAction adds a ballot, check or tag to the actions request at the
+// end of the queue when it is by the same seats and not yet started, or
+// starts a new one.
+func (s *state) queueAction(t *Table, ef engine.Effect) error {
+	n := len(t.roster.Seats)
+	if len(ef.Seats) == 0 || len(ef.Slots) != len(ef.Seats) {
+		return fmt.Errorf("internal: a %s by %d seats over %d slots", ef.Kind, len(ef.Seats), len(ef.Slots))
+	}
+	for i, seat := range ef.Seats {
+		if seat < 0 || int(seat) >= n || slices.Contains(ef.Seats[:i], seat) {
+			return fmt.Errorf("internal: a %s by seats %v", ef.Kind, ef.Seats)
+		}
+		if s.retired[seat] {
+			return fmt.Errorf("internal: a %s by seat %d, which has retired", ef.Kind, seat)
+		}
+		if sl := ef.Slots[i]; sl < 0 || int(sl) >= len(s.slots) {
+			return fmt.Errorf("internal: a %s about slot %d", ef.Kind, sl)
+		}
+	}
+	targets := func() error {
+		if len(ef.Targets) == 0 || len(ef.Targets) > mental.MaxBallotEntries {
+			return fmt.Errorf("internal: a %s over %d targets", ef.Kind, len(ef.Targets))
+		}
+		for i, seat := range ef.Targets {
+			if seat < 0 || int(seat) >= n || slices.Contains(ef.Targets[:i], seat) {
+				return fmt.Errorf("internal: a %s over targets %v", ef.Kind, ef.Targets)
+			}
+		}
+		return nil
+	}
+	switch ef.Kind {
+	case engine.EffectBallot:
+		if err := targets(); err != nil {
+			return err
+		}
+		if len(ef.Cards) == 0 || len(ef.Roles) == 0 {
+			return errors.New("internal: a ballot names no power holders or no roles")
+		}
+	case engine.EffectCheck:
+		if err := targets(); err != nil {
+			return err
+		}
+		if len(ef.Cards) == 0 || len(ef.TargetSlots) != len(ef.Targets) {
+			return errors.New("internal: a check names no holders, or not one slot per target")
+		}
+		for _, sl := range ef.TargetSlots {
+			if sl < 0 || int(sl) >= len(s.slots) {
+				return fmt.Errorf("internal: a check of slot %d", sl)
+			}
+		}
+		if ef.Comp < 0 || ef.Comp >= t.width || ef.Neutral < 0 || int(ef.Neutral) >= t.game.Kinds() {
+			return fmt.Errorf("internal: a check of component %d with neutral card %d", ef.Comp, ef.Neutral)
+		}
+	case engine.EffectTag:
+		if ef.Comp < 0 || ef.Comp >= t.width || ef.Round < 0 || ef.Neutral < 0 || int(ef.Neutral) >= t.game.Kinds() {
+			return fmt.Errorf("internal: a tag of component %d, round %d, neutral card %d", ef.Comp, ef.Round, ef.Neutral)
+		}
+	}
+	if k := len(s.pending); k > 0 {
+		if last := s.pending[k-1]; last.Kind == engine.EffectBallot && last.next == 0 &&
+			slices.Equal(last.Seats, ef.Seats) && len(last.Parts) < MaxActions {
+			last.Parts = append(slices.Clip(last.Parts), cloneEffect(ef))
+			return nil
+		}
+	}
+	s.pending = append(s.pending, &Request{Kind: engine.EffectBallot, Seats: slices.Clone(ef.Seats), Parts: []engine.Effect{cloneEffect(ef)}})
+	return nil
+}
+
+// cloneEffect copies an effect's slices.
+func cloneEffect(ef engine.Effect) engine.Effect {
+	ef.Slots, ef.Seats, ef.Cards = slices.Clone(ef.Slots), slices.Clone(ef.Seats), slices.Clone(ef.Cards)
+	ef.Comps, ef.Targets, ef.TargetSlots = slices.Clone(ef.Comps), slices.Clone(ef.Targets), slices.Clone(ef.TargetSlots)
+	ef.Roles = slices.Clone(ef.Roles)
+	return ef
+}
+
+// queueTally queues the opening of the sum of the last ballots of a power
+// at some of its targets (every target when ef.Seats is empty), by public
+// shares of every seat.
+func (s *state) queueTally(t *Table, ef engine.Effect) error {
+	r := &Request{Kind: engine.EffectTally, Power: ef.Power, Targets: slices.Clone(ef.Seats)}
+	for seat := range len(t.roster.Seats) {
+		r.Seats = append(r.Seats, engine.Seat(seat))
+	}
+	s.pending = append(s.pending, r)
+	return nil
+}
+
+// snapshotTally takes a tally's cards from the sum of the ballots of its
+// power, when it reaches the head of the queue.
+func (s *state) snapshotTally(r *Request) error {
+	tl, ok := s.tallies[r.Power]
+	if !ok {
+		return fmt.Errorf("internal: a tally of power %d, for which nobody posted ballots", r.Power)
+	}
+	if len(r.Targets) == 0 {
+		r.Targets = slices.Clone(tl.targets)
+	}
+	for _, target := range r.Targets {
+		i := slices.Index(tl.targets, target)
+		if i < 0 {
+			return fmt.Errorf("internal: a tally of power %d at seat %d, not one of its targets %v", r.Power, target, tl.targets)
+		}
+		c, err := tl.sum.Component(i)
+		if err != nil {
+			return err
+		}
+		r.Cards = append(r.Cards, c)
+	}
+	return nil
+}
+
+// viewedRole is what a statement about seat's own card in slot (its kind,
+// component 0) is made over: the view's card, the index of component 0 in
+// it and the encrypted shares.
+func (s *state) viewedRole(seat engine.Seat, slot engine.Slot) (mental.Card, int, []*mental.EncryptedShare, error) {
+	v, err := s.proveTarget(seat, slot, 0)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	c, comp := v.viewed(0)
+	return c, comp, v.sent, nil
+}
+
+func kindsOf(cards []engine.Card) []int {
+	out := make([]int, len(cards))
+	for i, c := range cards {
+		out[i] = int(c)
+	}
+	return out
+}
+
+func seatsOf(seats []engine.Seat) []uint32 {
+	out := make([]uint32, len(seats))
+	for i, s := range seats {
+		out[i] = uint32(s)
+	}
+	return out
+}
+
+// powerStatement is the statement of voter i's ballot for part ef.
+func (s *state) powerStatement(t *Table, ef engine.Effect, i int) (*mental.PowerStatement, error) {
+	seat := ef.Seats[i]
+	c, comp, sent, err := s.viewedRole(seat, ef.Slots[i])
+	if err != nil {
+		return nil, err
+	}
+	return &mental.PowerStatement{Power: ef.Power, Roles: kindsOf(ef.Roles), Holders: kindsOf(ef.Cards),
+		Targets: seatsOf(ef.Targets), SelfAllowed: ef.SelfAllowed, X: t.joint.Keys[seat], Y: t.views[seat],
+		Card: c, Comp: comp, Sent: sent}, nil
+}
+
+// checkStatement is the statement of checker i's check for part ef.
+func (s *state) checkStatement(t *Table, ef engine.Effect, i int) (*mental.CheckStatement, error) {
+	seat := ef.Seats[i]
+	c, comp, sent, err := s.viewedRole(seat, ef.Slots[i])
+	if err != nil {
+		return nil, err
+	}
+	cards := make([]mental.Card, len(ef.TargetSlots))
+	for k, sl := range ef.TargetSlots {
+		cards[k] = s.slots[sl]
+	}
+	return &mental.CheckStatement{Holders: kindsOf(ef.Cards), Mandatory: len(ef.Roles) > 0, Roles: kindsOf(ef.Roles),
+		X: t.joint.Keys[seat], Y: t.views[seat], Card: c, Comp: comp, Sent: sent,
+		Targets: seatsOf(ef.Targets), TargetCards: cards, TargetComp: ef.Comp, Neutral: int(ef.Neutral)}, nil
+}
+
+// applyActions applies e, one seat's actions entry: a part for each part
+// of the request, each checked against its statement.
+func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	i := r.next
+	if len(b.Actions) != len(r.Parts) {
+		return nil, because(ReasonActionCount, fmt.Errorf("the entry carries %d actions, the request has %d", len(b.Actions), len(r.Parts)))
+	}
+	posts := make([]ActionPost, len(r.Parts))
+	for j, ef := range r.Parts {
+		ctx := t.ActionContext(e.Pos, seat, j)
+		data := b.Actions[j]
+		switch ef.Kind {
+		case engine.EffectBallot:
+			st, err := s.powerStatement(t, ef, i)
+			if err != nil {
+				return nil, err
+			}
+			pb, err := mental.UnmarshalPowerBallot(data, st, uint32(seat))
+			if err != nil {
+				return nil, because(ReasonBadBallot, fmt.Errorf("ballot %d (power %d): %w", j, ef.Power, err))
+			}
+			name := fmt.Sprintf("ballot %d (power %d)", j, ef.Power)
+			if t.deferred != nil {
+				t.deferred.stage(func(bt *mental.Batch) { bt.AddPowerBallot(name, ctx, t.joint, st, pb) })
+			} else if err := mental.VerifyPowerBallot(ctx, t.joint, st, pb); err != nil {
+				return nil, because(ReasonBadBallot, fmt.Errorf("%s: %w", name, err))
+			}
+			posts[j].Ballot = pb
+		case engine.EffectCheck:
+			st, err := s.checkStatement(t, ef, i)
+			if err != nil {
+				return nil, err
+			}
+			c, err := mental.UnmarshalCheck(data, st, uint32(seat))
+			if err != nil {
+				return nil, because(ReasonBadCheck, fmt.Errorf("check %d: %w", j, err))
+			}
+			name := fmt.Sprintf("check %d", j)
+			if t.deferred != nil {
+				t.deferred.stage(func(bt *mental.Batch) { bt.AddCheck(name, ctx, t.joint, st, c) })
+			} else if err := mental.VerifyCheck(ctx, t.joint, st, c); err != nil {
+				return nil, because(ReasonBadCheck, fmt.Errorf("%s: %w", name, err))
+			}
+			posts[j].Check = c
+		case engine.EffectTag:
+			if len(data) != mental.TagSize {
+				return nil, because(ReasonBadTag, fmt.Errorf("tag %d is %d bytes, want %d", j, len(data), mental.TagSize))
+			}
+			copy(posts[j].Tag[:], data)
+		}
+	}
+	r.Posts = append(r.Posts, posts)
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.completeActions(t, e.Pos+1, r)
+}
+
+// completeActions pops a filled actions request: the ballots of each power
+// are summed for its tallies, the tags recorded, and every check is
+// viewed by its poster alone (a check view, served next).
+func (s *state) completeActions(t *Table, next uint64, r *Request) error {
+	s.pending = s.pending[1:]
+	var views []*Request
+	for j, ef := range r.Parts {
+		switch ef.Kind {
+		case engine.EffectBallot:
+			var bs []*mental.PowerBallot
+			for i := range r.Seats {
+				bs = append(bs, r.Posts[i][j].Ballot)
+			}
+			sum, err := mental.AddPowerBallots(bs...)
+			if err != nil {
+				return fmt.Errorf("the ballots of power %d: %w", ef.Power, err)
+			}
+			tallies := make(map[uint8]tally, len(s.tallies)+1)
+			for k, v := range s.tallies {
+				tallies[k] = v
+			}
+			tallies[ef.Power] = tally{targets: slices.Clone(ef.Targets), sum: sum}
+			s.tallies = tallies
+		case engine.EffectTag:
+			tags := slices.Clip(s.tags)
+			for i, seat := range r.Seats {
+				tags = append(tags, TagPost{Round: ef.Round, Seat: seat, Slot: ef.Slots[i], Comp: ef.Comp, Tag: r.Posts[i][j].Tag})
+			}
+			s.tags = tags
+		case engine.EffectCheck:
+			v := &Request{Kind: engine.EffectCheck, Power: ef.Power, Checkers: slices.Clone(r.Seats)}
+			for i := range r.Seats {
+				v.Cards = append(v.Cards, r.Posts[i][j].Check.Q)
+			}
+			for seat := range len(t.roster.Seats) {
+				v.Seats = append(v.Seats, engine.Seat(seat))
+			}
+			views = append(views, v)
+		}
+	}
+	s.pending = append(views, s.pending...)
+	if err := s.settle(t, next); err != nil {
+		return err
+	}
+	s.maybeEnd(t)
+	return nil
+}
+
+// checkRecipients lists whom author sends shares of a check view to: every
+// checker but itself, in order.
+func (r *Request) checkRecipients(author engine.Seat) []engine.Seat {
+	var out []engine.Seat
+	for _, c := range r.Checkers {
+		if c != author {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// applyCheckShares applies e, one seat's shares of a check view: its share
+// of every other checker's card, encrypted to that checker.
+func (s *state) applyCheckShares(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	rec := r.checkRecipients(engine.Seat(seat))
+	if len(b.Shares) != 0 || len(b.EncShares) != len(rec) {
+		return nil, because(ReasonShareCount, fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec), len(b.Shares), len(b.EncShares)))
+	}
+	X, ctx := t.joint.Keys[seat], t.ctx(e.Pos, seat)
+	var batch mental.Batch
+	add := func(f func(*mental.Batch)) { f(&batch) }
+	verify := batch.Verify
+	if t.deferred != nil {
+		add = t.deferred.stage
+		verify = func() error { return nil }
+	}
+	for j, c := range rec {
+		k := slices.Index(r.Checkers, c)
+		name := fmt.Sprintf("encrypted share of seat %d's check", c)
+		Y, card, es := t.views[c], r.Cards[k], b.EncShares[j]
+		add(func(bt *mental.Batch) { bt.AddEncryptedShare(name, ctx, X, Y, card, es) })
+	}
+	if err := verify(); err != nil {
+		return nil, because(ReasonBadShare, err)
+	}
+	r.Enc = append(r.Enc, b.EncShares)
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.complete(t, e.Pos+1, r)
+}
+
+// checkSentTo returns the encrypted shares of checker's card that it
+// received in a completed check view, from every other author in seat
+// order.
+func (r *Request) checkSentTo(checker engine.Seat) ([]*mental.EncryptedShare, error) {
+	var out []*mental.EncryptedShare
+	for i, author := range r.Seats {
+		if author == checker {
+			continue
+		}
+		rec := r.checkRecipients(author)
+		j := slices.Index(rec, checker)
+		if j < 0 || i >= len(r.Enc) || j >= len(r.Enc[i]) {
+			return nil, fmt.Errorf("table: seat %d receives no share of its check from seat %d", checker, author)
+		}
+		out = append(out, r.Enc[i][j])
+	}
+	return out, nil
+}

@@ -1,0 +1,229 @@
+package table
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/mental"
+)
+
+// CheckResult is the answer to one of this seat's checks: the team
+// component of Target's card held Team (a card kind: the game's "mafia"
+// or "not mafia").
+type CheckResult struct {
+	Pos    uint64 // the entry that completed the check's view
+	Target engine.Seat
+	Team   engine.Card
+}
+
+// ErrNoChoice: an actions entry needs a choice the caller did not give
+// (the seat holds a power, which it must use), or was given a choice for
+// a power it does not hold.
+var ErrNoChoice = errors.New("a choice is missing or not allowed")
+
+// pendingActions returns the actions request this seat must post now and
+// its index among the request's seats, or ok=false.
+func (p *Player) pendingActions(t *Table) (*Request, int, bool) {
+	seat, kind, ok := t.Expect()
+	if !ok || int(seat) != p.Seat || kind != BodyActions {
+		return nil, 0, false
+	}
+	r := t.st.pending[0]
+	return r, slices.Index(r.Seats, seat), true
+}
+
+// kindIn returns the kind this seat's last view of slot opened (its
+// component 0), or ok=false.
+func (p *Player) kindIn(t *Table, slot engine.Slot) (engine.Card, bool) {
+	m, ok := p.Opened(t, slot, 0)
+	if !ok {
+		return 0, false
+	}
+	k, ok := t.cat.Kind(m)
+	return engine.Card(k), ok
+}
+
+// Decisions returns the parts of the actions this seat must post now that
+// need its choice: the ballots and checks whose power its own card holds
+// (the others it posts by itself, empty). Nil when it has none, or when
+// no actions of this seat are due.
+func (p *Player) Decisions(t *Table) []engine.Effect {
+	r, i, ok := p.pendingActions(t)
+	if !ok {
+		return nil
+	}
+	var out []engine.Effect
+	for _, ef := range r.Parts {
+		if ef.Kind == engine.EffectTag {
+			continue
+		}
+		if k, ok := p.kindIn(t, ef.Slots[i]); ok && slices.Contains(ef.Cards, k) {
+			out = append(out, cloneEffect(ef))
+		}
+	}
+	return out
+}
+
+// ActionsBody returns this seat's actions entry for the pending actions
+// request: for each ballot, a vote for choices[Power] if its card holds
+// the power (an empty ballot if not), for a check, a check of
+// choices[Power] (the neutral card if it holds no such power), and for a
+// tag, the tag of the group secret its card holds (noise if none). A
+// holder of a power without a choice, or a choice for a power the seat
+// does not hold, is refused (ErrNoChoice).
+func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, error) {
+	r, i, ok := p.pendingActions(t)
+	if !ok {
+		_, kind, more := t.Expect()
+		return nil, fmt.Errorf("table: seat %d has no actions to post now (the table waits for %v, %v)", p.Seat, kind, more)
+	}
+	seat := engine.Seat(p.Seat)
+	pos := t.Pos()
+	b := &Body{Kind: BodyActions}
+	used := map[uint8]bool{}
+	checked := engine.Seat(-1)
+	for j, ef := range r.Parts {
+		ctx := t.ActionContext(pos, p.Seat, j)
+		var enc []byte
+		var err error
+		switch ef.Kind {
+		case engine.EffectBallot, engine.EffectCheck:
+			kind, ok := p.kindIn(t, ef.Slots[i])
+			if !ok {
+				return nil, fmt.Errorf("table: seat %d cannot post part %d: it has no view of its card in slot %d: %w", p.Seat, j, ef.Slots[i], ErrNotViewed)
+			}
+			holds := slices.Contains(ef.Cards, kind)
+			target, chose := choices[ef.Power]
+			choice := mental.NoVote
+			if chose {
+				used[ef.Power] = true
+				choice = slices.Index(ef.Targets, target)
+				if choice < 0 {
+					return nil, fmt.Errorf("table: seat %d: seat %d is not a target of power %d (%v): %w", p.Seat, target, ef.Power, ef.Targets, ErrNoChoice)
+				}
+			}
+			switch {
+			case holds && !chose && (ef.Kind == engine.EffectBallot || len(ef.Roles) > 0):
+				return nil, fmt.Errorf("table: seat %d holds power %d and must choose a target: %w", p.Seat, ef.Power, ErrNoChoice)
+			case !holds && chose:
+				return nil, fmt.Errorf("table: seat %d does not hold power %d: %w", p.Seat, ef.Power, ErrNoChoice)
+			}
+			if ef.Kind == engine.EffectBallot {
+				st, err := t.st.powerStatement(t, ef, i)
+				if err != nil {
+					return nil, err
+				}
+				pb, err := mental.ProvePowerBallot(ctx, t.joint, p.card, p.view, st, choice)
+				if err != nil {
+					return nil, fmt.Errorf("table: seat %d's ballot for power %d: %w", p.Seat, ef.Power, err)
+				}
+				enc, err = pb.MarshalBinary()
+			} else {
+				st, err := t.st.checkStatement(t, ef, i)
+				if err != nil {
+					return nil, err
+				}
+				c, err := mental.ProveCheck(ctx, t.joint, p.card, p.view, st, choice)
+				if err != nil {
+					return nil, fmt.Errorf("table: seat %d's check: %w", p.Seat, err)
+				}
+				if chose {
+					checked = ef.Targets[choice]
+				}
+				enc, err = c.MarshalBinary()
+			}
+		case engine.EffectTag:
+			m, ok := p.Opened(t, ef.Slots[i], ef.Comp)
+			if !ok {
+				return nil, fmt.Errorf("table: seat %d cannot tag: it has no view of component %d of its card: %w", p.Seat, ef.Comp, ErrNotViewed)
+			}
+			tag := mental.TagFor(m, int(ef.Neutral), t.gameID, uint64(ef.Round), uint32(seat))
+			enc = tag[:]
+		}
+		if err != nil {
+			return nil, err
+		}
+		b.Actions = append(b.Actions, enc)
+	}
+	for power := range choices {
+		if !used[power] {
+			return nil, fmt.Errorf("table: seat %d chose for power %d, which the table does not ask for now: %w", p.Seat, power, ErrNoChoice)
+		}
+	}
+	if checked >= 0 {
+		p.checkTargets[pos] = checked
+	}
+	return b, nil
+}
+
+// CheckTargets returns the seats this seat checked, by the position of its
+// actions entry: a seat's secret, which it keeps to know, after a restart,
+// whom each answer is about ([Player.RememberCheckTarget]).
+func (p *Player) CheckTargets() map[uint64]engine.Seat { return maps.Clone(p.checkTargets) }
+
+// RememberCheckTarget tells a restarted player whom it checked in its
+// actions entry at pos.
+func (p *Player) RememberCheckTarget(pos uint64, target engine.Seat) { p.checkTargets[pos] = target }
+
+// observeCheck opens this seat's own check when its view completes.
+func (p *Player) observeCheck(t *Table, pos uint64, r *Request) error {
+	k := slices.Index(r.Checkers, engine.Seat(p.Seat))
+	if k < 0 {
+		return nil
+	}
+	// Whom this seat checked: its latest check target before this view.
+	target, at := engine.Seat(-1), uint64(0)
+	for q, s := range p.checkTargets {
+		if q < pos && (target < 0 || q > at) {
+			target, at = s, q
+		}
+	}
+	if target < 0 {
+		return nil // it checked nobody: the neutral card
+	}
+	delete(p.checkTargets, at)
+	sent, err := r.checkSentTo(engine.Seat(p.Seat))
+	if err != nil {
+		return err
+	}
+	pts, err := p.card.ViewedPoints(p.view, r.Cards[k], sent)
+	if err != nil {
+		return fmt.Errorf("table: seat %d opening its check: %w", p.Seat, err)
+	}
+	team, ok := t.cat.Kind(pts[0])
+	if !ok {
+		return fmt.Errorf("table: seat %d's check opens to no known card", p.Seat)
+	}
+	p.Checks = append(p.Checks, CheckResult{Pos: pos, Target: target, Team: engine.Card(team)})
+	return nil
+}
+
+// Mates returns the seats whose tags this seat recognises: those that
+// hold the group secret it holds, by any tag round in which it holds it
+// (the seat itself excluded), in seat order.
+func (p *Player) Mates(t *Table) []engine.Seat {
+	tags := t.Tags()
+	var out []engine.Seat
+	for _, own := range tags {
+		if int(own.Seat) != p.Seat {
+			continue
+		}
+		S, ok := p.Opened(t, own.Slot, own.Comp)
+		if !ok {
+			continue
+		}
+		for _, tp := range tags {
+			if tp.Round != own.Round || tp.Seat == own.Seat || slices.Contains(out, tp.Seat) {
+				continue
+			}
+			if mental.TagMatches(S, t.gameID, uint64(tp.Round), uint32(tp.Seat), tp.Tag) {
+				out = append(out, tp.Seat)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
