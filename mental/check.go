@@ -212,6 +212,9 @@ func ProveCheck(ctx Context, jk *JointKey, card, view *SecretKey, st *CheckState
 	if err != nil {
 		return nil, fmt.Errorf("mental: check: %w", err)
 	}
+	if jk == nil || jk.H == nil || card == nil || view == nil {
+		return nil, fmt.Errorf("mental: check: missing joint key, card key or viewing key")
+	}
 	if card.pub.Equal(st.X) != 1 || view.pub.Equal(st.Y) != 1 {
 		return nil, fmt.Errorf("mental: check: the keys are not the statement's X and Y")
 	}

@@ -82,6 +82,9 @@ func CardPoint(k int) *Element {
 	return hashToElement("card", uint64(k))
 }
 
+// maxSharedKind bounds the kinds sharedCardPoint caches.
+const maxSharedKind = 1024
+
 // cardPoints caches the card points statements use (sharedCardPoint).
 var cardPoints sync.Map // int -> *Element
 
@@ -90,6 +93,9 @@ var cardPoints sync.Map // int -> *Element
 // kind's terms across its proofs (batchHolds merges by pointer), and a
 // formula does not hash its kinds again. Never returned to callers.
 func sharedCardPoint(k int) *Element {
+	if k < 0 || k >= maxSharedKind {
+		return CardPoint(k) // not cached: the cache stays bounded
+	}
 	if p, ok := cardPoints.Load(k); ok {
 		return p.(*Element)
 	}

@@ -160,3 +160,37 @@ func BenchmarkMafiaNight(b *testing.B) {
 	}
 	b.Logf("one night's ballots and checks: %d bytes (%d per seat)", sizes, sizes/n)
 }
+
+// BenchmarkMafiaDeal times one seat's shuffle of the role tuples (width
+// 5) at 12 and 18 seats, proving and verifying.
+//
+//	go test ./mental -run '^$' -bench MafiaDeal -count 5
+func BenchmarkMafiaDeal(b *testing.B) {
+	for _, n := range []int{12, 18} {
+		tt := newTestTable(b, 3)
+		game := [32]byte{'d'}
+		deck := make([]Card, n)
+		for i := range deck {
+			deck[i] = mafiaTuple(game, mRoles[i%len(mRoles)])
+		}
+		ctx := Context{Table: game, Pos: 1}
+		b.Run(fmt.Sprintf("tuples=%d/prove", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := tt.jk.Shuffle(ctx, deck); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		out, p, err := tt.jk.Shuffle(ctx, deck)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("tuples=%d/verify", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := tt.jk.VerifyShuffle(ctx, deck, out, p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -825,6 +825,19 @@ func TestCheckSoundness(t *testing.T) {
 			t.Fatalf("the forger's honest check (seat %d) rejected: %v", tc.seat, err)
 		}
 	}
+	// A seat that is not a target (dead, say): the Commissar re-masks its
+	// team component and names the first valid target.
+	{
+		st := mt.checkStatement(1, true)
+		st.Targets, st.TargetCards = st.Targets[:6], st.TargetCards[:6]
+		ctx := mt.ctx(1, 302)
+		for pick := range 5 {
+			c := forgeCheck(t, mt, ctx, st, team(6), 0, pick)
+			if err := VerifyCheck(ctx, mt.jk, st, c); !errors.Is(err, ErrProof) {
+				t.Fatalf("a check of a non-target verified (pick %d): %v", pick, err)
+			}
+		}
+	}
 	// A statement that lists the checker only, or targets without cards.
 	st := mt.checkStatement(1, true)
 	st.Targets, st.TargetCards = []uint32{1}, mt.cards[1:2]

@@ -326,6 +326,9 @@ func ProvePowerBallot(ctx Context, jk *JointKey, card, view *SecretKey, st *Powe
 	if err != nil {
 		return nil, fmt.Errorf("mental: power ballot: %w", err)
 	}
+	if jk == nil || jk.H == nil || card == nil || view == nil {
+		return nil, fmt.Errorf("mental: power ballot: missing joint key, card key or viewing key")
+	}
 	if card.pub.Equal(st.X) != 1 || view.pub.Equal(st.Y) != 1 {
 		return nil, fmt.Errorf("mental: power ballot: the keys are not the statement's X and Y")
 	}

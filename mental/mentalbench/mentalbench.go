@@ -378,5 +378,6 @@ func Cases() []Case {
 			}})
 		}
 	}
+	cs = append(cs, mafiaCases()...)
 	return cs
 }
