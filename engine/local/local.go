@@ -166,3 +166,20 @@ func (lt *Table) Move(seat engine.Seat, m engine.Move, swaps []bool) error {
 	}
 	return lt.Auto()
 }
+
+// Actions posts seat's secret actions (a night's ballots, check and tag)
+// with its choices by power, then every automatic entry that follows.
+func (lt *Table) Actions(seat engine.Seat, choices map[uint8]engine.Seat) error {
+	if int(seat) < 0 || int(seat) >= len(lt.Seats) {
+		return fmt.Errorf("no seat %d", seat)
+	}
+	s := lt.Seats[seat]
+	body, err := s.Player.ActionsBody(s.Replica, choices)
+	if err != nil {
+		return err
+	}
+	if err := lt.publish(int(seat), body); err != nil {
+		return err
+	}
+	return lt.Auto()
+}

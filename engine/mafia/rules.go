@@ -340,7 +340,7 @@ func (s *State) startNight() []engine.Effect {
 	ballot := func(power uint8, roles ...engine.Card) engine.Effect {
 		s.powers = append(s.powers, power)
 		return engine.Effect{Kind: engine.EffectBallot, Power: power, Seats: slices.Clone(s.targets),
-			Slots: slices.Clone(slots), Cards: roles, Targets: slices.Clone(s.targets)}
+			Slots: slices.Clone(slots), Cards: roles, Roles: s.RoleKinds(), Targets: slices.Clone(s.targets)}
 	}
 	eff := []engine.Effect{ballot(PowerKill, s.KillRoles()...)}
 	if s.InPlay(Madman) && !s.joined {
@@ -359,7 +359,7 @@ func (s *State) startNight() []engine.Effect {
 		}
 		s.powers = append(s.powers, PowerCheck)
 		eff = append(eff, engine.Effect{Kind: engine.EffectCheck, Power: PowerCheck, Seats: slices.Clone(s.targets),
-			Slots: slices.Clone(slots), Cards: []engine.Card{Commissar}, Comp: comp,
+			Slots: slices.Clone(slots), Cards: []engine.Card{Commissar}, Roles: s.RoleKinds(), Comp: comp,
 			Targets: slices.Clone(s.targets), TargetSlots: slices.Clone(slots), Neutral: NotMafia})
 	}
 	eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill})
@@ -455,7 +455,7 @@ func (s *State) finish() []engine.Effect {
 				sl := s.pile[0]
 				s.pile = s.pile[1:]
 				s.hands[p] = append(s.hands[p], sl)
-				eff = append(eff, engine.Effect{Kind: engine.EffectPeek, By: p, Slots: []engine.Slot{sl}})
+				eff = append(eff, engine.Effect{Kind: engine.EffectPeek, By: p, Slots: []engine.Slot{sl}, Comps: []int{0}})
 			}
 		}
 	}
@@ -469,7 +469,7 @@ func (s *State) finish() []engine.Effect {
 			}
 			s.tagRound++
 			eff = append(eff, engine.Effect{Kind: engine.EffectTag, Seats: slices.Clone(living), Slots: slots,
-				Comp: CompSecretAfter, Round: s.tagRound})
+				Comp: CompSecretAfter, Round: s.tagRound, Neutral: Neutral})
 		}
 	}
 	if side := s.checkEnd(); side != SideNone {

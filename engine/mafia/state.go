@@ -386,13 +386,22 @@ func (s *State) MafiaAlive() int {
 // CiviliansAlive counts the living civilians (every role but the mafia's).
 func (s *State) CiviliansAlive() int { return len(s.Living()) - s.MafiaAlive() }
 
+// RoleKinds returns the distinct roles dealt at this table, in kind
+// order: every role a seat's card may be (the Roles of its ballots and
+// checks, within which a seat that holds no power proves what it is).
+func (s *State) RoleKinds() []engine.Card {
+	out := slices.Clone(s.deck)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // KillRoles returns the roles that hold the mafia's kill now: the Don
 // while he lives, else the mafiosi (and the Madman once he has joined).
 func (s *State) KillRoles() []engine.Card {
 	if s.InPlay(Don) {
 		return []engine.Card{Don}
 	}
-	if s.joined {
+	if s.joined && s.InPlay(Madman) {
 		return []engine.Card{Mafioso, Madman}
 	}
 	return []engine.Card{Mafioso}
@@ -463,11 +472,11 @@ func (s *State) Opening() []engine.Effect {
 	}
 	for p := range engine.Seat(s.n) {
 		for _, sl := range s.hands[p] {
-			eff = append(eff, engine.Effect{Kind: engine.EffectPeek, By: p, Slots: []engine.Slot{sl}})
+			eff = append(eff, engine.Effect{Kind: engine.EffectPeek, By: p, Slots: []engine.Slot{sl}, Comps: []int{0}})
 		}
 	}
 	eff = append(eff, engine.Effect{Kind: engine.EffectTag, Seats: s.allSeats(), Slots: roles,
-		Comp: CompSecretBefore, Round: 1})
+		Comp: CompSecretBefore, Round: 1, Neutral: Neutral})
 	return eff
 }
 

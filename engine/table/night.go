@@ -128,9 +128,18 @@ func cloneEffect(ef engine.Effect) engine.Effect {
 
 // queueTally queues the opening of the sum of the last ballots of a power
 // at some of its targets (every target when ef.Seats is empty), by public
-// shares of every seat.
+// shares of every seat. Tallies asked together are one request: one
+// shares entry per seat opens them all, and the rules learn their facts
+// together, part by part.
 func (s *state) queueTally(t *Table, ef engine.Effect) error {
-	r := &Request{Kind: engine.EffectTally, Power: ef.Power, Targets: slices.Clone(ef.Seats)}
+	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats)}
+	if k := len(s.pending); k > 0 {
+		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions {
+			last.Parts = append(slices.Clip(last.Parts), part)
+			return nil
+		}
+	}
+	r := &Request{Kind: engine.EffectTally, Parts: []engine.Effect{part}}
 	for seat := range len(t.roster.Seats) {
 		r.Seats = append(r.Seats, engine.Seat(seat))
 	}
@@ -138,26 +147,31 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 	return nil
 }
 
-// snapshotTally takes a tally's cards from the sum of the ballots of its
-// power, when it reaches the head of the queue.
+// snapshotTally takes a tally's cards from the sums of the ballots of its
+// parts' powers, when it reaches the head of the queue.
 func (s *state) snapshotTally(r *Request) error {
-	tl, ok := s.tallies[r.Power]
-	if !ok {
-		return fmt.Errorf("internal: a tally of power %d, for which nobody posted ballots", r.Power)
-	}
-	if len(r.Targets) == 0 {
-		r.Targets = slices.Clone(tl.targets)
-	}
-	for _, target := range r.Targets {
-		i := slices.Index(tl.targets, target)
-		if i < 0 {
-			return fmt.Errorf("internal: a tally of power %d at seat %d, not one of its targets %v", r.Power, target, tl.targets)
+	for _, part := range r.Parts {
+		tl, ok := s.tallies[part.Power]
+		if !ok {
+			return fmt.Errorf("internal: a tally of power %d, for which nobody posted ballots", part.Power)
 		}
-		c, err := tl.sum.Component(i)
-		if err != nil {
-			return err
+		targets := part.Seats
+		if len(targets) == 0 {
+			targets = tl.targets
 		}
-		r.Cards = append(r.Cards, c)
+		for _, target := range targets {
+			i := slices.Index(tl.targets, target)
+			if i < 0 {
+				return fmt.Errorf("internal: a tally of power %d at seat %d, not one of its targets %v", part.Power, target, tl.targets)
+			}
+			c, err := tl.sum.Component(i)
+			if err != nil {
+				return err
+			}
+			r.Cards = append(r.Cards, c)
+			r.Targets = append(r.Targets, target)
+			r.Powers = append(r.Powers, part.Power)
+		}
 	}
 	return nil
 }

@@ -127,10 +127,12 @@ type Request struct {
 	// Checkers: a check view's (Kind EffectCheck) posters: Cards[k] is
 	// Checkers[k]'s check, which only it opens.
 	Checkers []engine.Seat
-	// Power and Targets: a tally's power and the seats it opens, in
-	// order (Cards[k] is the tally's component for Targets[k]).
+	// Power: a check view's power. Targets and Powers: the seats a
+	// tally opens and their powers, in order (Cards[k] is the component
+	// of power Powers[k]'s sum for Targets[k]).
 	Power   uint8
 	Targets []engine.Seat
+	Powers  []uint8
 	next    int
 	started bool // a coin: At is set
 }
@@ -144,7 +146,7 @@ func (r *Request) ShareCard(k int) mental.Card {
 // shareName names the k-th card of a public share request, for errors.
 func (r *Request) shareName(k int) string {
 	if r.Kind == engine.EffectTally {
-		return fmt.Sprintf("share of the tally of power %d at seat %d", r.Power, r.Targets[k])
+		return fmt.Sprintf("share of the tally of power %d at seat %d", r.Powers[k], r.Targets[k])
 	}
 	return fmt.Sprintf("share of slot %d", r.Slots[k])
 }
@@ -1187,7 +1189,7 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 			}
 			count, err := mental.TallyCount(m[0])
 			if err != nil {
-				return fmt.Errorf("the tally of power %d at seat %d: %w", r.Power, target, err)
+				return fmt.Errorf("the tally of power %d at seat %d: %w", r.Powers[k], target, err)
 			}
 			facts = append(facts, engine.Fact{Slot: engine.FactTally, Seat: target, Count: count})
 		}

@@ -9,10 +9,13 @@ import (
 	"github.com/masque-games/masque/mental"
 )
 
-// setTuples reads the tuple layout of rules that implement engine.Tupler:
-// every kind laid out as a card is a tuple of the same width, each
-// component a face-up kind of the game (or the group secret). Kinds whose
-// Tuple is empty are components only and are never laid out as cards.
+// setTuples reads the tuple layout of rules that implement engine.Tupler.
+// Every card on the table has the width of the widest tuple: a kind whose
+// tuple is shorter is padded with copies of its first component (Mafia's
+// incident cards, one component, lie as five copies of it), so that
+// every shuffle, share and proof is of one width. Each component is a
+// kind of the game or the group secret; kinds whose Tuple is empty are
+// components only and are never laid out as cards.
 func (t *Table) setTuples(rules engine.State) error {
 	tp, ok := rules.(engine.Tupler)
 	if !ok {
@@ -26,12 +29,10 @@ func (t *Table) setTuples(rules engine.State) error {
 		if len(comps) == 0 {
 			continue
 		}
-		if width == 0 {
-			width = len(comps)
+		if len(comps) > mental.MaxWidth {
+			return fmt.Errorf("card kind %d is a tuple of %d components, at most %d", k, len(comps), mental.MaxWidth)
 		}
-		if len(comps) != width {
-			return fmt.Errorf("card kind %d is a tuple of %d components, kind's width is %d", k, len(comps), width)
-		}
+		width = max(width, len(comps))
 		for i, c := range comps {
 			if !c.GroupSecret && (c.Kind < 0 || int(c.Kind) >= n) {
 				return fmt.Errorf("card kind %d: component %d is kind %d, the game has %d kinds", k, i, c.Kind, n)
@@ -41,6 +42,12 @@ func (t *Table) setTuples(rules engine.State) error {
 	}
 	if width == 0 {
 		return errors.New("the rules lay out no card as a tuple")
+	}
+	for k, comps := range tuples {
+		for comps != nil && len(comps) < width {
+			comps = append(comps, comps[0])
+		}
+		tuples[k] = comps
 	}
 	t.tuples, t.width = tuples, width
 	return nil
