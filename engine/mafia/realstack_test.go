@@ -1,11 +1,13 @@
 package mafia_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
 	"github.com/masque-games/masque/engine/mafia/bot"
@@ -146,4 +148,181 @@ func realStackGame(t *testing.T, names []string, seed uint64) {
 	if rt.StateHash() != lt.View().StateHash() {
 		t.Fatal("replay reaches another table")
 	}
+}
+
+// untilActions plays a bot game on the real stack until the table waits
+// for a night's actions entry (the second night, when every power acts).
+func untilActions(tb testing.TB, names []string, seed uint64, night int) (*local.Table, []*bot.Player) {
+	tb.Helper()
+	o := mafia.Options{Players: names}
+	enc, err := o.MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	lt, err := local.New(mafia.Game{}, names, table.Options{Game: enc, PublishKeys: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	bots := make([]*bot.Player, len(names))
+	for i := range bots {
+		b, err := bot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		bots[i] = b.(*bot.Player)
+	}
+	nights := 0
+	for steps := 0; steps < 5000; steps++ {
+		seat, kind, ok := lt.View().Expect()
+		if !ok {
+			tb.Fatal("the game ended before the night asked for")
+		}
+		st := lt.View().Rules().(*mafia.State)
+		me := lt.Seats[seat]
+		bots[seat].Learn(mafia.KnowledgeOf(st, me.Player, me.Replica))
+		switch kind {
+		case table.BodyMove:
+			m, _, _ := bots[seat].Choose(st)
+			if err := lt.Move(seat, m, nil); err != nil {
+				tb.Fatal(err)
+			}
+		case table.BodyActions:
+			if r := lt.View().Pending(); r.Next() == 0 && len(r.Parts) > 1 {
+				nights++
+				if nights == night {
+					return lt, bots
+				}
+			}
+			choices := map[uint8]engine.Seat{}
+			for _, d := range me.Player.Decisions(me.Replica) {
+				choices[d.Power] = bots[seat].NightChoice(st, d.Power, d.Targets)
+			}
+			if err := lt.Actions(seat, choices); err != nil {
+				tb.Fatal(err)
+			}
+		default:
+			tb.Fatalf("unexpected %s", kind)
+		}
+	}
+	tb.Fatal("no night")
+	return nil, nil
+}
+
+// wantFault applies e to the table and requires a fault naming seat for
+// reason.
+func wantFault(tb testing.TB, lt *local.Table, e *ledger.Entry, seat int, reason string) {
+	tb.Helper()
+	err := lt.View().Apply(e)
+	var f *table.Fault
+	if !errors.As(err, &f) {
+		tb.Fatalf("want a %s fault by seat %d, got %v", reason, seat, err)
+	}
+	if f.Seat != seat || f.Reason != reason {
+		tb.Fatalf("fault %s by seat %d (%v), want %s by seat %d", f.Reason, f.Seat, f.Err, reason, seat)
+	}
+}
+
+// A night's actions that are not the author's own, not of the request's
+// shape, or not a true statement are refused, naming the author: another
+// seat's ballots and check replayed as one's own, a missing or extra
+// part, a short tag, a vote by a seat without the power.
+func TestRealStackNightAdversary(t *testing.T) {
+	names := []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya", "Igor", "Kira", "Lev", "Masha", "Nina", "Oleg"}
+	lt, _ := untilActions(t, names, 5, 1)
+	v := lt.View()
+	seat, _, _ := v.Expect()
+	st := v.Rules().(*mafia.State)
+	me := lt.Seats[seat]
+	// The honest body of the seat due, and of the next seat, made now.
+	honest, err := me.Player.ActionsBody(me.Replica, choicesFor(me.Player, me.Replica, st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sign := func(author engine.Seat, b *table.Body) *ledger.Entry {
+		e, err := lt.Seats[author].Player.Entry(lt.Seats[author].Replica, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	// The honest entry is accepted (on a copy of the table: Apply keeps
+	// the table as it was when it refuses, so refusals come first).
+	parts := len(honest.Actions)
+	short := &table.Body{Kind: table.BodyActions, Actions: honest.Actions[:parts-1]}
+	wantFault(t, lt, sign(seat, short), int(seat), table.ReasonActionCount)
+	long := &table.Body{Kind: table.BodyActions, Actions: append(slices.Clone(honest.Actions), honest.Actions[0])}
+	wantFault(t, lt, sign(seat, long), int(seat), table.ReasonActionCount)
+	// A tag of 31 bytes.
+	badTag := &table.Body{Kind: table.BodyActions, Actions: slices.Clone(honest.Actions)}
+	badTag.Actions[parts-1] = badTag.Actions[parts-1][:31]
+	if r := v.Pending(); r.Parts[parts-1].Kind != engine.EffectTag {
+		badTag = nil // no tag this night
+	}
+	if badTag != nil {
+		wantFault(t, lt, sign(seat, badTag), int(seat), table.ReasonBadTag)
+	}
+	// Each ballot and the check swapped for the same part of a ballot
+	// made for another power (a ballot proven for the kill posted as the
+	// save): the proofs bind the power.
+	r := v.Pending()
+	for j := 0; j+1 < len(r.Parts); j++ {
+		if r.Parts[j].Kind != engine.EffectBallot || r.Parts[j+1].Kind != engine.EffectBallot {
+			continue
+		}
+		swapped := &table.Body{Kind: table.BodyActions, Actions: slices.Clone(honest.Actions)}
+		swapped.Actions[j], swapped.Actions[j+1] = honest.Actions[j+1], honest.Actions[j]
+		wantFault(t, lt, sign(seat, swapped), int(seat), table.ReasonBadBallot)
+	}
+	// Post the honest entry; the next seat replays it as its own.
+	if err := lt.Actions(seat, choicesFor(me.Player, me.Replica, st)); err != nil {
+		t.Fatal(err)
+	}
+	next, kind, _ := v.Expect()
+	if kind != table.BodyActions {
+		t.Fatalf("after one seat's actions the table waits for %s", kind)
+	}
+	wantFault(t, lt, sign(next, honest), int(next), table.ReasonBadBallot)
+	// Its own honest ballots with the first seat's check: the check binds
+	// its author (and the author's role).
+	other := lt.Seats[next]
+	mine, err := other.Player.ActionsBody(other.Replica, choicesFor(other.Player, other.Replica, st))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, part := range v.Pending().Parts {
+		if part.Kind == engine.EffectCheck {
+			forged := &table.Body{Kind: table.BodyActions, Actions: slices.Clone(mine.Actions)}
+			forged.Actions[j] = honest.Actions[j]
+			wantFault(t, lt, sign(next, forged), int(next), table.ReasonBadCheck)
+		}
+	}
+	// A seat without the kill power asking to kill is refused by its own
+	// player (the proof cannot be made), and a seat with it cannot
+	// abstain.
+	know := mafia.KnowledgeOf(st, other.Player, other.Replica)
+	holds := slices.Contains(st.KillRoles(), know.Role)
+	choices := choicesFor(other.Player, other.Replica, st)
+	if holds {
+		delete(choices, mafia.PowerKill)
+	} else {
+		choices[mafia.PowerKill] = (next + 1) % engine.Seat(len(names))
+	}
+	if _, err := other.Player.ActionsBody(other.Replica, choices); !errors.Is(err, table.ErrNoChoice) {
+		t.Fatalf("seat %d (%s) changing its kill ballot: %v, want ErrNoChoice", next, mafia.CardName(know.Role), err)
+	}
+}
+
+// choicesFor returns a seat's honest choices: the first other living
+// target for every power it holds.
+func choicesFor(pl *table.Player, t *table.Table, st *mafia.State) map[uint8]engine.Seat {
+	out := map[uint8]engine.Seat{}
+	for _, d := range pl.Decisions(t) {
+		for _, q := range d.Targets {
+			if int(q) != pl.Seat {
+				out[d.Power] = q
+				break
+			}
+		}
+	}
+	return out
 }

@@ -137,6 +137,9 @@ type Request struct {
 	started bool // a coin: At is set
 }
 
+// Next returns how many of Seats have posted their entries so far.
+func (r *Request) Next() int { return r.next }
+
 // ShareCard returns the part of the k-th card that r's shares open: the
 // components in Comps, or the whole card.
 func (r *Request) ShareCard(k int) mental.Card {
