@@ -259,9 +259,8 @@ func (p *Player) shares(t *Table) (*Body, error) {
 		return b, nil
 	}
 	if r.Private() {
-		rec := r.Recipients(t.Seats(), engine.Seat(p.Seat))
 		for k := range r.Slots {
-			for _, y := range rec {
+			for _, y := range r.RecipientsOf(t.Seats(), engine.Seat(p.Seat), k) {
 				es, err := p.card.EncryptShare(ctx, r.ShareCard(k), t.views[y])
 				if err != nil {
 					return nil, err
@@ -472,23 +471,25 @@ func (p *Player) observeRequest(t *Table, pos uint64, r *Request) error {
 	case engine.EffectCheck:
 		return p.observeCheck(t, pos, r)
 	case engine.EffectPeek:
-		if int(r.By) != p.Seat {
-			return nil
+		for k, sl := range r.Slots {
+			if int(r.viewerOf(k)) != p.Seat {
+				continue
+			}
+			m, err := p.open(t, r, k)
+			if err != nil {
+				return err
+			}
+			p.rememberOpened(sl, openedView{card: r.Cards[k], comps: r.Comps, points: m})
+			first := firstComp(r.Comps)
+			if first < 0 {
+				continue // a view of other components than the card's kind
+			}
+			kind, ok := t.cat.Kind(m[first])
+			if !ok {
+				return fmt.Errorf("table: peeked slot %d opens to no known card", sl)
+			}
+			p.remember(Sighting{Pos: pos, Slot: sl, Card: engine.Card(kind)}, r.Cards[k])
 		}
-		m, err := p.open(t, r, 0)
-		if err != nil {
-			return err
-		}
-		p.rememberOpened(r.Slots[0], openedView{card: r.Cards[0], comps: r.Comps, points: m})
-		first := firstComp(r.Comps)
-		if first < 0 {
-			return nil // a view of other components than the card's kind
-		}
-		kind, ok := t.cat.Kind(m[first])
-		if !ok {
-			return fmt.Errorf("table: peeked slot %d opens to no known card", r.Slots[0])
-		}
-		p.remember(Sighting{Pos: pos, Slot: r.Slots[0], Card: engine.Card(kind)}, r.Cards[0])
 	case engine.EffectReveal:
 		for k, sl := range r.Slots {
 			var all [][]*mental.Element
@@ -674,16 +675,12 @@ func faceUpKind(t *Table, c mental.Card) (int, bool) {
 // plus the seat's own share, computed locally and never published.
 func (p *Player) open(t *Table, r *Request, k int) ([]*mental.Element, error) {
 	var ds [][]*mental.Element
-	for i, author := range r.Seats {
-		if int(author) == p.Seat {
-			continue
-		}
-		rec := r.Recipients(t.Seats(), author)
-		idx := slices.Index(rec, engine.Seat(p.Seat))
-		if idx < 0 || i >= len(r.Enc) || k*len(rec)+idx >= len(r.Enc[i]) {
-			return nil, fmt.Errorf("table: seat %d receives no share of slot %d from seat %d", p.Seat, r.Slots[k], author)
-		}
-		ds = append(ds, p.view.Decrypt(r.Enc[i][k*len(rec)+idx]))
+	sent, ok := r.sentTo(t.Seats(), engine.Seat(p.Seat), k)
+	if !ok {
+		return nil, fmt.Errorf("table: seat %d does not receive a share of slot %d from every other seat", p.Seat, r.Slots[k])
+	}
+	for _, es := range sent {
+		ds = append(ds, p.view.Decrypt(es))
 	}
 	return p.card.Peek(r.ShareCard(k), ds)
 }

@@ -75,10 +75,9 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 				// viewer decrypts and a statement about the card is
 				// proven over like any other encrypted share (mental
 				// SPEC.md §9.4).
-				rec := r.Recipients(len(t.roster.Seats), seat)
-				enc := make([]*mental.EncryptedShare, 0, len(rec)*len(r.Slots))
+				var enc []*mental.EncryptedShare
 				for k := range r.Slots {
-					for range rec {
+					for range r.RecipientsOf(len(t.roster.Seats), seat, k) {
 						enc = append(enc, sk.RetiredEncryptedShare(r.ShareCard(k)))
 					}
 				}

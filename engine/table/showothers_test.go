@@ -74,7 +74,7 @@ func TestAdversaryShowOthers(t *testing.T) {
 	}
 	seat := 0 // Anna posts first
 	ctx := v.ShareContext(v.Pos(), seat)
-	rec := r.Recipients(v.Seats(), engine.Seat(seat))
+	rec := r.RecipientsOf(v.Seats(), engine.Seat(seat), 0)
 	me := h.Seats[seat].Card
 	enc := func(card mental.Card, to []engine.Seat) []*mental.EncryptedShare {
 		var out []*mental.EncryptedShare

@@ -93,6 +93,9 @@ type Request struct {
 	// EffectCoin or EffectSet.
 	Kind   engine.EffectKind
 	By     engine.Seat // the viewer of a peek
+	// Viewers: a batch of views (a game that batches them, ViewBatcher):
+	// Viewers[k] views Slots[k]; By is then Viewers[0].
+	Viewers []engine.Seat
 	Except engine.Seat // show-others: the seat kept in the dark
 	Slots  []engine.Slot
 	// Comps are the components of the slots' tuple cards a peek, reveal
@@ -117,8 +120,8 @@ type Request struct {
 	// (a reveal; nil for a private view).
 	Shares [][][]*mental.Element
 	// Enc[i] are Seats[i]'s encrypted shares (a private view): for each
-	// slot in order, one per recipient in the order of
-	// Recipients(n, Seats[i]).
+	// slot k in order, one per recipient in the order of
+	// RecipientsOf(n, Seats[i], k).
 	Enc [][]*mental.EncryptedShare
 	// Parts: an actions request's (Kind EffectBallot) ballots, checks and
 	// tags, in the rules' order; Posts[i][j] is Seats[i]'s part j.
@@ -187,11 +190,20 @@ func (r *Request) wantBody() BodyKind {
 	return BodyShares
 }
 
-// viewers lists who privately views r's slots when it completes.
-func (r *Request) viewers(n int) []engine.Seat {
+// viewerOf returns the seat that views the k-th slot of a peek: By, or
+// Viewers[k] in a batch of views.
+func (r *Request) viewerOf(k int) engine.Seat {
+	if r.Viewers != nil {
+		return r.Viewers[k]
+	}
+	return r.By
+}
+
+// viewersOf lists who privately views r's k-th slot when it completes.
+func (r *Request) viewersOf(n int, k int) []engine.Seat {
 	switch r.Kind {
 	case engine.EffectPeek:
-		return []engine.Seat{r.By}
+		return []engine.Seat{r.viewerOf(k)}
 	case engine.EffectShowOthers:
 		var out []engine.Seat
 		for s := range n {
@@ -204,6 +216,22 @@ func (r *Request) viewers(n int) []engine.Seat {
 	return nil
 }
 
+// encOffset returns where author's encrypted shares of the k-th slot
+// start among its shares: its shares are slot by slot, recipient by
+// recipient (RecipientsOf).
+func (r *Request) encOffset(n int, author engine.Seat, k int) int {
+	off := 0
+	for j := range k {
+		off += len(r.RecipientsOf(n, author, j))
+	}
+	return off
+}
+
+// encCount returns how many encrypted shares author posts for r.
+func (r *Request) encCount(n int, author engine.Seat) int {
+	return r.encOffset(n, author, len(r.Slots))
+}
+
 // sentTo returns the encrypted shares of the k-th slot of a completed
 // private view that viewer received, one from every other author in the
 // order of Seats; false if the viewer received none from some author.
@@ -213,23 +241,27 @@ func (r *Request) sentTo(n int, viewer engine.Seat, k int) ([]*mental.EncryptedS
 		if author == viewer {
 			continue
 		}
-		rec := r.Recipients(n, author)
-		idx := slices.Index(rec, viewer)
-		if idx < 0 || i >= len(r.Enc) || k*len(rec)+idx >= len(r.Enc[i]) {
+		idx := slices.Index(r.RecipientsOf(n, author, k), viewer)
+		at := r.encOffset(n, author, k) + idx
+		if idx < 0 || i >= len(r.Enc) || at >= len(r.Enc[i]) {
 			return nil, false
 		}
-		out = append(out, r.Enc[i][k*len(rec)+idx])
+		out = append(out, r.Enc[i][at])
 	}
 	return out, true
 }
 
-// Recipients lists who receives author's encrypted shares: the viewer of
-// a peek; for a show-others, every seat but the excepted one and the
-// author. A public reveal has none.
-func (r *Request) Recipients(n int, author engine.Seat) []engine.Seat {
+// RecipientsOf lists who receives author's encrypted share of the k-th
+// slot: the slot's viewer (a peek, or one view of a batch: nobody when
+// author is that viewer); for a show-others, every seat but the excepted
+// one and the author. A public reveal has none.
+func (r *Request) RecipientsOf(n int, author engine.Seat, k int) []engine.Seat {
 	switch r.Kind {
 	case engine.EffectPeek:
-		return []engine.Seat{r.By}
+		if v := r.viewerOf(k); v != author {
+			return []engine.Seat{v}
+		}
+		return nil
 	case engine.EffectShowOthers:
 		var out []engine.Seat
 		for s := range n {
@@ -248,6 +280,8 @@ func (r *Request) clone() *Request {
 	c.Enc = slices.Clone(r.Enc)
 	c.Coins = slices.Clone(r.Coins)
 	c.Posts = slices.Clone(r.Posts)
+	c.Viewers = slices.Clone(r.Viewers)
+	c.Slots = slices.Clone(r.Slots)
 	return &c
 }
 
@@ -1114,14 +1148,16 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		verify = func() error { return nil }
 	}
 	if r.Private() {
-		rec := r.Recipients(len(t.roster.Seats), engine.Seat(seat))
-		if len(b.Shares) != 0 || len(b.EncShares) != len(rec)*len(r.Slots) {
-			return nil, because(ReasonShareCount, fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", len(rec)*len(r.Slots), len(b.Shares), len(b.EncShares)))
+		n := len(t.roster.Seats)
+		want := r.encCount(n, engine.Seat(seat))
+		if len(b.Shares) != 0 || len(b.EncShares) != want {
+			return nil, because(ReasonShareCount, fmt.Errorf("expected %d encrypted shares, got %d plain and %d encrypted", want, len(b.Shares), len(b.EncShares)))
 		}
 		for k := range r.Slots {
-			for j, y := range rec {
+			off := r.encOffset(n, engine.Seat(seat), k)
+			for j, y := range r.RecipientsOf(n, engine.Seat(seat), k) {
 				name := fmt.Sprintf("encrypted share of slot %d for seat %d", r.Slots[k], y)
-				Y, c, es := t.views[y], r.ShareCard(k), b.EncShares[k*len(rec)+j]
+				Y, c, es := t.views[y], r.ShareCard(k), b.EncShares[off+j]
 				add(func(bt *mental.Batch) { bt.AddEncryptedShare(name, ctx, X, Y, c, es) })
 			}
 		}
@@ -1166,7 +1202,7 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 	switch r.Kind {
 	case engine.EffectPeek, engine.EffectShowOthers:
 		for k, sl := range r.Slots {
-			for _, v := range r.viewers(n) {
+			for _, v := range r.viewersOf(n, k) {
 				if sent, ok := r.sentTo(n, v, k); ok {
 					s.recordView(sl, v, r.Cards[k], r.Comps, sent)
 				}

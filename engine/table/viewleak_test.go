@@ -282,14 +282,15 @@ func encryptedSharesOf(tb testing.TB, tr *ledger.Transcript, card mental.Card) [
 			if err != nil {
 				tb.Fatal(err)
 			}
-			rec := r.Recipients(t.Seats(), engine.Seat(e.Seat))
+			off := 0
 			for k, c := range r.Cards {
-				if cardKey(tb, c) != want {
-					continue
+				rec := r.RecipientsOf(t.Seats(), engine.Seat(e.Seat), k)
+				if cardKey(tb, c) == want {
+					for j, y := range rec {
+						out = append(out, sentShare{author: int(e.Seat), to: int(y), share: b.EncShares[off+j]})
+					}
 				}
-				for j, y := range rec {
-					out = append(out, sentShare{author: int(e.Seat), to: int(y), share: b.EncShares[k*len(rec)+j]})
-				}
+				off += len(rec)
 			}
 		}
 		if err := t.Apply(e); err != nil {
