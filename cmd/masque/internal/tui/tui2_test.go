@@ -159,7 +159,7 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 	// "Fedya" is swapping with chair 2's card.
 	m := p.screen(t, 2)
 	for i, mv := range m.legal {
-		if Label(s, mv) == "swap Fedya" {
+		if label(s, mv) == "swap Fedya" {
 			if mv.Args[0] != 5 || mv.Args[1] != 2 {
 				t.Errorf("swap Fedya is %v", mv.Args)
 			}
