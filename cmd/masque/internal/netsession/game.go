@@ -111,12 +111,16 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("your secret for sealed choices: %w", err)
 	}
+	turn, err := loadTurn(dir)
+	if err != nil {
+		return nil, fmt.Errorf("when your turn began: %w", err)
+	}
 	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
-		SealSalt: &salt})
+		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) }})
 	if err != nil {
 		return nil, err
 	}
