@@ -232,7 +232,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 // Snapshot implements session.Session.
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
-	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known,
+	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
 		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries}
 	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
 		s.MyDeadline = v.TurnSince.Add(g.timeout)

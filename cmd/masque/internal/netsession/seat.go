@@ -427,7 +427,10 @@ type View struct {
 	SwapBits map[uint64][]bool
 	Log      []string
 	// Known is what the seat knows now, by slot (table.Player.Known).
-	Known  map[engine.Slot]engine.Card
+	Known map[engine.Slot]engine.Card
+	// Opened is every card, once every seat published its key at the end
+	// (table.Table.Opened).
+	Opened map[engine.Slot]engine.Card
 	MyTurn bool
 	// TurnSince is when the table started waiting for this seat's move.
 	TurnSince time.Time
@@ -441,7 +444,7 @@ func (d *Seat) View() View {
 	defer d.mu.Unlock()
 	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, TurnSince: d.turnSince, Entries: int(d.tab.Pos()),
 		Memory: append([]table.Sighting(nil), d.player.Memory...), SwapBits: d.player.SwapBits(),
-		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab)}
+		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab), Opened: d.tab.Opened()}
 	if d.generic {
 		v.Log = append([]string(nil), d.glines...)
 	}

@@ -33,6 +33,9 @@ type Snapshot struct {
 	// seat's view from it and the public rules state, never from another
 	// seat's secrets.
 	Known map[engine.Slot]engine.Card
+	// Opened is every card of the table, by slot, once every seat has
+	// published its card key at the end (table.Table.Opened); nil before.
+	Opened map[engine.Slot]engine.Card
 	// SwapBits are the secret bits of this seat's own hidden swaps, by the
 	// position of its move's entry (table.Player.SwapBits).
 	SwapBits map[uint64][]bool

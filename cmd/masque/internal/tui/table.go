@@ -24,7 +24,7 @@ func (m Model) buildView() *view.Table {
 		return nil
 	}
 	t, ok := view.Build(view.Input{Rules: m.snap.Rules, Seat: engine.Seat(m.snap.Seat), Names: m.snap.Names,
-		Known: m.snap.Known, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
+		Known: m.snap.Known, Opened: m.snap.Opened, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
 		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt})
 	if !ok {
 		return nil
@@ -92,22 +92,29 @@ func safeTable(t view.Table) view.Table {
 }
 
 // cardsText lists cards in words: face-up cards with equal ones counted
-// ("Crown ×2"), the cards only the seat knows grouped by what they are
-// ("your hand: Mirror, Clock"), face-down ones counted ("3 face-down hand
-// cards").
+// ("Crown ×2"), face-up cards with a note grouped by it ("hand: Mirror,
+// Clock": a hidden hand opened at the end), the cards only the seat
+// knows grouped by what they are ("your hand (only you know): Mirror,
+// Clock"), face-down ones counted ("3 face-down hand cards").
 func cardsText(cs []view.Card) string {
-	var up, known, down []string
+	var up, open, known, down []string
 	count := map[string]int{}
+	opened := map[string][]string{}
 	mine := map[string][]string{}
 	downs := map[string]int{}
 	for _, c := range cs {
-		switch c.Face {
-		case view.FaceUp:
+		switch {
+		case c.Face == view.FaceUp && c.Note != "":
+			if len(opened[c.Note]) == 0 {
+				open = append(open, c.Note)
+			}
+			opened[c.Note] = append(opened[c.Note], c.Name)
+		case c.Face == view.FaceUp:
 			if count[c.Name] == 0 {
 				up = append(up, c.Name)
 			}
 			count[c.Name]++
-		case view.KnownToYou:
+		case c.Face == view.KnownToYou:
 			if len(mine[c.Note]) == 0 {
 				known = append(known, c.Note)
 			}
@@ -125,6 +132,9 @@ func cardsText(cs []view.Card) string {
 			n = fmt.Sprintf("%s ×%d", n, count[n])
 		}
 		out = append(out, n)
+	}
+	for _, n := range open {
+		out = append(out, n+": "+strings.Join(opened[n], ", "))
 	}
 	for _, n := range known {
 		what := "only you know"
@@ -166,7 +176,7 @@ func seatRowText(s view.Seat) string {
 	var places []string
 	for _, c := range s.Cards {
 		switch {
-		case c.Place != "":
+		case c.Place != "" && c.Face != view.FaceUp:
 			places = append(places, c.Place)
 		case c.Note == "character" || c.Note == "your character":
 		case c.Face == view.FaceDown && c.Note == "":

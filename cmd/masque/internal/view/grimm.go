@@ -79,6 +79,10 @@ func (Grimm) Build(in Input) (Table, bool) {
 				} else {
 					status = append(status, "unmasked: "+grimm.The(s.Known(sl)))
 				}
+			case opened(in, sl):
+				// The keys published at the end open it for everyone.
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "character"})
+				status = append(status, "masked to the end: "+grimm.The(in.Opened[sl]))
 			case p == me && seen:
 				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "your character"})
 				status = append(status, "masked: you are "+grimm.The(c))
@@ -92,14 +96,22 @@ func (Grimm) Build(in Input) (Table, bool) {
 			st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
 		}
 		for _, sl := range s.Hand(p) {
-			if c, ok := known[sl]; ok && p == me {
+			switch c, ok := known[sl]; {
+			case opened(in, sl):
+				// The keys published at the end open it for everyone.
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "hand"})
+			case ok && p == me:
 				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "hand"})
-			} else {
+			default:
 				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
 			}
 		}
 		for _, sl := range s.BetsOf(p) {
-			switch c, ok := known[sl]; {
+			c, ok := known[sl]
+			if o, opened := in.Opened[sl]; opened {
+				c, ok = o, true
+			}
+			switch {
 			case ok && s.Over():
 				// Revealed to all at the round's end.
 				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: FaceUp, Note: "bet"})
@@ -381,4 +393,10 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// opened reports whether the keys published at the end opened slot sl.
+func opened(in Input, sl engine.Slot) bool {
+	_, ok := in.Opened[sl]
+	return ok
 }

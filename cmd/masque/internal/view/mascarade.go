@@ -58,6 +58,10 @@ func (Mascarade) Build(in Input) (Table, bool) {
 			if _, pos, ok := strings.Cut(s.SlotName(x), "."); ok {
 				c.Place = pos
 			}
+			if k, ok := in.Opened[x]; ok {
+				// The keys published at the end open it for everyone.
+				c.Name, c.Face, c.Note = s.CardName(k), FaceUp, strings.TrimSpace(c.Place+" card")
+			}
 			st.Cards = append(st.Cards, c)
 		}
 		if int(p) != chair {
@@ -76,8 +80,17 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	// The centre and the last reveal.
 	if cs := s.CenterSlots(); len(cs) > 0 {
 		a := Area{Name: "centre", Count: len(cs), Words: fmt.Sprintf("centre: %d %s, face down", len(cs), plural(len(cs), "card", "cards"))}
-		for range cs {
-			a.Cards = append(a.Cards, Card{Face: FaceDown})
+		var names []string
+		for _, x := range cs {
+			c := Card{Face: FaceDown}
+			if k, ok := in.Opened[x]; ok {
+				c.Name, c.Face = s.CardName(k), FaceUp
+				names = append(names, "the "+c.Name)
+			}
+			a.Cards = append(a.Cards, c)
+		}
+		if len(names) == len(cs) {
+			a.Words = "centre, opened with the published keys: " + strings.Join(names, ", ")
 		}
 		t.Areas = append(t.Areas, a)
 	}
@@ -137,7 +150,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		for _, w := range s.Winners() {
 			t.Won = t.Won || w == me
 		}
-		t.Outcome = fmt.Sprintf("you lost, with %d coins", s.Coins(me))
+		t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Coins(me), plural(s.Coins(me), "coin", "coins"))
 		if t.Won {
 			t.Outcome = "you won!"
 		}

@@ -169,6 +169,9 @@ type Input struct {
 	Names  []string
 	Known  map[engine.Slot]engine.Card // what the seat knows now, by slot (table.Player.Known)
 	Memory []table.Sighting            // what the seat saw, and when
+	// Opened is every card, by slot, once every seat published its card
+	// key at the end (table.Table.Opened): public then, drawn face up.
+	Opened map[engine.Slot]engine.Card
 	Log    []string
 	// Moves are the moves so far as everyone saw them, with the hidden
 	// swaps they caused (public); SwapBits the seat's own secret bits, by
