@@ -24,6 +24,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
@@ -355,7 +356,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	}
 	enc, err := tr.MarshalBinary()
 	if err == nil {
-		err = writeFileAtomic(path, enc, 0o644)
+		err = safefile.Write(path, enc, 0o644)
 	}
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -178,39 +179,7 @@ func loadTurn(dir string) (TurnMark, error) {
 
 // keepTurn replaces dir's turn mark with m, crash-safely.
 func keepTurn(dir string, m TurnMark) error {
-	return replaceSynced(dir, TurnFile, []byte(fmt.Sprintf("%d %d\n", m.Pos, m.Since.UnixNano())))
-}
-
-// replaceSynced replaces the file name in dir (mode 0600) with data: a
-// crash leaves the old file or the new one, never a torn one. It writes
-// a temporary file, syncs it, renames it over name and syncs dir.
-func replaceSynced(dir, name string, data []byte) error {
-	path := filepath.Join(dir, name)
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return safefile.Write(filepath.Join(dir, TurnFile), []byte(fmt.Sprintf("%d %d\n", m.Pos, m.Since.UnixNano())), 0o600)
 }
 
 // sealSalt returns dir's salt for sealed choices, drawing it from
@@ -231,5 +200,5 @@ func sealSalt(dir string) ([32]byte, error) {
 	if _, err := crand.Read(salt[:]); err != nil {
 		return salt, fmt.Errorf("drawing the seal salt: %w", err)
 	}
-	return salt, replaceSynced(dir, SealSaltFile, salt[:])
+	return salt, safefile.Write(path, salt[:], 0o600)
 }

@@ -7,11 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/masque-games/masque/engine/games/localplay"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/engine/table/tabletest"
 )
 
 // A restarted seat's move countdown goes on from when the table started
@@ -21,18 +17,7 @@ import (
 // Asked for a later move, it starts a new countdown.
 func TestRestartedSeatKeepsItsCountdown(t *testing.T) {
 	src := "game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief\nAnna swap Boris yes\n"
-	g, err := registry.Lookup("mascarade")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := localplay.Run(g, []byte(src), nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := lt.Transcript()
-	boris := lt.Seats[1].Player
-	keys := table.SeatSecrets{Card: boris.CardKey(), View: boris.ViewingKey()}
-	sign := tabletest.DeriveSignKey("restart", "Boris")
+	tr, _, keys, sign := scriptedSeat(t, src, 1)
 	dir := t.TempDir()
 
 	// since starts a seat on dir, asks it for the move at pos and returns
