@@ -188,7 +188,10 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			ev.Lines = append(ev.Lines, dealLines(s)...)
 		}
 	case table.BodyKey:
-		if int(e.Seat) < len(f.names) {
+		switch {
+		case engine.Seat(e.Seat) == f.speaksTo():
+			say("you published your card key")
+		case int(e.Seat) < len(f.names):
 			say("%s published their card key", f.names[e.Seat])
 		}
 	case table.BodyMove:

@@ -152,6 +152,7 @@ func TestScreen(t *testing.T) {
 	opening := stateAfter(t, "")
 	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
 	over := stateAfter(t, "Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n")
+	challenged := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\nBoris challenge\n")
 	_ = over
 	type check struct {
 		want, not []string
@@ -233,6 +234,14 @@ func TestScreen(t *testing.T) {
 		{
 			name: "others see who must answer", state: claim, seat: 3,
 			view: check{want: []string{"Anna claims to be the King", "challenge window: Boris to answer", "Boris", "← to answer"}}, noSubmit: true,
+		},
+		{
+			name: "a claim and its challenges speak to the claimant", state: challenged, seat: 0,
+			view: check{want: []string{"you claim to be the King; challenged by Boris"}, not: []string{"Anna claims"}}, noSubmit: true,
+		},
+		{
+			name: "a claim and its challenges speak to the challenger", state: challenged, seat: 1,
+			view: check{want: []string{"Anna claims to be the King; challenged by you"}, not: []string{"by Boris"}}, noSubmit: true,
 		},
 		{
 			name: "the log is shown", state: opening, seat: 0,

@@ -111,10 +111,13 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	// The claim and its challenge window.
 	if c, cont, ok := s.Claim(); ok && len(cont) > 0 {
 		n := Notice{Title: "Claim", Text: fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), s.CardName(c))}
+		if cont[0].Seat == me {
+			n.Text = fmt.Sprintf("you claim to be the %s", s.CardName(c))
+		}
 		if len(cont) > 1 {
 			var ch []string
 			for _, x := range cont[1:] {
-				ch = append(ch, s.Name(x.Seat))
+				ch = append(ch, b.nameSaid(x.Seat))
 			}
 			n.Text += "; challenged by " + strings.Join(ch, ", ")
 		}
@@ -177,6 +180,14 @@ type mascBuild struct {
 	s  narrate.Rules
 	me engine.Seat
 	in Input
+}
+
+// nameSaid is a player's name, or "you" for the seat the view is for.
+func (b mascBuild) nameSaid(p engine.Seat) string {
+	if p == b.me {
+		return "you"
+	}
+	return b.s.Name(p)
 }
 
 // personal speaks to the player in a public log line: "only you know"
@@ -365,7 +376,11 @@ func (b mascBuild) help(myTurn bool) []Section {
 	case s.Over():
 		now = append(now, "The game is over.")
 	case ok && s.InChallengeWindow() && len(contenders) > 0:
-		now = append(now, fmt.Sprintf("%s claims to be the %s (%s).", s.Name(contenders[0].Seat), s.CardName(c), narrate.Power(s, c)))
+		who := s.Name(contenders[0].Seat) + " claims"
+		if contenders[0].Seat == b.me {
+			who = "You claim"
+		}
+		now = append(now, fmt.Sprintf("%s to be the %s (%s).", who, s.CardName(c), narrate.Power(s, c)))
 		if myTurn {
 			now = append(now, fmt.Sprintf("Challenge only if you believe your card is the %s: if it is not, you pay 1 coin.", s.CardName(c)))
 		}
