@@ -152,6 +152,7 @@ func TestScreen(t *testing.T) {
 	opening := stateAfter(t, "")
 	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
 	over := stateAfter(t, "Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n")
+	revealed := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\nBoris challenge\nSasha pass\nDima pass\n")
 	challenged := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\nBoris challenge\n")
 	_ = over
 	type check struct {
@@ -242,6 +243,11 @@ func TestScreen(t *testing.T) {
 		{
 			name: "a claim and its challenges speak to the challenger", state: challenged, seat: 1,
 			view: check{want: []string{"Anna claims to be the King; challenged by you"}, not: []string{"by Boris"}}, noSubmit: true,
+		},
+		{
+			name: "a seat revealed last turn is told why it may only swap", state: revealed, seat: 1,
+			view: check{want: []string{"Your move", "Your card was revealed in the last turn: this turn you may only swap."},
+				not: []string{"claim to be"}}, noSubmit: true,
 		},
 		{
 			name: "the log is shown", state: opening, seat: 0,

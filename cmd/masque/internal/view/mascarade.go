@@ -142,6 +142,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 			}
 			q.Choices = append(q.Choices, c)
 		}
+		q.Text = b.restricted(q.Choices)
 		t.Question = q
 	case need.Kind == engine.NeedMove:
 		t.Waiting = s.Name(need.Seat)
@@ -180,6 +181,39 @@ type mascBuild struct {
 	s  narrate.Rules
 	me engine.Seat
 	in Input
+}
+
+// restricted says why the seat may not claim on its turn, when that is
+// so after the preparatory turns (its card was revealed in the previous
+// turn): the choices are only swaps, or swaps and a look. "" otherwise.
+func (b mascBuild) restricted(choices []Choice) string {
+	s := b.s
+	if len(choices) == 0 || s.TurnSeat() != b.me || s.Preparatory() || s.InChallengeWindow() {
+		return ""
+	}
+	look := false
+	for _, c := range choices {
+		switch c.Move.Kind {
+		case masquerade.KindSwap:
+		case masquerade.KindPeek:
+			look = true
+		default:
+			return ""
+		}
+	}
+	if look {
+		return "Your card was revealed in the last turn: this turn you may swap or look at it, not claim."
+	}
+	return "Your card was revealed in the last turn: this turn you may only swap."
+}
+
+// choices are the seat's legal moves as choices (their moves only).
+func (b mascBuild) choices() []Choice {
+	var out []Choice
+	for _, mv := range b.s.LegalMoves(b.me) {
+		out = append(out, Choice{Move: mv})
+	}
+	return out
 }
 
 // nameSaid is a player's name, or "you" for the seat the view is for.
@@ -386,6 +420,12 @@ func (b mascBuild) help(myTurn bool) []Section {
 		}
 	case s.Preparatory():
 		now = append(now, "A preparatory turn: the only move is a swap (real or pretended).")
+	case myTurn && s.TurnSeat() == b.me && s.Next().Seat == b.me:
+		if r := b.restricted(b.choices()); r != "" {
+			now = append(now, r)
+			break
+		}
+		now = append(now, "Your turn: swap, look at your card, or claim a character.")
 	case myTurn:
 		now = append(now, "Your turn: swap, look at your card, or claim a character.")
 	default:
