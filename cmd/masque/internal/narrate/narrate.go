@@ -212,7 +212,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 		text := prior.FormatMove(m)
 		words := Said(prior, m, f.speaksTo())
 		if m.Kind == masquerade.KindPass {
-			ev.passer = prior.Name(m.Seat)
+			ev.passer = f.nameSaid(prior, m.Seat)
 			ev.turn = prior.Turn()
 		}
 		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Words: words, Before: prior, After: s, Effects: effects}
@@ -354,7 +354,7 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	}
 	var out []string
 	if !sameSeating(before, after) {
-		out = append(out, seatingLine(before, after))
+		out = append(out, f.seatingLine(before, after))
 	}
 	var ch []string
 	for p := range engine.Seat(after.Players()) {
@@ -376,14 +376,14 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 
 // seatingLine tells who changed chairs (the Puppeteer): the cards and
 // purses stay on the table, the players move.
-func seatingLine(before, after Rules) string {
+func (f *Follower) seatingLine(before, after Rules) string {
 	var moved, now []string
 	b := before.Seating()
 	for c, p := range after.Seating() {
 		if c < len(b) && b[c] != p {
-			moved = append(moved, after.Name(p))
+			moved = append(moved, f.nameSaid(after, p))
 		}
-		now = append(now, after.Name(p))
+		now = append(now, f.nameSaid(after, p))
 	}
 	slices.Sort(moved)
 	who := strings.Join(moved, ", ")

@@ -145,7 +145,7 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 		t.Errorf("rows after the Puppeteer: %s, want %s\n%s", got, want, v)
 	}
 	for _, w := range []string{
-		"Sasha (you)", "(in Fedya's chair)", "(in Sasha's chair)",
+		"Sasha (you)", "(in Fedya's chair)", "(in your chair)",
 		"seating (clockwise, moved by the Puppeteer): Anna → Boris → Fedya → Dima → Egor → Sasha",
 		"turn 12 · your turn", "Your move",
 		"you sit where Fedya sat at the start (the Puppeteer moved you)",
@@ -154,6 +154,9 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 		if !strings.Contains(v, w) {
 			t.Errorf("view lacks %q:\n%s", w, v)
 		}
+	}
+	if strings.Contains(v, "in Sasha's chair") {
+		t.Errorf("Sasha reads of her own chair in the third person:\n%s", v)
 	}
 	// Sasha's card is now the one in front of chair 5: swapping with
 	// "Fedya" is swapping with chair 2's card.

@@ -66,6 +66,9 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		}
 		if int(p) != chair {
 			st.Moved = fmt.Sprintf("in %s's chair", s.Name(engine.Seat(chair)))
+			if engine.Seat(chair) == me {
+				st.Moved = "in your chair"
+			}
 		}
 		t.Seats = append(t.Seats, st)
 	}

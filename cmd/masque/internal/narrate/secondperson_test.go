@@ -10,10 +10,11 @@ import (
 	"github.com/masque-games/masque/engine/table"
 )
 
-// The keys published at the end are told in the second person to the
-// seat the narration speaks to ("you published your card key", never
-// "You published their card key"), in the third to everyone else.
-func TestPublishedKeysSpeakToYou(t *testing.T) {
+// The keys published at the end and a seat's pass are told in the second
+// person to the seat the narration speaks to ("you published your card
+// key", never "You published their card key"; "passed: you, Dima"), in
+// the third to everyone else.
+func TestSecondPersonNarration(t *testing.T) {
 	src := "game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=1\n" +
 		"Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim Widow\nBoris challenge\n"
 	lt, err := localplay.Run(mascarade.Game{}, []byte(src), nil, true)
@@ -25,8 +26,9 @@ func TestPublishedKeysSpeakToYou(t *testing.T) {
 		you       int // -1: nobody
 		want, not []string
 	}{
-		{-1, []string{"Anna published their card key", "Boris published their card key"}, []string{"you published your card key"}},
+		{-1, []string{"Anna published their card key", "Boris published their card key", "turn 5  passed: Sasha, Dima"}, []string{"you published your card key"}},
 		{1, []string{"Anna published their card key", "you published your card key"}, []string{"Boris published their card key"}},
+		{2, []string{"turn 5  passed: you, Dima", "you published your card key"}, []string{"turn 5  passed: Sasha, Dima"}},
 	} {
 		tab, err := table.New(tr.Roster, mascarade.Game{})
 		if err != nil {
