@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/view"
@@ -236,16 +237,25 @@ func (m Model) viewTopTable() (string, bool) {
 	if m.compactSeats(len(t.Seats)) {
 		m.viewSeatGrid(&b)
 	} else {
+		// The names in a column as wide as the longest.
+		nameOf := func(s view.Seat) string {
+			if s.You {
+				return s.Name + " (you)"
+			}
+			return s.Name
+		}
+		wide := 0
+		for _, s := range t.Seats {
+			wide = max(wide, ansi.StringWidth(nameOf(s)))
+		}
 		for _, s := range t.Seats {
 			mark := "  "
 			if s.Turn {
 				mark = "▶ "
 			}
-			name := s.Name
-			if s.You {
-				name += " (you)"
-			}
-			row := fmt.Sprintf("%s%-16s %s", mark, name, seatRowText(s))
+			name := nameOf(s)
+			name += strings.Repeat(" ", wide-ansi.StringWidth(name))
+			row := fmt.Sprintf("%s%s  %s", mark, name, seatRowText(s))
 			if s.Turn {
 				row = m.st.turn.Render(row)
 			}
