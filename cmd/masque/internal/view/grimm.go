@@ -205,7 +205,11 @@ func (Grimm) Build(in Input) (Table, bool) {
 		t.Result = append(t.Result, fmt.Sprintf("the game is over after round %d: %s won", s.Round(), strings.Join(ws, " and ")))
 		var sc []string
 		for p := range engine.Seat(s.Players()) {
-			sc = append(sc, fmt.Sprintf("%s %d", s.Name(p), s.Roses(p)))
+			who := s.Name(p)
+			if p == me {
+				who = "you"
+			}
+			sc = append(sc, fmt.Sprintf("%s %d", who, s.Roses(p)))
 		}
 		t.Result = append(t.Result, "roses: "+strings.Join(sc, ", "))
 	}
