@@ -583,7 +583,9 @@ func (m *Model) sizeChoices(width, rows int) {
 		m.choices.SetSize(width, n)
 	} else {
 		m.choices.SetShowPagination(true)
-		m.choices.SetSize(width, rows+1) // and the page line
+		// rows choices, then the page line and the blank line the list
+		// puts above it.
+		m.choices.SetSize(width, rows+2)
 	}
 }
 
