@@ -150,7 +150,7 @@ func (f *Follower) Start(t *table.Table) []string {
 		return nil
 	}
 	f.prev = s
-	lines := dealLines(s)
+	lines := f.dealLines(s)
 	f.Lines = append(f.Lines, lines...)
 	return lines
 }
@@ -185,7 +185,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 	case table.BodyReveal:
 		if prior == nil && s != nil {
 			ev.Dealt = true
-			ev.Lines = append(ev.Lines, dealLines(s)...)
+			ev.Lines = append(ev.Lines, f.dealLines(s)...)
 		}
 	case table.BodyKey:
 		switch {
@@ -337,10 +337,17 @@ func cardOf(s Rules, sl engine.Slot) string {
 	return s.SlotName(sl)
 }
 
-func dealLines(s Rules) []string {
+// dealLines tell the deal: in the script's slot names for an audit
+// ("Anna Queen, centre1 Bishop"), in words to the seat spoken to (the
+// play screen: "your card is the Queen, centre card 1 is the Bishop").
+func (f *Follower) dealLines(s Rules) []string {
 	var cards []string
 	for sl, c := range s.Deal() {
-		cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), s.CardName(c)))
+		if f.you == 0 {
+			cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), s.CardName(c)))
+			continue
+		}
+		cards = append(cards, fmt.Sprintf("%s is the %s", f.slotSaid(s, engine.Slot(sl)), s.CardName(c)))
 	}
 	return []string{
 		"dealt face up: " + strings.Join(cards, ", "),

@@ -10,10 +10,12 @@ import (
 	"github.com/masque-games/masque/engine/table"
 )
 
-// The keys published at the end and a seat's pass are told in the second
-// person to the seat the narration speaks to ("you published your card
-// key", never "You published their card key"; "passed: you, Dima"), in
-// the third to everyone else.
+// The deal, the keys published at the end and a seat's pass are told in
+// words and the second person to the seat the narration speaks to (the
+// play screen: "your card is the Widow, centre card 1 is the Bishop";
+// "you published your card key", never "You published their card key";
+// "passed: you, Dima"), in the script's terms and the third person to an
+// audit (replay).
 func TestSecondPersonNarration(t *testing.T) {
 	src := "game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=1\n" +
 		"Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim Widow\nBoris challenge\n"
@@ -26,8 +28,11 @@ func TestSecondPersonNarration(t *testing.T) {
 		you       int // -1: nobody
 		want, not []string
 	}{
-		{-1, []string{"Anna published their card key", "Boris published their card key", "turn 5  passed: Sasha, Dima"}, []string{"you published your card key"}},
-		{1, []string{"Anna published their card key", "you published your card key"}, []string{"Boris published their card key"}},
+		{-1, []string{"Anna published their card key", "Boris published their card key", "turn 5  passed: Sasha, Dima",
+			"dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King, centre1 Bishop, centre2 Thief"}, []string{"you published your card key"}},
+		{1, []string{"Anna published their card key", "you published your card key",
+			"dealt face up: Anna's card is the Queen, your card is the Widow, Sasha's card is the Judge, Dima's card is the King, centre card 1 is the Bishop, centre card 2 is the Thief"},
+			[]string{"Boris published their card key"}},
 		{2, []string{"turn 5  passed: you, Dima", "you published your card key"}, []string{"turn 5  passed: Sasha, Dima"}},
 	} {
 		tab, err := table.New(tr.Roster, mascarade.Game{})
