@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/store"
 )
 
 // A restarted seat's move countdown goes on from when the table started
@@ -76,5 +78,60 @@ func TestRestartedSeatKeepsItsCountdown(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, TurnFile), []byte("12 x\n"), 0o600)
 	if _, err := loadTurn(dir); err == nil {
 		t.Error("a damaged turn file was accepted")
+	}
+}
+
+// Through the real network stack: a person's seat (seat 0 of a 2-seat
+// Grimm table, the other a bot) is asked for its move, stops (as after
+// kill -9: Close without answering) and starts again on its state
+// directory. Its screen's deadline is the one it had before the restart,
+// not a full move time from the restart.
+func TestRestartedGameKeepsItsDeadline(t *testing.T) {
+	gt := seatGrimm(t, 2)
+	const timeout = 5 * time.Minute
+	start := func(i int, bot bool) *Game {
+		t.Helper()
+		st, err := store.Open(gt.dirs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Start(context.Background(), GameConfig{Node: gt.peers[i].Node, Store: st, Bot: bot, Seed: uint64(i + 1), Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	myTurn := func(g *Game) session.Snapshot {
+		t.Helper()
+		deadline := time.After(30 * time.Second)
+		for {
+			if s := g.Snapshot(); s.MyTurn || s.Over {
+				return s
+			}
+			select {
+			case <-g.Updates():
+			case <-time.After(20 * time.Millisecond):
+			case <-deadline:
+				t.Fatal("the seat was never asked for its move")
+			}
+		}
+	}
+	bot := start(1, true)
+	defer bot.Close()
+	person := start(0, false)
+	first := myTurn(person)
+	if first.Over || first.MyDeadline.IsZero() {
+		t.Fatalf("no deadline for the person's move: %+v", first.MyDeadline)
+	}
+	person.Close()
+	time.Sleep(100 * time.Millisecond)
+	person = start(0, false)
+	defer person.Close()
+	again := myTurn(person)
+	if again.Entries != first.Entries {
+		t.Fatalf("asked at entry %d after the restart, %d before", again.Entries, first.Entries)
+	}
+	if !again.MyDeadline.Equal(first.MyDeadline) {
+		t.Errorf("the deadline after the restart is %v, before it %v: the countdown started over", again.MyDeadline, first.MyDeadline)
 	}
 }
