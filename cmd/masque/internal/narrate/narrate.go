@@ -410,20 +410,6 @@ func Winners(s Rules) []string {
 	return ws
 }
 
-// SwapsSince returns the hidden swaps after position since (-1: since the
-// deal) that involved slot, and so could have moved the card seen there.
-func SwapsSince(moves []Moved, slot engine.Slot, since int64) []Swap {
-	var out []Swap
-	for _, m := range moves {
-		for _, s := range m.Swaps {
-			if int64(s.Pos) > since && slices.Contains(s.Slots[:], slot) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}
-
 // TurnAt returns the turn of the last move at or before position pos, or
 // 0 before the first move.
 func TurnAt(moves []Moved, pos uint64) int {
