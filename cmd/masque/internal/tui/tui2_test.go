@@ -182,6 +182,10 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 	if !strings.Contains(mem, "turn 9  you saw: the card now in front of Fedya was the Judge") {
 		t.Errorf("memory lacks Sasha's peek, now in front of Fedya:\n%s", mem)
 	}
+	// Dima never moved: the card the Princess showed is still Dima's.
+	if !strings.Contains(mem, "turn 8  Boris's Princess showed you: Dima's card was the Empress") {
+		t.Errorf("memory lacks the Princess's show of Dima's card, in words for a player who never moved:\n%s", mem)
+	}
 }
 
 var seatRow = regexp.MustCompile(`^(?:▶ |  )(\S+)(?: \(you\))?\s+\d+ coins`)

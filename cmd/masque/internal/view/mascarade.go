@@ -253,11 +253,12 @@ func (b mascBuild) slotNowYours(slot engine.Slot) string {
 	return b.slotNow(slot)
 }
 
-// slotNow names a slot for a sighting: once the Puppeteer has moved
-// players, the card a player sits before may be another than when it was
-// seen, so it says so.
+// slotNow names a slot for a sighting: once the Puppeteer has moved a
+// player to another chair, the card in front of them is the chair's, not
+// the one they were dealt, so it says so ("the card now in front of
+// Fedya"); a player on their own chair has their card ("Anna's card").
 func (b mascBuild) slotNow(slot engine.Slot) string {
-	if _, ok := b.s.SlotOwner(slot); ok && moved(b.s.Seating()) {
+	if owner, ok := b.s.SlotOwner(slot); ok && moved(b.s.Seating()) && engine.Seat(slot) != owner {
 		return "the card now in front of " + b.s.SlotName(slot)
 	}
 	return narrate.SlotWords(b.s, slot, -1)
