@@ -59,6 +59,13 @@ func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
 		s := snap.Rules.(*grimm.State)
 		m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
 		v := m.View()
+		// The result and the rounds speak to the seat: "you won", never
+		// its own name.
+		for _, l := range append(slices.Clone(m.tv.Result), m.tv.Memory...) {
+			if strings.Contains(l, "Anna won") || strings.Contains(l, "Anna and ") || strings.Contains(l, "roses: Anna") {
+				t.Errorf("seed %d: the seat reads of itself in the third person: %q", seed, l)
+			}
+		}
 		checked := 0
 		for p := range engine.Seat(s.Players()) {
 			unmasked := false

@@ -199,7 +199,7 @@ func (Grimm) Build(in Input) (Table, bool) {
 	if s.Over() {
 		var ws []string
 		for _, w := range s.Winners() {
-			ws = append(ws, s.Name(w))
+			ws = append(ws, grimmName(s, w, me))
 			t.Won = t.Won || w == me
 		}
 		t.Result = append(t.Result, fmt.Sprintf("the game is over after round %d: %s won", s.Round(), strings.Join(ws, " and ")))
@@ -216,7 +216,7 @@ func (Grimm) Build(in Input) (Table, bool) {
 	for _, r := range s.Results() {
 		w := "nobody"
 		if r.Winner >= 0 {
-			w = s.Name(r.Winner)
+			w = grimmName(s, r.Winner, me)
 		}
 		how := "the last one masked"
 		if r.ByTalismans {
@@ -403,4 +403,12 @@ func plural(n int, one, many string) string {
 func opened(in Input, sl engine.Slot) bool {
 	_, ok := in.Opened[sl]
 	return ok
+}
+
+// grimmName is player p's name, or "you" for the seat the view is for.
+func grimmName(s *grimm.State, p, me engine.Seat) string {
+	if p == me {
+		return "you"
+	}
+	return s.Name(p)
 }
