@@ -66,6 +66,9 @@ func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
 				t.Errorf("seed %d: the seat reads of itself in the third person: %q", seed, l)
 			}
 		}
+		if !strings.Contains(strings.Join(m.tv.Result, "\n"), "roses: you ") {
+			t.Errorf("seed %d: the result does not give your roses to you: %q", seed, m.tv.Result)
+		}
 		checked := 0
 		for p := range engine.Seat(s.Players()) {
 			unmasked := false
