@@ -5,10 +5,12 @@
 //
 // A [Table] is built by [Build] from an [Input]: the public rules state,
 // the seat's own knowledge (table.Player.Known: the cards it saw in slots
-// that still hold them), its memory of sightings and the public log. It
-// is never built from another seat's secrets, so a screen cannot show
-// what its seat does not know: another seat's hidden character or hidden
-// hand is a face-down card until it is public.
+// that still hold them), its memory of sightings, the public moves and
+// log, and, once every seat published its card key at the end, the cards
+// those keys open for anyone. It is never built from another seat's
+// secrets, so a screen cannot show what its seat does not know: another
+// seat's hidden character or hidden hand is a face-down card until it is
+// public.
 //
 // The Table has no terminal in it: no colours, no escapes, no layout.
 // Names come from the roster, which peers wrote: a screen escapes every
@@ -143,8 +145,10 @@ type Table struct {
 	// Counters are the table's public counters beside the status (the
 	// court's coins, the bank).
 	Counters []Attr
-	You      int    // the seat the view is for
-	Seats    []Seat // in the order they sit (clockwise)
+	You      int // the seat the view is for (its roster number; Seat.You marks its row)
+	// Seats are in the order the players sit, clockwise: not the roster's
+	// once the 2nd edition's Puppeteer moved players between chairs.
+	Seats []Seat
 	// Notes are public lines about the seating and the table ("seating
 	// (clockwise, moved by the Puppeteer): Anna → Fedya → …").
 	Notes    []string
