@@ -56,6 +56,7 @@ type netOptions struct {
 	noBell     bool
 	logPath    string
 	relays     []string
+	relayWait  time.Duration
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -78,6 +79,8 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
 	addRelayFlag(cmd, &o.relays)
+	f.DurationVar(&o.relayWait, "relay-wait", relayWait, "how long to wait for the relays' reservations (and hole punching's readiness) before going on")
+	cmd.Flags().MarkHidden("relay-wait")
 }
 
 // netResult is the --json output of 'masque host' and 'masque join'.
@@ -115,6 +118,9 @@ type netRun struct {
 	logPath string
 	// relays are --relay's, parsed (none: no relay at all, as on a LAN).
 	relays []peer.AddrInfo
+	// relaysFrom is where relays came from: "--relay", the config file's
+	// path, or "" (none).
+	relaysFrom string
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -123,11 +129,22 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	if o.asJSON {
 		r.out = a.stderr
 	}
-	relays, err := parseRelayFlag(o.relays)
+	r.config = o.config
+	if r.config == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, &exitError{code: 1, err: fmt.Errorf("no configuration directory: %w", err), hint: "give one with --config DIR"}
+		}
+		r.config = filepath.Join(dir, "masque")
+	}
+	relays, from, err := resolveRelays(o.relays, r.config)
 	if err != nil {
 		return nil, err
 	}
-	r.relays = relays
+	r.relays, r.relaysFrom = relays, from
+	if from != "" && from != "--relay" {
+		r.printf("using the relays of %s (--relay replaces them): %s", from, relayNames(relays))
+	}
 	if !o.bot && !a.isTerminal() {
 		return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"),
 			hint: "run it in a terminal to play on the screen, or add --bot to let a bot play this seat headless ('masque play' plays against bots on this machine)"}
@@ -140,14 +157,6 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	}
 	if o.player != "" && !netsession.ValidName(o.player) {
 		return nil, &exitError{code: 2, err: fmt.Errorf("--player %q: want 1..32 letters, digits, '_' or '-'", o.player)}
-	}
-	r.config = o.config
-	if r.config == "" {
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return nil, &exitError{code: 1, err: fmt.Errorf("no configuration directory: %w", err), hint: "give one with --config DIR"}
-		}
-		r.config = filepath.Join(dir, "masque")
 	}
 	if len(o.ifaces) > 0 {
 		ifs, err := lobby.Interfaces(o.ifaces...)
@@ -513,7 +522,7 @@ If the program is killed mid-game, run the same command again: it finds
 the unfinished table you host (in the config directory, or the --state DIR
 you gave), reloads the log and your secret keys, and rejoins. With several
 unfinished tables it lists them and asks for --state; --new opens a new
-table instead.`,
+table instead.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
   masque host --game mascarade2 --players 6 --name friday --no-key-release
   masque host --game grimm --players 3 --scenario jewels,abilities --name tales
@@ -637,9 +646,17 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
+		Directory: r.relays,
+		OnDirectory: func(relay peer.ID, code string, err error) {
+			if err != nil {
+				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
+				return
+			}
+			r.printf("listed in the directory of relay %s: others run 'masque join %s --relay %s'", shortPeer(relay), code, relayAddr(r.relays, relay))
+		},
 		OnOpen: func(t lobby.Table, advErr error) {
-			if o.noAdvert {
-				// No mDNS: joiners cannot look the code up; they use the invite.
+			if o.noAdvert && len(r.relays) == 0 {
+				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
 				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
 				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
@@ -898,6 +915,17 @@ func checkStateDir(dir string) error {
 			hint: "give a new directory, or the state directory of the game to rejoin"}
 	}
 	return nil
+}
+
+// relayAddr is the first address of relay id among relays, with its
+// /p2p/ suffix, as --relay takes it.
+func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
+	for _, rl := range relays {
+		if rl.ID == id && len(rl.Addrs) > 0 {
+			return rl.Addrs[0].String() + "/p2p/" + id.String()
+		}
+	}
+	return "/p2p/" + id.String()
 }
 
 // inviteAddrs are the node's addresses with /p2p/, non-loopback first.

@@ -91,7 +91,7 @@ func TestRelayRuns(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- runRelay(ctx, a, relayOpts{config: cfg, listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"},
-				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4})
+				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4, dirTables: 8})
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
