@@ -17,7 +17,11 @@ import (
 )
 
 // ProtocolChat carries one table chat message per stream, from its author
-// to each other seat: a u16 length, then the message (package chat).
+// to each other seat: a u16 length, then the message (package chat); the
+// receiver answers one byte, 0 (kept, or seen before) or 1 (refused), and
+// closes. A stream reset without an answer (the receiver's game is not
+// open yet, say) is tried again a few times.
+
 const ProtocolChat protocol.ID = "/masque/chat/1"
 
 // chatQueue bounds the messages waiting for one peer; beyond it the oldest
@@ -149,20 +153,43 @@ func (r *Room) chatSendLocked(seat uint8, enc []byte) {
 	}
 }
 
+// chatTries is how many times a message is offered to a seat that does
+// not answer, the waits between them doubling from chatRetry.
+const (
+	chatTries = 6
+	chatRetry = 250 * time.Millisecond
+)
+
 // chatSender delivers one peer's queued messages in order, one stream
-// each, trying each once.
+// each, trying each up to chatTries times while the peer does not answer.
 func (r *Room) chatSender(seat uint8, q chan []byte) {
 	for {
 		select {
 		case <-r.ctx.Done():
 			return
 		case enc := <-q:
-			if err := r.sendChat(seat, enc); err != nil && r.ctx.Err() == nil {
-				r.node.log.Debug("chat: not delivered", "seat", seat, "err", err)
+			wait := chatRetry
+			for try := 1; ; try++ {
+				err := r.sendChat(seat, enc)
+				if err == nil || errors.Is(err, errChatRefused) || try == chatTries || r.ctx.Err() != nil {
+					if err != nil && r.ctx.Err() == nil {
+						r.node.log.Debug("chat: not delivered", "seat", seat, "tries", try, "err", err)
+					}
+					break
+				}
+				select {
+				case <-r.ctx.Done():
+					return
+				case <-time.After(wait):
+				}
+				wait *= 2
 			}
 		}
 	}
 }
+
+// errChatRefused: the receiver refused the message (no retry).
+var errChatRefused = errors.New("chat message refused by the receiver")
 
 func (r *Room) sendChat(seat uint8, enc []byte) error {
 	ctx, cancel := context.WithTimeout(allowLimited(r.ctx), 10*time.Second)
@@ -178,13 +205,22 @@ func (r *Room) sendChat(seat uint8, enc []byte) error {
 	if err != nil {
 		return err
 	}
+	defer st.Close()
 	st.SetDeadline(time.Now().Add(10 * time.Second))
 	frame := binary.BigEndian.AppendUint16(nil, uint16(len(enc)))
 	if _, err := st.Write(append(frame, enc...)); err != nil {
 		st.Reset()
 		return err
 	}
-	return st.Close()
+	st.CloseWrite()
+	var ack [1]byte
+	if _, err := io.ReadFull(st, ack[:]); err != nil {
+		return fmt.Errorf("no answer: %w", err)
+	}
+	if ack[0] != 0 {
+		return errChatRefused
+	}
+	return nil
 }
 
 // receiveChat checks a message from peer from and, if it is new, keeps it
@@ -258,7 +294,10 @@ func (n *Node) handleChat(s network.Stream) {
 		s.Reset()
 		return
 	}
+	ack := []byte{0}
 	if err := room.receiveChat(remote, m); err != nil {
 		n.peerError(remote, err)
+		ack[0] = 1
 	}
+	s.Write(ack)
 }

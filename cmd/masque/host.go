@@ -57,6 +57,7 @@ type netOptions struct {
 	logPath    string
 	relays     []string
 	relayWait  time.Duration
+	say        []string
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -79,6 +80,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
 	addRelayFlag(cmd, &o.relays)
+	f.StringArrayVar(&o.say, "say", nil, "post `TEXT` in the table chat when the game starts (repeatable; at most 280 bytes each, 5 at once); on the screen, press c to chat")
 	f.DurationVar(&o.relayWait, "relay-wait", relayWait, "how long to wait for the relays' reservations (and hole punching's readiness) before going on")
 	cmd.Flags().MarkHidden("relay-wait")
 }
@@ -99,6 +101,10 @@ type netResult struct {
 	Seconds    float64      `json:"seconds"`
 	Verdict    string       `json:"verdict,omitempty"`
 	Verify     verifyResult `json:"verify"`
+	// Chat is the table chat's file beside the transcript, and how many
+	// messages it holds (none: no file).
+	Chat         string `json:"chat,omitempty"`
+	ChatMessages int    `json:"chat_messages"`
 }
 
 // netRun is one host or join run: options, output streams, identity.
@@ -324,12 +330,20 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			r.printf("waiting for %s (seat %d) at entry %d for %v", name, w.Seat, w.Pos, w.Waited.Round(time.Second))
 		}
 	}
+	if !r.o.quiet && !r.o.asJSON && !interactive {
+		cfg.OnChat = func(l session.ChatLine) { r.printf("chat: %s (seat %d): %s", l.Name, l.Seat, l.Text) }
+	}
 	g, err := netsession.Start(ctx, cfg)
 	if err != nil {
 		st.Close()
 		return &exitError{code: 1, err: err}
 	}
 	defer g.Close()
+	for _, text := range r.o.say {
+		if err := g.Chat(text); err != nil {
+			r.printf("warning: --say %q: %v", text, err)
+		}
+	}
 	if restarted {
 		r.printf("rejoined %s as %s (seat %d): %d entries replayed from %s, catching up with the others",
 			tableLabel(tbl.Roster), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
@@ -369,11 +383,15 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
 	}
+	chatPath, chatCount, err := writeChat(g, path)
+	if err != nil {
+		r.printf("warning: the table chat was not saved: %v", err)
+	}
 	res, fault := verifyTranscript(r.a.games, tr)
 	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
 		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
 		Restarted: restarted, Replayed: g.Replayed(), StateDir: st.Dir(), Transcript: path, Entries: len(tr.Entries),
-		Seconds: time.Since(r.start).Seconds(), Verify: res}
+		Seconds: time.Since(r.start).Seconds(), Verify: res, Chat: chatPath, ChatMessages: chatCount}
 	if out.Verdict != nil {
 		nr.Verdict = out.Verdict.String()
 	}
@@ -383,6 +401,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 	} else {
 		r.printf("transcript: %s (%d entries)", path, len(tr.Entries))
+		if chatPath != "" {
+			r.printf("table chat: %s (%d messages; 'masque replay %s' shows them)", chatPath, chatCount, path)
+		}
 	}
 	switch {
 	case out.Verdict != nil:
@@ -400,6 +421,26 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 	}
 	return nil
+}
+
+// ChatSuffix names a transcript's chat file: TRANSCRIPT.chat.
+const chatSuffix = ".chat"
+
+// writeChat writes g's chat beside the transcript at path (nothing when
+// nobody wrote) and returns the file and its message count.
+func writeChat(g *netsession.Game, path string) (string, int, error) {
+	f := g.ChatFile()
+	if f == nil {
+		return "", 0, nil
+	}
+	enc, err := f.Marshal()
+	if err != nil {
+		return "", 0, err
+	}
+	if err := writeFileAtomic(path+chatSuffix, enc, 0o644); err != nil {
+		return "", 0, err
+	}
+	return path + chatSuffix, len(f.Messages), nil
 }
 
 // screen shows the play screen for the local seat of g until the player
