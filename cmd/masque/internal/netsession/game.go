@@ -60,9 +60,9 @@ type Game struct {
 	out     *p2p.Outcome
 	err     error
 	closed  bool
-	salt    [32]byte      // the seat's salt for sealed choices (SealSalt)
-	restart int           // entries replayed from the state directory
-	timeout time.Duration // how long the room waits for a silent seat
+	salt    [32]byte        // the seat's salt for sealed choices (SealSalt)
+	restart int             // entries replayed from the state directory
+	timeout time.Duration   // how long the room waits for a silent seat
 	chat    []*chat.Message // the table chat, in the order it came
 	chatErr error           // the first failure to keep a chat message
 }
