@@ -356,6 +356,9 @@ func (m Model) tableHelpLines(width int) []string {
 	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
 	add("  y/n answer a question (leave the table?)")
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
+	if m.chatter != nil {
+		add("  " + chatHelp)
+	}
 	var body []string
 	for _, l := range lines {
 		for _, w := range wrap(l, width, 4) {

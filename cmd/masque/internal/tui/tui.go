@@ -29,6 +29,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -71,6 +72,7 @@ type (
 	SnapshotMsg struct {
 		Snap  session.Snapshot
 		Moves []narrate.Moved
+		Chat  []session.ChatLine // the table chat so far (a session.Chatter's)
 		At    time.Time
 	}
 	// TickMsg is the clock.
@@ -136,6 +138,15 @@ type Model struct {
 	picks []view.Choice // the choices on offer, as m.legal
 	ask   *view.Choice  // a choice waiting for its confirmation
 	salt  [32]byte      // seals the seat's sealed choices (view.Input.Salt)
+
+	// The table chat, at a networked table (the session is a
+	// session.Chatter): its messages, each with the log's length when
+	// it came (it shows after those lines), and the input line (c).
+	chatter  session.Chatter
+	chat     []session.ChatLine
+	chatAt   []int
+	chatIn   textinput.Model
+	chatting bool
 }
 
 type styles struct {
@@ -170,7 +181,9 @@ func New(sess session.Session, opts Options) Model {
 	} else if _, err := rand.Read(salt[:]); err != nil {
 		lg.Error("salt", "err", err)
 	}
+	chatter, _ := sess.(session.Chatter)
 	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,
+		chatter: chatter, chatIn: newChatInput(st),
 		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
 		logView: viewport.New(0, 0), logFollow: true, helpView: viewport.New(0, 0),
@@ -191,6 +204,9 @@ func Snapshot(sess session.Session) SnapshotMsg {
 	msg := SnapshotMsg{Snap: sess.Snapshot(), At: time.Now()}
 	if h, ok := sess.(History); ok {
 		msg.Moves = h.Moves()
+	}
+	if c, ok := sess.(session.Chatter); ok {
+		msg.Chat = c.ChatLog()
 	}
 	return msg
 }
@@ -329,6 +345,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		sess := m.sess
 		return m, func() tea.Msg { return Snapshot(sess) }
+	case ChatSentMsg:
+		if msg.Err != nil {
+			m.status = "chat: " + termsafe.String(msg.Err.Error())
+		} else if strings.HasPrefix(m.status, "chat: ") {
+			m.status = ""
+		}
+		sess := m.sess
+		return m, func() tea.Msg { return Snapshot(sess) }
 	case ClosedMsg:
 		m.snap.Over = true
 		if m.snap.Verdict == "" && !m.over() {
@@ -338,12 +362,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.onKey(msg)
 	}
+	if m.chatting { // the input line's own messages (its cursor's blink)
+		var cmd tea.Cmd
+		m.chatIn, cmd = m.chatIn.Update(msg)
+		return m, cmd
+	}
 	return m, nil
 }
 
 func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	old := m.snap
 	m.snap, m.moves, m.have = sanitize(msg.Snap), msg.Moves, true
+	m.noteChat(msg.Chat)
 	if m.now.IsZero() || msg.At.After(m.now) {
 		m.now = msg.At
 	}
@@ -428,6 +458,9 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.quit = true
 		return m, tea.Quit
 	}
+	if m.chatting {
+		return m.onChatKey(k)
+	}
 	if m.quitAsk {
 		m.quitAsk = false
 		if key.Matches(k, keys.Yes, keys.Quit) { // q, q leaves too
@@ -457,6 +490,8 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.Help):
 		m.help = true
 		return m, nil
+	case key.Matches(k, keys.Chat) && m.chatter != nil && m.have:
+		return m.openChat()
 	case key.Matches(k, keys.Older):
 		m.logView.ScrollUp(5)
 		m.logFollow = false
@@ -596,6 +631,15 @@ func (m Model) View() string {
 // the help page's title). table is false when there is no table to draw
 // yet: top is then the whole view.
 func (m Model) viewTop() (top string, table bool) {
+	top, table = m.viewTopInner()
+	if table && !m.help {
+		top += m.viewChatInput()
+	}
+	return top, table
+}
+
+// viewTopInner draws everything above the log but the chat input line.
+func (m Model) viewTopInner() (top string, table bool) {
 	var b strings.Builder
 	line := func(format string, args ...any) {
 		fmt.Fprintf(&b, format, args...)
@@ -1253,11 +1297,21 @@ func (m Model) logLines(width int) []string {
 	if names := m.snap.Names; m.snap.Seat >= 0 && m.snap.Seat < len(names) {
 		me = names[m.snap.Seat]
 	}
-	for _, x := range m.snap.Log {
+	c := 0
+	chat := func(upTo int) {
+		for ; c < len(m.chat) && m.chatAt[c] <= upTo; c++ {
+			for _, w := range wrap(m.chatLine(m.chat[c]), width, 6) {
+				l = append(l, w)
+			}
+		}
+	}
+	for i, x := range m.snap.Log {
+		chat(i)
 		for _, w := range wrap("  "+personal(x, me), width, 6) {
 			l = append(l, m.st.dim.Render(w))
 		}
 	}
+	chat(len(m.snap.Log) + len(m.chat))
 	return l
 }
 
@@ -1349,6 +1403,9 @@ func (m Model) helpLines(width int) []string {
 	add("  p passes (when a claim waits for your answer)")
 	add("  y/n answer a question (really exchange the cards? leave the table?)")
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
+	if m.chatter != nil {
+		add("  %s", chatHelp)
+	}
 	var body []string
 	for _, l := range lines {
 		for _, w := range wrap(l, width, 4) {
