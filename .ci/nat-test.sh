@@ -8,7 +8,8 @@
 # directory (the relay's last status line counts 0 tables). Every seat must exit
 # 0 with byte-identical transcripts that 'masque verify' accepts. The
 # report says whether the routers' conntrack tables show a direct A<->B
-# flow (a hole punch) and which pairs stayed relayed. Then: without
+# flow (a hole punch) and which pairs stayed relayed. The host posts a
+# table chat message (--say) that both joiners must get and save. Then: without
 # --relay, a joiner behind a NAT must get an error that says to use one.
 #
 # Runs as root; needs ip, nft and (for the hole-punch report) conntrack.
@@ -121,7 +122,7 @@ t1=$SECONDS
 # each punch took.
 export GOLOG_LOG_LEVEL="error,p2p-holepunch=debug"
 # shellcheck disable=SC2046
-start "${P}hA" "$G/h.out" host --players 3 --name "nat-$TAG" --no-mdns $(common 0)
+start "${P}hA" "$G/h.out" host --players 3 --name "nat-$TAG" --no-mdns --say "hello across the NATs" $(common 0)
 H=$LAST
 waitfor 30 "$G/h.out" '^invite: .*/p2p-circuit/' || fail "the host printed no invite through the relay"
 grep -q "reservation held" "$G/h.out" || fail "the host holds no reservation on the relay"
@@ -156,8 +157,10 @@ for i in 0 1 2; do
 done
 for i in 1 2; do
   grep -q "^found .*($CODE, " "$G/j$i.out" || fail "joiner $i did not find the table by its code in the directory"
+  grep -q "^chat: .*(seat 0): hello across the NATs" "$G/j$i.out" || fail "joiner $i did not get the host's chat message"
+  [ -s "$G/t$i.masque.chat" ] || fail "joiner $i saved no chat beside its transcript"
 done
-echo "nat-test: 3 seats (A cone, B cone, C symmetric; B and C joined by code) exited 0 in ${game_s}s; transcripts byte-identical ($(stat -c %s "$G/t0.masque") bytes, $(grep -o '[0-9]* entries' "$G/h.out" | tail -n1)), all verified"
+echo "nat-test: 3 seats (A cone, B cone, C symmetric; B and C joined by code, the host's chat message got by both) exited 0 in ${game_s}s; transcripts byte-identical ($(stat -c %s "$G/t0.masque") bytes, $(grep -o '[0-9]* entries' "$G/h.out" | tail -n1)), all verified"
 
 # ---- hole punching: direct flows in the routers' connection tracking
 if [ $HAVE_CT = 1 ]; then
