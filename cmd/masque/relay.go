@@ -254,6 +254,8 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 		return &exitError{code: exitFault, err: err, hint: "is another program using the ports? change them with --listen"}
 	}
 	defer h.Close()
+	// Which address a connection comes from, for 'masque doctor'.
+	directory.ServeObserved(h)
 	var tables *directory.Server
 	if !o.noDirectory {
 		tables = directory.NewServer(directory.Limits{Entries: o.dirTables})
