@@ -8,7 +8,8 @@
 # directory (the relay's last status line counts 0 tables). Every seat must exit
 # 0 with byte-identical transcripts that 'masque verify' accepts. The
 # report says whether the routers' conntrack tables show a direct A<->B
-# flow (a hole punch) and which pairs stayed relayed. The host posts a
+# flow (a hole punch) and which pairs stayed relayed. 'masque doctor
+# --relay' must say that A's NAT keeps ports and C's changes them. The host posts a
 # table chat message (--say) that both joiners must get and save. Then: without
 # --relay, a joiner behind a NAT must get an error that says to use one.
 #
@@ -112,6 +113,16 @@ grep -q "\"$RT\"" "$WORK/relay.json" || fail "the relay's status line does not l
 grep -q "\"$RQ\"" "$WORK/relay.json" || fail "the relay's status line does not list $RQ"
 [ "$(stat -c %a "$WORK/relay/relay/identity.key")" = 600 ] || fail "the relay's key is not mode 0600"
 echo "nat-test: relay $RID up on TCP and QUIC port 4001"
+
+# ---- masque doctor --relay: the relay checked, the NAT told
+ip netns exec "${P}hA" "$BIN" doctor --wait 200ms --relay "$RT" --relay "$RQ" --config "$WORK/doc" >"$WORK/doctorA.out" 2>&1 ||
+  fail "masque doctor --relay failed behind NAT A"
+ip netns exec "${P}hC" "$BIN" doctor --wait 200ms --relay "$RQ" --config "$WORK/doc" >"$WORK/doctorC.out" 2>&1 ||
+  fail "masque doctor --relay failed behind NAT C"
+grep -q "reservation: held" "$WORK/doctorA.out" || fail "doctor behind NAT A: no reservation"
+grep -q "NAT: port-preserving" "$WORK/doctorA.out" || fail "doctor behind cone NAT A: $(grep 'NAT:' "$WORK/doctorA.out")"
+grep -q "NAT: port-changing" "$WORK/doctorC.out" || fail "doctor behind symmetric NAT C: $(grep 'NAT:' "$WORK/doctorC.out")"
+echo "nat-test: doctor --relay: A $(grep -o 'NAT: [a-z-]*' "$WORK/doctorA.out"), C $(grep -o 'NAT: [a-z-]*' "$WORK/doctorC.out"), reservations held"
 
 # ---- game: host behind A, joiners behind B (cone) and C (symmetric)
 G="$WORK/g1"
