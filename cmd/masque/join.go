@@ -269,7 +269,7 @@ func (r *netRun) find(ctx context.Context, o joinOptions) (target, error) {
 		half := o
 		half.wait = o.wait / 2
 		t, err := r.findOnline(ctx, half, what)
-		if !errors.Is(err, errNotListed) {
+		if !errors.Is(err, errNotListed) && !errors.Is(err, errNoDirectory) {
 			return t, err
 		}
 		r.printf("%v; looking on the LAN", err)
@@ -394,7 +394,7 @@ func (r *netRun) findOnline(ctx context.Context, o joinOptions, what string) (ta
 		return r.found(t), nil
 	}
 	if len(errs) == len(r.relays) {
-		return target{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(errs...)),
+		return target{}, &exitError{code: 1, err: fmt.Errorf("%w: %w", errNoDirectory, errors.Join(errs...)),
 			hint: "check that 'masque relay' runs at the --relay address (and that it was not started with --no-directory)"}
 	}
 	hint := "check the code with the host: 'masque host --relay' prints it and says when the table is listed; 'masque lobby --relay ADDR' lists the tables"
@@ -409,8 +409,11 @@ func (r *netRun) findOnline(ctx context.Context, o joinOptions, what string) (ta
 }
 
 // errNotListed is wrapped by findOnline's error when the directories
-// answered but list no such table.
-var errNotListed = errors.New("not listed")
+// answered but list no such table; errNoDirectory when none answered.
+var (
+	errNotListed   = errors.New("not listed")
+	errNoDirectory = errors.New("no directory answered")
+)
 
 // ambiguousError is pickTable's answer when more than one creator
 // advertises a table matching the name, code or table id asked for.
