@@ -72,3 +72,23 @@ type Session interface {
 type Sealer interface {
 	SealSalt() [32]byte
 }
+
+// ChatLine is one message of the table chat, for the screen.
+type ChatLine struct {
+	Seat int
+	Name string    // the author's name at the table
+	Text string    // as its author wrote it (cleaned: no control characters)
+	At   time.Time // when the author wrote it (its clock)
+	Seq  uint32    // the author's message number
+}
+
+// Chatter is a Session at a networked table, with its table chat: short
+// public messages signed by their authors, kept out of the game's log.
+type Chatter interface {
+	// Chat sends text to every seat. It returns an error, and sends
+	// nothing, when the text is empty, the seat writes too fast, or the
+	// game bars it from writing now.
+	Chat(text string) error
+	// ChatLog returns the messages so far, in the order they came.
+	ChatLog() []ChatLine
+}

@@ -504,6 +504,9 @@ func (m Model) helpLines(width int) []string {
 	add("  p passes (when you may let a decision go: a claim waiting for your answer)")
 	add("  y/n answer a question (really exchange the cards? leave the table?)")
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
+	if m.chatter != nil {
+		add("  " + chatHelp)
+	}
 	var body []string
 	for _, l := range lines {
 		for _, w := range wrap(l, width, 4) {

@@ -26,6 +26,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -66,6 +67,7 @@ type (
 	SnapshotMsg struct {
 		Snap  session.Snapshot
 		Moves []narrate.Moved
+		Chat  []session.ChatLine // the table chat so far (a session.Chatter's)
 		At    time.Time
 	}
 	// TickMsg is the clock.
@@ -129,6 +131,15 @@ type Model struct {
 	picks []view.Choice // the choices on offer, as m.legal
 	ask   *view.Choice  // a choice waiting for its confirmation (or, if Secret, its secret bit)
 	salt  [32]byte      // seals the seat's sealed choices (view.Input.Salt)
+
+	// The table chat, at a networked table (the session is a
+	// session.Chatter): its messages, each with the log's length when
+	// it came (it shows after those lines), and the input line (c).
+	chatter  session.Chatter
+	chat     []session.ChatLine
+	chatAt   []int
+	chatIn   textinput.Model
+	chatting bool
 }
 
 type styles struct {
@@ -163,7 +174,9 @@ func New(sess session.Session, opts Options) Model {
 	} else if _, err := rand.Read(salt[:]); err != nil {
 		lg.Error("salt", "err", err)
 	}
+	chatter, _ := sess.(session.Chatter)
 	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,
+		chatter: chatter, chatIn: newChatInput(st),
 		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
 		logView: viewport.New(0, 0), logFollow: true, helpView: viewport.New(0, 0),
@@ -184,6 +197,9 @@ func Snapshot(sess session.Session) SnapshotMsg {
 	msg := SnapshotMsg{Snap: sess.Snapshot(), At: time.Now()}
 	if h, ok := sess.(History); ok {
 		msg.Moves = h.Moves()
+	}
+	if c, ok := sess.(session.Chatter); ok {
+		msg.Chat = c.ChatLog()
 	}
 	return msg
 }
@@ -299,6 +315,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		sess := m.sess
 		return m, func() tea.Msg { return Snapshot(sess) }
+	case ChatSentMsg:
+		if msg.Err != nil {
+			m.status = "chat: " + termsafe.String(msg.Err.Error())
+		} else if strings.HasPrefix(m.status, "chat: ") {
+			m.status = ""
+		}
+		sess := m.sess
+		return m, func() tea.Msg { return Snapshot(sess) }
 	case ClosedMsg:
 		m.snap.Over = true
 		if m.snap.Verdict == "" && !m.over() {
@@ -308,12 +332,18 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.onKey(msg)
 	}
+	if m.chatting { // the input line's own messages (its cursor's blink)
+		var cmd tea.Cmd
+		m.chatIn, cmd = m.chatIn.Update(msg)
+		return m, cmd
+	}
 	return m, nil
 }
 
 func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	old := m.snap
 	m.snap, m.moves, m.have = sanitize(msg.Snap), msg.Moves, true
+	m.noteChat(msg.Chat)
 	if m.now.IsZero() || msg.At.After(m.now) {
 		m.now = msg.At
 	}
@@ -402,6 +432,9 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.quit = true
 		return m, tea.Quit
 	}
+	if m.chatting {
+		return m.onChatKey(k)
+	}
 	if m.quitAsk {
 		m.quitAsk = false
 		if key.Matches(k, keys.Yes, keys.Quit) { // q, q leaves too
@@ -431,6 +464,8 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.Help):
 		m.help = true
 		return m, nil
+	case key.Matches(k, keys.Chat) && m.chatter != nil && m.have:
+		return m.openChat()
 	case key.Matches(k, keys.Older):
 		m.logView.ScrollUp(5)
 		m.logFollow = false
@@ -519,6 +554,15 @@ func (m Model) View() string {
 // the help page's title). table is false when there is no table to draw
 // yet: top is then the whole view.
 func (m Model) viewTop() (top string, table bool) {
+	top, table = m.viewTopInner()
+	if table && !m.help {
+		top += m.viewChatInput()
+	}
+	return top, table
+}
+
+// viewTopInner draws everything above the log but the chat input line.
+func (m Model) viewTopInner() (top string, table bool) {
 	if m.tv != nil {
 		return m.viewTopTable()
 	}
@@ -747,11 +791,21 @@ func (m Model) logLines(width int) []string {
 		return nil
 	}
 	var l []string
-	for _, x := range m.tv.Log {
+	c := 0
+	chat := func(upTo int) {
+		for ; c < len(m.chat) && m.chatAt[c] <= upTo; c++ {
+			for _, w := range wrap(m.chatLine(m.chat[c]), width, 6) {
+				l = append(l, w)
+			}
+		}
+	}
+	for i, x := range m.tv.Log {
+		chat(i)
 		for _, w := range wrap("  "+x, width, 6) {
 			l = append(l, m.st.dim.Render(w))
 		}
 	}
+	chat(len(m.tv.Log) + len(m.chat))
 	return l
 }
 
