@@ -27,6 +27,9 @@ run() { # package target executions
 }
 run ./p2p FuzzDecode 140000
 run ./p2p FuzzJoinMessage 140000
+run ./p2p/directory FuzzUnmarshalRequest 140000
+run ./p2p/directory FuzzUnmarshalResponse 100000
+run ./p2p/chat FuzzUnmarshal 100000
 run ./engine/ledger FuzzEntry 140000
 run ./engine/ledger FuzzRoster 140000
 run ./engine/table FuzzBody 1000000

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Online play across home NATs, in network namespaces (.ci/natlab.sh): a
 # public relay host runs 'masque relay'; a 3-seat bot game is hosted
-# behind cone NAT A with --relay, and joined from behind cone NAT B and
-# symmetric NAT C with the invite the host printed. Every seat must exit
+# behind cone NAT A with --relay, which lists it in the relay's directory;
+# 'masque lobby --relay' from behind NAT B lists it, and it is joined BY
+# CODE through the directory from behind cone NAT B and symmetric NAT C
+# ('masque join CODE --relay'). Once seated, the table is gone from the
+# directory (the relay's last status line counts 0 tables). Every seat must exit
 # 0 with byte-identical transcripts that 'masque verify' accepts. The
 # report says whether the routers' conntrack tables show a direct A<->B
-# flow (a hole punch) and which pairs stayed relayed. Then: without
+# flow (a hole punch) and which pairs stayed relayed. 'masque doctor
+# --relay' must say that A's NAT keeps ports and C's changes them. The host posts a
+# table chat message (--say) that both joiners must get and save. Then: without
 # --relay, a joiner behind a NAT must get an error that says to use one.
 #
 # Runs as root; needs ip, nft and (for the hole-punch report) conntrack.
@@ -22,7 +27,9 @@ command -v nft >/dev/null || skip "needs nft (apt-get install nftables)"
 HAVE_CT=1
 command -v conntrack >/dev/null || HAVE_CT=0
 
-TAG="mqn$$"
+# NAT_TEST_TAG names the namespaces (default mqn<pid>; short: interface
+# names are at most 15 characters).
+TAG="${NAT_TEST_TAG:-mqn$$}"
 export NATLAB_PREFIX="$TAG-"
 P=$NATLAB_PREFIX
 WORK=$(mktemp -d /tmp/masque-nat.XXXXXX)
@@ -107,6 +114,16 @@ grep -q "\"$RQ\"" "$WORK/relay.json" || fail "the relay's status line does not l
 [ "$(stat -c %a "$WORK/relay/relay/identity.key")" = 600 ] || fail "the relay's key is not mode 0600"
 echo "nat-test: relay $RID up on TCP and QUIC port 4001"
 
+# ---- masque doctor --relay: the relay checked, the NAT told
+ip netns exec "${P}hA" "$BIN" doctor --wait 200ms --relay "$RT" --relay "$RQ" --config "$WORK/doc" >"$WORK/doctorA.out" 2>&1 ||
+  fail "masque doctor --relay failed behind NAT A"
+ip netns exec "${P}hC" "$BIN" doctor --wait 200ms --relay "$RQ" --config "$WORK/doc" >"$WORK/doctorC.out" 2>&1 ||
+  fail "masque doctor --relay failed behind NAT C"
+grep -q "reservation: held" "$WORK/doctorA.out" || fail "doctor behind NAT A: no reservation"
+grep -q "NAT: port-preserving" "$WORK/doctorA.out" || fail "doctor behind cone NAT A: $(grep 'NAT:' "$WORK/doctorA.out")"
+grep -q "NAT: port-changing" "$WORK/doctorC.out" || fail "doctor behind symmetric NAT C: $(grep 'NAT:' "$WORK/doctorC.out")"
+echo "nat-test: doctor --relay: A $(grep -o 'NAT: [a-z-]*' "$WORK/doctorA.out"), C $(grep -o 'NAT: [a-z-]*' "$WORK/doctorC.out"), reservations held"
+
 # ---- game: host behind A, joiners behind B (cone) and C (symmetric)
 G="$WORK/g1"
 mkdir -p "$G"
@@ -116,19 +133,29 @@ t1=$SECONDS
 # each punch took.
 export GOLOG_LOG_LEVEL="error,p2p-holepunch=debug"
 # shellcheck disable=SC2046
-start "${P}hA" "$G/h.out" host --players 3 --name "nat-$TAG" --no-mdns $(common 0)
+start "${P}hA" "$G/h.out" host --players 3 --name "nat-$TAG" --no-mdns --say "hello across the NATs" $(common 0)
 H=$LAST
 waitfor 30 "$G/h.out" '^invite: .*/p2p-circuit/' || fail "the host printed no invite through the relay"
 grep -q "reservation held" "$G/h.out" || fail "the host holds no reservation on the relay"
-INVITE=$(grep -E '^invite: .*/tcp/4001/p2p/.*/p2p-circuit/' "$G/h.out" | head -n1 | sed 's/^invite: //')
-[ -n "$INVITE" ] || fail "no TCP circuit invite"
+grep -Eq '^invite: .*/tcp/4001/p2p/.*/p2p-circuit/' "$G/h.out" || fail "no TCP circuit invite"
 grep -Eq '^invite: .*/quic-v1/p2p/.*/p2p-circuit/' "$G/h.out" || fail "no QUIC circuit invite"
-echo "nat-test: host behind NAT A invites: $INVITE"
+# The host lists its table in the relay's directory; joiners need only
+# the code.
+waitfor 15 "$G/h.out" "^listed in the directory of relay .*'masque join [0-9A-Z-]+ --relay" ||
+  fail "the host did not list its table in the relay's directory"
+CODE=$(grep -oE "^table .* join code [0-9A-Z-]+" "$G/h.out" | head -n1 | sed 's/.* join code //')
+[ -n "$CODE" ] || fail "the host printed no join code"
+ip netns exec "${P}hB" "$BIN" lobby --relay "$RT" --json --config "$G/lobby" >"$G/lobby.json" 2>"$G/lobby.out" ||
+  fail "masque lobby --relay failed behind NAT B"
+grep -q "\"code\":\"$CODE\"" "$G/lobby.json" || fail "masque lobby --relay (behind NAT B) does not list $CODE: $(cat "$G/lobby.json")"
+grep -q '/p2p-circuit' "$G/lobby.json" || fail "the directory entry has no circuit address"
+grep -Eq '"addrs":\[[^]]*192\.168\.' "$G/lobby.json" && fail "the directory entry shows the host's private address"
+echo "nat-test: host behind NAT A listed table $CODE in the relay's directory; lobby --relay from NAT B lists it"
 # shellcheck disable=SC2046
-start "${P}hB" "$G/j1.out" join "$INVITE" $(common 1)
+start "${P}hB" "$G/j1.out" join "$CODE" $(common 1)
 J1=$LAST
 # shellcheck disable=SC2046
-start "${P}hC" "$G/j2.out" join "$INVITE" $(common 2)
+start "${P}hC" "$G/j2.out" join "$CODE" $(common 2)
 J2=$LAST
 waitall 120 "$H" "$J1" "$J2"
 game_s=$((SECONDS - t1))
@@ -139,7 +166,12 @@ done
 for i in 0 1 2; do
   "$BIN" verify "$G/t$i.masque" >"$G/verify$i.out" || fail "masque verify rejects seat $i's transcript"
 done
-echo "nat-test: 3 seats (A cone, B cone, C symmetric) exited 0 in ${game_s}s; transcripts byte-identical ($(stat -c %s "$G/t0.masque") bytes, $(grep -o '[0-9]* entries' "$G/h.out" | tail -n1)), all verified"
+for i in 1 2; do
+  grep -q "^found .*($CODE, " "$G/j$i.out" || fail "joiner $i did not find the table by its code in the directory"
+  grep -q "^chat: .*(seat 0): hello across the NATs" "$G/j$i.out" || fail "joiner $i did not get the host's chat message"
+  [ -s "$G/t$i.masque.chat" ] || fail "joiner $i saved no chat beside its transcript"
+done
+echo "nat-test: 3 seats (A cone, B cone, C symmetric; B and C joined by code, the host's chat message got by both) exited 0 in ${game_s}s; transcripts byte-identical ($(stat -c %s "$G/t0.masque") bytes, $(grep -o '[0-9]* entries' "$G/h.out" | tail -n1)), all verified"
 
 # ---- hole punching: direct flows in the routers' connection tracking
 if [ $HAVE_CT = 1 ]; then
@@ -187,5 +219,6 @@ echo "nat-test: without --relay, the joiner behind NAT B failed in $((SECONDS - 
 kill -TERM "$RELAY"
 wait "$RELAY" || fail "the relay exited with status $? on SIGTERM"
 grep -q '"event":"stopped"' "$WORK/relay.json" || fail "the relay printed no final status"
-echo "nat-test: relay stopped on SIGTERM: $(tail -n1 "$WORK/relay.json" | grep -o '"circuits_total":[0-9]*,"refused":[0-9]*,"bytes":[0-9]*')"
+tail -n1 "$WORK/relay.json" | grep -q '"tables":0,' || fail "tables still listed in the directory after seating: $(tail -n1 "$WORK/relay.json")"
+echo "nat-test: relay stopped on SIGTERM: $(tail -n1 "$WORK/relay.json" | grep -o '"circuits_total":[0-9]*,"refused":[0-9]*,"bytes":[0-9]*,"tables":[0-9]*,"directory_served":[0-9]*')"
 echo "nat-test: ok in $((SECONDS - T0))s"

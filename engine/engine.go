@@ -282,3 +282,14 @@ type RuleError struct {
 func (e *RuleError) Error() string {
 	return fmt.Sprintf("seat %d: %s: %s", e.Seat, e.Rule, e.Msg)
 }
+
+// ChatGate is implemented by the State of a game that bars some seats
+// from writing in the table chat at some point of the game (Mafia: the
+// dead may read but not write). A game whose State does not implement it
+// lets every seat write. A networked table asks the state after the last
+// applied entry, both before its own seat sends and when another seat's
+// message arrives: a message from a barred seat is dropped.
+type ChatGate interface {
+	// MayChat reports whether seat may write in the chat now.
+	MayChat(seat Seat) bool
+}

@@ -156,6 +156,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 	h.SetStreamHandler(ProtocolLog, n.handleLog)
 	h.SetStreamHandler(ProtocolSync, n.handleSync)
 	h.SetStreamHandler(ProtocolJoin, n.handleJoin)
+	h.SetStreamHandler(ProtocolChat, n.handleChat)
 	return n, nil
 }
 
@@ -198,7 +199,7 @@ func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 // Close stops the node's handlers and, if NewNode started the host, the
 // host. Rooms and tables should be closed first.
 func (n *Node) Close() error {
-	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin} {
+	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat} {
 		n.host.RemoveStreamHandler(p)
 	}
 	if n.ownsHost {

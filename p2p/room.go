@@ -17,6 +17,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/chat"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -78,6 +79,18 @@ type RoomConfig struct {
 	// have not reported it by then are listed in Outcome.Unconfirmed. 0
 	// means 10 ticks.
 	EndWait time.Duration
+
+	// The table chat (Room.Chat, ProtocolChat): kept out of the log and
+	// the rules. Chat are the messages this seat kept from an earlier run
+	// (a restart: its own sequence numbers go on after them, and they are
+	// not accepted again). OnChat, if set, is called with every new
+	// message, the seat's own included, from network goroutines; it must
+	// not block. MayChat, if set, says whether a seat may write now (a
+	// game may bar some seats, e.g. the dead of a Mafia game): its
+	// messages are refused when it says no, on sending and on receipt.
+	Chat    []*chat.Message
+	OnChat  func(*chat.Message)
+	MayChat func(seat uint8) bool
 }
 
 // Outcome is how a room's game ended.
@@ -160,6 +173,8 @@ type Room struct {
 	lateTimeouts map[uint64]map[uint8]bool
 	senders      []*sender
 	syncing      []atomic.Bool
+
+	chat chatState
 }
 
 type inbound struct {
@@ -218,6 +233,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	if err := r.replay(cfg.Store.Entries()); err != nil {
 		return nil, err
 	}
+	r.initChat(cfg.Chat)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	n.mu.Lock()
 	defer n.mu.Unlock()

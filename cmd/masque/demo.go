@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
@@ -409,7 +410,7 @@ func writeDemoTranscript(tr *ledger.Transcript, path string) (string, error) {
 		path = f.Name()
 		f.Close()
 	}
-	if err := writeFileAtomic(path, enc, 0o644); err != nil {
+	if err := safefile.Write(path, enc, 0o644); err != nil {
 		return "", fmt.Errorf("demo: transcript: %w", err)
 	}
 	return path, nil

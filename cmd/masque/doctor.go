@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-reuseport"
 	"github.com/miekg/dns"
 	"github.com/spf13/cobra"
@@ -18,9 +19,12 @@ import (
 )
 
 type doctorOptions struct {
-	asJSON bool
-	wait   time.Duration
-	ifaces []string
+	asJSON   bool
+	wait     time.Duration
+	ifaces   []string
+	relays   []string
+	config   string
+	resvWait time.Duration
 }
 
 // doctorIface is one interface's check in 'masque doctor --json'.
@@ -42,13 +46,17 @@ type doctorReport struct {
 	Interfaces []doctorIface `json:"interfaces"`
 	MDNS       bool          `json:"mdns"` // some interface can do mDNS
 	Hints      []string      `json:"hints"`
+	// Relays are the --relay (or config file) relays' checks, and NAT what
+	// they tell of this machine's NAT (none when no relay was checked).
+	Relays []doctorRelay `json:"relays,omitempty"`
+	NAT    *doctorNAT    `json:"nat,omitempty"`
 }
 
 func newDoctorCmd(a *app) *cobra.Command {
 	var o doctorOptions
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the network for LAN play: multicast per interface, firewall hints",
+		Short: "Check the network: multicast per interface for LAN play, relays and NAT for online play",
 		Long: `Check what LAN play needs, interface by interface: is it up and
 multicast-capable, can we join the mDNS group 224.0.0.251 on it, and does our
 own mDNS query for _masque._tcp.local come back on it (it does when
@@ -58,16 +66,34 @@ and UDP ports masque listens on), Wi-Fi client isolation, VPNs and container
 bridges, and the fallbacks that need no multicast: the join code and the
 invite multiaddr.
 
-Exit status 0 when at least one interface can do mDNS, 1 otherwise.`,
+With relays (--relay ADDR, repeatable, or the relays of the config file
+CONFIG/config), it also checks online play, relay by relay: is each
+address (TCP, QUIC) reachable and how fast, which address the relay sees
+this machine come from, does a test peer get a reservation (so that a
+host here is reachable through it), and does the relay keep a table
+directory (and how many tables it lists). From the addresses the relays
+see it tells this machine's NAT as far as it can: none (a public
+address), a cone NAT (the same public port towards two relays: hole
+punching works), a symmetric NAT (a new port per relay: connections stay
+relayed), or, with a single relay, whether the NAT kept the port. The
+test peers use throwaway keys, not your identity.
+
+Exit status 0 when at least one interface can do mDNS or at least one
+relay holds a reservation, 1 otherwise.`,
 		Example: `  masque doctor
   masque doctor --json
-  masque doctor --interface wlan0`,
+  masque doctor --interface wlan0
+  masque doctor --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW... --relay /ip4/198.51.100.4/udp/4001/quic-v1/p2p/12D3KooW...`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDoctor(cmd.Context(), a, o) },
 	}
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().DurationVar(&o.wait, "wait", time.Second, "how long to wait for answers on each interface")
 	cmd.Flags().StringSliceVar(&o.ifaces, "interface", nil, "check only this `INTERFACE` (repeatable)")
+	cmd.Flags().StringArrayVar(&o.relays, "relay", nil, "also check the relay at `MULTIADDR` for online play (repeatable; default: the relays of CONFIG/config, if any)")
+	cmd.Flags().StringVar(&o.config, "config", "", "configuration `DIR` whose config file may name relays (default: the user config dir + /masque)")
+	cmd.Flags().DurationVar(&o.resvWait, "reservation-wait", reservationWait, "how long to wait for a test reservation on the relays")
+	cmd.Flags().MarkHidden("reservation-wait")
 	return cmd
 }
 
@@ -127,12 +153,43 @@ func runDoctor(ctx context.Context, a *app, o doctorOptions) error {
 		rep.Interfaces = append(rep.Interfaces, d)
 	}
 	rep.Hints = doctorHints(rep)
+	config := o.config
+	if config == "" {
+		if d, err := defaultConfigDir(); err == nil {
+			config = d
+		}
+	}
+	var relays []peer.AddrInfo
+	if len(o.relays) > 0 || config != "" {
+		if relays, _, err = resolveRelays(o.relays, config); err != nil {
+			return err
+		}
+	}
+	relayOK := false
+	if len(relays) > 0 {
+		var nat doctorNAT
+		rep.Relays, nat = checkRelays(ctx, relays, o.resvWait)
+		rep.NAT = &nat
+		for _, r := range rep.Relays {
+			relayOK = relayOK || r.Reservation
+		}
+	}
 	if o.asJSON {
 		if err := json.NewEncoder(a.stdout).Encode(rep); err != nil {
 			return err
 		}
 	} else {
 		printDoctor(a, rep)
+		if rep.NAT != nil {
+			printRelays(a.stdout, rep.Relays, *rep.NAT, o.resvWait)
+		}
+	}
+	switch {
+	case len(relays) > 0 && !rep.MDNS && !relayOK:
+		return &exitError{code: 1, err: errors.New("no interface can do mDNS and no relay gave a reservation: neither LAN nor online play will work"),
+			hint: "check that 'masque relay' runs at the --relay address and that its ports are open"}
+	case len(relays) > 0 && !rep.MDNS:
+		return nil // online play works
 	}
 	if !rep.MDNS {
 		return &exitError{code: 1, err: errors.New("no interface can do mDNS: tables on the LAN will not be found"),

@@ -24,6 +24,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
@@ -56,6 +57,8 @@ type netOptions struct {
 	noBell     bool
 	logPath    string
 	relays     []string
+	relayWait  time.Duration
+	say        []string
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -78,6 +81,9 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.BoolVar(&o.noMemory, "no-memory", false, "hide the memory panel (host: on every player's screen at the table)")
 	cmd.Flags().MarkHidden("linger")
 	addRelayFlag(cmd, &o.relays)
+	f.StringArrayVar(&o.say, "say", nil, "post `TEXT` in the table chat when the game starts (repeatable; at most 280 bytes each, 5 at once); on the screen, press c to chat")
+	f.DurationVar(&o.relayWait, "relay-wait", relayWait, "how long to wait for the relays' reservations (and hole punching's readiness) before going on")
+	cmd.Flags().MarkHidden("relay-wait")
 }
 
 // netResult is the --json output of 'masque host' and 'masque join'.
@@ -96,6 +102,10 @@ type netResult struct {
 	Seconds    float64      `json:"seconds"`
 	Verdict    string       `json:"verdict,omitempty"`
 	Verify     verifyResult `json:"verify"`
+	// Chat is the table chat's file beside the transcript, and how many
+	// messages it holds (none: no file).
+	Chat         string `json:"chat,omitempty"`
+	ChatMessages int    `json:"chat_messages"`
 }
 
 // netRun is one host or join run: options, output streams, identity.
@@ -115,6 +125,9 @@ type netRun struct {
 	logPath string
 	// relays are --relay's, parsed (none: no relay at all, as on a LAN).
 	relays []peer.AddrInfo
+	// relaysFrom is where relays came from: "--relay", the config file's
+	// path, or "" (none).
+	relaysFrom string
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -123,11 +136,22 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	if o.asJSON {
 		r.out = a.stderr
 	}
-	relays, err := parseRelayFlag(o.relays)
+	r.config = o.config
+	if r.config == "" {
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return nil, &exitError{code: 1, err: fmt.Errorf("no configuration directory: %w", err), hint: "give one with --config DIR"}
+		}
+		r.config = filepath.Join(dir, "masque")
+	}
+	relays, from, err := resolveRelays(o.relays, r.config)
 	if err != nil {
 		return nil, err
 	}
-	r.relays = relays
+	r.relays, r.relaysFrom = relays, from
+	if from != "" && from != "--relay" {
+		r.printf("using the relays of %s (--relay replaces them): %s", from, relayNames(relays))
+	}
 	if !o.bot && !a.isTerminal() {
 		return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"),
 			hint: "run it in a terminal to play on the screen, or add --bot to let a bot play this seat headless ('masque play' plays against bots on this machine)"}
@@ -140,14 +164,6 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	}
 	if o.player != "" && !netsession.ValidName(o.player) {
 		return nil, &exitError{code: 2, err: fmt.Errorf("--player %q: want 1..32 letters, digits, '_' or '-'", o.player)}
-	}
-	r.config = o.config
-	if r.config == "" {
-		dir, err := os.UserConfigDir()
-		if err != nil {
-			return nil, &exitError{code: 1, err: fmt.Errorf("no configuration directory: %w", err), hint: "give one with --config DIR"}
-		}
-		r.config = filepath.Join(dir, "masque")
 	}
 	if len(o.ifaces) > 0 {
 		ifs, err := lobby.Interfaces(o.ifaces...)
@@ -315,12 +331,20 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			r.printf("waiting for %s (seat %d) at entry %d for %v", name, w.Seat, w.Pos, w.Waited.Round(time.Second))
 		}
 	}
+	if !r.o.quiet && !r.o.asJSON && !interactive {
+		cfg.OnChat = func(l session.ChatLine) { r.printf("chat: %s (seat %d): %s", l.Name, l.Seat, l.Text) }
+	}
 	g, err := netsession.Start(ctx, cfg)
 	if err != nil {
 		st.Close()
 		return &exitError{code: 1, err: err}
 	}
 	defer g.Close()
+	for _, text := range r.o.say {
+		if err := g.Chat(text); err != nil {
+			r.printf("warning: --say %q: %v", text, err)
+		}
+	}
 	if restarted {
 		r.printf("rejoined %s as %s (seat %d): %d entries replayed from %s, catching up with the others",
 			tableLabel(tbl.Roster), g.Names()[g.Seat()], g.Seat(), g.Replayed(), st.Dir())
@@ -355,16 +379,20 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	}
 	enc, err := tr.MarshalBinary()
 	if err == nil {
-		err = writeFileAtomic(path, enc, 0o644)
+		err = safefile.Write(path, enc, 0o644)
 	}
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
+	}
+	chatPath, chatCount, err := writeChat(g, path)
+	if err != nil {
+		r.printf("warning: the table chat was not saved: %v", err)
 	}
 	res, fault := verifyTranscript(r.a.games, tr)
 	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
 		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
 		Restarted: restarted, Replayed: g.Replayed(), StateDir: st.Dir(), Transcript: path, Entries: len(tr.Entries),
-		Seconds: time.Since(r.start).Seconds(), Verify: res}
+		Seconds: time.Since(r.start).Seconds(), Verify: res, Chat: chatPath, ChatMessages: chatCount}
 	if out.Verdict != nil {
 		nr.Verdict = out.Verdict.String()
 	}
@@ -374,6 +402,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 	} else {
 		r.printf("transcript: %s (%d entries)", path, len(tr.Entries))
+		if chatPath != "" {
+			r.printf("table chat: %s (%d messages; 'masque replay %s' shows them)", chatPath, chatCount, path)
+		}
 	}
 	switch {
 	case out.Verdict != nil:
@@ -391,6 +422,26 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 	}
 	return nil
+}
+
+// ChatSuffix names a transcript's chat file: TRANSCRIPT.chat.
+const chatSuffix = ".chat"
+
+// writeChat writes g's chat beside the transcript at path (nothing when
+// nobody wrote) and returns the file and its message count.
+func writeChat(g *netsession.Game, path string) (string, int, error) {
+	f := g.ChatFile()
+	if f == nil {
+		return "", 0, nil
+	}
+	enc, err := f.Marshal()
+	if err != nil {
+		return "", 0, err
+	}
+	if err := safefile.Write(path+chatSuffix, enc, 0o644); err != nil {
+		return "", 0, err
+	}
+	return path + chatSuffix, len(f.Messages), nil
 }
 
 // screen shows the play screen for the local seat of g until the player
@@ -513,7 +564,7 @@ If the program is killed mid-game, run the same command again: it finds
 the unfinished table you host (in the config directory, or the --state DIR
 you gave), reloads the log and your secret keys, and rejoins. With several
 unfinished tables it lists them and asks for --state; --new opens a new
-table instead.`,
+table instead.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
   masque host --game mascarade2 --players 6 --name friday --no-key-release
   masque host --game grimm --players 3 --scenario jewels,abilities --name tales
@@ -637,9 +688,17 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
+		Directory: r.relays,
+		OnDirectory: func(relay peer.ID, code string, err error) {
+			if err != nil {
+				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
+				return
+			}
+			r.printf("listed in the directory of relay %s: others run 'masque join %s --relay %s'", shortPeer(relay), code, relayAddr(r.relays, relay))
+		},
 		OnOpen: func(t lobby.Table, advErr error) {
-			if o.noAdvert {
-				// No mDNS: joiners cannot look the code up; they use the invite.
+			if o.noAdvert && len(r.relays) == 0 {
+				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
 				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
 				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
@@ -898,6 +957,17 @@ func checkStateDir(dir string) error {
 			hint: "give a new directory, or the state directory of the game to rejoin"}
 	}
 	return nil
+}
+
+// relayAddr is the first address of relay id among relays, with its
+// /p2p/ suffix, as --relay takes it.
+func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
+	for _, rl := range relays {
+		if rl.ID == id && len(rl.Addrs) > 0 {
+			return rl.Addrs[0].String() + "/p2p/" + id.String()
+		}
+	}
+	return "/p2p/" + id.String()
 }
 
 // inviteAddrs are the node's addresses with /p2p/, non-loopback first.

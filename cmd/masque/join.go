@@ -36,12 +36,21 @@ func newJoinCmd(a *app) *cobra.Command {
 	var o joinOptions
 	cmd := &cobra.Command{
 		Use:   "join [NAME|CODE|TABLE-ID|MULTIADDR]",
-		Short: "Sit down at a table: found on the LAN by name or code, or online by invite",
+		Short: "Sit down at a table: found by name or code on the LAN or a relay, or by invite",
 		Long: `Find a table and take a seat. On the LAN the table is found by mDNS with no
 address: give its name (as 'masque lobby' lists it), its join code
-(4F7Q-ZK2M-8XPA) or its table id. Beyond the LAN give the invite multiaddr
-the host printed (/ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...). The game
-starts when every seat is taken.
+(4F7Q-ZK2M-8XPA) or its table id. Across the internet, give the code and
+the relay the host uses (--relay ADDR, or the relays of your config file):
+the table is looked up in the relay's directory, and you reach the host
+through the relay. Or give the invite multiaddr the host printed
+(/ip4/203.0.113.7/tcp/4001/p2p/12D3KooW...). The game starts when every
+seat is taken.
+
+A relay's directory is not trusted: the join code is a hash of the table
+id and the creator's peer id, so an entry that answers to your code names
+the creator the host's masque made it for; libp2p proves that peer id
+when you connect, and you check the signed roster as on a LAN. When
+several creators answer to a code or name, you are told and choose.
 
 Anyone on the LAN can advertise a table under the same name, or copy a
 table's id (a copied id gets another join code). When more than one
@@ -61,11 +70,12 @@ status is 0 for a valid finished game.
 
 If the program is killed mid-game, run the same command again (with the same
 --state DIR if you gave one): it reloads the log and the secret card key
-from the state directory and rejoins; the others wait for it.`,
+from the state directory and rejoins; the others wait for it.` + "\n\n" + configHelp,
 		Example: `  masque join friday
   masque join friday --bot
   masque join --bot --table friday --transcript t.masque --state st --config cfg
   masque join 4F7Q-ZK2M-8XPA --bot
+  masque join 4F7Q-ZK2M-8XPA --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW...
   masque join friday --bot --creator 7KQ3-M0ZB
   masque join /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW... --bot`,
 		Args: func(c *cobra.Command, args []string) error {
@@ -105,8 +115,8 @@ from the state directory and rejoins; the others wait for it.`,
 	}
 	o.addFlags(cmd)
 	cmd.Flags().StringVar(&o.table, "table", "", "the table's `NAME` (found on the LAN by mDNS)")
-	cmd.Flags().StringVar(&o.code, "code", "", "the table's join `CODE` (found on the LAN by mDNS)")
-	cmd.Flags().DurationVar(&o.wait, "wait", 30*time.Second, "how long to look for the table on the LAN")
+	cmd.Flags().StringVar(&o.code, "code", "", "the table's join `CODE` (found on the LAN by mDNS; with --relay, in the relays' directories)")
+	cmd.Flags().DurationVar(&o.wait, "wait", 30*time.Second, "how long to look for the table on the LAN (with --relay: in the relays' directories)")
 	cmd.Flags().StringVar(&o.creator, "creator", "", "when several creators advertise the table's name, code or id: join the one whose fingerprint starts with `FINGERPRINT` (at least 4 characters; the host prints it) or whose peer id it is")
 	return cmd
 }
@@ -250,6 +260,21 @@ func (r *netRun) find(ctx context.Context, o joinOptions) (target, error) {
 	if o.code != "" {
 		what = "table " + o.code
 	}
+	if len(r.relays) > 0 {
+		if r.relaysFrom == "--relay" {
+			return r.findOnline(ctx, o, what)
+		}
+		// Relays of the config file: their directories, then the LAN,
+		// half the wait each.
+		half := o
+		half.wait = o.wait / 2
+		t, err := r.findOnline(ctx, half, what)
+		if !errors.Is(err, errNotListed) && !errors.Is(err, errNoDirectory) {
+			return t, err
+		}
+		r.printf("%v; looking on the LAN", err)
+		o.wait -= half.wait
+	}
 	r.printf("looking for %s on the LAN (mDNS)...", what)
 	bctx, cancel := context.WithTimeout(ctx, o.wait)
 	defer cancel()
@@ -296,9 +321,7 @@ loop:
 		return target{}, err
 	}
 	if ok {
-		r.printf("found %q (%s, %d/%d seated), creator %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
-		return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
-			seat: t.Taken, total: t.Total}, nil
+		return r.found(t), nil
 	}
 	hint := "check the name with 'masque lobby'; if no table shows up, run 'masque doctor', or ask the host for the join code or invite multiaddr"
 	if len(last) > 0 {
@@ -314,6 +337,84 @@ loop:
 	return target{}, &exitError{code: 1, err: fmt.Errorf("no %s on this network after %v", what, o.wait), hint: hint}
 }
 
+// found says which table was found and makes it the target.
+func (r *netRun) found(t lobby.Table) target {
+	r.printf("found %q (%s, %d/%d seated), creator %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+	return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
+		seat: t.Taken, total: t.Total}
+}
+
+// findOnline looks the table up in the directories of the relays (--relay),
+// asking again every second until --wait: one answer lists every
+// creator a directory holds for the code, so there is nothing to settle.
+// Directories are untrusted: entries whose code is not the hash of their
+// table id and creator are dropped (directory.List), the creator's peer id
+// is proven when it is dialled, and the roster is checked as on a LAN.
+func (r *netRun) findOnline(ctx context.Context, o joinOptions, what string) (target, error) {
+	r.printf("looking for %s in the directory of %s...", what, relayNames(r.relays))
+	// Each round may take its full time (a round cut by the deadline
+	// would report a directory that answers as silent); rounds start
+	// until --wait has passed.
+	deadline := time.Now().Add(o.wait)
+	code := ""
+	if o.code != "" {
+		code = o.code
+	} else if c, err := lobby.ParseCode(o.table); err == nil {
+		code = c
+	}
+	var last []lobby.Table
+	var errs []error
+	for ctx.Err() == nil {
+		last, errs = listDirectories(ctx, r.relays, code)
+		if len(matchTables(last, o)) > 0 || !time.Now().Add(time.Second).Before(deadline) {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+	if ctx.Err() != nil {
+		return target{}, &exitError{code: 130, err: errors.New("interrupted")}
+	}
+	t, ok, err := pickTable(last, o)
+	var amb *ambiguousError
+	if errors.As(err, &amb) {
+		amb.where = "in the relays' directories"
+		if !r.o.bot {
+			t, err = r.chooseTable(amb)
+			ok = err == nil
+		}
+	}
+	if err != nil {
+		return target{}, err
+	}
+	if ok {
+		r.inviteRelays(t.AddrInfo())
+		return r.found(t), nil
+	}
+	if len(errs) == len(r.relays) {
+		return target{}, &exitError{code: 1, err: fmt.Errorf("%w: %w", errNoDirectory, errors.Join(errs...)),
+			hint: "check that 'masque relay' runs at the --relay address (and that it was not started with --no-directory)"}
+	}
+	hint := "check the code with the host: 'masque host --relay' prints it and says when the table is listed; 'masque lobby --relay ADDR' lists the tables"
+	if len(last) > 0 && code == "" {
+		var names []string
+		for _, t := range last {
+			names = append(names, fmt.Sprintf("%q (%s)", t.Name, t.Code()))
+		}
+		hint = "tables listed: " + strings.Join(names, ", ")
+	}
+	return target{}, &exitError{code: 1, err: fmt.Errorf("no %s in the directory of %s after %v (%w)", what, relayNames(r.relays), o.wait, errNotListed), hint: hint}
+}
+
+// errNotListed is wrapped by findOnline's error when the directories
+// answered but list no such table; errNoDirectory when none answered.
+var (
+	errNotListed   = errors.New("not listed")
+	errNoDirectory = errors.New("no directory answered")
+)
+
 // ambiguousError is pickTable's answer when more than one creator
 // advertises a table matching the name, code or table id asked for.
 // Anyone can advertise any name or table id, so only the player, who can
@@ -321,11 +422,20 @@ loop:
 type ambiguousError struct {
 	what   string
 	tables []lobby.Table
+	where  string // "on this network" (empty) or "in the relays' directories"
+}
+
+// place is where the tables were found, for messages.
+func (e *ambiguousError) place() string {
+	if e.where == "" {
+		return "on this network"
+	}
+	return e.where
 }
 
 func (e *ambiguousError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d different creators advertise %s on this network (anyone can copy a table's name, code or id):", lobby.Creators(e.tables), e.what)
+	fmt.Fprintf(&b, "%d different creators advertise %s %s (anyone can copy a table's name, code or id):", lobby.Creators(e.tables), e.what, e.place())
 	for _, t := range e.tables {
 		fmt.Fprintf(&b, "\n  %s", candidateLine(t))
 	}
@@ -346,7 +456,7 @@ const ambiguityHint = "ask the host for its creator fingerprint ('masque host' p
 // chooseTable lists the candidates of an ambiguous lookup with their
 // creators' fingerprints and asks the player which one to join.
 func (r *netRun) chooseTable(amb *ambiguousError) (lobby.Table, error) {
-	r.printf("%d different creators advertise %s on this network: anyone can copy a table's name, code or id,", lobby.Creators(amb.tables), amb.what)
+	r.printf("%d different creators advertise %s %s: anyone can copy a table's name, code or id,", lobby.Creators(amb.tables), amb.what, amb.place())
 	r.printf("so check with the host which creator fingerprint is theirs ('masque host' prints it):")
 	for i, t := range amb.tables {
 		r.printf("  %d) %s", i+1, candidateLine(t))

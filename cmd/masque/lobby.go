@@ -4,14 +4,17 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
+	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/lobby"
 )
 
@@ -19,6 +22,10 @@ type lobbyOptions struct {
 	asJSON bool
 	wait   time.Duration
 	ifaces []string
+	relays []string
+	config string
+	// where the tables were listed from, for messages ("" : this network).
+	where string
 }
 
 // lobbyEntry is one table in 'masque lobby --json'.
@@ -45,11 +52,18 @@ func newLobbyCmd(a *app) *cobra.Command {
 	var o lobbyOptions
 	cmd := &cobra.Command{
 		Use:   "lobby",
-		Short: "List the tables on the local network (mDNS)",
+		Short: "List the tables on the local network (mDNS) or in a relay's directory",
 		Long: `Listen for tables announced on the local network by mDNS (service
 _masque._tcp) for a few seconds and list them: name, game, seats taken,
 who is seated, the join code and the creator's fingerprint (a digest of its
 peer id; 'masque host' prints its own).
+
+With --relay ADDR (repeatable), list instead the open tables in that
+relay's directory: tables whose host runs 'masque host --relay' with it.
+The relays of the config file (CONFIG/config, see 'masque help join')
+are asked too when no --relay is given, beside the LAN. Join one with 'masque join CODE --relay ADDR'. A
+directory is not trusted: each table is shown with its creator's
+fingerprint, and a join checks the creator and the roster itself.
 
 Anyone can advertise a table under any name, or copy a table's id: when
 two creators advertise the same name, code or table id, both are listed,
@@ -60,13 +74,16 @@ while someone is hosting, 'masque doctor' checks multicast on each
 interface and says what to try.`,
 		Example: `  masque lobby
   masque lobby --wait 10s --json
-  masque lobby --interface wlan0`,
+  masque lobby --interface wlan0
+  masque lobby --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW...`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLobby(cmd.Context(), a, o) },
 	}
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the tables as a JSON array")
 	cmd.Flags().DurationVar(&o.wait, "wait", 3*time.Second, "how long to listen")
 	cmd.Flags().StringSliceVar(&o.ifaces, "interface", nil, "listen only on this network `INTERFACE` (repeatable)")
+	cmd.Flags().StringArrayVar(&o.relays, "relay", nil, "list the tables in the directory of the relay at `MULTIADDR` instead of the LAN (repeatable; default: the relays of CONFIG/config, if any, as well as the LAN)")
+	cmd.Flags().StringVar(&o.config, "config", "", "configuration `DIR` whose config file may name relays (default: the user config dir + /masque)")
 	return cmd
 }
 
@@ -74,23 +91,70 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 	if o.wait <= 0 || o.wait > 10*time.Minute {
 		return &exitError{code: 2, err: fmt.Errorf("--wait %v: want more than 0 and at most 10m", o.wait)}
 	}
+	config := o.config
+	if config == "" {
+		if d, err := defaultConfigDir(); err == nil {
+			config = d
+		}
+	}
+	var relays []peer.AddrInfo
+	from := ""
+	if len(o.relays) > 0 || config != "" {
+		var err error
+		if relays, from, err = resolveRelays(o.relays, config); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signalContext(ctx)
+	defer stop()
+	// --relay: the directories only. Relays of the config file: the
+	// directories and the LAN.
+	var online []lobby.Table
+	var onlineErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if len(relays) > 0 {
+			online, onlineErr = listOnline(ctx, a, o, relays)
+		}
+	}()
+	var lan []lobby.Table
+	if from != "--relay" {
+		var err error
+		if lan, err = browseLAN(ctx, o); err != nil && len(relays) == 0 {
+			return err
+		}
+	}
+	<-done
+	if onlineErr != nil && (from == "--relay" || len(lan) == 0) {
+		return onlineErr
+	}
+	if len(relays) > 0 {
+		o.where = "in the directory of " + relayNames(relays)
+		if from != "--relay" {
+			o.where = "on this network and " + o.where
+		}
+	}
+	return printLobby(a.stdout, directory.Merge(lan, online), o)
+}
+
+// browseLAN lists the tables announced on the LAN for o.wait.
+func browseLAN(ctx context.Context, o lobbyOptions) ([]lobby.Table, error) {
 	var opts lobby.Options
 	if len(o.ifaces) > 0 {
 		ifs, err := lobby.Interfaces(o.ifaces...)
 		if err != nil {
-			return &exitError{code: 2, err: err, hint: "'masque doctor' lists the interfaces"}
+			return nil, &exitError{code: 2, err: err, hint: "'masque doctor' lists the interfaces"}
 		}
 		opts.Interfaces = ifs
 	}
 	// One browse round as long as the wait, so that every answer is kept.
 	opts.Interval = o.wait
-	ctx, stop := signalContext(ctx)
-	defer stop()
 	bctx, cancel := context.WithTimeout(ctx, o.wait)
 	defer cancel()
 	ch, err := lobby.Browse(bctx, opts)
 	if err != nil {
-		return &exitError{code: 1, err: err, hint: "mDNS cannot start here; 'masque doctor' says why"}
+		return nil, &exitError{code: 1, err: err, hint: "mDNS cannot start here; 'masque doctor' says why"}
 	}
 	var tables []lobby.Table
 	for s := range ch {
@@ -98,7 +162,23 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 			tables = s
 		}
 	}
-	return printLobby(a.stdout, tables, o)
+	return tables, nil
+}
+
+// listOnline lists the tables in the relays' directories; a relay that
+// does not answer is a warning unless none does.
+func listOnline(ctx context.Context, a *app, o lobbyOptions, relays []peer.AddrInfo) ([]lobby.Table, error) {
+	lctx, cancel := context.WithTimeout(ctx, max(o.wait, 10*time.Second))
+	defer cancel()
+	tables, errs := listDirectories(lctx, relays, "")
+	if len(errs) == len(relays) {
+		return nil, &exitError{code: 1, err: fmt.Errorf("lobby: no directory answered: %w", errors.Join(errs...)),
+			hint: "check that 'masque relay' runs at the --relay address (and was not started with --no-directory)"}
+	}
+	for _, e := range errs {
+		fmt.Fprintf(a.stderr, "warning: %v\n", termsafe.String(e.Error()))
+	}
+	return tables, nil
 }
 
 // printLobby lists tables as 'masque lobby' does: a table, or JSON.
@@ -121,6 +201,11 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 		return json.NewEncoder(w).Encode(entries)
 	}
 	if len(entries) == 0 {
+		if o.where != "" {
+			fmt.Fprintf(w, "no open tables %s\n", o.where)
+			fmt.Fprintln(w, "host one with 'masque host --relay ADDR' (it lists the table in that relay's directory while seats are free)")
+			return nil
+		}
 		fmt.Fprintf(w, "no tables on this network (listened %v)\n", o.wait)
 		fmt.Fprintln(w, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
 		return nil
@@ -139,6 +224,9 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	if warn {
 		fmt.Fprintln(w, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
 		fmt.Fprintln(w, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")
+	}
+	if o.where != "" {
+		fmt.Fprintf(w, "(listed %s; join with 'masque join CODE --relay ADDR')\n", o.where)
 	}
 	return nil
 }

@@ -223,7 +223,7 @@ func runPlay(a *app, o playOptions) error {
 	}
 	var sess session.Session = ls
 	topts := tui.Options{
-		Title:           fmt.Sprintf("local table against %d bots", o.players-1),
+		Title:           fmt.Sprintf("local table against %d %s", o.players-1, bots(o.players-1)),
 		NoMemory:        o.noMemory,
 		ChallengeWindow: o.window,
 		NoColor:         a.noColor,
@@ -290,4 +290,12 @@ func openLog(path string, pattern ...string) (*os.File, string, error) {
 
 func savePlayTranscript(ls *localsession.Session, path string) (string, error) {
 	return writeDemoTranscript(ls.Transcript(), path)
+}
+
+// bots is the noun for n bots: "bot" or "bots".
+func bots(n int) string {
+	if n == 1 {
+		return "bot"
+	}
+	return "bots"
 }

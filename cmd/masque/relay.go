@@ -23,6 +23,7 @@ import (
 	manet "github.com/multiformats/go-multiaddr/net"
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/identity"
 )
 
@@ -38,6 +39,8 @@ type relayOpts struct {
 	maxResv     int
 	maxPerIP    int
 	maxCircuits int
+	noDirectory bool
+	dirTables   int
 }
 
 // relayKeyDir is the relay's identity directory inside the config
@@ -82,6 +85,18 @@ first minutes). Reservations (a player asking to be reachable through
 the relay) are capped in total and per IP address, and relayed
 connections per peer.
 
+The relay also keeps a small directory of open tables (stream protocol
+/masque/directory/1): a host started with --relay lists its table there,
+'masque lobby --relay ADDR' shows them and 'masque join CODE --relay ADDR'
+joins one by its code, as on a LAN. An entry lives 90 s unless its host
+refreshes it, and is withdrawn when the table is full. Only a table's
+creator (the peer id of the connection, proven by its key) can list or
+withdraw it; everything else in an entry is the creator's word, and
+joiners check the creator's peer id and the signed roster themselves.
+Requests are rate limited per peer and per IP address; --directory-tables
+caps the tables listed at once (4 per creator); --no-directory turns it
+off.
+
 The relay runs until interrupted (SIGINT, SIGTERM). Logs go to stderr;
 the addresses (with --json, one status line, then one per --status
 interval) go to stdout.`,
@@ -104,6 +119,8 @@ interval) go to stdout.`,
 	f.IntVar(&o.maxResv, "max-reservations", 256, "reservations held at once, in total")
 	f.IntVar(&o.maxPerIP, "max-per-ip", 16, "reservations (and connections: twice as many) from one IP address")
 	f.IntVar(&o.maxCircuits, "max-circuits", 32, "relayed connections one peer may have open at once (a seat needs one per other seat)")
+	f.BoolVar(&o.noDirectory, "no-directory", false, "do not keep a directory of open tables (joiners then need the host's invite, not its code)")
+	f.IntVar(&o.dirTables, "directory-tables", 1024, "open tables the directory lists at once")
 	return cmd
 }
 
@@ -154,6 +171,11 @@ type relayStatus struct {
 	CircuitsTotal int64    `json:"circuits_total"`
 	Refused       int64    `json:"refused"`
 	Bytes         int64    `json:"bytes"`
+	// Tables listed in the directory, directory requests served and
+	// refused (rate limits, caps, bad requests).
+	Tables     int   `json:"tables"`
+	DirServed  int64 `json:"directory_served"`
+	DirRefused int64 `json:"directory_refused"`
 }
 
 // relayResources turns the flags into the relay service's limits.
@@ -190,6 +212,9 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 	rc, err := o.relayResources()
 	if err != nil {
 		return err
+	}
+	if o.dirTables < 1 {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--directory-tables %d: want 1 or more", o.dirTables)}
 	}
 	if len(o.listen) == 0 {
 		return &exitError{code: exitUsage, err: errors.New("--listen: give at least one address")}
@@ -229,15 +254,26 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 		return &exitError{code: exitFault, err: err, hint: "is another program using the ports? change them with --listen"}
 	}
 	defer h.Close()
+	// Which address a connection comes from, for 'masque doctor'.
+	directory.ServeObserved(h)
+	var tables *directory.Server
+	if !o.noDirectory {
+		tables = directory.NewServer(directory.Limits{Entries: o.dirTables})
+		tables.Attach(h)
+	}
 	ctx, stop := signalContext(ctx)
 	defer stop()
 
 	start := time.Now()
 	addrs := relayAddrs(h)
 	status := func(event string) relayStatus {
-		return relayStatus{Event: event, PeerID: h.ID().String(), Addrs: addrs, Uptime: time.Since(start).Seconds(),
+		st := relayStatus{Event: event, PeerID: h.ID().String(), Addrs: addrs, Uptime: time.Since(start).Seconds(),
 			Peers: len(h.Network().Peers()), Reservations: stats.reservations.Load(), Circuits: stats.circuits.Load(),
 			CircuitsTotal: stats.circuitsTotal.Load(), Refused: stats.refused.Load(), Bytes: stats.bytes.Load()}
+		if tables != nil {
+			st.Tables, st.DirServed, st.DirRefused = tables.Stats()
+		}
+		return st
 	}
 	limit := "none"
 	if rc.Limit != nil {
@@ -253,6 +289,9 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 			fmt.Fprintf(a.stdout, "  %s\n", s)
 		}
 		fmt.Fprintf(a.stdout, "The host runs: masque host --relay %s\n", addrs[0])
+		if tables != nil {
+			fmt.Fprintf(a.stdout, "Players list its tables with: masque lobby --relay %s\n", addrs[0])
+		}
 		fmt.Fprintln(a.stdout, "Interrupt (Ctrl-C) to stop.")
 	}
 
@@ -274,7 +313,8 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 		case <-tick:
 			st := status("status")
 			logger.Info("relay status", "peers", st.Peers, "reservations", st.Reservations, "circuits", st.Circuits,
-				"circuits_total", st.CircuitsTotal, "refused", st.Refused, "bytes", st.Bytes)
+				"circuits_total", st.CircuitsTotal, "refused", st.Refused, "bytes", st.Bytes,
+				"tables", st.Tables, "directory_served", st.DirServed, "directory_refused", st.DirRefused)
 			if o.asJSON {
 				printJSONLine(a.stdout, st)
 			}

@@ -41,6 +41,7 @@ func TestRelayFlags(t *testing.T) {
 		{[]string{"relay", "--listen", "0.0.0.0:4001"}, "--listen"},
 		{[]string{"relay", "--announce", "/ip4/1.2.3.4/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"}, "--announce"},
 		{[]string{"relay", "extra"}, "unexpected argument"},
+		{[]string{"relay", "--directory-tables", "0"}, "--directory-tables"},
 	} {
 		code, _, errOut := runOut(c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -48,7 +49,8 @@ func TestRelayFlags(t *testing.T) {
 		}
 	}
 	code, out, _ := runOut("relay", "--help")
-	for _, want := range []string{"encrypted", "Noise", "forge", "delay or drop", "identity.key", "--circuit-duration"} {
+	for _, want := range []string{"encrypted", "Noise", "forge", "delay or drop", "identity.key", "--circuit-duration",
+		"directory of open tables", "masque join CODE --relay", "--no-directory"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Errorf("relay --help does not say %q:\n%s", want, out)
 		}
@@ -91,7 +93,7 @@ func TestRelayRuns(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- runRelay(ctx, a, relayOpts{config: cfg, listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"},
-				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4})
+				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4, dirTables: 8})
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {

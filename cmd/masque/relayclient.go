@@ -5,19 +5,24 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/directory"
+	"github.com/masque-games/masque/p2p/lobby"
 )
 
 // relayFlagHelp is --relay's help on host, join and play.
 const relayFlagHelp = "play across the internet through the relay at `MULTIADDR` (as 'masque relay' prints it, ending in /p2p/<relay id>; " +
 	"repeatable: give its TCP and QUIC addresses, or several relays). The relay only forwards encrypted bytes; " +
-	"seats behind home routers reach each other through it, and go direct when hole punching works. See docs/online.md"
+	"seats behind home routers reach each other through it, and go direct when hole punching works; the host lists its table in the relay's directory, " +
+	"so that others join by code. Default: the relays of the config file CONFIG/config, if any. See docs/online.md"
 
 // addRelayFlag adds --relay to cmd.
 func addRelayFlag(cmd *cobra.Command, relays *[]string) {
@@ -45,7 +50,11 @@ func (r *netRun) awaitRelays(p *netsession.Peer) {
 	if len(r.relays) == 0 {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), relayWait)
+	wait := r.o.relayWait
+	if wait <= 0 {
+		wait = relayWait
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	start := time.Now()
 	held := p.Node.WaitReservations(ctx)
@@ -54,7 +63,7 @@ func (r *netRun) awaitRelays(p *netsession.Peer) {
 			r.printf("relay %s: reservation held after %.1fs (others reach you through it)", shortPeer(rl.ID), time.Since(start).Seconds())
 		} else {
 			r.printf("warning: relay %s: no reservation after %v (is 'masque relay' running at %s?); still trying",
-				shortPeer(rl.ID), relayWait, rl.Addrs[0])
+				shortPeer(rl.ID), wait, rl.Addrs[0])
 		}
 	}
 	if len(held) > 0 && !p.Node.HolePunchReady() {
@@ -120,4 +129,47 @@ func (r *netRun) unreachableHint(err error) (string, bool) {
 	}
 	return "the host could not be reached, even through the relay (" + strings.Join(addrs, ", ") + "): check that the relay is running " +
 		"and that the host started with the same --relay (its invite then shows /p2p-circuit addresses through it)", true
+}
+
+// relayNames names relays for messages: "relay …ABCD1234" or
+// "relays …A, …B".
+func relayNames(relays []peer.AddrInfo) string {
+	var ids []string
+	for _, rl := range relays {
+		ids = append(ids, shortPeer(rl.ID))
+	}
+	if len(ids) == 1 {
+		return "relay " + ids[0]
+	}
+	return "relays " + strings.Join(ids, ", ")
+}
+
+// listDirectories asks every relay's directory for its open tables (those
+// with join code code, if not empty), through a throwaway libp2p host
+// (no identity of the player's is shown to the relays), and merges the
+// answers. errs holds the relays that did not answer.
+func listDirectories(ctx context.Context, relays []peer.AddrInfo, code string) ([]lobby.Table, []error) {
+	h, err := libp2p.New(libp2p.NoListenAddrs, libp2p.DisableRelay(), libp2p.DisableMetrics())
+	if err != nil {
+		return nil, []error{fmt.Errorf("start a host to ask the directories: %w", err)}
+	}
+	defer h.Close()
+	lists := make([][]lobby.Table, len(relays))
+	errs := make([]error, len(relays))
+	var wg sync.WaitGroup
+	for i, rl := range relays {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lists[i], errs[i] = directory.List(ctx, h, rl, code)
+		}()
+	}
+	wg.Wait()
+	var failed []error
+	for _, e := range errs {
+		if e != nil {
+			failed = append(failed, e)
+		}
+	}
+	return directory.Merge(lists...), failed
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gtank/ristretto255"
 	"github.com/spf13/cobra"
@@ -20,12 +21,15 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
+	"github.com/masque-games/masque/p2p/chat"
 )
 
 type replayOptions struct {
 	file   string
 	reveal bool
 	asJSON bool
+	chat   string // the chat file (default: FILE.chat, if there is one)
+	noChat bool
 }
 
 // replayCard is a card in a slot.
@@ -74,6 +78,18 @@ type replayResult struct {
 	Steps      []replayStep   `json:"steps"`
 	Final      *games.Summary `json:"final,omitempty"`
 	Complete   bool           `json:"complete"`
+	// Chat is the table chat saved beside the transcript, its messages
+	// each checked against its author's key in the roster.
+	Chat []replayChat `json:"chat,omitempty"`
+}
+
+// replayChat is one message of the table chat.
+type replayChat struct {
+	Seat   int    `json:"seat"`
+	Player string `json:"player"`
+	Seq    uint32 `json:"seq"`
+	Time   string `json:"time"` // RFC 3339, the author's clock
+	Text   string `json:"text"`
 }
 
 func newReplayCmd(a *app) *cobra.Command {
@@ -92,6 +108,10 @@ If the players published their keys at the end (tables do by default),
 --reveal decrypts every card at every step: who held which card after every
 turn, what every peek (and every Princess) showed, and whether each swap
 was real or pretended.
+A networked table's chat, saved beside the transcript as FILE.chat, is
+shown after the game (--chat names another file, --no-chat hides it):
+each message is checked against its author's key in the roster, and one
+that fails is named in a warning, not shown.
 Every entry is checked on the way, as 'masque verify' does. A deal fixed
 in the roster's options (scripted tables) instead of drawn from the
 players' coins is announced by a warning ("deal_source": "fixed" and
@@ -108,6 +128,8 @@ players' coins is announced by a warning ("deal_source": "fixed" and
 	}
 	cmd.Flags().BoolVar(&o.reveal, "reveal", false, "show every card at every step (needs the keys the players published)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the game as JSON")
+	cmd.Flags().StringVar(&o.chat, "chat", "", "the table chat's `FILE` (default: the transcript's path + .chat, if it exists)")
+	cmd.Flags().BoolVar(&o.noChat, "no-chat", false, "do not show the table chat")
 	return cmd
 }
 
@@ -140,6 +162,12 @@ func runReplay(a *app, o replayOptions) error {
 	res, err := replayTranscript(tr, game, key, out)
 	if err != nil {
 		return err
+	}
+	if !o.noChat {
+		if res.Chat, err = readChat(tr, o, a.stderr); err != nil {
+			return err
+		}
+		printChat(out, res.Chat)
 	}
 	if o.asJSON {
 		return json.NewEncoder(a.stdout).Encode(res)
@@ -421,4 +449,63 @@ func replayEnd(tr *ledger.Transcript, t *table.Table, g games.Game, res *replayR
 		return res, errors.New("the table never dealt")
 	}
 	return res, nil
+}
+
+// readChat reads and checks the table chat beside the transcript
+// (o.chat, or o.file + ".chat" when it exists). A damaged file is an
+// error; a message that does not verify is left out with a warning on
+// stderr.
+func readChat(tr *ledger.Transcript, o replayOptions, stderr io.Writer) ([]replayChat, error) {
+	path := o.chat
+	if path == "" {
+		path = o.file + chatSuffix
+		if _, err := os.Stat(path); err != nil {
+			return nil, nil
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &exitError{code: exitDamaged, err: fmt.Errorf("chat: %w", err)}
+	}
+	f, err := chat.UnmarshalFile(data)
+	if err != nil {
+		return nil, &exitError{code: exitDamaged, err: fmt.Errorf("%s: %w", path, err), hint: "--no-chat replays the game without it"}
+	}
+	game, err := tr.Roster.GameID()
+	if err != nil {
+		return nil, err
+	}
+	if f.Game != game {
+		return nil, &exitError{code: exitDamaged, err: fmt.Errorf("%s is the chat of another game", path), hint: "--no-chat replays the game without it"}
+	}
+	var keys [][]byte
+	for _, s := range tr.Roster.Seats {
+		keys = append(keys, s.SignKey)
+	}
+	good, verr := f.Verify(keys)
+	if verr != nil {
+		fmt.Fprintf(stderr, "warning: %s: messages left out: %v\n", path, termsafe.String(verr.Error()))
+	}
+	var out []replayChat
+	for _, m := range good {
+		out = append(out, replayChat{Seat: int(m.Seat), Player: tr.Roster.Seats[m.Seat].Name, Seq: m.Seq,
+			Time: m.Time.UTC().Format(time.RFC3339), Text: m.Text})
+	}
+	return out, nil
+}
+
+// printChat lists the table chat after the game.
+func printChat(w io.Writer, msgs []replayChat) {
+	if len(msgs) == 0 {
+		return
+	}
+	noun := "messages"
+	if len(msgs) == 1 {
+		noun = "message"
+	}
+	fmt.Fprintf(w, "\nTable chat (%d %s, each signed by its author):\n", len(msgs), noun)
+	for _, m := range msgs {
+		t, _ := time.Parse(time.RFC3339, m.Time)
+		fmt.Fprintf(w, "  %s  %s: %s\n", t.Format("15:04:05"), termsafe.String(m.Player), termsafe.String(m.Text))
+	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/games/registry"
@@ -141,29 +142,7 @@ func writeTranscript(lt *local.Table, path string) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, enc, 0o644)
-}
-
-// writeFileAtomic writes data to a temporary file beside path, syncs it,
-// and renames it into place, so a crash never leaves half a file.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.Write(path, enc, 0o644)
 }
 
 // printSummary prints a game's public result: as JSON, or the headline,

@@ -268,3 +268,24 @@ type Teller interface {
 	// CardWords names a card for people ("Big Bad Wolf").
 	CardWords(c engine.Card) string
 }
+
+// StateOf returns s as a state of the game whose states are S (a pointer
+// type), or ok=false for nil or another game's state: how a game's
+// [Rules] methods that take any [engine.State] find their own.
+func StateOf[S comparable](s engine.State) (st S, ok bool) {
+	var zero S
+	st, ok = s.(S)
+	return st, ok && st != zero
+}
+
+// FormatMoveOf is a [Rules.FormatMove] for the game whose states are S:
+// format says a move of one of its states; anything else (nil, another
+// game's state) gets the neutral "seat(N) kind [args]", the kind named
+// by kindName.
+func FormatMoveOf[S comparable](s engine.State, m engine.Move, format func(S, engine.Move) string, kindName func(uint8) string) string {
+	st, ok := StateOf[S](s)
+	if !ok {
+		return fmt.Sprintf("seat(%d) %s %v", m.Seat, kindName(m.Kind), m.Args)
+	}
+	return format(st, m)
+}

@@ -123,11 +123,7 @@ func (Game) FixedDeal(options []byte) bool {
 
 // FormatMove is [FormatMove] for a state of this game.
 func (Game) FormatMove(s engine.State, m engine.Move) string {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return fmt.Sprintf("seat(%d) %s %v", m.Seat, KindName(m.Kind), m.Args)
-	}
-	return FormatMove(st, m)
+	return games.FormatMoveOf(s, m, FormatMove, KindName)
 }
 
 // CardName is [CardName].
@@ -137,8 +133,8 @@ func (Game) CardName(c engine.Card) string { return CardName(c) }
 // player's roses, and the JSON fields roses ({name: n}), round and
 // unmasked (the names of the unmasked players).
 func (Game) Summarize(s engine.State) (games.Summary, bool) {
-	st, ok := s.(*State)
-	if !ok || st == nil {
+	st, ok := games.StateOf[*State](s)
+	if !ok {
 		return games.Summary{}, false
 	}
 	sum := games.Summary{Over: st.Over(), Unit: "roses"}

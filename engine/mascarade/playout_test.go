@@ -1,7 +1,6 @@
 package mascarade_test
 
 import (
-	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
 var playerNames = []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg", "Petya", "Roma"}
@@ -55,61 +55,6 @@ func randomSet(r *rand.Rand, players, center int) []engine.Card {
 	}
 }
 
-type played struct {
-	m    engine.Move
-	swap bool
-}
-
-// playRandom plays random legal moves until the game ends or maxSteps.
-func playRandom(t testing.TB, r *rand.Rand, tab *mascaradetest.Table, maxSteps int) []played {
-	var log []played
-	for range maxSteps {
-		s := tab.State
-		need := s.Next()
-		if need.Kind == engine.NeedNothing {
-			if !s.Over() || len(s.Winners()) == 0 {
-				t.Fatalf("NeedNothing but not over with winners: %v", s)
-			}
-			return log
-		}
-		if need.Kind != engine.NeedMove {
-			t.Fatalf("oracle left the state waiting for facts: %v", s)
-		}
-		moves := s.LegalMoves(need.Seat)
-		if len(moves) == 0 {
-			t.Fatalf("no legal move for seat %d: %v", need.Seat, s)
-		}
-		// A seat that is not asked has no legal move.
-		if other := (need.Seat + 1) % engine.Seat(s.Players()); s.LegalMoves(other) != nil {
-			t.Fatalf("seat %d has legal moves out of turn", other)
-		}
-		m := moves[r.IntN(len(moves))]
-		// Favour ending the challenge window and the turn quickly: random
-		// play otherwise challenges far more than people do.
-		if s.InChallengeWindow() && r.IntN(4) != 0 {
-			m = moves[0] // pass
-		}
-		bit := r.IntN(2) == 0
-		before := mascaradetest.HashState(s)
-		if _, err := tab.Play(m, bit); err != nil {
-			t.Fatalf("legal move %s rejected: %v", mascarade.FormatMove(s, m), err)
-		}
-		if mascaradetest.HashState(s) != before {
-			t.Fatal("Apply modified its receiver")
-		}
-		if got := tab.State.Total(); got != mascarade.BoxCoins {
-			t.Fatalf("coins not conserved: %d after %s", got, mascarade.FormatMove(s, m))
-		}
-		for p := range engine.Seat(tab.State.Players()) {
-			if tab.State.Coins(p) < 0 {
-				t.Fatalf("negative purse: %v", tab.State)
-			}
-		}
-		log = append(log, played{m, bit})
-	}
-	return log
-}
-
 func TestRandomPlayouts(t *testing.T) {
 	games := 250
 	if testing.Short() {
@@ -128,38 +73,19 @@ func TestRandomPlayouts(t *testing.T) {
 				if err != nil {
 					t.Fatalf("game %d: %v", g, err)
 				}
-				log := playRandom(t, r, tab, 600)
+				log := scripttest.Playout(t, r, tab, 600, mascarade.BoxCoins, mascarade.FormatMove, nil)
 				if tab.State.Over() {
 					ended++
 				}
-				replay(t, opts, deal, log, tab.Steps)
+				again, err := mascaradetest.New(opts, deal)
+				if err != nil {
+					t.Fatal(err)
+				}
+				scripttest.Replay(t, again, log, tab.Steps)
 			}
 			if ended < games/2 {
 				t.Errorf("only %d of %d random games ended within the step cap", ended, games)
 			}
 		})
-	}
-}
-
-// replay plays the same moves from scratch and checks every state hash.
-func replay(t *testing.T, opts mascarade.Options, deal []engine.Card, log []played, want []mascaradetest.Step) {
-	t.Helper()
-	tab, err := mascaradetest.New(opts, deal)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, pm := range log {
-		st, err := tab.Play(pm.m, pm.swap)
-		if err != nil {
-			t.Fatalf("replay step %d: %v", i, err)
-		}
-		if st.Hash != want[i].Hash {
-			t.Fatalf("replay step %d: state hash differs", i)
-		}
-	}
-	a, _ := tab.State.AppendBinary(nil)
-	b, _ := tab.State.AppendBinary(nil)
-	if !bytes.Equal(a, b) {
-		t.Fatal("encoding not deterministic")
 	}
 }

@@ -1,9 +1,6 @@
 package mascarade_test
 
 import (
-	"github.com/masque-games/masque/engine/masquerade/scripttest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +8,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
 // TestScripts plays every testdata/*.txt script with the oracle and checks
@@ -25,54 +23,17 @@ import (
 // expect-error the script must stop at that line with that rule; later
 // expectations are checked against the state before that line.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			expect, wantErr := scripttest.ReadExpect(t, src)
-			if len(expect) == 0 && wantErr == nil {
-				t.Fatal("script states no expected outcome")
-			}
-			sc, err := mascarade.ParseScript(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, err := mascaradetest.New(sc.Options, mascaradetest.ScriptDeal(sc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Expectations are checkpoints: each is checked against the
-			// state reached by the lines above it.
-			check := func(upTo int) {
-				if err := tab.Finish(); err != nil {
-					t.Fatal(err)
-				}
-				for len(expect) > 0 && expect[0].Line < upTo {
-					checkExpect(t, tab, expect[0].Key, expect[0].Val)
-					expect = expect[1:]
-				}
-			}
-			for _, ln := range sc.Lines {
-				if len(expect) > 0 && expect[0].Line < ln.LineNo {
-					check(ln.LineNo)
-				}
-				if err = tab.PlayLine(ln); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = tab.Finish()
-			}
-			scripttest.CheckErr(t, err, wantErr)
-			check(1 << 30)
-		})
-	}
+	scripttest.RunScripts(t, "testdata/*.txt", func(t *testing.T, src []byte) (*mascaradetest.Table, []mascarade.ScriptLine) {
+		sc, err := mascarade.ParseScript(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := mascaradetest.New(sc.Options, mascaradetest.ScriptDeal(sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab, sc.Lines
+	}, checkExpect)
 }
 
 func checkExpect(t *testing.T, tab *mascaradetest.Table, k, v string) {

@@ -100,36 +100,20 @@ func (Game) ParseScript(src []byte, load games.Loader) (games.Script, error) {
 
 // FormatMove is [FormatMove] for a state of this game.
 func (Game) FormatMove(s engine.State, m engine.Move) string {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return fmt.Sprintf("seat(%d) %s %v", m.Seat, KindName(m.Kind), m.Args)
-	}
-	return FormatMove(st, m)
+	return games.FormatMoveOf(s, m, FormatMove, KindName)
 }
 
 // CardName is [CardName].
 func (Game) CardName(c engine.Card) string { return CardName(c) }
 
 // Summarize returns the public result of a state of this game.
-func (Game) Summarize(s engine.State) (games.Summary, bool) {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return games.Summary{}, false
-	}
-	return masquerade.Summarize(st), true
-}
+func (Game) Summarize(s engine.State) (games.Summary, bool) { return masquerade.SummarizeOf[*State](s) }
 
 // Seats returns the script's player names (the contract's [games.Script]).
 func (sc *Script) Seats() []string { return sc.Options.Players }
 
 // Table returns the script's table options: its game options and deal.
-func (sc *Script) Table() (table.Options, error) {
-	enc, err := sc.Options.MarshalBinary()
-	if err != nil {
-		return table.Options{}, err
-	}
-	return table.Options{Game: enc, Deal: sc.Deal}, nil
-}
+func (sc *Script) Table() (table.Options, error) { return masquerade.ScriptTable(sc.Options, sc.Deal) }
 
 // Play plays the script's lines on t (see [masquerade.LinePlayer]).
 func (sc *Script) Play(t games.Table) error {

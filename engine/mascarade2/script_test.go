@@ -1,7 +1,6 @@
 package mascarade2_test
 
 import (
-	"github.com/masque-games/masque/engine/masquerade/scripttest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
 // loadTestdata reads scenario files relative to testdata/.
@@ -30,52 +30,17 @@ func loadTestdata(name string) ([]byte, error) {
 // expect-error the script must stop at that line with that rule; later
 // expectations are checked against the state before that line.
 func TestScripts(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txt")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no scripts: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			expect, wantErr := scripttest.ReadExpect(t, src)
-			if len(expect) == 0 && wantErr == nil {
-				t.Fatal("script states no expected outcome")
-			}
-			sc, err := mascarade2.ParseScript(src, loadTestdata)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, err := mascarade2test.New(sc.Options, mascarade2test.ScriptDeal(sc))
-			if err != nil {
-				t.Fatal(err)
-			}
-			check := func(upTo int) {
-				if err := tab.Finish(); err != nil {
-					t.Fatal(err)
-				}
-				for len(expect) > 0 && expect[0].Line < upTo {
-					checkExpect(t, tab, expect[0].Key, expect[0].Val)
-					expect = expect[1:]
-				}
-			}
-			for _, ln := range sc.Lines {
-				if len(expect) > 0 && expect[0].Line < ln.LineNo {
-					check(ln.LineNo)
-				}
-				if err = tab.PlayLine(ln); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = tab.Finish()
-			}
-			scripttest.CheckErr(t, err, wantErr)
-			check(1 << 30)
-		})
-	}
+	scripttest.RunScripts(t, "testdata/*.txt", func(t *testing.T, src []byte) (*mascarade2test.Table, []mascarade2.ScriptLine) {
+		sc, err := mascarade2.ParseScript(src, loadTestdata)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab, err := mascarade2test.New(sc.Options, mascarade2test.ScriptDeal(sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tab, sc.Lines
+	}, checkExpect)
 }
 
 func checkExpect(t *testing.T, tab *mascarade2test.Table, k, v string) {

@@ -1,12 +1,14 @@
 package masquerade
 
 import (
+	"encoding"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // PlayState is what the family's script semantics need of an edition's
@@ -114,3 +116,13 @@ type scriptErr string
 func (e scriptErr) Error() string { return string(e) }
 
 const errNotStarted = scriptErr("the table has not dealt yet")
+
+// ScriptTable is a [games.Script]'s Table for an edition's script: the
+// canonical encoding of its options and its fixed deal.
+func ScriptTable(opts encoding.BinaryMarshaler, deal []engine.Card) (table.Options, error) {
+	enc, err := opts.MarshalBinary()
+	if err != nil {
+		return table.Options{}, fmt.Errorf("the script's options: %w", err)
+	}
+	return table.Options{Game: enc, Deal: deal}, nil
+}

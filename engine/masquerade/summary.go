@@ -36,3 +36,16 @@ func Summarize(s Scoreboard) games.Summary {
 	sum.Fields = []games.Field{{Key: "coins", Value: coins}, {Key: "court", Value: s.Court()}, {Key: "turn", Value: s.Turn()}}
 	return sum
 }
+
+// SummarizeOf is a [games.Rules.Summarize] for the edition whose states
+// are S: [Summarize] of one of its states, ok=false for anything else.
+func SummarizeOf[S interface {
+	comparable
+	Scoreboard
+}](s engine.State) (games.Summary, bool) {
+	st, ok := games.StateOf[S](s)
+	if !ok {
+		return games.Summary{}, false
+	}
+	return Summarize(st), true
+}

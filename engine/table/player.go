@@ -655,6 +655,40 @@ func (p *Player) Known(t *Table) map[engine.Slot]engine.Card {
 	return out
 }
 
+// Opened returns every card of the table by slot, opened with the card
+// keys every seat published at the end (Options.PublishKeys), or nil
+// until every seat has published its key. Once they are published anyone
+// holding the log can open every card (masque replay --reveal); a screen
+// shows them face up.
+func (t *Table) Opened() map[engine.Slot]engine.Card {
+	sum := ristretto255.NewScalar()
+	for _, k := range t.st.keys {
+		if k == nil {
+			return nil
+		}
+		x, err := ristretto255.NewScalar().SetCanonicalBytes(k)
+		if err != nil {
+			return nil // checked against the seat's public key when applied
+		}
+		sum.Add(sum, x)
+	}
+	if len(t.st.keys) == 0 {
+		return nil
+	}
+	out := map[engine.Slot]engine.Card{}
+	for i, c := range t.st.slots {
+		if len(c) == 0 {
+			continue
+		}
+		m := ristretto255.NewElement().ScalarMult(sum, c[0].A)
+		m.Subtract(c[0].B, m)
+		if kind, ok := t.cat.Kind(m); ok {
+			out[engine.Slot(i)] = engine.Card(kind)
+		}
+	}
+	return out
+}
+
 // faceUpKind returns the kind of a trivially masked card (every
 // component's first element the identity), or ok=false.
 func faceUpKind(t *Table, c mental.Card) (int, bool) {

@@ -9,25 +9,10 @@ import (
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/bot"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
 var names = []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg", "Petya", "Roma"}
-
-// observation returns what seat learns from an oracle step.
-func observation(st mascaradetest.Step, seat engine.Seat) bot.Observation {
-	o := bot.Observation{Effects: st.Effects, Facts: st.Facts}
-	for _, p := range st.Peeks {
-		if p.By == seat {
-			o.Seen = append(o.Seen, engine.Fact{Slot: p.Slot, Card: p.Card})
-		}
-	}
-	for _, e := range st.Effects {
-		if e.Kind == engine.EffectSwap && e.By == seat {
-			o.Swap = st.Swap
-		}
-	}
-	return o
-}
 
 // playBots plays one game of bots and returns the table.
 func playBots(t *testing.T, players int, seed uint64, maxSteps int) *mascaradetest.Table {
@@ -44,29 +29,7 @@ func playBots(t *testing.T, players int, seed uint64, maxSteps int) *mascaradete
 	for i := range bots {
 		bots[i] = bot.New(tab.State, engine.Seat(i), seed*31+uint64(i))
 	}
-	for range maxSteps {
-		need := tab.State.Next()
-		if need.Kind == engine.NeedNothing {
-			break
-		}
-		m, swap, ok := bots[need.Seat].Choose(tab.State)
-		if !ok {
-			t.Fatalf("bot %d has no move: %v", need.Seat, tab.State)
-		}
-		st, err := tab.Play(m, swap)
-		if err != nil {
-			t.Fatalf("bot move %s: %v", mascarade.FormatMove(tab.State, m), err)
-		}
-		for i, b := range bots {
-			b.Observe(observation(st, engine.Seat(i)))
-			// The tracker never rules out the true card.
-			for sl, c := range tab.Cards {
-				if !b.Tracker.Candidates(engine.Slot(sl)).Has(c) {
-					t.Fatalf("bot %d rules out the true card %s in slot %d", i, mascarade.CardName(c), sl)
-				}
-			}
-		}
-	}
+	scripttest.PlayBots(t, tab, bots, func(b *bot.Bot) *bot.Tracker { return b.Tracker }, maxSteps, mascarade.FormatMove, mascarade.CardName)
 	return tab
 }
 

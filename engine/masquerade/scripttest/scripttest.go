@@ -1,5 +1,9 @@
-// Package scripttest reads the expected outcomes written into the script
-// files of the Mascarade family's tests (testdata/*.txt), so both editions
+// Package scripttest is the test harness the Mascarade family's editions
+// share: it runs their script files (testdata/*.txt) on the family's
+// oracle ([RunScripts]), their seeded random playouts with the family's
+// invariants ([Playout], [Replay]) and their bot games ([PlayBots]), each
+// edition bringing only its parsing, options and checks. It reads the
+// expected outcomes written into the script files, so both editions
 // check their scripts the same way:
 //
 //	# expect: KEY=VALUE ...             checked against the state before the next line

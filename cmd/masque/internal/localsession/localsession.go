@@ -362,6 +362,7 @@ func (s *Session) Snapshot() session.Snapshot {
 		Rules:    v.Rules(),
 		Memory:   slices.Clone(p.Memory),
 		Known:    p.Known(s.lt.Seats[s.opts.Seat].Replica),
+		Opened:   s.lt.Seats[s.opts.Seat].Replica.Opened(),
 		SwapBits: p.SwapBits(),
 		Log:      slices.Clone(s.follow.Lines),
 		Verdict:  s.failed,

@@ -150,7 +150,7 @@ func (f *Follower) Start(t *table.Table) []string {
 		return nil
 	}
 	f.prev = s
-	lines := dealLines(s)
+	lines := f.dealLines(s)
 	f.Lines = append(f.Lines, lines...)
 	return lines
 }
@@ -185,10 +185,13 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 	case table.BodyReveal:
 		if prior == nil && s != nil {
 			ev.Dealt = true
-			ev.Lines = append(ev.Lines, dealLines(s)...)
+			ev.Lines = append(ev.Lines, f.dealLines(s)...)
 		}
 	case table.BodyKey:
-		if int(e.Seat) < len(f.names) {
+		switch {
+		case engine.Seat(e.Seat) == f.speaksTo():
+			say("you published your card key")
+		case int(e.Seat) < len(f.names):
 			say("%s published their card key", f.names[e.Seat])
 		}
 	case table.BodyMove:
@@ -209,7 +212,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 		text := prior.FormatMove(m)
 		words := Said(prior, m, f.speaksTo())
 		if m.Kind == masquerade.KindPass {
-			ev.passer = prior.Name(m.Seat)
+			ev.passer = f.nameSaid(prior, m.Seat)
 			ev.turn = prior.Turn()
 		}
 		st := &Step{Pos: e.Pos, Turn: prior.Turn(), Move: m, Text: text, Words: words, Before: prior, After: s, Effects: effects}
@@ -334,10 +337,17 @@ func cardOf(s Rules, sl engine.Slot) string {
 	return s.SlotName(sl)
 }
 
-func dealLines(s Rules) []string {
+// dealLines tell the deal: in the script's slot names for an audit
+// ("Anna Queen, centre1 Bishop"), in words to the seat spoken to (the
+// play screen: "your card is the Queen, centre card 1 is the Bishop").
+func (f *Follower) dealLines(s Rules) []string {
 	var cards []string
 	for sl, c := range s.Deal() {
-		cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), s.CardName(c)))
+		if f.you == 0 {
+			cards = append(cards, fmt.Sprintf("%s %s", s.SlotName(engine.Slot(sl)), s.CardName(c)))
+			continue
+		}
+		cards = append(cards, fmt.Sprintf("%s is the %s", f.slotSaid(s, engine.Slot(sl)), s.CardName(c)))
 	}
 	return []string{
 		"dealt face up: " + strings.Join(cards, ", "),
@@ -351,7 +361,7 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	}
 	var out []string
 	if !sameSeating(before, after) {
-		out = append(out, seatingLine(before, after))
+		out = append(out, f.seatingLine(before, after))
 	}
 	var ch []string
 	for p := range engine.Seat(after.Players()) {
@@ -373,14 +383,14 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 
 // seatingLine tells who changed chairs (the Puppeteer): the cards and
 // purses stay on the table, the players move.
-func seatingLine(before, after Rules) string {
+func (f *Follower) seatingLine(before, after Rules) string {
 	var moved, now []string
 	b := before.Seating()
 	for c, p := range after.Seating() {
 		if c < len(b) && b[c] != p {
-			moved = append(moved, after.Name(p))
+			moved = append(moved, f.nameSaid(after, p))
 		}
-		now = append(now, after.Name(p))
+		now = append(now, f.nameSaid(after, p))
 	}
 	slices.Sort(moved)
 	who := strings.Join(moved, ", ")
@@ -398,20 +408,6 @@ func Winners(s Rules) []string {
 	}
 	sort.Strings(ws)
 	return ws
-}
-
-// SwapsSince returns the hidden swaps after position since (-1: since the
-// deal) that involved slot, and so could have moved the card seen there.
-func SwapsSince(moves []Moved, slot engine.Slot, since int64) []Swap {
-	var out []Swap
-	for _, m := range moves {
-		for _, s := range m.Swaps {
-			if int64(s.Pos) > since && slices.Contains(s.Slots[:], slot) {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
 }
 
 // TurnAt returns the turn of the last move at or before position pos, or

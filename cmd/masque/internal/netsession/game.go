@@ -13,6 +13,7 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/chat"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -38,6 +39,9 @@ type GameConfig struct {
 	// OnClose are called by Close after the room and store are closed
 	// (e.g. to close the node).
 	OnClose []func()
+	// OnChat, if set, receives every new chat message (the seat's own
+	// included), e.g. to narrate it headless. It must not block.
+	OnChat func(session.ChatLine)
 }
 
 // Game is one seat at a running networked table. It implements
@@ -56,14 +60,17 @@ type Game struct {
 	out     *p2p.Outcome
 	err     error
 	closed  bool
-	salt    [32]byte      // the seat's salt for sealed choices (SealSalt)
-	restart int           // entries replayed from the state directory
-	timeout time.Duration // how long the room waits for a silent seat
+	salt    [32]byte        // the seat's salt for sealed choices (SealSalt)
+	restart int             // entries replayed from the state directory
+	timeout time.Duration   // how long the room waits for a silent seat
+	chat    []*chat.Message // the table chat, in the order it came
+	chatErr error           // the first failure to keep a chat message
 }
 
 var (
 	_ session.Session = (*Game)(nil)
 	_ session.Sealer  = (*Game)(nil)
+	_ session.Chatter = (*Game)(nil)
 )
 
 // Start opens the room of cfg.Store (replaying any stored entries: a
@@ -111,12 +118,16 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("your secret for sealed choices: %w", err)
 	}
+	turn, err := loadTurn(dir)
+	if err != nil {
+		return nil, fmt.Errorf("when your turn began: %w", err)
+	}
 	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
-		SealSalt: &salt})
+		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) }})
 	if err != nil {
 		return nil, err
 	}
@@ -126,8 +137,12 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if mt := MoveTime(t.Roster); mt > 0 && g.timeout > 0 && mt > g.timeout {
 		g.timeout = mt
 	}
+	if g.chat, err = loadChat(dir); err != nil {
+		return nil, err
+	}
 	g.room, err = cfg.Node.OpenRoom(p2p.RoomConfig{Store: cfg.Store, Replica: g.seat, Author: g.seat.Author,
-		Timeout: g.timeout, Tick: cfg.Tick, OnWait: g.onWait})
+		Timeout: g.timeout, Tick: cfg.Tick, OnWait: g.onWait,
+		Chat: g.chat, OnChat: g.onChat, MayChat: g.mayChat})
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +243,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 // Snapshot implements session.Session.
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
-	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known,
+	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
 		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries}
 	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
 		s.MyDeadline = v.TurnSince.Add(g.timeout)

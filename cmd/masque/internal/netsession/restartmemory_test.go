@@ -1,12 +1,15 @@
 package netsession
 
 import (
+	"crypto/ed25519"
+	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
 )
@@ -22,18 +25,7 @@ func TestRestartedSeatRemembers(t *testing.T) {
 		"Anna swap Anna.left Boris.left no\nBoris swap Boris.right Sasha.left no\nSasha swap Sasha.left Anna.right no\nAnna swap Anna.right Sasha.right no\n" +
 		"Boris claim Witch with=Boris.left\nAnna challenge with=Anna.left\n" +
 		"Sasha peek Sasha.left\nAnna swap Anna.left Boris.left yes\n"
-	g, err := registry.Lookup("mascarade")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := localplay.Run(g, []byte(src), nil, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := lt.Transcript()
-	anna := lt.Seats[0].Player
-	keys := table.SeatSecrets{Card: anna.CardKey(), View: anna.ViewingKey()}
-	sign := tabletest.DeriveSignKey("restart", "Anna") // authors nothing here
+	tr, anna, keys, sign := scriptedSeat(t, src, 0)
 
 	beliefs := func(bits map[uint64][]bool) narrate.Belief {
 		t.Helper()
@@ -79,4 +71,23 @@ func TestRestartedSeatRemembers(t *testing.T) {
 	if bl := beliefs(nil); bl.Known() || len(bl.Cards) != 2 {
 		t.Errorf("without the bits: Anna.left is %v (known %v), want one of two", bl.Cards, bl.Known())
 	}
+}
+
+// scriptedSeat plays a script of the Mascarade family through the real
+// stack and returns its transcript, the player of seat, its keys and a
+// signing key of its own (the seat authors nothing in these tests).
+func scriptedSeat(t *testing.T, src string, seat int) (*ledger.Transcript, *table.Player, table.SeatSecrets, ed25519.PrivateKey) {
+	t.Helper()
+	game, _, _ := strings.Cut(strings.TrimPrefix(src, "game "), " ")
+	g, err := registry.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := localplay.Run(g, []byte(src), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := lt.Seats[seat].Player
+	keys := table.SeatSecrets{Card: p.CardKey(), View: p.ViewingKey()}
+	return lt.Transcript(), p, keys, tabletest.DeriveSignKey("restart", lt.Seats[seat].Name)
 }

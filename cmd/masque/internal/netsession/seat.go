@@ -56,6 +56,22 @@ type SeatConfig struct {
 	// bot that seals (games.SealingBot) derives its nonces from it, so
 	// that after a restart it still opens what it sealed.
 	SealSalt *[32]byte
+	// Turn is when the table started waiting for this seat's move at an
+	// entry (a restart: the seat's kept TurnFile); asked for that entry
+	// again, the seat's countdown goes on from Turn.Since instead of
+	// starting over with the full move time.
+	Turn TurnMark
+	// KeepTurn, if set, records when the table started waiting for a move
+	// of this seat, before the player is asked for it; an error stops the
+	// seat (its state directory cannot be written).
+	KeepTurn func(TurnMark) error
+}
+
+// TurnMark is when the table started waiting for a seat's move at an
+// entry position. The zero mark is none.
+type TurnMark struct {
+	Pos   uint64
+	Since time.Time
 }
 
 // Seat is one seat's replica and private side, at a table of either
@@ -275,8 +291,21 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 	case <-d.moves: // a stale submission
 	default:
 	}
+	since := time.Now()
+	if m := d.cfg.Turn; m.Pos == pos && !m.Since.IsZero() && m.Since.Before(since) {
+		since = m.Since // asked again (a restart): the clock goes on
+	} else {
+		m := TurnMark{Pos: pos, Since: since}
+		if d.cfg.KeepTurn != nil {
+			if err := d.cfg.KeepTurn(m); err != nil {
+				defer d.mu.Unlock()
+				return nil, fmt.Errorf("recording when your turn began: %w", err)
+			}
+		}
+		d.cfg.Turn = m
+	}
 	d.myTurn = true
-	d.turnSince = time.Now()
+	d.turnSince = since
 	d.mu.Unlock()
 	d.changed()
 	select {
@@ -398,7 +427,10 @@ type View struct {
 	SwapBits map[uint64][]bool
 	Log      []string
 	// Known is what the seat knows now, by slot (table.Player.Known).
-	Known  map[engine.Slot]engine.Card
+	Known map[engine.Slot]engine.Card
+	// Opened is every card, once every seat published its key at the end
+	// (table.Table.Opened).
+	Opened map[engine.Slot]engine.Card
 	MyTurn bool
 	// TurnSince is when the table started waiting for this seat's move.
 	TurnSince time.Time
@@ -412,7 +444,7 @@ func (d *Seat) View() View {
 	defer d.mu.Unlock()
 	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, TurnSince: d.turnSince, Entries: int(d.tab.Pos()),
 		Memory: append([]table.Sighting(nil), d.player.Memory...), SwapBits: d.player.SwapBits(),
-		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab)}
+		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab), Opened: d.tab.Opened()}
 	if d.generic {
 		v.Log = append([]string(nil), d.glines...)
 	}

@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -33,6 +35,15 @@ const ShufflesFile = "shuffles"
 // random bytes, so that a restarted seat can still open what it sealed.
 // As secret as the seat's keys (mode 0600).
 const SealSaltFile = "sealsalt"
+
+// TurnFile, in a seat's state directory, keeps when the table started
+// waiting for the seat's current move, so that a restarted seat's
+// countdown goes on instead of starting over: one line,
+//
+//	<entry position> <Unix time in nanoseconds>
+//
+// replaced whole (written to a temporary file, synced, renamed).
+const TurnFile = "turn"
 
 // maxShuffleSlots bounds one line's slots (a hidden hand holds a few).
 const maxShuffleSlots = 64
@@ -141,6 +152,36 @@ func appendSynced(path, s string) error {
 	return f.Close()
 }
 
+// loadTurn reads dir's turn mark; a missing file is no mark.
+func loadTurn(dir string) (TurnMark, error) {
+	path := filepath.Join(dir, TurnFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return TurnMark{}, nil
+	}
+	if err != nil {
+		return TurnMark{}, err
+	}
+	f := strings.Fields(string(data))
+	if len(f) != 2 {
+		return TurnMark{}, fmt.Errorf("%s: want a position and a time, got %q", path, data)
+	}
+	pos, err := strconv.ParseUint(f[0], 10, 64)
+	if err != nil {
+		return TurnMark{}, fmt.Errorf("%s: position: %w", path, err)
+	}
+	ns, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return TurnMark{}, fmt.Errorf("%s: time: %w", path, err)
+	}
+	return TurnMark{Pos: pos, Since: time.Unix(0, ns)}, nil
+}
+
+// keepTurn replaces dir's turn mark with m, crash-safely.
+func keepTurn(dir string, m TurnMark) error {
+	return safefile.Write(filepath.Join(dir, TurnFile), []byte(fmt.Sprintf("%d %d\n", m.Pos, m.Since.UnixNano())), 0o600)
+}
+
 // sealSalt returns dir's salt for sealed choices, drawing it from
 // crypto/rand and writing it (mode 0600, synced) the first time.
 func sealSalt(dir string) ([32]byte, error) {
@@ -159,24 +200,5 @@ func sealSalt(dir string) ([32]byte, error) {
 	if _, err := crand.Read(salt[:]); err != nil {
 		return salt, fmt.Errorf("drawing the seal salt: %w", err)
 	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return salt, err
-	}
-	if _, err := f.Write(salt[:]); err != nil {
-		f.Close()
-		return salt, err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return salt, err
-	}
-	if err := f.Close(); err != nil {
-		return salt, err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return salt, err
-	}
-	return salt, nil
+	return salt, safefile.Write(path, salt[:], 0o600)
 }

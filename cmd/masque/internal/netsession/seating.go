@@ -19,6 +19,7 @@ import (
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
 )
@@ -192,6 +193,12 @@ type HostConfig struct {
 	// OnSeats, if set, is called with the seated names whenever a seat is
 	// taken or freed. It must not block.
 	OnSeats func(names []string, total int)
+	// Directory lists the table in these relays' directories (join by
+	// code online) while seats are free, withdrawn once seating ends.
+	Directory []peer.AddrInfo
+	// OnDirectory, if set, is called with each relay's first answer to a
+	// listing and every change of it (nil: listed). It must not block.
+	OnDirectory func(relay peer.ID, code string, err error)
 }
 
 // Host opens a table, seats joiners until it is full and runs the roster
@@ -233,6 +240,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		mu     sync.Mutex
 		names  = []string{cfg.Player} // by seat, as admitted
 		advert *lobby.Advert
+		pub    *directory.Publisher
 	)
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
@@ -274,6 +282,10 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 				// shows; seating goes on.
 				_ = advert.Update(t)
 			}
+			if pub != nil {
+				t.Addrs = directory.PublishAddrs(t.Peer, p.Node.Addrs())
+				pub.Update(t)
+			}
 			mu.Unlock()
 			if cfg.OnSeats != nil {
 				cfg.OnSeats(seated, total)
@@ -295,17 +307,50 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		}
 		mu.Unlock()
 	}
+	var seated bool
 	defer func() {
 		mu.Lock()
 		if advert != nil {
 			advert.Close()
 		}
+		pb := pub
+		pub = nil
 		mu.Unlock()
+		switch {
+		case pb == nil:
+		case seated:
+			// Withdrawing takes a round trip to each relay (3 s at most
+			// when one is down): the game need not wait for it, and an
+			// entry not withdrawn expires anyway.
+			go pb.Close()
+		default:
+			// Giving up (interrupted): the process is about to exit, and
+			// the entry must not outlive the table by its TTL.
+			pb.Close()
+		}
 	}()
 	if cfg.OnOpen != nil {
 		cfg.OnOpen(lt, advErr)
 	}
-	return tbl.Seat(ctx)
+	if len(cfg.Directory) > 0 {
+		mu.Lock()
+		t := lt
+		t.Taken, t.Players = len(names), append([]string(nil), names...)
+		t.Addrs = directory.PublishAddrs(t.Peer, p.Node.Addrs())
+		var derr error
+		pub, derr = directory.NewPublisher(p.Node.Host(), cfg.Directory, t, 0, func(relay peer.ID, err error) {
+			if cfg.OnDirectory != nil {
+				cfg.OnDirectory(relay, lt.Code(), err)
+			}
+		})
+		mu.Unlock()
+		if derr != nil {
+			return nil, derr
+		}
+	}
+	st, err := tbl.Seat(ctx)
+	seated = err == nil
+	return st, err
 }
 
 // JoinConfig says which table to join and as whom.

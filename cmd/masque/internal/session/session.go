@@ -33,6 +33,9 @@ type Snapshot struct {
 	// seat's view from it and the public rules state, never from another
 	// seat's secrets.
 	Known map[engine.Slot]engine.Card
+	// Opened is every card of the table, by slot, once every seat has
+	// published its card key at the end (table.Table.Opened); nil before.
+	Opened map[engine.Slot]engine.Card
 	// SwapBits are the secret bits of this seat's own hidden swaps, by the
 	// position of its move's entry (table.Player.SwapBits).
 	SwapBits map[uint64][]bool
@@ -68,4 +71,24 @@ type Session interface {
 // own, which lives as long as the screen.
 type Sealer interface {
 	SealSalt() [32]byte
+}
+
+// ChatLine is one message of the table chat, for the screen.
+type ChatLine struct {
+	Seat int
+	Name string    // the author's name at the table
+	Text string    // as its author wrote it (cleaned: no control characters)
+	At   time.Time // when the author wrote it (its clock)
+	Seq  uint32    // the author's message number
+}
+
+// Chatter is a Session at a networked table, with its table chat: short
+// public messages signed by their authors, kept out of the game's log.
+type Chatter interface {
+	// Chat sends text to every seat. It returns an error, and sends
+	// nothing, when the text is empty, the seat writes too fast, or the
+	// game bars it from writing now.
+	Chat(text string) error
+	// ChatLog returns the messages so far, in the order they came.
+	ChatLog() []ChatLine
 }

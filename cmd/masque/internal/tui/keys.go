@@ -14,6 +14,7 @@ type keyMap struct {
 	Older, Newer        key.Binding // scroll the log, or the help page
 	Help, Quit          key.Binding
 	ForceQuit           key.Binding
+	Chat                key.Binding // open the chat input line (networked tables)
 }
 
 func newKeyMap() keyMap {
@@ -32,6 +33,7 @@ func newKeyMap() keyMap {
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c")),
+		Chat:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chat")),
 	}
 }
 
@@ -56,6 +58,9 @@ func newHelpLine(st styles) help.Model {
 
 // helpLine renders the keys of b, cut to the screen's width.
 func (m Model) helpLine(b bar) string {
+	if m.chatter != nil && !m.chatting {
+		b = append(append(bar(nil), b...), m.keys.Chat)
+	}
 	h := m.helpBar
 	h.Width = m.width
 	return h.ShortHelpView(b)

@@ -3,31 +3,30 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 )
 
-// This file is the screen's generic path: it draws a [view.Table], the
-// game-neutral view model of what the seat may see, for any game with a
-// view builder (The Grimm Masquerade). It knows nothing of a game's
-// rules: the builder decides what the seat sees, this file how it looks.
+// This file draws a [view.Table], the game-neutral view model of what
+// the seat may see, for every game (Mascarade of either edition, The
+// Grimm Masquerade). It knows nothing of a game's rules: the builder
+// decides what the seat sees, this file how it looks.
 
 // buildView returns the view of the last snapshot, escaped for the
-// terminal, or nil when no view builder draws its game (Mascarade).
+// terminal, or nil when there is none yet (or no game draws it).
 func (m Model) buildView() *view.Table {
 	if m.snap.Rules == nil {
 		return nil
 	}
-	if _, mascarade := narrate.RulesOf(m.snap.Rules); mascarade {
-		return nil // drawn by the Mascarade path (tui.go)
-	}
 	t, ok := view.Build(view.Input{Rules: m.snap.Rules, Seat: engine.Seat(m.snap.Seat), Names: m.snap.Names,
-		Known: m.snap.Known, Memory: m.snap.Memory, Log: m.snap.Log, MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt})
+		Known: m.snap.Known, Opened: m.snap.Opened, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
+		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt})
 	if !ok {
 		return nil
 	}
@@ -39,32 +38,42 @@ func (m Model) buildView() *view.Table {
 // the roster, which peers wrote, and the view quotes them everywhere.
 func safeTable(t view.Table) view.Table {
 	e := termsafe.String
-	t.Game, t.Status, t.Waiting = e(t.Game), e(t.Status), e(t.Waiting)
-	t.Result, t.Memory, t.Log = termsafe.Strings(t.Result), termsafe.Strings(t.Memory), termsafe.Strings(t.Log)
+	t.Game, t.Status, t.Waiting, t.Outcome = e(t.Game), e(t.Status), e(t.Waiting), e(t.Outcome)
+	t.Result, t.Memory, t.Log, t.Notes = termsafe.Strings(t.Result), termsafe.Strings(t.Memory), termsafe.Strings(t.Log), termsafe.Strings(t.Notes)
 	card := func(cs []view.Card) []view.Card {
 		out := make([]view.Card, len(cs))
 		for i, c := range cs {
-			out[i] = view.Card{Name: e(c.Name), Face: c.Face, Note: e(c.Note)}
+			out[i] = view.Card{Name: e(c.Name), Face: c.Face, Note: e(c.Note), Place: e(c.Place)}
 		}
 		return out
 	}
+	attrs := func(as []view.Attr) []view.Attr {
+		out := make([]view.Attr, len(as))
+		for j, a := range as {
+			out[j] = view.Attr{Name: e(a.Name), Value: e(a.Value), Words: e(a.Words)}
+		}
+		return out
+	}
+	t.Counters = attrs(t.Counters)
 	seats := make([]view.Seat, len(t.Seats))
 	for i, s := range t.Seats {
-		s.Name, s.Status, s.Tokens, s.Cards = e(s.Name), e(s.Status), termsafe.Strings(s.Tokens), card(s.Cards)
-		attrs := make([]view.Attr, len(s.Attrs))
-		for j, a := range s.Attrs {
-			attrs[j] = view.Attr{Name: e(a.Name), Value: e(a.Value), Words: e(a.Words)}
-		}
-		s.Attrs = attrs
+		s.Name, s.Status, s.Moved, s.Tokens, s.Cards = e(s.Name), e(s.Status), e(s.Moved), termsafe.Strings(s.Tokens), card(s.Cards)
+		s.Attrs = attrs(s.Attrs)
 		seats[i] = s
 	}
 	t.Seats = seats
 	areas := make([]view.Area, len(t.Areas))
 	for i, a := range t.Areas {
-		a.Name, a.Note, a.Cards = e(a.Name), e(a.Note), card(a.Cards)
+		a.Name, a.Note, a.Words, a.Cards = e(a.Name), e(a.Note), e(a.Words), card(a.Cards)
 		areas[i] = a
 	}
 	t.Areas = areas
+	notices := make([]view.Notice, len(t.Notices))
+	for i, n := range t.Notices {
+		n.Title, n.Text, n.Window = e(n.Title), e(n.Text), e(n.Window)
+		notices[i] = n
+	}
+	t.Notices = notices
 	if q := t.Question; q != nil {
 		nq := *q
 		nq.Text = e(q.Text)
@@ -84,22 +93,29 @@ func safeTable(t view.Table) view.Table {
 }
 
 // cardsText lists cards in words: face-up cards with equal ones counted
-// ("Crown ×2"), the cards only the seat knows grouped by what they are
-// ("your hand: Mirror, Clock"), face-down ones counted ("3 face-down hand
-// cards").
+// ("Crown ×2"), face-up cards with a note grouped by it ("hand: Mirror,
+// Clock": a hidden hand opened at the end), the cards only the seat
+// knows grouped by what they are ("your hand (only you know): Mirror,
+// Clock"), face-down ones counted ("3 face-down hand cards").
 func cardsText(cs []view.Card) string {
-	var up, known, down []string
+	var up, open, known, down []string
 	count := map[string]int{}
+	opened := map[string][]string{}
 	mine := map[string][]string{}
 	downs := map[string]int{}
 	for _, c := range cs {
-		switch c.Face {
-		case view.FaceUp:
+		switch {
+		case c.Face == view.FaceUp && c.Note != "":
+			if len(opened[c.Note]) == 0 {
+				open = append(open, c.Note)
+			}
+			opened[c.Note] = append(opened[c.Note], c.Name)
+		case c.Face == view.FaceUp:
 			if count[c.Name] == 0 {
 				up = append(up, c.Name)
 			}
 			count[c.Name]++
-		case view.KnownToYou:
+		case c.Face == view.KnownToYou:
 			if len(mine[c.Note]) == 0 {
 				known = append(known, c.Note)
 			}
@@ -118,6 +134,9 @@ func cardsText(cs []view.Card) string {
 		}
 		out = append(out, n)
 	}
+	for _, n := range open {
+		out = append(out, n+": "+strings.Join(opened[n], ", "))
+	}
 	for _, n := range known {
 		what := "only you know"
 		if n != "" {
@@ -133,6 +152,52 @@ func cardsText(cs []view.Card) string {
 		out = append(out, fmt.Sprintf("%d face-down %s", downs[n], plural(downs[n], what, what+"s")))
 	}
 	return strings.Join(out, ", ")
+}
+
+// seatRowText is a seat's row after the name: its attributes, its
+// status, the cards in front of it, whether it must answer and where it
+// sits when moved.
+func seatRowText(s view.Seat) string {
+	var attrs []string
+	for _, a := range s.Attrs {
+		if a.Words != "" {
+			attrs = append(attrs, a.Words)
+		} else {
+			attrs = append(attrs, a.Name+" "+a.Value)
+		}
+	}
+	parts := []string{strings.Join(attrs, ", ")}
+	if s.Status != "" {
+		parts = append(parts, s.Status)
+	}
+	// A card told apart by its place is named by it ("cards: 1, 2"); a
+	// single face-down card with nothing to say about it goes without
+	// saying; the character a status tells is not repeated.
+	var rest []view.Card
+	var places []string
+	for _, c := range s.Cards {
+		switch {
+		case c.Place != "" && c.Face != view.FaceUp:
+			places = append(places, c.Place)
+		case c.Note == "character" || c.Note == "your character":
+		case c.Face == view.FaceDown && c.Note == "":
+		default:
+			rest = append(rest, c)
+		}
+	}
+	if len(places) > 0 {
+		parts = append(parts, "cards: "+strings.Join(places, ", "))
+	}
+	if txt := cardsText(rest); txt != "" {
+		parts = append(parts, txt)
+	}
+	if s.Answers {
+		parts = append(parts, "← to answer")
+	}
+	if s.Moved != "" {
+		parts = append(parts, "("+s.Moved+")")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // viewTopTable draws everything above the log from the view.
@@ -153,58 +218,58 @@ func (m Model) viewTopTable() (string, bool) {
 		return b.String(), true
 	}
 	me := "?"
-	if t.You >= 0 && t.You < len(t.Seats) {
-		me = t.Seats[t.You].Name
+	for _, s := range t.Seats {
+		if s.You {
+			me = s.Name
+		}
 	}
 	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, me)))
-	line("%s", t.Status)
+	status := t.Status
+	if len(t.Counters) > 0 {
+		var cs []string
+		for _, c := range t.Counters {
+			cs = append(cs, c.Words)
+		}
+		status += "   " + strings.Join(cs, " · ")
+	}
+	line("%s", status)
 	line("")
-	for _, s := range t.Seats {
-		mark := "  "
-		switch {
-		case s.Turn:
-			mark = "▶ "
-		case s.Answers:
-			mark = "← "
-		}
-		name := s.Name
-		if s.You {
-			name += " (you)"
-		}
-		parts := []string{fmt.Sprintf("%s%-12s", mark, name)}
-		var attrs []string
-		for _, a := range s.Attrs {
-			if a.Words != "" {
-				attrs = append(attrs, a.Words)
-			} else {
-				attrs = append(attrs, a.Name+" "+a.Value)
+	if m.compactSeats(len(t.Seats)) {
+		m.viewSeatGrid(&b)
+	} else {
+		// The names in a column as wide as the longest.
+		nameOf := func(s view.Seat) string {
+			if s.You {
+				return s.Name + " (you)"
 			}
+			return s.Name
 		}
-		parts = append(parts, strings.Join(attrs, ", "))
-		if s.Status != "" {
-			parts = append(parts, s.Status)
+		wide := 0
+		for _, s := range t.Seats {
+			wide = max(wide, ansi.StringWidth(nameOf(s)))
 		}
-		var rest []view.Card
-		for _, c := range s.Cards {
-			if c.Note == "character" || c.Note == "your character" {
-				continue // the status says it
+		for _, s := range t.Seats {
+			mark := "  "
+			if s.Turn {
+				mark = "▶ "
 			}
-			rest = append(rest, c)
+			name := nameOf(s)
+			name += strings.Repeat(" ", wide-ansi.StringWidth(name))
+			row := fmt.Sprintf("%s%s  %s", mark, name, seatRowText(s))
+			if s.Turn {
+				row = m.st.turn.Render(row)
+			}
+			line("%s", strings.TrimRight(row, " "))
 		}
-		if txt := cardsText(rest); txt != "" {
-			parts = append(parts, txt)
-		} else {
-			parts = append(parts, "no items")
-		}
-		row := parts[0] + " " + strings.Join(parts[1:], " · ")
-		if s.Turn {
-			row = m.st.turn.Render(row)
-		}
-		line("%s", row)
+	}
+	for _, n := range t.Notes {
+		line("  %s", n)
 	}
 	var piles []string
 	for _, a := range t.Areas {
 		switch {
+		case a.Words != "":
+			line("  %s", a.Words)
 		case a.Marked:
 			var marked []string
 			for _, c := range a.Cards {
@@ -236,6 +301,7 @@ func (m Model) viewTopTable() (string, bool) {
 		line("  %s", strings.Join(piles, " · "))
 	}
 	line("")
+	m.viewNotices(&b)
 	m.viewTableSituation(&b)
 	if !m.opts.NoMemory {
 		m.viewTableMemory(&b)
@@ -245,6 +311,75 @@ func (m Model) viewTopTable() (string, bool) {
 		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n\n", "\n"), "\n\n", "\n")
 	}
 	return m.wrapLines(v), true
+}
+
+// viewSeatGrid draws the seats in columns, each with its first attribute
+// (coins): "▶" marks whose turn it is, "←" who must answer.
+func (m Model) viewSeatGrid(b *strings.Builder) {
+	width := m.width
+	if width <= 0 {
+		width = 100
+	}
+	const cellWidth = 24
+	cols := max(1, (width-2)/cellWidth)
+	seats := m.tv.Seats
+	var row strings.Builder
+	for i, s := range seats {
+		mark := "  "
+		switch {
+		case s.Turn:
+			mark = "▶ "
+		case s.Answers:
+			mark = "← "
+		}
+		name := s.Name
+		if s.You {
+			name += " (you)"
+		}
+		cell := mark + name
+		if len(s.Attrs) > 0 {
+			cell += " " + s.Attrs[0].Value
+		}
+		if pad := cellWidth - len([]rune(cell)); pad > 0 && (i+1)%cols != 0 {
+			cell += strings.Repeat(" ", pad)
+		}
+		if s.Turn {
+			cell = m.st.turn.Render(cell)
+		}
+		row.WriteString(cell)
+		if (i+1)%cols == 0 || i == len(seats)-1 {
+			b.WriteString(strings.TrimRight(row.String(), " "))
+			b.WriteByte('\n')
+			row.Reset()
+		}
+	}
+	what := "nothing"
+	if len(seats) > 0 && len(seats[0].Attrs) > 0 {
+		what = seats[0].Attrs[0].Name
+	}
+	b.WriteString(m.st.dim.Render("  " + what + " after each name; ▶ whose turn, ← who answers"))
+	b.WriteByte('\n')
+}
+
+// viewNotices draws what the table is in the middle of (a claim), with
+// the seat's answer window counting down.
+func (m Model) viewNotices(b *strings.Builder) {
+	for _, n := range m.tv.Notices {
+		b.WriteString(m.st.head.Render(n.Title) + " " + n.Text + "\n")
+		switch {
+		case n.Window == "":
+		case n.Yours:
+			left := ""
+			if m.window >= 0 {
+				d := max(0, m.deadline.Sub(m.now))
+				left = fmt.Sprintf(" (%ds left, then you pass)", int((d+time.Second-1)/time.Second))
+			}
+			b.WriteString(m.st.warn.Render(n.Window+left) + "\n")
+		default:
+			b.WriteString(n.Window + "\n")
+		}
+		b.WriteString("\n")
+	}
 }
 
 // viewTableSituation draws the question and its choices, whom the table
@@ -261,12 +396,11 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		for _, r := range t.Result {
 			line("%s", r)
 		}
-		if len(t.Result) > 0 {
-			if t.Won {
-				line("%s", m.st.turn.Render("you won!"))
-			} else {
-				line("%s", m.st.warn.Render("you did not win this time"))
-			}
+		switch {
+		case t.Outcome != "" && t.Won:
+			line("%s", m.st.turn.Render(t.Outcome))
+		case t.Outcome != "":
+			line("%s", m.st.warn.Render(t.Outcome))
 		}
 		if m.snap.Verdict != "" {
 			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
@@ -284,19 +418,24 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		if left, ok := m.timeLeft(); ok && left <= warnBefore {
 			line("%s", m.st.warn.Render(fmt.Sprintf("hurry: %s left, then the others stop the table and name you", clock(left))))
 		}
-		line("%s", t.Question.Text)
+		if t.Question.Text != "" {
+			line("%s", t.Question.Text)
+		}
 		if len(m.labels) > 0 {
 			line("%s", m.choices.View())
 		}
 		switch {
 		case m.ask != nil:
-			line("%s", m.st.warn.Render(m.ask.Confirm+" y/n (esc: back)"))
+			line("%s", m.st.warn.Render(m.ask.Words+": "+m.ask.Confirm+" y/n (esc: back)"))
 		case m.quitAsk:
 			line("%s", m.st.warn.Render("leave the table? y/n"))
 		case m.busy:
 			line("playing…")
 		default:
 			keys := bar{m.keys.Up, m.keys.Play}
+			if m.passChoice() >= 0 {
+				keys = append(keys, m.keys.Pass)
+			}
 			if m.choices.Paginator.TotalPages > 1 {
 				keys = append(keys, m.keys.Home)
 			}
@@ -304,7 +443,11 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 			line("%s", m.helpLine(keys))
 		}
 	default:
-		m.viewWaiting(b, t.Waiting)
+		name := t.Waiting
+		if w := m.snap.Waiting; name == "" && w != nil {
+			name = w.Name
+		}
+		m.viewWaiting(b, name)
 	}
 	if m.status != "" {
 		line("%s", m.st.warn.Render(m.status))
@@ -312,26 +455,30 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 	line("")
 }
 
-// viewTableMemory draws what the seat knows that the table does not show.
+// viewTableMemory draws what the seat knows that the table does not
+// show; on a small terminal its first lines, then a mark.
 func (m Model) viewTableMemory(out *strings.Builder) {
-	if len(m.tv.Memory) == 0 || (m.memRows > 0 && m.memRows <= 2) {
-		return // a small terminal: the help page (?) shows it
+	if len(m.tv.Memory) == 0 {
+		return
 	}
-	lines := []string{m.st.head.Render("You know") + "\n"}
+	lines := []string{m.st.head.Render("Your memory") + "\n"}
 	for _, l := range m.tv.Memory {
 		lines = append(lines, "  "+l+"\n")
 	}
+	lines = append(lines, "\n")
 	if m.memRows > 0 && len(lines) > m.memRows {
-		lines = append(lines[:m.memRows-1], m.st.dim.Render("  … (? shows all you know)")+"\n")
+		lines = append(lines[:max(1, m.memRows-1)], m.st.dim.Render("  … (? shows all you remember)")+"\n")
 	}
 	out.WriteString(strings.Join(lines, ""))
-	out.WriteString("\n")
 }
 
-// tableHelpLines is the help page of a view: its sections, what you
-// know, then the keys.
-func (m Model) tableHelpLines(width int) []string {
+// helpLines is the help page of the view wrapped to width: its sections,
+// what you remember, then the keys. The help viewport scrolls it (↑/↓).
+func (m Model) helpLines(width int) []string {
 	t := m.tv
+	if t == nil {
+		return nil
+	}
 	var heads []string
 	var lines []string
 	add := func(l string) { lines = append(lines, l) }
@@ -344,8 +491,8 @@ func (m Model) tableHelpLines(width int) []string {
 		add("")
 	}
 	if len(t.Memory) > 0 {
-		heads = append(heads, "What you know")
-		add("What you know")
+		heads = append(heads, "Your memory")
+		add("Your memory")
 		for _, l := range t.Memory {
 			add("  " + l)
 		}
@@ -354,8 +501,12 @@ func (m Model) tableHelpLines(width int) []string {
 	heads = append(heads, "Keys")
 	add("Keys")
 	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
-	add("  y/n answer a question (leave the table?)")
+	add("  p passes (when you may let a decision go: a claim waiting for your answer)")
+	add("  y/n answer a question (really exchange the cards? leave the table?)")
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
+	if m.chatter != nil {
+		add("  " + chatHelp)
+	}
 	var body []string
 	for _, l := range lines {
 		for _, w := range wrap(l, width, 4) {

@@ -1,17 +1,14 @@
 // Package tui is the play screen: one seat at a running table, drawn with
-// Bubble Tea. A game with a view model (cmd/masque/internal/view: The
-// Grimm Masquerade) is drawn from its [view.Table] by the generic path in
-// table.go: seats, shared areas, the question with its choices, the log,
-// the result and the help, exactly what the view says the seat may see.
-// Mascarade (either edition) is still drawn from [narrate.Rules] by the
-// code below; folding it onto a view builder is the next step. It
-// drives a [session.Session] and nothing else: it shows the seats with
-// their coins in chair order (the 2nd edition's Puppeteer moves players
-// between chairs), the court, the centre cards and whose turn it is,
-// offers only the legal moves (asking separately whether a hidden swap is
-// real), counts down the challenge window, shows the public log (which
-// never tells whether a swap was real), the seat's own memory (what it
-// peeked, what was revealed, what a Princess showed it) and the result.
+// Bubble Tea from the game-neutral view model of what the seat may see
+// (cmd/masque/internal/view: one place decides, the screen draws): the
+// seats in the order they sit (the 2nd edition's Puppeteer moves players
+// between chairs) with what is public about them, the shared areas (the
+// centre, the portraits, the decks), what the table is in the middle of
+// (a claim, with its challenge window counting down), the question with
+// its legal choices in words (asking separately whether a hidden swap is
+// real), whom the table waits for, the public log (which never tells
+// whether a swap was real), the seat's memory and the result; table.go
+// draws it. It drives a [session.Session] and nothing else.
 //
 // The model is pure: [Model.Update] takes messages (keys, snapshots,
 // ticks) and returns commands; sessions are only called from commands.
@@ -29,6 +26,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/spinner"
+	"github.com/charmbracelet/bubbles/textinput"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -39,8 +37,6 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/masquerade"
-	"github.com/masque-games/masque/engine/table"
 )
 
 // History is implemented by sessions that list the moves so far with the
@@ -71,6 +67,7 @@ type (
 	SnapshotMsg struct {
 		Snap  session.Snapshot
 		Moves []narrate.Moved
+		Chat  []session.ChatLine // the table chat so far (a session.Chatter's)
 		At    time.Time
 	}
 	// TickMsg is the clock.
@@ -102,8 +99,7 @@ type Model struct {
 
 	legal   []engine.Move
 	labels  []string
-	choices list.Model   // the moves on offer, in words (bubbles/list)
-	confirm *engine.Move // a swap-like move waiting for "really swap?"
+	choices list.Model // the moves on offer, in words (bubbles/list)
 	quitAsk bool
 	help    bool // the help page is shown (the ? key)
 	busy    bool
@@ -131,11 +127,19 @@ type Model struct {
 	warned  int             // the entry count of the last decision warned of its deadline
 	quit    bool
 
-	// The generic path (table.go): the view of a game with a view model.
-	tv    *view.Table
+	tv    *view.Table   // the view of the last snapshot (table.go), nil before the deal
 	picks []view.Choice // the choices on offer, as m.legal
-	ask   *view.Choice  // a choice waiting for its confirmation
+	ask   *view.Choice  // a choice waiting for its confirmation (or, if Secret, its secret bit)
 	salt  [32]byte      // seals the seat's sealed choices (view.Input.Salt)
+
+	// The table chat, at a networked table (the session is a
+	// session.Chatter): its messages, each with the log's length when
+	// it came (it shows after those lines), and the input line (c).
+	chatter  session.Chatter
+	chat     []session.ChatLine
+	chatAt   []int
+	chatIn   textinput.Model
+	chatting bool
 }
 
 type styles struct {
@@ -170,7 +174,9 @@ func New(sess session.Session, opts Options) Model {
 	} else if _, err := rand.Read(salt[:]); err != nil {
 		lg.Error("salt", "err", err)
 	}
+	chatter, _ := sess.(session.Chatter)
 	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,
+		chatter: chatter, chatIn: newChatInput(st),
 		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
 		logView: viewport.New(0, 0), logFollow: true, helpView: viewport.New(0, 0),
@@ -191,6 +197,9 @@ func Snapshot(sess session.Session) SnapshotMsg {
 	msg := SnapshotMsg{Snap: sess.Snapshot(), At: time.Now()}
 	if h, ok := sess.(History); ok {
 		msg.Moves = h.Moves()
+	}
+	if c, ok := sess.(session.Chatter); ok {
+		msg.Chat = c.ChatLog()
 	}
 	return msg
 }
@@ -245,29 +254,6 @@ func (m Model) Quitting() bool { return m.quit }
 
 // Snap returns the last snapshot the screen has.
 func (m Model) Snap() session.Snapshot { return m.snap }
-
-// rules returns the rules of the last snapshot, or nil.
-func (m Model) rules() narrate.Rules {
-	s, ok := narrate.RulesOf(m.snap.Rules)
-	if !ok || s == nil {
-		return nil
-	}
-	return safeRules{s}
-}
-
-// safeRules is the rules as the screen draws them: the player names (from
-// the roster: others chose them) and the texts quoting them are escaped
-// (termsafe), so that no peer's name can drive the terminal.
-type safeRules struct{ narrate.Rules }
-
-// Name is the player's name, escaped.
-func (s safeRules) Name(p engine.Seat) string { return termsafe.String(s.Rules.Name(p)) }
-
-// SlotName names a slot (a player's name or a centre card), escaped.
-func (s safeRules) SlotName(x engine.Slot) string { return termsafe.String(s.Rules.SlotName(x)) }
-
-// FormatMove is a move's script text (it names players), escaped.
-func (s safeRules) FormatMove(mv engine.Move) string { return termsafe.String(s.Rules.FormatMove(mv)) }
 
 // sanitize escapes everything in a snapshot that peers may have written:
 // names, the public log (it quotes names), whom the table waits for and
@@ -329,6 +315,14 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		sess := m.sess
 		return m, func() tea.Msg { return Snapshot(sess) }
+	case ChatSentMsg:
+		if msg.Err != nil {
+			m.status = "chat: " + termsafe.String(msg.Err.Error())
+		} else if strings.HasPrefix(m.status, "chat: ") {
+			m.status = ""
+		}
+		sess := m.sess
+		return m, func() tea.Msg { return Snapshot(sess) }
 	case ClosedMsg:
 		m.snap.Over = true
 		if m.snap.Verdict == "" && !m.over() {
@@ -338,31 +332,29 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.onKey(msg)
 	}
+	if m.chatting { // the input line's own messages (its cursor's blink)
+		var cmd tea.Cmd
+		m.chatIn, cmd = m.chatIn.Update(msg)
+		return m, cmd
+	}
 	return m, nil
 }
 
 func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	old := m.snap
 	m.snap, m.moves, m.have = sanitize(msg.Snap), msg.Moves, true
+	m.noteChat(msg.Chat)
 	if m.now.IsZero() || msg.At.After(m.now) {
 		m.now = msg.At
 	}
 	m.tv = m.buildView()
 	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn {
-		m.legal, m.labels, m.confirm, m.picks, m.ask = nil, nil, nil, nil, nil
-		if m.tv != nil && m.tv.Question != nil {
+		m.legal, m.labels, m.picks, m.ask = nil, nil, nil, nil
+		if m.snap.MyTurn && m.tv != nil && m.tv.Question != nil {
 			m.picks = m.tv.Question.Choices
 			for _, c := range m.picks {
 				m.legal = append(m.legal, c.Move)
 				m.labels = append(m.labels, c.Words)
-			}
-		}
-		if m.snap.MyTurn {
-			if s := m.rules(); s != nil {
-				m.legal = s.LegalMoves(engine.Seat(m.snap.Seat))
-				for _, mv := range m.legal {
-					m.labels = append(m.labels, Choice(s, mv))
-				}
 			}
 		}
 		// Every decision opens on the safe choice (pass, or the first
@@ -370,7 +362,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		// snapshot of its own, after the entry that opened it.
 		m.choices = newChoices(m.st, m.labels)
 	}
-	if s := m.rules(); s != nil && m.snap.MyTurn && s.InChallengeWindow() && m.opts.ChallengeWindow > 0 {
+	if q := m.question(); q != nil && q.Window && m.opts.ChallengeWindow > 0 {
 		if m.window != m.snap.Entries {
 			m.window, m.deadline = m.snap.Entries, msg.At.Add(m.opts.ChallengeWindow)
 		}
@@ -384,17 +376,34 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	return m, waitUpdate(m.sess)
 }
 
+// question is the question the seat must answer now, or nil.
+func (m Model) question() *view.Question {
+	if !m.snap.MyTurn || m.tv == nil {
+		return nil
+	}
+	return m.tv.Question
+}
+
+// passChoice is the index of the choice that lets the decision go (a
+// pass), or -1.
+func (m Model) passChoice() int {
+	for i, c := range m.picks {
+		if c.Pass {
+			return i
+		}
+	}
+	return -1
+}
+
 // autoPass passes when the challenge window ran out.
 func (m *Model) autoPass() tea.Cmd {
 	if m.window < 0 || m.passed == m.window || m.busy || !m.snap.MyTurn || m.now.Before(m.deadline) {
 		return nil
 	}
-	for _, mv := range m.legal {
-		if mv.Kind == masquerade.KindPass {
-			m.status = "time is up: you pass"
-			m.passed = m.window
-			return m.submit(mv, nil)
-		}
+	if i := m.passChoice(); i >= 0 {
+		m.status = "time is up: you pass"
+		m.passed = m.window
+		return m.submit(m.picks[i].Move, nil)
 	}
 	return nil
 }
@@ -406,12 +415,7 @@ func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 
 func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
 	sess, pos := m.sess, m.snap.Entries
-	m.confirm = nil
-	if s := m.rules(); s != nil {
-		m.log.Info("submit", "move", s.FormatMove(mv), "bits", len(bits))
-	} else {
-		m.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
-	}
+	m.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
 	return func() tea.Msg {
 		err := sess.Submit(mv, bits)
 		msg := SubmittedMsg{Err: err, Pos: pos, Bits: len(bits)}
@@ -427,6 +431,9 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if key.Matches(k, keys.ForceQuit) {
 		m.quit = true
 		return m, tea.Quit
+	}
+	if m.chatting {
+		return m.onChatKey(k)
 	}
 	if m.quitAsk {
 		m.quitAsk = false
@@ -457,6 +464,8 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.Help):
 		m.help = true
 		return m, nil
+	case key.Matches(k, keys.Chat) && m.chatter != nil && m.have:
+		return m.openChat()
 	case key.Matches(k, keys.Older):
 		m.logView.ScrollUp(5)
 		m.logFollow = false
@@ -469,23 +478,17 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.ask != nil {
 		c := *m.ask
 		switch {
+		case key.Matches(k, keys.Yes) && c.Secret:
+			m.ask = nil
+			return m.submitting(m.submit(c.Move, []bool{true}))
+		case key.Matches(k, keys.No) && c.Secret:
+			m.ask = nil
+			return m.submitting(m.submit(c.Move, []bool{false}))
 		case key.Matches(k, keys.Yes):
 			m.ask = nil
 			return m.submitting(m.submit(c.Move, nil))
 		case key.Matches(k, keys.No, keys.Back):
 			m.ask = nil
-		}
-		return m, nil
-	}
-	if m.confirm != nil {
-		mv := *m.confirm
-		switch {
-		case key.Matches(k, keys.Yes):
-			return m.submitting(m.submit(mv, []bool{true}))
-		case key.Matches(k, keys.No):
-			return m.submitting(m.submit(mv, []bool{false}))
-		case key.Matches(k, keys.Back):
-			m.confirm = nil
 		}
 		return m, nil
 	}
@@ -506,71 +509,26 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.End):
 		m.choices.Select(max(0, len(m.legal)-1))
 	case key.Matches(k, keys.Pass):
-		for _, mv := range m.legal {
-			if mv.Kind == masquerade.KindPass && !m.busy {
-				return m.submitting(m.submit(mv, nil))
-			}
+		if i := m.passChoice(); i >= 0 && !m.busy {
+			return m.submitting(m.submit(m.picks[i].Move, nil))
 		}
 	case key.Matches(k, keys.Play):
 		i := m.choices.Index()
-		if m.busy || !m.snap.MyTurn || i < 0 || i >= len(m.legal) {
+		if m.busy || !m.snap.MyTurn || i < 0 || i >= len(m.picks) {
 			return m, nil
 		}
-		mv := m.legal[i]
-		if i < len(m.picks) {
-			c := m.picks[i]
-			switch {
-			case c.Secret:
-				m.confirm = &mv
-				return m, nil
-			case c.Confirm != "":
-				m.ask = &c
-				return m, nil
-			}
-			return m.submitting(m.submit(mv, nil))
-		}
-		if s := m.rules(); s != nil && s.HasSecretSwap(mv) {
-			m.confirm = &mv
+		c := m.picks[i]
+		if c.Secret || c.Confirm != "" {
+			m.ask = &c
 			return m, nil
 		}
-		return m.submitting(m.submit(mv, nil))
+		return m.submitting(m.submit(c.Move, nil))
 	}
 	return m, nil
 }
 
 func (m Model) over() bool {
-	if s := m.rules(); s != nil && s.Over() {
-		return true
-	}
-	if m.tv != nil && m.tv.Over {
-		return true
-	}
-	return m.snap.Over
-}
-
-// Choice says mv in words for the player who makes it (narrate.Choice):
-// what the screen lists, never the script syntax.
-func Choice(st engine.State, mv engine.Move) string {
-	s, ok := narrate.RulesOf(st)
-	if !ok {
-		return Label(st, mv)
-	}
-	return termsafe.String(narrate.Choice(s, mv))
-}
-
-// Label is a legal move in the script verbs, without the player's name:
-// "swap Boris", "claim King", "use between=Anna,Dima" (for logs and
-// tests; the screen shows Choice). st is a rules state of either edition.
-func Label(st engine.State, mv engine.Move) string {
-	s, ok := narrate.RulesOf(st)
-	if !ok {
-		return fmt.Sprintf("%s %v", masquerade.KindName(mv.Kind), mv.Args)
-	}
-	text := s.FormatMove(mv)
-	if mv.Seat >= 0 && int(mv.Seat) < s.Players() {
-		text = strings.TrimPrefix(text, s.Name(mv.Seat)+" ")
-	}
-	return text
+	return m.snap.Over || m.tv != nil && m.tv.Over
 }
 
 // View implements tea.Model.
@@ -596,123 +554,31 @@ func (m Model) View() string {
 // the help page's title). table is false when there is no table to draw
 // yet: top is then the whole view.
 func (m Model) viewTop() (top string, table bool) {
-	var b strings.Builder
-	line := func(format string, args ...any) {
-		fmt.Fprintf(&b, format, args...)
-		b.WriteByte('\n')
+	top, table = m.viewTopInner()
+	if table && !m.help {
+		top += m.viewChatInput()
 	}
+	return top, table
+}
+
+// viewTopInner draws everything above the log but the chat input line.
+func (m Model) viewTopInner() (top string, table bool) {
 	if m.tv != nil {
 		return m.viewTopTable()
 	}
-	s := m.rules()
-	title := "masque · Mascarade"
-	if s != nil {
-		title = "masque · " + s.Title()
-	}
+	var b strings.Builder
+	title := "masque"
 	if m.opts.Title != "" {
 		title += " · " + termsafe.String(m.opts.Title)
 	}
-	if !m.have || s == nil {
-		line("%s", m.st.title.Render(title))
-		line("")
-		if m.snap.Verdict != "" {
-			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
-		} else {
-			line("shuffling and dealing…")
-		}
-		line("")
-		line("%s", m.st.dim.Render("q quit"))
-		return b.String(), false
+	b.WriteString(m.st.title.Render(title) + "\n\n")
+	if m.snap.Verdict != "" {
+		b.WriteString(m.st.warn.Render("the table stopped: "+m.snap.Verdict) + "\n")
+	} else {
+		b.WriteString("shuffling and dealing…\n")
 	}
-	me := engine.Seat(m.snap.Seat)
-	if m.help {
-		b.WriteString(m.st.title.Render(title + " · help"))
-		b.WriteString("\n\n")
-		return b.String(), true
-	}
-	line("%s", m.st.title.Render(fmt.Sprintf("%s · you are %s", title, s.Name(me))))
-	turnLine := fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
-	if s.TurnSeat() == me {
-		turnLine = fmt.Sprintf("turn %d · your turn", s.Turn())
-	}
-	if s.Preparatory() {
-		turnLine += fmt.Sprintf(" · preparatory (%d of %d): swap only", s.Turn(), s.PreparatoryTurns())
-	}
-	if s.Over() {
-		turnLine = fmt.Sprintf("turn %d · game over", s.Turn())
-	}
-	line("%s   court %d · bank %d", turnLine, s.Court(), s.Bank())
-	line("")
-	seating := s.Seating()
-	if m.compactSeats(len(seating)) {
-		m.viewSeatGrid(&b, s, me)
-	}
-	for chair, p := range seating {
-		if m.compactSeats(len(seating)) {
-			break
-		}
-		mark := "  "
-		if !s.Over() && p == s.TurnSeat() {
-			mark = "▶ "
-		}
-		name := s.Name(p)
-		if p == me {
-			name += " (you)"
-		}
-		row := fmt.Sprintf("%s%-16s %2d coins", mark, name, s.Coins(p))
-		if s.Players() <= 3 {
-			var sl []string
-			for _, x := range s.SlotsOf(p) {
-				if _, pos, ok := strings.Cut(s.SlotName(x), "."); ok {
-					sl = append(sl, pos)
-				}
-			}
-			row += "   cards: " + strings.Join(sl, ", ")
-		}
-		if need := s.Next(); !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat() {
-			row += "   ← to answer"
-		}
-		if int(p) != chair {
-			row += fmt.Sprintf("   (in %s's chair)", s.Name(engine.Seat(chair)))
-		}
-		if p == s.TurnSeat() && !s.Over() {
-			row = m.st.turn.Render(row)
-		}
-		line("%s", row)
-	}
-	if moved(seating) {
-		var now []string
-		for _, p := range seating {
-			now = append(now, s.Name(p))
-		}
-		line("  seating (clockwise, moved by the Puppeteer): %s", strings.Join(now, " → "))
-	}
-	switch cs := s.CenterSlots(); len(cs) {
-	case 0:
-	case 1:
-		line("  centre: 1 card, face down")
-	default:
-		line("  centre: %d cards, face down", len(cs))
-	}
-	if lr := s.LastRevealed(); len(lr) > 0 {
-		var out []string
-		for _, f := range lr {
-			// Once the Puppeteer has moved players, the card of a chair
-			// is in front of whoever sits there now.
-			out = append(out, fmt.Sprintf("%s was the %s", slotNowYours(s, me, f.Slot), s.CardName(f.Card)))
-		}
-		line("  last reveal: %s", strings.Join(out, ", "))
-	}
-	line("")
-	m.viewSituation(&b, s, me)
-	if !m.opts.NoMemory {
-		m.viewMemory(&b, s, me)
-	}
-	v := b.String()
-	if m.compact {
-		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n\n", "\n"), "\n\n", "\n")
-	}
-	return m.wrapLines(v), true
+	b.WriteString("\n" + m.st.dim.Render("q quit") + "\n")
+	return b.String(), false
 }
 
 // wrapLines wraps every line wider than the terminal at spaces (a word
@@ -761,25 +627,20 @@ func (m *Model) sizeChoices(width, rows int) {
 		m.choices.SetSize(width, n)
 	} else {
 		m.choices.SetShowPagination(true)
-		m.choices.SetSize(width, rows+1) // and the page line
+		// rows choices, then the page line and the blank line the list
+		// puts above it.
+		m.choices.SetSize(width, rows+2)
 	}
 }
 
 // memoryLines is how many lines the memory panel takes in full.
 func (m Model) memoryLines() int {
-	if m.tv != nil {
-		var b strings.Builder
-		m.memRows = 0
-		m.viewTableMemory(&b)
-		return strings.Count(b.String(), "\n")
-	}
-	s := m.rules()
-	if s == nil {
+	if m.tv == nil {
 		return 0
 	}
 	var b strings.Builder
 	m.memRows = 0
-	m.viewMemory(&b, s, engine.Seat(m.snap.Seat))
+	m.viewTableMemory(&b)
 	return strings.Count(b.String(), "\n")
 }
 
@@ -883,143 +744,6 @@ func (m Model) compactSeats(n int) bool {
 	return m.height > 0 && n > 4 && n > m.height/4
 }
 
-// viewSeatGrid draws the seats in columns: "▶" marks whose turn it is,
-// "←" who must answer a claim.
-func (m Model) viewSeatGrid(b *strings.Builder, s narrate.Rules, me engine.Seat) {
-	width := m.width
-	if width <= 0 {
-		width = 100
-	}
-	const cellWidth = 24
-	cols := max(1, (width-2)/cellWidth)
-	seating := s.Seating()
-	need := s.Next()
-	var row strings.Builder
-	for i, p := range seating {
-		mark := "  "
-		switch {
-		case s.Over():
-		case p == s.TurnSeat():
-			mark = "▶ "
-		case need.Kind == engine.NeedMove && need.Seat == p:
-			mark = "← "
-		}
-		name := s.Name(p)
-		if p == me {
-			name += " (you)"
-		}
-		cell := fmt.Sprintf("%s%s %d", mark, name, s.Coins(p))
-		if pad := cellWidth - len([]rune(cell)); pad > 0 && (i+1)%cols != 0 {
-			cell += strings.Repeat(" ", pad)
-		}
-		if p == s.TurnSeat() && !s.Over() {
-			cell = m.st.turn.Render(cell)
-		}
-		row.WriteString(cell)
-		if (i+1)%cols == 0 || i == len(seating)-1 {
-			b.WriteString(strings.TrimRight(row.String(), " "))
-			b.WriteByte('\n')
-			row.Reset()
-		}
-	}
-	b.WriteString(m.st.dim.Render("  coins after each name; ▶ whose turn, ← who answers"))
-	b.WriteByte('\n')
-}
-
-// viewSituation draws the claim, the challenge window, the moves or who
-// the table waits for, and the result.
-func (m Model) viewSituation(b *strings.Builder, s narrate.Rules, me engine.Seat) {
-	line := func(format string, args ...any) {
-		fmt.Fprintf(b, format, args...)
-		b.WriteByte('\n')
-	}
-	if c, cont, ok := s.Claim(); ok && len(cont) > 0 {
-		text := fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), s.CardName(c))
-		if len(cont) > 1 {
-			var ch []string
-			for _, x := range cont[1:] {
-				ch = append(ch, s.Name(x.Seat))
-			}
-			text += "; challenged by " + strings.Join(ch, ", ")
-		}
-		line("%s", m.st.head.Render("Claim")+" "+text)
-		if s.InChallengeWindow() {
-			who := s.Name(s.Next().Seat)
-			if s.Next().Seat == me {
-				left := ""
-				if m.window >= 0 {
-					d := max(0, m.deadline.Sub(m.now))
-					left = fmt.Sprintf(" (%ds left, then you pass)", int((d+time.Second-1)/time.Second))
-				}
-				line("%s", m.st.warn.Render("challenge window: your answer"+left))
-			} else {
-				line("challenge window: %s to answer", who)
-			}
-		}
-		line("")
-	}
-	switch {
-	case m.over():
-		line("%s", m.st.head.Render("Result"))
-		if s.Over() {
-			line("game over after %d turns: %s won", s.Turn(), strings.Join(narrate.Winners(s), ", "))
-			won := false
-			for _, w := range s.Winners() {
-				won = won || w == me
-			}
-			if won {
-				line("%s", m.st.turn.Render("you won!"))
-			} else {
-				line("%s", m.st.warn.Render(fmt.Sprintf("you lost, with %d coins", s.Coins(me))))
-			}
-		}
-		if m.snap.Verdict != "" {
-			line("%s", m.st.warn.Render("the table stopped: "+m.snap.Verdict))
-		}
-		line("%s", m.helpLine(bar{m.keys.Older, m.keys.Help, key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "leave"))}))
-	case m.snap.MyTurn:
-		head := "Your move"
-		if left, ok := m.timeLeft(); ok {
-			head += fmt.Sprintf(" · %s left", clock(left))
-		}
-		line("%s", m.st.head.Render(head))
-		if left, ok := m.timeLeft(); ok && left <= warnBefore {
-			line("%s", m.st.warn.Render(fmt.Sprintf("hurry: %s left, then the others stop the table and name you", clock(left))))
-		}
-		if len(m.labels) > 0 {
-			line("%s", m.choices.View())
-		}
-		switch {
-		case m.confirm != nil:
-			line("%s", m.st.warn.Render(fmt.Sprintf("%s: really exchange the cards? y/n (esc: back)", Choice(s, *m.confirm))))
-		case m.quitAsk:
-			line("%s", m.st.warn.Render("leave the table? y/n"))
-		case m.busy:
-			line("playing…")
-		default:
-			keys := bar{m.keys.Up, m.keys.Play}
-			if s.InChallengeWindow() {
-				keys = append(keys, m.keys.Pass)
-			}
-			if m.choices.Paginator.TotalPages > 1 {
-				keys = append(keys, m.keys.Home)
-			}
-			keys = append(keys, m.keys.Help, m.keys.Quit)
-			line("%s", m.helpLine(keys))
-		}
-	default:
-		name := ""
-		if w := m.snap.Waiting; w != nil {
-			name = w.Name
-		}
-		m.viewWaiting(b, name)
-	}
-	if m.status != "" {
-		line("%s", m.st.warn.Render(m.status))
-	}
-	line("")
-}
-
 // viewWaiting draws whom the table waits for (name; "" when it does not
 // say), the time before the timeout, whether that seat is connected, and
 // the keys.
@@ -1048,121 +772,6 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 	}
 }
 
-// viewMemory draws what the seat saw and when, and for each of its own
-// cards which swaps since could have moved it.
-func (m Model) viewMemory(out *strings.Builder, s narrate.Rules, me engine.Seat) {
-	var b strings.Builder
-	defer func() {
-		lines := strings.SplitAfter(b.String(), "\n")
-		if len(lines) > 0 && lines[len(lines)-1] == "" {
-			lines = lines[:len(lines)-1]
-		}
-		if m.memRows > 0 && len(lines) > m.memRows {
-			// A small terminal: the first lines (your card), then a mark.
-			lines = append(lines[:m.memRows-1], m.st.dim.Render("  … (a taller terminal shows all you remember)")+"\n")
-		}
-		out.WriteString(strings.Join(lines, ""))
-	}()
-	line := func(format string, args ...any) {
-		fmt.Fprintf(&b, format, args...)
-		b.WriteByte('\n')
-	}
-	line("%s", m.st.head.Render("Your memory"))
-	beliefs := narrate.Beliefs(s, m.snap.Memory, m.moves, m.swapBits(), me)
-	for _, own := range s.SlotsOf(me) {
-		if int(own) >= len(beliefs) {
-			continue
-		}
-		bl := beliefs[own]
-		which := "your card"
-		if len(s.SlotsOf(me)) > 1 {
-			which = narrate.SlotWords(s, own, me)
-		}
-		var names []string
-		for _, c := range bl.Cards {
-			names = append(names, "the "+s.CardName(c))
-		}
-		seen := "seen " + m.seenWhen(s, bl)
-		switch {
-		case !bl.Known():
-			line("  %s: %s (each was here or was swapped in since you knew)", which, strings.Join(names, " or "))
-		case len(bl.MovedIn) > 0:
-			last := bl.MovedIn[len(bl.MovedIn)-1]
-			line("  %s: %s, which you swapped in at turn %d (%s)", which, names[0], last.Turn, seen)
-		default:
-			line("  %s: %s, %s", which, names[0], seen)
-		}
-		if first := engine.Seat(own); len(s.SlotsOf(me)) == 1 && int(first) < s.Players() && first != me {
-			line("    you sit where %s sat at the start (the Puppeteer moved you): its card and purse are yours", s.Name(first))
-		}
-		if m.moves == nil {
-			continue // no record of the swaps: nothing more to say
-		}
-		since := bl.Uncertain
-		if len(since) == 0 {
-			line("    no swap since could have moved it")
-			continue
-		}
-		line("    swaps since that could have moved it:")
-		if n := len(since); n > 5 {
-			line("      … %d earlier", n-4)
-			since = since[n-4:]
-		}
-		for _, sw := range since {
-			note := ""
-			if sw.By == me {
-				note = "  (yours: this screen does not know whether you exchanged)"
-			}
-			line("      turn %d  %s%s", sw.Turn, sw.Words, note)
-		}
-	}
-	// What else the seat saw, most recent last.
-	var seen []string
-	for _, sg := range m.snap.Memory {
-		if owner, ok := s.SlotOwner(sg.Slot); ok && owner == me {
-			continue
-		}
-		how := "you saw"
-		if sg.Public {
-			how = "revealed"
-		} else if sh, ok := m.shown(sg); ok {
-			how = shownBy(s, sh)
-		}
-		seen = append(seen, fmt.Sprintf("%s  %s: %s was the %s", m.when(sg.Pos), how, slotNow(s, sg.Slot), s.CardName(sg.Card)))
-	}
-	// Cards of this seat shown to everyone else: it never learns which.
-	for _, mv := range m.moves {
-		for _, sh := range mv.Shows {
-			if sh.Except == me {
-				seen = append(seen, fmt.Sprintf("turn %d  %s's %s showed your card to everyone but you", sh.Turn, s.Name(sh.By), power(sh)))
-			}
-		}
-	}
-	if n := len(seen); n > 4 {
-		seen = seen[n-4:]
-	}
-	for _, l := range seen {
-		line("  %s", l)
-	}
-	line("")
-}
-
-// slotNowYours names a revealed slot: "your card", or the card now in
-// front of a player once the Puppeteer has moved players (a reveal names
-// the chair's card, and the player there may have changed since).
-func slotNowYours(s narrate.Rules, me engine.Seat, slot engine.Slot) string {
-	if owner, ok := s.SlotOwner(slot); ok && owner == me {
-		return narrate.SlotWords(s, slot, me)
-	}
-	return slotNow(s, slot)
-}
-
-// personal speaks to the player in a public log line: "only you know"
-// where the line names the player as the swapper.
-func personal(line, me string) string {
-	return strings.Replace(line, "(swapped or not: only "+me+" knows)", "(swapped or not: only you know)", 1)
-}
-
 // swapBits are the secret bits of the seat's own swaps: the session's
 // record (kept across restarts) and what this screen submitted.
 func (m Model) swapBits() map[uint64][]bool {
@@ -1176,88 +785,27 @@ func (m Model) swapBits() map[uint64][]bool {
 	return out
 }
 
-// seenWhen says when and how the seat last knew a card for sure.
-func (m Model) seenWhen(s narrate.Rules, bl narrate.Belief) string {
-	if bl.Source == narrate.FromDeal || bl.Pos < 0 {
-		return "at the deal"
+// logLines is the public log wrapped to width, oldest first.
+func (m Model) logLines(width int) []string {
+	if m.tv == nil {
+		return nil
 	}
-	how := "you peeked"
-	switch bl.Source {
-	case narrate.FromReveal:
-		how = "revealed to all"
-	case narrate.FromShown:
-		if sh, ok := m.shown(table.Sighting{Pos: uint64(bl.Pos), Slot: bl.Seen}); ok {
-			how = shownBy(s, sh)
-		}
-	}
-	return fmt.Sprintf("%s (%s)", m.when(uint64(bl.Pos)), how)
-}
-
-// shown returns the show (the Princess) a sighting came from, if the
-// session lists the moves.
-func (m Model) shown(sg table.Sighting) (narrate.Show, bool) {
-	for _, mv := range m.moves {
-		for _, sh := range mv.Shows {
-			if sh.Pos == sg.Pos && sh.Slot == sg.Slot {
-				return sh, true
+	var l []string
+	c := 0
+	chat := func(upTo int) {
+		for ; c < len(m.chat) && m.chatAt[c] <= upTo; c++ {
+			for _, w := range wrap(m.chatLine(m.chat[c]), width, 6) {
+				l = append(l, w)
 			}
 		}
 	}
-	return narrate.Show{}, false
-}
-
-func power(sh narrate.Show) string {
-	if sh.Power == "" {
-		return "power"
-	}
-	return sh.Power
-}
-
-func shownBy(s narrate.Rules, sh narrate.Show) string {
-	return fmt.Sprintf("%s's %s showed you", s.Name(sh.By), power(sh))
-}
-
-// slotNow names a slot for a sighting: once the Puppeteer has moved
-// players, the card a player sits before may be another than when it was
-// seen, so it says so.
-func slotNow(s narrate.Rules, slot engine.Slot) string {
-	if _, ok := s.SlotOwner(slot); ok && moved(s.Seating()) {
-		return "the card now in front of " + s.SlotName(slot)
-	}
-	return narrate.SlotWords(s, slot, -1)
-}
-
-// moved reports whether anyone sits on another chair than at the start.
-func moved(seating []engine.Seat) bool {
-	for c, p := range seating {
-		if int(p) != c {
-			return true
-		}
-	}
-	return false
-}
-
-// when names the moment of entry pos: its turn when the session lists the
-// moves, else the entry.
-func (m Model) when(pos uint64) string {
-	if m.moves == nil {
-		return fmt.Sprintf("entry %d", pos)
-	}
-	return fmt.Sprintf("turn %d", narrate.TurnAt(m.moves, pos))
-}
-
-// logLines is the public log wrapped to width, oldest first.
-func (m Model) logLines(width int) []string {
-	var l []string
-	me := ""
-	if names := m.snap.Names; m.snap.Seat >= 0 && m.snap.Seat < len(names) {
-		me = names[m.snap.Seat]
-	}
-	for _, x := range m.snap.Log {
-		for _, w := range wrap("  "+personal(x, me), width, 6) {
+	for i, x := range m.tv.Log {
+		chat(i)
+		for _, w := range wrap("  "+x, width, 6) {
 			l = append(l, m.st.dim.Render(w))
 		}
 	}
+	chat(len(m.tv.Log) + len(m.chat))
 	return l
 }
 
@@ -1302,63 +850,6 @@ func wrap(s string, width, indent int) []string {
 		out = append(out, strings.TrimRight(string(cur), " "))
 	}
 	return out
-}
-
-// helpLines is the help page wrapped to width: what applies right now,
-// every character in play with its power, and how to play (what a
-// challenge means). The help viewport scrolls it (↑/↓).
-func (m Model) helpLines(width int) []string {
-	if m.tv != nil {
-		return m.tableHelpLines(width)
-	}
-	s := m.rules()
-	if s == nil {
-		return nil
-	}
-	var lines []string
-	add := func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }
-	add("Right now")
-	switch c, contenders, ok := s.Claim(); {
-	case s.Over():
-		add("  The game is over.")
-	case ok && s.InChallengeWindow() && len(contenders) > 0:
-		add("  %s claims to be the %s (%s).", s.Name(contenders[0].Seat), s.CardName(c), narrate.Power(s, c))
-		if m.snap.MyTurn {
-			add("  Challenge only if you believe your card is the %s: if it is not, you pay 1 coin.", s.CardName(c))
-		}
-	case s.Preparatory():
-		add("  A preparatory turn: the only move is a swap (real or pretended).")
-	case m.snap.MyTurn:
-		add("  Your turn: swap, look at your card, or claim a character.")
-	default:
-		add("  %s's turn.", s.Name(s.TurnSeat()))
-	}
-	add("")
-	add("Characters in play")
-	for _, c := range narrate.InPlay(s) {
-		add("  %-11s %s", s.CardName(c), narrate.Power(s, c))
-	}
-	add("")
-	add("How to play")
-	for _, l := range narrate.HowToPlay(s) {
-		add("  %s", l)
-	}
-	add("")
-	add("Keys")
-	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
-	add("  p passes (when a claim waits for your answer)")
-	add("  y/n answer a question (really exchange the cards? leave the table?)")
-	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
-	var body []string
-	for _, l := range lines {
-		for _, w := range wrap(l, width, 4) {
-			if w == "Right now" || w == "Characters in play" || w == "How to play" || w == "Keys" {
-				w = m.st.head.Render(w)
-			}
-			body = append(body, w)
-		}
-	}
-	return body
 }
 
 // plural picks the singular or plural noun for n.

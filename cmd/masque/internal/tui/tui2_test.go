@@ -145,7 +145,7 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 		t.Errorf("rows after the Puppeteer: %s, want %s\n%s", got, want, v)
 	}
 	for _, w := range []string{
-		"Sasha (you)", "(in Fedya's chair)", "(in Sasha's chair)",
+		"Sasha (you)", "(in Fedya's chair)", "(in your chair)",
 		"seating (clockwise, moved by the Puppeteer): Anna → Boris → Fedya → Dima → Egor → Sasha",
 		"turn 12 · your turn", "Your move",
 		"you sit where Fedya sat at the start (the Puppeteer moved you)",
@@ -155,11 +155,14 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", w, v)
 		}
 	}
+	if strings.Contains(v, "in Sasha's chair") {
+		t.Errorf("Sasha reads of her own chair in the third person:\n%s", v)
+	}
 	// Sasha's card is now the one in front of chair 5: swapping with
 	// "Fedya" is swapping with chair 2's card.
 	m := p.screen(t, 2)
 	for i, mv := range m.legal {
-		if Label(s, mv) == "swap Fedya" {
+		if label(s, mv) == "swap Fedya" {
 			if mv.Args[0] != 5 || mv.Args[1] != 2 {
 				t.Errorf("swap Fedya is %v", mv.Args)
 			}
@@ -178,6 +181,10 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 	}
 	if !strings.Contains(mem, "turn 9  you saw: the card now in front of Fedya was the Judge") {
 		t.Errorf("memory lacks Sasha's peek, now in front of Fedya:\n%s", mem)
+	}
+	// Dima never moved: the card the Princess showed is still Dima's.
+	if !strings.Contains(mem, "turn 8  Boris's Princess showed you: Dima's card was the Empress") {
+		t.Errorf("memory lacks the Princess's show of Dima's card, in words for a player who never moved:\n%s", mem)
 	}
 }
 

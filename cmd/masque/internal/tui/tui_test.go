@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -151,6 +152,8 @@ func TestScreen(t *testing.T) {
 	opening := stateAfter(t, "")
 	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
 	over := stateAfter(t, "Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n")
+	revealed := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\nBoris challenge\nSasha pass\nDima pass\n")
+	challenged := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\nBoris challenge\n")
 	_ = over
 	type check struct {
 		want, not []string
@@ -234,6 +237,19 @@ func TestScreen(t *testing.T) {
 			view: check{want: []string{"Anna claims to be the King", "challenge window: Boris to answer", "Boris", "← to answer"}}, noSubmit: true,
 		},
 		{
+			name: "a claim and its challenges speak to the claimant", state: challenged, seat: 0,
+			view: check{want: []string{"you claim to be the King; challenged by Boris"}, not: []string{"Anna claims"}}, noSubmit: true,
+		},
+		{
+			name: "a claim and its challenges speak to the challenger", state: challenged, seat: 1,
+			view: check{want: []string{"Anna claims to be the King; challenged by you"}, not: []string{"by Boris"}}, noSubmit: true,
+		},
+		{
+			name: "a seat revealed last turn is told why it may only swap", state: revealed, seat: 1,
+			view: check{want: []string{"Your move", "Your card was revealed in the last turn: this turn you may only swap."},
+				not: []string{"claim to be"}}, noSubmit: true,
+		},
+		{
 			name: "the log is shown", state: opening, seat: 0,
 			view: check{want: []string{"Log", "turn 1  Anna swap Boris  (swapped or not: only you know)"}}, noSubmit: true,
 		},
@@ -279,7 +295,7 @@ func TestScreen(t *testing.T) {
 				t.Fatalf("submitted %d moves (msg %v)", len(f.got), ok)
 			}
 			g := f.got[0]
-			if l := Label(tc.state, g.m); l != tc.submit {
+			if l := label(tc.state, g.m); l != tc.submit {
 				t.Errorf("submitted %q, want %q", l, tc.submit)
 			}
 			if len(g.swaps) != len(tc.swaps) || (len(g.swaps) == 1 && g.swaps[0] != tc.swaps[0]) {
@@ -596,4 +612,15 @@ func TestSecondPerson(t *testing.T) {
 			t.Errorf("the screen lacks %q:\n%s", w, v)
 		}
 	}
+}
+
+// label is a legal move of either Mascarade edition in the script verbs,
+// without the player's name: "swap Boris", "claim King", "use
+// between=Anna,Dima".
+func label(st engine.State, mv engine.Move) string {
+	s, ok := narrate.RulesOf(st)
+	if !ok {
+		return fmt.Sprintf("kind %d %v", mv.Kind, mv.Args)
+	}
+	return strings.TrimPrefix(s.FormatMove(mv), s.Name(mv.Seat)+" ")
 }

@@ -79,6 +79,10 @@ func (Grimm) Build(in Input) (Table, bool) {
 				} else {
 					status = append(status, "unmasked: "+grimm.The(s.Known(sl)))
 				}
+			case opened(in, sl):
+				// The keys published at the end open it for everyone.
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "character"})
+				status = append(status, "masked to the end: "+grimm.The(in.Opened[sl]))
 			case p == me && seen:
 				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "your character"})
 				status = append(status, "masked: you are "+grimm.The(c))
@@ -92,14 +96,22 @@ func (Grimm) Build(in Input) (Table, bool) {
 			st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
 		}
 		for _, sl := range s.Hand(p) {
-			if c, ok := known[sl]; ok && p == me {
+			switch c, ok := known[sl]; {
+			case opened(in, sl):
+				// The keys published at the end open it for everyone.
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "hand"})
+			case ok && p == me:
 				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "hand"})
-			} else {
+			default:
 				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
 			}
 		}
 		for _, sl := range s.BetsOf(p) {
-			switch c, ok := known[sl]; {
+			c, ok := known[sl]
+			if o, opened := in.Opened[sl]; opened {
+				c, ok = o, true
+			}
+			switch {
 			case ok && s.Over():
 				// Revealed to all at the round's end.
 				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: FaceUp, Note: "bet"})
@@ -187,20 +199,24 @@ func (Grimm) Build(in Input) (Table, bool) {
 	if s.Over() {
 		var ws []string
 		for _, w := range s.Winners() {
-			ws = append(ws, s.Name(w))
+			ws = append(ws, grimmName(s, w, me))
 			t.Won = t.Won || w == me
 		}
 		t.Result = append(t.Result, fmt.Sprintf("the game is over after round %d: %s won", s.Round(), strings.Join(ws, " and ")))
 		var sc []string
 		for p := range engine.Seat(s.Players()) {
-			sc = append(sc, fmt.Sprintf("%s %d", s.Name(p), s.Roses(p)))
+			who := s.Name(p)
+			if p == me {
+				who = "you"
+			}
+			sc = append(sc, fmt.Sprintf("%s %d", who, s.Roses(p)))
 		}
 		t.Result = append(t.Result, "roses: "+strings.Join(sc, ", "))
 	}
 	for _, r := range s.Results() {
 		w := "nobody"
 		if r.Winner >= 0 {
-			w = s.Name(r.Winner)
+			w = grimmName(s, r.Winner, me)
 		}
 		how := "the last one masked"
 		if r.ByTalismans {
@@ -381,4 +397,18 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// opened reports whether the keys published at the end opened slot sl.
+func opened(in Input, sl engine.Slot) bool {
+	_, ok := in.Opened[sl]
+	return ok
+}
+
+// grimmName is player p's name, or "you" for the seat the view is for.
+func grimmName(s *grimm.State, p, me engine.Seat) string {
+	if p == me {
+		return "you"
+	}
+	return s.Name(p)
 }

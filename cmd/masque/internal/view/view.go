@@ -5,21 +5,22 @@
 //
 // A [Table] is built by [Build] from an [Input]: the public rules state,
 // the seat's own knowledge (table.Player.Known: the cards it saw in slots
-// that still hold them), its memory of sightings and the public log. It
-// is never built from another seat's secrets, so a screen cannot show
-// what its seat does not know: another seat's hidden character or hidden
-// hand is a face-down card until it is public.
+// that still hold them), its memory of sightings, the public moves and
+// log, and, once every seat published its card key at the end, the cards
+// those keys open for anyone. It is never built from another seat's
+// secrets, so a screen cannot show what its seat does not know: another
+// seat's hidden character or hidden hand is a face-down card until it is
+// public.
 //
 // The Table has no terminal in it: no colours, no escapes, no layout.
 // Names come from the roster, which peers wrote: a screen escapes every
 // string it draws (the terminal screen with termsafe). Each game adds its
-// builder to [Build]'s list; The Grimm Masquerade's is in grimm.go.
-// Mascarade is still drawn by the terminal screen from its own rules
-// interface (narrate.Rules); moving it onto a builder here is the next
-// step.
+// builder to [Build]'s list: Mascarade's (either edition) is in
+// mascarade.go, The Grimm Masquerade's in grimm.go.
 package view
 
 import (
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -40,6 +41,9 @@ type Card struct {
 	Name string
 	Face Face
 	Note string // what it is for, when that matters ("your character")
+	// Place is where the card lies when a player has several that are
+	// told apart by place ("1", "2"); "" otherwise.
+	Place string
 }
 
 // Attr is a public attribute of a seat: roses, coins, hint tokens left.
@@ -61,6 +65,9 @@ type Seat struct {
 	Tokens []string
 	Status string // "masked", "unmasked: the Beast"
 	Cards  []Card // in front of the player: face up, face down, or known to the seat
+	// Moved says where the player sits when it is not their own place
+	// ("in Fedya's chair": the Puppeteer moved them); "" otherwise.
+	Moved string
 }
 
 // Area is a shared place on the table: a deck, a row, a discard pile, the
@@ -77,18 +84,39 @@ type Area struct {
 	// portraits with hint tokens or broken); a small screen may leave the
 	// others out.
 	Marked bool
+	// Words is the area in words, for a screen that writes rather than
+	// draws ("centre: 2 cards, face down", "last reveal: your card was
+	// the King"); "" lets the screen word it from the cards.
+	Words string
+}
+
+// Notice is something the whole table is in the middle of, that every
+// seat sees: a claim and who challenged it.
+type Notice struct {
+	Title string // "Claim"
+	Text  string // "Anna claims to be the King; challenged by Boris"
+	// Window, if set, says who must answer within the table's answer
+	// window ("challenge window: Boris to answer"); Yours: the seat must
+	// (the screen counts the window down, see [Question.Window]).
+	Window string
+	Yours  bool
 }
 
 // Choice is one move the seat may make now.
 type Choice struct {
 	Words string      // the move in words, for the seat ("give the Crown to Boris")
 	Move  engine.Move // the move a screen submits
-	// Secret: the move causes a hidden swap, and the screen asks whether
-	// it is real (the secret bit) before submitting it.
+	// Secret: the move causes a hidden swap, and the screen asks
+	// Confirm ("really exchange the cards?") for its secret bit: yes
+	// submits it real, no pretended.
 	Secret bool
 	// Confirm, if set, is a question the screen asks (y/n) before
-	// submitting the move.
+	// submitting the move (for a Secret move: the secret bit).
 	Confirm string
+	// Pass: the choice that lets the decision go (a pass on a claim): a
+	// screen offers it on a key of its own, and plays it when an answer
+	// window runs out.
+	Pass bool
 }
 
 // Question is what the seat must decide now.
@@ -98,6 +126,10 @@ type Question struct {
 	// hint, an unmasking): a question only this seat can answer.
 	Forced  bool
 	Choices []Choice
+	// Window: an answer the table waits for within its answer window (a
+	// challenge); when the window runs out the screen plays the Pass
+	// choice.
+	Window bool
 }
 
 // Section is a part of the help page.
@@ -108,17 +140,27 @@ type Section struct {
 
 // Table is everything one seat may see now, in drawing order.
 type Table struct {
-	Game     string // the game's name for people
-	Status   string // the round and whose turn: "round 2 of 3 · Boris's turn"
-	You      int    // the seat the view is for
-	Seats    []Seat
+	Game   string // the game's name for people
+	Status string // the round and whose turn: "round 2 of 3 · Boris's turn"
+	// Counters are the table's public counters beside the status (the
+	// court's coins, the bank).
+	Counters []Attr
+	You      int // the seat the view is for (its roster number; Seat.You marks its row)
+	// Seats are in the order the players sit, clockwise: not the roster's
+	// once the 2nd edition's Puppeteer moved players between chairs.
+	Seats []Seat
+	// Notes are public lines about the seating and the table ("seating
+	// (clockwise, moved by the Puppeteer): Anna → Fedya → …").
+	Notes    []string
 	Areas    []Area
+	Notices  []Notice
 	Question *Question // nil unless the seat must decide
-	Waiting  string    // whom the table waits for, when not the seat
+	Waiting  string    // whom the table waits for, when not the seat ("" : the screen's session says)
 	Over     bool
 	Result   []string // the end: who won, the scores
 	Won      bool     // the seat won
-	Memory   []string // what the seat knows that the table does not show
+	Outcome  string   // the end for the seat in words: "you won!", "you lost, with 3 coins"
+	Memory   []string // what the seat knows that the table does not show; an indented line continues the one above
 	Log      []string // the public log in words, oldest first
 	Help     []Section
 }
@@ -131,9 +173,18 @@ type Input struct {
 	Names  []string
 	Known  map[engine.Slot]engine.Card // what the seat knows now, by slot (table.Player.Known)
 	Memory []table.Sighting            // what the seat saw, and when
+	// Opened is every card, by slot, once every seat published its card
+	// key at the end (table.Table.Opened): public then, drawn face up.
+	Opened map[engine.Slot]engine.Card
 	Log    []string
-	MyTurn bool // the table waits for a move by the seat
-	Over   bool
+	// Moves are the moves so far as everyone saw them, with the hidden
+	// swaps they caused (public); SwapBits the seat's own secret bits, by
+	// the entry of its move. With them the memory tells which swaps since
+	// a sighting could have moved a card. Either may be nil.
+	Moves    []narrate.Moved
+	SwapBits map[uint64][]bool
+	MyTurn   bool // the table waits for a move by the seat
+	Over     bool
 	// Salt is a secret of the screen's, used for the nonces of sealed
 	// choices (an Eavesdrop commitment): the same salt opens what it
 	// sealed. A screen draws it at random once.
@@ -148,11 +199,10 @@ type Builder interface {
 }
 
 // builders are the games with a view, tried in order.
-func builders() []Builder { return []Builder{Grimm{}} }
+func builders() []Builder { return []Builder{Mascarade{}, Grimm{}} }
 
 // Build returns the seat's view of in, or ok=false when no game here
-// draws in.Rules (a Mascarade state: the terminal screen draws it
-// itself).
+// draws in.Rules.
 func Build(in Input) (Table, bool) {
 	if in.Rules == nil {
 		return Table{}, false
@@ -160,7 +210,9 @@ func Build(in Input) (Table, bool) {
 	for _, b := range builders() {
 		if t, ok := b.Build(in); ok {
 			t.You = int(in.Seat)
-			t.Log = append([]string(nil), in.Log...)
+			if t.Log == nil {
+				t.Log = append([]string(nil), in.Log...)
+			}
 			return t, true
 		}
 	}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// startTestRelay runs 'masque relay' in this process on loopback and
+// returns its TCP address (with /p2p/); it stops at the test's end.
+func startTestRelay(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	a := newApp(nil, nil, nil)
+	out, errOut := &syncWriter{w: new(strings.Builder)}, &syncWriter{w: new(strings.Builder)}
+	a.stdout, a.stderr = out, errOut
+	done := make(chan error, 1)
+	go func() {
+		done <- runRelay(ctx, a, relayOpts{config: t.TempDir(), listen: []string{"/ip4/127.0.0.1/tcp/0"},
+			asJSON: true, duration: time.Hour, dataMiB: 64, maxResv: 16, maxPerIP: 16, maxCircuits: 16, dirTables: 16})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	var st relayStatus
+	if err := json.Unmarshal([]byte(strings.SplitN(out.String(), "\n", 2)[0]), &st); err != nil || len(st.Addrs) == 0 {
+		t.Fatalf("relay status %q: %v\n%s", out.String(), err, errOut.String())
+	}
+	return st.Addrs[0]
+}
+
+var listedRE = regexp.MustCompile(`listed in the directory of relay \S+: others run 'masque join ([0-9A-Z-]+) --relay`)
+
+// hostOnRelay starts 'masque host --bot --relay R' for players seats named
+// name, waits until it says the table is listed, and returns the join
+// code and a wait for its exit status and outputs.
+func hostOnRelay(t *testing.T, relay, name, players, wait, dir string) (string, func() (int, string)) {
+	t.Helper()
+	errOut := &syncBuffer{}
+	var out bytes.Buffer
+	var code int
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		code = run([]string{"host", "--bot", "--players", players, "--name", name, "--no-mdns", "--wait", wait, "--seed", "1",
+			"--relay", relay, "--relay-wait", "1s", "--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "state"),
+			"--transcript", filepath.Join(dir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, errOut)
+	})
+	var joinCode string
+	for deadline := time.Now().Add(20 * time.Second); joinCode == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := listedRE.FindStringSubmatch(errOut.String()); m != nil {
+			joinCode = m[1]
+		}
+	}
+	if joinCode == "" {
+		t.Fatalf("the host never said its table is listed:\n%s", errOut.String())
+	}
+	return joinCode, func() (int, string) { wg.Wait(); return code, errOut.String() }
+}
+
+// TestJoinByCodeThroughRelay: a host with --relay lists its table in the
+// relay's directory; 'masque lobby --relay' shows it; 'masque join CODE
+// --relay' finds it there and the game is played to the end with
+// identical transcripts; once full, the table is gone from the directory.
+func TestJoinByCodeThroughRelay(t *testing.T) {
+	relay := startTestRelay(t)
+	dir := t.TempDir()
+	hdir, jdir := filepath.Join(dir, "h"), filepath.Join(dir, "j")
+	code, hostDone := hostOnRelay(t, relay, "online", "2", "60s", hdir)
+
+	c, out, errOut := runOut("lobby", "--relay", relay, "--json")
+	var listed []lobbyEntry
+	if c != 0 || json.Unmarshal([]byte(out), &listed) != nil || len(listed) != 1 || listed[0].Code != code ||
+		listed[0].Name != "online" || listed[0].Taken != 1 || listed[0].Total != 2 || len(listed[0].Addrs) == 0 ||
+		!strings.Contains(listed[0].Addrs[0], "/p2p-circuit") {
+		t.Fatalf("lobby --relay: exit %d\n%s\n%s", c, out, errOut)
+	}
+
+	// The joiner names the relay in its config file, not with --relay.
+	os.MkdirAll(filepath.Join(jdir, "cfg"), 0o700)
+	os.WriteFile(filepath.Join(jdir, "cfg", "config"), []byte("# the relay\nrelay "+relay+"\n"), 0o600)
+	c, out, errOut = runOut("join", code, "--bot", "--relay-wait", "1s", "--config", filepath.Join(jdir, "cfg"),
+		"--state", filepath.Join(jdir, "state"), "--transcript", filepath.Join(jdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	hc, hostErr := hostDone()
+	if c != 0 || hc != 0 {
+		t.Fatalf("join exit %d:\n%s%s\nhost exit %d:\n%s", c, out, errOut, hc, hostErr)
+	}
+	if !strings.Contains(out, "using the relays of "+filepath.Join(jdir, "cfg", "config")) ||
+		!strings.Contains(out, "in the directory of relay") || !strings.Contains(out, "found \"online\" ("+code) {
+		t.Errorf("the join does not say where it found the table:\n%s", out)
+	}
+	a, _ := os.ReadFile(filepath.Join(hdir, "t.masque"))
+	b, _ := os.ReadFile(filepath.Join(jdir, "t.masque"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Fatal("the transcripts differ")
+	}
+	// Full, then finished: withdrawn.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		_, out, _ = runOut("lobby", "--relay", relay, "--json")
+		if strings.TrimSpace(out) == "[]" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the table is still listed after the game:\n%s", out)
+		}
+	}
+}
+
+// TestJoinOnlineDuplicatesAndMisses: two creators list tables with one
+// name; a headless join by that name refuses to pick and lists both
+// creators; a code nobody listed is reported as such after --wait.
+func TestJoinOnlineDuplicatesAndMisses(t *testing.T) {
+	relay := startTestRelay(t)
+	dir := t.TempDir()
+	_, done1 := hostOnRelay(t, relay, "same", "2", "8s", filepath.Join(dir, "h1"))
+	_, done2 := hostOnRelay(t, relay, "same", "2", "8s", filepath.Join(dir, "h2"))
+	jcfg := filepath.Join(dir, "j")
+	c, _, errOut := runOut("join", "same", "--bot", "--relay", relay, "--relay-wait", "1s", "--config", jcfg, "--wait", "3s")
+	if c != 1 || !strings.Contains(errOut, "2 different creators advertise table \"same\" in the relays' directories") ||
+		!strings.Contains(errOut, "--creator") {
+		t.Errorf("join by a shared name: exit %d\n%s", c, errOut)
+	}
+	c, _, errOut = runOut("join", "0000-0000-0000", "--bot", "--relay", relay, "--config", jcfg, "--wait", "2s")
+	if c != 1 || !strings.Contains(errOut, "no table \"0000-0000-0000\" in the directory of relay") {
+		t.Errorf("join by an unlisted code: exit %d\n%s", c, errOut)
+	}
+	// The hosts give up after their --wait and withdraw their tables.
+	for _, done := range []func() (int, string){done1, done2} {
+		if c, errOut := done(); c != 1 || !strings.Contains(errOut, "not full") {
+			t.Errorf("host: exit %d\n%s", c, errOut)
+		}
+	}
+	if _, out, _ := runOut("lobby", "--relay", relay, "--json"); strings.TrimSpace(out) != "[]" {
+		t.Errorf("tables still listed after their hosts gave up:\n%s", out)
+	}
+}

@@ -1,0 +1,137 @@
+package netsession
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// A restarted seat's move countdown goes on from when the table started
+// waiting for that move, not from the restart: the first seat records
+// the start of its turn in the state directory, and a seat started again
+// on that directory, asked for the same move, reports the same start.
+// Asked for a later move, it starts a new countdown.
+func TestRestartedSeatKeepsItsCountdown(t *testing.T) {
+	src := "game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief\nAnna swap Boris yes\n"
+	tr, _, keys, sign := scriptedSeat(t, src, 1)
+	dir := t.TempDir()
+
+	// since starts a seat on dir, asks it for the move at pos and returns
+	// when its turn began by its view.
+	since := func(entries []*ledger.Entry, pos uint64) time.Time {
+		t.Helper()
+		turn, err := loadTurn(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := NewSeat(SeatConfig{Seat: 1, Roster: tr.Roster, Sign: sign, Keys: keys, Turn: turn,
+			KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.narr.Start(d.tab)
+		for _, e := range entries {
+			if err := d.Apply(e); err != nil {
+				t.Fatalf("entry %d: %v", e.Pos, err)
+			}
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { _, err := d.Author(ctx, pos); done <- err }()
+		deadline := time.Now().Add(5 * time.Second)
+		for !d.View().MyTurn {
+			if time.Now().After(deadline) {
+				t.Fatal("the seat was never asked for its move")
+			}
+			time.Sleep(time.Millisecond)
+		}
+		v := d.View()
+		cancel()
+		<-done
+		return v.TurnSince
+	}
+	pos := uint64(len(tr.Entries))
+	first := since(tr.Entries, pos)
+	time.Sleep(20 * time.Millisecond)
+	again := since(tr.Entries, pos)
+	if !again.Equal(first) {
+		t.Errorf("after a restart the turn began at %v, want %v (the first ask): the countdown started over", again, first)
+	}
+	fi, err := os.Stat(filepath.Join(dir, TurnFile))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the turn file: %v", err)
+	}
+	// Another move (a later entry) starts a countdown of its own.
+	if err := keepTurn(dir, TurnMark{Pos: pos - 1, Since: first.Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if later := since(tr.Entries, pos); !later.After(first) {
+		t.Errorf("a mark for another entry was taken for this move: %v", later)
+	}
+	// A damaged file is an error, not a silent new countdown.
+	os.WriteFile(filepath.Join(dir, TurnFile), []byte("12 x\n"), 0o600)
+	if _, err := loadTurn(dir); err == nil {
+		t.Error("a damaged turn file was accepted")
+	}
+}
+
+// Through the real network stack: a person's seat (seat 0 of a 2-seat
+// Grimm table, the other a bot) is asked for its move, stops (as after
+// kill -9: Close without answering) and starts again on its state
+// directory. Its screen's deadline is the one it had before the restart,
+// not a full move time from the restart.
+func TestRestartedGameKeepsItsDeadline(t *testing.T) {
+	gt := seatGrimm(t, 2)
+	const timeout = 5 * time.Minute
+	start := func(i int, bot bool) *Game {
+		t.Helper()
+		st, err := store.Open(gt.dirs[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := Start(context.Background(), GameConfig{Node: gt.peers[i].Node, Store: st, Bot: bot, Seed: uint64(i + 1), Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	myTurn := func(g *Game) session.Snapshot {
+		t.Helper()
+		deadline := time.After(30 * time.Second)
+		for {
+			if s := g.Snapshot(); s.MyTurn || s.Over {
+				return s
+			}
+			select {
+			case <-g.Updates():
+			case <-time.After(20 * time.Millisecond):
+			case <-deadline:
+				t.Fatal("the seat was never asked for its move")
+			}
+		}
+	}
+	bot := start(1, true)
+	defer bot.Close()
+	person := start(0, false)
+	first := myTurn(person)
+	if first.Over || first.MyDeadline.IsZero() {
+		t.Fatalf("no deadline for the person's move: %+v", first.MyDeadline)
+	}
+	person.Close()
+	time.Sleep(100 * time.Millisecond)
+	person = start(0, false)
+	defer person.Close()
+	again := myTurn(person)
+	if again.Entries != first.Entries {
+		t.Fatalf("asked at entry %d after the restart, %d before", again.Entries, first.Entries)
+	}
+	if !again.MyDeadline.Equal(first.MyDeadline) {
+		t.Errorf("the deadline after the restart is %v, before it %v: the countdown started over", again.MyDeadline, first.MyDeadline)
+	}
+}

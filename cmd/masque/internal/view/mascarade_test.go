@@ -1,0 +1,80 @@
+package view
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/mascarade"
+)
+
+// A Mascarade seat's view never names a card in front of a player or in
+// the centre while the game goes on; once every seat has published its
+// card key at the end, every such card is face up and named, as the keys
+// open it.
+func TestMascaradeCardsOpenOnlyWithThePublishedKeys(t *testing.T) {
+	src := "game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=1\n" +
+		"Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim Widow\nBoris challenge\n"
+	for _, tc := range []struct {
+		name    string
+		publish bool
+	}{{"keys kept", false}, {"keys published", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			lt, err := localplay.Run(mascarade.Game{}, []byte(src), nil, tc.publish)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := lt.View()
+			s, _ := narrate.RulesOf(tab.Rules())
+			if !s.Over() {
+				t.Fatal("the script should end the game")
+			}
+			opened := tab.Opened()
+			if (opened != nil) != tc.publish {
+				t.Fatalf("opened %v with keys published %v", opened, tc.publish)
+			}
+			v, ok := Build(Input{Rules: tab.Rules(), Seat: 1, Opened: opened, Names: []string{"Anna", "Boris", "Sasha", "Dima"}})
+			if !ok {
+				t.Fatal("no view of a Mascarade state")
+			}
+			for i, st := range v.Seats {
+				p := s.Seating()[i]
+				for k, c := range st.Cards {
+					slot := s.SlotsOf(p)[k]
+					switch {
+					case tc.publish && (c.Face != FaceUp || c.Name != s.CardName(opened[slot])):
+						t.Errorf("%s's card %+v, want the %s face up", st.Name, c, s.CardName(opened[slot]))
+					case !tc.publish && (c.Face != FaceDown || c.Name != ""):
+						t.Errorf("%s's card %+v, want face down", st.Name, c)
+					}
+				}
+			}
+			var centre *Area
+			for i := range v.Areas {
+				if v.Areas[i].Name == "centre" {
+					centre = &v.Areas[i]
+				}
+			}
+			if centre == nil || len(centre.Cards) != len(s.CenterSlots()) {
+				t.Fatalf("centre %+v", centre)
+			}
+			for k, c := range centre.Cards {
+				want := ""
+				if tc.publish {
+					want = s.CardName(opened[s.CenterSlots()[k]])
+				}
+				if c.Name != want {
+					t.Errorf("centre card %d: %+v, want %q", k, c, want)
+				}
+			}
+			if got := strings.Contains(centre.Words, "face down"); got == tc.publish {
+				t.Errorf("centre in words: %q", centre.Words)
+			}
+			if want := fmt.Sprintf("you lost, with %d %s", s.Coins(1), map[bool]string{true: "coin", false: "coins"}[s.Coins(1) == 1]); v.Outcome != want || v.Won {
+				t.Errorf("Boris's outcome: %q (won %v), want %q", v.Outcome, v.Won, want)
+			}
+		})
+	}
+}
