@@ -46,6 +46,10 @@ func (g Game) Table() table.Game { return g }
 
 // Opens implements table.Opener: the table carries out [State.Opening]
 // instead of a deal.
+// BatchViews is true: the views the rules ask for together are one
+// request (table.ViewBatcher).
+func (Game) BatchViews() bool { return true }
+
 func (Game) Opens() bool { return true }
 
 // Kinds returns the number of card kinds ([NumKinds]).

@@ -52,6 +52,17 @@ type Opener interface {
 	Opens() bool
 }
 
+// ViewBatcher is implemented by games whose private views are batched:
+// peeks the rules ask for one after another, of different slots, opening
+// the same components, are one request, in which every seat posts one
+// shares entry holding its share of every slot it does not view itself
+// (docs/protocol.md §5). Mafia's deal views every seat's role in n
+// entries instead of n·(n−1). Games that do not batch keep one request
+// per peek.
+type ViewBatcher interface {
+	BatchViews() bool
+}
+
 // Options are a table's settings: the game's own options and what the
 // table adds around them. Their encoding is the roster's Options field.
 type Options struct {

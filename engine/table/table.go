@@ -190,6 +190,38 @@ func (r *Request) wantBody() BodyKind {
 	return BodyShares
 }
 
+// batchView adds the peek ef to the batch of views at the end of the
+// queue, when the game batches views (ViewBatcher) and that request is a
+// peek not yet snapshotted or started, of other slots, opening the same
+// components.
+func (s *state) batchView(t *Table, ef engine.Effect) bool {
+	vb, ok := t.game.(ViewBatcher)
+	if !ok || !vb.BatchViews() || len(s.pending) == 0 {
+		return false
+	}
+	last := s.pending[len(s.pending)-1]
+	if last.Kind != engine.EffectPeek || last.next != 0 || last.Cards != nil ||
+		!slices.Equal(last.Comps, ef.Comps) || slices.Contains(last.Slots, ef.Slots[0]) {
+		return false
+	}
+	if last.Viewers == nil {
+		last.Viewers = []engine.Seat{last.By}
+	}
+	last.Slots = append(slices.Clip(last.Slots), ef.Slots[0])
+	last.Viewers = append(slices.Clip(last.Viewers), ef.By)
+	// The authors: every seat that does not view every slot, in order.
+	last.Seats = nil
+	for seat := range engine.Seat(len(t.roster.Seats)) {
+		for _, v := range last.Viewers {
+			if v != seat {
+				last.Seats = append(last.Seats, seat)
+				break
+			}
+		}
+	}
+	return true
+}
+
 // viewerOf returns the seat that views the k-th slot of a peek: By, or
 // Viewers[k] in a batch of views.
 func (r *Request) viewerOf(k int) engine.Seat {
@@ -1027,6 +1059,12 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 	case engine.EffectPeek:
 		if len(ef.Slots) != 1 {
 			return errors.New("internal: a peek is of one slot")
+		}
+		if ef.By < 0 || int(ef.By) >= n {
+			return fmt.Errorf("internal: a peek by seat %d", ef.By)
+		}
+		if s.batchView(t, ef) {
+			return nil
 		}
 	case engine.EffectReveal, engine.EffectShowOthers:
 	case engine.EffectSet:
