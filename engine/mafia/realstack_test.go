@@ -3,6 +3,8 @@ package mafia_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -96,7 +98,9 @@ func checkKnowledge(tb testing.TB, lt *local.Table, know []*mafia.Knowledge) {
 		if k.Role != role[p] {
 			tb.Fatalf("seat %d knew its role as %s, the end reveals %s", p, mafia.CardName(k.Role), mafia.CardName(role[p]))
 		}
-		mafiaNow := func(r engine.Card) bool { return r == mafia.Don || r == mafia.Mafioso || (r == mafia.Madman && st.Joined()) }
+		mafiaNow := func(r engine.Card) bool {
+			return r == mafia.Don || r == mafia.Mafioso || (r == mafia.Madman && st.Joined())
+		}
 		for _, q := range k.Mates {
 			if !mafiaNow(role[p]) || !mafiaNow(role[q]) {
 				tb.Fatalf("seat %d (%s) recognised seat %d (%s) as a mate", p, mafia.CardName(role[p]), q, mafia.CardName(role[q]))
@@ -332,4 +336,24 @@ func choicesFor(pl *table.Player, t *table.Table, st *mafia.State) map[uint8]eng
 		}
 	}
 	return out
+}
+
+// TestDumpTranscripts writes whole bot games on the real stack to
+// $MAFIA_DUMP_DIR (skipped without it): material for an outside
+// verifier while the conformance vectors are being made.
+func TestDumpTranscripts(t *testing.T) {
+	dir := os.Getenv("MAFIA_DUMP_DIR")
+	if dir == "" {
+		t.Skip("MAFIA_DUMP_DIR is not set")
+	}
+	for _, n := range []int{4, 6, 9} {
+		lt := realGame(t, mafia.Options{Players: names(n)}, uint64(n))
+		enc, err := lt.Transcript().MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("mafia-%d.masque", n)), enc, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
