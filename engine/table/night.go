@@ -102,6 +102,11 @@ func (s *state) queueAction(t *Table, ef engine.Effect) error {
 		if ef.Comp < 0 || ef.Comp >= t.width || ef.Neutral < 0 || int(ef.Neutral) >= t.game.Kinds() {
 			return fmt.Errorf("internal: a check of component %d with neutral card %d", ef.Comp, ef.Neutral)
 		}
+		// A check re-masks the component for the checker to open: never
+		// one that may hold the group secret (mental SPEC §9.3).
+		if _, ok := t.secretComp([]int{ef.Comp}); ok {
+			return fmt.Errorf("internal: a check of component %d, which holds the group secret in some card", ef.Comp)
+		}
 	case engine.EffectTag:
 		if ef.Comp < 0 || ef.Comp >= t.width || ef.Round < 0 || ef.Neutral < 0 || int(ef.Neutral) >= t.game.Kinds() {
 			return fmt.Errorf("internal: a tag of component %d, round %d, neutral card %d", ef.Comp, ef.Round, ef.Neutral)

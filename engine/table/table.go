@@ -1067,6 +1067,11 @@ func (s *state) queue(t *Table, ef engine.Effect) error {
 			return nil
 		}
 	case engine.EffectReveal, engine.EffectShowOthers:
+		// A public share of a group-secret component is a share of the
+		// secret (mental SPEC §9.1): no reveal or show-others opens one.
+		if c, ok := t.secretComp(ef.Comps); ok {
+			return fmt.Errorf("internal: a %s of component %d, which holds the group secret in some card", ef.Kind, c)
+		}
 	case engine.EffectSet:
 		if len(ef.Cards) != len(ef.Slots) {
 			return fmt.Errorf("internal: a set of %d slots with %d cards", len(ef.Slots), len(ef.Cards))

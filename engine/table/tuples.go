@@ -85,3 +85,16 @@ func (t *Table) faceUp(c engine.Card) mental.Card {
 	}
 	return card
 }
+
+// secretComp returns the first of comps (every component when comps is
+// nil) that holds the group secret in some card kind's tuple.
+func (t *Table) secretComp(comps []int) (int, bool) {
+	for _, tuple := range t.tuples {
+		for i, c := range tuple {
+			if c.GroupSecret && (comps == nil || slices.Contains(comps, i)) {
+				return i, true
+			}
+		}
+	}
+	return 0, false
+}

@@ -21,6 +21,8 @@ const (
 	TupleRetire      uint8 = 100 + iota // [seat]: seat publishes its key and plays no more
 	TupleRevealFirst                    // [slot...]: component 0 of each slot is revealed
 	TuplePeekLast                       // [slot]: the mover peeks at component 2 only
+	TupleRevealComp                     // [slot, comp]: component comp of slot is revealed
+	TuplePeekSecret                     // [slot]: the mover peeks at component 3 only (the group secret in odd kinds)
 )
 
 // Name returns "tuple-test".
@@ -45,13 +47,18 @@ type TupleState struct {
 	Retired []engine.Seat
 }
 
-// Tuple lays card kind c out as (c, 8 + c%2, 10); kinds 8..10 are
+// Tuple lays card kind c out as (c, 8 + c%2, 10, S or 10): the fourth
+// component of an odd kind is the table's group secret; kinds 8..10 are
 // components only.
 func (s *TupleState) Tuple(c engine.Card) []engine.Component {
 	if c < 0 || c >= EffectsSlots {
 		return nil
 	}
-	return []engine.Component{{Kind: c}, {Kind: 8 + c%2}, {Kind: 10}}
+	last := engine.Component{Kind: 10}
+	if c%2 == 1 {
+		last = engine.Component{GroupSecret: true}
+	}
+	return []engine.Component{{Kind: c}, {Kind: 8 + c%2}, {Kind: 10}, last}
 }
 
 // Opening is EffectsGame's, with each seat's peek of components 0 and 1.
@@ -76,7 +83,7 @@ func (s *TupleState) Apply(m engine.Move) (engine.State, []engine.Effect, error)
 	ns := &TupleState{Retired: slices.Clone(s.Retired)}
 	var effs []engine.Effect
 	switch m.Kind {
-	case TupleRetire, TupleRevealFirst, TuplePeekLast:
+	case TupleRetire, TupleRevealFirst, TuplePeekLast, TupleRevealComp, TuplePeekSecret:
 		if need := s.Next(); need.Kind != engine.NeedMove || need.Seat != m.Seat {
 			return nil, nil, &engine.RuleError{Seat: m.Seat, Rule: "not-your-turn", Msg: "not your turn"}
 		}
@@ -86,7 +93,14 @@ func (s *TupleState) Apply(m engine.Move) (engine.State, []engine.Effect, error)
 			return nil, nil, &engine.RuleError{Seat: m.Seat, Rule: "bad-args", Msg: fmt.Sprintf("arguments %v", m.Args)}
 		}
 		var slots []engine.Slot
-		for _, a := range m.Args {
+		args := m.Args
+		if m.Kind == TupleRevealComp {
+			if len(args) != 2 {
+				return bad()
+			}
+			args = args[:1]
+		}
+		for _, a := range args {
 			if a < 0 || a >= EffectsSlots {
 				return bad()
 			}
@@ -105,11 +119,18 @@ func (s *TupleState) Apply(m engine.Move) (engine.State, []engine.Effect, error)
 			}
 			ns.waiting++
 			effs = []engine.Effect{{Kind: engine.EffectReveal, Slots: slots, Comps: []int{0}}}
-		case TuplePeekLast:
+		case TuplePeekLast, TuplePeekSecret:
 			if len(slots) != 1 {
 				return bad()
 			}
-			effs = []engine.Effect{{Kind: engine.EffectPeek, By: m.Seat, Slots: slots, Comps: []int{2}}}
+			comp := 2
+			if m.Kind == TuplePeekSecret {
+				comp = 3
+			}
+			effs = []engine.Effect{{Kind: engine.EffectPeek, By: m.Seat, Slots: slots, Comps: []int{comp}}}
+		case TupleRevealComp:
+			ns.waiting++
+			effs = []engine.Effect{{Kind: engine.EffectReveal, Slots: slots, Comps: []int{m.Args[1]}}}
 		}
 		ns.Moves++
 		ns.Turn = engine.Seat((int(s.Turn) + 1) % s.Seats)
