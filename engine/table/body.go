@@ -119,9 +119,9 @@ const (
 	// maxActionSize bounds one part's encoding (a powered ballot over 64
 	// targets with 64 roles is under 25 KiB).
 	maxActionSize = 1 << 16
-	maxArgs   = 16
-	maxSwaps  = 4
-	maxShares = 256
+	maxArgs       = 16
+	maxSwaps      = 4
+	maxShares     = 256
 	// MaxStatements is the most statement proofs a move's entry carries.
 	MaxStatements = 4
 	// MaxStatementKinds is the most kinds one statement is about.

@@ -113,8 +113,13 @@ func (s *state) queueAction(t *Table, ef engine.Effect) error {
 		}
 	}
 	if k := len(s.pending); k > 0 {
+		// Tags are a request of their own: a seat recognises its mates
+		// before it makes the choices that follow (the Madman who just
+		// joined, before the night's kill).
+		isTag := func(e engine.Effect) bool { return e.Kind == engine.EffectTag }
 		if last := s.pending[k-1]; last.Kind == engine.EffectBallot && last.next == 0 &&
-			slices.Equal(last.Seats, ef.Seats) && len(last.Parts) < MaxActions {
+			slices.Equal(last.Seats, ef.Seats) && len(last.Parts) < MaxActions &&
+			isTag(last.Parts[0]) == isTag(ef) {
 			last.Parts = append(slices.Clip(last.Parts), cloneEffect(ef))
 			return nil
 		}

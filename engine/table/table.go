@@ -91,13 +91,13 @@ func (f *Fault) Unwrap() error { return f.Err }
 type Request struct {
 	// Kind is EffectPeek, EffectReveal, EffectShowOthers, EffectShuffle,
 	// EffectCoin or EffectSet.
-	Kind   engine.EffectKind
-	By     engine.Seat // the viewer of a peek
+	Kind engine.EffectKind
+	By   engine.Seat // the viewer of a peek
 	// Viewers: a batch of views (a game that batches them, ViewBatcher):
 	// Viewers[k] views Slots[k]; By is then Viewers[0].
 	Viewers []engine.Seat
-	Except engine.Seat // show-others: the seat kept in the dark
-	Slots  []engine.Slot
+	Except  engine.Seat // show-others: the seat kept in the dark
+	Slots   []engine.Slot
 	// Comps are the components of the slots' tuple cards a peek, reveal
 	// or show-others opens (nil: every component); shares are of those
 	// components only (see ShareCard).
@@ -373,8 +373,8 @@ type state struct {
 	retired []bool
 	// tallies are the sums of the last ballots of each power; tags every
 	// tag posted. Both are replaced, never modified, so clones share them.
-	tallies map[uint8]tally
-	tags    []TagPost
+	tallies  map[uint8]tally
+	tags     []TagPost
 	shuffles int // hidden deal: seats that have shuffled
 	// views[slot] are the seats' last private views of the slot. Slices
 	// are replaced, never modified, so clones share them.
