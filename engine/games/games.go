@@ -305,11 +305,11 @@ type NightBot interface {
 	Decide(s engine.State, d engine.Effect) engine.Seat
 }
 
-// Knower is implemented by a game's [Rules] whose seats know privately
-// more than the cards they saw (Mafia: a seat's role and team, the mates
-// it recognised, the answers to its checks). A session hands what it
-// returns to the seat's screen (view.Input.Private), never another
-// seat's.
+// Knower is implemented by a game's table binding ([Rules.Table]) whose
+// seats know privately more than the cards they saw (Mafia: a seat's
+// role and team, the mates it recognised, the answers to its checks). A
+// session hands what it returns to the seat's own screen
+// (view.Input.Private), never to another seat's.
 type Knower interface {
 	// Knowledge returns what the seat of pl knows now at t (its replica),
 	// in state s.
