@@ -148,6 +148,9 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 			}
 		}
 	}
+	if opts.NightFloor > 0 {
+		lt.OwnNight = func(seat engine.Seat) bool { return int(seat) == opts.Seat }
+	}
 	if s.generic {
 		if err := s.catchUp(); err != nil {
 			cancel()
@@ -345,11 +348,11 @@ func (s *Session) run(ctx context.Context) {
 func (s *Session) localNight() (time.Duration, error) {
 	me := s.lt.Seats[s.opts.Seat]
 	pos := s.lt.View().Pos()
-	if s.night == nil || s.night.pos != pos {
-		s.night = &night{pos: pos, due: time.Now().Add(floorDelay(s.opts.NightFloor)), chosen: map[uint8]engine.Seat{}}
+	n := s.nightNow()
+	if n == nil {
+		return 0, nil
 	}
 	ds := me.Player.Decisions(me.Replica)
-	n := s.night
 	switch {
 	case len(ds) > 0 && len(n.chosen) < len(ds):
 		return -1, nil
@@ -364,6 +367,20 @@ func (s *Session) localNight() (time.Duration, error) {
 		return 0, fmt.Errorf("your night actions: %w", err)
 	}
 	return 0, nil
+}
+
+// nightNow returns the local seat's night in progress, begun now if the
+// table just started waiting for its actions, or nil when it does not
+// wait for them. s.mu is held.
+func (s *Session) nightNow() *night {
+	seat, kind, ok := s.lt.View().Expect()
+	if !ok || kind != table.BodyActions || int(seat) != s.opts.Seat {
+		return nil
+	}
+	if pos := s.lt.View().Pos(); s.night == nil || s.night.pos != pos {
+		s.night = &night{pos: pos, due: time.Now().Add(floorDelay(s.opts.NightFloor)), chosen: map[uint8]engine.Seat{}}
+	}
+	return s.night
 }
 
 // floorDelay draws a night's delay between floor and twice it.
@@ -399,8 +416,8 @@ func (s *Session) botActions(seat engine.Seat) error {
 func (s *Session) Decide(power uint8, target engine.Seat) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	seat, kind, ok := s.lt.View().Expect()
-	if !ok || kind != table.BodyActions || int(seat) != s.opts.Seat || s.night == nil || s.night.pos != s.lt.View().Pos() {
+	n := s.nightNow()
+	if n == nil {
 		return errors.New("the table does not ask for your night choice now")
 	}
 	me := s.lt.Seats[s.opts.Seat]
@@ -411,26 +428,45 @@ func (s *Session) Decide(power uint8, target engine.Seat) error {
 	if !slices.Contains(me.Player.Decisions(me.Replica)[i].Targets, target) {
 		return errors.New("not a target you may choose")
 	}
-	s.night.chosen[power] = target
+	n.chosen[power] = target
+	defer s.notify()
+	if len(n.chosen) < len(me.Player.Decisions(me.Replica)) {
+		return nil
+	}
+	return s.postNight(n)
+}
+
+// postNight posts the local seat's night actions now (the player decided
+// everything, or slept). s.mu is held.
+func (s *Session) postNight(n *night) error {
+	s.night = nil
+	pos := s.lt.View().Pos()
+	err := s.lt.Actions(engine.Seat(s.opts.Seat), n.chosen)
+	if err != nil && s.lt.View().Pos() != pos {
+		// Published, then the table failed: it stops.
+		s.failed = err.Error()
+		s.log.Error("local night actions", "err", err)
+		err = nil
+	}
 	s.wakeRun()
-	s.notify()
-	return nil
+	return err
 }
 
 // Sleep implements [session.Actor].
 func (s *Session) Sleep() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.night == nil || s.night.pos != s.lt.View().Pos() {
+	n := s.nightNow()
+	if n == nil {
 		return errors.New("the table does not ask for your night actions now")
 	}
 	me := s.lt.Seats[s.opts.Seat]
 	if len(me.Player.Decisions(me.Replica)) > 0 {
 		return errors.New("you must choose first")
 	}
-	s.night.slept = true
-	s.wakeRun()
-	return nil
+	n.slept = true
+	defer s.notify()
+	return s.postNight(n)
 }
 
 func (s *Session) wakeRun() {
