@@ -15,8 +15,8 @@ package main
 
 import (
 	"bytes"
-	"slices"
 	"hash/fnv"
+	"slices"
 	"testing"
 	"testing/cryptotest"
 
