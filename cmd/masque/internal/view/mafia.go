@@ -83,14 +83,16 @@ func (Mafia) Build(in Input) (Table, bool) {
 		switch c, ok := in.Opened[s.RoleSlot(p)]; {
 		case revealed:
 			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(role), Face: FaceUp, Note: "role"})
-			if !s.Alive(p) {
+			if s.Alive(p) {
+				status = append(status, article(role))
+			} else {
 				status = append(status, "was "+article(role))
 			}
 		case ok && mafia.IsRole(c):
 			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: FaceUp, Note: "role"})
 			status = append(status, "was "+article(c))
 		case p == me && k.Role >= 0:
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"})
+			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"}) // the status says it
 			status = append(status, "you are "+article(k.Role))
 		default:
 			st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "role"})
@@ -104,15 +106,12 @@ func (Mafia) Build(in Input) (Table, bool) {
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {
 			case opened(in, sl):
-				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(in.Opened[sl]), Face: FaceUp, Note: "incident card"})
+				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(in.Opened[sl]), Face: FaceUp, Note: "hand"})
 			case ok && p == me:
-				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: KnownToYou, Note: "your incident card"})
+				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: KnownToYou, Note: "hand"})
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "incident card"})
+				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
 			}
-		}
-		if n := len(s.Hand(p)); n > 0 {
-			st.Attrs = append(st.Attrs, Attr{"incident cards", fmt.Sprint(n), fmt.Sprintf("%d incident %s", n, plural(n, "card", "cards"))})
 		}
 		if s.Alive(p) {
 			switch s.Phase() {
@@ -314,7 +313,7 @@ func morning(s *mafia.State, me engine.Seat) []string {
 func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *Question {
 	if len(ds) == 0 {
 		return &Question{
-			Text:    fmt.Sprintf("Night %d: you hold no power tonight. Your seat sends its sealed, empty choice by itself in a few seconds; choose sleep to send it now. Nobody can tell from the table whether you hold a power.", s.Day()),
+			Text:    fmt.Sprintf("Night %d: you hold no power tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
 			Choices: []Choice{{Words: "sleep", Night: &Night{Sleep: true}}},
 		}
 	}
