@@ -280,8 +280,9 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 	return nil
 }
 
-// morning is the announcement of the last night: who was attacked and
-// what became of them.
+// morning is the announcement of the last night: who was attacked, and
+// whom the Nurse or the Night Butterfly protected (the log tells the
+// rest: incident cards played, who is out).
 func morning(s *mafia.State, me engine.Seat) []string {
 	var out []string
 	for p := range engine.Seat(s.Players()) {
@@ -289,16 +290,17 @@ func morning(s *mafia.State, me engine.Seat) []string {
 		if !a {
 			continue
 		}
-		n := nameFor(s, p, me)
+		n, was := nameFor(s, p, me), "was"
+		if p == me {
+			n, was = "You", "were"
+		}
 		switch {
 		case saved:
-			out = append(out, n+" was attacked and saved by the Nurse.")
-		case dated && s.Alive(p):
-			out = append(out, n+" was attacked but spent the night with the Night Butterfly.")
-		case s.Alive(p):
-			out = append(out, n+" was attacked and survived.")
+			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
+		case dated:
+			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
 		default:
-			out = append(out, n+" was attacked and killed.")
+			out = append(out, fmt.Sprintf("%s %s attacked.", n, was))
 		}
 	}
 	if len(out) == 0 {
