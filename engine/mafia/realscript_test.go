@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/mafia"
@@ -56,5 +57,22 @@ func TestRealScriptNightErrors(t *testing.T) {
 				t.Fatalf("error %v does not name the player", err)
 			}
 		})
+	}
+}
+
+// The dead may read the table chat but not write in it; once the game
+// is over everyone may.
+func TestMayChat(t *testing.T) {
+	src := "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian incidents=off\n" +
+		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nAnna kill Clara\nexpect alive=Anna,Boris,Dima,Egor\n"
+	lt, err := localplay.Run(mafia.Game{}, []byte(src), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := lt.View().Rules().(*mafia.State)
+	for p, want := range []bool{true, true, false, true, true} {
+		if got := st.MayChat(engine.Seat(p)); got != want {
+			t.Errorf("seat %d may chat: %v, want %v", p, got, want)
+		}
 	}
 }
