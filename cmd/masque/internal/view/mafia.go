@@ -315,7 +315,7 @@ func morning(s *mafia.State, me engine.Seat) []string {
 func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *Question {
 	if len(ds) == 0 {
 		return &Question{
-			Text:    fmt.Sprintf("Night %d: you hold no power tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
+			Text:    fmt.Sprintf("Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
 			Choices: []Choice{{Words: "sleep", Night: &Night{Sleep: true}}},
 		}
 	}
