@@ -96,6 +96,18 @@ func TestMafiaPlayedToTheEndOnTheScreen(t *testing.T) {
 					checkFits(t, v, x.w, x.h)
 					checkMafiaSecrets(t, x.m, ls, 0, v)
 				}
+				if moves == 0 {
+					// The help page: every role and incident card, in a
+					// page that fits.
+					h, _ := press(t, big, "?")
+					hv := h.View()
+					checkFits(t, hv, 120, 40)
+					for _, want := range []string{"Night Butterfly", "Madman", "Roles"} {
+						if !strings.Contains(hv, want) {
+							t.Fatalf("the help page lacks %q:\n%s", want, hv)
+						}
+					}
+				}
 				if k, ok := snap.Private.(*mafia.Knowledge); !ok || k.Role < 0 {
 					t.Fatalf("the person does not know their role: %+v", snap.Private)
 				} else if !strings.Contains(big.View(), mafia.CardWords(k.Role)) {
