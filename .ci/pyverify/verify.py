@@ -36,7 +36,7 @@ def parse_roster(roster):
     opts = r.bu16()
     if len(opts) > 4096: raise Damaged('options too long')
     ns = r.u8()
-    if not 1 <= ns <= 16: raise Damaged('seat count')
+    if not 1 <= ns <= 18: raise Damaged('seat count')
     seats = []
     for _ in range(ns):
         s = {}

@@ -28,7 +28,7 @@ import (
 )
 
 // demoNames are the bots' names, in seat order.
-var demoNames = []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg", "Petya", "Roma"}
+var demoNames = []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg", "Petya", "Roma", "Sveta", "Tolya", "Ulya", "Vera", "Yura", "Zhenya"}
 
 type demoOptions struct {
 	game       string

@@ -312,6 +312,11 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	rememberListen(p, st.Dir())
 	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, Timeout: r.o.timeout}
 	interactive := !r.o.bot
+	if interactive {
+		// A person's seat holding no power at night does not post at
+		// once (docs/mafia.md §8).
+		cfg.NightFloor = session.NightFloor
+	}
 	if !r.o.quiet && !r.o.asJSON && !interactive {
 		cfg.Narrate = func(line string) { r.printf("%s", line) }
 	}

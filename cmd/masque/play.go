@@ -217,7 +217,8 @@ func runPlay(a *app, o playOptions) error {
 	logger.Info("masque play", "version", buildVersion(), "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
 
 	names := tableNames(o.name, o.players)
-	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger})
+	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger,
+		NightFloor: session.NightFloor})
 	if err != nil {
 		return &exitError{code: 1, err: err}
 	}

@@ -58,6 +58,15 @@ deal), then NAME VERB lines (pick ITEM, keep, give NAME, act ACTION ITEM
 ARGS, end, hint CHARACTER, unmask, win, commit CHARACTER, bet, draw,
 choose CHARACTER; docs/rules-grimm.md) and 'expect KEY=VALUE' checks.
 
+Mafia: a header 'game mafia players=NAMES [specials=ROLES] [incidents=off]
+[tie=draw] [roles=ROLES] [deck=CARDS]' (roles= and deck= fix the deal),
+then NAME hold yes|no, NAME vote NAME|abstain, NAME play CARD, NAME pass,
+NAME leave, the night's secret choices NAME kill|save|date|check NAME
+(posted as each seat's proven actions entry when the next line that is
+not a night choice comes; a seat without one posts an empty choice) and
+'expect KEY=VALUE' checks (docs/rules-mafia.md). 'coin NAME' lines fix a
+joint coin: only the rules' fake table can, so here they are refused.
+
 An illegal line stops the script with exit status 2, naming the line.`,
 		Example: `  masque script game.txt
   masque script game.txt --json --transcript game.masque && masque verify game.masque`,

@@ -16,6 +16,7 @@ package main
 import (
 	"bytes"
 	"hash/fnv"
+	"slices"
 	"testing"
 	"testing/cryptotest"
 
@@ -44,7 +45,7 @@ func buildVectors(t *testing.T) (map[string][]byte, *vectorManifest) {
 	t.Helper()
 	files := map[string][]byte{}
 	m := &vectorManifest{Format: 1, Protocol: lobby.Version}
-	for _, s := range append(vectorSpecs(), grimmVectorSpecs()...) {
+	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs()) {
 		if _, dup := files[s.want.File]; dup {
 			t.Fatalf("two vectors named %s", s.want.File)
 		}

@@ -289,3 +289,43 @@ func FormatMoveOf[S comparable](s engine.State, m engine.Move, format func(S, en
 	}
 	return format(st, m)
 }
+
+// NightBot is a [Bot] of a game with secret night actions (Mafia's
+// ballots and checks, table.BodyActions). Before each choice its session
+// tells it what its seat knows from the seat's own player and replica
+// ([NightBot.See]); for each of the seat's decisions
+// (table.Player.Decisions) it chooses a target ([NightBot.Decide]).
+type NightBot interface {
+	Bot
+	// See tells the bot what its seat knows now: pl is the seat's player,
+	// t its replica.
+	See(pl *table.Player, t *table.Table)
+	// Decide returns the seat's target for decision d (an effect of
+	// table.Player.Decisions) in state s.
+	Decide(s engine.State, d engine.Effect) engine.Seat
+}
+
+// Knower is implemented by a game's table binding ([Rules.Table]) whose
+// seats know privately more than the cards they saw (Mafia: a seat's
+// role and team, the mates it recognised, the answers to its checks). A
+// session hands what it returns to the seat's own screen
+// (view.Input.Private), never to another seat's.
+type Knower interface {
+	// Knowledge returns what the seat of pl knows now at t (its replica),
+	// in state s.
+	Knowledge(s engine.State, pl *table.Player, t *table.Table) any
+}
+
+// ActingTable is a [Table] that carries out secret night actions
+// (table.BodyActions): a script's night lines are posted through it.
+type ActingTable interface {
+	Table
+	// ActionsDue returns the seat whose actions entry the table waits
+	// for, or ok=false when it waits for none.
+	ActionsDue() (seat engine.Seat, ok bool)
+	// Decisions returns the parts of seat's due actions that need its
+	// choice (table.Player.Decisions).
+	Decisions(seat engine.Seat) []engine.Effect
+	// Act posts seat's actions entry with its choices by power.
+	Act(seat engine.Seat, choices map[uint8]engine.Seat) error
+}

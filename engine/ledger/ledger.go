@@ -56,7 +56,7 @@ const (
 
 // Limits that keep a decoder's memory bounded whatever a peer sends.
 const (
-	MaxSeats     = 16
+	MaxSeats     = 18 // Mafia seats 4..18
 	MaxBodyBytes = 1 << 20
 	MaxNameBytes = 64
 	MaxOptBytes  = 4096

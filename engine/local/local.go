@@ -29,6 +29,11 @@ type Table struct {
 	entries    []*ledger.Entry
 	// OnEntry, if set, is called after each entry is applied everywhere.
 	OnEntry func(e *ledger.Entry)
+	// OwnNight, if set, names the seats whose night actions Auto never
+	// posts, even without a decision (a person's seat, which posts its
+	// actions itself after a delay, so as not to tell the table at once
+	// that it holds no power).
+	OwnNight func(seat engine.Seat) bool
 }
 
 // New seats names at a fresh table for game under opts.
@@ -133,9 +138,12 @@ func (lt *Table) publish(seat int, body *table.Body) error {
 // until a move is needed or the log is closed.
 func (lt *Table) Auto() error {
 	for {
-		seat, _, ok := lt.View().Expect()
+		seat, kind, ok := lt.View().Expect()
 		if !ok {
 			return nil
+		}
+		if kind == table.BodyActions && lt.OwnNight != nil && lt.OwnNight(seat) {
+			return nil // the seat posts its night actions itself
 		}
 		body, auto, err := lt.Seats[seat].Player.AutoBody(lt.Seats[seat].Replica)
 		if err != nil {

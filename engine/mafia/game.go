@@ -16,9 +16,9 @@ const GameName = "mafia"
 
 // Game binds Mafia to the table layer and implements [games.Rules].
 // Options travel as their canonical encoding ([Options.MarshalBinary]).
-// The deal is hidden: the state implements [engine.Opening]. The game is
-// not in engine/games/registry yet: the table cannot carry out ballots,
-// tallies, checks, tags and retirements until the table integration.
+// The deal is hidden: the state implements [engine.Opening]. The night's
+// secret choices are table.BodyActions entries (ballots, checks, tags),
+// which sessions ask of the seats that hold a power ([games.NightBot]).
 type Game struct{}
 
 var (
@@ -28,6 +28,8 @@ var (
 	_ games.FixedDealer = Game{}
 	_ games.Revealer    = Game{}
 	_ games.Teller      = Game{}
+	_ games.Knower      = Game{}
+	_ engine.ChatGate   = (*State)(nil)
 	_ engine.Opening    = (*State)(nil)
 	_ engine.Tupler     = (*State)(nil)
 )
@@ -255,26 +257,120 @@ func (sc realScript) Table() (table.Options, error) {
 	return table.Options{Game: enc}, nil
 }
 
-// ErrNightLine: a night choice or coin line through the real stack, which
-// cannot carry them out before the table integration.
-var ErrNightLine = errors.New("night choices and coin lines need the fake table (engine/mafia/mafiatest) until the table carries out ballots")
+// ErrCoinLine: a coin line through the real stack, where coins are the
+// seats' joint coins and nobody can fix them: coin lines are for the fake
+// table (engine/mafia/mafiatest) only.
+var ErrCoinLine = errors.New("a coin line fixes a coin, which only the fake table (engine/mafia/mafiatest) can: at a real table the coins are the seats' joint coins")
+
+// ErrNotAsked: a script's night line for a seat the table does not ask
+// for actions that night.
+var ErrNotAsked = errors.New("a night choice the table does not ask for")
+
+// Knowledge implements [games.Knower]: a *[Knowledge] ([KnowledgeOf]),
+// nil when s is not a Mafia state.
+func (Game) Knowledge(s engine.State, pl *table.Player, t *table.Table) any {
+	st, ok := s.(*State)
+	if !ok || st == nil || pl == nil || t == nil {
+		return nil
+	}
+	return KnowledgeOf(st, pl, t)
+}
+
+func holds(ds []engine.Effect, power uint8) bool {
+	return slices.ContainsFunc(ds, func(d engine.Effect) bool { return d.Power == power })
+}
+
+// MayChat implements [engine.ChatGate]: the dead may read the table chat
+// but not write in it, until the game is over.
+func (s *State) MayChat(seat engine.Seat) bool { return s.Over() || s.Alive(seat) }
 
 // Play plays the lines on t: moves (an incident card named by the seat's
-// own knowledge when t is a [games.KnowingTable]) and expect lines.
+// own knowledge when t is a [games.KnowingTable]), expect lines and, when
+// t is a [games.ActingTable], the night's secret choices. A night line
+// gives its seat's choice; the choices are posted, seat by seat in the
+// order the table asks, when the next line that is not a night line comes
+// (or the script ends): a seat without a line posts no choice.
 func (sc realScript) Play(t games.Table) error {
+	night := map[engine.Seat]map[uint8]engine.Seat{}
+	lineOf := map[engine.Seat]int{} // the last night line of each seat
+	lastNight := 0
+	flush := func(lineNo int) error {
+		at, ok := t.(games.ActingTable)
+		if !ok {
+			if len(night) > 0 {
+				return &games.ScriptError{Line: lastNight, Err: errors.New("this table cannot carry out night choices")}
+			}
+			return nil
+		}
+		for {
+			seat, due := at.ActionsDue()
+			if !due {
+				break
+			}
+			st, _ := t.Rules().(*State)
+			choices := night[seat]
+			if v, ok := choices[PowerKill]; ok && !holds(at.Decisions(seat), PowerKill) && holds(at.Decisions(seat), PowerMadman) {
+				// "kill" is the Madman's own kill while he kills alone.
+				delete(choices, PowerKill)
+				choices[PowerMadman] = v
+			}
+			if err := at.Act(seat, choices); err != nil {
+				line := lineOf[seat]
+				if line == 0 {
+					line = lineNo
+				}
+				name := fmt.Sprintf("seat %d", seat)
+				if st != nil {
+					name = st.Name(seat)
+				}
+				return &games.ScriptError{Line: line, Err: fmt.Errorf("%s's night actions: %w", name, err)}
+			}
+			delete(night, seat)
+		}
+		for seat := range night {
+			return &games.ScriptError{Line: lineOf[seat], Err: ErrNotAsked}
+		}
+		clear(lineOf)
+		lastNight = 0
+		return nil
+	}
 	for _, l := range sc.Lines {
 		st, ok := t.Rules().(*State)
 		if !ok || st == nil {
 			return &games.ScriptError{Line: l.LineNo, Err: errors.New("the table has not started")}
 		}
-		switch {
-		case l.Verb == "expect":
+		if l.IsNightLine() {
+			p, err := st.SeatByName(l.Seat)
+			if err != nil {
+				return &games.ScriptError{Line: l.LineNo, Err: err}
+			}
+			if len(l.Tokens) != 2 {
+				return &games.ScriptError{Line: l.LineNo, Err: fmt.Errorf("expected %s %s NAME", l.Seat, l.Verb)}
+			}
+			q, err := st.SeatByName(l.Tokens[1])
+			if err != nil {
+				return &games.ScriptError{Line: l.LineNo, Err: err}
+			}
+			power := NightVerbs[l.Verb]
+			if night[p] == nil {
+				night[p] = map[uint8]engine.Seat{}
+			}
+			night[p][power] = q
+			lineOf[p], lastNight = l.LineNo, l.LineNo
+			continue
+		}
+		if err := flush(l.LineNo); err != nil {
+			return err
+		}
+		st, _ = t.Rules().(*State)
+		switch l.Verb {
+		case "expect":
 			if err := CheckExpect(st, l.Tokens); err != nil {
 				return &games.ScriptError{Line: l.LineNo, Err: err}
 			}
 			continue
-		case l.Verb == "coin", l.IsNightLine():
-			return &games.ScriptError{Line: l.LineNo, Err: ErrNightLine}
+		case "coin":
+			return &games.ScriptError{Line: l.LineNo, Err: ErrCoinLine}
 		}
 		p, err := st.SeatByName(l.Seat)
 		if err != nil {
@@ -292,5 +388,5 @@ func (sc realScript) Play(t games.Table) error {
 			return &games.ScriptError{Line: l.LineNo, Err: fmt.Errorf("%s: %w", st.Name(p), err)}
 		}
 	}
-	return nil
+	return flush(0)
 }

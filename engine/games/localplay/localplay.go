@@ -11,6 +11,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // Run parses src as a script of g and plays it on a fresh local table
@@ -55,4 +56,24 @@ func (t Table) Known(seat engine.Seat) map[engine.Slot]engine.Card {
 	}
 	s := t.Seats[seat]
 	return s.Player.Known(s.Replica)
+}
+
+// ActionsDue returns the seat whose actions entry the table waits for.
+func (t Table) ActionsDue() (engine.Seat, bool) {
+	seat, kind, ok := t.View().Expect()
+	return seat, ok && kind == table.BodyActions
+}
+
+// Act posts seat's actions entry with its choices by power.
+func (t Table) Act(seat engine.Seat, choices map[uint8]engine.Seat) error {
+	return t.Table.Actions(seat, choices)
+}
+
+// Decisions returns the parts of seat's due actions that need its choice.
+func (t Table) Decisions(seat engine.Seat) []engine.Effect {
+	if int(seat) < 0 || int(seat) >= len(t.Seats) {
+		return nil
+	}
+	s := t.Seats[seat]
+	return s.Player.Decisions(s.Replica)
 }

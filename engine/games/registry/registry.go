@@ -9,6 +9,8 @@ import (
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/grimm"
 	gbot "github.com/masque-games/masque/engine/grimm/bot"
+	"github.com/masque-games/masque/engine/mafia"
+	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
 	"github.com/masque-games/masque/engine/mascarade"
 	mbot "github.com/masque-games/masque/engine/mascarade/bot"
 	"github.com/masque-games/masque/engine/mascarade2"
@@ -22,6 +24,7 @@ func All() []games.Game {
 		games.WithBot(mascarade.Game{}, mbot.NewBot),
 		games.WithBot(mascarade2.Game{}, m2bot.NewBot),
 		games.WithBot(grimm.Game{}, gbot.NewBot),
+		games.WithBot(mafia.Game{}, mafiabot.NewBot),
 	}
 }
 

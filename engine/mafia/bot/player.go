@@ -6,6 +6,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // Player adapts a [Bot] to [games.Bot]: it keeps its seat's
@@ -64,4 +65,23 @@ func (p *Player) Learn(k *mafia.Knowledge) { p.Know = k.Clone() }
 // NightChoice returns the seat's secret choice for power among targets.
 func (p *Player) NightChoice(s *mafia.State, power uint8, targets []engine.Seat) engine.Seat {
 	return p.Night(s, p.Know, power, targets)
+}
+
+var _ games.NightBot = (*Player)(nil)
+
+// See implements [games.NightBot]: the seat's knowledge from its own
+// player and replica ([mafia.KnowledgeOf]).
+func (p *Player) See(pl *table.Player, t *table.Table) {
+	if st, ok := t.Rules().(*mafia.State); ok && st != nil {
+		p.Learn(mafia.KnowledgeOf(st, pl, t))
+	}
+}
+
+// Decide implements [games.NightBot] with [Player.NightChoice].
+func (p *Player) Decide(s engine.State, d engine.Effect) engine.Seat {
+	st, ok := s.(*mafia.State)
+	if !ok || st == nil || len(d.Targets) == 0 {
+		return -1
+	}
+	return p.NightChoice(st, d.Power, d.Targets)
 }

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"slices"
 	"sync"
 	"time"
@@ -47,7 +48,12 @@ type Options struct {
 	Seat        int           // the local seat (0 plays first)
 	Delay       time.Duration // each bot's thinking time; 0 means none
 	PublishKeys bool          // every seat publishes its card key at the end
-	Logger      *slog.Logger  // nil: discard
+	// NightFloor: the local seat, holding no power at night, posts its
+	// night actions by itself after a delay drawn between NightFloor and
+	// twice it (session.NightFloor), unless the player sleeps first; 0:
+	// at once.
+	NightFloor time.Duration
+	Logger     *slog.Logger // nil: discard
 }
 
 type botBit struct {
@@ -78,6 +84,17 @@ type Session struct {
 	lines   []string     // generic: the log so far
 	prev    engine.State // generic: the rules before the next entry
 	moves   int          // generic: the moves so far
+
+	night *night // the local seat's night actions in progress
+}
+
+// night is the local seat's night actions in progress: the table waits
+// for its actions entry at pos.
+type night struct {
+	pos    uint64
+	due    time.Time // when a seat without a power posts by itself
+	chosen map[uint8]engine.Seat
+	slept  bool
 }
 
 var _ session.Session = (*Session)(nil)
@@ -130,6 +147,9 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 				return nil, fmt.Errorf("localsession: %w", err)
 			}
 		}
+	}
+	if opts.NightFloor > 0 {
+		lt.OwnNight = func(seat engine.Seat) bool { return int(seat) == opts.Seat }
 	}
 	if s.generic {
 		if err := s.catchUp(); err != nil {
@@ -265,6 +285,35 @@ func (s *Session) run(ctx context.Context) {
 			s.notify()
 			return
 		}
+		if kind == table.BodyActions {
+			var wait time.Duration
+			var err error
+			s.mu.Lock()
+			if int(seat) == s.opts.Seat {
+				wait, err = s.localNight()
+			} else {
+				err = s.botActions(seat)
+			}
+			if err != nil {
+				s.failed = err.Error()
+				s.log.Error("night actions", "seat", seat, "err", err)
+			}
+			s.mu.Unlock()
+			s.notify()
+			if wait != 0 {
+				var timer <-chan time.Time
+				if wait > 0 {
+					timer = time.After(wait)
+				}
+				select {
+				case <-ctx.Done():
+					return
+				case <-s.wake:
+				case <-timer:
+				}
+			}
+			continue
+		}
 		if kind != table.BodyMove || int(seat) == s.opts.Seat {
 			// The local player's move (automatic entries never wait).
 			select {
@@ -289,6 +338,141 @@ func (s *Session) run(ctx context.Context) {
 		}
 		s.mu.Unlock()
 		s.notify()
+	}
+}
+
+// localNight posts the local seat's night actions once it is ready: every
+// decision taken, or, for a seat without a power, once the player slept
+// or the night's floor delay passed. Otherwise it returns how long to
+// wait before trying again (-1: until woken). s.mu is held.
+func (s *Session) localNight() (time.Duration, error) {
+	me := s.lt.Seats[s.opts.Seat]
+	pos := s.lt.View().Pos()
+	n := s.nightNow()
+	if n == nil {
+		return 0, nil
+	}
+	ds := me.Player.Decisions(me.Replica)
+	switch {
+	case len(ds) > 0 && len(n.chosen) < len(ds):
+		return -1, nil
+	case len(ds) == 0 && !n.slept:
+		if left := time.Until(n.due); left > 0 {
+			return left, nil
+		}
+	}
+	s.night = nil
+	s.log.Info("local night actions", "pos", pos)
+	if err := s.lt.Actions(engine.Seat(s.opts.Seat), n.chosen); err != nil {
+		return 0, fmt.Errorf("your night actions: %w", err)
+	}
+	return 0, nil
+}
+
+// nightNow returns the local seat's night in progress, begun now if the
+// table just started waiting for its actions, or nil when it does not
+// wait for them. s.mu is held.
+func (s *Session) nightNow() *night {
+	seat, kind, ok := s.lt.View().Expect()
+	if !ok || kind != table.BodyActions || int(seat) != s.opts.Seat {
+		return nil
+	}
+	if pos := s.lt.View().Pos(); s.night == nil || s.night.pos != pos {
+		s.night = &night{pos: pos, due: time.Now().Add(floorDelay(s.opts.NightFloor)), chosen: map[uint8]engine.Seat{}}
+	}
+	return s.night
+}
+
+// floorDelay draws a night's delay between floor and twice it.
+func floorDelay(floor time.Duration) time.Duration {
+	if floor <= 0 {
+		return 0
+	}
+	return floor + rand.N(floor)
+}
+
+// botActions posts a bot's night actions: its choice for each power its
+// seat holds (games.NightBot). s.mu is held.
+func (s *Session) botActions(seat engine.Seat) error {
+	me := s.lt.Seats[seat]
+	choices := map[uint8]engine.Seat{}
+	if ds := me.Player.Decisions(me.Replica); len(ds) > 0 {
+		nb, ok := s.bots[seat].(games.NightBot)
+		if !ok {
+			return fmt.Errorf("%s's bot makes no night choices", me.Name)
+		}
+		nb.See(me.Player, me.Replica)
+		for _, d := range ds {
+			choices[d.Power] = nb.Decide(s.lt.View().Rules(), d)
+		}
+	}
+	if err := s.lt.Actions(seat, choices); err != nil {
+		return fmt.Errorf("%s's night actions: %w", me.Name, err)
+	}
+	return nil
+}
+
+// Decide implements [session.Actor].
+func (s *Session) Decide(power uint8, target engine.Seat) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.nightNow()
+	if n == nil {
+		return errors.New("the table does not ask for your night choice now")
+	}
+	me := s.lt.Seats[s.opts.Seat]
+	i := slices.IndexFunc(me.Player.Decisions(me.Replica), func(d engine.Effect) bool { return d.Power == power })
+	if i < 0 {
+		return errors.New("you hold no such power now")
+	}
+	if !slices.Contains(me.Player.Decisions(me.Replica)[i].Targets, target) {
+		return errors.New("not a target you may choose")
+	}
+	n.chosen[power] = target
+	defer s.notify()
+	if len(n.chosen) < len(me.Player.Decisions(me.Replica)) {
+		return nil
+	}
+	return s.postNight(n)
+}
+
+// postNight posts the local seat's night actions now (the player decided
+// everything, or slept). s.mu is held.
+func (s *Session) postNight(n *night) error {
+	s.night = nil
+	pos := s.lt.View().Pos()
+	err := s.lt.Actions(engine.Seat(s.opts.Seat), n.chosen)
+	if err != nil && s.lt.View().Pos() != pos {
+		// Published, then the table failed: it stops.
+		s.failed = err.Error()
+		s.log.Error("local night actions", "err", err)
+		err = nil
+	}
+	s.wakeRun()
+	return err
+}
+
+// Sleep implements [session.Actor].
+func (s *Session) Sleep() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := s.nightNow()
+	if n == nil {
+		return errors.New("the table does not ask for your night actions now")
+	}
+	me := s.lt.Seats[s.opts.Seat]
+	if len(me.Player.Decisions(me.Replica)) > 0 {
+		return errors.New("you must choose first")
+	}
+	n.slept = true
+	defer s.notify()
+	return s.postNight(n)
+}
+
+func (s *Session) wakeRun() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
 	}
 }
 
@@ -327,6 +511,10 @@ func (s *Session) genericBotMove(seat engine.Seat) error {
 		bits []bool
 		ok   bool
 	)
+	if nb, is := s.bots[seat].(games.NightBot); is {
+		me := s.lt.Seats[seat]
+		nb.See(me.Player, me.Replica)
+	}
 	if kb, is := s.bots[seat].(games.KnowingBot); is {
 		me := s.lt.Seats[seat]
 		m, bits, ok = kb.ChooseKnowing(raw, me.Player.Known(me.Replica))
@@ -374,6 +562,10 @@ func (s *Session) Snapshot() session.Snapshot {
 	if s.generic {
 		snap.Log = slices.Clone(s.lines)
 	}
+	if kn, ok := s.game.Table().(games.Knower); ok {
+		me := s.lt.Seats[s.opts.Seat]
+		snap.Private = kn.Knowledge(v.Rules(), me.Player, me.Replica)
+	}
 	seat, kind, ok := v.Expect()
 	over := false
 	if r := v.Rules(); r != nil {
@@ -384,10 +576,27 @@ func (s *Session) Snapshot() session.Snapshot {
 		snap.Over = true
 	case kind == table.BodyMove && int(seat) == s.opts.Seat:
 		snap.MyTurn = true
+	case kind == table.BodyActions && int(seat) == s.opts.Seat:
+		snap.MyTurn, snap.Night = true, true
+		me := s.lt.Seats[seat]
+		for _, d := range me.Player.Decisions(me.Replica) {
+			if _, done := s.chosen(d.Power); !done {
+				snap.Decisions = append(snap.Decisions, d)
+			}
+		}
 	default:
 		snap.Waiting = &session.Wait{Seat: int(seat), Name: s.lt.Seats[seat].Name}
 	}
 	return snap
+}
+
+// chosen returns the local seat's choice for power this night, if made.
+func (s *Session) chosen(power uint8) (engine.Seat, bool) {
+	if s.night == nil || s.night.pos != s.lt.View().Pos() {
+		return 0, false
+	}
+	t, ok := s.night.chosen[power]
+	return t, ok
 }
 
 // Moves returns every move so far with the hidden swaps it caused

@@ -57,6 +57,10 @@ func TellEntry(g games.Rules, t *table.Table, e *ledger.Entry, prior engine.Stat
 		}
 	case engine.EffectCoin:
 		facts = []engine.Fact{{Slot: -1, Coin: c.Coin}}
+	case engine.EffectTally:
+		// A night's tallies (Mafia): the teller tells what the rules
+		// learnt from them, by the state before and after.
+		facts = []engine.Fact{}
 	default:
 		return lines, nil
 	}

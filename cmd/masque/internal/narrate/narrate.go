@@ -315,7 +315,7 @@ func RevealedFacts(t *table.Table, r *table.Request) ([]engine.Fact, error) {
 		for i := range r.Seats {
 			all = append(all, r.Shares[i][k])
 		}
-		m, err := mental.Open(r.Cards[k], all)
+		m, err := mental.Open(r.ShareCard(k), all) // the components revealed
 		if err != nil {
 			return nil, err
 		}

@@ -39,6 +39,10 @@ type GameConfig struct {
 	// OnClose are called by Close after the room and store are closed
 	// (e.g. to close the node).
 	OnClose []func()
+	// NightFloor: a person's seat without a power at night posts its
+	// actions by itself after a delay between NightFloor and twice it
+	// (session.NightFloor), unless the player sleeps first; 0: at once.
+	NightFloor time.Duration
 	// OnChat, if set, receives every new chat message (the seat's own
 	// included), e.g. to narrate it headless. It must not block.
 	OnChat func(session.ChatLine)
@@ -71,6 +75,7 @@ var (
 	_ session.Session = (*Game)(nil)
 	_ session.Sealer  = (*Game)(nil)
 	_ session.Chatter = (*Game)(nil)
+	_ session.Actor   = (*Game)(nil)
 )
 
 // Start opens the room of cfg.Store (replaying any stored entries: a
@@ -118,6 +123,10 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("your secret for sealed choices: %w", err)
 	}
+	checks, err := loadChecks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("whom you checked at night: %w", err)
+	}
 	turn, err := loadTurn(dir)
 	if err != nil {
 		return nil, fmt.Errorf("when your turn began: %w", err)
@@ -127,7 +136,9 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
-		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) }})
+		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) },
+		CheckTargets: checks, KeepCheck: func(pos uint64, target engine.Seat) error { return appendCheck(dir, pos, target) },
+		NightFloor: cfg.NightFloor})
 	if err != nil {
 		return nil, err
 	}
@@ -244,7 +255,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
 	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
-		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries}
+		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions}
 	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
 		s.MyDeadline = v.TurnSince.Add(g.timeout)
 	}
@@ -283,6 +294,26 @@ func (g *Game) Submit(m engine.Move, swaps []bool) error {
 	default:
 	}
 	return g.seat.Submit(m, swaps)
+}
+
+// Decide implements session.Actor.
+func (g *Game) Decide(power uint8, target engine.Seat) error {
+	select {
+	case <-g.done:
+		return errors.New("the game has stopped")
+	default:
+	}
+	return g.seat.Decide(power, target)
+}
+
+// Sleep implements session.Actor.
+func (g *Game) Sleep() error {
+	select {
+	case <-g.done:
+		return errors.New("the game has stopped")
+	default:
+	}
+	return g.seat.Sleep()
 }
 
 // Close implements session.Session: it stops the room (peers' sync

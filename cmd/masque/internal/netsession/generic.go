@@ -79,6 +79,9 @@ func (d *Seat) genericBotMove() ([]byte, error) {
 		bits []bool
 		ok   bool
 	)
+	if nb, is := d.bot.(games.NightBot); is {
+		nb.See(d.player, d.tab)
+	}
 	if kb, is := d.bot.(games.KnowingBot); is {
 		m, bits, ok = kb.ChooseKnowing(s, d.player.Known(d.tab))
 	} else {

@@ -61,6 +61,18 @@ type SeatConfig struct {
 	// again, the seat's countdown goes on from Turn.Since instead of
 	// starting over with the full move time.
 	Turn TurnMark
+	// CheckTargets are the seats this seat checked at night, by the
+	// position of its actions entry (a restart:
+	// table.Player.RememberCheckTarget): without them a restarted
+	// Commissar could not tell whom its answers are about.
+	CheckTargets map[uint64]engine.Seat
+	// KeepCheck, if set, records whom this seat checks before its actions
+	// entry leaves the seat; an error refuses the entry.
+	KeepCheck func(pos uint64, target engine.Seat) error
+	// NightFloor: a person's seat holding no power at night posts its
+	// actions by itself after a delay drawn between NightFloor and twice
+	// it, unless the player sleeps first (session.NightFloor); 0: at once.
+	NightFloor time.Duration
 	// KeepTurn, if set, records when the table started waiting for a move
 	// of this seat, before the player is asked for it; an error stops the
 	// seat (its state directory cannot be written).
@@ -102,6 +114,11 @@ type Seat struct {
 	generic  bool
 	botMoves int      // generic: the bot's moves so far
 	glines   []string // generic: the narration so far
+
+	// night: Author waits for the player's night actions (myTurn is set
+	// too); chosen are the targets chosen so far, by power.
+	night  bool
+	chosen map[uint8]engine.Seat
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
@@ -123,6 +140,9 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	}
 	for _, ls := range cfg.Shuffles {
 		player.RememberShuffle(ls)
+	}
+	for pos, target := range cfg.CheckTargets {
+		player.RememberCheckTarget(pos, target)
 	}
 	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
 		moves: make(chan []byte, 1), generic: !narrate.Narrates(g.Name())}
@@ -261,7 +281,12 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 		defer d.mu.Unlock()
 		return nil, fmt.Errorf("asked for entry %d, the table is at %d", pos, d.tab.Pos())
 	}
-	if _, kind, ok := d.tab.Expect(); !ok || kind != table.BodyMove {
+	_, kind, _ := d.tab.Expect()
+	if kind == table.BodyActions && d.cfg.Bot {
+		defer d.mu.Unlock()
+		return d.botActions()
+	}
+	if _, kind, ok := d.tab.Expect(); !ok || (kind != table.BodyMove && kind != table.BodyActions) {
 		defer d.mu.Unlock()
 		b, auto, err := d.player.AutoBody(d.tab)
 		if err != nil {
@@ -306,14 +331,27 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 	}
 	d.myTurn = true
 	d.turnSince = since
+	var floor <-chan time.Time
+	if kind == table.BodyActions {
+		d.night, d.chosen = true, map[uint8]engine.Seat{}
+		if len(d.player.Decisions(d.tab)) == 0 {
+			wait := time.Until(since.Add(floorDelay(d.cfg.NightFloor, pos, d.cfg.Keys)))
+			floor = time.After(max(wait, 0))
+		}
+	}
 	d.mu.Unlock()
 	d.changed()
 	select {
 	case body := <-d.moves:
 		return body, nil
+	case <-floor:
+		d.mu.Lock()
+		defer d.d()
+		d.myTurn, d.night = false, false
+		return d.actionsBody(map[uint8]engine.Seat{})
 	case <-ctx.Done():
 		d.mu.Lock()
-		d.myTurn = false
+		d.myTurn, d.night = false, false
 		d.mu.Unlock()
 		return nil, ctx.Err()
 	}
@@ -361,7 +399,7 @@ func (d *Seat) botMove() ([]byte, error) {
 func (d *Seat) Submit(m engine.Move, swaps []bool) error {
 	d.mu.Lock()
 	defer d.d()
-	if !d.myTurn {
+	if !d.myTurn || d.night {
 		return errors.New("it is not your move")
 	}
 	s := d.tab.Rules()
@@ -432,6 +470,13 @@ type View struct {
 	// (table.Table.Opened).
 	Opened map[engine.Slot]engine.Card
 	MyTurn bool
+	// Night: the table waits for this seat's night actions (MyTurn too);
+	// Decisions are the choices still to make.
+	Night     bool
+	Decisions []engine.Effect
+	// Private is the seat's private knowledge beyond its cards
+	// (games.Knower), nil for games without it.
+	Private any
 	// TurnSince is when the table started waiting for this seat's move.
 	TurnSince time.Time
 	Over      bool
@@ -447,6 +492,17 @@ func (d *Seat) View() View {
 		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab), Opened: d.tab.Opened()}
 	if d.generic {
 		v.Log = append([]string(nil), d.glines...)
+	}
+	if kn, ok := d.game.Table().(games.Knower); ok && v.Rules != nil {
+		v.Private = kn.Knowledge(v.Rules, d.player, d.tab)
+	}
+	if d.night {
+		v.Night = true
+		for _, dc := range d.player.Decisions(d.tab) {
+			if _, done := d.chosen[dc.Power]; !done {
+				v.Decisions = append(v.Decisions, dc)
+			}
+		}
 	}
 	for _, s := range d.tab.Roster().Seats {
 		v.Names = append(v.Names, s.Name)

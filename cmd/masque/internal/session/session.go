@@ -45,9 +45,19 @@ type Snapshot struct {
 	// MyDeadline, when set, is when the others stop waiting for this
 	// seat's move (a timeout verdict naming it).
 	MyDeadline time.Time
-	Verdict    string // non-empty when the table stopped on a fault or timeout
-	Over       bool   // the game is over (or stopped)
-	Entries    int    // entries in the log so far
+	// Private is what the seat knows privately beyond the cards it saw,
+	// in the game's own type (games.Knower: a Mafia seat's role, mates
+	// and check results); nil for games without it.
+	Private any
+	// Night: the table waits for this seat's secret night actions (MyTurn
+	// is set too); Decisions are the choices still to make (the powers
+	// its own card holds, table.Player.Decisions), none for a seat
+	// without a power, which may sleep ([Actor]).
+	Night     bool
+	Decisions []engine.Effect
+	Verdict   string // non-empty when the table stopped on a fault or timeout
+	Over      bool   // the game is over (or stopped)
+	Entries   int    // entries in the log so far
 }
 
 // Session is one seat at a running table.
@@ -92,3 +102,22 @@ type Chatter interface {
 	// ChatLog returns the messages so far, in the order they came.
 	ChatLog() []ChatLine
 }
+
+// Actor is a Session at a table of a game with secret night actions
+// (Mafia's ballots and checks: table.BodyActions).
+type Actor interface {
+	// Decide records the seat's target for power, one of the pending
+	// decisions; once every decision has a target the seat posts its
+	// actions. It returns an error, and changes nothing, when the table
+	// does not ask this seat for that power now.
+	Decide(power uint8, target engine.Seat) error
+	// Sleep lets a seat without a decision post its actions now, rather
+	// than by itself after the night's floor delay.
+	Sleep() error
+}
+
+// NightFloor is the least time a person's seat without a power takes to
+// post its night actions by itself: posting at once would tell the table
+// it holds no power. A session draws each night's delay between
+// NightFloor and twice it.
+const NightFloor = 4 * time.Second

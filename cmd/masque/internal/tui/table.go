@@ -26,7 +26,8 @@ func (m Model) buildView() *view.Table {
 	}
 	t, ok := view.Build(view.Input{Rules: m.snap.Rules, Seat: engine.Seat(m.snap.Seat), Names: m.snap.Names,
 		Known: m.snap.Known, Opened: m.snap.Opened, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
-		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt})
+		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt,
+		Private: m.snap.Private, Night: m.snap.Night, Decisions: m.snap.Decisions})
 	if !ok {
 		return nil
 	}
@@ -166,20 +167,23 @@ func seatRowText(s view.Seat) string {
 			attrs = append(attrs, a.Name+" "+a.Value)
 		}
 	}
-	parts := []string{strings.Join(attrs, ", ")}
+	var parts []string
+	if len(attrs) > 0 {
+		parts = append(parts, strings.Join(attrs, ", "))
+	}
 	if s.Status != "" {
 		parts = append(parts, s.Status)
 	}
 	// A card told apart by its place is named by it ("cards: 1, 2"); a
 	// single face-down card with nothing to say about it goes without
-	// saying; the character a status tells is not repeated.
+	// saying; the character (or role) a status tells is not repeated.
 	var rest []view.Card
 	var places []string
 	for _, c := range s.Cards {
 		switch {
 		case c.Place != "" && c.Face != view.FaceUp:
 			places = append(places, c.Place)
-		case c.Note == "character" || c.Note == "your character":
+		case c.Note == "character" || c.Note == "your character", c.Note == "role" || c.Note == "your role":
 		case c.Face == view.FaceDown && c.Note == "":
 		default:
 			rest = append(rest, c)

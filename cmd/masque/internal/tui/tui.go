@@ -16,6 +16,7 @@ package tui
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -348,7 +349,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		m.now = msg.At
 	}
 	m.tv = m.buildView()
-	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn {
+	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn || len(old.Decisions) != len(m.snap.Decisions) {
 		m.legal, m.labels, m.picks, m.ask = nil, nil, nil, nil
 		if m.snap.MyTurn && m.tv != nil && m.tv.Question != nil {
 			m.picks = m.tv.Question.Choices
@@ -411,6 +412,23 @@ func (m *Model) autoPass() tea.Cmd {
 func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 	m.busy = true
 	return m, cmd
+}
+
+// submitNight gives a secret night choice to the session
+// (session.Actor): a target for a power, or sleep.
+func (m *Model) submitNight(n view.Night) tea.Cmd {
+	sess, pos := m.sess, m.snap.Entries
+	m.log.Info("night choice", "sleep", n.Sleep) // never the target: the log file is not secret
+	return func() tea.Msg {
+		act, ok := sess.(session.Actor)
+		if !ok {
+			return SubmittedMsg{Err: errors.New("this table takes no night choices"), Pos: pos}
+		}
+		if n.Sleep {
+			return SubmittedMsg{Err: act.Sleep(), Pos: pos}
+		}
+		return SubmittedMsg{Err: act.Decide(n.Power, n.Target), Pos: pos}
+	}
 }
 
 func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
@@ -518,6 +536,9 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		c := m.picks[i]
+		if c.Night != nil {
+			return m.submitting(m.submitNight(*c.Night))
+		}
 		if c.Secret || c.Confirm != "" {
 			m.ask = &c
 			return m, nil

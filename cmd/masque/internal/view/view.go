@@ -16,7 +16,7 @@
 // Names come from the roster, which peers wrote: a screen escapes every
 // string it draws (the terminal screen with termsafe). Each game adds its
 // builder to [Build]'s list: Mascarade's (either edition) is in
-// mascarade.go, The Grimm Masquerade's in grimm.go.
+// mascarade.go, The Grimm Masquerade's in grimm.go, Mafia's in mafia.go.
 package view
 
 import (
@@ -117,6 +117,17 @@ type Choice struct {
 	// screen offers it on a key of its own, and plays it when an answer
 	// window runs out.
 	Pass bool
+	// Night, if set, is a secret night choice (Mafia) rather than a move:
+	// a screen gives it to its session (session.Actor), never as a move.
+	Night *Night
+}
+
+// Night is a secret night choice: the target of one of the seat's
+// powers, or, for a seat holding none, to sleep.
+type Night struct {
+	Power  uint8
+	Target engine.Seat
+	Sleep  bool
 }
 
 // Question is what the seat must decide now.
@@ -184,7 +195,15 @@ type Input struct {
 	Moves    []narrate.Moved
 	SwapBits map[uint64][]bool
 	MyTurn   bool // the table waits for a move by the seat
-	Over     bool
+	// Private is what the seat knows privately beyond its cards, in the
+	// game's own type (Mafia: *mafia.Knowledge); nil for other games.
+	Private any
+	// Night: the table waits for the seat's secret night actions;
+	// Decisions are the choices still to make (none: the seat holds no
+	// power and may sleep).
+	Night     bool
+	Decisions []engine.Effect
+	Over      bool
 	// Salt is a secret of the screen's, used for the nonces of sealed
 	// choices (an Eavesdrop commitment): the same salt opens what it
 	// sealed. A screen draws it at random once.
@@ -199,7 +218,7 @@ type Builder interface {
 }
 
 // builders are the games with a view, tried in order.
-func builders() []Builder { return []Builder{Mascarade{}, Grimm{}} }
+func builders() []Builder { return []Builder{Mascarade{}, Grimm{}, Mafia{}} }
 
 // Build returns the seat's view of in, or ok=false when no game here
 // draws in.Rules.

@@ -1,0 +1,522 @@
+package view
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/mafia"
+)
+
+// Mafia builds the view of Mafia: Random Incident: the living and the
+// dead with the roles their elimination revealed, day or night and the
+// day number, the vote in progress, the morning's announcement, the
+// seat's own role and incident cards, its mates (a mafioso's), its
+// private results (the Commissar's checks), and the question only the
+// seat can answer, the night's secret choice included. Another seat's
+// role or card is face down until the rules reveal it or the keys
+// published at the end open it.
+type Mafia struct{}
+
+// Build implements [Builder]. in.Private is the seat's *mafia.Knowledge
+// (nil: it knows nothing yet beyond its cards).
+func (Mafia) Build(in Input) (Table, bool) {
+	s, ok := in.Rules.(*mafia.State)
+	if !ok || s == nil {
+		return Table{}, false
+	}
+	me := in.Seat
+	k, _ := in.Private.(*mafia.Knowledge)
+	if k == nil || k.Seat != me {
+		k = mafia.NewKnowledge(me)
+	}
+	known := in.Known
+	if known == nil {
+		known = map[engine.Slot]engine.Card{}
+	}
+	t := Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
+	need := s.Next()
+	day := isDay(s.Phase())
+
+	// Status line.
+	when := fmt.Sprintf("night %d", s.Day())
+	if day {
+		when = fmt.Sprintf("day %d", s.Day())
+	}
+	switch {
+	case s.Over():
+		t.Status = fmt.Sprintf("game over on day %d", s.Day())
+	case in.Night:
+		t.Status = when + " · the city sleeps: your secret night choice"
+	case need.Kind == engine.NeedMove && need.Seat == me:
+		t.Status = when + " · your turn"
+	case need.Kind == engine.NeedMove:
+		t.Status = when + " · " + mafiaWaiting(s, need.Seat)
+	default:
+		t.Status = when + " · the city sleeps"
+	}
+	t.Counters = []Attr{
+		{"alive", fmt.Sprint(len(s.Living())), fmt.Sprintf("%d alive", len(s.Living()))},
+		{"mafia alive", fmt.Sprint(s.MafiaAlive()), fmt.Sprintf("%d of them mafia", s.MafiaAlive())},
+	}
+	if s.Incidents() {
+		n := len(s.Pile())
+		t.Counters = append(t.Counters, Attr{"incident deck", fmt.Sprint(n), fmt.Sprintf("incident deck: %d %s", n, plural(n, "card", "cards"))})
+	}
+
+	// Seats.
+	votes, holds := s.Votes(), s.Holds()
+	for p := range engine.Seat(s.Players()) {
+		st := Seat{Name: s.Name(p), You: p == me}
+		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
+		var status []string
+		role, revealed := s.Revealed(p)
+		switch {
+		case s.Alive(p):
+			status = append(status, "alive")
+		case s.Left(p):
+			status = append(status, "left the game")
+		default:
+			status = append(status, "out")
+		}
+		switch c, ok := in.Opened[s.RoleSlot(p)]; {
+		case revealed:
+			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(role), Face: FaceUp, Note: "role"})
+			if s.Alive(p) {
+				status = append(status, article(role))
+			} else {
+				status = append(status, "was "+article(role))
+			}
+		case ok && mafia.IsRole(c):
+			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: FaceUp, Note: "role"})
+			status = append(status, "was "+article(c))
+		case p == me && k.Role >= 0:
+			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"}) // the status says it
+			status = append(status, "you are "+article(k.Role))
+		default:
+			st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "role"})
+		}
+		if p != me && slices.Contains(k.Mates, p) {
+			status = append(status, "your mate in the mafia")
+		}
+		if r, ok := k.Checks[p]; ok && p != me {
+			status = append(status, "you checked: "+teamWords(r))
+		}
+		for _, sl := range s.Hand(p) {
+			switch c, ok := known[sl]; {
+			case opened(in, sl):
+				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(in.Opened[sl]), Face: FaceUp, Note: "hand"})
+			case ok && p == me:
+				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: KnownToYou, Note: "hand"})
+			default:
+				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
+			}
+		}
+		if s.Alive(p) {
+			switch s.Phase() {
+			case mafia.PhaseHold:
+				if h := holds[p]; h >= 0 {
+					w := map[int8]string{0: "wants no vote", 1: "wants a vote"}[h]
+					st.Attrs = append(st.Attrs, Attr{"vote today", map[int8]string{0: "no", 1: "yes"}[h], w})
+				}
+			case mafia.PhaseVote, mafia.PhaseDayAnswer:
+				switch v := votes[p]; {
+				case v == -1:
+					st.Attrs = append(st.Attrs, Attr{"vote", "abstains", "abstains"})
+				case v >= 0:
+					st.Attrs = append(st.Attrs, Attr{"vote", s.Name(engine.Seat(v)), "votes for " + nameFor(s, engine.Seat(v), me)})
+				}
+			}
+		}
+		st.Status = strings.Join(status, "; ")
+		t.Seats = append(t.Seats, st)
+	}
+
+	// The vote in progress and the morning's announcement.
+	if n := mafiaVote(s, me); n != nil {
+		t.Notices = append(t.Notices, *n)
+	}
+	if day && s.Day() > 1 {
+		if lines := morning(s, me); len(lines) > 0 {
+			t.Notices = append(t.Notices, Notice{Title: "This morning", Text: strings.Join(lines, " ")})
+		}
+	}
+
+	// The question.
+	switch {
+	case s.Over():
+	case in.Night:
+		t.Question = nightQuestion(s, me, k, in.Decisions)
+	case in.MyTurn && need.Kind == engine.NeedMove && need.Seat == me:
+		t.Question = &Question{Text: mafia.Prompt(s, me), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
+			Choices: mafiaChoices(s, me, k, known)}
+	case need.Kind == engine.NeedMove:
+		t.Waiting = mafiaWaiting(s, need.Seat)
+	}
+
+	// The end.
+	if s.Over() {
+		side := map[mafia.Side]string{mafia.SideMafia: "the mafia win", mafia.SideCivilians: "the civilians win", mafia.SideDraw: "the game is a draw"}[s.Result()]
+		t.Result = append(t.Result, fmt.Sprintf("Game over on day %d: %s.", s.Day(), side))
+		var ws []string
+		for _, w := range s.Winners() {
+			ws = append(ws, nameFor(s, w, me))
+			if w == me {
+				t.Won = true
+			}
+		}
+		if len(ws) > 0 {
+			t.Result = append(t.Result, "Winners: "+strings.Join(ws, ", ")+".")
+		}
+		switch {
+		case t.Won:
+			t.Outcome = "you won!"
+		case s.Result() == mafia.SideDraw:
+			t.Outcome = "a draw"
+		default:
+			t.Outcome = "you lost"
+		}
+	}
+	t.Memory = mafiaMemory(s, me, k, known)
+	t.Help = mafiaHelp(s, k)
+	return t, true
+}
+
+// isDay reports whether the phase is part of a day.
+func isDay(p mafia.Phase) bool {
+	return p == mafia.PhaseHold || p == mafia.PhaseVote || p == mafia.PhaseDayAnswer || p == mafia.PhaseOver
+}
+
+// article names a card with its article ("a Civilian", "the Don").
+func article(c engine.Card) string {
+	switch c {
+	case mafia.Commissar, mafia.Nurse, mafia.Butterfly, mafia.Don, mafia.Madman:
+		return "the " + mafia.CardWords(c)
+	case mafia.Alibi, mafia.EvidenceLeft, mafia.EvidenceRight:
+		return "an " + mafia.CardWords(c)
+	}
+	return "a " + mafia.CardWords(c)
+}
+
+func teamWords(isMafia bool) string {
+	if isMafia {
+		return "mafia"
+	}
+	return "not mafia"
+}
+
+// nameFor is p's name, or "you" for the seat me.
+func nameFor(s *mafia.State, p, me engine.Seat) string {
+	if p == me {
+		return "you"
+	}
+	return s.Name(p)
+}
+
+// mafiaWaiting says what the table waits for from seat p.
+func mafiaWaiting(s *mafia.State, p engine.Seat) string {
+	n := s.Name(p)
+	switch s.Phase() {
+	case mafia.PhaseHold:
+		return n + " to say whether to vote today"
+	case mafia.PhaseVote:
+		return n + " to vote"
+	case mafia.PhaseDayAnswer:
+		return n + " to answer the vote (an Alibi, an Evidence, or accept)"
+	case mafia.PhaseNightAnswer:
+		return n + " to answer the attack (a Misfire, a Ricochet, or accept)"
+	case mafia.PhaseDateAnswer:
+		return n + " to answer the Night Butterfly's attack (a Misfire, or accept)"
+	}
+	return n
+}
+
+// mafiaVote is the day's vote in progress, or nil.
+func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
+	switch s.Phase() {
+	case mafia.PhaseHold:
+		yes, asked := 0, 0
+		for _, p := range s.Living() {
+			if h := s.Holds()[p]; h >= 0 {
+				asked++
+				if h == 1 {
+					yes++
+				}
+			}
+		}
+		return &Notice{Title: "Vote today?", Text: fmt.Sprintf("%d of %d answered, %d want a vote; it is held only if most of the %d living want it.", asked, len(s.Living()), yes, len(s.Living()))}
+	case mafia.PhaseVote, mafia.PhaseDayAnswer:
+		count := map[engine.Seat]int{}
+		voted, abst := 0, 0
+		for _, p := range s.Living() {
+			switch v := s.Votes()[p]; {
+			case v == -1:
+				voted++
+				abst++
+			case v >= 0:
+				voted++
+				count[engine.Seat(v)]++
+			}
+		}
+		var parts []string
+		for p := range engine.Seat(s.Players()) {
+			if c := count[p]; c > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", nameFor(s, p, me), c))
+			}
+		}
+		if abst > 0 {
+			parts = append(parts, fmt.Sprintf("abstained %d", abst))
+		}
+		text := fmt.Sprintf("%d of %d voted", voted, len(s.Living()))
+		if len(parts) > 0 {
+			text += ": " + strings.Join(parts, ", ")
+		}
+		if c := s.Condemned(); s.Phase() == mafia.PhaseDayAnswer && c != mafia.NoSeat {
+			text += fmt.Sprintf(". The vote eliminates %s unless %s answer%s with an incident card.", nameFor(s, c, me), nameFor(s, c, me), map[bool]string{true: "", false: "s"}[c == me])
+		}
+		return &Notice{Title: "The vote", Text: text}
+	}
+	return nil
+}
+
+// morning is the announcement of the last night: who was attacked, and
+// whom the Nurse or the Night Butterfly protected (the log tells the
+// rest: incident cards played, who is out).
+func morning(s *mafia.State, me engine.Seat) []string {
+	var out []string
+	for p := range engine.Seat(s.Players()) {
+		a, saved, dated := s.Attacked(p)
+		if !a {
+			continue
+		}
+		n, was := nameFor(s, p, me), "was"
+		if p == me {
+			n, was = "You", "were"
+		}
+		switch {
+		case saved:
+			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
+		case dated:
+			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
+		default:
+			out = append(out, fmt.Sprintf("%s %s attacked.", n, was))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "Nobody was attacked in the night.")
+	}
+	return out
+}
+
+// nightQuestion asks the seat its secret night choice: the target of the
+// first power it holds that it has not chosen yet, or, holding none, to
+// sleep.
+func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *Question {
+	if len(ds) == 0 {
+		return &Question{
+			Text:    fmt.Sprintf("Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
+			Choices: []Choice{{Words: "sleep", Night: &Night{Sleep: true}}},
+		}
+	}
+	d := ds[0]
+	var text, verb string
+	switch d.Power {
+	case mafia.PowerKill:
+		text, verb = "the mafia chooses whom to attack. Your vote is secret: only the count at each player is opened", "attack"
+		if k.Role == mafia.Don {
+			text += "; as the Don, your choice decides a tie"
+		}
+	case mafia.PowerMadman:
+		text, verb = "as the Madman you attack alone until you join the mafia. Your choice is secret: only the count is opened", "attack"
+	case mafia.PowerSave:
+		text, verb = "as the Nurse you save one other player from tonight's attack. Your choice is secret", "save"
+	case mafia.PowerDate:
+		text, verb = "as the Night Butterfly you spend the night with one other player: they are safe unless you are attacked. Your choice is secret", "spend the night with"
+	case mafia.PowerCheck:
+		text, verb = "as the Commissar you check one player: only you learn whether they are mafia", "check"
+	default:
+		text, verb = "choose a player", "choose"
+	}
+	q := &Question{Text: fmt.Sprintf("Night %d: %s.", s.Day(), text), Forced: true}
+	for _, p := range d.Targets {
+		if p == me && !d.SelfAllowed {
+			continue
+		}
+		words := verb + " " + nameFor(s, p, me)
+		switch {
+		case p != me && slices.Contains(k.Mates, p):
+			words += " (your mate)"
+		case p != me && d.Power == mafia.PowerCheck:
+			if r, ok := k.Checks[p]; ok {
+				words += " (checked: " + teamWords(r) + ")"
+			}
+		}
+		q.Choices = append(q.Choices, Choice{Words: words, Night: &Night{Power: d.Power, Target: p}})
+	}
+	return q
+}
+
+// mafiaChoices lists the moves seat me may make now, in words.
+func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[engine.Slot]engine.Card) []Choice {
+	var out []Choice
+	try := func(words string, m engine.Move) {
+		m.Seat = me
+		if _, _, err := s.Play(m); err == nil {
+			out = append(out, Choice{Words: words, Move: m})
+		}
+	}
+	switch s.Phase() {
+	case mafia.PhaseHold:
+		try("vote today", engine.Move{Kind: mafia.MoveHold, Args: []int{1}})
+		try("no vote today", engine.Move{Kind: mafia.MoveHold, Args: []int{0}})
+	case mafia.PhaseVote:
+		for _, p := range s.Living() {
+			if p == me {
+				continue
+			}
+			words := "vote to eliminate " + s.Name(p)
+			if slices.Contains(k.Mates, p) {
+				words += " (your mate)"
+			} else if r, ok := k.Checks[p]; ok {
+				words += " (checked: " + teamWords(r) + ")"
+			}
+			try(words, engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
+		}
+		try("abstain", engine.Move{Kind: mafia.MoveVote, Args: []int{-1}})
+	case mafia.PhaseDayAnswer, mafia.PhaseNightAnswer, mafia.PhaseDateAnswer:
+		seen := map[engine.Card]bool{}
+		for _, sl := range s.Hand(me) {
+			c, ok := known[sl]
+			if !ok || seen[c] {
+				continue
+			}
+			seen[c] = true
+			claim := 0
+			if s.Phase() == mafia.PhaseNightAnswer && s.ClaimDue() && k.Role == mafia.Butterfly {
+				claim = 1
+			}
+			try("play your "+mafia.CardWords(c)+": "+cardEffect(s, me, c), engine.Move{Kind: mafia.MoveCard, Args: []int{int(c), int(sl), claim}})
+		}
+		words := "accept the attack"
+		if s.Phase() == mafia.PhaseDayAnswer {
+			words = "accept the vote"
+		}
+		try(words, engine.Move{Kind: mafia.MovePass})
+	}
+	return out
+}
+
+// cardEffect says what playing incident card c does now, for seat me.
+func cardEffect(s *mafia.State, me engine.Seat, c engine.Card) string {
+	switch c {
+	case mafia.Misfire:
+		return "the attack misses"
+	case mafia.Alibi:
+		return "nobody is eliminated today"
+	case mafia.RicochetLeft, mafia.RicochetRight:
+		return "the attack moves to " + s.Name(s.Neighbour(me, mafia.Direction(c)))
+	case mafia.EvidenceLeft, mafia.EvidenceRight:
+		return "the elimination moves to " + s.Name(s.Neighbour(me, mafia.Direction(c)))
+	}
+	return ""
+}
+
+// mafiaMemory is what the seat knows that the table does not show.
+func mafiaMemory(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[engine.Slot]engine.Card) []string {
+	var out []string
+	if k.Role >= 0 {
+		out = append(out, "You are "+article(k.Role)+": "+roleWords(k.Role))
+		if k.Role == mafia.Madman && k.Mafia {
+			out = append(out, "  You have joined the mafia.")
+		}
+	}
+	if len(k.Mates) > 0 {
+		var ns []string
+		for _, p := range k.Mates {
+			ns = append(ns, s.Name(p))
+		}
+		out = append(out, "Your mates in the mafia: "+strings.Join(ns, ", ")+".")
+	}
+	for p := range engine.Seat(s.Players()) {
+		if r, ok := k.Checks[p]; ok {
+			out = append(out, fmt.Sprintf("Your check: %s is %s.", s.Name(p), teamWords(r)))
+		}
+	}
+	var hand []string
+	for _, sl := range s.Hand(me) {
+		if c, ok := known[sl]; ok {
+			hand = append(hand, mafia.CardWords(c))
+		}
+	}
+	if len(hand) > 0 {
+		out = append(out, "Your incident cards: "+strings.Join(hand, ", ")+".")
+	}
+	return out
+}
+
+// roleWords says what a role does.
+func roleWords(r engine.Card) string {
+	switch r {
+	case mafia.Civilian:
+		return "you have no power at night; find the mafia and vote them out by day."
+	case mafia.Commissar:
+		return "each night you check one player and alone learn whether they are mafia."
+	case mafia.Nurse:
+		return "each night you save one other player from the attack."
+	case mafia.Butterfly:
+		return "each night you spend the night with one other player: they are safe, but if you are attacked they die with you."
+	case mafia.Mafioso:
+		return "each night the mafia choose together whom to attack; you win when at most one civilian is left."
+	case mafia.Don:
+		return "the head of the mafia: your choice decides a tie in the mafia's vote."
+	case mafia.Madman:
+		return "you attack alone each night until the first mafia member is out; then you join the mafia."
+	}
+	return ""
+}
+
+// cardWords says what an incident card does.
+func cardWords(c engine.Card) string {
+	switch c {
+	case mafia.Misfire:
+		return "played when you are attacked at night: the attack misses."
+	case mafia.RicochetLeft, mafia.RicochetRight:
+		return "played when you are attacked at night: the attack moves to your living neighbour on that side."
+	case mafia.Alibi:
+		return "played when the day's vote eliminates you: nobody is eliminated."
+	case mafia.EvidenceLeft, mafia.EvidenceRight:
+		return "played when the day's vote eliminates you: the elimination moves to your living neighbour on that side."
+	}
+	return ""
+}
+
+// mafiaHelp is the help page: the day and the night, every role and
+// incident card, the keys' meaning for the night's secret choice.
+func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []Section {
+	var out []Section
+	if k.Role >= 0 {
+		out = append(out, Section{Title: "Your role", Lines: []string{"You are " + article(k.Role) + ": " + roleWords(k.Role)}})
+	}
+	out = append(out, Section{Title: "A day and a night", Lines: []string{
+		"On the first day the living first say whether to vote at all; the vote is held only if most want it.",
+		"By day each living player votes to eliminate another, or abstains; the most votes eliminate (a tie eliminates nobody, or ends the game in a draw at a tie-draw table). The eliminated player's role is shown to all.",
+		"At night every living player sends a sealed choice: those with a power name a target, the others an empty one, so nobody can tell who acted.",
+		"Only what the rules announce is opened: who was attacked, whether the Nurse or the Night Butterfly protected them. The Commissar alone learns the answer to the check.",
+		"The dead may read the table chat but not write in it. The civilians win when every mafia member is out; the mafia win when at most one civilian is left.",
+	}})
+	var roles []string
+	for _, r := range []engine.Card{mafia.Civilian, mafia.Commissar, mafia.Nurse, mafia.Butterfly, mafia.Mafioso, mafia.Don, mafia.Madman} {
+		roles = append(roles, mafia.CardWords(r)+": "+roleWords(r))
+	}
+	out = append(out, Section{Title: "Roles", Lines: roles})
+	if s.Incidents() {
+		var cards []string
+		for _, c := range []engine.Card{mafia.Misfire, mafia.RicochetLeft, mafia.RicochetRight, mafia.Alibi, mafia.EvidenceLeft, mafia.EvidenceRight} {
+			cards = append(cards, mafia.CardWords(c)+": "+cardWords(c))
+		}
+		cards = append(cards, fmt.Sprintf("You hold at most %d; when the Commissar or the Don is out, everyone alive draws one.", mafia.HandLimit))
+		out = append(out, Section{Title: "Incident cards", Lines: cards})
+	}
+	return out
+}

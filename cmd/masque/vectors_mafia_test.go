@@ -1,0 +1,203 @@
+package main
+
+// Mafia's conformance vectors (built by vectors_gen_test.go): honest bot
+// games through the real stack with their keys published, and tampered
+// copies of the 6-player one, each breaking one part of a night's
+// actions entry. Positions and seats of the expected faults are written
+// by hand; the builders check that the entry they tamper with is the one
+// named.
+
+import (
+	"hash/fnv"
+	"slices"
+	"testing"
+	"testing/cryptotest"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/mafia"
+	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// mafiaBotGame plays a bot game of Mafia with options o (bot seed seed)
+// through the real stack, keys published, with crypto/rand reset to
+// file's stream first: every night's choices come from the bots
+// (games.NightBot), the other seats' actions are posted empty.
+func mafiaBotGame(t *testing.T, file string, o mafia.Options, seed uint64) *local.Table {
+	t.Helper()
+	h := fnv.New64a()
+	h.Write([]byte(file))
+	cryptotest.SetGlobalRandom(t, h.Sum64())
+	enc, err := o.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := local.New(mafia.Game{}, o.Players, table.Options{Game: enc, PublishKeys: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := make([]*mafiabot.Player, len(o.Players))
+	for i := range bots {
+		b, err := mafiabot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots[i] = b.(*mafiabot.Player)
+	}
+	for range 5000 {
+		seat, kind, ok := lt.View().Expect()
+		if !ok {
+			return lt
+		}
+		st := lt.View().Rules()
+		me := lt.Seats[seat]
+		bots[seat].See(me.Player, me.Replica)
+		switch kind {
+		case table.BodyMove:
+			m, _, ok := bots[seat].Choose(st)
+			if !ok {
+				t.Fatalf("seat %d has no move", seat)
+			}
+			if err := lt.Move(seat, m, nil); err != nil {
+				t.Fatal(err)
+			}
+		case table.BodyActions:
+			choices := map[uint8]engine.Seat{}
+			for _, d := range me.Player.Decisions(me.Replica) {
+				choices[d.Power] = bots[seat].Decide(st, d)
+			}
+			if err := lt.Actions(seat, choices); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			t.Fatalf("the table waits for seat %d's %s entry", seat, kind)
+		}
+	}
+	t.Fatal("the bots did not finish")
+	return nil
+}
+
+// mafiaHonest6 is the 6-player honest game the tampered vectors copy.
+const mafiaHonest6 = "honest-mafia-6-bots.masque"
+
+func mafiaVectorGame6(t *testing.T) *local.Table {
+	return mafiaBotGame(t, mafiaHonest6, mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, NoIncidents: true}, 6)
+}
+
+// mafiaEntry finds the first actions entry of tr whose request has a part
+// of kind part (any part when part is 0) and, with two, the one at which
+// the next entry is another seat's actions for the same request; it
+// fails the test unless that entry is at pos. It returns the entry's body,
+// the index of the part, and the next entry's body.
+func mafiaEntry(t *testing.T, tr *ledger.Transcript, pos int, part engine.EffectKind) (b *table.Body, j int, next *table.Body) {
+	t.Helper()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, e := range tr.Entries {
+		if _, kind, _ := rt.Expect(); kind == table.BodyActions && k+1 < len(tr.Entries) {
+			r := rt.Pending()
+			j := slices.IndexFunc(r.Parts, func(ef engine.Effect) bool { return ef.Kind == part })
+			if j >= 0 && r.Next()+1 < len(r.Seats) {
+				if k != pos {
+					t.Fatalf("the entry to tamper with is at %d, the vector says %d", k, pos)
+				}
+				b, err := table.UnmarshalBody(e.Body, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				nb, err := table.UnmarshalBody(tr.Entries[k+1].Body, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b, j, nb
+			}
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatalf("entry %d: %v", k, err)
+		}
+	}
+	t.Fatal("no entry to tamper with")
+	return nil, 0, nil
+}
+
+func mafiaVectorSpecs() []vectorSpec {
+	const g = mafia.GameName
+	// The first night's actions entries with a ballot (the second night of
+	// the game: the first is the mafia's recognition, tags only), and with
+	// a check; their authors.
+	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 30, 0, 30, 0
+	faultOf := func(file, desc string, pos uint64, seat int, reason string, build func(t *testing.T) ([]byte, int)) vectorSpec {
+		return vectorSpec{
+			want: vectorCase{File: file, Game: g, Description: desc, Exit: exitFault, DealSource: dealShuffle,
+				Fault: &vectorFault{Position: pos, Seat: seat, Reason: reason}},
+			build: build,
+		}
+	}
+	return []vectorSpec{
+		{
+			want: vectorCase{File: "honest-mafia-4-bots.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
+				Description: "Mafia: Random Incident, 4 players (the book's roles: one Mafioso, three Civilians) with incident cards, played by bots " +
+					"(seed 4) through the real stack: the role tuples and the incident deck shuffled by every seat, each role viewed by its " +
+					"holder alone, the mafia's recognition tags, the first day's question, day votes, incident cards played with their " +
+					"eliminations moved or cancelled, every night's actions entries (proven ballots, tags), tallies opened by shares, " +
+					"roles revealed at each elimination and at the end; keys published."},
+			build: func(t *testing.T) ([]byte, int) {
+				return encodeTranscript(t, mafiaBotGame(t, "honest-mafia-4-bots.masque", mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima"}}, 4).Transcript())
+			},
+		},
+		{
+			want: vectorCase{File: mafiaHonest6, Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
+				Description: "Mafia: Random Incident, 6 players with the book's specials, without incident cards (a smaller file), played by bots (seed 6) through " +
+					"the real stack: every night each living seat's actions entry carries a proven ballot per power (a holder names one legal " +
+					"target, every other seat an empty ballot), the Commissar's proven check, whose answer goes to the Commissar alone by " +
+					"encrypted shares, and a tag; tallies of the ballots opened by shares; keys published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaVectorGame6(t).Transcript()) },
+		},
+		faultOf("tampered-mafia-action-count.masque",
+			"the honest 6-player Mafia game up to its first actions entry of a night with a ballot; the entry comes without its last part.",
+			ballotPos, ballotSeat, table.ReasonActionCount, func(t *testing.T) ([]byte, int) {
+				lt := mafiaVectorGame6(t)
+				b, _, _ := mafiaEntry(t, lt.Transcript(), ballotPos, engine.EffectBallot)
+				b.Actions = b.Actions[:len(b.Actions)-1]
+				return mafiaTampered(t, lt, ballotPos, b)
+			}),
+		faultOf("tampered-mafia-bad-ballot.masque",
+			"the honest 6-player Mafia game up to its first actions entry of a night with a ballot; its first ballot is replaced by the "+
+				"next seat's (the next entry's) ballot for the same power: the proof binds its author, so it does not verify.",
+			ballotPos, ballotSeat, table.ReasonBadBallot, func(t *testing.T) ([]byte, int) {
+				lt := mafiaVectorGame6(t)
+				b, j, next := mafiaEntry(t, lt.Transcript(), ballotPos, engine.EffectBallot)
+				b.Actions[j] = next.Actions[j]
+				return mafiaTampered(t, lt, ballotPos, b)
+			}),
+		faultOf("tampered-mafia-bad-check.masque",
+			"the honest 6-player Mafia game up to its first actions entry of a night with the Commissar's check; its check is replaced "+
+				"by the next seat's (the next entry's) check: the proof binds its author, so it does not verify.",
+			checkPos, checkSeat, table.ReasonBadCheck, func(t *testing.T) ([]byte, int) {
+				lt := mafiaVectorGame6(t)
+				b, j, next := mafiaEntry(t, lt.Transcript(), checkPos, engine.EffectCheck)
+				b.Actions[j] = next.Actions[j]
+				return mafiaTampered(t, lt, checkPos, b)
+			}),
+		faultOf("tampered-mafia-bad-tag.masque",
+			"the honest 6-player Mafia game up to its first actions entry, the first night's recognition: its tag is cut to 31 bytes.",
+			tagPos, tagSeat, table.ReasonBadTag, func(t *testing.T) ([]byte, int) {
+				lt := mafiaVectorGame6(t)
+				b, j, _ := mafiaEntry(t, lt.Transcript(), tagPos, engine.EffectTag)
+				b.Actions[j] = b.Actions[j][:31]
+				return mafiaTampered(t, lt, tagPos, b)
+			}),
+	}
+}
+
+// mafiaTampered replaces entry pos of the honest game by body, re-signed
+// by its author, and cuts the transcript there.
+func mafiaTampered(t *testing.T, lt *local.Table, pos int, body *table.Body) ([]byte, int) {
+	tr := lt.Transcript()
+	e := resign(t, lt, tr, pos, int(tr.Entries[pos].Seat), body)
+	return encodeTranscript(t, &ledger.Transcript{Roster: tr.Roster, RosterSigs: tr.RosterSigs, Entries: append(tr.Entries[:pos:pos], e)})
+}
