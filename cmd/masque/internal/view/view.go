@@ -44,6 +44,10 @@ type Card struct {
 	// Place is where the card lies when a player has several that are
 	// told apart by place ("1", "2"); "" otherwise.
 	Place string
+	// Slot is 1 + the card's slot at the table when it is a hidden card a
+	// move can swap (public: where it lies, not what it is), so that a
+	// screen can show a swap; 0 otherwise.
+	Slot int
 }
 
 // Attr is a public attribute of a seat: roses, coins, hint tokens left.
