@@ -484,7 +484,9 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 		publish := g.PublishesKeys()
 		_, err := runWeb(ctx, r.a.stdout, g, r.o.web, web.Options{Title: title, NoMemory: opts.NoMemory,
 			ChallengeWindow: r.o.window, Logger: r.logger,
-			EndNotes: func() []string { return transcriptNotes(path, publish, "when the game is over and you leave this page") }})
+			EndNotes: func() []string {
+				return transcriptNotes(path, publish, "when the game is over and you leave this page")
+			}})
 		if err != nil {
 			return err
 		}
