@@ -282,13 +282,20 @@
 
   // showSwap moves both cards of each swap of the latest move from the
   // other's place to their own: a swap looks the same whether it was
-  // real or pretended.
+  // real or pretended. A redraw while they move carries the movement on
+  // with the new elements.
+  let moving = null; // {pairs, start}
+  const SWAP_MS = 700;
   function showSwap(first) {
     const sw = st.swap;
-    if (!sw || sw.at === swapSeen) return;
-    swapSeen = sw.at;
-    if (first) return;
-    for (const [a, b] of sw.pairs) {
+    if (sw && sw.at !== swapSeen) {
+      swapSeen = sw.at;
+      if (!first) moving = { pairs: sw.pairs, start: performance.now() };
+    }
+    if (!moving) return;
+    const elapsed = performance.now() - moving.start;
+    if (elapsed >= SWAP_MS) { moving = null; return; }
+    for (const [a, b] of moving.pairs) {
       const ea = document.querySelector('[data-slot="' + a + '"]');
       const eb = document.querySelector('[data-slot="' + b + '"]');
       if (!ea || !eb) continue;
@@ -298,9 +305,10 @@
       }
       const ra = ea.getBoundingClientRect(), rb = eb.getBoundingClientRect();
       const dx = rb.left - ra.left, dy = rb.top - ra.top;
-      const opts = { duration: 700, easing: "ease-in-out" };
-      ea.animate([{ transform: "translate(" + dx + "px," + dy + "px)" }, { transform: "none" }], opts);
-      eb.animate([{ transform: "translate(" + (-dx) + "px," + (-dy) + "px)" }, { transform: "none" }], opts);
+      const opts = { duration: SWAP_MS, easing: "ease-in-out" };
+      const an = ea.animate([{ transform: "translate(" + dx + "px," + dy + "px)" }, { transform: "none" }], opts);
+      const bn = eb.animate([{ transform: "translate(" + (-dx) + "px," + (-dy) + "px)" }, { transform: "none" }], opts);
+      an.currentTime = elapsed; bn.currentTime = elapsed;
     }
   }
 

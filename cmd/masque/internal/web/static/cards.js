@@ -148,7 +148,8 @@
     const svg = el("svg", { viewBox: "0 0 40 40", class: "coin-svg", role: "img", focusable: "false" });
     svg.appendChild(el("circle", { cx: 20, cy: 20, r: 18, fill: "#e7c04a", stroke: "#7a5a00", "stroke-width": 3 }));
     svg.appendChild(el("circle", { cx: 20, cy: 20, r: 12, fill: "none", stroke: "#7a5a00", "stroke-width": 1.5 }));
-    svg.appendChild(el("text", { x: 20, y: 25, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#1a1a1a" }, String(value)));
+    const v = String(value);
+    svg.appendChild(el("text", { x: 20, y: v.length > 2 ? 24 : 25, "text-anchor": "middle", "font-size": v.length > 2 ? 11 : 14, "font-weight": 700, fill: "#1a1a1a" }, v));
     return svg;
   }
 
