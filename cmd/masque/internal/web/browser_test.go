@@ -29,9 +29,8 @@ const chromiumEnv = "MASQUE_CHROMIUM"
 // screenshots in (default: a new temporary directory, kept).
 const artifactsEnv = "MASQUE_WEB_ARTIFACTS"
 
-// findChromium returns a browser to drive, or skips the test.
-func findChromium(t *testing.T) string {
-	t.Helper()
+// lookChromium returns a browser binary to drive, or "".
+func lookChromium() string {
 	if p := os.Getenv(chromiumEnv); p != "" {
 		return p
 	}
@@ -39,6 +38,15 @@ func findChromium(t *testing.T) string {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
+	}
+	return ""
+}
+
+// findChromium returns a browser to drive, or skips the test.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	if p := lookChromium(); p != "" {
+		return p
 	}
 	t.Skipf("no chromium binary found (install Debian's 'chromium', or set %s to a Chrome binary): the browser test is skipped", chromiumEnv)
 	return ""

@@ -8,7 +8,7 @@ import (
 
 // The page: plain HTML, CSS and JavaScript, embedded, no build step.
 //
-//go:embed static/index.html static/style.css static/app.js static/cards.js
+//go:embed static/index.html static/style.css static/app.js static/cards.js static/icon.svg
 var static embed.FS
 
 // staticTypes are the page's files by the name they are served under,
@@ -18,6 +18,7 @@ var staticTypes = map[string]string{
 	"style.css": "text/css; charset=utf-8",
 	"app.js":    "text/javascript; charset=utf-8",
 	"cards.js":  "text/javascript; charset=utf-8",
+	"icon.svg":  "image/svg+xml",
 }
 
 // serveStatic answers a request for one of the page's files (name is the

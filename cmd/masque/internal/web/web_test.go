@@ -207,7 +207,7 @@ type event struct {
 }
 
 // events reads the page states of url's event stream into a channel.
-func events(t *testing.T, ctx context.Context, url string) <-chan event {
+func events(t testing.TB, ctx context.Context, url string) <-chan event {
 	t.Helper()
 	req, err := http.NewRequestWithContext(ctx, "GET", url, nil)
 	if err != nil {
