@@ -482,13 +482,21 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 			path = filepath.Join(dir, "transcript.masque")
 		}
 		publish := g.PublishesKeys()
-		_, err := runWeb(ctx, r.a.stdout, g, r.o.web, web.Options{Title: title, NoMemory: opts.NoMemory,
+		_, over, err := runWeb(ctx, r.a.stdout, g, r.o.web, web.Options{Title: title, NoMemory: opts.NoMemory,
 			ChallengeWindow: r.o.window, Logger: r.logger,
 			EndNotes: func() []string {
 				return transcriptNotes(path, publish, "when the game is over and you leave this page")
 			}})
 		if err != nil {
 			return err
+		}
+		if over && !g.Snapshot().Over {
+			// The page showed the end of the rules; the table still
+			// finishes (the keys published at the end): wait for it.
+			select {
+			case <-g.Done():
+			case <-ctx.Done():
+			}
 		}
 		return r.afterScreen(ctx, g, dir)
 	}

@@ -251,7 +251,7 @@ func runPlay(a *app, o playOptions) error {
 			f.Close()
 		}
 		path, publish := o.transcript, !o.noKeys
-		left, err := runWeb(context.Background(), a.stdout, sess, o.web, web.Options{Title: topts.Title, NoMemory: o.noMemory,
+		left, _, err := runWeb(context.Background(), a.stdout, sess, o.web, web.Options{Title: topts.Title, NoMemory: o.noMemory,
 			ChallengeWindow: o.window, Logger: logger, EndNotes: func() []string { return transcriptNotes(path, publish, "when you leave this page") }})
 		sess.Close()
 		if err != nil {

@@ -78,8 +78,9 @@ func openBrowser(opener, url string, lg *slog.Logger) {
 // runWeb shows the play screen for sess in a browser until the player
 // leaves it, ctx ends or an interrupt comes; out gets the page's address
 // and a line each time the situation changes. It reports whether the
-// player left from the page.
-func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOptions, opts web.Options) (bool, error) {
+// player left (from the page or with Ctrl-C here) and whether the page
+// showed the game over.
+func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOptions, opts web.Options) (left, over bool, err error) {
 	lg := opts.Logger
 	if lg == nil {
 		lg = slog.New(slog.DiscardHandler)
@@ -88,7 +89,7 @@ func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOpti
 	opts.Status = func(line string) { fmt.Fprintf(out, "table: %s\n", line) }
 	srv, err := web.New(sess, opts)
 	if err != nil {
-		return false, &exitError{code: exitUsage, err: err, hint: "choose a free loopback port with --web-addr 127.0.0.1:PORT, or leave it out for a random one"}
+		return false, false, &exitError{code: exitUsage, err: err, hint: "choose a free loopback port with --web-addr 127.0.0.1:PORT, or leave it out for a random one"}
 	}
 	fmt.Fprintf(out, "the table is at %s\n", srv.URL())
 	fmt.Fprintln(out, "  (this address holds a secret: it plays your seat; keep it to yourself. Ctrl-C here leaves the table.)")
@@ -99,11 +100,11 @@ func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOpti
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	left, err := srv.Run(ctx)
+	left, err = srv.Run(ctx)
 	if ctx.Err() != nil {
 		left = true // Ctrl-C here: the player left too
 	}
-	return left, err
+	return left, srv.Over(), err
 }
 
 // transcriptNotes are the lines under the page's result: where the

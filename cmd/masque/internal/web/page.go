@@ -218,7 +218,7 @@ func (sc *screen) pageState(now time.Time) pageState {
 		}
 	}
 	st.Waiting = t.Waiting
-	if w := sc.snap.Waiting; w != nil && !over {
+	if w := sc.snap.Waiting; w != nil && !over && w.Seat != sc.snap.Seat {
 		if st.Waiting == "" {
 			st.Waiting = w.Name
 		}

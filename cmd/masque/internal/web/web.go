@@ -155,6 +155,14 @@ func (s *Server) Run(ctx context.Context) (left bool, err error) {
 	return left, nil
 }
 
+// Over reports whether the screen showed the game over (the rules' end,
+// which may come before the session's: the keys published at the end).
+func (s *Server) Over() bool {
+	s.sc.mu.Lock()
+	defer s.sc.mu.Unlock()
+	return s.sc.over()
+}
+
 // Close stops listening, for a server that is never Run.
 func (s *Server) Close() error { return s.ln.Close() }
 
