@@ -81,6 +81,12 @@ your own scenario FILE, checked against the book's constraints:
   players: 6
   masks: Judge, Empress, King, Princess, Puppeteer, Swindler
 
+--web shows the same table on a page in your browser instead (cards as
+pictures), served by this masque on 127.0.0.1 only with a secret token in
+its address; the terminal then shows a one-line status. --no-open prints
+the address without opening a browser, --web-addr chooses a loopback
+address (see docs/playing.md).
+
 At the end the transcript is saved (replay it with 'masque replay FILE
 --reveal': the players' keys are published at the end unless
 --no-key-release). Logs go to a file, never to the screen.`,

@@ -1,7 +1,7 @@
 // Package view decides what one seat may see of a table, as plain data
-// that a screen draws: the terminal screen (cmd/masque/internal/tui)
-// today, a web screen later. One place decides what a seat may see; each
-// screen only draws it.
+// that a screen draws: the terminal screen (cmd/masque/internal/tui) and
+// the web screen (cmd/masque/internal/web). One place decides what a seat
+// may see; each screen only draws it.
 //
 // A [Table] is built by [Build] from an [Input]: the public rules state,
 // the seat's own knowledge (table.Player.Known: the cards it saw in slots
