@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
 )
 
@@ -86,7 +87,8 @@ func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOpti
 		lg = slog.New(slog.DiscardHandler)
 	}
 	opts.Addr = wo.addr
-	opts.Status = func(line string) { fmt.Fprintf(out, "table: %s\n", line) }
+	// The line quotes names peers chose: escaped for the terminal.
+	opts.Status = func(line string) { fmt.Fprintf(out, "table: %s\n", termsafe.String(line)) }
 	srv, err := web.New(sess, opts)
 	if err != nil {
 		return false, false, &exitError{code: exitUsage, err: err, hint: "choose a free loopback port with --web-addr 127.0.0.1:PORT, or leave it out for a random one"}

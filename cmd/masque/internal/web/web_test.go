@@ -385,7 +385,9 @@ func TestEventsPlayGrimm(t *testing.T) {
 		t.Fatalf("the end: over %v, result %q", last.Over, last.Result)
 	}
 	var known bool
+	biggest := 0
 	for _, ev := range seen {
+		biggest = max(biggest, len(ev.raw))
 		for _, s := range ev.st.Seats {
 			for _, c := range s.Cards {
 				if c.Face == "known" && !s.You {
@@ -398,6 +400,7 @@ func TestEventsPlayGrimm(t *testing.T) {
 	if !known {
 		t.Error("the seat never saw its own character")
 	}
+	t.Logf("%d states, the largest %d bytes", len(seen), biggest)
 }
 
 // Leaving from the page ends Run, reporting it; the event streams close.
@@ -447,4 +450,64 @@ func TestRefusedPostPlaysNothing(t *testing.T) {
 	if after := ls.Snapshot().Entries; after != before {
 		t.Fatalf("entries went from %d to %d", before, after)
 	}
+}
+
+// A claim the seat leaves unanswered is passed when the answer window
+// runs out, as on the terminal; the page is told how long is left.
+func TestAnswerWindowPasses(t *testing.T) {
+	const window = 300 * time.Millisecond
+	for seed := uint64(1); seed <= 8; seed++ {
+		names := []string{"Me", "Anna", "Boris", "Sasha"}
+		ls, err := localsession.New(names, seed, localsession.Options{PublishKeys: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, err := New(ls, Options{ChallengeWindow: window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		done := make(chan struct{})
+		go func() { srv.Run(ctx); close(done) }()
+		evs := events(t, ctx, srv.URL()+"events")
+		var asked time.Time
+		askedAt, played := -1, -1
+		passed := false
+		for ev := range evs {
+			st := ev.st
+			if st.Over || passed {
+				break
+			}
+			q := st.Question
+			switch {
+			case q != nil && q.Window && askedAt != st.At:
+				if !st.Window || st.WindowLeft <= 0 || st.WindowLeft > window.Milliseconds() {
+					t.Fatalf("a claim to answer with window %v, time left %d ms", st.Window, st.WindowLeft)
+				}
+				asked, askedAt = time.Now(), st.At
+			case askedAt >= 0 && st.At > askedAt && strings.Contains(st.Note, "time is up: you pass"):
+				if waited := time.Since(asked); waited < window-50*time.Millisecond {
+					t.Fatalf("passed after %v, before the window of %v ran out", waited, window)
+				}
+				passed = true
+			case q != nil && !q.Window && !st.Busy && st.At != played:
+				a := action{Op: "play", At: st.At, Choice: 0, Answer: "yes"}
+				if c := q.Choices[0]; c.Secret {
+					a.Answer = "no"
+				}
+				post(srv, a)
+				played = st.At
+			}
+		}
+		cancel()
+		<-done
+		ls.Close()
+		if passed {
+			return
+		}
+		if askedAt >= 0 {
+			t.Fatalf("seed %d: a claim waited for an answer and the window never passed", seed)
+		}
+	}
+	t.Fatal("no bot claimed in 8 games: the answer window was not tested")
 }
