@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
 	"github.com/masque-games/masque/engine"
@@ -223,7 +224,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 
 			deadline := time.Now().Add(90 * time.Second)
 			acted, moves, downs, steps := "", 0, 0, 0
-			real := false
+			real, asked := false, false
 			for {
 				if time.Now().After(deadline) {
 					t.Fatalf("the game did not end by clicking in 90s (%d moves)", moves)
@@ -271,6 +272,10 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 				case kind == "ask":
 					// The page asks whether a hidden swap is real: answered
 					// with the keyboard, yes and no in turn.
+					if !asked {
+						shot("confirm")
+						asked = true
+					}
 					real = !real
 					key := "n"
 					if real {
@@ -287,6 +292,14 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					moves++
 					if moves == 3 {
 						shot("midgame")
+						// The help, opened with its key, closed with Escape.
+						do(chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.CSS("#help[open]")))
+						shot("help")
+						do(chromedp.KeyEvent(kb.Escape))
+						open, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("help").open`))
+						if err != nil || open {
+							t.Fatalf("the help stays open after Escape (%v)", err)
+						}
 					}
 					acted = rev
 				default:
