@@ -35,9 +35,38 @@
     return f;
   }
 
+  // cardsEl draws a row of cards; equal face-up cards (items) lie in one
+  // pile with their count, as the terminal counts them ("Crown ×2").
+  function cardsEl(cs) {
+    const row = h("div", "cards");
+    const piles = new Map();
+    for (const c of cs) {
+      const key = c.face === "up" && !c.slot && c.name ? c.name + "\u0000" + (c.note || "") : null;
+      if (key && piles.has(key)) {
+        const p = piles.get(key);
+        p.n++;
+        p.count.textContent = "×" + p.n;
+        p.fig.classList.add("stack");
+        const label = c.name + " ×" + p.n + (c.note ? ", " + c.note : "");
+        p.fig.setAttribute("aria-label", label);
+        p.fig.title = label;
+        continue;
+      }
+      const fig = cardEl(c);
+      if (key) {
+        const count = h("span", "count");
+        fig.appendChild(count);
+        piles.set(key, { fig: fig, count: count, n: 1 });
+      }
+      row.appendChild(fig);
+    }
+    return row;
+  }
+
   function attrEl(a) {
     const li = h("li", "attr attr-" + a.name.replace(/[^a-z]/gi, ""));
     if (a.name === "coins" || a.name === "court" || a.name === "bank") li.appendChild(window.MasqueCards.coin(a.value));
+    else if (a.name === "roses") li.appendChild(window.MasqueCards.rose(a.value));
     li.appendChild(h("span", "", a.words || a.name + " " + a.value));
     return li;
   }
@@ -74,12 +103,15 @@
       if (s.moved) li.appendChild(h("p", "seat-moved", "(" + s.moved + ")"));
       if (s.tokens && s.tokens.length) {
         const ul = h("ul", "tokens");
-        for (const t of s.tokens) ul.appendChild(h("li", "token", t));
+        for (const t of s.tokens) {
+          const li2 = h("li", "token");
+          li2.appendChild(window.MasqueCards.token(t));
+          li2.appendChild(h("span", "", t));
+          ul.appendChild(li2);
+        }
         li.appendChild(ul);
       }
-      const cards = h("div", "cards");
-      for (const c of s.cards || []) cards.appendChild(cardEl(c));
-      li.appendChild(cards);
+      li.appendChild(cardsEl(s.cards || []));
       ol.appendChild(li);
     }
     const notes = $("notes");

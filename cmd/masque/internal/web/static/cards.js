@@ -134,12 +134,40 @@
     const t = el("text", { x: 50, y: 112, "text-anchor": "middle", "font-size": 13, "font-weight": 700, fill: "#1a1a1a" }, name);
     if (name.length > 12) { t.setAttribute("textLength", 88); t.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
     svg.appendChild(t);
+    if (c.note === "broken") {
+      // A broken mirror: the portrait is cracked.
+      svg.appendChild(el("path", { d: "M8 20 L40 52 L30 66 L60 90 L52 104 L92 132", fill: "none", stroke: "#1a1a1a", "stroke-width": 3 }));
+      svg.appendChild(el("path", { d: "M40 52 L70 40 L90 46", fill: "none", stroke: "#1a1a1a", "stroke-width": 2 }));
+    }
     if (c.face === "known") svg.appendChild(el("text", { x: 50, y: 130, "text-anchor": "middle", "font-size": 10, fill: "#1a1a1a" }, "only you know"));
     else if (c.note) {
       const n = el("text", { x: 50, y: 130, "text-anchor": "middle", "font-size": 10, fill: "#1a1a1a" }, String(c.note));
       if (String(c.note).length > 16) { n.setAttribute("textLength", 88); n.setAttribute("lengthAdjust", "spacingAndGlyphs"); }
       svg.appendChild(n);
     }
+    return svg;
+  }
+
+  // token draws a hint token ("not the Beast"): a round token with the
+  // character's symbol, crossed out.
+  function token(text) {
+    const svg = el("svg", { viewBox: "0 0 40 40", class: "token-svg", role: "img", focusable: "false" });
+    const k = keyOf(String(text).replace(/^not\s+/i, ""));
+    const ink = INK[k] || "hsl(" + hue(text) + " 55% 28%)";
+    svg.appendChild(el("circle", { cx: 20, cy: 20, r: 18, fill: "#fdf8ec", stroke: ink, "stroke-width": 3 }));
+    const g = el("g", { transform: "translate(8 8) scale(0.24)" });
+    if (k) drawSymbol(g, S[k], ink); else initials(g, String(text).replace(/^not\s+/i, ""), ink);
+    svg.appendChild(g);
+    svg.appendChild(el("line", { x1: 8, y1: 32, x2: 32, y2: 8, stroke: "#b00020", "stroke-width": 3, "stroke-linecap": "round" }));
+    return svg;
+  }
+
+  // rose draws a rose with a count.
+  function rose(value) {
+    const svg = el("svg", { viewBox: "0 0 40 40", class: "coin-svg", role: "img", focusable: "false" });
+    svg.appendChild(el("circle", { cx: 20, cy: 20, r: 18, fill: "#8a1f2f", stroke: "#4a0f18", "stroke-width": 2 }));
+    svg.appendChild(el("path", { d: "M20 9 Q29 12 26 20 Q20 25 14 20 Q11 12 20 9 Z", fill: "none", stroke: "#f6c1c9", "stroke-width": 2 }));
+    svg.appendChild(el("text", { x: 20, y: 33, "text-anchor": "middle", "font-size": 11, "font-weight": 700, fill: "#ffffff" }, String(value)));
     return svg;
   }
 
@@ -153,5 +181,5 @@
     return svg;
   }
 
-  window.MasqueCards = { card: card, coin: coin, keyOf: keyOf };
+  window.MasqueCards = { card: card, coin: coin, rose: rose, token: token, keyOf: keyOf };
 })();
