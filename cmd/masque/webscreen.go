@@ -96,7 +96,19 @@ func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOpti
 	fmt.Fprintf(out, "the table is at %s\n", srv.URL())
 	fmt.Fprintln(out, "  (this address holds a secret: it plays your seat; keep it to yourself. Ctrl-C here leaves the table.)")
 	if opener, ok := hasDesktop(); ok && !wo.noOpen {
-		openBrowser(opener, srv.URL(), lg)
+		// The browser is opened on a start file, not the URL: a command
+		// line is readable by every user of the machine.
+		dir := os.Getenv("XDG_RUNTIME_DIR")
+		if dir == "" {
+			dir = os.TempDir()
+		}
+		if start, err := srv.StartFile(dir); err != nil {
+			lg.Warn("open browser", "err", err)
+			fmt.Fprintln(out, "  open it in a browser on this machine")
+		} else {
+			defer os.Remove(start)
+			openBrowser(opener, start, lg)
+		}
 	} else if !wo.noOpen {
 		fmt.Fprintln(out, "  open it in a browser on this machine")
 	}

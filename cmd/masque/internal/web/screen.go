@@ -424,14 +424,15 @@ func (sc *screen) serveEvents(w http.ResponseWriter, r *http.Request) {
 // changed.
 func (sc *screen) publish(now time.Time) {
 	sc.mu.Lock()
-	defer sc.mu.Unlock()
 	st := sc.pageState(now)
 	b, err := json.Marshal(st)
 	if err != nil {
+		sc.mu.Unlock()
 		sc.log.Error("page state", "err", err)
 		return
 	}
 	if string(b) == string(sc.page) {
+		sc.mu.Unlock()
 		return
 	}
 	sc.rev++
@@ -442,8 +443,12 @@ func (sc *screen) publish(now time.Time) {
 		default:
 		}
 	}
+	line := ""
 	if sc.opts.Status != nil && st.Line != sc.lastLine {
-		sc.lastLine = st.Line
-		sc.opts.Status(st.Line)
+		sc.lastLine, line = st.Line, st.Line
+	}
+	sc.mu.Unlock()
+	if line != "" {
+		sc.opts.Status(line) // outside the lock: it may block on a terminal
 	}
 }

@@ -23,9 +23,11 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"html"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
@@ -97,6 +99,9 @@ func LoopbackAddr(addr string) (string, error) {
 // New listens on opts.Addr (a loopback address) and returns the screen
 // for sess; [Server.Run] serves it.
 func New(sess session.Session, opts Options) (*Server, error) {
+	if sess == nil {
+		return nil, errors.New("web screen: no session")
+	}
 	addr, err := LoopbackAddr(opts.Addr)
 	if err != nil {
 		return nil, err
@@ -115,7 +120,7 @@ func New(sess session.Session, opts Options) (*Server, error) {
 	}
 	s := &Server{ln: ln, host: ln.Addr().String(), token: base64.RawURLEncoding.EncodeToString(tok[:]), log: lg}
 	s.sc = newScreen(sess, opts, lg)
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(lg.Handler(), slog.LevelWarn)}
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ErrorLog: slog.NewLogLogger(lg.Handler(), slog.LevelWarn)}
 	return s, nil
 }
 
@@ -163,6 +168,28 @@ func (s *Server) Over() bool {
 	return s.sc.over()
 }
 
+// StartFile writes, in dir, a page that sends a browser to the screen's
+// URL, readable by the user only, and returns its path: a browser opened
+// on it has the file's name on its command line, not the token (which
+// other users of the machine could read there). The caller removes it.
+func (s *Server) StartFile(dir string) (string, error) {
+	f, err := os.CreateTemp(dir, "masque-table-*.html") // mode 0600
+	if err != nil {
+		return "", fmt.Errorf("web screen start file: %w", err)
+	}
+	u := html.EscapeString(s.URL())
+	_, err = fmt.Fprintf(f, "<!doctype html><meta charset=\"utf-8\"><meta name=\"referrer\" content=\"no-referrer\">"+
+		"<meta http-equiv=\"refresh\" content=\"0;url=%s\"><title>masque</title><p><a href=\"%s\">Open the table</a></p>\n", u, u)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", fmt.Errorf("web screen start file: %w", err)
+	}
+	return f.Name(), nil
+}
+
 // Close stops listening, for a server that is never Run.
 func (s *Server) Close() error { return s.ln.Close() }
 
@@ -186,7 +213,14 @@ func (s *Server) allowed(r *http.Request) (rest string, ok bool) {
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "", "same-origin", "none":
 	default:
-		return "", false
+		// Only a top-level load of the page itself may come from
+		// elsewhere: the start file masque opens the browser with
+		// (file://), which keeps the token out of the browser's command
+		// line. It carries the token, cannot be framed (frame-ancestors)
+		// and reads nothing back.
+		if !isPageLoad(r) {
+			return "", false
+		}
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead && r.Header.Get("Origin") == "" {
 		// Every browser sends Origin with a POST; a POST without one is
@@ -199,6 +233,16 @@ func (s *Server) allowed(r *http.Request) (rest string, ok bool) {
 		return "", false
 	}
 	return rest, true
+}
+
+// isPageLoad reports whether r is a top-level navigation to the page
+// (not its events or actions).
+func isPageLoad(r *http.Request) bool {
+	if r.Method != http.MethodGet || r.Header.Get("Sec-Fetch-Mode") != "navigate" || r.Header.Get("Sec-Fetch-Dest") != "document" {
+		return false
+	}
+	_, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	return rest == ""
 }
 
 // securityHeaders are sent with every allowed answer.

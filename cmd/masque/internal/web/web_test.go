@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -113,6 +114,16 @@ func TestRequestChecks(t *testing.T) {
 		{name: "cross-site fetch", method: "GET", url: page, headers: map[string]string{"Sec-Fetch-Site": "cross-site"}, want: 403},
 		{name: "same-site fetch", method: "GET", url: page, headers: map[string]string{"Sec-Fetch-Site": "same-site"}, want: 403},
 		{name: "typed address", method: "GET", url: page, headers: map[string]string{"Sec-Fetch-Site": "none"}, want: 200},
+		{name: "start file's navigation", method: "GET", url: page,
+			headers: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, want: 200},
+		{name: "cross-site navigation to the events", method: "GET", url: page + "events",
+			headers: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, want: 403},
+		{name: "cross-site navigation to a script", method: "GET", url: page + "app.js",
+			headers: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, want: 403},
+		{name: "cross-site frame", method: "GET", url: page,
+			headers: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "iframe"}, want: 403},
+		{name: "cross-site navigation without the token", method: "GET", url: base + "/",
+			headers: map[string]string{"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, want: 403},
 		{name: "post without origin", method: "POST", url: page + "act", body: `{"op":"pass"}`,
 			headers: map[string]string{"Content-Type": "application/json"}, want: 403},
 		{name: "post from elsewhere", method: "POST", url: page + "act", body: `{"op":"leave"}`,
@@ -510,4 +521,32 @@ func TestAnswerWindowPasses(t *testing.T) {
 		}
 	}
 	t.Fatal("no bot claimed in 8 games: the answer window was not tested")
+}
+
+// The start file sends a browser to the page without the token on the
+// browser's command line; only its user may read it.
+func TestStartFile(t *testing.T) {
+	srv, _ := newLocal(t, "mascarade", 4, Options{})
+	defer srv.Close()
+	path, err := srv.StartFile(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("start file mode %v, want 0600", fi.Mode().Perm())
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), `content="0;url=`+srv.URL()+`"`) {
+		t.Errorf("start file %q does not send to %s", b, srv.URL())
+	}
+	if strings.Contains(path, strings.TrimSuffix(strings.TrimPrefix(srv.URL(), "http://"+srv.Addr()+"/"), "/")) {
+		t.Error("the start file's name holds the token")
+	}
+	if _, err := New(nil, Options{}); err == nil {
+		t.Error("New with no session: no error")
+	}
 }
