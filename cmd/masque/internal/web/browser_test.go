@@ -71,6 +71,7 @@ func artifacts(t *testing.T) string {
 
 // situationJS says what the page offers now, and its state's revision.
 const situationJS = `(() => {
+  if (!document.body || location.protocol !== "http:") return "loading:";
   const rev = document.body.dataset.rev || "";
   if (!document.body.dataset.rendered) return "loading:" + rev;
   if (document.getElementById("leave-end")) return "over:" + rev;
@@ -232,6 +233,9 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 				target = "file://" + start
 			}
 			do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(target))
+			if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("body[data-rendered]"))); err != nil {
+				t.Fatalf("the table was not drawn after opening %s: %v", target, err)
+			}
 			animated, marked := 0, 0
 
 			deadline := time.Now().Add(90 * time.Second)

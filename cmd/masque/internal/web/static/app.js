@@ -10,6 +10,7 @@
   let asking = null;    // {i, choice}: a choice waiting for its confirmation
   let swapSeen = null;  // the entry of the last swap shown
   let leftTable = false;
+  let focusedAt = null; // the decision the focus was put on
 
   function h(tag, cls, text) {
     const e = document.createElement(tag);
@@ -82,6 +83,8 @@
     for (const a of st.counters || []) cs.appendChild(attrEl(a));
     const mark = st.question && !st.over ? "● " : "";
     document.title = mark + "masque · " + st.line;
+    const live = $("live");
+    if (live.textContent !== st.line) live.textContent = st.line; // said once per change, by screen readers
   }
 
   function renderSeats() {
@@ -272,6 +275,15 @@
     if (focused !== undefined) {
       const b = q.querySelector('[data-choice="' + focused + '"]');
       if (b && !b.disabled) b.focus();
+    }
+    // A new decision takes the keyboard's focus, on the safe choice (the
+    // pass, or the first), unless the player is elsewhere (the chat).
+    if (st.question && !asking && focusedAt !== st.at) {
+      const a = document.activeElement;
+      if (!a || a === document.body || q.contains(a)) {
+        const b = q.querySelector("button.choice.pass:not([disabled])") || q.querySelector("button.choice:not([disabled])");
+        if (b) { b.focus({ preventScroll: true }); focusedAt = st.at; }
+      }
     }
     tick();
   }
