@@ -99,12 +99,12 @@ func LoopbackAddr(addr string) (string, error) {
 // New listens on opts.Addr (a loopback address) and returns the screen
 // for sess; [Server.Run] serves it.
 func New(sess session.Session, opts Options) (*Server, error) {
-	if sess == nil {
-		return nil, errors.New("web screen: no session")
-	}
 	addr, err := LoopbackAddr(opts.Addr)
 	if err != nil {
 		return nil, err
+	}
+	if sess == nil {
+		return nil, errors.New("web screen: no session")
 	}
 	lg := opts.Logger
 	if lg == nil {
