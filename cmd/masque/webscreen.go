@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -87,8 +88,29 @@ func runWeb(ctx context.Context, out io.Writer, sess session.Session, wo webOpti
 		lg = slog.New(slog.DiscardHandler)
 	}
 	opts.Addr = wo.addr
-	// The line quotes names peers chose: escaped for the terminal.
-	opts.Status = func(line string) { fmt.Fprintf(out, "table: %s\n", termsafe.String(line)) }
+	// The line quotes names peers chose: escaped for the terminal. On a
+	// terminal it is one line, rewritten in place; elsewhere (a log, a
+	// pipe) a line per change.
+	inPlace := isTerminal(out)
+	var mu sync.Mutex
+	shown := false
+	opts.Status = func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if inPlace {
+			fmt.Fprintf(out, "\r\x1b[2Ktable: %s", termsafe.String(line))
+			shown = true
+			return
+		}
+		fmt.Fprintf(out, "table: %s\n", termsafe.String(line))
+	}
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if shown {
+			fmt.Fprintln(out)
+		}
+	}()
 	srv, err := web.New(sess, opts)
 	if err != nil {
 		return false, false, &exitError{code: exitUsage, err: err, hint: "choose a free loopback port with --web-addr 127.0.0.1:PORT, or leave it out for a random one"}
