@@ -275,10 +275,10 @@ func post(srv *Server, a action) (int, string, error) {
 	return resp.StatusCode, string(body), nil
 }
 
-// checkFaceDown fails when a face-down card of the state has a name.
-func checkFaceDown(t *testing.T, ev event) {
-	t.Helper()
-	var raw struct {
+// faceDownNamed returns an error when a face-down card of the state has
+// a name.
+func faceDownNamed(raw string) error {
+	var st struct {
 		Seats []struct {
 			Cards []map[string]any `json:"cards"`
 		} `json:"seats"`
@@ -286,23 +286,22 @@ func checkFaceDown(t *testing.T, ev event) {
 			Cards []map[string]any `json:"cards"`
 		} `json:"areas"`
 	}
-	if err := json.Unmarshal([]byte(ev.raw), &raw); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(raw), &st); err != nil {
+		return fmt.Errorf("event: %w", err)
 	}
 	var all []map[string]any
-	for _, s := range raw.Seats {
+	for _, s := range st.Seats {
 		all = append(all, s.Cards...)
 	}
-	for _, a := range raw.Areas {
+	for _, a := range st.Areas {
 		all = append(all, a.Cards...)
 	}
 	for _, c := range all {
-		if c["face"] == "down" {
-			if _, has := c["name"]; has {
-				t.Fatalf("a face-down card has a name in the event stream: %v", c)
-			}
+		if _, has := c["name"]; has && c["face"] == "down" {
+			return fmt.Errorf("a face-down card has a name in the event stream: %v", c)
 		}
 	}
+	return nil
 }
 
 // playByEvents plays the seat's first choice (alternating real and
@@ -328,7 +327,9 @@ func playByEvents(t *testing.T, srv *Server, limit time.Duration) []event {
 			t.Fatalf("the event stream ended before the game (%d states)", len(seen))
 		}
 		seen = append(seen, ev)
-		checkFaceDown(t, ev)
+		if err := faceDownNamed(ev.raw); err != nil {
+			t.Fatal(err)
+		}
 		st := ev.st
 		if st.Over {
 			return seen
@@ -360,6 +361,9 @@ func TestEventsPlayMascarade(t *testing.T) {
 	srv, ls := newLocal(t, "mascarade", 4, Options{EndNotes: func() []string { notes++; return []string{"transcript: x"} }})
 	serve(t, srv)
 	seen := playByEvents(t, srv, time.Minute)
+	if !strings.Contains(seen[0].raw, `"face":"down"`) {
+		t.Fatal("no face-down card in the first state: the check saw nothing to check")
+	}
 	last := seen[len(seen)-1].st
 	if !last.Over || len(last.Result) == 0 || last.Outcome == "" {
 		t.Fatalf("the end: over %v, result %q, outcome %q", last.Over, last.Result, last.Outcome)
