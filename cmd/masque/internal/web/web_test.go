@@ -554,3 +554,14 @@ func TestStartFile(t *testing.T) {
 		t.Error("New with no session: no error")
 	}
 }
+
+// The 2nd edition plays to its end over the stream too (its Puppeteer
+// moves players between chairs; the page draws whatever the view says).
+func TestEventsPlayMascarade2(t *testing.T) {
+	srv, _ := newLocal(t, "mascarade2", 6, Options{})
+	serve(t, srv)
+	seen := playByEvents(t, srv, time.Minute)
+	if last := seen[len(seen)-1].st; !last.Over || len(last.Result) == 0 || len(last.Seats) != 6 {
+		t.Fatalf("the end: over %v, result %q, %d seats", last.Over, last.Result, len(last.Seats))
+	}
+}
