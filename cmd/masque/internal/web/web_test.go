@@ -58,7 +58,7 @@ func TestLoopbackAddr(t *testing.T) {
 // newLocal starts a local game against bots and its web screen.
 func newLocal(t *testing.T, game string, players int, opts Options) (*Server, *localsession.Session) {
 	t.Helper()
-	names := []string{"Me", "Anna", "Boris", "Sasha", "Dima", "Fedya"}[:players]
+	names := []string{"Me", "Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya", "Igor"}[:players]
 	ls, err := localsession.New(names, 11, localsession.Options{Game: game, PublishKeys: true})
 	if err != nil {
 		t.Fatal(err)
