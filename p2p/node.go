@@ -299,7 +299,7 @@ func (n *Node) handleLog(s network.Stream) {
 			s.Reset()
 			return
 		}
-		if m.Type != msgEntry && m.Type != msgVerdict {
+		if m.Type != msgEntry && m.Type != msgVerdict && m.Type != msgEcho && m.Type != msgDone {
 			n.peerError(remote, fmt.Errorf("message type %d on a log stream", m.Type))
 			s.Reset()
 			return

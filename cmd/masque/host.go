@@ -364,9 +364,10 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
-	// Keep answering peers for a moment: one may still be fetching the end
-	// (a player on the screen took their time to leave it).
-	if out.Verdict == nil && r.o.linger > 0 && !interactive {
+	// Every seat that said done has the end (p2p's done exchange): keep
+	// answering peers for a moment only when some seat never confirmed
+	// it, since it may still be fetching the end.
+	if out.Verdict == nil && len(out.Unconfirmed) > 0 && r.o.linger > 0 && !interactive {
 		select {
 		case <-time.After(r.o.linger):
 		case <-ctx.Done():
