@@ -182,6 +182,10 @@ type Room struct {
 	// have it), sentDone whether ours went out.
 	dones    map[uint8]echoReport
 	sentDone bool
+	// echo is the latest echo not yet sent (nil: none), echoArmed whether
+	// its msgEchoFlush is scheduled.
+	echo      []byte
+	echoArmed bool
 	// pendingBytes[s] is the size of seat s's entries in pending.
 	pendingBytes []int
 	reports      map[uint64]map[uint8]echoReport
@@ -228,6 +232,17 @@ const msgFetchCheck = 0
 // before it is fetched from that peer: the author's own copy is usually a
 // moment behind the first echo, not lost.
 const fetchDelay = 50 * time.Millisecond
+
+// msgEchoFlush is an internal inbox message, never on the wire: the echo
+// delay is over, broadcast the latest echo.
+const msgEchoFlush = 255
+
+// echoDelay is how long an echo waits before it is sent: a newer one
+// replaces it meanwhile (it says as much about the log, whose entries
+// chain, and reports a later state), so a fast table sends each peer a
+// few echoes a second, not one per entry. It is sent at once before the
+// local seat's own entry, done or verdict.
+const echoDelay = 50 * time.Millisecond
 
 // OpenRoom checks the stored roster, replays the stored log through
 // cfg.Replica, and registers the room so that peers' streams reach it.
@@ -678,14 +693,27 @@ func (r *Room) flush() error {
 		r.mu.RUnlock()
 		if e.Seat == r.self {
 			if frame, err := encodeEntryMsg(e, state); err == nil {
+				r.sendEcho()
 				r.broadcast(frame)
 			}
 		} else {
-			r.broadcast(encodeEcho(e.Pos, hash, state))
+			r.echo = encodeEcho(e.Pos, hash, state)
+			if !r.echoArmed {
+				r.echoArmed = true
+				time.AfterFunc(echoDelay, func() { r.deliver(inbound{msg: &message{Type: msgEchoFlush}}) })
+			}
 		}
 	}
 	r.unsent = r.unsent[:0]
 	return nil
+}
+
+// sendEcho broadcasts the latest echo, if it has not gone yet.
+func (r *Room) sendEcho() {
+	if r.echo != nil {
+		r.broadcast(r.echo)
+		r.echo = nil
+	}
 }
 
 // sendDone tells every other seat, once, that the game is over here
@@ -695,6 +723,7 @@ func (r *Room) sendDone() {
 		return
 	}
 	r.sentDone = true
+	r.sendEcho()
 	r.mu.RLock()
 	n := len(r.log)
 	state := r.states[n-1]
@@ -780,6 +809,7 @@ func (r *Room) conclude(v *Verdict) (*Outcome, error) {
 		return nil, err
 	}
 	if frame, err := encodeVerdictMsg(v); err == nil {
+		r.sendEcho()
 		r.broadcast(frame)
 	}
 	return r.outcome(v), nil
@@ -826,6 +856,9 @@ func (r *Room) handle(m inbound) (*Verdict, error) {
 		return r.onEcho(m.seat, m.msg.Pos, m.msg.Hash, m.msg.State)
 	case msgDone:
 		return nil, r.onDone(m.seat, m.msg.Pos, m.msg.State)
+	case msgEchoFlush:
+		r.echoArmed = false
+		r.sendEcho()
 	case msgFetchCheck:
 		r.fetchArmed = false
 		if r.next() <= m.msg.Pos && !r.due() {
