@@ -22,7 +22,7 @@ cleanup() {
   for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
   for i in $(seq 0 $((N - 1))); do ip netns del "$TAG-$i" 2>/dev/null || true; done
   ip netns del "$SW" 2>/dev/null || true
-  rm -rf "$WORK"
+  [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"
 }
 trap cleanup EXIT
 ip netns add "$SW"
@@ -55,12 +55,12 @@ for run in $(seq "$RUNS"); do
   mkdir -p "$D"
   T="bench-$$-$run"
   PIDS=()
-  ip netns exec "$TAG-0" "$BIN" host --bot --players $N --name "$T" --seed "$run" --interface eth0 --state "$D/s0" \
-    --config "$D/c0" --transcript "$D/t0.masque" --timeout 60s >"$D/h.out" 2>&1 &
+  (ip netns exec "$TAG-0" "$BIN" host --bot --players $N --name "$T" --seed "$run" --interface eth0 --state "$D/s0" \
+    --config "$D/c0" --transcript "$D/t0.masque" --timeout 60s >"$D/h.out" 2>&1; rc=$?; date +%s.%N >"$D/end0"; exit $rc) &
   PIDS+=($!)
   for i in $(seq 1 $((N - 1))); do
-    ip netns exec "$TAG-$i" "$BIN" join --bot --table "$T" --seed "$((run * 100 + i))" --interface eth0 --state "$D/s$i" \
-      --config "$D/c$i" --transcript "$D/t$i.masque" --timeout 60s >"$D/j$i.out" 2>&1 &
+    (ip netns exec "$TAG-$i" "$BIN" join --bot --table "$T" --seed "$((run * 100 + i))" --interface eth0 --state "$D/s$i" \
+      --config "$D/c$i" --transcript "$D/t$i.masque" --timeout 60s >"$D/j$i.out" 2>&1; rc=$?; date +%s.%N >"$D/end$i"; exit $rc) &
     PIDS+=($!)
   done
   until grep -q "the game is saved in" "$D/h.out" 2>/dev/null; do
@@ -78,6 +78,8 @@ for run in $(seq "$RUNS"); do
   done
   entries=$("$BIN" verify "$D/t0.masque" | grep -o '[0-9]* entries' | head -1 | cut -d' ' -f1)
   size=$(stat -c %s "$D/t0.masque")
+  ends=$(for i in $(seq 0 $((N - 1))); do printf '%.2f ' "$(echo "$(cat "$D/end$i") - $t0" | bc)"; done)
+  echo "run $run: exits after the roster (s): $ends"
   echo "run $run: rc=$rc seconds=$(echo "$t1 - $t0" | bc) bytes=$((b1 - b0)) entries=$entries transcript=$size"
   [ $rc = 0 ] || { tail -5 "$D"/*.out; exit 1; }
 done
