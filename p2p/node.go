@@ -157,6 +157,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 	h.SetStreamHandler(ProtocolSync, n.handleSync)
 	h.SetStreamHandler(ProtocolJoin, n.handleJoin)
 	h.SetStreamHandler(ProtocolChat, n.handleChat)
+	h.SetStreamHandler(ProtocolWatch, n.handleWatch)
 	return n, nil
 }
 
@@ -199,7 +200,7 @@ func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 // Close stops the node's handlers and, if NewNode started the host, the
 // host. Rooms and tables should be closed first.
 func (n *Node) Close() error {
-	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat} {
+	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat, ProtocolWatch} {
 		n.host.RemoveStreamHandler(p)
 	}
 	if n.ownsHost {

@@ -101,7 +101,15 @@ type RoomConfig struct {
 	Chat    []*chat.Message
 	OnChat  func(*chat.Message)
 	MayChat func(seat uint8) bool
+
+	// MaxSpectators bounds the spectators (ProtocolWatch) this seat
+	// serves at once; 0 means DefaultMaxSpectators, a negative value none.
+	MaxSpectators int
 }
+
+// DefaultMaxSpectators is how many spectators a seat serves at once when
+// RoomConfig.MaxSpectators is 0.
+const DefaultMaxSpectators = 8
 
 // Outcome is how a room's game ended.
 type Outcome struct {
@@ -156,10 +164,16 @@ type Room struct {
 	// durable is how many entries of log are synced to the state
 	// directory: only those are sent or served to anyone.
 	durable int
-	hashes  []ledger.Hash // hashes[i] = log[i].Hash()
-	states  []ledger.Hash // states[i] = state hash after log[i]
-	streams map[network.Stream]struct{}
-	closed  bool
+	// changed is closed (and replaced) when durable grows or the game
+	// ends here (finished): spectators wait on it.
+	changed  chan struct{}
+	finished bool
+	// spectators is how many spectators are being served.
+	spectators int
+	hashes     []ledger.Hash // hashes[i] = log[i].Hash()
+	states     []ledger.Hash // states[i] = state hash after log[i]
+	streams    map[network.Stream]struct{}
+	closed     bool
 	// verdict is the verdict that ended this table, once there is one:
 	// sync answers carry it, so that a peer that was away learns it.
 	verdict *Verdict
@@ -265,6 +279,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		node: n, cfg: cfg, roster: t.Roster, game: game, self: 255,
 		inbox:        make(chan inbound, inboxSize),
 		streams:      make(map[network.Stream]struct{}),
+		changed:      make(chan struct{}),
 		pending:      make(map[uint64]map[uint8]*ledger.Entry),
 		pendingBytes: make([]int, len(t.Roster.Seats)),
 		reports:      make(map[uint64]map[uint8]echoReport),
@@ -483,6 +498,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	if r.ran.Swap(true) {
 		return nil, errors.New("p2p: Room.Run called twice")
 	}
+	defer r.finish()
 	if raw, err := r.cfg.Store.Verdict(); err != nil {
 		return nil, err
 	} else if raw != nil {
@@ -686,6 +702,7 @@ func (r *Room) flush() error {
 	}
 	r.mu.Lock()
 	r.durable = len(r.log)
+	r.notifyLocked()
 	r.mu.Unlock()
 	for _, e := range r.unsent {
 		r.mu.RLock()
@@ -706,6 +723,21 @@ func (r *Room) flush() error {
 	}
 	r.unsent = r.unsent[:0]
 	return nil
+}
+
+// notifyLocked wakes the spectators; callers hold r.mu.
+func (r *Room) notifyLocked() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// finish marks the game over here (Run returned): spectators get the rest
+// of the log, the verdict if any, and the end.
+func (r *Room) finish() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finished = true
+	r.notifyLocked()
 }
 
 // sendEcho broadcasts the latest echo, if it has not gone yet.

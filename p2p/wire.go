@@ -18,6 +18,8 @@ const (
 	msgSyncEnd   = 5  // end of a sync answer: the server's next position
 	msgEcho      = 6  // position, entry hash, the sender's state hash after it
 	msgDone      = 7  // log length, state hash: the sender has every seat's echo of the end
+	msgWatchReq  = 8  // spectator: table id, first position wanted
+	msgWatchTab  = 9  // to a spectator: the roster and every seat's roster signature
 	msgJoinReq   = 10 // table id, seat asked for, name, signing key, card key, addresses
 	msgJoinOK    = 11 // seat given, seats taken, seats total
 	msgJoinNo    = 12 // refusal code, table id, next free seat, reason
@@ -143,6 +145,10 @@ func msgName(typ byte) string {
 		return "echo"
 	case msgDone:
 		return "done"
+	case msgWatchReq:
+		return "watch request"
+	case msgWatchTab:
+		return "watch table"
 	case msgJoinReq:
 		return "join request"
 	case msgJoinOK:
@@ -196,6 +202,10 @@ func decode(frame []byte) (*message, error) {
 		if ok && m.Pos == 0 {
 			err = errors.New("log length: 0; a game has at least one entry")
 		}
+	case msgWatchReq:
+		ok = s.CopyBytes(m.TableID[:]) && s.ReadUint64(&m.From)
+	case msgWatchTab:
+		err = readWatchTable(&s, m)
 	case msgJoinReq:
 		m.Join, err = readJoinRequest(&s)
 	case msgJoinOK:
@@ -456,4 +466,38 @@ func readRosterAll(s *cryptobyte.String, m *message) error {
 		m.Sigs = append(m.Sigs, sig)
 	}
 	return nil
+}
+
+// encodeWatchReq: table id [16] (zero: the seat's only open game), the
+// first position wanted u64.
+func encodeWatchReq(table [16]byte, from uint64) []byte {
+	return encode(msgWatchReq, func(b *cryptobyte.Builder) { b.AddBytes(table[:]); b.AddUint64(from) })
+}
+
+// encodeWatchTable: roster (u32 len, ledger.Roster encoding), u8 count,
+// signature [64] each (seat order).
+func encodeWatchTable(roster []byte, sigs [][ed25519.SignatureSize]byte) []byte {
+	return encode(msgWatchTab, func(b *cryptobyte.Builder) {
+		b.AddUint32(uint32(len(roster)))
+		b.AddBytes(roster)
+		b.AddUint8(uint8(len(sigs)))
+		for _, s := range sigs {
+			b.AddBytes(s[:])
+		}
+	})
+}
+
+func readWatchTable(s *cryptobyte.String, m *message) error {
+	var n32 uint32
+	var raw []byte
+	switch {
+	case !s.ReadUint32(&n32):
+		return errors.New("roster length: truncated")
+	case n32 > maxRosterBytes:
+		return fmt.Errorf("roster: %d bytes, limit %d", n32, maxRosterBytes)
+	case !s.ReadBytes(&raw, int(n32)):
+		return errors.New("roster: truncated")
+	}
+	m.Roster = append([]byte(nil), raw...)
+	return readRosterAll(s, m)
 }

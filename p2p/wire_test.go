@@ -40,6 +40,7 @@ func seedMessages(t testing.TB) [][]byte {
 	return append([][]byte{
 		encodeHello(ledger.Hash{2}, 3), em, vm, encodeSyncReq(ledger.Hash{}, 5, 10), encodeSyncEnd(9),
 		encodeEcho(7, ledger.Hash{3}, ledger.Hash{4}), encodeDone(12, ledger.Hash{5}),
+		encodeWatchReq([16]byte{6}, 3), encodeWatchTable([]byte("roster"), [][64]byte{{1}, {2}}),
 	}, seedJoinMessages()...)
 }
 
@@ -99,6 +100,10 @@ func reencode(t testing.TB, m *message) []byte {
 		out = encodeEcho(m.Pos, m.Hash, m.State)
 	case msgDone:
 		out = encodeDone(m.Pos, m.State)
+	case msgWatchReq:
+		out = encodeWatchReq(m.TableID, m.From)
+	case msgWatchTab:
+		out = encodeWatchTable(m.Roster, m.Sigs)
 	case msgJoinReq:
 		out = encodeJoinRequest(m.Join)
 	case msgJoinOK:
