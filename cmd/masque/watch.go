@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
@@ -33,6 +34,7 @@ type watchOptions struct {
 	quiet      bool
 	refresh    time.Duration
 	wait       time.Duration
+	ifaces     []string
 }
 
 // watchResult is the --json output of 'masque watch'.
@@ -49,12 +51,15 @@ type watchResult struct {
 func newWatchCmd(a *app) *cobra.Command {
 	var o watchOptions
 	cmd := &cobra.Command{
-		Use:   "watch INVITE",
+		Use:   "watch CODE|INVITE",
 		Short: "Follow a table's game live as a spectator (read-only, no seat, no key)",
 		Long: `Follow a game in progress as a spectator: a read-only peer that holds no
 seat and no key, so it sees exactly what an auditor sees. INVITE is a
 seat's multiaddr ending in /p2p/<peer id>, as 'masque host' prints it
-("invite: ..."). The seat sends the roster with every seat's signature
+("invite: ..."). CODE is the table's join code, found like a table to
+join: on the LAN by mDNS, or with --relay in the relays' directories; a
+table is listed there while it seats (a spectator found that way waits
+for the game to start), so for a game already under way use an invite. The seat sends the roster with every seat's signature
 and then every entry as it is accepted; each is checked as it arrives
 (roster signatures, the author's signature, the hash chain, every proof
 and rule), and the public log is shown as 'masque replay' shows it,
@@ -73,6 +78,7 @@ players. The identity used is a fresh one, forgotten at exit.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringArrayVar(&o.ifaces, "interface", nil, "use only this network `INTERFACE` for mDNS (repeatable; default: all)")
 	f.StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` at the end (default: watch-TABLE.masque in the current directory)")
 	addRelayFlag(cmd, &o.relays)
 	f.StringArrayVar(&o.listen, "listen", nil, "libp2p listen `MULTIADDR` (repeatable; default: every IPv4 address, TCP and QUIC, random ports)")
@@ -83,14 +89,60 @@ players. The identity used is a fresh one, forgotten at exit.`,
 	return cmd
 }
 
-func runWatch(ctx context.Context, a *app, o watchOptions) error {
-	info, err := lobby.ParseInvite(o.invite)
-	if err != nil {
-		return &exitError{code: 2, err: err, hint: "give a seat's invite, e.g. /ip4/192.0.2.7/tcp/4001/p2p/12D3KooW... (the host prints it)"}
+// watchTarget finds the seat to follow: an invite, or a join code looked
+// up on the LAN or in the relays' directories.
+func watchTarget(ctx context.Context, o watchOptions, relays []peer.AddrInfo) (peer.AddrInfo, [16]byte, error) {
+	if strings.HasPrefix(strings.TrimSpace(o.invite), "/") {
+		info, err := lobby.ParseInvite(o.invite)
+		if err != nil {
+			return info, [16]byte{}, &exitError{code: 2, err: err, hint: "give a seat's invite, e.g. /ip4/192.0.2.7/tcp/4001/p2p/12D3KooW... (the host prints it)"}
+		}
+		return info, [16]byte{}, nil
 	}
+	code, err := lobby.ParseCode(o.invite)
+	if err != nil {
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 2, err: fmt.Errorf("%q is neither an invite (a multiaddr) nor a join code: %w", o.invite, err)}
+	}
+	var tables []lobby.Table
+	where := "on this network (mDNS)"
+	if len(relays) > 0 {
+		where = "in the relays' directories"
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		var errs []error
+		tables, errs = listDirectories(lctx, relays, code)
+		cancel()
+		if len(errs) == len(relays) {
+			return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(errs...))}
+		}
+	} else if tables, err = browseLAN(ctx, lobbyOptions{wait: 3 * time.Second, ifaces: o.ifaces}); err != nil {
+		return peer.AddrInfo{}, [16]byte{}, err
+	}
+	found, err := lobby.Find(tables, code)
+	switch {
+	case err != nil:
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 2, err: err}
+	case len(found) == 0:
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no table with code %s %s", code, where),
+			hint: "a table is listed while it seats; for a game under way, ask a player for an invite ('masque host' prints it)"}
+	case len(found) > 1:
+		var fps []string
+		for _, t := range found {
+			fps = append(fps, lobby.Fingerprint(t.Peer))
+		}
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("code %s is advertised by %d creators (fingerprints %s): one is not the table it claims to be", code, len(found), strings.Join(fps, ", ")),
+			hint: "ask the host for its invite"}
+	}
+	return found[0].AddrInfo(), found[0].ID, nil
+}
+
+func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	relays, err := parseRelayFlag(o.relays)
 	if err != nil {
 		return &exitError{code: 2, err: err}
+	}
+	info, tableID, err := watchTarget(ctx, o, relays)
+	if err != nil {
+		return err
 	}
 	id, err := identity.Generate()
 	if err != nil {
@@ -106,7 +158,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	var tab *table.Table
 	var game table.Game
 	progress := a.stderr
-	shown := 0
+	var printed []string // the lines on the screen
 	lastShow := time.Time{}
 	cost := time.Duration(0)
 	show := func(final bool) {
@@ -121,16 +173,35 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		if _, err := replayTranscript(&tr, game, nil, &buf); err != nil {
 			return
 		}
-		lines := strings.SplitAfter(buf.String(), "\n")
-		if shown < len(lines) {
-			fmt.Fprint(a.stdout, strings.Join(lines[shown:], ""))
-			shown = len(lines)
+		// The replay of the log so far, less what is on the screen. The
+		// header (its entry count) is not repeated; the last line of a
+		// game in progress may still change (a move whose effects are to
+		// come), so it waits for the next render; a line shown that the
+		// longer log tells otherwise is shown again from there.
+		lines := strings.SplitAfter(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		if !final {
+			lines = lines[:len(lines)-1]
+		}
+		from := 1
+		for from < len(lines) && from < len(printed) && lines[from] == printed[from] {
+			from++
+		}
+		if len(printed) == 0 {
+			from = 0
+		}
+		if from < len(lines) {
+			out := strings.Join(lines[from:], "")
+			if !strings.HasSuffix(out, "\n") {
+				out += "\n"
+			}
+			fmt.Fprint(a.stdout, out)
+			printed = append(printed[:min(from, len(printed))], lines[from:]...)
 		}
 		lastShow, cost = time.Now(), time.Since(start)
 	}
 	watch := func() (*p2p.WatchResult, error) {
 		return node.Watch(ctx, p2p.WatchConfig{
-			Seat: info,
+			Seat: info, TableID: tableID,
 			OnTable: func(r *ledger.Roster, sigs [][ed25519.SignatureSize]byte) error {
 				g, err := a.games.Lookup(r.Game)
 				if err != nil {
