@@ -28,9 +28,11 @@ import (
 
 // Stream protocols, one per purpose. See docs/p2p.md for their frames.
 const (
-	// ProtocolLog carries entries, echoes and verdicts, one long-lived
-	// stream from each seat to each other seat.
-	ProtocolLog protocol.ID = "/masque/log/1"
+	// ProtocolLog carries entries, echoes, done messages and verdicts,
+	// one long-lived stream from each seat to each other seat. Version 2:
+	// an entry travels whole from its author only; the other seats send
+	// echoes (position, entry hash, state hash) and, at the end, done.
+	ProtocolLog protocol.ID = "/masque/log/2"
 	// ProtocolSync answers "send me the entries from position n".
 	ProtocolSync protocol.ID = "/masque/sync/1"
 	// ProtocolJoin asks a table's creator for a seat and carries the
