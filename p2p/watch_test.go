@@ -131,3 +131,38 @@ func TestSpectatorLimit(t *testing.T) {
 	}
 	sameLogs(t, res, 12)
 }
+
+// TestStalledSpectator: a spectator that asks to watch and then never
+// reads does not hold the table: the game (with 32 KiB entries, more than
+// a stream's buffers hold) finishes, and the room closes at once.
+func TestStalledSpectator(t *testing.T) {
+	_, ps := mockPeers(t, 4)
+	seats := ps[:3]
+	tb := signedTable(t, seats)
+	game, _ := tb.Roster.GameID()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	big := func(ctx context.Context, pos uint64) ([]byte, error) {
+		return body(pos, make([]byte, 32<<10)...), nil
+	}
+	res := make([]result, 3)
+	var wg sync.WaitGroup
+	for i, p := range seats {
+		wg.Go(func() {
+			res[i] = play(ctx, t, p, tb, &counter{seats: 3, limit: 90}, RoomConfig{Author: big})
+		})
+	}
+	for ps[0].node.room(game) == nil {
+		time.Sleep(time.Millisecond)
+	}
+	s, err := ps[3].node.Host().NewStream(ctx, ps[0].id.PeerID(), ProtocolWatch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Reset()
+	if err := WriteFrame(s, encodeWatchReq(tb.Roster.TableID, 0)); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait() // the seats' context would end the game with an error
+	sameLogs(t, res, 90)
+}
