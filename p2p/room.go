@@ -251,6 +251,10 @@ const fetchDelay = 50 * time.Millisecond
 // delay is over, broadcast the latest echo.
 const msgEchoFlush = 255
 
+// msgWake is an internal inbox message, never on the wire: something Run
+// may wait for changed (the chat has delivered this seat's messages).
+const msgWake = 254
+
 // echoDelay is how long an echo waits before it is sent: a newer one
 // replaces it meanwhile (it says as much about the log, whose entries
 // chain, and reports a later state), so a fast table sends each peer a
@@ -555,7 +559,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 				r.sendDone()
 				return r.outcome(nil), nil
 			}
-			if len(missing) == 0 {
+			if len(missing) == 0 && r.chatIdle() {
 				r.sendDone()
 				if r.allDone() {
 					return r.outcome(nil), nil
@@ -590,7 +594,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 					lastSync = now
 					if len(missing) > 0 {
 						r.syncAll(runCtx, r.next()-1, missing)
-					} else {
+					} else if r.sentDone {
 						r.sentDone = false
 						r.sendDone()
 					}
