@@ -56,11 +56,11 @@ for run in $(seq "$RUNS"); do
   T="bench-$$-$run"
   PIDS=()
   (ip netns exec "$TAG-0" "$BIN" host --bot --players $N --name "$T" --seed "$run" --interface eth0 --state "$D/s0" \
-    --config "$D/c0" --transcript "$D/t0.masque" --timeout 60s >"$D/h.out" 2>&1; rc=$?; date +%s.%N >"$D/end0"; exit $rc) &
+    --config "$D/c0" --transcript "$D/t0.masque" --timeout 60s ${LOGS:+--log "$D/l0.log"} >"$D/h.out" 2>&1; rc=$?; date +%s.%N >"$D/end0"; exit $rc) &
   PIDS+=($!)
   for i in $(seq 1 $((N - 1))); do
     (ip netns exec "$TAG-$i" "$BIN" join --bot --table "$T" --seed "$((run * 100 + i))" --interface eth0 --state "$D/s$i" \
-      --config "$D/c$i" --transcript "$D/t$i.masque" --timeout 60s >"$D/j$i.out" 2>&1; rc=$?; date +%s.%N >"$D/end$i"; exit $rc) &
+      --config "$D/c$i" --transcript "$D/t$i.masque" --timeout 60s ${LOGS:+--log "$D/l$i.log"} >"$D/j$i.out" 2>&1; rc=$?; date +%s.%N >"$D/end$i"; exit $rc) &
     PIDS+=($!)
   done
   until grep -q "the game is saved in" "$D/h.out" 2>/dev/null; do
