@@ -85,6 +85,13 @@ type Node struct {
 	mu     sync.Mutex
 	rooms  map[ledger.Hash]*Room
 	tables map[[16]byte]*Table
+	// roomOpened is closed (and replaced) whenever a room opens: parked
+	// spectators wait on it; parked counts them.
+	roomOpened chan struct{}
+	parked     int
+	// closing is closed by Close: parked spectators stop waiting.
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -140,14 +147,16 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("p2p: host is %s, identity is %s", h.ID(), cfg.Identity.PeerID())
 	}
 	n := &Node{
-		host:     h,
-		id:       cfg.Identity,
-		maxFrame: cfg.MaxFrame,
-		log:      cfg.Logger,
-		onErr:    cfg.OnPeerError,
-		relays:   cfg.Relays,
-		rooms:    make(map[ledger.Hash]*Room),
-		tables:   make(map[[16]byte]*Table),
+		host:       h,
+		id:         cfg.Identity,
+		maxFrame:   cfg.MaxFrame,
+		log:        cfg.Logger,
+		onErr:      cfg.OnPeerError,
+		relays:     cfg.Relays,
+		rooms:      make(map[ledger.Hash]*Room),
+		roomOpened: make(chan struct{}),
+		closing:    make(chan struct{}),
+		tables:     make(map[[16]byte]*Table),
 	}
 	if n.maxFrame <= 0 {
 		n.maxFrame = DefaultMaxFrame
@@ -202,6 +211,7 @@ func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 // Close stops the node's handlers and, if NewNode started the host, the
 // host. Rooms and tables should be closed first.
 func (n *Node) Close() error {
+	n.closeOnce.Do(func() { close(n.closing) })
 	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat, ProtocolWatch} {
 		n.host.RemoveStreamHandler(p)
 	}

@@ -324,6 +324,8 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		return nil, fmt.Errorf("p2p: game %x is already open", game[:4])
 	}
 	n.rooms[game] = r
+	close(n.roomOpened)
+	n.roomOpened = make(chan struct{})
 	return r, nil
 }
 
@@ -476,6 +478,9 @@ func (r *Room) Close() error {
 	r.node.mu.Unlock()
 	r.mu.Lock()
 	r.closed = true
+	r.mu.Unlock()
+	r.waitSpectators()
+	r.mu.Lock()
 	for s := range r.streams {
 		s.Reset()
 	}

@@ -373,7 +373,9 @@ func TestEquivocationBeforeHonestEntry(t *testing.T) {
 	res := make([]result, 4)
 	var wg sync.WaitGroup
 	for i := 1; i < 4; i++ {
-		wg.Go(func() { res[i] = play(ctx, t, ps[i], tb, &counter{seats: 4, limit: 9}, RoomConfig{Timeout: 5 * time.Second}) })
+		wg.Go(func() {
+			res[i] = play(ctx, t, ps[i], tb, &counter{seats: 4, limit: 9}, RoomConfig{Timeout: 5 * time.Second})
+		})
 	}
 	s1 := inject(t, ps[0], ps[1], game, 0, fa)
 	s3 := inject(t, ps[0], ps[3], game, 0, fa)

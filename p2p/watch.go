@@ -11,6 +11,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/core/protocol"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
 	"github.com/masque-games/masque/engine/ledger"
 )
@@ -46,6 +47,51 @@ func (n *Node) roomByTable(id [16]byte) *Room {
 	return nil
 }
 
+// Parking: a spectator that asks before the table's game has opened
+// here (it is still seating) waits for it, at most watchPark, and at most
+// maxParked spectators wait at once (others are reset): a fast game must
+// not start and end between two of its requests.
+const (
+	watchPark = time.Minute
+	maxParked = 16
+)
+
+// awaitRoom returns the open room of table id, waiting up to watchPark for
+// it to open; nil if it does not, or if too many spectators wait already.
+func (n *Node) awaitRoom(id [16]byte) *Room {
+	if r := n.roomByTable(id); r != nil {
+		return r
+	}
+	n.mu.Lock()
+	if n.parked >= maxParked {
+		n.mu.Unlock()
+		return nil
+	}
+	n.parked++
+	n.mu.Unlock()
+	defer func() {
+		n.mu.Lock()
+		n.parked--
+		n.mu.Unlock()
+	}()
+	deadline := time.After(watchPark)
+	for {
+		n.mu.Lock()
+		opened := n.roomOpened
+		n.mu.Unlock()
+		if r := n.roomByTable(id); r != nil {
+			return r
+		}
+		select {
+		case <-opened:
+		case <-deadline:
+			return nil
+		case <-n.closing:
+			return nil
+		}
+	}
+}
+
 // addSpectator takes a spectator's place, if one is free.
 func (r *Room) addSpectator() bool {
 	limit := r.cfg.MaxSpectators
@@ -59,6 +105,26 @@ func (r *Room) addSpectator() bool {
 	}
 	r.spectators++
 	return true
+}
+
+// spectatorGrace is how long Close waits for spectators to receive the
+// end of a finished game before it resets their streams.
+const spectatorGrace = time.Second
+
+// waitSpectators gives the spectators of a finished game (Run has
+// returned) up to spectatorGrace to receive its end; one that does not
+// read is reset with the other streams after that.
+func (r *Room) waitSpectators() {
+	deadline := time.Now().Add(spectatorGrace)
+	for time.Now().Before(deadline) {
+		r.mu.RLock()
+		busy := r.finished && r.spectators > 0
+		r.mu.RUnlock()
+		if !busy {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (r *Room) removeSpectator() {
@@ -105,7 +171,7 @@ func (n *Node) handleWatch(s network.Stream) {
 		return
 	}
 	s.CloseRead()
-	room := n.roomByTable(req.TableID)
+	room := n.awaitRoom(req.TableID)
 	if room == nil || !room.addSpectator() {
 		s.Reset()
 		return
@@ -181,6 +247,11 @@ type WatchConfig struct {
 	// TableID is the table to follow; zero asks for the seat's only open
 	// game.
 	TableID [16]byte
+	// From is the first position wanted (a spectator following again
+	// after a broken stream), Prev the hash of the entry before it (zero
+	// for From = 0: the game id). OnTable is called again.
+	From uint64
+	Prev ledger.Hash
 	// OnTable is called once with the roster, after every seat's roster
 	// signature has been checked; an error stops the watch.
 	OnTable func(r *ledger.Roster, sigs [][ed25519.SignatureSize]byte) error
@@ -193,7 +264,8 @@ type WatchConfig struct {
 
 // WatchResult is what a watch saw.
 type WatchResult struct {
-	// Entries is the number of entries received (and checked).
+	// Entries is the length of the log received and checked (From
+	// included).
 	Entries uint64
 	// Verdict is the verdict that stopped the table, if any (checked with
 	// Verdict.Verify against the roster).
@@ -212,6 +284,11 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 	h := n.host
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 20*time.Second)
 	defer cancel()
+	// A spectator asks again while the seat starts its game: an earlier
+	// failed dial must not hold this one back.
+	if sw, ok := h.Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
+		sw.Backoff().Clear(cfg.Seat.ID)
+	}
 	if err := h.Connect(cctx, cfg.Seat); err != nil {
 		return nil, fmt.Errorf("p2p: watch: reach seat %s: %w", cfg.Seat.ID, err)
 	}
@@ -221,7 +298,7 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 	}
 	defer s.Reset()
 	defer context.AfterFunc(ctx, func() { s.Reset() })()
-	if err := WriteFrame(s, encodeWatchReq(cfg.TableID, 0)); err != nil {
+	if err := WriteFrame(s, encodeWatchReq(cfg.TableID, cfg.From)); err != nil {
 		return nil, fmt.Errorf("p2p: watch: %w", err)
 	}
 	s.CloseWrite()
@@ -271,8 +348,11 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 	if err := cfg.OnTable(roster, m.Sigs); err != nil {
 		return nil, err
 	}
-	res := &WatchResult{}
+	res := &WatchResult{Entries: cfg.From}
 	prev := game
+	if cfg.From > 0 {
+		prev = cfg.Prev
+	}
 	for {
 		m, err := n.readMsg(br, s)
 		if err != nil {

@@ -199,10 +199,26 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		}
 		lastShow, cost = time.Now(), time.Since(start)
 	}
+	// fatal is set when what the seat sent is wrong (not a broken
+	// stream): then the spectator does not ask again.
+	var fatal error
 	watch := func() (*p2p.WatchResult, error) {
+		var prev ledger.Hash
+		if n := len(tr.Entries); n > 0 {
+			prev = tr.Entries[n-1].Hash()
+		}
 		return node.Watch(ctx, p2p.WatchConfig{
-			Seat: info, TableID: tableID,
+			Seat: info, TableID: tableID, From: uint64(len(tr.Entries)), Prev: prev,
 			OnTable: func(r *ledger.Roster, sigs [][ed25519.SignatureSize]byte) error {
+				if tr.Roster != nil {
+					// Following again after a broken stream: the same table.
+					old, _ := tr.Roster.GameID()
+					if now, _ := r.GameID(); now != old {
+						fatal = fmt.Errorf("the seat now sends another table (game %x, was %x)", now[:4], old[:4])
+						return fatal
+					}
+					return nil
+				}
 				g, err := a.games.Lookup(r.Game)
 				if err != nil {
 					return fmt.Errorf("the table plays %q: %w", r.Game, err)
@@ -220,7 +236,8 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 			},
 			OnEntry: func(e *ledger.Entry) error {
 				if err := tab.Apply(e); err != nil {
-					return fmt.Errorf("entry %d by seat %d is invalid: %w", e.Pos, e.Seat, err)
+					fatal = fmt.Errorf("entry %d by seat %d is invalid: %w", e.Pos, e.Seat, err)
+					return fatal
 				}
 				tr.Entries = append(tr.Entries, e)
 				show(false)
@@ -229,14 +246,26 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		})
 	}
 	// A seat that has no game open yet (seating), or enough spectators,
-	// refuses: ask again until --wait.
+	// refuses; a stream may break mid-game: ask again (from the entry
+	// after the last one checked) until --wait passes with no progress.
 	res, werr := watch()
-	for deadline := time.Now().Add(o.wait); tr.Roster == nil && ctx.Err() == nil && time.Now().Before(deadline); {
+	deadline, had := time.Now().Add(o.wait), 0
+	// A log that reached the game's end is whole, even if the stream
+	// broke before the seat said so.
+	over := func() bool { return tab != nil && tab.Phase() == table.PhaseDone }
+	for werr != nil && fatal == nil && !over() && ctx.Err() == nil && time.Now().Before(deadline) {
+		if len(tr.Entries) > had {
+			had, deadline = len(tr.Entries), time.Now().Add(o.wait)
+			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, werr)
+		}
 		select {
 		case <-time.After(100 * time.Millisecond):
 		case <-ctx.Done():
 		}
 		res, werr = watch()
+	}
+	if werr != nil && fatal == nil && over() {
+		werr = nil
 	}
 	if tr.Roster == nil {
 		if werr == nil {
