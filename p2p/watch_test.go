@@ -166,3 +166,32 @@ func TestStalledSpectator(t *testing.T) {
 	wg.Wait() // the seats' context would end the game with an error
 	sameLogs(t, res, 90)
 }
+
+// TestSpectatorBeforeTheGame: a spectator that asks before the seat's game
+// has opened (seating) is parked until it opens, then follows it whole.
+func TestSpectatorBeforeTheGame(t *testing.T) {
+	_, ps := mockPeers(t, 4)
+	tb := signedTable(t, ps[:3])
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	type watched struct {
+		res *WatchResult
+		err error
+	}
+	done := make(chan watched, 1)
+	go func() {
+		w, err := ps[3].node.Watch(ctx, WatchConfig{
+			Seat:    peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()},
+			OnTable: func(*ledger.Roster, [][ed25519.SignatureSize]byte) error { return nil },
+			OnEntry: func(*ledger.Entry) error { return nil },
+		})
+		done <- watched{w, err}
+	}()
+	time.Sleep(100 * time.Millisecond) // the request is parked by now
+	res := playAll(t, ps[:3], tb, 20, nil)
+	sameLogs(t, res, 20)
+	w := <-done
+	if w.err != nil || w.res.Entries != 20 {
+		t.Fatalf("watch: %+v, %v; want 20 entries", w.res, w.err)
+	}
+}
