@@ -8,6 +8,10 @@
 #
 #   .ci/lan13-bench.sh BIN RUNS
 #
+# WATCH=1 adds a spectator ('masque watch CODE', in the first joiner's
+# namespace) started before the joiners; its transcript must be the
+# seats'. LOGS=1 keeps each process's diagnostics, KEEP=1 the work dir.
+#
 # Runs as root; namespaces are named rp-<pid>-*, removed on exit.
 set -euo pipefail
 BIN=$(realpath "${1:?usage: lan13-bench.sh BIN RUNS}")
@@ -58,6 +62,13 @@ for run in $(seq "$RUNS"); do
   (ip netns exec "$TAG-0" "$BIN" host --bot --players $N --name "$T" --seed "$run" --interface eth0 --state "$D/s0" \
     --config "$D/c0" --transcript "$D/t0.masque" --timeout 60s ${LOGS:+--log "$D/l0.log"} >"$D/h.out" 2>&1; rc=$?; date +%s.%N >"$D/end0"; exit $rc) &
   PIDS+=($!)
+  if [ -n "${WATCH:-}" ]; then
+    until grep -q "code" "$D/h.out" 2>/dev/null; do sleep 0.05; done
+    code=$(grep -o '[0-9A-Z]\{4\}-[0-9A-Z]\{4\}-[0-9A-Z]\{4\}' "$D/h.out" | head -1)
+    ip netns exec "$TAG-1" "$BIN" watch "$code" --interface eth0 --quiet --transcript "$D/w.masque" >"$D/w.out" 2>&1 &
+    PIDS+=($!)
+    sleep 3.5 # the spectator browses mDNS (3 s), then waits for the game
+  fi
   for i in $(seq 1 $((N - 1))); do
     (ip netns exec "$TAG-$i" "$BIN" join --bot --table "$T" --seed "$((run * 100 + i))" --interface eth0 --state "$D/s$i" \
       --config "$D/c$i" --transcript "$D/t$i.masque" --timeout 60s ${LOGS:+--log "$D/l$i.log"} >"$D/j$i.out" 2>&1; rc=$?; date +%s.%N >"$D/end$i"; exit $rc) &
@@ -73,6 +84,9 @@ for run in $(seq "$RUNS"); do
   for p in "${PIDS[@]}"; do wait "$p" || rc=$?; done
   t1=$(date +%s.%N)
   b1=$(bytes)
+  if [ -n "${WATCH:-}" ]; then
+    cmp -s "$D/t0.masque" "$D/w.masque" || { echo "run $run: the spectator's transcript differs"; cat "$D/w.out"; rc=1; }
+  fi
   for i in $(seq 1 $((N - 1))); do
     cmp -s "$D/t0.masque" "$D/t$i.masque" || { echo "run $run: transcript $i differs"; rc=1; }
   done
