@@ -74,7 +74,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bot's decisions (default: random)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (progress goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
-	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
+	f.DurationVar(&o.linger, "linger", 2*time.Second, "when some seat never confirmed the end of the game (the done exchange), keep answering peers this long, so that late ones catch up")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
 	f.StringVar(&o.logPath, "log", "", "write diagnostics (network, screen) to `FILE` (default: a new file in STATE/logs when you play on the screen, none with --bot)")
 	f.BoolVar(&o.noBell, "no-bell", false, "on the screen: no terminal bell when it becomes your turn or a claim waits for your answer")
