@@ -76,7 +76,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bot's decisions (default: random)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (progress goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
-	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
+	f.DurationVar(&o.linger, "linger", 2*time.Second, "when some seat never confirmed the end of the game (the done exchange), keep answering peers this long, so that late ones catch up")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
 	f.StringVar(&o.logPath, "log", "", "write diagnostics (network, screen) to `FILE` (default: a new file in STATE/logs when you play on the screen, none with --bot)")
 	f.BoolVar(&o.noBell, "no-bell", false, "on the screen: no terminal bell when it becomes your turn or a claim waits for your answer")
@@ -373,9 +373,10 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
-	// Keep answering peers for a moment: one may still be fetching the end
-	// (a player on the screen took their time to leave it).
-	if out.Verdict == nil && r.o.linger > 0 && !interactive {
+	// Every seat that said done has the end (p2p's done exchange): keep
+	// answering peers for a moment only when some seat never confirmed
+	// it, since it may still be fetching the end.
+	if out.Verdict == nil && len(out.Unconfirmed) > 0 && r.o.linger > 0 && !interactive {
 		select {
 		case <-time.After(r.o.linger):
 		case <-ctx.Done():
