@@ -46,6 +46,10 @@ type chatState struct {
 	recv    *chat.Limiter
 	queues  map[uint8]chan []byte
 	now     func() time.Time
+	// sending counts this seat's messages queued or being delivered: the
+	// done exchange waits for them (a seat says done once its messages
+	// reached every seat, or were given up).
+	sending int
 }
 
 type chatKey struct {
@@ -141,16 +145,43 @@ func (r *Room) chatSendLocked(seat uint8, enc []byte) {
 	}
 	select {
 	case q <- enc:
+		c.sending++
 	default:
 		select { // full: drop the oldest
 		case <-q:
+			c.sending--
 		default:
 		}
 		select {
 		case q <- enc:
+			c.sending++
 		default:
 		}
 	}
+}
+
+// chatSent counts one message delivered (or given up) and, when none is
+// left, wakes the room's Run, which may be waiting to say done.
+func (r *Room) chatSent() {
+	c := &r.chat
+	c.mu.Lock()
+	c.sending--
+	idle := c.sending == 0
+	c.mu.Unlock()
+	if idle {
+		select {
+		case r.inbox <- inbound{msg: &message{Type: msgWake}}:
+		default:
+		}
+	}
+}
+
+// chatIdle says whether every message this seat wrote has been delivered
+// or given up.
+func (r *Room) chatIdle() bool {
+	r.chat.mu.Lock()
+	defer r.chat.mu.Unlock()
+	return r.chat.sending <= 0
 }
 
 // chatTries is how many times a message is offered to a seat that does
@@ -175,6 +206,7 @@ func (r *Room) chatSender(seat uint8, q chan []byte) {
 					if err != nil && r.ctx.Err() == nil {
 						r.node.log.Debug("chat: not delivered", "seat", seat, "tries", try, "err", err)
 					}
+					r.chatSent()
 					break
 				}
 				select {

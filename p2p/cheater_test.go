@@ -29,6 +29,10 @@ func (c *cheatReplica) Next() (uint64, uint8, bool) {
 	return c.Table.Next()
 }
 
+// ApplyVerified is Apply: the embedded table's would check the forged
+// entry.
+func (c *cheatReplica) ApplyVerified(e *ledger.Entry) error { return c.Apply(e) }
+
 func (c *cheatReplica) Apply(e *ledger.Entry) error {
 	if c.cheated {
 		return errors.New("cheater: stopped")

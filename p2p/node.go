@@ -28,9 +28,11 @@ import (
 
 // Stream protocols, one per purpose. See docs/p2p.md for their frames.
 const (
-	// ProtocolLog carries entries, echoes and verdicts, one long-lived
-	// stream from each seat to each other seat.
-	ProtocolLog protocol.ID = "/masque/log/1"
+	// ProtocolLog carries entries, echoes, done messages and verdicts,
+	// one long-lived stream from each seat to each other seat. Version 2:
+	// an entry travels whole from its author only; the other seats send
+	// echoes (position, entry hash, state hash) and, at the end, done.
+	ProtocolLog protocol.ID = "/masque/log/2"
 	// ProtocolSync answers "send me the entries from position n".
 	ProtocolSync protocol.ID = "/masque/sync/1"
 	// ProtocolJoin asks a table's creator for a seat and carries the
@@ -83,6 +85,13 @@ type Node struct {
 	mu     sync.Mutex
 	rooms  map[ledger.Hash]*Room
 	tables map[[16]byte]*Table
+	// roomOpened is closed (and replaced) whenever a room opens: parked
+	// spectators wait on it; parked counts them.
+	roomOpened chan struct{}
+	parked     int
+	// closing is closed by Close: parked spectators stop waiting.
+	closing   chan struct{}
+	closeOnce sync.Once
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -138,14 +147,16 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("p2p: host is %s, identity is %s", h.ID(), cfg.Identity.PeerID())
 	}
 	n := &Node{
-		host:     h,
-		id:       cfg.Identity,
-		maxFrame: cfg.MaxFrame,
-		log:      cfg.Logger,
-		onErr:    cfg.OnPeerError,
-		relays:   cfg.Relays,
-		rooms:    make(map[ledger.Hash]*Room),
-		tables:   make(map[[16]byte]*Table),
+		host:       h,
+		id:         cfg.Identity,
+		maxFrame:   cfg.MaxFrame,
+		log:        cfg.Logger,
+		onErr:      cfg.OnPeerError,
+		relays:     cfg.Relays,
+		rooms:      make(map[ledger.Hash]*Room),
+		roomOpened: make(chan struct{}),
+		closing:    make(chan struct{}),
+		tables:     make(map[[16]byte]*Table),
 	}
 	if n.maxFrame <= 0 {
 		n.maxFrame = DefaultMaxFrame
@@ -157,6 +168,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 	h.SetStreamHandler(ProtocolSync, n.handleSync)
 	h.SetStreamHandler(ProtocolJoin, n.handleJoin)
 	h.SetStreamHandler(ProtocolChat, n.handleChat)
+	h.SetStreamHandler(ProtocolWatch, n.handleWatch)
 	return n, nil
 }
 
@@ -199,7 +211,8 @@ func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 // Close stops the node's handlers and, if NewNode started the host, the
 // host. Rooms and tables should be closed first.
 func (n *Node) Close() error {
-	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat} {
+	n.closeOnce.Do(func() { close(n.closing) })
+	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat, ProtocolWatch} {
 		n.host.RemoveStreamHandler(p)
 	}
 	if n.ownsHost {
@@ -299,7 +312,7 @@ func (n *Node) handleLog(s network.Stream) {
 			s.Reset()
 			return
 		}
-		if m.Type != msgEntry && m.Type != msgVerdict {
+		if m.Type != msgEntry && m.Type != msgVerdict && m.Type != msgEcho && m.Type != msgDone {
 			n.peerError(remote, fmt.Errorf("message type %d on a log stream", m.Type))
 			s.Reset()
 			return

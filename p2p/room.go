@@ -37,6 +37,16 @@ type Replica interface {
 	StateHash() ledger.Hash
 }
 
+// VerifiedApplier is a [Replica] that can apply an entry whose author's
+// signature has already been checked against the roster (p2p checks every
+// received entry's signature before it buffers it, and signs the local
+// seat's own): a Room calls ApplyVerified instead of Apply when the
+// replica has it, so that each signature is checked once. ApplyVerified
+// must check everything Apply does but the signature.
+type VerifiedApplier interface {
+	ApplyVerified(e *ledger.Entry) error
+}
+
 // Author produces the local seat's next entry body when it is this seat's
 // turn (a player's UI or a bot). It must return when ctx is done.
 type Author func(ctx context.Context, pos uint64) (body []byte, err error)
@@ -91,7 +101,15 @@ type RoomConfig struct {
 	Chat    []*chat.Message
 	OnChat  func(*chat.Message)
 	MayChat func(seat uint8) bool
+
+	// MaxSpectators bounds the spectators (ProtocolWatch) this seat
+	// serves at once; 0 means DefaultMaxSpectators, a negative value none.
+	MaxSpectators int
 }
+
+// DefaultMaxSpectators is how many spectators a seat serves at once when
+// RoomConfig.MaxSpectators is 0.
+const DefaultMaxSpectators = 8
 
 // Outcome is how a room's game ended.
 type Outcome struct {
@@ -141,21 +159,50 @@ type Room struct {
 	inbox  chan inbound
 	ran    atomic.Bool
 
-	mu      sync.RWMutex // guards the fields below, read by sync handlers
-	log     []*ledger.Entry
-	hashes  []ledger.Hash // hashes[i] = log[i].Hash()
-	states  []ledger.Hash // states[i] = state hash after log[i]
-	streams map[network.Stream]struct{}
-	closed  bool
+	mu  sync.RWMutex // guards the fields below, read by sync handlers
+	log []*ledger.Entry
+	// durable is how many entries of log are synced to the state
+	// directory: only those are sent or served to anyone.
+	durable int
+	// changed is closed (and replaced) when durable grows or the game
+	// ends here (finished): spectators wait on it.
+	changed  chan struct{}
+	finished bool
+	// spectators is how many spectators are being served.
+	spectators int
+	hashes     []ledger.Hash // hashes[i] = log[i].Hash()
+	states     []ledger.Hash // states[i] = state hash after log[i]
+	streams    map[network.Stream]struct{}
+	closed     bool
 	// verdict is the verdict that ended this table, once there is one:
 	// sync answers carry it, so that a peer that was away learns it.
 	verdict *Verdict
 
 	// Owned by the Run goroutine.
+	runCtx  context.Context
 	pending map[uint64]map[uint8]*ledger.Entry
+	// unsent are the entries applied and written since the last sync of
+	// the state directory: flush syncs them once, then sends them.
+	unsent []*ledger.Entry
+	// conflict: a seat echoed another entry hash than ours for a position
+	// we hold; its entries are being fetched (an equivocation proves
+	// itself). Meanwhile an entry that does not chain onto our log is held,
+	// not judged: it may chain onto the other entry.
+	conflict bool
+	// fetchArmed: a delayed check for an entry peers echoed and we miss
+	// is scheduled (see onEcho).
+	fetchArmed bool
+	// dones are the seats' done messages (the end of the game as they
+	// have it), sentDone whether ours went out.
+	dones    map[uint8]echoReport
+	sentDone bool
+	// echo is the latest echo not yet sent (nil: none), echoArmed whether
+	// its msgEchoFlush is scheduled.
+	echo      []byte
+	echoArmed bool
 	// pendingBytes[s] is the size of seat s's entries in pending.
 	pendingBytes []int
-	reports      map[uint64]map[uint8]ledger.Hash
+	reports      map[uint64]map[uint8]echoReport
 	// disagree[pos] are the seats whose state hash after pos differs
 	// from ours.
 	disagree map[uint64]map[uint8]bool
@@ -182,6 +229,39 @@ type inbound struct {
 	msg  *message
 }
 
+// echoReport is what a seat reported about a position: the hash of the
+// entry it holds there and its state hash after it (for a done message:
+// Entry is unused, State the final state, and the map key the seat).
+type echoReport struct {
+	Entry, State ledger.Hash
+	Len          uint64 // done: the log's length
+}
+
+// msgFetchCheck is an internal inbox message, never on the wire (0 is no
+// message type): check whether the entry a seat echoed at position From
+// is still missing, and fetch it from that seat.
+const msgFetchCheck = 0
+
+// fetchDelay is how long an entry that a peer has echoed may stay missing
+// before it is fetched from that peer: the author's own copy is usually a
+// moment behind the first echo, not lost.
+const fetchDelay = 50 * time.Millisecond
+
+// msgEchoFlush is an internal inbox message, never on the wire: the echo
+// delay is over, broadcast the latest echo.
+const msgEchoFlush = 255
+
+// msgWake is an internal inbox message, never on the wire: something Run
+// may wait for changed (the chat has delivered this seat's messages).
+const msgWake = 254
+
+// echoDelay is how long an echo waits before it is sent: a newer one
+// replaces it meanwhile (it says as much about the log, whose entries
+// chain, and reports a later state), so a fast table sends each peer a
+// few echoes a second, not one per entry. It is sent at once before the
+// local seat's own entry, done or verdict.
+const echoDelay = 50 * time.Millisecond
+
 // OpenRoom checks the stored roster, replays the stored log through
 // cfg.Replica, and registers the room so that peers' streams reach it.
 func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
@@ -203,9 +283,11 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		node: n, cfg: cfg, roster: t.Roster, game: game, self: 255,
 		inbox:        make(chan inbound, inboxSize),
 		streams:      make(map[network.Stream]struct{}),
+		changed:      make(chan struct{}),
 		pending:      make(map[uint64]map[uint8]*ledger.Entry),
 		pendingBytes: make([]int, len(t.Roster.Seats)),
-		reports:      make(map[uint64]map[uint8]ledger.Hash),
+		reports:      make(map[uint64]map[uint8]echoReport),
+		dones:        make(map[uint8]echoReport),
 		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
 		lateTimeouts: make(map[uint64]map[uint8]bool),
@@ -242,6 +324,8 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		return nil, fmt.Errorf("p2p: game %x is already open", game[:4])
 	}
 	n.rooms[game] = r
+	close(n.roomOpened)
+	n.roomOpened = make(chan struct{})
 	return r, nil
 }
 
@@ -288,7 +372,7 @@ func (r *Room) replay(entries []*ledger.Entry) error {
 		if err := e.VerifySignature(r.game, r.keys[e.Seat]); err != nil {
 			return fmt.Errorf("p2p: replay: %w", err)
 		}
-		if err := r.cfg.Replica.Apply(e); err != nil {
+		if err := r.apply(e); err != nil {
 			return fmt.Errorf("p2p: replay: entry %d: %w", e.Pos, err)
 		}
 		prev = e.Hash()
@@ -296,7 +380,18 @@ func (r *Room) replay(entries []*ledger.Entry) error {
 		r.hashes = append(r.hashes, prev)
 		r.states = append(r.states, r.cfg.Replica.StateHash())
 	}
+	r.durable = len(r.log)
 	return nil
+}
+
+// apply applies an entry whose signature p2p has checked (or made):
+// through ApplyVerified when the replica has it, so that the signature is
+// not checked again.
+func (r *Room) apply(e *ledger.Entry) error {
+	if va, ok := r.cfg.Replica.(VerifiedApplier); ok {
+		return va.ApplyVerified(e)
+	}
+	return r.cfg.Replica.Apply(e)
 }
 
 // GameID is the hash of the room's roster.
@@ -365,7 +460,7 @@ func (r *Room) deliver(m inbound) bool {
 func (r *Room) entriesFrom(from uint64, max uint32) ([]*ledger.Entry, []ledger.Hash, uint64) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	n := uint64(len(r.log))
+	n := uint64(r.durable)
 	if from >= n {
 		return nil, nil, n
 	}
@@ -383,6 +478,9 @@ func (r *Room) Close() error {
 	r.node.mu.Unlock()
 	r.mu.Lock()
 	r.closed = true
+	r.mu.Unlock()
+	r.waitSpectators()
+	r.mu.Lock()
 	for s := range r.streams {
 		s.Reset()
 	}
@@ -409,6 +507,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	if r.ran.Swap(true) {
 		return nil, errors.New("p2p: Room.Run called twice")
 	}
+	defer r.finish()
 	if raw, err := r.cfg.Store.Verdict(); err != nil {
 		return nil, err
 	} else if raw != nil {
@@ -421,6 +520,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	runCtx, stopRun := context.WithCancel(r.ctx)
 	defer stopRun()
 	defer context.AfterFunc(ctx, stopRun)()
+	r.runCtx = runCtx
 
 	r.senders = make([]*sender, len(r.peers))
 	for i, p := range r.peers {
@@ -453,9 +553,22 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	for {
 		pos, seat, ok := r.cfg.Replica.Next()
 		if !ok {
+			// The end: every seat echoes the last entry (its state hash
+			// after it); a seat that has every other seat's echo says
+			// done; a seat leaves once every other seat said done, so
+			// that no one still needs it. Seats silent at EndWait are
+			// listed as unconfirmed.
 			missing := r.unconfirmed()
-			if r.next() == start || len(missing) == 0 {
+			if r.next() == start {
+				// Only a replay of a finished log: tell waiting peers.
+				r.sendDone()
 				return r.outcome(nil), nil
+			}
+			if len(missing) == 0 && r.chatIdle() {
+				r.sendDone()
+				if r.allDone() {
+					return r.outcome(nil), nil
+				}
 			}
 			if over.IsZero() {
 				over = time.Now()
@@ -466,24 +579,34 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			case <-runCtx.Done():
 				return nil, closedError(ctx)
 			case m := <-r.inbox:
-				v, err = r.handle(m)
+				v, err = r.handleBatch(m)
 			case <-authored:
 				// Not expected: the game ended while the local seat was
 				// not due. Nothing to sign.
 				authoring = false
 			case now := <-ticker.C:
 				if now.Sub(over) >= r.cfg.EndWait {
-					r.node.log.Warn("game over; no state hash after the last entry from some seats", "seats", missing)
+					if len(missing) > 0 {
+						r.node.log.Warn("game over; no state hash after the last entry from some seats", "seats", missing)
+					}
 					out := r.outcome(nil)
 					out.Unconfirmed = missing
 					return out, nil
 				}
 				if now.Sub(lastSync) >= 2*r.cfg.Tick {
-					// Their reports may have been lost: a sync answer
-					// carries the server's state hash.
+					// Their echoes, or done messages, may have been lost:
+					// a sync answer carries the server's state hash.
 					lastSync = now
-					r.syncAll(runCtx, r.next()-1, missing)
+					if len(missing) > 0 {
+						r.syncAll(runCtx, r.next()-1, missing)
+					} else if r.sentDone {
+						r.sentDone = false
+						r.sendDone()
+					}
 				}
+			}
+			if ferr := r.flush(); ferr != nil && err == nil {
+				err = ferr
 			}
 			if err != nil {
 				return nil, err
@@ -518,7 +641,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		case <-runCtx.Done():
 			return nil, closedError(ctx)
 		case m := <-r.inbox:
-			v, err = r.handle(m)
+			v, err = r.handleBatch(m)
 		case res := <-authored:
 			authoring = false
 			if res.err != nil {
@@ -541,6 +664,9 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 				r.syncAll(runCtx, r.next(), nil)
 			}
 		}
+		if ferr := r.flush(); ferr != nil && err == nil {
+			err = ferr
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -548,6 +674,121 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			return r.conclude(v)
 		}
 	}
+}
+
+// maxBatch bounds the inbox messages handled before the entries they
+// brought are synced to the state directory and sent.
+const maxBatch = 64
+
+// handleBatch handles m and whatever else is waiting in the inbox (up to
+// maxBatch messages), so that the entries they bring are made durable by
+// one sync (flush).
+func (r *Room) handleBatch(m inbound) (*Verdict, error) {
+	for i := 1; ; i++ {
+		v, err := r.handle(m)
+		if v != nil || err != nil || i == maxBatch {
+			return v, err
+		}
+		select {
+		case m = <-r.inbox:
+		default:
+			return nil, nil
+		}
+	}
+}
+
+// flush makes the entries applied since the last flush durable with one
+// sync of the state directory, and only then sends them: the local
+// seat's own entries whole (with our state hash after each), every other
+// seat's as an echo (position, entry hash, state hash). A peer missing an
+// entry fetches it from a seat that echoed it.
+func (r *Room) flush() error {
+	if len(r.unsent) == 0 {
+		return nil
+	}
+	if err := r.cfg.Store.Sync(); err != nil {
+		return fmt.Errorf("p2p: %w", err)
+	}
+	r.mu.Lock()
+	r.durable = len(r.log)
+	r.notifyLocked()
+	r.mu.Unlock()
+	for _, e := range r.unsent {
+		r.mu.RLock()
+		state, hash := r.states[e.Pos], r.hashes[e.Pos]
+		r.mu.RUnlock()
+		if e.Seat == r.self {
+			if frame, err := encodeEntryMsg(e, state); err == nil {
+				r.sendEcho()
+				r.broadcast(frame)
+			}
+		} else {
+			r.echo = encodeEcho(e.Pos, hash, state)
+			if !r.echoArmed {
+				r.echoArmed = true
+				time.AfterFunc(echoDelay, func() { r.deliver(inbound{msg: &message{Type: msgEchoFlush}}) })
+			}
+		}
+	}
+	r.unsent = r.unsent[:0]
+	return nil
+}
+
+// notifyLocked wakes the spectators; callers hold r.mu.
+func (r *Room) notifyLocked() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// finish marks the game over here (Run returned): spectators get the rest
+// of the log, the verdict if any, and the end.
+func (r *Room) finish() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finished = true
+	r.notifyLocked()
+}
+
+// sendEcho broadcasts the latest echo, if it has not gone yet.
+func (r *Room) sendEcho() {
+	if r.echo != nil {
+		r.broadcast(r.echo)
+		r.echo = nil
+	}
+}
+
+// sendDone tells every other seat, once, that the game is over here
+// with this log and final state.
+func (r *Room) sendDone() {
+	if r.sentDone || r.next() == 0 {
+		return
+	}
+	r.sentDone = true
+	r.sendEcho()
+	r.mu.RLock()
+	n := len(r.log)
+	state := r.states[n-1]
+	r.mu.RUnlock()
+	r.broadcast(encodeDone(uint64(n), state))
+}
+
+// allDone says whether every other seat has said done with our log's
+// length and our final state.
+func (r *Room) allDone() bool {
+	next := r.next()
+	r.mu.RLock()
+	state := r.states[next-1]
+	r.mu.RUnlock()
+	for s := range uint8(len(r.peers)) {
+		if s == r.self {
+			continue
+		}
+		d, ok := r.dones[s]
+		if !ok || d.Len != next || d.State != state {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
@@ -609,6 +850,7 @@ func (r *Room) conclude(v *Verdict) (*Outcome, error) {
 		return nil, err
 	}
 	if frame, err := encodeVerdictMsg(v); err == nil {
+		r.sendEcho()
 		r.broadcast(frame)
 	}
 	return r.outcome(v), nil
@@ -651,8 +893,79 @@ func (r *Room) handle(m inbound) (*Verdict, error) {
 		return r.onEntry(int(m.seat), m.msg.Entry, m.msg.State, m.msg.State != ledger.Hash{})
 	case msgVerdict:
 		return r.onVerdict(m.seat, m.msg.Verdict)
+	case msgEcho:
+		return r.onEcho(m.seat, m.msg.Pos, m.msg.Hash, m.msg.State)
+	case msgDone:
+		return nil, r.onDone(m.seat, m.msg.Pos, m.msg.State)
+	case msgEchoFlush:
+		r.echoArmed = false
+		r.sendEcho()
+	case msgFetchCheck:
+		r.fetchArmed = false
+		if r.next() <= m.msg.Pos && !r.due() {
+			r.syncAll(r.runCtx, r.next(), []uint8{m.seat})
+		}
 	}
 	return nil, nil
+}
+
+// due says whether the entry the replica expects next is buffered.
+func (r *Room) due() bool {
+	pos, seat, ok := r.cfg.Replica.Next()
+	return !ok || r.pending[pos][seat] != nil
+}
+
+// onEcho handles a seat's echo: it holds entry pos, whose hash is entry,
+// and reached state after it. Another entry hash than ours makes us fetch
+// that seat's entries (an equivocation proves itself); an echo of an
+// entry we miss makes us fetch it from that seat, unless it arrives on its
+// own within fetchDelay.
+func (r *Room) onEcho(from uint8, pos uint64, entry, state ledger.Hash) (*Verdict, error) {
+	next := r.next()
+	if pos >= next+maxAhead {
+		r.peerError(int(from), fmt.Errorf("echo of entry %d, more than %d positions ahead of %d", pos, maxAhead, next))
+		return nil, nil
+	}
+	if err := r.report(int(from), pos, entry, state); err != nil {
+		return nil, err
+	}
+	if pos >= next && !r.due() && !r.fetchArmed && r.runCtx != nil {
+		r.fetchArmed = true
+		check := inbound{seat: from, msg: &message{Type: msgFetchCheck, Pos: next}}
+		time.AfterFunc(fetchDelay, func() { r.deliver(check) })
+	}
+	return nil, nil
+}
+
+// onDone records a seat's done: its log has length entries and ends in
+// state, and it has every other seat's echo of the end.
+func (r *Room) onDone(from uint8, length uint64, state ledger.Hash) error {
+	r.dones[from] = echoReport{State: state, Len: length}
+	if length == r.next() {
+		// A done is also an echo of the last entry's state.
+		return r.report(int(from), length-1, r.hashAt(length-1), state)
+	}
+	return nil
+}
+
+// hashAt is the hash of log entry pos, which the log holds.
+func (r *Room) hashAt(pos uint64) ledger.Hash {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.hashes[pos]
+}
+
+// conflictAt handles a seat that holds another entry than ours at pos
+// (its echo's entry hash differs): it fetches that seat's entries from
+// the last position they agreed on; the differing entry then proves an
+// equivocation (or is dropped as a forgery) on the path every entry
+// takes.
+func (r *Room) conflictAt(seat uint8, pos uint64) {
+	r.peerError(int(seat), fmt.Errorf("seat %d echoes another entry than this peer's at position %d; fetching its entries", seat, pos))
+	r.conflict = true
+	if r.runCtx != nil {
+		r.syncAll(r.runCtx, min(pos, r.confirmed[seat]), []uint8{seat})
+	}
 }
 
 func (r *Room) peerError(seat int, err error) {
@@ -675,7 +988,7 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 		r.mu.RUnlock()
 		if e.Hash() == haveHash {
 			if hasState {
-				return nil, r.report(from, e.Pos, state)
+				return nil, r.report(from, e.Pos, haveHash, state)
 			}
 			return nil, nil
 		}
@@ -697,7 +1010,7 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	if old := at[e.Seat]; old != nil {
 		if old.Hash() == e.Hash() {
 			if hasState {
-				return nil, r.report(from, e.Pos, state)
+				return nil, r.report(from, e.Pos, old.Hash(), state)
 			}
 			return nil, nil
 		}
@@ -725,7 +1038,7 @@ func (r *Room) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	at[e.Seat] = e
 	r.pendingBytes[e.Seat] += pendingSize(e)
 	if hasState {
-		if err := r.report(from, e.Pos, state); err != nil {
+		if err := r.report(from, e.Pos, e.Hash(), state); err != nil {
 			return nil, err
 		}
 	}
@@ -744,13 +1057,21 @@ func (r *Room) advance() (*Verdict, error) {
 		if e == nil {
 			return nil, nil
 		}
-		r.dropPending(pos)
 		reason := ""
 		if e.Prev != r.prevHash() {
+			if r.conflict && e.Seat != r.self {
+				// A seat holds another entry than ours before this one,
+				// and its entries are being fetched: this one may chain
+				// onto that entry. It is judged once the conflict is
+				// resolved (an equivocation verdict), or its author times
+				// out.
+				return nil, nil
+			}
 			reason = "previous hash does not match the log"
-		} else if err := r.cfg.Replica.Apply(e); err != nil {
+		} else if err := r.apply(e); err != nil {
 			reason = err.Error()
 		}
+		r.dropPending(pos)
 		if reason != "" {
 			if e.Seat == r.self {
 				return nil, fmt.Errorf("p2p: the local author's entry %d was rejected: %s", pos, reason)
@@ -763,22 +1084,26 @@ func (r *Room) advance() (*Verdict, error) {
 			return v, nil
 		}
 		state := r.cfg.Replica.StateHash()
-		if err := r.cfg.Store.Append(e); err != nil {
+		// Written now, synced and sent by flush once the batch is done.
+		if err := r.cfg.Store.Write(e); err != nil {
 			return nil, fmt.Errorf("p2p: %w", err)
 		}
+		hash := e.Hash()
 		r.mu.Lock()
 		r.log = append(r.log, e)
-		r.hashes = append(r.hashes, e.Hash())
+		r.hashes = append(r.hashes, hash)
 		r.states = append(r.states, state)
 		r.mu.Unlock()
-		if frame, err := encodeEntryMsg(e, state); err == nil {
-			r.broadcast(frame)
-		}
+		r.unsent = append(r.unsent, e)
 		reports := r.reports[pos]
 		delete(r.reports, pos)
 		for s := range uint8(len(r.peers)) {
 			if h, ok := reports[s]; ok {
-				if err := r.compare(s, pos, h, state); err != nil {
+				if h.Entry != hash {
+					r.conflictAt(s, pos)
+					continue
+				}
+				if err := r.compare(s, pos, h.State, state); err != nil {
 					return nil, err
 				}
 			}
@@ -825,24 +1150,28 @@ func (r *Room) unconfirmed() []uint8 {
 	return out
 }
 
-// report records the state hash seat from reached after pos, and compares
-// it with ours if we are there already.
-func (r *Room) report(from int, pos uint64, state ledger.Hash) error {
+// report records the entry hash and the state hash seat from reported
+// for pos, and compares them with ours if we are there already.
+func (r *Room) report(from int, pos uint64, entry, state ledger.Hash) error {
 	if from < 0 {
 		return nil
 	}
 	if pos < r.next() {
 		r.mu.RLock()
-		mine := r.states[pos]
+		mine, hash := r.states[pos], r.hashes[pos]
 		r.mu.RUnlock()
+		if entry != hash {
+			r.conflictAt(uint8(from), pos)
+			return nil
+		}
 		return r.compare(uint8(from), pos, state, mine)
 	}
 	m := r.reports[pos]
 	if m == nil {
-		m = make(map[uint8]ledger.Hash)
+		m = make(map[uint8]echoReport)
 		r.reports[pos] = m
 	}
-	m[uint8(from)] = state
+	m[uint8(from)] = echoReport{Entry: entry, State: state}
 	return nil
 }
 

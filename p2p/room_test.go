@@ -354,3 +354,43 @@ func TestRestartSync(t *testing.T) {
 	wg.Wait()
 	sameLogs(t, res, limit)
 }
+
+// TestEquivocationBeforeHonestEntry: seat 0 signs two entries for
+// position 0 and sends one to seats 1 and 3, the other to seat 2; seat 1,
+// honest, authors position 1 on the entry it has. Seat 2 learns of the
+// other entry from seat 1's echo (only hashes travel) before seat 1's
+// entry, fetches it, and proves the equivocation; seat 1's entry, which
+// does not chain onto seat 2's log, is held, never judged: every honest
+// peer blames seat 0, none blames seat 1.
+func TestEquivocationBeforeHonestEntry(t *testing.T) {
+	_, ps := mockPeers(t, 4)
+	tb := signedTable(t, ps)
+	game, _ := tb.Roster.GameID()
+	fa, _ := entryFrame(t, ps[0], game, 0, 0, game, body(0, 'a'))
+	fb, _ := entryFrame(t, ps[0], game, 0, 0, game, body(0, 'b'))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res := make([]result, 4)
+	var wg sync.WaitGroup
+	for i := 1; i < 4; i++ {
+		wg.Go(func() {
+			res[i] = play(ctx, t, ps[i], tb, &counter{seats: 4, limit: 9}, RoomConfig{Timeout: 5 * time.Second})
+		})
+	}
+	s1 := inject(t, ps[0], ps[1], game, 0, fa)
+	s3 := inject(t, ps[0], ps[3], game, 0, fa)
+	s2 := inject(t, ps[0], ps[2], game, 0, fb)
+	defer s1.Reset()
+	defer s2.Reset()
+	defer s3.Reset()
+	wg.Wait()
+	for i := 1; i < 4; i++ {
+		r := res[i]
+		if r.err != nil {
+			t.Fatalf("peer %d: %v", i, r.err)
+		}
+		if v := r.out.Verdict; v == nil || v.Kind != VerdictEquivocation || v.Seat != 0 || v.Pos != 0 {
+			t.Fatalf("peer %d: verdict %v, want seat 0's equivocation at 0", i, v)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"context"
+	"encoding/binary"
 	"sync"
 	"time"
 
@@ -32,8 +33,19 @@ func newSender(r *Room, p peer.ID, addrs []ma.Multiaddr) *sender {
 	return &sender{room: r, peer: p, addrs: addrs, wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
+// send queues a frame. An echo replaces an echo at the tail of the queue
+// (not yet written): the newer one says as much about the log (entry
+// hashes chain) and reports a later state, and an echo queued before an
+// entry or verdict is never dropped, so a seat's echo of position p always
+// reaches a peer before the seat's own entry p+1.
 func (s *sender) send(frame []byte) {
 	s.mu.Lock()
+	if n := len(s.queue); n > 0 && frame[0] == msgEcho && s.queue[n-1][0] == msgEcho {
+		s.queue[n-1] = frame
+		s.mu.Unlock()
+		s.signal()
+		return
+	}
 	if len(s.queue) >= maxQueue {
 		s.queue = s.queue[1:]
 	}
@@ -108,18 +120,33 @@ func (s *sender) run(ctx context.Context) {
 			wait = time.Second
 		}
 		st.SetWriteDeadline(time.Now().Add(wait))
+		// The queued frames in few writes (fewer packets), at most
+		// writeChunk bytes each: after a failure the frames not known to
+		// have left are queued again; the receiver ignores what it has.
+		var buf []byte
+		first := 0
 		for i, f := range q {
-			if err := WriteFrame(st, f); err != nil {
+			buf = binary.BigEndian.AppendUint32(buf, uint32(len(f)))
+			buf = append(buf, f...)
+			if i < len(q)-1 && len(buf) < writeChunk {
+				continue
+			}
+			if _, err := st.Write(buf); err != nil {
 				st.Reset()
 				st = nil
 				if !draining {
-					s.requeue(q[i:])
+					s.requeue(q[first:])
 				}
 				break
 			}
+			buf, first = buf[:0], i+1
 		}
 	}
 }
+
+// writeChunk is the size of one write of queued frames (larger frames are
+// written alone).
+const writeChunk = 64 << 10
 
 func (s *sender) requeue(q [][]byte) {
 	s.mu.Lock()

@@ -16,6 +16,10 @@ const (
 	msgVerdict   = 3  // a verdict that ended the sender's table
 	msgSyncReq   = 4  // game id, first position wanted, maximum count
 	msgSyncEnd   = 5  // end of a sync answer: the server's next position
+	msgEcho      = 6  // position, entry hash, the sender's state hash after it
+	msgDone      = 7  // log length, state hash: the sender has every seat's echo of the end
+	msgWatchReq  = 8  // spectator: table id, first position wanted
+	msgWatchTab  = 9  // to a spectator: the roster and every seat's roster signature
 	msgJoinReq   = 10 // table id, seat asked for, name, signing key, card key, addresses
 	msgJoinOK    = 11 // seat given, seats taken, seats total
 	msgJoinNo    = 12 // refusal code, table id, next free seat, reason
@@ -79,6 +83,19 @@ func encodeEntryMsg(e *ledger.Entry, state ledger.Hash) ([]byte, error) {
 	return b.Bytes()
 }
 
+// encodeEcho: position u64, entry hash [32], state hash [32]: the sender
+// holds, durably, entry pos with that hash and reached that state after it.
+func encodeEcho(pos uint64, entry, state ledger.Hash) []byte {
+	return encode(msgEcho, func(b *cryptobyte.Builder) { b.AddUint64(pos); b.AddBytes(entry[:]); b.AddBytes(state[:]) })
+}
+
+// encodeDone: log length u64, state hash [32]: the game is over for the
+// sender after that many entries, in that state, and every other seat has
+// echoed the last entry with that state to it.
+func encodeDone(length uint64, state ledger.Hash) []byte {
+	return encode(msgDone, func(b *cryptobyte.Builder) { b.AddUint64(length); b.AddBytes(state[:]) })
+}
+
 func encodeSyncReq(game ledger.Hash, from uint64, max uint32) []byte {
 	return encode(msgSyncReq, func(b *cryptobyte.Builder) { b.AddBytes(game[:]); b.AddUint64(from); b.AddUint32(max) })
 }
@@ -93,7 +110,9 @@ type message struct {
 	Game    ledger.Hash // hello, sync request
 	Seat    uint8       // hello; roster signature; join OK: the seat given; join refused: the next free seat (0: none)
 	Entry   *ledger.Entry
-	State   ledger.Hash // entry: sender's state hash after Entry
+	State   ledger.Hash // entry, echo: sender's state hash after the entry; done: its final state
+	Hash    ledger.Hash // echo: the entry's hash
+	Pos     uint64      // echo: the entry's position; done: the log's length
 	Verdict *Verdict
 	From    uint64 // sync request: first position; sync end: server's next position
 	Max     uint32 // sync request
@@ -122,6 +141,14 @@ func msgName(typ byte) string {
 		return "sync request"
 	case msgSyncEnd:
 		return "sync end"
+	case msgEcho:
+		return "echo"
+	case msgDone:
+		return "done"
+	case msgWatchReq:
+		return "watch request"
+	case msgWatchTab:
+		return "watch table"
 	case msgJoinReq:
 		return "join request"
 	case msgJoinOK:
@@ -168,6 +195,17 @@ func decode(frame []byte) (*message, error) {
 		ok = s.CopyBytes(m.Game[:]) && s.ReadUint64(&m.From) && s.ReadUint32(&m.Max)
 	case msgSyncEnd:
 		ok = s.ReadUint64(&m.From)
+	case msgEcho:
+		ok = s.ReadUint64(&m.Pos) && s.CopyBytes(m.Hash[:]) && s.CopyBytes(m.State[:])
+	case msgDone:
+		ok = s.ReadUint64(&m.Pos) && s.CopyBytes(m.State[:])
+		if ok && m.Pos == 0 {
+			err = errors.New("log length: 0; a game has at least one entry")
+		}
+	case msgWatchReq:
+		ok = s.CopyBytes(m.TableID[:]) && s.ReadUint64(&m.From)
+	case msgWatchTab:
+		err = readWatchTable(&s, m)
 	case msgJoinReq:
 		m.Join, err = readJoinRequest(&s)
 	case msgJoinOK:
@@ -428,4 +466,38 @@ func readRosterAll(s *cryptobyte.String, m *message) error {
 		m.Sigs = append(m.Sigs, sig)
 	}
 	return nil
+}
+
+// encodeWatchReq: table id [16] (zero: the seat's only open game), the
+// first position wanted u64.
+func encodeWatchReq(table [16]byte, from uint64) []byte {
+	return encode(msgWatchReq, func(b *cryptobyte.Builder) { b.AddBytes(table[:]); b.AddUint64(from) })
+}
+
+// encodeWatchTable: roster (u32 len, ledger.Roster encoding), u8 count,
+// signature [64] each (seat order).
+func encodeWatchTable(roster []byte, sigs [][ed25519.SignatureSize]byte) []byte {
+	return encode(msgWatchTab, func(b *cryptobyte.Builder) {
+		b.AddUint32(uint32(len(roster)))
+		b.AddBytes(roster)
+		b.AddUint8(uint8(len(sigs)))
+		for _, s := range sigs {
+			b.AddBytes(s[:])
+		}
+	})
+}
+
+func readWatchTable(s *cryptobyte.String, m *message) error {
+	var n32 uint32
+	var raw []byte
+	switch {
+	case !s.ReadUint32(&n32):
+		return errors.New("roster length: truncated")
+	case n32 > maxRosterBytes:
+		return fmt.Errorf("roster: %d bytes, limit %d", n32, maxRosterBytes)
+	case !s.ReadBytes(&raw, int(n32)):
+		return errors.New("roster: truncated")
+	}
+	m.Roster = append([]byte(nil), raw...)
+	return readRosterAll(s, m)
 }

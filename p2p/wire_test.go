@@ -39,6 +39,8 @@ func seedMessages(t testing.TB) [][]byte {
 	}
 	return append([][]byte{
 		encodeHello(ledger.Hash{2}, 3), em, vm, encodeSyncReq(ledger.Hash{}, 5, 10), encodeSyncEnd(9),
+		encodeEcho(7, ledger.Hash{3}, ledger.Hash{4}), encodeDone(12, ledger.Hash{5}),
+		encodeWatchReq([16]byte{6}, 3), encodeWatchTable([]byte("roster"), [][64]byte{{1}, {2}}),
 	}, seedJoinMessages()...)
 }
 
@@ -94,6 +96,14 @@ func reencode(t testing.TB, m *message) []byte {
 		out = encodeSyncReq(m.Game, m.From, m.Max)
 	case msgSyncEnd:
 		out = encodeSyncEnd(m.From)
+	case msgEcho:
+		out = encodeEcho(m.Pos, m.Hash, m.State)
+	case msgDone:
+		out = encodeDone(m.Pos, m.State)
+	case msgWatchReq:
+		out = encodeWatchReq(m.TableID, m.From)
+	case msgWatchTab:
+		out = encodeWatchTable(m.Roster, m.Sigs)
 	case msgJoinReq:
 		out = encodeJoinRequest(m.Join)
 	case msgJoinOK:
@@ -309,4 +319,38 @@ func FuzzJoinMessage(f *testing.F) {
 			t.Fatalf("type %d: re-encoded as %x, was %x", m.Type, re, frame)
 		}
 	})
+}
+
+// TestEchoAndDoneWire: an echo is exactly 73 bytes after its type (position
+// u64, entry hash, state hash), a done 40 (log length u64, state hash);
+// a short or long one, or a done of an empty log, is refused.
+func TestEchoAndDoneWire(t *testing.T) {
+	echo := encodeEcho(0x0102030405060708, ledger.Hash{0xaa}, ledger.Hash{0xbb})
+	if len(echo) != 1+8+32+32 || echo[0] != 6 || echo[1] != 1 || echo[8] != 8 || echo[9] != 0xaa || echo[41] != 0xbb {
+		t.Fatalf("echo encoding %x", echo)
+	}
+	m, err := decode(echo)
+	if err != nil || m.Pos != 0x0102030405060708 || m.Hash != (ledger.Hash{0xaa}) || m.State != (ledger.Hash{0xbb}) {
+		t.Fatalf("echo decoded as %+v, %v", m, err)
+	}
+	done := encodeDone(9, ledger.Hash{0xcc})
+	if len(done) != 1+8+32 || done[0] != 7 || done[8] != 9 || done[9] != 0xcc {
+		t.Fatalf("done encoding %x", done)
+	}
+	if m, err := decode(done); err != nil || m.Pos != 9 || m.State != (ledger.Hash{0xcc}) {
+		t.Fatalf("done decoded as %+v, %v", m, err)
+	}
+	for name, b := range map[string][]byte{
+		"short echo":    echo[:len(echo)-1],
+		"long echo":     append(append([]byte(nil), echo...), 0),
+		"short done":    done[:len(done)-1],
+		"long done":     append(append([]byte(nil), done...), 0),
+		"done of empty": encodeDone(0, ledger.Hash{}),
+	} {
+		if _, err := decode(b); err == nil {
+			t.Errorf("%s: decoded", name)
+		} else if !strings.Contains(err.Error(), "echo") && !strings.Contains(err.Error(), "done") {
+			t.Errorf("%s: error %q does not name the message", name, err)
+		}
+	}
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
+	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -59,6 +60,7 @@ type netOptions struct {
 	relays     []string
 	relayWait  time.Duration
 	say        []string
+	web        webOptions
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -74,7 +76,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bot's decisions (default: random)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (progress goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
-	f.DurationVar(&o.linger, "linger", 2*time.Second, "keep answering peers this long after the end, so that late ones catch up")
+	f.DurationVar(&o.linger, "linger", 2*time.Second, "when some seat never confirmed the end of the game (the done exchange), keep answering peers this long, so that late ones catch up")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the screen: time to answer a claim before passing automatically (0: no limit)")
 	f.StringVar(&o.logPath, "log", "", "write diagnostics (network, screen) to `FILE` (default: a new file in STATE/logs when you play on the screen, none with --bot)")
 	f.BoolVar(&o.noBell, "no-bell", false, "on the screen: no terminal bell when it becomes your turn or a claim waits for your answer")
@@ -84,6 +86,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.StringArrayVar(&o.say, "say", nil, "post `TEXT` in the table chat when the game starts (repeatable; at most 280 bytes each, 5 at once); on the screen, press c to chat")
 	f.DurationVar(&o.relayWait, "relay-wait", relayWait, "how long to wait for the relays' reservations (and hole punching's readiness) before going on")
 	cmd.Flags().MarkHidden("relay-wait")
+	addWebFlags(cmd, &o.web)
 }
 
 // netResult is the --json output of 'masque host' and 'masque join'.
@@ -152,7 +155,13 @@ func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
 	if from != "" && from != "--relay" {
 		r.printf("using the relays of %s (--relay replaces them): %s", from, relayNames(relays))
 	}
-	if !o.bot && !a.isTerminal() {
+	if err := o.web.check(); err != nil {
+		return nil, err
+	}
+	if o.bot && o.web.on {
+		return nil, &exitError{code: exitUsage, err: errors.New("--bot and --web are exclusive: a bot plays headless"), hint: "drop --bot to play in your browser"}
+	}
+	if !o.bot && !o.web.on && !a.isTerminal() {
 		return nil, &exitError{code: 2, err: errors.New("interactive play needs a terminal"),
 			hint: "run it in a terminal to play on the screen, or add --bot to let a bot play this seat headless ('masque play' plays against bots on this machine)"}
 	}
@@ -369,9 +378,10 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
-	// Keep answering peers for a moment: one may still be fetching the end
-	// (a player on the screen took their time to leave it).
-	if out.Verdict == nil && r.o.linger > 0 && !interactive {
+	// Every seat that said done has the end (p2p's done exchange): keep
+	// answering peers for a moment only when some seat never confirmed
+	// it, since it may still be fetching the end.
+	if out.Verdict == nil && len(out.Unconfirmed) > 0 && r.o.linger > 0 && !interactive {
 		select {
 		case <-time.After(r.o.linger):
 		case <-ctx.Done():
@@ -472,6 +482,30 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 	if !r.o.noBell {
 		opts.Bell = r.a.stdout
 	}
+	if r.o.web.on {
+		path := r.o.transcript
+		if path == "" {
+			path = filepath.Join(dir, "transcript.masque")
+		}
+		publish := g.PublishesKeys()
+		_, over, err := runWeb(ctx, r.a.stdout, g, r.o.web, web.Options{Title: title, NoMemory: opts.NoMemory,
+			ChallengeWindow: r.o.window, Logger: r.logger,
+			EndNotes: func() []string {
+				return transcriptNotes(path, publish, "when the game is over and you leave this page")
+			}})
+		if err != nil {
+			return err
+		}
+		if over && !g.Snapshot().Over {
+			// The page showed the end of the rules; the table still
+			// finishes (the keys published at the end): wait for it.
+			select {
+			case <-g.Done():
+			case <-ctx.Done():
+			}
+		}
+		return r.afterScreen(ctx, g, dir)
+	}
 	screen := r.a.screen
 	if screen == nil {
 		screen = func(sess session.Session, opts tui.Options) (tui.Model, error) {
@@ -483,6 +517,13 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 		return &exitError{code: 1, err: fmt.Errorf("play screen: %w", err),
 			hint: fmt.Sprintf("the game goes on without you; run again with --state %s to rejoin", dir)}
 	}
+	return r.afterScreen(ctx, g, dir)
+}
+
+// afterScreen waits, once the player left the screen, for the end of a
+// finished game; leaving before the end is an error telling how to
+// rejoin.
+func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string) error {
 	if g.Snapshot().Over {
 		// The game is over (the room may still be finishing): wait for it.
 		select {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
+	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/mascarade"
 )
@@ -39,6 +41,7 @@ type playOptions struct {
 	host       string
 	nameSet    bool // --player (or the old --name) was given
 	relays     []string
+	web        webOptions
 }
 
 func newPlayCmd(a *app) *cobra.Command {
@@ -78,6 +81,12 @@ your own scenario FILE, checked against the book's constraints:
   players: 6
   masks: Judge, Empress, King, Princess, Puppeteer, Swindler
 
+--web shows the same table on a page in your browser instead (cards as
+pictures), served by this masque on 127.0.0.1 only with a secret token in
+its address; the terminal then shows a one-line status. --no-open prints
+the address without opening a browser, --web-addr chooses a loopback
+address (see docs/playing.md).
+
 At the end the transcript is saved (replay it with 'masque replay FILE
 --reveal': the players' keys are published at the end unless
 --no-key-release). Logs go to a file, never to the screen.`,
@@ -93,6 +102,9 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
 			o.nameSet = cmd.Flags().Changed("player") || cmd.Flags().Changed("name")
+			if err := o.web.check(); err != nil {
+				return err
+			}
 			if o.table != "" || o.host != "" {
 				return runPlayNet(cmd, a, o)
 			}
@@ -123,6 +135,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.StringVar(&o.table, "table", "", "join the table `NAME|CODE|INVITE` and play there (as 'masque join')")
 	f.StringVar(&o.host, "host", "", "open a LAN table called `NAME` and play there (as 'masque host --name NAME')")
 	addRelayFlag(cmd, &o.relays)
+	addWebFlags(cmd, &o.web)
 	return cmd
 }
 
@@ -161,7 +174,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 		return &exitError{code: 2, err: errors.New("play: --host and --table are exclusive")}
 	}
 	no := netOptions{transcript: o.transcript, timeout: 2 * time.Minute, linger: 2 * time.Second,
-		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed, relays: o.relays}
+		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed, relays: o.relays, web: o.web}
 	if o.nameSet {
 		no.player = o.name
 	}
@@ -203,7 +216,7 @@ func runPlay(a *app, o playOptions) error {
 		o.seed = binary.BigEndian.Uint64(b[:])
 	}
 	out, ok := a.stdout.(*os.File)
-	if !ok || !term.IsTerminal(out.Fd()) {
+	if !o.web.on && (!ok || !term.IsTerminal(out.Fd())) {
 		return &exitError{code: 2, err: errors.New("masque play needs a terminal"),
 			hint: "run it in a terminal; for a game with no screen try 'masque demo'"}
 	}
@@ -233,15 +246,38 @@ func runPlay(a *app, o playOptions) error {
 	if !o.noBell {
 		topts.Bell = a.stdout
 	}
-	final, runErr := tui.Run(sess, topts, a.stdin, a.stdout)
-	sess.Close()
-	if runErr != nil {
-		logger.Error("screen", "err", runErr)
-		return fmt.Errorf("play screen: %w", runErr)
+	var quitting bool
+	if o.web.on {
+		if o.transcript == "" {
+			// The page's result names the transcript: its file is chosen now.
+			f, err := createStateFile("games", "game-*.masque")
+			if err != nil {
+				return fmt.Errorf("transcript: %w", err)
+			}
+			o.transcript = f.Name()
+			f.Close()
+		}
+		path, publish := o.transcript, !o.noKeys
+		left, _, err := runWeb(context.Background(), a.stdout, sess, o.web, web.Options{Title: topts.Title, NoMemory: o.noMemory,
+			ChallengeWindow: o.window, Logger: logger, EndNotes: func() []string { return transcriptNotes(path, publish, "when you leave this page") }})
+		sess.Close()
+		if err != nil {
+			logger.Error("screen", "err", err)
+			return err
+		}
+		quitting = left
+	} else {
+		final, runErr := tui.Run(sess, topts, a.stdin, a.stdout)
+		sess.Close()
+		if runErr != nil {
+			logger.Error("screen", "err", runErr)
+			return fmt.Errorf("play screen: %w", runErr)
+		}
+		quitting = final.Quitting()
 	}
 
 	snap := sess.Snapshot()
-	if final.Quitting() && !snap.Over {
+	if quitting && !snap.Over {
 		fmt.Fprintln(a.stdout, "you left the table")
 	}
 	if s, ok := narrate.RulesOf(snap.Rules); ok && s.Over() {

@@ -175,7 +175,7 @@ Exit status, for every command:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newBenchCmd(a), newVersionCmd(a), newManCmd(a))
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newManCmd(a))
 	for _, c := range root.Commands() {
 		if c.Flags().Lookup("game") != nil {
 			c.RegisterFlagCompletionFunc("game", a.completeGames)

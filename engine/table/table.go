@@ -742,6 +742,19 @@ func (s *state) next(t *Table) (engine.Seat, bool) {
 // Apply validates e as the next entry and applies it. On error the table
 // is unchanged and the error is a *Fault naming the seat to blame.
 func (t *Table) Apply(e *ledger.Entry) error {
+	return t.apply(e, true)
+}
+
+// ApplyVerified is [Table.Apply] for an entry whose signature the caller
+// has already checked against the roster's key of seat e.Seat (a network
+// layer that checks every received entry's signature before buffering
+// it): everything else is checked as by Apply. An entry whose signature
+// was not checked must go through Apply.
+func (t *Table) ApplyVerified(e *ledger.Entry) error {
+	return t.apply(e, false)
+}
+
+func (t *Table) apply(e *ledger.Entry, checkSig bool) error {
 	fault := func(reason string, err error) error {
 		return &Fault{Pos: e.Pos, Seat: int(e.Seat), Reason: reason, Err: err}
 	}
@@ -750,15 +763,17 @@ func (t *Table) Apply(e *ledger.Entry) error {
 	if int(e.Seat) >= len(t.roster.Seats) {
 		return fault(ReasonUnknownSeat, fmt.Errorf("the table has %d seats", len(t.roster.Seats)))
 	}
-	if err := e.VerifySignature(t.gameID, t.roster.Seats[e.Seat].SignKey); err != nil {
-		// Signed by another seat's key: that seat forged the entry.
-		for i, s := range t.roster.Seats {
-			if i != int(e.Seat) && e.VerifySignature(t.gameID, s.SignKey) == nil {
-				return &Fault{Pos: e.Pos, Seat: i, Reason: ReasonSignedByAnotherSeat,
-					Err: fmt.Errorf("the entry names seat %d as its author", e.Seat)}
+	if checkSig {
+		if err := e.VerifySignature(t.gameID, t.roster.Seats[e.Seat].SignKey); err != nil {
+			// Signed by another seat's key: that seat forged the entry.
+			for i, s := range t.roster.Seats {
+				if i != int(e.Seat) && e.VerifySignature(t.gameID, s.SignKey) == nil {
+					return &Fault{Pos: e.Pos, Seat: i, Reason: ReasonSignedByAnotherSeat,
+						Err: fmt.Errorf("the entry names seat %d as its author", e.Seat)}
+				}
 			}
+			return fault(ReasonBadSignature, err)
 		}
-		return fault(ReasonBadSignature, err)
 	}
 	if e.Pos != t.st.pos {
 		return fault(ReasonWrongPosition, fmt.Errorf("expected position %d", t.st.pos))

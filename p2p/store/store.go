@@ -183,6 +183,44 @@ func (s *Store) Append(e *ledger.Entry) error {
 	return nil
 }
 
+// Write appends e to the log file like [Store.Append] but does not sync
+// it: a batch of entries applied together is written with Write and made
+// durable by one [Store.Sync]. An entry written but not yet synced must
+// not be shown to anyone: a crash may lose it.
+func (s *Store) Write(e *ledger.Entry) error {
+	enc, err := e.MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("store: entry %d: %w", e.Pos, err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.log == nil {
+		return errors.New("store: closed")
+	}
+	if e.Pos != uint64(len(s.entries)) {
+		return fmt.Errorf("store: entry %d appended after %d entries", e.Pos, len(s.entries))
+	}
+	if _, err := s.log.Write(record(enc)); err != nil {
+		return fmt.Errorf("store: append entry %d: %w", e.Pos, err)
+	}
+	s.entries = append(s.entries, e)
+	return nil
+}
+
+// Sync makes every entry written so far durable (one fsync of the log
+// file).
+func (s *Store) Sync() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.log == nil {
+		return errors.New("store: closed")
+	}
+	if err := s.log.Sync(); err != nil {
+		return fmt.Errorf("store: sync the log (%d entries): %w", len(s.entries), err)
+	}
+	return nil
+}
+
 // Secret returns the secret given to Create.
 func (s *Store) Secret() ([]byte, error) {
 	data, err := os.ReadFile(filepath.Join(s.dir, SecretFile))

@@ -173,13 +173,19 @@ func (d *Seat) StateHash() ledger.Hash {
 // Apply implements p2p.Replica: the table checks and applies e, then the
 // seat follows what happened. A failure to follow is the seat's own (its
 // next author call reports it), not the entry's author's.
-func (d *Seat) Apply(e *ledger.Entry) error {
+func (d *Seat) Apply(e *ledger.Entry) error { return d.apply(e, d.tab.Apply) }
+
+// ApplyVerified implements p2p.VerifiedApplier: as Apply, for an entry
+// whose signature p2p has checked (the table does not check it again).
+func (d *Seat) ApplyVerified(e *ledger.Entry) error { return d.apply(e, d.tab.ApplyVerified) }
+
+func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error {
 	d.mu.Lock()
 	raw := d.tab.Rules()
 	prior, _ := narrate.RulesOf(raw)
 	_, kind, _ := d.tab.Expect()
 	mem := len(d.player.Memory)
-	if err := d.tab.Apply(e); err != nil {
+	if err := tabApply(e); err != nil {
 		d.mu.Unlock()
 		return err
 	}

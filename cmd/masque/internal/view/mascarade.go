@@ -54,7 +54,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat()
 		st.Attrs = []Attr{{"coins", fmt.Sprint(s.Coins(p)), fmt.Sprintf("%d %s", s.Coins(p), plural(s.Coins(p), "coin", "coins"))}}
 		for _, x := range s.SlotsOf(p) {
-			c := Card{Face: FaceDown}
+			c := Card{Face: FaceDown, Slot: int(x) + 1}
 			if _, pos, ok := strings.Cut(s.SlotName(x), "."); ok {
 				c.Place = pos
 			}
@@ -85,7 +85,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		a := Area{Name: "centre", Count: len(cs), Words: fmt.Sprintf("centre: %d %s, face down", len(cs), plural(len(cs), "card", "cards"))}
 		var names []string
 		for _, x := range cs {
-			c := Card{Face: FaceDown}
+			c := Card{Face: FaceDown, Slot: int(x) + 1}
 			if k, ok := in.Opened[x]; ok {
 				c.Name, c.Face = s.CardName(k), FaceUp
 				names = append(names, "the "+c.Name)

@@ -1,7 +1,7 @@
 // Package view decides what one seat may see of a table, as plain data
-// that a screen draws: the terminal screen (cmd/masque/internal/tui)
-// today, a web screen later. One place decides what a seat may see; each
-// screen only draws it.
+// that a screen draws: the terminal screen (cmd/masque/internal/tui) and
+// the web screen (cmd/masque/internal/web). One place decides what a seat
+// may see; each screen only draws it.
 //
 // A [Table] is built by [Build] from an [Input]: the public rules state,
 // the seat's own knowledge (table.Player.Known: the cards it saw in slots
@@ -44,6 +44,10 @@ type Card struct {
 	// Place is where the card lies when a player has several that are
 	// told apart by place ("1", "2"); "" otherwise.
 	Place string
+	// Slot is 1 + the card's slot at the table when it is a hidden card a
+	// move can swap (public: where it lies, not what it is), so that a
+	// screen can show a swap; 0 otherwise.
+	Slot int
 }
 
 // Attr is a public attribute of a seat: roses, coins, hint tokens left.

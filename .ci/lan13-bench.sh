@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Replication benchmark (issue 15, "Speed"): a 13-player bot game on a LAN of
+# 13 network namespaces joined by a bridge, one masque process per seat,
+# found by mDNS. For each run it prints the time from the roster (the
+# host's "the game is saved in" line) to every process's exit, the bytes
+# all 13 interfaces sent during that time (IP level, read from the
+# bridge's ports), the entries in the transcript and the transcript's size.
+#
+#   .ci/lan13-bench.sh BIN RUNS
+#
+# WATCH=1 adds a spectator ('masque watch CODE', in the first joiner's
+# namespace) started before the joiners; its transcript must be the
+# seats'. LOGS=1 keeps each process's diagnostics, KEEP=1 the work dir.
+#
+# Runs as root; namespaces are named rp-<pid>-*, removed on exit.
+set -euo pipefail
+BIN=$(realpath "${1:?usage: lan13-bench.sh BIN RUNS}")
+RUNS=${2:-3}
+N=13
+TAG="rp-$$"
+SW="$TAG-sw"
+WORK=$(mktemp -d /tmp/repl-lan13.XXXXXX)
+export XDG_STATE_HOME="$WORK/state-home"
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
+  for i in $(seq 0 $((N - 1))); do ip netns del "$TAG-$i" 2>/dev/null || true; done
+  ip netns del "$SW" 2>/dev/null || true
+  [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"
+}
+trap cleanup EXIT
+ip netns add "$SW"
+ip -n "$SW" link set lo up
+ip -n "$SW" link add br0 type bridge
+ip -n "$SW" link set br0 up
+for i in $(seq 0 $((N - 1))); do
+  n="$TAG-$i"
+  ip netns add "$n"
+  ip link add "rpv$$-$i" type veth peer name "rpp$$-$i"
+  ip link set "rpv$$-$i" netns "$n"
+  ip link set "rpp$$-$i" netns "$SW"
+  ip -n "$n" link set "rpv$$-$i" name eth0
+  ip -n "$n" addr add "10.78.0.$((i + 1))/24" dev eth0
+  ip -n "$n" link set eth0 up
+  ip -n "$n" link set lo up
+  ip -n "$SW" link set "rpp$$-$i" master br0
+  ip -n "$SW" link set "rpp$$-$i" up
+done
+# bytes: what the 13 hosts sent (the bridge ports' rx counters).
+bytes() {
+  local s=0
+  for i in $(seq 0 $((N - 1))); do
+    s=$((s + $(ip netns exec "$SW" cat "/sys/class/net/rpp$$-$i/statistics/rx_bytes")))
+  done
+  echo $s
+}
+for run in $(seq "$RUNS"); do
+  D="$WORK/r$run"
+  mkdir -p "$D"
+  T="bench-$$-$run"
+  PIDS=()
+  (ip netns exec "$TAG-0" "$BIN" host --bot --players $N --name "$T" --seed "$run" --interface eth0 --state "$D/s0" \
+    --config "$D/c0" --transcript "$D/t0.masque" --timeout 60s ${LOGS:+--log "$D/l0.log"} >"$D/h.out" 2>&1; rc=$?; date +%s.%N >"$D/end0"; exit $rc) &
+  PIDS+=($!)
+  if [ -n "${WATCH:-}" ]; then
+    until grep -q "code" "$D/h.out" 2>/dev/null; do sleep 0.05; done
+    code=$(grep -o '[0-9A-Z]\{4\}-[0-9A-Z]\{4\}-[0-9A-Z]\{4\}' "$D/h.out" | head -1)
+    ip netns exec "$TAG-1" "$BIN" watch "$code" --interface eth0 --quiet --transcript "$D/w.masque" >"$D/w.out" 2>&1 &
+    PIDS+=($!)
+    sleep 3.5 # the spectator browses mDNS (3 s), then waits for the game
+  fi
+  for i in $(seq 1 $((N - 1))); do
+    (ip netns exec "$TAG-$i" "$BIN" join --bot --table "$T" --seed "$((run * 100 + i))" --interface eth0 --state "$D/s$i" \
+      --config "$D/c$i" --transcript "$D/t$i.masque" --timeout 60s ${LOGS:+--log "$D/l$i.log"} >"$D/j$i.out" 2>&1; rc=$?; date +%s.%N >"$D/end$i"; exit $rc) &
+    PIDS+=($!)
+  done
+  until grep -q "the game is saved in" "$D/h.out" 2>/dev/null; do
+    kill -0 "${PIDS[0]}" 2>/dev/null || { echo "host exited"; cat "$D/h.out"; exit 1; }
+    sleep 0.01
+  done
+  t0=$(date +%s.%N)
+  b0=$(bytes)
+  rc=0
+  for p in "${PIDS[@]}"; do wait "$p" || rc=$?; done
+  t1=$(date +%s.%N)
+  b1=$(bytes)
+  if [ -n "${WATCH:-}" ]; then
+    cmp -s "$D/t0.masque" "$D/w.masque" || { echo "run $run: the spectator's transcript differs"; cat "$D/w.out"; rc=1; }
+  fi
+  for i in $(seq 1 $((N - 1))); do
+    cmp -s "$D/t0.masque" "$D/t$i.masque" || { echo "run $run: transcript $i differs"; rc=1; }
+  done
+  entries=$("$BIN" verify "$D/t0.masque" | grep -o '[0-9]* entries' | head -1 | cut -d' ' -f1)
+  size=$(stat -c %s "$D/t0.masque")
+  ends=$(for i in $(seq 0 $((N - 1))); do printf '%.2f ' "$(echo "$(cat "$D/end$i") - $t0" | bc)"; done)
+  echo "run $run: exits after the roster (s): $ends"
+  echo "run $run: rc=$rc seconds=$(echo "$t1 - $t0" | bc) bytes=$((b1 - b0)) entries=$entries transcript=$size"
+  [ $rc = 0 ] || { tail -5 "$D"/*.out; exit 1; }
+done

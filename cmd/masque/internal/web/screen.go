@@ -1,0 +1,454 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/cmd/masque/internal/view"
+	"github.com/masque-games/masque/engine"
+)
+
+// history is implemented by sessions that list the moves so far with the
+// hidden swaps they caused (public information), as for the terminal
+// screen's memory panel.
+type history interface {
+	Moves() []narrate.Moved
+}
+
+// screen is the play screen's state, the web's counterpart of the
+// terminal screen's model: the last snapshot and its view, the choices
+// on offer, the answer window and its automatic pass, the chat, and the
+// pages following it.
+type screen struct {
+	sess    session.Session
+	opts    Options
+	log     *slog.Logger
+	salt    [32]byte
+	chatter session.Chatter
+
+	mu       sync.Mutex
+	snap     session.Snapshot
+	have     bool
+	moves    []narrate.Moved
+	tv       *view.Table
+	picks    []view.Choice // the choices on offer (at snap.Entries)
+	window   int           // the Entries of the answer window the deadline is for, or -1
+	deadline time.Time
+	passed   int
+	busy     bool
+	status   string
+	mySwaps  map[uint64]bool
+	chat     []session.ChatLine
+	chatAt   []int
+	closed   bool // the session's updates ended
+	endNotes []string
+	ended    bool // endNotes was asked for
+	lastLine string
+	rev      uint64
+	page     []byte // the last page state, JSON
+	subs     map[chan struct{}]struct{}
+
+	leave    chan struct{} // closed when the player leaves from the page
+	leaveOne sync.Once
+	done     chan struct{} // closed when the screen stops
+	doneOne  sync.Once
+	poke     chan struct{} // something changed: rebuild the page
+}
+
+func newScreen(sess session.Session, opts Options, lg *slog.Logger) *screen {
+	sc := &screen{sess: sess, opts: opts, log: lg, window: -1, passed: -1, mySwaps: map[uint64]bool{},
+		subs: map[chan struct{}]struct{}{}, leave: make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1)}
+	if sl, ok := sess.(session.Sealer); ok {
+		sc.salt = sl.SealSalt()
+	} else if _, err := rand.Read(sc.salt[:]); err != nil {
+		lg.Error("salt", "err", err)
+	}
+	sc.chatter, _ = sess.(session.Chatter)
+	return sc
+}
+
+// stop ends the screen: the event streams close.
+func (sc *screen) stop() { sc.doneOne.Do(func() { close(sc.done) }) }
+
+// nudge asks run to rebuild the page.
+func (sc *screen) nudge() {
+	select {
+	case sc.poke <- struct{}{}:
+	default:
+	}
+}
+
+// run follows the session until the screen stops: every update rebuilds
+// the page, the clock passes when an answer window runs out.
+func (sc *screen) run(ctx context.Context) {
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	updates := sc.sess.Updates()
+	sc.refresh(time.Now())
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sc.done:
+			return
+		case _, ok := <-updates:
+			if !ok {
+				updates = nil
+				sc.mu.Lock()
+				sc.closed = true
+				sc.mu.Unlock()
+			}
+			sc.refresh(time.Now())
+		case <-sc.poke:
+			sc.refresh(time.Now())
+		case now := <-tick.C:
+			// The page counts the clocks down itself; the screen passes
+			// when an answer window runs out.
+			sc.autoPass(now)
+		}
+	}
+}
+
+// refresh takes a snapshot of the session and rebuilds the page.
+func (sc *screen) refresh(now time.Time) {
+	snap := sc.sess.Snapshot()
+	var moves []narrate.Moved
+	if h, ok := sc.sess.(history); ok {
+		moves = h.Moves()
+	}
+	var chat []session.ChatLine
+	if sc.chatter != nil {
+		chat = sc.chatter.ChatLog()
+	}
+	sc.mu.Lock()
+	old := sc.snap
+	sc.snap, sc.moves, sc.have = snap, moves, true
+	if sc.closed {
+		sc.snap.Over = true
+		if sc.snap.Verdict == "" && !sc.over() {
+			sc.snap.Verdict = "the session ended"
+		}
+	}
+	for i := len(sc.chat); i < len(chat); i++ {
+		sc.chat = append(sc.chat, chat[i])
+		sc.chatAt = append(sc.chatAt, len(sc.snap.Log))
+	}
+	sc.tv = sc.buildView()
+	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil {
+		sc.picks = nil
+		if sc.snap.MyTurn && sc.tv != nil && sc.tv.Question != nil {
+			sc.picks = sc.tv.Question.Choices
+		}
+	}
+	if q := sc.question(); q != nil && q.Window && sc.opts.ChallengeWindow > 0 {
+		if sc.window != sc.snap.Entries {
+			sc.window, sc.deadline = sc.snap.Entries, now.Add(sc.opts.ChallengeWindow)
+		}
+	} else {
+		sc.window = -1
+	}
+	notesFn := sc.opts.EndNotes
+	askNotes := sc.over() && !sc.ended && notesFn != nil
+	if askNotes {
+		sc.ended = true
+	}
+	sc.mu.Unlock()
+	if askNotes {
+		notes := notesFn()
+		sc.mu.Lock()
+		sc.endNotes = notes
+		sc.mu.Unlock()
+	}
+	sc.publish(now)
+}
+
+// buildView is the seat's view of the last snapshot, or nil before the
+// deal. sc.mu is held.
+func (sc *screen) buildView() *view.Table {
+	if sc.snap.Rules == nil {
+		return nil
+	}
+	bits := make(map[uint64][]bool, len(sc.snap.SwapBits)+len(sc.mySwaps))
+	for pos, bit := range sc.mySwaps {
+		bits[pos] = []bool{bit}
+	}
+	for pos, b := range sc.snap.SwapBits {
+		bits[pos] = b
+	}
+	t, ok := view.Build(view.Input{Rules: sc.snap.Rules, Seat: engine.Seat(sc.snap.Seat), Names: sc.snap.Names,
+		Known: sc.snap.Known, Opened: sc.snap.Opened, Memory: sc.snap.Memory, Log: sc.snap.Log, Moves: sc.moves,
+		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt})
+	if !ok {
+		return nil
+	}
+	return &t
+}
+
+// question is the question the seat must answer now, or nil. sc.mu is
+// held.
+func (sc *screen) question() *view.Question {
+	if !sc.snap.MyTurn || sc.tv == nil {
+		return nil
+	}
+	return sc.tv.Question
+}
+
+// over reports whether the game is over. sc.mu is held.
+func (sc *screen) over() bool { return sc.snap.Over || sc.tv != nil && sc.tv.Over }
+
+// passIndex is the index of the choice that lets the decision go, or -1.
+// sc.mu is held.
+func (sc *screen) passIndex() int {
+	for i, c := range sc.picks {
+		if c.Pass {
+			return i
+		}
+	}
+	return -1
+}
+
+// autoPass passes when the answer window ran out, as the terminal does.
+func (sc *screen) autoPass(now time.Time) {
+	sc.mu.Lock()
+	if sc.window < 0 || sc.passed == sc.window || sc.busy || !sc.snap.MyTurn || now.Before(sc.deadline) {
+		sc.mu.Unlock()
+		return
+	}
+	i := sc.passIndex()
+	if i < 0 {
+		sc.mu.Unlock()
+		return
+	}
+	sc.passed = sc.window
+	sc.status = "time is up: you pass"
+	mv, pos := sc.picks[i].Move, sc.snap.Entries
+	sc.busy = true
+	sc.mu.Unlock()
+	sc.submit(mv, nil, pos)
+}
+
+// submit plays a move on the session and records its secret bit.
+func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
+	sc.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
+	err := sc.sess.Submit(mv, bits)
+	sc.mu.Lock()
+	sc.busy = false
+	if err != nil {
+		sc.status = "refused: " + err.Error()
+		sc.log.Warn("move refused", "err", err)
+	} else {
+		if sc.status != "time is up: you pass" {
+			sc.status = ""
+		}
+		if len(bits) > 0 {
+			sc.mySwaps[uint64(pos)] = bits[0]
+		}
+	}
+	sc.mu.Unlock()
+	sc.nudge()
+}
+
+// action is what the page posts: a choice (by its index among the
+// choices offered at entry At, with the answer to its confirmation), a
+// pass, a chat message, or leaving.
+type action struct {
+	Op     string `json:"op"`     // "play", "pass", "chat", "leave"
+	At     int    `json:"at"`     // the entry count the choices were offered at
+	Choice int    `json:"choice"` // for "play"
+	// Answer is the answer to the choice's confirmation: "yes" or "no"
+	// ("no" plays a secret choice pretended; for any other, it is not
+	// played). "" for a choice that asks nothing.
+	Answer string `json:"answer"`
+	Text   string `json:"text"` // for "chat"
+}
+
+// maxAction is the largest action body accepted.
+const maxAction = 4 << 10
+
+// errStale says the page offered a choice the table has moved past.
+var errStale = errors.New("the table moved on: choose again")
+
+// serveAct plays an action from the page.
+func (sc *screen) serveAct(w http.ResponseWriter, r *http.Request) {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		// A form post from elsewhere cannot send this type without a
+		// preflight, which is refused.
+		w.WriteHeader(http.StatusUnsupportedMediaType)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxAction+1))
+	if err != nil || len(body) > maxAction {
+		w.WriteHeader(http.StatusRequestEntityTooLarge)
+		return
+	}
+	var a action
+	if err := json.Unmarshal(body, &a); err != nil {
+		http.Error(w, "bad action", http.StatusBadRequest)
+		return
+	}
+	if err := sc.act(a); err != nil {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusConflict)
+		io.WriteString(w, err.Error())
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// act plays a on the session.
+func (sc *screen) act(a action) error {
+	switch a.Op {
+	case "leave":
+		sc.leaveOne.Do(func() { close(sc.leave) })
+		return nil
+	case "chat":
+		if sc.chatter == nil {
+			return errors.New("this table has no chat")
+		}
+		text := strings.TrimSpace(a.Text)
+		if text == "" {
+			return nil
+		}
+		err := sc.chatter.Chat(text)
+		sc.mu.Lock()
+		if err != nil {
+			sc.status = "chat: " + err.Error()
+		} else if strings.HasPrefix(sc.status, "chat: ") {
+			sc.status = ""
+		}
+		sc.mu.Unlock()
+		sc.nudge()
+		if err != nil {
+			return fmt.Errorf("chat: %w", err)
+		}
+		return nil
+	case "play", "pass":
+	default:
+		return fmt.Errorf("unknown action %q", a.Op)
+	}
+	sc.mu.Lock()
+	if sc.busy || !sc.snap.MyTurn || a.At != sc.snap.Entries {
+		sc.mu.Unlock()
+		return errStale
+	}
+	i := a.Choice
+	if a.Op == "pass" {
+		i = sc.passIndex()
+	}
+	if i < 0 || i >= len(sc.picks) {
+		sc.mu.Unlock()
+		return errStale
+	}
+	c := sc.picks[i]
+	var bits []bool
+	switch {
+	case c.Secret && (a.Answer == "yes" || a.Answer == "no"):
+		bits = []bool{a.Answer == "yes"}
+	case c.Secret:
+		sc.mu.Unlock()
+		return errors.New("a hidden swap needs its answer: really swap, yes or no")
+	case c.Confirm != "" && a.Answer != "yes" && a.Op != "pass":
+		sc.mu.Unlock()
+		return nil // answered no: nothing is played
+	}
+	sc.busy = true
+	pos := sc.snap.Entries
+	sc.mu.Unlock()
+	sc.nudge()
+	sc.submit(c.Move, bits, pos)
+	return nil
+}
+
+// serveEvents streams the page state as server-sent events: the current
+// state at once, then every change.
+func (sc *screen) serveEvents(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		w.WriteHeader(http.StatusInternalServerError)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	ch := make(chan struct{}, 1)
+	sc.mu.Lock()
+	sc.subs[ch] = struct{}{}
+	sc.mu.Unlock()
+	defer func() {
+		sc.mu.Lock()
+		delete(sc.subs, ch)
+		sc.mu.Unlock()
+	}()
+	var sent uint64
+	ping := time.NewTicker(15 * time.Second)
+	defer ping.Stop()
+	for {
+		sc.mu.Lock()
+		page, rev := sc.page, sc.rev
+		sc.mu.Unlock()
+		if rev != sent {
+			sent = rev
+			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", rev, page); err != nil {
+				return
+			}
+			fl.Flush()
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-sc.done:
+			return
+		case <-ping.C:
+			if _, err := io.WriteString(w, ": ping\n\n"); err != nil {
+				return
+			}
+			fl.Flush()
+		case <-ch:
+		}
+	}
+}
+
+// publish builds the page state and wakes the event streams when it
+// changed.
+func (sc *screen) publish(now time.Time) {
+	sc.mu.Lock()
+	st := sc.pageState(now)
+	b, err := json.Marshal(st)
+	if err != nil {
+		sc.mu.Unlock()
+		sc.log.Error("page state", "err", err)
+		return
+	}
+	if string(b) == string(sc.page) {
+		sc.mu.Unlock()
+		return
+	}
+	sc.rev++
+	sc.page = b
+	for ch := range sc.subs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	line := ""
+	if sc.opts.Status != nil && st.Line != sc.lastLine {
+		sc.lastLine, line = st.Line, st.Line
+	}
+	sc.mu.Unlock()
+	if line != "" {
+		sc.opts.Status(line) // outside the lock: it may block on a terminal
+	}
+}

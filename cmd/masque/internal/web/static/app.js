@@ -1,0 +1,463 @@
+// The play screen in a browser: draws the seat's view, sent by the
+// player's own masque over server-sent events, and posts the seat's
+// actions back. Everything from the table is put in as text.
+"use strict";
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)");
+  let st = null;        // the last state
+  let got = 0;          // when it came (performance.now())
+  let asking = null;    // {i, choice}: a choice waiting for its confirmation
+  let swapSeen = null;  // the entry of the last swap shown
+  let leftTable = false;
+  let focusedAt = null; // the decision the focus was put on
+
+  function h(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  function clock(ms) {
+    const s = Math.max(0, Math.round(ms / 1000));
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function cardEl(c) {
+    const f = h("figure", "card card-" + c.face);
+    if (c.slot) f.dataset.slot = String(c.slot);
+    let label;
+    if (c.face === "down" || !c.name) label = "face-down " + (c.note ? c.note + " " : "") + "card" + (c.place ? " " + c.place : "");
+    else label = c.name + (c.face === "known" ? " (only you know)" : "") + (c.note ? ", " + c.note : "");
+    f.setAttribute("aria-label", label);
+    f.title = label;
+    f.appendChild(window.MasqueCards.card(c));
+    return f;
+  }
+
+  // cardsEl draws a row of cards; equal face-up cards (items) lie in one
+  // pile with their count, as the terminal counts them ("Crown ×2").
+  function cardsEl(cs) {
+    const row = h("div", "cards");
+    const piles = new Map();
+    for (const c of cs) {
+      const key = c.face === "up" && !c.slot && c.name ? c.name + "\u0000" + (c.note || "") : null;
+      if (key && piles.has(key)) {
+        const p = piles.get(key);
+        p.n++;
+        p.count.textContent = "×" + p.n;
+        p.fig.classList.add("stack");
+        const label = c.name + " ×" + p.n + (c.note ? ", " + c.note : "");
+        p.fig.setAttribute("aria-label", label);
+        p.fig.title = label;
+        continue;
+      }
+      const fig = cardEl(c);
+      if (key) {
+        const count = h("span", "count");
+        fig.appendChild(count);
+        piles.set(key, { fig: fig, count: count, n: 1 });
+      }
+      row.appendChild(fig);
+    }
+    return row;
+  }
+
+  function attrEl(a) {
+    const li = h("li", "attr attr-" + a.name.replace(/[^a-z]/gi, ""));
+    if (a.name === "coins" || a.name === "court" || a.name === "bank") li.appendChild(window.MasqueCards.coin(a.value));
+    else if (a.name === "roses") li.appendChild(window.MasqueCards.rose(a.value));
+    li.appendChild(h("span", "", a.words || a.name + " " + a.value));
+    return li;
+  }
+
+  function renderHeader() {
+    let title = "masque";
+    if (st.game) title += " · " + st.game;
+    if (st.me) title += " · you are " + st.me;
+    $("title").textContent = title;
+    $("status").textContent = [st.status, st.title].filter(Boolean).join(" · ");
+    const cs = $("counters");
+    cs.replaceChildren();
+    for (const a of st.counters || []) cs.appendChild(attrEl(a));
+    const mark = st.question && !st.over ? "● " : "";
+    document.title = mark + "masque · " + st.line;
+    const live = $("live");
+    if (live.textContent !== st.line) live.textContent = st.line; // said once per change, by screen readers
+  }
+
+  function renderSeats() {
+    const ol = $("seats");
+    ol.replaceChildren();
+    for (const s of st.seats || []) {
+      const li = h("li", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : "") + (s.answers ? " answers" : ""));
+      const head = h("div", "seat-head");
+      head.appendChild(h("span", "seat-name", s.name + (s.you ? " (you)" : "")));
+      if (s.turn) head.appendChild(h("span", "badge", s.you ? "your turn" : "their turn"));
+      if (s.answers) head.appendChild(h("span", "badge answer", "to answer"));
+      li.appendChild(head);
+      if (s.attrs && s.attrs.length) {
+        const ul = h("ul", "attrs");
+        for (const a of s.attrs) ul.appendChild(attrEl(a));
+        li.appendChild(ul);
+      }
+      if (s.status) li.appendChild(h("p", "seat-status", s.status));
+      if (s.moved) li.appendChild(h("p", "seat-moved", "(" + s.moved + ")"));
+      if (s.tokens && s.tokens.length) {
+        const ul = h("ul", "tokens");
+        for (const t of s.tokens) {
+          const li2 = h("li", "token");
+          li2.appendChild(window.MasqueCards.token(t));
+          li2.appendChild(h("span", "", t));
+          ul.appendChild(li2);
+        }
+        li.appendChild(ul);
+      }
+      li.appendChild(cardsEl(s.cards || []));
+      ol.appendChild(li);
+    }
+    const notes = $("notes");
+    notes.replaceChildren();
+    for (const n of st.notes || []) notes.appendChild(h("li", "", n));
+  }
+
+  function renderAreas() {
+    const box = $("areas");
+    box.replaceChildren();
+    for (const a of st.areas || []) {
+      const sec = h("section", "area" + (a.pile ? " pile" : "") + (a.marked ? " marked" : ""));
+      let head = a.name;
+      if (a.count >= 0 && (a.pile || !(a.cards || []).length)) head += " · " + a.count;
+      sec.appendChild(h("h3", "", head));
+      if (a.note) sec.appendChild(h("p", "area-note", a.note));
+      if (a.words) sec.appendChild(h("p", "area-words", a.words));
+      const cards = h("div", "cards");
+      let shown = a.cards || [];
+      if (a.pile && shown.length) shown = [shown[shown.length - 1]];
+      for (const c of shown) {
+        const e = cardEl(c);
+        if (a.marked && !c.note) e.classList.add("plain");
+        cards.appendChild(e);
+      }
+      if (a.pile && !shown.length && a.count > 0) cards.appendChild(cardEl({ face: "down" }));
+      if (cards.childNodes.length) sec.appendChild(cards);
+      box.appendChild(sec);
+    }
+  }
+
+  function left(ms) { return ms ? ms - (performance.now() - got) : 0; }
+
+  function renderNotices() {
+    const box = $("notices");
+    box.replaceChildren();
+    for (const n of st.notices || []) {
+      const sec = h("section", "panel notice" + (n.yours ? " yours" : ""));
+      sec.appendChild(h("h2", "", n.title));
+      sec.appendChild(h("p", "", n.text));
+      if (n.window) {
+        const p = h("p", n.yours ? "warn" : "", n.window);
+        if (n.yours && st.window) { const sp = h("span", "window-left"); p.appendChild(sp); }
+        sec.appendChild(p);
+      }
+      box.appendChild(sec);
+    }
+  }
+
+  function post(body) {
+    return fetch("act", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "omit", cache: "no-store" })
+      .then((r) => r.ok ? null : r.text().then((t) => { showNote(t || "refused"); }))
+      .catch(() => showNote("masque does not answer: is it still running?"));
+  }
+
+  function showNote(text) {
+    const n = document.querySelector("#question .note");
+    if (n) n.textContent = text;
+  }
+
+  function choose(i) {
+    if (!st || !st.question || st.busy || leftTable) return;
+    const c = st.question.choices[i];
+    if (!c) return;
+    if (c.secret || c.confirm) { asking = { i: i, choice: c }; renderQuestion(); const y = $("ask-yes"); if (y) y.focus(); return; }
+    post({ op: "play", at: st.at, choice: i });
+  }
+
+  function answer(yes) {
+    if (!asking) return;
+    const a = asking;
+    asking = null;
+    if (!a.choice.secret && !yes) { renderQuestion(); return; }
+    post({ op: "play", at: st.at, choice: a.i, answer: yes ? "yes" : "no" });
+    renderQuestion();
+  }
+
+  function pass() {
+    if (!st || !st.question || st.busy) return;
+    if (st.question.choices.some((c) => c.pass)) post({ op: "pass", at: st.at });
+  }
+
+  function renderQuestion() {
+    const q = $("question");
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.choice : undefined;
+    q.replaceChildren();
+    if (st.over) {
+      q.appendChild(h("h2", "", "Result"));
+      const ul = h("ul", "result");
+      for (const r of st.result || []) ul.appendChild(h("li", "", r));
+      q.appendChild(ul);
+      if (st.outcome) q.appendChild(h("p", st.won ? "won" : "warn", st.outcome));
+      if (st.verdict) q.appendChild(h("p", "warn", "the table stopped: " + st.verdict));
+      if (st.endNotes && st.endNotes.length) {
+        const ul2 = h("ul", "end-notes");
+        for (const l of st.endNotes) { const li = h("li"); li.appendChild(h("code", "", l)); ul2.appendChild(li); }
+        q.appendChild(ul2);
+      }
+      const b = h("button", "primary", "Leave the table");
+      b.type = "button"; b.id = "leave-end";
+      b.addEventListener("click", () => leave(true));
+      q.appendChild(b);
+      q.appendChild(h("p", "note", st.note || ""));
+      return;
+    }
+    if (st.question) {
+      const qq = st.question;
+      const head = h("h2", "", qq.forced ? "Only you can answer" : "Your move");
+      if (st.moveLeft) head.appendChild(h("span", "move-left"));
+      q.appendChild(head);
+      q.appendChild(h("p", "hurry warn"));
+      if (qq.text) q.appendChild(h("p", "question-text", qq.text));
+      if (asking) {
+        const box = h("div", "ask");
+        box.setAttribute("role", "group");
+        box.appendChild(h("p", "warn", asking.choice.words + ": " + (asking.choice.confirm || "are you sure?")));
+        const yes = h("button", "primary", asking.choice.secret ? "Yes, really" : "Yes");
+        yes.type = "button"; yes.id = "ask-yes";
+        yes.appendChild(h("kbd", "", "y"));
+        yes.addEventListener("click", () => answer(true));
+        const no = h("button", "", asking.choice.secret ? "No, pretend" : "No");
+        no.type = "button"; no.id = "ask-no";
+        no.appendChild(h("kbd", "", "n"));
+        no.addEventListener("click", () => answer(false));
+        const back = h("button", "", "Back");
+        back.type = "button"; back.id = "ask-back";
+        back.appendChild(h("kbd", "", "Esc"));
+        back.addEventListener("click", () => { asking = null; renderQuestion(); });
+        box.append(yes, " ", no, " ", back);
+        q.appendChild(box);
+      } else {
+        const ol = h("ol", "choices");
+        qq.choices.forEach((c, i) => {
+          const li = h("li");
+          const b = h("button", "choice" + (c.pass ? " pass" : ""));
+          b.type = "button";
+          b.dataset.choice = String(i);
+          if (i < 9) b.appendChild(h("kbd", "", String(i + 1)));
+          b.appendChild(h("span", "", c.words));
+          if (c.pass) b.appendChild(h("kbd", "", "p"));
+          b.disabled = !!st.busy;
+          b.addEventListener("click", () => choose(i));
+          li.appendChild(b);
+          ol.appendChild(li);
+        });
+        q.appendChild(ol);
+      }
+      if (st.busy) q.appendChild(h("p", "busy", "playing…"));
+    } else if (st.dealt) {
+      const p = h("p", "waiting", st.waiting ? "waiting for " + st.waiting : "waiting…");
+      if (st.waitLeft) p.appendChild(h("span", "wait-left"));
+      q.appendChild(p);
+      if (st.offline) q.appendChild(h("p", "warn", st.offline + " is not connected: their masque may have stopped (they rejoin by running the same command again)"));
+    } else {
+      q.appendChild(h("p", "", st.verdict ? "the table stopped: " + st.verdict : "shuffling and dealing…"));
+    }
+    q.appendChild(h("p", "note", st.note || ""));
+    if (focused !== undefined) {
+      const b = q.querySelector('[data-choice="' + focused + '"]');
+      if (b && !b.disabled) b.focus();
+    }
+    // A new decision takes the keyboard's focus, on the safe choice (the
+    // pass, or the first), unless the player is elsewhere (the chat).
+    if (st.question && !asking && focusedAt !== st.at) {
+      const a = document.activeElement;
+      if (!a || a === document.body || q.contains(a)) {
+        const b = q.querySelector("button.choice.pass:not([disabled])") || q.querySelector("button.choice:not([disabled])");
+        if (b) { b.focus({ preventScroll: true }); focusedAt = st.at; }
+      }
+    }
+    tick();
+  }
+
+  function renderMemory() {
+    const box = $("memory");
+    const ul = $("memory-lines");
+    ul.replaceChildren();
+    const lines = st.memory || [];
+    box.hidden = st.noMemory || !lines.length;
+    for (const l of lines) ul.appendChild(h("li", /^\s/.test(l) ? "cont" : "", l.trim()));
+  }
+
+  function renderLog() {
+    const ol = $("log");
+    const atEnd = ol.scrollTop + ol.clientHeight >= ol.scrollHeight - 4;
+    ol.replaceChildren();
+    for (const l of st.log || []) {
+      if (l.who) {
+        const li = h("li", "chat-line");
+        li.appendChild(h("b", "", "» " + l.who + ": "));
+        li.appendChild(document.createTextNode(l.text));
+        ol.appendChild(li);
+      } else ol.appendChild(h("li", "", l.text));
+    }
+    if (atEnd) ol.scrollTop = ol.scrollHeight;
+    $("chat").hidden = !st.chat;
+  }
+
+  function renderHelp() {
+    const box = $("help-body");
+    box.replaceChildren();
+    for (const s of st.help || []) {
+      box.appendChild(h("h3", "", s.title));
+      const ul = h("ul");
+      for (const l of s.lines || []) ul.appendChild(h("li", "", l));
+      box.appendChild(ul);
+    }
+  }
+
+  // showSwap moves both cards of each swap of the latest move from the
+  // other's place to their own: a swap looks the same whether it was
+  // real or pretended. A redraw while they move carries the movement on
+  // with the new elements.
+  let moving = null; // {pairs, start}
+  const SWAP_MS = 700;
+  function showSwap(first) {
+    const sw = st.swap;
+    if (sw && sw.at !== swapSeen) {
+      swapSeen = sw.at;
+      if (!first) moving = { pairs: sw.pairs, start: performance.now() };
+    }
+    if (!moving) return;
+    const elapsed = performance.now() - moving.start;
+    if (elapsed >= SWAP_MS) { moving = null; return; }
+    for (const [a, b] of moving.pairs) {
+      const ea = document.querySelector('[data-slot="' + a + '"]');
+      const eb = document.querySelector('[data-slot="' + b + '"]');
+      if (!ea || !eb) continue;
+      if (reduced.matches || !ea.animate) {
+        ea.classList.add("swapped"); eb.classList.add("swapped");
+        continue;
+      }
+      const ra = ea.getBoundingClientRect(), rb = eb.getBoundingClientRect();
+      const dx = rb.left - ra.left, dy = rb.top - ra.top;
+      const opts = { duration: SWAP_MS, easing: "ease-in-out" };
+      const an = ea.animate([{ transform: "translate(" + dx + "px," + dy + "px)" }, { transform: "none" }], opts);
+      const bn = eb.animate([{ transform: "translate(" + (-dx) + "px," + (-dy) + "px)" }, { transform: "none" }], opts);
+      an.currentTime = elapsed; bn.currentTime = elapsed;
+    }
+  }
+
+  function render() {
+    renderHeader();
+    renderSeats();
+    renderAreas();
+    renderNotices();
+    renderQuestion();
+    renderMemory();
+    renderLog();
+    renderHelp();
+    const first = !document.body.dataset.rendered;
+    showSwap(first);
+    document.body.dataset.rendered = "1";
+    if (first && performance.mark) performance.mark("masque-drawn"); // the first load's end (the benchmark reads it)
+    document.body.dataset.rev = String(st.rev);
+    document.body.dataset.at = String(st.at);
+  }
+
+  // tick redraws the clocks from the state's times left.
+  function tick() {
+    if (!st) return;
+    const m = document.querySelector(".move-left");
+    if (m) m.textContent = " · " + clock(left(st.moveLeft)) + " left";
+    const hurry = document.querySelector(".hurry");
+    if (hurry) hurry.textContent = st.moveLeft && left(st.moveLeft) <= 30000 ? "hurry: " + clock(left(st.moveLeft)) + " left, then the others stop the table and name you" : "";
+    const w = document.querySelector(".window-left");
+    if (w) w.textContent = " (" + Math.ceil(Math.max(0, left(st.windowLeft)) / 1000) + "s left, then you pass)";
+    const wl = document.querySelector(".wait-left");
+    if (wl) wl.textContent = " (" + clock(left(st.waitLeft)) + " before the timeout)";
+  }
+  setInterval(tick, 250);
+
+  function leave(sure) {
+    if (leftTable) return;
+    if (!sure && st && !st.over) {
+      $("leave-text").textContent = "The game goes on without you: the others wait for you until their timeout. Run the same command again to come back.";
+      $("leave-ask").showModal();
+      $("leave-no").focus();
+      return;
+    }
+    leftTable = true;
+    if (src) src.close();
+    post({ op: "leave" });
+    const m = $("main");
+    m.replaceChildren(h("p", "left", "You left the table. You may close this tab; the terminal says what happens next."));
+  }
+
+  $("leave").addEventListener("click", () => leave(false));
+  $("leave-yes").addEventListener("click", () => { $("leave-ask").close(); leave(true); });
+  $("leave-no").addEventListener("click", () => $("leave-ask").close());
+  $("help-open").addEventListener("click", () => $("help").showModal());
+  $("chat").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const inp = $("chat-text");
+    const text = inp.value.trim();
+    inp.value = "";
+    if (text) post({ op: "chat", text: text });
+  });
+
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA")) {
+      if (ev.key === "Escape") t.blur();
+      return;
+    }
+    if ($("leave-ask").open) {
+      if (ev.key === "y") { ev.preventDefault(); $("leave-ask").close(); leave(true); }
+      if (ev.key === "n") { ev.preventDefault(); $("leave-ask").close(); }
+      return;
+    }
+    if ($("help").open) return; // Esc closes it
+    if (asking) {
+      if (ev.key === "y") { ev.preventDefault(); answer(true); }
+      else if (ev.key === "n") { ev.preventDefault(); answer(false); }
+      else if (ev.key === "Escape") { ev.preventDefault(); asking = null; renderQuestion(); }
+      return;
+    }
+    if (ev.key === "?") { ev.preventDefault(); $("help").showModal(); }
+    else if (ev.key === "q") { ev.preventDefault(); leave(st && st.over); }
+    else if (ev.key === "p") { ev.preventDefault(); pass(); }
+    else if (ev.key === "c" && st && st.chat) { ev.preventDefault(); $("chat-text").focus(); }
+    else if (/^[1-9]$/.test(ev.key)) { ev.preventDefault(); choose(Number(ev.key) - 1); }
+  });
+
+  let src = null;
+  function connect() {
+    src = new EventSource("events");
+    src.onmessage = (ev) => {
+      let next;
+      try { next = JSON.parse(ev.data); } catch (e) { return; }
+      if (st && next.at !== st.at) asking = null;
+      st = next;
+      got = performance.now();
+      $("connection").hidden = true;
+      render();
+    };
+    src.onerror = () => {
+      if (leftTable) return;
+      const c = $("connection");
+      c.textContent = "lost touch with masque: retrying (is it still running?)";
+      c.hidden = false;
+    };
+  }
+  connect();
+})();

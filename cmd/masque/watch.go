@@ -1,0 +1,318 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/cmd/masque/internal/narrate"
+	"github.com/masque-games/masque/cmd/masque/internal/safefile"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/lobby"
+)
+
+type watchOptions struct {
+	invite     string
+	transcript string
+	relays     []string
+	listen     []string
+	asJSON     bool
+	quiet      bool
+	refresh    time.Duration
+	wait       time.Duration
+	ifaces     []string
+}
+
+// watchResult is the --json output of 'masque watch'.
+type watchResult struct {
+	Game       string       `json:"game"`
+	TableID    string       `json:"table_id"`
+	Players    []string     `json:"players"`
+	Entries    int          `json:"entries"`
+	Verdict    string       `json:"verdict,omitempty"`
+	Transcript string       `json:"transcript"`
+	Verify     verifyResult `json:"verify"`
+}
+
+func newWatchCmd(a *app) *cobra.Command {
+	var o watchOptions
+	cmd := &cobra.Command{
+		Use:   "watch CODE|INVITE",
+		Short: "Follow a table's game live as a spectator (read-only, no seat, no key)",
+		Long: `Follow a game in progress as a spectator: a read-only peer that holds no
+seat and no key, so it sees exactly what an auditor sees. INVITE is a
+seat's multiaddr ending in /p2p/<peer id>, as 'masque host' prints it
+("invite: ..."). CODE is the table's join code, found like a table to
+join: on the LAN by mDNS, or with --relay in the relays' directories; a
+table is listed there while it seats (a spectator found that way waits
+for the game to start), so for a game already under way use an invite. The seat sends the roster with every seat's signature
+and then every entry as it is accepted; each is checked as it arrives
+(roster signatures, the author's signature, the hash chain, every proof
+and rule), and the public log is shown as 'masque replay' shows it,
+growing as the game goes on. At the end the transcript is written
+(--transcript) and verified, as 'masque verify' would.
+
+A spectator cannot write to the table; a seat serves a few spectators
+at most and drops one that cannot keep up, so watching never slows the
+players. The identity used is a fresh one, forgotten at exit.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.invite = args[0]
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
+			defer stop()
+			return runWatch(ctx, a, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.ifaces, "interface", nil, "use only this network `INTERFACE` for mDNS (repeatable; default: all)")
+	f.StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` at the end (default: watch-TABLE.masque in the current directory)")
+	addRelayFlag(cmd, &o.relays)
+	f.StringArrayVar(&o.listen, "listen", nil, "libp2p listen `MULTIADDR` (repeatable; default: every IPv4 address, TCP and QUIC, random ports)")
+	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON at the end instead of the live log")
+	f.BoolVar(&o.quiet, "quiet", false, "do not show the log, only the result")
+	f.DurationVar(&o.refresh, "refresh", time.Second, "show new entries at most this often")
+	f.DurationVar(&o.wait, "wait", time.Minute, "how long to wait for the seat to start its game (it may still be seating) or to take a spectator")
+	return cmd
+}
+
+// watchTarget finds the seat to follow: an invite, or a join code looked
+// up on the LAN or in the relays' directories.
+func watchTarget(ctx context.Context, o watchOptions, relays []peer.AddrInfo) (peer.AddrInfo, [16]byte, error) {
+	if strings.HasPrefix(strings.TrimSpace(o.invite), "/") {
+		info, err := lobby.ParseInvite(o.invite)
+		if err != nil {
+			return info, [16]byte{}, &exitError{code: 2, err: err, hint: "give a seat's invite, e.g. /ip4/192.0.2.7/tcp/4001/p2p/12D3KooW... (the host prints it)"}
+		}
+		return info, [16]byte{}, nil
+	}
+	code, err := lobby.ParseCode(o.invite)
+	if err != nil {
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 2, err: fmt.Errorf("%q is neither an invite (a multiaddr) nor a join code: %w", o.invite, err)}
+	}
+	var tables []lobby.Table
+	where := "on this network (mDNS)"
+	if len(relays) > 0 {
+		where = "in the relays' directories"
+		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		var errs []error
+		tables, errs = listDirectories(lctx, relays, code)
+		cancel()
+		if len(errs) == len(relays) {
+			return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(errs...))}
+		}
+	} else if tables, err = browseLAN(ctx, lobbyOptions{wait: 3 * time.Second, ifaces: o.ifaces}); err != nil {
+		return peer.AddrInfo{}, [16]byte{}, err
+	}
+	found, err := lobby.Find(tables, code)
+	switch {
+	case err != nil:
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 2, err: err}
+	case len(found) == 0:
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no table with code %s %s", code, where),
+			hint: "a table is listed while it seats; for a game under way, ask a player for an invite ('masque host' prints it)"}
+	case len(found) > 1:
+		var fps []string
+		for _, t := range found {
+			fps = append(fps, lobby.Fingerprint(t.Peer))
+		}
+		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("code %s is advertised by %d creators (fingerprints %s): one is not the table it claims to be", code, len(found), strings.Join(fps, ", ")),
+			hint: "ask the host for its invite"}
+	}
+	return found[0].AddrInfo(), found[0].ID, nil
+}
+
+func runWatch(ctx context.Context, a *app, o watchOptions) error {
+	relays, err := parseRelayFlag(o.relays)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	info, tableID, err := watchTarget(ctx, o, relays)
+	if err != nil {
+		return err
+	}
+	id, err := identity.Generate()
+	if err != nil {
+		return err
+	}
+	node, err := p2p.NewNode(p2p.Config{Identity: id, ListenAddrs: o.listen, Relays: relays})
+	if err != nil {
+		return err
+	}
+	defer node.Close()
+
+	var tr ledger.Transcript
+	var tab *table.Table
+	var game table.Game
+	progress := a.stderr
+	var printed []string // the lines on the screen
+	lastShow := time.Time{}
+	cost := time.Duration(0)
+	show := func(final bool) {
+		if o.asJSON || o.quiet || narrate.CardNamer(tr.Roster.Game) == nil {
+			return
+		}
+		if !final && (time.Since(lastShow) < o.refresh || time.Since(lastShow) < 2*cost) {
+			return
+		}
+		start := time.Now()
+		var buf bytes.Buffer
+		if _, err := replayTranscript(&tr, game, nil, &buf); err != nil {
+			return
+		}
+		// The replay of the log so far, less what is on the screen. The
+		// header (its entry count) is not repeated; the last line of a
+		// game in progress may still change (a move whose effects are to
+		// come), so it waits for the next render; a line shown that the
+		// longer log tells otherwise is shown again from there.
+		lines := strings.SplitAfter(strings.TrimSuffix(buf.String(), "\n"), "\n")
+		if !final {
+			lines = lines[:len(lines)-1]
+		}
+		from := 1
+		for from < len(lines) && from < len(printed) && lines[from] == printed[from] {
+			from++
+		}
+		if len(printed) == 0 {
+			from = 0
+		}
+		if from < len(lines) {
+			out := strings.Join(lines[from:], "")
+			if !strings.HasSuffix(out, "\n") {
+				out += "\n"
+			}
+			fmt.Fprint(a.stdout, out)
+			printed = append(printed[:min(from, len(printed))], lines[from:]...)
+		}
+		lastShow, cost = time.Now(), time.Since(start)
+	}
+	// fatal is set when what the seat sent is wrong (not a broken
+	// stream): then the spectator does not ask again.
+	var fatal error
+	watch := func() (*p2p.WatchResult, error) {
+		var prev ledger.Hash
+		if n := len(tr.Entries); n > 0 {
+			prev = tr.Entries[n-1].Hash()
+		}
+		return node.Watch(ctx, p2p.WatchConfig{
+			Seat: info, TableID: tableID, From: uint64(len(tr.Entries)), Prev: prev,
+			OnTable: func(r *ledger.Roster, sigs [][ed25519.SignatureSize]byte) error {
+				if tr.Roster != nil {
+					// Following again after a broken stream: the same table.
+					old, _ := tr.Roster.GameID()
+					if now, _ := r.GameID(); now != old {
+						fatal = fmt.Errorf("the seat now sends another table (game %x, was %x)", now[:4], old[:4])
+						return fatal
+					}
+					return nil
+				}
+				g, err := a.games.Lookup(r.Game)
+				if err != nil {
+					return fmt.Errorf("the table plays %q: %w", r.Game, err)
+				}
+				if tab, err = table.New(r, g); err != nil {
+					return fmt.Errorf("the table's roster: %w", err)
+				}
+				game, tr.Roster, tr.RosterSigs = g, r, sigs
+				var names []string
+				for _, s := range r.Seats {
+					names = append(names, s.Name)
+				}
+				fmt.Fprintf(progress, "watching table %x: %s among %s\n", r.TableID[:4], r.Game, strings.Join(names, ", "))
+				return nil
+			},
+			OnEntry: func(e *ledger.Entry) error {
+				if err := tab.Apply(e); err != nil {
+					fatal = fmt.Errorf("entry %d by seat %d is invalid: %w", e.Pos, e.Seat, err)
+					return fatal
+				}
+				tr.Entries = append(tr.Entries, e)
+				show(false)
+				return nil
+			},
+		})
+	}
+	// A seat that has no game open yet (seating), or enough spectators,
+	// refuses; a stream may break mid-game: ask again (from the entry
+	// after the last one checked) until --wait passes with no progress.
+	res, werr := watch()
+	deadline, had := time.Now().Add(o.wait), 0
+	// A log that reached the game's end is whole, even if the stream
+	// broke before the seat said so.
+	over := func() bool { return tab != nil && tab.Phase() == table.PhaseDone }
+	for werr != nil && fatal == nil && !over() && ctx.Err() == nil && time.Now().Before(deadline) {
+		if len(tr.Entries) > had {
+			had, deadline = len(tr.Entries), time.Now().Add(o.wait)
+			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, werr)
+		}
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-ctx.Done():
+		}
+		res, werr = watch()
+	}
+	if werr != nil && fatal == nil && over() {
+		werr = nil
+	}
+	if tr.Roster == nil {
+		if werr == nil {
+			werr = errors.New("no table")
+		}
+		return &exitError{code: 1, err: fmt.Errorf("watch: %w", werr), hint: "is the game still going on at that seat? ('masque host' prints its invite)"}
+	}
+	show(true)
+	path := o.transcript
+	if path == "" {
+		path = fmt.Sprintf("watch-%x.masque", tr.Roster.TableID[:4])
+	}
+	enc, err := tr.MarshalBinary()
+	if err == nil {
+		err = safefile.Write(path, enc, 0o644)
+	}
+	if err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
+	}
+	vres, fault := verifyTranscript(a.games, &tr)
+	out := watchResult{Game: tr.Roster.Game, TableID: hex.EncodeToString(tr.Roster.TableID[:]), Entries: len(tr.Entries), Transcript: path, Verify: vres}
+	for _, s := range tr.Roster.Seats {
+		out.Players = append(out.Players, s.Name)
+	}
+	if res != nil && res.Verdict != nil {
+		out.Verdict = res.Verdict.String()
+	}
+	if o.asJSON {
+		if err := json.NewEncoder(a.stdout).Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(progress, "transcript: %s (%d entries)\n", path, len(tr.Entries))
+	}
+	switch {
+	case werr != nil:
+		return &exitError{code: 1, err: fmt.Errorf("watch stopped after %d entries: %w", len(tr.Entries), werr),
+			hint: fmt.Sprintf("the transcript so far is in %s", path)}
+	case out.Verdict != "":
+		return &exitError{code: 1, err: fmt.Errorf("the table stopped: %s", out.Verdict)}
+	case fault != nil:
+		return &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", fault)}
+	case !vres.Done:
+		return &exitError{code: 1, err: errors.New("the game is not finished")}
+	}
+	if !o.asJSON {
+		fmt.Fprintf(progress, "verified: %d entries of %s, every signature, proof and rule checked\n", vres.Entries, vres.Game)
+	}
+	return nil
+}

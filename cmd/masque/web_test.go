@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// --web's flags are checked before anything is done: a non-loopback
+// address, --web-addr or --no-open without --web, and --bot with --web
+// are usage errors.
+func TestWebFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"play", "--web", "--web-addr", "0.0.0.0:8080"}, "loopback address only"},
+		{[]string{"play", "--web", "--web-addr", "192.168.1.2:8080"}, "loopback address only"},
+		{[]string{"play", "--web", "--web-addr", "example.com:80"}, "loopback address only"},
+		{[]string{"play", "--web", "--web-addr", "127.0.0.1"}, "missing port"},
+		{[]string{"play", "--web-addr", "127.0.0.1:0"}, "go with --web"},
+		{[]string{"play", "--no-open"}, "go with --web"},
+		{[]string{"host", "--web", "--web-addr", "[::]:80", "--config", t.TempDir()}, "loopback address only"},
+		{[]string{"join", "--web", "--bot", "x", "--config", t.TempDir()}, "--bot and --web are exclusive"},
+		{[]string{"join", "--no-open", "x", "--config", t.TempDir()}, "go with --web"},
+	} {
+		code, _, errOut := runOut(c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("masque %s: exit %d (want %d)\n%s", strings.Join(c.args, " "), code, exitUsage, errOut)
+		}
+	}
+}
+
+func TestTranscriptNotes(t *testing.T) {
+	got := transcriptNotes("g.masque", true, "when you leave")
+	if len(got) != 3 || !strings.Contains(got[2], "masque replay g.masque --reveal") {
+		t.Errorf("with keys published: %q", got)
+	}
+	got = transcriptNotes("g.masque", false, "when you leave")
+	if len(got) != 3 || strings.Contains(got[2], "--reveal") {
+		t.Errorf("with keys kept: %q", got)
+	}
+}
+
+// 'masque play --web --no-open' with no terminal: it prints the page's
+// address and a status line per change, the game is played to its end
+// through the page's event stream and actions, leaving from the page
+// ends the command, and the transcript named on the page is written and
+// verifies.
+func TestPlayWeb(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	var out, errOut syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- run([]string{"play", "--web", "--no-open", "--players", "4", "--bot-delay", "0", "--seed", "3"}, nil, &out, &errOut)
+	}()
+	urlRe := regexp.MustCompile(`the table is at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)`)
+	var url string
+	for deadline := time.Now().Add(20 * time.Second); url == ""; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed:\n%s\n%s", out.String(), errOut.String())
+		}
+		if m := urlRe.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+		}
+	}
+	origin := strings.TrimSuffix(url, url[strings.Index(url[len("http://"):], "/")+len("http://"):])
+	post := func(body string) int {
+		req, _ := http.NewRequest("POST", url+"act", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url+"events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 4<<20)
+	played := -1
+	var notes []string
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var st struct {
+			At       int  `json:"at"`
+			Busy     bool `json:"busy"`
+			Over     bool `json:"over"`
+			Question *struct {
+				Choices []struct {
+					Secret bool `json:"secret"`
+				} `json:"choices"`
+			} `json:"question"`
+			EndNotes []string `json:"endNotes"`
+		}
+		if err := json.Unmarshal([]byte(data), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Over {
+			notes = st.EndNotes
+			break
+		}
+		if st.Question != nil && !st.Busy && st.At != played {
+			post(fmt.Sprintf(`{"op":"play","at":%d,"choice":0,"answer":"yes"}`, st.At))
+			played = st.At
+		}
+	}
+	if len(notes) == 0 {
+		t.Fatalf("the game did not end on the page:\n%s", out.String())
+	}
+	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
+		t.Fatalf("leave: %d", c)
+	}
+	select {
+	case c := <-code:
+		if c != 0 {
+			t.Fatalf("exit %d:\n%s\n%s", c, out.String(), errOut.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("masque play --web did not end after leaving from the page")
+	}
+	path := strings.Fields(strings.TrimPrefix(notes[0], "transcript: "))[0]
+	if !strings.Contains(out.String(), "transcript: "+path) || !strings.Contains(out.String(), "table: your move") ||
+		!strings.Contains(out.String(), "table: game over") {
+		t.Errorf("the terminal says:\n%s", out.String())
+	}
+	if c, vout, verr := runOut("verify", path); c != 0 {
+		t.Fatalf("verify %s: exit %d\n%s%s", path, c, vout, verr)
+	}
+}
