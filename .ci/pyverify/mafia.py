@@ -70,25 +70,28 @@ def deck(o, n):
 def is_mafia(k): return k in (MAFIOSO, DON, MADMAN)
 
 class Mafia:
+    """The rules of protocol.md §12, request by request."""
     def __init__(self, o, n, gid, note):
         self.o, self.n, self.gid, self.note = o, n, gid, note
         self.notes = []
         self.inc = not o['no_incidents']
         self.roles = o['roles']
-        self.role_kinds = sorted(set(self.roles))
+        self.role_kinds = sorted(set(self.roles))          # RoleKinds (§12)
         self.alive = list(range(n))
-        self.known = {}                   # seat -> role kind (public)
+        self.known = {}                      # seat -> revealed role kind
         self.hands = {p: [] for p in range(n)}
-        self.deck = []                       # incident slots, top first
-        self.returned = False                # a card went back since the deck's last shuffle
+        self.pile = []                       # incident slots, top first (§12.2)
+        self.stale = False
         self.joined = False
-        self.phase = 'opening'
-        self.night = 1
+        self.join_due = False
+        self.draw_rounds = 0
+        self.phase = 'wait'
+        self.waiting = None
+        self.day = 1
         self.result = None
-        self.waiting = None                  # what a completing request means to the rules
-        self.later = []                      # steps after the current one
+        self.asked = set()                   # the powers asked tonight
 
-    # ---------------------------------------------------------------- cards and slots (§12)
+    # ---------------------------------------------------------------- cards (§12.1)
     def tuple_card(self, k):
         gs = (r255.pneg(sigma.group_secret_point(self.gid)), r255.IDENT)
         fu = lambda c: (r255.IDENT, sigma.M(c))
@@ -100,6 +103,7 @@ class Mafia:
     def incident_card(self, k):
         return sigma.card_from_points([(r255.IDENT, sigma.M(k))] * 5)
     def initial_cards(self):
+        # §2.2.3 / §12.3: the deck face up, then the sets (which lay the same cards, or the fixed deal's)
         roles = self.o['fixed_roles'] or self.roles
         out = {p: self.tuple_card(k) for p, k in enumerate(roles)}
         if self.inc:
@@ -108,18 +112,18 @@ class Mafia:
         return out
 
     # ---------------------------------------------------------------- helpers
-    def living_mafia(self):
+    def mafia_alive(self):
         return sum(1 for k in self.roles if is_mafia(k)) - sum(1 for k in self.known.values() if is_mafia(k))
     def in_play(self, k):
-        """a role some living seat may hold: the deck holds more of it than deaths revealed"""
         return self.roles.count(k) > sum(1 for s, r in self.known.items() if r == k and s not in self.alive)
     def next_living(self, s, d):
-        for i in range(1, self.n + 1):
+        for i in range(1, self.n):
             t = (s + d * i) % self.n
             if t in self.alive: return t
         return None
+    def rule(self, rid, d=''): raise RuleFault('rule:' + rid, d)
 
-    # ---------------------------------------------------------------- the opening
+    # ---------------------------------------------------------------- the opening (§12.3)
     def start(self):
         n = self.n; eff = []
         if not self.o['fixed']:
@@ -127,282 +131,340 @@ class Mafia:
             if self.inc: eff.append(('shuffle', list(range(n, n + 20)), None))
         eff += [('peek', [p], p, [0, 1, 3]) for p in range(n)]
         if self.inc:
-            self.deck = list(range(n, n + 20))
-            for p in range(n):
-                s = self.deck.pop(0); self.hands[p].append(s)
+            self.pile = list(range(n, n + 20))
+            for p in range(n): self.hands[p].append(self.pile.pop(0))
             eff += [('peek', [self.hands[p][0]], p, [0]) for p in range(n)]
         eff.append(('actions', list(self.alive), [('tag', dict(round=1))]))
-        self.phase = 'wait'; self.waiting = 'tags1'
+        self.waiting = 'tags1'
         return eff
 
     def actions_done(self, rq):
         if self.waiting == 'tags1':
             self.waiting = None
-            self.phase = 'question'; self.answers = []; self.turn = list(self.alive)
-            return []
-        if self.waiting == 'night':
-            return self.night_tally()
-        if self.waiting == 'jointags':
-            self.waiting = None
-            return self.continue_after_deaths()
+            self.phase = 'question'; self.votes = {}
         return []
 
-    # ---------------------------------------------------------------- moves
+    # ---------------------------------------------------------------- whose move
     def over(self): return self.phase == 'over'
     def due(self):
-        if self.phase in ('question', 'vote'): return self.turn[len(self.answers)]
-        if self.phase == 'answer': return self.answerer
+        if self.phase in ('question', 'vote'):
+            left = [s for s in self.alive if s not in self.votes]
+            return left[0] if left else None
+        if self.phase in ('day_answer', 'night_answer', 'date_answer'): return self.answerer
         return None
 
     def move(self, seat, mk, args):
         if mk == LEAVE:
-            if args: raise RuleFault('rule:bad-args')
-            raise Unimplemented('a seat leaving (protocol.md §12.8)')
-        if self.phase == 'question':
-            if mk != HOLD: raise RuleFault('rule:wrong-move')
-            if len(args) != 1 or args[0] not in (0, 1): raise RuleFault('rule:bad-args')
-            self.answers.append(args[0])
-            if len(self.answers) < len(self.turn): return []
-            yes = sum(self.answers)
-            if 2 * yes > len(self.turn): return self.start_vote()
-            return self.start_night()
-        if self.phase == 'vote':
-            if mk != VOTE: raise RuleFault('rule:wrong-move')
-            if len(args) != 1: raise RuleFault('rule:bad-args')
+            if args: self.rule('bad-args')
+            return self.leave(seat)
+        ph = self.phase
+        if ph == 'question':
+            if mk != HOLD: self.rule('wrong-move')
+            if len(args) != 1 or args[0] not in (0, 1): self.rule('bad-args')
+            self.votes[seat] = args[0]
+            return self.question_step()
+        if ph == 'vote':
+            if mk != VOTE: self.rule('wrong-move')
+            if len(args) != 1: self.rule('bad-args')
             t = args[0]
-            if t != -1 and (t == seat or t not in self.alive): raise RuleFault('rule:bad-target')
-            self.answers.append(t)
-            if len(self.answers) < len(self.turn): return []
-            return self.count_votes()
-        if self.phase == 'answer':
-            return self.answer(seat, mk, args)
-        raise RuleFault('rule:wrong-move')
-
-    # ---------------------------------------------------------------- days
-    def start_vote(self):
-        self.phase = 'vote'; self.answers = []; self.turn = list(self.alive)
-        return []
-    def count_votes(self):
-        tally = {}
-        for t in self.answers:
-            if t != -1: tally[t] = tally.get(t, 0) + 1
-        if not tally:
-            self.note('day %d: nobody voted' % self.night)
-            return self.start_night()
-        top = max(tally.values()); best = [s for s in sorted(tally) if tally[s] == top]
-        if len(best) > 1:
-            self.note('day %d: a tie %s' % (self.night, best))
-            if self.o['tie_draw']:
-                return self.finish('draw')
-            return self.start_night()
-        return self.condemn(best[0])
-    def condemn(self, s):
-        self.note('day %d: seat %d condemned' % (self.night, s))
-        self.kind = 'day'; self.target = s
-        if self.inc and self.hands[s]:
-            self.phase = 'answer'; self.answerer = s
-            return []
-        return self.deaths([s])
-
-    def answer(self, seat, mk, args):
-        if mk not in (PASS, CARD): raise RuleFault('rule:wrong-move')
-        if mk == PASS:
-            if args: raise RuleFault('rule:bad-args')
-            if self.kind == 'day': return self.deaths([seat])
-            return self.night_pass(seat)
-        if self.kind == 'day':
-            if len(args) != 3: raise RuleFault('rule:bad-args')
+            if t != -1 and (t == seat or t not in self.alive): self.rule('bad-target')
+            self.votes[seat] = t
+            return self.vote_step()
+        if ph in ('day_answer', 'night_answer', 'date_answer'):
+            if mk not in (PASS, CARD): self.rule('wrong-move')
+            if mk == PASS:
+                if args: self.rule('bad-args')
+                if ph == 'day_answer': return self.eliminate([seat], 'day')
+                if ph == 'date_answer': return self.eliminate([seat], 'date')
+                self.aqueue.pop(0); self.dying.append(seat)
+                return self.run_answers()
+            if ph in ('day_answer', 'date_answer'):
+                if len(args) != 3: self.rule('bad-args')
+                c, sl, cl = args
+                if (ph == 'day_answer' and c not in (ALIBI, EVI_L, EVI_R)) or (ph == 'date_answer' and c != MISFIRE):
+                    self.rule('wrong-card')
+                if sl not in self.hands[seat]: self.rule('not-in-hand')
+                if cl != 0: self.rule('bad-args')
+                eff = [('prove', sl, 1, [c], seat, 0)]
+                self.play(seat, sl)
+                if ph == 'date_answer':
+                    self.note('night %d: the date, seat %d, plays a Misfire' % (self.day, seat))
+                    return eff + self.finish('night')
+                if c == ALIBI:
+                    self.note('day %d: seat %d plays an Alibi' % (self.day, seat))
+                    return eff + self.start_night()
+                u = self.next_living(seat, 1 if c == EVI_L else -1)
+                self.note('day %d: seat %d plays Evidence onto %s' % (self.day, seat, u))
+                if u is None: return eff + self.start_night()
+                return eff + self.condemn(u)
+            # a night answer
+            cl = args[2] if len(args) == 3 else 0
+            if cl not in (0, 1) or (cl == 1 and not self.claim_due()): self.rule('bad-args')
+            if len(args) != 3: self.rule('bad-args')
             c, sl, cl = args
-            if c not in (ALIBI, EVI_L, EVI_R): raise RuleFault('rule:wrong-card')
-            if sl not in self.hands[seat]: raise RuleFault('rule:not-in-hand')
-            if cl != 0: raise RuleFault('rule:bad-args')
+            if c not in (MISFIRE, RIC_L, RIC_R): self.rule('wrong-card')
+            if sl not in self.hands[seat]: self.rule('not-in-hand')
             eff = [('prove', sl, 1, [c], seat, 0)]
+            if self.claim_due():
+                eff.append(('prove', seat, 1 if cl == 1 else 2, [BUTTERFLY], seat, 0))
+                if cl == 1: self.butterfly_hit = True
             self.play(seat, sl)
-            if c == ALIBI:
-                self.note('day %d: seat %d plays an Alibi' % (self.night, seat))
-                return eff + self.start_night()
-            t = self.next_living(seat, 1 if c == EVI_L else -1)
-            self.note('day %d: seat %d plays Evidence, seat %d condemned' % (self.night, seat, t))
-            return eff + self.condemn(t)
-        # night answer
-        cl = args[2] if len(args) == 3 else 0
-        if cl not in (0, 1) or (cl == 1 and not self.claim_due()): raise RuleFault('rule:bad-args')
-        if len(args) != 3: raise RuleFault('rule:bad-args')
-        c, sl, cl = args
-        if c not in (MISFIRE, RIC_L, RIC_R): raise RuleFault('rule:wrong-card')
-        if sl not in self.hands[seat]: raise RuleFault('rule:not-in-hand')
-        eff = [('prove', sl, 1, [c], seat, 0)]
-        if self.claim_due():
-            raise Unimplemented('a night answer while the Night Butterfly lives (protocol.md §12.5)')
-        self.play(seat, sl)
-        return eff + self.night_card(seat, c)
+            self.aqueue.pop(0)
+            if c == MISFIRE:
+                self.note('night %d: seat %d plays a Misfire' % (self.day, seat))
+                return eff + self.run_answers()
+            u = self.next_living(seat, 1 if c == RIC_L else -1)
+            self.note('night %d: seat %d plays a Ricochet onto %s' % (self.day, seat, u))
+            if u is None or u in self.dying or u in self.aqueue:
+                return eff + self.run_answers()
+            if u in self.attacked:
+                if u not in self.saved and u not in self.dated: self.aqueue.insert(0, u)
+                return eff + self.run_answers()
+            self.attacked.append(u); self.aqueue.insert(0, u)
+            return eff + self.protect([u])
+        self.rule('wrong-move')
 
     def play(self, seat, sl):
         self.hands[seat].remove(sl)
-        self.deck.append(sl); self.returned = True
+        self.pile.append(sl); self.stale = True
 
-    # ---------------------------------------------------------------- nights
+    # ---------------------------------------------------------------- days (§12.4)
+    def question_step(self):
+        if any(s not in self.votes for s in self.alive): return []
+        yes = sum(self.votes[s] for s in self.alive)
+        self.note('day 1: %d of %d say vote' % (yes, len(self.alive)))
+        if 2 * yes > len(self.alive): return self.start_vote()
+        return self.start_night()
+    def start_vote(self):
+        self.phase = 'vote'; self.votes = {}
+        return []
+    def vote_step(self):
+        if any(s not in self.votes for s in self.alive): return []
+        tally = {}
+        for s in self.alive:
+            t = self.votes[s]
+            if t != -1 and t in self.alive: tally[t] = tally.get(t, 0) + 1
+        top = max(tally.values()) if tally else 0
+        if top == 0:
+            self.note('day %d: nobody voted' % self.day)
+            return self.start_night()
+        best = [s for s in sorted(tally) if tally[s] == top]
+        if len(best) > 1:
+            self.note('day %d: a tie %s' % (self.day, best))
+            if self.o['tie_draw']: return self.end('draw')
+            return self.start_night()
+        return self.condemn(best[0])
+    def condemn(self, c):
+        self.note('day %d: seat %d condemned' % (self.day, c))
+        if self.inc and self.hands[c]:
+            self.phase = 'day_answer'; self.answerer = c
+            return []
+        return self.eliminate([c], 'day')
+
+    # ---------------------------------------------------------------- nights (§12.5)
     def claim_due(self):
-        return self.in_play(BUTTERFLY)
-
+        return DATE in self.asked and self.in_play(BUTTERFLY)
+    def kill_holders(self):
+        if self.in_play(DON): return [DON]
+        if self.joined and self.in_play(MADMAN): return [MAFIOSO, MADMAN]
+        return [MAFIOSO]
     def start_night(self):
-        self.night += 1
-        alive = list(self.alive)
-        parts = []
-        self.powers = []
+        self.day += 1
+        T = list(self.alive); self.T = T
+        parts = []; self.asked = set()
         def ballot(power, holders):
-            self.powers.append(power)
-            parts.append(('ballot', dict(power=power, roles=self.role_kinds, holders=holders, targets=alive,
+            self.asked.add(power)
+            parts.append(('ballot', dict(power=power, roles=self.role_kinds, holders=holders, targets=T,
                                          self_allowed=False, slot=lambda s: s)))
-        if self.in_play(DON): ballot(KILL, [DON])
-        else: ballot(KILL, [k for k in (MAFIOSO, DON, MADMAN) if k in self.role_kinds and (k != MADMAN or self.joined)])
+        ballot(KILL, self.kill_holders())
         if self.in_play(MADMAN) and not self.joined: ballot(MADKILL, [MADMAN])
         if self.in_play(NURSE): ballot(SAVE, [NURSE])
         if self.in_play(BUTTERFLY): ballot(DATE, [BUTTERFLY])
         if self.in_play(COMM):
-            parts.append(('check', dict(holders=[COMM], mandatory=True, roles=self.role_kinds, targets=alive,
+            self.asked.add(CHECK)
+            parts.append(('check', dict(holders=[COMM], mandatory=True, roles=self.role_kinds, targets=T,
                                         tslot=lambda s: s, tcomp=2 if self.joined else 1, neutral=NOT_MAFIA,
                                         slot=lambda s: s)))
-        if BUTTERFLY in self.role_kinds or MADMAN in self.role_kinds:
-            raise Unimplemented('a night with the Night Butterfly or the Madman in the role deck')
-        self.phase = 'wait'; self.waiting = 'night'
-        return [('actions', alive, parts)]
-
-    def night_tally(self):
-        self.waiting = 'kill'
-        parts = [(KILL, None)]
-        return [('tally', parts)]
+        self.phase = 'wait'; self.waiting = 'kill'
+        tal = [(KILL, None)] + ([(MADKILL, None)] if MADKILL in self.asked else [])
+        return [('actions', T, parts), ('tally', tal)]
 
     def tallied(self, facts):
-        if self.waiting == 'kill':
-            votes = {s: c for s, c in facts}
-            top = max(votes.values())
-            best = [s for s in sorted(votes) if votes[s] == top]
-            if top == 0: raise RuleFault('invalid', 'a kill tally with no vote')
-            if len(best) > 1:
-                self.tied = best; self.waiting = 'killcoin'
+        w = self.waiting
+        if w == 'kill':
+            nT = len(self.T)
+            kc = [c for _, c in facts[:nT]]
+            top = max(kc)
+            if top < 1: raise RuleFault('invalid', 'a kill tally with no vote')
+            if self.in_play(DON) and sum(kc) != 1: raise RuleFault('invalid', 'the Don cast not exactly one vote')
+            self.madvictim = None
+            if MADKILL in self.asked:
+                mc = [c for _, c in facts[nT:]]
+                if sorted(mc) != [0] * (nT - 1) + [1]: raise RuleFault('invalid', 'the Madman cast not exactly one vote')
+                self.madvictim = self.T[mc.index(1)]
+            tied = [self.T[i] for i, c in enumerate(kc) if c == top]
+            if len(tied) > 1:
+                self.tied = tied; self.waiting = 'killcoin'
                 return [('coin',)]
-            return self.attacked([best[0]])
-        if self.waiting == 'saves':
-            for (s, c) in facts:
-                if c: self.saved.add(s)
-            return self.next_answer()
+            return self.victims(tied[0])
+        if w == 'protect':
+            A = self.protecting; i = 0
+            if SAVE in self.asked:
+                for s in A:
+                    if facts[i][1] == 1: self.saved.add(s)
+                    i += 1
+            if DATE in self.asked:
+                for s in A:
+                    if facts[i][1] == 1: self.dated.add(s)
+                    i += 1
+            for s in A:
+                self.note('night %d: seat %d%s%s' % (self.day, s, ' saved' if s in self.saved else '',
+                                                     ' dated' if s in self.dated else ''))
+            self.waiting = None
+            return self.run_answers()
+        if w == 'date':
+            dc = [c for _, c in facts]
+            if sorted(dc) != [0] * (len(dc) - 1) + [1]: raise RuleFault('invalid', 'the date tally is not one vote')
+            d = self.T[dc.index(1)]
+            self.note('night %d: the Butterfly was hit; her date is seat %d' % (self.day, d))
+            if d not in self.alive: return self.finish('night')
+            if self.inc and self.hands[d]:
+                self.phase = 'date_answer'; self.answerer = d; self.waiting = None
+                return []
+            return self.eliminate([d], 'date')
         raise RuleFault('invalid', 'an unexpected tally')
 
     def coin(self, value, a):
         if self.waiting != 'killcoin': raise RuleFault('invalid', 'an unexpected coin')
-        st = sigma.Stream(value, b'mafia/kill-tie')
-        raise Unimplemented('how a joint coin breaks a tie of the kill among %s (protocol.md §12)' % self.tied)
+        v = self.tied[int.from_bytes(value[:8], 'big') % len(self.tied)]
+        self.note('night %d: a coin picks seat %d among %s' % (self.day, v, self.tied))
+        return self.victims(v)
 
-    def attacked(self, seats):
-        self.note('night %d: attacked %s' % (self.night, seats))
-        self.attacks = list(seats); self.saved = set(); self.standing = []
-        self.kind = 'night'; self.answered = set()
-        self.queue = sorted(seats)
-        if self.in_play(NURSE):
-            self.waiting = 'saves'
-            return [('tally', [(SAVE, [s]) for s in sorted(seats)])]
-        return self.next_answer()
+    def victims(self, v):
+        vs = sorted({v} | ({self.madvictim} if self.madvictim is not None else set()))
+        self.note('night %d: attacked %s' % (self.day, vs))
+        self.attacked = list(vs); self.aqueue = list(vs); self.dying = []
+        self.saved = set(); self.dated = set(); self.butterfly_hit = False
+        return self.protect(vs)
 
-    def next_answer(self):
-        while self.queue:
-            s = self.queue[0]
-            if s in self.saved: self.queue.pop(0); continue
-            if self.inc and self.hands[s]:
-                self.phase = 'answer'; self.answerer = s
+    def protect(self, A):
+        parts = []
+        if SAVE in self.asked: parts.append((SAVE, list(A)))
+        if DATE in self.asked: parts.append((DATE, list(A)))
+        if not parts: return self.run_answers()
+        self.phase = 'wait'; self.waiting = 'protect'; self.protecting = list(A)
+        return [('tally', parts)]
+
+    def run_answers(self):
+        while self.aqueue:
+            t = self.aqueue[0]
+            if t in self.saved or t in self.dated or t in self.dying or t not in self.alive:
+                self.aqueue.pop(0); continue
+            if self.inc and self.hands[t]:
+                self.phase = 'night_answer'; self.answerer = t
                 return []
-            self.queue.pop(0); self.standing.append(s)
-        deaths = sorted(set(self.standing))
-        return self.deaths(deaths)
-
-    def night_pass(self, seat):
-        self.queue.pop(0); self.standing.append(seat)
-        return self.next_answer()
-
-    def night_card(self, seat, c):
-        self.queue.pop(0)
-        if c == MISFIRE:
-            self.note('night %d: seat %d plays a Misfire' % (self.night, seat))
-            return self.next_answer()
-        t = self.next_living(seat, 1 if c == RIC_L else -1)
-        self.note('night %d: seat %d plays a Ricochet onto seat %d' % (self.night, seat, t))
-        if t in self.standing or t in self.queue:
-            return self.next_answer()          # merges with the attack on t
-        self.queue.insert(0, t)
-        if t not in self.attacks and self.in_play(NURSE) and t not in self.saved:
-            self.attacks.append(t)
-            self.waiting = 'saves'; self.phase = 'wait'
-            return [('tally', [(SAVE, [t])])]
-        return self.next_answer()
-
-    # ---------------------------------------------------------------- deaths
-    def deaths(self, seats):
+            self.aqueue.pop(0); self.dying.append(t)
         self.phase = 'wait'
-        if not seats:
-            return self.after_deaths([])
-        self.dying = list(seats)
-        self.waiting = 'deathreveal'
-        return [('reveal', list(seats), [0])]
+        if self.dying: return self.eliminate(sorted(self.dying), 'night')
+        return self.butterfly_date()
 
-    def revealed_kinds(self, slots, kinds):
-        pass
+    def butterfly_date(self):
+        if self.butterfly_hit and DATE in self.asked:
+            self.phase = 'wait'; self.waiting = 'date'
+            return [('tally', [(DATE, None)])]
+        return self.finish('night')
+
+    # ---------------------------------------------------------------- eliminations (§12.6)
+    def eliminate(self, E, why):
+        self.phase = 'wait'; self.waiting = 'elim'; self.elim = (list(E), why)
+        return [('reveal', list(E), [0])]
 
     def revealed(self, slots, kinds):
-        if self.waiting == 'deathreveal':
-            for s, k in zip(slots, kinds): self.known[s] = k
-            for s in slots:
-                self.note('seat %d dies: %s' % (s, ROLE_NAMES[self.known[s]] if self.known[s] < 7 else self.known[s]))
-            self.waiting = 'retire'; self.retiring = list(slots)
-            return [('retire', s) for s in slots]
-        if self.waiting == 'endreveal':
-            for s, k in zip(slots, kinds): self.known[s] = k
+        if self.waiting == 'end':
+            for s, k in zip(slots, kinds):
+                if k > MADMAN: raise RuleFault('invalid', 'a revealed role is no role')
+                self.known[s] = k
             self.phase = 'over'; self.waiting = None
             return []
-        raise RuleFault('invalid', 'an unexpected reveal')
-
-    def retire_done(self, seat):
-        self.retiring.remove(seat)
-        self.alive.remove(seat)
-        for sl in self.hands[seat]:
-            self.deck.append(sl); self.returned = True
-        self.hands[seat] = []
-        if self.retiring: return []
-        return self.after_deaths(self.dying)
-
-    def after_deaths(self, dead):
+        if self.waiting != 'elim': raise RuleFault('invalid', 'an unexpected reveal')
+        E, why = self.elim
+        for s, k in zip(slots, kinds):
+            if k > MADMAN: raise RuleFault('invalid', 'a revealed role is no role')
+            self.known[s] = k
+        for k in set(kinds):
+            if sum(1 for r in self.known.values() if r == k) > self.roles.count(k):
+                raise RuleFault('invalid', 'more roles %d than the deck holds' % k)
         eff = []
-        draws = any(self.known.get(s) in (COMM, DON) for s in dead)
-        if draws and self.inc:
-            if self.returned and not self.o['fixed']:
-                eff.append(('shuffle', list(self.deck), None)); self.returned = False
-            for p in self.alive:
-                if len(self.hands[p]) < 3 and self.deck:
-                    s = self.deck.pop(0); self.hands[p].append(s)
-                    eff.append(('peek', [s], p, [0]))
-        if any(is_mafia(self.known.get(s)) and self.known.get(s) != MADMAN for s in dead) and not self.joined \
-                and MADMAN in self.roles:
-            raise Unimplemented('the Madman joining')
-        self.after_kind = self.kind
-        return eff + self.continue_after_deaths()
+        for p in E:
+            self.note('seat %d eliminated: %s' % (p, ROLE_NAMES[self.known[p]]))
+            self.alive.remove(p)
+            eff.append(('retire', p))
+            if self.hands[p]:
+                self.pile += self.hands[p]; self.hands[p] = []; self.stale = True
+            if self.known[p] in (COMM, DON): self.draw_rounds += 1
+            if self.known[p] in (MAFIOSO, DON) and not self.joined:
+                self.joined = True; self.join_due = True
+            if why == 'night' and self.known[p] == BUTTERFLY and p in self.attacked \
+                    and p not in self.saved and p not in self.dated:
+                self.butterfly_hit = True
+        self.waiting = None
+        if why == 'night': return eff + self.butterfly_date()
+        if why == 'date': return eff + self.finish('night')
+        return eff + self.finish(why)
 
-    def continue_after_deaths(self):
-        civ = len(self.alive) - self.living_mafia()
-        if self.living_mafia() == 0: return self.finish('civilians')
-        if civ <= 1: return self.finish('mafia')
-        if self.after_kind == 'night': return self.start_vote()
-        return self.start_night()
+    def finish(self, after):
+        eff = []
+        for _ in range(self.draw_rounds):
+            if self.inc and self.pile:
+                if self.stale and not self.o['fixed']:
+                    eff.append(('shuffle', list(self.pile), list(self.alive))); self.stale = False
+                for p in self.alive:
+                    if len(self.hands[p]) < 3 and self.pile:
+                        s = self.pile.pop(0); self.hands[p].append(s)
+                        eff.append(('peek', [s], p, [0]))
+        self.draw_rounds = 0
+        if self.join_due:
+            self.join_due = False
+            if self.in_play(MADMAN):
+                self.note('the Madman joins the mafia')
+                eff += [('peek', [p], p, [4]) for p in self.alive]
+                eff.append(('actions', list(self.alive), [('tag', dict(round=2))]))
+        if self.mafia_alive() == 0: return eff + self.end('civilians')
+        if len(self.alive) - self.mafia_alive() <= 1: return eff + self.end('mafia')
+        if after == 'night': return eff + self.start_vote()
+        if after == 'day': return eff + self.start_night()
+        if after == 'leave': return eff + self.resume()
+        raise RuleFault('invalid', 'finish after %r' % after)
 
-    def finish(self, who):
+    def end(self, who):
         self.result = who
         self.note('the game ends: %s' % who)
-        self.phase = 'wait'; self.waiting = 'endreveal'
-        living = [s for s in self.alive]
-        if not living: self.phase = 'over'; return []
-        return [('reveal', living, [0])]
+        self.phase = 'wait'; self.waiting = 'end'
+        return [('reveal', list(self.alive), [0])]
+
+    # ---------------------------------------------------------------- leaving (§12.8)
+    def leave(self, seat):
+        self.note('seat %d leaves' % seat)
+        self.interrupted = self.phase
+        return self.eliminate([seat], 'leave')
+    def resume(self):
+        ph = self.interrupted
+        if ph == 'question':
+            self.phase = 'question'; return self.question_step()
+        if ph == 'vote':
+            self.phase = 'vote'; return self.vote_step()
+        if ph == 'day_answer': return self.start_night()
+        if ph == 'night_answer':
+            self.aqueue = [s for s in self.aqueue if s in self.alive]
+            self.dying = [s for s in self.dying if s in self.alive]
+            return self.run_answers()
+        if ph == 'date_answer': return self.finish('night')
+        raise RuleFault('invalid', 'a leave in phase %r' % ph)
 
     def final(self, names):
-        roles = {names[s]: ROLE_NAMES[k] if k < 7 else k for s, k in sorted(self.known.items())}
-        win = None
-        if self.result == 'mafia': win = [names[s] for s in range(self.n) if is_mafia(self.known.get(s))]
-        elif self.result == 'civilians': win = [names[s] for s in range(self.n) if s in self.known and not is_mafia(self.known[s])]
-        return dict(over=self.phase == 'over', result=self.result, roles=roles, winners=win)
+        roles = {names[s]: ROLE_NAMES[k] for s, k in sorted(self.known.items())}
+        win = []
+        if self.result == 'mafia': win = [names[s] for s in sorted(self.known) if is_mafia(self.known[s])]
+        elif self.result == 'civilians': win = [names[s] for s in sorted(self.known) if not is_mafia(self.known[s])]
+        return dict(over=self.phase == 'over', result=self.result, roles=roles, winners=win,
+                    eliminated=[names[s] for s in range(self.n) if s not in self.alive])

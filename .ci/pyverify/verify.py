@@ -251,6 +251,7 @@ def verify(data):
         if opening and to['fixed'] != deck: return refuse('a grimm fixed deal must be the canonical deck')
         res['deal_source'] = 'fixed'
     elif game == 'grimm' and gopts['fixed']: res['deal_source'] = 'fixed'      # §6: fixed rounds
+    elif game == 'mafia' and gopts['fixed']: res['deal_source'] = 'fixed'      # §2.2.3: the options' fixed deal
     elif opening: res['deal_source'] = 'shuffle'
     else: res['deal_source'] = 'coins'
     res['fixed_deal'] = res['deal_source'] == 'fixed'
