@@ -90,6 +90,12 @@ class Mafia:
         self.day = 1
         self.result = None
         self.asked = set()                   # the powers asked tonight
+        self.untested = set()                # parts of §12 no transcript we had exercised
+        if MADMAN in self.roles: self.untested.add('the Madman')
+        if BUTTERFLY in self.roles: self.untested.add('the Night Butterfly')
+        if o['tie_draw']: self.untested.add('a tied vote as a draw (option)')
+        if o['fixed']: self.untested.add("the options' fixed deal")
+        if o['no_incidents']: self.untested.add('a table without incident cards')
 
     # ---------------------------------------------------------------- cards (§12.1)
     def tuple_card(self, k):
@@ -282,6 +288,7 @@ class Mafia:
         if self.in_play(BUTTERFLY): ballot(DATE, [BUTTERFLY])
         if self.in_play(COMM):
             self.asked.add(CHECK)
+            if self.joined: self.untested.add('a check after the join (TargetComp 2)')
             parts.append(('check', dict(holders=[COMM], mandatory=True, roles=self.role_kinds, targets=T,
                                         tslot=lambda s: s, tcomp=2 if self.joined else 1, neutral=NOT_MAFIA,
                                         slot=lambda s: s)))
@@ -414,6 +421,7 @@ class Mafia:
 
     def finish(self, after):
         eff = []
+        if self.draw_rounds > 1: self.untested.add('two draw rounds in one finish')
         for _ in range(self.draw_rounds):
             if self.inc and self.pile:
                 if self.stale and not self.o['fixed']:
@@ -444,7 +452,7 @@ class Mafia:
 
     # ---------------------------------------------------------------- leaving (§12.8)
     def leave(self, seat):
-        self.note('seat %d leaves' % seat)
+        self.note('seat %d leaves' % seat); self.untested.add('leaving')
         self.interrupted = self.phase
         return self.eliminate([seat], 'leave')
     def resume(self):
@@ -462,6 +470,9 @@ class Mafia:
         raise RuleFault('invalid', 'a leave in phase %r' % ph)
 
     def final(self, names):
+        if self.untested:
+            self.notes.append('this game uses parts of protocol.md §12 that no transcript available to this '
+                              'verifier exercised (replayed from the documents as written): ' + ', '.join(sorted(self.untested)))
         roles = {names[s]: ROLE_NAMES[k] for s, k in sorted(self.known.items())}
         win = []
         if self.result == 'mafia': win = [names[s] for s in sorted(self.known) if is_mafia(self.known[s])]

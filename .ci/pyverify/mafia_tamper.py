@@ -77,7 +77,7 @@ def cases(entries):
     out.append(('a retirement with another key', key, lambda b: b'\x05' + (2).to_bytes(32, 'little'), 'key-mismatch'))
     try:
         coin = find(entries, lambda i, b: b[0] == 7)
-        out.append(('a coin share flipped', coin, lambda b: flip(b, len(b) - 40), 'bad-share'))
+        out.append(('a coin share flipped', coin, lambda b: flip(b, len(b) - 20), 'bad-share'))
     except LookupError: pass
     try:
         chk = find(entries, lambda i, b: b[0] == 8 and len(actions_parts(b)) >= 2 and len(actions_parts(b)[-1]) != len(actions_parts(b)[0]))
@@ -136,6 +136,20 @@ def main():
         good = (r.get('fault') or {}).get('reason') == 'wrong-position'
         ok += good; bad += not good
         print('%-5s %-40s at %4d: got %s exit %s' % ('OK' if good else 'FAIL', 'two entries swapped', idx, r.get('fault'), r['exit']))
+        # another seat's entry where a seat is due; an entry after the end
+        e = entries[idx]; p = parse_entry(e); other = (p['seat'] + 1) % len(sigs)
+        r = run(frame(roster, sigs, entries[:idx] + [rebuild(e, seat=other)]), p['sig'])
+        good = (r.get('fault') or {}).get('reason') == 'not-your-turn' and r['fault']['seat'] == other and r['fault']['position'] == idx
+        ok += good; bad += not good
+        print('%-5s %-40s at %4d: got %s exit %s' % ('OK' if good else 'FAIL', "another seat's entry", idx, r.get('fault'), r['exit']))
+        from fmt import H
+        last = parse_entry(entries[-1])
+        extra = (struct.pack('>QB', len(entries), last['seat']) + H(b"masque/v1/entry" + entries[-1]) +
+                 struct.pack('>I', len(last['body'])) + last['body'] + last['sig'])
+        r = run(frame(roster, sigs, entries + [extra]), last['sig'])
+        good = (r.get('fault') or {}).get('reason') == 'log-closed' and r['fault']['position'] == len(entries)
+        ok += good; bad += not good
+        print('%-5s %-40s at %4d: got %s exit %s' % ('OK' if good else 'FAIL', 'an entry after the end', len(entries), r.get('fault'), r['exit']))
         # a whole game cut short is valid but not complete
         r = run(frame(roster, sigs, entries[:idx + 1]), None)
         good = r['exit'] == 0 and r['valid'] and not r['complete']

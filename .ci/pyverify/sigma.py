@@ -65,7 +65,7 @@ def eq_holds(sec, pub, s_of, R, e):
     lhs = IDENT
     for w, B in sec: lhs = padd(lhs, pmul(s_of[w], B))
     rhs = IDENT
-    for coef, Q in pub: rhs = padd(rhs, Q if coef is None else pmul(coef, Q))
+    for coef, Q in pub: rhs = padd(rhs, Q if coef is None else (pneg(Q) if coef == L - 1 else pmul(coef, Q)))
     return r255.r_eq(lhs, padd(R, pmul(e, rhs)))
 
 def verify_formula(t, f, raw, composition=False):

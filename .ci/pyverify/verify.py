@@ -317,8 +317,11 @@ def verify(data):
             elif kind == 'set': rq.update(slots=e[1], cards=e[2])
             elif kind == 'retire': rq.update(seat=e[1], authors=[e[1]])
             elif kind == 'actions':
+                # protocol.md §5: tags only with tags, ballots and checks only with ballots and checks
+                istag = lambda ps: all(p[0] == 'tag' for p in ps)
                 if (last is not None and last['kind'] == 'actions' and not last['bodies'] and last['seats'] == list(e[1])
-                        and len(last['parts']) + len(e[2]) <= 16):
+                        and len(last['parts']) + len(e[2]) <= 16 and istag(last['parts']) == istag(e[2])
+                        and (istag(e[2]) or not any(p[0] == 'tag' for p in e[2]))):
                     last['parts'] += list(e[2]); continue
                 rq.update(seats=list(e[1]), parts=list(e[2]), bodies={})
             elif kind == 'tally':
