@@ -61,12 +61,11 @@ def _split(f, raw):
     return ch, cm_raw, cm, rs
 
 def eq_holds(sec, pub, s_of, R, e):
-    # sum s_w * B == R + e * sum coef*Q
-    lhs = IDENT
-    for w, B in sec: lhs = padd(lhs, pmul(s_of[w], B))
-    rhs = IDENT
-    for coef, Q in pub: rhs = padd(rhs, Q if coef is None else (pneg(Q) if coef == L - 1 else pmul(coef, Q)))
-    return r255.r_eq(lhs, padd(R, pmul(e, rhs)))
+    # sum s_w * B == R + e * sum coef*Q, checked as one multi-scalar multiplication:
+    # sum s_w * B + sum (-e*coef) * Q == R
+    terms = [(s_of[w], B) for w, B in sec]
+    for coef, Q in pub: terms.append(((-e * (1 if coef is None else coef)) % L, Q))
+    return r255.r_eq(r255.msm(terms), R)
 
 def verify_formula(t, f, raw, composition=False):
     """t: a transcript with dom-sep, protocol, context and statement items already absorbed."""
