@@ -289,9 +289,17 @@ class Mafia:
         if self.in_play(COMM):
             self.asked.add(CHECK)
             if self.joined: self.untested.add('a check after the join (TargetComp 2)')
-            parts.append(('check', dict(holders=[COMM], mandatory=True, roles=self.role_kinds, targets=T,
-                                        tslot=lambda s: s, tcomp=2 if self.joined else 1, neutral=NOT_MAFIA,
-                                        slot=lambda s: s)))
+            pd = dict(holders=[COMM], mandatory=True, roles=self.role_kinds, targets=T,
+                      tslot=lambda s: s, tcomp=2 if self.joined else 1, neutral=NOT_MAFIA, slot=lambda s: s)
+            if self.joined and MADMAN not in self.roles:
+                # protocol.md §12.6 read literally: "he joins now" even with no Madman in the role deck, so the
+                # check re-masks component 2.  If the check verifies only with component 1 the documents and the
+                # transcript disagree on an unclear point: undetermined, not a fault (README, finding 3).
+                pd['alt_tcomp'] = 1
+                pd['alt_why'] = ('a check after the first mafia elimination in a game without the Madman re-masks '
+                                 'team component 1, while protocol.md §12.6 read literally ("he joins now") makes '
+                                 'it component 2: the documents are unclear here')
+            parts.append(('check', pd))
         self.phase = 'wait'; self.waiting = 'kill'
         tal = [(KILL, None)] + ([(MADKILL, None)] if MADKILL in self.asked else [])
         return [('actions', T, parts), ('tally', tal)]

@@ -545,6 +545,11 @@ def verify(data):
                 Q = sigma.verify_check(gid, cpos, seat, Hb, Hj, pd['holders'], pd['mandatory'], pd['roles'],
                                        Xb[seat], Yb[seat], Xs[seat], Ys[seat], card, ci, sh_raw, sh_pts,
                                        pd['targets'], tcards, pd['tcomp'], pd['neutral'], part)
+                if Q is None and pd.get('alt_tcomp') is not None and sigma.verify_check(
+                        gid, cpos, seat, Hb, Hj, pd['holders'], pd['mandatory'], pd['roles'],
+                        Xb[seat], Yb[seat], Xs[seat], Ys[seat], card, ci, sh_raw, sh_pts,
+                        pd['targets'], tcards, pd['alt_tcomp'], pd['neutral'], part) is not None:
+                    raise mafia.Unimplemented(pd['alt_why'])
                 if Q is None: raise Fault('bad-check', 'part %d' % j)
                 out.append(sigma.card_from_points([Q]))
             else: raise Fault('invalid', 'unknown part %r' % pk)
