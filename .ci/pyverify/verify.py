@@ -83,8 +83,8 @@ def check_points(b, n_el, n_sc, off=0):
     for i in range(n_el): r_decode(b[off + 32 * i:off + 32 * i + 32])
     for i in range(n_sc): scalar_decode(b[off + 32 * (n_el + i):off + 32 * (n_el + i) + 32])
 
-def decode_body(b, W=1, SW=3):
-    """W: the table's card width (1; Mafia 5); SW: the widest share (3; Mafia 5)"""
+def decode_body(b, W=1, SW=5):
+    """W: the table's card width (1; Mafia 5); SW: the widest share (5 for every game, protocol.md §4)"""
     if not b: raise EncodingError('empty body')
     r = Rd(b); kind = r.u8(); out = dict(kind=kind)
     if kind in (1, 2):
@@ -256,7 +256,7 @@ def verify(data):
     else: res['deal_source'] = 'coins'
     res['fixed_deal'] = res['deal_source'] == 'fixed'
     kinds_pts = [sigma.M(k) for k in range(K)]
-    SW = max(3, W)
+    SW = 5                       # protocol.md §4: share widths 1..5 (mental.MaxWidth), every game
     mafia_table = game == 'mafia'
 
     # ---------------------------------------------------------------- table state
