@@ -49,12 +49,13 @@ def pneg(P):
 def psub(P, Q): return padd(P, pneg(Q))
 def pmul(k, P):
     k %= L
-    R = IDENT
-    Q = P
-    while k:
-        if k & 1: R = padd(R, Q)
-        Q = pdbl(Q); k >>= 1
-    return R
+    if k.bit_length() <= 8:
+        R = IDENT; Q = P
+        while k:
+            if k & 1: R = padd(R, Q)
+            Q = pdbl(Q); k >>= 1
+        return R
+    return msm([(k, P)])
 def pmul_raw(k, P):  # no reduction mod L (for cofactor checks)
     R = IDENT; Q = P
     while k:
@@ -63,15 +64,25 @@ def pmul_raw(k, P):  # no reduction mod L (for cofactor checks)
     return R
 
 def msm(pairs):
-    # simple interleaved (Straus, 1-bit) multi-scalar multiplication
-    pairs = [(k % L, P) for k, P in pairs if k % L]
+    """sum of k*P: Straus with 4-bit windows (shared doublings)"""
+    pairs = [(k % L, P) for k, P in pairs]
+    pairs = [(k, P) for k, P in pairs if k]
     if not pairs: return IDENT
+    tabs = []
+    for k, P in pairs:
+        t = [IDENT, P]
+        for _ in range(14): t.append(padd(t[-1], P))
+        tabs.append(t)
     nb = max(k.bit_length() for k, _ in pairs)
+    nw = (nb + 3) // 4
     R = IDENT
-    for i in range(nb - 1, -1, -1):
-        R = pdbl(R)
-        for k, P in pairs:
-            if (k >> i) & 1: R = padd(R, P)
+    for i in range(nw - 1, -1, -1):
+        if i != nw - 1:
+            R = pdbl(pdbl(pdbl(pdbl(R))))
+        sh = 4 * i
+        for (k, _), t in zip(pairs, tabs):
+            dgt = (k >> sh) & 15
+            if dgt: R = padd(R, t[dgt])
     return R
 
 # ---- ristretto255 ----

@@ -61,12 +61,11 @@ def _split(f, raw):
     return ch, cm_raw, cm, rs
 
 def eq_holds(sec, pub, s_of, R, e):
-    # sum s_w * B == R + e * sum coef*Q
-    lhs = IDENT
-    for w, B in sec: lhs = padd(lhs, pmul(s_of[w], B))
-    rhs = IDENT
-    for coef, Q in pub: rhs = padd(rhs, Q if coef is None else pmul(coef, Q))
-    return r255.r_eq(lhs, padd(R, pmul(e, rhs)))
+    # sum s_w * B == R + e * sum coef*Q, checked as one multi-scalar multiplication:
+    # sum s_w * B + sum (-e*coef) * Q == R
+    terms = [(s_of[w], B) for w, B in sec]
+    for coef, Q in pub: terms.append(((-e * (1 if coef is None else coef)) % L, Q))
+    return r255.r_eq(r255.msm(terms), R)
 
 def verify_formula(t, f, raw, composition=False):
     """t: a transcript with dom-sep, protocol, context and statement items already absorbed."""
@@ -313,3 +312,115 @@ def verify_shuffle(gid, pos, seat, Hb, Hj, incards, outcards, proof):
         if not eq(padd(pmul(sh[i], G), pmul(sp[i], prev)), padd(th[i], pmul(c, ch[i]))): return False
         prev = ch[i]
     return True
+
+# ---- Mafia (SPEC §9): the group secret's point, tags, powered ballots, checks
+def group_secret_point(gid):
+    return r255.from_uniform(hashlib.sha512(b"masque/mafia-group-secret/v1" + gid).digest())
+
+def sub_card(card, comps):
+    """Card.Select(comps) (SPEC §3.2): card = (raw, [(A,B)...])"""
+    return card_from_points([card[1][c] for c in comps])
+
+def _val(e, v, Hj):
+    A, B = e
+    return ('leaf', 1, [([(0, G)], [(None, A)]), ([(0, Hj)], [(None, B if v == 0 else psub(B, G))])])
+
+def hold_formula(view_card, comp, shares, kinds, X, Y):
+    """HOLD(K) of SPEC §9: the viewed-holding leaves over the view (shares: [([E1 pts], [E2 pts])])"""
+    return viewed_holding_formula(view_card, comp, shares, kinds, X, Y)
+
+def _absorb_view(t, Xb, Yb, view_card, comp, shares_raw):
+    t.add('X', Xb).add('Y', Yb).add('card', view_card[0]).u64('component', comp)
+    t.u64('shares/n', len(shares_raw))
+    for e1s, e2s in shares_raw:
+        t.u64('E1/n', len(e1s))
+        for x in e1s: t.add('E1', x)
+        t.u64('E2/n', len(e2s))
+        for x in e2s: t.add('E2', x)
+
+def ballot_size(n_roles, n, sigma_set):
+    return 1 + 64 * n + 32 * (6 * n_roles + 7 * n + 5 + 3 * (1 if sigma_set else 0))
+
+def verify_power_ballot(gid, cpos, seat, Hb, Hj, power, roles, holders, targets, self_allowed,
+                        Xb, Yb, X, Y, view_card, comp, shares_raw, shares_pts, part):
+    """SPEC §9.2. Returns the entries [(A,B)...] or None when the part does not decode or verify."""
+    n = len(targets)
+    sig = targets.index(seat) if (seat in targets and not self_allowed) else None
+    if sig is not None and n == 1: return None
+    if len(part) != ballot_size(len(roles), n, sig is not None) or part[0] != n: return None
+    try:
+        ents_raw = [part[1 + 64 * i:65 + 64 * i] for i in range(n)]
+        ents = [(r_decode(x[:32]), r_decode(x[32:])) for x in ents_raw]
+    except r255.EncodingError:
+        return None
+    nonh = [k for k in roles if k not in holders]
+    t = ctx(b"masque/mafia-ballot/v1", gid, cpos, seat).add('H', Hb).u64('power', power)
+    t.u64('roles/n', len(roles))
+    for k in roles: t.u64('roles', k)
+    t.u64('holders/n', len(holders))
+    for k in holders: t.u64('holders', k)
+    t.u64('targets/n', n)
+    for s in targets: t.u64('target', s)
+    t.u64('self', sig if sig is not None else (1 << 64) - 1)
+    _absorb_view(t, Xb, Yb, view_card, comp, shares_raw)
+    t.u64('entries/n', n)
+    for x in ents_raw: t.add('entry', x)
+    z = [t.challenge(b"zero-z") for _ in range(n)]
+    SA = IDENT; SB = IDENT
+    for A, B in ents: SA = padd(SA, A); SB = padd(SB, B)
+    first = [hold_formula(view_card, comp, shares_pts, holders, X, Y),
+             ('and', [('or', [_val(e, 0, Hj), _val(e, 1, Hj)]) for e in ents]),
+             _val((SA, SB), 1, Hj)]
+    if sig is not None: first.append(_val(ents[sig], 0, Hj))
+    zero = ('leaf', 1, [([(0, G)], [(zi, A) for zi, (A, B) in zip(z, ents)]),
+                        ([(0, Hj)], [(zi, B) for zi, (A, B) in zip(z, ents)])])
+    f = ('or', [('and', first), ('and', [hold_formula(view_card, comp, shares_pts, nonh, X, Y), zero])])
+    try:
+        ok = verify_formula(t, f, part[1 + 64 * n:])
+    except (ProofError, r255.EncodingError):
+        return None
+    return ents if ok else None
+
+def check_size(n_holders, n_roles, v, mandatory):
+    return 64 + 32 * ((6 * n_roles + 4 * v + 1) if mandatory else (6 * n_holders + 4 * v + 2))
+
+def verify_check(gid, cpos, seat, Hb, Hj, holders, mandatory, roles, Xb, Yb, X, Y, view_card, comp,
+                 shares_raw, shares_pts, targets, target_cards, tcomp, neutral, part):
+    """SPEC §9.3. Returns Q (A, B) or None."""
+    valid = [i for i, s in enumerate(targets) if s != seat]
+    if not valid: return None
+    if len(part) != check_size(len(holders), len(roles), len(valid), mandatory): return None
+    try:
+        QA = r_decode(part[:32]); QB = r_decode(part[32:64])
+    except r255.EncodingError:
+        return None
+    t = ctx(b"masque/mafia-check/v1", gid, cpos, seat).add('H', Hb)
+    t.u64('holders/n', len(holders))
+    for k in holders: t.u64('holders', k)
+    t.u64('mandatory', 1 if mandatory else 0)
+    t.u64('roles/n', len(roles) if mandatory else 0)
+    if mandatory:
+        for k in roles: t.u64('roles', k)
+    _absorb_view(t, Xb, Yb, view_card, comp, shares_raw)
+    t.u64('targets/n', len(targets))
+    for s, c in zip(targets, target_cards):
+        t.u64('target', s).add('target-card', c[0])
+    t.u64('target-component', tcomp).u64('neutral', neutral)
+    t.add('Q', b'\x01' + part[:64])
+    def remask(C):
+        A, B = C[1][tcomp]
+        return ('leaf', 1, [([(0, G)], [(None, QA), (L - 1, A)]), ([(0, Hj)], [(None, QB), (L - 1, B)])])
+    picks = [remask(target_cards[i]) for i in valid]
+    pick = picks[0] if len(picks) == 1 else ('or', picks)
+    nl = ('leaf', 1, [([(0, G)], [(None, QA)]), ([(0, Hj)], [(None, QB), (L - 1, M(neutral))])])
+    if mandatory:
+        nonh = [k for k in roles if k not in holders]
+        neutral_f = ('and', [hold_formula(view_card, comp, shares_pts, nonh, X, Y), nl])
+    else:
+        neutral_f = nl
+    f = ('or', [('and', [hold_formula(view_card, comp, shares_pts, holders, X, Y), pick]), neutral_f])
+    try:
+        ok = verify_formula(t, f, part[64:])
+    except (ProofError, r255.EncodingError):
+        return None
+    return (QA, QB) if ok else None

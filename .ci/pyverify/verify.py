@@ -9,7 +9,7 @@ from r255 import EncodingError, r_decode, scalar_decode
 from fmt import H, R as Rd, Damaged, parse_file, parse_entry
 from mascarade import RuleFault, Mascarade, parse_options as masc_options
 
-SUPPORTED_GAMES = ('mascarade', 'mascarade2', 'grimm')
+SUPPORTED_GAMES = ('mascarade', 'mascarade2', 'grimm', 'mafia')
 
 class Fault(Exception):
     def __init__(self, reason, detail=''):
@@ -73,9 +73,9 @@ def parse_table_options(opts):
     return ro
 
 # ---------------------------------------------------------------- bodies (protocol.md §4)
-def dcard(r, width=None):
+def dcard(r, width=None, wmax=3):
     w = r.u8()
-    if not 1 <= w <= 3 or (width is not None and w != width): raise EncodingError('card width')
+    if not 1 <= w <= wmax or (width is not None and w != width): raise EncodingError('card width')
     raw = bytes([w]) + r.take(64 * w)
     return sigma.card_from_raw(raw)
 
@@ -83,7 +83,8 @@ def check_points(b, n_el, n_sc, off=0):
     for i in range(n_el): r_decode(b[off + 32 * i:off + 32 * i + 32])
     for i in range(n_sc): scalar_decode(b[off + 32 * (n_el + i):off + 32 * (n_el + i) + 32])
 
-def decode_body(b):
+def decode_body(b, W=1, SW=5):
+    """W: the table's card width (1; Mafia 5); SW: the widest share (5 for every game, protocol.md §4)"""
     if not b: raise EncodingError('empty body')
     r = Rd(b); kind = r.u8(); out = dict(kind=kind)
     if kind in (1, 2):
@@ -98,7 +99,7 @@ def decode_body(b):
         if ns > 4: raise EncodingError('swap count')
         sw = []
         for _ in range(ns):
-            o0 = dcard(r, 1); o1 = dcard(r, 1); pr = r.take(224)
+            o0 = dcard(r, W, W); o1 = dcard(r, W, W); pr = r.take(224)
             check_points(pr, 0, 1); check_points(pr, 4, 2, 32)
             sw.append((o0, o1, pr))
         out['swaps'] = sw; out['stmts'] = None
@@ -122,13 +123,13 @@ def decode_body(b):
         p = r.u8(); pub = []
         for _ in range(p):
             sb = r.bu16(); w = sb[0] if sb else 0
-            if not 1 <= w <= 3 or len(sb) != 1 + 32 * w + 32 * (w + 2): raise EncodingError('share')
+            if not 1 <= w <= SW or len(sb) != 1 + 32 * w + 32 * (w + 2): raise EncodingError('share')
             check_points(sb, w + w + 1, 1, 1)
             pub.append(sb)
         q = r.u8(); encs = []
         for _ in range(q):
             sb = r.bu16(); w = sb[0] if sb else 0
-            if not 1 <= w <= 3 or len(sb) != 1 + 64 * w + 32 * (2 + 3 * w): raise EncodingError('enc share')
+            if not 1 <= w <= SW or len(sb) != 1 + 64 * w + 32 * (2 + 3 * w): raise EncodingError('enc share')
             check_points(sb, 2 * w + 1 + 2 * w, 1 + w, 1)
             encs.append(sb)
         if p + q > 256: raise EncodingError('too many shares')
@@ -136,13 +137,23 @@ def decode_body(b):
     elif kind == 6:
         n = r.u8()
         if not 1 <= n <= 64: raise EncodingError('shuffle size')
-        out['cards'] = [dcard(r, 1) for _ in range(n)]
-        w = 1
+        out['cards'] = [dcard(r, W, W) for _ in range(n)]
+        w = W
         pr = r.take(32 * (5 * n + 6 + 3 * w))
         check_points(pr, 3 * n + 3 + 2 * w, 2 * n + 3 + w)
         out['proof'] = pr
     elif kind == 7:
         cs = r.take(128); check_points(cs, 3, 1); out['cs'] = cs
+    elif kind == 8:
+        # protocol.md §4: actions (games with a night's secret actions only: Mafia)
+        p = r.u8()
+        if not 1 <= p <= 16: raise EncodingError('part count')
+        parts = []
+        for _ in range(p):
+            ln = r.u32()
+            if not 1 <= ln <= 65536: raise EncodingError('part length')
+            parts.append(r.take(ln))
+        out['parts'] = parts
     else:
         raise EncodingError('unknown kind')
     if not r.done(): raise EncodingError('trailing bytes')
@@ -203,6 +214,7 @@ def verify(data):
         return refuse('table options: %s' % e)
     game = ro['game']
     unimplemented = None
+    W = 1
     try:
         if game in ('mascarade', 'mascarade2'):
             gopts = masc_options(game, to['game_options'], names)
@@ -220,6 +232,15 @@ def verify(data):
             except grimm.Unimplemented as u:
                 rules = None; unimplemented = str(u)
             K = 25; deck = grimm.deck(gopts); opening = True
+        elif game == 'mafia':
+            import mafia
+            gopts = mafia.parse_options(to['game_options'], names)
+            if gopts.get('names_differ'): return refuse('the game options name other players than the roster seats (protocol.md §2.2.1)')
+            try:
+                rules = mafia.Mafia(gopts, n, gid, note)
+            except mafia.Unimplemented as u:
+                rules = None; unimplemented = str(u)
+            K = mafia.K; deck = mafia.deck(gopts, n); opening = True; W = 5
         else:
             raise ValueError('unknown game')
     except (ValueError, Damaged, struct.error, UnicodeDecodeError) as e:
@@ -230,82 +251,228 @@ def verify(data):
         if opening and to['fixed'] != deck: return refuse('a grimm fixed deal must be the canonical deck')
         res['deal_source'] = 'fixed'
     elif game == 'grimm' and gopts['fixed']: res['deal_source'] = 'fixed'      # §6: fixed rounds
+    elif game == 'mafia' and gopts['fixed']: res['deal_source'] = 'fixed'      # §2.2.3: the options' fixed deal
     elif opening: res['deal_source'] = 'shuffle'
     else: res['deal_source'] = 'coins'
     res['fixed_deal'] = res['deal_source'] == 'fixed'
     kinds_pts = [sigma.M(k) for k in range(K)]
+    SW = 5                       # protocol.md §4: share widths 1..5 (mental.MaxWidth), every game
+    mafia_table = game == 'mafia'
 
     # ---------------------------------------------------------------- table state
-    T = dict(slots={}, queue=[], views={}, keys=[], phase=None, commits=[], reveals=[])
-    slots = T['slots']; queue = T['queue']; views = T['views']
+    T = dict(slots={}, queue=[], views={}, keys=[], phase=None, commits=[], reveals=[], retired={}, tallies={})
+    slots = T['slots']; queue = T['queue']; views = T['views']; retired = T['retired']
     if opening:
         T['phase'] = 'play'
-        for i, k in enumerate(deck): slots[i] = sigma.faceup(k)
+        if hasattr(rules, 'initial_cards'):
+            for i, c in rules.initial_cards().items(): slots[i] = c
+        else:
+            for i, k in enumerate(deck): slots[i] = sigma.faceup(k)
     elif to['fixed'] is not None:
         T['phase'] = 'play'
         for i, k in enumerate(to['fixed']): slots[i] = sigma.faceup(k)
     else:
         T['phase'] = 'commit'
 
+    def living(seats=None):
+        return [s for s in (range(n) if seats is None else seats) if s not in retired]
+
+    def share_rec(es):
+        """an encrypted share's bytes -> (E1 raw list, E2 raw list, E1 points, E2 points)"""
+        w = es[0]
+        e1 = [es[1 + 64 * c:33 + 64 * c] for c in range(w)]; e2 = [es[33 + 64 * c:65 + 64 * c] for c in range(w)]
+        return (e1, e2, [r_decode(x) for x in e1], [r_decode(x) for x in e2])
+
+    def retired_rec(seat, card):
+        """protocol.md §5 retirement: (identity, x_r·A) per component, no proof"""
+        x = retired[seat]
+        e2p = [r255.pmul(x, A) for A, B in card[1]]
+        e1p = [r255.IDENT for _ in card[1]]
+        return ([r255.r_encode(P) for P in e1p], [r255.r_encode(P) for P in e2p], e1p, e2p)
+
+    def sel(card, comps):
+        return card if comps is None else sigma.sub_card(card, comps)
+
     def push_effects(effs):
         """queue the requests among a list of effects (swaps/statements handled by the caller)"""
         for e in effs:
             kind = e[0]
             if kind in ('swap', 'prove'): continue
+            last = queue[-1] if queue else None
             rq = dict(kind=kind)
-            if kind == 'reveal': rq.update(slots=e[1], owed=list(range(n)), shares=[])
-            elif kind == 'peek': rq.update(slots=e[1], viewer=e[2], owed=[j for j in range(n) if j != e[2]], shares={})
-            elif kind == 'others': rq.update(slots=e[1], exc=e[2], owed=list(range(n)), shares={})
+            if kind == 'reveal':
+                rq.update(slots=list(e[1]), comps=(e[2] if len(e) > 2 else None), authors=list(range(n)), shares={})
+            elif kind == 'peek':
+                comps = e[3] if len(e) > 3 else None
+                if (mafia_table and last is not None and last['kind'] == 'peek' and 'snap' not in last
+                        and not last['shares'] and last['comps'] == comps
+                        and not set(e[1]) & set(last['slots'])):
+                    # protocol.md §5: a batch of views
+                    last['slots'] += list(e[1]); last['viewers'] += [e[2]] * len(e[1]); continue
+                rq.update(slots=list(e[1]), viewers=[e[2]] * len(e[1]), comps=comps, shares={})
+            elif kind == 'others': rq.update(slots=e[1], exc=e[2], authors=list(range(n)), shares={})
             elif kind == 'shuffle':
-                rq.update(slots=e[1], owed=list(e[2]) if e[2] else list(range(n)))
-            elif kind == 'coin': rq.update(owed=list(range(n)), D=[], a=None)
+                rq.update(slots=e[1], authors=list(e[2]) if e[2] else list(range(n)), done=set())
+            elif kind == 'coin': rq.update(authors=list(range(n)), D={}, a=None)
             elif kind == 'set': rq.update(slots=e[1], cards=e[2])
+            elif kind == 'retire': rq.update(seat=e[1], authors=[e[1]])
+            elif kind == 'actions':
+                # protocol.md §5: tags only with tags, ballots and checks only with ballots and checks
+                istag = lambda ps: all(p[0] == 'tag' for p in ps)
+                if (last is not None and last['kind'] == 'actions' and not last['bodies'] and last['seats'] == list(e[1])
+                        and len(last['parts']) + len(e[2]) <= 16 and istag(last['parts']) == istag(e[2])
+                        and (istag(e[2]) or not any(p[0] == 'tag' for p in e[2]))):
+                    last['parts'] += list(e[2]); continue
+                rq.update(seats=list(e[1]), parts=list(e[2]), bodies={})
+            elif kind == 'tally':
+                if last is not None and last['kind'] == 'tally' and 'snap' not in last and len(last['parts']) + len(e[1]) <= 16:
+                    last['parts'] += list(e[1]); continue
+                rq.update(parts=list(e[1]), authors=list(range(n)), shares={})
             else: raise Fault('invalid', 'unknown effect %r' % (e,))
             queue.append(rq)
         settle()
-    def settle():
-        # sets at the head take effect; share requests snapshot when nothing reorders ahead of them
-        while queue and queue[0]['kind'] == 'set':
-            rq = queue.pop(0)
-            for s, k in zip(rq['slots'], rq['cards']): slots[s] = sigma.faceup(k)
-            more = rules.set_done(rq) if hasattr(rules, 'set_done') else []
-            if more: push_effects(more); return
-        blocked = False
-        for rq in queue:
-            if rq['kind'] in ('shuffle', 'set'): blocked = True; continue
-            if rq['kind'] in ('reveal', 'peek', 'others') and 'snap' not in rq and not blocked:
-                rq['snap'] = [slots[s] for s in rq['slots']]
+
+    def pending(rq):
+        """the seats still owing an entry to the request at the head, in order"""
+        k = rq['kind']
+        if k == 'peek':
+            vs = set(rq['viewers'])
+            auth = [a for a in range(n) if not (len(vs) == 1 and a in vs)]
+            return [a for a in living(auth) if a not in rq['shares']]
+        if k in ('reveal', 'others', 'tally', 'checkview'):
+            return [a for a in living(rq['authors']) if a not in rq['shares']]
+        if k == 'coin': return [a for a in living(rq['authors']) if a not in rq['D']]
+        if k == 'shuffle': return [a for a in living(rq['authors']) if a not in rq['done']]
+        if k == 'retire': return [] if rq['seat'] in retired else [rq['seat']]
+        if k == 'actions': return [a for a in living(rq['seats']) if a not in rq['bodies']]
+        return []
+
+    def settle(pos=None):
+        while True:
+            # sets at the head take effect; share requests snapshot when nothing reorders ahead of them
+            while queue and queue[0]['kind'] == 'set':
+                rq = queue.pop(0)
+                for s, c in zip(rq['slots'], rq['cards']): slots[s] = c if isinstance(c, tuple) else sigma.faceup(c)
+                more = rules.set_done(rq) if hasattr(rules, 'set_done') else []
+                if more: push_effects(more); return
+            blocked = False
+            for rq in queue:
+                if rq['kind'] in ('shuffle', 'set'): blocked = True; continue
+                if rq['kind'] in ('reveal', 'peek', 'others') and 'snap' not in rq and not blocked:
+                    rq['snap'] = [slots[s] for s in rq['slots']]
+            if queue and queue[0]['kind'] == 'tally' and 'snap' not in queue[0]:
+                rq = queue[0]; snap = []
+                for power, seats in rq['parts']:
+                    tl = T['tallies'].get(power)
+                    if tl is None: raise Fault('invalid', 'a tally of power %d without ballots' % power)
+                    targets, sums = tl
+                    for s in (targets if seats is None else seats):
+                        if s not in targets: raise Fault('invalid', 'tally of seat %d not a target' % s)
+                        snap.append((s, sums[targets.index(s)]))
+                rq['snap'] = snap
+            # a request whose every author has retired completes with no entry
+            if queue and queue[0]['kind'] not in ('set',) and not pending(queue[0]):
+                complete_head(pos); continue
+            return
+
+    def open_point(P):
+        for c in range(K):
+            if r255.r_eq(P, kinds_pts[c]): return c
+        return None
+
     def complete_head(pos):
         rq = queue.pop(0); more = []
         k = rq['kind']
         if k == 'reveal':
             kinds = []
             for j, card in enumerate(rq['snap']):
-                P = card[1][0][1]
-                for D in rq['shares']: P = r255.psub(P, D[j][0])
-                kk = next((c for c in range(K) if r255.r_eq(P, kinds_pts[c])), None)
+                sc = sel(card, rq['comps'])
+                P = sc[1][0][1]
+                for a in range(n):
+                    if a in rq['shares']: D = rq['shares'][a][j][0]
+                    elif a in retired: D = r255.pmul(retired[a], sc[1][0][0])
+                    else: raise Fault('invalid', 'reveal lacks seat %d' % a)
+                    P = r255.psub(P, D)
+                kk = open_point(P)
                 if kk is None: raise Fault('invalid', 'revealed point is no card')
                 kinds.append(kk)
             more = rules.revealed(rq['slots'], kinds)
         elif k == 'peek':
-            v = rq['viewer']
             for j, s in enumerate(rq['slots']):
-                views[(s, v)] = (rq['snap'][j][0], [rq['shares'][a][j] for a in range(n) if a != v])
+                v = rq['viewers'][j]; card = rq['snap'][j]; sc = sel(card, rq['comps'])
+                recs = []
+                for a in range(n):
+                    if a == v: continue
+                    if a in rq['shares']: recs.append(rq['shares'][a][j])
+                    elif a in retired: recs.append(retired_rec(a, sc))
+                    else: raise Fault('invalid', 'view lacks seat %d' % a)
+                comps = tuple(rq['comps']) if rq['comps'] is not None else tuple(range(len(card[1])))
+                lst = [x for x in views.get((s, v), []) if x['ct'] == card[0]]
+                lst.append(dict(ct=card[0], comps=comps, shares=recs))
+                views[(s, v)] = lst
             more = rules.peek_done(rq) if hasattr(rules, 'peek_done') else []
         elif k == 'others':
             o = rq['exc']
             for j, s in enumerate(rq['slots']):
+                card = rq['snap'][j]
                 for v in range(n):
                     if v == o: continue
-                    views[(s, v)] = (rq['snap'][j][0], [rq['shares'][a][(j, v)] for a in range(n) if a != v])
+                    recs = [rq['shares'][a][(j, v)] for a in range(n) if a != v]
+                    lst = [x for x in views.get((s, v), []) if x['ct'] == card[0]]
+                    lst.append(dict(ct=card[0], comps=tuple(range(len(card[1]))), shares=recs))
+                    views[(s, v)] = lst
             more = rules.others_done(rq) if hasattr(rules, 'others_done') else []
         elif k == 'shuffle':
             more = rules.shuffle_done(rq) if hasattr(rules, 'shuffle_done') else []
         elif k == 'coin':
-            more = rules.coin(sigma.coin_value(gid, rq['a'], rq['D']), rq['a'])
+            Q = sigma.coin_point(gid, rq['a'])
+            Ds = []
+            for a in range(n):
+                if a in rq['D']: Ds.append(rq['D'][a])
+                elif a in retired: Ds.append(r255.pmul(retired[a], Q))
+            more = rules.coin(sigma.coin_value(gid, rq['a'], Ds), rq['a'])
+        elif k == 'retire':
+            more = rules.retire_done(rq['seat']) if hasattr(rules, 'retire_done') else []
+        elif k == 'actions':
+            heads = []
+            for j, (pk, pd) in enumerate(rq['parts']):
+                if pk == 'ballot':
+                    tg = pd['targets']; sums = [(r255.IDENT, r255.IDENT) for _ in tg]
+                    for a in rq['seats']:
+                        if a not in rq['bodies']: continue      # retired before posting
+                        ents = rq['bodies'][a][j]
+                        sums = [(r255.padd(S[0], E[0]), r255.padd(S[1], E[1])) for S, E in zip(sums, ents)]
+                    T['tallies'][pd['power']] = (list(tg), sums)
+                elif pk == 'check':
+                    checkers = [a for a in rq['seats'] if a in rq['bodies']]
+                    Qs = {a: rq['bodies'][a][j] for a in checkers}
+                    heads.append(dict(kind='checkview', checkers=checkers, Q=Qs, authors=list(range(n)), shares={}))
+                elif pk == 'tag':
+                    T.setdefault('tags', []).append({a: rq['bodies'][a][j] for a in rq['bodies']})
+            queue[0:0] = heads
+            more = rules.actions_done(rq) if hasattr(rules, 'actions_done') else []
+        elif k == 'checkview':
+            more = []
+        elif k == 'tally':
+            facts = []
+            for j, (s, (A, B)) in enumerate(rq['snap']):
+                P = B
+                for a in range(n):
+                    if a in rq['shares']: D = rq['shares'][a][j][0]
+                    elif a in retired: D = r255.pmul(retired[a], A)
+                    else: raise Fault('invalid', 'tally lacks seat %d' % a)
+                    P = r255.psub(P, D)
+                c = None; acc = r255.IDENT
+                for cc in range(65):
+                    if r255.r_eq(P, acc): c = cc; break
+                    acc = r255.padd(acc, r255.G)
+                if c is None: raise Fault('invalid', 'a tally component is no count 0..64')
+                facts.append((s, c))
+            more = rules.tallied(facts)
         if not queue and hasattr(rules, 'peeks_done'): rules.peeks_done()
         push_effects(more or [])
 
+    BODY = {'reveal': 4, 'peek': 4, 'others': 4, 'checkview': 4, 'tally': 4, 'shuffle': 6, 'coin': 7, 'retire': 5, 'actions': 8}
     def due():
         """(seat, body kind) or None"""
         ph = T['phase']
@@ -313,7 +480,7 @@ def verify(data):
         if ph == 'reveal': return (len(T['reveals']), 2)
         if queue:
             rq = queue[0]
-            return (rq['owed'][0], {'reveal': 4, 'peek': 4, 'others': 4, 'shuffle': 6, 'coin': 7}[rq['kind']])
+            return (pending(rq)[0], BODY[rq['kind']])
         if ph == 'play':
             if not rules.over():
                 d = rules.due()
@@ -321,46 +488,86 @@ def verify(data):
                 return (d, 3)
             T['phase'] = ph = 'keys' if to['publish_keys'] else 'done'
         if ph == 'keys':
-            if len(T['keys']) < n: return (len(T['keys']), 5)
+            left = [a for a in range(n) if a not in retired and a not in T['keyseats']]
+            if left: return (left[0], 5)
             T['phase'] = 'done'
         return None
+    T['keyseats'] = []
 
-    def views_for(seat, slot):
-        return views.get((slot, seat))
+    def view_of(seat, slot, comp=0):
+        """the latest view by seat of slot that opened component comp (protocol.md §5)"""
+        for v in reversed(views.get((slot, seat), [])):
+            if comp in v['comps']: return v
+        return None
 
     def check_statement(pos, seat, i, eff, stmt):
-        _, slot, tag, S, prover = eff
+        _, slot, tag, S, prover = eff[:5]
+        comp = eff[5] if len(eff) > 5 else 0
         if prover != seat: raise Fault('invalid', 'statement prover is not the mover')
-        v = views_for(seat, slot)
+        v = view_of(seat, slot, comp)
         if v is None: raise Fault('not-viewed', 'slot %d' % slot)
-        if slots[slot][0] != v[0]: raise Fault('stale-view', 'slot %d' % slot)
+        if slots[slot][0] != v['ct']: raise Fault('stale-view', 'slot %d' % slot)
         ptag, k, proof = stmt
         if ptag != tag or k != len(S): raise Fault('bad-statement', 'tag/k')
         cpos = (pos << 8) | 0x80 | i
-        card = slots[slot]
-        sh_pts = []; sh_raw = []
-        for es in v[1]:
-            w = es[0]
-            e1 = [es[1 + 64 * c:33 + 64 * c] for c in range(w)]; e2 = [es[33 + 64 * c:65 + 64 * c] for c in range(w)]
-            sh_raw.append((e1, e2)); sh_pts.append(([r_decode(x) for x in e1], [r_decode(x) for x in e2]))
+        card = sel(slots[slot], v['comps']); ci = v['comps'].index(comp)
+        sh_pts = [(r[2], r[3]) for r in v['shares']]; sh_raw = [(r[0], r[1]) for r in v['shares']]
         if tag == 1:
-            ok = sigma.verify_viewed_holding(gid, cpos, seat, card, 0, sh_pts, S, Xs[seat], Ys[seat], proof)
+            ok = sigma.verify_viewed_holding(gid, cpos, seat, card, ci, sh_pts, S, Xs[seat], Ys[seat], proof)
         else:
-            ok = all(sigma.verify_not_held(gid, cpos, seat, Xb[seat], Yb[seat], card, 0, sh_raw, m, proof[224 * j:224 * j + 224])
+            ok = all(sigma.verify_not_held(gid, cpos, seat, Xb[seat], Yb[seat], card, ci, sh_raw, m, proof[224 * j:224 * j + 224])
                      for j, m in enumerate(S))
         if not ok: raise Fault('bad-statement')
+
+    def check_actions(pos, seat, rq, parts):
+        """protocol.md §5: one actions body of the request at the head"""
+        if len(parts) != len(rq['parts']): raise Fault('action-count', '%d parts for %d' % (len(parts), len(rq['parts'])))
+        out = []
+        for j, ((pk, pd), part) in enumerate(zip(rq['parts'], parts)):
+            cpos = (pos << 8) | j
+            if pk == 'tag':
+                if len(part) != 32: raise Fault('bad-tag')
+                out.append(part); continue
+            slot = pd['slot'](seat)
+            v = view_of(seat, slot, 0)
+            if v is None: raise Fault('not-viewed', 'slot %d' % slot)
+            if slots[slot][0] != v['ct']: raise Fault('stale-view', 'slot %d' % slot)
+            card = sel(slots[slot], v['comps']); ci = v['comps'].index(0)
+            sh_pts = [(r[2], r[3]) for r in v['shares']]; sh_raw = [(r[0], r[1]) for r in v['shares']]
+            if pk == 'ballot':
+                ents = sigma.verify_power_ballot(gid, cpos, seat, Hb, Hj, pd['power'], pd['roles'], pd['holders'],
+                                                 pd['targets'], pd['self_allowed'], Xb[seat], Yb[seat], Xs[seat], Ys[seat],
+                                                 card, ci, sh_raw, sh_pts, part)
+                if ents is None: raise Fault('bad-ballot', 'part %d' % j)
+                out.append(ents)
+            elif pk == 'check':
+                tcards = [slots[pd['tslot'](t)] for t in pd['targets']]
+                Q = sigma.verify_check(gid, cpos, seat, Hb, Hj, pd['holders'], pd['mandatory'], pd['roles'],
+                                       Xb[seat], Yb[seat], Xs[seat], Ys[seat], card, ci, sh_raw, sh_pts,
+                                       pd['targets'], tcards, pd['tcomp'], pd['neutral'], part)
+                if Q is None and pd.get('alt_tcomp') is not None and sigma.verify_check(
+                        gid, cpos, seat, Hb, Hj, pd['holders'], pd['mandatory'], pd['roles'],
+                        Xb[seat], Yb[seat], Xs[seat], Ys[seat], card, ci, sh_raw, sh_pts,
+                        pd['targets'], tcards, pd['alt_tcomp'], pd['neutral'], part) is not None:
+                    raise mafia.Unimplemented(pd['alt_why'])
+                if Q is None: raise Fault('bad-check', 'part %d' % j)
+                out.append(sigma.card_from_points([Q]))
+            else: raise Fault('invalid', 'unknown part %r' % pk)
+        return out
 
     Unimpl = ()
     if game == 'grimm':
         import grimm
         Unimpl = (grimm.Unimplemented,)
+    elif game == 'mafia':
+        Unimpl = (mafia.Unimplemented,)
 
     def undetermined(idx, why):
         # the rules could not be replayed further from the documents: check what needs no rules
         res['exit'] = 4; res['verdict'] = 'undetermined'
         res['detail'] = 'rules not replayed from entry %d: %s' % (idx, why)
         unchecked = {}
-        run_a = None; D = []
+        run_a = None; D = []; prev_seat = -1
         while idx > 0 and entries[idx - 1]['body'][:1] == b'\x07' and entries[idx]['body'][:1] == b'\x07': idx -= 1
         for j in range(idx, len(entries)):
             ej = entries[j]; sj = ej['seat']
@@ -370,11 +577,12 @@ def verify(data):
                 res['detail'] += '; entry %d fails its signature or position' % j; return res
             if j > 0 and ej['prev'] != H(b"masque/v1/entry" + entries[j - 1]['raw']):
                 res['detail'] += '; entry %d breaks the chain' % j; return res
-            try: bj = decode_body(ej['body'])
+            try: bj = decode_body(ej['body'], W, SW)
             except (EncodingError, Damaged, struct.error) as ex:
                 res['detail'] += '; entry %d malformed: %s' % (j, ex); return res
             if bj['kind'] == 7:
-                if run_a is None or len(D) == n: run_a = j; D = []
+                if run_a is None or sj <= prev_seat: run_a = j; D = []
+                prev_seat = sj
                 ok, Dj = sigma.verify_coin_share(gid, j, sj, Xb[sj], sigma.coin_point(gid, run_a), bj['cs'])
                 if not ok: res['detail'] += '; coin share at %d does not verify' % j; return res
                 D.append(Dj)
@@ -425,7 +633,7 @@ def verify(data):
         if d is None: return fault('log-closed')
         if seat != d[0]: return fault('not-your-turn', detail='seat %d is due' % d[0])
         try:
-            body = decode_body(e['body'])
+            body = decode_body(e['body'], W, SW)
         except (EncodingError, Damaged, struct.error) as ex:
             return fault('malformed-body', detail=str(ex))
         k = body['kind']
@@ -450,34 +658,56 @@ def verify(data):
                 except EncodingError:
                     raise Fault('key-mismatch', 'not a canonical scalar')
                 if x == 0 or not r255.r_eq(r255.pmul(x, r255.G), Xs[seat]): raise Fault('key-mismatch')
-                T['keys'].append(x)
+                if queue:       # a retirement (protocol.md §5)
+                    retired[seat] = x
+                    res.setdefault('retired', []).append(seat)
+                    complete_head(pos)
+                    settle(pos)
+                else:
+                    T['keys'].append(x); T['keyseats'].append(seat)
             elif k == 4:
                 rq = queue[0]; kind = rq['kind']
                 if kind == 'reveal':
                     if body['enc'] or len(body['pub']) != len(rq['slots']): raise Fault('share-count')
                     Ds = []
                     for j, sh in enumerate(body['pub']):
-                        ok, D = sigma.verify_share(gid, pos, seat, Xb[seat], rq['snap'][j], sh)
+                        ok, D = sigma.verify_share(gid, pos, seat, Xb[seat], sel(rq['snap'][j], rq['comps']), sh)
                         if not ok: raise Fault('bad-share', 'slot %d' % rq['slots'][j])
                         Ds.append(D)
-                    rq['shares'].append(Ds)
+                    rq['shares'][seat] = Ds
+                elif kind == 'tally':
+                    if body['enc'] or len(body['pub']) != len(rq['snap']): raise Fault('share-count')
+                    Ds = []
+                    for j, sh in enumerate(body['pub']):
+                        ok, D = sigma.verify_share(gid, pos, seat, Xb[seat], sigma.card_from_points([rq['snap'][j][1]]), sh)
+                        if not ok: raise Fault('bad-share', 'tally component %d' % j)
+                        Ds.append(D)
+                    rq['shares'][seat] = Ds
                 else:
-                    if kind == 'peek': recips = [rq['viewer']]
-                    else: recips = [v for v in range(n) if v != rq['exc'] and v != seat]
-                    if body['pub'] or len(body['enc']) != len(rq['slots']) * len(recips): raise Fault('share-count')
-                    got = {}
-                    for j in range(len(rq['slots'])):
-                        for ri, v in enumerate(recips):
-                            es = body['enc'][j * len(recips) + ri]
-                            ok, _ = sigma.verify_enc_share(gid, pos, seat, Xb[seat], Yb[v], rq['snap'][j], es)
-                            if not ok: raise Fault('bad-share', 'slot %d recipient %d' % (rq['slots'][j], v))
-                            got[(j, v)] = es
                     if kind == 'peek':
-                        rq['shares'][seat] = [got[(j, rq['viewer'])] for j in range(len(rq['slots']))]
+                        want = [(j, v) for j, v in enumerate(rq['viewers']) if v != seat]
+                        cards = [sel(c, rq['comps']) for c in rq['snap']]
+                        ykey = lambda j, v: Yb[v]
+                    elif kind == 'checkview':
+                        want = [(j, v) for j, v in enumerate(rq['checkers']) if v != seat]
+                        cards = [rq['Q'][v] for v in rq['checkers']]
+                    else:
+                        want = [(j, v) for j in range(len(rq['slots'])) for v in range(n) if v != rq['exc'] and v != seat]
+                        cards = rq['snap']
+                    if body['pub'] or len(body['enc']) != len(want): raise Fault('share-count')
+                    got = {}
+                    for es, (j, v) in zip(body['enc'], want):
+                        ok, _ = sigma.verify_enc_share(gid, pos, seat, Xb[seat], Yb[v], cards[j], es)
+                        if not ok:
+                            raise Fault('bad-share', 'part %d recipient %d' % (j, v))
+                        got[(j, v)] = share_rec(es)
+                    if kind == 'peek':
+                        rq['shares'][seat] = {j: got[(j, v)] for (j, v) in want}
                     else:
                         rq['shares'][seat] = got
-                rq['owed'].pop(0)
-                if not rq['owed']: complete_head(pos)
+                rq['started'] = True
+                if not pending(rq): complete_head(pos)
+                settle(pos)
             elif k == 6:
                 rq = queue[0]
                 incards = [slots[s] for s in rq['slots']]
@@ -485,18 +715,24 @@ def verify(data):
                 if not sigma.verify_shuffle(gid, pos, seat, Hb, Hj, incards, body['cards'], body['proof']):
                     raise Fault('bad-shuffle')
                 for s, c in zip(rq['slots'], body['cards']): slots[s] = c
-                rq['owed'].pop(0)
-                if not rq['owed']:
+                rq['done'].add(seat)
+                if not pending(rq):
                     complete_head(pos)
-                settle()
+                settle(pos)
             elif k == 7:
                 rq = queue[0]
                 if rq['a'] is None: rq['a'] = pos
                 Q = sigma.coin_point(gid, rq['a'])
                 ok, D = sigma.verify_coin_share(gid, pos, seat, Xb[seat], Q, body['cs'])
                 if not ok: raise Fault('bad-share', 'coin share')
-                rq['D'].append(D); rq['owed'].pop(0)
-                if not rq['owed']: complete_head(pos)
+                rq['D'][seat] = D
+                if not pending(rq): complete_head(pos)
+                settle(pos)
+            elif k == 8:
+                rq = queue[0]
+                rq['bodies'][seat] = check_actions(pos, seat, rq, body['parts'])
+                if not pending(rq): complete_head(pos)
+                settle(pos)
             elif k == 3:
                 effs = rules.move(seat, body['mk'], body['args'])
                 # protocol.md §4.1: effects in order (a missing proof or payload when its turn comes),
@@ -532,7 +768,7 @@ def verify(data):
         note('after the last entry: %s %s' % (f.reason, f.detail))
     res['valid'] = True; res['exit'] = 0
     res['complete'] = T['phase'] == 'done'
-    res['keys_published'] = len(T['keys']) == n
+    res['keys_published'] = len(T['keys']) + len(retired) == n
     if hasattr(rules, 'final'): res['final'] = rules.final(names)
     if hasattr(rules, 'notes'):
         for s in rules.notes: note(s)
