@@ -83,6 +83,10 @@ type Node struct {
 	mu     sync.Mutex
 	rooms  map[ledger.Hash]*Room
 	tables map[[16]byte]*Table
+	// seated are the finished roster agreements (see remember), oldest
+	// first in seatedOrder.
+	seated      map[[16]byte]*seatedTable
+	seatedOrder [][16]byte
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -146,6 +150,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 		relays:   cfg.Relays,
 		rooms:    make(map[ledger.Hash]*Room),
 		tables:   make(map[[16]byte]*Table),
+		seated:   make(map[[16]byte]*seatedTable),
 	}
 	if n.maxFrame <= 0 {
 		n.maxFrame = DefaultMaxFrame
@@ -379,6 +384,10 @@ func (n *Node) handleJoin(s network.Stream) {
 	}
 	n.mu.Unlock()
 	if t == nil {
+		if st := n.seatedFor(m.Join.TableID, remote); st != nil {
+			n.serveSeated(s, r, m.Join, st)
+			return
+		}
 		WriteFrame(s, encodeJoinNo([16]byte{}, 0, noSuchTable))
 		s.Close()
 		return
