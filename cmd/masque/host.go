@@ -325,6 +325,11 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return
 		}
 		lastWait = time.Now()
+		if !w.NoContactSince.IsZero() {
+			r.printf("no contact with any seat since %s: waiting for %s (seat %d) at entry %d, no timeout verdict while cut off (the silence may be this network's)",
+				w.NoContactSince.Format(time.TimeOnly), name, w.Seat, w.Pos)
+			return
+		}
 		if w.Left > 0 {
 			r.printf("waiting for %s (seat %d) at entry %d: %v left before the timeout verdict", name, w.Seat, w.Pos, w.Left.Round(time.Second))
 		} else {
