@@ -951,7 +951,10 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 			if st.signed {
 				what = "any seat"
 			}
-			return nil, fmt.Errorf("p2p: join %s: no contact with %s since %s (%v): %w", who, what,
+			if !errors.Is(lastErr, ErrUnreachable) {
+				lastErr = fmt.Errorf("%w: %w", ErrUnreachable, lastErr)
+			}
+			return nil, fmt.Errorf("p2p: join %s: no contact with %s since %s (patience %v): %w", who, what,
 				contact.Format(time.TimeOnly), patience, lastErr)
 		}
 		n.log.Debug("join: asking again", "table", who, "asked", tr.target, "err", tr.err)
