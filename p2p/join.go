@@ -966,9 +966,7 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 		backoff = min(2*backoff, 2*time.Second)
 		// Without the swarm's dial backoff cleared, the next dial would
 		// fail at once.
-		if sw, ok := n.host.Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
-			sw.Backoff().Clear(target.ID)
-		}
+		n.clearBackoff(target.ID)
 	}
 }
 

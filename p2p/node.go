@@ -87,6 +87,8 @@ type Node struct {
 	// first in seatedOrder.
 	seated      map[[16]byte]*seatedTable
 	seatedOrder [][16]byte
+	// stop ends the node's background work (keepRelays).
+	stop context.CancelFunc
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -129,6 +131,11 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n.ownsHost = true
+	if len(cfg.Relays) > 0 {
+		ctx, cancel := context.WithCancel(context.Background())
+		n.stop = cancel
+		go n.keepRelays(ctx)
+	}
 	return n, nil
 }
 
@@ -204,6 +211,9 @@ func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 // Close stops the node's handlers and, if NewNode started the host, the
 // host. Rooms and tables should be closed first.
 func (n *Node) Close() error {
+	if n.stop != nil {
+		n.stop()
+	}
 	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat} {
 		n.host.RemoveStreamHandler(p)
 	}

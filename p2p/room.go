@@ -1076,6 +1076,7 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
 	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
+		r.node.clearBackoff(p)
 		if err := h.Connect(cctx, peer.AddrInfo{ID: p, Addrs: r.addrs[seat]}); err != nil {
 			return 0, err
 		}
