@@ -908,11 +908,17 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	if len(cfg.Name) == 0 || len(cfg.Name) > ledger.MaxNameBytes || len(cfg.CardKey) > ledger.MaxKeyBytes {
 		return nil, errors.New("p2p: join: bad name or card key length")
 	}
+	return n.joinRetry(ctx, cfg, &joinState{})
+}
+
+// joinRetry is [Node.Join]'s loop of attempts, from what st says was
+// learnt so far.
+func (n *Node) joinRetry(ctx context.Context, cfg JoinConfig, st *joinState) (*Seating, error) {
+	who := cfg.Creator.ID
 	patience := cfg.Patience
 	if patience <= 0 {
 		patience = DefaultPatience
 	}
-	st := &joinState{}
 	contact := time.Now()
 	backoff := 100 * time.Millisecond
 	var lastErr error

@@ -130,3 +130,51 @@ func TestJoinGivesUpAfterPatience(t *testing.T) {
 		t.Errorf("gave up after %v, patience 2s", d)
 	}
 }
+
+// TestSignedSeatAsksTheOthers: a seat that signed the roster but missed
+// every signature (its creator out of its reach) gets them from another
+// seat, which remembers the agreement.
+func TestSignedSeatAsksTheOthers(t *testing.T) {
+	mn, ps := mockPeers(t, 3)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 3, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator := peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}
+	seatings := make([]*Seating, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	wg.Go(func() { seatings[0], errs[0] = tbl.Seat(ctx) })
+	for i := 1; i < 3; i++ {
+		wg.Go(func() {
+			seatings[i], errs[i] = ps[i].node.Join(ctx, JoinConfig{Creator: creator, TableID: tbl.ID(), Name: fmt.Sprint("p", i)})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("p%d: %v", i, err)
+		}
+	}
+	// Seat 1 as it was after sending its signature: the roster, no
+	// signatures, and no way to the creator.
+	ps[1].node.mu.Lock()
+	offer := ps[1].node.seated[tbl.ID()].offer
+	ps[1].node.mu.Unlock()
+	half := *seatings[1]
+	half.Table.Sigs = nil
+	if err := mn.UnlinkPeers(ps[0].id.PeerID(), ps[1].id.PeerID()); err != nil {
+		t.Fatal(err)
+	}
+	mn.DisconnectPeers(ps[0].id.PeerID(), ps[1].id.PeerID())
+	got, err := ps[1].node.joinRetry(ctx, JoinConfig{Creator: creator, TableID: tbl.ID(), Name: "p1", Patience: 10 * time.Second},
+		&joinState{given: 1, seating: &half, offer: offer, signed: true})
+	if err != nil {
+		t.Fatalf("asking the others: %v", err)
+	}
+	if got.GameID != seatings[0].GameID || fmt.Sprint(got.Table.Sigs) != fmt.Sprint(seatings[0].Table.Sigs) {
+		t.Error("another seat gave other signatures than the creator's")
+	}
+}
