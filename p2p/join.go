@@ -312,6 +312,14 @@ func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *
 			t.broadcast()
 			return o, o.gen, i + 1, next, nil
 		}
+		if !t.started && o.s == nil && bytes.Equal(o.req.SignKey, j.req.SignKey) {
+			// The same peer with another name or card key, its old
+			// stream gone, before the table starts: its program
+			// restarted (new keys). It takes its seat back with the new
+			// request. (While the old stream lives, it is refused as
+			// already seated: two programs sharing one identity.)
+			return t.retake(i, j)
+		}
 	}
 	switch {
 	case t.closed || t.started:
@@ -360,6 +368,42 @@ func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *
 	}
 	t.broadcast()
 	return j, j.gen, next, next + 1, nil
+}
+
+// retake gives seat i+1, held by j's peer, to j's new request (its
+// program restarted with new keys), if it asks for that seat (or any) and
+// the table's checks accept it there; t.mu is held.
+func (t *Table) retake(i int, j *joiner) (rec *joiner, gen uint64, seat, taken int, no *refusal) {
+	o, seat, next := t.joiners[i], i+1, 1+len(t.joiners)
+	if j.req.Seat != 0 && int(j.req.Seat) != seat {
+		return nil, 0, seat, 0, refuse(RefusedSeatNotFree, "you hold seat %d; ask for it", seat)
+	}
+	if strings.EqualFold(j.req.Name, t.cfg.Name) {
+		return nil, 0, seat, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
+	}
+	for _, x := range t.joiners {
+		if x != o && strings.EqualFold(x.req.Name, j.req.Name) {
+			return nil, 0, seat, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
+		}
+	}
+	if t.cfg.Validate != nil {
+		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
+			return nil, 0, seat, 0, refuse(RefusedCardKey, "card key refused: %v", err)
+		}
+	}
+	if t.cfg.ValidateSeat != nil {
+		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey}
+		if err := t.cfg.ValidateSeat(seat, info); err != nil {
+			return nil, 0, seat, 0, refuse(RefusedSeat, "seat refused: %v", err)
+		}
+	}
+	if o.s != nil {
+		o.s.Reset()
+	}
+	o.gen++
+	o.req, o.s, o.away, o.observed = j.req, j.s, time.Time{}, j.observed
+	t.broadcast()
+	return o, o.gen, seat, next, nil
 }
 
 // seatOf returns j's seat (1..), or 0 if it holds none; t.mu is held.

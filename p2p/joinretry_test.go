@@ -178,3 +178,34 @@ func TestSignedSeatAsksTheOthers(t *testing.T) {
 		t.Error("another seat gave other signatures than the creator's")
 	}
 }
+
+// TestRestartedJoinerRetakesItsSeat: a joiner whose program restarted
+// (new card key) while its seat was held takes the same seat back with
+// its new request; asking for another seat is refused naming its own.
+func TestRestartedJoinerRetakesItsSeat(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 3, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	p1 := ps[1].id
+	first := &joinRequest{Name: "p1", SignKey: p1.PublicKey(), CardKey: []byte("old")}
+	rec, gen, seat, _, no := tbl.admit(&joiner{peer: p1.PeerID(), req: first})
+	if no != nil || seat != 1 {
+		t.Fatalf("first request: seat %d, %v", seat, no)
+	}
+	tbl.lost(rec, gen) // its connection went
+	again := &joinRequest{Name: "p1", Seat: 2, SignKey: p1.PublicKey(), CardKey: []byte("new")}
+	if _, _, seat, _, no = tbl.admit(&joiner{peer: p1.PeerID(), req: again}); no == nil || no.Code != RefusedSeatNotFree || seat != 1 {
+		t.Fatalf("asking for seat 2: seat %d, %v", seat, no)
+	}
+	again.Seat = 1
+	got, _, seat, _, no := tbl.admit(&joiner{peer: p1.PeerID(), req: again})
+	if no != nil || seat != 1 || got != rec || string(rec.req.CardKey) != "new" {
+		t.Fatalf("restarted: seat %d, %v", seat, no)
+	}
+	if taken, _ := tbl.Taken(); taken != 2 {
+		t.Errorf("%d seats taken, want 2", taken)
+	}
+}

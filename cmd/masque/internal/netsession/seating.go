@@ -439,6 +439,16 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
+		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Now().Before(dialUntil):
+			// Our identity holds a seat there: this program restarted,
+			// and the creator has not seen the old connection go yet.
+			// Once it has, it gives the seat back to this request.
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Second):
+			}
+			continue
 		case cfg.AutoName && isNo && no.Code == p2p.RefusedNameTaken:
 			suffix := p.ID.PeerID().String()
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
