@@ -12,6 +12,8 @@
 #   LOSS_BIN     a built masque to use (default: build one)
 #   LOSS_TAG     namespace prefix (default mql<pid>)
 #   LOSS_KEEP=1  keep going after a failed run (report all of them)
+#   LOSS_TRANSPORT  tcp or quic: the invite joiners dial (default: odd runs
+#                QUIC, even runs TCP)
 #
 # Runs as root; needs ip and nft. Skips, saying why, otherwise. Every
 # namespace is removed on exit; no packet leaves them.
@@ -116,8 +118,11 @@ game() {
     [ $SECONDS -lt $deadline ] || { echo "no invite from the host"; return 1; }
     sleep 0.1
   done
+  # The invite on TCP or QUIC ($2): joiners dial the host with it (and
+  # every seat then uses both transports, whichever answers).
   local invite
-  invite=$(grep -m1 '^invite: /ip4/10\.78\.' "$d/h.out" | sed 's/^invite: //')
+  invite=$(grep "^invite: /ip4/10\.78\..*/$2" "$d/h.out" | head -n1 | sed 's/^invite: //')
+  [ -n "$invite" ] || { echo "no $2 invite from the host"; return 1; }
   for i in 1 2 3; do
     # shellcheck disable=SC2046
     start "${NS[$i]}" "$d/j$i.out" join "$invite" $(common "$i")
@@ -152,12 +157,14 @@ for rate in $RATES; do
   for run in $(seq "$RUNS"); do
     d="$WORK/r$rate-$run"
     t=$SECONDS
-    if why=$(game "$d"); then
+    # Odd runs join over QUIC, even ones over TCP (LOSS_TRANSPORT fixes one).
+    tr=${LOSS_TRANSPORT:-$([ $((run % 2)) = 1 ] && echo quic || echo tcp)}
+    if why=$(game "$d" "$tr"); then
       ok=$((ok + 1))
       times+=($((SECONDS - t)))
       rm -rf "$WORK/last"
     else
-      echo "loss-test: ${rate}% run $run: FAILED: $why"
+      echo "loss-test: ${rate}% run $run ($tr): FAILED: $why"
       rm -rf "$WORK/last"
       cp -r "$d" "$WORK/last"
       FAILED=1
