@@ -108,6 +108,9 @@ start() {
 # game DIR: one 4-seat game; returns non-zero (saying why) on failure.
 game() {
   local d=$1 h js=() limit=300
+  # The game runs in a subshell ($(game ...)): its peers are not in PIDS,
+  # so a failed game kills its own.
+  bail() { kill -9 "$h" "${js[@]}" 2>/dev/null || true; }
   mkdir -p "$d"
   common() { echo --bot --state "$d/s$1" --config "$d/c$1" --transcript "$d/t$1.masque" --timeout 60s; }
   # shellcheck disable=SC2046
@@ -115,14 +118,14 @@ game() {
   h=$LAST
   local deadline=$((SECONDS + 30))
   until grep -q '^invite: /ip4/10\.78\.' "$d/h.out" 2>/dev/null; do
-    [ $SECONDS -lt $deadline ] || { echo "no invite from the host"; return 1; }
+    [ $SECONDS -lt $deadline ] || { echo "no invite from the host"; bail; return 1; }
     sleep 0.1
   done
   # The invite on TCP or QUIC ($2): joiners dial the host with it (and
   # every seat then uses both transports, whichever answers).
   local invite
   invite=$(grep "^invite: /ip4/10\.78\..*/$2" "$d/h.out" | head -n1 | sed 's/^invite: //')
-  [ -n "$invite" ] || { echo "no $2 invite from the host"; return 1; }
+  [ -n "$invite" ] || { echo "no $2 invite from the host"; bail; return 1; }
   for i in 1 2 3; do
     # shellcheck disable=SC2046
     start "${NS[$i]}" "$d/j$i.out" join "$invite" $(common "$i")
@@ -139,14 +142,14 @@ game() {
       fi
       sleep 0.2
     done
-    wait "$p" || { rc=$?; echo "seat $who exited with status $rc: $(grep -E '^(error|masque)' "$d/$([ $who = 0 ] && echo h || echo j$who).out" | tail -n1)"; return 1; }
+    wait "$p" || { rc=$?; echo "seat $who exited with status $rc: $(grep -E '^(error|masque)' "$d/$([ $who = 0 ] && echo h || echo j$who).out" | tail -n1)"; bail; return 1; }
     who=$((who + 1))
   done
   for i in 1 2 3; do
-    cmp -s "$d/t0.masque" "$d/t$i.masque" || { echo "transcript of seat $i differs from the host's"; return 1; }
+    cmp -s "$d/t0.masque" "$d/t$i.masque" || { echo "transcript of seat $i differs from the host's"; bail; return 1; }
   done
   for i in 0 1 2 3; do
-    "$BIN" verify "$d/t$i.masque" >"$d/verify$i.out" 2>&1 || { echo "masque verify rejects seat $i's transcript"; return 1; }
+    "$BIN" verify "$d/t$i.masque" >"$d/verify$i.out" 2>&1 || { echo "masque verify rejects seat $i's transcript"; bail; return 1; }
   done
 }
 
