@@ -8,7 +8,10 @@
 # directory (the relay's last status line counts 0 tables). Every seat must exit
 # 0 with byte-identical transcripts that 'masque verify' accepts. The
 # report says whether the routers' conntrack tables show a direct A<->B
-# flow (a hole punch) and which pairs stayed relayed. 'masque doctor
+# flow (a hole punch) and which pairs stayed relayed. Then a 6-seat game
+# (two seats in each home) during whose seating, then play, the relay is
+# killed with SIGKILL and restarted 5 s later: every seat finishes with identical, verified
+# transcripts and nobody is blamed. 'masque doctor
 # --relay' must say that A's NAT keeps ports and C's changes them. The host posts a
 # table chat message (--say) that both joiners must get and save. Then: without
 # --relay, a joiner behind a NAT must get an error that says to use one.
@@ -195,6 +198,70 @@ if [ $HAVE_CT = 1 ]; then
 else
   echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"
 fi
+
+# ---- 6 seats, and the relay killed (SIGKILL) during play, back 5 s later
+G6="$WORK/g6"
+mkdir -p "$G6"
+common6() { echo --bot --relay "$RT" --relay "$RQ" --state "$G6/s$1" --config "$G6/c$1" --transcript "$G6/t$1.masque" --timeout 60s; }
+t6=$SECONDS
+# shellcheck disable=SC2046
+start "${P}hA" "$G6/h.out" host --players 6 --name "nat6-$TAG" --no-mdns $(common6 0)
+H6=$LAST
+waitfor 30 "$G6/h.out" "^listed in the directory of relay " || fail "6 seats: the host did not list its table"
+CODE6=$(grep -oE "^table .* join code [0-9A-Z-]+" "$G6/h.out" | head -n1 | sed 's/.* join code //')
+J6=()
+# restart_relay: kill -9 the relay, start it again 5 s later (same
+# identity, same ports) and wait until it is up.
+restart_relay() {
+  kill -9 "$RELAY"
+  wait "$RELAY" 2>/dev/null || true
+  sleep 5
+  ip netns exec "${P}relay" "$BIN" relay --config "$WORK/relay" --json --status 0 \
+    --listen /ip4/11.0.0.10/tcp/4001 --listen /ip4/11.0.0.10/udp/4001/quic-v1 \
+    >>"$WORK/relay.json" 2>>"$WORK/relay.out" &
+  RELAY=$!
+  PIDS+=("$RELAY")
+  local deadline=$((SECONDS + 15))
+  until [ "$(grep -c '"event":"started"' "$WORK/relay.json")" -gt "$1" ]; do
+    [ $SECONDS -lt $deadline ] || fail "the relay did not restart"
+    sleep 0.1
+  done
+  [ "$(grep '"event":"started"' "$WORK/relay.json" | tail -n1 | grep -c "\"peer_id\":\"$RID\"")" = 1 ] ||
+    fail "the restarted relay has another peer id"
+}
+# Two seats per home: A (the host's, cone), B (cone), C (symmetric). Three
+# join, then the relay dies during seating; the last two join by code
+# after it is back (the host lists its table again).
+for i in 1 2 3 4 5; do
+  home=$(echo "A B C B C" | cut -d' ' -f"$i")
+  # shellcheck disable=SC2046
+  start "${P}h$home" "$G6/j$i.out" join "$CODE6" $(common6 "$i")
+  J6+=("$LAST")
+  if [ "$i" = 3 ]; then
+    waitfor 60 "$G6/h.out" 'waiting for players: 4/6 seated' || fail "6 seats: 3 joiners were not seated"
+    restart_relay 1
+    echo "nat-test: 6 seats: relay killed with SIGKILL with 4 of 6 seated, restarted 5 s later"
+  fi
+done
+waitfor 90 "$G6/h.out" '^turn +3 ' || fail "6 seats: the game did not reach turn 3"
+kill -0 "$H6" 2>/dev/null || fail "6 seats: the game ended before the relay could be killed"
+killed_at=$(grep -cE '^turn ' "$G6/h.out" || true)
+restart_relay 2
+echo "nat-test: 6 seats (A, A, B, B, C, C) seated by code; relay killed with SIGKILL again during play (after $killed_at turn lines) and restarted 5 s later"
+waitall 150 "$H6" "${J6[@]}"
+g6_s=$((SECONDS - t6))
+for i in 1 2 3 4 5; do
+  cmp -s "$G6/t0.masque" "$G6/t$i.masque" || fail "6 seats: transcript of seat $i differs from the host's"
+done
+for i in 0 1 2 3 4 5; do
+  "$BIN" verify "$G6/t$i.masque" >"$G6/verify$i.out" || fail "6 seats: masque verify rejects seat $i's transcript"
+done
+# Exit 0 already means no seat stopped on a verdict; say it plainly.
+if grep -q "the table stopped" "$G6"/*.out; then
+  fail "6 seats: a seat was blamed: $(grep -h "the table stopped" "$G6"/*.out | head -n1)"
+fi
+cut=$( (grep -l "no contact with any seat" "$G6"/*.out 2>/dev/null || true) | wc -l)
+echo "nat-test: 6 seats finished in ${g6_s}s across the relay's restart: transcripts byte-identical ($(stat -c %s "$G6/t0.masque") bytes, $(grep -o '[0-9]* entries' "$G6/h.out" | tail -n1)), all verified, nobody blamed ($cut seat(s) said they were cut off meanwhile)"
 
 # ---- without --relay, a joiner behind a NAT is told to use one
 N="$WORK/norelay"

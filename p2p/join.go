@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -20,9 +21,6 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/store"
 )
-
-// rosterTimeout bounds the roster agreement once seating is closed.
-const rosterTimeout = 30 * time.Second
 
 // TableConfig describes a table the local node creates. The creator takes
 // seat 0; joiners take the next seats in the order they were accepted.
@@ -54,6 +52,23 @@ type TableConfig struct {
 	// OnChange, if set, is called (it must not block) when a seat is taken
 	// or freed, e.g. to update the lobby advertisement.
 	OnChange func(taken, total int)
+	// Patience is how long a joiner that lost its connection keeps its
+	// seat (it may ask again and get it back), and how long the roster
+	// agreement may take once seating is closed. 0 means
+	// [DefaultPatience].
+	Patience time.Duration
+}
+
+// DefaultPatience is the default of [TableConfig.Patience] and
+// [JoinConfig.Patience]: the default time a table waits for a silent
+// player during play.
+const DefaultPatience = 2 * time.Minute
+
+func (c *TableConfig) patience() time.Duration {
+	if c.Patience > 0 {
+		return c.Patience
+	}
+	return DefaultPatience
 }
 
 // Seating is the result of a roster agreement: everything needed to create
@@ -68,6 +83,12 @@ type Seating struct {
 
 // Table is an open table on its creator's node, accepting joiners until it
 // is full or [Table.Start] is called.
+//
+// A joiner holds its seat across dropped connections: asking again (the
+// same peer, name and card key) gets the same seat back on the new
+// stream, and a seat whose joiner lost its stream is held for
+// [TableConfig.Patience] before it is freed. Only a joiner that closes its
+// stream (it gave up) or stays away that long frees its seat at once.
 type Table struct {
 	node  *Node
 	cfg   TableConfig
@@ -78,19 +99,32 @@ type Table struct {
 	joiners []*joiner
 	started bool
 	closed  bool
+	// changes is closed (and replaced) whenever the state the joiners'
+	// sessions act on changes.
+	changes chan struct{}
+	// offer is the roster offer once seating is closed, game its game id;
+	// all is every seat's signature once collected; refusal is sent
+	// instead of the offer when the options could not be computed.
+	offer   []byte
+	game    ledger.Hash
+	all     []byte
+	refusal []byte
 }
 
+// joiner is a seat taken by a joiner. Its fields after observed are
+// guarded by the table's mutex.
 type joiner struct {
 	peer     peer.ID
 	req      *joinRequest
-	s        network.Stream
 	observed ma.Multiaddr
-	frames   chan joinFrame
-	gone     chan struct{}
-	// welcomed is closed once the joiner's JoinOK has been written (or
-	// failed): the roster offer must not overtake it on the stream, and
-	// two goroutines must never write the stream at once.
-	welcomed chan struct{}
+
+	gen    uint64         // the current session (stream) serving the seat
+	s      network.Stream // that stream; nil while the joiner is away
+	away   time.Time      // when it lost its stream (zero: connected)
+	left   bool           // it closed its stream after the roster was offered
+	sig    []byte         // its verified roster signature
+	done   bool           // it has every signature
+	active bool           // a session is running for it
 }
 
 type joinFrame struct {
@@ -109,7 +143,7 @@ func (n *Node) CreateTable(cfg TableConfig) (*Table, error) {
 	if cfg.ID == ([16]byte{}) {
 		rand.Read(cfg.ID[:])
 	}
-	t := &Table{node: n, cfg: cfg, ready: make(chan struct{})}
+	t := &Table{node: n, cfg: cfg, ready: make(chan struct{}), changes: make(chan struct{})}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.tables[cfg.ID] != nil {
@@ -144,12 +178,21 @@ func (t *Table) Close() error {
 	t.node.mu.Unlock()
 	t.mu.Lock()
 	t.closed = true
-	js := t.joiners
-	t.mu.Unlock()
-	for _, j := range js {
-		j.s.Reset()
+	for _, j := range t.joiners {
+		if j.s != nil {
+			j.s.Reset()
+		}
+		j.gen++
 	}
+	t.broadcast()
+	t.mu.Unlock()
 	return nil
+}
+
+// broadcast wakes every session waiting for a change; t.mu is held.
+func (t *Table) broadcast() {
+	close(t.changes)
+	t.changes = make(chan struct{})
 }
 
 func (t *Table) changed() {
@@ -242,101 +285,321 @@ func refuse(code RefusalCode, format string, args ...any) *refusal {
 // not have; it goes with a zero table id and no seat.
 var noSuchTable = refusal{RefusedNoSuchTable, "no such table"}
 
-// admit decides on a join request. It returns the seat given and the
-// seats taken with it; or a refusal, with in seat the next free seat (the
-// one the joiner would get if it asked again for it, 0 when the table is
-// full or has started).
-func (t *Table) admit(j *joiner) (seat, taken int, no *refusal) {
+// admit decides on a join request. It returns the seat's record (j, or
+// the record of the seat j's peer already holds when it asks again with
+// the same name and card key: it gets the same seat back, on its new
+// stream), the record's session number, the seat given and the seats taken
+// with it; or a refusal, with in seat the next free seat (the one the
+// joiner would get if it asked again for it, 0 when the table is full or
+// has started).
+func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *refusal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	next := 1 + len(t.joiners)
+	for i, o := range t.joiners {
+		if o.peer != j.peer || t.closed || o.left {
+			continue
+		}
+		if o.req.Name == j.req.Name && bytes.Equal(o.req.CardKey, j.req.CardKey) && bytes.Equal(o.req.SignKey, j.req.SignKey) &&
+			(j.req.Seat == 0 || int(j.req.Seat) == i+1) {
+			// The same joiner, back on a new stream (its old one may
+			// not have failed yet on our side): the same seat.
+			if o.s != nil {
+				o.s.Reset()
+			}
+			o.gen++
+			o.s, o.away, o.observed = j.s, time.Time{}, j.observed
+			t.broadcast()
+			return o, o.gen, i + 1, next, nil
+		}
+		if !t.started && o.s == nil && bytes.Equal(o.req.SignKey, j.req.SignKey) {
+			// The same peer with another name or card key, its old
+			// stream gone, before the table starts: its program
+			// restarted (new keys). It takes its seat back with the new
+			// request. (While the old stream lives, it is refused as
+			// already seated: two programs sharing one identity.)
+			return t.retake(i, j)
+		}
+	}
 	switch {
 	case t.closed || t.started:
-		return 0, 0, refuse(RefusedStarted, "table has started")
+		return nil, 0, 0, 0, refuse(RefusedStarted, "table has started")
 	case next >= t.cfg.Seats:
-		return 0, 0, refuse(RefusedFull, "table is full")
+		return nil, 0, 0, 0, refuse(RefusedFull, "table is full")
 	}
 	if err := ledger.CheckSigningKey(j.req.SignKey); err != nil {
-		return next, 0, refuse(RefusedSignKey, "signing key refused: %v", err)
+		return nil, 0, next, 0, refuse(RefusedSignKey, "signing key refused: %v", err)
 	}
 	if id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey}); err != nil || id != j.peer {
-		return next, 0, refuse(RefusedSignKey, "signing key is not the key of the connecting peer")
+		return nil, 0, next, 0, refuse(RefusedSignKey, "signing key is not the key of the connecting peer")
 	}
 	switch {
 	case j.peer == t.node.ID():
-		return next, 0, refuse(RefusedAlreadySeated, "already seated")
+		return nil, 0, next, 0, refuse(RefusedAlreadySeated, "already seated")
 	case strings.EqualFold(j.req.Name, t.cfg.Name):
-		return next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
+		return nil, 0, next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
 	}
 	for _, o := range t.joiners {
 		if o.peer == j.peer {
-			return next, 0, refuse(RefusedAlreadySeated, "already seated")
+			return nil, 0, next, 0, refuse(RefusedAlreadySeated, "already seated")
 		}
 		if strings.EqualFold(o.req.Name, j.req.Name) {
-			return next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
+			return nil, 0, next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
 		}
 	}
 	if j.req.Seat != 0 && int(j.req.Seat) != next {
-		return next, 0, refuse(RefusedSeatNotFree, "seat %d is not free; the next seat is %d", j.req.Seat, next)
+		return nil, 0, next, 0, refuse(RefusedSeatNotFree, "seat %d is not free; the next seat is %d", j.req.Seat, next)
 	}
 	if t.cfg.Validate != nil {
 		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
-			return next, 0, refuse(RefusedCardKey, "card key refused: %v", err)
+			return nil, 0, next, 0, refuse(RefusedCardKey, "card key refused: %v", err)
 		}
 	}
 	if t.cfg.ValidateSeat != nil {
 		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey}
 		if err := t.cfg.ValidateSeat(next, info); err != nil {
-			return next, 0, refuse(RefusedSeat, "seat refused: %v", err)
+			return nil, 0, next, 0, refuse(RefusedSeat, "seat refused: %v", err)
 		}
 	}
+	j.gen = 1
 	t.joiners = append(t.joiners, j)
 	if next+1 == t.cfg.Seats {
 		t.Start()
 	}
-	return next, next + 1, nil
+	t.broadcast()
+	return j, j.gen, next, next + 1, nil
+}
+
+// retake gives seat i+1, held by j's peer, to j's new request (its
+// program restarted with new keys), if it asks for that seat (or any) and
+// the table's checks accept it there; t.mu is held.
+func (t *Table) retake(i int, j *joiner) (rec *joiner, gen uint64, seat, taken int, no *refusal) {
+	o, seat, next := t.joiners[i], i+1, 1+len(t.joiners)
+	if j.req.Seat != 0 && int(j.req.Seat) != seat {
+		return nil, 0, seat, 0, refuse(RefusedSeatNotFree, "you hold seat %d; ask for it", seat)
+	}
+	if strings.EqualFold(j.req.Name, t.cfg.Name) {
+		return nil, 0, seat, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
+	}
+	for _, x := range t.joiners {
+		if x != o && strings.EqualFold(x.req.Name, j.req.Name) {
+			return nil, 0, seat, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
+		}
+	}
+	if t.cfg.Validate != nil {
+		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
+			return nil, 0, seat, 0, refuse(RefusedCardKey, "card key refused: %v", err)
+		}
+	}
+	if t.cfg.ValidateSeat != nil {
+		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey}
+		if err := t.cfg.ValidateSeat(seat, info); err != nil {
+			return nil, 0, seat, 0, refuse(RefusedSeat, "seat refused: %v", err)
+		}
+	}
+	if o.s != nil {
+		o.s.Reset()
+	}
+	o.gen++
+	o.req, o.s, o.away, o.observed = j.req, j.s, time.Time{}, j.observed
+	t.broadcast()
+	return o, o.gen, seat, next, nil
+}
+
+// seatOf returns j's seat (1..), or 0 if it holds none; t.mu is held.
+func (t *Table) seatOf(j *joiner) int {
+	for i, o := range t.joiners {
+		if o == j {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // serveJoiner runs on the join stream's handler goroutine: it admits or
-// refuses the joiner, then reads its frames until the stream ends.
+// refuses the joiner, then serves its seat on this stream until the roster
+// agreement is over, the stream fails, or a newer stream of the same
+// joiner takes over.
 func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
-	j := &joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr(),
-		frames: make(chan joinFrame, 4), gone: make(chan struct{}), welcomed: make(chan struct{})}
-	seat, taken, no := t.admit(j)
+	j, gen, seat, taken, no := t.admit(&joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr()})
 	if no != nil {
 		WriteFrame(s, encodeJoinNo(t.cfg.ID, uint8(seat), *no))
 		s.Close()
 		return
 	}
+	t.mu.Lock()
+	fresh := gen == 1
+	j.active = true
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		if j.gen == gen {
+			j.active = false
+			t.broadcast()
+		}
+		t.mu.Unlock()
+	}()
 	// seat and taken come from admit, under the lock that gave the seat:
 	// another joiner admitted meanwhile does not change what this one is
 	// told.
-	err := WriteFrame(s, encodeJoinOK(uint8(seat), uint8(taken), uint8(t.cfg.Seats)))
-	close(j.welcomed)
-	if err != nil {
-		t.drop(j)
+	if err := WriteFrame(s, encodeJoinOK(uint8(seat), uint8(taken), uint8(t.cfg.Seats))); err != nil {
+		t.lost(j, gen)
 		return
 	}
-	t.changed()
-	defer close(j.gone)
-	for {
-		m, err := t.node.readMsg(r, s)
-		select {
-		case j.frames <- joinFrame{m, err}:
-		default:
-			err = errors.New("too many frames")
+	if fresh {
+		t.changed()
+	}
+	frames := make(chan joinFrame, 1)
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		for {
+			m, err := t.node.readMsg(r, s)
+			select {
+			case frames <- joinFrame{m, err}:
+			case <-quit:
+				return
+			}
+			if err != nil {
+				return
+			}
 		}
-		if err != nil {
-			t.drop(j)
+	}()
+	sentOffer, sentAll := false, false
+	for {
+		t.mu.Lock()
+		current := j.gen == gen
+		offer, all, refusal, changes, game := t.offer, t.all, t.refusal, t.changes, t.game
+		seat = t.seatOf(j)
+		t.mu.Unlock()
+		if !current || seat == 0 {
+			s.Reset() // superseded by a newer stream, or dropped
 			return
 		}
+		switch {
+		case refusal != nil:
+			WriteFrame(s, refusal)
+			s.CloseWrite()
+			select { // let the joiner read it before the stream goes
+			case <-frames:
+			case <-time.After(2 * time.Second):
+			}
+			return
+		case offer != nil && !sentOffer:
+			if err := WriteFrame(s, offer); err != nil {
+				t.lost(j, gen)
+				return
+			}
+			sentOffer = true
+		case all != nil && sentOffer && !sentAll:
+			if err := WriteFrame(s, all); err != nil {
+				t.lost(j, gen)
+				return
+			}
+			s.CloseWrite()
+			sentAll = true
+		}
+		if offer != nil && !sentOffer || all != nil && sentOffer && !sentAll {
+			continue
+		}
+		select {
+		case f := <-frames:
+			switch {
+			case f.err != nil && sentAll:
+				// It read every signature and closed its side.
+				t.mu.Lock()
+				if j.gen == gen {
+					j.done = true
+				}
+				t.mu.Unlock()
+				s.Close()
+				return
+			case f.err != nil && errors.Is(f.err, io.EOF):
+				t.leave(j, gen) // it gave up
+				return
+			case f.err != nil:
+				t.lost(j, gen)
+				return
+			case f.m.Type == msgRosterSig && sentOffer && int(f.m.Seat) == seat &&
+				ed25519.Verify(j.req.SignKey, ledger.RosterSigningBytes(game), f.m.Sig[:]):
+				t.mu.Lock()
+				if j.sig == nil {
+					j.sig = bytes.Clone(f.m.Sig[:])
+					t.broadcast()
+				}
+				t.mu.Unlock()
+			default:
+				t.node.peerError(j.peer, fmt.Errorf("join: seat %d sent message type %d, not its roster signature", seat, f.m.Type))
+				t.leave(j, gen)
+				return
+			}
+		case <-changes:
+		}
+	}
+}
+
+// lost marks that j's stream (session gen) failed: it keeps its seat for
+// the table's patience, and may ask again to get it back.
+func (t *Table) lost(j *joiner, gen uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if j.gen != gen {
+		return
+	}
+	if j.s != nil {
+		j.s.Reset()
+		j.s = nil
+	}
+	j.away = time.Now()
+	t.broadcast()
+}
+
+// leave is j closing its stream (session gen) on purpose, or breaking the
+// protocol: before seating closes its seat is freed at once; after, the
+// roster agreement fails.
+func (t *Table) leave(j *joiner, gen uint64) {
+	t.mu.Lock()
+	if j.gen != gen {
+		t.mu.Unlock()
+		return
+	}
+	if j.s != nil {
+		j.s.Reset()
+		j.s = nil
+	}
+	if t.started {
+		j.left = true
+		t.broadcast()
+		t.mu.Unlock()
+		return
+	}
+	t.mu.Unlock()
+	t.drop(j)
+}
+
+// reap frees the seats of joiners away for longer than the table's
+// patience, while seating is open.
+func (t *Table) reap() {
+	t.mu.Lock()
+	var gone []*joiner
+	for _, j := range t.joiners {
+		if !t.started && j.s == nil && !j.away.IsZero() && time.Since(j.away) > t.cfg.patience() {
+			gone = append(gone, j)
+		}
+	}
+	t.mu.Unlock()
+	for _, j := range gone {
+		t.drop(j)
 	}
 }
 
 // drop frees a joiner's seat if seating is still open.
 func (t *Table) drop(j *joiner) {
-	j.s.Reset()
 	t.mu.Lock()
+	if j.s != nil {
+		j.s.Reset()
+		j.s = nil
+	}
 	freed := false
 	var moved []*joiner
 	if !t.started {
@@ -356,10 +619,17 @@ func (t *Table) drop(j *joiner) {
 			}
 		}
 	}
-	t.mu.Unlock()
 	for _, o := range moved {
-		o.s.Reset()
+		if o.s != nil {
+			o.s.Reset()
+			o.s = nil
+		}
+		o.gen++
 	}
+	if freed {
+		t.broadcast()
+	}
+	t.mu.Unlock()
 	if freed {
 		t.changed()
 	}
@@ -390,12 +660,24 @@ func addrBytes(addrs []ma.Multiaddr) [][]byte {
 
 // Seat waits until the table is full (or Start is called), then runs the
 // roster agreement: it sends every joiner the roster and all addresses,
-// collects every seat's signature and sends them all to everyone.
+// collects every seat's signature and sends them all to everyone. A joiner
+// whose connection drops meanwhile keeps its seat and gets the roster (and
+// the signatures) again when it asks again, within the table's patience;
+// one that asks after Seat returned gets them from the node (see
+// [Node.Join]).
 func (t *Table) Seat(ctx context.Context) (*Seating, error) {
-	select {
-	case <-t.ready:
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+wait:
+	for {
+		select {
+		case <-t.ready:
+			break wait
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-tick.C:
+			t.reap()
+		}
 	}
 	t.mu.Lock()
 	if t.closed {
@@ -408,16 +690,8 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 	defer t.Close()
 	var err error
 
-	ctx, cancel := context.WithTimeout(ctx, rosterTimeout)
+	ctx, cancel := context.WithTimeout(ctx, t.cfg.patience())
 	defer cancel()
-	// Every joiner's JoinOK goes out before anything else on its stream.
-	for _, j := range js {
-		select {
-		case <-j.welcomed:
-		case <-ctx.Done():
-			return nil, fmt.Errorf("p2p: welcoming %s: %w", j.peer, ctx.Err())
-		}
-	}
 	id := t.node.id
 	options := t.cfg.Options
 	if t.cfg.OptionsFor != nil {
@@ -426,81 +700,109 @@ func (t *Table) Seat(ctx context.Context) (*Seating, error) {
 			names = append(names, j.req.Name)
 		}
 		if options, err = t.cfg.OptionsFor(names); err != nil {
-			no := encodeJoinNo(t.cfg.ID, 0, *refuse(RefusedOther, "options: %v", err))
-			for _, j := range js {
-				WriteFrame(j.s, no)
-				j.s.CloseWrite()
-			}
+			t.mu.Lock()
+			t.refusal = encodeJoinNo(t.cfg.ID, 0, *refuse(RefusedOther, "options: %v", err))
+			t.broadcast()
+			t.mu.Unlock()
 			// Let the joiners read the refusal before Close resets
 			// the streams (a reset loses what they have not read).
-			wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			for _, j := range js {
-				select {
-				case <-j.gone:
-				case <-wctx.Done():
-				}
-			}
-			cancel()
+			t.settle(ctx, js, 2*time.Second, func(j *joiner) bool { return !j.active })
 			return nil, fmt.Errorf("p2p: table options: %w", err)
 		}
 	}
 	roster := &ledger.Roster{TableID: t.cfg.ID, Game: t.cfg.Game, Options: options,
 		Seats: []ledger.SeatInfo{{Name: t.cfg.Name, PeerID: []byte(id.PeerID()), SignKey: id.PublicKey(), Keys: t.cfg.CardKey}}}
 	addrs := [][][]byte{addrBytes(t.node.announce())}
+	t.mu.Lock()
 	for _, j := range js {
 		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey})
 		as := parseAddrs(j.req.Addrs)
 		addrs = append(addrs, addrBytes(append(as, j.observed)))
 	}
+	t.mu.Unlock()
 	game, err := roster.GameID()
 	if err != nil {
 		return nil, fmt.Errorf("p2p: roster: %w", err)
 	}
 	enc, _ := roster.MarshalBinary()
 	offer := encodeRosterOffer(enc, addrs)
-	for _, j := range js {
-		if err := WriteFrame(j.s, offer); err != nil {
-			return nil, fmt.Errorf("p2p: roster to %s: %w", j.peer, err)
-		}
-	}
+	t.mu.Lock()
+	t.offer, t.game = offer, game
+	t.broadcast()
+	t.mu.Unlock()
 	sigs := make([][ed25519.SignatureSize]byte, len(roster.Seats))
 	copy(sigs[0][:], ed25519.Sign(id.SigningKey(), ledger.RosterSigningBytes(game)))
-	for i, j := range js {
-		seat := i + 1
-		var f joinFrame
+	for {
+		t.mu.Lock()
+		var missing []string
+		for i, j := range js {
+			seat := i + 1
+			if j.left {
+				t.mu.Unlock()
+				return nil, fmt.Errorf("p2p: seat %d (%s) left during the roster agreement", seat, j.req.Name)
+			}
+			if j.sig == nil {
+				what := "connected"
+				if j.s == nil {
+					what = "away since " + j.away.Format(time.TimeOnly)
+				}
+				missing = append(missing, fmt.Sprintf("seat %d (%s, %s)", seat, j.req.Name, what))
+				continue
+			}
+			copy(sigs[seat][:], j.sig)
+		}
+		changes := t.changes
+		t.mu.Unlock()
+		if len(missing) == 0 {
+			break
+		}
 		select {
-		case f = <-j.frames:
+		case <-changes:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("p2p: waiting for %s's roster signature: %w", j.peer, ctx.Err())
+			return nil, fmt.Errorf("p2p: roster agreement: no signature after %v from %s: %w",
+				t.cfg.patience(), strings.Join(missing, ", "), ctx.Err())
 		}
-		if f.err != nil {
-			return nil, fmt.Errorf("p2p: seat %d left during the roster agreement: %w", seat, f.err)
-		}
-		if f.m.Type != msgRosterSig || int(f.m.Seat) != seat {
-			return nil, fmt.Errorf("p2p: peer %s: expected the roster signature of seat %d", j.peer, seat)
-		}
-		if !ed25519.Verify(j.req.SignKey, ledger.RosterSigningBytes(game), f.m.Sig[:]) {
-			return nil, fmt.Errorf("p2p: peer %s: bad roster signature", j.peer)
-		}
-		sigs[seat] = f.m.Sig
 	}
 	all := encodeRosterAll(sigs)
-	for _, j := range js {
-		if err := WriteFrame(j.s, all); err != nil {
-			return nil, fmt.Errorf("p2p: signatures to %s: %w", j.peer, err)
+	seating := &Seating{Roster: roster, GameID: game, Seat: 0,
+		Table: store.Table{Roster: roster, Sigs: sigs, Addrs: addrs}}
+	t.node.remember(seating, offer, all)
+	t.mu.Lock()
+	t.all = all
+	t.broadcast()
+	t.mu.Unlock()
+	// Wait for joiners to read every signature and close their side, so
+	// that the last frame is read before the streams are torn down. One
+	// that does not will ask again and be answered from what the node
+	// remembers.
+	t.settle(ctx, js, 2*time.Second, func(j *joiner) bool { return j.done })
+	return seating, nil
+}
+
+// settle waits up to d (or until ctx is done) until ok holds for every
+// joiner of js; ok is called with t.mu held.
+func (t *Table) settle(ctx context.Context, js []*joiner, d time.Duration, ok func(*joiner) bool) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		t.mu.Lock()
+		all := true
+		for _, j := range js {
+			all = all && ok(j)
 		}
-		j.s.CloseWrite()
-	}
-	// Wait for joiners to close their side, so the last frame is read
-	// before the stream is torn down.
-	for _, j := range js {
+		changes := t.changes
+		t.mu.Unlock()
+		if all {
+			return
+		}
 		select {
-		case <-j.gone:
-		case <-time.After(2 * time.Second):
+		case <-changes:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
 		}
 	}
-	return &Seating{Roster: roster, GameID: game, Seat: 0,
-		Table: store.Table{Roster: roster, Sigs: sigs, Addrs: addrs}}, nil
 }
 
 // JoinConfig says which table to join and as whom.
@@ -533,6 +835,13 @@ type JoinConfig struct {
 	// may still move down if an earlier joiner leaves before the table
 	// starts; [Seating.Seat] is final.
 	OnSeated func(seat, taken, total int)
+	// Patience bounds how long, once the creator has given us a seat, the
+	// join keeps asking again across dropped connections without any
+	// contact with the table (the creator, or once we signed the roster,
+	// any seat). 0 means [DefaultPatience]. Before a seat is given, a
+	// creator that cannot be reached is an error at once (wrapping
+	// [ErrUnreachable]): the caller decides how long to wait for it.
+	Patience time.Duration
 }
 
 // JoinRefusedError is the error [Node.Join] returns when the table's
@@ -623,7 +932,15 @@ func (n *Node) unreachable(p peer.ID, err error) bool {
 // Join asks a table's creator for a seat and takes part in the roster
 // agreement. It blocks until the roster is signed by every seat, the
 // creator refuses (a [*JoinRefusedError]; its Code says why), the creator
-// cannot be reached (an error wrapping [ErrUnreachable]), or ctx is done.
+// cannot be reached before it gave a seat (an error wrapping
+// [ErrUnreachable]), the table stays out of reach for
+// [JoinConfig.Patience] after, or ctx is done.
+//
+// Every step is retried across dropped connections: Join asks again with
+// the same request, and the creator gives the same seat back (and the
+// roster, if it was offered). Once we signed the roster, Join also asks
+// the other seats, which answer with the roster and every signature when
+// they have them.
 func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	who := cfg.Creator.ID
 	if cfg.Seat < 0 || cfg.Seat >= ledger.MaxSeats {
@@ -632,86 +949,324 @@ func (n *Node) Join(ctx context.Context, cfg JoinConfig) (*Seating, error) {
 	if who == n.ID() {
 		return nil, fmt.Errorf("p2p: join %s: %w", who, ErrSameIdentity)
 	}
-	s, err := n.openJoin(ctx, cfg.Creator)
-	if err != nil {
-		return nil, err
-	}
-	stop := context.AfterFunc(ctx, func() { s.Reset() })
-	defer stop()
-	defer s.Close()
-	id := n.id
-	req := &joinRequest{TableID: cfg.TableID, Seat: uint8(cfg.Seat), Name: cfg.Name, SignKey: id.PublicKey(),
-		CardKey: cfg.CardKey, Addrs: addrBytes(n.announce())}
 	if len(cfg.Name) == 0 || len(cfg.Name) > ledger.MaxNameBytes || len(cfg.CardKey) > ledger.MaxKeyBytes {
 		return nil, errors.New("p2p: join: bad name or card key length")
 	}
+	return n.joinRetry(ctx, cfg, &joinState{})
+}
+
+// joinRetry is [Node.Join]'s loop of attempts, from what st says was
+// learnt so far.
+func (n *Node) joinRetry(ctx context.Context, cfg JoinConfig, st *joinState) (*Seating, error) {
+	who := cfg.Creator.ID
+	patience := cfg.Patience
+	if patience <= 0 {
+		patience = DefaultPatience
+	}
+	contact := time.Now()
+	backoff := 100 * time.Millisecond
+	var lastErr error
+	for attempt := 0; ; attempt++ {
+		target := cfg.Creator
+		if st.signed && attempt%2 == 1 {
+			// The creator may be out of our reach and the others not:
+			// ask the next seat for the roster and the signatures.
+			if other, ok := st.other(n.ID()); ok {
+				target = other
+			}
+		}
+		seating, err := n.joinOnce(ctx, cfg, target, st)
+		if err == nil {
+			n.remember(seating, st.offer, encodeRosterAll(seating.Table.Sigs))
+			return seating, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		var tr *transientError
+		if !errors.As(err, &tr) {
+			return nil, err
+		}
+		if tr.contact {
+			contact, backoff = time.Now(), 100*time.Millisecond
+		}
+		if st.given == 0 && errors.Is(err, ErrUnreachable) {
+			return nil, tr.err
+		}
+		if lastErr == nil || tr.target == who || !errors.Is(err, ErrUnreachable) {
+			lastErr = tr.err
+		}
+		if time.Since(contact) > patience {
+			what := "the creator"
+			if st.signed {
+				what = "any seat"
+			}
+			if !errors.Is(lastErr, ErrUnreachable) {
+				lastErr = fmt.Errorf("%w: %w", ErrUnreachable, lastErr)
+			}
+			return nil, fmt.Errorf("p2p: join %s: no contact with %s since %s (patience %v): %w", who, what,
+				contact.Format(time.TimeOnly), patience, lastErr)
+		}
+		n.log.Debug("join: asking again", "table", who, "asked", tr.target, "err", tr.err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 2*time.Second)
+		// Without the swarm's dial backoff cleared, the next dial would
+		// fail at once.
+		n.clearBackoff(target.ID)
+	}
+}
+
+// joinState is what a join learnt so far, across its attempts.
+type joinState struct {
+	given   int      // the seat given (0: none yet)
+	seating *Seating // from the roster offered, once checked
+	offer   []byte   // that offer, as sent
+	signed  bool     // we sent our roster signature
+	next    int      // the seat asked last among the others
+}
+
+// other returns the next seat (not us, not the creator) to ask for the
+// roster's signatures, with its addresses from the roster offer.
+func (st *joinState) other(self peer.ID) (peer.AddrInfo, bool) {
+	if st.seating == nil {
+		return peer.AddrInfo{}, false
+	}
+	seats := st.seating.Roster.Seats
+	for range seats {
+		st.next = st.next%(len(seats)-1) + 1
+		id, err := seatPeerID(seats[st.next])
+		if err != nil || id == self {
+			continue
+		}
+		info := peer.AddrInfo{ID: id}
+		if st.next < len(st.seating.Table.Addrs) {
+			info.Addrs = parseAddrs(st.seating.Table.Addrs[st.next])
+		}
+		return info, true
+	}
+	return peer.AddrInfo{}, false
+}
+
+// transientError is a join attempt that failed on the network (a dial, or
+// a stream that broke): asking again may succeed. contact says whether the
+// attempt reached the peer at all.
+type transientError struct {
+	target  peer.ID
+	contact bool
+	err     error
+}
+
+func (e *transientError) Error() string { return e.err.Error() }
+func (e *transientError) Unwrap() error { return e.err }
+
+// joinOnce is one attempt of [Node.Join], asking target (the creator, or
+// another seat once we signed the roster). Network failures come back as
+// a *transientError; anything else ends the join.
+func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInfo, st *joinState) (*Seating, error) {
+	who := cfg.Creator.ID
+	s, err := n.openJoin(ctx, target)
+	if err != nil {
+		return nil, &transientError{target: target.ID, err: err}
+	}
+	stop := context.AfterFunc(ctx, func() {
+		// Giving up: close the stream (not reset it), so that the
+		// creator frees the seat at once instead of holding it as for a
+		// connection that dropped.
+		s.Close()
+	})
+	defer stop()
+	defer s.Close()
+	netErr := func(err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &transientError{target: target.ID, contact: true, err: fmt.Errorf("p2p: join %s: %w", who, err)}
+	}
+	id := n.id
+	req := &joinRequest{TableID: cfg.TableID, Seat: uint8(cfg.Seat), Name: cfg.Name, SignKey: id.PublicKey(),
+		CardKey: cfg.CardKey, Addrs: addrBytes(n.announce())}
+	if st.seating != nil {
+		req.TableID, req.Seat = st.seating.Roster.TableID, st.seating.Seat
+	} else if st.given != 0 && cfg.Seat == 0 {
+		req.Seat = 0 // our seat may have moved down meanwhile
+	}
 	if err := WriteFrame(s, encodeJoinRequest(req)); err != nil {
-		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+		return nil, netErr(err)
 	}
 	r := bufio.NewReader(s)
-	read := func() (*message, error) {
-		m, err := n.readMsg(r, s)
-		if err != nil && ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		return m, err
-	}
-	m, err := read()
+	m, err := n.readMsg(r, s)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+		return nil, netErr(err)
 	}
-	switch m.Type {
-	case msgJoinNo:
-		return nil, refused(who, m)
-	case msgJoinOK:
+	switch {
+	case m.Type == msgJoinNo && target.ID != who:
+		// Another seat that has not finished the agreement (or never
+		// heard of us): ask elsewhere.
+		return nil, &transientError{target: target.ID, err: refused(target.ID, m)}
+	case m.Type == msgJoinNo:
+		return nil, refused(target.ID, m)
+	case m.Type == msgJoinOK:
 		if cfg.Seat != 0 && int(m.Seat) != cfg.Seat {
 			return nil, fmt.Errorf("p2p: join %s: given seat %d, asked for %d", who, m.Seat, cfg.Seat)
 		}
-		if cfg.OnAccepted != nil {
-			cfg.OnAccepted(int(m.Taken), int(m.Total))
+		if st.seating != nil && m.Seat != st.seating.Seat {
+			return nil, fmt.Errorf("p2p: join %s: given seat %d, the roster has us at %d", who, m.Seat, st.seating.Seat)
 		}
-		if cfg.OnSeated != nil {
-			cfg.OnSeated(int(m.Seat), int(m.Taken), int(m.Total))
+		if st.given != int(m.Seat) {
+			if cfg.OnAccepted != nil {
+				cfg.OnAccepted(int(m.Taken), int(m.Total))
+			}
+			if cfg.OnSeated != nil {
+				cfg.OnSeated(int(m.Seat), int(m.Taken), int(m.Total))
+			}
 		}
 	default:
 		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
 	}
-	given := int(m.Seat)
-	if m, err = read(); err != nil {
-		return nil, fmt.Errorf("p2p: join %s: waiting for the roster: %w", who, err)
+	if st.seating == nil {
+		st.given = int(m.Seat)
+	}
+	if m, err = n.readMsg(r, s); err != nil {
+		return nil, netErr(fmt.Errorf("waiting for the roster: %w", err))
 	}
 	switch m.Type {
 	case msgRoster:
 	case msgJoinNo: // the creator could not close seating (its options)
-		return nil, refused(who, m)
+		return nil, refused(target.ID, m)
 	default:
 		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
 	}
-	seating, err := n.checkOffer(m, cfg, who)
-	if err != nil {
-		return nil, err
+	offer := encodeRosterOffer(m.Roster, m.Addrs)
+	if st.seating == nil {
+		seating, err := n.checkOffer(m, cfg, who)
+		if err != nil {
+			return nil, err
+		}
+		// A seat only moves down, when an earlier joiner leaves.
+		if int(seating.Seat) > st.given {
+			return nil, fmt.Errorf("p2p: join %s: given seat %d, the roster has us at %d", who, st.given, seating.Seat)
+		}
+		st.seating, st.offer = seating, offer
+	} else if !bytes.Equal(offer, st.offer) {
+		return nil, fmt.Errorf("p2p: join %s: offered a roster other than the one offered before (asked %s)", who, target.ID)
 	}
-	// A seat only moves down, when an earlier joiner leaves.
-	if int(seating.Seat) > given {
-		return nil, fmt.Errorf("p2p: join %s: given seat %d, the roster has us at %d", who, given, seating.Seat)
-	}
+	seating := st.seating
 	sig := ed25519.Sign(id.SigningKey(), ledger.RosterSigningBytes(seating.GameID))
 	if err := WriteFrame(s, encodeRosterSig(seating.Seat, sig)); err != nil {
-		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
+		return nil, netErr(err)
 	}
-	if m, err = read(); err != nil {
-		return nil, fmt.Errorf("p2p: join %s: waiting for signatures: %w", who, err)
+	st.signed = true
+	if m, err = n.readMsg(r, s); err != nil {
+		return nil, netErr(fmt.Errorf("waiting for signatures: %w", err))
 	}
 	if m.Type != msgRosterAll || len(m.Sigs) != len(seating.Roster.Seats) {
 		return nil, fmt.Errorf("p2p: join %s: expected %d roster signatures", who, len(seating.Roster.Seats))
 	}
 	for i, sg := range m.Sigs {
 		if !ed25519.Verify(seating.Roster.Seats[i].SignKey, ledger.RosterSigningBytes(seating.GameID), sg[:]) {
-			return nil, fmt.Errorf("p2p: join %s: seat %d's roster signature is bad", who, i)
+			return nil, fmt.Errorf("p2p: join %s: seat %d's roster signature is bad (sent by %s)", who, i, target.ID)
 		}
 	}
-	seating.Table.Sigs = m.Sigs
-	return seating, nil
+	out := *seating
+	out.Table.Sigs = m.Sigs
+	return &out, nil
+}
+
+// seatedTable is a roster agreement this node took part in, kept so that
+// a seat that missed the last message (every signature) can ask again.
+type seatedTable struct {
+	roster *ledger.Roster
+	game   ledger.Hash
+	offer  []byte
+	all    []byte
+}
+
+// maxSeated bounds the roster agreements a node remembers.
+const maxSeated = 16
+
+// remember keeps a finished roster agreement (the offer as sent, and
+// every signature) to answer seats that ask again.
+func (n *Node) remember(s *Seating, offer, all []byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	id := s.Roster.TableID
+	if _, ok := n.seated[id]; !ok {
+		n.seatedOrder = append(n.seatedOrder, id)
+	}
+	n.seated[id] = &seatedTable{roster: s.Roster, game: s.GameID, offer: offer, all: all}
+	for len(n.seatedOrder) > maxSeated {
+		delete(n.seated, n.seatedOrder[0])
+		n.seatedOrder = n.seatedOrder[1:]
+	}
+}
+
+// seatedFor returns the finished roster agreement of table id (zero: the
+// only one that seats p), if p holds a seat in it.
+func (n *Node) seatedFor(id [16]byte, p peer.ID) *seatedTable {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if st := n.seated[id]; st != nil {
+		return st
+	}
+	if id != ([16]byte{}) {
+		return nil
+	}
+	var found *seatedTable
+	for _, st := range n.seated {
+		for _, si := range st.roster.Seats[1:] {
+			if peer.ID(si.PeerID) == p {
+				if found != nil {
+					return nil
+				}
+				found = st
+			}
+		}
+	}
+	return found
+}
+
+// serveSeated answers a seat asking again after the roster agreement is
+// over: the same seat, the roster offer, and once it signed, every
+// signature. Anyone else is refused as at a started table.
+func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinRequest, st *seatedTable) {
+	remote := s.Conn().RemotePeer()
+	seats := st.roster.Seats
+	seat := 0
+	for i := 1; i < len(seats); i++ {
+		if peer.ID(seats[i].PeerID) == remote {
+			seat = i
+		}
+	}
+	if seat == 0 || seats[seat].Name != req.Name || !bytes.Equal(seats[seat].Keys, req.CardKey) ||
+		req.Seat != 0 && int(req.Seat) != seat {
+		WriteFrame(s, encodeJoinNo(st.roster.TableID, 0, *refuse(RefusedStarted, "table has started")))
+		s.Close()
+		return
+	}
+	total := uint8(len(seats))
+	if WriteFrame(s, encodeJoinOK(uint8(seat), total, total)) != nil || WriteFrame(s, st.offer) != nil {
+		s.Reset()
+		return
+	}
+	s.SetReadDeadline(time.Now().Add(30 * time.Second))
+	m, err := n.readMsg(r, s)
+	if err != nil || m.Type != msgRosterSig || int(m.Seat) != seat ||
+		!ed25519.Verify(seats[seat].SignKey, ledger.RosterSigningBytes(st.game), m.Sig[:]) {
+		s.Reset()
+		return
+	}
+	if WriteFrame(s, st.all) != nil {
+		s.Reset()
+		return
+	}
+	s.CloseWrite()
+	s.SetReadDeadline(time.Now().Add(5 * time.Second))
+	io.Copy(io.Discard, r)
+	s.Close()
 }
 
 // checkOffer verifies a roster offer: we hold exactly the seat we asked for

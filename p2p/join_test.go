@@ -292,7 +292,7 @@ func TestJoinRefusalCodes(t *testing.T) {
 		{name: "the creator itself", code: RefusedAlreadySeated, seat: 1, reason: "already seated",
 			// Not over the network: a node does not dial itself.
 			refuse: func(t *testing.T, e *env) error {
-				seat, _, no := e.tbl.admit(&joiner{peer: e.creator.ID, req: &joinRequest{Name: "q0", SignKey: e.ps[0].id.PublicKey()}})
+				_, _, seat, _, no := e.tbl.admit(&joiner{peer: e.creator.ID, req: &joinRequest{Name: "q0", SignKey: e.ps[0].id.PublicKey()}})
 				if no == nil {
 					t.Fatal("the creator was given a second seat")
 				}

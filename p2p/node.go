@@ -92,6 +92,12 @@ type Node struct {
 	// closing is closed by Close: parked spectators stop waiting.
 	closing   chan struct{}
 	closeOnce sync.Once
+	// seated are the finished roster agreements (see remember), oldest
+	// first in seatedOrder.
+	seated      map[[16]byte]*seatedTable
+	seatedOrder [][16]byte
+	// stop ends the node's background work (keepRelays).
+	stop context.CancelFunc
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -134,6 +140,11 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n.ownsHost = true
+	if len(cfg.Relays) > 0 {
+		ctx, cancel := context.WithCancel(context.Background())
+		n.stop = cancel
+		go n.keepRelays(ctx)
+	}
 	return n, nil
 }
 
@@ -157,6 +168,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 		roomOpened: make(chan struct{}),
 		closing:    make(chan struct{}),
 		tables:     make(map[[16]byte]*Table),
+		seated:     make(map[[16]byte]*seatedTable),
 	}
 	if n.maxFrame <= 0 {
 		n.maxFrame = DefaultMaxFrame
@@ -212,6 +224,9 @@ func (n *Node) Relays() []peer.AddrInfo { return slices.Clone(n.relays) }
 // host. Rooms and tables should be closed first.
 func (n *Node) Close() error {
 	n.closeOnce.Do(func() { close(n.closing) })
+	if n.stop != nil {
+		n.stop()
+	}
 	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat, ProtocolWatch} {
 		n.host.RemoveStreamHandler(p)
 	}
@@ -392,6 +407,10 @@ func (n *Node) handleJoin(s network.Stream) {
 	}
 	n.mu.Unlock()
 	if t == nil {
+		if st := n.seatedFor(m.Join.TableID, remote); st != nil {
+			n.serveSeated(s, r, m.Join, st)
+			return
+		}
 		WriteFrame(s, encodeJoinNo([16]byte{}, 0, noSuchTable))
 		s.Close()
 		return

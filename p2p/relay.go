@@ -15,6 +15,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	"github.com/libp2p/go-libp2p/x/rate"
 	ma "github.com/multiformats/go-multiaddr"
@@ -270,4 +271,52 @@ func (n *Node) Reservations() []peer.ID {
 // it has relays and knows a public address of its own to punch from.
 func (n *Node) HolePunchReady() bool {
 	return len(n.relays) > 0 && slices.Contains(n.host.Mux().Protocols(), holepunch.Protocol)
+}
+
+// relayRedial is how often a node dials a relay it lost (a relay that
+// restarts is back within seconds: waiting out libp2p's growing dial
+// backoff would add as much again).
+const relayRedial = 500 * time.Millisecond
+
+// keepRelays redials every configured relay the node is not connected to,
+// every relayRedial, clearing the swarm's dial backoff first: once the
+// connection is back, AutoRelay reserves again (and the directory
+// publisher lists the table again) at once. It returns when ctx is done.
+func (n *Node) keepRelays(ctx context.Context) {
+	t := time.NewTicker(relayRedial)
+	defer t.Stop()
+	lost := map[peer.ID]time.Time{}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for _, r := range n.relays {
+			if c := n.host.Network().Connectedness(r.ID); c == network.Connected {
+				if since, ok := lost[r.ID]; ok {
+					delete(lost, r.ID)
+					n.log.Info("relay back", "relay", r.ID, "lost_for", time.Since(since).Round(time.Millisecond))
+				}
+				continue
+			}
+			if _, ok := lost[r.ID]; !ok {
+				lost[r.ID] = time.Now()
+				n.log.Info("relay lost: redialling", "relay", r.ID)
+			}
+			n.clearBackoff(r.ID)
+			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_ = n.host.Connect(cctx, r) // failures: again at the next tick
+			cancel()
+		}
+	}
+}
+
+// clearBackoff forgets the swarm's dial backoff for p, so that the next
+// dial is tried at once: a peer unreachable a moment ago (its relay
+// restarting, its reservation not yet renewed) may be reachable now.
+func (n *Node) clearBackoff(p peer.ID) {
+	if sw, ok := n.host.Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
+		sw.Backoff().Clear(p)
+	}
 }

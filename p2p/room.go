@@ -62,6 +62,50 @@ type Wait struct {
 	// true for the local seat). A seat waited for that is not connected
 	// may have stopped: its player can rejoin by starting it again.
 	Connected bool
+	// NoContactSince, when not zero, is when this peer last heard from
+	// any seat other than the one waited for: it is cut off from the
+	// table, and declares no timeout verdict (the silence may be its own)
+	// until it hears from one again.
+	NoContactSince time.Time
+}
+
+// ErrNoContact is wrapped by [Room.Run]'s error when this peer heard from
+// no seat for three times the table's timeout while waiting: it blames
+// nobody (see [Wait.NoContactSince]).
+var ErrNoContact = errors.New("no contact with any seat")
+
+// contactWindow is how recently a peer must have heard from another seat
+// to trust that a silent seat is silent for everyone, not only for it: a
+// stalled room asks every seat for entries every two ticks, and each
+// answer is contact.
+func (r *Room) contactWindow() time.Duration { return 20 * r.cfg.Tick }
+
+// contact records that seat was heard from now.
+func (r *Room) contact(seat uint8) {
+	if int(seat) < len(r.heard) {
+		r.heard[seat].Store(time.Now().UnixNano())
+	}
+}
+
+// cutOff reports whether this peer has heard from no seat other than
+// itself and due within the contact window, and since when. At a table
+// with no such seat (two seats) it is never cut off: the due seat's
+// silence is all there is to go by.
+func (r *Room) cutOff(now time.Time, due uint8) (since time.Time, cut bool) {
+	var last int64
+	others := 0
+	for i := range r.heard {
+		if uint8(i) == r.self || uint8(i) == due {
+			continue
+		}
+		others++
+		last = max(last, r.heard[i].Load())
+	}
+	if others == 0 {
+		return time.Time{}, false
+	}
+	since = time.Unix(0, last)
+	return since, now.Sub(since) > r.contactWindow()
 }
 
 // RoomConfig configures a [Room].
@@ -220,6 +264,9 @@ type Room struct {
 	lateTimeouts map[uint64]map[uint8]bool
 	senders      []*sender
 	syncing      []atomic.Bool
+	// heard[s] is when seat s was last heard from (any frame, or a sync
+	// answered), in Unix nanoseconds; 0 before Run.
+	heard []atomic.Int64
 
 	chat chatState
 }
@@ -292,6 +339,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
 		lateTimeouts: make(map[uint64]map[uint8]bool),
 		syncing:      make([]atomic.Bool, len(t.Roster.Seats)),
+		heard:        make([]atomic.Int64, len(t.Roster.Seats)),
 	}
 	msg := ledger.RosterSigningBytes(game)
 	for i, s := range t.Roster.Seats {
@@ -449,6 +497,7 @@ func (r *Room) untrack(s network.Stream) {
 
 // deliver hands a message to the room's goroutine; false once it is closed.
 func (r *Room) deliver(m inbound) bool {
+	r.contact(m.seat)
 	select {
 	case r.inbox <- m:
 		return true
@@ -544,6 +593,11 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	defer ticker.Stop()
 	r.waitPos, r.waitSince = ^uint64(0), time.Now()
 	lastSync := time.Now()
+	var lastCutLog time.Time
+	for i := range r.heard {
+		// Every seat counts as heard from when the run starts.
+		r.heard[i].CompareAndSwap(0, lastSync.UnixNano())
+	}
 	r.syncAll(runCtx, r.next(), nil)
 	// The game's last entry, once applied in this run, is followed by a
 	// wait for every seat's state hash after it (EndWait).
@@ -656,10 +710,23 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		case now := <-ticker.C:
 			r.emitWait(pos, seat, r.waitSince)
 			if seat != r.self && r.cfg.Timeout > 0 && now.Sub(r.waitSince) >= r.cfg.Timeout {
-				if v, err = r.timeout(pos, seat, now.Sub(r.waitSince)); err != nil {
+				if since, cut := r.cutOff(now, seat); cut {
+					// Cut off from every seat: the due seat's silence
+					// may be ours. Blame nobody; give up only after
+					// long.
+					if now.Sub(since) >= 3*r.cfg.Timeout {
+						return nil, fmt.Errorf("p2p: %w since %s (%v), waiting for seat %d at entry %d",
+							ErrNoContact, since.Format(time.TimeOnly), now.Sub(since).Round(time.Second), seat, pos)
+					}
+					if now.Sub(lastCutLog) >= 10*time.Second {
+						lastCutLog = now
+						r.node.log.Info("no contact with any seat: no timeout verdict", "since", since, "seat", seat, "pos", pos)
+					}
+				} else if v, err = r.timeout(pos, seat, now.Sub(r.waitSince)); err != nil {
 					return nil, err
 				}
-			} else if seat != r.self && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick {
+			}
+			if seat != r.self && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick && v == nil {
 				lastSync = now
 				r.syncAll(runCtx, r.next(), nil)
 			}
@@ -798,6 +865,9 @@ func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
 	w := Wait{Pos: pos, Seat: seat, Local: seat == r.self, Waited: time.Since(since), Connected: seat == r.self}
 	if !w.Local && int(seat) < len(r.peers) {
 		w.Connected = r.node.host.Network().Connectedness(r.peers[seat]) == network.Connected
+		if last, cut := r.cutOff(time.Now(), seat); cut {
+			w.NoContactSince = last
+		}
 	}
 	if r.cfg.Timeout > 0 {
 		w.Left = max(0, r.cfg.Timeout-w.Waited)
@@ -1335,6 +1405,7 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
 	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
+		r.node.clearBackoff(p)
 		if err := h.Connect(cctx, peer.AddrInfo{ID: p, Addrs: r.addrs[seat]}); err != nil {
 			return 0, err
 		}
@@ -1360,6 +1431,7 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			return got, err
 		}
 		if m.Type == msgSyncEnd {
+			r.contact(seat)
 			return got, nil
 		}
 		if m.Type == msgVerdict {

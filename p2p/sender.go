@@ -162,6 +162,9 @@ func (s *sender) open(ctx context.Context) (network.Stream, error) {
 	defer cancel()
 	h := s.room.node.host
 	if c := h.Network().Connectedness(s.peer); c != network.Connected && c != network.Limited {
+		// Our own backoff paces these attempts: the swarm's (seconds,
+		// growing) would outlast a relay restart.
+		s.room.node.clearBackoff(s.peer)
 		if err := h.Connect(ctx, peer.AddrInfo{ID: s.peer, Addrs: s.addrs}); err != nil {
 			return nil, err
 		}

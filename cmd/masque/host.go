@@ -339,6 +339,11 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return
 		}
 		lastWait = time.Now()
+		if !w.NoContactSince.IsZero() {
+			r.printf("no contact with any seat since %s: waiting for %s (seat %d) at entry %d, no timeout verdict while cut off (the silence may be this network's)",
+				w.NoContactSince.Format(time.TimeOnly), name, w.Seat, w.Pos)
+			return
+		}
 		if w.Left > 0 {
 			r.printf("waiting for %s (seat %d) at entry %d: %v left before the timeout verdict", name, w.Seat, w.Pos, w.Left.Round(time.Second))
 		} else {
@@ -635,9 +640,14 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
 	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
-	cmd.Flags().DurationVar(&o.waitSeats, "wait", 0, "give up if the table is not full after this long (default: wait until interrupted)")
+	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
 	return cmd
 }
+
+// defaultWaitSeats is how long 'masque host' waits for its table to fill
+// before it gives up, saying who came: long enough to fetch friends, not
+// for ever (a forgotten host would keep its table listed).
+const defaultWaitSeats = 30 * time.Minute
 
 // defaultMoveTime is the table's time for a move when people play: long
 // enough to think, read the help and talk, short enough that a player who
@@ -723,6 +733,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		defer cancel()
 	}
 	var lastTaken int
+	lastNames := []string{player}
 	moveTime := o.moveTime
 	if r.o.bot && !o.moveSet {
 		moveTime = 0 // automation: each peer's --timeout
@@ -734,7 +745,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
-		Directory: r.relays,
+		Directory: r.relays, Patience: r.o.timeout,
 		OnDirectory: func(relay peer.ID, code string, err error) {
 			if err != nil {
 				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
@@ -772,6 +783,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			r.mu.Lock()
 			changed := len(names) != lastTaken
 			lastTaken = len(names)
+			lastNames = append([]string(nil), names...)
 			r.mu.Unlock()
 			if changed {
 				r.printf("waiting for players: %d/%d seated (%s)", len(names), total, strings.Join(names, ", "))
@@ -782,7 +794,11 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		case ctx.Err() != nil:
 			return &exitError{code: 130, err: errors.New("interrupted while waiting for players")}
 		case seatCtx.Err() != nil:
-			return &exitError{code: 1, err: fmt.Errorf("the table was not full after %v", o.waitSeats),
+			r.mu.Lock()
+			seated := lastNames
+			r.mu.Unlock()
+			return &exitError{code: 1, err: fmt.Errorf("the table was not full after %v (--wait): %d of %d seats taken (%s), waiting for %d more",
+				o.waitSeats, len(seated), o.players, strings.Join(seated, ", "), o.players-len(seated)),
 				hint: "joiners find the table with 'masque lobby'; if they do not see it, run 'masque doctor' or give them the invite"}
 		}
 		return &exitError{code: 1, err: fmt.Errorf("seating: %w", err)}

@@ -197,7 +197,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
-		AutoName: r.o.player == "", Keys: keys, Seat: t.seat,
+		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout,
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
 		}})

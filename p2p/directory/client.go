@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/event"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
@@ -193,7 +194,34 @@ func NewPublisher(h host.Host, relays []peer.AddrInfo, t lobby.Table, ttl time.D
 	p := &Publisher{h: h, relays: slices.Clone(relays), ttl: ttl, report: report, t: t,
 		kick: make(chan struct{}, 1), stop: cancel, done: make(chan struct{}), lastErr: map[peer.ID]string{}}
 	go p.run(ctx)
+	if sub, err := h.EventBus().Subscribe(new(event.EvtPeerConnectednessChanged)); err == nil {
+		go p.watch(ctx, sub)
+	}
 	return p, nil
+}
+
+// watch publishes again as soon as the connection to a relay comes back
+// (a relay that restarted has forgotten every table).
+func (p *Publisher) watch(ctx context.Context, sub event.Subscription) {
+	defer sub.Close()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-sub.Out():
+			if !ok {
+				return
+			}
+			e := ev.(event.EvtPeerConnectednessChanged)
+			if e.Connectedness != network.Connected || !slices.ContainsFunc(p.relays, func(r peer.AddrInfo) bool { return r.ID == e.Peer }) {
+				continue
+			}
+			select {
+			case p.kick <- struct{}{}:
+			default:
+			}
+		}
+	}
 }
 
 // Update changes the published details (seats taken, players); the table

@@ -191,7 +191,7 @@ func (g *Game) onWait(w p2p.Wait) {
 	if w.Local {
 		g.wait = nil
 	} else {
-		sw := &session.Wait{Seat: int(w.Seat), Name: name, Left: w.Left, Offline: !w.Connected}
+		sw := &session.Wait{Seat: int(w.Seat), Name: name, Left: w.Left, Offline: !w.Connected, NoContactSince: w.NoContactSince}
 		if w.Left > 0 {
 			sw.Deadline = time.Now().Add(w.Left)
 		}

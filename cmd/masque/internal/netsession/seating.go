@@ -199,6 +199,11 @@ type HostConfig struct {
 	// OnDirectory, if set, is called with each relay's first answer to a
 	// listing and every change of it (nil: listed). It must not block.
 	OnDirectory func(relay peer.ID, code string, err error)
+	// Patience is how long a joiner whose connection dropped keeps its
+	// seat, and how long the roster agreement may take
+	// (p2p.TableConfig.Patience; 0: p2p.DefaultPatience). The CLI gives
+	// the table's --timeout.
+	Patience time.Duration
 }
 
 // Host opens a table, seats joiners until it is full and runs the roster
@@ -243,7 +248,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		pub    *directory.Publisher
 	)
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
-		Seats: cfg.Players, Name: cfg.Player, CardKey: card,
+		Seats: cfg.Players, Name: cfg.Player, CardKey: card, Patience: cfg.Patience,
 		OptionsFor: func(names []string) ([]byte, error) {
 			opts, err := TableOptions(cfg.Game, names, cfg.Setup, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
 			if err != nil {
@@ -365,6 +370,10 @@ type JoinConfig struct {
 	Seat int
 	// OnAccepted, if set, is called once a seat is given.
 	OnAccepted func(seat, taken, total int)
+	// Patience bounds how long, once seated, the join asks again across
+	// dropped connections without reaching the table
+	// (p2p.JoinConfig.Patience; 0: p2p.DefaultPatience).
+	Patience time.Duration
 }
 
 // DialPatience is how long Join keeps trying to reach a creator that does
@@ -395,7 +404,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		card := proveKeys(cfg.Keys, tableID, seat, p.ID.PeerID())
 		accepted := false
 		s, err := p.Node.Join(ctx, p2p.JoinConfig{Creator: cfg.Creator, TableID: tableID, Name: name, CardKey: card,
-			Seat:     seat,
+			Seat: seat, Patience: cfg.Patience,
 			Validate: func(i int, si ledger.SeatInfo) error { return checkKeys(tableID, i, si) },
 			CheckRoster: func(r *ledger.Roster) error {
 				if err := CheckRoster(r); err != nil {
@@ -430,6 +439,16 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
+		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Now().Before(dialUntil):
+			// Our identity holds a seat there: this program restarted,
+			// and the creator has not seen the old connection go yet.
+			// Once it has, it gives the seat back to this request.
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(time.Second):
+			}
+			continue
 		case cfg.AutoName && isNo && no.Code == p2p.RefusedNameTaken:
 			suffix := p.ID.PeerID().String()
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
@@ -448,6 +467,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				sw.Backoff().Clear(cfg.Creator.ID)
 			}
 			continue
+		case accepted && errors.Is(err, p2p.ErrUnreachable):
+			// p2p.Join already asked again for its patience.
+			return nil, err
 		case accepted && !isNo:
 			// Dropped while waiting (an earlier joiner left, seats moved):
 			// ask again; a refusal will name the next seat.

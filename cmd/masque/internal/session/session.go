@@ -20,6 +20,10 @@ type Wait struct {
 	// Offline: this peer has no connection to that seat's player now (its
 	// program may have stopped; it can rejoin by running it again).
 	Offline bool
+	// NoContactSince, when not zero, is when this peer last heard from
+	// any other seat: it is cut off from the table (its own network, most
+	// likely) and blames nobody meanwhile.
+	NoContactSince time.Time
 }
 
 // Snapshot is everything one seat may see now.

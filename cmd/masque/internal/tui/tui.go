@@ -781,7 +781,10 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 		if left > 0 {
 			text += fmt.Sprintf(" (%s before the timeout)", clock(left))
 		}
-		if w.Offline {
+		if !w.NoContactSince.IsZero() {
+			text += "\n" + m.st.warn.Render(fmt.Sprintf("no contact with any seat since %s: your connection may be down; nobody is blamed until it is back",
+				w.NoContactSince.Format("15:04:05")))
+		} else if w.Offline {
 			text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped (they rejoin by running the same command again)", w.Name))
 		}
 	}
