@@ -1,10 +1,7 @@
 package netsession
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,33 +25,7 @@ const ChecksFile = "checks"
 // loadChecks reads dir's check targets; a missing file is an empty
 // record, and a torn last line (a crash while writing) is ignored.
 func loadChecks(dir string) (map[uint64]engine.Seat, error) {
-	out := map[uint64]engine.Seat{}
-	path := filepath.Join(dir, ChecksFile)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	lines := strings.Split(string(data), "\n")
-	for i, line := range lines {
-		if line == "" {
-			continue
-		}
-		last := i == len(lines)-1 // no newline after it: torn
-		pos, seat, err := parseCheck(line)
-		if err != nil {
-			if last {
-				break
-			}
-			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
-		}
-		if !last {
-			out[pos] = seat
-		}
-	}
-	return out, nil
+	return loadRecords(filepath.Join(dir, ChecksFile), parseCheck)
 }
 
 func parseCheck(line string) (uint64, engine.Seat, error) {

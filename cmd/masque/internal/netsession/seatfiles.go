@@ -202,3 +202,36 @@ func sealSalt(dir string) ([32]byte, error) {
 	}
 	return salt, safefile.Write(path, salt[:], 0o600)
 }
+
+// loadRecords reads a seat file of one record a line, "position ...",
+// parsed by parse: a missing file is an empty record, a later line for a
+// position replaces an earlier one, and a torn last line (no newline
+// after it: a crash while writing) is ignored.
+func loadRecords[T any](path string, parse func(line string) (uint64, T, error)) (map[uint64]T, error) {
+	out := map[uint64]T{}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, line := range lines {
+		if line == "" {
+			continue
+		}
+		last := i == len(lines)-1
+		pos, v, err := parse(line)
+		if err != nil {
+			if last {
+				break
+			}
+			return nil, fmt.Errorf("%s line %d: %w", path, i+1, err)
+		}
+		if !last {
+			out[pos] = v
+		}
+	}
+	return out, nil
+}

@@ -1,10 +1,7 @@
 package netsession
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,32 +25,7 @@ const maxSwapBits = 8
 // loadSwapBits reads dir's swap bits; a missing file is an empty record,
 // and a torn last line (a crash while writing) is ignored.
 func loadSwapBits(dir string) (map[uint64][]bool, error) {
-	out := map[uint64][]bool{}
-	data, err := os.ReadFile(filepath.Join(dir, SwapBitsFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return out, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	lines := strings.Split(string(data), "\n")
-	for i, line := range lines {
-		if line == "" {
-			continue
-		}
-		last := i == len(lines)-1 // no newline after it: torn
-		pos, bits, err := parseSwapBits(line)
-		if err != nil {
-			if last {
-				break
-			}
-			return nil, fmt.Errorf("%s line %d: %w", filepath.Join(dir, SwapBitsFile), i+1, err)
-		}
-		if !last {
-			out[pos] = bits
-		}
-	}
-	return out, nil
+	return loadRecords(filepath.Join(dir, SwapBitsFile), parseSwapBits)
 }
 
 func parseSwapBits(line string) (uint64, []bool, error) {
