@@ -47,6 +47,16 @@ type VerifiedApplier interface {
 	ApplyVerified(e *ledger.Entry) error
 }
 
+// Retirer is a [Replica] whose seats may retire for good before the end
+// of the game (Mafia: a seat out of the game that published its card key,
+// whose part the table computes from then on; its program may stop). At
+// the end a Room does not wait for a retired seat's state hash or done
+// message: it counts them if they come, and does not list the seat as
+// unconfirmed if they do not.
+type Retirer interface {
+	Retired(seat uint8) bool
+}
+
 // Author produces the local seat's next entry body when it is this seat's
 // turn (a player's UI or a bot). It must return when ctx is done.
 type Author func(ctx context.Context, pos uint64) (body []byte, err error)
@@ -252,7 +262,8 @@ type Room struct {
 	disagree map[uint64]map[uint8]bool
 	// confirmed[s] is one past the last position after which seat s
 	// reported the same state hash as ours (a seat's reports arrive in
-	// order on its stream, each compared as it comes).
+	// order on its stream, each compared as it comes). Written under mu
+	// (Held reads it from other goroutines).
 	confirmed []uint64
 	// waitPos is the position the table waits at, since waitSince: the
 	// local timer behind timeout verdicts, ours and the peers' we adopt.
@@ -839,6 +850,12 @@ func (r *Room) sendDone() {
 	r.broadcast(encodeDone(uint64(n), state))
 }
 
+// retired says whether the replica has seat retired ([Retirer]).
+func (r *Room) retired(seat uint8) bool {
+	rt, ok := r.cfg.Replica.(Retirer)
+	return ok && rt.Retired(seat)
+}
+
 // allDone says whether every other seat has said done with our log's
 // length and our final state.
 func (r *Room) allDone() bool {
@@ -851,6 +868,9 @@ func (r *Room) allDone() bool {
 			continue
 		}
 		d, ok := r.dones[s]
+		if !ok && r.retired(s) {
+			continue
+		}
 		if !ok || d.Len != next || d.State != state {
 			return false
 		}
@@ -1204,7 +1224,25 @@ func closedError(ctx context.Context) error {
 
 // confirm records that seat reported our state hash after pos.
 func (r *Room) confirm(seat uint8, pos uint64) {
+	r.mu.Lock()
 	r.confirmed[seat] = max(r.confirmed[seat], pos+1)
+	r.mu.Unlock()
+}
+
+// Held says whether every other seat that has not retired ([Retirer])
+// has reported our state hash after pos: they all hold the log up to pos.
+// A seat whose own entry they all hold may stop (a retired seat leaving
+// the game) without taking the entry with it. Safe for concurrent use.
+func (r *Room) Held(pos uint64) bool {
+	r.mu.RLock()
+	confirmed := slices.Clone(r.confirmed)
+	r.mu.RUnlock()
+	for s := range uint8(len(confirmed)) {
+		if s != r.self && confirmed[s] <= pos && !r.retired(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // unconfirmed lists the other seats that have not reported our state hash
@@ -1213,7 +1251,7 @@ func (r *Room) unconfirmed() []uint8 {
 	var out []uint8
 	next := r.next()
 	for s := range uint8(len(r.peers)) {
-		if s != r.self && r.confirmed[s] < next {
+		if s != r.self && r.confirmed[s] < next && !r.retired(s) {
 			out = append(out, s)
 		}
 	}

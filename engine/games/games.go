@@ -329,3 +329,13 @@ type ActingTable interface {
 	// Act posts seat's actions entry with its choices by power.
 	Act(seat engine.Seat, choices map[uint8]engine.Seat) error
 }
+
+// Leaver is a [Rules] whose players may leave a game for good while it
+// goes on (Mafia: the seat is eliminated, its role shown, and the others
+// play on without it). LeaveMove returns seat's move to leave in state s
+// (a state of the game), and false when the seat cannot leave now: it is
+// out already, or the game is over. The table takes the move only when a
+// move of that seat is due.
+type Leaver interface {
+	LeaveMove(s engine.State, seat engine.Seat) (engine.Move, bool)
+}

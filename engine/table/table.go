@@ -679,6 +679,12 @@ func (t *Table) Log() []*ledger.Entry { return t.log }
 // PublishedKey returns the secret key a seat published after the game.
 func (t *Table) PublishedKey(seat int) []byte { return t.st.keys[seat] }
 
+// Retired says whether seat has published its card key during play (it
+// is out of the game; the table computes its part from then on).
+func (t *Table) Retired(seat int) bool {
+	return seat >= 0 && seat < len(t.st.retired) && t.st.retired[seat]
+}
+
 // Pos returns the position of the next entry.
 func (t *Table) Pos() uint64 { return t.st.pos }
 

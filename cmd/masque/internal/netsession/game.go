@@ -76,6 +76,7 @@ var (
 	_ session.Sealer  = (*Game)(nil)
 	_ session.Chatter = (*Game)(nil)
 	_ session.Actor   = (*Game)(nil)
+	_ session.Leaver  = (*Game)(nil)
 )
 
 // Start opens the room of cfg.Store (replaying any stored entries: a
@@ -131,6 +132,10 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("when your turn began: %w", err)
 	}
+	leaving, err := loadLeaving(dir)
+	if err != nil {
+		return nil, fmt.Errorf("whether you asked to leave: %w", err)
+	}
 	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
@@ -138,7 +143,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
 		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) },
 		CheckTargets: checks, KeepCheck: func(pos uint64, target engine.Seat) error { return appendCheck(dir, pos, target) },
-		NightFloor: cfg.NightFloor})
+		NightFloor: cfg.NightFloor, Leaving: leaving, KeepLeaving: func() error { return keepLeaving(dir) }})
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +260,11 @@ func (g *Game) Transcript() *ledger.Transcript {
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
 	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
-		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions}
+		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions,
+		CanLeave: v.CanLeave, Leaving: v.Leaving}
+	// Out of the game: its program may stop once every other seat holds
+	// the entry with its card key (it would take the entry with it).
+	s.Retired = v.Retired && g.room.Held(v.RetiredAt)
 	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
 		s.MyDeadline = v.TurnSince.Add(g.timeout)
 	}
@@ -314,6 +323,17 @@ func (g *Game) Sleep() error {
 	default:
 	}
 	return g.seat.Sleep()
+}
+
+// Leave implements session.Leaver: the seat leaves the game for good at
+// its next move (see Seat.Leave).
+func (g *Game) Leave() error {
+	select {
+	case <-g.done:
+		return errors.New("the game has stopped")
+	default:
+	}
+	return g.seat.Leave()
 }
 
 // Close implements session.Session: it stops the room (peers' sync

@@ -31,11 +31,15 @@ type grimmTable struct {
 	dirs     []string
 }
 
-func seatGrimm(t *testing.T, n int) *grimmTable {
+func seatGrimm(t *testing.T, n int) *grimmTable { t.Helper(); return seatGame(t, "grimm", n) }
+
+// seatGame seats a table of game among n libp2p peers on loopback TCP,
+// with the game's default setup, as seatGrimm does.
+func seatGame(t *testing.T, game string, n int) *grimmTable {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	g, err := registry.Lookup("grimm")
+	g, err := registry.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +65,7 @@ func seatGrimm(t *testing.T, n int) *grimmTable {
 	opened := make(chan lobby.Table, 1)
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		gt.seatings[0], errs[0] = gt.peers[0].Host(ctx, HostConfig{Game: "grimm", Setup: setup, PublishKeys: true, Table: "grimm",
+		gt.seatings[0], errs[0] = gt.peers[0].Host(ctx, HostConfig{Game: game, Setup: setup, PublishKeys: true, Table: game,
 			Player: "p0", Players: n, Keys: gt.keys[0], OnOpen: func(t lobby.Table, _ error) { opened <- t }})
 	})
 	lt := <-opened

@@ -77,6 +77,11 @@ type SeatConfig struct {
 	// of this seat, before the player is asked for it; an error stops the
 	// seat (its state directory cannot be written).
 	KeepTurn func(TurnMark) error
+	// Leaving: the seat's player asked to leave the game before a restart
+	// (LeavingFile); KeepLeaving, if set, records the request before it
+	// takes effect (leave.go).
+	Leaving     bool
+	KeepLeaving func() error
 }
 
 // TurnMark is when the table started waiting for a seat's move at an
@@ -119,6 +124,10 @@ type Seat struct {
 	// too); chosen are the targets chosen so far, by power.
 	night  bool
 	chosen map[uint8]engine.Seat
+	// leaving: the player asked to leave the game (leave.go); retiredAt
+	// is the position of the seat's card key published during play.
+	leaving   bool
+	retiredAt uint64
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
@@ -145,7 +154,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 		player.RememberCheckTarget(pos, target)
 	}
 	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
-		moves: make(chan []byte, 1), generic: !narrate.Narrates(g.Name())}
+		moves: make(chan []byte, 1), generic: !narrate.Narrates(g.Name()), leaving: cfg.Leaving}
 	if !cfg.Bot {
 		// A person reads this narration: it speaks to them.
 		d.narr.SpeakTo(engine.Seat(cfg.Seat))
@@ -185,9 +194,13 @@ func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error 
 	prior, _ := narrate.RulesOf(raw)
 	_, kind, _ := d.tab.Expect()
 	mem := len(d.player.Memory)
+	wasRetired := d.tab.Retired(d.seat)
 	if err := tabApply(e); err != nil {
 		d.mu.Unlock()
 		return err
+	}
+	if !wasRetired && d.tab.Retired(d.seat) {
+		d.retiredAt = e.Pos
 	}
 	var lines []string
 	if d.err == nil {
@@ -316,6 +329,12 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 			return d.genericBotMove()
 		}
 		return d.botMove()
+	}
+	if d.leaving {
+		if body, ok, err := d.leavingBody(kind == table.BodyActions); ok || err != nil {
+			defer d.mu.Unlock()
+			return body, err
+		}
 	}
 	// A person's move: wait for Submit.
 	select {
@@ -487,6 +506,12 @@ type View struct {
 	TurnSince time.Time
 	Over      bool
 	Entries   int
+	// CanLeave: the seat may ask to leave the game now (leave.go);
+	// Leaving: it asked, and leaves at its next move; Retired: it is out
+	// and published its card key, in the entry at RetiredAt (its program
+	// may stop once the other seats hold that entry).
+	CanLeave, Leaving, Retired bool
+	RetiredAt                  uint64
 }
 
 // View returns a copy of the seat's current view.
@@ -515,6 +540,9 @@ func (d *Seat) View() View {
 	}
 	_, _, more := d.tab.Next()
 	v.Over = !more
+	v.Retired, v.RetiredAt = d.tab.Retired(d.seat), d.retiredAt
+	v.Leaving = d.leaving && !v.Retired
+	v.CanLeave = more && d.canLeave()
 	return v
 }
 

@@ -59,9 +59,14 @@ type Snapshot struct {
 	// without a power, which may sleep ([Actor]).
 	Night     bool
 	Decisions []engine.Effect
-	Verdict   string // non-empty when the table stopped on a fault or timeout
-	Over      bool   // the game is over (or stopped)
-	Entries   int    // entries in the log so far
+	// CanLeave: the seat may leave the game for good now ([Leaver]);
+	// Leaving: it asked, and leaves at its next move; Retired: it is out
+	// of the game and published its card key, so that closing the screen
+	// stalls nobody.
+	CanLeave, Leaving, Retired bool
+	Verdict                    string // non-empty when the table stopped on a fault or timeout
+	Over                       bool   // the game is over (or stopped)
+	Entries                    int    // entries in the log so far
 }
 
 // Session is one seat at a running table.
@@ -125,3 +130,14 @@ type Actor interface {
 // it holds no power. A session draws each night's delay between
 // NightFloor and twice it.
 const NightFloor = 4 * time.Second
+
+// Leaver is a Session at a table whose game lets a player leave for good
+// while the others play on (Mafia: the seat is eliminated and its role
+// shown).
+type Leaver interface {
+	// Leave asks to leave. The seat leaves at its next move (at once when
+	// one is due); until then its night actions are chosen for it. It
+	// returns an error, and changes nothing, when the seat cannot leave
+	// (Snapshot.CanLeave is false).
+	Leave() error
+}
