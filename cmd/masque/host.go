@@ -541,6 +541,14 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 		return nil
 	default:
 	}
+	if s := g.Snapshot(); s.Retired {
+		// Out of the game (left, or eliminated), with the card key
+		// published and held by every seat: nobody waits for this seat.
+		code := rosterCode(g.Transcript().Roster)
+		r.printf("you are out of the game; the others play on without you")
+		r.printf("to follow the rest of it: masque watch %s", code)
+		return nil
+	}
 	if ctx.Err() != nil {
 		return &exitError{code: 130, err: errors.New("interrupted"),
 			hint: fmt.Sprintf("to rejoin this game, run the same command again with --state %s", dir)}

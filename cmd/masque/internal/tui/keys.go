@@ -15,6 +15,7 @@ type keyMap struct {
 	Help, Quit          key.Binding
 	ForceQuit           key.Binding
 	Chat                key.Binding // open the chat input line (networked tables)
+	LeaveGame           key.Binding // after q: leave the game for good (session.Leaver)
 }
 
 func newKeyMap() keyMap {
@@ -34,6 +35,7 @@ func newKeyMap() keyMap {
 		Quit:      key.NewBinding(key.WithKeys("q"), key.WithHelp("q", "quit")),
 		ForceQuit: key.NewBinding(key.WithKeys("ctrl+c")),
 		Chat:      key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "chat")),
+		LeaveGame: key.NewBinding(key.WithKeys("l", "L"), key.WithHelp("l", "leave the game")),
 	}
 }
 

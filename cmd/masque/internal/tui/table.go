@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
@@ -432,7 +433,7 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		case m.ask != nil:
 			line("%s", m.st.warn.Render(m.ask.Words+": "+m.ask.Confirm+" y/n (esc: back)"))
 		case m.quitAsk:
-			line("%s", m.st.warn.Render("leave the table? y/n"))
+			line("%s", m.quitQuestion())
 		case m.busy:
 			line("playing…")
 		default:
@@ -508,6 +509,9 @@ func (m Model) helpLines(width int) []string {
 	add("  p passes (when you may let a decision go: a claim waiting for your answer)")
 	add("  y/n answer a question (really exchange the cards? leave the table?)")
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
+	if _, ok := m.sess.(session.Leaver); ok && (m.snap.CanLeave || m.snap.Leaving) {
+		add("  q then l leaves the game for good: you are out at your next move and your role is shown; the others play on without you, and your screen closes")
+	}
 	if m.chatter != nil {
 		add("  " + chatHelp)
 	}

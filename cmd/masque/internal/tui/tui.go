@@ -102,9 +102,12 @@ type Model struct {
 	labels  []string
 	choices list.Model // the moves on offer, in words (bubbles/list)
 	quitAsk bool
-	help    bool // the help page is shown (the ? key)
-	busy    bool
-	status  string
+	// leaveAsked: the player chose to leave the game for good (a
+	// session.Leaver); the screen closes once the seat is out.
+	leaveAsked bool
+	help       bool // the help page is shown (the ? key)
+	busy       bool
+	status     string
 
 	keys      keyMap
 	helpBar   help.Model     // the line of keys at the bottom (bubbles/help)
@@ -316,6 +319,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		sess := m.sess
 		return m, func() tea.Msg { return Snapshot(sess) }
+	case LeaveMsg:
+		m.leaveAsked = false
+		m.status = "cannot leave: " + termsafe.String(msg.Err.Error())
+		return m, nil
 	case ChatSentMsg:
 		if msg.Err != nil {
 			m.status = "chat: " + termsafe.String(msg.Err.Error())
@@ -349,6 +356,16 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		m.now = msg.At
 	}
 	m.tv = m.buildView()
+	if m.snap.Leaving {
+		m.leaveAsked = true
+		m.status = leavingNote
+	}
+	if m.snap.Retired && m.leaveAsked {
+		// Out of the game, and every seat holds the entry with the
+		// seat's card key: the others play on without it.
+		m.quit = true
+		return m, tea.Quit
+	}
 	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn || len(old.Decisions) != len(m.snap.Decisions) {
 		m.legal, m.labels, m.picks, m.ask = nil, nil, nil, nil
 		if m.snap.MyTurn && m.tv != nil && m.tv.Question != nil {
@@ -459,6 +476,9 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.quit = true
 			return m, tea.Quit
 		}
+		if key.Matches(k, keys.LeaveGame) && m.snap.CanLeave {
+			return m.leaveGame()
+		}
 		m.status = ""
 		return m, nil
 	}
@@ -512,7 +532,7 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
-		if m.over() || !m.have {
+		if m.over() || !m.have || m.snap.Retired {
 			m.quit = true
 			return m, tea.Quit
 		}
@@ -790,7 +810,7 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 	}
 	b.WriteString(text + "\n")
 	if m.quitAsk {
-		b.WriteString(m.st.warn.Render("leave the table? y/n") + "\n")
+		b.WriteString(m.quitQuestion() + "\n")
 	} else {
 		b.WriteString(m.helpLine(bar{m.keys.Older, m.keys.Help, m.keys.Quit}) + "\n")
 	}
@@ -883,3 +903,43 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// leavingNote is the status line of a seat on its way out of the game.
+const leavingNote = "leaving the game at your next move; your night is played for you till then"
+
+// quitQuestion is the question q asks: at a table whose game lets a
+// player leave for good (a session.Leaver), whether to leave the game or
+// only close the screen.
+func (m Model) quitQuestion() string {
+	if !m.snap.CanLeave {
+		return m.st.warn.Render("leave the table? y/n")
+	}
+	return m.st.warn.Render("l: leave the game for good (you are out, your role is shown)") + "\n" +
+		m.st.warn.Render("y: close the screen only (the table waits for you to come back) · n: stay")
+}
+
+// LeftGame says whether the player left the game for good from this
+// screen (the screen closed once the seat was out).
+func (m Model) LeftGame() bool { return m.leaveAsked && m.snap.Retired }
+
+// leaveGame asks the session to leave the game for good.
+func (m Model) leaveGame() (tea.Model, tea.Cmd) {
+	lv, ok := m.sess.(session.Leaver)
+	if !ok {
+		m.status = "this table has no leaving mid-game"
+		return m, nil
+	}
+	m.leaveAsked = true
+	m.status = leavingNote
+	m.log.Info("leave the game")
+	sess := m.sess
+	return m, func() tea.Msg {
+		if err := lv.Leave(); err != nil {
+			return LeaveMsg{Err: err}
+		}
+		return Snapshot(sess)
+	}
+}
+
+// LeaveMsg reports a refused request to leave the game.
+type LeaveMsg struct{ Err error }
