@@ -371,7 +371,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		r.printf("the game is saved in %s after every entry: if masque stops, run the same command again to rejoin", st.Dir())
 	}
 	if interactive {
-		if err := r.screen(ctx, g, st.Dir()); err != nil {
+		if err := r.screen(ctx, g, st.Dir()); errors.Is(err, errOutOfGame) {
+			return nil // out of the game: the others play on without this seat
+		} else if err != nil {
 			return err
 		}
 	}
@@ -525,6 +527,11 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 	return r.afterScreen(ctx, g, dir)
 }
 
+// errOutOfGame is afterScreen's word that the seat is out of a game that
+// goes on (it left, or was eliminated, and published its card key): the
+// command ends without waiting for the others.
+var errOutOfGame = errors.New("out of the game")
+
 // afterScreen waits, once the player left the screen, for the end of a
 // finished game; leaving before the end is an error telling how to
 // rejoin.
@@ -547,7 +554,7 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 		code := rosterCode(g.Transcript().Roster)
 		r.printf("you are out of the game; the others play on without you")
 		r.printf("to follow the rest of it: masque watch %s", code)
-		return nil
+		return errOutOfGame
 	}
 	if ctx.Err() != nil {
 		return &exitError{code: 130, err: errors.New("interrupted"),
