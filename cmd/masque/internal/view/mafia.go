@@ -41,7 +41,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 
 	// Status line.
 	when := fmt.Sprintf("night %d", s.Day())
-	if day {
+	if day && !in.Night { // the recognition night comes before day 1's first move
 		when = fmt.Sprintf("day %d", s.Day())
 	}
 	switch {
@@ -134,7 +134,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	}
 
 	// The vote in progress and the morning's announcement.
-	if n := mafiaVote(s, me); n != nil {
+	if n := mafiaVote(s, me); n != nil && !in.Night {
 		t.Notices = append(t.Notices, *n)
 	}
 	if day && s.Day() > 1 {
