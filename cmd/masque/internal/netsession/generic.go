@@ -48,7 +48,14 @@ func (d *Seat) followGeneric(e *ledger.Entry, prior engine.State) ([]string, err
 // choices (games.SealingBot) seals them with the seat's kept salt. d.mu is
 // held.
 func (d *Seat) newBot(s engine.State) error {
-	bot, err := d.game.NewBot(s, engine.Seat(d.seat), d.cfg.Seed)
+	seed := d.cfg.Seed
+	if !d.cfg.Bot {
+		// A person's seat uses its bot only to play for a player who is
+		// leaving (leave.go): its choices must not be foreseeable by the
+		// others from a public seed.
+		seed = secretSeed(d.cfg.Keys)
+	}
+	bot, err := d.game.NewBot(s, engine.Seat(d.seat), seed)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package netsession
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +12,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // A player of a game with leaving (games.Leaver: Mafia) may leave it for
@@ -145,4 +148,15 @@ func (d *Seat) Retired(seat uint8) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.tab.Retired(int(seat))
+}
+
+// secretSeed is a bot seed drawn from the seat's secrets: stable across
+// restarts, and unknown to the other seats.
+func secretSeed(keys table.SeatSecrets) uint64 {
+	h := sha256.New()
+	h.Write([]byte("masque leaving bot seed"))
+	if enc, err := keys.MarshalBinary(); err == nil {
+		h.Write(enc)
+	}
+	return binary.BigEndian.Uint64(h.Sum(nil))
 }
