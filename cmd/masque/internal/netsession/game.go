@@ -295,32 +295,37 @@ func (g *Game) Snapshot() session.Snapshot {
 // Updates implements session.Session.
 func (g *Game) Updates() <-chan struct{} { return g.updates }
 
-// Submit implements session.Session.
-func (g *Game) Submit(m engine.Move, swaps []bool) error {
+// stopped is an error once the game has stopped (nothing more can be
+// played), else nil.
+func (g *Game) stopped() error {
 	select {
 	case <-g.done:
 		return errors.New("the game has stopped")
 	default:
+		return nil
+	}
+}
+
+// Submit implements session.Session.
+func (g *Game) Submit(m engine.Move, swaps []bool) error {
+	if err := g.stopped(); err != nil {
+		return err
 	}
 	return g.seat.Submit(m, swaps)
 }
 
 // Decide implements session.Actor.
 func (g *Game) Decide(power uint8, target engine.Seat) error {
-	select {
-	case <-g.done:
-		return errors.New("the game has stopped")
-	default:
+	if err := g.stopped(); err != nil {
+		return err
 	}
 	return g.seat.Decide(power, target)
 }
 
 // Sleep implements session.Actor.
 func (g *Game) Sleep() error {
-	select {
-	case <-g.done:
-		return errors.New("the game has stopped")
-	default:
+	if err := g.stopped(); err != nil {
+		return err
 	}
 	return g.seat.Sleep()
 }
@@ -328,10 +333,8 @@ func (g *Game) Sleep() error {
 // Leave implements session.Leaver: the seat leaves the game for good at
 // its next move (see Seat.Leave).
 func (g *Game) Leave() error {
-	select {
-	case <-g.done:
-		return errors.New("the game has stopped")
-	default:
+	if err := g.stopped(); err != nil {
+		return err
 	}
 	return g.seat.Leave()
 }
