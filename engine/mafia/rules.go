@@ -11,11 +11,54 @@ import (
 // carry out, or a *[engine.RuleError] naming the seat and the rule if m
 // is illegal now. The receiver is not modified.
 func (s *State) Apply(m engine.Move) (engine.State, []engine.Effect, error) {
-	ns, eff, err := s.Play(m)
+	return asState(s.Play(m))
+}
+
+// asState turns a step's concrete result into the engine's (no typed nil
+// state beside an error).
+func asState(ns *State, eff []engine.Effect, err error) (engine.State, []engine.Effect, error) {
 	if err != nil {
 		return nil, nil, err
 	}
 	return ns, eff, nil
+}
+
+// stepFunc is one of the rules' steps, carried out on a clone: a move's
+// (A is engine.Move) or the facts' (A is []engine.Fact).
+type stepFunc[A any] func(*State, A) ([]engine.Effect, error)
+
+// moveSteps are the moves' steps, by the phase that waits for them.
+var moveSteps = map[Phase]stepFunc[engine.Move]{
+	PhaseHold:        (*State).applyHold,
+	PhaseVote:        (*State).applyVote,
+	PhaseDayAnswer:   (*State).applyDayAnswer,
+	PhaseNightAnswer: (*State).applyNightAnswer,
+	PhaseDateAnswer:  (*State).applyDateAnswer,
+}
+
+// factSteps are the facts' steps, by the phase that waits for them.
+var factSteps = map[Phase]stepFunc[[]engine.Fact]{
+	WaitKill:    (*State).learnKill,
+	WaitCoin:    (*State).learnCoin,
+	WaitProtect: (*State).learnProtect,
+	WaitReveal:  (*State).learnReveal,
+	WaitDate:    (*State).learnDate,
+	WaitFinal:   (*State).learnFinal,
+}
+
+// step carries out the step of steps due in s's phase with a on a clone
+// of s, or returns none when no step is due.
+func step[A any](s *State, steps map[Phase]stepFunc[A], a A, none error) (*State, []engine.Effect, error) {
+	do, ok := steps[s.phase]
+	if !ok {
+		return nil, nil, none
+	}
+	c := s.clone()
+	eff, err := do(c, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, eff, nil
 }
 
 // Play is [State.Apply] returning the concrete state.
@@ -31,36 +74,17 @@ func (s *State) Play(m engine.Move) (*State, []engine.Effect, error) {
 	case !s.alive[p]:
 		return nil, nil, ruleErr(p, RuleDead, "%s is out of the game and acts no more", s.Name(p))
 	}
-	c := s.clone()
 	if m.Kind == MoveLeave {
 		if len(m.Args) != 0 {
 			return nil, nil, ruleErr(p, RuleBadArgs, "leave takes no arguments")
 		}
+		c := s.clone()
 		return c, c.leave(p), nil
 	}
 	if p != s.turn {
 		return nil, nil, ruleErr(p, RuleNotYourTurn, "it is %s's move, not %s's", s.Name(s.turn), s.Name(p))
 	}
-	var eff []engine.Effect
-	var err error
-	switch s.phase {
-	case PhaseHold:
-		eff, err = c.applyHold(m)
-	case PhaseVote:
-		eff, err = c.applyVote(m)
-	case PhaseDayAnswer:
-		eff, err = c.applyDayAnswer(m)
-	case PhaseNightAnswer:
-		eff, err = c.applyNightAnswer(m)
-	case PhaseDateAnswer:
-		eff, err = c.applyDateAnswer(m)
-	default:
-		err = ruleErr(p, RuleWrongMove, "no move is due")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, eff, nil
+	return step(s, moveSteps, m, ruleErr(p, RuleWrongMove, "no move is due"))
 }
 
 func (s *State) resetVotes() {
@@ -557,38 +581,12 @@ func (s *State) final() []engine.Effect {
 // Learn returns the state after facts (tallies, a coin, revealed roles)
 // and any further effects.
 func (s *State) Learn(facts []engine.Fact) (engine.State, []engine.Effect, error) {
-	ns, eff, err := s.LearnFacts(facts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ns, eff, nil
+	return asState(s.LearnFacts(facts))
 }
 
 // LearnFacts is [State.Learn] returning the concrete state.
 func (s *State) LearnFacts(facts []engine.Fact) (*State, []engine.Effect, error) {
-	c := s.clone()
-	var eff []engine.Effect
-	var err error
-	switch s.phase {
-	case WaitKill:
-		eff, err = c.learnKill(facts)
-	case WaitCoin:
-		eff, err = c.learnCoin(facts)
-	case WaitProtect:
-		eff, err = c.learnProtect(facts)
-	case WaitReveal:
-		eff, err = c.learnReveal(facts)
-	case WaitDate:
-		eff, err = c.learnDate(facts)
-	case WaitFinal:
-		eff, err = c.learnFinal(facts)
-	default:
-		err = ruleErr(NoSeat, RuleNoFactsWanted, "no facts are due")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, eff, nil
+	return step(s, factSteps, facts, ruleErr(NoSeat, RuleNoFactsWanted, "no facts are due"))
 }
 
 // tallies checks facts as k tallies over seats, in order, and returns

@@ -1,8 +1,6 @@
 package mafia
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // Script is a parsed scripted table:
@@ -63,17 +62,8 @@ func (l ScriptLine) IsNightLine() bool {
 	return ok && l.Seat != ""
 }
 
-// ScriptError is an error tied to a line of a script.
-type ScriptError struct {
-	Line int
-	Err  error
-}
-
-// Error names the line.
-func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// Unwrap returns the underlying error.
-func (e *ScriptError) Unwrap() error { return e.Err }
+// ScriptError is an error tied to a line of a script (the contract's).
+type ScriptError = games.ScriptError
 
 // MaxScriptLines bounds the work a hostile script can cause.
 const MaxScriptLines = 1 << 16
@@ -83,52 +73,25 @@ const headerUsage = "game mafia players=NAMES [specials=ROLES] [incidents=off] [
 // ParseScript parses a script. It checks the header; lines are checked
 // when played.
 func ParseScript(src []byte) (*Script, error) {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	var out *Script
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		if lineNo > MaxScriptLines {
-			return nil, &ScriptError{lineNo, errors.New("script too long")}
-		}
-		line := sc.Text()
-		if lineNo == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
-		}
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if out == nil {
-			s, err := parseHeader(f)
-			if err != nil {
-				return nil, &ScriptError{lineNo, err}
-			}
-			out = s
-			continue
-		}
+	err := games.ScanScript(src, MaxScriptLines, headerUsage, func(f []string) error {
+		s, err := parseHeader(f)
+		out = s
+		return err
+	}, func(no int, text string, f []string) error {
 		switch strings.ToLower(f[0]) {
 		case "coin", "expect":
-			out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, Verb: strings.ToLower(f[0]), Tokens: f[1:]})
-		default:
-			if len(f) < 2 {
-				return nil, &ScriptError{lineNo, fmt.Errorf("expected NAME VERB ARGS, got %q", line)}
-			}
-			if !slices.ContainsFunc(out.Options.Players, func(p string) bool { return strings.EqualFold(p, f[0]) }) {
-				return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", f[0])}
-			}
-			out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]})
+			out.Lines = append(out.Lines, ScriptLine{LineNo: no, Verb: strings.ToLower(f[0]), Tokens: f[1:]})
+			return nil
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{lineNo + 1, err}
-	}
-	if out == nil {
-		return nil, &ScriptError{lineNo, errors.New("missing header: " + headerUsage)}
+		if err := games.SeatLine(out.Options.Players, f, text); err != nil {
+			return err
+		}
+		out.Lines = append(out.Lines, ScriptLine{LineNo: no, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -146,23 +109,10 @@ func parseCards(v string, ok func(engine.Card) bool, what string) ([]engine.Card
 }
 
 func parseHeader(f []string) (*Script, error) {
-	if len(f) < 2 || !strings.EqualFold(f[0], "game") || !strings.EqualFold(f[1], GameName) {
-		return nil, errors.New("the first line must be: " + headerUsage)
-	}
 	s := &Script{}
-	seen := map[string]bool{}
 	var roles, deck []engine.Card
 	specialsGiven := false
-	for _, kv := range f[2:] {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.ToLower(k)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("header: expected KEY=VALUE, got %q", kv)
-		}
-		if seen[k] {
-			return nil, fmt.Errorf("header: %s given twice", k)
-		}
-		seen[k] = true
+	err := games.HeaderPairs(f, GameName, headerUsage, func(k, v string) error {
 		var err error
 		switch k {
 		case "players":
@@ -178,12 +128,12 @@ func parseHeader(f []string) (*Script, error) {
 			}, "a special role")
 		case "incidents":
 			if !strings.EqualFold(v, "off") && !strings.EqualFold(v, "on") {
-				return nil, fmt.Errorf("header: incidents=on|off, got %q", v)
+				return fmt.Errorf("incidents=on|off, got %q", v)
 			}
 			s.Options.NoIncidents = strings.EqualFold(v, "off")
 		case "tie":
 			if !strings.EqualFold(v, "draw") && !strings.EqualFold(v, "nobody") {
-				return nil, fmt.Errorf("header: tie=draw|nobody, got %q", v)
+				return fmt.Errorf("tie=draw|nobody, got %q", v)
 			}
 			s.Options.TieDraw = strings.EqualFold(v, "draw")
 		case "roles":
@@ -191,11 +141,15 @@ func parseHeader(f []string) (*Script, error) {
 		case "deck":
 			deck, err = parseCards(v, IsIncident, "an incident card")
 		default:
-			return nil, fmt.Errorf("header: unknown key %q (players, specials, incidents, tie, roles, deck)", k)
+			return fmt.Errorf("unknown key %q (players, specials, incidents, tie, roles, deck)", k)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("header: %s: %w", k, err)
+			return fmt.Errorf("%s: %w", k, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Options.Players) == 0 {
 		return nil, errors.New("header: players= is required")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // speaker tells things to one seat: "you" for it, names for the others.
@@ -194,21 +195,12 @@ func sayAttacks(w speaker, before, after *State) []string {
 
 // SayMove implements [games.Teller] with [SayMove].
 func (Game) SayMove(s engine.State, m engine.Move, you engine.Seat) string {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return Game{}.FormatMove(s, m)
-	}
-	return SayMove(st, m, you)
+	return games.SayMoveOf(s, m, you, SayMove, KindName)
 }
 
 // SayFacts implements [games.Teller] with [SayFacts].
 func (Game) SayFacts(before, after engine.State, facts []engine.Fact, you engine.Seat) []string {
-	b, ok1 := before.(*State)
-	a, ok2 := after.(*State)
-	if !ok1 || !ok2 || b == nil || a == nil {
-		return nil
-	}
-	return SayFacts(b, a, facts, you)
+	return games.SayFactsOf(before, after, facts, you, SayFacts)
 }
 
 // Prompt tells seat p what it must do now, in plain words, or "" when
