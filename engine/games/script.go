@@ -144,3 +144,25 @@ func PlayMoveLine[S ScriptState](t Table, st S, line int, seat string, tokens []
 	}
 	return nil
 }
+
+// ScriptLine is one line of a script after its header, in the games
+// whose lines are SEAT VERB ARGS or a bare VERB ARGS.
+type ScriptLine struct {
+	LineNo int
+	Seat   string   // the acting player ("" for a bare line)
+	Verb   string   // the verb, lower-cased
+	Tokens []string // the arguments (for a seat's line, the verb first)
+}
+
+// ReadLine reads a script line's fields (f, from [ScanScript]): a line
+// whose first field is one of bare (lower case, any case in the script)
+// is VERB ARGS, with no seat; any other is SEAT VERB ARGS ([SeatLine]).
+func ReadLine(players []string, no int, text string, f []string, bare ...string) (ScriptLine, error) {
+	if v := strings.ToLower(f[0]); slices.Contains(bare, v) {
+		return ScriptLine{LineNo: no, Verb: v, Tokens: f[1:]}, nil
+	}
+	if err := SeatLine(players, f, text); err != nil {
+		return ScriptLine{}, err
+	}
+	return ScriptLine{LineNo: no, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]}, nil
+}

@@ -49,12 +49,9 @@ type RoundSpec struct {
 }
 
 // ScriptLine is one line of a script after the header and round lines.
-type ScriptLine struct {
-	LineNo int
-	Seat   string   // the acting player ("" for random and expect lines)
-	Verb   string   // "random", "expect", or a move's verb
-	Tokens []string // the arguments (for a move, the verb first)
-}
+// Its Seat is "" for random and expect lines; its Verb is "random",
+// "expect", or a move's verb.
+type ScriptLine games.ScriptLine
 
 // ScriptError is an error tied to a line of a script (the contract's).
 type ScriptError = games.ScriptError
@@ -71,18 +68,14 @@ func ParseScript(src []byte) (*Script, error) {
 		out = s
 		return err
 	}, func(no int, text string, f []string) error {
-		switch strings.ToLower(f[0]) {
-		case "round":
+		if strings.EqualFold(f[0], "round") {
 			return out.parseRound(f[1:])
-		case "random", "expect":
-			out.Lines = append(out.Lines, ScriptLine{LineNo: no, Verb: strings.ToLower(f[0]), Tokens: f[1:]})
-			return nil
 		}
-		if err := games.SeatLine(out.Options.Players, f, text); err != nil {
-			return err
+		l, err := games.ReadLine(out.Options.Players, no, text, f, "random", "expect")
+		if err == nil {
+			out.Lines = append(out.Lines, ScriptLine(l))
 		}
-		out.Lines = append(out.Lines, ScriptLine{LineNo: no, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]})
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err

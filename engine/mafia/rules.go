@@ -228,23 +228,40 @@ func (s *State) playCard(m engine.Move, ok func(engine.Card) bool, what string) 
 	return card, engine.Effect{Kind: engine.EffectProve, By: p, Slots: []engine.Slot{slot}, Cards: []engine.Card{card}}, nil
 }
 
-func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
+// answerPass checks an answer to an elimination or an attack (a pass or
+// an incident card) and reports whether it is a pass, which takes no
+// arguments.
+func answerPass(m engine.Move) (bool, error) {
 	if err := wantKind(m, MovePass, MoveCard); err != nil {
-		return nil, err
+		return false, err
 	}
+	if m.Kind == MovePass && len(m.Args) != 0 {
+		return false, ruleErr(m.Seat, RuleBadArgs, "pass takes no arguments")
+	}
+	return m.Kind == MovePass, nil
+}
+
+// playUnclaimed is [State.playCard] for an answer that makes no
+// Butterfly claim (its third argument 0; noClaim says why otherwise).
+func (s *State) playUnclaimed(m engine.Move, ok func(engine.Card) bool, what, noClaim string) (engine.Card, engine.Effect, error) {
+	card, proof, err := s.playCard(m, ok, what)
+	if err == nil && m.Args[2] != 0 {
+		err = ruleErr(m.Seat, RuleBadArgs, "%s", noClaim)
+	}
+	return card, proof, err
+}
+
+func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 	p := m.Seat
-	if m.Kind == MovePass {
-		if len(m.Args) != 0 {
-			return nil, ruleErr(p, RuleBadArgs, "pass takes no arguments")
+	if pass, err := answerPass(m); err != nil || pass {
+		if err != nil {
+			return nil, err
 		}
 		return s.eliminate([]engine.Seat{p}, afterDay), nil
 	}
-	card, proof, err := s.playCard(m, IsDay, "a day elimination")
+	card, proof, err := s.playUnclaimed(m, IsDay, "a day elimination", "no Butterfly claim by day")
 	if err != nil {
 		return nil, err
-	}
-	if m.Args[2] != 0 {
-		return nil, ruleErr(p, RuleBadArgs, "no Butterfly claim by day")
 	}
 	eff := []engine.Effect{proof}
 	if card == Alibi {
@@ -265,13 +282,10 @@ func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 func (s *State) ClaimDue() bool { return slices.Contains(s.powers, PowerDate) && s.InPlay(Butterfly) }
 
 func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
-	if err := wantKind(m, MovePass, MoveCard); err != nil {
-		return nil, err
-	}
 	p := m.Seat
-	if m.Kind == MovePass {
-		if len(m.Args) != 0 {
-			return nil, ruleErr(p, RuleBadArgs, "pass takes no arguments")
+	if pass, err := answerPass(m); err != nil || pass {
+		if err != nil {
+			return nil, err
 		}
 		s.queue = s.queue[1:]
 		s.dying = append(s.dying, p)
@@ -318,22 +332,16 @@ func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 }
 
 func (s *State) applyDateAnswer(m engine.Move) ([]engine.Effect, error) {
-	if err := wantKind(m, MovePass, MoveCard); err != nil {
-		return nil, err
-	}
-	p := m.Seat
-	if m.Kind == MovePass {
-		if len(m.Args) != 0 {
-			return nil, ruleErr(p, RuleBadArgs, "pass takes no arguments")
+	if pass, err := answerPass(m); err != nil || pass {
+		if err != nil {
+			return nil, err
 		}
-		return s.eliminate([]engine.Seat{p}, afterNight2), nil
+		return s.eliminate([]engine.Seat{m.Seat}, afterNight2), nil
 	}
-	_, proof, err := s.playCard(m, func(c engine.Card) bool { return c == Misfire }, "the Night Butterfly's fate (only a Misfire does)")
+	_, proof, err := s.playUnclaimed(m, func(c engine.Card) bool { return c == Misfire },
+		"the Night Butterfly's fate (only a Misfire does)", "no Butterfly claim for her date")
 	if err != nil {
 		return nil, err
-	}
-	if m.Args[2] != 0 {
-		return nil, ruleErr(p, RuleBadArgs, "no Butterfly claim for her date")
 	}
 	s.then = afterNight2
 	return append([]engine.Effect{proof}, s.finish()...), nil

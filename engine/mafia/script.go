@@ -45,12 +45,9 @@ type Script struct {
 }
 
 // ScriptLine is one line of a script after the header.
-type ScriptLine struct {
-	LineNo int
-	Seat   string   // the acting player ("" for coin and expect lines)
-	Verb   string   // "coin", "expect", a night verb or a move's verb
-	Tokens []string // the arguments (for a move, the verb first)
-}
+// Its Seat is "" for coin and expect lines; its Verb is "coin",
+// "expect", a night verb or a move's verb.
+type ScriptLine games.ScriptLine
 
 // NightVerbs are the secret night choices' verbs, with their powers
 // ("kill" is the Madman's power while he kills alone).
@@ -79,16 +76,11 @@ func ParseScript(src []byte) (*Script, error) {
 		out = s
 		return err
 	}, func(no int, text string, f []string) error {
-		switch strings.ToLower(f[0]) {
-		case "coin", "expect":
-			out.Lines = append(out.Lines, ScriptLine{LineNo: no, Verb: strings.ToLower(f[0]), Tokens: f[1:]})
-			return nil
+		l, err := games.ReadLine(out.Options.Players, no, text, f, "coin", "expect")
+		if err == nil {
+			out.Lines = append(out.Lines, ScriptLine(l))
 		}
-		if err := games.SeatLine(out.Options.Players, f, text); err != nil {
-			return err
-		}
-		out.Lines = append(out.Lines, ScriptLine{LineNo: no, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]})
-		return nil
+		return err
 	})
 	if err != nil {
 		return nil, err
