@@ -351,7 +351,9 @@ class Mafia:
 
     def coin(self, value, a):
         if self.waiting != 'killcoin': raise RuleFault('invalid', 'an unexpected coin')
-        v = self.tied[int.from_bytes(value[:8], 'big') % len(self.tied)]
+        n = len(self.tied)
+        # Rejection sampling over the coin's bytes (protocol.md §12.5).
+        v = next((self.tied[b % n] for b in value if b < 256 - 256 % n), self.tied[0])
         self.note('night %d: a coin picks seat %d among %s' % (self.day, v, self.tied))
         return self.victims(v)
 

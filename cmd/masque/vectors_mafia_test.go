@@ -157,6 +157,17 @@ func mafiaVectorSpecs() []vectorSpec {
 					"encrypted shares, and a tag; tallies of the ballots opened by shares; keys published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaVectorGame6(t).Transcript()) },
 		},
+		{
+			want: vectorCase{File: "honest-mafia-6-tie.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
+				Description: "Mafia: Random Incident, 6 players without specials (two Mafiosi, no Don) and without incident cards, played by bots " +
+					"(seed 1) through the real stack: on night 3 the two mafiosi's kill ballots tie, and a joint coin picks the victim among " +
+					"the tied by rejection sampling over its bytes (docs/protocol.md §12.5), a pick the older u64-modulo reading of the coin " +
+					"does not make; keys published."},
+			build: func(t *testing.T) ([]byte, int) {
+				o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, Specials: []engine.Card{}, NoIncidents: true}
+				return encodeTranscript(t, mafiaBotGame(t, "honest-mafia-6-tie.masque", o, 1).Transcript())
+			},
+		},
 		faultOf("tampered-mafia-action-count.masque",
 			"the honest 6-player Mafia game up to its first actions entry of a night with a ballot; the entry comes without its last part.",
 			ballotPos, ballotSeat, table.ReasonActionCount, func(t *testing.T) ([]byte, int) {

@@ -1,7 +1,6 @@
 package mafia
 
 import (
-	"encoding/binary"
 	"slices"
 
 	"github.com/masque-games/masque/engine"
@@ -661,12 +660,24 @@ func (s *State) learnKill(facts []engine.Fact) ([]engine.Effect, error) {
 	return s.attackVictims(most[0]), nil
 }
 
-// CoinPick returns the seat a joint coin picks among the tied.
+// CoinPick returns the seat a joint coin picks among the n tied seats, by
+// rejection sampling over the coin's bytes: the first byte b, in order,
+// below 256 − (256 mod n) picks tied[b mod n]; each accepted byte value
+// picks every seat equally often, so the pick is uniform. If all 32
+// bytes are refused (probability ((256 mod n)/256)^32, below 2^-154 for
+// n ≤ 18), the pick is tied[0].
 func CoinPick(tied []engine.Seat, coin [32]byte) engine.Seat {
 	if len(tied) == 0 {
 		return NoSeat
 	}
-	return tied[binary.BigEndian.Uint64(coin[:8])%uint64(len(tied))]
+	n := len(tied)
+	limit := 256 - 256%n
+	for _, b := range coin {
+		if int(b) < limit {
+			return tied[int(b)%n]
+		}
+	}
+	return tied[0]
 }
 
 // Tied returns the seats tied in the mafia's vote while the coin is due.

@@ -412,3 +412,47 @@ Egor check Boris
 expect checked=Egor:Boris:mafia turn=Katya attacked=Katya:open attacked=Misha:no
 `)
 }
+
+// TestCoinPickUniform checks that the tie coin picks every tied seat with
+// exactly the same weight: over the 256 values of a byte, the accepted
+// ones pick each seat equally often, and a refused byte leaves the pick
+// to the next byte (the old u64-modulo read picked some seats never from
+// a coin's first byte alone, e.g. only even seats of six).
+func TestCoinPickUniform(t *testing.T) {
+	for n := 1; n <= mafia.MaxPlayers; n++ {
+		tied := make([]engine.Seat, n)
+		for i := range tied {
+			tied[i] = engine.Seat(10 + i)
+		}
+		limit := 256 - 256%n
+		count := map[engine.Seat]int{}
+		for b := range 256 {
+			var c [32]byte
+			c[0], c[1] = byte(b), byte(n-1) // byte 1 is always accepted
+			got := mafia.CoinPick(tied, c)
+			if b < limit {
+				count[got]++
+				continue
+			}
+			if want := tied[n-1]; got != want {
+				t.Fatalf("n=%d: refused first byte %d: picked %d, want %d (the second byte's)", n, b, got, want)
+			}
+		}
+		for _, p := range tied {
+			if count[p] != limit/n {
+				t.Fatalf("n=%d: seat %d picked by %d first-byte values, want %d", n, p, count[p], limit/n)
+			}
+		}
+	}
+	// Every byte refused: the first of the tied.
+	var all [32]byte
+	for i := range all {
+		all[i] = 255
+	}
+	if got := mafia.CoinPick([]engine.Seat{3, 4, 5}, all); got != 3 {
+		t.Fatalf("all bytes refused: picked %d, want 3", got)
+	}
+	if got := mafia.CoinPick(nil, all); got != mafia.NoSeat {
+		t.Fatalf("nobody tied: picked %d", got)
+	}
+}
