@@ -443,7 +443,8 @@ class Mafia:
         self.draw_rounds = 0
         if self.join_due:
             self.join_due = False
-            if self.in_play(MADMAN):
+            # protocol.md §12.6 item 2: no join views when this finish ends the game.
+            if self.in_play(MADMAN) and self.mafia_alive() > 0 and len(self.alive) - self.mafia_alive() > 1:
                 self.note('the Madman joins the mafia')
                 eff += [('peek', [p], p, [4]) for p in self.alive]
                 eff.append(('actions', list(self.alive), [('tag', dict(round=2))]))

@@ -468,8 +468,8 @@ func (s *State) eliminate(seats []engine.Seat, then after) []engine.Effect {
 	return []engine.Effect{{Kind: engine.EffectReveal, Slots: slots, Comps: []int{CompRole}}}
 }
 
-// finish ends a step with eliminations: draws, the Madman's join, the end
-// check, then what follows.
+// finish ends a step with eliminations: draws, the Madman's join (unless
+// the game ends), the end check, then what follows.
 func (s *State) finish() []engine.Effect {
 	var eff []engine.Effect
 	living := s.Living()
@@ -490,9 +490,10 @@ func (s *State) finish() []engine.Effect {
 			}
 		}
 	}
+	side := s.checkEnd() // the join's views are not asked when the game ends now
 	if s.joinDue {
 		s.joinDue = false
-		if s.InPlay(Madman) {
+		if s.InPlay(Madman) && side == SideNone {
 			slots := make([]engine.Slot, len(living))
 			for i, p := range living {
 				slots[i] = s.RoleSlot(p)
@@ -503,7 +504,7 @@ func (s *State) finish() []engine.Effect {
 				Comp: CompSecretAfter, Round: s.tagRound, Neutral: Neutral})
 		}
 	}
-	if side := s.checkEnd(); side != SideNone {
+	if side != SideNone {
 		s.side = side
 		return append(eff, s.final()...)
 	}

@@ -2,6 +2,7 @@ package mafia_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -454,5 +455,55 @@ func TestCoinPickUniform(t *testing.T) {
 	}
 	if got := mafia.CoinPick(nil, all); got != mafia.NoSeat {
 		t.Fatalf("nobody tied: picked %d", got)
+	}
+}
+
+// TestJoinViewsSkippedAtTheEnd: the Madman joins when the first Mafioso
+// is eliminated, and every living seat views component 4 of its tuple,
+// then a tag round follows; but when the same elimination ends the game
+// the views and the tag round would serve nobody and are not asked.
+func TestJoinViewsSkippedAtTheEnd(t *testing.T) {
+	const f9 = "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya " +
+		"roles=Mafioso,Mafioso,Madman,Civilian,Civilian,Civilian,Civilian,Civilian,Civilian incidents=off\n"
+	// The night: the mafiosi kill Dima, the Madman (alone) kills Anna.
+	const night = "Anna kill Dima\nBoris kill Dima\nClara kill Anna\n"
+	for _, tc := range []struct {
+		name   string
+		leave  []string // civilians who leave first
+		over   bool
+		views  int // join views asked (component 4 peeks)
+		tagged bool
+	}{
+		{"the game goes on", []string{"Egor", "Fedor", "Galya"}, false, 4, true},
+		{"the game ends", []string{"Egor", "Fedor", "Galya", "Igor"}, true, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := f9
+			for _, p := range tc.leave {
+				src += p + " leave\n"
+			}
+			for _, p := range []string{"Anna", "Boris", "Clara", "Dima", "Egor", "Fedor", "Galya", "Igor", "Katya"} {
+				if !slices.Contains(tc.leave, p) {
+					src += p + " hold no\n"
+				}
+			}
+			over := map[bool]string{true: "yes side=mafia", false: "no"}[tc.over]
+			tab, err := run(t, src+night+"expect joined=yes role=Anna:Mafioso role=Dima:Civilian over="+over+"\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			views, tagged := 0, false
+			for _, e := range tab.Last {
+				switch {
+				case e.Kind == engine.EffectPeek && slices.Equal(e.Comps, []int{mafia.CompSecretAfter}):
+					views++
+				case e.Kind == engine.EffectTag && e.Comp == mafia.CompSecretAfter:
+					tagged = true
+				}
+			}
+			if views != tc.views || tagged != tc.tagged {
+				t.Fatalf("join views %d, tag round %v; want %d, %v", views, tagged, tc.views, tc.tagged)
+			}
+		})
 	}
 }
