@@ -27,6 +27,13 @@ import (
 // (games.NightBot), the other seats' actions are posted empty.
 func mafiaBotGame(t *testing.T, file string, o mafia.Options, seed uint64) *local.Table {
 	t.Helper()
+	return mafiaBotPlay(t, file, o, seed, nil)
+}
+
+// mafiaBotPlay is [mafiaBotGame] telling record, if not nil, every night
+// choice a bot makes (seat, power, target) with the rules state then.
+func mafiaBotPlay(t *testing.T, file string, o mafia.Options, seed uint64, record func(st engine.State, seat engine.Seat, power uint8, target engine.Seat)) *local.Table {
+	t.Helper()
 	h := fnv.New64a()
 	h.Write([]byte(file))
 	cryptotest.SetGlobalRandom(t, h.Sum64())
@@ -67,6 +74,9 @@ func mafiaBotGame(t *testing.T, file string, o mafia.Options, seed uint64) *loca
 			choices := map[uint8]engine.Seat{}
 			for _, d := range me.Player.Decisions(me.Replica) {
 				choices[d.Power] = bots[seat].Decide(st, d)
+				if record != nil {
+					record(st, seat, d.Power, choices[d.Power])
+				}
 			}
 			if err := lt.Actions(seat, choices); err != nil {
 				t.Fatal(err)
