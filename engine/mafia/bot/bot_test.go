@@ -2,6 +2,8 @@ package bot_test
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -144,5 +146,40 @@ func TestGamesBot(t *testing.T) {
 	}
 	if k := gb.(*bot.Player).Know; k.Role != mafia.Mafioso || k.Hand[4] != mafia.Alibi {
 		t.Fatalf("knowledge %+v", k)
+	}
+}
+
+// winRates plays games seeded 0..games-1 of n bots with the book's
+// setup (incident cards included) on the fake table and counts the
+// winning sides.
+func winRates(t *testing.T, n, games int) map[mafia.Side]int {
+	t.Helper()
+	out := map[mafia.Side]int{}
+	for seed := range uint64(games) {
+		tab, ps := table(t, n, seed)
+		play(t, tab, ps)
+		out[tab.State.Result()]++
+	}
+	return out
+}
+
+// TestWinRates measures how often each side wins bot games at 6, 9 and
+// 12 players (MAFIA_WIN_GAMES games each, default 40) and checks that
+// the civilians, playing on what they legitimately know, are not
+// hopeless.
+func TestWinRates(t *testing.T) {
+	games := 40
+	if v := os.Getenv("MAFIA_WIN_GAMES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("MAFIA_WIN_GAMES=%q", v)
+		}
+		games = n
+	}
+	for _, n := range []int{6, 9, 12} {
+		r := winRates(t, n, games)
+		t.Logf("%2d players, %d games: civilians %d (%.0f%%), mafia %d (%.0f%%), draws %d",
+			n, games, r[mafia.SideCivilians], 100*float64(r[mafia.SideCivilians])/float64(games),
+			r[mafia.SideMafia], 100*float64(r[mafia.SideMafia])/float64(games), r[mafia.SideDraw])
 	}
 }
