@@ -23,7 +23,7 @@ func TestReplayMafiaNights(t *testing.T) {
 		joined       bool
 	}
 	var choices []choice
-	lt := mafiaBotPlay(t, "replay-mafia-12", o, 3, func(s engine.State, seat engine.Seat, power uint8, target engine.Seat) {
+	lt := mafiaBotPlay(t, "replay-mafia-12", o, 4, func(s engine.State, seat engine.Seat, power uint8, target engine.Seat) {
 		choices = append(choices, choice{seat, target, power, s.(*mafia.State).Joined()})
 	})
 	st := lt.View().Rules().(*mafia.State)

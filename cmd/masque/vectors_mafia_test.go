@@ -139,7 +139,7 @@ func mafiaVectorSpecs() []vectorSpec {
 	// The first night's actions entries with a ballot (the second night of
 	// the game: the first is the mafia's recognition, tags only), and with
 	// a check; their authors.
-	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 30, 0, 30, 0
+	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 37, 0, 37, 0
 	faultOf := func(file, desc string, pos uint64, seat int, reason string, build func(t *testing.T) ([]byte, int)) vectorSpec {
 		return vectorSpec{
 			want: vectorCase{File: file, Game: g, Description: desc, Exit: exitFault, DealSource: dealShuffle,
@@ -170,7 +170,7 @@ func mafiaVectorSpecs() []vectorSpec {
 		{
 			want: vectorCase{File: "honest-mafia-6-tie.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
 				Description: "Mafia: Random Incident, 6 players without specials (two Mafiosi, no Don) and without incident cards, played by bots " +
-					"(seed 1) through the real stack: on night 3 the two mafiosi's kill ballots tie, and a joint coin picks the victim among " +
+					"(seed 1) through the real stack: on night 2 the two mafiosi's kill ballots tie, and a joint coin picks the victim among " +
 					"the tied by rejection sampling over its bytes (docs/protocol.md §12.5), a pick the older u64-modulo reading of the coin " +
 					"does not make; keys published."},
 			build: func(t *testing.T) ([]byte, int) {

@@ -201,7 +201,7 @@ func (b *Bot) civilVote(s *mafia.State, k *mafia.Knowledge) engine.Seat {
 		w := 4 - 3*b.mem.trust[q]
 		for v, t := range votes {
 			if t == int(q) && engine.Seat(v) != b.Seat {
-				w += max(0, 6+3*b.mem.trust[engine.Seat(v)])
+				w += max(0, 12+3*b.mem.trust[engine.Seat(v)])
 			}
 		}
 		w = 4*w + b.rng.IntN(4)
@@ -235,6 +235,9 @@ func (b *Bot) trusted(k *mafia.Knowledge, cands []engine.Seat) engine.Seat {
 // answer plays the first card of prefs the seat holds whose effect it
 // likes (a mafioso moves nothing onto a mate), or passes.
 func (b *Bot) answer(s *mafia.State, k *mafia.Knowledge, prefs []engine.Card) engine.Move {
+	if !mafiaSide(k) {
+		prefs = b.civilPrefs(s, k, prefs)
+	}
 	for _, c := range prefs {
 		sl := k.Holds(s, c)
 		if sl < 0 {
@@ -250,6 +253,25 @@ func (b *Bot) answer(s *mafia.State, k *mafia.Knowledge, prefs []engine.Card) en
 		return engine.Move{Seat: b.Seat, Kind: mafia.MoveCard, Args: []int{int(c), int(sl), claim}}
 	}
 	return engine.Move{Seat: b.Seat, Kind: mafia.MovePass}
+}
+
+// civilPrefs orders a civilian's answers: a card that cancels first,
+// then the cards that move the elimination or attack to a neighbour, the
+// less trusted neighbour first.
+func (b *Bot) civilPrefs(s *mafia.State, k *mafia.Knowledge, prefs []engine.Card) []engine.Card {
+	var cancel, move []engine.Card
+	for _, c := range prefs {
+		d := mafia.Direction(c)
+		if d == 0 {
+			cancel = append(cancel, c)
+			continue
+		}
+		move = append(move, c)
+	}
+	slices.SortStableFunc(move, func(x, y engine.Card) int {
+		return b.mem.trust[s.Neighbour(b.Seat, mafia.Direction(x))] - b.mem.trust[s.Neighbour(b.Seat, mafia.Direction(y))]
+	})
+	return append(cancel, move...)
 }
 
 // Night returns the seat's secret choice for power among targets: the
