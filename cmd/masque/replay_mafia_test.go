@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,14 +35,7 @@ func TestReplayMafiaNights(t *testing.T) {
 		}
 		return r
 	}
-	enc, err := lt.Transcript().MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "mafia.masque")
-	if err := os.WriteFile(path, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := saveTranscript(t, lt.Transcript(), "mafia.masque")
 	code, revealed, errOut := runCmd(t, "replay", path, "--reveal")
 	if code != 0 {
 		t.Fatalf("replay --reveal: exit %d\n%s%s", code, revealed, errOut)

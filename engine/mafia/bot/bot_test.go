@@ -114,15 +114,8 @@ func TestCommissarVotesForMafia(t *testing.T) {
 // TestPlaysCardWhenAttacked: an attacked player holding a Misfire plays
 // it.
 func TestPlaysCardWhenAttacked(t *testing.T) {
-	sc, err := mafia.ParseScript([]byte("game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n" +
-		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nAnna kill Clara\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := mafiatest.Run(sc, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n"+
+		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nAnna kill Clara\n")
 	m, ok := bot.New(2, 1).Move(tab.State, tab.Knowledge(2))
 	if !ok || m.Kind != mafia.MoveCard || engine.Card(m.Args[0]) != mafia.Misfire {
 		t.Fatalf("attacked Clara plays %v", m)
@@ -193,19 +186,12 @@ func TestWinRates(t *testing.T) {
 // likely the mafia's victim: a civilian bot does not vote for him even
 // when two players already did, and the Nurse protects him.
 func TestTrustSurvivor(t *testing.T) {
-	sc, err := mafia.ParseScript([]byte("game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya " +
-		"roles=Mafioso,Mafioso,Nurse,Commissar,Civilian,Civilian,Mafioso,Civilian,Civilian incidents=off\n" +
-		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nFedor hold no\nGalya hold no\nIgor hold no\nKatya hold no\n" +
-		"Anna kill Egor\nBoris kill Egor\nGalya kill Egor\nClara save Egor\nDima check Fedor\n" +
-		"expect alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya attacked=Egor:saved\n" +
-		"Anna vote Egor\nBoris vote Egor\nClara vote abstain\nDima vote abstain\nEgor vote abstain\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := mafiatest.Run(sc, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya "+
+		"roles=Mafioso,Mafioso,Nurse,Commissar,Civilian,Civilian,Mafioso,Civilian,Civilian incidents=off\n"+
+		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nFedor hold no\nGalya hold no\nIgor hold no\nKatya hold no\n"+
+		"Anna kill Egor\nBoris kill Egor\nGalya kill Egor\nClara save Egor\nDima check Fedor\n"+
+		"expect alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya attacked=Egor:saved\n"+
+		"Anna vote Egor\nBoris vote Egor\nClara vote abstain\nDima vote abstain\nEgor vote abstain\n")
 	const egor, fedor, clara = 4, 5, 2
 	for seed := range uint64(20) {
 		m, ok := bot.New(fedor, seed).Move(tab.State, tab.Knowledge(fedor))
@@ -218,4 +204,18 @@ func TestTrustSurvivor(t *testing.T) {
 			t.Fatalf("seed %d: the Nurse saves %d, want Egor", seed, q)
 		}
 	}
+}
+
+// scripted plays a script on a fake table seeded 1.
+func scripted(t *testing.T, src string) *mafiatest.Table {
+	t.Helper()
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.Run(sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tab
 }
