@@ -351,7 +351,9 @@ class Mafia:
 
     def coin(self, value, a):
         if self.waiting != 'killcoin': raise RuleFault('invalid', 'an unexpected coin')
-        v = self.tied[int.from_bytes(value[:8], 'big') % len(self.tied)]
+        n = len(self.tied)
+        # Rejection sampling over the coin's bytes (protocol.md §12.5).
+        v = next((self.tied[b % n] for b in value if b < 256 - 256 % n), self.tied[0])
         self.note('night %d: a coin picks seat %d among %s' % (self.day, v, self.tied))
         return self.victims(v)
 
@@ -441,7 +443,8 @@ class Mafia:
         self.draw_rounds = 0
         if self.join_due:
             self.join_due = False
-            if self.in_play(MADMAN):
+            # protocol.md §12.6 item 2: no join views when this finish ends the game.
+            if self.in_play(MADMAN) and self.mafia_alive() > 0 and len(self.alive) - self.mafia_alive() > 1:
                 self.note('the Madman joins the mafia')
                 eff += [('peek', [p], p, [4]) for p in self.alive]
                 eff.append(('actions', list(self.alive), [('tag', dict(round=2))]))

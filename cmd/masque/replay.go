@@ -60,7 +60,8 @@ type replayStep struct {
 	Revealed []replayCard   `json:"revealed,omitempty"`
 	Coins    map[string]int `json:"coins"`
 	Court    int            `json:"court"`
-	Cards    []replayCard   `json:"cards,omitempty"` // --reveal: who held which card after the step
+	Cards    []replayCard   `json:"cards,omitempty"`  // --reveal: who held which card after the step
+	Secret   []string       `json:"secret,omitempty"` // --reveal: the secret night actions opened (Mafia's ballots and checks)
 }
 
 // replayResult is the --json output of 'masque replay'.
@@ -107,7 +108,11 @@ from the transcript's roster.
 If the players published their keys at the end (tables do by default),
 --reveal decrypts every card at every step: who held which card after every
 turn, what every peek (and every Princess) showed, and whether each swap
-was real or pretended.
+was real or pretended; in Mafia, each night's secret choices ("secretly,
+Clara (Don) votes to kill Fedor"), opened from the ballots: the mafia's
+votes, the Madman's victim, the Nurse's save, the Night Butterfly's date
+and the answer of the Commissar's check (whom he checked stays hidden: a
+check's proof keeps its target secret even from the published keys).
 A networked table's chat, saved beside the transcript as FILE.chat, is
 shown after the game (--chat names another file, --no-chat hides it):
 each message is checked against its author's key in the roster, and one
@@ -226,6 +231,20 @@ func (n cardNames) of(c engine.Card) string {
 		return "?"
 	}
 	return n(c)
+}
+
+// bit opens an exponential-ElGamal ballot entry under the joint key: 0
+// or 1 (ok=false for any other value).
+func (d decrypter) bit(ct mental.Ciphertext) (int, bool) {
+	m := ristretto255.NewElement().ScalarMult(d.x, ct.A)
+	m.Subtract(ct.B, m)
+	switch {
+	case m.Equal(ristretto255.NewIdentityElement()) == 1:
+		return 0, true
+	case m.Equal(ristretto255.NewGeneratorElement()) == 1:
+		return 1, true
+	}
+	return 0, false
 }
 
 func (d decrypter) card(c mental.Card) engine.Card {

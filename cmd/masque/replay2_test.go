@@ -41,15 +41,7 @@ func scriptTranscript2(t *testing.T, src string, publishKeys bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := lt.Transcript().MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "game2.masque")
-	if err := os.WriteFile(path, enc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return saveTranscript(t, lt.Transcript(), "game2.masque")
 }
 
 func TestReplaySecondEditionReveal(t *testing.T) {

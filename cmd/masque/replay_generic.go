@@ -31,6 +31,7 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 	cardName := cardNames(g.CardName).of
 	rv, _ := g.Table().(games.Revealer)
 	teller, tells := g.Table().(games.Teller)
+	nights, _ := g.Table().(games.NightRevealer)
 	words := cardName
 	if tells {
 		words = teller.CardWords
@@ -97,6 +98,14 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 				say("%s", l)
 			}
 		}
+		if dec != nil && nights != nil {
+			for _, l := range openNight(t, dec, nights) {
+				say("  secretly, %s", l)
+				if cur != nil {
+					cur.Secret = append(cur.Secret, l)
+				}
+			}
+		}
 		c := t.Completed()
 		if c == nil {
 			continue
@@ -133,4 +142,50 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 	}
 	finish()
 	return nil
+}
+
+// openNight opens, with the published keys, the secret night actions the
+// last entry completed (games.NightRevealer): every seat's ballots of
+// each power (one-hot or empty vectors under the joint key) and the
+// answer each seat's check re-masked. A ballot entry that opens to
+// neither 0 nor 1 is told as such (a verified transcript has none).
+func openNight(t *table.Table, dec *decrypter, nr games.NightRevealer) []string {
+	open := func(sl engine.Slot) engine.Card { return dec.card(t.Slot(sl)) }
+	var out []string
+	for _, r := range t.CompletedAll() {
+		switch r.Kind {
+		case engine.EffectBallot:
+			for j, part := range r.Parts {
+				if part.Kind != engine.EffectBallot {
+					continue
+				}
+				votes := map[engine.Seat]engine.Seat{}
+				for i, seat := range r.Seats {
+					b := r.Posts[i][j].Ballot
+					if b == nil {
+						continue
+					}
+					for k, ct := range b.Entries {
+						v, ok := dec.bit(ct)
+						if !ok {
+							out = append(out, fmt.Sprintf("seat %d's ballot %d does not open to 0 or 1", seat, j))
+						}
+						if v == 1 && k < len(part.Targets) {
+							votes[seat] = part.Targets[k]
+						}
+					}
+				}
+				out = append(out, nr.SayBallots(t.Rules(), part.Power, votes, open)...)
+			}
+		case engine.EffectCheck:
+			answers := map[engine.Seat]engine.Card{}
+			for k, checker := range r.Checkers {
+				if k < len(r.Cards) {
+					answers[checker] = dec.card(r.Cards[k])
+				}
+			}
+			out = append(out, nr.SayChecks(t.Rules(), answers, open)...)
+		}
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
 )
 
@@ -31,11 +32,18 @@ func scriptTranscript(t *testing.T, src string, publishKeys bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enc, err := lt.Transcript().MarshalBinary()
+	return saveTranscript(t, lt.Transcript(), "game.masque")
+}
+
+// saveTranscript writes tr as file in a temporary directory and returns
+// its path.
+func saveTranscript(t *testing.T, tr *ledger.Transcript, file string) string {
+	t.Helper()
+	enc, err := tr.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "game.masque")
+	path := filepath.Join(t.TempDir(), file)
 	if err := os.WriteFile(path, enc, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,13 @@ import (
 // (games.NightBot), the other seats' actions are posted empty.
 func mafiaBotGame(t *testing.T, file string, o mafia.Options, seed uint64) *local.Table {
 	t.Helper()
+	return mafiaBotPlay(t, file, o, seed, nil)
+}
+
+// mafiaBotPlay is [mafiaBotGame] telling record, if not nil, every night
+// choice a bot makes (seat, power, target) with the rules state then.
+func mafiaBotPlay(t *testing.T, file string, o mafia.Options, seed uint64, record func(st engine.State, seat engine.Seat, power uint8, target engine.Seat)) *local.Table {
+	t.Helper()
 	h := fnv.New64a()
 	h.Write([]byte(file))
 	cryptotest.SetGlobalRandom(t, h.Sum64())
@@ -67,6 +74,9 @@ func mafiaBotGame(t *testing.T, file string, o mafia.Options, seed uint64) *loca
 			choices := map[uint8]engine.Seat{}
 			for _, d := range me.Player.Decisions(me.Replica) {
 				choices[d.Power] = bots[seat].Decide(st, d)
+				if record != nil {
+					record(st, seat, d.Power, choices[d.Power])
+				}
 			}
 			if err := lt.Actions(seat, choices); err != nil {
 				t.Fatal(err)
@@ -129,7 +139,7 @@ func mafiaVectorSpecs() []vectorSpec {
 	// The first night's actions entries with a ballot (the second night of
 	// the game: the first is the mafia's recognition, tags only), and with
 	// a check; their authors.
-	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 30, 0, 30, 0
+	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 37, 0, 37, 0
 	faultOf := func(file, desc string, pos uint64, seat int, reason string, build func(t *testing.T) ([]byte, int)) vectorSpec {
 		return vectorSpec{
 			want: vectorCase{File: file, Game: g, Description: desc, Exit: exitFault, DealSource: dealShuffle,
@@ -156,6 +166,17 @@ func mafiaVectorSpecs() []vectorSpec {
 					"target, every other seat an empty ballot), the Commissar's proven check, whose answer goes to the Commissar alone by " +
 					"encrypted shares, and a tag; tallies of the ballots opened by shares; keys published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaVectorGame6(t).Transcript()) },
+		},
+		{
+			want: vectorCase{File: "honest-mafia-6-tie.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
+				Description: "Mafia: Random Incident, 6 players without specials (two Mafiosi, no Don) and without incident cards, played by bots " +
+					"(seed 1) through the real stack: on night 2 the two mafiosi's kill ballots tie, and a joint coin picks the victim among " +
+					"the tied by rejection sampling over its bytes (docs/protocol.md §12.5), a pick the older u64-modulo reading of the coin " +
+					"does not make; keys published."},
+			build: func(t *testing.T) ([]byte, int) {
+				o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, Specials: []engine.Card{}, NoIncidents: true}
+				return encodeTranscript(t, mafiaBotGame(t, "honest-mafia-6-tie.masque", o, 1).Transcript())
+			},
 		},
 		faultOf("tampered-mafia-action-count.masque",
 			"the honest 6-player Mafia game up to its first actions entry of a night with a ballot; the entry comes without its last part.",

@@ -321,8 +321,9 @@ func TestGenerateConformanceVectors(t *testing.T) {
 		}
 	}
 	// Mafia's six vectors added about 370 KiB (its deal of five-component
-	// role tuples, every night's proven ballots).
-	if total > 1280<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.25 MiB", total)
+	// role tuples, every night's proven ballots), its tie coin's game 80
+	// KiB more.
+	if total > 1376<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 1.34 MiB", total)
 	}
 }

@@ -285,9 +285,14 @@ func StateOf[S comparable](s engine.State) (st S, ok bool) {
 func FormatMoveOf[S comparable](s engine.State, m engine.Move, format func(S, engine.Move) string, kindName func(uint8) string) string {
 	st, ok := StateOf[S](s)
 	if !ok {
-		return fmt.Sprintf("seat(%d) %s %v", m.Seat, kindName(m.Kind), m.Args)
+		return neutralMove(m, kindName)
 	}
 	return format(st, m)
+}
+
+// neutralMove says a move without its game's state: "seat(N) kind [args]".
+func neutralMove(m engine.Move, kindName func(uint8) string) string {
+	return fmt.Sprintf("seat(%d) %s %v", m.Seat, kindName(m.Kind), m.Args)
 }
 
 // NightBot is a [Bot] of a game with secret night actions (Mafia's

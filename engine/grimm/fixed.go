@@ -9,6 +9,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // FixedRound fixes what a round deals, for scripted tables played through
@@ -151,17 +152,8 @@ func appendFixed(b *cryptobyte.Builder, fx [Rounds]*FixedRound) {
 
 func readFixed(s *cryptobyte.String) ([Rounds]*FixedRound, error) {
 	var out [Rounds]*FixedRound
-	cards := func(k int) ([]engine.Card, error) {
-		v := make([]engine.Card, k)
-		for i := range v {
-			var c uint8
-			if !s.ReadUint8(&c) {
-				return nil, errors.New("grimm: options: truncated fixed round")
-			}
-			v[i] = engine.Card(c)
-		}
-		return v, nil
-	}
+	truncated := errors.New("grimm: options: truncated fixed round")
+	cards := func(k int) ([]engine.Card, error) { return games.ReadCards(s, k, truncated) }
 	for r := range Rounds {
 		var m uint8
 		if !s.ReadUint8(&m) {

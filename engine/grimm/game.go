@@ -1,10 +1,8 @@
 package grimm
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // GameName is the game's name in rosters.
@@ -26,12 +24,13 @@ func (Game) Kinds() int { return NumKinds }
 // slot, in canonical order: the 8 characters (slots 0-7), the 48 items
 // (slots 8-55, six of each kind in item order) and, with bets, the 8 bet
 // cards (slots 56-63).
-func (Game) Deck(options []byte) ([]engine.Card, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return deckFor(o), nil
+func (Game) Deck(options []byte) ([]engine.Card, error) { return hiddenDeal.Deck(options) }
+
+// hiddenDeal is the table binding The Grimm Masquerade shares with the
+// other games whose deal is hidden.
+var hiddenDeal = games.HiddenDeal[Options, *State]{
+	Game: GameName, Unmarshal: UnmarshalOptions, Layout: deckFor, NewGame: NewGame,
+	Players: func(o Options) []string { return o.Players },
 }
 
 func deckFor(o Options) []engine.Card {
@@ -46,16 +45,5 @@ func deckFor(o Options) []engine.Card {
 // the canonical deck of [Game.Deck] (the face-up layout the opening
 // shuffles).
 func (Game) New(options []byte, deal []engine.Card) (engine.State, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	if deal != nil && !slices.Equal(deal, deckFor(o)) {
-		return nil, fmt.Errorf("grimm: the deal is hidden: want no deal or the canonical deck")
-	}
-	s, err := NewGame(o)
-	if err != nil {
-		return nil, fmt.Errorf("grimm: %w", err)
-	}
-	return s, nil
+	return hiddenDeal.New(options, deal)
 }

@@ -84,13 +84,7 @@ func (su Setup) Options(names []string) ([]byte, error) {
 }
 
 // PlayerNames reads the player names back from canonical options.
-func (Game) PlayerNames(options []byte) ([]string, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return o.Players, nil
-}
+func (Game) PlayerNames(options []byte) ([]string, error) { return hiddenDeal.PlayerNames(options) }
 
 // TellSetup implements games.SetupTeller: the advanced variants in play
 // ("variants: bets, jewels"), "" for the basic game or options that do
@@ -163,8 +157,8 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 // unmasked seat's hidden hand and every bet card held, for replay
 // --reveal.
 func (Game) HiddenCards(s engine.State) []games.Hidden {
-	st, ok := s.(*State)
-	if !ok || st == nil {
+	st, ok := games.StateOf[*State](s)
+	if !ok {
 		return nil
 	}
 	var out []games.Hidden
@@ -192,10 +186,6 @@ func (Game) HiddenCards(s engine.State) []games.Hidden {
 func (Game) ParseScript(src []byte, _ games.Loader) (games.Script, error) {
 	sc, err := ParseScript(src)
 	if err != nil {
-		var se *ScriptError
-		if errors.As(err, &se) {
-			return nil, &games.ScriptError{Line: se.Line, Err: se.Err}
-		}
 		return nil, err
 	}
 	return realScript{sc}, nil
@@ -235,9 +225,9 @@ var ErrRandomLine = errors.New("random lines need the fake table (engine/grimm/g
 // [games.KnowingTable]), expect lines ([CheckExpect]).
 func (sc realScript) Play(t games.Table) error {
 	for _, l := range sc.Lines {
-		st, ok := t.Rules().(*State)
-		if !ok || st == nil {
-			return &games.ScriptError{Line: l.LineNo, Err: errors.New("the table has not started")}
+		st, err := games.StartedRules[*State](t, l.LineNo)
+		if err != nil {
+			return err
 		}
 		switch l.Verb {
 		case "random":
@@ -248,20 +238,8 @@ func (sc realScript) Play(t games.Table) error {
 			}
 			continue
 		}
-		p, err := st.SeatByName(l.Seat)
-		if err != nil {
-			return &games.ScriptError{Line: l.LineNo, Err: err}
-		}
-		tokens := l.Tokens
-		if kt, ok := t.(games.KnowingTable); ok {
-			tokens = NameHidden(st, p, kt.Known(p), tokens)
-		}
-		m, err := ParseMove(st, p, tokens)
-		if err == nil {
-			err = t.Move(p, m, nil)
-		}
-		if err != nil {
-			return &games.ScriptError{Line: l.LineNo, Err: fmt.Errorf("%s: %w", st.Name(p), err)}
+		if err := games.PlayMoveLine(t, st, l.LineNo, l.Seat, l.Tokens, NameHidden, ParseMove); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -301,19 +279,10 @@ var _ games.Teller = Game{}
 
 // SayMove implements [games.Teller] with [SayMove].
 func (Game) SayMove(s engine.State, m engine.Move, you engine.Seat) string {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return Game{}.FormatMove(s, m)
-	}
-	return SayMove(st, m, you)
+	return games.SayMoveOf(s, m, you, SayMove, KindName)
 }
 
 // SayFacts implements [games.Teller] with [SayFacts].
 func (Game) SayFacts(before, after engine.State, facts []engine.Fact, you engine.Seat) []string {
-	b, ok1 := before.(*State)
-	a, ok2 := after.(*State)
-	if !ok1 || !ok2 || b == nil || a == nil {
-		return nil
-	}
-	return SayFacts(b, a, facts, you)
+	return games.SayFactsOf(before, after, facts, you, SayFacts)
 }

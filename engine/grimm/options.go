@@ -8,6 +8,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // Options are a game's settings. The zero Charms means [DefaultCharms].
@@ -89,11 +90,7 @@ func (o Options) MarshalBinary() ([]byte, error) {
 
 func (o Options) appendBinary(dst []byte) []byte {
 	b := cryptobyte.NewBuilder(dst)
-	b.AddUint8(optionsVersion)
-	b.AddUint8(uint8(len(o.Players)))
-	for _, p := range o.Players {
-		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(p)) })
-	}
+	games.AppendPlayers(b, optionsVersion, o.Players)
 	var f uint8
 	if o.Bets {
 		f |= flagBets
@@ -122,18 +119,12 @@ func (o Options) appendBinary(dst []byte) []byte {
 // accepts only valid options in canonical form.
 func UnmarshalOptions(data []byte) (Options, error) {
 	s := cryptobyte.String(data)
-	var v, n, f uint8
-	if !s.ReadUint8(&v) || v != optionsVersion || !s.ReadUint8(&n) {
-		return Options{}, errors.New("grimm: options: bad version or length")
+	var f uint8
+	players, err := games.ReadPlayers(&s, optionsVersion, GameName)
+	if err != nil {
+		return Options{}, err
 	}
-	var o Options
-	for range n {
-		var name cryptobyte.String
-		if !s.ReadUint8LengthPrefixed(&name) {
-			return Options{}, errors.New("grimm: options: truncated player name")
-		}
-		o.Players = append(o.Players, string(name))
-	}
+	o := Options{Players: players}
 	if !s.ReadUint8(&f) || f&^(flagBets|flagJewels|flagAbilities|flagFixed) != 0 {
 		return Options{}, errors.New("grimm: options: bad flags")
 	}

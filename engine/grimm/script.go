@@ -1,14 +1,13 @@
 package grimm
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // Script is a parsed scripted table:
@@ -50,24 +49,12 @@ type RoundSpec struct {
 }
 
 // ScriptLine is one line of a script after the header and round lines.
-type ScriptLine struct {
-	LineNo int
-	Seat   string   // the acting player ("" for random and expect lines)
-	Verb   string   // "random", "expect", or a move's verb
-	Tokens []string // the arguments (for a move, the verb first)
-}
+// Its Seat is "" for random and expect lines; its Verb is "random",
+// "expect", or a move's verb.
+type ScriptLine games.ScriptLine
 
-// ScriptError is an error tied to a line of a script.
-type ScriptError struct {
-	Line int
-	Err  error
-}
-
-// Error names the line.
-func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// Unwrap returns the underlying error.
-func (e *ScriptError) Unwrap() error { return e.Err }
+// ScriptError is an error tied to a line of a script (the contract's).
+type ScriptError = games.ScriptError
 
 // MaxScriptLines bounds the work a hostile script can cause.
 const MaxScriptLines = 1 << 16
@@ -75,56 +62,23 @@ const MaxScriptLines = 1 << 16
 // ParseScript parses a script. It checks the header and the round lines;
 // the moves are checked when played.
 func ParseScript(src []byte) (*Script, error) {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	var out *Script
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		if lineNo > MaxScriptLines {
-			return nil, &ScriptError{lineNo, errors.New("script too long")}
+	err := games.ScanScript(src, MaxScriptLines, "game grimm players=...", func(f []string) error {
+		s, err := parseHeader(f)
+		out = s
+		return err
+	}, func(no int, text string, f []string) error {
+		if strings.EqualFold(f[0], "round") {
+			return out.parseRound(f[1:])
 		}
-		line := sc.Text()
-		if lineNo == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
+		l, err := games.ReadLine(out.Options.Players, no, text, f, "random", "expect")
+		if err == nil {
+			out.Lines = append(out.Lines, ScriptLine(l))
 		}
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if out == nil {
-			s, err := parseHeader(f)
-			if err != nil {
-				return nil, &ScriptError{lineNo, err}
-			}
-			out = s
-			continue
-		}
-		switch strings.ToLower(f[0]) {
-		case "round":
-			if err := out.parseRound(f[1:]); err != nil {
-				return nil, &ScriptError{lineNo, err}
-			}
-		case "random", "expect":
-			out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, Verb: strings.ToLower(f[0]), Tokens: f[1:]})
-		default:
-			if len(f) < 2 {
-				return nil, &ScriptError{lineNo, fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
-			}
-			if !out.hasPlayer(f[0]) {
-				return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", f[0])}
-			}
-			out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{lineNo + 1, err}
-	}
-	if out == nil {
-		return nil, &ScriptError{lineNo, errors.New("missing header: game grimm players=...")}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -141,21 +95,8 @@ func (s *Script) hasPlayer(name string) bool {
 const headerUsage = "game grimm players=NAMES [variants=bets,jewels]"
 
 func parseHeader(f []string) (*Script, error) {
-	if len(f) < 2 || !strings.EqualFold(f[0], "game") || !strings.EqualFold(f[1], GameName) {
-		return nil, errors.New("the first line must be: " + headerUsage)
-	}
 	s := &Script{Rounds: map[int]RoundSpec{}}
-	seen := map[string]bool{}
-	for _, kv := range f[2:] {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.ToLower(k)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("header: expected KEY=VALUE, got %q", kv)
-		}
-		if seen[k] {
-			return nil, fmt.Errorf("header: %s given twice", k)
-		}
-		seen[k] = true
+	err := games.HeaderPairs(f, GameName, headerUsage, func(k, v string) error {
 		switch k {
 		case "players":
 			s.Options.Players = strings.Split(v, ",")
@@ -169,12 +110,16 @@ func parseHeader(f []string) (*Script, error) {
 				case "abilities":
 					s.Options.Abilities = true
 				default:
-					return nil, fmt.Errorf("header: unknown variant %q (bets, jewels, abilities)", x)
+					return fmt.Errorf("unknown variant %q (bets, jewels, abilities)", x)
 				}
 			}
 		default:
-			return nil, fmt.Errorf("header: unknown key %q (players, variants)", k)
+			return fmt.Errorf("unknown key %q (players, variants)", k)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Options.Players) == 0 {
 		return nil, errors.New("header: players= is required")

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // This file is the game's text for people: the names of the cards and
@@ -101,62 +102,9 @@ func AbilityTitle(c engine.Card) string { return abilityTitles[c] }
 func AbilityHelp(c engine.Card) string { return abilityHelp[c] }
 
 // speaker names seats for a reader: "you" for the seat read to.
-type speaker struct {
-	s   *State
-	you engine.Seat
-}
+type speaker = games.Speaker
 
-func (w speaker) name(p engine.Seat) string {
-	if p == w.you {
-		return "you"
-	}
-	return w.s.Name(p)
-}
-
-// Name is name, capitalised at the start of a sentence.
-func (w speaker) Name(p engine.Seat) string {
-	if p == w.you {
-		return "You"
-	}
-	return w.s.Name(p)
-}
-
-// verb picks the third or second person of a verb for p.
-func (w speaker) verb(p engine.Seat, third, second string) string {
-	if p == w.you {
-		return second
-	}
-	return third
-}
-
-// their is p's possessive: "your", or "Anna's".
-func (w speaker) their(p engine.Seat) string {
-	if p == w.you {
-		return "your"
-	}
-	return w.s.Name(p) + "'s"
-}
-
-// theirOwn is the possessive pronoun of p as the subject: "your" or
-// "their".
-func (w speaker) theirOwn(p engine.Seat) string {
-	if p == w.you {
-		return "your"
-	}
-	return "their"
-}
-
-func listAnd(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return "nothing"
-	case 1:
-		return xs[0]
-	case 2:
-		return xs[0] + " and " + xs[1]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
+func listAnd(xs []string) string { return games.ListAnd(xs, "nothing") }
 
 // payment tells how an action is paid: "two Crowns", "the jewel and a
 // Crown".
@@ -174,11 +122,11 @@ func payment(item engine.Card, jewel int) string {
 // what is public: never the card of a hidden hand a seat gives, nor the
 // portrait of a sealed commitment.
 func SayMove(s *State, m engine.Move, you engine.Seat) string {
-	w := speaker{s, you}
+	w := speaker{Names: s, You: you}
 	p := m.Seat
 	a := m.Args
 	who := w.Name(p)
-	v := func(third, second string) string { return w.verb(p, third, second) }
+	v := func(third, second string) string { return w.Verb(p, third, second) }
 	card := func(i int) string {
 		if i < len(a) {
 			return The(engine.Card(a[i]))
@@ -199,18 +147,18 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 	case KindGive:
 		switch {
 		case s.phase == phHandGive && len(a) == 2:
-			text = fmt.Sprintf("%s %s a card from %s hidden hand to %s", who, v("gives", "give"), w.theirOwn(p), w.name(engine.Seat(a[0])))
+			text = fmt.Sprintf("%s %s a card from %s hidden hand to %s", who, v("gives", "give"), w.TheirOwn(p), w.Ref(engine.Seat(a[0])))
 		case len(a) == 2 && len(drawn) == 2 && a[0] == a[1]:
-			text = fmt.Sprintf("%s %s %s and %s to %s", who, v("gives", "give"), The(drawn[0].Item), The(drawn[1].Item), w.name(engine.Seat(a[0])))
+			text = fmt.Sprintf("%s %s %s and %s to %s", who, v("gives", "give"), The(drawn[0].Item), The(drawn[1].Item), w.Ref(engine.Seat(a[0])))
 		case len(a) == 2 && len(drawn) == 2:
-			text = fmt.Sprintf("%s %s %s to %s and %s to %s", who, v("gives", "give"), The(drawn[0].Item), w.name(engine.Seat(a[0])),
-				The(drawn[1].Item), w.name(engine.Seat(a[1])))
+			text = fmt.Sprintf("%s %s %s to %s and %s to %s", who, v("gives", "give"), The(drawn[0].Item), w.Ref(engine.Seat(a[0])),
+				The(drawn[1].Item), w.Ref(engine.Seat(a[1])))
 		case len(a) >= 1:
 			it := "the card"
 			if len(drawn) > 0 {
 				it = The(drawn[0].Item)
 			}
-			text = fmt.Sprintf("%s %s %s to %s", who, v("gives", "give"), it, w.name(engine.Seat(a[0])))
+			text = fmt.Sprintf("%s %s %s to %s", who, v("gives", "give"), it, w.Ref(engine.Seat(a[0])))
 		}
 	case KindAct:
 		text = sayAct(w, m)
@@ -218,7 +166,7 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 		if s.phase == phRespond {
 			text = fmt.Sprintf("%s %s the extra draw", who, v("declines", "decline"))
 		} else {
-			text = fmt.Sprintf("%s %s %s turn", who, v("ends", "end"), w.theirOwn(p))
+			text = fmt.Sprintf("%s %s %s turn", who, v("ends", "end"), w.TheirOwn(p))
 		}
 	case KindHint:
 		if len(a) > 0 {
@@ -271,7 +219,7 @@ func hintReason(w speaker, s *State, r response) string {
 	case respBoon:
 		return fmt.Sprintf(" (three %s: the talismans of %s)", Plural(s.opts.Charms.Boon[r.Char]), The(r.Char))
 	case respGuess:
-		return fmt.Sprintf(" (a wrong guess by %s)", w.name(r.Causer))
+		return fmt.Sprintf(" (a wrong guess by %s)", w.Ref(r.Causer))
 	case respEaves:
 		return " (overheard)"
 	}
@@ -281,20 +229,20 @@ func hintReason(w speaker, s *State, r response) string {
 func sayAct(w speaker, m engine.Move) string {
 	p, a := m.Seat, m.Args
 	if len(a) < 3 {
-		return w.Name(p) + " " + w.verb(p, "acts", "act")
+		return w.Name(p) + " " + w.Verb(p, "acts", "act")
 	}
 	act, pay, rest := Action(a[0]), payment(engine.Card(a[1]), a[2]), a[3:]
 	who := w.Name(p)
-	v := func(third, second string) string { return w.verb(p, third, second) }
+	v := func(third, second string) string { return w.Verb(p, third, second) }
 	switch {
 	case act == MaskOff && len(rest) == 2:
 		t := engine.Seat(rest[0])
 		return fmt.Sprintf("%s %s Mask off! (paying %s): %s %s %s?", who, v("plays", "play"), pay,
-			w.verb(t, "is", "are"), w.name(t), The(engine.Card(rest[1])))
+			w.Verb(t, "is", "are"), w.Ref(t), The(engine.Card(rest[1])))
 	case act == Eavesdrop && len(rest) >= 1:
 		var on []string
 		for _, x := range rest {
-			on = append(on, w.name(engine.Seat(x)))
+			on = append(on, w.Ref(engine.Seat(x)))
 		}
 		return fmt.Sprintf("%s %s on %s (paying %s)", who, v("eavesdrops", "eavesdrop"), listAnd(on), pay)
 	case act == Dance && len(rest) == 2:
@@ -304,7 +252,7 @@ func sayAct(w speaker, m engine.Move) string {
 		}
 		return fmt.Sprintf("%s %s a Dance to the %s, passing %s (paying %s)", who, v("starts", "start"), dir, The(engine.Card(rest[1])), pay)
 	case act == Exchange && len(rest) == 2:
-		return fmt.Sprintf("%s %s gifts with %s, giving %s (paying %s)", who, v("exchanges", "exchange"), w.name(engine.Seat(rest[0])), The(engine.Card(rest[1])), pay)
+		return fmt.Sprintf("%s %s gifts with %s, giving %s (paying %s)", who, v("exchanges", "exchange"), w.Ref(engine.Seat(rest[0])), The(engine.Card(rest[1])), pay)
 	}
 	return fmt.Sprintf("%s %s %s with %s", who, v("uses", "use"), ActionTitle(act), pay)
 }
@@ -318,7 +266,7 @@ func roseChanges(w speaker, before, after *State) string {
 	var got []string
 	for p := range engine.Seat(before.n) {
 		if d := after.Roses(p) - before.Roses(p); d > 0 {
-			got = append(got, fmt.Sprintf("%s %s %d %s", w.name(p), w.verb(p, "gets", "get"), d, pluralWord(d, "rose", "roses")))
+			got = append(got, fmt.Sprintf("%s %s %d %s", w.Ref(p), w.Verb(p, "gets", "get"), d, pluralWord(d, "rose", "roses")))
 		}
 	}
 	if len(got) == 0 {
@@ -341,7 +289,7 @@ func pluralWord(n int, one, many string) string {
 // they were learnt (and whatever followed at once); facts are the reveal's
 // cards, or one coin (Slot -1). you is the seat spoken to, or -1.
 func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []string {
-	w := speaker{before, you}
+	w := speaker{Names: before, You: you}
 	var out []string
 	items := func() []string {
 		var xs []string
@@ -358,10 +306,10 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 		case forRound:
 			acts := after.Actions()
 			out = append(out, fmt.Sprintf("round %d: the action cards are %s and %s (Mask off! is always there); %s %s first",
-				before.round, ActionTitle(acts[0]), ActionTitle(acts[1]), w.name(after.FirstPlayer()), w.verb(after.FirstPlayer(), "plays", "play")))
+				before.round, ActionTitle(acts[0]), ActionTitle(acts[1]), w.Ref(after.FirstPlayer()), w.Verb(after.FirstPlayer(), "plays", "play")))
 			for p := range engine.Seat(after.n) {
 				if c := after.Ability(p); c != 0 {
-					out = append(out, fmt.Sprintf("%s %s the ability of %s: %s", w.Name(p), w.verb(p, "holds", "hold"), The(c), AbilityTitle(c)))
+					out = append(out, fmt.Sprintf("%s %s the ability of %s: %s", w.Name(p), w.Verb(p, "holds", "hold"), The(c), AbilityTitle(c)))
 				}
 			}
 		case forDance, forExchange:
@@ -378,13 +326,13 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 		case forDraw, forSearch:
 			xs := items()
 			if len(xs) == 1 {
-				line := fmt.Sprintf("%s %s %s", w.Name(before.turn), w.verb(before.turn, "draws", "draw"), xs[0])
+				line := fmt.Sprintf("%s %s %s", w.Name(before.turn), w.Verb(before.turn, "draws", "draw"), xs[0])
 				if before.why == forDraw && before.drawNo == 2 && !before.keptFirst {
 					it := "it"
 					if facts[0].Card == Treats {
 						it = "them"
 					}
-					line += " and " + w.verb(before.turn, "keeps", "keep") + " " + it
+					line += " and " + w.Verb(before.turn, "keeps", "keep") + " " + it
 				}
 				out = append(out, line)
 			}
@@ -394,7 +342,7 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 			out = append(out, "the toast reveals "+listAnd(items()))
 		case forHandGive:
 			for _, x := range before.passes {
-				out = append(out, fmt.Sprintf("the card %s gave from %s hand is %s", w.name(x.From), w.theirOwn(x.From), The(after.cardAt(x.Slot))))
+				out = append(out, fmt.Sprintf("the card %s gave from %s hand is %s", w.Ref(x.From), w.TheirOwn(x.From), The(after.cardAt(x.Slot))))
 			}
 		case forDance:
 			out = append(out, sayPasses(w, before, after, toPasses(before.passes))...)
@@ -403,10 +351,10 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 			for _, f := range facts {
 				if f.Slot < ItemSlot0 {
 					p := before.SlotSeat(f.Slot)
-					who = append(who, fmt.Sprintf("%s %s %s", w.name(p), w.verb(p, "was", "were"), The(f.Card)))
+					who = append(who, fmt.Sprintf("%s %s %s", w.Ref(p), w.Verb(p, "was", "were"), The(f.Card)))
 				} else if f.Slot >= BetSlot0 {
 					if h := before.betHeld[f.Slot-BetSlot0]; h >= 0 {
-						who = append(who, fmt.Sprintf("%s bet on %s", w.name(engine.Seat(h)), The(f.Card-BetBase)))
+						who = append(who, fmt.Sprintf("%s bet on %s", w.Ref(engine.Seat(h)), The(f.Card-BetBase)))
 					}
 				}
 			}
@@ -430,11 +378,11 @@ func toPasses(ps []pass) []Pass {
 func sayPasses(w speaker, before, after *State, ps []Pass) []string {
 	var out []string
 	for _, x := range ps {
-		it := "a card from " + w.theirOwn(x.From) + " hand"
+		it := "a card from " + w.TheirOwn(x.From) + " hand"
 		if c := after.cardAt(x.Slot); c != 0 {
 			it = The(c)
 		}
-		out = append(out, fmt.Sprintf("%s %s %s to %s", w.Name(x.From), w.verb(x.From, "passes", "pass"), it, w.name(x.To)))
+		out = append(out, fmt.Sprintf("%s %s %s to %s", w.Name(x.From), w.Verb(x.From, "passes", "pass"), it, w.Ref(x.To)))
 	}
 	if len(ps) == 0 && before.why == forExchange {
 		out = append(out, "nothing changes hands")
@@ -462,19 +410,19 @@ func sayRoundEnd(w speaker, before, after *State) []string {
 	case r.Winner < 0:
 		out = append(out, fmt.Sprintf("round %d ends: nobody wins it", r.Round))
 	case r.ByTalismans:
-		out = append(out, fmt.Sprintf("round %d ends: %s %s it with three talismans (a reward of %d)", r.Round, w.name(r.Winner), w.verb(r.Winner, "wins", "win"), rewardValue(r.Round)))
+		out = append(out, fmt.Sprintf("round %d ends: %s %s it with three talismans (a reward of %d)", r.Round, w.Ref(r.Winner), w.Verb(r.Winner, "wins", "win"), rewardValue(r.Round)))
 	default:
-		out = append(out, fmt.Sprintf("round %d ends: %s %s it, the last one masked (a reward of %d)", r.Round, w.name(r.Winner), w.verb(r.Winner, "wins", "win"), rewardValue(r.Round)))
+		out = append(out, fmt.Sprintf("round %d ends: %s %s it, the last one masked (a reward of %d)", r.Round, w.Ref(r.Winner), w.Verb(r.Winner, "wins", "win"), rewardValue(r.Round)))
 	}
 	var roses []string
 	for p := range engine.Seat(after.n) {
-		roses = append(roses, fmt.Sprintf("%s %d", w.name(p), after.Roses(p)))
+		roses = append(roses, fmt.Sprintf("%s %d", w.Ref(p), after.Roses(p)))
 	}
 	out = append(out, "roses: "+strings.Join(roses, ", "))
 	if after.Over() {
 		var ws []string
 		for _, p := range after.Winners() {
-			ws = append(ws, w.name(p))
+			ws = append(ws, w.Ref(p))
 		}
 		out = append(out, fmt.Sprintf("the game is over: %s %s", listAnd(ws), pluralWord(len(ws), "wins", "win")))
 	}

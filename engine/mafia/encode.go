@@ -1,10 +1,6 @@
 package mafia
 
-import (
-	"encoding/binary"
-
-	"github.com/masque-games/masque/engine"
-)
+import "encoding/binary"
 
 const stateVersion = 1
 
@@ -29,76 +25,56 @@ func (s *State) AppendBinary(b []byte) ([]byte, error) {
 			i(0)
 		}
 	}
-	cards := func(v []engine.Card) {
-		i(len(v))
-		for _, c := range v {
-			i(int(c))
-		}
-	}
-	seats := func(v []engine.Seat) {
-		i(len(v))
-		for _, p := range v {
-			i(int(p))
-		}
-	}
-	slots := func(v []engine.Slot) {
-		i(len(v))
-		for _, p := range v {
-			i(int(p))
-		}
-	}
 	bools := func(v []bool) {
 		i(len(v))
 		for _, x := range v {
 			bo(x)
 		}
 	}
-	cards(s.deck)
-	cards(s.role)
+	b = appendInts(b, s.deck)
+	b = appendInts(b, s.role)
 	bools(s.alive)
 	bools(s.left)
 	i(len(s.hands))
 	for _, h := range s.hands {
-		slots(h)
+		b = appendInts(b, h)
 	}
-	slots(s.pile)
+	b = appendInts(b, s.pile)
 	bo(s.stale)
 	bo(s.joined)
 	i(s.tagRound)
 	i(s.day)
 	i(int(s.phase))
 	i(int(s.turn))
-	i(len(s.hold))
-	for _, v := range s.hold {
-		i(int(v))
-	}
-	i(len(s.votes))
-	for _, v := range s.votes {
-		i(v)
-	}
-	i(len(s.powers))
-	for _, v := range s.powers {
-		i(int(v))
-	}
-	seats(s.targets)
-	seats(s.tied)
+	b = appendInts(b, s.hold)
+	b = appendInts(b, s.votes)
+	b = appendInts(b, s.powers)
+	b = appendInts(b, s.targets)
+	b = appendInts(b, s.tied)
 	i(int(s.madVictim))
 	bools(s.attacked)
-	i(len(s.prot))
-	for _, v := range s.prot {
-		i(int(v))
-	}
-	seats(s.asked)
-	seats(s.queue)
-	seats(s.dying)
+	b = appendInts(b, s.prot)
+	b = appendInts(b, s.asked)
+	b = appendInts(b, s.queue)
+	b = appendInts(b, s.dying)
 	bo(s.bflyHit)
 	i(int(s.date))
 	i(int(s.condemned))
-	seats(s.elim)
+	b = appendInts(b, s.elim)
 	i(int(s.then))
 	i(int(s.resume))
 	i(s.drawsDue)
 	bo(s.joinDue)
 	i(int(s.side))
 	return b, nil
+}
+
+// appendInts appends a list to a state's encoding: its length, then each
+// value, as varints.
+func appendInts[T ~int | ~int8 | ~uint8](b []byte, v []T) []byte {
+	b = binary.AppendVarint(b, int64(len(v)))
+	for _, x := range v {
+		b = binary.AppendVarint(b, int64(x))
+	}
+	return b
 }

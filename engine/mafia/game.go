@@ -57,16 +57,17 @@ func (Game) Opens() bool { return true }
 // Kinds returns the number of card kinds ([NumKinds]).
 func (Game) Kinds() int { return NumKinds }
 
+// hiddenDeal is the table binding Mafia shares with the other games
+// whose deal is hidden.
+var hiddenDeal = games.HiddenDeal[Options, *State]{
+	Game: GameName, Unmarshal: UnmarshalOptions, Layout: deckFor, NewGame: NewGame,
+	Players: func(o Options) []string { return o.Players },
+}
+
 // Deck returns the cards laid out face up before the opening, one per
 // slot: the role deck (slots 0..n-1, card order) and, with incident
 // cards, the 20 incident cards (slots n..n+19, canonical order).
-func (Game) Deck(options []byte) ([]engine.Card, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return deckFor(o), nil
-}
+func (Game) Deck(options []byte) ([]engine.Card, error) { return hiddenDeal.Deck(options) }
 
 func deckFor(o Options) []engine.Card {
 	d, _ := RoleDeck(len(o.Players), o.Specials)
@@ -79,18 +80,7 @@ func deckFor(o Options) []engine.Card {
 // New returns the initial rules state. The deal must be nil (hidden) or
 // the canonical deck of [Game.Deck].
 func (Game) New(options []byte, deal []engine.Card) (engine.State, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	if deal != nil && !slices.Equal(deal, deckFor(o)) {
-		return nil, errors.New("mafia: the deal is hidden: want no deal or the canonical deck")
-	}
-	s, err := NewGame(o)
-	if err != nil {
-		return nil, fmt.Errorf("mafia: %w", err)
-	}
-	return s, nil
+	return hiddenDeal.New(options, deal)
 }
 
 // SetupHelp describes the setup: the specials and the options.
@@ -150,13 +140,7 @@ func (su Setup) Options(names []string) ([]byte, error) {
 }
 
 // PlayerNames reads the player names back from canonical options.
-func (Game) PlayerNames(options []byte) ([]string, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return o.Players, nil
-}
+func (Game) PlayerNames(options []byte) ([]string, error) { return hiddenDeal.PlayerNames(options) }
 
 // FixedDeal reports whether options fix the deal.
 func (Game) FixedDeal(options []byte) bool {
@@ -166,11 +150,7 @@ func (Game) FixedDeal(options []byte) bool {
 
 // FormatMove is [FormatMove] for a state of this game.
 func (Game) FormatMove(s engine.State, m engine.Move) string {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return fmt.Sprintf("seat(%d) %s %v", m.Seat, KindName(m.Kind), m.Args)
-	}
-	return FormatMove(st, m)
+	return games.FormatMoveOf(s, m, FormatMove, KindName)
 }
 
 // CardName is [CardName].
@@ -183,8 +163,8 @@ func (Game) CardWords(c engine.Card) string { return CardWords(c) }
 // the JSON fields side ("mafia", "civilians", "draw" or ""), alive (the
 // living players' names) and day.
 func (Game) Summarize(s engine.State) (games.Summary, bool) {
-	st, ok := s.(*State)
-	if !ok || st == nil {
+	st, ok := games.StateOf[*State](s)
+	if !ok {
 		return games.Summary{}, false
 	}
 	sum := games.Summary{Over: st.Over(), Unit: "alive"}
@@ -213,8 +193,8 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 // HiddenCards names every seat's role card and incident cards, for
 // replay --reveal.
 func (Game) HiddenCards(s engine.State) []games.Hidden {
-	st, ok := s.(*State)
-	if !ok || st == nil {
+	st, ok := games.StateOf[*State](s)
+	if !ok {
 		return nil
 	}
 	var out []games.Hidden
@@ -232,10 +212,6 @@ func (Game) HiddenCards(s engine.State) []games.Hidden {
 func (Game) ParseScript(src []byte, _ games.Loader) (games.Script, error) {
 	sc, err := ParseScript(src)
 	if err != nil {
-		var se *ScriptError
-		if errors.As(err, &se) {
-			return nil, &games.ScriptError{Line: se.Line, Err: se.Err}
-		}
 		return nil, err
 	}
 	return realScript{sc}, nil
@@ -269,8 +245,8 @@ var ErrNotAsked = errors.New("a night choice the table does not ask for")
 // Knowledge implements [games.Knower]: a *[Knowledge] ([KnowledgeOf]),
 // nil when s is not a Mafia state.
 func (Game) Knowledge(s engine.State, pl *table.Player, t *table.Table) any {
-	st, ok := s.(*State)
-	if !ok || st == nil || pl == nil || t == nil {
+	st, ok := games.StateOf[*State](s)
+	if !ok || pl == nil || t == nil {
 		return nil
 	}
 	return KnowledgeOf(st, pl, t)
@@ -335,9 +311,9 @@ func (sc realScript) Play(t games.Table) error {
 		return nil
 	}
 	for _, l := range sc.Lines {
-		st, ok := t.Rules().(*State)
-		if !ok || st == nil {
-			return &games.ScriptError{Line: l.LineNo, Err: errors.New("the table has not started")}
+		st, err := games.StartedRules[*State](t, l.LineNo)
+		if err != nil {
+			return err
 		}
 		if l.IsNightLine() {
 			p, err := st.SeatByName(l.Seat)
@@ -372,20 +348,8 @@ func (sc realScript) Play(t games.Table) error {
 		case "coin":
 			return &games.ScriptError{Line: l.LineNo, Err: ErrCoinLine}
 		}
-		p, err := st.SeatByName(l.Seat)
-		if err != nil {
-			return &games.ScriptError{Line: l.LineNo, Err: err}
-		}
-		tokens := l.Tokens
-		if kt, ok := t.(games.KnowingTable); ok {
-			tokens = NameHidden(st, p, kt.Known(p), tokens)
-		}
-		m, err := ParseMove(st, p, tokens)
-		if err == nil {
-			err = t.Move(p, m, nil)
-		}
-		if err != nil {
-			return &games.ScriptError{Line: l.LineNo, Err: fmt.Errorf("%s: %w", st.Name(p), err)}
+		if err := games.PlayMoveLine(t, st, l.LineNo, l.Seat, l.Tokens, NameHidden, ParseMove); err != nil {
+			return err
 		}
 	}
 	return flush(0)

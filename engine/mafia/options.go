@@ -10,6 +10,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // Options are a table's settings.
@@ -116,11 +117,7 @@ func (o Options) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	b := cryptobyte.NewBuilder(nil)
-	b.AddUint8(optionsVersion)
-	b.AddUint8(uint8(len(o.Players)))
-	for _, p := range o.Players {
-		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(p)) })
-	}
+	games.AppendPlayers(b, optionsVersion, o.Players)
 	var f uint8
 	if o.NoIncidents {
 		f |= flagNoIncidents
@@ -151,18 +148,12 @@ func (o Options) MarshalBinary() ([]byte, error) {
 // accepts only valid options in canonical form.
 func UnmarshalOptions(data []byte) (Options, error) {
 	s := cryptobyte.String(data)
-	var v, n, f, ns uint8
-	if !s.ReadUint8(&v) || v != optionsVersion || !s.ReadUint8(&n) {
-		return Options{}, errors.New("mafia: options: bad version or length")
+	var f, ns uint8
+	players, err := games.ReadPlayers(&s, optionsVersion, GameName)
+	if err != nil {
+		return Options{}, err
 	}
-	var o Options
-	for range n {
-		var name cryptobyte.String
-		if !s.ReadUint8LengthPrefixed(&name) {
-			return Options{}, errors.New("mafia: options: truncated player name")
-		}
-		o.Players = append(o.Players, string(name))
-	}
+	o := Options{Players: players}
 	if !s.ReadUint8(&f) || f&^(flagNoIncidents|flagTieDraw|flagFixed) != 0 || !s.ReadUint8(&ns) {
 		return Options{}, errors.New("mafia: options: bad flags")
 	}
@@ -177,23 +168,12 @@ func UnmarshalOptions(data []byte) (Options, error) {
 	}
 	if f&flagFixed != 0 {
 		o.Fixed = &Fixed{}
-		read := func(k int) ([]engine.Card, error) {
-			out := make([]engine.Card, k)
-			for i := range out {
-				var c uint8
-				if !s.ReadUint8(&c) {
-					return nil, errors.New("mafia: options: truncated fixed deal")
-				}
-				out[i] = engine.Card(c)
-			}
-			return out, nil
-		}
-		var err error
-		if o.Fixed.Roles, err = read(int(n)); err != nil {
+		truncated := errors.New("mafia: options: truncated fixed deal")
+		if o.Fixed.Roles, err = games.ReadCards(&s, len(players), truncated); err != nil {
 			return Options{}, err
 		}
 		if !o.NoIncidents {
-			if o.Fixed.Incidents, err = read(IncidentDeckSize); err != nil {
+			if o.Fixed.Incidents, err = games.ReadCards(&s, IncidentDeckSize, truncated); err != nil {
 				return Options{}, err
 			}
 		}

@@ -76,3 +76,51 @@ func TestMayChat(t *testing.T) {
 		}
 	}
 }
+
+// The Madman's join in the step that ends the game asks no views and no
+// tag round through the real stack either, and the transcript replays.
+func TestRealJoinAtTheEnd(t *testing.T) {
+	src := "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya " +
+		"roles=Mafioso,Mafioso,Madman,Civilian,Civilian,Civilian,Civilian,Civilian,Civilian incidents=off\n" +
+		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nFedor hold no\nGalya hold no\nIgor hold no\nKatya hold no\n" +
+		"Anna kill Dima\nBoris kill Dima\nClara kill Egor\n" +
+		"Anna vote Fedor\nBoris vote Fedor\nClara vote Fedor\nFedor vote Anna\nGalya vote Fedor\nIgor vote Fedor\nKatya vote Fedor\n" +
+		"Anna kill Galya\nBoris kill Galya\nClara kill Galya\n" +
+		"expect alive=Anna,Boris,Clara,Igor,Katya joined=no\n" +
+		"Anna vote abstain\nBoris vote abstain\nClara vote abstain\nIgor vote abstain\nKatya vote abstain\n" +
+		"Anna kill Igor\nBoris kill Igor\nClara kill Anna\nexpect joined=yes over=yes side=mafia\n"
+	lt, err := localplay.Run(mafia.Game{}, []byte(src), nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	if _, err := table.Replay(tr, mafia.Game{}); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	// MAFIA_DUMP_JOIN_END=FILE writes the transcript, for .ci/pyverify.
+	if f := os.Getenv("MAFIA_DUMP_JOIN_END"); f != "" {
+		data, err := tr.MarshalBinary()
+		if err == nil {
+			err = os.WriteFile(f, data, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Actions entries: the deal's recognition (9 seats), nights 1, 2 and
+	// 3 (9, 6 and 5 living seats); a join tag round would add 3.
+	actions := 0
+	for i, e := range tr.Entries {
+		b, err := table.UnmarshalBody(e.Body, 1)
+		if err != nil {
+			t.Fatalf("entry %d: %v", i, err)
+		}
+		if b.Kind == table.BodyActions {
+			actions++
+		}
+	}
+	if actions != 9+9+6+5 {
+		t.Fatalf("%d actions entries, want %d (no join tag round)", actions, 9+9+6+5)
+	}
+	t.Logf("%d entries", len(tr.Entries))
+}

@@ -1,7 +1,6 @@
 package mafia
 
 import (
-	"encoding/binary"
 	"slices"
 
 	"github.com/masque-games/masque/engine"
@@ -11,11 +10,54 @@ import (
 // carry out, or a *[engine.RuleError] naming the seat and the rule if m
 // is illegal now. The receiver is not modified.
 func (s *State) Apply(m engine.Move) (engine.State, []engine.Effect, error) {
-	ns, eff, err := s.Play(m)
+	return asState(s.Play(m))
+}
+
+// asState turns a step's concrete result into the engine's (no typed nil
+// state beside an error).
+func asState(ns *State, eff []engine.Effect, err error) (engine.State, []engine.Effect, error) {
 	if err != nil {
 		return nil, nil, err
 	}
 	return ns, eff, nil
+}
+
+// stepFunc is one of the rules' steps, carried out on a clone: a move's
+// (A is engine.Move) or the facts' (A is []engine.Fact).
+type stepFunc[A any] func(*State, A) ([]engine.Effect, error)
+
+// moveSteps are the moves' steps, by the phase that waits for them.
+var moveSteps = map[Phase]stepFunc[engine.Move]{
+	PhaseHold:        (*State).applyHold,
+	PhaseVote:        (*State).applyVote,
+	PhaseDayAnswer:   (*State).applyDayAnswer,
+	PhaseNightAnswer: (*State).applyNightAnswer,
+	PhaseDateAnswer:  (*State).applyDateAnswer,
+}
+
+// factSteps are the facts' steps, by the phase that waits for them.
+var factSteps = map[Phase]stepFunc[[]engine.Fact]{
+	WaitKill:    (*State).learnKill,
+	WaitCoin:    (*State).learnCoin,
+	WaitProtect: (*State).learnProtect,
+	WaitReveal:  (*State).learnReveal,
+	WaitDate:    (*State).learnDate,
+	WaitFinal:   (*State).learnFinal,
+}
+
+// step carries out the step of steps due in s's phase with a on a clone
+// of s, or returns none when no step is due.
+func step[A any](s *State, steps map[Phase]stepFunc[A], a A, none error) (*State, []engine.Effect, error) {
+	do, ok := steps[s.phase]
+	if !ok {
+		return nil, nil, none
+	}
+	c := s.clone()
+	eff, err := do(c, a)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, eff, nil
 }
 
 // Play is [State.Apply] returning the concrete state.
@@ -31,36 +73,17 @@ func (s *State) Play(m engine.Move) (*State, []engine.Effect, error) {
 	case !s.alive[p]:
 		return nil, nil, ruleErr(p, RuleDead, "%s is out of the game and acts no more", s.Name(p))
 	}
-	c := s.clone()
 	if m.Kind == MoveLeave {
 		if len(m.Args) != 0 {
 			return nil, nil, ruleErr(p, RuleBadArgs, "leave takes no arguments")
 		}
+		c := s.clone()
 		return c, c.leave(p), nil
 	}
 	if p != s.turn {
 		return nil, nil, ruleErr(p, RuleNotYourTurn, "it is %s's move, not %s's", s.Name(s.turn), s.Name(p))
 	}
-	var eff []engine.Effect
-	var err error
-	switch s.phase {
-	case PhaseHold:
-		eff, err = c.applyHold(m)
-	case PhaseVote:
-		eff, err = c.applyVote(m)
-	case PhaseDayAnswer:
-		eff, err = c.applyDayAnswer(m)
-	case PhaseNightAnswer:
-		eff, err = c.applyNightAnswer(m)
-	case PhaseDateAnswer:
-		eff, err = c.applyDateAnswer(m)
-	default:
-		err = ruleErr(p, RuleWrongMove, "no move is due")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, eff, nil
+	return step(s, moveSteps, m, ruleErr(p, RuleWrongMove, "no move is due"))
 }
 
 func (s *State) resetVotes() {
@@ -204,23 +227,40 @@ func (s *State) playCard(m engine.Move, ok func(engine.Card) bool, what string) 
 	return card, engine.Effect{Kind: engine.EffectProve, By: p, Slots: []engine.Slot{slot}, Cards: []engine.Card{card}}, nil
 }
 
-func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
+// answerPass checks an answer to an elimination or an attack (a pass or
+// an incident card) and reports whether it is a pass, which takes no
+// arguments.
+func answerPass(m engine.Move) (bool, error) {
 	if err := wantKind(m, MovePass, MoveCard); err != nil {
-		return nil, err
+		return false, err
 	}
+	if m.Kind == MovePass && len(m.Args) != 0 {
+		return false, ruleErr(m.Seat, RuleBadArgs, "pass takes no arguments")
+	}
+	return m.Kind == MovePass, nil
+}
+
+// playUnclaimed is [State.playCard] for an answer that makes no
+// Butterfly claim (its third argument 0; noClaim says why otherwise).
+func (s *State) playUnclaimed(m engine.Move, ok func(engine.Card) bool, what, noClaim string) (engine.Card, engine.Effect, error) {
+	card, proof, err := s.playCard(m, ok, what)
+	if err == nil && m.Args[2] != 0 {
+		err = ruleErr(m.Seat, RuleBadArgs, "%s", noClaim)
+	}
+	return card, proof, err
+}
+
+func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 	p := m.Seat
-	if m.Kind == MovePass {
-		if len(m.Args) != 0 {
-			return nil, ruleErr(p, RuleBadArgs, "pass takes no arguments")
+	if pass, err := answerPass(m); err != nil || pass {
+		if err != nil {
+			return nil, err
 		}
 		return s.eliminate([]engine.Seat{p}, afterDay), nil
 	}
-	card, proof, err := s.playCard(m, IsDay, "a day elimination")
+	card, proof, err := s.playUnclaimed(m, IsDay, "a day elimination", "no Butterfly claim by day")
 	if err != nil {
 		return nil, err
-	}
-	if m.Args[2] != 0 {
-		return nil, ruleErr(p, RuleBadArgs, "no Butterfly claim by day")
 	}
 	eff := []engine.Effect{proof}
 	if card == Alibi {
@@ -241,13 +281,10 @@ func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 func (s *State) ClaimDue() bool { return slices.Contains(s.powers, PowerDate) && s.InPlay(Butterfly) }
 
 func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
-	if err := wantKind(m, MovePass, MoveCard); err != nil {
-		return nil, err
-	}
 	p := m.Seat
-	if m.Kind == MovePass {
-		if len(m.Args) != 0 {
-			return nil, ruleErr(p, RuleBadArgs, "pass takes no arguments")
+	if pass, err := answerPass(m); err != nil || pass {
+		if err != nil {
+			return nil, err
 		}
 		s.queue = s.queue[1:]
 		s.dying = append(s.dying, p)
@@ -294,22 +331,16 @@ func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 }
 
 func (s *State) applyDateAnswer(m engine.Move) ([]engine.Effect, error) {
-	if err := wantKind(m, MovePass, MoveCard); err != nil {
-		return nil, err
-	}
-	p := m.Seat
-	if m.Kind == MovePass {
-		if len(m.Args) != 0 {
-			return nil, ruleErr(p, RuleBadArgs, "pass takes no arguments")
+	if pass, err := answerPass(m); err != nil || pass {
+		if err != nil {
+			return nil, err
 		}
-		return s.eliminate([]engine.Seat{p}, afterNight2), nil
+		return s.eliminate([]engine.Seat{m.Seat}, afterNight2), nil
 	}
-	_, proof, err := s.playCard(m, func(c engine.Card) bool { return c == Misfire }, "the Night Butterfly's fate (only a Misfire does)")
+	_, proof, err := s.playUnclaimed(m, func(c engine.Card) bool { return c == Misfire },
+		"the Night Butterfly's fate (only a Misfire does)", "no Butterfly claim for her date")
 	if err != nil {
 		return nil, err
-	}
-	if m.Args[2] != 0 {
-		return nil, ruleErr(p, RuleBadArgs, "no Butterfly claim for her date")
 	}
 	s.then = afterNight2
 	return append([]engine.Effect{proof}, s.finish()...), nil
@@ -437,8 +468,8 @@ func (s *State) eliminate(seats []engine.Seat, then after) []engine.Effect {
 	return []engine.Effect{{Kind: engine.EffectReveal, Slots: slots, Comps: []int{CompRole}}}
 }
 
-// finish ends a step with eliminations: draws, the Madman's join, the end
-// check, then what follows.
+// finish ends a step with eliminations: draws, the Madman's join (unless
+// the game ends), the end check, then what follows.
 func (s *State) finish() []engine.Effect {
 	var eff []engine.Effect
 	living := s.Living()
@@ -459,9 +490,10 @@ func (s *State) finish() []engine.Effect {
 			}
 		}
 	}
+	side := s.checkEnd() // the join's views are not asked when the game ends now
 	if s.joinDue {
 		s.joinDue = false
-		if s.InPlay(Madman) {
+		if s.InPlay(Madman) && side == SideNone {
 			slots := make([]engine.Slot, len(living))
 			for i, p := range living {
 				slots[i] = s.RoleSlot(p)
@@ -472,7 +504,7 @@ func (s *State) finish() []engine.Effect {
 				Comp: CompSecretAfter, Round: s.tagRound, Neutral: Neutral})
 		}
 	}
-	if side := s.checkEnd(); side != SideNone {
+	if side != SideNone {
 		s.side = side
 		return append(eff, s.final()...)
 	}
@@ -557,38 +589,12 @@ func (s *State) final() []engine.Effect {
 // Learn returns the state after facts (tallies, a coin, revealed roles)
 // and any further effects.
 func (s *State) Learn(facts []engine.Fact) (engine.State, []engine.Effect, error) {
-	ns, eff, err := s.LearnFacts(facts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return ns, eff, nil
+	return asState(s.LearnFacts(facts))
 }
 
 // LearnFacts is [State.Learn] returning the concrete state.
 func (s *State) LearnFacts(facts []engine.Fact) (*State, []engine.Effect, error) {
-	c := s.clone()
-	var eff []engine.Effect
-	var err error
-	switch s.phase {
-	case WaitKill:
-		eff, err = c.learnKill(facts)
-	case WaitCoin:
-		eff, err = c.learnCoin(facts)
-	case WaitProtect:
-		eff, err = c.learnProtect(facts)
-	case WaitReveal:
-		eff, err = c.learnReveal(facts)
-	case WaitDate:
-		eff, err = c.learnDate(facts)
-	case WaitFinal:
-		eff, err = c.learnFinal(facts)
-	default:
-		err = ruleErr(NoSeat, RuleNoFactsWanted, "no facts are due")
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return c, eff, nil
+	return step(s, factSteps, facts, ruleErr(NoSeat, RuleNoFactsWanted, "no facts are due"))
 }
 
 // tallies checks facts as k tallies over seats, in order, and returns
@@ -655,12 +661,24 @@ func (s *State) learnKill(facts []engine.Fact) ([]engine.Effect, error) {
 	return s.attackVictims(most[0]), nil
 }
 
-// CoinPick returns the seat a joint coin picks among the tied.
+// CoinPick returns the seat a joint coin picks among the n tied seats, by
+// rejection sampling over the coin's bytes: the first byte b, in order,
+// below 256 − (256 mod n) picks tied[b mod n]; each accepted byte value
+// picks every seat equally often, so the pick is uniform. If all 32
+// bytes are refused (probability ((256 mod n)/256)^32, below 2^-154 for
+// n ≤ 18), the pick is tied[0].
 func CoinPick(tied []engine.Seat, coin [32]byte) engine.Seat {
 	if len(tied) == 0 {
 		return NoSeat
 	}
-	return tied[binary.BigEndian.Uint64(coin[:8])%uint64(len(tied))]
+	n := len(tied)
+	limit := 256 - 256%n
+	for _, b := range coin {
+		if int(b) < limit {
+			return tied[int(b)%n]
+		}
+	}
+	return tied[0]
 }
 
 // Tied returns the seats tied in the mafia's vote while the coin is due.

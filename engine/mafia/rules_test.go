@@ -2,6 +2,7 @@ package mafia_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -411,4 +412,98 @@ Galya date Lena
 Egor check Boris
 expect checked=Egor:Boris:mafia turn=Katya attacked=Katya:open attacked=Misha:no
 `)
+}
+
+// TestCoinPickUniform checks that the tie coin picks every tied seat with
+// exactly the same weight: over the 256 values of a byte, the accepted
+// ones pick each seat equally often, and a refused byte leaves the pick
+// to the next byte (the old u64-modulo read picked some seats never from
+// a coin's first byte alone, e.g. only even seats of six).
+func TestCoinPickUniform(t *testing.T) {
+	for n := 1; n <= mafia.MaxPlayers; n++ {
+		tied := make([]engine.Seat, n)
+		for i := range tied {
+			tied[i] = engine.Seat(10 + i)
+		}
+		limit := 256 - 256%n
+		count := map[engine.Seat]int{}
+		for b := range 256 {
+			var c [32]byte
+			c[0], c[1] = byte(b), byte(n-1) // byte 1 is always accepted
+			got := mafia.CoinPick(tied, c)
+			if b < limit {
+				count[got]++
+				continue
+			}
+			if want := tied[n-1]; got != want {
+				t.Fatalf("n=%d: refused first byte %d: picked %d, want %d (the second byte's)", n, b, got, want)
+			}
+		}
+		for _, p := range tied {
+			if count[p] != limit/n {
+				t.Fatalf("n=%d: seat %d picked by %d first-byte values, want %d", n, p, count[p], limit/n)
+			}
+		}
+	}
+	// Every byte refused: the first of the tied.
+	var all [32]byte
+	for i := range all {
+		all[i] = 255
+	}
+	if got := mafia.CoinPick([]engine.Seat{3, 4, 5}, all); got != 3 {
+		t.Fatalf("all bytes refused: picked %d, want 3", got)
+	}
+	if got := mafia.CoinPick(nil, all); got != mafia.NoSeat {
+		t.Fatalf("nobody tied: picked %d", got)
+	}
+}
+
+// TestJoinViewsSkippedAtTheEnd: the Madman joins when the first Mafioso
+// is eliminated, and every living seat views component 4 of its tuple,
+// then a tag round follows; but when the same elimination ends the game
+// the views and the tag round would serve nobody and are not asked.
+func TestJoinViewsSkippedAtTheEnd(t *testing.T) {
+	const f9 = "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya " +
+		"roles=Mafioso,Mafioso,Madman,Civilian,Civilian,Civilian,Civilian,Civilian,Civilian incidents=off\n"
+	// The night: the mafiosi kill Dima, the Madman (alone) kills Anna.
+	const night = "Anna kill Dima\nBoris kill Dima\nClara kill Anna\n"
+	for _, tc := range []struct {
+		name   string
+		leave  []string // civilians who leave first
+		over   bool
+		views  int // join views asked (component 4 peeks)
+		tagged bool
+	}{
+		{"the game goes on", []string{"Egor", "Fedor", "Galya"}, false, 4, true},
+		{"the game ends", []string{"Egor", "Fedor", "Galya", "Igor"}, true, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := f9
+			for _, p := range tc.leave {
+				src += p + " leave\n"
+			}
+			for _, p := range []string{"Anna", "Boris", "Clara", "Dima", "Egor", "Fedor", "Galya", "Igor", "Katya"} {
+				if !slices.Contains(tc.leave, p) {
+					src += p + " hold no\n"
+				}
+			}
+			over := map[bool]string{true: "yes side=mafia", false: "no"}[tc.over]
+			tab, err := run(t, src+night+"expect joined=yes role=Anna:Mafioso role=Dima:Civilian over="+over+"\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			views, tagged := 0, false
+			for _, e := range tab.Last {
+				switch {
+				case e.Kind == engine.EffectPeek && slices.Equal(e.Comps, []int{mafia.CompSecretAfter}):
+					views++
+				case e.Kind == engine.EffectTag && e.Comp == mafia.CompSecretAfter:
+					tagged = true
+				}
+			}
+			if views != tc.views || tagged != tc.tagged {
+				t.Fatalf("join views %d, tag round %v; want %d, %v", views, tagged, tc.views, tc.tagged)
+			}
+		})
+	}
 }

@@ -1,8 +1,6 @@
 package mafia
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // Script is a parsed scripted table:
@@ -46,12 +45,9 @@ type Script struct {
 }
 
 // ScriptLine is one line of a script after the header.
-type ScriptLine struct {
-	LineNo int
-	Seat   string   // the acting player ("" for coin and expect lines)
-	Verb   string   // "coin", "expect", a night verb or a move's verb
-	Tokens []string // the arguments (for a move, the verb first)
-}
+// Its Seat is "" for coin and expect lines; its Verb is "coin",
+// "expect", a night verb or a move's verb.
+type ScriptLine games.ScriptLine
 
 // NightVerbs are the secret night choices' verbs, with their powers
 // ("kill" is the Madman's power while he kills alone).
@@ -63,17 +59,8 @@ func (l ScriptLine) IsNightLine() bool {
 	return ok && l.Seat != ""
 }
 
-// ScriptError is an error tied to a line of a script.
-type ScriptError struct {
-	Line int
-	Err  error
-}
-
-// Error names the line.
-func (e *ScriptError) Error() string { return fmt.Sprintf("line %d: %v", e.Line, e.Err) }
-
-// Unwrap returns the underlying error.
-func (e *ScriptError) Unwrap() error { return e.Err }
+// ScriptError is an error tied to a line of a script (the contract's).
+type ScriptError = games.ScriptError
 
 // MaxScriptLines bounds the work a hostile script can cause.
 const MaxScriptLines = 1 << 16
@@ -83,52 +70,20 @@ const headerUsage = "game mafia players=NAMES [specials=ROLES] [incidents=off] [
 // ParseScript parses a script. It checks the header; lines are checked
 // when played.
 func ParseScript(src []byte) (*Script, error) {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	var out *Script
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		if lineNo > MaxScriptLines {
-			return nil, &ScriptError{lineNo, errors.New("script too long")}
+	err := games.ScanScript(src, MaxScriptLines, headerUsage, func(f []string) error {
+		s, err := parseHeader(f)
+		out = s
+		return err
+	}, func(no int, text string, f []string) error {
+		l, err := games.ReadLine(out.Options.Players, no, text, f, "coin", "expect")
+		if err == nil {
+			out.Lines = append(out.Lines, ScriptLine(l))
 		}
-		line := sc.Text()
-		if lineNo == 1 {
-			line = strings.TrimPrefix(line, "\ufeff")
-		}
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if out == nil {
-			s, err := parseHeader(f)
-			if err != nil {
-				return nil, &ScriptError{lineNo, err}
-			}
-			out = s
-			continue
-		}
-		switch strings.ToLower(f[0]) {
-		case "coin", "expect":
-			out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, Verb: strings.ToLower(f[0]), Tokens: f[1:]})
-		default:
-			if len(f) < 2 {
-				return nil, &ScriptError{lineNo, fmt.Errorf("expected NAME VERB ARGS, got %q", line)}
-			}
-			if !slices.ContainsFunc(out.Options.Players, func(p string) bool { return strings.EqualFold(p, f[0]) }) {
-				return nil, &ScriptError{lineNo, fmt.Errorf("no player named %q", f[0])}
-			}
-			out.Lines = append(out.Lines, ScriptLine{LineNo: lineNo, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]})
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{lineNo + 1, err}
-	}
-	if out == nil {
-		return nil, &ScriptError{lineNo, errors.New("missing header: " + headerUsage)}
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -146,23 +101,10 @@ func parseCards(v string, ok func(engine.Card) bool, what string) ([]engine.Card
 }
 
 func parseHeader(f []string) (*Script, error) {
-	if len(f) < 2 || !strings.EqualFold(f[0], "game") || !strings.EqualFold(f[1], GameName) {
-		return nil, errors.New("the first line must be: " + headerUsage)
-	}
 	s := &Script{}
-	seen := map[string]bool{}
 	var roles, deck []engine.Card
 	specialsGiven := false
-	for _, kv := range f[2:] {
-		k, v, ok := strings.Cut(kv, "=")
-		k = strings.ToLower(k)
-		if !ok || v == "" {
-			return nil, fmt.Errorf("header: expected KEY=VALUE, got %q", kv)
-		}
-		if seen[k] {
-			return nil, fmt.Errorf("header: %s given twice", k)
-		}
-		seen[k] = true
+	err := games.HeaderPairs(f, GameName, headerUsage, func(k, v string) error {
 		var err error
 		switch k {
 		case "players":
@@ -178,12 +120,12 @@ func parseHeader(f []string) (*Script, error) {
 			}, "a special role")
 		case "incidents":
 			if !strings.EqualFold(v, "off") && !strings.EqualFold(v, "on") {
-				return nil, fmt.Errorf("header: incidents=on|off, got %q", v)
+				return fmt.Errorf("incidents=on|off, got %q", v)
 			}
 			s.Options.NoIncidents = strings.EqualFold(v, "off")
 		case "tie":
 			if !strings.EqualFold(v, "draw") && !strings.EqualFold(v, "nobody") {
-				return nil, fmt.Errorf("header: tie=draw|nobody, got %q", v)
+				return fmt.Errorf("tie=draw|nobody, got %q", v)
 			}
 			s.Options.TieDraw = strings.EqualFold(v, "draw")
 		case "roles":
@@ -191,11 +133,15 @@ func parseHeader(f []string) (*Script, error) {
 		case "deck":
 			deck, err = parseCards(v, IsIncident, "an incident card")
 		default:
-			return nil, fmt.Errorf("header: unknown key %q (players, specials, incidents, tie, roles, deck)", k)
+			return fmt.Errorf("unknown key %q (players, specials, incidents, tie, roles, deck)", k)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("header: %s: %w", k, err)
+			return fmt.Errorf("%s: %w", k, err)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Options.Players) == 0 {
 		return nil, errors.New("header: players= is required")

@@ -480,18 +480,15 @@ func (s *State) Opening() []engine.Effect {
 	return eff
 }
 
-func (s *State) roleSlots() []engine.Slot {
-	out := make([]engine.Slot, s.n)
-	for i := range out {
-		out[i] = engine.Slot(i)
-	}
-	return out
-}
+func (s *State) roleSlots() []engine.Slot { return upTo[engine.Slot](s.n) }
 
-func (s *State) allSeats() []engine.Seat {
-	out := make([]engine.Seat, s.n)
+func (s *State) allSeats() []engine.Seat { return upTo[engine.Seat](s.n) }
+
+// upTo returns 0, 1, ..., n-1.
+func upTo[T ~int](n int) []T {
+	out := make([]T, n)
 	for i := range out {
-		out[i] = engine.Seat(i)
+		out[i] = T(i)
 	}
 	return out
 }

@@ -5,46 +5,13 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // speaker tells things to one seat: "you" for it, names for the others.
-type speaker struct {
-	s   *State
-	you engine.Seat
-}
+type speaker = games.Speaker
 
-func (w speaker) name(p engine.Seat) string {
-	if p == w.you {
-		return "you"
-	}
-	return w.s.Name(p)
-}
-
-// Name is name at the start of a sentence.
-func (w speaker) Name(p engine.Seat) string {
-	n := w.name(p)
-	if n == "you" {
-		return "You"
-	}
-	return n
-}
-
-func (w speaker) verb(p engine.Seat, third, second string) string {
-	if p == w.you {
-		return second
-	}
-	return third
-}
-
-func listAnd(xs []string) string {
-	switch len(xs) {
-	case 0:
-		return "nobody"
-	case 1:
-		return xs[0]
-	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
-}
+func listAnd(xs []string) string { return games.ListAnd(xs, "nobody") }
 
 // article returns "a" or "an" for a card's words.
 func article(c engine.Card) string {
@@ -57,27 +24,27 @@ func article(c engine.Card) string {
 // SayMove tells move m, made in state s, in plain words; you is the seat
 // spoken to in the second person (-1 for none).
 func SayMove(s *State, m engine.Move, you engine.Seat) string {
-	w := speaker{s, you}
+	w := speaker{Names: s, You: you}
 	p := m.Seat
 	a := m.Args
 	switch {
 	case m.Kind == MoveHold && len(a) == 1 && a[0] == 1:
-		return fmt.Sprintf("%s %s to hold a vote today.", w.Name(p), w.verb(p, "wants", "want"))
+		return fmt.Sprintf("%s %s to hold a vote today.", w.Name(p), w.Verb(p, "wants", "want"))
 	case m.Kind == MoveHold:
-		return fmt.Sprintf("%s %s no vote today.", w.Name(p), w.verb(p, "wants", "want"))
+		return fmt.Sprintf("%s %s no vote today.", w.Name(p), w.Verb(p, "wants", "want"))
 	case m.Kind == MoveVote && len(a) == 1 && a[0] < 0:
-		return fmt.Sprintf("%s %s.", w.Name(p), w.verb(p, "abstains", "abstain"))
+		return fmt.Sprintf("%s %s.", w.Name(p), w.Verb(p, "abstains", "abstain"))
 	case m.Kind == MoveVote && len(a) == 1:
-		return fmt.Sprintf("%s %s to eliminate %s.", w.Name(p), w.verb(p, "votes", "vote"), w.name(engine.Seat(a[0])))
+		return fmt.Sprintf("%s %s to eliminate %s.", w.Name(p), w.Verb(p, "votes", "vote"), w.Ref(engine.Seat(a[0])))
 	case m.Kind == MovePass && s.phase == PhaseDayAnswer:
-		return fmt.Sprintf("%s %s no card and %s to the vote.", w.Name(p), w.verb(p, "plays", "play"), w.verb(p, "submits", "submit"))
+		return fmt.Sprintf("%s %s no card and %s to the vote.", w.Name(p), w.Verb(p, "plays", "play"), w.Verb(p, "submits", "submit"))
 	case m.Kind == MovePass:
-		return fmt.Sprintf("%s %s no card against the attack.", w.Name(p), w.verb(p, "plays", "play"))
+		return fmt.Sprintf("%s %s no card against the attack.", w.Name(p), w.Verb(p, "plays", "play"))
 	case m.Kind == MoveLeave:
-		return fmt.Sprintf("%s %s the game.", w.Name(p), w.verb(p, "leaves", "leave"))
+		return fmt.Sprintf("%s %s the game.", w.Name(p), w.Verb(p, "leaves", "leave"))
 	case m.Kind == MoveCard && len(a) == 3:
 		c := engine.Card(a[0])
-		out := fmt.Sprintf("%s %s %s", w.Name(p), w.verb(p, "plays", "play"), article(c))
+		out := fmt.Sprintf("%s %s %s", w.Name(p), w.Verb(p, "plays", "play"), article(c))
 		switch {
 		case c == Misfire:
 			out += ": the shot misses"
@@ -89,13 +56,13 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 			if IsDay(c) {
 				what = "the elimination"
 			}
-			out += fmt.Sprintf(": %s moves to %s", what, w.name(to))
+			out += fmt.Sprintf(": %s moves to %s", what, w.Ref(to))
 		}
 		if s.phase == PhaseNightAnswer && s.ClaimDue() {
 			if a[2] == 1 {
-				out += fmt.Sprintf(", and %s %s the Night Butterfly, so %s date still dies", w.verb(p, "proves", "prove"), w.verb(p, "she is", "you are"), w.verb(p, "her", "your"))
+				out += fmt.Sprintf(", and %s %s the Night Butterfly, so %s date still dies", w.Verb(p, "proves", "prove"), w.Verb(p, "she is", "you are"), w.Verb(p, "her", "your"))
 			} else {
-				out += fmt.Sprintf(", and %s %s not the Night Butterfly", w.verb(p, "proves", "prove"), w.verb(p, "they are", "you are"))
+				out += fmt.Sprintf(", and %s %s not the Night Butterfly", w.Verb(p, "proves", "prove"), w.Verb(p, "they are", "you are"))
 			}
 		}
 		return out + "."
@@ -106,7 +73,7 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 // SayFacts tells what a completed step made public: before is the state
 // that waited for the facts, after the state once they were learnt.
 func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []string {
-	w := speaker{after, you}
+	w := speaker{Names: after, You: you}
 	var out []string
 	switch before.phase {
 	case WaitKill:
@@ -114,7 +81,7 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 		if after.phase == WaitCoin {
 			var ns []string
 			for _, p := range after.tied {
-				ns = append(ns, w.name(p))
+				ns = append(ns, w.Ref(p))
 			}
 			out = append(out, fmt.Sprintf("The mafia's votes are tied between %s: a joint coin decides.", listAnd(ns)))
 		}
@@ -127,21 +94,21 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 			_, saved, dated := after.Attacked(p)
 			switch {
 			case saved:
-				out = append(out, fmt.Sprintf("%s %s attacked, but the Nurse saved %s.", w.Name(p), w.verb(p, "was", "were"), w.verb(p, "them", "you")))
+				out = append(out, fmt.Sprintf("%s %s attacked, but the Nurse saved %s.", w.Name(p), w.Verb(p, "was", "were"), w.Verb(p, "them", "you")))
 			case dated:
-				out = append(out, fmt.Sprintf("%s %s attacked, but %s with the Night Butterfly and %s.", w.Name(p), w.verb(p, "was", "were"), w.verb(p, "was", "were"), w.verb(p, "survives", "survive")))
+				out = append(out, fmt.Sprintf("%s %s attacked, but %s with the Night Butterfly and %s.", w.Name(p), w.Verb(p, "was", "were"), w.Verb(p, "was", "were"), w.Verb(p, "survives", "survive")))
 			default:
-				out = append(out, fmt.Sprintf("%s %s attacked, and nobody protected %s.", w.Name(p), w.verb(p, "was", "were"), w.verb(p, "them", "you")))
+				out = append(out, fmt.Sprintf("%s %s attacked, and nobody protected %s.", w.Name(p), w.Verb(p, "was", "were"), w.Verb(p, "them", "you")))
 			}
 		}
 	case WaitReveal:
 		for i, p := range before.elim {
 			r := facts[i].Card
 			if before.left[p] {
-				out = append(out, fmt.Sprintf("%s left the game: %s %s %s.", w.Name(p), w.verb(p, "they", "you"), w.verb(p, "were", "were"), article(r)))
+				out = append(out, fmt.Sprintf("%s left the game: %s %s %s.", w.Name(p), w.Verb(p, "they", "you"), w.Verb(p, "were", "were"), article(r)))
 				continue
 			}
-			out = append(out, fmt.Sprintf("%s %s out of the game: %s %s %s.", w.Name(p), w.verb(p, "is", "are"), w.verb(p, "they", "you"), w.verb(p, "were", "were"), article(r)))
+			out = append(out, fmt.Sprintf("%s %s out of the game: %s %s %s.", w.Name(p), w.Verb(p, "is", "are"), w.Verb(p, "they", "you"), w.Verb(p, "were", "were"), article(r)))
 			if r == Commissar || r == Don {
 				out = append(out, fmt.Sprintf("The %s is out: everyone alive draws an incident card.", CardWords(r)))
 			}
@@ -154,15 +121,15 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 		case d == NoSeat:
 		case after.phase == PhaseDateAnswer:
 			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s: %s %s with her unless %s %s a Misfire.",
-				w.name(d), w.name(d), w.verb(d, "dies", "die"), w.verb(d, "they", "you"), w.verb(d, "play", "play")))
+				w.Ref(d), w.Ref(d), w.Verb(d, "dies", "die"), w.Verb(d, "they", "you"), w.Verb(d, "play", "play")))
 		case before.Alive(d):
-			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s, who %s with her.", w.name(d), w.verb(d, "dies", "die")))
+			out = append(out, fmt.Sprintf("The Night Butterfly was attacked, and she spent the night with %s, who %s with her.", w.Ref(d), w.Verb(d, "dies", "die")))
 		}
 	case WaitFinal:
 		for i, f := range facts {
 			p := engine.Seat(f.Slot)
 			_ = i
-			out = append(out, fmt.Sprintf("%s %s %s.", w.Name(p), w.verb(p, "was", "were"), article(f.Card)))
+			out = append(out, fmt.Sprintf("%s %s %s.", w.Name(p), w.Verb(p, "was", "were"), article(f.Card)))
 		}
 	}
 	if after.Over() && !before.Over() {
@@ -186,7 +153,7 @@ func sayAttacks(w speaker, before, after *State) []string {
 	var ns []string
 	for p := range engine.Seat(after.n) {
 		if a, _, _ := after.Attacked(p); a {
-			ns = append(ns, w.name(p))
+			ns = append(ns, w.Ref(p))
 		}
 	}
 	return []string{fmt.Sprintf("Attacked in the night: %s.", listAnd(ns))}
@@ -194,21 +161,12 @@ func sayAttacks(w speaker, before, after *State) []string {
 
 // SayMove implements [games.Teller] with [SayMove].
 func (Game) SayMove(s engine.State, m engine.Move, you engine.Seat) string {
-	st, ok := s.(*State)
-	if !ok || st == nil {
-		return Game{}.FormatMove(s, m)
-	}
-	return SayMove(st, m, you)
+	return games.SayMoveOf(s, m, you, SayMove, KindName)
 }
 
 // SayFacts implements [games.Teller] with [SayFacts].
 func (Game) SayFacts(before, after engine.State, facts []engine.Fact, you engine.Seat) []string {
-	b, ok1 := before.(*State)
-	a, ok2 := after.(*State)
-	if !ok1 || !ok2 || b == nil || a == nil {
-		return nil
-	}
-	return SayFacts(b, a, facts, you)
+	return games.SayFactsOf(before, after, facts, you, SayFacts)
 }
 
 // Prompt tells seat p what it must do now, in plain words, or "" when

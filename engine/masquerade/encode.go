@@ -6,6 +6,7 @@ import (
 	"golang.org/x/crypto/cryptobyte"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // AddBools appends a u8 count and one u8 (0 or 1) per value.
@@ -68,11 +69,7 @@ type OptionsCodec struct {
 // Append appends the encoding of options already normalized and valid.
 func (c OptionsCodec) Append(dst []byte, players []string, coins, center int, set []engine.Card) []byte {
 	b := cryptobyte.NewBuilder(dst)
-	b.AddUint8(c.Version)
-	b.AddUint8(uint8(len(players)))
-	for _, p := range players {
-		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(p)) })
-	}
+	games.AppendPlayers(b, c.Version, players)
 	b.AddUint8(uint8(coins))
 	if c.Center {
 		b.AddUint8(uint8(center))

@@ -1,9 +1,6 @@
 package masquerade
 
 import (
-	"bufio"
-	"bytes"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -33,77 +30,28 @@ const MaxScriptLines = 1 << 20
 // game names the game in the "missing header" error. Errors are
 // *[ScriptError] values naming the line.
 func ParseLines(src []byte, game string, header func(fields []string) ([]string, error)) ([]ScriptLine, error) {
-	sc := bufio.NewScanner(bytes.NewReader(src))
-	sc.Buffer(make([]byte, 0, 4096), 1<<16)
 	var players []string
-	started := false
 	var lines []ScriptLine
-	lineNo := 0
-	for sc.Scan() {
-		lineNo++
-		if lineNo > MaxScriptLines {
-			return nil, &ScriptError{Line: lineNo, Err: errors.New("script too long")}
+	err := games.ScanScript(src, MaxScriptLines, "game "+game+" players=...", func(fields []string) error {
+		p, err := header(fields)
+		players = p
+		return err
+	}, func(no int, text string, fields []string) error {
+		if err := games.SeatLine(players, fields, text); err != nil {
+			return err
 		}
-		line := sc.Text()
-		if lineNo == 1 {
-			line = strings.TrimPrefix(line, "\ufeff") // a UTF-8 byte order mark
-		}
-		if i := strings.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			continue
-		}
-		if !started {
-			p, err := header(fields)
-			if err != nil {
-				return nil, &ScriptError{Line: lineNo, Err: err}
-			}
-			players, started = p, true
-			continue
-		}
-		if len(fields) < 2 {
-			return nil, &ScriptError{Line: lineNo, Err: fmt.Errorf("expected SEAT VERB ARGS, got %q", line)}
-		}
-		if !slices.ContainsFunc(players, func(p string) bool { return strings.EqualFold(p, fields[0]) }) {
-			return nil, &ScriptError{Line: lineNo, Err: fmt.Errorf("no player named %q", fields[0])}
-		}
-		lines = append(lines, ScriptLine{LineNo: lineNo, SeatName: fields[0], Tokens: fields[1:]})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, &ScriptError{Line: lineNo + 1, Err: err}
-	}
-	if !started {
-		return nil, &ScriptError{Line: lineNo, Err: fmt.Errorf("missing header: game %s players=...", game)}
+		lines = append(lines, ScriptLine{LineNo: no, SeatName: fields[0], Tokens: fields[1:]})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return lines, nil
 }
 
-// HeaderPairs checks that a header's fields start with "game NAME" (NAME
-// being game, case-insensitively; else the error shows usage) and calls set
-// with each following KEY=VALUE pair, the key lower-cased. Each key may be
-// given once and needs a value; set's errors are wrapped as "header: ...".
+// HeaderPairs is [games.HeaderPairs].
 func HeaderPairs(fields []string, game, usage string, set func(key, value string) error) error {
-	if len(fields) < 2 || !strings.EqualFold(fields[0], "game") || !strings.EqualFold(fields[1], game) {
-		return errors.New("the first line must be: " + usage)
-	}
-	seen := map[string]bool{}
-	for _, f := range fields[2:] {
-		k, v, ok := strings.Cut(f, "=")
-		k = strings.ToLower(k)
-		if !ok || v == "" {
-			return fmt.Errorf("header: expected KEY=VALUE, got %q", f)
-		}
-		if seen[k] {
-			return fmt.Errorf("header: %s given twice", k)
-		}
-		seen[k] = true
-		if err := set(k, v); err != nil {
-			return fmt.Errorf("header: %w", err)
-		}
-	}
-	return nil
+	return games.HeaderPairs(fields, game, usage, set)
 }
 
 // SameCards reports whether a and b hold the same cards, in any order.

@@ -17,26 +17,20 @@ import (
 	"slices"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/fake"
 	"github.com/masque-games/masque/engine/grimm"
 )
 
 // ProofError is a statement about one's own card that is false (or about
 // a card the prover never saw): the table rejects the entry and names the
 // prover.
-type ProofError struct {
-	Seat engine.Seat
-	Msg  string
-}
-
-// Error describes the false statement.
-func (e *ProofError) Error() string { return fmt.Sprintf("seat %d: false proof: %s", e.Seat, e.Msg) }
+type ProofError = fake.ProofError
 
 // Table is a fake table with a known deal.
 type Table struct {
-	State *grimm.State
-	Truth map[engine.Slot]engine.Card   // every slot's card
-	Views []map[engine.Slot]engine.Card // per seat: the cards it knows
-	Moves []string                      // the moves played, as text
+	State     *grimm.State
+	fake.Deal          // the true deal and what each seat knows
+	Moves     []string // the moves played, as text
 	// Effects counts the effects carried out, by kind.
 	Effects map[engine.EffectKind]int
 	// Last holds every effect carried out for the last move (those of the
@@ -64,9 +58,9 @@ func New(opts grimm.Options, seed uint64, rounds map[int]grimm.RoundSpec) (*Tabl
 	}
 	t := &Table{
 		State:   s,
-		Truth:   map[engine.Slot]engine.Card{},
+		Deal:    fake.NewDeal(0),
 		Effects: map[engine.EffectKind]int{},
-		rng:     rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rng:     fake.NewRand(seed),
 		rounds:  rounds,
 	}
 	o := s.Options()
@@ -119,29 +113,7 @@ func (t *Table) Play(m engine.Move) error {
 	return t.carry(eff)
 }
 
-func (t *Table) checkProof(e engine.Effect) error {
-	if len(e.Slots) != 1 || len(e.Cards) == 0 {
-		return &ProofError{e.By, "malformed statement"}
-	}
-	sl := e.Slots[0]
-	truth := t.Truth[sl]
-	if v, ok := t.Views[e.By][sl]; !ok || v != truth {
-		return &ProofError{e.By, fmt.Sprintf("slot %d was not viewed by its prover", sl)}
-	}
-	in := slices.Contains(e.Cards, truth)
-	if in == e.Not {
-		what := "is one of"
-		if e.Not {
-			what = "is none of"
-		}
-		names := make([]string, len(e.Cards))
-		for i, c := range e.Cards {
-			names[i] = grimm.CardName(c)
-		}
-		return &ProofError{e.By, fmt.Sprintf("slot %d %s %v: false", sl, what, names)}
-	}
-	return nil
-}
+func (t *Table) checkProof(e engine.Effect) error { return t.CheckProof(e, grimm.CardName) }
 
 // carry carries out a batch of effects, feeding the facts and coins the
 // rules then wait for, until they wait for a move.
@@ -154,14 +126,8 @@ func (t *Table) carry(eff []engine.Effect) error {
 			t.Effects[e.Kind]++
 			switch e.Kind {
 			case engine.EffectSet:
-				if len(e.Cards) != len(e.Slots) {
-					return errors.New("set: cards and slots differ in length")
-				}
-				for i, sl := range e.Slots {
-					t.Truth[sl] = e.Cards[i]
-					for _, v := range t.Views {
-						v[sl] = e.Cards[i]
-					}
+				if err := t.Set(e); err != nil {
+					return err
 				}
 			case engine.EffectShuffle:
 				t.shuffle(e)
@@ -171,12 +137,7 @@ func (t *Table) carry(eff []engine.Effect) error {
 				}
 				t.Views[e.By][e.Slots[0]] = t.Truth[e.Slots[0]]
 			case engine.EffectReveal:
-				for _, sl := range e.Slots {
-					facts = append(facts, engine.Fact{Slot: sl, Card: t.Truth[sl]})
-					for _, v := range t.Views {
-						v[sl] = t.Truth[sl]
-					}
-				}
+				facts = append(facts, t.Reveal(e)...)
 			case engine.EffectCoin:
 				coin = true
 			case engine.EffectProve:
@@ -243,17 +204,6 @@ func (t *Table) shuffle(e engine.Effect) {
 	}
 }
 
-func (t *Table) randomCoin() [32]byte {
-	var c [32]byte
-	for i := range 4 {
-		x := t.rng.Uint64()
-		for j := range 8 {
-			c[8*i+j] = byte(x >> (8 * j))
-		}
-	}
-	return c
-}
-
 // coin returns a coin: random, or searched so that it gives what the
 // script fixed (the round's actions and first player, or the next random
 // passes).
@@ -261,7 +211,7 @@ func (t *Table) coin() ([32]byte, error) {
 	spec := t.rounds[t.State.Round()]
 	want := t.want
 	for range MaxCoinTries {
-		c := t.randomCoin()
+		c := fake.Coin(t.rng)
 		out, ok := t.State.PreviewCoin(c)
 		if !ok {
 			return c, nil

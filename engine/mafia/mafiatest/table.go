@@ -21,19 +21,14 @@ import (
 	"slices"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/fake"
 	"github.com/masque-games/masque/engine/mafia"
 )
 
 // ProofError is a statement about one's own card that is false (or about
 // a card the prover never saw): the table rejects the entry and names the
 // prover.
-type ProofError struct {
-	Seat engine.Seat
-	Msg  string
-}
-
-// Error describes the false statement.
-func (e *ProofError) Error() string { return fmt.Sprintf("seat %d: false proof: %s", e.Seat, e.Msg) }
+type ProofError = fake.ProofError
 
 // Rules of the night choices the fake table refuses (the real table's
 // proofs make such ballots impossible).
@@ -52,11 +47,10 @@ type Need struct {
 
 // Table is a fake table with a known deal.
 type Table struct {
-	State *mafia.State
-	Truth map[engine.Slot]engine.Card   // every slot's card
-	Views []map[engine.Slot]engine.Card // per seat: the cards it knows
-	Know  []*mafia.Knowledge            // per seat: what it knows privately
-	Moves []string                      // the moves played, as text
+	State     *mafia.State
+	fake.Deal                    // the true deal and what each seat knows
+	Know      []*mafia.Knowledge // per seat: what it knows privately
+	Moves     []string           // the moves played, as text
 	// Effects counts the effects carried out, by kind.
 	Effects map[engine.EffectKind]int
 	// Last holds every effect carried out since the last move, in order.
@@ -89,17 +83,16 @@ func New(o mafia.Options, seed uint64) (*Table, error) {
 	n := s.Players()
 	t := &Table{
 		State:    s,
-		Truth:    map[engine.Slot]engine.Card{},
+		Deal:     fake.NewDeal(n),
 		Effects:  map[engine.EffectKind]int{},
 		Retired:  make([]bool, n),
-		rng:      rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+		rng:      fake.NewRand(seed),
 		choices:  map[engine.Seat]map[uint8]engine.Seat{},
 		ballots:  map[uint8]map[engine.Seat]int{},
 		btargets: map[uint8][]engine.Seat{},
 		coinWant: mafia.NoSeat,
 	}
 	for p := range engine.Seat(n) {
-		t.Views = append(t.Views, map[engine.Slot]engine.Card{})
 		t.Know = append(t.Know, mafia.NewKnowledge(p))
 	}
 	if err := t.carry(s.Opening()); err != nil {
@@ -215,29 +208,10 @@ func (t *Table) holds(p engine.Seat, e engine.Effect) bool {
 }
 
 func (t *Table) checkProof(e engine.Effect) error {
-	if len(e.Slots) != 1 || len(e.Cards) == 0 {
-		return &ProofError{e.By, "malformed statement"}
+	if int(e.By) < len(t.Retired) && t.Retired[e.By] {
+		return &ProofError{Seat: e.By, Msg: "a retired seat proves nothing"}
 	}
-	if t.Retired[e.By] {
-		return &ProofError{e.By, "a retired seat proves nothing"}
-	}
-	sl := e.Slots[0]
-	truth := t.Truth[sl]
-	if v, ok := t.Views[e.By][sl]; !ok || v != truth {
-		return &ProofError{e.By, fmt.Sprintf("slot %d was not viewed by its prover", sl)}
-	}
-	if slices.Contains(e.Cards, truth) == e.Not {
-		what := "is one of"
-		if e.Not {
-			what = "is none of"
-		}
-		names := make([]string, len(e.Cards))
-		for i, c := range e.Cards {
-			names[i] = mafia.CardName(c)
-		}
-		return &ProofError{e.By, fmt.Sprintf("slot %d %s %v: false", sl, what, names)}
-	}
-	return nil
+	return t.CheckProof(e, mafia.CardName)
 }
 
 // acting checks that no retired seat is asked to act in e.
@@ -275,14 +249,8 @@ func (t *Table) carry(eff []engine.Effect) error {
 			t.Effects[e.Kind]++
 			switch e.Kind {
 			case engine.EffectSet:
-				if len(e.Cards) != len(e.Slots) {
-					return errors.New("set: cards and slots differ in length")
-				}
-				for i, sl := range e.Slots {
-					t.Truth[sl] = e.Cards[i]
-					for _, v := range t.Views {
-						v[sl] = e.Cards[i]
-					}
+				if err := t.Set(e); err != nil {
+					return err
 				}
 			case engine.EffectShuffle:
 				t.shuffle(e)
@@ -292,12 +260,7 @@ func (t *Table) carry(eff []engine.Effect) error {
 				}
 				t.peek(e)
 			case engine.EffectReveal:
-				for _, sl := range e.Slots {
-					t.facts = append(t.facts, engine.Fact{Slot: sl, Card: t.Truth[sl]})
-					for _, v := range t.Views {
-						v[sl] = t.Truth[sl]
-					}
-				}
+				t.facts = append(t.facts, t.Reveal(e)...)
 			case engine.EffectCoin:
 				coin = true
 			case engine.EffectProve:
@@ -458,17 +421,6 @@ func (t *Table) tag(e engine.Effect) {
 	}
 }
 
-func (t *Table) randomCoin() [32]byte {
-	var c [32]byte
-	for i := range 4 {
-		x := t.rng.Uint64()
-		for j := range 8 {
-			c[8*i+j] = byte(x >> (8 * j))
-		}
-	}
-	return c
-}
-
 // coin returns a random coin, or one that picks the wanted seat among the
 // tied.
 func (t *Table) coin() [32]byte {
@@ -476,12 +428,12 @@ func (t *Table) coin() [32]byte {
 	want := t.coinWant
 	t.coinWant = mafia.NoSeat
 	for range 1 << 10 {
-		c := t.randomCoin()
+		c := fake.Coin(t.rng)
 		if want == mafia.NoSeat || !slices.Contains(tied, want) || mafia.CoinPick(tied, c) == want {
 			return c
 		}
 	}
-	return t.randomCoin()
+	return fake.Coin(t.rng)
 }
 
 // Player chooses one seat's moves and night choices (the bot, in
