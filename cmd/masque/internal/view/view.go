@@ -72,6 +72,9 @@ type Seat struct {
 	// Moved says where the player sits when it is not their own place
 	// ("in Fedya's chair": the Puppeteer moved them); "" otherwise.
 	Moved string
+	// Out: the player is out of the game (Mafia: eliminated, or left);
+	// a screen may draw the seat dimmed. Status says it in words.
+	Out bool
 }
 
 // Area is a shared place on the table: a deck, a row, a discard pile, the
@@ -157,6 +160,9 @@ type Section struct {
 type Table struct {
 	Game   string // the game's name for people
 	Status string // the round and whose turn: "round 2 of 3 · Boris's turn"
+	// Phase is the time of day in a game that has one (Mafia): "day"
+	// or "night"; "" otherwise. Status says it in words.
+	Phase string
 	// Counters are the table's public counters beside the status (the
 	// court's coins, the bank).
 	Counters []Attr

@@ -37,13 +37,16 @@ type screen struct {
 	salt    [32]byte
 	chatter session.Chatter
 
-	mu       sync.Mutex
-	snap     session.Snapshot
-	have     bool
-	moves    []narrate.Moved
-	tv       *view.Table
-	picks    []view.Choice // the choices on offer (at snap.Entries)
-	window   int           // the Entries of the answer window the deadline is for, or -1
+	mu    sync.Mutex
+	snap  session.Snapshot
+	have  bool
+	moves []narrate.Moved
+	tv    *view.Table
+	picks []view.Choice // the choices on offer (at snap.Entries)
+	// asked counts the sets of choices offered: a night with two powers
+	// asks twice at one entry, so an action names the set it chose from.
+	asked    uint64
+	window   int // the Entries of the answer window the deadline is for, or -1
 	deadline time.Time
 	passed   int
 	busy     bool
@@ -145,10 +148,15 @@ func (sc *screen) refresh(now time.Time) {
 		sc.chatAt = append(sc.chatAt, len(sc.snap.Log))
 	}
 	sc.tv = sc.buildView()
-	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil {
+	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil ||
+		old.Night != sc.snap.Night || len(old.Decisions) != len(sc.snap.Decisions) {
+		had := sc.picks != nil
 		sc.picks = nil
 		if sc.snap.MyTurn && sc.tv != nil && sc.tv.Question != nil {
 			sc.picks = sc.tv.Question.Choices
+		}
+		if had || sc.picks != nil {
+			sc.asked++
 		}
 	}
 	if q := sc.question(); q != nil && q.Window && sc.opts.ChallengeWindow > 0 {
@@ -188,7 +196,8 @@ func (sc *screen) buildView() *view.Table {
 	}
 	t, ok := view.Build(view.Input{Rules: sc.snap.Rules, Seat: engine.Seat(sc.snap.Seat), Names: sc.snap.Names,
 		Known: sc.snap.Known, Opened: sc.snap.Opened, Memory: sc.snap.Memory, Log: sc.snap.Log, Moves: sc.moves,
-		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt})
+		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt,
+		Private: sc.snap.Private, Night: sc.snap.Night, Decisions: sc.snap.Decisions})
 	if !ok {
 		return nil
 	}
@@ -238,6 +247,32 @@ func (sc *screen) autoPass(now time.Time) {
 	sc.submit(mv, nil, pos)
 }
 
+// submitNight gives a secret night choice to the session
+// (session.Actor): a target for one of the seat's powers, or sleep. The
+// log never records the target: the log file is not secret.
+func (sc *screen) submitNight(n view.Night) {
+	sc.log.Info("night choice", "sleep", n.Sleep)
+	var err error
+	switch act, ok := sc.sess.(session.Actor); {
+	case !ok:
+		err = errors.New("this table takes no night choices")
+	case n.Sleep:
+		err = act.Sleep()
+	default:
+		err = act.Decide(n.Power, n.Target)
+	}
+	sc.mu.Lock()
+	sc.busy = false
+	if err != nil {
+		sc.status = "refused: " + err.Error()
+		sc.log.Warn("night choice refused", "err", err)
+	} else {
+		sc.status = ""
+	}
+	sc.mu.Unlock()
+	sc.nudge()
+}
+
 // submit plays a move on the session and records its secret bit.
 func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
 	sc.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
@@ -263,8 +298,11 @@ func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
 // choices offered at entry At, with the answer to its confirmation), a
 // pass, a chat message, or leaving.
 type action struct {
-	Op     string `json:"op"`     // "play", "pass", "chat", "leave"
-	At     int    `json:"at"`     // the entry count the choices were offered at
+	Op string `json:"op"` // "play", "pass", "chat", "leave"
+	At int    `json:"at"` // the entry count the choices were offered at
+	// Ask is the set of choices chosen from (pageState.Ask), when the
+	// page says it: a choice from an earlier set is refused.
+	Ask    uint64 `json:"ask,omitempty"`
 	Choice int    `json:"choice"` // for "play"
 	// Answer is the answer to the choice's confirmation: "yes" or "no"
 	// ("no" plays a secret choice pretended; for any other, it is not
@@ -338,7 +376,7 @@ func (sc *screen) act(a action) error {
 		return fmt.Errorf("unknown action %q", a.Op)
 	}
 	sc.mu.Lock()
-	if sc.busy || !sc.snap.MyTurn || a.At != sc.snap.Entries {
+	if sc.busy || !sc.snap.MyTurn || a.At != sc.snap.Entries || a.Ask != 0 && a.Ask != sc.asked {
 		sc.mu.Unlock()
 		return errStale
 	}
@@ -366,6 +404,10 @@ func (sc *screen) act(a action) error {
 	pos := sc.snap.Entries
 	sc.mu.Unlock()
 	sc.nudge()
+	if c.Night != nil {
+		sc.submitNight(*c.Night)
+		return nil
+	}
 	sc.submit(c.Move, bits, pos)
 	return nil
 }
