@@ -94,14 +94,19 @@ const faceDownJS = `(() => {
   return {bad: bad, count: downs.length};
 })()`
 
-// seatTextsJS returns each seat's text by its name.
+// seatTextsJS returns each seat's text by its name (with "@out " before
+// it for a seat that is out of the game), with the aria labels and
+// titles of its cards.
 const seatTextsJS = `(() => {
   const out = {};
   for (const li of document.querySelectorAll("#seats li.seat")) {
     const n = li.querySelector(".seat-name").textContent.replace(/ \(you\)$/, "");
-    out[n] = li.textContent;
+    let text = li.textContent;
+    for (const f of li.querySelectorAll("figure")) text += " " + (f.getAttribute("aria-label") || "") + " " + (f.title || "");
+    out[n] = (li.classList.contains("out") ? "@out " : "") + text;
   }
   out["@at"] = document.body.dataset.at || "";
+  out["@over"] = document.getElementById("leave-end") ? "over" : "";
   return out;
 })()`
 
@@ -160,6 +165,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 		{game: "grimm", players: 3},
 		{game: "mascarade2", players: 7, swaps: true},
 		{game: "mascarade", players: 4, swaps: true, reduced: true},
+		{game: "mafia", players: 6},
 	} {
 		name := tc.game
 		if tc.reduced {
@@ -167,8 +173,16 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			srv, ls := newLocal(t, tc.game, tc.players, Options{Title: "browser test",
+			lopts := localsession.Options{Game: tc.game}
+			if tc.game == "mafia" {
+				lopts.NightFloor = time.Hour // a night without a power waits for sleep
+			}
+			srv, ls := newLocalWith(t, lopts, tc.players, Options{Title: "browser test",
 				EndNotes: func() []string { return []string{"every card: masque replay game.masque --reveal"} }})
+			var roles map[string]string // Mafia: every seat's role, by name
+			if tc.game == "mafia" {
+				roles = mafiaTruth(t, ls)
+			}
 			left := make(chan bool, 1)
 			go func() {
 				l, _ := srv.Run(context.Background())
@@ -192,6 +206,14 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					mu.Unlock()
 					if err := faceDownNamed(ev.Data); err != nil {
 						t.Error(err) // not Fatal: this is not the test's goroutine
+					}
+					if roles != nil {
+						var st pageState
+						if err := json.Unmarshal([]byte(ev.Data), &st); err != nil {
+							t.Error(err)
+						} else if leak := mafiaLeak(st, roles); leak != "" {
+							t.Errorf("in the event stream: %s", leak)
+						}
 					}
 				}
 			}()
@@ -239,11 +261,11 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("body[data-rendered]"))); err != nil {
 				t.Fatalf("the table was not drawn after opening %s: %v", target, err)
 			}
-			animated, marked := 0, 0
+			animated, marked, ownRole := 0, 0, 0
 
 			deadline := time.Now().Add(90 * time.Second)
 			acted, moves, downs, steps, compared := "", 0, 0, 0, 0
-			real, asked := false, false
+			real, asked, nightShot := false, false, false
 			for {
 				if time.Now().After(deadline) {
 					t.Fatalf("the game did not end by clicking in 90s (%d moves)", moves)
@@ -291,6 +313,25 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 						}
 					}
 				}
+				if roles != nil {
+					texts, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](seatTextsJS))
+					if err != nil {
+						t.Fatal(err)
+					}
+					over := texts["@over"] != "" // every card is opened at the end
+					for name, text := range texts {
+						if name == "Me" || strings.HasPrefix(name, "@") || over || strings.HasPrefix(text, "@out ") {
+							continue
+						}
+						compared++
+						if strings.Contains(text, roles[name]) {
+							t.Fatalf("%s's hidden role %s shows on the page: %q", name, roles[name], text)
+						}
+					}
+					if strings.Contains(texts["Me"], roles["Me"]) {
+						ownRole++
+					}
+				}
 				kind, rev, _ := strings.Cut(sit, ":")
 				switch {
 				case kind == "over":
@@ -310,6 +351,17 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					do(chromedp.KeyEvent(key))
 					acted = rev
 				case kind == "choice" && rev != acted:
+					if tc.game == "mafia" && !nightShot {
+						// The night's secret choice, drawn at both sizes.
+						ph, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.phase || ""`))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if ph == "night" {
+							shot("night")
+							nightShot = true
+						}
+					}
 					if moves%2 == 0 {
 						do(chromedp.Click(chromedp.CSS("#question button.choice:not([disabled])"), chromedp.NodeVisible))
 					} else {
@@ -336,8 +388,10 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 			}
 		over:
 			switch {
-			case tc.game == "grimm" && compared == 0:
+			case (tc.game == "grimm" || tc.game == "mafia") && compared == 0:
 				t.Error("the other players' hidden characters were never compared with the page")
+			case tc.game == "mafia" && ownRole == 0:
+				t.Error("the page never showed the seat its own role")
 			case tc.swaps && !tc.reduced && animated == 0:
 				t.Error("no swap was ever seen moving")
 			case tc.swaps && tc.reduced && marked == 0:

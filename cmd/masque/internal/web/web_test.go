@@ -58,8 +58,16 @@ func TestLoopbackAddr(t *testing.T) {
 // newLocal starts a local game against bots and its web screen.
 func newLocal(t *testing.T, game string, players int, opts Options) (*Server, *localsession.Session) {
 	t.Helper()
+	return newLocalWith(t, localsession.Options{Game: game}, players, opts)
+}
+
+// newLocalWith starts a local game against bots with lopts (the keys
+// published at the end) and its web screen.
+func newLocalWith(t *testing.T, lopts localsession.Options, players int, opts Options) (*Server, *localsession.Session) {
+	t.Helper()
 	names := []string{"Me", "Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya", "Igor"}[:players]
-	ls, err := localsession.New(names, 11, localsession.Options{Game: game, PublishKeys: true})
+	lopts.PublishKeys = true
+	ls, err := localsession.New(names, 11, lopts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,6 +78,15 @@
     if (st.me) title += " · you are " + st.me;
     $("title").textContent = title;
     $("status").textContent = [st.status, st.title].filter(Boolean).join(" · ");
+    // Day or night (Mafia): a sun or a moon beside the status, and the
+    // page's colours.
+    const ph = $("phase");
+    if (document.body.dataset.phase !== (st.phase || "")) {
+      if (st.phase) document.body.dataset.phase = st.phase; else delete document.body.dataset.phase;
+      ph.replaceChildren();
+      if (st.phase) { ph.appendChild(window.MasqueCards.phase(st.phase)); ph.appendChild(h("span", "", st.phase)); }
+      ph.hidden = !st.phase;
+    }
     const cs = $("counters");
     cs.replaceChildren();
     for (const a of st.counters || []) cs.appendChild(attrEl(a));
@@ -91,18 +100,28 @@
     const ol = $("seats");
     ol.replaceChildren();
     for (const s of st.seats || []) {
-      const li = h("li", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : "") + (s.answers ? " answers" : ""));
+      const li = h("li", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : "") + (s.answers ? " answers" : "") + (s.out ? " out" : ""));
       const head = h("div", "seat-head");
       head.appendChild(h("span", "seat-name", s.name + (s.you ? " (you)" : "")));
       if (s.turn) head.appendChild(h("span", "badge", s.you ? "your turn" : "their turn"));
       if (s.answers) head.appendChild(h("span", "badge answer", "to answer"));
+      if (s.out) head.appendChild(h("span", "badge out", "out"));
       li.appendChild(head);
       if (s.attrs && s.attrs.length) {
         const ul = h("ul", "attrs");
         for (const a of s.attrs) ul.appendChild(attrEl(a));
         li.appendChild(ul);
       }
-      if (s.status) li.appendChild(h("p", "seat-status", s.status));
+      if (s.status) {
+        // A status of several parts ("alive; your mate in the mafia")
+        // shows each apart.
+        const parts = s.status.split("; ");
+        if (parts.length > 1) {
+          const ul = h("ul", "seat-status chips");
+          for (const p of parts) ul.appendChild(h("li", "chip", p));
+          li.appendChild(ul);
+        } else li.appendChild(h("p", "seat-status", s.status));
+      }
       if (s.moved) li.appendChild(h("p", "seat-moved", "(" + s.moved + ")"));
       if (s.tokens && s.tokens.length) {
         const ul = h("ul", "tokens");
@@ -180,7 +199,7 @@
     const c = st.question.choices[i];
     if (!c) return;
     if (c.secret || c.confirm) { asking = { i: i, choice: c }; renderQuestion(); const y = $("ask-yes"); if (y) y.focus(); return; }
-    post({ op: "play", at: st.at, choice: i });
+    post({ op: "play", at: st.at, ask: st.ask, choice: i });
   }
 
   function answer(yes) {
@@ -188,13 +207,13 @@
     const a = asking;
     asking = null;
     if (!a.choice.secret && !yes) { renderQuestion(); return; }
-    post({ op: "play", at: st.at, choice: a.i, answer: yes ? "yes" : "no" });
+    post({ op: "play", at: st.at, ask: st.ask, choice: a.i, answer: yes ? "yes" : "no" });
     renderQuestion();
   }
 
   function pass() {
     if (!st || !st.question || st.busy) return;
-    if (st.question.choices.some((c) => c.pass)) post({ op: "pass", at: st.at });
+    if (st.question.choices.some((c) => c.pass)) post({ op: "pass", at: st.at, ask: st.ask });
   }
 
   function renderQuestion() {
@@ -311,6 +330,11 @@
     }
     if (atEnd) ol.scrollTop = ol.scrollHeight;
     $("chat").hidden = !st.chat;
+    // The dead may read the chat but not write in it (Mafia).
+    const barred = !!st.chatBarred;
+    $("chat-text").disabled = barred;
+    $("chat-send").disabled = barred;
+    $("chat-text").placeholder = barred ? st.chatBarred : "a message to everyone at the table";
   }
 
   function renderHelp() {
@@ -319,7 +343,20 @@
     for (const s of st.help || []) {
       box.appendChild(h("h3", "", s.title));
       const ul = h("ul");
-      for (const l of s.lines || []) ul.appendChild(h("li", "", l));
+      for (const l of s.lines || []) {
+        // A line about a card ("Nurse: each night…") shows its picture.
+        const name = l.split(": ")[0];
+        const li = h("li", "", l);
+        if (name !== l && window.MasqueCards.has(name)) {
+          li.className = "help-card";
+          li.replaceChildren();
+          const f = h("figure", "card card-up");
+          f.setAttribute("aria-hidden", "true");
+          f.appendChild(window.MasqueCards.card({ name: name, face: "up" }));
+          li.append(f, h("span", "", l));
+        }
+        ul.appendChild(li);
+      }
       box.appendChild(ul);
     }
   }
@@ -436,7 +473,7 @@
     if (ev.key === "?") { ev.preventDefault(); $("help").showModal(); }
     else if (ev.key === "q") { ev.preventDefault(); leave(st && st.over); }
     else if (ev.key === "p") { ev.preventDefault(); pass(); }
-    else if (ev.key === "c" && st && st.chat) { ev.preventDefault(); $("chat-text").focus(); }
+    else if (ev.key === "c" && st && st.chat && !st.chatBarred) { ev.preventDefault(); $("chat-text").focus(); }
     else if (/^[1-9]$/.test(ev.key)) { ev.preventDefault(); choose(Number(ev.key) - 1); }
   });
 
