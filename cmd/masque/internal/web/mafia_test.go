@@ -1,13 +1,17 @@
 package web
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
 )
@@ -163,4 +167,96 @@ func TestMafiaLeakCheck(t *testing.T) {
 			t.Errorf("not found: %+v", bad)
 		}
 	}
+}
+
+// chatty is a local session with a table chat, as at a networked table.
+type chatty struct {
+	*localsession.Session
+	mu    sync.Mutex
+	lines []session.ChatLine
+}
+
+func (c *chatty) Chat(text string) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lines = append(c.lines, session.ChatLine{Seat: 0, Name: "Me", Text: text})
+	return nil
+}
+
+func (c *chatty) ChatLog() []session.ChatLine {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.lines)
+}
+
+// The dead may read the table chat but not write in it: once the seat
+// is out the page says so and the screen refuses its messages, until
+// the game is over.
+func TestMafiaDeadMayNotChat(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		names := []string{"Me", "Anna", "Boris", "Sasha", "Dima"}
+		ls, err := localsession.New(names, seed, localsession.Options{Game: "mafia", PublishKeys: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := &chatty{Session: ls}
+		srv, err := New(cs, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+		done := make(chan struct{})
+		go func() { srv.Run(ctx); close(done) }()
+		evs := events(t, ctx, srv.URL()+"events")
+		played, barred, wrote, sent := uint64(0), false, false, 0
+		for ev := range evs {
+			st := ev.st
+			if !st.Chat {
+				t.Fatal("a table with a chat shows none")
+			}
+			out := false
+			for _, s := range st.Seats {
+				out = out || s.You && s.Out
+			}
+			if want := out && !st.Over; (st.ChatBarred != "") != want {
+				t.Fatalf("out %v, over %v: chat barred %q", out, st.Over, st.ChatBarred)
+			}
+			if !wrote && st.Dealt && !out {
+				if code, body, _ := post(srv, action{Op: "chat", Text: "hello"}); code != http.StatusNoContent {
+					t.Fatalf("a living seat's chat: %d %s", code, body)
+				}
+				wrote, sent = true, sent+1
+			}
+			if out && !st.Over && !barred {
+				code, _, _ := post(srv, action{Op: "chat", Text: "I was the Commissar!"})
+				switch {
+				case code == http.StatusConflict:
+					barred = true
+				case code == http.StatusNoContent && ls.Snapshot().Over:
+					sent++ // the game ended meanwhile: the dead may write again
+				default:
+					t.Fatalf("a dead seat's chat: %d, want %d", code, http.StatusConflict)
+				}
+			}
+			if st.Over {
+				break
+			}
+			if st.Question != nil && !st.Busy && st.Ask != played {
+				// Vote to hold the vote, then for someone: the seat may
+				// well be eliminated.
+				post(srv, action{Op: "play", At: st.At, Ask: st.Ask, Choice: 0})
+				played = st.Ask
+			}
+		}
+		cancel()
+		<-done
+		ls.Close()
+		if n := len(cs.ChatLog()); n != sent {
+			t.Fatalf("%d messages sent, want %d: the living seat's", n, sent)
+		}
+		if barred {
+			return
+		}
+	}
+	t.Fatal("the seat was never out before the end in 6 games: the dead's chat was not tested")
 }

@@ -358,6 +358,13 @@ func (sc *screen) act(a action) error {
 		if text == "" {
 			return nil
 		}
+		sc.mu.Lock()
+		gate, gated := sc.snap.Rules.(engine.ChatGate)
+		barred := gated && !gate.MayChat(engine.Seat(sc.snap.Seat))
+		sc.mu.Unlock()
+		if barred {
+			return errors.New("you may read the table chat but not write in it now")
+		}
 		err := sc.chatter.Chat(text)
 		sc.mu.Lock()
 		if err != nil {
