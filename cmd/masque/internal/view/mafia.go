@@ -176,6 +176,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 			t.Result = append(t.Result, "Winners: "+strings.Join(ws, ", ")+".")
 		}
 		switch {
+		case me < 0: // a spectator has no outcome
 		case t.Won:
 			t.Outcome = "you won!"
 		case s.Result() == mafia.SideDraw:

@@ -187,7 +187,8 @@ type Table struct {
 }
 
 // Input is what a view is built from: public state and the seat's own
-// knowledge, nothing else.
+// knowledge, nothing else. Seat -1 is a spectator's (no seat: what an
+// auditor sees; no outcome, no memory, no question).
 type Input struct {
 	Rules  engine.State
 	Seat   engine.Seat

@@ -371,7 +371,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					if moves == 3 {
 						shot("midgame")
 					}
-					if moves == 3 && name == "mascarade" {
+					if moves == 3 && (name == "mascarade" || name == "mafia") {
 						// The help, opened with its key, closed with Escape.
 						do(chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.CSS("#help[open]")))
 						shot("help")
