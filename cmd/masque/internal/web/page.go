@@ -66,7 +66,9 @@ type pageState struct {
 	ChatBarred string `json:"chatBarred,omitempty"`
 	// Phase is "day" or "night" in a game that has them (Mafia).
 	Phase string `json:"phase,omitempty"`
-	Note  string `json:"note,omitempty"` // the screen's own message ("refused: …")
+	// Watching: the page is a spectator's (no seat, read-only).
+	Watching bool   `json:"watching,omitempty"`
+	Note     string `json:"note,omitempty"` // the screen's own message ("refused: …")
 	// Swap is the latest move's hidden swaps, as pairs of card slots
 	// (view.Card.Slot), with the move's entry: the page shows both cards
 	// move, whether or not they really swapped.
@@ -187,7 +189,7 @@ func ms(d time.Duration) int64 {
 // pageState builds what the page draws. sc.mu is held.
 func (sc *screen) pageState(now time.Time) pageState {
 	st := pageState{Rev: sc.rev + 1, Title: sc.opts.Title, At: sc.snap.Entries, Busy: sc.busy, Note: sc.status,
-		Verdict: sc.snap.Verdict, Chat: sc.chatter != nil, NoMemory: sc.opts.NoMemory}
+		Verdict: sc.snap.Verdict, Chat: sc.chatter != nil, NoMemory: sc.opts.NoMemory, Watching: sc.snap.Seat < 0}
 	t := sc.tv
 	if t == nil {
 		st.Line = "shuffling and dealing…"

@@ -69,8 +69,8 @@ func TestSpectatorPage(t *testing.T) {
 				if err := faceDownNamed(ev.raw); err != nil {
 					t.Fatal(err)
 				}
-				if st.Question != nil || st.Me != "" {
-					t.Fatalf("a spectator is asked %v, is %q", st.Question, st.Me)
+				if st.Question != nil || st.Me != "" || !st.Watching {
+					t.Fatalf("a spectator is asked %v, is %q, watching %v", st.Question, st.Me, st.Watching)
 				}
 				for _, l := range st.Memory { // only public facts (a Grimm round's winner)
 					if strings.Contains(strings.ToLower(l), "you") {

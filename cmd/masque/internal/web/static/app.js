@@ -76,6 +76,7 @@
     let title = "masque";
     if (st.game) title += " · " + st.game;
     if (st.me) title += " · you are " + st.me;
+    else if (st.watching) title += " · watching";
     $("title").textContent = title;
     $("status").textContent = [st.status, st.title].filter(Boolean).join(" · ");
     // Day or night (Mafia): a sun or a moon beside the status, and the
@@ -232,7 +233,7 @@
         for (const l of st.endNotes) { const li = h("li"); li.appendChild(h("code", "", l)); ul2.appendChild(li); }
         q.appendChild(ul2);
       }
-      const b = h("button", "primary", "Leave the table");
+      const b = h("button", "primary", st.watching ? "Stop watching" : "Leave the table");
       b.type = "button"; b.id = "leave-end";
       b.addEventListener("click", () => leave(true));
       q.appendChild(b);
@@ -427,7 +428,8 @@
   function leave(sure) {
     if (leftTable) return;
     if (!sure && st && !st.over) {
-      $("leave-text").textContent = "The game goes on without you: the others wait for you until their timeout. Run the same command again to come back.";
+      $("leave-text").textContent = st.watching ? "The game goes on; you stop following it, and the transcript so far is written." :
+        "The game goes on without you: the others wait for you until their timeout. Run the same command again to come back.";
       $("leave-ask").showModal();
       $("leave-no").focus();
       return;
@@ -436,7 +438,7 @@
     if (src) src.close();
     post({ op: "leave" });
     const m = $("main");
-    m.replaceChildren(h("p", "left", "You left the table. You may close this tab; the terminal says what happens next."));
+    m.replaceChildren(h("p", "left", (st && st.watching ? "You stopped watching." : "You left the table.") + " You may close this tab; the terminal says what happens next."));
   }
 
   $("leave").addEventListener("click", () => leave(false));
