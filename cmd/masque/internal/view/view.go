@@ -48,6 +48,11 @@ type Card struct {
 	// move can swap (public: where it lies, not what it is), so that a
 	// screen can show a swap; 0 otherwise.
 	Slot int
+	// Track is 1 + the card's slot when it is a card that changes hands
+	// in the open (The Grimm Masquerade's items, face up or in a hidden
+	// hand: where it lies is public, not always what it is), so that a
+	// screen can show it move from one place to another; 0 otherwise.
+	Track int
 }
 
 // Attr is a public attribute of a seat: roses, coins, hint tokens left.

@@ -158,13 +158,15 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 		game    string
 		players int
 		// reduced: the browser asks for reduced motion; swaps: the game
-		// has hidden swaps to show.
+		// has hidden swaps to show (Mascarade), or items that change
+		// hands in the open (Grimm's exchanges, dances, toasts, drafts).
 		reduced, swaps bool
 	}{
 		{game: "mascarade", players: 4, swaps: true},
-		{game: "grimm", players: 3},
+		{game: "grimm", players: 3, swaps: true},
 		{game: "mascarade2", players: 7, swaps: true},
 		{game: "mascarade", players: 4, swaps: true, reduced: true},
+		{game: "grimm", players: 3, swaps: true, reduced: true},
 		{game: "mafia", players: 6},
 	} {
 		name := tc.game

@@ -87,6 +87,9 @@ type pageCard struct {
 	Note  string `json:"note,omitempty"`
 	Place string `json:"place,omitempty"`
 	Slot  int    `json:"slot,omitempty"`
+	// Track: the card changes hands in the open (view.Card.Track); the
+	// page shows it move from its last place.
+	Track int `json:"track,omitempty"`
 }
 
 type pageSeat struct {
@@ -161,7 +164,7 @@ func faceName(f view.Face) string {
 func pageCards(cs []view.Card) []pageCard {
 	out := make([]pageCard, 0, len(cs))
 	for _, c := range cs {
-		pc := pageCard{Name: c.Name, Face: faceName(c.Face), Note: c.Note, Place: c.Place, Slot: c.Slot}
+		pc := pageCard{Name: c.Name, Face: faceName(c.Face), Note: c.Note, Place: c.Place, Slot: c.Slot, Track: c.Track}
 		if c.Face == view.FaceDown {
 			pc.Name = "" // never: a face-down card has no name for the seat
 		}

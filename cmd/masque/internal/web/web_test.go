@@ -575,3 +575,61 @@ func TestEventsPlayMascarade2(t *testing.T) {
 		t.Fatalf("the end: over %v, result %q, %d seats", last.Over, last.Result, len(last.Seats))
 	}
 }
+
+// itemMoves counts, over a game's states, the items that changed seats
+// (view.Card.Track) and the updates that moved items both ways between
+// two seats at once (an exchange, a dance).
+func itemMoves(seen []event) (moved, both int) {
+	where := func(st pageState) map[int]string {
+		m := map[int]string{}
+		for _, s := range st.Seats {
+			for _, c := range s.Cards {
+				if c.Track > 0 {
+					m[c.Track] = s.Name
+				}
+			}
+		}
+		return m
+	}
+	for i := 1; i < len(seen); i++ {
+		before, after := where(seen[i-1].st), where(seen[i].st)
+		ways := map[[2]string]bool{}
+		for tr, to := range after {
+			if from, ok := before[tr]; ok && from != to {
+				moved++
+				ways[[2]string{from, to}] = true
+			}
+		}
+		for w := range ways {
+			if ways[[2]string{w[1], w[0]}] {
+				both++
+			}
+		}
+	}
+	return moved, both
+}
+
+// In The Grimm Masquerade items change hands in the open: every item
+// carries the place it lies (its track) so that the page shows it move,
+// and an exchange or a dance moves items both ways between two seats in
+// one update (the page flies every one of them: the browser test).
+func TestGrimmItemsMoveBothWays(t *testing.T) {
+	for game := range 8 {
+		srv, _ := newLocal(t, "grimm", 3, Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { srv.Run(ctx); close(done) }()
+		seen := playByEvents(t, srv, 2*time.Minute)
+		cancel()
+		<-done
+		moved, both := itemMoves(seen)
+		if moved == 0 {
+			t.Fatalf("game %d: no item ever moved between seats", game)
+		}
+		if both > 0 {
+			t.Logf("game %d: items moved %d times, both ways at once %d times", game, moved, both)
+			return
+		}
+	}
+	t.Fatal("in 8 games no update moved items both ways between two seats")
+}

@@ -27,6 +27,7 @@
   function cardEl(c) {
     const f = h("figure", "card card-" + c.face);
     if (c.slot) f.dataset.slot = String(c.slot);
+    if (c.track) f.dataset.track = String(c.track);
     let label;
     if (c.face === "down" || !c.name) label = "face-down " + (c.note ? c.note + " " : "") + "card" + (c.place ? " " + c.place : "");
     else label = c.name + (c.face === "known" ? " (only you know)" : "") + (c.note ? ", " + c.note : "");
@@ -48,6 +49,7 @@
         p.n++;
         p.count.textContent = "×" + p.n;
         p.fig.classList.add("stack");
+        if (c.track) p.fig.dataset.track = (p.fig.dataset.track ? p.fig.dataset.track + " " : "") + c.track;
         const label = c.name + " ×" + p.n + (c.note ? ", " + c.note : "");
         p.fig.setAttribute("aria-label", label);
         p.fig.title = label;
@@ -102,6 +104,7 @@
     ol.replaceChildren();
     for (const s of st.seats || []) {
       const li = h("li", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : "") + (s.answers ? " answers" : "") + (s.out ? " out" : ""));
+      li.dataset.place = "seat " + s.name;
       const head = h("div", "seat-head");
       head.appendChild(h("span", "seat-name", s.name + (s.you ? " (you)" : "")));
       if (s.turn) head.appendChild(h("span", "badge", s.you ? "your turn" : "their turn"));
@@ -147,6 +150,7 @@
     box.replaceChildren();
     for (const a of st.areas || []) {
       const sec = h("section", "area" + (a.pile ? " pile" : "") + (a.marked ? " marked" : ""));
+      sec.dataset.place = "area " + a.name;
       let head = a.name;
       if (a.count >= 0 && (a.pile || !(a.cards || []).length)) head += " · " + a.count;
       sec.appendChild(h("h3", "", head));
@@ -394,7 +398,53 @@
     }
   }
 
+  // Cards that change hands in the open (The Grimm Masquerade's items:
+  // an exchange, a dance, a toast, a draft) fly from their last place to
+  // their new one; for a player who asks for reduced motion they are
+  // only marked. trackPlaces is where each tracked card lies now.
+  function trackPlaces() {
+    const m = new Map();
+    for (const f of document.querySelectorAll("#main [data-track]")) {
+      const at = f.closest("[data-place]");
+      const where = at ? at.dataset.place : "";
+      const r = f.getBoundingClientRect();
+      for (const id of f.dataset.track.split(" ")) m.set(id, { rect: r, where: where });
+    }
+    return m;
+  }
+
+  function flyMoved(before) {
+    if (!before.size) return;
+    for (const f of document.querySelectorAll("#main [data-track]")) {
+      const at = f.closest("[data-place]");
+      const where = at ? at.dataset.place : "";
+      let from = null;
+      for (const id of f.dataset.track.split(" ")) {
+        const b = before.get(id);
+        if (b && b.where !== where) { from = b.rect; break; }
+      }
+      if (!from) continue;
+      if (reduced.matches || !f.animate) { f.classList.add("swapped"); continue; }
+      const to = f.getBoundingClientRect();
+      const ghost = f.cloneNode(true);
+      ghost.removeAttribute("data-track");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.classList.add("ghost");
+      const c = ghost.querySelector(".count");
+      if (c) c.remove();
+      ghost.style.left = to.left + "px"; // CSSOM, allowed by the style-src policy (no style attribute in the markup)
+      ghost.style.top = to.top + "px";
+      ghost.style.width = to.width + "px";
+      document.body.appendChild(ghost);
+      f.classList.add("arriving");
+      const an = ghost.animate([{ transform: "translate(" + (from.left - to.left) + "px," + (from.top - to.top) + "px)" }, { transform: "none" }],
+        { duration: SWAP_MS, easing: "ease-in-out" });
+      an.onfinish = an.oncancel = () => { ghost.remove(); f.classList.remove("arriving"); };
+    }
+  }
+
   function render() {
+    const before = document.body.dataset.rendered ? trackPlaces() : new Map();
     renderHeader();
     renderSeats();
     renderAreas();
@@ -405,6 +455,7 @@
     renderHelp();
     const first = !document.body.dataset.rendered;
     showSwap(first);
+    flyMoved(before);
     document.body.dataset.rendered = "1";
     if (first && performance.mark) performance.mark("masque-drawn"); // the first load's end (the benchmark reads it)
     document.body.dataset.rev = String(st.rev);
