@@ -221,8 +221,9 @@ func TestPageSelfContained(t *testing.T) {
 
 // event is one server-sent event's state.
 type event struct {
-	raw string
-	st  pageState
+	raw  string
+	st   pageState
+	wire int // the bytes of its data as sent
 }
 
 // events reads the page states of url's event stream into a channel.
@@ -258,7 +259,7 @@ func events(t testing.TB, ctx context.Context, url string) <-chan event {
 				return
 			}
 			select {
-			case out <- event{raw: data, st: st}:
+			case out <- event{raw: data, st: st, wire: len(data)}:
 			case <-ctx.Done():
 				return
 			}
