@@ -98,7 +98,7 @@ func reportLatency(b *testing.B, ds []time.Duration) {
 // that carries it, read by a Go client (the screen's own work: the
 // snapshot, the view, the JSON, the stream), over a short game (4-player
 // Mascarade) and a long one (5-player Grimm: hundreds of log lines); with
-// the bytes each event carries.
+// the bytes each event carries, whole states or patches (the page's).
 func BenchmarkEntryToEvent(b *testing.B) {
 	for _, g := range []struct {
 		name    string
@@ -106,11 +106,13 @@ func BenchmarkEntryToEvent(b *testing.B) {
 		players int
 		delay   time.Duration
 	}{{"mascarade-4", "mascarade", 4, 20 * time.Millisecond}, {"grimm-5", "grimm", 5, 5 * time.Millisecond}} {
-		b.Run(g.name, func(b *testing.B) { benchEntryToEvent(b, g.game, g.players, g.delay) })
+		for _, stream := range []string{"whole", "patch"} {
+			b.Run(g.name+"/"+stream, func(b *testing.B) { benchEntryToEvent(b, g.game, g.players, g.delay, stream == "patch") })
+		}
 	}
 }
 
-func benchEntryToEvent(b *testing.B, game string, players int, delay time.Duration) {
+func benchEntryToEvent(b *testing.B, game string, players int, delay time.Duration, patches bool) {
 	var lat []time.Duration
 	var wire, sent int
 	for range b.N {
@@ -122,7 +124,11 @@ func benchEntryToEvent(b *testing.B, game string, players int, delay time.Durati
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		done := make(chan struct{})
 		go func() { srv.Run(ctx); close(done) }()
-		evs := events(b, ctx, srv.URL()+"events")
+		url := srv.URL() + "events"
+		if patches {
+			url += "?patch=1"
+		}
+		evs := events(b, ctx, url)
 		played := -1
 		for ev := range evs {
 			now := time.Now()

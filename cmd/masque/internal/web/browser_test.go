@@ -196,22 +196,38 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 				t.Fatalf("starting %s: %v", exe, err)
 			}
 			var mu sync.Mutex
-			var streamed int
+			var streamed, patched int
 			msgs := chromedp.Events(ctx, network.EventSourceMessageReceived)
 			go func() {
+				// The page's stream sends a whole state, then patches: each
+				// is applied as the page applies it, and the state checked.
+				var state map[string]json.RawMessage
 				for ev, err := range msgs {
 					if err != nil {
 						return
 					}
 					mu.Lock()
 					streamed++
+					if ev.EventName == "patch" {
+						patched++
+					}
 					mu.Unlock()
-					if err := faceDownNamed(ev.Data); err != nil {
+					raw := ev.Data
+					if ev.EventName == "patch" {
+						if raw, err = applyPatch(state, ev.Data); err != nil {
+							t.Error(err)
+							return
+						}
+					} else if err := json.Unmarshal([]byte(raw), &state); err != nil {
+						t.Error(err)
+						return
+					}
+					if err := faceDownNamed(raw); err != nil {
 						t.Error(err) // not Fatal: this is not the test's goroutine
 					}
 					if roles != nil {
 						var st pageState
-						if err := json.Unmarshal([]byte(ev.Data), &st); err != nil {
+						if err := json.Unmarshal([]byte(raw), &st); err != nil {
 							t.Error(err)
 						} else if leak := mafiaLeak(st, roles); leak != "" {
 							t.Errorf("in the event stream: %s", leak)
@@ -411,10 +427,10 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 			}
 			shot("end")
 			mu.Lock()
-			n := streamed
+			n, np := streamed, patched
 			mu.Unlock()
-			if n == 0 {
-				t.Error("no server-sent event was seen by the browser: the stream was not checked")
+			if n == 0 || np == 0 {
+				t.Errorf("%d server-sent events seen by the browser, %d patches: the stream was not checked", n, np)
 			}
 			do(chromedp.Click(chromedp.ID("leave-end")))
 			select {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -60,6 +61,9 @@ type screen struct {
 	lastLine string
 	rev      uint64
 	page     []byte // the last page state, JSON
+	// pageJSON is page by field and list element: a stream that asked
+	// for patches is sent what changed.
+	pageJSON pageJSON
 	subs     map[chan struct{}]struct{}
 
 	leave    chan struct{} // closed when the player leaves from the page
@@ -419,9 +423,80 @@ func (sc *screen) act(a action) error {
 	return nil
 }
 
+// patch is what changed in the page state since the last one a stream
+// sent (an event named "patch"): the top-level fields set anew, those
+// gone, and, for a list that was a list before (the seats, the log), its
+// new length and the elements that changed. A long game's log grows by a
+// few lines an update; its help and most seats do not change.
+type patch struct {
+	Set map[string]json.RawMessage `json:"set,omitempty"`
+	Del []string                   `json:"del,omitempty"`
+	Arr map[string]listPatch       `json:"arr,omitempty"`
+}
+
+// listPatch is a list's new length and its changed elements by index.
+type listPatch struct {
+	N  int                        `json:"n"`
+	At map[string]json.RawMessage `json:"at,omitempty"`
+}
+
+// pageJSON is a page state as JSON: whole, by top-level field, and its
+// lists by element.
+type pageJSON struct {
+	whole  []byte
+	fields map[string]json.RawMessage
+	lists  map[string][]json.RawMessage
+}
+
+func newPageJSON(b []byte) pageJSON {
+	pj := pageJSON{whole: b, lists: map[string][]json.RawMessage{}}
+	if err := json.Unmarshal(b, &pj.fields); err != nil {
+		pj.fields = nil
+	}
+	for k, v := range pj.fields {
+		var l []json.RawMessage
+		if len(v) > 0 && v[0] == '[' && json.Unmarshal(v, &l) == nil {
+			pj.lists[k] = l
+		}
+	}
+	return pj
+}
+
+// diff is the patch from prev to cur.
+func diff(prev, cur pageJSON) patch {
+	p := patch{Set: map[string]json.RawMessage{}, Arr: map[string]listPatch{}}
+	for k, v := range cur.fields {
+		old, ok := prev.fields[k]
+		if ok && string(old) == string(v) {
+			continue
+		}
+		pl, wasList := prev.lists[k]
+		cl, isList := cur.lists[k]
+		if !ok || !wasList || !isList {
+			p.Set[k] = v
+			continue
+		}
+		lp := listPatch{N: len(cl), At: map[string]json.RawMessage{}}
+		for i, e := range cl {
+			if i >= len(pl) || string(pl[i]) != string(e) {
+				lp.At[strconv.Itoa(i)] = e
+			}
+		}
+		p.Arr[k] = lp
+	}
+	for k := range prev.fields {
+		if _, ok := cur.fields[k]; !ok {
+			p.Del = append(p.Del, k)
+		}
+	}
+	return p
+}
+
 // serveEvents streams the page state as server-sent events: the current
-// state at once, then every change.
+// state at once, then every change: whole, or, for a stream asked with
+// "?patch=1" (the page's own), as patches after the first.
 func (sc *screen) serveEvents(w http.ResponseWriter, r *http.Request) {
+	patches := r.URL.Query().Get("patch") == "1"
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		w.WriteHeader(http.StatusInternalServerError)
@@ -441,17 +516,28 @@ func (sc *screen) serveEvents(w http.ResponseWriter, r *http.Request) {
 		sc.mu.Unlock()
 	}()
 	var sent uint64
+	var prev *pageJSON
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
 	for {
 		sc.mu.Lock()
-		page, rev := sc.page, sc.rev
+		page, rev, cur := sc.page, sc.rev, sc.pageJSON
 		sc.mu.Unlock()
 		if rev != sent {
 			sent = rev
-			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", rev, page); err != nil {
+			var err error
+			if !patches || prev == nil || prev.fields == nil || cur.fields == nil {
+				_, err = fmt.Fprintf(w, "id: %d\ndata: %s\n\n", rev, page)
+			} else {
+				var b []byte
+				if b, err = json.Marshal(diff(*prev, cur)); err == nil {
+					_, err = fmt.Fprintf(w, "event: patch\nid: %d\ndata: %s\n\n", rev, b)
+				}
+			}
+			if err != nil {
 				return
 			}
+			prev = &cur
 			fl.Flush()
 		}
 		select {
@@ -484,8 +570,9 @@ func (sc *screen) publish(now time.Time) {
 		sc.mu.Unlock()
 		return
 	}
+	pj := newPageJSON(b)
 	sc.rev++
-	sc.page = b
+	sc.page, sc.pageJSON = b, pj
 	for ch := range sc.subs {
 		select {
 		case ch <- struct{}{}:

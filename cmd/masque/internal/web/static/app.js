@@ -530,18 +530,40 @@
     else if (/^[1-9]$/.test(ev.key)) { ev.preventDefault(); choose(Number(ev.key) - 1); }
   });
 
+  // take draws a new state.
+  function take(next) {
+    if (st && next.at !== st.at) asking = null;
+    st = next;
+    got = performance.now();
+    $("connection").hidden = true;
+    render();
+  }
+
+  // The stream sends the whole state first (on every connection), then
+  // patches: the fields that changed, and for a list (the seats, the log)
+  // its length and the elements that changed.
   let src = null;
   function connect() {
-    src = new EventSource("events");
+    src = new EventSource("events?patch=1");
     src.onmessage = (ev) => {
       let next;
       try { next = JSON.parse(ev.data); } catch (e) { return; }
-      if (st && next.at !== st.at) asking = null;
-      st = next;
-      got = performance.now();
-      $("connection").hidden = true;
-      render();
+      take(next);
     };
+    src.addEventListener("patch", (ev) => {
+      let p;
+      try { p = JSON.parse(ev.data); } catch (e) { return; }
+      if (!st) return;
+      const next = Object.assign({}, st, p.set || {});
+      for (const k of p.del || []) delete next[k];
+      for (const k in p.arr || {}) {
+        const a = p.arr[k];
+        const list = (st[k] || []).slice(0, a.n);
+        for (const i in a.at || {}) list[Number(i)] = a.at[i];
+        next[k] = list;
+      }
+      take(next);
+    });
     src.onerror = () => {
       if (leftTable) return;
       const c = $("connection");
