@@ -140,13 +140,15 @@ func hiddenCharacters(ls *localsession.Session) (hidden map[string]string, entri
 // TestBrowserPlaysToTheEnd plays a whole local game of each game in a
 // real browser, by clicking the page's buttons and pressing its keys,
 // and checks on every step that no face-down card says what it is, in
-// the DOM or in the event stream, and that no other player's hidden
-// character appears beside them. It saves screenshots at 1280×800 and
-// 390×844, mid-game and at the end.
+// the DOM or in the event stream (its patches applied as the page
+// applies them), and that no other player's hidden character (Grimm) or
+// role (Mafia, until it is out) appears beside them. It saves
+// screenshots at 1280×800 and 390×844, mid-game (Mafia: at night too)
+// and at the end.
 func TestBrowserPlaysToTheEnd(t *testing.T) {
 	exe := findChromium(t)
 	if testing.Short() {
-		t.Skip("the browser test plays two whole games: skipped with -short")
+		t.Skip("the browser test plays whole games: skipped with -short")
 	}
 	dir := artifacts(t)
 	t.Logf("screenshots in %s", dir)
