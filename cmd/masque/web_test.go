@@ -29,6 +29,9 @@ func TestWebFlags(t *testing.T) {
 		{[]string{"host", "--web", "--web-addr", "[::]:80", "--config", t.TempDir()}, "loopback address only"},
 		{[]string{"join", "--web", "--bot", "x", "--config", t.TempDir()}, "--bot and --web are exclusive"},
 		{[]string{"join", "--no-open", "x", "--config", t.TempDir()}, "go with --web"},
+		{[]string{"watch", "--web", "--web-addr", "0.0.0.0:80", "/ip4/127.0.0.1/tcp/1/p2p/x"}, "loopback address only"},
+		{[]string{"watch", "--no-open", "/ip4/127.0.0.1/tcp/1/p2p/x"}, "go with --web"},
+		{[]string{"watch", "--web", "--json", "/ip4/127.0.0.1/tcp/1/p2p/x"}, "--web and --json"},
 	} {
 		code, _, errOut := runOut(c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
