@@ -352,6 +352,18 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 						ownRole++
 					}
 				}
+				if tc.game == "mafia" && !nightShot {
+					// A night (the seat's secret choice, or waiting for the
+					// others'), drawn at both sizes.
+					ph, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.phase || ""`))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ph == "night" && !strings.HasPrefix(sit, "over:") {
+						shot("night")
+						nightShot = true
+					}
+				}
 				kind, rev, _ := strings.Cut(sit, ":")
 				switch {
 				case kind == "over":
@@ -371,17 +383,6 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					do(chromedp.KeyEvent(key))
 					acted = rev
 				case kind == "choice" && rev != acted:
-					if tc.game == "mafia" && !nightShot {
-						// The night's secret choice, drawn at both sizes.
-						ph, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.phase || ""`))
-						if err != nil {
-							t.Fatal(err)
-						}
-						if ph == "night" {
-							shot("night")
-							nightShot = true
-						}
-					}
 					if moves%2 == 0 {
 						do(chromedp.Click(chromedp.CSS("#question button.choice:not([disabled])"), chromedp.NodeVisible))
 					} else {

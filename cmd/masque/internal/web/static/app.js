@@ -122,7 +122,15 @@
         const parts = s.status.split("; ");
         if (parts.length > 1) {
           const ul = h("ul", "seat-status chips");
-          for (const p of parts) ul.appendChild(h("li", "chip", p));
+          // What only the seat knows stands out: its own role, its mates,
+          // its checks (the words say it; the frame only marks it).
+          for (const p of parts) {
+            let kind = "";
+            if (/^you are /.test(p)) kind = " chip-own";
+            else if (/^your mate/.test(p) || /^you checked: mafia$/.test(p)) kind = " chip-mafia";
+            else if (/^you checked: /.test(p)) kind = " chip-own";
+            ul.appendChild(h("li", "chip" + kind, p));
+          }
           li.appendChild(ul);
         } else li.appendChild(h("p", "seat-status", s.status));
       }
