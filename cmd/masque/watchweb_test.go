@@ -22,6 +22,16 @@ import (
 // the transcript's path, stays up until left, and the command then ends
 // with the verified transcript, byte-identical to the host's.
 func TestWatchWeb(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		players int
+	}{{"mascarade", 3}, {"mafia", 4}} {
+		t.Run(tc.game, func(t *testing.T) { watchOnPage(t, tc.game, tc.players) })
+	}
+}
+
+// watchOnPage is TestWatchWeb for one game.
+func watchOnPage(t *testing.T, game string, players int) {
 	dir := t.TempDir()
 	cfg := func(i int) string { return filepath.Join(dir, fmt.Sprintf("cfg%d", i)) }
 	state := func(i int) string { return filepath.Join(dir, fmt.Sprintf("state%d", i)) }
@@ -29,10 +39,10 @@ func TestWatchWeb(t *testing.T) {
 	watched := filepath.Join(dir, "watched.masque")
 	hostErr := &syncBuffer{}
 	var wg sync.WaitGroup
-	codes := make([]int, 3)
+	codes := make([]int, players)
 	wg.Go(func() {
 		var out bytes.Buffer
-		codes[0] = run([]string{"host", "--bot", "--players", "3", "--name", "webwatched", "--seed", "1",
+		codes[0] = run([]string{"host", "--bot", "--game", game, "--players", fmt.Sprint(players), "--name", "webwatched", "--seed", "1",
 			"--no-mdns", "--wait", "60s", "--config", cfg(0), "--state", state(0), "--transcript", tr(0),
 			"--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, hostErr)
 	})
@@ -52,7 +62,7 @@ func TestWatchWeb(t *testing.T) {
 		wcode <- run([]string{"watch", invite, "--web", "--no-open", "--transcript", watched, "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &wout, &werr)
 	}()
 	time.Sleep(300 * time.Millisecond)
-	for i := 1; i < 3; i++ {
+	for i := 1; i < players; i++ {
 		wg.Go(func() {
 			codes[i], _, _ = runOut("join", "--bot", invite, "--seed", fmt.Sprint(i),
 				"--config", cfg(i), "--state", state(i), "--transcript", tr(i), "--listen", "/ip4/127.0.0.1/tcp/0")
