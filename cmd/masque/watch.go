@@ -18,6 +18,9 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
+	"github.com/masque-games/masque/cmd/masque/internal/spectate"
+	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
@@ -35,6 +38,7 @@ type watchOptions struct {
 	refresh    time.Duration
 	wait       time.Duration
 	ifaces     []string
+	web        webOptions
 }
 
 // watchResult is the --json output of 'masque watch'.
@@ -68,7 +72,12 @@ growing as the game goes on. At the end the transcript is written
 
 A spectator cannot write to the table; a seat serves a few spectators
 at most and drops one that cannot keep up, so watching never slows the
-players. The identity used is a fresh one, forgotten at exit.`,
+players. The identity used is a fresh one, forgotten at exit.
+
+With --web the table is drawn on a page in your browser, as a player's
+page draws it but read-only: what an auditor sees (no seat's hidden
+card, no action), served on 127.0.0.1 only with a secret token in its
+address. The page stays up after the game until you leave it.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.invite = args[0]
@@ -86,6 +95,8 @@ players. The identity used is a fresh one, forgotten at exit.`,
 	f.BoolVar(&o.quiet, "quiet", false, "do not show the log, only the result")
 	f.DurationVar(&o.refresh, "refresh", time.Second, "show new entries at most this often")
 	f.DurationVar(&o.wait, "wait", time.Minute, "how long to wait for the seat to start its game (it may still be seating) or to take a spectator")
+	addWebFlags(cmd, &o.web)
+	f.Lookup("web").Usage = "follow the table on a read-only page in your browser (served on 127.0.0.1 only, with a secret token in its address)"
 	return cmd
 }
 
@@ -140,6 +151,12 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
+	if err := o.web.check(); err != nil {
+		return err
+	}
+	if o.web.on && o.asJSON {
+		return &exitError{code: exitUsage, err: errors.New("--web and --json do not go together"), hint: "drop one of them"}
+	}
 	info, tableID, err := watchTarget(ctx, o, relays)
 	if err != nil {
 		return err
@@ -157,12 +174,18 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	var tr ledger.Transcript
 	var tab *table.Table
 	var game table.Game
+	// --web: the page follows a spectator's session fed from the checked
+	// table; leaving the page stops the watch as Ctrl-C does.
+	var sp *spectate.Session
+	page := &watchWeb{done: make(chan error, 1)}
+	ctx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
 	progress := a.stderr
 	var printed []string // the lines on the screen
 	lastShow := time.Time{}
 	cost := time.Duration(0)
 	show := func(final bool) {
-		if o.asJSON || o.quiet || narrate.CardNamer(tr.Roster.Game) == nil {
+		if o.asJSON || o.quiet || sp != nil || narrate.CardNamer(tr.Roster.Game) == nil {
 			return
 		}
 		if !final && (time.Since(lastShow) < o.refresh || time.Since(lastShow) < 2*cost) {
@@ -232,6 +255,24 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 					names = append(names, s.Name)
 				}
 				fmt.Fprintf(progress, "watching table %x: %s among %s\n", r.TableID[:4], r.Game, strings.Join(names, ", "))
+				if o.web.on {
+					rg, err := registry.Lookup(r.Game)
+					if err != nil {
+						return fmt.Errorf("the table plays %q: %w", r.Game, err)
+					}
+					sp = spectate.New(rg)
+					if err := sp.Follow(tab, nil); err != nil {
+						return err
+					}
+					path := watchPath(o, r)
+					title := fmt.Sprintf("watching table %x (read-only)", r.TableID[:4])
+					page.start(func() (bool, bool, error) {
+						return runWeb(ctx, a.stdout, sp, o.web, web.Options{Title: title,
+							EndNotes: func() []string {
+								return []string{fmt.Sprintf("transcript: %s (written when the game ends)", path), "check it: masque verify " + path}
+							}})
+					}, stopWatch)
+				}
 				return nil
 			},
 			OnEntry: func(e *ledger.Entry) error {
@@ -241,6 +282,11 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 				}
 				tr.Entries = append(tr.Entries, e)
 				show(false)
+				if sp != nil {
+					if err := sp.Follow(tab, e); err != nil {
+						fmt.Fprintf(progress, "the page cannot tell entry %d: %v\n", e.Pos, err)
+					}
+				}
 				return nil
 			},
 		})
@@ -274,10 +320,18 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		return &exitError{code: 1, err: fmt.Errorf("watch: %w", werr), hint: "is the game still going on at that seat? ('masque host' prints its invite)"}
 	}
 	show(true)
-	path := o.transcript
-	if path == "" {
-		path = fmt.Sprintf("watch-%x.masque", tr.Roster.TableID[:4])
+	if sp != nil {
+		verdict := ""
+		if res != nil && res.Verdict != nil {
+			verdict = res.Verdict.String()
+		} else if werr != nil && !over() {
+			verdict = "the watch stopped: " + werr.Error()
+		}
+		sp.End(verdict)
+		// The page stays up until its spectator leaves it (or Ctrl-C).
+		defer page.wait()
 	}
+	path := watchPath(o, tr.Roster)
 	enc, err := tr.MarshalBinary()
 	if err == nil {
 		err = safefile.Write(path, enc, 0o644)
@@ -315,4 +369,40 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		fmt.Fprintf(progress, "verified: %d entries of %s, every signature, proof and rule checked\n", vres.Entries, vres.Game)
 	}
 	return nil
+}
+
+// watchPath is where the spectator writes the transcript of r.
+func watchPath(o watchOptions, r *ledger.Roster) string {
+	if o.transcript != "" {
+		return o.transcript
+	}
+	return fmt.Sprintf("watch-%x.masque", r.TableID[:4])
+}
+
+// watchWeb runs a spectator's page beside the watch.
+type watchWeb struct {
+	started bool
+	done    chan error
+}
+
+// start runs the page (run: runWeb) once; leaving it calls stop.
+func (w *watchWeb) start(run func() (left, over bool, err error), stop func()) {
+	if w.started {
+		return
+	}
+	w.started = true
+	go func() {
+		left, _, err := run()
+		if left {
+			stop()
+		}
+		w.done <- err
+	}()
+}
+
+// wait waits for the page to end, if it was started.
+func (w *watchWeb) wait() {
+	if w.started {
+		<-w.done
+	}
 }

@@ -29,6 +29,9 @@ func TestWebFlags(t *testing.T) {
 		{[]string{"host", "--web", "--web-addr", "[::]:80", "--config", t.TempDir()}, "loopback address only"},
 		{[]string{"join", "--web", "--bot", "x", "--config", t.TempDir()}, "--bot and --web are exclusive"},
 		{[]string{"join", "--no-open", "x", "--config", t.TempDir()}, "go with --web"},
+		{[]string{"watch", "--web", "--web-addr", "0.0.0.0:80", "/ip4/127.0.0.1/tcp/1/p2p/x"}, "loopback address only"},
+		{[]string{"watch", "--no-open", "/ip4/127.0.0.1/tcp/1/p2p/x"}, "go with --web"},
+		{[]string{"watch", "--web", "--json", "/ip4/127.0.0.1/tcp/1/p2p/x"}, "--web and --json"},
 	} {
 		code, _, errOut := runOut(c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
@@ -54,11 +57,27 @@ func TestTranscriptNotes(t *testing.T) {
 // ends the command, and the transcript named on the page is written and
 // verifies.
 func TestPlayWeb(t *testing.T) {
+	playWeb(t, "play", "--web", "--no-open", "--players", "4", "--bot-delay", "0", "--seed", "3")
+}
+
+// 'masque play --web --game mafia': the same through Mafia's day moves
+// and night choices (a seat without a power sleeps from the page rather
+// than waiting out the night's floor delay).
+func TestPlayWebMafia(t *testing.T) {
+	playWeb(t, "play", "--web", "--no-open", "--game", "mafia", "--players", "5", "--bot-delay", "0", "--seed", "3")
+}
+
+// playWeb runs masque with args (a play --web --no-open), plays the
+// first choice of every question through the page's stream and actions
+// to the end, leaves from the page, and checks the terminal's lines and
+// the transcript.
+func playWeb(t *testing.T, args ...string) {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	var out, errOut syncBuffer
 	code := make(chan int, 1)
 	go func() {
-		code <- run([]string{"play", "--web", "--no-open", "--players", "4", "--bot-delay", "0", "--seed", "3"}, nil, &out, &errOut)
+		code <- run(args, nil, &out, &errOut)
 	}()
 	urlRe := regexp.MustCompile(`the table is at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)`)
 	var url string
@@ -92,7 +111,7 @@ func TestPlayWeb(t *testing.T) {
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 4<<20)
-	played := -1
+	played := uint64(0)
 	var notes []string
 	for sc.Scan() {
 		data, ok := strings.CutPrefix(sc.Text(), "data: ")
@@ -100,9 +119,10 @@ func TestPlayWeb(t *testing.T) {
 			continue
 		}
 		var st struct {
-			At       int  `json:"at"`
-			Busy     bool `json:"busy"`
-			Over     bool `json:"over"`
+			At       int    `json:"at"`
+			Ask      uint64 `json:"ask"`
+			Busy     bool   `json:"busy"`
+			Over     bool   `json:"over"`
 			Question *struct {
 				Choices []struct {
 					Secret bool `json:"secret"`
@@ -117,9 +137,9 @@ func TestPlayWeb(t *testing.T) {
 			notes = st.EndNotes
 			break
 		}
-		if st.Question != nil && !st.Busy && st.At != played {
-			post(fmt.Sprintf(`{"op":"play","at":%d,"choice":0,"answer":"yes"}`, st.At))
-			played = st.At
+		if st.Question != nil && !st.Busy && st.Ask != played {
+			post(fmt.Sprintf(`{"op":"play","at":%d,"ask":%d,"choice":0,"answer":"yes"}`, st.At, st.Ask))
+			played = st.Ask
 		}
 	}
 	if len(notes) == 0 {

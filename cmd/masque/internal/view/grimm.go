@@ -93,17 +93,17 @@ func (Grimm) Build(in Input) (Table, bool) {
 		}
 		st.Status = strings.Join(status, "; ")
 		for _, it := range s.Front(p) {
-			st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+			st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
 		}
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {
 			case opened(in, sl):
 				// The keys published at the end open it for everyone.
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "hand"})
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "hand", Track: int(sl) + 1})
 			case ok && p == me:
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "hand"})
+				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "hand", Track: int(sl) + 1})
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
+				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand", Track: int(sl) + 1})
 			}
 		}
 		for _, sl := range s.BetsOf(p) {
@@ -159,21 +159,21 @@ func (Grimm) Build(in Input) (Table, bool) {
 	if row := s.Row(); len(row) > 0 {
 		a := Area{Name: "draft row", Count: len(row)}
 		for _, it := range row {
-			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
 		}
 		t.Areas = append(t.Areas, a)
 	}
 	if dr := s.Drawn(); len(dr) > 0 {
 		a := Area{Name: "drawn", Count: len(dr)}
 		for _, it := range dr {
-			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
 		}
 		t.Areas = append(t.Areas, a)
 	}
 	t.Areas = append(t.Areas, Area{Name: "item deck", Count: len(s.Deck()), Pile: true})
 	disc := Area{Name: "discard", Count: len(s.Discard()), Pile: true}
 	for _, it := range s.Discard() {
-		disc.Cards = append(disc.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp})
+		disc.Cards = append(disc.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
 	}
 	t.Areas = append(t.Areas, disc)
 	chars := Area{Name: "character deck", Count: len(s.CharDeck())}

@@ -38,6 +38,10 @@ func (Mafia) Build(in Input) (Table, bool) {
 	t := Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
 	need := s.Next()
 	day := isDay(s.Phase())
+	t.Phase = "night"
+	if day {
+		t.Phase = "day"
+	}
 
 	// Status line.
 	when := fmt.Sprintf("night %d", s.Day())
@@ -77,8 +81,10 @@ func (Mafia) Build(in Input) (Table, bool) {
 			status = append(status, "alive")
 		case s.Left(p):
 			status = append(status, "left the game")
+			st.Out = true
 		default:
 			status = append(status, "out")
+			st.Out = true
 		}
 		switch c, ok := in.Opened[s.RoleSlot(p)]; {
 		case revealed:
@@ -170,6 +176,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 			t.Result = append(t.Result, "Winners: "+strings.Join(ws, ", ")+".")
 		}
 		switch {
+		case me < 0: // a spectator has no outcome
 		case t.Won:
 			t.Outcome = "you won!"
 		case s.Result() == mafia.SideDraw:

@@ -157,7 +157,9 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		for _, w := range s.Winners() {
 			t.Won = t.Won || w == me
 		}
-		t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Coins(me), plural(s.Coins(me), "coin", "coins"))
+		if me >= 0 { // a spectator (Seat -1) has no outcome
+			t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Coins(me), plural(s.Coins(me), "coin", "coins"))
+		}
 		if t.Won {
 			t.Outcome = "you won!"
 		}
@@ -277,6 +279,9 @@ func (b mascBuild) swapBits() map[uint64][]bool {
 // one above.
 func (b mascBuild) memory() []string {
 	s, me, moves := b.s, b.me, b.in.Moves
+	if me < 0 {
+		return nil // a spectator remembers nothing
+	}
 	var out []string
 	line := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	beliefs := narrate.Beliefs(s, b.in.Memory, moves, b.swapBits(), me)

@@ -48,6 +48,11 @@ type Card struct {
 	// move can swap (public: where it lies, not what it is), so that a
 	// screen can show a swap; 0 otherwise.
 	Slot int
+	// Track is 1 + the card's slot when it is a card that changes hands
+	// in the open (The Grimm Masquerade's items, face up or in a hidden
+	// hand: where it lies is public, not always what it is), so that a
+	// screen can show it move from one place to another; 0 otherwise.
+	Track int
 }
 
 // Attr is a public attribute of a seat: roses, coins, hint tokens left.
@@ -72,6 +77,9 @@ type Seat struct {
 	// Moved says where the player sits when it is not their own place
 	// ("in Fedya's chair": the Puppeteer moved them); "" otherwise.
 	Moved string
+	// Out: the player is out of the game (Mafia: eliminated, or left);
+	// a screen may draw the seat dimmed. Status says it in words.
+	Out bool
 }
 
 // Area is a shared place on the table: a deck, a row, a discard pile, the
@@ -157,6 +165,9 @@ type Section struct {
 type Table struct {
 	Game   string // the game's name for people
 	Status string // the round and whose turn: "round 2 of 3 · Boris's turn"
+	// Phase is the time of day in a game that has one (Mafia): "day"
+	// or "night"; "" otherwise. Status says it in words.
+	Phase string
 	// Counters are the table's public counters beside the status (the
 	// court's coins, the bank).
 	Counters []Attr
@@ -181,7 +192,8 @@ type Table struct {
 }
 
 // Input is what a view is built from: public state and the seat's own
-// knowledge, nothing else.
+// knowledge, nothing else. Seat -1 is a spectator's (no seat: what an
+// auditor sees; no outcome, no memory, no question).
 type Input struct {
 	Rules  engine.State
 	Seat   engine.Seat

@@ -96,22 +96,43 @@ func reportLatency(b *testing.B, ds []time.Duration) {
 
 // BenchmarkEntryToEvent: from an entry's update to the server-sent event
 // that carries it, read by a Go client (the screen's own work: the
-// snapshot, the view, the JSON, the stream).
+// snapshot, the view, the JSON, the stream), over a short game (4-player
+// Mascarade) and a long one (5-player Grimm: hundreds of log lines); with
+// the bytes each event carries, whole states or patches (the page's).
 func BenchmarkEntryToEvent(b *testing.B) {
+	for _, g := range []struct {
+		name    string
+		game    string
+		players int
+		delay   time.Duration
+	}{{"mascarade-4", "mascarade", 4, 20 * time.Millisecond}, {"grimm-5", "grimm", 5, 5 * time.Millisecond}} {
+		for _, stream := range []string{"whole", "patch"} {
+			b.Run(g.name+"/"+stream, func(b *testing.B) { benchEntryToEvent(b, g.game, g.players, g.delay, stream == "patch") })
+		}
+	}
+}
+
+func benchEntryToEvent(b *testing.B, game string, players int, delay time.Duration, patches bool) {
 	var lat []time.Duration
+	var wire, sent int
 	for range b.N {
-		ts := newTimed(b, "mascarade", 4, 20*time.Millisecond)
+		ts := newTimed(b, game, players, delay)
 		srv, err := New(ts, Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		done := make(chan struct{})
 		go func() { srv.Run(ctx); close(done) }()
-		evs := events(b, ctx, srv.URL()+"events")
+		url := srv.URL() + "events"
+		if patches {
+			url += "?patch=1"
+		}
+		evs := events(b, ctx, url)
 		played := -1
 		for ev := range evs {
 			now := time.Now()
+			wire, sent = wire+ev.wire, sent+1
 			if d, ok := ts.since(ev.st.At, now); ok && ev.st.At != played {
 				lat = append(lat, d)
 			}
@@ -128,6 +149,7 @@ func BenchmarkEntryToEvent(b *testing.B) {
 		ts.Close()
 	}
 	reportLatency(b, lat)
+	b.ReportMetric(float64(wire)/float64(max(1, sent))/1024, "KB/event")
 }
 
 // browser starts a chromium for a benchmark, or skips it.

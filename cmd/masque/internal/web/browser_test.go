@@ -94,14 +94,19 @@ const faceDownJS = `(() => {
   return {bad: bad, count: downs.length};
 })()`
 
-// seatTextsJS returns each seat's text by its name.
+// seatTextsJS returns each seat's text by its name (with "@out " before
+// it for a seat that is out of the game), with the aria labels and
+// titles of its cards.
 const seatTextsJS = `(() => {
   const out = {};
   for (const li of document.querySelectorAll("#seats li.seat")) {
     const n = li.querySelector(".seat-name").textContent.replace(/ \(you\)$/, "");
-    out[n] = li.textContent;
+    let text = li.textContent;
+    for (const f of li.querySelectorAll("figure")) text += " " + (f.getAttribute("aria-label") || "") + " " + (f.title || "");
+    out[n] = (li.classList.contains("out") ? "@out " : "") + text;
   }
   out["@at"] = document.body.dataset.at || "";
+  out["@over"] = document.getElementById("leave-end") ? "over" : "";
   return out;
 })()`
 
@@ -135,13 +140,15 @@ func hiddenCharacters(ls *localsession.Session) (hidden map[string]string, entri
 // TestBrowserPlaysToTheEnd plays a whole local game of each game in a
 // real browser, by clicking the page's buttons and pressing its keys,
 // and checks on every step that no face-down card says what it is, in
-// the DOM or in the event stream, and that no other player's hidden
-// character appears beside them. It saves screenshots at 1280×800 and
-// 390×844, mid-game and at the end.
+// the DOM or in the event stream (its patches applied as the page
+// applies them), and that no other player's hidden character (Grimm) or
+// role (Mafia, until it is out) appears beside them. It saves
+// screenshots at 1280×800 and 390×844, mid-game (Mafia: at night too)
+// and at the end.
 func TestBrowserPlaysToTheEnd(t *testing.T) {
 	exe := findChromium(t)
 	if testing.Short() {
-		t.Skip("the browser test plays two whole games: skipped with -short")
+		t.Skip("the browser test plays whole games: skipped with -short")
 	}
 	dir := artifacts(t)
 	t.Logf("screenshots in %s", dir)
@@ -153,13 +160,16 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 		game    string
 		players int
 		// reduced: the browser asks for reduced motion; swaps: the game
-		// has hidden swaps to show.
+		// has hidden swaps to show (Mascarade), or items that change
+		// hands in the open (Grimm's exchanges, dances, toasts, drafts).
 		reduced, swaps bool
 	}{
 		{game: "mascarade", players: 4, swaps: true},
-		{game: "grimm", players: 3},
+		{game: "grimm", players: 3, swaps: true},
 		{game: "mascarade2", players: 7, swaps: true},
 		{game: "mascarade", players: 4, swaps: true, reduced: true},
+		{game: "grimm", players: 3, swaps: true, reduced: true},
+		{game: "mafia", players: 6},
 	} {
 		name := tc.game
 		if tc.reduced {
@@ -167,8 +177,16 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			start := time.Now()
-			srv, ls := newLocal(t, tc.game, tc.players, Options{Title: "browser test",
+			lopts := localsession.Options{Game: tc.game}
+			if tc.game == "mafia" {
+				lopts.NightFloor = time.Hour // a night without a power waits for sleep
+			}
+			srv, ls := newLocalWith(t, lopts, tc.players, Options{Title: "browser test",
 				EndNotes: func() []string { return []string{"every card: masque replay game.masque --reveal"} }})
+			var roles map[string]string // Mafia: every seat's role, by name
+			if tc.game == "mafia" {
+				roles = mafiaTruth(t, ls)
+			}
 			left := make(chan bool, 1)
 			go func() {
 				l, _ := srv.Run(context.Background())
@@ -180,18 +198,42 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 				t.Fatalf("starting %s: %v", exe, err)
 			}
 			var mu sync.Mutex
-			var streamed int
+			var streamed, patched int
 			msgs := chromedp.Events(ctx, network.EventSourceMessageReceived)
 			go func() {
+				// The page's stream sends a whole state, then patches: each
+				// is applied as the page applies it, and the state checked.
+				var state map[string]json.RawMessage
 				for ev, err := range msgs {
 					if err != nil {
 						return
 					}
 					mu.Lock()
 					streamed++
+					if ev.EventName == "patch" {
+						patched++
+					}
 					mu.Unlock()
-					if err := faceDownNamed(ev.Data); err != nil {
+					raw := ev.Data
+					if ev.EventName == "patch" {
+						if raw, err = applyPatch(state, ev.Data); err != nil {
+							t.Error(err)
+							return
+						}
+					} else if err := json.Unmarshal([]byte(raw), &state); err != nil {
+						t.Error(err)
+						return
+					}
+					if err := faceDownNamed(raw); err != nil {
 						t.Error(err) // not Fatal: this is not the test's goroutine
+					}
+					if roles != nil {
+						var st pageState
+						if err := json.Unmarshal([]byte(raw), &st); err != nil {
+							t.Error(err)
+						} else if leak := mafiaLeak(st, roles); leak != "" {
+							t.Errorf("in the event stream: %s", leak)
+						}
 					}
 				}
 			}()
@@ -239,11 +281,11 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 			if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("body[data-rendered]"))); err != nil {
 				t.Fatalf("the table was not drawn after opening %s: %v", target, err)
 			}
-			animated, marked := 0, 0
+			animated, marked, ownRole := 0, 0, 0
 
 			deadline := time.Now().Add(90 * time.Second)
 			acted, moves, downs, steps, compared := "", 0, 0, 0, 0
-			real, asked := false, false
+			real, asked, nightShot := false, false, false
 			for {
 				if time.Now().After(deadline) {
 					t.Fatalf("the game did not end by clicking in 90s (%d moves)", moves)
@@ -291,6 +333,37 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 						}
 					}
 				}
+				if roles != nil {
+					texts, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](seatTextsJS))
+					if err != nil {
+						t.Fatal(err)
+					}
+					over := texts["@over"] != "" // every card is opened at the end
+					for name, text := range texts {
+						if name == "Me" || strings.HasPrefix(name, "@") || over || strings.HasPrefix(text, "@out ") {
+							continue
+						}
+						compared++
+						if strings.Contains(text, roles[name]) {
+							t.Fatalf("%s's hidden role %s shows on the page: %q", name, roles[name], text)
+						}
+					}
+					if strings.Contains(texts["Me"], roles["Me"]) {
+						ownRole++
+					}
+				}
+				if tc.game == "mafia" && !nightShot {
+					// A night (the seat's secret choice, or waiting for the
+					// others'), drawn at both sizes.
+					ph, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.phase || ""`))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ph == "night" && !strings.HasPrefix(sit, "over:") {
+						shot("night")
+						nightShot = true
+					}
+				}
 				kind, rev, _ := strings.Cut(sit, ":")
 				switch {
 				case kind == "over":
@@ -319,7 +392,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					if moves == 3 {
 						shot("midgame")
 					}
-					if moves == 3 && name == "mascarade" {
+					if moves == 3 && (name == "mascarade" || name == "mafia") {
 						// The help, opened with its key, closed with Escape.
 						do(chromedp.KeyEvent("?"), chromedp.WaitVisible(chromedp.CSS("#help[open]")))
 						shot("help")
@@ -336,8 +409,10 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 			}
 		over:
 			switch {
-			case tc.game == "grimm" && compared == 0:
+			case (tc.game == "grimm" || tc.game == "mafia") && compared == 0:
 				t.Error("the other players' hidden characters were never compared with the page")
+			case tc.game == "mafia" && ownRole == 0:
+				t.Error("the page never showed the seat its own role")
 			case tc.swaps && !tc.reduced && animated == 0:
 				t.Error("no swap was ever seen moving")
 			case tc.swaps && tc.reduced && marked == 0:
@@ -355,10 +430,10 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 			}
 			shot("end")
 			mu.Lock()
-			n := streamed
+			n, np := streamed, patched
 			mu.Unlock()
-			if n == 0 {
-				t.Error("no server-sent event was seen by the browser: the stream was not checked")
+			if n == 0 || np == 0 {
+				t.Errorf("%d server-sent events seen by the browser, %d patches: the stream was not checked", n, np)
 			}
 			do(chromedp.Click(chromedp.ID("leave-end")))
 			select {

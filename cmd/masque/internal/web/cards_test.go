@@ -6,13 +6,15 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/mafia"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
 )
 
-// Every character of both Mascarade editions and every Grimm character
-// and item has a picture of its own in cards.js (any other name gets the
-// generic card with its initials).
+// Every character of both Mascarade editions, every Grimm character
+// and item, and every Mafia role and incident card has a picture of its
+// own in cards.js (any other name gets the generic card with its
+// initials).
 func TestEveryCardHasAPicture(t *testing.T) {
 	js, err := static.ReadFile("static/cards.js")
 	if err != nil {
@@ -48,6 +50,9 @@ func TestEveryCardHasAPicture(t *testing.T) {
 	}
 	for _, c := range append(grimm.Characters(), grimm.Items()...) {
 		names = append(names, grimm.DisplayName(c))
+	}
+	for c := mafia.Civilian; c <= mafia.EvidenceRight; c++ {
+		names = append(names, mafia.CardWords(c)) // the seven roles and the six incident cards
 	}
 	for _, n := range names {
 		k := key(n)

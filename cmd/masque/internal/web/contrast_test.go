@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -52,9 +53,36 @@ func TestContrast(t *testing.T) {
 		{"text", "bg"}, {"text", "panel"}, {"dim", "bg"}, {"dim", "panel"}, {"warn", "panel"}, {"won", "panel"},
 		{"accent", "panel"}, {"btn-text", "btn"}, {"white", "pass"}, {"white", "primary"}, {"badge-text", "turn"},
 		{"badge-text", "warn"}, {"card-ink", "card-face"}, {"back-text", "back"}, {"card-ink", "coin"},
+		{"text", "night"}, {"dim", "night"}, {"text", "day"}, {"dim", "day"}, {"text", "out"}, {"dim", "out"}, {"badge-text", "dim"},
+		{"back-text", "night"}, {"accent", "day"},
 	} {
 		if c := contrast(color(p[0]), color(p[1])); c < 4.5 {
 			t.Errorf("%s on %s: contrast %.1f, want 4.5 or more", p[0], p[1], c)
+		}
+	}
+}
+
+// Every card's ink (its symbol and frame) keeps a contrast of at least
+// 4.5:1 on the card's light face, so that a picture reads as well as
+// its name.
+func TestCardInkContrast(t *testing.T) {
+	js, err := static.ReadFile("static/cards.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(js)
+	start := strings.Index(src, "const INK = {")
+	if start < 0 {
+		t.Fatal("no inks in cards.js")
+	}
+	end := start + strings.Index(src[start:], "};")
+	inks := regexp.MustCompile(`([a-z]+): "(#[0-9a-f]{6})"`).FindAllStringSubmatch(src[start:end], -1)
+	if len(inks) < 50 {
+		t.Fatalf("only %d inks found", len(inks))
+	}
+	for _, m := range inks {
+		if c := contrast(m[2], "#fdf8ec"); c < 4.5 {
+			t.Errorf("%s's ink %s on the card face: contrast %.1f, want 4.5 or more", m[1], m[2], c)
 		}
 	}
 }

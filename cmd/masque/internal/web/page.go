@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/view"
+	"github.com/masque-games/masque/engine"
 )
 
 // This file turns the seat's view (view.Table) into the state the page
@@ -32,7 +33,10 @@ type pageState struct {
 	Question *pageQuestion `json:"question,omitempty"`
 	// At is the entry count the choices are offered at: an action names
 	// it, so that a click on a choice the table moved past is refused.
-	At      int    `json:"at"`
+	At int `json:"at"`
+	// Ask numbers the set of choices on offer: an action names it too
+	// (a night with two powers asks twice at one entry).
+	Ask     uint64 `json:"ask,omitempty"`
 	Busy    bool   `json:"busy,omitempty"`
 	Waiting string `json:"waiting,omitempty"`
 	// WaitLeft is the time before the timeout verdict for whom the table
@@ -57,7 +61,14 @@ type pageState struct {
 	Log      []pageLogLine `json:"log,omitempty"`
 	Help     []pageSection `json:"help,omitempty"`
 	Chat     bool          `json:"chat,omitempty"` // the table has a chat
-	Note     string        `json:"note,omitempty"` // the screen's own message ("refused: …")
+	// ChatBarred says why the seat may read the chat but not write in it
+	// now (Mafia: the dead); "" when it may write.
+	ChatBarred string `json:"chatBarred,omitempty"`
+	// Phase is "day" or "night" in a game that has them (Mafia).
+	Phase string `json:"phase,omitempty"`
+	// Watching: the page is a spectator's (no seat, read-only).
+	Watching bool   `json:"watching,omitempty"`
+	Note     string `json:"note,omitempty"` // the screen's own message ("refused: …")
 	// Swap is the latest move's hidden swaps, as pairs of card slots
 	// (view.Card.Slot), with the move's entry: the page shows both cards
 	// move, whether or not they really swapped.
@@ -76,6 +87,9 @@ type pageCard struct {
 	Note  string `json:"note,omitempty"`
 	Place string `json:"place,omitempty"`
 	Slot  int    `json:"slot,omitempty"`
+	// Track: the card changes hands in the open (view.Card.Track); the
+	// page shows it move from its last place.
+	Track int `json:"track,omitempty"`
 }
 
 type pageSeat struct {
@@ -88,6 +102,7 @@ type pageSeat struct {
 	Status  string     `json:"status,omitempty"`
 	Cards   []pageCard `json:"cards,omitempty"`
 	Moved   string     `json:"moved,omitempty"`
+	Out     bool       `json:"out,omitempty"`
 }
 
 type pageArea struct {
@@ -149,7 +164,7 @@ func faceName(f view.Face) string {
 func pageCards(cs []view.Card) []pageCard {
 	out := make([]pageCard, 0, len(cs))
 	for _, c := range cs {
-		pc := pageCard{Name: c.Name, Face: faceName(c.Face), Note: c.Note, Place: c.Place, Slot: c.Slot}
+		pc := pageCard{Name: c.Name, Face: faceName(c.Face), Note: c.Note, Place: c.Place, Slot: c.Slot, Track: c.Track}
 		if c.Face == view.FaceDown {
 			pc.Name = "" // never: a face-down card has no name for the seat
 		}
@@ -177,7 +192,7 @@ func ms(d time.Duration) int64 {
 // pageState builds what the page draws. sc.mu is held.
 func (sc *screen) pageState(now time.Time) pageState {
 	st := pageState{Rev: sc.rev + 1, Title: sc.opts.Title, At: sc.snap.Entries, Busy: sc.busy, Note: sc.status,
-		Verdict: sc.snap.Verdict, Chat: sc.chatter != nil, NoMemory: sc.opts.NoMemory}
+		Verdict: sc.snap.Verdict, Chat: sc.chatter != nil, NoMemory: sc.opts.NoMemory, Watching: sc.snap.Seat < 0}
 	t := sc.tv
 	if t == nil {
 		st.Line = "shuffling and dealing…"
@@ -186,14 +201,17 @@ func (sc *screen) pageState(now time.Time) pageState {
 		}
 		return st
 	}
-	st.Dealt, st.Game, st.Status = true, t.Game, t.Status
+	st.Dealt, st.Game, st.Status, st.Phase = true, t.Game, t.Status, t.Phase
+	if gate, ok := sc.snap.Rules.(engine.ChatGate); ok && st.Chat && !gate.MayChat(engine.Seat(sc.snap.Seat)) {
+		st.ChatBarred = "you may read the table chat but not write in it now"
+	}
 	st.Counters = pageAttrs(t.Counters)
 	for _, s := range t.Seats {
 		if s.You {
 			st.Me = s.Name
 		}
 		st.Seats = append(st.Seats, pageSeat{Name: s.Name, You: s.You, Turn: s.Turn, Answers: s.Answers,
-			Attrs: pageAttrs(s.Attrs), Tokens: s.Tokens, Status: s.Status, Cards: pageCards(s.Cards), Moved: s.Moved})
+			Attrs: pageAttrs(s.Attrs), Tokens: s.Tokens, Status: s.Status, Cards: pageCards(s.Cards), Moved: s.Moved, Out: s.Out})
 	}
 	st.Notes = t.Notes
 	for _, a := range t.Areas {
@@ -209,7 +227,7 @@ func (sc *screen) pageState(now time.Time) pageState {
 		for _, c := range sc.picks {
 			pq.Choices = append(pq.Choices, pageChoice{Words: c.Words, Secret: c.Secret, Confirm: c.Confirm, Pass: c.Pass})
 		}
-		st.Question = pq
+		st.Question, st.Ask = pq, sc.asked
 		if !sc.snap.MyDeadline.IsZero() {
 			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
 		}

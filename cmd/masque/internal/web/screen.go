@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,13 +38,16 @@ type screen struct {
 	salt    [32]byte
 	chatter session.Chatter
 
-	mu       sync.Mutex
-	snap     session.Snapshot
-	have     bool
-	moves    []narrate.Moved
-	tv       *view.Table
-	picks    []view.Choice // the choices on offer (at snap.Entries)
-	window   int           // the Entries of the answer window the deadline is for, or -1
+	mu    sync.Mutex
+	snap  session.Snapshot
+	have  bool
+	moves []narrate.Moved
+	tv    *view.Table
+	picks []view.Choice // the choices on offer (at snap.Entries)
+	// asked counts the sets of choices offered: a night with two powers
+	// asks twice at one entry, so an action names the set it chose from.
+	asked    uint64
+	window   int // the Entries of the answer window the deadline is for, or -1
 	deadline time.Time
 	passed   int
 	busy     bool
@@ -57,6 +61,9 @@ type screen struct {
 	lastLine string
 	rev      uint64
 	page     []byte // the last page state, JSON
+	// pageJSON is page by field and list element: a stream that asked
+	// for patches is sent what changed.
+	pageJSON pageJSON
 	subs     map[chan struct{}]struct{}
 
 	leave    chan struct{} // closed when the player leaves from the page
@@ -145,10 +152,15 @@ func (sc *screen) refresh(now time.Time) {
 		sc.chatAt = append(sc.chatAt, len(sc.snap.Log))
 	}
 	sc.tv = sc.buildView()
-	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil {
+	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil ||
+		old.Night != sc.snap.Night || len(old.Decisions) != len(sc.snap.Decisions) {
+		had := sc.picks != nil
 		sc.picks = nil
 		if sc.snap.MyTurn && sc.tv != nil && sc.tv.Question != nil {
 			sc.picks = sc.tv.Question.Choices
+		}
+		if had || sc.picks != nil {
+			sc.asked++
 		}
 	}
 	if q := sc.question(); q != nil && q.Window && sc.opts.ChallengeWindow > 0 {
@@ -188,7 +200,8 @@ func (sc *screen) buildView() *view.Table {
 	}
 	t, ok := view.Build(view.Input{Rules: sc.snap.Rules, Seat: engine.Seat(sc.snap.Seat), Names: sc.snap.Names,
 		Known: sc.snap.Known, Opened: sc.snap.Opened, Memory: sc.snap.Memory, Log: sc.snap.Log, Moves: sc.moves,
-		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt})
+		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt,
+		Private: sc.snap.Private, Night: sc.snap.Night, Decisions: sc.snap.Decisions})
 	if !ok {
 		return nil
 	}
@@ -238,6 +251,32 @@ func (sc *screen) autoPass(now time.Time) {
 	sc.submit(mv, nil, pos)
 }
 
+// submitNight gives a secret night choice to the session
+// (session.Actor): a target for one of the seat's powers, or sleep. The
+// log never records the target: the log file is not secret.
+func (sc *screen) submitNight(n view.Night) {
+	sc.log.Info("night choice", "sleep", n.Sleep)
+	var err error
+	switch act, ok := sc.sess.(session.Actor); {
+	case !ok:
+		err = errors.New("this table takes no night choices")
+	case n.Sleep:
+		err = act.Sleep()
+	default:
+		err = act.Decide(n.Power, n.Target)
+	}
+	sc.mu.Lock()
+	sc.busy = false
+	if err != nil {
+		sc.status = "refused: " + err.Error()
+		sc.log.Warn("night choice refused", "err", err)
+	} else {
+		sc.status = ""
+	}
+	sc.mu.Unlock()
+	sc.nudge()
+}
+
 // submit plays a move on the session and records its secret bit.
 func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
 	sc.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
@@ -263,8 +302,11 @@ func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
 // choices offered at entry At, with the answer to its confirmation), a
 // pass, a chat message, or leaving.
 type action struct {
-	Op     string `json:"op"`     // "play", "pass", "chat", "leave"
-	At     int    `json:"at"`     // the entry count the choices were offered at
+	Op string `json:"op"` // "play", "pass", "chat", "leave"
+	At int    `json:"at"` // the entry count the choices were offered at
+	// Ask is the set of choices chosen from (pageState.Ask), when the
+	// page says it: a choice from an earlier set is refused.
+	Ask    uint64 `json:"ask,omitempty"`
 	Choice int    `json:"choice"` // for "play"
 	// Answer is the answer to the choice's confirmation: "yes" or "no"
 	// ("no" plays a secret choice pretended; for any other, it is not
@@ -320,6 +362,13 @@ func (sc *screen) act(a action) error {
 		if text == "" {
 			return nil
 		}
+		sc.mu.Lock()
+		gate, gated := sc.snap.Rules.(engine.ChatGate)
+		barred := gated && !gate.MayChat(engine.Seat(sc.snap.Seat))
+		sc.mu.Unlock()
+		if barred {
+			return errors.New("you may read the table chat but not write in it now")
+		}
 		err := sc.chatter.Chat(text)
 		sc.mu.Lock()
 		if err != nil {
@@ -338,7 +387,7 @@ func (sc *screen) act(a action) error {
 		return fmt.Errorf("unknown action %q", a.Op)
 	}
 	sc.mu.Lock()
-	if sc.busy || !sc.snap.MyTurn || a.At != sc.snap.Entries {
+	if sc.busy || !sc.snap.MyTurn || a.At != sc.snap.Entries || a.Ask != 0 && a.Ask != sc.asked {
 		sc.mu.Unlock()
 		return errStale
 	}
@@ -366,13 +415,88 @@ func (sc *screen) act(a action) error {
 	pos := sc.snap.Entries
 	sc.mu.Unlock()
 	sc.nudge()
+	if c.Night != nil {
+		sc.submitNight(*c.Night)
+		return nil
+	}
 	sc.submit(c.Move, bits, pos)
 	return nil
 }
 
+// patch is what changed in the page state since the last one a stream
+// sent (an event named "patch"): the top-level fields set anew, those
+// gone, and, for a list that was a list before (the seats, the log), its
+// new length and the elements that changed. A long game's log grows by a
+// few lines an update; its help and most seats do not change.
+type patch struct {
+	Set map[string]json.RawMessage `json:"set,omitempty"`
+	Del []string                   `json:"del,omitempty"`
+	Arr map[string]listPatch       `json:"arr,omitempty"`
+}
+
+// listPatch is a list's new length and its changed elements by index.
+type listPatch struct {
+	N  int                        `json:"n"`
+	At map[string]json.RawMessage `json:"at,omitempty"`
+}
+
+// pageJSON is a page state as JSON: whole, by top-level field, and its
+// lists by element.
+type pageJSON struct {
+	whole  []byte
+	fields map[string]json.RawMessage
+	lists  map[string][]json.RawMessage
+}
+
+func newPageJSON(b []byte) pageJSON {
+	pj := pageJSON{whole: b, lists: map[string][]json.RawMessage{}}
+	if err := json.Unmarshal(b, &pj.fields); err != nil {
+		pj.fields = nil
+	}
+	for k, v := range pj.fields {
+		var l []json.RawMessage
+		if len(v) > 0 && v[0] == '[' && json.Unmarshal(v, &l) == nil {
+			pj.lists[k] = l
+		}
+	}
+	return pj
+}
+
+// diff is the patch from prev to cur.
+func diff(prev, cur pageJSON) patch {
+	p := patch{Set: map[string]json.RawMessage{}, Arr: map[string]listPatch{}}
+	for k, v := range cur.fields {
+		old, ok := prev.fields[k]
+		if ok && string(old) == string(v) {
+			continue
+		}
+		pl, wasList := prev.lists[k]
+		cl, isList := cur.lists[k]
+		if !ok || !wasList || !isList {
+			p.Set[k] = v
+			continue
+		}
+		lp := listPatch{N: len(cl), At: map[string]json.RawMessage{}}
+		for i, e := range cl {
+			if i >= len(pl) || string(pl[i]) != string(e) {
+				lp.At[strconv.Itoa(i)] = e
+			}
+		}
+		p.Arr[k] = lp
+	}
+	for k := range prev.fields {
+		if _, ok := cur.fields[k]; !ok {
+			p.Del = append(p.Del, k)
+		}
+	}
+	return p
+}
+
 // serveEvents streams the page state as server-sent events: the current
-// state at once, then every change.
+// state at once, then every change: whole, or, for a stream asked with
+// "?patch=1" (the page's own), as patches after the first.
 func (sc *screen) serveEvents(w http.ResponseWriter, r *http.Request) {
+	patches := r.URL.Query().Get("patch") == "1"
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		w.WriteHeader(http.StatusInternalServerError)
@@ -392,17 +516,28 @@ func (sc *screen) serveEvents(w http.ResponseWriter, r *http.Request) {
 		sc.mu.Unlock()
 	}()
 	var sent uint64
+	var prev *pageJSON
 	ping := time.NewTicker(15 * time.Second)
 	defer ping.Stop()
 	for {
 		sc.mu.Lock()
-		page, rev := sc.page, sc.rev
+		page, rev, cur := sc.page, sc.rev, sc.pageJSON
 		sc.mu.Unlock()
 		if rev != sent {
 			sent = rev
-			if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", rev, page); err != nil {
+			var err error
+			if !patches || prev == nil || prev.fields == nil || cur.fields == nil {
+				_, err = fmt.Fprintf(w, "id: %d\ndata: %s\n\n", rev, page)
+			} else {
+				var b []byte
+				if b, err = json.Marshal(diff(*prev, cur)); err == nil {
+					_, err = fmt.Fprintf(w, "event: patch\nid: %d\ndata: %s\n\n", rev, b)
+				}
+			}
+			if err != nil {
 				return
 			}
+			prev = &cur
 			fl.Flush()
 		}
 		select {
@@ -435,8 +570,9 @@ func (sc *screen) publish(now time.Time) {
 		sc.mu.Unlock()
 		return
 	}
+	pj := newPageJSON(b)
 	sc.rev++
-	sc.page = b
+	sc.page, sc.pageJSON = b, pj
 	for ch := range sc.subs {
 		select {
 		case ch <- struct{}{}:

@@ -7,10 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,8 +62,16 @@ func TestLoopbackAddr(t *testing.T) {
 // newLocal starts a local game against bots and its web screen.
 func newLocal(t *testing.T, game string, players int, opts Options) (*Server, *localsession.Session) {
 	t.Helper()
+	return newLocalWith(t, localsession.Options{Game: game}, players, opts)
+}
+
+// newLocalWith starts a local game against bots with lopts (the keys
+// published at the end) and its web screen.
+func newLocalWith(t *testing.T, lopts localsession.Options, players int, opts Options) (*Server, *localsession.Session) {
+	t.Helper()
 	names := []string{"Me", "Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya", "Igor"}[:players]
-	ls, err := localsession.New(names, 11, localsession.Options{Game: game, PublishKeys: true})
+	lopts.PublishKeys = true
+	ls, err := localsession.New(names, 11, lopts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,8 +225,9 @@ func TestPageSelfContained(t *testing.T) {
 
 // event is one server-sent event's state.
 type event struct {
-	raw string
-	st  pageState
+	raw  string
+	st   pageState
+	wire int // the bytes of its data as sent
 }
 
 // events reads the page states of url's event stream into a channel.
@@ -237,24 +250,92 @@ func events(t testing.TB, ctx context.Context, url string) <-chan event {
 		defer close(out)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(nil, 8<<20)
+		name := ""
+		var state map[string]json.RawMessage // a patched stream's state so far
 		for sc.Scan() {
+			if n, ok := strings.CutPrefix(sc.Text(), "event: "); ok {
+				name = n
+				continue
+			}
 			data, ok := strings.CutPrefix(sc.Text(), "data: ")
 			if !ok {
 				continue
 			}
+			raw, err := data, error(nil)
+			if name == "patch" {
+				raw, err = applyPatch(state, data)
+			} else {
+				state = nil
+				err = json.Unmarshal([]byte(data), &state)
+			}
+			name = ""
 			var st pageState
-			if err := json.Unmarshal([]byte(data), &st); err != nil {
-				t.Errorf("event: %v", err)
+			if err == nil {
+				err = json.Unmarshal([]byte(raw), &st)
+			}
+			if err != nil {
+				if ctx.Err() == nil { // not a line cut short by the end of the test
+					t.Errorf("event: %v", err)
+				}
 				return
 			}
 			select {
-			case out <- event{raw: data, st: st}:
+			case out <- event{raw: raw, st: st, wire: len(data)}:
 			case <-ctx.Done():
 				return
 			}
 		}
 	}()
 	return out
+}
+
+// applyPatch applies a patch event's data to state (a stream's state so
+// far, by top-level field) as the page does, and returns the new state.
+func applyPatch(state map[string]json.RawMessage, data string) (string, error) {
+	if state == nil {
+		return "", errors.New("a patch before any whole state")
+	}
+	var p struct {
+		Set map[string]json.RawMessage `json:"set"`
+		Del []string                   `json:"del"`
+		Arr map[string]struct {
+			N  int                        `json:"n"`
+			At map[string]json.RawMessage `json:"at"`
+		} `json:"arr"`
+	}
+	if err := json.Unmarshal([]byte(data), &p); err != nil {
+		return "", err
+	}
+	maps.Copy(state, p.Set)
+	for _, k := range p.Del {
+		delete(state, k)
+	}
+	for k, a := range p.Arr {
+		var list []json.RawMessage
+		if err := json.Unmarshal(state[k], &list); err != nil {
+			return "", fmt.Errorf("a patch of %s, not a list: %w", k, err)
+		}
+		list = append(list[:min(len(list), a.N)], make([]json.RawMessage, max(0, a.N-len(list)))...)
+		for i, e := range a.At {
+			n, err := strconv.Atoi(i)
+			if err != nil || n < 0 || n >= a.N {
+				return "", fmt.Errorf("a patch of %s at %q of %d", k, i, a.N)
+			}
+			list[n] = e
+		}
+		for i, e := range list {
+			if e == nil {
+				return "", fmt.Errorf("a patch of %s leaves element %d empty", k, i)
+			}
+		}
+		b, err := json.Marshal(list)
+		if err != nil {
+			return "", err
+		}
+		state[k] = b
+	}
+	b, err := json.Marshal(state)
+	return string(b), err
 }
 
 // post sends an action as the page does.
@@ -564,4 +645,129 @@ func TestEventsPlayMascarade2(t *testing.T) {
 	if last := seen[len(seen)-1].st; !last.Over || len(last.Result) == 0 || len(last.Seats) != 6 {
 		t.Fatalf("the end: over %v, result %q, %d seats", last.Over, last.Result, len(last.Seats))
 	}
+}
+
+// itemMoves counts, over a game's states, the items that changed seats
+// (view.Card.Track) and the updates that moved items both ways between
+// two seats at once (an exchange, a dance).
+func itemMoves(seen []event) (moved, both int) {
+	where := func(st pageState) map[int]string {
+		m := map[int]string{}
+		for _, s := range st.Seats {
+			for _, c := range s.Cards {
+				if c.Track > 0 {
+					m[c.Track] = s.Name
+				}
+			}
+		}
+		return m
+	}
+	for i := 1; i < len(seen); i++ {
+		before, after := where(seen[i-1].st), where(seen[i].st)
+		ways := map[[2]string]bool{}
+		for tr, to := range after {
+			if from, ok := before[tr]; ok && from != to {
+				moved++
+				ways[[2]string{from, to}] = true
+			}
+		}
+		for w := range ways {
+			if ways[[2]string{w[1], w[0]}] {
+				both++
+			}
+		}
+	}
+	return moved, both
+}
+
+// In The Grimm Masquerade items change hands in the open: every item
+// carries the place it lies (its track) so that the page shows it move,
+// and an exchange or a dance moves items both ways between two seats in
+// one update (the page flies every one of them: the browser test).
+func TestGrimmItemsMoveBothWays(t *testing.T) {
+	for game := range 8 {
+		srv, _ := newLocal(t, "grimm", 3, Options{})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { srv.Run(ctx); close(done) }()
+		seen := playByEvents(t, srv, 2*time.Minute)
+		cancel()
+		<-done
+		moved, both := itemMoves(seen)
+		if moved == 0 {
+			t.Fatalf("game %d: no item ever moved between seats", game)
+		}
+		if both > 0 {
+			t.Logf("game %d: items moved %d times, both ways at once %d times", game, moved, both)
+			return
+		}
+	}
+	t.Fatal("in 8 games no update moved items both ways between two seats")
+}
+
+// A stream of patches (the page's) rebuilds, at every revision it sends,
+// exactly the state a whole-state stream sends at that revision; its
+// events are smaller over a long game.
+func TestPatchesRebuildTheState(t *testing.T) {
+	srv, _ := newLocal(t, "grimm", 4, Options{})
+	serve(t, srv)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	whole := events(t, ctx, srv.URL()+"events")
+	patched := events(t, ctx, srv.URL()+"events?patch=1")
+	byRev := map[uint64]string{}
+	var mu sync.Mutex
+	wholeDone := make(chan int)
+	go func() {
+		n, bytes := 0, 0
+		for ev := range whole {
+			mu.Lock()
+			byRev[ev.st.Rev] = ev.raw
+			mu.Unlock()
+			n, bytes = n+1, bytes+ev.wire
+			if ev.st.Over {
+				break
+			}
+		}
+		wholeDone <- bytes
+	}()
+	played, compared, patches, pbytes := -1, 0, 0, 0
+	var last pageState
+	for ev := range patched {
+		pbytes += ev.wire
+		if patches++; patches > 1 {
+			if strings.Contains(ev.raw, `"set"`) {
+				t.Fatalf("a patch was not applied: %s", ev.raw)
+			}
+		}
+		mu.Lock()
+		want, ok := byRev[ev.st.Rev]
+		mu.Unlock()
+		if ok {
+			var a, b any
+			json.Unmarshal([]byte(want), &a)
+			json.Unmarshal([]byte(ev.raw), &b)
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("revision %d: the patched state\n%s\ndiffers from the whole one\n%s", ev.st.Rev, ev.raw, want)
+			}
+			compared++
+		}
+		last = ev.st
+		if ev.st.Over {
+			break
+		}
+		if st := ev.st; st.Question != nil && !st.Busy && st.At != played {
+			post(srv, action{Op: "play", At: st.At, Ask: st.Ask, Choice: 0, Answer: "yes"})
+			played = st.At
+		}
+	}
+	cancel()
+	wbytes := <-wholeDone
+	if !last.Over || compared < 10 {
+		t.Fatalf("over %v, %d states compared", last.Over, compared)
+	}
+	if pbytes*3 > wbytes {
+		t.Errorf("the patches weigh %d bytes, the whole states %d", pbytes, wbytes)
+	}
+	t.Logf("%d patched states, %d compared with the whole ones; %d bytes patched, %d whole", patches, compared, pbytes, wbytes)
 }

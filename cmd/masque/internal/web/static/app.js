@@ -27,6 +27,7 @@
   function cardEl(c) {
     const f = h("figure", "card card-" + c.face);
     if (c.slot) f.dataset.slot = String(c.slot);
+    if (c.track) f.dataset.track = String(c.track);
     let label;
     if (c.face === "down" || !c.name) label = "face-down " + (c.note ? c.note + " " : "") + "card" + (c.place ? " " + c.place : "");
     else label = c.name + (c.face === "known" ? " (only you know)" : "") + (c.note ? ", " + c.note : "");
@@ -48,6 +49,7 @@
         p.n++;
         p.count.textContent = "×" + p.n;
         p.fig.classList.add("stack");
+        if (c.track) p.fig.dataset.track = (p.fig.dataset.track ? p.fig.dataset.track + " " : "") + c.track;
         const label = c.name + " ×" + p.n + (c.note ? ", " + c.note : "");
         p.fig.setAttribute("aria-label", label);
         p.fig.title = label;
@@ -76,8 +78,18 @@
     let title = "masque";
     if (st.game) title += " · " + st.game;
     if (st.me) title += " · you are " + st.me;
+    else if (st.watching) title += " · watching";
     $("title").textContent = title;
     $("status").textContent = [st.status, st.title].filter(Boolean).join(" · ");
+    // Day or night (Mafia): a sun or a moon beside the status, and the
+    // page's colours.
+    const ph = $("phase");
+    if (document.body.dataset.phase !== (st.phase || "")) {
+      if (st.phase) document.body.dataset.phase = st.phase; else delete document.body.dataset.phase;
+      ph.replaceChildren();
+      if (st.phase) { ph.appendChild(window.MasqueCards.phase(st.phase)); ph.appendChild(h("span", "", st.phase)); }
+      ph.hidden = !st.phase;
+    }
     const cs = $("counters");
     cs.replaceChildren();
     for (const a of st.counters || []) cs.appendChild(attrEl(a));
@@ -91,18 +103,37 @@
     const ol = $("seats");
     ol.replaceChildren();
     for (const s of st.seats || []) {
-      const li = h("li", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : "") + (s.answers ? " answers" : ""));
+      const li = h("li", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : "") + (s.answers ? " answers" : "") + (s.out ? " out" : ""));
+      li.dataset.place = "seat " + s.name;
       const head = h("div", "seat-head");
       head.appendChild(h("span", "seat-name", s.name + (s.you ? " (you)" : "")));
       if (s.turn) head.appendChild(h("span", "badge", s.you ? "your turn" : "their turn"));
       if (s.answers) head.appendChild(h("span", "badge answer", "to answer"));
+      if (s.out) head.appendChild(h("span", "badge out", "out"));
       li.appendChild(head);
       if (s.attrs && s.attrs.length) {
         const ul = h("ul", "attrs");
         for (const a of s.attrs) ul.appendChild(attrEl(a));
         li.appendChild(ul);
       }
-      if (s.status) li.appendChild(h("p", "seat-status", s.status));
+      if (s.status) {
+        // A status of several parts ("alive; your mate in the mafia")
+        // shows each apart.
+        const parts = s.status.split("; ");
+        if (parts.length > 1) {
+          const ul = h("ul", "seat-status chips");
+          // What only the seat knows stands out: its own role, its mates,
+          // its checks (the words say it; the frame only marks it).
+          for (const p of parts) {
+            let kind = "";
+            if (/^you are /.test(p)) kind = " chip-own";
+            else if (/^your mate/.test(p) || /^you checked: mafia$/.test(p)) kind = " chip-mafia";
+            else if (/^you checked: /.test(p)) kind = " chip-own";
+            ul.appendChild(h("li", "chip" + kind, p));
+          }
+          li.appendChild(ul);
+        } else li.appendChild(h("p", "seat-status", s.status));
+      }
       if (s.moved) li.appendChild(h("p", "seat-moved", "(" + s.moved + ")"));
       if (s.tokens && s.tokens.length) {
         const ul = h("ul", "tokens");
@@ -127,6 +158,7 @@
     box.replaceChildren();
     for (const a of st.areas || []) {
       const sec = h("section", "area" + (a.pile ? " pile" : "") + (a.marked ? " marked" : ""));
+      sec.dataset.place = "area " + a.name;
       let head = a.name;
       if (a.count >= 0 && (a.pile || !(a.cards || []).length)) head += " · " + a.count;
       sec.appendChild(h("h3", "", head));
@@ -180,7 +212,7 @@
     const c = st.question.choices[i];
     if (!c) return;
     if (c.secret || c.confirm) { asking = { i: i, choice: c }; renderQuestion(); const y = $("ask-yes"); if (y) y.focus(); return; }
-    post({ op: "play", at: st.at, choice: i });
+    post({ op: "play", at: st.at, ask: st.ask, choice: i });
   }
 
   function answer(yes) {
@@ -188,13 +220,13 @@
     const a = asking;
     asking = null;
     if (!a.choice.secret && !yes) { renderQuestion(); return; }
-    post({ op: "play", at: st.at, choice: a.i, answer: yes ? "yes" : "no" });
+    post({ op: "play", at: st.at, ask: st.ask, choice: a.i, answer: yes ? "yes" : "no" });
     renderQuestion();
   }
 
   function pass() {
     if (!st || !st.question || st.busy) return;
-    if (st.question.choices.some((c) => c.pass)) post({ op: "pass", at: st.at });
+    if (st.question.choices.some((c) => c.pass)) post({ op: "pass", at: st.at, ask: st.ask });
   }
 
   function renderQuestion() {
@@ -213,7 +245,7 @@
         for (const l of st.endNotes) { const li = h("li"); li.appendChild(h("code", "", l)); ul2.appendChild(li); }
         q.appendChild(ul2);
       }
-      const b = h("button", "primary", "Leave the table");
+      const b = h("button", "primary", st.watching ? "Stop watching" : "Leave the table");
       b.type = "button"; b.id = "leave-end";
       b.addEventListener("click", () => leave(true));
       q.appendChild(b);
@@ -311,6 +343,11 @@
     }
     if (atEnd) ol.scrollTop = ol.scrollHeight;
     $("chat").hidden = !st.chat;
+    // The dead may read the chat but not write in it (Mafia).
+    const barred = !!st.chatBarred;
+    $("chat-text").disabled = barred;
+    $("chat-send").disabled = barred;
+    $("chat-text").placeholder = barred ? st.chatBarred : "a message to everyone at the table";
   }
 
   function renderHelp() {
@@ -319,7 +356,20 @@
     for (const s of st.help || []) {
       box.appendChild(h("h3", "", s.title));
       const ul = h("ul");
-      for (const l of s.lines || []) ul.appendChild(h("li", "", l));
+      for (const l of s.lines || []) {
+        // A line about a card ("Nurse: each night…") shows its picture.
+        const name = l.split(": ")[0];
+        const li = h("li", "", l);
+        if (name !== l && window.MasqueCards.has(name)) {
+          li.className = "help-card";
+          li.replaceChildren();
+          const f = h("figure", "card card-up");
+          f.setAttribute("aria-hidden", "true");
+          f.appendChild(window.MasqueCards.card({ name: name, face: "up" }));
+          li.append(f, h("span", "", l));
+        }
+        ul.appendChild(li);
+      }
       box.appendChild(ul);
     }
   }
@@ -356,7 +406,53 @@
     }
   }
 
+  // Cards that change hands in the open (The Grimm Masquerade's items:
+  // an exchange, a dance, a toast, a draft) fly from their last place to
+  // their new one; for a player who asks for reduced motion they are
+  // only marked. trackPlaces is where each tracked card lies now.
+  function trackPlaces() {
+    const m = new Map();
+    for (const f of document.querySelectorAll("#main [data-track]")) {
+      const at = f.closest("[data-place]");
+      const where = at ? at.dataset.place : "";
+      const r = f.getBoundingClientRect();
+      for (const id of f.dataset.track.split(" ")) m.set(id, { rect: r, where: where });
+    }
+    return m;
+  }
+
+  function flyMoved(before) {
+    if (!before.size) return;
+    for (const f of document.querySelectorAll("#main [data-track]")) {
+      const at = f.closest("[data-place]");
+      const where = at ? at.dataset.place : "";
+      let from = null;
+      for (const id of f.dataset.track.split(" ")) {
+        const b = before.get(id);
+        if (b && b.where !== where) { from = b.rect; break; }
+      }
+      if (!from) continue;
+      if (reduced.matches || !f.animate) { f.classList.add("swapped"); continue; }
+      const to = f.getBoundingClientRect();
+      const ghost = f.cloneNode(true);
+      ghost.removeAttribute("data-track");
+      ghost.setAttribute("aria-hidden", "true");
+      ghost.classList.add("ghost");
+      const c = ghost.querySelector(".count");
+      if (c) c.remove();
+      ghost.style.left = to.left + "px"; // CSSOM, allowed by the style-src policy (no style attribute in the markup)
+      ghost.style.top = to.top + "px";
+      ghost.style.width = to.width + "px";
+      document.body.appendChild(ghost);
+      f.classList.add("arriving");
+      const an = ghost.animate([{ transform: "translate(" + (from.left - to.left) + "px," + (from.top - to.top) + "px)" }, { transform: "none" }],
+        { duration: SWAP_MS, easing: "ease-in-out" });
+      an.onfinish = an.oncancel = () => { ghost.remove(); f.classList.remove("arriving"); };
+    }
+  }
+
   function render() {
+    const before = document.body.dataset.rendered ? trackPlaces() : new Map();
     renderHeader();
     renderSeats();
     renderAreas();
@@ -367,6 +463,7 @@
     renderHelp();
     const first = !document.body.dataset.rendered;
     showSwap(first);
+    flyMoved(before);
     document.body.dataset.rendered = "1";
     if (first && performance.mark) performance.mark("masque-drawn"); // the first load's end (the benchmark reads it)
     document.body.dataset.rev = String(st.rev);
@@ -390,7 +487,8 @@
   function leave(sure) {
     if (leftTable) return;
     if (!sure && st && !st.over) {
-      $("leave-text").textContent = "The game goes on without you: the others wait for you until their timeout. Run the same command again to come back.";
+      $("leave-text").textContent = st.watching ? "The game goes on; you stop following it, and the transcript so far is written." :
+        "The game goes on without you: the others wait for you until their timeout. Run the same command again to come back.";
       $("leave-ask").showModal();
       $("leave-no").focus();
       return;
@@ -399,7 +497,7 @@
     if (src) src.close();
     post({ op: "leave" });
     const m = $("main");
-    m.replaceChildren(h("p", "left", "You left the table. You may close this tab; the terminal says what happens next."));
+    m.replaceChildren(h("p", "left", (st && st.watching ? "You stopped watching." : "You left the table.") + " You may close this tab; the terminal says what happens next."));
   }
 
   $("leave").addEventListener("click", () => leave(false));
@@ -436,22 +534,44 @@
     if (ev.key === "?") { ev.preventDefault(); $("help").showModal(); }
     else if (ev.key === "q") { ev.preventDefault(); leave(st && st.over); }
     else if (ev.key === "p") { ev.preventDefault(); pass(); }
-    else if (ev.key === "c" && st && st.chat) { ev.preventDefault(); $("chat-text").focus(); }
+    else if (ev.key === "c" && st && st.chat && !st.chatBarred) { ev.preventDefault(); $("chat-text").focus(); }
     else if (/^[1-9]$/.test(ev.key)) { ev.preventDefault(); choose(Number(ev.key) - 1); }
   });
 
+  // take draws a new state.
+  function take(next) {
+    if (st && next.at !== st.at) asking = null;
+    st = next;
+    got = performance.now();
+    $("connection").hidden = true;
+    render();
+  }
+
+  // The stream sends the whole state first (on every connection), then
+  // patches: the fields that changed, and for a list (the seats, the log)
+  // its length and the elements that changed.
   let src = null;
   function connect() {
-    src = new EventSource("events");
+    src = new EventSource("events?patch=1");
     src.onmessage = (ev) => {
       let next;
       try { next = JSON.parse(ev.data); } catch (e) { return; }
-      if (st && next.at !== st.at) asking = null;
-      st = next;
-      got = performance.now();
-      $("connection").hidden = true;
-      render();
+      take(next);
     };
+    src.addEventListener("patch", (ev) => {
+      let p;
+      try { p = JSON.parse(ev.data); } catch (e) { return; }
+      if (!st) return;
+      const next = Object.assign({}, st, p.set || {});
+      for (const k of p.del || []) delete next[k];
+      for (const k in p.arr || {}) {
+        const a = p.arr[k];
+        const list = (st[k] || []).slice(0, a.n);
+        for (const i in a.at || {}) list[Number(i)] = a.at[i];
+        next[k] = list;
+      }
+      take(next);
+    });
     src.onerror = () => {
       if (leftTable) return;
       const c = $("connection");

@@ -62,6 +62,22 @@
     clock: [C(50, 50, 38, "s"), L(50, 50, 50, 24), L(50, 50, 70, 58), C(50, 50, 4)],
     mirror: [["ellipse", { cx: 50, cy: 38, rx: 26, ry: 32, m: "s" }], R(44, 70, 12, 24), P("M38 26 Q44 18 52 16", "s")],
     spindle: [P("M50 6 L62 50 L50 94 L38 50 Z"), L(28, 40, 72, 40), L(26, 50, 74, 50), L(28, 60, 72, 60)],
+    // Mafia: the seven roles and the six incident cards.
+    civilian: [C(50, 30, 16), P("M18 92 Q18 54 50 54 Q82 54 82 92 Z"), R(44, 60, 12, 24, "w")],
+    commissar: [C(42, 42, 26, "s"), C(42, 42, 14, "w"), ["line", { x1: 62, y1: 62, x2: 88, y2: 88, m: "s" }], R(70, 66, 10, 28), P("M30 36 Q36 28 44 28", "s")],
+    nurse: [R(38, 12, 24, 76), R(12, 38, 76, 24), R(44, 44, 12, 12, "w")],
+    nightbutterfly: [P("M48 46 Q30 8 8 20 Q6 44 46 52 Z"), P("M52 46 Q70 8 92 20 Q94 44 54 52 Z"), P("M46 54 Q20 60 22 84 Q40 86 48 58 Z"),
+      P("M54 54 Q80 60 78 84 Q60 86 52 58 Z"), R(46, 34, 8, 52), P("M48 36 Q40 20 34 14", "s"), P("M52 36 Q60 20 66 14", "s")],
+    mafioso: [P("M30 62 L34 26 Q50 18 66 26 L70 62 Z"), R(32, 50, 36, 8, "w"), ["ellipse", { cx: 50, cy: 66, rx: 44, ry: 10, m: "f" }], P("M42 26 Q50 36 58 26", "w")],
+    don: [P("M30 70 L34 40 Q50 32 66 40 L70 70 Z"), R(32, 58, 36, 7, "w"), ["ellipse", { cx: 50, cy: 74, rx: 44, ry: 10, m: "f" }],
+      P("M30 28 L32 8 L42 18 L50 4 L58 18 L68 8 L70 28 Z")],
+    madman: [P("M50 50 a6 6 0 1 1 12 0 a12 12 0 1 1 -24 0 a18 18 0 1 1 36 0 a24 24 0 1 1 -48 0 a30 30 0 1 1 60 0", "s")],
+    misfire: [C(50, 50, 32, "s"), L(50, 10, 50, 30), L(50, 70, 50, 90), L(10, 50, 30, 50), L(70, 50, 90, 50), C(50, 50, 5), L(18, 86, 86, 14)],
+    ricochetleft: [P("M88 18 L54 74 L22 36", "s"), P("M8 22 L34 28 L16 46 Z"), R(46, 80, 18, 8)],
+    ricochetright: [P("M12 18 L46 74 L78 36", "s"), P("M92 22 L66 28 L84 46 Z"), R(36, 80, 18, 8)],
+    alibi: [P("M50 8 L86 20 Q86 68 50 92 Q14 68 14 20 Z", "s"), P("M32 50 L46 64 L70 36", "s")],
+    evidenceleft: [R(30, 8, 48, 60, "s"), L(40, 24, 68, 24), L(40, 36, 68, 36), L(40, 48, 58, 48), L(30, 84, 88, 84), P("M8 84 L28 72 L28 96 Z")],
+    evidenceright: [R(22, 8, 48, 60, "s"), L(32, 24, 60, 24), L(32, 36, 60, 36), L(32, 48, 50, 48), L(12, 84, 70, 84), P("M92 84 L72 72 L72 96 Z")],
     mask: [P("M6 40 Q50 28 94 40 Q92 72 64 70 Q50 60 36 70 Q8 72 6 40 Z"), ["ellipse", { cx: 30, cy: 50, rx: 11, ry: 7, m: "w" }],
       ["ellipse", { cx: 70, cy: 50, rx: 11, ry: 7, m: "w" }]],
   };
@@ -74,6 +90,9 @@
     evilqueen: "#7a0f1f", beast: "#8a1f2f", cinderella: "#9a5a00", sleepingbeauty: "#2f3f7a", rumpelstiltskin: "#6b5a10",
     redridinghood: "#9a1010", bigbadwolf: "#3a3f4a", hansel: "#6a3f1a", treats: "#8a2f6a", cauldron: "#2f4f2f",
     disguise: "#4a2a6a", glassslipper: "#1f5a7a", clock: "#3f3f3f", mirror: "#2f5a6a", spindle: "#6a4a2a",
+    civilian: "#3a4658", commissar: "#1f3f6f", nurse: "#a01818", nightbutterfly: "#6a2a7a", mafioso: "#2a2a2a", don: "#5a1a1a",
+    madman: "#7a3a00", misfire: "#6b2a00", ricochetleft: "#1f5a4a", ricochetright: "#1f5a4a", alibi: "#2f5a1f",
+    evidenceleft: "#4a3a7a", evidenceright: "#4a3a7a",
   };
   const KEYS = Object.keys(S).filter((k) => k !== "mask").sort((a, b) => b.length - a.length);
 
@@ -181,5 +200,25 @@
     return svg;
   }
 
-  window.MasqueCards = { card: card, coin: coin, rose: rose, token: token, keyOf: keyOf };
+  // phase draws the time of day (Mafia): a sun by day, a moon at night.
+  function phase(p) {
+    const svg = el("svg", { viewBox: "0 0 40 40", class: "phase-svg", role: "img", focusable: "false" });
+    if (p === "night") {
+      svg.appendChild(el("path", { d: "M26 6 A15 15 0 1 0 34 28 A12 12 0 1 1 26 6 Z", fill: "#f4e2a1" }));
+      svg.appendChild(el("circle", { cx: 32, cy: 10, r: 1.6, fill: "#f4e2a1" }));
+      svg.appendChild(el("circle", { cx: 36, cy: 18, r: 1.2, fill: "#f4e2a1" }));
+    } else {
+      svg.appendChild(el("circle", { cx: 20, cy: 20, r: 8, fill: "#f2c94c" }));
+      for (let i = 0; i < 8; i++) {
+        const a = i * Math.PI / 4, c = Math.cos(a), s = Math.sin(a);
+        svg.appendChild(el("line", { x1: 20 + 12 * c, y1: 20 + 12 * s, x2: 20 + 17 * c, y2: 20 + 17 * s, stroke: "#f2c94c", "stroke-width": 3, "stroke-linecap": "round" }));
+      }
+    }
+    return svg;
+  }
+
+  // has reports whether name has a picture of its own.
+  function has(name) { return !!S[String(name || "").toLowerCase().replace(/[^a-z]/g, "")] && String(name).toLowerCase() !== "mask"; }
+
+  window.MasqueCards = { card: card, coin: coin, rose: rose, token: token, keyOf: keyOf, phase: phase, has: has };
 })();

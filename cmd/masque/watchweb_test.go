@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// 'masque watch INVITE --web --no-open': the spectator's page follows a
+// live networked game read-only: no seat is the page's, no card is known
+// to it, nothing is asked and a play is refused; it shows the end with
+// the transcript's path, stays up until left, and the command then ends
+// with the verified transcript, byte-identical to the host's.
+func TestWatchWeb(t *testing.T) {
+	for _, tc := range []struct {
+		game    string
+		players int
+	}{{"mascarade", 3}, {"mafia", 4}} {
+		t.Run(tc.game, func(t *testing.T) { watchOnPage(t, tc.game, tc.players) })
+	}
+}
+
+// watchOnPage is TestWatchWeb for one game.
+func watchOnPage(t *testing.T, game string, players int) {
+	dir := t.TempDir()
+	cfg := func(i int) string { return filepath.Join(dir, fmt.Sprintf("cfg%d", i)) }
+	state := func(i int) string { return filepath.Join(dir, fmt.Sprintf("state%d", i)) }
+	tr := func(i int) string { return filepath.Join(dir, fmt.Sprintf("t%d.masque", i)) }
+	watched := filepath.Join(dir, "watched.masque")
+	hostErr := &syncBuffer{}
+	var wg sync.WaitGroup
+	codes := make([]int, players)
+	wg.Go(func() {
+		var out bytes.Buffer
+		codes[0] = run([]string{"host", "--bot", "--game", game, "--players", fmt.Sprint(players), "--name", "webwatched", "--seed", "1",
+			"--no-mdns", "--wait", "60s", "--config", cfg(0), "--state", state(0), "--transcript", tr(0),
+			"--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, hostErr)
+	})
+	var invite string
+	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := inviteRE.FindStringSubmatch(hostErr.String()); m != nil {
+			invite = m[1]
+		}
+	}
+	if invite == "" {
+		wg.Wait()
+		t.Fatalf("the host printed no invite:\n%s", hostErr.String())
+	}
+	var wout, werr syncBuffer
+	wcode := make(chan int, 1)
+	go func() {
+		wcode <- run([]string{"watch", invite, "--web", "--no-open", "--transcript", watched, "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &wout, &werr)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	for i := 1; i < players; i++ {
+		wg.Go(func() {
+			codes[i], _, _ = runOut("join", "--bot", invite, "--seed", fmt.Sprint(i),
+				"--config", cfg(i), "--state", state(i), "--transcript", tr(i), "--listen", "/ip4/127.0.0.1/tcp/0")
+		})
+	}
+	urlRe := regexp.MustCompile(`the table is at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)`)
+	var url string
+	for deadline := time.Now().Add(30 * time.Second); url == ""; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed:\n%s\n%s", wout.String(), werr.String())
+		}
+		if m := urlRe.FindStringSubmatch(wout.String()); m != nil {
+			url = m[1]
+		}
+	}
+	origin := url[:strings.Index(url[len("http://"):], "/")+len("http://")]
+	post := func(body string) int {
+		req, _ := http.NewRequest("POST", url+"act", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", origin)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url+"events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 4<<20)
+	var notes []string
+	states, maxLog, at := 0, 0, 0
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var st struct {
+			At       int             `json:"at"`
+			Me       string          `json:"me"`
+			Over     bool            `json:"over"`
+			Question json.RawMessage `json:"question"`
+			Seats    []struct {
+				You   bool `json:"you"`
+				Cards []struct {
+					Name string `json:"name"`
+					Face string `json:"face"`
+				} `json:"cards"`
+			} `json:"seats"`
+			Log      []json.RawMessage `json:"log"`
+			EndNotes []string          `json:"endNotes"`
+			Verdict  string            `json:"verdict"`
+		}
+		if err := json.Unmarshal([]byte(data), &st); err != nil {
+			t.Fatal(err)
+		}
+		states++
+		if st.Question != nil || st.Me != "" {
+			t.Fatalf("the spectator's page asks %s, is %q", st.Question, st.Me)
+		}
+		for _, s := range st.Seats {
+			for _, c := range s.Cards {
+				if s.You || c.Face == "known" || c.Face == "down" && c.Name != "" {
+					t.Fatalf("the spectator's page shows a seat's secret: %s", data)
+				}
+			}
+		}
+		maxLog, at = max(maxLog, len(st.Log)), st.At
+		if st.Over {
+			notes = st.EndNotes
+			if st.Verdict != "" {
+				t.Fatalf("the table stopped: %s", st.Verdict)
+			}
+			break
+		}
+	}
+	if len(notes) == 0 || !strings.Contains(notes[0], watched) || maxLog < 5 || states < 3 {
+		t.Fatalf("%d states, %d log lines, end notes %q:\n%s\n%s", states, maxLog, notes, wout.String(), werr.String())
+	}
+	if c := post(fmt.Sprintf(`{"op":"play","at":%d,"choice":0}`, at)); c != http.StatusConflict {
+		t.Errorf("a spectator's play: %d, want %d", c, http.StatusConflict)
+	}
+	wg.Wait()
+	for i, c := range codes {
+		if c != 0 {
+			t.Fatalf("peer %d: exit %d", i, c)
+		}
+	}
+	// The page stays up after the game until its spectator leaves it.
+	select {
+	case c := <-wcode:
+		t.Fatalf("watch --web ended (exit %d) before its page was left:\n%s", c, werr.String())
+	case <-time.After(300 * time.Millisecond):
+	}
+	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
+		t.Fatalf("leave: %d", c)
+	}
+	select {
+	case c := <-wcode:
+		if c != 0 {
+			t.Fatalf("watch: exit %d\n%s\n%s", c, wout.String(), werr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("watch --web did not end after its page was left")
+	}
+	if !strings.Contains(werr.String(), "verified: ") {
+		t.Errorf("watch did not verify:\n%s", werr.String())
+	}
+	seat, _ := os.ReadFile(tr(0))
+	got, err := os.ReadFile(watched)
+	if err != nil || !bytes.Equal(seat, got) {
+		t.Fatalf("the spectator's transcript differs from the host's (%v)", err)
+	}
+}
