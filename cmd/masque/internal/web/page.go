@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 )
@@ -67,8 +68,14 @@ type pageState struct {
 	// Phase is "day" or "night" in a game that has them (Mafia).
 	Phase string `json:"phase,omitempty"`
 	// Watching: the page is a spectator's (no seat, read-only).
-	Watching bool   `json:"watching,omitempty"`
-	Note     string `json:"note,omitempty"` // the screen's own message ("refused: …")
+	Watching bool `json:"watching,omitempty"`
+	// CanLeave: the seat may leave the game for good (session.Leaver);
+	// Leaving: it asked, and leaves at its next move.
+	CanLeave bool `json:"canLeave,omitempty"`
+	Leaving  bool `json:"leaving,omitempty"`
+	// Out: the seat left the game and is out; the screen stops next.
+	Out  bool   `json:"out,omitempty"`
+	Note string `json:"note,omitempty"` // the screen's own message ("refused: …")
 	// Swap is the latest move's hidden swaps, as pairs of card slots
 	// (view.Card.Slot), with the move's entry: the page shows both cards
 	// move, whether or not they really swapped.
@@ -193,6 +200,13 @@ func ms(d time.Duration) int64 {
 func (sc *screen) pageState(now time.Time) pageState {
 	st := pageState{Rev: sc.rev + 1, Title: sc.opts.Title, At: sc.snap.Entries, Busy: sc.busy, Note: sc.status,
 		Verdict: sc.snap.Verdict, Chat: sc.chatter != nil, NoMemory: sc.opts.NoMemory, Watching: sc.snap.Seat < 0}
+	if _, ok := sc.sess.(session.Leaver); ok {
+		st.CanLeave, st.Leaving = sc.snap.CanLeave && !sc.leaveAsked, sc.snap.Leaving || sc.leaveAsked && !sc.snap.Retired
+		st.Out = sc.leaveAsked && sc.snap.Retired
+	}
+	if st.Leaving && st.Note == "" {
+		st.Note = "You are leaving the game: you are out at your next move; your night is played for you until then."
+	}
 	t := sc.tv
 	if t == nil {
 		st.Line = "shuffling and dealing…"

@@ -68,9 +68,12 @@ type screen struct {
 
 	leave    chan struct{} // closed when the player leaves from the page
 	leaveOne sync.Once
-	done     chan struct{} // closed when the screen stops
-	doneOne  sync.Once
-	poke     chan struct{} // something changed: rebuild the page
+	// leaveAsked: the player chose to leave the game for good (a
+	// session.Leaver); the screen stops once the seat is out.
+	leaveAsked bool
+	done       chan struct{} // closed when the screen stops
+	doneOne    sync.Once
+	poke       chan struct{} // something changed: rebuild the page
 }
 
 func newScreen(sess session.Session, opts Options, lg *slog.Logger) *screen {
@@ -84,6 +87,10 @@ func newScreen(sess session.Session, opts Options, lg *slog.Logger) *screen {
 	sc.chatter, _ = sess.(session.Chatter)
 	return sc
 }
+
+// outGrace is how long the screen goes on after the seat left the game,
+// so that the page is told before its stream closes.
+const outGrace = 500 * time.Millisecond
 
 // stop ends the screen: the event streams close.
 func (sc *screen) stop() { sc.doneOne.Do(func() { close(sc.done) }) }
@@ -152,6 +159,15 @@ func (sc *screen) refresh(now time.Time) {
 		sc.chatAt = append(sc.chatAt, len(sc.snap.Log))
 	}
 	sc.tv = sc.buildView()
+	if sc.snap.Leaving {
+		sc.leaveAsked = true
+	}
+	if sc.snap.Retired && sc.leaveAsked {
+		// Out of the game, and every seat holds the entry with the
+		// seat's card key: the others play on without it. The page is
+		// told first (pageState.Out), then the screen stops.
+		time.AfterFunc(outGrace, func() { sc.leaveOne.Do(func() { close(sc.leave) }) })
+	}
 	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil ||
 		old.Night != sc.snap.Night || len(old.Decisions) != len(sc.snap.Decisions) {
 		had := sc.picks != nil
@@ -302,7 +318,7 @@ func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
 // choices offered at entry At, with the answer to its confirmation), a
 // pass, a chat message, or leaving.
 type action struct {
-	Op string `json:"op"` // "play", "pass", "chat", "leave"
+	Op string `json:"op"` // "play", "pass", "chat", "leave", "leave-game"
 	At int    `json:"at"` // the entry count the choices were offered at
 	// Ask is the set of choices chosen from (pageState.Ask), when the
 	// page says it: a choice from an earlier set is refused.
@@ -353,6 +369,19 @@ func (sc *screen) act(a action) error {
 	switch a.Op {
 	case "leave":
 		sc.leaveOne.Do(func() { close(sc.leave) })
+		return nil
+	case "leave-game":
+		lv, ok := sc.sess.(session.Leaver)
+		if !ok {
+			return errors.New("this table has no leaving mid-game")
+		}
+		if err := lv.Leave(); err != nil {
+			return err
+		}
+		sc.mu.Lock()
+		sc.leaveAsked = true
+		sc.mu.Unlock()
+		sc.nudge()
 		return nil
 	case "chat":
 		if sc.chatter == nil {

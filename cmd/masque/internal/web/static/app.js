@@ -484,11 +484,20 @@
   }
   setInterval(tick, 250);
 
+  // leaveGame asks to leave the game for good (Mafia): the page stays
+  // until the seat is out, then the screen stops as for leave.
+  function leaveGame() {
+    if (!st || !st.canLeave) return;
+    post({ op: "leave-game" });
+  }
+
   function leave(sure) {
     if (leftTable) return;
     if (!sure && st && !st.over) {
       $("leave-text").textContent = st.watching ? "The game goes on; you stop following it, and the transcript so far is written." :
+        st.canLeave ? "Leave the game for good: you are out at your next move, your role is shown, and the others play on without you. Or only close this page (Leave): the others wait for you until their timeout; run the same command again to come back." :
         "The game goes on without you: the others wait for you until their timeout. Run the same command again to come back.";
+      $("leave-game").hidden = !st.canLeave;
       $("leave-ask").showModal();
       $("leave-no").focus();
       return;
@@ -503,6 +512,7 @@
   $("leave").addEventListener("click", () => leave(false));
   $("leave-yes").addEventListener("click", () => { $("leave-ask").close(); leave(true); });
   $("leave-no").addEventListener("click", () => $("leave-ask").close());
+  $("leave-game").addEventListener("click", () => { $("leave-ask").close(); leaveGame(); });
   $("help-open").addEventListener("click", () => $("help").showModal());
   $("chat").addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -522,6 +532,7 @@
     if ($("leave-ask").open) {
       if (ev.key === "y") { ev.preventDefault(); $("leave-ask").close(); leave(true); }
       if (ev.key === "n") { ev.preventDefault(); $("leave-ask").close(); }
+      if (ev.key === "l" && st && st.canLeave) { ev.preventDefault(); $("leave-ask").close(); leaveGame(); }
       return;
     }
     if ($("help").open) return; // Esc closes it
@@ -544,6 +555,13 @@
     st = next;
     got = performance.now();
     $("connection").hidden = true;
+    if (st.out && !leftTable) {
+      // Out of the game after leaving it: masque stops this page.
+      leftTable = true;
+      if (src) src.close();
+      $("main").replaceChildren(h("p", "left", "You left the game; the others play on without you. You may close this tab; the terminal says how to follow the rest."));
+      return;
+    }
     render();
   }
 
