@@ -582,6 +582,9 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		go func() { defer r.wg.Done(); s.run(runCtx) }()
 	}
 	defer r.drainSenders()
+	// Hole punching may make a direct connection to a seat we reach
+	// through a relay: the sender then moves its stream onto it.
+	defer r.watchDirect()()
 
 	authored := make(chan authorResult, 1)
 	authorCtx, stopAuthor := context.WithCancel(runCtx)
