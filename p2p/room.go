@@ -7,6 +7,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -707,6 +708,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			if res.pos != r.next() {
 				continue
 			}
+			r.traceEntry("entry authored", res.pos, r.self)
 			e := &ledger.Entry{Pos: res.pos, Seat: r.self, Prev: r.prevHash(), Body: res.body}
 			e.Sign(r.game, r.node.id.SigningKey())
 			v, err = r.onEntry(-1, e, ledger.Hash{}, false)
@@ -1156,6 +1158,7 @@ func (r *Room) advance() (*Verdict, error) {
 			}
 			return v, nil
 		}
+		r.traceEntry("entry applied", pos, e.Seat)
 		state := r.cfg.Replica.StateHash()
 		// Written now, synced and sent by flush once the batch is done.
 		if err := r.cfg.Store.Write(e); err != nil {
@@ -1181,6 +1184,15 @@ func (r *Room) advance() (*Verdict, error) {
 				}
 			}
 		}
+	}
+}
+
+// traceEntry logs, at debug level, an entry's progress with a timestamp
+// in microseconds (processes on one machine share the clock: the NAT
+// lab's latency benchmark, .ci/nat-bench.sh, subtracts them).
+func (r *Room) traceEntry(what string, pos uint64, seat uint8) {
+	if r.node.log.Enabled(context.Background(), slog.LevelDebug) {
+		r.node.log.Debug(what, "pos", pos, "seat", seat, "t_us", time.Now().UnixMicro())
 	}
 }
 
