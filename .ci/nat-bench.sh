@@ -39,7 +39,7 @@ export XDG_STATE_HOME="$WORK/state-home"
 PIDS=()
 LANNS=()
 cleanup() {
-  for p in "${PIDS[@]:-}"; do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
+  for p in "${PIDS[@]:-}" $(cat "$WORK"/*/*.pid 2>/dev/null); do [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true; done
   wait 2>/dev/null || true
   .ci/natlab.sh down >/dev/null 2>&1 || true
   for n in "${LANNS[@]:-}"; do [ -n "$n" ] && ip netns del "$n" 2>/dev/null || true; done
@@ -74,7 +74,12 @@ GPIDS=()
 run() {
   local ns=$1 out=$2 bin=$3
   shift 3
-  ( ip netns exec "$ns" "$bin" "$@" >"$out" 2>&1; rc=$?; date +%s.%N >"$out.end"; exit $rc ) &
+  ( ip netns exec "$ns" "$bin" "$@" >"$out" 2>&1 &
+    echo $! >"$out.pid"
+    rc=0
+    wait $! || rc=$?
+    date +%s.%N >"$out.end"
+    exit $rc ) &
   GPIDS+=($!)
   PIDS+=($!)
 }
@@ -112,7 +117,7 @@ latency() {
   "$bin" verify "$d/t0.masque" >/dev/null || fail "latency game: transcript rejected"
   ip netns exec "${P}rA" conntrack -L -o extended >"$d/ct-A.txt" 2>/dev/null || true
   python3 - "$d" <<'PY'
-import re, sys, statistics, datetime
+import re, sys, statistics, datetime, math
 d = sys.argv[1]
 procs = {"C": "l0", "A": "l1", "B": "l2"}
 authored, applied, moved, seat_of = {}, {}, {}, {}
@@ -148,7 +153,7 @@ for pos, (src, t0) in authored.items():
 print(f"  moves: A {len(moved['A'])}, B {len(moved['B'])}, C {len(moved['C'])}; entries {len(authored)}")
 for k in sorted(pairs):
     v = pairs[k]
-    print(f"  {k:28s} n={len(v):4d} median {statistics.median(v):6.1f} ms  p90 {sorted(v)[int(0.9*(len(v)-1))]:6.1f} ms")
+    print(f"  {k:28s} n={len(v):4d} median {statistics.median(v):6.1f} ms  p90 {sorted(v)[math.ceil(0.9*(len(v)-1))]:6.1f} ms")
 PY
   # Bytes through router A's conntrack: the direct flow with B's router
   # (11.0.0.22) and A's flows with the relay (11.0.0.10).
