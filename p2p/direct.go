@@ -30,7 +30,7 @@ import (
 // moveWait bounds how long a sender waits for the receiver to finish the
 // relayed stream it moves away from. Past it the stream is reset: frames
 // still in flight on it may be lost (sync repairs them).
-const moveWait = 5 * time.Second
+var moveWait = 5 * time.Second
 
 // relayedConn reports whether c goes through a relay: a limited
 // connection, or one to a /p2p-circuit address (a relay without limits

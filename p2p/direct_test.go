@@ -356,3 +356,87 @@ func TestGameMovesToDirect(t *testing.T) {
 	wg.Wait()
 	sameLogs(t, res, limit)
 }
+
+// TestMoveStuckReceiver: a receiver that never reads its relayed log
+// stream to the end (stuck, or hostile) holds a move up for moveWait
+// only; then the old stream is reset and the sender goes on over the
+// direct connection.
+func TestMoveStuckReceiver(t *testing.T) {
+	defer func(w time.Duration) { moveWait = w }(moveWait)
+	moveWait = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var punched atomic.Bool
+	ps := punchLab(ctx, t, 2, &punched)
+	a, b := ps[0], ps[1]
+	stuck := make(chan struct{})
+	defer close(stuck)
+	var (
+		mu     sync.Mutex
+		direct []uint32
+	)
+	b.node.Host().SetStreamHandler(ProtocolLog, func(s network.Stream) {
+		r := bufio.NewReader(s)
+		if _, err := b.node.readMsgLimit(r, s, MaxHelloFrame); err != nil {
+			s.Reset()
+			return
+		}
+		if relayedConn(s.Conn()) {
+			<-stuck // reads nothing more, never resets
+			s.Reset()
+			return
+		}
+		for {
+			f, err := readFrame(r, 1024, nil)
+			if err != nil {
+				s.Reset()
+				return
+			}
+			mu.Lock()
+			direct = append(direct, binary.BigEndian.Uint32(f[1:]))
+			mu.Unlock()
+		}
+	})
+	s := newSender(&Room{node: a.node, self: 0}, b.id.PeerID(), CircuitAddrs(b.node.Relays()))
+	sctx, stop := context.WithCancel(ctx)
+	defer func() { stop(); <-s.done }()
+	go s.run(sctx)
+	frame := func(i uint32) []byte { return binary.BigEndian.AppendUint32([]byte{msgEntry}, i) }
+	s.send(frame(0))
+	for r, _ := logStreams(a.node, b.id.PeerID()); r == 0; r, _ = logStreams(a.node, b.id.PeerID()) {
+		if ctx.Err() != nil {
+			t.Fatal("no log stream through the relay")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	punch(ctx, t, &punched, a, b)
+	start := time.Now()
+	for i := uint32(1); i <= 10; i++ {
+		s.send(frame(i))
+	}
+	for {
+		mu.Lock()
+		n := len(direct)
+		mu.Unlock()
+		if n >= 10 {
+			break
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("%d frames arrived over the direct connection in 10 s", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if m, c := s.moves.Load(), s.cutMoves.Load(); m != 1 || c != 1 {
+		t.Fatalf("moves %d, cut %d; want 1, 1", m, c)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, n := range direct {
+		if n != uint32(i+1) {
+			t.Fatalf("direct frames %v; want 1..10", direct)
+		}
+	}
+	if d := time.Since(start); d < moveWait {
+		t.Fatalf("frames moved after %v, before the wait for the stuck receiver (%v) was over", d, moveWait)
+	}
+}
