@@ -440,3 +440,47 @@ func TestMoveStuckReceiver(t *testing.T) {
 		t.Fatalf("frames moved after %v, before the wait for the stuck receiver (%v) was over", d, moveWait)
 	}
 }
+
+// TestStalledSyncReconnects: a sync request that gets no answer at all
+// within syncAnswerWait (the path went dark, the connection lingers)
+// closes the connections to that peer, so that the next attempt dials
+// afresh; an answered one does not.
+func TestStalledSyncReconnects(t *testing.T) {
+	defer func(w time.Duration) { syncAnswerWait = w }(syncAnswerWait)
+	syncAnswerWait = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var punched atomic.Bool
+	ps := punchLab(ctx, t, 2, &punched)
+	a, b := ps[0], ps[1]
+	punch(ctx, t, &punched, a, b)
+	var silent atomic.Bool
+	b.node.Host().SetStreamHandler(ProtocolSync, func(s network.Stream) {
+		if silent.Load() {
+			time.Sleep(2 * time.Second) // reads nothing, answers nothing
+			s.Reset()
+			return
+		}
+		WriteFrame(s, encodeSyncEnd(0))
+		s.Close()
+	})
+	r := &Room{node: a.node, self: 0, peers: []peer.ID{a.id.PeerID(), b.id.PeerID()},
+		addrs: [][]ma.Multiaddr{nil, nil}, heard: make([]atomic.Int64, 2), ctx: ctx}
+	if _, err := r.syncOnce(ctx, 1, 0); err != nil {
+		t.Fatalf("answered sync: %v", err)
+	}
+	if len(a.node.Host().Network().ConnsToPeer(b.id.PeerID())) == 0 {
+		t.Fatal("an answered sync closed the connections")
+	}
+	silent.Store(true)
+	start := time.Now()
+	if _, err := r.syncOnce(ctx, 1, 0); !isTimeout(err) {
+		t.Fatalf("unanswered sync: %v; want a timeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("the unanswered sync took %v", d)
+	}
+	if cs := a.node.Host().Network().ConnsToPeer(b.id.PeerID()); len(cs) != 0 {
+		t.Fatalf("after an unanswered sync: %d connections still open", len(cs))
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -1412,6 +1414,34 @@ func (r *Room) syncFrom(ctx context.Context, seat uint8, from uint64) error {
 	}
 }
 
+// syncAnswerWait is how long a sync request waits for the first frame of
+// its answer before the connections to the peer are taken for stalled.
+var syncAnswerWait = 5 * time.Second
+
+// stalled closes the connections to a seat that did not start answering a
+// sync request in syncAnswerWait, so that the next attempt dials afresh.
+// A connection whose path went dark (a network outage of tens of seconds)
+// may otherwise stay open, its transport retransmitting with a growing
+// backoff, and take as long again to carry anything once the path is
+// back: a fresh dial gets through within a round trip. Nothing is lost:
+// the log streams on it are reopened and what they carried is repaired
+// by sync, as after any dropped connection.
+func (r *Room) stalled(seat uint8) {
+	p := r.peers[seat]
+	if len(r.node.host.Network().ConnsToPeer(p)) == 0 {
+		return
+	}
+	r.node.log.Info("no answer to a sync request: reconnecting", "seat", seat, "peer", p, "waited", syncAnswerWait)
+	r.node.host.Network().ClosePeer(p)
+}
+
+// isTimeout reports whether err is a deadline's (yamux and QUIC streams
+// report theirs as a net.Error with Timeout).
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
 // syncOnce asks one peer for up to maxSyncBatch entries from position from
 // and feeds them to the room.
 func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, error) {
@@ -1437,13 +1467,22 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 		return 0, err
 	}
 	s.CloseWrite()
+	// The answer starts at once (the server reads it from memory): none
+	// within syncAnswerWait means the path to the peer is stalled.
+	s.SetReadDeadline(time.Now().Add(syncAnswerWait))
 	br := bufio.NewReader(s)
 	got := uint64(0)
-	for {
+	for first := true; ; first = false {
 		m, err := r.node.readMsg(br, s)
 		if err != nil {
 			s.Reset()
+			if first && isTimeout(err) && ctx.Err() == nil {
+				r.stalled(seat)
+			}
 			return got, err
+		}
+		if first {
+			s.SetReadDeadline(time.Now().Add(30 * time.Second))
 		}
 		if m.Type == msgSyncEnd {
 			r.contact(seat)
