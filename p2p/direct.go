@@ -92,7 +92,7 @@ func (r *Room) watchDirect() (stop func()) {
 			r.senders[seat].signal()
 		}
 	}}
-	net := r.node.host.Network()
-	net.Notify(nb)
-	return func() { net.StopNotify(nb) }
+	nw := r.node.host.Network()
+	nw.Notify(nb)
+	return func() { nw.StopNotify(nb) }
 }
