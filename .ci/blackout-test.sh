@@ -178,8 +178,8 @@ game() {
   local all=("$h" "${js[@]}")
   for i in 0 1 2 3; do
     waitexit $((4 * ${timeout%s} + 60)) "${all[$i]}"
-    ST[$i]=$RC
-    T[$i]=$(($(cat "$(out "$i" "$d")".end) - t0))
+    ST[i]=$RC
+    T[i]=$(($(cat "$(out "$i" "$d")".end) - t0))
   done
   echo "blackout-test: $1: exit statuses ${ST[*]}, seconds from the cut to each exit ${T[*]}"
 }
@@ -214,7 +214,7 @@ for c in $CASES; do
     vs=()
     for i in 0 1 2; do
       [ "${ST[$i]}" = 1 ] || fail "short: connected seat $i exited with status ${ST[$i]}, not 1 (a verdict)"
-      line=$(grep -m1 'the table stopped: timeout: seat '"$CUT"' ' "$(out $i "$d")") ||
+      grep -q 'the table stopped: timeout: seat '"$CUT"' ' "$(out $i "$d")" ||
         fail "short: connected process $i did not stop the table with a timeout verdict against seat $CUT: $(grep 'masque: error' "$(out $i "$d")")"
       vs+=("$("$VC" "$d/s$i")") || fail "short: process $i's verdict: ${vs[-1]:-}"
       echo "${vs[-1]}" | grep -q "verdict timeout seat $CUT .* signature and evidence verified" || fail "short: process $i: ${vs[-1]}"
