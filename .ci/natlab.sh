@@ -26,6 +26,15 @@
 # the punch fails; on the real internet the packets' flight time avoids
 # the race, here there is none.
 #
+# Delays: with NFDELAY naming a built nfdelay (../shared/natlab/nfdelay.c:
+# cc -O2 -o nfdelay nfdelay.c -lnetfilter_queue, Debian
+# libnetfilter-queue-dev; this kernel has no sch_netem), every packet
+# crossing a wan link is held (iptables-legacy NFQUEUE to nfdelay; Debian
+# iptables) one way: relay
+# 20 ms, A 10, B 15, C 12 (override with NATLAB_DELAYS="relay A B C").
+# So a direct A<->B round trip is 2*(10+15) = 50 ms, and A<->B through
+# the relay 2*(10+20) + 2*(20+15) = 130 ms.
+#
 # Needs root, ip (iproute2) and nft (nftables).
 # usage: natlab.sh up | down | show
 set -euo pipefail
@@ -34,6 +43,24 @@ NS="${P}inet ${P}relay ${P}rA ${P}hA ${P}rB ${P}hB ${P}rC ${P}hC"
 declare -A WANIP=([relay]=11.0.0.10 [A]=11.0.0.21 [B]=11.0.0.22 [C]=11.0.0.23)
 declare -A LANNET=([A]=1 [B]=2 [C]=3)
 declare -A NATKIND=([A]=cone [B]=cone [C]=symmetric)
+read -r d_relay d_A d_B d_C <<<"${NATLAB_DELAYS:-20 10 15 12}"
+declare -A DELAY=([relay]=$d_relay [A]=$d_A [B]=$d_B [C]=$d_C)
+RUN="${TMPDIR:-/tmp}/natlab-${P}run"
+
+# delay NS MS: hold every packet crossing NS's wan link MS milliseconds
+# (both directions), when NFDELAY is set.
+delay() {
+  local ns=$1 ms=$2
+  [ -n "${NFDELAY:-}" ] || return 0
+  [ -x "$NFDELAY" ] || { echo "natlab: NFDELAY=$NFDELAY is not executable" >&2; return 1; }
+  # iptables-legacy: nftables' queue statement needs a module this kernel
+  # lacks; xt_NFQUEUE works.
+  ip netns exec "$ns" iptables-legacy -t mangle -A PREROUTING -i wan -j NFQUEUE --queue-num 0 --queue-bypass
+  ip netns exec "$ns" iptables-legacy -t mangle -A POSTROUTING -o wan -j NFQUEUE --queue-num 0 --queue-bypass
+  mkdir -p "$RUN"
+  ip netns exec "$ns" setsid "$NFDELAY" 0 "$ms" </dev/null >"$RUN/nfdelay-$ns.log" 2>&1 &
+  echo $! >"$RUN/nfdelay-$ns.pid"
+}
 
 up() {
   for n in $NS; do ip netns add "$n"; ip -n "$n" link set lo up; done
@@ -43,6 +70,7 @@ up() {
   ip -n "${P}inet" link set p-relay master br0 up
   ip -n "${P}relay" addr add "${WANIP[relay]}/24" dev wan
   ip -n "${P}relay" link set wan up
+  delay "${P}relay" "${DELAY[relay]}"
   for h in A B C; do
     r="${P}r$h" home="${P}h$h" net=${LANNET[$h]}
     ip link add name wan netns "$r" type veth peer name "p-$h" netns "${P}inet"
@@ -67,10 +95,15 @@ table ip natlab {
               iifname "wan" ct state new drop; }
 }
 NFT
+    delay "$r" "${DELAY[$h]}"
   done
 }
 
 down() {
+  for f in "$RUN"/nfdelay-*.pid; do
+    [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null
+    rm -f "$f"
+  done
   for n in $NS; do ip netns del "$n" 2>/dev/null || true; done
 }
 

@@ -7,6 +7,9 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"log/slog"
+	"net"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -593,6 +596,9 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		go func() { defer r.wg.Done(); s.run(runCtx) }()
 	}
 	defer r.drainSenders()
+	// Hole punching may make a direct connection to a seat we reach
+	// through a relay: the sender then moves its stream onto it.
+	defer r.watchDirect()()
 
 	authored := make(chan authorResult, 1)
 	authorCtx, stopAuthor := context.WithCancel(runCtx)
@@ -715,6 +721,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			if res.pos != r.next() {
 				continue
 			}
+			r.traceEntry("entry authored", res.pos, r.self)
 			e := &ledger.Entry{Pos: res.pos, Seat: r.self, Prev: r.prevHash(), Body: res.body}
 			e.Sign(r.game, r.node.id.SigningKey())
 			v, err = r.onEntry(-1, e, ledger.Hash{}, false)
@@ -1173,6 +1180,7 @@ func (r *Room) advance() (*Verdict, error) {
 			}
 			return v, nil
 		}
+		r.traceEntry("entry applied", pos, e.Seat)
 		state := r.cfg.Replica.StateHash()
 		// Written now, synced and sent by flush once the batch is done.
 		if err := r.cfg.Store.Write(e); err != nil {
@@ -1198,6 +1206,15 @@ func (r *Room) advance() (*Verdict, error) {
 				}
 			}
 		}
+	}
+}
+
+// traceEntry logs, at debug level, an entry's progress with a timestamp
+// in microseconds (processes on one machine share the clock: the NAT
+// lab's latency benchmark, .ci/nat-bench.sh, subtracts them).
+func (r *Room) traceEntry(what string, pos uint64, seat uint8) {
+	if r.node.log.Enabled(context.Background(), slog.LevelDebug) {
+		r.node.log.Debug(what, "pos", pos, "seat", seat, "t_us", time.Now().UnixMicro())
 	}
 }
 
@@ -1435,6 +1452,34 @@ func (r *Room) syncFrom(ctx context.Context, seat uint8, from uint64) error {
 	}
 }
 
+// syncAnswerWait is how long a sync request waits for the first frame of
+// its answer before the connections to the peer are taken for stalled.
+var syncAnswerWait = 5 * time.Second
+
+// stalled closes the connections to a seat that did not start answering a
+// sync request in syncAnswerWait, so that the next attempt dials afresh.
+// A connection whose path went dark (a network outage of tens of seconds)
+// may otherwise stay open, its transport retransmitting with a growing
+// backoff, and take as long again to carry anything once the path is
+// back: a fresh dial gets through within a round trip. Nothing is lost:
+// the log streams on it are reopened and what they carried is repaired
+// by sync, as after any dropped connection.
+func (r *Room) stalled(seat uint8) {
+	p := r.peers[seat]
+	if len(r.node.host.Network().ConnsToPeer(p)) == 0 {
+		return
+	}
+	r.node.log.Info("no answer to a sync request: reconnecting", "seat", seat, "peer", p, "waited", syncAnswerWait)
+	r.node.host.Network().ClosePeer(p)
+}
+
+// isTimeout reports whether err is a deadline's (yamux and QUIC streams
+// report theirs as a net.Error with Timeout).
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &ne) && ne.Timeout()
+}
+
 // syncOnce asks one peer for up to maxSyncBatch entries from position from
 // and feeds them to the room.
 func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, error) {
@@ -1460,13 +1505,22 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 		return 0, err
 	}
 	s.CloseWrite()
+	// The answer starts at once (the server reads it from memory): none
+	// within syncAnswerWait means the path to the peer is stalled.
+	s.SetReadDeadline(time.Now().Add(syncAnswerWait))
 	br := bufio.NewReader(s)
 	got := uint64(0)
-	for {
+	for first := true; ; first = false {
 		m, err := r.node.readMsg(br, s)
 		if err != nil {
 			s.Reset()
+			if first && isTimeout(err) && ctx.Err() == nil {
+				r.stalled(seat)
+			}
 			return got, err
+		}
+		if first {
+			s.SetReadDeadline(time.Now().Add(30 * time.Second))
 		}
 		if m.Type == msgSyncEnd {
 			r.contact(seat)

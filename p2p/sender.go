@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/network"
@@ -27,6 +28,11 @@ type sender struct {
 	draining bool
 	wake     chan struct{}
 	done     chan struct{}
+
+	// moves counts the streams moved from a relayed connection onto a
+	// direct one, cutMoves those of them whose receiver did not finish
+	// the old stream in time (frames in flight on it may be lost).
+	moves, cutMoves atomic.Int32
 }
 
 func newSender(r *Room, p peer.ID, addrs []ma.Multiaddr) *sender {
@@ -80,6 +86,24 @@ func (s *sender) run(ctx context.Context) {
 	}()
 	backoff := 50 * time.Millisecond
 	for {
+		s.mu.Lock()
+		draining := s.draining
+		s.mu.Unlock()
+		if st != nil && !draining && s.shouldMove(st) {
+			// Hole punching made a direct connection: the next frame
+			// goes on a new stream, which libp2p opens on it.
+			from := st.Conn().RemoteMultiaddr()
+			clean := finishStream(ctx, st)
+			st = nil
+			s.moves.Add(1)
+			if !clean {
+				s.cutMoves.Add(1)
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			s.room.node.log.Info("log stream moving to a direct connection", "peer", s.peer, "from", from, "clean", clean)
+		}
 		s.mu.Lock()
 		q, draining := s.queue, s.draining
 		s.queue = nil
