@@ -370,7 +370,13 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 // the seat's answer window counting down.
 func (m Model) viewNotices(b *strings.Builder) {
 	for _, n := range m.tv.Notices {
-		b.WriteString(m.st.head.Render(n.Title) + " " + n.Text + "\n")
+		// "This morning: You were attacked.", but "Vote today? 2 of 6
+		// answered": the title and its text read as one line.
+		title := n.Title
+		if title != "" && !strings.ContainsAny(title[len(title)-1:], "?!.:") {
+			title += ":"
+		}
+		b.WriteString(m.st.head.Render(title) + " " + n.Text + "\n")
 		switch {
 		case n.Window == "":
 		case n.Yours:
