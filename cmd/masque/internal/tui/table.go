@@ -319,16 +319,16 @@ func (m Model) viewTopTable() (string, bool) {
 }
 
 // viewSeatGrid draws the seats in columns, each with its first attribute
-// (coins): "▶" marks whose turn it is, "←" who must answer.
+// (coins) and its status in a few words (Mafia's "out: Civilian", "your
+// mate"): "▶" marks whose turn it is, "←" who must answer.
 func (m Model) viewSeatGrid(b *strings.Builder) {
 	width := m.width
 	if width <= 0 {
 		width = 100
 	}
-	const cellWidth = 24
-	cols := max(1, (width-2)/cellWidth)
 	seats := m.tv.Seats
-	var row strings.Builder
+	cells := make([]string, len(seats))
+	cellWidth, brief := 24, false
 	for i, s := range seats {
 		mark := "  "
 		switch {
@@ -345,7 +345,18 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		if len(s.Attrs) > 0 {
 			cell += " " + s.Attrs[0].Value
 		}
-		if pad := cellWidth - len([]rune(cell)); pad > 0 && (i+1)%cols != 0 {
+		if s.Brief != "" {
+			cell += " · " + s.Brief
+			brief = true
+		}
+		cells[i] = cell
+		cellWidth = max(cellWidth, ansi.StringWidth(cell)+2)
+	}
+	cols := max(1, (width-2)/cellWidth)
+	var row strings.Builder
+	for i, s := range seats {
+		cell := cells[i]
+		if pad := cellWidth - ansi.StringWidth(cell); pad > 0 && (i+1)%cols != 0 {
 			cell += strings.Repeat(" ", pad)
 		}
 		if s.Turn {
@@ -358,11 +369,15 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 			row.Reset()
 		}
 	}
-	what := "nothing"
+	var legend []string
 	if len(seats) > 0 && len(seats[0].Attrs) > 0 {
-		what = seats[0].Attrs[0].Name
+		legend = append(legend, seats[0].Attrs[0].Name+" after each name")
 	}
-	b.WriteString(m.st.dim.Render("  " + what + " after each name; ▶ whose turn, ← who answers"))
+	if brief {
+		legend = append(legend, "after · what you know of them")
+	}
+	legend = append(legend, "▶ whose turn, ← who answers")
+	b.WriteString(m.st.dim.Render("  " + strings.Join(legend, "; ")))
 	b.WriteByte('\n')
 }
 

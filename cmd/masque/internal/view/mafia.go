@@ -72,13 +72,16 @@ func (Mafia) Build(in Input) (Table, bool) {
 		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
 		var status []string
 		role, revealed := s.Revealed(p)
+		var brief []string // the status in a few words (Seat.Brief)
 		switch {
 		case s.Alive(p):
 			status = append(status, "alive")
 		case s.Left(p):
 			status = append(status, "left the game")
+			brief = append(brief, "left")
 		default:
 			status = append(status, "out")
+			brief = append(brief, "out")
 		}
 		switch c, ok := in.Opened[s.RoleSlot(p)]; {
 		case revealed:
@@ -88,20 +91,29 @@ func (Mafia) Build(in Input) (Table, bool) {
 			} else {
 				status = append(status, "was "+article(role))
 			}
+			brief = append(brief, mafia.CardWords(role))
 		case ok && mafia.IsRole(c):
 			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: FaceUp, Note: "role"})
 			status = append(status, "was "+article(c))
+			brief = append(brief, mafia.CardWords(c))
 		case p == me && k.Role >= 0:
 			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"}) // the status says it
 			status = append(status, "you are "+article(k.Role))
+			brief = append(brief, mafia.CardWords(k.Role))
 		default:
 			st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "role"})
 		}
 		if p != me && slices.Contains(k.Mates, p) {
 			status = append(status, "your mate in the mafia")
+			brief = append(brief, "your mate")
 		}
 		if r, ok := k.Checks[p]; ok && p != me {
 			status = append(status, "you checked: "+teamWords(r))
+			brief = append(brief, "checked: "+teamWords(r))
+		}
+		st.Brief = strings.Join(brief, ", ")
+		if !s.Alive(p) && len(brief) > 1 {
+			st.Brief = brief[0] + ": " + strings.Join(brief[1:], ", ") // "out: Civilian"
 		}
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {

@@ -68,7 +68,10 @@ type Seat struct {
 	// Beast": a hint token on the Beast's portrait).
 	Tokens []string
 	Status string // "masked", "unmasked: the Beast"
-	Cards  []Card // in front of the player: face up, face down, or known to the seat
+	// Brief is the status in a few words, for a screen too small for a
+	// row per seat ("out: Civilian", "mate"); "" when it has nothing to say.
+	Brief string
+	Cards []Card // in front of the player: face up, face down, or known to the seat
 	// Moved says where the player sits when it is not their own place
 	// ("in Fedya's chair": the Puppeteer moved them); "" otherwise.
 	Moved string
