@@ -260,7 +260,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
 	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
-		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions,
+		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions, TableNight: v.TableNight,
 		CanLeave: v.CanLeave, Leaving: v.Leaving}
 	// Out of the game: its program may stop once every other seat holds
 	// the entry with its card key (it would take the entry with it).

@@ -59,6 +59,10 @@ type Snapshot struct {
 	// without a power, which may sleep ([Actor]).
 	Night     bool
 	Decisions []engine.Effect
+	// TableNight: the table waits for some seat's secret night actions,
+	// this seat's or not (a seat that posted its own waits for the
+	// others' before the day).
+	TableNight bool
 	// CanLeave: the seat may leave the game for good now ([Leaver]);
 	// Leaving: it asked, and leaves at its next move; Retired: it is out
 	// of the game and published its card key, so that closing the screen

@@ -28,7 +28,7 @@ func (m Model) buildView() *view.Table {
 	t, ok := view.Build(view.Input{Rules: m.snap.Rules, Seat: engine.Seat(m.snap.Seat), Names: m.snap.Names,
 		Known: m.snap.Known, Opened: m.snap.Opened, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
 		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt,
-		Private: m.snap.Private, Night: m.snap.Night, Decisions: m.snap.Decisions})
+		Private: m.snap.Private, Night: m.snap.Night, Decisions: m.snap.Decisions, TableNight: m.snap.TableNight})
 	if !ok {
 		return nil
 	}

@@ -38,10 +38,18 @@ func (Mafia) Build(in Input) (Table, bool) {
 	t := Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
 	need := s.Next()
 	day := isDay(s.Phase())
+	// A seat that posted its night actions waits, like the others, for
+	// the rest of the night: the rules' state may already be the coming
+	// day (the recognition night comes before day 1's first move), but
+	// no day move is asked until every seat has posted.
+	night := in.Night || in.TableNight
+	if night && !in.Night {
+		need = engine.Need{}
+	}
 
 	// Status line.
 	when := fmt.Sprintf("night %d", s.Day())
-	if day && !in.Night { // the recognition night comes before day 1's first move
+	if day && !night { // the recognition night comes before day 1's first move
 		when = fmt.Sprintf("day %d", s.Day())
 	}
 	switch {
@@ -146,7 +154,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	}
 
 	// The vote in progress and the morning's announcement.
-	if n := mafiaVote(s, me); n != nil && !in.Night {
+	if n := mafiaVote(s, me); n != nil && !night {
 		t.Notices = append(t.Notices, *n)
 	}
 	if day && s.Day() > 1 {

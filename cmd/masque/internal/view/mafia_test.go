@@ -22,13 +22,23 @@ func TestMafiaRecognitionNightIsNight(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		night bool
-		when  string
-		vote  bool
-	}{{true, "night 1", false}, {false, "day 1", true}} {
-		tb, ok := Build(Input{Rules: s, Seat: 0, Names: o.Players, Night: tc.night, MyTurn: true, Private: mafia.NewKnowledge(engine.Seat(0))})
+		night, tableNight bool
+		when              string
+		vote              bool
+	}{{true, true, "night 1", false}, {false, false, "day 1", true}, {false, true, "night 1", false}} {
+		// tableNight without night: the seat posted its own night
+		// actions, the others have not yet (day 1's first move, seat 0's,
+		// is not asked yet).
+		tb, ok := Build(Input{Rules: s, Seat: 0, Names: o.Players, Night: tc.night, TableNight: tc.tableNight,
+			MyTurn: tc.night || !tc.tableNight, Private: mafia.NewKnowledge(engine.Seat(0))})
 		if !ok {
 			t.Fatal("no view")
+		}
+		if tc.tableNight && !tc.night {
+			if tb.Status != "night 1 · the city sleeps" || tb.Seats[0].Turn || tb.Waiting != "" || tb.Question != nil {
+				t.Errorf("after its own night actions, the seat is shown %q (turn %v, waiting %q, question %v)",
+					tb.Status, tb.Seats[0].Turn, tb.Waiting, tb.Question != nil)
+			}
 		}
 		if !strings.HasPrefix(tb.Status, tc.when) {
 			t.Errorf("night %v: status %q, want it to start with %q", tc.night, tb.Status, tc.when)

@@ -210,7 +210,11 @@ type Input struct {
 	// power and may sleep).
 	Night     bool
 	Decisions []engine.Effect
-	Over      bool
+	// TableNight: the table waits for some seat's secret night actions
+	// (the seat's own posted or not): it is night, whatever the rules'
+	// state says of the coming day.
+	TableNight bool
+	Over       bool
 	// Salt is a secret of the screen's, used for the nonces of sealed
 	// choices (an Eavesdrop commitment): the same salt opens what it
 	// sealed. A screen draws it at random once.
