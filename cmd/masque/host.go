@@ -551,9 +551,12 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 	if s := g.Snapshot(); s.Retired {
 		// Out of the game (left, or eliminated), with the card key
 		// published and held by every seat: nobody waits for this seat.
-		code := rosterCode(g.Transcript().Roster)
 		r.printf("you are out of the game; the others play on without you")
-		r.printf("to follow the rest of it: masque watch %s", code)
+		// A join code is listed only while the table seats: give a
+		// seat still playing, by the address this peer reaches it at.
+		if addrs := g.WatchAddrs(); len(addrs) > 0 {
+			r.printf("to follow the rest of it: masque watch %s", addrs[0])
+		}
 		return errOutOfGame
 	}
 	if ctx.Err() != nil {
