@@ -374,7 +374,22 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 		}
 		q.Choices = append(q.Choices, Choice{Words: words, Night: &Night{Power: d.Power, Target: p}})
 	}
+	// A mate comes last: the cursor starts on the first choice.
+	slices.SortStableFunc(q.Choices, func(a, b Choice) int {
+		return cmpBool(slices.Contains(k.Mates, a.Night.Target) && a.Night.Target != me, slices.Contains(k.Mates, b.Night.Target) && b.Night.Target != me)
+	})
 	return q
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // mafiaChoices lists the moves seat me may make now, in words.
@@ -391,17 +406,24 @@ func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[
 		try("vote today", engine.Move{Kind: mafia.MoveHold, Args: []int{1}})
 		try("no vote today", engine.Move{Kind: mafia.MoveHold, Args: []int{0}})
 	case mafia.PhaseVote:
+		// The mates last (before abstaining): the cursor starts on the
+		// first choice.
+		var mates []engine.Seat
 		for _, p := range s.Living() {
-			if p == me {
-				continue
+			switch {
+			case p == me:
+			case slices.Contains(k.Mates, p):
+				mates = append(mates, p)
+			default:
+				words := "vote to eliminate " + s.Name(p)
+				if r, ok := k.Checks[p]; ok {
+					words += " (checked: " + teamWords(r) + ")"
+				}
+				try(words, engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
 			}
-			words := "vote to eliminate " + s.Name(p)
-			if slices.Contains(k.Mates, p) {
-				words += " (your mate)"
-			} else if r, ok := k.Checks[p]; ok {
-				words += " (checked: " + teamWords(r) + ")"
-			}
-			try(words, engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
+		}
+		for _, p := range mates {
+			try("vote to eliminate "+s.Name(p)+" (your mate)", engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
 		}
 		try("abstain", engine.Move{Kind: mafia.MoveVote, Args: []int{-1}})
 	case mafia.PhaseDayAnswer, mafia.PhaseNightAnswer, mafia.PhaseDateAnswer:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/mafia/mafiatest"
 )
 
 // The recognition night comes before day 1's first move: a seat asked
@@ -49,6 +50,59 @@ func TestMafiaRecognitionNightIsNight(t *testing.T) {
 		}
 		if vote != tc.vote {
 			t.Errorf("night %v: the vote-today notice shown: %v", tc.night, vote)
+		}
+	}
+}
+
+// A mafioso's first choice (where the cursor starts) is never their mate:
+// enter at once must not vote out, or attack, one of their own. The mates
+// come last (before abstaining), marked "(your mate)".
+func TestMafiaMateIsNotTheFirstChoice(t *testing.T) {
+	src := `game mafia players=Anna,Boris,Clara,Dima,Egor,Fedya roles=Mafioso,Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft,Alibi
+Anna hold yes
+Boris hold yes
+Clara hold yes
+Dima hold yes
+Egor hold no
+Fedya hold no
+`
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.Run(sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, me := range []engine.Seat{0, 1} {
+		k := tab.Knowledge(me)
+		if len(k.Mates) != 1 {
+			t.Fatalf("seat %d: mates %v", me, k.Mates)
+		}
+		for _, night := range []bool{false, true} {
+			in := Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: k, MyTurn: true}
+			if night {
+				in.Night, in.TableNight = true, true
+				in.Decisions = []engine.Effect{{Power: mafia.PowerKill, Targets: tab.State.Living()}}
+			}
+			tb, _ := Build(in)
+			if tb.Question == nil || len(tb.Question.Choices) < 3 {
+				if !night && me != 0 {
+					continue // not Boris's turn to vote
+				}
+				t.Fatalf("seat %d night %v: no question", me, night)
+			}
+			cs := tb.Question.Choices
+			if strings.Contains(cs[0].Words, "your mate") {
+				t.Errorf("seat %d night %v: the first choice is %q", me, night, cs[0].Words)
+			}
+			last := cs[len(cs)-1].Words
+			if !night {
+				last = cs[len(cs)-2].Words // before abstain
+			}
+			if !strings.Contains(last, "your mate") {
+				t.Errorf("seat %d night %v: the mate is not last: %q", me, night, last)
+			}
 		}
 	}
 }
