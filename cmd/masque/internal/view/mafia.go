@@ -43,8 +43,8 @@ func (Mafia) Build(in Input) (Table, bool) {
 	// day (the recognition night comes before day 1's first move), but
 	// no day move is asked until every seat has posted.
 	night := in.Night || in.TableNight
-	if night && !in.Night {
-		need = engine.Need{}
+	if night {
+		need = engine.Need{} // nobody's turn: every living seat chooses in secret
 	}
 
 	// Status line.

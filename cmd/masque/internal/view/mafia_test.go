@@ -35,6 +35,9 @@ func TestMafiaRecognitionNightIsNight(t *testing.T) {
 		if !ok {
 			t.Fatal("no view")
 		}
+		if tc.tableNight && tb.Seats[0].Turn {
+			t.Errorf("night %v: seat 0 is marked as having the turn at night", tc.night)
+		}
 		if tc.tableNight && !tc.night {
 			if tb.Status != "night 1 · the city sleeps" || tb.Seats[0].Turn || tb.Waiting != "" || tb.Question != nil {
 				t.Errorf("after its own night actions, the seat is shown %q (turn %v, waiting %q, question %v)",
