@@ -7,8 +7,10 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
 )
@@ -33,6 +35,11 @@ func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
 		m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
 		v := m.View()
 		checkFits(t, v, 80, 24)
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "whose turn") && !strings.Contains(l, "who answers") {
+				t.Fatalf("the grid's legend is cut:\n%s", v)
+			}
+		}
 		s := snap.Rules.(*mafia.State)
 		if !m.compactSeats(len(names)) {
 			t.Fatalf("7 seats at 80x24 are not in columns:\n%s", v)
@@ -73,5 +80,25 @@ func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
 	}
 	if !sawOut {
 		t.Fatal("nobody was out")
+	}
+}
+
+// The grid's legend fits one line of 80 columns with both a vote and what
+// the seat knows after the names.
+func TestSeatGridLegendFits(t *testing.T) {
+	m := Model{st: newStyles(true), width: 80, height: 24}
+	m.tv = &view.Table{Seats: []view.Seat{
+		{Name: "ann", You: true, Attrs: []view.Attr{{Name: "vote", Value: "bob"}}, Brief: "Mafioso"},
+		{Name: "bob", Turn: true}, {Name: "cat", Brief: "out: Civilian"}, {Name: "dan"}, {Name: "eve"}, {Name: "fox"}, {Name: "gus"},
+	}}
+	var b strings.Builder
+	m.viewSeatGrid(&b)
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if ansi.StringWidth(l) > 78 {
+			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
+		}
+	}
+	if !strings.Contains(b.String(), "ann (you) bob · Mafioso") || !strings.Contains(b.String(), "cat · out: Civilian") {
+		t.Errorf("the grid:\n%s", b.String())
 	}
 }

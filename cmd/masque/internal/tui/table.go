@@ -369,15 +369,20 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 			row.Reset()
 		}
 	}
-	var legend []string
+	attr := ""
 	if len(seats) > 0 && len(seats[0].Attrs) > 0 {
-		legend = append(legend, seats[0].Attrs[0].Name+" after each name")
+		attr = seats[0].Attrs[0].Name
 	}
-	if brief {
-		legend = append(legend, "after · what you know of them")
+	legend := attr + " after each name; ▶ whose turn, ← who answers"
+	switch {
+	case brief && attr != "":
+		legend = "after each name: " + attr + " · what you know; ▶ whose turn, ← who answers"
+	case brief:
+		legend = "after each name: · what you know; ▶ whose turn, ← who answers"
+	case attr == "":
+		legend = "▶ whose turn, ← who answers"
 	}
-	legend = append(legend, "▶ whose turn, ← who answers")
-	b.WriteString(m.st.dim.Render("  " + strings.Join(legend, "; ")))
+	b.WriteString(m.st.dim.Render("  " + legend))
 	b.WriteByte('\n')
 }
 
