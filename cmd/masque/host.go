@@ -550,7 +550,12 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 	}
 	if s := g.Snapshot(); s.Retired {
 		// Out of the game (left, or eliminated), with the card key
-		// published and held by every seat: nobody waits for this seat.
+		// published and held by every seat: nobody waits for this seat,
+		// and the same command must not resume it (nor 'masque host'
+		// take it for the table to resume).
+		if err := os.WriteFile(filepath.Join(dir, outFile), []byte("out of the game: nothing to resume\n"), 0o600); err != nil {
+			r.printf("warning: %v", err)
+		}
 		r.printf("you are out of the game; the others play on without you")
 		// A join code is listed only while the table seats: give a
 		// seat still playing, by the address this peer reaches it at.
@@ -908,6 +913,11 @@ func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Se
 // nameFile keeps the table's lobby name in its state directory.
 const nameFile = "name"
 
+// outFile marks a state directory whose seat is out of the game (it left,
+// or was eliminated, and closed its screen): the game goes on without it,
+// so it is not an unfinished game to resume.
+const outFile = "out"
+
 // unfinishedDirs lists the state directories (tableRoots) of games this
 // player was seated at and has not finished (no transcript written, no
 // verdict).
@@ -933,6 +943,9 @@ func unfinishedIn(root string) []string {
 		}
 		if _, err := os.Stat(filepath.Join(dir, store.VerdictFile)); err == nil {
 			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, outFile)); err == nil {
+			continue // this seat is out of the game, which goes on without it
 		}
 		out = append(out, dir)
 	}

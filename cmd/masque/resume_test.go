@@ -52,6 +52,10 @@ func TestHostFindsItsUnfinishedTables(t *testing.T) {
 	unfinishedTable(t, cfg, 3, "friday", []byte("another creator")) // joined, not hosted
 	finished := unfinishedTable(t, cfg, 4, "friday", me)
 	os.WriteFile(filepath.Join(finished, "transcript.masque"), []byte("done"), 0o600)
+	// Out of the game (left it, or eliminated, and closed the screen):
+	// the game goes on without this seat; nothing to resume.
+	out := unfinishedTable(t, cfg, 5, "friday", me)
+	os.WriteFile(filepath.Join(out, outFile), []byte("out"), 0o600)
 
 	r := &netRun{config: cfg}
 	for _, c := range []struct {
