@@ -569,7 +569,7 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 			hint: fmt.Sprintf("to rejoin this game, run the same command again with --state %s", dir)}
 	}
 	return &exitError{code: 1, err: errors.New("you left the table before the end of the game"),
-		hint: fmt.Sprintf("the others wait for you (until their --timeout); run the same command again with --state %s to rejoin", dir)}
+		hint: fmt.Sprintf("the game is not over and the others wait for you: when your move is due and its time runs out, they stop the table and name you. To come back, run the same command again (it finds the game in %s)", dir)}
 }
 
 // tableLabel is how a table is named in messages: its join code.
