@@ -279,11 +279,17 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 				count[engine.Seat(v)]++
 			}
 		}
-		var parts []string
+		// The most votes first ("bob 3, you 2"), then in seat order.
+		var named []engine.Seat
 		for p := range engine.Seat(s.Players()) {
-			if c := count[p]; c > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", nameFor(s, p, me), c))
+			if count[p] > 0 {
+				named = append(named, p)
 			}
+		}
+		slices.SortStableFunc(named, func(a, b engine.Seat) int { return count[b] - count[a] })
+		var parts []string
+		for _, p := range named {
+			parts = append(parts, fmt.Sprintf("%s %d", nameFor(s, p, me), count[p]))
 		}
 		if abst > 0 {
 			parts = append(parts, fmt.Sprintf("abstained %d", abst))

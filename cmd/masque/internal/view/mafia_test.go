@@ -109,3 +109,36 @@ Fedya hold no
 		}
 	}
 }
+
+// The day's tally names the most votes first: "Clara 3, Anna 1, Boris 1".
+func TestMafiaVoteTallyMostFirst(t *testing.T) {
+	src := `game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft
+Anna hold yes
+Boris hold yes
+Clara hold yes
+Dima hold no
+Egor hold no
+Anna vote Clara
+Boris vote Clara
+Clara vote Anna
+Dima vote Clara
+`
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.Run(sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := Build(Input{Rules: tab.State, Seat: 4, Names: sc.Options.Players, Private: tab.Knowledge(4), MyTurn: true})
+	for _, n := range tb.Notices {
+		if n.Title == "The vote" {
+			if want := "4 of 5 voted: Clara 3, Anna 1"; n.Text != want {
+				t.Errorf("the tally %q, want %q", n.Text, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no tally: %+v", tb.Notices)
+}
