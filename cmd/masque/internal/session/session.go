@@ -103,6 +103,10 @@ type ChatLine struct {
 	Text string    // as its author wrote it (cleaned: no control characters)
 	At   time.Time // when the author wrote it (its clock)
 	Seq  uint32    // the author's message number
+	// After is one more than the number of log lines that came before the
+	// message when it reached this seat (kept across a restart, so that
+	// a resumed screen shows it where it was); 0 when unknown.
+	After int
 }
 
 // Chatter is a Session at a networked table, with its table chat: short
