@@ -1005,9 +1005,32 @@ func stateChoices(dirs []string) []string {
 // at and has not finished, at the table called name or with the join code
 // code.
 func (r *netRun) unfinished(name, code string) []string {
+	return matchDirs(r.unfinishedDirs(), name, code)
+}
+
+// outOf lists the state directories of games this player is out of
+// (outFile) and that went on without it, at the table called name or with
+// the join code code.
+func (r *netRun) outOf(name, code string) []string {
+	var dirs []string
+	for _, root := range r.tableRoots() {
+		ents, _ := os.ReadDir(root)
+		for _, e := range ents {
+			dir := filepath.Join(root, e.Name())
+			if _, err := os.Stat(filepath.Join(dir, outFile)); err == nil && hasTable(dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+	}
+	return matchDirs(dirs, name, code)
+}
+
+// matchDirs keeps the state directories of the table called name or with
+// the join code code.
+func matchDirs(dirs []string, name, code string) []string {
 	want, codeErr := lobby.ParseCode(code)
 	var out []string
-	for _, dir := range r.unfinishedDirs() {
+	for _, dir := range dirs {
 		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
 		switch {
 		case name != "" && string(n) == name:

@@ -126,3 +126,23 @@ func TestStateDirectories(t *testing.T) {
 		t.Fatalf("log file %s", f.Name())
 	}
 }
+
+// A game this player is out of (it left, or was eliminated, and closed the
+// screen) is not resumed by the same 'masque join': the command says so
+// and looks for a new table by that name.
+func TestJoinDoesNotResumeAGameYouAreOutOf(t *testing.T) {
+	cfg := t.TempDir()
+	out := unfinishedTable(t, cfg, 6, "docks", []byte("the creator"))
+	os.WriteFile(filepath.Join(out, outFile), []byte("out"), 0o600)
+	r := &netRun{config: cfg}
+	if got := r.unfinished("docks", ""); len(got) != 0 {
+		t.Fatalf("unfinished: %v", got)
+	}
+	if got := r.outOf("docks", ""); len(got) != 1 || got[0] != out {
+		t.Fatalf("outOf: %v", got)
+	}
+	code, stdout, errOut := runOut("join", "--bot", "docks", "--config", cfg, "--wait", "300ms")
+	if code != 1 || !strings.Contains(stdout+errOut, "you are out of the game you played at docks") || strings.Contains(stdout+errOut, "resuming") {
+		t.Fatalf("join of a game you are out of: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+}
