@@ -146,3 +146,20 @@ func TestJoinDoesNotResumeAGameYouAreOutOf(t *testing.T) {
 		t.Fatalf("join of a game you are out of: exit %d\n%s\n%s", code, stdout, errOut)
 	}
 }
+
+// 'masque join CODE' run again after a crash resumes the game seated by
+// that code (the argument is the join code, not the table's name).
+func TestJoinByCodeResumes(t *testing.T) {
+	cfg := t.TempDir()
+	dir := unfinishedTable(t, cfg, 7, "harbor", []byte("the creator"))
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := rosterCode(st.Table().Roster)
+	st.Close()
+	_, stdout, errOut := runOut("join", "--bot", code, "--config", cfg, "--wait", "300ms")
+	if !strings.Contains(stdout+errOut, "resuming your unfinished game from "+dir) {
+		t.Fatalf("join %s did not resume %s:\n%s\n%s", code, dir, stdout, errOut)
+	}
+}
