@@ -121,6 +121,14 @@ func TestMafiaPlayedToTheEndOnTheScreen(t *testing.T) {
 							t.Fatalf("the help page lacks %q:\n%s", want, hv)
 						}
 					}
+					// No key of another game: Mafia has no claim to pass
+					// and no hidden swap to confirm.
+					all := strings.Join(h.helpLines(120), "\n")
+					for _, not := range []string{"p passes", "exchange the cards"} {
+						if strings.Contains(all, not) {
+							t.Fatalf("the help page lists %q:\n%s", not, all)
+						}
+					}
 				}
 				if k, ok := snap.Private.(*mafia.Knowledge); !ok || k.Role < 0 {
 					t.Fatalf("the person does not know their role: %+v", snap.Private)

@@ -532,8 +532,12 @@ func (m Model) helpLines(width int) []string {
 	heads = append(heads, "Keys")
 	add("Keys")
 	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
-	add("  p passes (when you may let a decision go: a claim waiting for your answer)")
-	add("  y/n answer a question (really exchange the cards? leave the table?)")
+	if !t.NoPass {
+		add("  p passes (when you may let a decision go: a claim waiting for your answer)")
+		add("  y/n answer a question (really exchange the cards? leave the table?)")
+	} else {
+		add("  y/n answer a question (leave the table?)")
+	}
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
 	if _, ok := m.sess.(session.Leaver); ok && (m.snap.CanLeave || m.snap.Leaving) {
 		add("  q then l leaves the game for good: you are out at your next move and your role is shown; the others play on without you, and your screen closes")

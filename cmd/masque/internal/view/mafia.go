@@ -200,6 +200,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	}
 	t.Memory = mafiaMemory(s, me, k, known)
 	t.Help = mafiaHelp(s, k)
+	t.NoPass = true
 	return t, true
 }
 

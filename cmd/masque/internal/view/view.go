@@ -181,6 +181,9 @@ type Table struct {
 	Memory   []string // what the seat knows that the table does not show; an indented line continues the one above
 	Log      []string // the public log in words, oldest first
 	Help     []Section
+	// NoPass: the game never lets a decision go with p (a claim's answer)
+	// nor asks to confirm a hidden swap; the help page does not list them.
+	NoPass bool
 }
 
 // Input is what a view is built from: public state and the seat's own
