@@ -550,10 +550,18 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 	}
 	if s := g.Snapshot(); s.Retired {
 		// Out of the game (left, or eliminated), with the card key
-		// published and held by every seat: nobody waits for this seat.
-		code := rosterCode(g.Transcript().Roster)
+		// published and held by every seat: nobody waits for this seat,
+		// and the same command must not resume it (nor 'masque host'
+		// take it for the table to resume).
+		if err := os.WriteFile(filepath.Join(dir, outFile), []byte("out of the game: nothing to resume\n"), 0o600); err != nil {
+			r.printf("warning: %v", err)
+		}
 		r.printf("you are out of the game; the others play on without you")
-		r.printf("to follow the rest of it: masque watch %s", code)
+		// A join code is listed only while the table seats: give a
+		// seat still playing, by the address this peer reaches it at.
+		if addrs := g.WatchAddrs(); len(addrs) > 0 {
+			r.printf("to follow the rest of it: masque watch %s", addrs[0])
+		}
 		return errOutOfGame
 	}
 	if ctx.Err() != nil {
@@ -561,7 +569,7 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 			hint: fmt.Sprintf("to rejoin this game, run the same command again with --state %s", dir)}
 	}
 	return &exitError{code: 1, err: errors.New("you left the table before the end of the game"),
-		hint: fmt.Sprintf("the others wait for you (until their --timeout); run the same command again with --state %s to rejoin", dir)}
+		hint: fmt.Sprintf("the game is not over and the others wait for you: when your move is due and its time runs out, they stop the table and name you. To come back, run the same command again (it finds the game in %s)", dir)}
 }
 
 // tableLabel is how a table is named in messages: its join code.
@@ -905,6 +913,11 @@ func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Se
 // nameFile keeps the table's lobby name in its state directory.
 const nameFile = "name"
 
+// outFile marks a state directory whose seat is out of the game (it left,
+// or was eliminated, and closed its screen): the game goes on without it,
+// so it is not an unfinished game to resume.
+const outFile = "out"
+
 // unfinishedDirs lists the state directories (tableRoots) of games this
 // player was seated at and has not finished (no transcript written, no
 // verdict).
@@ -930,6 +943,9 @@ func unfinishedIn(root string) []string {
 		}
 		if _, err := os.Stat(filepath.Join(dir, store.VerdictFile)); err == nil {
 			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, outFile)); err == nil {
+			continue // this seat is out of the game, which goes on without it
 		}
 		out = append(out, dir)
 	}
@@ -989,9 +1005,32 @@ func stateChoices(dirs []string) []string {
 // at and has not finished, at the table called name or with the join code
 // code.
 func (r *netRun) unfinished(name, code string) []string {
+	return matchDirs(r.unfinishedDirs(), name, code)
+}
+
+// outOf lists the state directories of games this player is out of
+// (outFile) and that went on without it, at the table called name or with
+// the join code code.
+func (r *netRun) outOf(name, code string) []string {
+	var dirs []string
+	for _, root := range r.tableRoots() {
+		ents, _ := os.ReadDir(root)
+		for _, e := range ents {
+			dir := filepath.Join(root, e.Name())
+			if _, err := os.Stat(filepath.Join(dir, outFile)); err == nil && hasTable(dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+	}
+	return matchDirs(dirs, name, code)
+}
+
+// matchDirs keeps the state directories of the table called name or with
+// the join code code.
+func matchDirs(dirs []string, name, code string) []string {
 	want, codeErr := lobby.ParseCode(code)
 	var out []string
-	for _, dir := range r.unfinishedDirs() {
+	for _, dir := range dirs {
 		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
 		switch {
 		case name != "" && string(n) == name:

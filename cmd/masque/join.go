@@ -163,13 +163,23 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		if o.addr != "" {
 			label = o.addr
 		}
-		switch dirs := r.unfinished(label, o.code); {
+		code := o.code
+		if _, err := lobby.ParseCode(o.table); err == nil && code == "" {
+			code = o.table // 'masque join CODE': the argument is the join code
+		}
+		switch dirs := r.unfinished(label, code); {
 		case len(dirs) == 1:
 			r.printf("resuming your unfinished game from %s", dirs[0])
 			return r.rejoin(ctx, dirs[0])
 		case len(dirs) > 1:
 			return &exitError{code: 2, err: fmt.Errorf("you were seated at %d unfinished games of %s: say which to resume with --state", len(dirs), termsafe.String(label+o.code)),
 				hint: "resume one: " + strings.Join(stateChoices(dirs), "; ")}
+		}
+		if out := r.outOf(label, code); len(out) > 0 {
+			// Out of that game (left, or eliminated): it goes on without
+			// this seat, so the same command does not resume it.
+			r.printf("you are out of the game you played at %s (it goes on without you; its state is in %s): looking for a new table by that name",
+				termsafe.String(label+o.code), out[len(out)-1])
 		}
 	}
 	var t target

@@ -52,6 +52,10 @@ func TestHostFindsItsUnfinishedTables(t *testing.T) {
 	unfinishedTable(t, cfg, 3, "friday", []byte("another creator")) // joined, not hosted
 	finished := unfinishedTable(t, cfg, 4, "friday", me)
 	os.WriteFile(filepath.Join(finished, "transcript.masque"), []byte("done"), 0o600)
+	// Out of the game (left it, or eliminated, and closed the screen):
+	// the game goes on without this seat; nothing to resume.
+	out := unfinishedTable(t, cfg, 5, "friday", me)
+	os.WriteFile(filepath.Join(out, outFile), []byte("out"), 0o600)
 
 	r := &netRun{config: cfg}
 	for _, c := range []struct {
@@ -120,5 +124,42 @@ func TestStateDirectories(t *testing.T) {
 	f.Close()
 	if filepath.Dir(f.Name()) != filepath.Join(xdg, "masque", "logs") {
 		t.Fatalf("log file %s", f.Name())
+	}
+}
+
+// A game this player is out of (it left, or was eliminated, and closed the
+// screen) is not resumed by the same 'masque join': the command says so
+// and looks for a new table by that name.
+func TestJoinDoesNotResumeAGameYouAreOutOf(t *testing.T) {
+	cfg := t.TempDir()
+	out := unfinishedTable(t, cfg, 6, "docks", []byte("the creator"))
+	os.WriteFile(filepath.Join(out, outFile), []byte("out"), 0o600)
+	r := &netRun{config: cfg}
+	if got := r.unfinished("docks", ""); len(got) != 0 {
+		t.Fatalf("unfinished: %v", got)
+	}
+	if got := r.outOf("docks", ""); len(got) != 1 || got[0] != out {
+		t.Fatalf("outOf: %v", got)
+	}
+	code, stdout, errOut := runOut("join", "--bot", "docks", "--config", cfg, "--wait", "300ms")
+	if code != 1 || !strings.Contains(stdout+errOut, "you are out of the game you played at docks") || strings.Contains(stdout+errOut, "resuming") {
+		t.Fatalf("join of a game you are out of: exit %d\n%s\n%s", code, stdout, errOut)
+	}
+}
+
+// 'masque join CODE' run again after a crash resumes the game seated by
+// that code (the argument is the join code, not the table's name).
+func TestJoinByCodeResumes(t *testing.T) {
+	cfg := t.TempDir()
+	dir := unfinishedTable(t, cfg, 7, "harbor", []byte("the creator"))
+	st, err := store.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := rosterCode(st.Table().Roster)
+	st.Close()
+	_, stdout, errOut := runOut("join", "--bot", code, "--config", cfg, "--wait", "300ms")
+	if !strings.Contains(stdout+errOut, "resuming your unfinished game from "+dir) {
+		t.Fatalf("join %s did not resume %s:\n%s\n%s", code, dir, stdout, errOut)
 	}
 }

@@ -58,11 +58,53 @@ func appendChat(dir string, m *chat.Message) error {
 	return err
 }
 
-// onChat keeps a new message (memory and state directory) and wakes the
-// screen.
+// chatAtFile is the state directory's record of where each chat message
+// of chatFile came in the log: a u32 per message, the number of log
+// lines before it, in the same order. A restarted screen shows each
+// message where it was, not after the whole replayed log.
+const chatAtFile = "chatat"
+
+// loadChatAt reads dir's chatAtFile (none if there is no file).
+func loadChatAt(dir string) ([]int, error) {
+	data, err := os.ReadFile(filepath.Join(dir, chatAtFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("chat: %w", err)
+	}
+	var out []int
+	for ; len(data) >= 4; data = data[4:] {
+		out = append(out, int(binary.BigEndian.Uint32(data)))
+	}
+	return out, nil
+}
+
+// appendChatAt appends a message's place in the log to dir's chatAtFile.
+func appendChatAt(dir string, lines int) error {
+	f, err := os.OpenFile(filepath.Join(dir, chatAtFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("chat: %w", err)
+	}
+	_, err = f.Write(binary.BigEndian.AppendUint32(nil, uint32(lines)))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// onChat keeps a new message (memory and state directory) with its place
+// in the log, and wakes the screen.
 func (g *Game) onChat(m *chat.Message) {
+	at := g.seat.logLines()
 	g.mu.Lock()
 	g.chat = append(g.chat, m)
+	if len(g.chatAt) == len(g.chat)-1 {
+		g.chatAt = append(g.chatAt, at)
+		if err := appendChatAt(g.cfg.Store.Dir(), at); err != nil && g.chatErr == nil {
+			g.chatErr = err
+		}
+	}
 	if err := appendChat(g.cfg.Store.Dir(), m); err != nil && g.chatErr == nil {
 		g.chatErr = err
 	}
@@ -111,8 +153,12 @@ func (g *Game) ChatLog() []session.ChatLine {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := make([]session.ChatLine, 0, len(g.chat))
-	for _, m := range g.chat {
-		out = append(out, g.chatLine(m))
+	for i, m := range g.chat {
+		l := g.chatLine(m)
+		if i < len(g.chatAt) {
+			l.After = g.chatAt[i] + 1
+		}
+		out = append(out, l)
 	}
 	return out
 }
@@ -126,4 +172,14 @@ func (g *Game) ChatFile() *chat.File {
 		return nil
 	}
 	return &chat.File{Game: g.room.GameID(), Messages: append([]*chat.Message(nil), g.chat...)}
+}
+
+// logLines is the number of lines of the seat's log (narration) so far.
+func (d *Seat) logLines() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.generic {
+		return len(d.glines)
+	}
+	return len(d.narr.Lines)
 }

@@ -39,3 +39,24 @@ func TestChatFileInStateDir(t *testing.T) {
 		t.Fatalf("chat file mode %v", st.Mode())
 	}
 }
+
+// Where each chat message came in the log is kept beside the chat file,
+// so that a restarted screen shows it there.
+func TestChatPlacesInStateDir(t *testing.T) {
+	dir := t.TempDir()
+	if got, err := loadChatAt(dir); err != nil || got != nil {
+		t.Fatalf("no file: %v %v", got, err)
+	}
+	for _, n := range []int{0, 7, 42} {
+		if err := appendChatAt(dir, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := loadChatAt(dir)
+	if err != nil || len(got) != 3 || got[0] != 0 || got[1] != 7 || got[2] != 42 {
+		t.Fatalf("loaded %v %v", got, err)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, chatAtFile)); st.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode %v", st.Mode())
+	}
+}

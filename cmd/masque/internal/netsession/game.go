@@ -68,6 +68,7 @@ type Game struct {
 	restart int             // entries replayed from the state directory
 	timeout time.Duration   // how long the room waits for a silent seat
 	chat    []*chat.Message // the table chat, in the order it came
+	chatAt  []int           // by message of chat, the log lines before it (chatAtFile); may be shorter
 	chatErr error           // the first failure to keep a chat message
 }
 
@@ -155,6 +156,12 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	}
 	if g.chat, err = loadChat(dir); err != nil {
 		return nil, err
+	}
+	if g.chatAt, err = loadChatAt(dir); err != nil {
+		return nil, err
+	}
+	if len(g.chatAt) != len(g.chat) {
+		g.chatAt = nil // torn, or kept by an earlier version: places unknown
 	}
 	g.room, err = cfg.Node.OpenRoom(p2p.RoomConfig{Store: cfg.Store, Replica: g.seat, Author: g.seat.Author,
 		Timeout: g.timeout, Tick: cfg.Tick, OnWait: g.onWait,
@@ -260,7 +267,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
 	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
-		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions,
+		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions, TableNight: v.TableNight,
 		CanLeave: v.CanLeave, Leaving: v.Leaving}
 	// Out of the game: its program may stop once every other seat holds
 	// the entry with its card key (it would take the entry with it).

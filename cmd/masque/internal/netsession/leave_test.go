@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mafia"
@@ -111,6 +113,26 @@ func playLeave(t *testing.T, n, leaver int, atNight bool, seed uint64) bool {
 		case <-time.After(50 * time.Millisecond):
 		case <-deadline:
 			t.Fatalf("the leaver is not out after 90 s: %+v", me.Snapshot())
+		}
+	}
+	// Where the leaver can follow the rest: a seat still in the game,
+	// by an address it can be reached at now (a join code is not listed
+	// once the table has sat down).
+	if addrs := me.WatchAddrs(); len(addrs) == 0 {
+		t.Fatal("no address to watch the rest of the game from")
+	} else {
+		info, err := peer.AddrInfoFromString(addrs[0])
+		if err != nil {
+			t.Fatalf("watch address %q: %v", addrs[0], err)
+		}
+		seat := -1
+		for i, s := range me.Transcript().Roster.Seats {
+			if peer.ID(s.PeerID) == info.ID {
+				seat = i
+			}
+		}
+		if seat < 0 || seat == leaver {
+			t.Fatalf("watch address %q: seat %d", addrs[0], seat)
 		}
 	}
 	// The leaver's program stops; the others play on.

@@ -499,6 +499,8 @@ type View struct {
 	// Decisions are the choices still to make.
 	Night     bool
 	Decisions []engine.Effect
+	// TableNight: the table waits for some seat's night actions.
+	TableNight bool
 	// Private is the seat's private knowledge beyond its cards
 	// (games.Knower), nil for games without it.
 	Private any
@@ -540,6 +542,8 @@ func (d *Seat) View() View {
 	}
 	_, _, more := d.tab.Next()
 	v.Over = !more
+	_, kind, ok := d.tab.Expect()
+	v.TableNight = ok && kind == table.BodyActions
 	v.Retired, v.RetiredAt = d.tab.Retired(d.seat), d.retiredAt
 	v.Leaving = d.leaving && !v.Retired
 	v.CanLeave = more && d.canLeave()

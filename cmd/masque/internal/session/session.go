@@ -59,6 +59,10 @@ type Snapshot struct {
 	// without a power, which may sleep ([Actor]).
 	Night     bool
 	Decisions []engine.Effect
+	// TableNight: the table waits for some seat's secret night actions,
+	// this seat's or not (a seat that posted its own waits for the
+	// others' before the day).
+	TableNight bool
 	// CanLeave: the seat may leave the game for good now ([Leaver]);
 	// Leaving: it asked, and leaves at its next move; Retired: it is out
 	// of the game and published its card key, so that closing the screen
@@ -99,6 +103,10 @@ type ChatLine struct {
 	Text string    // as its author wrote it (cleaned: no control characters)
 	At   time.Time // when the author wrote it (its clock)
 	Seq  uint32    // the author's message number
+	// After is one more than the number of log lines that came before the
+	// message when it reached this seat (kept across a restart, so that
+	// a resumed screen shows it where it was); 0 when unknown.
+	After int
 }
 
 // Chatter is a Session at a networked table, with its table chat: short

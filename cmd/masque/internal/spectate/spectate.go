@@ -45,6 +45,7 @@ type Session struct {
 	entries int
 	waiting *session.Wait
 	over    bool
+	night   bool // the table waits for night actions (session.Snapshot.TableNight)
 	verdict string
 	closed  bool
 	updates chan struct{}
@@ -85,7 +86,7 @@ func (s *Session) Follow(t *table.Table, e *ledger.Entry) error {
 	for _, st := range t.Roster().Seats {
 		names = append(names, st.Name)
 	}
-	seat, _, more := t.Expect()
+	seat, kind, more := t.Expect()
 	var w *session.Wait
 	if more && int(seat) < len(names) {
 		w = &session.Wait{Seat: int(seat), Name: names[seat]}
@@ -101,6 +102,7 @@ func (s *Session) Follow(t *table.Table, e *ledger.Entry) error {
 	s.mu.Lock()
 	s.started = true
 	s.names, s.rules, s.opened, s.waiting, s.over = names, rules, opened, w, over
+	s.night = more && kind == table.BodyActions
 	s.lines = append(s.lines, lines...)
 	if moves != nil {
 		s.moves = moves
@@ -142,7 +144,7 @@ func (s *Session) Snapshot() session.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	snap := session.Snapshot{Seat: Seat, Names: slices.Clone(s.names), Rules: s.rules, Opened: s.opened,
-		Log: slices.Clone(s.lines), Over: s.over || s.closed, Verdict: s.verdict, Entries: s.entries}
+		Log: slices.Clone(s.lines), Over: s.over || s.closed, Verdict: s.verdict, Entries: s.entries, TableNight: s.night}
 	if s.waiting != nil && !snap.Over {
 		w := *s.waiting
 		snap.Waiting = &w

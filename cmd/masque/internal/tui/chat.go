@@ -68,7 +68,14 @@ func (m *Model) noteChat(lines []session.ChatLine) {
 		l := lines[i]
 		l.Name, l.Text = termsafe.String(l.Name), termsafe.String(l.Text)
 		m.chat = append(m.chat, l)
-		m.chatAt = append(m.chatAt, len(m.snap.Log))
+		at := len(m.snap.Log)
+		if l.After > 0 && l.After-1 < at {
+			at = l.After - 1 // where it came (a resumed screen), not after the replayed log
+		}
+		if n := len(m.chatAt); n > 0 && at < m.chatAt[n-1] {
+			at = m.chatAt[n-1] // in the order they came
+		}
+		m.chatAt = append(m.chatAt, at)
 	}
 }
 

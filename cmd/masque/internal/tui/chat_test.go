@@ -103,3 +103,22 @@ func TestChatKey(t *testing.T) {
 		t.Fatal("q in the chat line asked to leave")
 	}
 }
+
+// A resumed screen shows each chat message where it came in the log (the
+// session keeps its place), not after the whole replayed log; a message
+// whose place is unknown goes at the end.
+func TestChatKeepsItsPlaceAfterRestart(t *testing.T) {
+	_, f := screen(t, stateAfter(t, "Anna swap Boris yes\n"), 1, Options{}, nil)
+	cs := &chatSession{fakeSession: f, lines: []session.ChatLine{
+		{Seat: 0, Name: "Anna", Text: "good luck", Seq: 1, After: 2}, // after the first log line
+		{Seat: 2, Name: "Sasha", Text: "late", Seq: 1},               // place unknown
+	}}
+	m := New(cs, Options{NoColor: true})
+	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 60})
+	m = step(t, m, Snapshot(cs))
+	v := m.View()
+	deal, luck, turn, late := strings.Index(v, "dealt face up"), strings.Index(v, "Anna: good luck"), strings.Index(v, "turn 1  Anna swap"), strings.Index(v, "Sasha: late")
+	if deal < 0 || luck < 0 || turn < 0 || late < 0 || !(deal < luck && luck < turn && turn < late) {
+		t.Fatalf("the chat is not where it came (deal %d, message %d, turn %d, late %d):\n%s", deal, luck, turn, late, v)
+	}
+}

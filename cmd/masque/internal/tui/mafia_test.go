@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,19 @@ func checkMafiaSecrets(t *testing.T, m Model, ls *localsession.Session, me int, 
 		}
 		row := ""
 		for _, l := range strings.Split(v, "\n") {
+			if m.compactSeats(len(m.tv.Seats)) {
+				// Columns: the seat's own cell (cells are apart by two
+				// spaces or more, a cell's words by one).
+				for _, cell := range regexp.MustCompile(`\s{2,}`).Split(l, -1) {
+					if c := strings.TrimLeft(cell, " ▶←"); c == vs.Name || strings.HasPrefix(c, vs.Name+" ") {
+						row = c
+					}
+				}
+				if row != "" {
+					break
+				}
+				continue
+			}
 			if strings.HasPrefix(strings.TrimLeft(l, " ▶←"), vs.Name+" ") {
 				row = l
 				break // the seats come before the log
@@ -105,6 +119,14 @@ func TestMafiaPlayedToTheEndOnTheScreen(t *testing.T) {
 					for _, want := range []string{"Night Butterfly", "Madman", "Roles"} {
 						if !strings.Contains(hv, want) {
 							t.Fatalf("the help page lacks %q:\n%s", want, hv)
+						}
+					}
+					// No key of another game: Mafia has no claim to pass
+					// and no hidden swap to confirm.
+					all := strings.Join(h.helpLines(120), "\n")
+					for _, not := range []string{"p passes", "exchange the cards"} {
+						if strings.Contains(all, not) {
+							t.Fatalf("the help page lists %q:\n%s", not, all)
 						}
 					}
 				}

@@ -28,7 +28,7 @@ func (m Model) buildView() *view.Table {
 	t, ok := view.Build(view.Input{Rules: m.snap.Rules, Seat: engine.Seat(m.snap.Seat), Names: m.snap.Names,
 		Known: m.snap.Known, Opened: m.snap.Opened, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
 		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt,
-		Private: m.snap.Private, Night: m.snap.Night, Decisions: m.snap.Decisions})
+		Private: m.snap.Private, Night: m.snap.Night, Decisions: m.snap.Decisions, TableNight: m.snap.TableNight})
 	if !ok {
 		return nil
 	}
@@ -319,16 +319,16 @@ func (m Model) viewTopTable() (string, bool) {
 }
 
 // viewSeatGrid draws the seats in columns, each with its first attribute
-// (coins): "▶" marks whose turn it is, "←" who must answer.
+// (coins) and its status in a few words (Mafia's "out: Civilian", "your
+// mate"): "▶" marks whose turn it is, "←" who must answer.
 func (m Model) viewSeatGrid(b *strings.Builder) {
 	width := m.width
 	if width <= 0 {
 		width = 100
 	}
-	const cellWidth = 24
-	cols := max(1, (width-2)/cellWidth)
 	seats := m.tv.Seats
-	var row strings.Builder
+	cells := make([]string, len(seats))
+	cellWidth, brief := 24, false
 	for i, s := range seats {
 		mark := "  "
 		switch {
@@ -345,7 +345,18 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		if len(s.Attrs) > 0 {
 			cell += " " + s.Attrs[0].Value
 		}
-		if pad := cellWidth - len([]rune(cell)); pad > 0 && (i+1)%cols != 0 {
+		if s.Brief != "" {
+			cell += " · " + s.Brief
+			brief = true
+		}
+		cells[i] = cell
+		cellWidth = max(cellWidth, ansi.StringWidth(cell)+2)
+	}
+	cols := max(1, (width-2)/cellWidth)
+	var row strings.Builder
+	for i, s := range seats {
+		cell := cells[i]
+		if pad := cellWidth - ansi.StringWidth(cell); pad > 0 && (i+1)%cols != 0 {
 			cell += strings.Repeat(" ", pad)
 		}
 		if s.Turn {
@@ -358,11 +369,20 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 			row.Reset()
 		}
 	}
-	what := "nothing"
+	attr := ""
 	if len(seats) > 0 && len(seats[0].Attrs) > 0 {
-		what = seats[0].Attrs[0].Name
+		attr = seats[0].Attrs[0].Name
 	}
-	b.WriteString(m.st.dim.Render("  " + what + " after each name; ▶ whose turn, ← who answers"))
+	legend := attr + " after each name; ▶ whose turn, ← who answers"
+	switch {
+	case brief && attr != "":
+		legend = "after each name: " + attr + " · what you know; ▶ whose turn, ← who answers"
+	case brief:
+		legend = "after each name: · what you know; ▶ whose turn, ← who answers"
+	case attr == "":
+		legend = "▶ whose turn, ← who answers"
+	}
+	b.WriteString(m.st.dim.Render("  " + legend))
 	b.WriteByte('\n')
 }
 
@@ -370,7 +390,13 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 // the seat's answer window counting down.
 func (m Model) viewNotices(b *strings.Builder) {
 	for _, n := range m.tv.Notices {
-		b.WriteString(m.st.head.Render(n.Title) + " " + n.Text + "\n")
+		// "This morning: You were attacked.", but "Vote today? 2 of 6
+		// answered": the title and its text read as one line.
+		title := n.Title
+		if title != "" && !strings.ContainsAny(title[len(title)-1:], "?!.:") {
+			title += ":"
+		}
+		b.WriteString(m.st.head.Render(title) + " " + n.Text + "\n")
 		switch {
 		case n.Window == "":
 		case n.Yours:
@@ -506,8 +532,12 @@ func (m Model) helpLines(width int) []string {
 	heads = append(heads, "Keys")
 	add("Keys")
 	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
-	add("  p passes (when you may let a decision go: a claim waiting for your answer)")
-	add("  y/n answer a question (really exchange the cards? leave the table?)")
+	if !t.NoPass {
+		add("  p passes (when you may let a decision go: a claim waiting for your answer)")
+		add("  y/n answer a question (really exchange the cards? leave the table?)")
+	} else {
+		add("  y/n answer a question (leave the table?)")
+	}
 	add("  pgup/pgdown scroll the log; ? this help (↑/↓ scroll it); q leaves (q twice, or q then y)")
 	if _, ok := m.sess.(session.Leaver); ok && (m.snap.CanLeave || m.snap.Leaving) {
 		add("  q then l leaves the game for good: you are out at your next move and your role is shown; the others play on without you, and your screen closes")

@@ -883,7 +883,9 @@ func wrap(s string, width, indent int) []string {
 			out = append(out, strings.TrimRight(string(cur), " "))
 			cur = []rune(strings.Repeat(" ", indent))
 		}
-		for len(cur)+len(w) > width {
+		// A word that ends at the width keeps its space on this line
+		// (trimmed when the line is flushed), not at the next one's start.
+		for len(cur)+len([]rune(strings.TrimRight(string(w), " "))) > width {
 			n := width - len(cur)
 			out = append(out, string(cur)+string(w[:n]))
 			cur, w = []rune(strings.Repeat(" ", indent)), w[n:]

@@ -38,14 +38,22 @@ func (Mafia) Build(in Input) (Table, bool) {
 	t := Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
 	need := s.Next()
 	day := isDay(s.Phase())
+	// A seat that posted its night actions waits, like the others, for
+	// the rest of the night: the rules' state may already be the coming
+	// day (the recognition night comes before day 1's first move), but
+	// no day move is asked until every seat has posted.
+	night := in.Night || in.TableNight
+	if night {
+		need = engine.Need{} // nobody's turn: every living seat chooses in secret
+	}
 	t.Phase = "night"
-	if day {
+	if day && !night {
 		t.Phase = "day"
 	}
 
 	// Status line.
 	when := fmt.Sprintf("night %d", s.Day())
-	if day && !in.Night { // the recognition night comes before day 1's first move
+	if day && !night { // the recognition night comes before day 1's first move
 		when = fmt.Sprintf("day %d", s.Day())
 	}
 	switch {
@@ -76,14 +84,17 @@ func (Mafia) Build(in Input) (Table, bool) {
 		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
 		var status []string
 		role, revealed := s.Revealed(p)
+		var brief []string // the status in a few words (Seat.Brief)
 		switch {
 		case s.Alive(p):
 			status = append(status, "alive")
 		case s.Left(p):
 			status = append(status, "left the game")
+			brief = append(brief, "left")
 			st.Out = true
 		default:
 			status = append(status, "out")
+			brief = append(brief, "out")
 			st.Out = true
 		}
 		switch c, ok := in.Opened[s.RoleSlot(p)]; {
@@ -94,20 +105,29 @@ func (Mafia) Build(in Input) (Table, bool) {
 			} else {
 				status = append(status, "was "+article(role))
 			}
+			brief = append(brief, mafia.CardWords(role))
 		case ok && mafia.IsRole(c):
 			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: FaceUp, Note: "role"})
 			status = append(status, "was "+article(c))
+			brief = append(brief, mafia.CardWords(c))
 		case p == me && k.Role >= 0:
 			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"}) // the status says it
 			status = append(status, "you are "+article(k.Role))
+			brief = append(brief, mafia.CardWords(k.Role))
 		default:
 			st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "role"})
 		}
 		if p != me && slices.Contains(k.Mates, p) {
 			status = append(status, "your mate in the mafia")
+			brief = append(brief, "your mate")
 		}
 		if r, ok := k.Checks[p]; ok && p != me {
 			status = append(status, "you checked: "+teamWords(r))
+			brief = append(brief, "checked: "+teamWords(r))
+		}
+		st.Brief = strings.Join(brief, ", ")
+		if !s.Alive(p) && len(brief) > 1 {
+			st.Brief = brief[0] + ": " + strings.Join(brief[1:], ", ") // "out: Civilian"
 		}
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {
@@ -140,7 +160,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	}
 
 	// The vote in progress and the morning's announcement.
-	if n := mafiaVote(s, me); n != nil && !in.Night {
+	if n := mafiaVote(s, me); n != nil && !night {
 		t.Notices = append(t.Notices, *n)
 	}
 	if day && s.Day() > 1 {
@@ -187,6 +207,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	}
 	t.Memory = mafiaMemory(s, me, k, known)
 	t.Help = mafiaHelp(s, k)
+	t.NoPass = true
 	return t, true
 }
 
@@ -266,11 +287,17 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 				count[engine.Seat(v)]++
 			}
 		}
-		var parts []string
+		// The most votes first ("bob 3, you 2"), then in seat order.
+		var named []engine.Seat
 		for p := range engine.Seat(s.Players()) {
-			if c := count[p]; c > 0 {
-				parts = append(parts, fmt.Sprintf("%s %d", nameFor(s, p, me), c))
+			if count[p] > 0 {
+				named = append(named, p)
 			}
+		}
+		slices.SortStableFunc(named, func(a, b engine.Seat) int { return count[b] - count[a] })
+		var parts []string
+		for _, p := range named {
+			parts = append(parts, fmt.Sprintf("%s %d", nameFor(s, p, me), count[p]))
 		}
 		if abst > 0 {
 			parts = append(parts, fmt.Sprintf("abstained %d", abst))
@@ -361,7 +388,22 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 		}
 		q.Choices = append(q.Choices, Choice{Words: words, Night: &Night{Power: d.Power, Target: p}})
 	}
+	// A mate comes last: the cursor starts on the first choice.
+	slices.SortStableFunc(q.Choices, func(a, b Choice) int {
+		return cmpBool(slices.Contains(k.Mates, a.Night.Target) && a.Night.Target != me, slices.Contains(k.Mates, b.Night.Target) && b.Night.Target != me)
+	})
 	return q
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // mafiaChoices lists the moves seat me may make now, in words.
@@ -378,17 +420,24 @@ func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[
 		try("vote today", engine.Move{Kind: mafia.MoveHold, Args: []int{1}})
 		try("no vote today", engine.Move{Kind: mafia.MoveHold, Args: []int{0}})
 	case mafia.PhaseVote:
+		// The mates last (before abstaining): the cursor starts on the
+		// first choice.
+		var mates []engine.Seat
 		for _, p := range s.Living() {
-			if p == me {
-				continue
+			switch {
+			case p == me:
+			case slices.Contains(k.Mates, p):
+				mates = append(mates, p)
+			default:
+				words := "vote to eliminate " + s.Name(p)
+				if r, ok := k.Checks[p]; ok {
+					words += " (checked: " + teamWords(r) + ")"
+				}
+				try(words, engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
 			}
-			words := "vote to eliminate " + s.Name(p)
-			if slices.Contains(k.Mates, p) {
-				words += " (your mate)"
-			} else if r, ok := k.Checks[p]; ok {
-				words += " (checked: " + teamWords(r) + ")"
-			}
-			try(words, engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
+		}
+		for _, p := range mates {
+			try("vote to eliminate "+s.Name(p)+" (your mate)", engine.Move{Kind: mafia.MoveVote, Args: []int{int(p)}})
 		}
 		try("abstain", engine.Move{Kind: mafia.MoveVote, Args: []int{-1}})
 	case mafia.PhaseDayAnswer, mafia.PhaseNightAnswer, mafia.PhaseDateAnswer:

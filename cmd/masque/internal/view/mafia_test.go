@@ -6,6 +6,7 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/mafia/mafiatest"
 )
 
 // The recognition night comes before day 1's first move: a seat asked
@@ -22,13 +23,26 @@ func TestMafiaRecognitionNightIsNight(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		night bool
-		when  string
-		vote  bool
-	}{{true, "night 1", false}, {false, "day 1", true}} {
-		tb, ok := Build(Input{Rules: s, Seat: 0, Names: o.Players, Night: tc.night, MyTurn: true, Private: mafia.NewKnowledge(engine.Seat(0))})
+		night, tableNight bool
+		when              string
+		vote              bool
+	}{{true, true, "night 1", false}, {false, false, "day 1", true}, {false, true, "night 1", false}} {
+		// tableNight without night: the seat posted its own night
+		// actions, the others have not yet (day 1's first move, seat 0's,
+		// is not asked yet).
+		tb, ok := Build(Input{Rules: s, Seat: 0, Names: o.Players, Night: tc.night, TableNight: tc.tableNight,
+			MyTurn: tc.night || !tc.tableNight, Private: mafia.NewKnowledge(engine.Seat(0))})
 		if !ok {
 			t.Fatal("no view")
+		}
+		if tc.tableNight && tb.Seats[0].Turn {
+			t.Errorf("night %v: seat 0 is marked as having the turn at night", tc.night)
+		}
+		if tc.tableNight && !tc.night {
+			if tb.Status != "night 1 · the city sleeps" || tb.Seats[0].Turn || tb.Waiting != "" || tb.Question != nil {
+				t.Errorf("after its own night actions, the seat is shown %q (turn %v, waiting %q, question %v)",
+					tb.Status, tb.Seats[0].Turn, tb.Waiting, tb.Question != nil)
+			}
 		}
 		if !strings.HasPrefix(tb.Status, tc.when) {
 			t.Errorf("night %v: status %q, want it to start with %q", tc.night, tb.Status, tc.when)
@@ -41,4 +55,90 @@ func TestMafiaRecognitionNightIsNight(t *testing.T) {
 			t.Errorf("night %v: the vote-today notice shown: %v", tc.night, vote)
 		}
 	}
+}
+
+// A mafioso's first choice (where the cursor starts) is never their mate:
+// enter at once must not vote out, or attack, one of their own. The mates
+// come last (before abstaining), marked "(your mate)".
+func TestMafiaMateIsNotTheFirstChoice(t *testing.T) {
+	src := `game mafia players=Anna,Boris,Clara,Dima,Egor,Fedya roles=Mafioso,Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft,Alibi
+Anna hold yes
+Boris hold yes
+Clara hold yes
+Dima hold yes
+Egor hold no
+Fedya hold no
+`
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.Run(sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, me := range []engine.Seat{0, 1} {
+		k := tab.Knowledge(me)
+		if len(k.Mates) != 1 {
+			t.Fatalf("seat %d: mates %v", me, k.Mates)
+		}
+		for _, night := range []bool{false, true} {
+			in := Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: k, MyTurn: true}
+			if night {
+				in.Night, in.TableNight = true, true
+				in.Decisions = []engine.Effect{{Power: mafia.PowerKill, Targets: tab.State.Living()}}
+			}
+			tb, _ := Build(in)
+			if tb.Question == nil || len(tb.Question.Choices) < 3 {
+				if !night && me != 0 {
+					continue // not Boris's turn to vote
+				}
+				t.Fatalf("seat %d night %v: no question", me, night)
+			}
+			cs := tb.Question.Choices
+			if strings.Contains(cs[0].Words, "your mate") {
+				t.Errorf("seat %d night %v: the first choice is %q", me, night, cs[0].Words)
+			}
+			last := cs[len(cs)-1].Words
+			if !night {
+				last = cs[len(cs)-2].Words // before abstain
+			}
+			if !strings.Contains(last, "your mate") {
+				t.Errorf("seat %d night %v: the mate is not last: %q", me, night, last)
+			}
+		}
+	}
+}
+
+// The day's tally names the most votes first: "Clara 3, Anna 1, Boris 1".
+func TestMafiaVoteTallyMostFirst(t *testing.T) {
+	src := `game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft
+Anna hold yes
+Boris hold yes
+Clara hold yes
+Dima hold no
+Egor hold no
+Anna vote Clara
+Boris vote Clara
+Clara vote Anna
+Dima vote Clara
+`
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.Run(sc, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, _ := Build(Input{Rules: tab.State, Seat: 4, Names: sc.Options.Players, Private: tab.Knowledge(4), MyTurn: true})
+	for _, n := range tb.Notices {
+		if n.Title == "The vote" {
+			if want := "4 of 5 voted: Clara 3, Anna 1"; n.Text != want {
+				t.Errorf("the tally %q, want %q", n.Text, want)
+			}
+			return
+		}
+	}
+	t.Errorf("no tally: %+v", tb.Notices)
 }

@@ -73,7 +73,10 @@ type Seat struct {
 	// Beast": a hint token on the Beast's portrait).
 	Tokens []string
 	Status string // "masked", "unmasked: the Beast"
-	Cards  []Card // in front of the player: face up, face down, or known to the seat
+	// Brief is the status in a few words, for a screen too small for a
+	// row per seat ("out: Civilian", "mate"); "" when it has nothing to say.
+	Brief string
+	Cards []Card // in front of the player: face up, face down, or known to the seat
 	// Moved says where the player sits when it is not their own place
 	// ("in Fedya's chair": the Puppeteer moved them); "" otherwise.
 	Moved string
@@ -189,6 +192,9 @@ type Table struct {
 	Memory   []string // what the seat knows that the table does not show; an indented line continues the one above
 	Log      []string // the public log in words, oldest first
 	Help     []Section
+	// NoPass: the game never lets a decision go with p (a claim's answer)
+	// nor asks to confirm a hidden swap; the help page does not list them.
+	NoPass bool
 }
 
 // Input is what a view is built from: public state and the seat's own
@@ -219,7 +225,11 @@ type Input struct {
 	// power and may sleep).
 	Night     bool
 	Decisions []engine.Effect
-	Over      bool
+	// TableNight: the table waits for some seat's secret night actions
+	// (the seat's own posted or not): it is night, whatever the rules'
+	// state says of the coming day.
+	TableNight bool
+	Over       bool
 	// Salt is a secret of the screen's, used for the nonces of sealed
 	// choices (an Eavesdrop commitment): the same salt opens what it
 	// sealed. A screen draws it at random once.

@@ -217,7 +217,7 @@ func (sc *screen) buildView() *view.Table {
 	t, ok := view.Build(view.Input{Rules: sc.snap.Rules, Seat: engine.Seat(sc.snap.Seat), Names: sc.snap.Names,
 		Known: sc.snap.Known, Opened: sc.snap.Opened, Memory: sc.snap.Memory, Log: sc.snap.Log, Moves: sc.moves,
 		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt,
-		Private: sc.snap.Private, Night: sc.snap.Night, Decisions: sc.snap.Decisions})
+		Private: sc.snap.Private, Night: sc.snap.Night, Decisions: sc.snap.Decisions, TableNight: sc.snap.TableNight})
 	if !ok {
 		return nil
 	}

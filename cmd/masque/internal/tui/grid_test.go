@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/view"
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/mafia"
+)
+
+// On a small terminal the seats of a crowded Mafia table are drawn in
+// columns; each keeps what the seat knows of them in a few words: your
+// own role, and for a player out of the game that they are out and the
+// role their elimination showed. Without it an 80x24 screen told nobody
+// who was dead.
+func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
+	names := []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya"}
+	ls, err := localsession.New(names, 4, localsession.Options{Game: "mafia", PublishKeys: true, NightFloor: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ls.Close()
+	rng := rand.New(rand.NewPCG(4, 4))
+	m := step(t, New(ls, Options{NoColor: true}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	sawOut := false
+	for moves := 0; moves < 400 && !sawOut; moves++ {
+		snap := waitTurn(t, ls)
+		m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+		v := m.View()
+		checkFits(t, v, 80, 24)
+		for _, l := range strings.Split(v, "\n") {
+			if strings.Contains(l, "whose turn") && !strings.Contains(l, "who answers") {
+				t.Fatalf("the grid's legend is cut:\n%s", v)
+			}
+		}
+		s := snap.Rules.(*mafia.State)
+		if !m.compactSeats(len(names)) {
+			t.Fatalf("7 seats at 80x24 are not in columns:\n%s", v)
+		}
+		k := snap.Private.(*mafia.Knowledge)
+		if !strings.Contains(v, "Anna (you) ") || !strings.Contains(v, "· "+mafia.CardWords(k.Role)) {
+			t.Fatalf("the grid does not show your role %s:\n%s", mafia.CardWords(k.Role), v)
+		}
+		for p := range engine.Seat(len(names)) {
+			if s.Alive(p) {
+				continue
+			}
+			role, _ := s.Revealed(p)
+			want := names[p] + " · out: " + mafia.CardWords(role)
+			if s.Left(p) {
+				want = names[p] + " · left: " + mafia.CardWords(role)
+			}
+			if p == 0 {
+				want = "Anna (you) · out: " + mafia.CardWords(role)
+			}
+			if !strings.Contains(v, want) {
+				t.Fatalf("the grid does not say %q:\n%s", want, v)
+			}
+			sawOut = true
+		}
+		if snap.Over {
+			break
+		}
+		n := rng.IntN(len(m.labels))
+		for range n {
+			m, _ = press(t, m, "down")
+		}
+		m, cmd := press(t, m, "enter")
+		if cmd == nil {
+			t.Fatalf("enter on %q did nothing", m.labels[n])
+		}
+		m = step(t, m, cmd())
+	}
+	if !sawOut {
+		t.Fatal("nobody was out")
+	}
+}
+
+// The grid's legend fits one line of 80 columns with both a vote and what
+// the seat knows after the names.
+func TestSeatGridLegendFits(t *testing.T) {
+	m := Model{st: newStyles(true), width: 80, height: 24}
+	m.tv = &view.Table{Seats: []view.Seat{
+		{Name: "ann", You: true, Attrs: []view.Attr{{Name: "vote", Value: "bob"}}, Brief: "Mafioso"},
+		{Name: "bob", Turn: true}, {Name: "cat", Brief: "out: Civilian"}, {Name: "dan"}, {Name: "eve"}, {Name: "fox"}, {Name: "gus"},
+	}}
+	var b strings.Builder
+	m.viewSeatGrid(&b)
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if ansi.StringWidth(l) > 78 {
+			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
+		}
+	}
+	if !strings.Contains(b.String(), "ann (you) bob · Mafioso") || !strings.Contains(b.String(), "cat · out: Civilian") {
+		t.Errorf("the grid:\n%s", b.String())
+	}
+}
