@@ -13,8 +13,13 @@ type speaker = games.Speaker
 
 func listAnd(xs []string) string { return games.ListAnd(xs, "nobody") }
 
-// article returns "a" or "an" for a card's words.
+// article returns "a" or "an" for a card's words, "the" for a role of
+// which a game has one (the Commissar, the Don).
 func article(c engine.Card) string {
+	switch c {
+	case Commissar, Nurse, Butterfly, Don, Madman:
+		return "the " + CardWords(c)
+	}
 	if strings.ContainsRune("AEIOU", rune(CardWords(c)[0])) {
 		return "an " + CardWords(c)
 	}
@@ -22,8 +27,39 @@ func article(c engine.Card) string {
 }
 
 // SayMove tells move m, made in state s, in plain words; you is the seat
-// spoken to in the second person (-1 for none).
+// spoken to in the second person (-1 for none). A move that ends the
+// first day's question or the day's vote also tells how it ended when
+// nobody is condemned ("No vote today", "nobody is eliminated today").
 func SayMove(s *State, m engine.Move, you engine.Seat) string {
+	out := sayMove(s, m, you)
+	if ns, _, err := s.Play(m); err == nil {
+		if end := sayDayEnd(s, ns); end != "" {
+			out += " " + end
+		}
+	}
+	return out
+}
+
+// sayDayEnd tells how the first day's question or the day's vote ended
+// with the move from before to after, or "" if it did not end, or ended
+// with a player condemned (their answer and elimination tell the rest).
+func sayDayEnd(before, after *State) string {
+	switch {
+	case before.phase == PhaseHold && after.phase == PhaseVote:
+		return "Most of the living want a vote: the vote begins."
+	case before.phase == PhaseHold && after.phase != PhaseHold:
+		return "No vote today: most of the living did not want one."
+	case before.phase != PhaseVote || after.phase == PhaseVote || after.phase == PhaseDayAnswer:
+		return ""
+	case after.side == SideDraw:
+		return "The vote is tied: the game ends in a draw."
+	case after.phase != PhaseOver:
+		return "Nobody is eliminated today: no player has the most votes."
+	}
+	return ""
+}
+
+func sayMove(s *State, m engine.Move, you engine.Seat) string {
 	w := speaker{Names: s, You: you}
 	p := m.Seat
 	a := m.Args

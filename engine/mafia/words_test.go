@@ -83,3 +83,40 @@ func TestSayMoveExamples(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// The move that ends the first day's question or the day's vote without
+// condemning anyone says so; one that does not end it says nothing more.
+func TestSayDayEnd(t *testing.T) {
+	say := func(src string, m engine.Move) string {
+		t.Helper()
+		tab, err := run(t, five+src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mafia.SayMove(tab.State, m, -1)
+	}
+	hold := func(seat, yes int) engine.Move {
+		return engine.Move{Seat: engine.Seat(seat), Kind: mafia.MoveHold, Args: []int{yes}}
+	}
+	vote := func(seat, target int) engine.Move {
+		return engine.Move{Seat: engine.Seat(seat), Kind: mafia.MoveVote, Args: []int{target}}
+	}
+	fourNo := "Anna hold no\nBoris hold no\nClara hold no\nDima hold no\n"
+	fourYes := "Anna hold yes\nBoris hold yes\nClara hold yes\nDima hold no\n"
+	for _, tc := range []struct {
+		src  string
+		m    engine.Move
+		want string
+	}{
+		{"Anna hold no\n", hold(1, 0), "Boris wants no vote today."},
+		{fourNo, hold(4, 0), "Egor wants no vote today. No vote today: most of the living did not want one."},
+		{fourYes, hold(4, 0), "Egor wants no vote today. Most of the living want a vote: the vote begins."},
+		{fourYes + "Egor hold no\nAnna vote Boris\nBoris vote Anna\nClara vote Dima\nDima vote Clara\n", vote(4, -1),
+			"Egor abstains. Nobody is eliminated today: no player has the most votes."},
+		{fourYes + "Egor hold no\nAnna vote Boris\nBoris vote Anna\nClara vote Boris\nDima vote Boris\n", vote(4, -1), "Egor abstains."},
+	} {
+		if got := say(tc.src, tc.m); got != tc.want {
+			t.Errorf("after %q: got %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

@@ -39,9 +39,10 @@ func TellEntry(g games.Rules, t *table.Table, e *ledger.Entry, prior engine.Stat
 		if seats := t.Roster().Seats; int(e.Seat) < len(seats) {
 			who = seats[e.Seat].Name
 		}
-		verb := " published their card key"
+		// A sentence, as the games' own words are.
+		verb := " published their card key."
 		if engine.Seat(e.Seat) == you {
-			who, verb = "you", " published your card key"
+			who, verb = "You", " published your card key."
 		}
 		lines = append(lines, who+verb)
 	}
