@@ -123,7 +123,11 @@ func NewNode(cfg Config) (*Node, error) {
 		libp2p.DisableMetrics(),
 	}
 	if len(cfg.Relays) == 0 {
-		opts = append(opts, libp2p.DisableRelay())
+		rm, err := nodeResourceManager(nil)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, libp2p.DisableRelay(), libp2p.ResourceManager(rm))
 	} else {
 		ro, err := relayOptions(cfg.Relays)
 		if err != nil {
