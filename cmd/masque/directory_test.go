@@ -11,6 +11,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/p2p/directory"
+	"github.com/masque-games/masque/p2p/lobby"
 )
 
 // startTestRelay runs 'masque relay' in this process on loopback and
@@ -143,5 +150,45 @@ func TestJoinOnlineDuplicatesAndMisses(t *testing.T) {
 	}
 	if _, out, _ := runOut("lobby", "--relay", relay, "--json"); strings.TrimSpace(out) != "[]" {
 		t.Errorf("tables still listed after their hosts gave up:\n%s", out)
+	}
+}
+
+// TestWatchFindsGameInPlay: 'masque watch CODE --relay' finds a table
+// whose game is under way in the relay's in-play list (before, the
+// directory dropped a table once seated: a started game was found by
+// invite only); 'masque join CODE' refuses it, saying to watch it.
+func TestWatchFindsGameInPlay(t *testing.T) {
+	relayAddr := startTestRelay(t)
+	relays, err := parseRelayFlag([]string{relayAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := libp2p.New(libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableRelay(), libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer creator.Close()
+	tb := lobby.Table{ID: [16]byte{1, 2, 3}, Name: "started", Game: "mascarade", Taken: 3, Total: 3, Version: lobby.Version,
+		Peer: creator.ID(), Players: []string{"a", "b", "c"}, Playing: true,
+		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/9")}}
+	listed := make(chan error, 4)
+	pub, err := directory.NewPublisher(creator, relays, tb, 0, func(_ peer.ID, err error) { listed <- err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	if err := <-listed; err != nil {
+		t.Fatalf("publish in play: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	info, id, err := watchTarget(ctx, watchOptions{invite: tb.Code()}, relays)
+	if err != nil || info.ID != creator.ID() || id != tb.ID {
+		t.Fatalf("watch %s: %v, %x, %v; want the creator %s and table %x", tb.Code(), info.ID, id, err, creator.ID(), tb.ID)
+	}
+	c, out, errOut := runOut("join", tb.Code(), "--bot", "--relay", relayAddr, "--relay-wait", "1s", "--wait", "3s",
+		"--config", filepath.Join(t.TempDir(), "cfg"), "--state", filepath.Join(t.TempDir(), "state"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	if c == 0 || !strings.Contains(out+errOut, "has started") || !strings.Contains(out+errOut, "masque watch "+tb.Code()) {
+		t.Errorf("join of a table in play: exit %d\n%s%s", c, out, errOut)
 	}
 }

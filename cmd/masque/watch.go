@@ -21,6 +21,7 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
 )
@@ -106,14 +107,25 @@ func watchTarget(ctx context.Context, o watchOptions, relays []peer.AddrInfo) (p
 	var tables []lobby.Table
 	where := "on this network (mDNS)"
 	if len(relays) > 0 {
+		// A game under way is in the directories' in-play list; a table
+		// still seating in the open list (the spectator then waits for
+		// its game to start).
 		where = "in the relays' directories"
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		var errs []error
-		tables, errs = listDirectories(lctx, relays, code)
+		var playing, open []lobby.Table
+		var errs, errsOpen []error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			playing, errs = listDirectoriesPlaying(lctx, relays, code)
+		}()
+		open, errsOpen = listDirectories(lctx, relays, code)
+		<-done
 		cancel()
-		if len(errs) == len(relays) {
-			return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(errs...))}
+		if len(errs) == len(relays) && len(errsOpen) == len(relays) {
+			return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(append(errs, errsOpen...)...))}
 		}
+		tables = directory.Merge(playing, open)
 	} else if tables, err = browseLAN(ctx, lobbyOptions{wait: 3 * time.Second, ifaces: o.ifaces}); err != nil {
 		return peer.AddrInfo{}, [16]byte{}, err
 	}
@@ -123,7 +135,7 @@ func watchTarget(ctx context.Context, o watchOptions, relays []peer.AddrInfo) (p
 		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 2, err: err}
 	case len(found) == 0:
 		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no table with code %s %s", code, where),
-			hint: "a table is listed while it seats; for a game under way, ask a player for an invite ('masque host' prints it)"}
+			hint: "a table is listed while it seats and while its game goes on, as long as its host runs; check the code, or ask a player for an invite ('masque host' prints it)"}
 	case len(found) > 1:
 		var fps []string
 		for _, t := range found {
@@ -218,6 +230,19 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 						return fatal
 					}
 					return nil
+				}
+				if tableID != ([16]byte{}) {
+					// Found by code: the code names the table id (checked
+					// by p2p.Watch) and its creator, who must hold seat 0
+					// of the roster every seat signed.
+					if len(r.Seats) == 0 {
+						fatal = errors.New("the roster has no seats")
+						return fatal
+					}
+					if c, err := peer.IDFromBytes(r.Seats[0].PeerID); err != nil || c != info.ID {
+						fatal = fmt.Errorf("the roster's seat 0 is not the creator the code %s names (%s)", o.invite, info.ID)
+						return fatal
+					}
 				}
 				g, err := a.games.Lookup(r.Game)
 				if err != nil {
