@@ -122,8 +122,8 @@ const (
 // connections to direct ones, reachability private (so that AutoRelay
 // reserves at once instead of waiting for AutoNAT), and a resource
 // manager that does not count relayed connections against the relay's IP
-// address.
-func relayOptions(relays []peer.AddrInfo) ([]libp2p.Option, error) {
+// address. punches hears how every hole punch ends.
+func relayOptions(relays []peer.AddrInfo, punches holepunch.EventTracer) ([]libp2p.Option, error) {
 	rm, err := nodeResourceManager(relays)
 	if err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func relayOptions(relays []peer.AddrInfo) ([]libp2p.Option, error) {
 			autorelay.WithBootDelay(relayBootDelay),
 			autorelay.WithBackoff(relayBackoff),
 			autorelay.WithMinInterval(relayMinInterval)),
-		libp2p.EnableHolePunching(),
+		libp2p.EnableHolePunching(holepunch.WithTracer(punches)),
 		libp2p.ForceReachabilityPrivate(),
 		libp2p.ResourceManager(rm),
 	}, nil

@@ -152,7 +152,7 @@ func TestRelayedGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ro, err := relayOptions(relays)
+		ro, err := relayOptions(relays, newPunchLog())
 		if err != nil {
 			t.Fatal(err)
 		}

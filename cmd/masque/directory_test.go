@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,8 +17,12 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
 
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/directory"
+	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
+	"github.com/masque-games/masque/p2p/store"
 )
 
 // startTestRelay runs 'masque relay' in this process on loopback and
@@ -190,5 +195,71 @@ func TestWatchFindsGameInPlay(t *testing.T) {
 		"--config", filepath.Join(t.TempDir(), "cfg"), "--state", filepath.Join(t.TempDir(), "state"), "--listen", "/ip4/127.0.0.1/tcp/0")
 	if c == 0 || !strings.Contains(out+errOut, "has started") || !strings.Contains(out+errOut, "masque watch "+tb.Code()) {
 		t.Errorf("join of a table in play: exit %d\n%s%s", c, out, errOut)
+	}
+}
+
+// TestDoctorReportsHolePunches: seats playing through a relay keep a
+// hole punch report in their state directory while they play; 'masque
+// doctor --state DIR' shows it seat by seat. (On loopback nobody needs to
+// punch: the seats reach each other's addresses directly, and the report
+// says so; TestPunchReport covers the outcomes.)
+func TestDoctorReportsHolePunches(t *testing.T) {
+	relay := startTestRelay(t)
+	dir := t.TempDir()
+	hdir, jdir := filepath.Join(dir, "h"), filepath.Join(dir, "j")
+	code, hostDone := hostOnRelay(t, relay, "punched", "2", "60s", hdir)
+	c, out, errOut := runOut("join", code, "--bot", "--relay", relay, "--relay-wait", "1s", "--config", filepath.Join(jdir, "cfg"),
+		"--state", filepath.Join(jdir, "state"), "--transcript", filepath.Join(jdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	if hc, hostErr := hostDone(); c != 0 || hc != 0 {
+		t.Fatalf("join exit %d:\n%s%s\nhost exit %d:\n%s", c, out, errOut, hc, hostErr)
+	}
+	var rep punchReport
+	b, err := os.ReadFile(filepath.Join(jdir, "state", punchFileName))
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		t.Fatalf("the joiner's hole punch report: %v\n%s", err, b)
+	}
+	if len(rep.Seats) != 2 || !rep.Seats[1].Self || rep.Seats[0].Self || rep.Game != "mascarade" {
+		t.Fatalf("report: %s", b)
+	}
+	c, out, errOut = runOut("doctor", "--state", filepath.Join(jdir, "state"), "--wait", "10ms", "--interface", "lo", "--config", t.TempDir())
+	if !strings.Contains(out, "hole punching at the last game") || !regexp.MustCompile(`seat 1 \S+ +you`).MatchString(out) ||
+		!regexp.MustCompile(`seat 0 \S+ +no hole punch`).MatchString(out) {
+		t.Errorf("doctor: exit %d\n%s%s", c, out, errOut)
+	}
+	if c, _, errOut = runOut("doctor", "--state", t.TempDir(), "--wait", "10ms", "--interface", "lo"); c != 2 || !strings.Contains(errOut, "no hole punch report") {
+		t.Errorf("doctor --state of a directory without a report: exit %d\n%s", c, errOut)
+	}
+}
+
+// TestPunchReport: the outcomes of the last hole punch to each seat, as
+// the report keeps them and doctor shows them.
+func TestPunchReport(t *testing.T) {
+	ids := make([]peer.ID, 4)
+	seats := make([]ledger.SeatInfo, 4)
+	for i := range ids {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = id.PeerID()
+		seats[i] = ledger.SeatInfo{Name: fmt.Sprint("p", i), PeerID: []byte(ids[i])}
+	}
+	at := time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC)
+	punches := []p2p.HolePunch{
+		{Peer: ids[1], At: at, Success: true, Elapsed: 140 * time.Millisecond},
+		{Peer: ids[2], At: at, Err: "all retries failed: NAT"},
+		{Peer: ids[3], At: at, Success: true, Dialled: true, Elapsed: 3 * time.Millisecond},
+	}
+	rep := makePunchReport(ids[0], punches, store.Table{Roster: &ledger.Roster{Game: "mascarade", Seats: seats}})
+	if !rep.Seats[0].Self || rep.Seats[0].Tried || !rep.Seats[1].Success || rep.Seats[2].Success || rep.Seats[2].Error == "" || !rep.Seats[3].Dialled {
+		t.Fatalf("report: %+v", rep)
+	}
+	var buf bytes.Buffer
+	printPunches(&buf, &rep)
+	for _, want := range []string{"seat 0 p0", "you", "seat 1 p1", "direct: the last hole punch succeeded", "(140 ms)",
+		"seat 2 p2", "relayed: the last hole punch failed", "all retries failed: NAT", "seat 3 p3", "no hole punch needed"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("doctor's lines lack %q:\n%s", want, buf.String())
+		}
 	}
 }

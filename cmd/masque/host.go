@@ -319,6 +319,7 @@ func (r *netRun) tableRoots() []string {
 func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, restarted bool) error {
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
+	defer recordHolePunches(ctx, p.Node, st.Dir(), tbl)()
 	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
