@@ -26,7 +26,7 @@ import (
 const punchFileName = "holepunch.json"
 
 // punchReport is the content of punchFileName, and 'masque doctor
-// --json''s hole_punch.
+// --json”s hole_punch.
 type punchReport struct {
 	Updated time.Time   `json:"updated"`
 	TableID string      `json:"table_id"`
