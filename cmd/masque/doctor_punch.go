@@ -25,8 +25,8 @@ import (
 // 'masque doctor' (written while the game runs, and at its end).
 const punchFileName = "holepunch.json"
 
-// punchReport is the content of punchFileName, and 'masque doctor
-// --json”s hole_punch.
+// punchReport is the content of punchFileName, and the hole_punch field
+// of 'masque doctor --json'.
 type punchReport struct {
 	Updated time.Time   `json:"updated"`
 	TableID string      `json:"table_id"`
