@@ -72,6 +72,9 @@ Anyone can advertise a table under any name, or copy a table's id: when
 two creators advertise the same name, code or table id, both are listed,
 marked with "!" and a warning; ask the host which fingerprint is theirs.
 
+Tables whose game has started are listed too, at "play" instead of a
+seat count: watch one with 'masque watch CODE' (they cannot be joined).
+
 Join one with 'masque join NAME' or 'masque join CODE'. If none shows up
 while someone is hosting, 'masque doctor' checks multicast on each
 interface and says what to try.`,

@@ -59,8 +59,10 @@ seat and no key, so it sees exactly what an auditor sees. INVITE is a
 seat's multiaddr ending in /p2p/<peer id>, as 'masque host' prints it
 ("invite: ..."). CODE is the table's join code, found like a table to
 join: on the LAN by mDNS, or with --relay in the relays' directories; a
-table is listed there while it seats (a spectator found that way waits
-for the game to start), so for a game already under way use an invite. The seat sends the roster with every seat's signature
+table is listed there while it seats (a spectator then waits for the
+game to start) and, once seated, as a table in play until its host
+leaves. The code names the table and its creator: the creator must hold
+seat 0 of the roster it sends. The seat sends the roster with every seat's signature
 and then every entry as it is accepted; each is checked as it arrives
 (roster signatures, the author's signature, the hash chain, every proof
 and rule), and the public log is shown as 'masque replay' shows it,
