@@ -4,8 +4,11 @@
 # behind cone NAT A with --relay, which lists it in the relay's directory;
 # 'masque lobby --relay' from behind NAT B lists it, and it is joined BY
 # CODE through the directory from behind cone NAT B and symmetric NAT C
-# ('masque join CODE --relay'). Once seated, the table is gone from the
-# directory (the relay's last status line counts 0 tables). Every seat must exit
+# ('masque join CODE --relay'). Once seated, the table is listed in play
+# (for spectators) until its host leaves; at the end the relay's last
+# status line counts 0 tables. 'masque doctor --state' behind NAT B reports
+# the last hole punch to the host behind A as a success when conntrack saw
+# the direct flow. Every seat must exit
 # 0 with byte-identical transcripts that 'masque verify' accepts. The
 # report says whether the routers' conntrack tables show a direct A<->B
 # flow (a hole punch) and which pairs stayed relayed. Then a 6-seat game
@@ -197,6 +200,14 @@ if [ $HAVE_CT = 1 ]; then
   # grep that matches nothing must not end the script under pipefail)
   punches=$( (grep -ho 'msg="hole punching with successful".*duration=[0-9.]*[a-zµ]*' "$G"/*.out || true) | grep -o 'duration=.*' | tr '\n' ' ' || true)
   echo "nat-test: successful hole punches (libp2p's log): ${punches:-none logged}"
+  # masque doctor: the last hole punch to each seat, from B's state
+  # directory (the punch between the cone NATs A and B worked: conntrack).
+  ip netns exec "${P}hB" "$BIN" doctor --state "$G/s1" --wait 10ms --interface lo --config "$WORK/doc" >"$G/doctor-punch.out" 2>&1 ||
+    fail "masque doctor --state behind NAT B failed: $(tail -n2 "$G/doctor-punch.out")"
+  grep -q "hole punching at the last game" "$G/doctor-punch.out" || fail "doctor --state shows no hole punch report"
+  grep -Eq "seat 0 .* direct" "$G/doctor-punch.out" ||
+    fail "doctor behind NAT B does not report a direct connection to the host behind A: $(grep -E '^  seat' "$G/doctor-punch.out" | tr '\n' '|')"
+  grep -E '^  seat' "$G/doctor-punch.out" | sed 's/^ */nat-test:   doctor (B): /'
 else
   echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"
 fi
@@ -245,6 +256,12 @@ for i in 1 2 3 4 5; do
     echo "nat-test: 6 seats: relay killed with SIGKILL with 4 of 6 seated, restarted 5 s later"
   fi
 done
+# A spectator behind NAT B finds the game in play by its code in the
+# relay's directory, after seating, and follows it across the relay's
+# restart.
+waitfor 90 "$G6/h.out" '^seated: ' || fail "6 seats: the host was not seated"
+start "${P}hB" "$G6/w.out" watch "$CODE6" --relay "$RT" --relay "$RQ" --quiet --wait 60s --transcript "$G6/watched.masque"
+W6=$LAST
 waitfor 90 "$G6/h.out" '^turn +3 ' || fail "6 seats: the game did not reach turn 3"
 kill -0 "$H6" 2>/dev/null || fail "6 seats: the game ended before the relay could be killed"
 killed_at=$(grep -cE '^turn ' "$G6/h.out" || true)
@@ -252,6 +269,9 @@ restart_relay 2
 echo "nat-test: 6 seats (A, A, B, B, C, C) seated by code; relay killed with SIGKILL again during play (after $killed_at turn lines) and restarted 5 s later"
 waitall 150 "$H6" "${J6[@]}"
 g6_s=$((SECONDS - t6))
+waitall 60 "$W6"
+cmp -s "$G6/t0.masque" "$G6/watched.masque" || fail "6 seats: the spectator's transcript differs from the seats'"
+echo "nat-test: a spectator behind NAT B found the game in play by its code in the directory and followed it to the end: $(grep '^verified' "$G6/w.out")"
 for i in 1 2 3 4 5; do
   cmp -s "$G6/t0.masque" "$G6/t$i.masque" || fail "6 seats: transcript of seat $i differs from the host's"
 done
