@@ -280,10 +280,14 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	// A log that reached the game's end is whole, even if the stream
 	// broke before the seat said so.
 	over := func() bool { return tab != nil && tab.Phase() == table.PhaseDone }
+	said := time.Now()
 	for werr != nil && fatal == nil && !over() && ctx.Err() == nil && time.Now().Before(deadline) {
 		if len(tr.Entries) > had {
-			had, deadline = len(tr.Entries), time.Now().Add(o.wait)
+			had, deadline, said = len(tr.Entries), time.Now().Add(o.wait), time.Now()
 			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, werr)
+		} else if had > 0 && time.Since(said) >= 10*time.Second {
+			said = time.Now()
+			fmt.Fprintf(progress, "still asking the seat again (until %s, --wait): %v\n", deadline.Format(time.TimeOnly), werr)
 		}
 		select {
 		case <-time.After(100 * time.Millisecond):
