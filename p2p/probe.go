@@ -19,7 +19,7 @@ import (
 // lossy network; a dead one never does.
 var staleProbeTimeout = 4 * time.Second
 
-// connAlive reports whether the program at the other end of c answers a
+// connAlive returns nil if the program at the other end of c answers a
 // ping (libp2p's /ipfs/ping/1.0.0, which every libp2p host serves) on that
 // very connection, within staleProbeTimeout.
 //
