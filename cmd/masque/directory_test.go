@@ -263,3 +263,32 @@ func TestPunchReport(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyShowsTablesInPlay: a table in play is listed at "play" (not a
+// seat count), with a line saying to watch it; --json says playing.
+func TestLobbyShowsTablesInPlay(t *testing.T) {
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := []lobby.Table{
+		{ID: [16]byte{1}, Name: "open", Game: "mascarade", Taken: 2, Total: 4, Version: lobby.Version, Peer: id.PeerID()},
+		{ID: [16]byte{2}, Name: "started", Game: "mascarade", Taken: 4, Total: 4, Version: lobby.Version, Peer: id.PeerID(), Playing: true},
+	}
+	var out bytes.Buffer
+	if err := printLobby(&out, tables, lobbyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`open +mascarade +2/4 `).MatchString(out.String()) || !regexp.MustCompile(`started +mascarade +play `).MatchString(out.String()) ||
+		!strings.Contains(out.String(), "'masque watch CODE'") {
+		t.Errorf("lobby:\n%s", out.String())
+	}
+	out.Reset()
+	if err := printLobby(&out, tables, lobbyOptions{asJSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var got []lobbyEntry
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got) != 2 || got[0].Playing || !got[1].Playing {
+		t.Errorf("lobby --json: %v\n%s", err, out.String())
+	}
+}
