@@ -292,3 +292,32 @@ func TestLobbyShowsTablesInPlay(t *testing.T) {
 		t.Errorf("lobby --json: %v\n%s", err, out.String())
 	}
 }
+
+// TestWatchOtherSeats: with relays, a spectator can ask every other seat
+// of the roster through them; without, none.
+func TestWatchOtherSeats(t *testing.T) {
+	var seats []ledger.SeatInfo
+	var ids []peer.ID
+	for i := range 3 {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id.PeerID())
+		seats = append(seats, ledger.SeatInfo{Name: fmt.Sprint("p", i), PeerID: []byte(id.PeerID())})
+	}
+	r := &ledger.Roster{Seats: seats}
+	relays, err := parseRelayFlag([]string{"/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u",
+		"/ip4/11.0.0.10/udp/4001/quic-v1/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := otherSeats(r, ids[0], relays)
+	if len(got) != 2 || got[0].ID != ids[1] || got[1].ID != ids[2] || len(got[0].Addrs) != 2 ||
+		got[0].Addrs[0].String() != "/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u/p2p-circuit" {
+		t.Fatalf("other seats: %v", got)
+	}
+	if got := otherSeats(r, ids[0], nil); got != nil {
+		t.Errorf("without relays: %v", got)
+	}
+}

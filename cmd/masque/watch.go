@@ -216,13 +216,18 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	// fatal is set when what the seat sent is wrong (not a broken
 	// stream): then the spectator does not ask again.
 	var fatal error
+	// seats are the seats to ask: the one found first, then, once the
+	// roster is known and with relays, every other seat through them (a
+	// spectator that lost its seat, say at a relay's restart, gets the
+	// rest of the log from another; each answer is checked the same way).
+	seats, cur := []peer.AddrInfo{info}, 0
 	watch := func() (*p2p.WatchResult, error) {
 		var prev ledger.Hash
 		if n := len(tr.Entries); n > 0 {
 			prev = tr.Entries[n-1].Hash()
 		}
 		return node.Watch(ctx, p2p.WatchConfig{
-			Seat: info, TableID: tableID, From: uint64(len(tr.Entries)), Prev: prev,
+			Seat: seats[cur], TableID: tableID, From: uint64(len(tr.Entries)), Prev: prev,
 			OnTable: func(r *ledger.Roster, sigs [][ed25519.SignatureSize]byte) error {
 				if tr.Roster != nil {
 					// Following again after a broken stream: the same table.
@@ -254,6 +259,8 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 					return fmt.Errorf("the table's roster: %w", err)
 				}
 				game, tr.Roster, tr.RosterSigs = g, r, sigs
+				seats = append(seats, otherSeats(r, info.ID, relays)...)
+				tableID = r.TableID // the other seats are asked for this table
 				var names []string
 				for _, s := range r.Seats {
 					names = append(names, s.Name)
@@ -285,9 +292,12 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		if len(tr.Entries) > had {
 			had, deadline, said = len(tr.Entries), time.Now().Add(o.wait), time.Now()
 			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, werr)
-		} else if had > 0 && time.Since(said) >= 10*time.Second {
-			said = time.Now()
-			fmt.Fprintf(progress, "still asking the seat again (until %s, --wait): %v\n", deadline.Format(time.TimeOnly), werr)
+		} else {
+			cur = (cur + 1) % len(seats) // no progress: ask the next seat
+			if had > 0 && time.Since(said) >= 10*time.Second {
+				said = time.Now()
+				fmt.Fprintf(progress, "still asking the seats again (until %s, --wait): %v\n", deadline.Format(time.TimeOnly), werr)
+			}
 		}
 		select {
 		case <-time.After(100 * time.Millisecond):
@@ -346,4 +356,22 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		fmt.Fprintf(progress, "verified: %d entries of %s, every signature, proof and rule checked\n", vres.Entries, vres.Game)
 	}
 	return nil
+}
+
+// otherSeats are the seats of r other than skip, each reachable through
+// every relay (its circuit addresses: a seat holds a reservation on the
+// relays it plays through); none without relays.
+func otherSeats(r *ledger.Roster, skip peer.ID, relays []peer.AddrInfo) []peer.AddrInfo {
+	if len(relays) == 0 {
+		return nil
+	}
+	var out []peer.AddrInfo
+	for _, s := range r.Seats {
+		id, err := peer.IDFromBytes(s.PeerID)
+		if err != nil || id == skip {
+			continue
+		}
+		out = append(out, peer.AddrInfo{ID: id, Addrs: p2p.CircuitAddrs(relays)})
+	}
+	return out
 }
