@@ -12,6 +12,8 @@
 #   LOSS_BIN     a built masque to use (default: build one)
 #   LOSS_TAG     namespace prefix (default mql<pid>)
 #   LOSS_KEEP=1  keep going after a failed run (report all of them)
+#   LOSS_LOGS    a directory to copy every failed run's logs into (one
+#                subdirectory per run), kept after the test
 #   LOSS_TRANSPORT  tcp or quic: the invite joiners dial (default: odd runs
 #                QUIC, even runs TCP)
 #
@@ -170,6 +172,10 @@ for rate in $RATES; do
       echo "loss-test: ${rate}% run $run ($tr): FAILED: $why"
       rm -rf "$WORK/last"
       cp -r "$d" "$WORK/last"
+      if [ -n "${LOSS_LOGS:-}" ]; then
+        mkdir -p "$LOSS_LOGS"
+        cp -r "$d" "$LOSS_LOGS/r$rate-$run-$tr"
+      fi
       FAILED=1
       [ -n "${LOSS_KEEP:-}" ] || exit 1
     fi

@@ -4,14 +4,18 @@
 # behind cone NAT A with --relay, which lists it in the relay's directory;
 # 'masque lobby --relay' from behind NAT B lists it, and it is joined BY
 # CODE through the directory from behind cone NAT B and symmetric NAT C
-# ('masque join CODE --relay'). Once seated, the table is gone from the
-# directory (the relay's last status line counts 0 tables). Every seat must exit
+# ('masque join CODE --relay'). Once seated, the table is listed in play
+# (for spectators) until its host leaves; at the end the relay's last
+# status line counts 0 tables. 'masque doctor --state' behind NAT B reports
+# the last hole punch to the host behind A as a success when conntrack saw
+# the direct flow. Every seat must exit
 # 0 with byte-identical transcripts that 'masque verify' accepts. The
 # report says whether the routers' conntrack tables show a direct A<->B
 # flow (a hole punch) and which pairs stayed relayed. Then a 6-seat game
 # (two seats in each home) during whose seating, then play, the relay is
 # killed with SIGKILL and restarted 5 s later: every seat finishes with identical, verified
-# transcripts and nobody is blamed. 'masque doctor
+# transcripts and nobody is blamed; a spectator behind NAT B finds that
+# game in play by its code in the directory and follows it. 'masque doctor
 # --relay' must say that A's NAT keeps ports and C's changes them. The host posts a
 # table chat message (--say) that both joiners must get and save. Then: without
 # --relay, a joiner behind a NAT must get an error that says to use one.
@@ -197,6 +201,19 @@ if [ $HAVE_CT = 1 ]; then
   # grep that matches nothing must not end the script under pipefail)
   punches=$( (grep -ho 'msg="hole punching with successful".*duration=[0-9.]*[a-zµ]*' "$G"/*.out || true) | grep -o 'duration=.*' | tr '\n' ' ' || true)
   echo "nat-test: successful hole punches (libp2p's log): ${punches:-none logged}"
+  # masque doctor: the last hole punch to each seat, from the state
+  # directories of A's and B's seats. The side that started the upgrade
+  # (either: libp2p lets the one that accepted the relayed connection
+  # start) records it: the A<->B connection shows as direct in one of them.
+  for h in A B; do
+    s=$([ $h = A ] && echo s0 || echo s1)
+    ip netns exec "${P}h$h" "$BIN" doctor --state "$G/$s" --wait 200ms --interface eth0 --config "$WORK/doc" >"$G/doctor-punch-$h.out" 2>&1 ||
+      fail "masque doctor --state behind NAT $h failed: $(tail -n2 "$G/doctor-punch-$h.out")"
+    grep -q "hole punching at the last game" "$G/doctor-punch-$h.out" || fail "doctor --state behind NAT $h shows no hole punch report"
+    grep -E '^  seat' "$G/doctor-punch-$h.out" | sed "s/^ */nat-test:   doctor ($h): /"
+  done
+  cat "$G"/doctor-punch-[AB].out | grep -Eq '^  seat .* direct: ' ||
+    fail "doctor behind NAT A or B does not report the direct A<->B connection"
 else
   echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"
 fi
@@ -245,6 +262,12 @@ for i in 1 2 3 4 5; do
     echo "nat-test: 6 seats: relay killed with SIGKILL with 4 of 6 seated, restarted 5 s later"
   fi
 done
+# A spectator behind NAT B finds the game in play by its code in the
+# relay's directory, after seating, and follows it across the relay's
+# restart.
+waitfor 90 "$G6/h.out" '^seated: ' || fail "6 seats: the host was not seated"
+start "${P}hB" "$G6/w.out" watch "$CODE6" --relay "$RT" --relay "$RQ" --quiet --wait 45s --transcript "$G6/watched.masque"
+W6=$LAST
 waitfor 90 "$G6/h.out" '^turn +3 ' || fail "6 seats: the game did not reach turn 3"
 kill -0 "$H6" 2>/dev/null || fail "6 seats: the game ended before the relay could be killed"
 killed_at=$(grep -cE '^turn ' "$G6/h.out" || true)
@@ -252,6 +275,23 @@ restart_relay 2
 echo "nat-test: 6 seats (A, A, B, B, C, C) seated by code; relay killed with SIGKILL again during play (after $killed_at turn lines) and restarted 5 s later"
 waitall 150 "$H6" "${J6[@]}"
 g6_s=$((SECONDS - t6))
+# The spectator follows one seat, the host, through the relay: when the
+# relay is killed it asks again, and gets the rest of the game if the
+# host holds a reservation again before the game ends (AutoRelay takes a
+# few seconds); a game that ends first is lost to it (exit 1, after
+# --wait). Finding the game in play by code is what must hold.
+grep -q '^watching table ' "$G6/w.out" || { sleep 2; grep -q '^watching table ' "$G6/w.out"; } ||
+  fail "6 seats: the spectator did not find the game in play by its code: $(tail -n 3 "$G6/w.out")"
+deadline=$((SECONDS + 90))
+while kill -0 "$W6" 2>/dev/null && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+kill -0 "$W6" 2>/dev/null && fail "6 seats: the spectator still runs 90 s after the game"
+if wait "$W6"; then
+  cmp -s "$G6/t0.masque" "$G6/watched.masque" || fail "6 seats: the spectator's transcript differs from the seats'"
+  echo "nat-test: a spectator behind NAT B found the game in play by its code in the directory and followed it to the end across the relay's restart: $(grep '^verified' "$G6/w.out")"
+else
+  grep -q 'the stream broke after' "$G6/w.out" || fail "6 seats: the spectator failed: $(grep -E '^masque: error' "$G6/w.out" | head -n1)"
+  echo "nat-test: a spectator behind NAT B found the game in play by its code in the directory; it lost the host at the relay's restart and the game ended before it got back ($(grep -c '^still asking' "$G6/w.out") retry notes)"
+fi
 for i in 1 2 3 4 5; do
   cmp -s "$G6/t0.masque" "$G6/t$i.masque" || fail "6 seats: transcript of seat $i differs from the host's"
 done

@@ -422,6 +422,22 @@ func (t *Table) seatOf(j *joiner) int {
 // joiner takes over.
 func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
 	j, gen, seat, taken, no := t.admit(&joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr()})
+	if no != nil && no.Code == RefusedAlreadySeated {
+		// Our peer holds a seat on another connection: a second program
+		// with its identity, or the same program restarted while that
+		// connection has not failed on our side yet (QUIC notices a dead
+		// peer only after its idle timeout). A dead program does not
+		// answer a ping on the old connection: the seat is then held as
+		// for a dropped connection, and this request retakes it.
+		if old := t.heldOn(s.Conn()); old != nil {
+			if err := t.node.connAlive(context.Background(), old); err != nil {
+				t.node.log.Info("join: the seat's old connection is dead: the restarted joiner retakes it",
+					"peer", old.RemotePeer(), "err", err)
+				t.dropConn(old)
+				j, gen, seat, taken, no = t.admit(&joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr()})
+			}
+		}
+	}
 	if no != nil {
 		WriteFrame(s, encodeJoinNo(t.cfg.ID, uint8(seat), *no))
 		s.Close()
@@ -536,6 +552,38 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest)
 		case <-changes:
 		}
 	}
+}
+
+// heldOn returns the connection on which the peer of c holds a seat, if
+// that is another connection than c and seating is still open.
+func (t *Table) heldOn(c network.Conn) network.Conn {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.started || t.closed {
+		return nil
+	}
+	for _, o := range t.joiners {
+		if o.peer == c.RemotePeer() && !o.left && o.s != nil && o.s.Conn() != c {
+			return o.s.Conn()
+		}
+	}
+	return nil
+}
+
+// dropConn treats every seat served on c as lost (c is dead: its peer
+// did not answer a ping on it), then closes c.
+func (t *Table) dropConn(c network.Conn) {
+	t.mu.Lock()
+	for _, o := range t.joiners {
+		if o.s != nil && o.s.Conn() == c {
+			o.s.Reset()
+			o.s = nil
+			o.away = time.Now()
+		}
+	}
+	t.broadcast()
+	t.mu.Unlock()
+	c.Close()
 }
 
 // lost marks that j's stream (session gen) failed: it keeps its seat for

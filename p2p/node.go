@@ -98,6 +98,8 @@ type Node struct {
 	seatedOrder [][16]byte
 	// stop ends the node's background work (keepRelays).
 	stop context.CancelFunc
+	// punches are the hole punches' outcomes (nil without relays).
+	punches *punchLog
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -117,14 +119,21 @@ func NewNode(cfg Config) (*Node, error) {
 		libp2p.ListenAddrStrings(addrs...),
 		libp2p.Transport(tcp.NewTCPTransport),
 		libp2p.Transport(quic.NewTransport),
+		quicReuseOption(),
 		libp2p.Security(noise.ID, noise.New),
 		libp2p.Muxer(yamux.ID, yamux.DefaultTransport),
 		libp2p.DisableMetrics(),
 	}
+	var punches *punchLog
 	if len(cfg.Relays) == 0 {
-		opts = append(opts, libp2p.DisableRelay())
+		rm, err := nodeResourceManager(nil)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, libp2p.DisableRelay(), libp2p.ResourceManager(rm))
 	} else {
-		ro, err := relayOptions(cfg.Relays)
+		punches = newPunchLog()
+		ro, err := relayOptions(cfg.Relays, punches)
 		if err != nil {
 			return nil, err
 		}
@@ -140,6 +149,7 @@ func NewNode(cfg Config) (*Node, error) {
 		return nil, err
 	}
 	n.ownsHost = true
+	n.punches = punches
 	if len(cfg.Relays) > 0 {
 		ctx, cancel := context.WithCancel(context.Background())
 		n.stop = cancel

@@ -122,9 +122,9 @@ const (
 // connections to direct ones, reachability private (so that AutoRelay
 // reserves at once instead of waiting for AutoNAT), and a resource
 // manager that does not count relayed connections against the relay's IP
-// address.
-func relayOptions(relays []peer.AddrInfo) ([]libp2p.Option, error) {
-	rm, err := relayResourceManager(relays)
+// address. punches hears how every hole punch ends.
+func relayOptions(relays []peer.AddrInfo, punches holepunch.EventTracer) ([]libp2p.Option, error) {
+	rm, err := nodeResourceManager(relays)
 	if err != nil {
 		return nil, err
 	}
@@ -134,19 +134,36 @@ func relayOptions(relays []peer.AddrInfo) ([]libp2p.Option, error) {
 			autorelay.WithBootDelay(relayBootDelay),
 			autorelay.WithBackoff(relayBackoff),
 			autorelay.WithMinInterval(relayMinInterval)),
-		libp2p.EnableHolePunching(),
+		libp2p.EnableHolePunching(holepunch.WithTracer(punches)),
 		libp2p.ForceReachabilityPrivate(),
 		libp2p.ResourceManager(rm),
 	}, nil
 }
 
-// relayResourceManager is libp2p's default resource manager, except that
-// connections from or to the relays' IP addresses are neither rate
-// limited nor counted per IP: every relayed connection carries its
-// relay's IP as remote address, and the defaults (8 connections per IP,
-// 0.2 per second after a burst of 16) refuse seats at larger tables with
-// "rate limit exceeded".
-func relayResourceManager(relays []peer.AddrInfo) (network.ResourceManager, error) {
+// nodeResourceManager is libp2p's default resource manager, with two
+// changes:
+//
+//   - connections from or to the relays' IP addresses are neither rate
+//     limited nor counted per IP: every relayed connection carries its
+//     relay's IP as remote address, and the defaults (8 connections per IP,
+//     0.2 per second after a burst of 16) refuse seats at larger tables
+//     with "rate limit exceeded";
+//   - new connections per IP address (both directions: libp2p counts our
+//     own dials too) are limited to connRateBurst, then connRateRPS a
+//     second, not 16 then 0.2: a joiner asking a creator again every few
+//     hundred milliseconds on a lossy network dials it more than 16 times
+//     in a minute, and its own resource manager then refused the dials
+//     ("rate limit exceeded") for the rest of its patience.
+//
+// The limit of concurrent connections per IP (8) stays.
+// Connections per IP address: a burst, then a rate (libp2p's defaults are
+// 16 and 0.2 a second).
+const (
+	connRateBurst = 64
+	connRateRPS   = 1
+)
+
+func nodeResourceManager(relays []peer.AddrInfo) (network.ResourceManager, error) {
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	// Unlimited: loopback (as libp2p's defaults) and every relay.
@@ -165,13 +182,14 @@ func relayResourceManager(relays []peer.AddrInfo) (network.ResourceManager, erro
 			connV6 = append(connV6, nl)
 		}
 	}
-	// Outside those prefixes, libp2p's default rates.
+	// Outside those prefixes: per address connRateRPS after a burst of
+	// connRateBurst; per IPv6 /48, libp2p's default.
 	rl := &rate.Limiter{
 		NetworkPrefixLimits: rates,
 		SubnetRateLimiter: rate.SubnetLimiter{
-			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: rate.Limit{RPS: 0.2, Burst: 16}}},
+			IPv4SubnetLimits: []rate.SubnetLimit{{PrefixLength: 32, Limit: rate.Limit{RPS: connRateRPS, Burst: connRateBurst}}},
 			IPv6SubnetLimits: []rate.SubnetLimit{
-				{PrefixLength: 56, Limit: rate.Limit{RPS: 0.2, Burst: 16}},
+				{PrefixLength: 56, Limit: rate.Limit{RPS: connRateRPS, Burst: connRateBurst}},
 				{PrefixLength: 48, Limit: rate.Limit{RPS: 0.5, Burst: 80}},
 			},
 			GracePeriod: time.Minute,

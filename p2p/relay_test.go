@@ -74,7 +74,7 @@ func TestRelayIPsExempt(t *testing.T) {
 	}
 	// The resource manager lets many connections through from the relay's
 	// IP (relayed connections all carry it), and still limits others.
-	rm, err := relayResourceManager(rs)
+	rm, err := nodeResourceManager(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestRelayedGame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ro, err := relayOptions(relays)
+		ro, err := relayOptions(relays, newPunchLog())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,4 +234,43 @@ func TestRelayedGame(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRedialsNotRateLimited: a joiner asking a creator again dials its IP
+// many times in a row (each connection failing on a lossy network); the
+// node's resource manager lets 60 of them through at once
+// (libp2p's default refused every one after the 16th with "rate limit
+// exceeded", for minutes), and still caps concurrent connections per IP.
+func TestRedialsNotRateLimited(t *testing.T) {
+	rm, err := nodeResourceManager(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rm.Close()
+	host := ma.StringCast("/ip4/10.78.0.1/udp/4001/quic-v1")
+	for i := range 60 {
+		s, err := rm.OpenConnection(network.DirOutbound, false, host)
+		if err != nil {
+			t.Fatalf("dial %d refused: %v", i, err)
+		}
+		s.Done() // that connection failed
+	}
+	var open []network.ConnManagementScope
+	defer func() {
+		for _, s := range open {
+			s.Done()
+		}
+	}()
+	other := ma.StringCast("/ip4/10.78.0.2/tcp/4001")
+	for i := range 9 {
+		s, err := rm.OpenConnection(network.DirInbound, false, other)
+		if err != nil {
+			if i < 8 {
+				t.Fatalf("connection %d from one IP refused: %v", i, err)
+			}
+			return
+		}
+		open = append(open, s)
+	}
+	t.Fatal("9 concurrent connections from one IP: none refused")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,17 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/directory"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/lobby"
+	"github.com/masque-games/masque/p2p/store"
 )
 
 // startTestRelay runs 'masque relay' in this process on loopback and
@@ -143,5 +155,169 @@ func TestJoinOnlineDuplicatesAndMisses(t *testing.T) {
 	}
 	if _, out, _ := runOut("lobby", "--relay", relay, "--json"); strings.TrimSpace(out) != "[]" {
 		t.Errorf("tables still listed after their hosts gave up:\n%s", out)
+	}
+}
+
+// TestWatchFindsGameInPlay: 'masque watch CODE --relay' finds a table
+// whose game is under way in the relay's in-play list (before, the
+// directory dropped a table once seated: a started game was found by
+// invite only); 'masque join CODE' refuses it, saying to watch it.
+func TestWatchFindsGameInPlay(t *testing.T) {
+	relayAddr := startTestRelay(t)
+	relays, err := parseRelayFlag([]string{relayAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator, err := libp2p.New(libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableRelay(), libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer creator.Close()
+	tb := lobby.Table{ID: [16]byte{1, 2, 3}, Name: "started", Game: "mascarade", Taken: 3, Total: 3, Version: lobby.Version,
+		Peer: creator.ID(), Players: []string{"a", "b", "c"}, Playing: true,
+		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/127.0.0.1/tcp/9")}}
+	listed := make(chan error, 4)
+	pub, err := directory.NewPublisher(creator, relays, tb, 0, func(_ peer.ID, err error) { listed <- err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	if err := <-listed; err != nil {
+		t.Fatalf("publish in play: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	info, id, err := watchTarget(ctx, watchOptions{invite: tb.Code()}, relays)
+	if err != nil || info.ID != creator.ID() || id != tb.ID {
+		t.Fatalf("watch %s: %v, %x, %v; want the creator %s and table %x", tb.Code(), info.ID, id, err, creator.ID(), tb.ID)
+	}
+	c, out, errOut := runOut("join", tb.Code(), "--bot", "--relay", relayAddr, "--relay-wait", "1s", "--wait", "3s",
+		"--config", filepath.Join(t.TempDir(), "cfg"), "--state", filepath.Join(t.TempDir(), "state"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	if c == 0 || !strings.Contains(out+errOut, "has started") || !strings.Contains(out+errOut, "masque watch "+tb.Code()) {
+		t.Errorf("join of a table in play: exit %d\n%s%s", c, out, errOut)
+	}
+}
+
+// TestDoctorReportsHolePunches: seats playing through a relay keep a
+// hole punch report in their state directory while they play; 'masque
+// doctor --state DIR' shows it seat by seat. (On loopback nobody needs to
+// punch: the seats reach each other's addresses directly, and the report
+// says so; TestPunchReport covers the outcomes.)
+func TestDoctorReportsHolePunches(t *testing.T) {
+	relay := startTestRelay(t)
+	dir := t.TempDir()
+	hdir, jdir := filepath.Join(dir, "h"), filepath.Join(dir, "j")
+	code, hostDone := hostOnRelay(t, relay, "punched", "2", "60s", hdir)
+	c, out, errOut := runOut("join", code, "--bot", "--relay", relay, "--relay-wait", "1s", "--config", filepath.Join(jdir, "cfg"),
+		"--state", filepath.Join(jdir, "state"), "--transcript", filepath.Join(jdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	if hc, hostErr := hostDone(); c != 0 || hc != 0 {
+		t.Fatalf("join exit %d:\n%s%s\nhost exit %d:\n%s", c, out, errOut, hc, hostErr)
+	}
+	var rep punchReport
+	b, err := os.ReadFile(filepath.Join(jdir, "state", punchFileName))
+	if err != nil || json.Unmarshal(b, &rep) != nil {
+		t.Fatalf("the joiner's hole punch report: %v\n%s", err, b)
+	}
+	if len(rep.Seats) != 2 || !rep.Seats[1].Self || rep.Seats[0].Self || rep.Game != "mascarade" {
+		t.Fatalf("report: %s", b)
+	}
+	c, out, errOut = runOut("doctor", "--state", filepath.Join(jdir, "state"), "--wait", "10ms", "--interface", "lo", "--config", t.TempDir())
+	if !strings.Contains(out, "hole punching at the last game") || !regexp.MustCompile(`seat 1 \S+ +you`).MatchString(out) ||
+		!regexp.MustCompile(`seat 0 \S+ +no hole punch`).MatchString(out) {
+		t.Errorf("doctor: exit %d\n%s%s", c, out, errOut)
+	}
+	if c, _, errOut = runOut("doctor", "--state", t.TempDir(), "--wait", "10ms", "--interface", "lo"); c != 2 || !strings.Contains(errOut, "no hole punch report") {
+		t.Errorf("doctor --state of a directory without a report: exit %d\n%s", c, errOut)
+	}
+}
+
+// TestPunchReport: the outcomes of the last hole punch to each seat, as
+// the report keeps them and doctor shows them.
+func TestPunchReport(t *testing.T) {
+	ids := make([]peer.ID, 4)
+	seats := make([]ledger.SeatInfo, 4)
+	for i := range ids {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[i] = id.PeerID()
+		seats[i] = ledger.SeatInfo{Name: fmt.Sprint("p", i), PeerID: []byte(ids[i])}
+	}
+	at := time.Date(2026, 11, 25, 14, 0, 0, 0, time.UTC)
+	punches := []p2p.HolePunch{
+		{Peer: ids[1], At: at, Success: true, Elapsed: 140 * time.Millisecond},
+		{Peer: ids[2], At: at, Err: "all retries failed: NAT"},
+		{Peer: ids[3], At: at, Success: true, Dialled: true, Elapsed: 3 * time.Millisecond},
+	}
+	rep := makePunchReport(ids[0], punches, store.Table{Roster: &ledger.Roster{Game: "mascarade", Seats: seats}})
+	if !rep.Seats[0].Self || rep.Seats[0].Tried || !rep.Seats[1].Success || rep.Seats[2].Success || rep.Seats[2].Error == "" || !rep.Seats[3].Dialled {
+		t.Fatalf("report: %+v", rep)
+	}
+	var buf bytes.Buffer
+	printPunches(&buf, &rep)
+	for _, want := range []string{"seat 0 p0", "you", "seat 1 p1", "direct: the last hole punch succeeded", "(140 ms)",
+		"seat 2 p2", "relayed: the last hole punch failed", "all retries failed: NAT", "seat 3 p3", "no hole punch needed"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("doctor's lines lack %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// TestLobbyShowsTablesInPlay: a table in play is listed at "play" (not a
+// seat count), with a line saying to watch it; --json says playing.
+func TestLobbyShowsTablesInPlay(t *testing.T) {
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := []lobby.Table{
+		{ID: [16]byte{1}, Name: "open", Game: "mascarade", Taken: 2, Total: 4, Version: lobby.Version, Peer: id.PeerID()},
+		{ID: [16]byte{2}, Name: "started", Game: "mascarade", Taken: 4, Total: 4, Version: lobby.Version, Peer: id.PeerID(), Playing: true},
+	}
+	var out bytes.Buffer
+	if err := printLobby(&out, tables, lobbyOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`open +mascarade +2/4 `).MatchString(out.String()) || !regexp.MustCompile(`started +mascarade +play `).MatchString(out.String()) ||
+		!strings.Contains(out.String(), "'masque watch CODE'") {
+		t.Errorf("lobby:\n%s", out.String())
+	}
+	out.Reset()
+	if err := printLobby(&out, tables, lobbyOptions{asJSON: true}); err != nil {
+		t.Fatal(err)
+	}
+	var got []lobbyEntry
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got) != 2 || got[0].Playing || !got[1].Playing {
+		t.Errorf("lobby --json: %v\n%s", err, out.String())
+	}
+}
+
+// TestWatchOtherSeats: with relays, a spectator can ask every other seat
+// of the roster through them; without, none.
+func TestWatchOtherSeats(t *testing.T) {
+	var seats []ledger.SeatInfo
+	var ids []peer.ID
+	for i := range 3 {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id.PeerID())
+		seats = append(seats, ledger.SeatInfo{Name: fmt.Sprint("p", i), PeerID: []byte(id.PeerID())})
+	}
+	r := &ledger.Roster{Seats: seats}
+	relays, err := parseRelayFlag([]string{"/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u",
+		"/ip4/11.0.0.10/udp/4001/quic-v1/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := otherSeats(r, ids[0], relays)
+	if len(got) != 2 || got[0].ID != ids[1] || got[1].ID != ids[2] || len(got[0].Addrs) != 2 ||
+		got[0].Addrs[0].String() != "/ip4/11.0.0.10/tcp/4001/p2p/12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u/p2p-circuit" {
+		t.Fatalf("other seats: %v", got)
+	}
+	if got := otherSeats(r, ids[0], nil); got != nil {
+		t.Errorf("without relays: %v", got)
 	}
 }

@@ -25,6 +25,7 @@ type doctorOptions struct {
 	relays   []string
 	config   string
 	resvWait time.Duration
+	state    string
 }
 
 // doctorIface is one interface's check in 'masque doctor --json'.
@@ -50,6 +51,9 @@ type doctorReport struct {
 	// they tell of this machine's NAT (none when no relay was checked).
 	Relays []doctorRelay `json:"relays,omitempty"`
 	NAT    *doctorNAT    `json:"nat,omitempty"`
+	// HolePunch is the last hole punch to each seat of the last game
+	// played with relays (or the one running), or of --state DIR's.
+	HolePunch *punchReport `json:"hole_punch,omitempty"`
 }
 
 func newDoctorCmd(a *app) *cobra.Command {
@@ -78,6 +82,11 @@ punching works), a symmetric NAT (a new port per relay: connections stay
 relayed), or, with a single relay, whether the NAT kept the port. The
 test peers use throwaway keys, not your identity.
 
+For the last game played with relays (or the one running; --state DIR
+for another game's state directory) it says, seat by seat, whether the
+last hole punch to that seat succeeded (a direct connection) or failed
+(the pair stayed relayed), and when.
+
 Exit status 0 when at least one interface can do mDNS or at least one
 relay holds a reservation, 1 otherwise.`,
 		Example: `  masque doctor
@@ -94,6 +103,7 @@ relay holds a reservation, 1 otherwise.`,
 	cmd.Flags().StringVar(&o.config, "config", "", "configuration `DIR` whose config file may name relays (default: the user config dir + /masque)")
 	cmd.Flags().DurationVar(&o.resvWait, "reservation-wait", reservationWait, "how long to wait for a test reservation on the relays")
 	cmd.Flags().MarkHidden("reservation-wait")
+	cmd.Flags().StringVar(&o.state, "state", "", "report the hole punches of the game in this state `DIR` (default: the last game played with relays)")
 	return cmd
 }
 
@@ -174,6 +184,11 @@ func runDoctor(ctx context.Context, a *app, o doctorOptions) error {
 			relayOK = relayOK || r.Reservation
 		}
 	}
+	punches, punchErr := lastPunchReport(o.state)
+	if punchErr != nil && o.state != "" {
+		return &exitError{code: 2, err: punchErr}
+	}
+	rep.HolePunch = punches
 	if o.asJSON {
 		if err := json.NewEncoder(a.stdout).Encode(rep); err != nil {
 			return err
@@ -182,6 +197,9 @@ func runDoctor(ctx context.Context, a *app, o doctorOptions) error {
 		printDoctor(a, rep)
 		if rep.NAT != nil {
 			printRelays(a.stdout, rep.Relays, *rep.NAT, o.resvWait)
+		}
+		if punches != nil {
+			printPunches(a.stdout, punches)
 		}
 	}
 	switch {

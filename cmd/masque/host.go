@@ -319,6 +319,7 @@ func (r *netRun) tableRoots() []string {
 func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, restarted bool) error {
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
+	defer recordHolePunches(ctx, p.Node, st.Dir(), tbl)()
 	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
@@ -557,9 +558,12 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 			r.printf("warning: %v", err)
 		}
 		r.printf("you are out of the game; the others play on without you")
-		// A join code is listed only while the table seats: give a
+		// The creator announces the table in play (by its join code)
+		// until it leaves: when the creator is the one leaving, give a
 		// seat still playing, by the address this peer reaches it at.
-		if addrs := g.WatchAddrs(); len(addrs) > 0 {
+		if g.Seat() != 0 {
+			r.printf("to follow the rest of it: masque watch %s", rosterCode(g.Transcript().Roster))
+		} else if addrs := g.WatchAddrs(); len(addrs) > 0 {
 			r.printf("to follow the rest of it: masque watch %s", addrs[0])
 		}
 		return errOutOfGame

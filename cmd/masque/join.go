@@ -403,6 +403,13 @@ func (r *netRun) findOnline(ctx context.Context, o joinOptions, what string) (ta
 		r.inviteRelays(t.AddrInfo())
 		return r.found(t), nil
 	}
+	if len(errs) < len(r.relays) {
+		// Not open: maybe its game is under way (listed for spectators).
+		playing, _ := listDirectoriesPlaying(ctx, r.relays, code)
+		if t, ok, _ := pickTable(playing, o); ok {
+			return target{}, joinable(t)
+		}
+	}
 	if len(errs) == len(r.relays) {
 		return target{}, &exitError{code: 1, err: fmt.Errorf("%w: %w", errNoDirectory, errors.Join(errs...)),
 			hint: "check that 'masque relay' runs at the --relay address (and that it was not started with --no-directory)"}
@@ -565,9 +572,13 @@ func pickTable(tables []lobby.Table, o joinOptions) (lobby.Table, bool, error) {
 	return match[0], true, joinable(match[0])
 }
 
-// joinable says why t cannot be joined: another protocol version, or no
-// free seat.
+// joinable says why t cannot be joined: its game is under way, another
+// protocol version, or no free seat.
 func joinable(t lobby.Table) error {
+	if t.Playing {
+		return &exitError{code: 1, err: fmt.Errorf("the game at table %q (%s) has started: it can be watched, not joined", t.Name, t.Code()),
+			hint: fmt.Sprintf("follow it with 'masque watch %s' (add the same --relay for a table found in a relay's directory)", t.Code())}
+	}
 	if t.Version != lobby.Version {
 		return &exitError{code: 1, err: fmt.Errorf("table %q (%s) speaks masque's table protocol v%d, this masque speaks v%d", t.Name, t.Code(), t.Version, lobby.Version),
 			hint: "everyone at a table needs a masque that speaks the same protocol: compare 'masque version' with the host's and upgrade the older one"}

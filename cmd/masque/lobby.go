@@ -46,6 +46,9 @@ type lobbyEntry struct {
 	Duplicate bool     `json:"duplicate"`
 	Addrs     []string `json:"addrs"`
 	Version   int      `json:"version"`
+	// Playing: the table's game is under way; it can be watched
+	// ('masque watch CODE'), not joined.
+	Playing bool `json:"playing"`
 }
 
 func newLobbyCmd(a *app) *cobra.Command {
@@ -68,6 +71,9 @@ fingerprint, and a join checks the creator and the roster itself.
 Anyone can advertise a table under any name, or copy a table's id: when
 two creators advertise the same name, code or table id, both are listed,
 marked with "!" and a warning; ask the host which fingerprint is theirs.
+
+Tables whose game has started are listed too, at "play" instead of a
+seat count: watch one with 'masque watch CODE' (they cannot be joined).
 
 Join one with 'masque join NAME' or 'masque join CODE'. If none shows up
 while someone is hosting, 'masque doctor' checks multicast on each
@@ -170,7 +176,15 @@ func browseLAN(ctx context.Context, o lobbyOptions) ([]lobby.Table, error) {
 func listOnline(ctx context.Context, a *app, o lobbyOptions, relays []peer.AddrInfo) ([]lobby.Table, error) {
 	lctx, cancel := context.WithTimeout(ctx, max(o.wait, 10*time.Second))
 	defer cancel()
+	var playing []lobby.Table
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		playing, _ = listDirectoriesPlaying(lctx, relays, "") // the open list's errors say enough
+	}()
 	tables, errs := listDirectories(lctx, relays, "")
+	<-done
+	tables = append(tables, playing...)
 	if len(errs) == len(relays) {
 		return nil, &exitError{code: 1, err: fmt.Errorf("lobby: no directory answered: %w", errors.Join(errs...)),
 			hint: "check that 'masque relay' runs at the --relay address (and was not started with --no-directory)"}
@@ -188,7 +202,7 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	for i, t := range tables {
 		e := lobbyEntry{Name: t.Name, Game: t.Game, Options: t.Options, Taken: t.Taken, Total: t.Total,
 			Players: t.Players, Code: t.Code(), TableID: hex.EncodeToString(t.ID[:]), Creator: t.Peer.String(),
-			Fingerprint: t.Fingerprint(), Duplicate: dup[i], Version: t.Version, Addrs: []string{}}
+			Fingerprint: t.Fingerprint(), Duplicate: dup[i], Version: t.Version, Addrs: []string{}, Playing: t.Playing}
 		if e.Players == nil {
 			e.Players = []string{}
 		}
@@ -212,14 +226,21 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	}
 	// Names come from others' advertisements: escaped, never printed raw.
 	fmt.Fprintf(w, "  %-20s %-11s %-6s %-15s %-20s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
-	warn := false
+	warn, playing := false, false
 	for _, e := range entries {
 		mark := " "
 		if e.Duplicate {
 			mark, warn = "!", true
 		}
+		seats := fmt.Sprintf("%d/%d", e.Taken, e.Total)
+		if e.Playing {
+			seats, playing = "play", true
+		}
 		fmt.Fprintf(w, "%s %-20s %-11s %-6s %-15s %-20s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
-			fmt.Sprintf("%d/%d", e.Taken, e.Total), e.Code, e.Fingerprint, termsafe.String(strings.Join(e.Players, ", ")))
+			seats, e.Code, e.Fingerprint, termsafe.String(strings.Join(e.Players, ", ")))
+	}
+	if playing {
+		fmt.Fprintln(w, "(tables at 'play' have started: watch one with 'masque watch CODE', they cannot be joined)")
 	}
 	if warn {
 		fmt.Fprintln(w, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")

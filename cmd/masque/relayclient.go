@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/spf13/cobra"
 
@@ -149,6 +150,25 @@ func relayNames(relays []peer.AddrInfo) string {
 // (no identity of the player's is shown to the relays), and merges the
 // answers. errs holds the relays that did not answer.
 func listDirectories(ctx context.Context, relays []peer.AddrInfo, code string) ([]lobby.Table, []error) {
+	return askDirectories(ctx, relays, code, directory.List)
+}
+
+// listDirectoriesPlaying is listDirectories for the tables in play
+// (games under way, for spectators). A relay older than that part of the
+// directory answers "bad request": it lists none, and is not an error.
+func listDirectoriesPlaying(ctx context.Context, relays []peer.AddrInfo, code string) ([]lobby.Table, []error) {
+	return askDirectories(ctx, relays, code, func(ctx context.Context, h host.Host, rl peer.AddrInfo, code string) ([]lobby.Table, error) {
+		tables, err := directory.ListPlaying(ctx, h, rl, code)
+		var no *directory.RefusedError
+		if errors.As(err, &no) && no.Status == directory.StatusBadRequest {
+			return nil, nil
+		}
+		return tables, err
+	})
+}
+
+func askDirectories(ctx context.Context, relays []peer.AddrInfo, code string,
+	list func(context.Context, host.Host, peer.AddrInfo, string) ([]lobby.Table, error)) ([]lobby.Table, []error) {
 	h, err := libp2p.New(libp2p.NoListenAddrs, libp2p.DisableRelay(), libp2p.DisableMetrics())
 	if err != nil {
 		return nil, []error{fmt.Errorf("start a host to ask the directories: %w", err)}
@@ -161,7 +181,7 @@ func listDirectories(ctx context.Context, relays []peer.AddrInfo, code string) (
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lists[i], errs[i] = directory.List(ctx, h, rl, code)
+			lists[i], errs[i] = list(ctx, h, rl, code)
 		}()
 	}
 	wg.Wait()

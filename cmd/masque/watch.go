@@ -24,6 +24,7 @@ import (
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/identity"
 	"github.com/masque-games/masque/p2p/lobby"
 )
@@ -62,8 +63,10 @@ seat and no key, so it sees exactly what an auditor sees. INVITE is a
 seat's multiaddr ending in /p2p/<peer id>, as 'masque host' prints it
 ("invite: ..."). CODE is the table's join code, found like a table to
 join: on the LAN by mDNS, or with --relay in the relays' directories; a
-table is listed there while it seats (a spectator found that way waits
-for the game to start), so for a game already under way use an invite. The seat sends the roster with every seat's signature
+table is listed there while it seats (a spectator then waits for the
+game to start) and, once seated, as a table in play until its host
+leaves. The code names the table and its creator: the creator must hold
+seat 0 of the roster it sends. The seat sends the roster with every seat's signature
 and then every entry as it is accepted; each is checked as it arrives
 (roster signatures, the author's signature, the hash chain, every proof
 and rule), and the public log is shown as 'masque replay' shows it,
@@ -117,14 +120,25 @@ func watchTarget(ctx context.Context, o watchOptions, relays []peer.AddrInfo) (p
 	var tables []lobby.Table
 	where := "on this network (mDNS)"
 	if len(relays) > 0 {
+		// A game under way is in the directories' in-play list; a table
+		// still seating in the open list (the spectator then waits for
+		// its game to start).
 		where = "in the relays' directories"
 		lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		var errs []error
-		tables, errs = listDirectories(lctx, relays, code)
+		var playing, open []lobby.Table
+		var errs, errsOpen []error
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			playing, errs = listDirectoriesPlaying(lctx, relays, code)
+		}()
+		open, errsOpen = listDirectories(lctx, relays, code)
+		<-done
 		cancel()
-		if len(errs) == len(relays) {
-			return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(errs...))}
+		if len(errs) == len(relays) && len(errsOpen) == len(relays) {
+			return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no directory answered: %w", errors.Join(append(errs, errsOpen...)...))}
 		}
+		tables = directory.Merge(playing, open)
 	} else if tables, err = browseLAN(ctx, lobbyOptions{wait: 3 * time.Second, ifaces: o.ifaces}); err != nil {
 		return peer.AddrInfo{}, [16]byte{}, err
 	}
@@ -134,7 +148,7 @@ func watchTarget(ctx context.Context, o watchOptions, relays []peer.AddrInfo) (p
 		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 2, err: err}
 	case len(found) == 0:
 		return peer.AddrInfo{}, [16]byte{}, &exitError{code: 1, err: fmt.Errorf("no table with code %s %s", code, where),
-			hint: "a table is listed while it seats; for a game under way, ask a player for an invite ('masque host' prints it)"}
+			hint: "a table is listed while it seats and while its game goes on, as long as its host runs; check the code, or ask a player for an invite ('masque host' prints it)"}
 	case len(found) > 1:
 		var fps []string
 		for _, t := range found {
@@ -225,13 +239,18 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	// fatal is set when what the seat sent is wrong (not a broken
 	// stream): then the spectator does not ask again.
 	var fatal error
+	// seats are the seats to ask: the one found first, then, once the
+	// roster is known and with relays, every other seat through them (a
+	// spectator that lost its seat, say at a relay's restart, gets the
+	// rest of the log from another; each answer is checked the same way).
+	seats, cur := []peer.AddrInfo{info}, 0
 	watch := func() (*p2p.WatchResult, error) {
 		var prev ledger.Hash
 		if n := len(tr.Entries); n > 0 {
 			prev = tr.Entries[n-1].Hash()
 		}
 		return node.Watch(ctx, p2p.WatchConfig{
-			Seat: info, TableID: tableID, From: uint64(len(tr.Entries)), Prev: prev,
+			Seat: seats[cur], TableID: tableID, From: uint64(len(tr.Entries)), Prev: prev,
 			OnTable: func(r *ledger.Roster, sigs [][ed25519.SignatureSize]byte) error {
 				if tr.Roster != nil {
 					// Following again after a broken stream: the same table.
@@ -242,6 +261,19 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 					}
 					return nil
 				}
+				if tableID != ([16]byte{}) {
+					// Found by code: the code names the table id (checked
+					// by p2p.Watch) and its creator, who must hold seat 0
+					// of the roster every seat signed.
+					if len(r.Seats) == 0 {
+						fatal = errors.New("the roster has no seats")
+						return fatal
+					}
+					if c, err := peer.IDFromBytes(r.Seats[0].PeerID); err != nil || c != info.ID {
+						fatal = fmt.Errorf("the roster's seat 0 is not the creator the code %s names (%s)", o.invite, info.ID)
+						return fatal
+					}
+				}
 				g, err := a.games.Lookup(r.Game)
 				if err != nil {
 					return fmt.Errorf("the table plays %q: %w", r.Game, err)
@@ -250,6 +282,8 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 					return fmt.Errorf("the table's roster: %w", err)
 				}
 				game, tr.Roster, tr.RosterSigs = g, r, sigs
+				seats = append(seats, otherSeats(r, info.ID, relays)...)
+				tableID = r.TableID // the other seats are asked for this table
 				var names []string
 				for _, s := range r.Seats {
 					names = append(names, s.Name)
@@ -299,10 +333,17 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	// A log that reached the game's end is whole, even if the stream
 	// broke before the seat said so.
 	over := func() bool { return tab != nil && tab.Phase() == table.PhaseDone }
+	said := time.Now()
 	for werr != nil && fatal == nil && !over() && ctx.Err() == nil && time.Now().Before(deadline) {
 		if len(tr.Entries) > had {
-			had, deadline = len(tr.Entries), time.Now().Add(o.wait)
+			had, deadline, said = len(tr.Entries), time.Now().Add(o.wait), time.Now()
 			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, werr)
+		} else {
+			cur = (cur + 1) % len(seats) // no progress: ask the next seat
+			if had > 0 && time.Since(said) >= 10*time.Second {
+				said = time.Now()
+				fmt.Fprintf(progress, "still asking the seats again (until %s, --wait): %v\n", deadline.Format(time.TimeOnly), werr)
+			}
 		}
 		select {
 		case <-time.After(100 * time.Millisecond):
@@ -405,4 +446,22 @@ func (w *watchWeb) wait() {
 	if w.started {
 		<-w.done
 	}
+}
+
+// otherSeats are the seats of r other than skip, each reachable through
+// every relay (its circuit addresses: a seat holds a reservation on the
+// relays it plays through); none without relays.
+func otherSeats(r *ledger.Roster, skip peer.ID, relays []peer.AddrInfo) []peer.AddrInfo {
+	if len(relays) == 0 {
+		return nil
+	}
+	var out []peer.AddrInfo
+	for _, s := range r.Seats {
+		id, err := peer.IDFromBytes(s.PeerID)
+		if err != nil || id == skip {
+			continue
+		}
+		out = append(out, peer.AddrInfo{ID: id, Addrs: p2p.CircuitAddrs(relays)})
+	}
+	return out
 }

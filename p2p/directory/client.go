@@ -80,7 +80,20 @@ func Do(ctx context.Context, h host.Host, relay peer.AddrInfo, q Request) (Respo
 // with join code code. What it returns is untrusted (see the package
 // documentation); entries whose code does not match are dropped.
 func List(ctx context.Context, h host.Host, relay peer.AddrInfo, code string) ([]lobby.Table, error) {
-	resp, err := Do(ctx, h, relay, Request{Op: OpList, Code: code})
+	return list(ctx, h, relay, OpList, code)
+}
+
+// ListPlaying asks relay's directory for its tables in play (games under
+// way, for spectators): all of them, or those with join code code. Like
+// [List]'s, its answer is untrusted: a spectator checks the roster the
+// table's creator sends, signed by every seat. A relay older than this
+// operation answers with a [*RefusedError] (StatusBadRequest).
+func ListPlaying(ctx context.Context, h host.Host, relay peer.AddrInfo, code string) ([]lobby.Table, error) {
+	return list(ctx, h, relay, OpListPlaying, code)
+}
+
+func list(ctx context.Context, h host.Host, relay peer.AddrInfo, op int, code string) ([]lobby.Table, error) {
+	resp, err := Do(ctx, h, relay, Request{Op: op, Code: code})
 	if err != nil {
 		return nil, err
 	}
@@ -94,6 +107,7 @@ func List(ctx context.Context, h host.Host, relay peer.AddrInfo, code string) ([
 			continue // the relay answered with another table
 		}
 		e.Table.Seen = time.Now()
+		e.Table.Playing = op == OpListPlaying
 		out = append(out, e.Table)
 	}
 	return out, nil
@@ -224,8 +238,8 @@ func (p *Publisher) watch(ctx context.Context, sub event.Subscription) {
 	}
 }
 
-// Update changes the published details (seats taken, players); the table
-// id must not change.
+// Update changes the published details (seats taken, players, whether
+// the game is under way: t.Playing); the table id must not change.
 func (p *Publisher) Update(t lobby.Table) {
 	p.mu.Lock()
 	t.ID, t.Peer = p.t.ID, p.t.Peer
@@ -270,7 +284,11 @@ func (p *Publisher) run(ctx context.Context) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := Do(ctx, p.h, r, Request{Op: OpPublish, TTL: p.ttl, Table: t})
+				op := OpPublish
+				if t.Playing {
+					op = OpPublishPlaying
+				}
+				_, err := Do(ctx, p.h, r, Request{Op: op, TTL: p.ttl, Table: t})
 				if ctx.Err() != nil {
 					return
 				}

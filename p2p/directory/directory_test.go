@@ -49,6 +49,9 @@ func TestRequestRoundTrip(t *testing.T) {
 		{Op: OpWithdraw, ID: tb.ID},
 		{Op: OpList},
 		{Op: OpList, Code: code},
+		{Op: OpPublishPlaying, TTL: 90 * time.Second, Table: tb},
+		{Op: OpListPlaying},
+		{Op: OpListPlaying, Code: code},
 	} {
 		b, err := MarshalRequest(q)
 		if err != nil {
@@ -62,7 +65,8 @@ func TestRequestRoundTrip(t *testing.T) {
 		if !bytes.Equal(b, b2) {
 			t.Fatalf("op %d: re-encoding differs", q.Op)
 		}
-		if got.Op != q.Op || got.Code != q.Code || got.ID != q.ID || got.TTL != q.TTL || got.Table.Name != q.Table.Name {
+		if got.Op != q.Op || got.Code != q.Code || got.ID != q.ID || got.TTL != q.TTL || got.Table.Name != q.Table.Name ||
+			got.Table.Playing != (q.Op == OpPublishPlaying) {
 			t.Fatalf("op %d: got %+v", q.Op, got)
 		}
 	}
@@ -89,6 +93,16 @@ func TestRequestBytes(t *testing.T) {
 	want = append(want, 3, 1, 3, 1, 'T', 1, 'g', 0, 1, 1, 'a', 1, 8, 0x04, 1, 2, 3, 4, 0x06, 0, 5)
 	if err != nil || !bytes.Equal(b, want) {
 		t.Fatalf("publish:\n got % x\nwant % x %v", b, want, err)
+	}
+	// The in-play operations: the same bodies under operations 4 and 5.
+	b, err = MarshalRequest(Request{Op: OpPublishPlaying, TTL: 90 * time.Second, Table: tb})
+	want[0] = 4
+	if err != nil || !bytes.Equal(b, want) {
+		t.Fatalf("publish in play:\n got % x\nwant % x %v", b, want, err)
+	}
+	b, err = MarshalRequest(Request{Op: OpListPlaying, Code: "4f7q-zk2m-8xpa"})
+	if err != nil || string(b) != "\x05\x0c4F7QZK2M8XPA" {
+		t.Fatalf("list in play: %q %v", b, err)
 	}
 }
 
@@ -168,7 +182,8 @@ func FuzzUnmarshalRequest(f *testing.F) {
 	var id [16]byte
 	tb := lobby.Table{ID: id, Version: 3, Taken: 1, Total: 3, Name: "T", Game: "g", Players: []string{"a"},
 		Addrs: []ma.Multiaddr{ma.StringCast("/ip4/1.2.3.4/tcp/5")}}
-	for _, q := range []Request{{Op: OpPublish, TTL: time.Minute, Table: tb}, {Op: OpWithdraw}, {Op: OpList}, {Op: OpList, Code: "4F7Q-ZK2M-8XPA"}} {
+	for _, q := range []Request{{Op: OpPublish, TTL: time.Minute, Table: tb}, {Op: OpWithdraw}, {Op: OpList}, {Op: OpList, Code: "4F7Q-ZK2M-8XPA"},
+		{Op: OpPublishPlaying, TTL: time.Minute, Table: tb}, {Op: OpListPlaying}, {Op: OpListPlaying, Code: "4F7Q-ZK2M-8XPA"}} {
 		b, _ := MarshalRequest(q)
 		f.Add(b)
 	}
@@ -265,6 +280,42 @@ func TestServerOwnEntriesOnly(t *testing.T) {
 	}
 }
 
+// TestServerPlaying: a table switched to in play (operation 4) leaves the
+// open list and appears in the in-play list (operation 5) only, under
+// the same creator and code; withdrawing removes it.
+func TestServerPlaying(t *testing.T) {
+	s, _ := newTestServer(Limits{PerCreator: 1})
+	alice := mustPeer(t, otherID)
+	ip := netip.MustParseAddr("198.51.100.7")
+	tb := sampleTable(t, "")
+	if r := s.Serve(alice, ip, req(t, Request{Op: OpPublish, TTL: time.Minute, Table: tb})); r.Status != StatusOK {
+		t.Fatalf("publish: %+v", r)
+	}
+	if r := s.Serve(alice, ip, req(t, Request{Op: OpListPlaying})); len(r.Entries) != 0 {
+		t.Fatalf("in play before the game: %+v", r.Entries)
+	}
+	tb.Taken = tb.Total
+	// The same table, now in play: it replaces the open entry (the cap of
+	// one table per creator is not hit).
+	if r := s.Serve(alice, ip, req(t, Request{Op: OpPublishPlaying, TTL: time.Minute, Table: tb})); r.Status != StatusOK {
+		t.Fatalf("publish in play: %+v", r)
+	}
+	if r := s.Serve(alice, ip, req(t, Request{Op: OpList})); len(r.Entries) != 0 {
+		t.Fatalf("open list shows a table in play: %+v", r.Entries)
+	}
+	code := lobby.Code(tb.ID, alice)
+	r := s.Serve(alice, ip, req(t, Request{Op: OpListPlaying, Code: code}))
+	if len(r.Entries) != 1 || r.Entries[0].Table.Peer != alice || !r.Entries[0].Table.Playing {
+		t.Fatalf("in-play list by code: %+v", r)
+	}
+	if r := s.Serve(alice, ip, req(t, Request{Op: OpWithdraw, ID: tb.ID})); r.Status != StatusOK {
+		t.Fatalf("withdraw: %+v", r)
+	}
+	if r := s.Serve(alice, ip, req(t, Request{Op: OpListPlaying})); len(r.Entries) != 0 {
+		t.Fatalf("after withdrawing: %+v", r.Entries)
+	}
+}
+
 func TestServerLimits(t *testing.T) {
 	s, clock := newTestServer(Limits{PerCreator: 2, Entries: 3, PeerBurst: 100, IPBurst: 100})
 	a, b := mustPeer(t, otherID), mustPeer(t, relayID)
@@ -353,7 +404,7 @@ func newHost(t *testing.T) host.Host {
 // lists it by code over a real stream, the creator withdraws on Close.
 func TestOverTheNetwork(t *testing.T) {
 	relay, creator, browser := newHost(t), newHost(t), newHost(t)
-	srv := NewServer(Limits{})
+	srv := NewServer(Limits{PeerBurst: 100}) // the browser polls
 	srv.Attach(relay)
 	ri := peer.AddrInfo{ID: relay.ID(), Addrs: relay.Addrs()}
 	tb := sampleTable(t, creator.ID())
@@ -383,7 +434,27 @@ func TestOverTheNetwork(t *testing.T) {
 	if len(got) != 1 || got[0].Taken != 2 {
 		t.Fatalf("after update: %+v", got)
 	}
+	// The game starts: the entry moves to the in-play list.
+	tb.Taken, tb.Total, tb.Playing = 2, 2, true
+	pub.Update(tb)
+	deadline = time.Now().Add(5 * time.Second)
+	for {
+		got, _ = ListPlaying(ctx, browser, ri, tb.Code())
+		if len(got) == 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if len(got) != 1 || !got[0].Playing || got[0].Peer != creator.ID() {
+		t.Fatalf("in play: %+v", got)
+	}
+	if open, err := List(ctx, browser, ri, ""); err != nil || len(open) != 0 {
+		t.Fatalf("open tables once in play: %v %v", open, err)
+	}
 	pub.Close()
+	if got, err := ListPlaying(ctx, browser, ri, ""); err != nil || len(got) != 0 {
+		t.Fatalf("in play after close: %v %v", got, err)
+	}
 	if got, err := List(ctx, browser, ri, ""); err != nil || len(got) != 0 {
 		t.Fatalf("after close: %v %v", got, err)
 	}

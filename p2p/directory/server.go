@@ -193,7 +193,7 @@ func (s *Server) serve(who peer.ID, ip netip.Addr, body []byte, now time.Time) R
 		return Response{Status: StatusBadRequest, Message: err.Error()}
 	}
 	switch q.Op {
-	case OpPublish:
+	case OpPublish, OpPublishPlaying:
 		t := q.Table
 		t.Peer = who
 		k := key{who, t.ID}
@@ -221,10 +221,11 @@ func (s *Server) serve(who peer.ID, ip netip.Addr, body []byte, now time.Time) R
 		}
 		delete(s.entries, k)
 		return Response{Status: StatusOK, Message: "withdrawn"}
-	case OpList:
+	case OpList, OpListPlaying:
+		playing := q.Op == OpListPlaying
 		var out []Entry
 		for _, e := range s.entries {
-			if q.Code == "" || e.t.Code() == q.Code {
+			if e.t.Playing == playing && (q.Code == "" || e.t.Code() == q.Code) {
 				out = append(out, Entry{Table: e.t, TTL: e.expires.Sub(now)})
 			}
 		}
@@ -237,9 +238,13 @@ func (s *Server) serve(who peer.ID, ip netip.Addr, body []byte, now time.Time) R
 			}
 			return strings.Compare(string(a.Table.Peer), string(b.Table.Peer))
 		})
-		msg := fmt.Sprintf("%d tables", len(out))
+		what := "tables"
+		if playing {
+			what = "tables in play"
+		}
+		msg := fmt.Sprintf("%d %s", len(out), what)
 		if len(out) > MaxList {
-			msg = fmt.Sprintf("%d tables, the first %d listed: ask by code", len(out), MaxList)
+			msg = fmt.Sprintf("%d %s, the first %d listed: ask by code", len(out), what, MaxList)
 			out = out[:MaxList]
 		}
 		return Response{Status: StatusOK, Message: msg, Entries: out}

@@ -43,6 +43,15 @@ const (
 	OpPublish  = 1 // publish or refresh one of the caller's tables
 	OpWithdraw = 2 // withdraw one of the caller's tables
 	OpList     = 3 // list the open tables (all, or those with one code)
+	// OpPublishPlaying publishes or refreshes one of the caller's tables
+	// whose game is under way, for spectators (the body is OpPublish's);
+	// it replaces the caller's open entry of that table id, if any.
+	OpPublishPlaying = 4
+	// OpListPlaying lists the tables in play (all, or those with one
+	// code; the body and the response are OpList's). OpList never lists
+	// them: a client older than these operations sees no table it could
+	// mistake for an open one.
+	OpListPlaying = 5
 )
 
 // Status is a response's status byte.
@@ -278,7 +287,7 @@ func MarshalRequest(q Request) ([]byte, error) {
 	w := &writer{}
 	w.u8(q.Op)
 	switch q.Op {
-	case OpPublish:
+	case OpPublish, OpPublishPlaying:
 		ttl := int(q.TTL / time.Second)
 		if ttl < 1 || ttl > MaxTTL {
 			return nil, fmt.Errorf("directory: publish: ttl %v: want 1s..%ds", q.TTL, MaxTTL)
@@ -287,7 +296,7 @@ func MarshalRequest(q Request) ([]byte, error) {
 		appendTable(w, q.Table)
 	case OpWithdraw:
 		w.raw(q.ID[:])
-	case OpList:
+	case OpList, OpListPlaying:
 		code, err := wireCode(q.Code)
 		if err != nil {
 			return nil, err
@@ -330,16 +339,17 @@ func UnmarshalRequest(b []byte) (Request, error) {
 	q := Request{Op: r.u8("operation")}
 	switch {
 	case r.err != nil:
-	case q.Op == OpPublish:
+	case q.Op == OpPublish || q.Op == OpPublishPlaying:
 		ttl := r.u16("ttl")
 		if r.err == nil && (ttl < 1 || ttl > MaxTTL) {
 			r.fail("ttl %d s: want 1..%d", ttl, MaxTTL)
 		}
 		q.TTL = time.Duration(ttl) * time.Second
 		q.Table = readTable(r)
+		q.Table.Playing = q.Op == OpPublishPlaying
 	case q.Op == OpWithdraw:
 		copy(q.ID[:], r.take(16, "table id"))
-	case q.Op == OpList:
+	case q.Op == OpList || q.Op == OpListPlaying:
 		n := r.u8("code length")
 		if r.err == nil && n != 0 && n != lobby.CodeChars {
 			r.fail("code of %d characters: want 0 or %d", n, lobby.CodeChars)

@@ -36,6 +36,25 @@ func TestTXTRoundTrip(t *testing.T) {
 	}
 }
 
+// TestTXTPlaying: a table in play says so (st=play); a seating table's
+// record has no st= at all, as before the field existed.
+func TestTXTPlaying(t *testing.T) {
+	tb := testTable(t)
+	for _, s := range EncodeTXT(tb) {
+		if strings.HasPrefix(s, "st=") {
+			t.Fatalf("seating table's TXT has %q", s)
+		}
+	}
+	if got, err := DecodeTXT(EncodeTXT(tb)); err != nil || got.Playing {
+		t.Fatalf("seating table decoded as playing=%v, %v", got.Playing, err)
+	}
+	tb.Playing, tb.Taken = true, tb.Total
+	got, err := DecodeTXT(EncodeTXT(tb))
+	if err != nil || !got.Playing || got.Taken != got.Total {
+		t.Fatalf("table in play: %+v, %v", got, err)
+	}
+}
+
 func TestTXTLimits(t *testing.T) {
 	tb := testTable(t)
 	tb.Name = strings.Repeat("й", 300) // 2-byte runes: a cut must not split one

@@ -45,6 +45,13 @@ type Table struct {
 	// Players are the names seated so far (TXT w=, comma-separated,
 	// truncated); informative only.
 	Players []string
+	// Playing: the table's game is under way. It is listed for
+	// spectators ('masque watch CODE'), not for joining: its seats are
+	// the roster's (Taken == Total), and its creator refuses joins. TXT
+	// st=play; in a relay's directory, the in-play operations
+	// (docs/protocol.md §10). A browser older than this field sees a full
+	// table.
+	Playing bool
 
 	// Set by Browse.
 	Instance string    // the mDNS instance name
@@ -86,6 +93,9 @@ func EncodeTXT(t Table) []string {
 	}
 	if len(t.Players) > 0 {
 		out = append(out, kv("w", strings.Join(t.Players, ",")))
+	}
+	if t.Playing {
+		out = append(out, kv("st", "play"))
 	}
 	total := 0
 	for _, s := range out {
@@ -146,6 +156,8 @@ func DecodeTXT(txt []string) (Table, error) {
 			if v != "" {
 				t.Players = strings.Split(v, ",")
 			}
+		case "st":
+			t.Playing = v == "play"
 		case "a":
 			if a, err := ma.NewMultiaddr(v); err == nil {
 				t.Addrs = append(t.Addrs, a)

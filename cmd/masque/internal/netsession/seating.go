@@ -29,6 +29,11 @@ import (
 type Peer struct {
 	ID   *identity.Identity
 	Node *p2p.Node
+
+	// listing is the table in play this peer created, still announced for
+	// spectators (see Host); Close withdraws it.
+	listingMu sync.Mutex
+	listing   []func()
 }
 
 // NewPeer loads (or creates) the identity kept in configDir and starts a
@@ -72,7 +77,24 @@ func NewRelayedPeer(configDir string, listen []string, relays []peer.AddrInfo, l
 }
 
 // Close stops the node.
-func (p *Peer) Close() error { return p.Node.Close() }
+func (p *Peer) Close() error {
+	p.listingMu.Lock()
+	stops := p.listing
+	p.listing = nil
+	p.listingMu.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
+	return p.Node.Close()
+}
+
+// keepListed keeps an announcement (mDNS, a directory) of the table in
+// play until Close.
+func (p *Peer) keepListed(stop func()) {
+	p.listingMu.Lock()
+	p.listing = append(p.listing, stop)
+	p.listingMu.Unlock()
+}
 
 // ValidName reports whether s can be a player's name at a Mascarade table
 // (the rules' own check, [masquerade.ValidName]).
@@ -312,23 +334,42 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		}
 		mu.Unlock()
 	}
-	var seated bool
+	var seating *p2p.Seating
 	defer func() {
 		mu.Lock()
-		if advert != nil {
-			advert.Close()
-		}
-		pb := pub
-		pub = nil
+		adv, pb := advert, pub
+		advert, pub = nil, nil
 		mu.Unlock()
-		switch {
-		case pb == nil:
-		case seated:
-			// Withdrawing takes a round trip to each relay (3 s at most
-			// when one is down): the game need not wait for it, and an
-			// entry not withdrawn expires anyway.
-			go pb.Close()
-		default:
+		if seating != nil {
+			// The game is under way: the table stays announced, for
+			// spectators only ('masque watch CODE'), until the peer
+			// closes. Its seats are the roster's.
+			t := lt
+			t.Playing, t.Taken, t.Total, t.Players = true, len(seating.Roster.Seats), len(seating.Roster.Seats), nil
+			for _, s := range seating.Roster.Seats {
+				t.Players = append(t.Players, s.Name)
+			}
+			if adv != nil {
+				if adv.Update(t) == nil {
+					p.keepListed(adv.Close)
+				} else {
+					adv.Close()
+				}
+			}
+			if pb != nil {
+				t.Addrs = directory.PublishAddrs(t.Peer, p.Node.Addrs())
+				pb.Update(t)
+				// Closing withdraws it: a round trip to each relay, 3 s
+				// at most when one is down (an entry not withdrawn
+				// expires anyway).
+				p.keepListed(pb.Close)
+			}
+			return
+		}
+		if adv != nil {
+			adv.Close()
+		}
+		if pb != nil {
 			// Giving up (interrupted): the process is about to exit, and
 			// the entry must not outlive the table by its TTL.
 			pb.Close()
@@ -354,7 +395,9 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		}
 	}
 	st, err := tbl.Seat(ctx)
-	seated = err == nil
+	if err == nil {
+		seating = st
+	}
 	return st, err
 }
 

@@ -8,13 +8,14 @@ import (
 
 // WatchAddrs are addresses ('masque watch ADDR') of the other seats still
 // in the game that this peer is connected to now, direct TCP first: where
-// a player who is out of the game can follow the rest of it. A join code
-// would not do: a table is listed only while it seats.
+// a player who is out of the game can follow the rest of it when the join
+// code will not do (the creator, who announces the table in play, is the
+// one leaving).
 func (g *Game) WatchAddrs() []string {
 	h := g.cfg.Node.Host()
 	var tcp, other []string
 	for i, s := range g.cfg.Store.Table().Roster.Seats {
-		if i == g.Seat() || g.seat.retired(i) {
+		if i == g.Seat() || g.seat.Retired(uint8(i)) {
 			continue
 		}
 		id := peer.ID(s.PeerID)
@@ -28,11 +29,4 @@ func (g *Game) WatchAddrs() []string {
 		}
 	}
 	return append(tcp, other...)
-}
-
-// retired says whether seat has published its card key (out of the game).
-func (d *Seat) retired(seat int) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.tab.Retired(seat)
 }
