@@ -70,7 +70,7 @@ func punchLab(ctx context.Context, t *testing.T, n int, punched *atomic.Bool) []
 		if err != nil {
 			t.Fatal(err)
 		}
-		ro, err := relayOptions(relays)
+		ro, err := relayOptions(relays, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

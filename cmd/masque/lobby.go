@@ -225,7 +225,8 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 		return nil
 	}
 	// Names come from others' advertisements: escaped, never printed raw.
-	fmt.Fprintf(w, "  %-20s %-11s %-6s %-15s %-20s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR", "SEATED")
+	// 80 columns: the seated players go on a line of their own.
+	fmt.Fprintf(w, "  %-16s %-10s %-5s %-14s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR")
 	warn, playing := false, false
 	for _, e := range entries {
 		mark := " "
@@ -236,8 +237,11 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 		if e.Playing {
 			seats, playing = "play", true
 		}
-		fmt.Fprintf(w, "%s %-20s %-11s %-6s %-15s %-20s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
-			seats, e.Code, e.Fingerprint, termsafe.String(strings.Join(e.Players, ", ")))
+		fmt.Fprintf(w, "%s %-16s %-10s %-5s %-14s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
+			seats, e.Code, e.Fingerprint)
+		if len(e.Players) > 0 {
+			fmt.Fprintf(w, "  %-16s seated: %s\n", "", termsafe.String(strings.Join(e.Players, ", ")))
+		}
 	}
 	if playing {
 		fmt.Fprintln(w, "(tables at 'play' have started: watch one with 'masque watch CODE', they cannot be joined)")
