@@ -61,6 +61,7 @@ type netOptions struct {
 	relayWait  time.Duration
 	say        []string
 	web        webOptions
+	botDelay   time.Duration
 }
 
 func (o *netOptions) addFlags(cmd *cobra.Command) {
@@ -74,6 +75,7 @@ func (o *netOptions) addFlags(cmd *cobra.Command) {
 	f.StringSliceVar(&o.listen, "listen", nil, "libp2p listen `MULTIADDR` (repeatable; default: every IPv4 address, TCP and QUIC, random ports)")
 	f.DurationVar(&o.timeout, "timeout", 2*time.Minute, "how long a silent player is waited for before the table stops with a timeout verdict")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bot's decisions (default: random)")
+	f.DurationVar(&o.botDelay, "bot-delay", 0, "with --bot: how long the bot thinks before each move or night choice (benchmarks at a person's pace; 0: at once)")
 	f.BoolVar(&o.asJSON, "json", false, "print the result as JSON (progress goes to stderr)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not narrate the game")
 	f.DurationVar(&o.linger, "linger", 2*time.Second, "when some seat never confirmed the end of the game (the done exchange), keep answering peers this long, so that late ones catch up")
@@ -320,7 +322,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
 	defer recordHolePunches(ctx, p.Node, st.Dir(), tbl)()
-	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, Timeout: r.o.timeout}
+	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
 		// A person's seat holding no power at night does not post at

@@ -25,6 +25,9 @@ type GameConfig struct {
 	// from Submit.
 	Bot  bool
 	Seed uint64
+	// BotDelay: a bot thinks this long before each move or night choice
+	// (SeatConfig.BotDelay).
+	BotDelay time.Duration
 	// Timeout is how long a silent seat is waited for before the table
 	// stops with a timeout verdict; 0 waits forever.
 	Timeout time.Duration
@@ -139,7 +142,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	}
 	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1)}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
-		Bot: cfg.Bot, Seed: cfg.Seed, Narrate: cfg.Narrate, OnChange: g.notify,
+		Bot: cfg.Bot, Seed: cfg.Seed, BotDelay: cfg.BotDelay, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
 		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) },

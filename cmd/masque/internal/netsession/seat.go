@@ -33,6 +33,9 @@ type SeatConfig struct {
 	// roster's game; otherwise they come from Submit.
 	Bot  bool
 	Seed uint64
+	// BotDelay: with Bot, how long the bot thinks before each move or
+	// night actions entry, as a person would (benchmarks); 0: at once.
+	BotDelay time.Duration
 	// Narrate, if set, receives every line of public narration.
 	Narrate func(line string)
 	// OnChange, if set, is called after every change (an applied entry,
@@ -291,6 +294,18 @@ func (d *Seat) follow(e *ledger.Entry, prior narrate.Rules, kind table.BodyKind,
 
 // Author is the seat's p2p.Author.
 func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
+	if d.cfg.Bot && d.cfg.BotDelay > 0 {
+		d.mu.Lock()
+		_, kind, ok := d.tab.Expect()
+		d.mu.Unlock()
+		if ok && (kind == table.BodyMove || kind == table.BodyActions) {
+			select {
+			case <-time.After(d.cfg.BotDelay):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+	}
 	d.mu.Lock()
 	if d.err != nil {
 		defer d.mu.Unlock()
