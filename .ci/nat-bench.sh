@@ -24,6 +24,8 @@
 #                 streams do not move) for comparison
 #   NFDELAY=path  a built nfdelay (default: build .ci/nfdelay.c; Debian
 #                 libnetfilter-queue-dev, iptables)
+#   BOT_DELAY=1s  part 2's bots think this long before each move (a
+#                 person's pace: --bot-delay)
 #
 # Traffic stays inside the namespaces (no uplink); all are removed on exit.
 set -euo pipefail
@@ -186,7 +188,7 @@ game6() {
   shift 3
   local nss=("$@")
   mkdir -p "$d"
-  c() { echo --bot --state "$d/s$1" --config "$d/c$1" --transcript "$d/t$1.masque" --timeout 60s; }
+  c() { echo --bot ${BOT_DELAY:+--bot-delay "$BOT_DELAY"} --state "$d/s$1" --config "$d/c$1" --transcript "$d/t$1.masque" --timeout 60s; }
   local r=()
   [ "$relay" = yes ] && r=(--relay "$RT" --relay "$RQ")
   # shellcheck disable=SC2046
