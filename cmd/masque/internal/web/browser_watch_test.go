@@ -10,10 +10,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/masque-games/masque/cmd/masque/internal/spectate"
-	"github.com/masque-games/masque/engine/games/registry"
-	"github.com/masque-games/masque/engine/table"
 )
 
 // A spectator's page ('masque watch --web') in a real browser follows a
@@ -32,18 +28,7 @@ func TestBrowserWatches(t *testing.T) {
 	playByEvents(t, played, 2*time.Minute)
 	roles := mafiaTruth(t, ls)
 	tr := ls.Transcript()
-	g, err := registry.Lookup(tr.Roster.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := table.New(tr.Roster, g.Table())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := spectate.New(g)
-	if err := sp.Follow(tab, nil); err != nil {
-		t.Fatal(err)
-	}
+	tab, sp := followOpening(t, tr)
 	srv, err := New(sp, Options{Title: "watching table (read-only)"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
 	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -28,18 +29,7 @@ func TestSpectatorPage(t *testing.T) {
 			serve(t, played)
 			playByEvents(t, played, 2*time.Minute)
 			tr := ls.Transcript()
-			g, err := registry.Lookup(tr.Roster.Game)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, err := table.New(tr.Roster, g.Table())
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp := spectate.New(g)
-			if err := sp.Follow(tab, nil); err != nil {
-				t.Fatal(err)
-			}
+			tab, sp := followOpening(t, tr)
 			srv, err := New(sp, Options{Title: "watching"})
 			if err != nil {
 				t.Fatal(err)
@@ -121,4 +111,23 @@ func TestSpectatorPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// followOpening returns a table at tr's opening and a spectator that
+// has followed it there.
+func followOpening(t *testing.T, tr *ledger.Transcript) (*table.Table, *spectate.Session) {
+	t.Helper()
+	g, err := registry.Lookup(tr.Roster.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := table.New(tr.Roster, g.Table())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := spectate.New(g)
+	if err := sp.Follow(tab, nil); err != nil {
+		t.Fatal(err)
+	}
+	return tab, sp
 }
