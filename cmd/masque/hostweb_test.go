@@ -125,17 +125,7 @@ func TestHostWebMafia(t *testing.T) {
 	if !over || !chatted || !heard || answered == 0 {
 		t.Fatalf("over %v, chatted %v, heard back %v, questions answered %d:\n%s", over, chatted, heard, answered, hout.String())
 	}
-	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
-		t.Fatalf("leave: %d", c)
-	}
-	select {
-	case c := <-hcode:
-		if c != 0 {
-			t.Fatalf("host: exit %d\n%s\n%s", c, hout.String(), herr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("host --web did not end after its page was left")
-	}
+	page.leave(hcode, 30*time.Second, "host --web", &hout, &herr)
 	wg.Wait()
 	for i, c := range codes {
 		if i > 0 && c != 0 {

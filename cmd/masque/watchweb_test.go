@@ -124,17 +124,7 @@ func watchOnPage(t *testing.T, game string, players int) {
 		t.Fatalf("watch --web ended (exit %d) before its page was left:\n%s", c, werr.String())
 	case <-time.After(300 * time.Millisecond):
 	}
-	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
-		t.Fatalf("leave: %d", c)
-	}
-	select {
-	case c := <-wcode:
-		if c != 0 {
-			t.Fatalf("watch: exit %d\n%s\n%s", c, wout.String(), werr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("watch --web did not end after its page was left")
-	}
+	page.leave(wcode, 30*time.Second, "watch --web", &wout, &werr)
 	if !strings.Contains(werr.String(), "verified: ") {
 		t.Errorf("watch did not verify:\n%s", werr.String())
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -110,17 +109,7 @@ func playWeb(t *testing.T, args ...string) {
 	if len(notes) == 0 {
 		t.Fatalf("the game did not end on the page:\n%s", out.String())
 	}
-	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
-		t.Fatalf("leave: %d", c)
-	}
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d:\n%s\n%s", c, out.String(), errOut.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("masque play --web did not end after leaving from the page")
-	}
+	page.leave(code, 20*time.Second, "masque play --web", &out, &errOut)
 	path := strings.Fields(strings.TrimPrefix(notes[0], "transcript: "))[0]
 	if !strings.Contains(out.String(), "transcript: "+path) || !strings.Contains(out.String(), "table: your move") ||
 		!strings.Contains(out.String(), "table: game over") {

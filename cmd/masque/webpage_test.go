@@ -82,3 +82,21 @@ func (p *testPage) events(limit time.Duration) (data iter.Seq[string], stop func
 	}
 	return data, stop
 }
+
+// leave leaves from the page and waits at most limit for code, the exit
+// status of the command that serves the page (name, with its outputs
+// out and errOut in a failure): t fails unless it ends with 0.
+func (p *testPage) leave(code <-chan int, limit time.Duration, name string, out, errOut *syncBuffer) {
+	p.t.Helper()
+	if c := p.post(`{"op":"leave"}`); c != http.StatusNoContent {
+		p.t.Fatalf("leave: %d", c)
+	}
+	select {
+	case c := <-code:
+		if c != 0 {
+			p.t.Fatalf("%s: exit %d\n%s\n%s", name, c, out.String(), errOut.String())
+		}
+	case <-time.After(limit):
+		p.t.Fatalf("%s did not end after its page was left", name)
+	}
+}
