@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,18 +34,11 @@ func TestBrowserWatches(t *testing.T) {
 	}
 	serve(t, srv)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	alloc, cancel := allocator(exe)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(alloc)
 	defer cancel()
-	do := func(steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	do := doer(ctx, t)
 	shot := func(when string) {
 		t.Helper()
 		for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
