@@ -59,17 +59,7 @@ func TestBrowserWatches(t *testing.T) {
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
-		for _, e := range tr.Entries {
-			if err := tab.Apply(e); err != nil {
-				t.Error(err)
-				return
-			}
-			if err := sp.Follow(tab, e); err != nil {
-				t.Error(err)
-				return
-			}
-			time.Sleep(15 * time.Millisecond)
-		}
+		feed(t, tab, sp, tr.Entries, 15*time.Millisecond)
 	}()
 	checks, midShot := 0, false
 	deadline := time.Now().Add(2 * time.Minute)

@@ -39,17 +39,9 @@ func TestSpectatorPage(t *testing.T) {
 			defer cancel()
 			evs := events(t, ctx, srv.URL()+"events")
 			go func() {
-				for _, e := range tr.Entries {
-					if err := tab.Apply(e); err != nil {
-						t.Error(err)
-						return
-					}
-					if err := sp.Follow(tab, e); err != nil {
-						t.Error(err)
-						return
-					}
+				if feed(t, tab, sp, tr.Entries, 0) {
+					sp.End("")
 				}
-				sp.End("")
 			}()
 			var last pageState
 			states, faceDown, opened, logged := 0, 0, 0, 0
@@ -130,4 +122,24 @@ func followOpening(t *testing.T, tr *ledger.Transcript) (*table.Table, *spectate
 		t.Fatal(err)
 	}
 	return tab, sp
+}
+
+// feed applies entries to tab one by one, sp following each, and waits
+// pause (if any) after each. On an error it reports it with t.Error (it
+// may run on a goroutine of its own) and returns false at once.
+func feed(t *testing.T, tab *table.Table, sp *spectate.Session, entries []*ledger.Entry, pause time.Duration) bool {
+	for _, e := range entries {
+		if err := tab.Apply(e); err != nil {
+			t.Error(err)
+			return false
+		}
+		if err := sp.Follow(tab, e); err != nil {
+			t.Error(err)
+			return false
+		}
+		if pause > 0 {
+			time.Sleep(pause)
+		}
+	}
+	return true
 }
