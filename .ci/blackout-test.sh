@@ -25,6 +25,8 @@
 # saying why, otherwise. Every namespace is removed on exit; no packet
 # leaves them.
 set -euo pipefail
+# shellcheck source=.ci/lib/netns.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 
@@ -75,23 +77,7 @@ echo "blackout-test: building verdictcheck"
 go build -o "$WORK/verdictcheck" ./.ci/verdictcheck
 VC="$WORK/verdictcheck"
 
-ip netns add "$SW"
-ip -n "$SW" link set lo up
-ip -n "$SW" link add br0 type bridge
-ip -n "$SW" link set br0 up
-for i in 0 1 2 3; do
-  n="${NS[$i]}"
-  ip netns add "$n"
-  ip link add "$TAG-v$i" type veth peer name "$TAG-p$i"
-  ip link set "$TAG-v$i" netns "$n"
-  ip link set "$TAG-p$i" netns "$SW"
-  ip -n "$n" link set "$TAG-v$i" name eth0
-  ip -n "$n" addr add "10.79.0.$((i + 1))/24" dev eth0
-  ip -n "$n" link set eth0 up
-  ip -n "$n" link set lo up
-  ip -n "$SW" link set "$TAG-p$i" master br0
-  ip -n "$SW" link set "$TAG-p$i" up
-done
+bridge_lan "$SW" 10.79.0 "$TAG-v" "$TAG-p" "" "${NS[@]}"
 
 # cut NS / uncut NS: drop every packet NS's eth0 sends or receives.
 cut() {

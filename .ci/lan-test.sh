@@ -10,6 +10,8 @@
 # Runs as root. The bridge lives in a namespace of its own, so no packet
 # touches the machine's own network. Everything is removed on exit.
 set -euo pipefail
+# shellcheck source=.ci/lib/netns.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 
@@ -54,25 +56,7 @@ go build -o "$WORK/masque" ./cmd/masque
 BIN="$WORK/masque"
 
 echo "lan-test: 4 namespaces on a bridge (10.77.0.0/24)"
-ip netns add "$SW"
-ip -n "$SW" link set lo up
-ip -n "$SW" link add br0 type bridge
-ip -n "$SW" link set br0 up
-ip -n "$SW" addr add 10.77.0.254/24 dev br0
-for i in 0 1 2 3; do
-  n="${NS[$i]}"
-  ip netns add "$n"
-  ip link add "$TAG-v$i" type veth peer name "$TAG-p$i"
-  ip link set "$TAG-v$i" netns "$n"
-  ip link set "$TAG-p$i" netns "$SW"
-  ip -n "$n" link set "$TAG-v$i" name eth0
-  ip -n "$n" addr add "10.77.0.$((i + 1))/24" dev eth0
-  ip -n "$n" link set eth0 up
-  ip -n "$n" link set lo up
-  ip -n "$n" route add default via 10.77.0.254
-  ip -n "$SW" link set "$TAG-p$i" master br0
-  ip -n "$SW" link set "$TAG-p$i" up
-done
+bridge_lan "$SW" 10.77.0 "$TAG-v" "$TAG-p" 10.77.0.254 "${NS[@]}"
 
 # start NS OUT ARGS...: start masque in a namespace (ip netns exec execs
 # it, so the pid is masque's), output in OUT; the pid is left in LAST.

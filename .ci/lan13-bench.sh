@@ -14,6 +14,8 @@
 #
 # Runs as root; namespaces are named rp-<pid>-*, removed on exit.
 set -euo pipefail
+# shellcheck source=.ci/lib/netns.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
 BIN=$(realpath "${1:?usage: lan13-bench.sh BIN RUNS}")
 RUNS=${2:-3}
 N=13
@@ -29,23 +31,9 @@ cleanup() {
   [ -n "${KEEP:-}" ] && echo "kept $WORK" || rm -rf "$WORK"
 }
 trap cleanup EXIT
-ip netns add "$SW"
-ip -n "$SW" link set lo up
-ip -n "$SW" link add br0 type bridge
-ip -n "$SW" link set br0 up
-for i in $(seq 0 $((N - 1))); do
-  n="$TAG-$i"
-  ip netns add "$n"
-  ip link add "rpv$$-$i" type veth peer name "rpp$$-$i"
-  ip link set "rpv$$-$i" netns "$n"
-  ip link set "rpp$$-$i" netns "$SW"
-  ip -n "$n" link set "rpv$$-$i" name eth0
-  ip -n "$n" addr add "10.78.0.$((i + 1))/24" dev eth0
-  ip -n "$n" link set eth0 up
-  ip -n "$n" link set lo up
-  ip -n "$SW" link set "rpp$$-$i" master br0
-  ip -n "$SW" link set "rpp$$-$i" up
-done
+HOSTS=()
+for i in $(seq 0 $((N - 1))); do HOSTS+=("$TAG-$i"); done
+bridge_lan "$SW" 10.78.0 "rpv$$-" "rpp$$-" "" "${HOSTS[@]}"
 # bytes: what the 13 hosts sent (the bridge ports' rx counters).
 bytes() {
   local s=0

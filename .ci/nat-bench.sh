@@ -29,6 +29,8 @@
 #
 # Traffic stays inside the namespaces (no uplink); all are removed on exit.
 set -euo pipefail
+# shellcheck source=.ci/lib/netns.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 BIN=$(realpath "${1:?usage: nat-bench.sh BIN [RUNS]}")
@@ -225,25 +227,8 @@ for run_i in $(seq "$RUNS"); do
 done
 # The LAN: 6 namespaces on a bridge, no delay.
 SW="$TAG-lsw"
-ip netns add "$SW"
-LANNS+=("$SW")
-ip -n "$SW" link set lo up
-ip -n "$SW" link add br0 type bridge
-ip -n "$SW" link set br0 up
-for i in 0 1 2 3 4 5; do
-  n="$TAG-l$i"
-  ip netns add "$n"
-  LANNS+=("$n")
-  ip link add "$TAG-lv$i" type veth peer name "$TAG-lp$i"
-  ip link set "$TAG-lv$i" netns "$n"
-  ip link set "$TAG-lp$i" netns "$SW"
-  ip -n "$n" link set "$TAG-lv$i" name eth0
-  ip -n "$n" addr add "10.77.0.$((i + 1))/24" dev eth0
-  ip -n "$n" link set eth0 up
-  ip -n "$n" link set lo up
-  ip -n "$SW" link set "$TAG-lp$i" master br0
-  ip -n "$SW" link set "$TAG-lp$i" up
-done
+LANNS+=("$SW" "$TAG-l0" "$TAG-l1" "$TAG-l2" "$TAG-l3" "$TAG-l4" "$TAG-l5")
+bridge_lan "$SW" 10.77.0 "$TAG-lv" "$TAG-lp" "" "$TAG-l0" "$TAG-l1" "$TAG-l2" "$TAG-l3" "$TAG-l4" "$TAG-l5"
 echo "nat-bench: 6-player games on a LAN (no relay, no delay)"
 for run_i in $(seq "$RUNS"); do
   game6 "$WORK/lan$run_i" "$BIN" no "$TAG-l0" "$TAG-l1" "$TAG-l2" "$TAG-l3" "$TAG-l4" "$TAG-l5"

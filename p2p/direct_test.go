@@ -6,20 +6,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/control"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
-	relayv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 	ma "github.com/multiformats/go-multiaddr"
-
-	"github.com/masque-games/masque/p2p/identity"
 )
 
 // punchGater refuses every direct connection but to the relay until
@@ -45,49 +40,8 @@ func (g punchGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectRea
 // until punched is set. It waits for every node's reservation.
 func punchLab(ctx context.Context, t *testing.T, n int, punched *atomic.Bool) []*tpeer {
 	t.Helper()
-	rid, err := identity.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := relayv2.DefaultResources()
-	rc.Limit = &relayv2.RelayLimit{Duration: time.Hour, Data: 1 << 30}
-	rh, err := libp2p.New(libp2p.Identity(rid.PrivKey()), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"),
-		libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(relayv2.WithResources(rc)), libp2p.DisableMetrics())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rh.Close() })
-	var raddrs []ma.Multiaddr
-	for _, a := range rh.Network().ListenAddresses() {
-		if !IsCircuit(a) {
-			raddrs = append(raddrs, a)
-		}
-	}
-	relays := []peer.AddrInfo{{ID: rh.ID(), Addrs: raddrs}}
-	ps := make([]*tpeer, n)
-	for i := range ps {
-		id, err := identity.Generate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ro, err := relayOptions(relays, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := libp2p.New(append([]libp2p.Option{libp2p.Identity(id.PrivKey()),
-			libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableMetrics(),
-			libp2p.ConnectionGater(punchGater{relay: rh.ID(), punched: punched})}, ro...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { h.Close() })
-		node, err := NewNodeWithHost(h, Config{Identity: id, Relays: relays})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { node.Close() })
-		ps[i] = &tpeer{id: id, node: node, dir: filepath.Join(t.TempDir(), fmt.Sprint(i))}
-	}
+	rh, relays := loopbackRelay(t)
+	ps := relayedPeers(t, n, relays, nil, punchGater{relay: rh.ID(), punched: punched})
 	// Reservations on a loopback relay are not announced (AutoRelay
 	// announces public relay addresses only): connect every pair through
 	// the relay, asking again while a reservation is missing.

@@ -12,10 +12,13 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/connmgr"
 	"github.com/libp2p/go-libp2p/core/control"
+	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	relayv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
+	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/p2p/identity"
@@ -125,51 +128,10 @@ func (g directGater) InterceptUpgraded(network.Conn) (bool, control.DisconnectRe
 func TestRelayedGame(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
 	defer cancel()
-	rid, err := identity.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := relayv2.DefaultResources()
-	rc.Limit = &relayv2.RelayLimit{Duration: time.Hour, Data: 1 << 30}
-	rh, err := libp2p.New(libp2p.Identity(rid.PrivKey()), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"),
-		libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(relayv2.WithResources(rc)), libp2p.DisableMetrics())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rh.Close()
-	var raddrs []ma.Multiaddr
-	for _, a := range rh.Network().ListenAddresses() {
-		if !IsCircuit(a) { // the relay's own /p2p-circuit listener
-			raddrs = append(raddrs, a)
-		}
-	}
-	relays := []peer.AddrInfo{{ID: rh.ID(), Addrs: raddrs}}
+	rh, relays := loopbackRelay(t)
 
 	const n = 3
-	ps := make([]*tpeer, n)
-	for i := range ps {
-		id, err := identity.Generate()
-		if err != nil {
-			t.Fatal(err)
-		}
-		ro, err := relayOptions(relays, newPunchLog())
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := libp2p.New(append([]libp2p.Option{libp2p.Identity(id.PrivKey()),
-			libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableMetrics(),
-			libp2p.ConnectionGater(directGater{relay: rh.ID()})}, ro...)...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { h.Close() })
-		node, err := NewNodeWithHost(h, Config{Identity: id, Relays: relays})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { node.Close() })
-		ps[i] = &tpeer{id: id, node: node, dir: filepath.Join(t.TempDir(), fmt.Sprint(i))}
-	}
+	ps := relayedPeers(t, n, relays, newPunchLog(), directGater{relay: rh.ID()})
 	for _, p := range ps {
 		if got := p.node.Addrs(); len(got) == 0 || !IsCircuit(got[0]) {
 			t.Fatalf("a node with relays announces %v: its circuit address first", got)
@@ -273,4 +235,62 @@ func TestRedialsNotRateLimited(t *testing.T) {
 		open = append(open, s)
 	}
 	t.Fatal("9 concurrent connections from one IP: none refused")
+}
+
+// loopbackRelay starts an in-process relay service on loopback whose
+// relayed connections are limited (an hour, 1 GiB), closed when the test
+// ends, and returns it with the relay list naming its addresses.
+func loopbackRelay(t *testing.T) (host.Host, []peer.AddrInfo) {
+	t.Helper()
+	rid, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := relayv2.DefaultResources()
+	rc.Limit = &relayv2.RelayLimit{Duration: time.Hour, Data: 1 << 30}
+	rh, err := libp2p.New(libp2p.Identity(rid.PrivKey()), libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"),
+		libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(relayv2.WithResources(rc)), libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rh.Close() })
+	var raddrs []ma.Multiaddr
+	for _, a := range rh.Network().ListenAddresses() {
+		if !IsCircuit(a) { // the relay's own /p2p-circuit listener
+			raddrs = append(raddrs, a)
+		}
+	}
+	return rh, []peer.AddrInfo{{ID: rh.ID(), Addrs: raddrs}}
+}
+
+// relayedPeers starts n nodes on loopback that use relays, their hole
+// punches traced by punches (nil: not traced), their connections gated
+// by gater; they are closed when the test ends.
+func relayedPeers(t *testing.T, n int, relays []peer.AddrInfo, punches holepunch.EventTracer, gater connmgr.ConnectionGater) []*tpeer {
+	t.Helper()
+	ps := make([]*tpeer, n)
+	for i := range ps {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ro, err := relayOptions(relays, punches)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := libp2p.New(append([]libp2p.Option{libp2p.Identity(id.PrivKey()),
+			libp2p.ListenAddrStrings("/ip4/127.0.0.1/tcp/0"), libp2p.DisableMetrics(),
+			libp2p.ConnectionGater(gater)}, ro...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		node, err := NewNodeWithHost(h, Config{Identity: id, Relays: relays})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { node.Close() })
+		ps[i] = &tpeer{id: id, node: node, dir: filepath.Join(t.TempDir(), fmt.Sprint(i))}
+	}
+	return ps
 }

@@ -27,12 +27,7 @@ func TestChatHeadless(t *testing.T) {
 			"--config", p("hc"), "--state", p("hs"), "--transcript", p("h.masque"), "--listen", "/ip4/127.0.0.1/tcp/0",
 			"--say", "hello from the host", "--json"}, nil, &hostOut, hostErr)
 	})
-	var invite string
-	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := inviteRE.FindStringSubmatch(hostErr.String()); m != nil {
-			invite = m[1]
-		}
-	}
+	invite := pollFor(inviteRE, 20*time.Second, hostErr.String)
 	if invite == "" {
 		t.Fatalf("no invite:\n%s", hostErr.String())
 	}

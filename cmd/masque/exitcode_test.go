@@ -54,12 +54,7 @@ func TestJoinOwnIdentity(t *testing.T) {
 		done <- run([]string{"host", "--bot", "--players", "2", "--name", "self", "--no-mdns", "--wait", "4s", "--json", "--log", logPath,
 			"--config", cfg, "--state", filepath.Join(t.TempDir(), "host"), "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, io.Discard, hostErr)
 	}()
-	var invite string
-	for deadline := time.Now().Add(15 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := inviteRE.FindStringSubmatch(hostErr.String()); m != nil {
-			invite = m[1]
-		}
-	}
+	invite := pollFor(inviteRE, 15*time.Second, hostErr.String)
 	if invite == "" {
 		t.Fatalf("the host printed no invite:\n%s", hostErr.String())
 	}

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -31,14 +27,9 @@ func TestHostWebMafia(t *testing.T) {
 			"--no-mdns", "--wait", "60s", "--config", cfg(0), "--state", state(0), "--transcript", tr(0),
 			"--listen", "/ip4/127.0.0.1/tcp/0"}, nil, &hout, &herr)
 	}()
-	var invite string
-	for deadline := time.Now().Add(20 * time.Second); invite == ""; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the host printed no invite:\n%s\n%s", hout.String(), herr.String())
-		}
-		if m := inviteRE.FindStringSubmatch(hout.String() + herr.String()); m != nil {
-			invite = m[1]
-		}
+	invite := pollFor(inviteRE, 20*time.Second, func() string { return hout.String() + herr.String() })
+	if invite == "" {
+		t.Fatalf("the host printed no invite:\n%s\n%s", hout.String(), herr.String())
 	}
 	var wg sync.WaitGroup
 	codes := make([]int, 4)
@@ -49,46 +40,14 @@ func TestHostWebMafia(t *testing.T) {
 		})
 	}
 	defer wg.Wait()
-	urlRe := regexp.MustCompile(`the table is at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)`)
-	var url string
-	for deadline := time.Now().Add(30 * time.Second); url == ""; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no address printed:\n%s\n%s", hout.String(), herr.String())
-		}
-		if m := urlRe.FindStringSubmatch(hout.String()); m != nil {
-			url = m[1]
-		}
-	}
-	origin := url[:strings.Index(url[len("http://"):], "/")+len("http://")]
-	post := func(body string) int {
-		req, _ := http.NewRequest("POST", url+"act", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", origin)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url+"events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 4<<20)
+	page := waitPage(t, &hout, &herr, 30*time.Second)
+	post := page.post
+	events, stop := page.events(2 * time.Minute)
+	defer stop()
 	played := uint64(0)
 	chatted, heard, barred, nights, answered := false, false, false, 0, 0
 	over, racedEnd := false, false
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
+	for data := range events {
 		var st struct {
 			At       int    `json:"at"`
 			Ask      uint64 `json:"ask"`
@@ -166,17 +125,7 @@ func TestHostWebMafia(t *testing.T) {
 	if !over || !chatted || !heard || answered == 0 {
 		t.Fatalf("over %v, chatted %v, heard back %v, questions answered %d:\n%s", over, chatted, heard, answered, hout.String())
 	}
-	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
-		t.Fatalf("leave: %d", c)
-	}
-	select {
-	case c := <-hcode:
-		if c != 0 {
-			t.Fatalf("host: exit %d\n%s\n%s", c, hout.String(), herr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("host --web did not end after its page was left")
-	}
+	page.leave(hcode, 30*time.Second, "host --web", &hout, &herr)
 	wg.Wait()
 	for i, c := range codes {
 		if i > 0 && c != 0 {

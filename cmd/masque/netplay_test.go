@@ -133,12 +133,7 @@ func hostJoinLoopback(t *testing.T, game string) {
 			"--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, hostErr)
 		results[0] = res{c, out.String(), hostErr.String()}
 	})
-	var invite string
-	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := inviteRE.FindStringSubmatch(hostErr.String()); m != nil {
-			invite = m[1]
-		}
-	}
+	invite := pollFor(inviteRE, 20*time.Second, hostErr.String)
 	if invite == "" {
 		wg.Wait()
 		t.Fatalf("the host printed no invite:\n%s", hostErr.String())

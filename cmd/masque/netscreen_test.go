@@ -147,12 +147,7 @@ func screenTable(t *testing.T, hostArgs []string, players int, interactive map[i
 		runSeat(0, append([]string{"host", "--players", fmt.Sprint(players), "--name", "screen", "--player", "Host",
 			"--no-mdns", "--wait", "60s"}, hostArgs...), hostOut)
 	})
-	var invite string
-	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := inviteRE.FindStringSubmatch(hostOut.String()); m != nil {
-			invite = m[1]
-		}
-	}
+	invite := pollFor(inviteRE, 20*time.Second, hostOut.String)
 	if invite == "" {
 		wg.Wait()
 		t.Fatalf("the host printed no invite:\n%s", hostOut.String())

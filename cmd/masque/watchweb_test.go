@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -46,12 +43,7 @@ func watchOnPage(t *testing.T, game string, players int) {
 			"--no-mdns", "--wait", "60s", "--config", cfg(0), "--state", state(0), "--transcript", tr(0),
 			"--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, hostErr)
 	})
-	var invite string
-	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := inviteRE.FindStringSubmatch(hostErr.String()); m != nil {
-			invite = m[1]
-		}
-	}
+	invite := pollFor(inviteRE, 20*time.Second, hostErr.String)
 	if invite == "" {
 		wg.Wait()
 		t.Fatalf("the host printed no invite:\n%s", hostErr.String())
@@ -68,45 +60,13 @@ func watchOnPage(t *testing.T, game string, players int) {
 				"--config", cfg(i), "--state", state(i), "--transcript", tr(i), "--listen", "/ip4/127.0.0.1/tcp/0")
 		})
 	}
-	urlRe := regexp.MustCompile(`the table is at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)`)
-	var url string
-	for deadline := time.Now().Add(30 * time.Second); url == ""; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no address printed:\n%s\n%s", wout.String(), werr.String())
-		}
-		if m := urlRe.FindStringSubmatch(wout.String()); m != nil {
-			url = m[1]
-		}
-	}
-	origin := url[:strings.Index(url[len("http://"):], "/")+len("http://")]
-	post := func(body string) int {
-		req, _ := http.NewRequest("POST", url+"act", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", origin)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url+"events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 4<<20)
+	page := waitPage(t, &wout, &werr, 30*time.Second)
+	post := page.post
+	events, stop := page.events(90 * time.Second)
+	defer stop()
 	var notes []string
 	states, maxLog, at := 0, 0, 0
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
+	for data := range events {
 		var st struct {
 			At       int             `json:"at"`
 			Me       string          `json:"me"`
@@ -164,17 +124,7 @@ func watchOnPage(t *testing.T, game string, players int) {
 		t.Fatalf("watch --web ended (exit %d) before its page was left:\n%s", c, werr.String())
 	case <-time.After(300 * time.Millisecond):
 	}
-	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
-		t.Fatalf("leave: %d", c)
-	}
-	select {
-	case c := <-wcode:
-		if c != 0 {
-			t.Fatalf("watch: exit %d\n%s\n%s", c, wout.String(), werr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("watch --web did not end after its page was left")
-	}
+	page.leave(wcode, 30*time.Second, "watch --web", &wout, &werr)
 	if !strings.Contains(werr.String(), "verified: ") {
 		t.Errorf("watch did not verify:\n%s", werr.String())
 	}

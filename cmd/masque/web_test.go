@@ -1,12 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -79,45 +75,13 @@ func playWeb(t *testing.T, args ...string) {
 	go func() {
 		code <- run(args, nil, &out, &errOut)
 	}()
-	urlRe := regexp.MustCompile(`the table is at (http://127\.0\.0\.1:\d+/[A-Za-z0-9_-]{43}/)`)
-	var url string
-	for deadline := time.Now().Add(20 * time.Second); url == ""; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no address printed:\n%s\n%s", out.String(), errOut.String())
-		}
-		if m := urlRe.FindStringSubmatch(out.String()); m != nil {
-			url = m[1]
-		}
-	}
-	origin := strings.TrimSuffix(url, url[strings.Index(url[len("http://"):], "/")+len("http://"):])
-	post := func(body string) int {
-		req, _ := http.NewRequest("POST", url+"act", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", origin)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", url+"events", nil)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(nil, 4<<20)
+	page := waitPage(t, &out, &errOut, 20*time.Second)
+	post := page.post
+	events, stop := page.events(time.Minute)
+	defer stop()
 	played := uint64(0)
 	var notes []string
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
-		if !ok {
-			continue
-		}
+	for data := range events {
 		var st struct {
 			At       int    `json:"at"`
 			Ask      uint64 `json:"ask"`
@@ -145,17 +109,7 @@ func playWeb(t *testing.T, args ...string) {
 	if len(notes) == 0 {
 		t.Fatalf("the game did not end on the page:\n%s", out.String())
 	}
-	if c := post(`{"op":"leave"}`); c != http.StatusNoContent {
-		t.Fatalf("leave: %d", c)
-	}
-	select {
-	case c := <-code:
-		if c != 0 {
-			t.Fatalf("exit %d:\n%s\n%s", c, out.String(), errOut.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("masque play --web did not end after leaving from the page")
-	}
+	page.leave(code, 20*time.Second, "masque play --web", &out, &errOut)
 	path := strings.Fields(strings.TrimPrefix(notes[0], "transcript: "))[0]
 	if !strings.Contains(out.String(), "transcript: "+path) || !strings.Contains(out.String(), "table: your move") ||
 		!strings.Contains(out.String(), "table: game over") {

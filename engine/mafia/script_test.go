@@ -13,11 +13,8 @@ import (
 // run plays a script on the fake table.
 func run(t *testing.T, src string) (*mafiatest.Table, error) {
 	t.Helper()
-	sc, err := mafia.ParseScript([]byte(src))
-	if err != nil {
-		return nil, err
-	}
-	return mafiatest.Run(sc, 1)
+	_, tab, err := mafiatest.RunSource(src, 1)
+	return tab, err
 }
 
 // five is a 5-player table: Anna the mafioso; each seat's first incident

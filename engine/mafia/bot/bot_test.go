@@ -209,11 +209,7 @@ func TestTrustSurvivor(t *testing.T) {
 // scripted plays a script on a fake table seeded 1.
 func scripted(t *testing.T, src string) *mafiatest.Table {
 	t.Helper()
-	sc, err := mafia.ParseScript([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := mafiatest.Run(sc, 1)
+	_, tab, err := mafiatest.RunSource(src, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

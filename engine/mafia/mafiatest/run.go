@@ -27,6 +27,18 @@ func Run(sc *mafia.Script, seed uint64) (*Table, error) {
 	return t, nil
 }
 
+// RunSource parses the script src and plays it as [Run] does; it
+// returns the parsed script too (nil, with a nil table, if src does not
+// parse).
+func RunSource(src string, seed uint64) (*mafia.Script, *Table, error) {
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := Run(sc, seed)
+	return sc, t, err
+}
+
 // Line plays one script line.
 func (t *Table) Line(l mafia.ScriptLine) error {
 	switch l.Verb {

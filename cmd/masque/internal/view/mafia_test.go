@@ -69,14 +69,7 @@ Dima hold yes
 Egor hold no
 Fedya hold no
 `
-	sc, err := mafia.ParseScript([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := mafiatest.Run(sc, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, tab := scripted(t, src)
 	for _, me := range []engine.Seat{0, 1} {
 		k := tab.Knowledge(me)
 		if len(k.Mates) != 1 {
@@ -123,14 +116,7 @@ Boris vote Clara
 Clara vote Anna
 Dima vote Clara
 `
-	sc, err := mafia.ParseScript([]byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := mafiatest.Run(sc, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, tab := scripted(t, src)
 	tb, _ := Build(Input{Rules: tab.State, Seat: 4, Names: sc.Options.Players, Private: tab.Knowledge(4), MyTurn: true})
 	for _, n := range tb.Notices {
 		if n.Title == "The vote" {
@@ -141,4 +127,15 @@ Dima vote Clara
 		}
 	}
 	t.Errorf("no tally: %+v", tb.Notices)
+}
+
+// scripted plays a script on a fake table seeded 1 and returns the
+// parsed script and the table.
+func scripted(t *testing.T, src string) (*mafia.Script, *mafiatest.Table) {
+	t.Helper()
+	sc, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc, tab
 }

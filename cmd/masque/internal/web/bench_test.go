@@ -156,9 +156,7 @@ func benchEntryToEvent(b *testing.B, game string, players int, delay time.Durati
 func browser(b *testing.B) (context.Context, func()) {
 	b.Helper()
 	exe := findChromiumB(b)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	alloc, cancelAlloc := allocator(exe)
 	ctx, cancel := chromedp.NewContext(alloc)
 	if err := chromedp.Do(ctx); err != nil {
 		cancel()

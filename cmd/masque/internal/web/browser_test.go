@@ -54,6 +54,25 @@ func findChromium(t *testing.T) string {
 	return ""
 }
 
+// allocator starts an allocator of chromium exe's browsers, headless
+// at 1280×800; cancel stops it.
+func allocator(exe string) (alloc context.Context, cancel context.CancelFunc) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true))
+	return chromedp.NewExecAllocator(context.Background(), opts...)
+}
+
+// doer returns a function that runs steps in the browser ctx; t fails
+// on an error.
+func doer(ctx context.Context, t *testing.T) func(steps ...chromedp.Action[chromedp.Void]) {
+	return func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, steps...); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // artifacts is where the screenshots go.
 func artifacts(t *testing.T) string {
 	t.Helper()
@@ -152,9 +171,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 	}
 	dir := artifacts(t)
 	t.Logf("screenshots in %s", dir)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	alloc, cancel := allocator(exe)
 	defer cancel()
 	for _, tc := range []struct {
 		game    string
@@ -237,12 +254,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					}
 				}
 			}()
-			do := func(steps ...chromedp.Action[chromedp.Void]) {
-				t.Helper()
-				if err := chromedp.Do(ctx, steps...); err != nil {
-					t.Fatal(err)
-				}
-			}
+			do := doer(ctx, t)
 			shot := func(when string) {
 				t.Helper()
 				if tc.reduced {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,10 +9,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/masque-games/masque/cmd/masque/internal/spectate"
-	"github.com/masque-games/masque/engine/games/registry"
-	"github.com/masque-games/masque/engine/table"
 )
 
 // A spectator's page ('masque watch --web') in a real browser follows a
@@ -32,36 +27,18 @@ func TestBrowserWatches(t *testing.T) {
 	playByEvents(t, played, 2*time.Minute)
 	roles := mafiaTruth(t, ls)
 	tr := ls.Transcript()
-	g, err := registry.Lookup(tr.Roster.Game)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tab, err := table.New(tr.Roster, g.Table())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := spectate.New(g)
-	if err := sp.Follow(tab, nil); err != nil {
-		t.Fatal(err)
-	}
+	tab, sp := followOpening(t, tr)
 	srv, err := New(sp, Options{Title: "watching table (read-only)"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	serve(t, srv)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true))
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	alloc, cancel := allocator(exe)
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(alloc)
 	defer cancel()
-	do := func(steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(ctx, steps...); err != nil {
-			t.Fatal(err)
-		}
-	}
+	do := doer(ctx, t)
 	shot := func(when string) {
 		t.Helper()
 		for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
@@ -82,17 +59,7 @@ func TestBrowserWatches(t *testing.T) {
 	fed := make(chan struct{})
 	go func() {
 		defer close(fed)
-		for _, e := range tr.Entries {
-			if err := tab.Apply(e); err != nil {
-				t.Error(err)
-				return
-			}
-			if err := sp.Follow(tab, e); err != nil {
-				t.Error(err)
-				return
-			}
-			time.Sleep(15 * time.Millisecond)
-		}
+		feed(t, tab, sp, tr.Entries, 15*time.Millisecond)
 	}()
 	checks, midShot := 0, false
 	deadline := time.Now().Add(2 * time.Minute)

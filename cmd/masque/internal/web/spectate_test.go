@@ -9,6 +9,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
 	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -28,18 +29,7 @@ func TestSpectatorPage(t *testing.T) {
 			serve(t, played)
 			playByEvents(t, played, 2*time.Minute)
 			tr := ls.Transcript()
-			g, err := registry.Lookup(tr.Roster.Game)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tab, err := table.New(tr.Roster, g.Table())
-			if err != nil {
-				t.Fatal(err)
-			}
-			sp := spectate.New(g)
-			if err := sp.Follow(tab, nil); err != nil {
-				t.Fatal(err)
-			}
+			tab, sp := followOpening(t, tr)
 			srv, err := New(sp, Options{Title: "watching"})
 			if err != nil {
 				t.Fatal(err)
@@ -49,17 +39,9 @@ func TestSpectatorPage(t *testing.T) {
 			defer cancel()
 			evs := events(t, ctx, srv.URL()+"events")
 			go func() {
-				for _, e := range tr.Entries {
-					if err := tab.Apply(e); err != nil {
-						t.Error(err)
-						return
-					}
-					if err := sp.Follow(tab, e); err != nil {
-						t.Error(err)
-						return
-					}
+				if feed(t, tab, sp, tr.Entries, 0) {
+					sp.End("")
 				}
-				sp.End("")
 			}()
 			var last pageState
 			states, faceDown, opened, logged := 0, 0, 0, 0
@@ -121,4 +103,43 @@ func TestSpectatorPage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// followOpening returns a table at tr's opening and a spectator that
+// has followed it there.
+func followOpening(t *testing.T, tr *ledger.Transcript) (*table.Table, *spectate.Session) {
+	t.Helper()
+	g, err := registry.Lookup(tr.Roster.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := table.New(tr.Roster, g.Table())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := spectate.New(g)
+	if err := sp.Follow(tab, nil); err != nil {
+		t.Fatal(err)
+	}
+	return tab, sp
+}
+
+// feed applies entries to tab one by one, sp following each, and waits
+// pause (if any) after each. On an error it reports it with t.Error (it
+// may run on a goroutine of its own) and returns false at once.
+func feed(t *testing.T, tab *table.Table, sp *spectate.Session, entries []*ledger.Entry, pause time.Duration) bool {
+	for _, e := range entries {
+		if err := tab.Apply(e); err != nil {
+			t.Error(err)
+			return false
+		}
+		if err := sp.Follow(tab, e); err != nil {
+			t.Error(err)
+			return false
+		}
+		if pause > 0 {
+			time.Sleep(pause)
+		}
+	}
+	return true
 }
