@@ -72,7 +72,8 @@ func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
 		for range n {
 			m, _ = press(t, m, "down")
 		}
-		m, cmd := press(t, m, "enter")
+		var cmd tea.Cmd
+		m, cmd = press(t, m, "enter")
 		if cmd == nil {
 			t.Fatalf("enter on %q did nothing", m.labels[n])
 		}
