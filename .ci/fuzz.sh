@@ -19,12 +19,13 @@
 # multiplies them all (FUZZ_SCALE=10 for a longer local run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# CI runs half of each target's listed executions (the suite grew with
-# Mafia, chat and the directory; .ci/run must stay well under 15 minutes):
-# FUZZ_SCALE=2 gives the listed counts.
+# CI runs a third of each target's listed executions (the suite grew with
+# Mafia, chat, the directory and the web page; .ci/run must stay well
+# under 15 minutes: it took 12.3 min with half): FUZZ_SCALE=3 gives the
+# listed counts.
 scale=${FUZZ_SCALE:-1}
 run() { # package target executions
-  local n=$(($3 * scale / 2))
+  local n=$(($3 * scale / 3))
   echo "== fuzz $1 $2 (${n} executions)"
   go test "$1" -run '^$' -fuzz "^$2\$" -fuzztime "${n}x" -fuzzminimizetime 200x
 }
