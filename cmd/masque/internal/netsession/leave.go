@@ -84,8 +84,7 @@ func (d *Seat) Leave() error {
 	if s == nil {
 		return errors.New("the game has not started")
 	}
-	m, ok := lv.LeaveMove(s, engine.Seat(d.seat))
-	if !ok {
+	if _, ok := lv.LeaveMove(s, engine.Seat(d.seat)); !ok {
 		return errors.New("you are out of the game already, or it is over")
 	}
 	if d.cfg.KeepLeaving != nil {
@@ -97,13 +96,7 @@ func (d *Seat) Leave() error {
 	if !d.myTurn {
 		return nil // Author leaves at the seat's next move
 	}
-	var enc []byte
-	var err error
-	if d.night {
-		enc, err = d.botActions()
-	} else {
-		enc, err = d.moveBody(m)
-	}
+	enc, _, err := d.leavingBody(d.night)
 	if err != nil {
 		return err
 	}
