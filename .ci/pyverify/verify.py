@@ -185,6 +185,8 @@ def verify(data):
         res['exit'] = 1; res['detail'] = 'roster refused: ' + why
         if seat is not None: res['fault'] = dict(position=0, seat=seat, reason='bad-seat-keys', roster=True)
         return res
+    # protocol.md §2.4: a game other than the four is refused without a fault, before the keys
+    if ro['game'] not in SUPPORTED_GAMES: return refuse('the roster names the game %r, none of the protocol\'s four (protocol.md §2.4)' % ro['game'])
     # 2. mental keys (§2.3)
     table32 = ro['table_id'] + b'\0' * 16
     Xb, Yb, Xs, Ys = [], [], [], []
