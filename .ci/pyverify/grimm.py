@@ -2,6 +2,7 @@
 # Started by the second outside auditor (options, stream, opening, draft, turns, responses, hands) and
 # completed from the documents once they gave every slot-level fact.  Implemented: 2-5 players, the
 # basic game, jewels, bets, abilities (§9.6), fixed rounds.
+from fmt import go_lower
 import hashlib, struct
 from fmt import R
 from mascarade import RuleFault
@@ -18,7 +19,7 @@ def parse_options(b, roster_names):
     o['names'] = [r.bu8().decode('utf-8', 'surrogateescape') for _ in range(n)]
     for nm in o['names']:                        # §2.2.2
         if not 1 <= len(nm.encode()) <= 32 or any(ch in nm for ch in ' \t\r\n,=#'): raise ValueError('player name')
-    if len({nm.lower() for nm in o['names']}) != n: raise ValueError('a name twice')
+    if len({go_lower(nm) for nm in o['names']}) != n: raise ValueError('a name twice')
     f = r.u8()
     if f & ~0x0f: raise ValueError('flags')
     o['bets'], o['jewels'], o['abilities'], o['fixed'] = bool(f & 1), bool(f & 2), bool(f & 4), bool(f & 8)

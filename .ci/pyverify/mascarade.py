@@ -1,6 +1,7 @@
 # Rules of both Mascarade editions, as docs/rules-mascarade.md, docs/rules-mascarade2.md and
 # docs/protocol.md §4.2 describe them (the 1st edition's 2- and 3-player variants included:
 # two or three slots a seat, own-card swaps, the guard, the Spy's contended slot).
+from fmt import go_lower
 from r255 import EncodingError
 
 class RuleFault(Exception):
@@ -60,8 +61,8 @@ def parse_options(game, b, roster_names):
     seen = set()
     for name in o['names']:
         if not valid_name(name): raise ValueError('name %r' % name)
-        if name.lower() in seen: raise ValueError('name %r twice' % name)
-        seen.add(name.lower())
+        if go_lower(name) in seen: raise ValueError('name %r twice' % name)
+        seen.add(go_lower(name))
     if o['names'] != roster_names:
         # protocol.md §2.2.1: the roster is refused (the caller)
         o['names_differ'] = True
@@ -75,7 +76,7 @@ def valid_name(s):
         if ch in '_-' or ('0' <= ch <= '9') or ('a' <= ch <= 'z') or ('A' <= ch <= 'Z'): continue
         if ord(ch) > 127 and unicodedata.category(ch).startswith('L'): continue
         return False
-    return s.lower() not in ('centre1', 'centre2', 'center1', 'center2', 'none')
+    return go_lower(s) not in ('centre1', 'centre2', 'center1', 'center2', 'none')
 
 class Mascarade:
     def __init__(self, game, opts, n):

@@ -22,8 +22,8 @@ def good_text(b, lo, hi):
     except UnicodeDecodeError: return False
     for ch in s:
         cat = unicodedata.category(ch)
-        if cat == 'Cc' or unicodedata.bidirectional(ch) in ('LRE', 'RLE', 'LRO', 'RLO', 'PDF', 'LRI', 'RLI', 'FSI', 'PDI') \
-           or ch in '\u200e\u200f\u061c':
+        # protocol.md §2: C0, DEL, C1 and U+202A..U+202E, U+2066..U+2069; nothing else (not the marks U+200E, U+200F, U+061C)
+        if cat == 'Cc' or 0x202a <= ord(ch) <= 0x202e or 0x2066 <= ord(ch) <= 0x2069:
             return False
     return True
 

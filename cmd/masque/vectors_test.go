@@ -322,8 +322,9 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	}
 	// Mafia's six vectors added about 370 KiB (its deal of five-component
 	// role tuples, every night's proven ballots), its tie coin's game 80
-	// KiB more.
-	if total > 1376<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.34 MiB", total)
+	// KiB more, the games of a leave, the Butterfly's date and a draw round
+	// (issue 24) about 200 KiB more.
+	if total > 1600<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 1.56 MiB", total)
 	}
 }
