@@ -380,6 +380,7 @@ class Grimm:
                 t = self.turn
                 if self.ability[t] == BEAST and self.hinted and not self.beast_done and self.masked_slots(t):
                     self.beast_done = True           # Master of the game: a draw at the end of the turn
+                    self.note('round %d: Master of the game: seat %d draws at its turn\'s end' % (self.round, t))
                     e, ok = self.reveal_draw(1, 'extra'); eff += e
                     if ok: return eff
                 self.cont = None
@@ -494,6 +495,7 @@ class Grimm:
                 if not self.placeable(seat, c): self.rule('bad-hint')
             self.pending.pop(0); self.commits.pop(seat, None)
             self.tokens[c].add(seat)
+            if self.tokens_left(seat) == 0: self.note('round %d: seat %d has no hint token left' % (self.round, seat))
             if seat == self.turn: self.hinted = True
             if kind == 'guess':
                 self.roses[seat] += 1
