@@ -2,17 +2,36 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/mafia"
 )
 
 // TestVerifyReplayReportFixedDeal performs the host-chooses-the-deal
 // attack on the audit side: a transcript whose roster fixes the deal (as
-// a host that wrote one could) was reported "valid" with nothing said
-// about the deal. verify and replay must now say plainly, in text and
-// JSON, that the deal was fixed rather than drawn from coins; and say
-// nothing of the kind for a deal drawn from coins.
+// a host that wrote one could), in the table options (Mascarade) or in
+// the game's own options (Mafia's roles, a Grimm round's cards), was
+// reported "valid" with nothing said about the deal. verify and replay
+// must now say plainly, in text and JSON, that the deal was fixed rather
+// than drawn; and say nothing of the kind for a drawn deal, in every game.
 func TestVerifyReplayReportFixedDeal(t *testing.T) {
+	played := func(g games.Rules, src, file string) string {
+		t.Helper()
+		lt, err := localplay.Run(g, []byte(src), nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return saveTranscript(t, lt.Transcript(), file)
+	}
+	mafiaFixed, err := os.ReadFile("../../engine/mafia/testdata/game-5.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
 	fixed := scriptTranscript(t, replayScript, true)
 	drawn := scriptTranscript(t, "game mascarade players=Anna,Boris,Sasha,Dima coins=1\nAnna swap Boris yes\n", true)
 	for _, c := range []struct {
@@ -20,6 +39,10 @@ func TestVerifyReplayReportFixedDeal(t *testing.T) {
 	}{
 		{"fixed", fixed, "fixed"},
 		{"coins", drawn, "coins"},
+		{"mafia fixed", played(mafia.Game{}, string(mafiaFixed), "mafia.masque"), "fixed"},
+		{"mafia shuffled", played(mafia.Game{}, "game mafia players=Anna,Boris,Clara,Dima\n", "mafia.masque"), "shuffle"},
+		{"grimm fixed", played(grimm.Game{}, "game grimm players=Anna,Boris,Sasha\nround 1 chars=RedRidingHood,EvilQueen,Hansel\n", "grimm.masque"), "fixed"},
+		{"grimm shuffled", played(grimm.Game{}, "game grimm players=Anna,Boris,Sasha\n", "grimm.masque"), "shuffle"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			isFixed := c.source == "fixed"
