@@ -1,15 +1,30 @@
 package main
 
 import (
+	"context"
+	crand "crypto/rand"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	peer2 "github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
 )
 
 // TestVerifyReplayReportFixedDeal performs the host-chooses-the-deal
@@ -81,4 +96,113 @@ func TestVerifyReplayReportFixedDeal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// gameFixedDealOptions are table options of game (mafia or grimm) for
+// names whose game options fix the deal: every role in the host's order,
+// or round 1's characters.
+func gameFixedDealOptions(t *testing.T, game string, names []string) []byte {
+	t.Helper()
+	var enc []byte
+	var err error
+	switch game {
+	case mafia.GameName:
+		var roles []engine.Card
+		if roles, err = mafia.RoleDeck(len(names), nil); err == nil {
+			enc, err = (mafia.Options{Players: names, NoIncidents: true, Fixed: &mafia.Fixed{Roles: roles}}).MarshalBinary()
+		}
+	case grimm.GameName:
+		o := grimm.Options{Players: names}
+		o.Fixed[0] = &grimm.FixedRound{Chars: grimm.Characters(), First: -1}
+		enc, err = o.MarshalBinary()
+	}
+	if err == nil {
+		enc, err = (&table.Options{Game: enc, PublishKeys: true}).MarshalBinary()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return enc
+}
+
+// TestJoinScreenRefusesFixedDeal performs the fixed-deal attack on 'masque
+// join' itself: a host (a modified masque) offers a Mafia roster whose
+// options lay every role face up in its order, or a Grimm roster fixing a
+// round's characters. The join screen used to say nothing and sign; it
+// must now refuse, unsigned, and say that the host tried to choose the
+// cards.
+func TestJoinScreenRefusesFixedDeal(t *testing.T) {
+	for _, c := range []struct {
+		game  string
+		seats int
+	}{{grimm.GameName, 2}, {mafia.GameName, 4}} {
+		t.Run(c.game, func(t *testing.T) {
+			peer := func() *netsession.Peer {
+				id, err := identity.Generate()
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := netsession.NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { p.Close() })
+				return p
+			}
+			host := peer()
+			var tableID [16]byte
+			crand.Read(tableID[:])
+			keys := table.GenerateSeatSecrets().PublicKeys(tableID, 0, []byte(host.ID.PeerID()))
+			tbl, err := host.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: c.game, Seats: c.seats, Name: "Mallory", CardKey: keys,
+				OptionsFor: func(names []string) ([]byte, error) { return gameFixedDealOptions(t, c.game, names), nil },
+				// As an honest host: a joiner by invite learns the table
+				// id and its seat from the refusal of its first proof.
+				ValidateSeat: func(seat int, si ledger.SeatInfo) error {
+					_, err := table.VerifySeatKeys(tableID, seat, si)
+					return err
+				}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tbl.Close()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			wg.Go(func() { tbl.Seat(ctx) })
+			// The other seats: joiners as the host's friends.
+			info := peer2.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()}
+			for i := 2; i < c.seats; i++ {
+				p := peer()
+				wg.Go(func() {
+					p.Join(ctx, netsession.JoinConfig{Creator: info, TableID: tableID, Player: fmt.Sprint("sybil", i),
+						Keys: table.GenerateSeatSecrets(), Seat: i})
+				})
+			}
+			invite := fmt.Sprintf("/ip4/127.0.0.1/tcp/%s/p2p/%s", tcpPort(t, host), host.ID.PeerID())
+			dir := t.TempDir()
+			code, out, errOut := runOut("join", "--bot", invite, "--player", "Victim", "--timeout", "5s",
+				"--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "state"), "--listen", "/ip4/127.0.0.1/tcp/0")
+			if code != 1 || !strings.Contains(errOut, "fixes the deal") || !strings.Contains(errOut, "tried to choose the cards") ||
+				!strings.Contains(errOut, "the "+c.game+" options fix it") {
+				t.Errorf("join of a table whose %s options fix the deal: exit %d\n%s%s", c.game, code, out, errOut)
+			}
+			cancel()
+		})
+	}
+}
+
+// tcpPort returns the loopback TCP port p listens on.
+func tcpPort(t *testing.T, p *netsession.Peer) string {
+	t.Helper()
+	for _, a := range p.Node.Host().Addrs() {
+		if ip, err := a.ValueForProtocol(ma.P_IP4); err != nil || ip != "127.0.0.1" {
+			continue
+		}
+		if port, err := a.ValueForProtocol(ma.P_TCP); err == nil {
+			return port
+		}
+	}
+	t.Fatal("the host listens on no loopback TCP port")
+	return ""
 }
