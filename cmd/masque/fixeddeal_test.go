@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -170,24 +171,34 @@ func TestJoinScreenRefusesFixedDeal(t *testing.T) {
 			var wg sync.WaitGroup
 			defer wg.Wait()
 			wg.Go(func() { tbl.Seat(ctx) })
-			// The other seats: joiners as the host's friends.
+			invite := fmt.Sprintf("/ip4/127.0.0.1/tcp/%s/p2p/%s", tcpPort(t, host), host.ID.PeerID())
+			dir := t.TempDir()
+			out, errOut := &syncBuffer{}, &syncBuffer{}
+			var code int
+			wg.Go(func() {
+				code = run([]string{"join", "--bot", invite, "--player", "Victim", "--timeout", "5s",
+					"--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "state"), "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, out, errOut)
+			})
+			// The other seats, once the victim has seat 1: the host's
+			// sybils, which sign whatever it offers.
+			if c.seats > 2 && pollFor(regexp.MustCompile(`(seated at)`), 20*time.Second, out.String) == "" {
+				cancel()
+				wg.Wait()
+				t.Fatalf("the victim was not seated:\n%s%s", out.String(), errOut.String())
+			}
 			info := peer2.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()}
 			for i := 2; i < c.seats; i++ {
 				p := peer()
 				wg.Go(func() {
-					p.Join(ctx, netsession.JoinConfig{Creator: info, TableID: tableID, Player: fmt.Sprint("sybil", i),
-						Keys: table.GenerateSeatSecrets(), Seat: i})
+					p.Node.Join(ctx, p2p.JoinConfig{Creator: info, TableID: tableID, Name: fmt.Sprint("sybil", i), Seat: i,
+						CardKey: table.GenerateSeatSecrets().PublicKeys(tableID, i, []byte(p.ID.PeerID()))})
 				})
 			}
-			invite := fmt.Sprintf("/ip4/127.0.0.1/tcp/%s/p2p/%s", tcpPort(t, host), host.ID.PeerID())
-			dir := t.TempDir()
-			code, out, errOut := runOut("join", "--bot", invite, "--player", "Victim", "--timeout", "5s",
-				"--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "state"), "--listen", "/ip4/127.0.0.1/tcp/0")
-			if code != 1 || !strings.Contains(errOut, "fixes the deal") || !strings.Contains(errOut, "tried to choose the cards") ||
-				!strings.Contains(errOut, "the "+c.game+" options fix it") {
-				t.Errorf("join of a table whose %s options fix the deal: exit %d\n%s%s", c.game, code, out, errOut)
+			wg.Wait()
+			if e := errOut.String(); code != 1 || !strings.Contains(e, "fixes the deal") || !strings.Contains(e, "tried to choose the cards") ||
+				!strings.Contains(e, "the "+c.game+" options fix it") {
+				t.Errorf("join of a table whose %s options fix the deal: exit %d\n%s%s", c.game, code, out.String(), e)
 			}
-			cancel()
 		})
 	}
 }
