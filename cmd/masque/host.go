@@ -788,7 +788,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
 				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
-				r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
+				r.printf("your creator fingerprint: %s (tell joiners the join code or this fingerprint: 'masque join' shows both, and anyone can advertise a table under your table's name)", t.Fingerprint())
 			}
 			whose := "your choice"
 			if r.o.bot {

@@ -347,11 +347,23 @@ loop:
 	return target{}, &exitError{code: 1, err: fmt.Errorf("no %s on this network after %v", what, o.wait), hint: hint}
 }
 
-// found says which table was found and makes it the target.
+// found says which table was found, with what the player must compare
+// with the host (one advertisement proves nothing: anyone can advertise
+// any name), and makes it the target.
 func (r *netRun) found(t lobby.Table) target {
-	r.printf("found %q (%s, %d/%d seated), creator %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+	r.printf("found %q (%s, %d/%d seated), creator fingerprint %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+	r.printf("%s", compareLine(t))
 	return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
 		seat: t.Taken, total: t.Total}
+}
+
+// compareLine tells a joiner what to compare with the host before the
+// game starts: anyone on the network (or a directory) can advertise a
+// table under any name, and a lookup that sees only the impostor's
+// advertisement finds just one table.
+func compareLine(t lobby.Table) string {
+	return fmt.Sprintf("check with the host before the game starts: its 'masque host' shows join code %s and creator fingerprint %s; "+
+		"anyone can advertise a table called %q, so if either differs, stop now (Ctrl-C): it is not the host's table", t.Code(), t.Fingerprint(), t.Name)
 }
 
 // findOnline looks the table up in the directories of the relays (--relay),

@@ -48,15 +48,12 @@ const (
 // refuses the transcript anyway).
 func dealSource(tr *ledger.Transcript, game table.Game) string {
 	o, err := table.UnmarshalOptions(tr.Roster.Options)
-	switch {
-	case err != nil:
+	if err != nil {
 		return ""
-	case o.Deal != nil:
-		return dealFixed
 	}
-	// A game whose own options fix the deal (The Grimm Masquerade's
-	// scripted rounds).
-	if fd, ok := game.(games.FixedDealer); ok && fd.FixedDeal(o.Game) {
+	// The one rule (games.DealFixed): the table's fixed deal, or a game
+	// whose own options fix it (Mafia's roles, a Grimm round).
+	if g, err := registry.Lookup(tr.Roster.Game); err == nil && games.DealFixed(g, o) != "" || o.Deal != nil {
 		return dealFixed
 	}
 	if hd, ok := game.(table.HiddenDealer); ok && hd.HiddenDeal() {

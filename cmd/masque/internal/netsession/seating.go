@@ -1,7 +1,6 @@
 package netsession
 
 import (
-	"cmp"
 	"context"
 	crand "crypto/rand"
 	"errors"
@@ -106,24 +105,21 @@ var ErrFixedDeal = errors.New("the roster fixes the deal")
 
 // CheckRoster checks a roster for network play, before this peer signs it
 // (a joiner), offers it (the host) or plays it (a game starting, or
-// restarting from its state directory): its options decode, do not fix the
-// deal, and name the roster's players, and every seat's name is a valid
-// player name ([ValidName]: no control or bidi characters).
+// restarting from its state directory): its game is known, its options
+// decode, do not fix the deal, and name the roster's players, and every
+// seat's name is a valid player name ([ValidName]: no control or bidi
+// characters).
 //
-// The fixed-deal option is for scripted tables ('masque script', tests):
-// with it the table starts with the deal written in the options and no
-// deal coins, so over the network the host who wrote the roster would
-// choose every player's card. A network table draws its deal from every
-// player's coins (or shuffles, for a game dealt face down); a roster that
-// fixes it is refused with an error wrapping [ErrFixedDeal].
+// Fixed deals are for scripted tables ('masque script', tests): the table
+// starts with the deal written in the options (the table options' Deal,
+// or a game's own options: Mafia's roles laid face up, a Grimm round's
+// cards), so over the network the host who wrote the roster would choose
+// every player's card. A network table draws its deal from every player's
+// coins or shuffles; a roster that fixes any of it, in any game
+// ([games.DealFixed]), is refused with an error wrapping [ErrFixedDeal].
 func CheckRoster(r *ledger.Roster) error {
-	o, err := table.UnmarshalOptions(r.Options)
-	if err != nil {
+	if err := checkDealDrawn(r.Game, r.Options); err != nil {
 		return err
-	}
-	if o.Deal != nil {
-		return fmt.Errorf("%w (%d cards chosen in advance by whoever wrote it, the host): "+
-			"a network table's deal is drawn from every player's coins, so this table is refused", ErrFixedDeal, len(o.Deal))
 	}
 	for i, s := range r.Seats {
 		if !ValidName(s.Name) {
@@ -132,6 +128,26 @@ func CheckRoster(r *ledger.Roster) error {
 	}
 	if _, err := RosterNames(r); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkDealDrawn returns an error wrapping [ErrFixedDeal] when the table
+// options opts of game (a registry name) fix the deal in any way
+// ([games.DealFixed]), or the error that they do not decode or the game
+// is unknown.
+func checkDealDrawn(game string, opts []byte) error {
+	o, err := table.UnmarshalOptions(opts)
+	if err != nil {
+		return err
+	}
+	g, err := registry.Lookup(game)
+	if err != nil {
+		return fmt.Errorf("the table plays %q, a game this program does not know", game)
+	}
+	if how := games.DealFixed(g, o); how != "" {
+		return fmt.Errorf("%w (%s; whoever wrote them, the host, chose the cards in advance): "+
+			"a network table's deal is drawn from every player's coins and shuffles, so this table is refused", ErrFixedDeal, how)
 	}
 	return nil
 }
@@ -277,8 +293,8 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 				return nil, err
 			}
 			// Never offer a fixed deal: joiners refuse it (CheckRoster).
-			if o, err := table.UnmarshalOptions(opts); err != nil || o.Deal != nil {
-				return nil, fmt.Errorf("table options: %w", cmp.Or(err, ErrFixedDeal))
+			if err := checkDealDrawn(cfg.Game, opts); err != nil {
+				return nil, err
 			}
 			return opts, nil
 		},

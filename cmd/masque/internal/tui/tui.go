@@ -79,6 +79,9 @@ type (
 		Pos  int  // the entry the move was expected at
 		Swap bool // its secret bit, if it had one
 		Bits int  // how many secret bits it had
+		// Night: it was a secret night choice (session.Actor), whose
+		// refusal the log does not record.
+		Night bool
 	}
 	// ClosedMsg says the session's updates ended.
 	ClosedMsg struct{}
@@ -310,7 +313,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.busy = false
 		if msg.Err != nil {
 			m.status = "refused: " + termsafe.String(msg.Err.Error())
-			m.log.Warn("move refused", "err", msg.Err)
+			if msg.Night {
+				// Why says whether the seat holds a power.
+				m.log.Warn("night choice refused")
+			} else {
+				m.log.Warn("move refused", "err", msg.Err)
+			}
 		} else {
 			m.status = ""
 			if msg.Bits > 0 {
@@ -435,16 +443,19 @@ func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 // (session.Actor): a target for a power, or sleep.
 func (m *Model) submitNight(n view.Night) tea.Cmd {
 	sess, pos := m.sess, m.snap.Entries
-	m.log.Info("night choice", "sleep", n.Sleep) // never the target: the log file is not secret
+	// The log file is not secret: it says that a choice was made, never
+	// what (a target, or sleep: that alone tells a civilian from a power
+	// holder), nor why one was refused.
+	m.log.Info("night choice")
 	return func() tea.Msg {
 		act, ok := sess.(session.Actor)
 		if !ok {
-			return SubmittedMsg{Err: errors.New("this table takes no night choices"), Pos: pos}
+			return SubmittedMsg{Err: errors.New("this table takes no night choices"), Pos: pos, Night: true}
 		}
 		if n.Sleep {
-			return SubmittedMsg{Err: act.Sleep(), Pos: pos}
+			return SubmittedMsg{Err: act.Sleep(), Pos: pos, Night: true}
 		}
-		return SubmittedMsg{Err: act.Decide(n.Power, n.Target), Pos: pos}
+		return SubmittedMsg{Err: act.Decide(n.Power, n.Target), Pos: pos, Night: true}
 	}
 }
 
