@@ -291,7 +291,7 @@ type Room struct {
 	// reported beside the finished game (Outcome.Later). See afterEnd.
 	held, later []*Verdict
 	senders     []*sender
-	syncing      []atomic.Bool
+	syncing     []atomic.Bool
 	// heard[s] is when seat s was last heard from (any frame, or a sync
 	// answered), in Unix nanoseconds; 0 before Run.
 	heard []atomic.Int64
