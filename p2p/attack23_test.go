@@ -53,7 +53,9 @@ func TestForgedTimeoutAfterEndTwoSeats(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	done := make(chan result, 1)
-	go func() { done <- play(ctx, t, ps[0], tb, rep, RoomConfig{Timeout: 5 * time.Second, EndWait: time.Second}) }()
+	go func() {
+		done <- play(ctx, t, ps[0], tb, rep, RoomConfig{Timeout: 5 * time.Second, EndWait: time.Second})
+	}()
 	injectEntries(t, ps[1], ps[0], game, 1, log) // seat 1 plays its part
 	<-over
 	forged := &Verdict{Kind: VerdictTimeout, Game: game, Pos: 4, Seat: 0, Reason: "silent", Declarer: 1}
