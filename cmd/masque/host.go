@@ -421,6 +421,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if out.Verdict != nil {
 		nr.Verdict = out.Verdict.String()
 	}
+	for _, v := range out.Later {
+		r.printf("found after the game's last entry (the game's outcome stands): %v", v)
+	}
 	if r.o.asJSON {
 		if err := json.NewEncoder(r.a.stdout).Encode(nr); err != nil {
 			return err

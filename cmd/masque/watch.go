@@ -19,6 +19,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
@@ -387,6 +388,9 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	}
 	if res != nil && res.Verdict != nil {
 		out.Verdict = res.Verdict.String()
+	}
+	if res != nil && res.Claim != nil {
+		fmt.Fprintln(progress, termsafe.String("the seat watched says: "+res.Claim.String()+" (its word alone, which a spectator cannot check)"))
 	}
 	if o.asJSON {
 		if err := json.NewEncoder(a.stdout).Encode(out); err != nil {
