@@ -184,7 +184,7 @@ type Outcome struct {
 	// Later are the verdicts found after this peer had the game's last
 	// entry (a seat that signs another version of one of its past
 	// entries once it has lost): the finished game's outcome stands, and
-	// they are reported beside it. See [Room.Run].
+	// they are reported beside it, not stored. See [Room.Run].
 	Later []*Verdict
 }
 
@@ -282,7 +282,7 @@ type Room struct {
 	// it, or got it, after they stopped waiting): see onVerdict.
 	lateTimeouts map[uint64]map[uint8]bool
 	// statements[s] is seat s's own signed word that it stopped, its
-	// replica disagreeing with most of the table (a divergence verdict
+	// replica disagreeing with more than half the table (a divergence verdict
 	// naming its declarer): a timeout of s ends the table with it
 	// instead, blaming nobody (see timeout).
 	statements []*Verdict
@@ -579,7 +579,11 @@ type authorResult struct {
 // and persists everyone's, and returns when the replica says the game is
 // over, when a verdict stops the table, or with an error on a local failure
 // (ctx done, disk error, the local author's entry rejected by the local
-// replica). Run may be called once. After it returns the room keeps
+// replica). Once the replica says the game is over here, its outcome
+// stands: a verdict found then (an equivocation on a past entry) is
+// reported in Outcome.Later as soon as every seat but the one it names
+// has confirmed the end, and ends the table only if one has not by
+// RoomConfig.EndWait. Run may be called once. After it returns the room keeps
 // answering peers' sync requests until [Room.Close].
 func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	if r.ran.Swap(true) {
