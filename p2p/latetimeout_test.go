@@ -112,7 +112,7 @@ func TestLateAuthorStops(t *testing.T) {
 	again := play(ctx, t, ps[0], tb, &counter{seats: 3, limit: limit}, RoomConfig{Timeout: timeout})
 	close(stop)
 	wg.Wait()
-	res[0] = running{again.out, again.err, again.log}
+	res[0] = running(again)
 
 	if !errors.Is(res[0].err, ErrTimedOut) || res[0].out != nil {
 		t.Fatalf("seat 0: %v, %+v; want ErrTimedOut", res[0].err, res[0].out)

@@ -392,8 +392,7 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 			}
 			ok, err := spectatorAdopts(m.Verdict, res.Entries, prev, cfg.OnEntry)
 			if err != nil {
-				e := m.Verdict.Evidence[0]
-				res.Entries, prev = res.Entries+1, e.Hash() // OnEntry took it
+				res.Entries++ // OnEntry took the evidence: it is the next entry
 				return res, fmt.Errorf("p2p: watch %s: %w", cfg.Seat.ID, err)
 			}
 			if ok {
