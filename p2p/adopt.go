@@ -3,7 +3,6 @@ package p2p
 import (
 	"errors"
 	"fmt"
-	"slices"
 )
 
 // ErrTimedOut is wrapped by [Room.Run]'s error when more than half the
@@ -61,11 +60,14 @@ func (r *Room) onStatement(from uint8, v *Verdict) {
 // afterEnd handles a verdict found (or adopted) once this peer holds the
 // game's last entry: a losing seat signing another version of one of its
 // past entries, say. The finished game's outcome stands against it once
-// every seat but the one it names has reported our state after the last
-// entry (they all hold this log): it is then reported beside the outcome
-// (Outcome.Later). Until then it is held (settle); one still held when
-// RoomConfig.EndWait runs out ends the table, since a seat that never
-// confirmed the end may have stopped on it before the end.
+// more than half the seats other than the one it names hold this log's
+// end (this one, and those that reported our state after the last
+// entry): a coalition of half the table or fewer, the named seat
+// included, cannot hold that back. The verdict is then reported beside
+// the outcome (Outcome.Later). Until then it is held (settle); one still
+// held when RoomConfig.EndWait runs out ends the table: the honest seats
+// did not reach the same end (a seat got another last entry, or stopped
+// on the verdict before the end).
 func (r *Room) afterEnd(v *Verdict) {
 	r.held = append(r.held, v)
 	r.settle()
@@ -74,13 +76,9 @@ func (r *Room) afterEnd(v *Verdict) {
 // settle moves the held verdicts that the finished game stands against
 // (see afterEnd) to later.
 func (r *Room) settle() {
-	if len(r.held) == 0 {
-		return
-	}
-	missing := r.unconfirmed()
 	kept := r.held[:0]
 	for _, v := range r.held {
-		if slices.ContainsFunc(missing, func(s uint8) bool { return s != v.Seat }) {
+		if !r.endHeld(v.Seat) {
 			kept = append(kept, v)
 			continue
 		}
@@ -88,6 +86,26 @@ func (r *Room) settle() {
 		r.later = append(r.later, v)
 	}
 	r.held = kept
+}
+
+// endHeld says whether more than half the seats other than accused
+// (retired ones left out) hold this peer's log to its end: this one, and
+// those that reported our state after its last entry.
+func (r *Room) endHeld(accused uint8) bool {
+	next := r.next()
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	holders, seats := 0, 0
+	for s := range uint8(len(r.peers)) {
+		if s == accused || (s != r.self && r.retired(s)) {
+			continue
+		}
+		seats++
+		if s == r.self || r.confirmed[s] >= next {
+			holders++
+		}
+	}
+	return 2*holders > seats
 }
 
 // storedVerdict reads the verdict in the state directory, if any, and

@@ -203,29 +203,52 @@ func TestStatementReplacesTimeout(t *testing.T) {
 }
 
 // TestFinishedGameStandsDecision performs issue 23's item 5 on the
-// decision: after the game's last entry, seat 2 signs another version of
-// its entry 2. The equivocation is held while seat 1 has not confirmed the
-// end (it may have stopped on it before the end), and reported beside the
-// finished game once it has; seat 2's own confirmation is not needed.
+// decision: after the game's last entry, a seat signs another version of
+// its entry 2. The equivocation is held while more than half the seats
+// other than the one it names do not yet hold this log's end (one may
+// have stopped on it before the end, or hold another last entry), and
+// reported beside the finished game once they do; neither the named
+// seat's confirmation is needed nor, at four seats, a colluder's.
 func TestFinishedGameStandsDecision(t *testing.T) {
-	b := newBench(t, 3, 0, 6, 6, nil)
-	e := &ledger.Entry{Pos: 2, Seat: 2, Prev: b.log[1].Hash(), Body: body(2, 'x')}
-	e.Sign(b.game, b.ps[2].id.SigningKey())
-	v, err := b.room.onEntry(2, e, ledger.Hash{}, false)
-	if err != nil || v == nil || v.Kind != VerdictEquivocation {
-		t.Fatalf("%v, %v", v, err)
-	}
-	b.room.afterEnd(v)
-	if len(b.room.held) != 1 || len(b.room.later) != 0 {
-		t.Fatalf("before seat 1 confirmed the end: held %v, later %v", b.room.held, b.room.later)
-	}
-	b.room.confirm(1, 5)
-	b.room.settle()
-	if len(b.room.held) != 0 || len(b.room.later) != 1 || b.room.later[0] != v {
-		t.Fatalf("after seat 1 confirmed the end: held %v, later %v", b.room.held, b.room.later)
-	}
-	if out := b.room.outcome(nil); out.Verdict != nil || len(out.Later) != 1 || out.Entries != 6 {
-		t.Fatalf("outcome %+v", out)
+	for _, c := range []struct {
+		name        string
+		n           int
+		equivocator uint8
+		confirm     []uint8 // the seats that confirm the end, in order
+		standsAfter int     // how many confirmations until it stands
+	}{
+		{"two seats", 2, 1, nil, 0},
+		{"three seats", 3, 2, []uint8{1}, 1},
+		{"four seats, seat 2 withholds", 4, 3, []uint8{1}, 1},
+		{"four seats, seat 1 withholds", 4, 3, []uint8{2}, 1},
+		{"five seats", 5, 4, []uint8{1, 3}, 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			last := uint64(2 * c.n)
+			b := newBench(t, c.n, 0, last, last, nil)
+			p := uint64(c.equivocator)
+			e := &ledger.Entry{Pos: p, Seat: c.equivocator, Prev: b.log[p].Prev, Body: body(p, 'x')}
+			e.Sign(b.game, b.ps[c.equivocator].id.SigningKey())
+			v, err := b.room.onEntry(int(c.equivocator), e, ledger.Hash{}, false)
+			if err != nil || v == nil || v.Kind != VerdictEquivocation {
+				t.Fatalf("%v, %v", v, err)
+			}
+			b.room.afterEnd(v)
+			for k := 0; ; k++ {
+				stands := k >= c.standsAfter
+				if stands != (len(b.room.later) == 1) || stands == (len(b.room.held) == 1) {
+					t.Fatalf("after %d confirmations: held %v, later %v; want it to stand: %v", k, b.room.held, b.room.later, stands)
+				}
+				if k == len(c.confirm) {
+					break
+				}
+				b.room.confirm(c.confirm[k], last-1)
+				b.room.settle()
+			}
+			if out := b.room.outcome(nil); out.Verdict != nil || len(out.Later) != 1 || out.Entries != last {
+				t.Fatalf("outcome %+v", out)
+			}
+		})
 	}
 }
 

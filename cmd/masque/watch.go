@@ -366,6 +366,8 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		verdict := ""
 		if res != nil && res.Verdict != nil {
 			verdict = res.Verdict.String()
+		} else if res != nil && res.Claim != nil {
+			verdict = "the seat watched says: " + res.Claim.String() + " (its word alone)"
 		} else if werr != nil && !over() {
 			verdict = "the watch stopped: " + werr.Error()
 		}
