@@ -287,8 +287,9 @@ type Room struct {
 	// instead, blaming nobody (see timeout).
 	statements []*Verdict
 	// held are verdicts found after the game's last entry, waiting for
-	// every seat but the one they name to confirm the end; later those
-	// reported beside the finished game (Outcome.Later). See afterEnd.
+	// more than half the seats but the one they name to hold the end;
+	// later those reported beside the finished game (Outcome.Later). See
+	// afterEnd.
 	held, later []*Verdict
 	senders     []*sender
 	syncing     []atomic.Bool
@@ -581,9 +582,9 @@ type authorResult struct {
 // (ctx done, disk error, the local author's entry rejected by the local
 // replica). Once the replica says the game is over here, its outcome
 // stands: a verdict found then (an equivocation on a past entry) is
-// reported in Outcome.Later as soon as every seat but the one it names
-// has confirmed the end, and ends the table only if one has not by
-// RoomConfig.EndWait. Run may be called once. After it returns the room keeps
+// reported in Outcome.Later once more than half the seats other than the
+// one it names hold the same end, and ends the table only if they do not
+// by RoomConfig.EndWait. Run may be called once. After it returns the room keeps
 // answering peers' sync requests until [Room.Close].
 func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	if r.ran.Swap(true) {
