@@ -43,17 +43,23 @@ func (r *Room) diverged(pos uint64, n int) error {
 
 // onStatement keeps a seat's own statement that it stopped (a divergence
 // verdict it declared about itself): when that seat is then timed out,
-// the table ends with its statement instead (see timeout). A divergence
-// verdict naming another seat than its declarer is one seat's word about
-// another: logged, never adopted.
+// the table ends with its statement instead (see timeout). The first
+// time, it is passed on to every seat, so that all have it when their
+// timers run out, even if its author sent it to one peer only. A
+// divergence verdict naming another seat than its declarer is one seat's
+// word about another: logged, never adopted.
 func (r *Room) onStatement(from uint8, v *Verdict) {
 	if v.Seat != v.Declarer || v.Seat == r.self {
 		r.node.log.Info("peer's divergence verdict not adopted: it does not name its own declarer", "peer", r.peers[from], "verdict", v.String())
 		return
 	}
-	if r.statements[v.Seat] == nil {
-		r.statements[v.Seat] = v
-		r.node.log.Info("a seat stopped: its replica disagrees with most of the table", "verdict", v.String())
+	if r.statements[v.Seat] != nil {
+		return
+	}
+	r.statements[v.Seat] = v
+	r.node.log.Info("a seat stopped: its replica disagrees with most of the table", "verdict", v.String())
+	if frame, err := encodeVerdictMsg(v); err == nil {
+		r.broadcast(frame)
 	}
 }
 

@@ -247,3 +247,44 @@ func TestSpectatorAppliesSeatRule(t *testing.T) {
 		})
 	}
 }
+
+// TestStatementReachesEveryPeer: seat 3 signs its statement that it
+// stopped and sends it to peer 0 only, then stays silent where it is due.
+// Every honest peer ends alike with that statement, none with a timeout
+// naming seat 3 (peer 0 passes the statement on).
+func TestStatementReachesEveryPeer(t *testing.T) {
+	const n, due = 4, 6
+	_, ps := mockPeers(t, n)
+	tb := signedTable(t, ps)
+	game, _ := tb.Roster.GameID()
+	order := func(p uint64) uint8 {
+		if p == due {
+			return 3
+		}
+		return uint8(p % 3)
+	}
+	st := &Verdict{Kind: VerdictDivergence, Game: game, Pos: 2, Seat: 3, Declarer: 3, Reason: "stopped"}
+	if err := st.Sign(ps[3].id.SigningKey()); err != nil {
+		t.Fatal(err)
+	}
+	frame, err := encodeVerdictMsg(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res := make([]result, n)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Go(func() {
+			res[i] = play(ctx, t, ps[i], tb, &counter{limit: 20, order: order}, RoomConfig{Timeout: time.Second})
+		})
+	}
+	s := inject(t, ps[3], ps[0], game, 3, frame)
+	defer s.Reset()
+	wg.Wait()
+	v := checkHonest(t, res, tb, []int{0, 1, 2})
+	if v == nil || v.Kind != VerdictDivergence || v.Seat != 3 || v.Declarer != 3 {
+		t.Fatalf("honest verdict %v; want seat 3's statement", v)
+	}
+}
