@@ -386,6 +386,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return &exitError{code: 130, err: errors.New("interrupted"),
 				hint: fmt.Sprintf("to rejoin this game, run the same command again (it finds %s)", st.Dir())}
 		}
+		if errors.Is(err, p2p.ErrTimedOut) {
+			return &exitError{code: 1, err: err, hint: "the other seats ended the table without this seat: its last entry reached them after they had timed it out"}
+		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
 	// Every seat that said done has the end (p2p's done exchange): keep
@@ -420,6 +423,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		Seconds: time.Since(r.start).Seconds(), Verify: res, Chat: chatPath, ChatMessages: chatCount}
 	if out.Verdict != nil {
 		nr.Verdict = out.Verdict.String()
+	}
+	for _, v := range out.Later {
+		r.printf("found after the game's last entry (the game's outcome stands): %v", v)
 	}
 	if r.o.asJSON {
 		if err := json.NewEncoder(r.a.stdout).Encode(nr); err != nil {

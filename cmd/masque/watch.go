@@ -19,6 +19,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
@@ -365,6 +366,8 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		verdict := ""
 		if res != nil && res.Verdict != nil {
 			verdict = res.Verdict.String()
+		} else if res != nil && res.Claim != nil {
+			verdict = "the seat watched says: " + res.Claim.String() + " (its word alone)"
 		} else if werr != nil && !over() {
 			verdict = "the watch stopped: " + werr.Error()
 		}
@@ -387,6 +390,9 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	}
 	if res != nil && res.Verdict != nil {
 		out.Verdict = res.Verdict.String()
+	}
+	if res != nil && res.Claim != nil {
+		fmt.Fprintln(progress, termsafe.String("the seat watched says: "+res.Claim.String()+" (its word alone, which a spectator cannot check)"))
 	}
 	if o.asJSON {
 		if err := json.NewEncoder(a.stdout).Encode(out); err != nil {
