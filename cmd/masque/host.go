@@ -339,10 +339,14 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return // the screen shows whom the table waits for
 		}
 		// A countdown line every 5 s once a peer has been silent for 3 s.
-		if w.Local || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
+		if (w.Local && !w.Checking) || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
 			return
 		}
 		lastWait = time.Now()
+		if w.Checking {
+			r.printf("your turn at entry %d, but first the other seats must tell this restarted seat what it already signed (its state directory may have lost entries): no seat reached yet", w.Pos)
+			return
+		}
 		if !w.NoContactSince.IsZero() {
 			r.printf("no contact with any seat since %s: waiting for %s (seat %d) at entry %d, no timeout verdict while cut off (the silence may be this network's)",
 				w.NoContactSince.Format(time.TimeOnly), name, w.Seat, w.Pos)
