@@ -149,9 +149,16 @@ func cutLog(t *testing.T, p *tpeer, n int) {
 // second. Every seat must finish the game with the same log, seat 2's
 // entry 10 its first one; the restarted seat's waits are returned.
 func lostWrite(t *testing.T, think time.Duration, isolated bool) []Wait {
+	return lostWriteAt(t, 10, 14, think, isolated)
+}
+
+// lostWriteAt is lostWrite with seat 2's log cut before its entry lost
+// (a position of seat 2's), and its first run stopped when asked for
+// entry stop (one of its later positions).
+func lostWriteAt(t *testing.T, lost, stop uint64, think time.Duration, isolated bool) []Wait {
 	mn, ps := mockPeers(t, 4)
 	tb := signedTable(t, ps)
-	const limit, lost, stop = 24, 10, 14
+	const limit = 24
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	res := make([]result, 4)
@@ -171,10 +178,10 @@ func lostWrite(t *testing.T, think time.Duration, isolated bool) []Wait {
 			}
 			return body(pos, 'a'), nil
 		}})
-	if len(first.log) != stop {
+	if uint64(len(first.log)) != stop {
 		t.Fatalf("seat 2's first run ended with %d entries (%v), want %d", len(first.log), first.err, stop)
 	}
-	cutLog(t, ps[2], lost)
+	cutLog(t, ps[2], int(lost))
 	if isolated {
 		for _, i := range []int{0, 1, 3} {
 			mn.UnlinkPeers(ps[2].id.PeerID(), ps[i].id.PeerID())
