@@ -300,3 +300,53 @@ func TestMootAuthorError(t *testing.T) {
 	wg.Wait()
 	sameLogs(t, res, 9)
 }
+
+// TestFalseEchoDelaysTimeoutOnce: a silent seat (seat 1, whose program
+// plays nothing) keeps echoing to both other seats that it holds its own
+// entry 1, which it never serves, to hold back the timeout verdict
+// against it for ever. A seat that hears an echo of the entry it waits
+// for fetches it instead of declaring, but only for one timeout: both
+// honest seats then stop the table with a timeout verdict naming seat 1,
+// within about twice the timeout.
+func TestFalseEchoDelaysTimeoutOnce(t *testing.T) {
+	_, ps := mockPeers(t, 3)
+	tb := signedTable(t, ps)
+	game, _ := tb.Roster.GameID()
+	const timeout = 600 * time.Millisecond
+	echo := encodeEcho(1, ledger.Hash{1}, ledger.Hash{2})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res := make([]result, 3)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for _, i := range []int{0, 2} {
+		wg.Go(func() {
+			res[i] = play(ctx, t, ps[i], tb, &counter{seats: 3, limit: 9}, RoomConfig{Timeout: timeout})
+		})
+	}
+	lie, stop := context.WithCancel(ctx)
+	defer stop()
+	for _, i := range []int{0, 2} {
+		s := inject(t, ps[1], ps[i], game, 1)
+		defer s.Reset()
+		go func() {
+			for lie.Err() == nil && WriteFrame(s, echo) == nil {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	for _, i := range []int{0, 2} {
+		r := res[i]
+		if r.err != nil {
+			t.Fatalf("seat %d: %v", i, r.err)
+		}
+		if v := r.out.Verdict; v == nil || v.Kind != VerdictTimeout || v.Seat != 1 || v.Pos != 1 {
+			t.Fatalf("seat %d: verdict %v, want seat 1's timeout at 1", i, v)
+		}
+	}
+	if took > 4*timeout {
+		t.Errorf("the verdict took %v, more than twice the timeout (%v) and slack", took, timeout)
+	}
+}
