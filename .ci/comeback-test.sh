@@ -101,7 +101,7 @@ start() {
   ( ip netns exec "$ns" "$BIN" "$@" >>"$out" 2>&1 &
     echo $! >"$out.pid"
     rc=0
-    wait $! || rc=$?
+    wait $! 2>/dev/null || rc=$?
     exit $rc ) &
   LAST=$!
   PIDS+=("$LAST")
