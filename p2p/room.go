@@ -80,6 +80,11 @@ type Wait struct {
 	// table, and declares no timeout verdict (the silence may be its own)
 	// until it hears from one again.
 	NoContactSince time.Time
+	// Checking: the local seat is due, but signed entries before in this
+	// state directory and waits for the other seats to tell it what it
+	// signed (its log may have lost some), so as never to sign a position
+	// twice. It signs nothing until one answers.
+	Checking bool
 }
 
 // ErrNoContact is wrapped by [Room.Run]'s error when this peer heard from
@@ -292,7 +297,22 @@ type Room struct {
 	// afterEnd.
 	held, later []*Verdict
 	senders     []*sender
-	syncing     []atomic.Bool
+	// syncing[s] is when the sync request to seat s in flight was made
+	// (Unix nanoseconds; 0: none), see startSync.
+	syncing []atomic.Int64
+	// peerLogs[s] is what this peer knows of seat s's log, heldPos and
+	// heldSince when a seat first reported holding the entry waited for
+	// (see comeback.go).
+	peerLogs  []peerLog
+	heldPos   uint64
+	heldSince time.Time
+	// runStart is when Run started; checkFirst: the local seat signed
+	// entries in this state directory before, and asks the other seats
+	// for the log before it signs again (mayAuthor); checking: it is
+	// waiting for their answers.
+	runStart   time.Time
+	checkFirst bool
+	checking   bool
 	// heard[s] is when seat s was last heard from (any frame, or a sync
 	// answered), in Unix nanoseconds; 0 before Run.
 	heard []atomic.Int64
@@ -301,8 +321,9 @@ type Room struct {
 }
 
 type inbound struct {
-	seat uint8
-	msg  *message
+	seat  uint8
+	msg   *message
+	asked time.Time // msgSynced: when the sync request was made
 }
 
 // echoReport is what a seat reported about a position: the hash of the
@@ -368,7 +389,8 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
 		lateTimeouts: make(map[uint64]map[uint8]bool),
 		statements:   make([]*Verdict, len(t.Roster.Seats)),
-		syncing:      make([]atomic.Bool, len(t.Roster.Seats)),
+		syncing:      make([]atomic.Int64, len(t.Roster.Seats)),
+		peerLogs:     make([]peerLog, len(t.Roster.Seats)),
 		heard:        make([]atomic.Int64, len(t.Roster.Seats)),
 	}
 	msg := ledger.RosterSigningBytes(game)
@@ -632,6 +654,10 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		r.heard[i].CompareAndSwap(0, lastSync.UnixNano())
 	}
 	r.syncAll(runCtx, r.next(), nil)
+	r.runStart, r.checkFirst = lastSync, r.cfg.Store.Signed()
+	var authorPos uint64
+	stopStale := func() {}
+	defer func() { stopStale() }()
 	// The game's last entry, once applied in this run, is followed by a
 	// wait for every seat's state hash after it (EndWait).
 	start := r.next()
@@ -715,12 +741,20 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		if int(seat) >= len(r.peers) {
 			return nil, fmt.Errorf("p2p: replica expects seat %d at position %d; roster has %d seats", seat, pos, len(r.peers))
 		}
-		if seat == r.self && !authoring {
-			authoring = true
+		if authoring && authorPos < pos {
+			// The table moved past the position being authored (this
+			// seat's own entry, signed before, came from a peer).
+			stopStale()
+		}
+		r.checking = seat == r.self && !authoring && !r.mayAuthor(runCtx, pos, time.Now())
+		if seat == r.self && !authoring && !r.checking {
+			authoring, authorPos = true, pos
+			actx, stop := context.WithCancel(authorCtx)
+			stopStale = stop
 			authorWG.Add(1)
 			go func() {
 				defer authorWG.Done()
-				body, err := r.cfg.Author(authorCtx, pos)
+				body, err := r.cfg.Author(actx, pos)
 				authored <- authorResult{pos, body, err}
 			}()
 		}
@@ -737,11 +771,16 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			v, err = r.handleBatch(m)
 		case res := <-authored:
 			authoring = false
+			if res.pos != r.next() {
+				// The entry came from a peer meanwhile (issue 29): the
+				// author's answer, or its error, is moot.
+				continue
+			}
 			if res.err != nil {
 				return nil, fmt.Errorf("p2p: author of position %d: %w", res.pos, res.err)
 			}
-			if res.pos != r.next() {
-				continue
+			if err := r.cfg.Store.MarkSigned(); err != nil {
+				return nil, fmt.Errorf("p2p: %w", err)
 			}
 			r.traceEntry("entry authored", res.pos, r.self)
 			e := &ledger.Entry{Pos: res.pos, Seat: r.self, Prev: r.prevHash(), Body: res.body}
@@ -762,11 +801,16 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 						lastCutLog = now
 						r.node.log.Info("no contact with any seat: no timeout verdict", "since", since, "seat", seat, "pos", pos)
 					}
+				} else if !r.mayDeclare(runCtx, pos, now) {
+					// The entry may exist: asked for, not declared.
 				} else if v, err = r.timeout(pos, seat, now.Sub(r.waitSince)); err != nil {
 					return nil, err
 				}
 			}
-			if seat != r.self && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick && v == nil {
+			if err := r.checkTooLong(now, pos); err != nil {
+				return nil, err
+			}
+			if (seat != r.self || r.checking) && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick && v == nil {
 				lastSync = now
 				r.syncAll(runCtx, r.next(), nil)
 			}
@@ -915,6 +959,7 @@ func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
 		return
 	}
 	w := Wait{Pos: pos, Seat: seat, Local: seat == r.self, Waited: time.Since(since), Connected: seat == r.self}
+	w.Checking = w.Local && r.checking
 	if !w.Local && int(seat) < len(r.peers) {
 		w.Connected = r.node.host.Network().Connectedness(r.peers[seat]) == network.Connected
 		if last, cut := r.cutOff(time.Now(), seat); cut {
@@ -1019,6 +1064,8 @@ func (r *Room) handle(m inbound) (*Verdict, error) {
 		return r.onEcho(m.seat, m.msg.Pos, m.msg.Hash, m.msg.State)
 	case msgDone:
 		return nil, r.onDone(m.seat, m.msg.Pos, m.msg.State)
+	case msgSynced:
+		r.onSynced(m.seat, m.msg.From, m.asked)
 	case msgEchoFlush:
 		r.echoArmed = false
 		r.sendEcho()
@@ -1063,6 +1110,7 @@ func (r *Room) onEcho(from uint8, pos uint64, entry, state ledger.Hash) (*Verdic
 // state, and it has every other seat's echo of the end.
 func (r *Room) onDone(from uint8, length uint64, state ledger.Hash) error {
 	r.dones[from] = echoReport{State: state, Len: length}
+	r.claimAt(from, length-1)
 	if length == r.next() {
 		// A done is also an echo of the last entry's state.
 		return r.report(int(from), length-1, r.hashAt(length-1), state)
@@ -1316,6 +1364,7 @@ func (r *Room) report(from int, pos uint64, entry, state ledger.Hash) error {
 		}
 		return r.compare(uint8(from), pos, state, mine)
 	}
+	r.claimAt(uint8(from), pos)
 	m := r.reports[pos]
 	if m == nil {
 		m = make(map[uint8]echoReport)
@@ -1477,13 +1526,17 @@ func (r *Room) lateTimeout(v *Verdict) (*Verdict, error) {
 // background, for the entries from position from on.
 func (r *Room) syncAll(ctx context.Context, from uint64, seats []uint8) {
 	for i := range r.peers {
-		if uint8(i) == r.self || (seats != nil && !slices.Contains(seats, uint8(i))) || r.syncing[i].Swap(true) {
+		if uint8(i) == r.self || (seats != nil && !slices.Contains(seats, uint8(i))) {
+			continue
+		}
+		stamp, ok := r.startSync(i)
+		if !ok {
 			continue
 		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			defer r.syncing[i].Store(false)
+			defer r.endSync(i, stamp)
 			if err := r.syncFrom(ctx, uint8(i), from); err != nil && ctx.Err() == nil {
 				r.node.log.Debug("sync failed", "peer", r.peers[i], "err", err)
 			}
@@ -1534,6 +1587,7 @@ func isTimeout(err error) bool {
 func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, error) {
 	h := r.node.host
 	p := r.peers[seat]
+	asked := time.Now()
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
 	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
@@ -1572,7 +1626,9 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			s.SetReadDeadline(time.Now().Add(30 * time.Second))
 		}
 		if m.Type == msgSyncEnd {
-			r.contact(seat)
+			// After the entries it brought: the server's log length, as
+			// of a request made at asked.
+			r.deliver(inbound{seat: seat, msg: &message{Type: msgSynced, From: m.From}, asked: asked})
 			return got, nil
 		}
 		if m.Type == msgVerdict {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -338,10 +339,14 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return // the screen shows whom the table waits for
 		}
 		// A countdown line every 5 s once a peer has been silent for 3 s.
-		if w.Local || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
+		if (w.Local && !w.Checking) || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
 			return
 		}
 		lastWait = time.Now()
+		if w.Checking {
+			r.printf("your turn at entry %d, but first the other seats must tell this restarted seat what it already signed (its state directory may have lost entries): no seat reached yet", w.Pos)
+			return
+		}
 		if !w.NoContactSince.IsZero() {
 			r.printf("no contact with any seat since %s: waiting for %s (seat %d) at entry %d, no timeout verdict while cut off (the silence may be this network's)",
 				w.NoContactSince.Format(time.TimeOnly), name, w.Seat, w.Pos)
@@ -416,6 +421,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if err != nil {
 		r.printf("warning: the table chat was not saved: %v", err)
 	}
+	if err := keepVerdict(path, out.Verdict); err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("verdict: %w", err)}
+	}
 	res, fault := verifyTranscript(r.a.games, tr)
 	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
 		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
@@ -440,7 +448,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	switch {
 	case out.Verdict != nil:
 		return &exitError{code: 1, err: fmt.Errorf("the table stopped: %v", out.Verdict),
-			hint: fmt.Sprintf("the transcript up to the verdict is in %s; 'masque verify %s' audits it", path, path)}
+			hint: fmt.Sprintf("the transcript up to the verdict is in %s, the signed verdict in %s; 'masque verify %s' audits both", path, path+verdictSuffix, path)}
 	case fault != nil:
 		return &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", fault)}
 	case !res.Done:
@@ -457,6 +465,19 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 
 // ChatSuffix names a transcript's chat file: TRANSCRIPT.chat.
 const chatSuffix = ".chat"
+
+// keepVerdict writes the verdict that stopped the table beside its
+// transcript at path, or removes one an earlier game left there.
+func keepVerdict(path string, v *p2p.Verdict) error {
+	if v == nil {
+		if err := os.Remove(path + verdictSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	_, err := writeVerdictFile(path, v)
+	return err
+}
 
 // writeChat writes g's chat beside the transcript at path (nothing when
 // nobody wrote) and returns the file and its message count.

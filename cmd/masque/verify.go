@@ -33,6 +33,9 @@ type verifyResult struct {
 	// FixedDeal: the deal was written in the roster's options (a scripted
 	// table), not drawn: whoever wrote the roster chose every card.
 	FixedDeal bool `json:"fixed_deal"`
+	// Verdict is the signed verdict that stopped the table, kept beside
+	// the transcript (TRANSCRIPT.verdict) and checked against it.
+	Verdict *verifyVerdict `json:"verdict,omitempty"`
 }
 
 // The ways a table deals, as verify and replay report them.
@@ -121,8 +124,28 @@ func runVerify(a *app, path string, asJSON bool) error {
 		err := reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s is not a whole transcript (%w): %w", path, errDamaged, err))
 		return scriptHint(err, path, data)
 	}
-	res, fault := verifyTranscript(a.games, tr)
+	res, t, fault := auditTranscript(a.games, tr)
+	if fault == nil {
+		res.Verdict = stoppedBy(a, path, tr, t)
+	}
 	return reportVerify(a, res, asJSON, fault)
+}
+
+// stoppedBy reads and checks the verdict kept beside the transcript at
+// path, replayed into t: nil when there is none, or when it does not
+// check (a warning says why; the transcript is reported without it).
+func stoppedBy(a *app, path string, tr *ledger.Transcript, t *table.Table) *verifyVerdict {
+	v, err := readVerdictFile(path)
+	if err == nil && v != nil {
+		var vv *verifyVerdict
+		if vv, err = checkVerdict(tr, t, v); err == nil {
+			return vv
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(a.stderr, "warning: %s ignored: %v\n", path+verdictSuffix, termsafe.String(err.Error()))
+	}
+	return nil
 }
 
 // verifyTranscript replays tr from scratch with the game its roster names
@@ -130,14 +153,21 @@ func runVerify(a *app, path string, asJSON bool) error {
 // when the transcript is rejected; for a bad entry it names the position,
 // the seat and the reason, which res.Fault also holds.
 func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, fault error) {
+	res, _, fault = auditTranscript(games, tr)
+	return res, fault
+}
+
+// auditTranscript is verifyTranscript, which also returns the replayed
+// table when the transcript is valid.
+func auditTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, t *table.Table, fault error) {
 	res.Game, res.Entries = tr.Roster.Game, len(tr.Entries)
 	game, err := games.Lookup(tr.Roster.Game)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	res.Deal = dealSource(tr, game)
 	res.FixedDeal = res.Deal == dealFixed
-	t, err := table.Replay(tr, game)
+	t, err = table.Replay(tr, game)
 	var f *table.Fault
 	if errors.As(err, &f) {
 		name := "?"
@@ -146,16 +176,16 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 		}
 		res.Fault = &verifyFault{Pos: f.Pos, Seat: f.Seat, Name: name, Reason: f.Reason, Detail: err.Error(), Roster: f.Roster}
 		if f.Roster {
-			return res, fmt.Errorf("the roster, seat %d (%s): %s: %w", f.Seat, name, f.Reason, f.Err)
+			return res, nil, fmt.Errorf("the roster, seat %d (%s): %s: %w", f.Seat, name, f.Reason, f.Err)
 		}
 		if unattributable(f) {
-			return res, fmt.Errorf("entry %d claims seat %d (%s) as its author, but no roster key signed it: %w, or the entry was forged; %s is not to blame (%s)",
+			return res, nil, fmt.Errorf("entry %d claims seat %d (%s) as its author, but no roster key signed it: %w, or the entry was forged; %s is not to blame (%s)",
 				f.Pos, f.Seat, name, errDamaged, name, f.Reason)
 		}
-		return res, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason)
+		return res, nil, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason)
 	}
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	res.Valid = true
 	res.Done = t.Phase() == table.PhaseDone
@@ -164,7 +194,7 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 			res.Final = &sum
 		}
 	}
-	return res, nil
+	return res, t, nil
 }
 
 // unattributable reports whether f names no seat that signed the entry: a
@@ -190,7 +220,7 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		if fault != nil {
 			return &exitError{code: faultCode(fault), err: fault}
 		}
-		return nil
+		return verdictExit(res.Verdict)
 	}
 	if fault != nil {
 		return &exitError{code: faultCode(fault), err: fmt.Errorf("transcript rejected: %w", fault)}
@@ -199,7 +229,9 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	if res.FixedDeal {
 		fmt.Fprintln(a.stdout, fixedDealWarning)
 	}
-	if !res.Done {
+	if res.Verdict != nil {
+		fmt.Fprintln(a.stdout, termsafe.String(verdictText(res.Verdict)))
+	} else if !res.Done {
 		fmt.Fprintln(a.stdout, "note: the game is not finished in this transcript")
 	}
 	if res.Final != nil {
@@ -217,7 +249,17 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		}
 		fmt.Fprintf(a.stdout, "%s: %s\n", st.Unit, strings.Join(parts, ", "))
 	}
-	return nil
+	return verdictExit(res.Verdict)
+}
+
+// verdictExit is verify's exit for a transcript whose table a checked
+// verdict stopped: status 1, naming the seat.
+func verdictExit(v *verifyVerdict) error {
+	if v == nil {
+		return nil
+	}
+	return &exitError{code: exitFault, err: fmt.Errorf("the table stopped: %s: seat %d (%s) at entry %d, declared by seat %d (%s)",
+		v.Kind, v.Seat, termsafe.String(v.Name), v.Pos, v.Declarer, termsafe.String(v.DeclarerName))}
 }
 
 // scriptHint adds, to the error of a file that is not a transcript, a hint

@@ -203,7 +203,9 @@ func (g *Game) onWait(w p2p.Wait) {
 		name = g.names[w.Seat]
 	}
 	g.mu.Lock()
-	if w.Local {
+	if w.Local && w.Checking {
+		g.wait = &session.Wait{Seat: int(w.Seat), Name: name, Checking: true}
+	} else if w.Local {
 		g.wait = nil
 	} else {
 		sw := &session.Wait{Seat: int(w.Seat), Name: name, Left: w.Left, Offline: !w.Connected, NoContactSince: w.NoContactSince}

@@ -804,7 +804,10 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 	if name != "" {
 		text = "waiting for " + name + " " + m.spin.View()
 	}
-	if w := m.snap.Waiting; w != nil {
+	if w := m.snap.Waiting; w != nil && w.Checking {
+		text = "checking with the other seats what you already played " + m.spin.View() + "\n" +
+			m.st.warn.Render("this game was restarted: you play once a seat has told this one its moves (none reached yet)")
+	} else if w != nil {
 		left := w.Left
 		if !w.Deadline.IsZero() {
 			left = max(0, w.Deadline.Sub(m.now))

@@ -624,3 +624,17 @@ func label(st engine.State, mv engine.Move) string {
 	}
 	return strings.TrimPrefix(s.FormatMove(mv), s.Name(mv.Seat)+" ")
 }
+
+// A restarted seat that must first learn from the other seats what it
+// already signed (issue 29: its state directory may have lost entries)
+// says so instead of a plain wait.
+func TestCheckingRestartedSeat(t *testing.T) {
+	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	m, _ := screen(t, turn, 0, Options{}, nil)
+	snap := m.snap
+	snap.MyTurn, snap.Waiting = false, &session.Wait{Seat: 0, Name: "Anna", Checking: true}
+	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+	if v := m.View(); !strings.Contains(v, "checking with the other seats what you already played") || strings.Contains(v, "waiting for Anna") {
+		t.Errorf("the screen does not say the seat is checking:\n%s", v)
+	}
+}

@@ -263,6 +263,10 @@ func (sc *screen) pageState(now time.Time) pageState {
 			st.Offline = w.Name
 		}
 	}
+	if w := sc.snap.Waiting; w != nil && w.Checking {
+		// A restarted seat learns what it already signed before it plays.
+		st.Waiting = "the other seats to tell this restarted seat what you already played"
+	}
 	if over {
 		st.Over, st.Result, st.Won, st.Outcome, st.EndNotes = true, t.Result, t.Won, t.Outcome, sc.endNotes
 		st.Waiting = ""
