@@ -41,7 +41,9 @@ func FuzzApplyMafia(f *testing.F) {
 		f.Fatal(err)
 	}
 	book := scriptLog(f, mafia.Game{}, src)
-	bots := mafiaBotLog(f, 9, 1)
+	bots := cachedGame(f, "mafia-9-bots.transcript", mafia.Game{}.Table(), func(tb testing.TB) *ledger.Transcript {
+		return mafiaBotLog(tb, 9, 1)
+	})
 	fuzzRealApply(f, mafia.Game{}.Table(), book, bots)
 }
 
@@ -63,8 +65,50 @@ func FuzzApplyGrimm(f *testing.F) {
 		}
 		logs = append(logs, scriptLog(f, grimm.Game{}, src))
 	}
-	logs = append(logs, grimmBotLog(f, 4, 1))
+	logs = append(logs, cachedGame(f, "grimm-4-bots.transcript", grimm.Game{}.Table(), func(tb testing.TB) *ledger.Transcript {
+		return grimmBotLog(tb, 4, 1)
+	}))
 	fuzzRealApply(f, grimm.Game{}.Table(), logs...)
+}
+
+// realGamesEnv, set to 1, rewrites the bot games' transcripts in
+// testdata/realgames (after a change of the wire format or of the rules):
+//
+//	MASQUE_WRITE_REAL_GAMES=1 go test ./engine/table -run 'FuzzApply(Mafia|Grimm)'
+const realGamesEnv = "MASQUE_WRITE_REAL_GAMES"
+
+// cachedGame returns the bot game stored in testdata/realgames/name, or
+// plays it when the file is missing or no longer replays (playing a
+// 9-seat Mafia game takes seconds: every fuzz worker would play it).
+func cachedGame(tb testing.TB, name string, game table.Game, play func(testing.TB) *ledger.Transcript) *ledger.Transcript {
+	tb.Helper()
+	file := filepath.Join("testdata", "realgames", name)
+	write := os.Getenv(realGamesEnv) == "1"
+	if !write {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			var tr *ledger.Transcript
+			if tr, err = ledger.UnmarshalTranscript(data); err == nil {
+				if _, err = table.Replay(tr, game); err == nil {
+					return tr
+				}
+			}
+		}
+		tb.Logf("%s: %v; playing the game (%s=1 rewrites the file)", file, err, realGamesEnv)
+	}
+	tr := play(tb)
+	if write {
+		data, err := tr.MarshalBinary()
+		if err == nil {
+			if err = os.MkdirAll(filepath.Dir(file), 0o755); err == nil {
+				err = os.WriteFile(file, data, 0o644)
+			}
+		}
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return tr
 }
 
 // scriptLog plays a script through the real stack and returns its
