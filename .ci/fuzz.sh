@@ -40,6 +40,10 @@ run ./engine/table FuzzBody 1000000
 run ./engine/table FuzzTranscript 800000
 run ./engine/table FuzzApply 250000
 run ./engine/table FuzzApplyEffects 100000
+# Real Mafia and Grimm games (a book script and a stored bot game each;
+# about 1.5k execs/s on a busy 2-core machine, setup a few seconds).
+run ./engine/table FuzzApplyMafia 30000
+run ./engine/table FuzzApplyGrimm 30000
 run ./engine/table FuzzSeatKeys 200000
 run ./engine/mascarade FuzzScript 1000000
 run ./engine/mascarade2 FuzzScript 1000000
