@@ -35,19 +35,19 @@ func TestTamperedStoreRefused(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		tamper func(log []*ledger.Entry)
-		want   string // in the error; "" for the honest log
+		want   string // in the error, naming the entry; "" for the honest log
 	}{
 		{"honest", func([]*ledger.Entry) {}, ""},
-		{"a body changed after signing", func(log []*ledger.Entry) { log[2].Body = body(2, 'x') }, "signature"},
+		{"a body changed after signing", func(log []*ledger.Entry) { log[2].Body = body(2, 'x') }, "entry 2: bad signature"},
 		{"an entry re-signed by its seat off the chain", func(log []*ledger.Entry) {
 			log[2] = sign(2, 0, ledger.Hash{7}, body(2))
-		}, "does not chain"},
+		}, "entry 2 does not chain"},
 		{"an entry signed by the seat not due", func(log []*ledger.Entry) {
 			log[3] = sign(3, 0, log[2].Hash(), body(3))
-		}, "not what the replica expects"},
+		}, "entry 3 by seat 0 is not what the replica expects"},
 		{"an entry the rules refuse, signed and chained", func(log []*ledger.Entry) {
 			log[3] = sign(3, 1, log[2].Hash(), body(7))
-		}, "counter"},
+		}, "entry 3: counter"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			log := honest()
