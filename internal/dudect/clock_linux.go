@@ -1,4 +1,4 @@
-package mental
+package dudect
 
 import (
 	"runtime"
@@ -10,10 +10,12 @@ import (
 // clockThreadCPUTime is Linux's CLOCK_THREAD_CPUTIME_ID.
 const clockThreadCPUTime = 3
 
-// threadTime returns the CPU time the calling thread has used: unlike
-// the wall clock it does not count the time the thread waits for a core
-// (on a loaded machine, most of the wall-clock variation). The caller
-// locks its goroutine to its thread.
+// Clock names the clock the measurements use: the calling thread's CPU
+// time, which unlike the wall clock does not count the time the thread
+// waits for a core (on a loaded machine, most of the wall-clock
+// variation).
+const Clock = "thread CPU time"
+
 func threadTime() time.Duration {
 	var ts syscall.Timespec
 	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
@@ -27,6 +29,3 @@ func lockThread() (unlock func()) {
 	runtime.LockOSThread()
 	return runtime.UnlockOSThread
 }
-
-// dudectClock names the clock the measurements use.
-const dudectClock = "thread CPU time"
