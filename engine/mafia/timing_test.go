@@ -1,9 +1,11 @@
 package mafia_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
+	"github.com/gtank/ristretto255"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
@@ -20,7 +22,8 @@ import (
 // random tag bytes) against a mafioso's kill (a vote, a neutral check,
 // the tag of S), and against the Commissar's check. Each pair of tables
 // asks the same seat for the same parts at the same number of living
-// seats; only the deal differs. Long: it runs only when asked, with the
+// seats; only the deal differs. A control plants a difference of about a
+// tenth and must measure it. Long: it runs only when asked, with the
 // number of measurements per class and case:
 //
 //	MASQUE_DUDECT=500 go test ./engine/mafia -run TestNightActionsTiming -v
@@ -89,16 +92,33 @@ func TestNightActionsTiming(t *testing.T) {
 			}
 		}
 	}
+	// The control: the sleeper's entry, and the same followed by 64
+	// scalar multiplications (about a tenth of its time), must differ.
+	var x ristretto255.Scalar
+	x.SetUniformBytes(bytes.Repeat([]byte{7}, 64))
+	planted := func(f func()) func() {
+		return func() {
+			f()
+			for range 64 {
+				ristretto255.NewIdentityElement().ScalarBaseMult(&x)
+			}
+		}
+	}
 	for _, c := range []struct {
 		name    string
 		classes [2]func()
+		control bool
 	}{
-		{"civilian sleeps / mafioso kills", [2]func(){post(pair[0]), post(pair[1])}},
-		{"civilian sleeps / Commissar checks", [2]func(){post(pair[0]), post(pair[2])}},
+		{"civilian sleeps / mafioso kills", [2]func(){post(pair[0]), post(pair[1])}, false},
+		{"civilian sleeps / Commissar checks", [2]func(){post(pair[0]), post(pair[2])}, false},
+		{"control: civilian sleeps / the same and 64 scalar multiplications", [2]func(){post(pair[0]), planted(post(pair[0]))}, true},
 	} {
 		r := dudect.Measure(n, c.classes)
 		t.Logf("%s: %v", c.name, r)
-		if r.MaxT() >= dudect.Threshold {
+		switch {
+		case c.control && r.MaxT() < dudect.Threshold:
+			t.Errorf("%s: the planted difference is not measured (max |t| %.2f)", c.name, r.MaxT())
+		case !c.control && r.MaxT() >= dudect.Threshold:
 			t.Errorf("%s: the time depends on the role (max |t| %.2f)", c.name, r.MaxT())
 		}
 	}
