@@ -8,7 +8,7 @@ import (
 )
 
 // Timing of Mafia's secret-dependent provers, measured the dudect way
-// (internal/dudect): long, and run only when asked with the number of
+// (mental/dudect): long, and run only when asked with the number of
 // measurements per class and case:
 //
 //	MASQUE_DUDECT=3000 go test ./mental -run TestMafiaProverTiming -v

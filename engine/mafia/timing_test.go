@@ -14,7 +14,7 @@ import (
 	"github.com/masque-games/masque/mental/dudect"
 )
 
-// TestNightActionsTiming measures, the dudect way (internal/dudect),
+// TestNightActionsTiming measures, the dudect way (mental/dudect),
 // whether the time a seat takes to make its whole night entry (every
 // ballot, the check and the tag, as table.Player.ActionsBody makes them
 // on a 9-seat real-stack table at its first night) depends on its role
