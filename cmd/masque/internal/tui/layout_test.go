@@ -54,7 +54,7 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 	}
 	// pgup scrolls the log back, pgdown forward.
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
-	m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
 	m, _ = press(t, m, "pgup")
 	if !strings.Contains(m.View(), "Log (scrolled back") {
@@ -117,6 +117,7 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m, _ = press(t, m, "enter") // the swaps
 	page := regexp.MustCompile(`page (\d+) of (\d+)`)
 	pg := page.FindStringSubmatch(m.View())
 	if pg == nil || pg[1] != "1" || pg[2] == "1" {

@@ -81,7 +81,7 @@ func safeTable(t view.Table) view.Table {
 		nq.Text = e(q.Text)
 		nq.Choices = make([]view.Choice, len(q.Choices))
 		for i, c := range q.Choices {
-			c.Words, c.Confirm = e(c.Words), e(c.Confirm)
+			c.Words, c.Confirm, c.Steps = e(c.Words), e(c.Confirm), termsafe.Strings(c.Steps)
 			nq.Choices[i] = c
 		}
 		t.Question = &nq
@@ -452,6 +452,9 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		if t.Question.Text != "" {
 			line("%s", t.Question.Text)
 		}
+		if len(m.path) > 0 {
+			line("%s", m.st.title.Render(strings.Join(m.path, " › ")+" ›"))
+		}
 		if len(m.labels) > 0 {
 			line("%s", m.choices.View())
 		}
@@ -469,6 +472,9 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 			}
 			if m.choices.Paginator.TotalPages > 1 {
 				keys = append(keys, m.keys.Home)
+			}
+			if len(m.path) > 0 {
+				keys = append(keys, m.keys.Back)
 			}
 			keys = append(keys, m.keys.Help, m.keys.Quit)
 			line("%s", m.helpLine(keys))
@@ -497,7 +503,10 @@ func (m Model) viewTableMemory(out *strings.Builder) {
 		lines = append(lines, "  "+l+"\n")
 	}
 	lines = append(lines, "\n")
-	if m.memRows > 0 && len(lines) > m.memRows {
+	switch {
+	case m.memRows == 1 && len(lines) > 1:
+		lines = []string{m.st.head.Render("Your memory") + m.st.dim.Render(": ? shows it") + "\n"}
+	case m.memRows > 0 && len(lines) > m.memRows:
 		lines = append(lines[:max(1, m.memRows-1)], m.st.dim.Render("  … (? shows all you remember)")+"\n")
 	}
 	out.WriteString(strings.Join(lines, ""))

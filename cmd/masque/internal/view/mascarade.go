@@ -139,7 +139,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	case in.MyTurn:
 		q := &Question{Window: s.InChallengeWindow() && need.Seat == me}
 		for _, mv := range s.LegalMoves(me) {
-			c := Choice{Words: narrate.Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass}
+			c := Choice{Words: narrate.Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass, Steps: mascSteps(mv)}
 			if s.HasSecretSwap(mv) {
 				c.Secret, c.Confirm = true, "really exchange the cards?"
 			}
@@ -179,6 +179,18 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		t.Log = []string{}
 	}
 	return t, true
+}
+
+// mascSteps are the steps of a move in the menu: a swap, then with whom;
+// a claim, then which character. Nil for other moves.
+func mascSteps(mv engine.Move) []string {
+	switch mv.Kind {
+	case masquerade.KindSwap:
+		return []string{"swap your card with another"}
+	case masquerade.KindClaim:
+		return []string{"claim a character"}
+	}
+	return nil
 }
 
 // mascBuild is what the Mascarade builder's helpers share.
