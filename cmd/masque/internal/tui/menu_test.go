@@ -51,8 +51,8 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 func TestMenusFitThreePagesAt80x24(t *testing.T) {
 	names := strings.Split("Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya,Lena,Misha,Nina,Oleg,Petya,Raya,Stas,Tanya,Ulya,Vera", ",")
 	for _, tc := range []struct {
-		game     string
-		g        interface {
+		game string
+		g    interface {
 			Configure(int, string, games.Loader) (games.Setup, error)
 		}
 		players  int

@@ -138,8 +138,8 @@ type Model struct {
 	// (view.Menu); menu is what it offers there, as m.labels.
 	path []string
 	menu []view.MenuItem
-	ask   *view.Choice  // a choice waiting for its confirmation (or, if Secret, its secret bit)
-	salt  [32]byte      // seals the seat's sealed choices (view.Input.Salt)
+	ask  *view.Choice // a choice waiting for its confirmation (or, if Secret, its secret bit)
+	salt [32]byte     // seals the seat's sealed choices (view.Input.Salt)
 
 	// The table chat, at a networked table (the session is a
 	// session.Chatter): its messages, each with the log's length when
