@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/mascarade"
@@ -89,5 +90,41 @@ func TestMenusFitThreePagesAt80x24(t *testing.T) {
 				m = decide(t, m, rng)
 			}
 		})
+	}
+}
+
+// A Mascarade seat's own card shows its face, marked "only you know",
+// when only the seat knows it (it swapped it in for real); a card
+// everyone saw at the deal and no swap touched stays face down.
+func TestMascaradeOwnKnownCard(t *testing.T) {
+	lt, err := scriptplay1Run(t, "game mascarade players=Anna,Boris,Sasha,Dima,Egor deal=Queen,Widow,Judge,King,Bishop,Thief\n"+
+		"Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima yes\nDima swap Egor no\nEgor swap Dima yes\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Anna's turn: she swapped Boris's Widow in for real.
+	tv := func(seat int) *view.Table {
+		snap := lt.snap
+		snap.Seat = seat
+		m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
+		m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m = step(t, m, SnapshotMsg{Snap: snap, Moves: lt.moves, At: t0})
+		return m.tv
+	}
+	anna := tv(0)
+	var own, boris view.Card
+	for _, s := range anna.Seats {
+		switch s.Name {
+		case "Anna":
+			own = s.Cards[0]
+		case "Boris":
+			boris = s.Cards[0]
+		}
+	}
+	if own.Face != view.KnownToYou || own.Name != "Widow" {
+		t.Errorf("Anna's own card %+v, want the Widow known to her", own)
+	}
+	if boris.Face != view.FaceDown || boris.Name != "" {
+		t.Errorf("Boris's card in Anna's view %+v, want face down", boris)
 	}
 }
