@@ -48,6 +48,10 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 		if !strings.Contains(v, "Your move") || !strings.Contains(v, "Petya") {
 			t.Errorf("%dx%d: the moves or a seat are missing:\n%s", sz[0], sz[1], v)
 		}
+		// What the seat knows of its own card stays on the screen.
+		if !strings.Contains(v, "your card: the ") {
+			t.Errorf("%dx%d: the seat's own card is off the screen:\n%s", sz[0], sz[1], v)
+		}
 		if sz[1] >= 40 && !strings.Contains(v, "passed:") {
 			t.Errorf("%dx%d: the log is missing:\n%s", sz[0], sz[1], v)
 		}

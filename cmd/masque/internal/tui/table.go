@@ -343,7 +343,16 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		}
 		cell := mark + name
 		if len(s.Attrs) > 0 {
-			cell += " " + s.Attrs[0].Value
+			// A number after the name (coins); anything else in words
+			// ("votes for Anna"), or two names side by side read as a pair.
+			switch a := s.Attrs[0]; {
+			case numeric(a.Value):
+				cell += " " + a.Value
+			case a.Words != "":
+				cell += " · " + a.Words
+			default:
+				cell += " · " + a.Name + " " + a.Value
+			}
 		}
 		if s.Brief != "" {
 			cell += " · " + s.Brief
@@ -370,8 +379,11 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		}
 	}
 	attr := ""
-	if len(seats) > 0 && len(seats[0].Attrs) > 0 {
-		attr = seats[0].Attrs[0].Name
+	for _, s := range seats {
+		if len(s.Attrs) > 0 && numeric(s.Attrs[0].Value) {
+			attr = s.Attrs[0].Name
+			break
+		}
 	}
 	legend := attr + " after each name; ▶ whose turn, ← who answers"
 	switch {
@@ -384,6 +396,20 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 	}
 	b.WriteString(m.st.dim.Render("  " + legend))
 	b.WriteByte('\n')
+}
+
+// numeric reports whether v is a number (coins), which the seat grid
+// writes bare after a name.
+func numeric(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // viewNotices draws what the table is in the middle of (a claim), with
@@ -503,11 +529,13 @@ func (m Model) viewTableMemory(out *strings.Builder) {
 		lines = append(lines, "  "+l+"\n")
 	}
 	lines = append(lines, "\n")
+	// On a small terminal the panel gives way, but its first line (the
+	// seat's own card, character or role) stays.
 	switch {
-	case m.memRows == 1 && len(lines) > 1:
-		lines = []string{m.st.head.Render("Your memory") + m.st.dim.Render(": ? shows it") + "\n"}
+	case m.memRows == 1:
+		lines = []string{m.st.head.Render("Your memory:") + " " + strings.TrimSpace(m.tv.Memory[0]) + "\n"}
 	case m.memRows > 0 && len(lines) > m.memRows:
-		lines = append(lines[:max(1, m.memRows-1)], m.st.dim.Render("  … (? shows all you remember)")+"\n")
+		lines = append(lines[:max(2, m.memRows-1)], m.st.dim.Render("  … (? shows all you remember)")+"\n")
 	}
 	out.WriteString(strings.Join(lines, ""))
 }
