@@ -330,7 +330,17 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	// A seat that has no game open yet (seating), or enough spectators,
 	// refuses; a stream may break mid-game: ask again (from the entry
 	// after the last one checked) until --wait passes with no progress.
-	res, werr := watch()
+	// A seat that stops (its program interrupted, to be restarted) ends
+	// the stream as at the game's end: short of the end and of a
+	// verdict, the spectator follows again, at that seat or another.
+	follow := func() (*p2p.WatchResult, error) {
+		res, err := watch()
+		if err == nil && fatal == nil && tab != nil && tab.Phase() != table.PhaseDone && (res == nil || res.Verdict == nil) {
+			err = errors.New("the seat stopped serving before the game's end")
+		}
+		return res, err
+	}
+	res, werr := follow()
 	deadline, had := time.Now().Add(o.wait), 0
 	// A log that reached the game's end is whole, even if the stream
 	// broke before the seat said so.
@@ -366,7 +376,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		case <-time.After(100 * time.Millisecond):
 		case <-ctx.Done():
 		}
-		res, werr = watch()
+		res, werr = follow()
 	}
 	if werr != nil && fatal == nil && over() {
 		werr = nil
