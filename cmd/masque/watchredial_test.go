@@ -50,7 +50,9 @@ func TestSpectatorFindsARestartedCreator(t *testing.T) {
 	}
 	// A lookup naming someone else, or failing, changes nothing.
 	for _, lookup := range []func(context.Context, string) (peer.AddrInfo, error){
-		func(context.Context, string) (peer.AddrInfo, error) { return peer.AddrInfo{ID: ids[2], Addrs: []ma.Multiaddr{now}}, nil },
+		func(context.Context, string) (peer.AddrInfo, error) {
+			return peer.AddrInfo{ID: ids[2], Addrs: []ma.Multiaddr{now}}, nil
+		},
 		func(context.Context, string) (peer.AddrInfo, error) { return peer.AddrInfo{}, errors.New("no table") },
 	} {
 		seats := []peer.AddrInfo{{ID: ids[0], Addrs: []ma.Multiaddr{old}}}
