@@ -764,6 +764,20 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		if err != nil {
 			return &exitError{code: 1, err: err}
 		}
+		// The game goes on: it is announced again for spectators, as
+		// before the restart ('masque lobby', 'masque watch CODE').
+		if ro := st.Table().Roster; ro != nil && (!o.noAdvert || len(r.relays) > 0) {
+			n, _ := os.ReadFile(filepath.Join(r.o.state, nameFile))
+			name := strings.TrimSpace(string(n))
+			if name == "" && len(ro.Seats) > 0 {
+				name = ro.Seats[0].Name + "'s table"
+			}
+			if err := p.AnnouncePlaying(ro, name, !o.noAdvert, r.lobbyOpt, r.relays); err != nil {
+				r.printf("warning: cannot announce the table in play again: %v (spectators can use a seat's invite)", err)
+			} else {
+				r.printf("the game in play is announced again for spectators: masque watch %s", rosterCode(ro))
+			}
+		}
 		return r.play(ctx, p, st, true)
 	}
 	if r.o.state != "" {

@@ -65,12 +65,17 @@ func (d *screenDriver) run(sess session.Session, opts tui.Options) (tui.Model, e
 			upd(tui.TickMsg(time.Now()))
 			continue
 		}
-		for range rng.IntN(4) {
-			key("down")
-		}
-		cmd := key("enter")
-		if cmd == nil { // a hidden swap: "really swap? y/n"
-			cmd = key([]string{"y", "n"}[rng.IntN(2)])
+		// A menu in steps opens the choices under a step on enter: a
+		// few steps down, a move is played.
+		var cmd tea.Cmd
+		for depth := 0; depth < 5 && cmd == nil; depth++ {
+			for range rng.IntN(4) {
+				key("down")
+			}
+			cmd = key("enter")
+			if cmd == nil { // a hidden swap: "really swap? y/n"
+				cmd = key([]string{"y", "n"}[rng.IntN(2)])
+			}
 		}
 		if cmd == nil {
 			d.mu.Lock()

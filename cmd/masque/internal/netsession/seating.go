@@ -265,15 +265,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	card := proveKeys(cfg.Keys, tableID, 0, p.ID.PeerID())
-	desc := fmt.Sprintf("%d players", cfg.Players)
-	if cfg.PublishKeys {
-		desc += ", card keys published at the end"
-	} else {
-		desc += ", card keys kept secret"
-	}
-	if cfg.HideMemory {
-		desc += ", no memory panel"
-	}
+	desc := tableDesc(cfg.Players, cfg.PublishKeys, cfg.HideMemory)
 	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: 1, Total: cfg.Players,
 		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player},
 		// Set before the table opens: OnChange reads lt as soon as a
@@ -415,6 +407,59 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		seating = st
 	}
 	return st, err
+}
+
+// tableDesc is a table's options in the lobby's words.
+func tableDesc(players int, publishKeys, hideMemory bool) string {
+	desc := fmt.Sprintf("%d players", players)
+	if publishKeys {
+		desc += ", card keys published at the end"
+	} else {
+		desc += ", card keys kept secret"
+	}
+	if hideMemory {
+		desc += ", no memory panel"
+	}
+	return desc
+}
+
+// AnnouncePlaying announces again the table of roster r whose game is
+// under way, as Host does once seating ends, for spectators ('masque
+// watch CODE'): a creator (seat 0) that restarted its game. name is the
+// table's name in the lobby; advertise announces it by mDNS with opts,
+// relays lists it in their directories. The announcements stay until the
+// peer closes. It returns an error, and announces nothing, when this peer
+// is not the roster's seat 0 (the code names the creator); an mDNS or
+// directory failure is returned too, with the other one still made.
+func (p *Peer) AnnouncePlaying(r *ledger.Roster, name string, advertise bool, opts lobby.Options, relays []peer.AddrInfo) error {
+	if len(r.Seats) == 0 || peer.ID(r.Seats[0].PeerID) != p.ID.PeerID() {
+		return errors.New("only the table's creator (seat 0) announces it")
+	}
+	lt := lobby.Table{ID: r.TableID, Name: name, Game: r.Game, Options: tableDesc(len(r.Seats), PublishesKeys(r), HidesMemory(r)),
+		Taken: len(r.Seats), Total: len(r.Seats), Version: lobby.Version, Peer: p.ID.PeerID(), Addrs: p.Node.Host().Addrs(), Playing: true}
+	for _, s := range r.Seats {
+		lt.Players = append(lt.Players, s.Name)
+	}
+	var errs []error
+	if advertise {
+		adv, err := lobby.Advertise(lt, opts)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mDNS: %w", err))
+		} else {
+			p.keepListed(adv.Close)
+		}
+	}
+	if len(relays) > 0 {
+		t := lt
+		t.Addrs = directory.PublishAddrs(t.Peer, p.Node.Addrs())
+		pub, err := directory.NewPublisher(p.Node.Host(), relays, t, 0, nil)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("directory: %w", err))
+		} else {
+			p.keepListed(pub.Close)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // JoinConfig says which table to join and as whom.

@@ -216,8 +216,21 @@ func TestScreen(t *testing.T) {
 		},
 		{
 			name: "after turn 4 peeks and claims are offered", state: over, seat: 0,
-			view: check{want: []string{"turn 5", "swap your card with Boris's card", "look at your card (only you see it)", "claim to be the King"},
-				not: []string{"preparatory", "peek", "claim King"}}, noSubmit: true,
+			view: check{want: []string{"turn 5", "> swap your card with another …", "look at your card (only you see it)", "claim a character …"},
+				not: []string{"preparatory", "peek", "claim King", "claim to be the King"}}, noSubmit: true,
+		},
+		{
+			name: "a step opens its choices", state: over, seat: 0, keys: []string{"end", "enter"},
+			view: check{want: []string{"claim a character ›", "> claim to be the Judge", "claim to be the King", "esc back"},
+				not: []string{"swap your card"}}, noSubmit: true,
+		},
+		{
+			name: "esc steps back", state: over, seat: 0, keys: []string{"end", "enter", "esc"},
+			view: check{want: []string{"> claim a character …", "swap your card with another …"}, not: []string{"claim to be the King"}}, noSubmit: true,
+		},
+		{
+			name: "a choice in a step is played", state: over, seat: 0, keys: []string{"enter", "down", "enter", "y"},
+			submit: "swap Sasha", swaps: []bool{true},
 		},
 		{
 			name: "challenge window with countdown", state: claim, seat: 1, opts: Options{ChallengeWindow: 30 * time.Second},
