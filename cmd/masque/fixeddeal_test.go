@@ -176,7 +176,7 @@ func TestJoinScreenRefusesFixedDeal(t *testing.T) {
 			out, errOut := &syncBuffer{}, &syncBuffer{}
 			var code int
 			wg.Go(func() {
-				code = run([]string{"join", "--bot", invite, "--player", "Victim", "--timeout", "5s",
+				code = runContext(ctx, []string{"join", "--bot", invite, "--player", "Victim", "--timeout", "5s",
 					"--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "state"), "--listen", "/ip4/127.0.0.1/tcp/0"}, nil, out, errOut)
 			})
 			// The other seats, once the victim has seat 1: the host's

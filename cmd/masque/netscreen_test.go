@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -143,7 +144,7 @@ func screenTable(t *testing.T, hostArgs []string, players int, interactive map[i
 			args = append(args, "--bot", "--seed", fmt.Sprint(i))
 		}
 		args = append(args, "--config", cfg(i), "--state", state(i), "--transcript", trs[i], "--listen", "/ip4/127.0.0.1/tcp/0")
-		c := a.run(args)
+		c := a.run(context.Background(), args)
 		results[i] = netRunResult{c, out.String(), errOut.String()}
 	}
 	var wg sync.WaitGroup
