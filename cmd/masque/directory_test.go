@@ -36,7 +36,7 @@ func startTestRelay(t *testing.T) string {
 	done := make(chan error, 1)
 	go func() {
 		done <- runRelay(ctx, a, relayOpts{config: t.TempDir(), listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			asJSON: true, duration: time.Hour, dataMiB: 64, maxResv: 16, maxPerIP: 16, maxCircuits: 16, dirTables: 16})
+			asJSON: true, duration: time.Hour, dataMiB: 64, maxResv: 16, maxPerIP: 16, maxPerNet: 32, maxCircuits: 16, dirTables: 16})
 	}()
 	t.Cleanup(func() {
 		cancel()

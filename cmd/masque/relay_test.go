@@ -2,13 +2,22 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
+	relayclient "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	ma "github.com/multiformats/go-multiaddr"
 )
 
 // A bad --relay is a usage error (exit 2) naming the flag, on every
@@ -60,7 +69,7 @@ func TestRelayFlags(t *testing.T) {
 // The relay's limits: generous by default (libp2p's 2 minutes and 128 KiB
 // would cut a game), none when both are 0, one of them alone unlimited.
 func TestRelayResources(t *testing.T) {
-	o := relayOpts{duration: 12 * time.Hour, dataMiB: 256, maxResv: 256, maxPerIP: 16, maxCircuits: 32}
+	o := relayOpts{duration: 12 * time.Hour, dataMiB: 256, maxResv: 256, maxPerIP: 16, maxPerNet: 32, maxCircuits: 32}
 	rc, err := o.relayResources()
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +102,7 @@ func TestRelayRuns(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- runRelay(ctx, a, relayOpts{config: cfg, listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"},
-				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4, dirTables: 8})
+				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxPerNet: 4, maxCircuits: 4, dirTables: 8})
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
@@ -142,4 +151,61 @@ func (s *syncWriter) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.String()
+}
+
+// TestRelayReservationsPerNetwork is issue 23's attack on reservations:
+// a stranger holding 16 addresses of one /24 asks for reservations from
+// 4 peer ids on each (the most per address), 64 in all, the relay's
+// total. An honest player on another network must still get one, and
+// the /24 holds at most --max-per-network of them. The peers are
+// in-process (libp2p's mocknet), each with the address it claims.
+func TestRelayReservationsPerNetwork(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	mn := mocknet.New()
+	defer mn.Close()
+	add := func(addr string) host.Host {
+		t.Helper()
+		sk, _, err := crypto.GenerateEd25519Key(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := mn.AddPeer(sk, ma.StringCast(addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	rh := add("/ip4/192.0.2.1/tcp/4001")
+	o := relayOpts{duration: time.Hour, dataMiB: 1, maxResv: 64, maxPerIP: 4, maxPerNet: 16, maxCircuits: 4}
+	rc, err := o.relayResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := startRelayService(rh, o, rc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	reserve := func(h host.Host) error {
+		if err := mn.LinkAll(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := relayclient.Reserve(ctx, h, peer.AddrInfo{ID: rh.ID(), Addrs: rh.Addrs()})
+		return err
+	}
+	held := 0
+	for i := range 16 {
+		for range 4 {
+			if reserve(add(fmt.Sprintf("/ip4/198.51.100.%d/tcp/4001", 10+i))) == nil {
+				held++
+			}
+		}
+	}
+	if held > o.maxPerNet {
+		t.Errorf("one /24 holds %d reservations, want at most %d", held, o.maxPerNet)
+	}
+	if err := reserve(add("/ip4/203.0.113.9/tcp/4001")); err != nil {
+		t.Fatalf("an honest player on another network: %v", err)
+	}
 }
