@@ -100,6 +100,9 @@ type Node struct {
 	stop context.CancelFunc
 	// punches are the hole punches' outcomes (nil without relays).
 	punches *punchLog
+	// resv are the reservations keepRelays made, by relay (see
+	// renewReservation).
+	resv relayReservations
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,

@@ -67,7 +67,7 @@ func (r *netRun) awaitRelays(p *netsession.Peer) {
 				shortPeer(rl.ID), wait, rl.Addrs[0])
 		}
 	}
-	if len(held) > 0 && !p.Node.HolePunchReady() {
+	if len(held) > 0 && p.Node.PublicRelay() && !p.Node.HolePunchReady() {
 		r.printf("hole punching not ready (no public address of yours seen yet): connections stay relayed")
 	}
 }
