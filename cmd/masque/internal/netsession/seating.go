@@ -417,11 +417,24 @@ type JoinConfig struct {
 	// dropped connections without reaching the table
 	// (p2p.JoinConfig.Patience; 0: p2p.DefaultPatience).
 	Patience time.Duration
+	// OnRetry, if set, is told of every attempt to reach the creator that
+	// failed before a seat was given (it is asked again until
+	// DialPatience has passed): the attempt's number, the time since the
+	// first, the time left, and the error.
+	OnRetry func(attempt int, elapsed, left time.Duration, err error)
 }
 
 // DialPatience is how long Join keeps trying to reach a creator that does
-// not answer (it may be starting).
-var DialPatience = 20 * time.Second
+// not answer (it may be starting, or the network may be losing packets:
+// over TCP at 25% loss a connection can take a minute and more).
+var DialPatience = 2 * time.Minute
+
+// Dial backoff: the first attempt is asked again after dialBackoffMin,
+// each next one after twice as long, at most dialBackoffMax.
+const (
+	dialBackoffMin = 300 * time.Millisecond
+	dialBackoffMax = 5 * time.Second
+)
 
 // ErrRefused wraps a creator's refusal.
 var ErrRefused = errors.New("refused")
@@ -439,7 +452,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		seat = 1 // the lobby's count is only a hint: the creator will say
 	}
 	var lastErr error
-	dialUntil := time.Now().Add(DialPatience)
+	dialStart := time.Now()
+	dialUntil := dialStart.Add(DialPatience)
+	dialFails, backoff := 0, dialBackoffMin
 	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -498,12 +513,20 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			cfg.AutoName = false
 			continue
 		case !accepted && errors.Is(err, p2p.ErrUnreachable) && time.Now().Before(dialUntil):
-			// The creator is not reachable (yet): it may be starting.
+			// The creator is not reachable (yet): it may be starting, or
+			// the network losing packets. Ask again, less and less often.
+			dialFails++
+			attempt-- // not counted against the attempts' cap
+			if cfg.OnRetry != nil {
+				now := time.Now()
+				cfg.OnRetry(dialFails, now.Sub(dialStart), dialUntil.Sub(now), err)
+			}
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
-			case <-time.After(300 * time.Millisecond):
+			case <-time.After(backoff):
 			}
+			backoff = min(2*backoff, dialBackoffMax)
 			// Without the swarm's dial backoff cleared, the next attempt
 			// would fail at once (with swarm.ErrDialBackoff).
 			if sw, ok := p.Node.Host().Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
