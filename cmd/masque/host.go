@@ -14,12 +14,14 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -1092,10 +1094,22 @@ func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
 	return "/p2p/" + id.String()
 }
 
-// inviteAddrs are the node's addresses with /p2p/, non-loopback first.
+// inviteAddrs are the node's addresses with /p2p/, non-loopback first,
+// QUIC before TCP (at 25% packet loss a QUIC dial took 1.4–5.4 s, a TCP
+// one 8–104 s, or failed: the first line is the one people copy).
 func inviteAddrs(p *netsession.Peer) []string {
+	addrs := p.Node.Addrs()
+	slices.SortStableFunc(addrs, func(a, b ma.Multiaddr) int {
+		q := func(m ma.Multiaddr) int {
+			if hasQUIC([]ma.Multiaddr{m}) {
+				return 0
+			}
+			return 1
+		}
+		return q(a) - q(b)
+	})
 	var lan, lo []string
-	for _, a := range p.Node.Addrs() {
+	for _, a := range addrs {
 		s := a.String()
 		if strings.HasPrefix(s, "/ip4/127.") || strings.HasPrefix(s, "/ip6/::1/") {
 			lo = append(lo, s)

@@ -206,8 +206,22 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)
+	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
 		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout,
+		OnRetry: func(attempt int, elapsed, left time.Duration, err error) {
+			// The first failure, then one line every 15 s at most.
+			if attempt > 1 && time.Since(told) < 15*time.Second {
+				return
+			}
+			told = time.Now()
+			line := fmt.Sprintf("the host does not answer yet (%s, attempt %d, %ds): asking again for up to %ds",
+				dialCause(err), attempt, int(elapsed.Seconds()), int(left.Seconds()))
+			if attempt == 1 && onLAN(t.creator.Addrs) && !hasQUIC(t.creator.Addrs) {
+				line += "; on a lossy network the host's QUIC invite (/udp/…/quic-v1) connects far sooner than TCP"
+			}
+			r.printf("%s", line)
+		},
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
 		}})
@@ -224,7 +238,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "the roster the host offered was refused and not signed (the error says why); the game did not start for you"}
 		}
-		if hint, ok := r.unreachableHint(err); ok {
+		if hint, ok := r.unreachableHint(err, t.creator); ok {
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err), hint: hint}
 		}
 		return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),

@@ -18,6 +18,8 @@ import (
 	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
 	relayclient "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/p2p"
 )
 
 // A bad --relay is a usage error (exit 2) naming the flag, on every
@@ -207,5 +209,50 @@ func TestRelayReservationsPerNetwork(t *testing.T) {
 	}
 	if err := reserve(add("/ip4/203.0.113.9/tcp/4001")); err != nil {
 		t.Fatalf("an honest player on another network: %v", err)
+	}
+}
+
+// TestUnreachableHintLAN is issue 29's hint: a joiner that could not
+// reach a host on its own LAN (a lossy network) was told to use a relay.
+// A host on a private or loopback address gets the LAN hint (and, for a
+// TCP address, the QUIC invite's); one on a public address, or reached
+// through a relay, the relay hint as before.
+func TestUnreachableHintLAN(t *testing.T) {
+	const id = "12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"
+	err := fmt.Errorf("join: %w: i/o timeout", p2p.ErrUnreachable)
+	info := func(addrs ...string) peer.AddrInfo {
+		var ms []ma.Multiaddr
+		for _, a := range addrs {
+			ms = append(ms, ma.StringCast(a))
+		}
+		return peer.AddrInfo{Addrs: ms}
+	}
+	r := &netRun{}
+	for _, tc := range []struct {
+		creator       peer.AddrInfo
+		want, notWant []string
+	}{
+		{info("/ip4/10.78.0.1/tcp/4001"), []string{"local network", "no relay is needed", "QUIC invite"}, []string{"masque relay"}},
+		{info("/ip4/192.168.1.20/udp/4001/quic-v1", "/ip4/192.168.1.20/tcp/4001"), []string{"local network"}, []string{"masque relay", "QUIC invite"}},
+		{info("/ip4/203.0.113.7/tcp/4001"), []string{"masque relay"}, []string{"local network"}},
+		{info("/ip4/10.78.0.9/tcp/4001/p2p/" + id + "/p2p-circuit"), []string{"masque relay"}, []string{"local network"}},
+	} {
+		hint, ok := r.unreachableHint(err, tc.creator)
+		if !ok {
+			t.Fatalf("%v: no hint", tc.creator.Addrs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(hint, w) {
+				t.Errorf("%v: hint does not say %q: %s", tc.creator.Addrs, w, hint)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(hint, w) {
+				t.Errorf("%v: hint says %q: %s", tc.creator.Addrs, w, hint)
+			}
+		}
+	}
+	if got := dialCause(fmt.Errorf("p2p: join x: %w: failed to dial: failed to negotiate security protocol: read: i/o timeout", p2p.ErrUnreachable)); got != "failed to negotiate security protocol" {
+		t.Errorf("dialCause: %q", got)
 	}
 }
