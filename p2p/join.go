@@ -947,6 +947,9 @@ func (n *Node) openJoin(ctx context.Context, creator peer.AddrInfo) (network.Str
 	who := creator.ID
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), joinDialTimeout)
 	defer cancel()
+	// An invite's TCP address: the creator's QUIC address on the same
+	// port is tried too, first (see QUICSiblings).
+	creator.Addrs = QUICSiblings(creator.Addrs)
 	err := n.host.Connect(cctx, creator)
 	if err == nil {
 		var s network.Stream

@@ -117,34 +117,15 @@ func NewNode(cfg Config) (*Node, error) {
 	if len(addrs) == 0 {
 		addrs = DefaultListenAddrs()
 	}
-	opts := []libp2p.Option{
-		libp2p.Identity(cfg.Identity.PrivKey()),
-		libp2p.ListenAddrStrings(addrs...),
-		libp2p.Transport(tcp.NewTCPTransport),
-		libp2p.Transport(quic.NewTransport),
-		quicReuseOption(),
-		libp2p.Security(noise.ID, noise.New),
-		libp2p.Muxer(yamux.ID, yamux.DefaultTransport),
-		libp2p.DisableMetrics(),
+	// TCP and QUIC on one port number, if one is free for both (see
+	// QUICSiblings); if it is taken meanwhile, the addresses as given.
+	same := samePort(addrs)
+	h, punches, err := newNodeHost(cfg, same)
+	if err != nil && !slices.Equal(same, addrs) {
+		h, punches, err = newNodeHost(cfg, addrs)
 	}
-	var punches *punchLog
-	if len(cfg.Relays) == 0 {
-		rm, err := nodeResourceManager(nil)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, libp2p.DisableRelay(), libp2p.ResourceManager(rm))
-	} else {
-		punches = newPunchLog()
-		ro, err := relayOptions(cfg.Relays, punches)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, ro...)
-	}
-	h, err := libp2p.New(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: start host: %w", err)
+		return nil, err
 	}
 	n, err := NewNodeWithHost(h, cfg)
 	if err != nil {
@@ -159,6 +140,40 @@ func NewNode(cfg Config) (*Node, error) {
 		go n.keepRelays(ctx)
 	}
 	return n, nil
+}
+
+// newNodeHost starts NewNode's libp2p host, listening on addrs.
+func newNodeHost(cfg Config, addrs []string) (host.Host, *punchLog, error) {
+	opts := []libp2p.Option{
+		libp2p.Identity(cfg.Identity.PrivKey()),
+		libp2p.ListenAddrStrings(addrs...),
+		libp2p.Transport(tcp.NewTCPTransport),
+		libp2p.Transport(quic.NewTransport),
+		quicReuseOption(),
+		libp2p.Security(noise.ID, noise.New),
+		libp2p.Muxer(yamux.ID, yamux.DefaultTransport),
+		libp2p.DisableMetrics(),
+	}
+	var punches *punchLog
+	if len(cfg.Relays) == 0 {
+		rm, err := nodeResourceManager(nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, libp2p.DisableRelay(), libp2p.ResourceManager(rm))
+	} else {
+		punches = newPunchLog()
+		ro, err := relayOptions(cfg.Relays, punches)
+		if err != nil {
+			return nil, nil, err
+		}
+		opts = append(opts, ro...)
+	}
+	h, err := libp2p.New(opts...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("p2p: start host: %w", err)
+	}
+	return h, punches, nil
 }
 
 // NewNodeWithHost wraps an existing host (a mocknet host in tests) whose
