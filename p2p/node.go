@@ -103,6 +103,8 @@ type Node struct {
 	// resv are the reservations keepRelays made, by relay (see
 	// renewReservation).
 	resv relayReservations
+	// inbound watches inbound handshakes (NewNode's nodes only).
+	inbound *inboundWatch
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -120,9 +122,10 @@ func NewNode(cfg Config) (*Node, error) {
 	// TCP and QUIC on one port number, if one is free for both (see
 	// QUICSiblings); if it is taken meanwhile, the addresses as given.
 	same := samePort(addrs)
-	h, punches, err := newNodeHost(cfg, same)
+	watch := newInboundWatch()
+	h, punches, err := newNodeHost(cfg, same, watch)
 	if err != nil && !slices.Equal(same, addrs) {
-		h, punches, err = newNodeHost(cfg, addrs)
+		h, punches, err = newNodeHost(cfg, addrs, watch)
 	}
 	if err != nil {
 		return nil, err
@@ -134,17 +137,20 @@ func NewNode(cfg Config) (*Node, error) {
 	}
 	n.ownsHost = true
 	n.punches = punches
+	n.inbound = watch
+	ctx, cancel := context.WithCancel(context.Background())
+	n.stop = cancel
+	go n.watchInbound(ctx)
 	if len(cfg.Relays) > 0 {
-		ctx, cancel := context.WithCancel(context.Background())
-		n.stop = cancel
 		go n.keepRelays(ctx)
 	}
 	return n, nil
 }
 
 // newNodeHost starts NewNode's libp2p host, listening on addrs.
-func newNodeHost(cfg Config, addrs []string) (host.Host, *punchLog, error) {
+func newNodeHost(cfg Config, addrs []string, watch *inboundWatch) (host.Host, *punchLog, error) {
 	opts := []libp2p.Option{
+		libp2p.ConnectionGater(watch),
 		libp2p.Identity(cfg.Identity.PrivKey()),
 		libp2p.ListenAddrStrings(addrs...),
 		libp2p.Transport(tcp.NewTCPTransport),
@@ -174,6 +180,21 @@ func newNodeHost(cfg Config, addrs []string) (host.Host, *punchLog, error) {
 		return nil, nil, fmt.Errorf("p2p: start host: %w", err)
 	}
 	return h, punches, nil
+}
+
+// watchInbound checks the inbound handshakes every second until ctx is
+// done.
+func (n *Node) watchInbound(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			n.inbound.check(now)
+		}
+	}
 }
 
 // NewNodeWithHost wraps an existing host (a mocknet host in tests) whose

@@ -2,12 +2,15 @@ package p2p
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 
 	"github.com/masque-games/masque/p2p/identity"
 )
@@ -90,5 +93,54 @@ func TestJoinTCPInviteGoesQUIC(t *testing.T) {
 	}
 	if !quicConn {
 		t.Fatalf("joined over %v given a TCP invite: want QUIC", got)
+	}
+}
+
+// TestSlowInbound: a connection accepted by the node whose handshake
+// does not come (a joiner whose packets are lost: here, a TCP connection
+// that never speaks) is told to OnSlowInbound after 5 s, once; a
+// connection that completes its handshake is not.
+func TestSlowInbound(t *testing.T) {
+	nodes := make([]*Node, 2)
+	for i := range nodes {
+		id, err := identity.Generate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := NewNode(Config{Identity: id, ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Close() })
+		nodes[i] = n
+	}
+	told := make(chan ma.Multiaddr, 4)
+	nodes[0].OnSlowInbound(func(remote ma.Multiaddr) { told <- remote })
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := nodes[1].Host().Connect(ctx, peer.AddrInfo{ID: nodes[0].ID(), Addrs: nodes[0].Host().Addrs()}); err != nil {
+		t.Fatal(err)
+	}
+	addr, err := manet.ToNetAddr(nodes[0].Host().Addrs()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	silent, err := net.Dial("tcp", addr.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	select {
+	case remote := <-told:
+		if !strings.Contains(remote.String(), fmt.Sprintf("/tcp/%d", silent.LocalAddr().(*net.TCPAddr).Port)) {
+			t.Fatalf("told of %v, want the silent connection from %v", remote, silent.LocalAddr())
+		}
+	case <-ctx.Done():
+		t.Fatal("not told of a connection silent for 15 s")
+	}
+	select {
+	case remote := <-told:
+		t.Fatalf("told again, of %v", remote)
+	case <-time.After(2 * time.Second):
 	}
 }

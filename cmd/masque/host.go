@@ -734,6 +734,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return err
 	}
 	defer p.Close()
+	p.Node.OnSlowInbound(r.slowInbound())
 	if restart {
 		st, err := store.Open(r.o.state)
 		if err != nil {
@@ -1092,6 +1093,29 @@ func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
 		}
 	}
 	return "/p2p/" + id.String()
+}
+
+// slowInbound says on the host's screen that a player's connection is
+// slow to open (its handshake has not completed after 5 s): on a network
+// losing packets, the joiner keeps trying, and the host otherwise sees
+// nothing until it is seated. Once per address every 30 s at most.
+func (r *netRun) slowInbound() func(ma.Multiaddr) {
+	var mu sync.Mutex
+	told := map[string]time.Time{}
+	return func(remote ma.Multiaddr) {
+		who := remote.String()
+		if first, _ := ma.SplitFirst(remote); first != nil {
+			who = first.Value()
+		}
+		mu.Lock()
+		if time.Since(told[who]) < 30*time.Second {
+			mu.Unlock()
+			return
+		}
+		told[who] = time.Now()
+		mu.Unlock()
+		r.printf("a player at %s is still connecting after 5s: the network is losing packets (or a firewall is in the way); it keeps trying", who)
+	}
 }
 
 // inviteAddrs are the node's addresses with /p2p/, non-loopback first,

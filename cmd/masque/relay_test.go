@@ -256,3 +256,20 @@ func TestUnreachableHintLAN(t *testing.T) {
 		t.Errorf("dialCause: %q", got)
 	}
 }
+
+// TestHostSaysSlowInbound: the host's screen tells of a player whose
+// connection is slow to open (p2p's OnSlowInbound: `p2p`
+// `TestSlowInbound`), naming its address, once per address every 30 s
+// (a joiner on a lossy network asks again every few seconds).
+func TestHostSaysSlowInbound(t *testing.T) {
+	var out strings.Builder
+	r := &netRun{out: &out}
+	say := r.slowInbound()
+	say(ma.StringCast("/ip4/10.78.0.3/tcp/40001"))
+	say(ma.StringCast("/ip4/10.78.0.3/tcp/40002"))
+	say(ma.StringCast("/ip4/10.78.0.4/tcp/40001"))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "a player at 10.78.0.3 is still connecting") || !strings.Contains(lines[1], "10.78.0.4") {
+		t.Fatalf("host screen:\n%s", out.String())
+	}
+}
