@@ -321,3 +321,48 @@ func TestWatchOtherSeats(t *testing.T) {
 		t.Errorf("without relays: %v", got)
 	}
 }
+
+var inviteLineRE = regexp.MustCompile(`invite: (\S+)`)
+
+// TestHostUnlisted: what a host can do about strangers at an open table
+// (docs/security.md): 'masque host --relay R --unlisted' lists its table
+// in no directory (a stranger asking the relay sees none) and announces
+// it by no mDNS; a friend given the invite joins and plays as usual.
+func TestHostUnlisted(t *testing.T) {
+	relay := startTestRelay(t)
+	dir := t.TempDir()
+	hdir, jdir := filepath.Join(dir, "h"), filepath.Join(dir, "j")
+	errOut := &syncBuffer{}
+	var out bytes.Buffer
+	var code int
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		code = run([]string{"host", "--bot", "--players", "2", "--name", "secret", "--unlisted", "--wait", "60s", "--seed", "1",
+			"--relay", relay, "--relay-wait", "1s", "--config", filepath.Join(hdir, "cfg"), "--state", filepath.Join(hdir, "state"),
+			"--transcript", filepath.Join(hdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, errOut)
+	})
+	var invite string
+	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := inviteLineRE.FindStringSubmatch(errOut.String()); m != nil {
+			invite = m[1]
+		}
+	}
+	if invite == "" {
+		t.Fatalf("no invite:\n%s", errOut.String())
+	}
+	// A listed table is published at once; give it two seconds anyway.
+	time.Sleep(2 * time.Second)
+	if c, lst, e := runOut("lobby", "--relay", relay, "--json"); c != 0 || strings.TrimSpace(lst) != "[]" {
+		t.Fatalf("lobby --relay of an unlisted table: exit %d\n%s\n%s", c, lst, e)
+	}
+	if s := errOut.String(); strings.Contains(s, "listed in the directory") || strings.Contains(s, "join code") ||
+		!strings.Contains(s, "--unlisted") {
+		t.Fatalf("the host's screen:\n%s", s)
+	}
+	c, jout, jerr := runOut("join", invite, "--bot", "--relay-wait", "1s", "--config", filepath.Join(jdir, "cfg"),
+		"--state", filepath.Join(jdir, "state"), "--transcript", filepath.Join(jdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	wg.Wait()
+	if c != 0 || code != 0 {
+		t.Fatalf("join exit %d:\n%s%s\nhost exit %d:\n%s", c, jout, jerr, code, errOut.String())
+	}
+}

@@ -603,6 +603,7 @@ type hostOptions struct {
 	players   int
 	name      string
 	noAdvert  bool
+	unlisted  bool
 	waitSeats time.Duration
 	fresh     bool // --new: never resume an unfinished table
 	moveTime  time.Duration
@@ -669,6 +670,8 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("seats at the table, yours included"))
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
+	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
+		"only those you give the invite can join or watch (an announced table is open to anyone who sees it)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
 	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
@@ -774,10 +777,16 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--move-time %v: want 1s..%v", moveTime, table.MaxMoveTime)}
 	}
 	moveTime = moveTime.Truncate(time.Second)
+	// The relays' directories the table is listed in (none: --unlisted,
+	// which announces it nowhere).
+	dirRelays := r.relays
+	if o.unlisted {
+		dirRelays, o.noAdvert = nil, true
+	}
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
-		Directory: r.relays, Patience: r.o.timeout,
+		Directory: dirRelays, Patience: r.o.timeout,
 		OnDirectory: func(relay peer.ID, code string, err error) {
 			if err != nil {
 				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
@@ -786,7 +795,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			r.printf("listed in the directory of relay %s: others run 'masque join %s --relay %s'", shortPeer(relay), code, relayAddr(r.relays, relay))
 		},
 		OnOpen: func(t lobby.Table, advErr error) {
-			if o.noAdvert && len(r.relays) == 0 {
+			if o.noAdvert && len(dirRelays) == 0 {
 				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
 				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
@@ -799,6 +808,8 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			}
 			r.printf("%s", keysLine(publish, whose))
 			switch {
+			case o.unlisted:
+				r.printf("not announced by mDNS nor in any directory (--unlisted): only those you give the invite can join or watch")
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")
 			case advErr != nil:
