@@ -105,6 +105,9 @@ type Node struct {
 	resv relayReservations
 	// inbound watches inbound handshakes (NewNode's nodes only).
 	inbound *inboundWatch
+	// refusedTCP are the creators whose TCP port refused a join's dial
+	// lately (openJoin then guesses no QUIC address).
+	refusedTCP refusals
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,

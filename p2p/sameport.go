@@ -1,10 +1,16 @@
 package p2p
 
 import (
+	"errors"
 	"net"
 	"slices"
 	"strconv"
+	"sync"
+	"syscall"
+	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
 )
 
@@ -123,4 +129,50 @@ func QUICSiblings(addrs []ma.Multiaddr) []ma.Multiaddr {
 func hasQUICv1(a ma.Multiaddr) bool {
 	_, err := a.ValueForProtocol(ma.P_QUIC_V1)
 	return err == nil
+}
+
+// refusedFor is how long a peer whose TCP port refused a dial gets no
+// QUIC guess (QUICSiblings) in joins.
+const refusedFor = 30 * time.Second
+
+// refusals are the peers whose TCP port refused a dial, and when.
+type refusals struct {
+	mu sync.Mutex
+	at map[peer.ID]time.Time
+}
+
+func (r *refusals) note(p peer.ID, now time.Time) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.at == nil {
+		r.at = map[peer.ID]time.Time{}
+	}
+	for q, t := range r.at {
+		if now.Sub(t) > refusedFor {
+			delete(r.at, q)
+		}
+	}
+	r.at[p] = now
+}
+
+func (r *refusals) recent(p peer.ID, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.at[p]
+	return ok && now.Sub(t) <= refusedFor
+}
+
+// tcpRefused reports whether err, a failed dial, holds a TCP address
+// that refused the connection (nothing listens there).
+func tcpRefused(err error) bool {
+	var de *swarm.DialError
+	if !errors.As(err, &de) {
+		return false
+	}
+	for _, te := range de.DialErrors {
+		if _, terr := te.Address.ValueForProtocol(ma.P_TCP); terr == nil && errors.Is(te.Cause, syscall.ECONNREFUSED) {
+			return true
+		}
+	}
+	return false
 }

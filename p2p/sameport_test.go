@@ -2,6 +2,7 @@ package p2p
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strings"
@@ -142,5 +143,43 @@ func TestSlowInbound(t *testing.T) {
 	case remote := <-told:
 		t.Fatalf("told again, of %v", remote)
 	case <-time.After(2 * time.Second):
+	}
+}
+
+// TestJoinRefusedNoGuess: a creator whose TCP port refuses the join's
+// dial (nothing listens: it is not up yet) is asked again without the
+// QUIC guess, which is not refused but times out (5 s): the next
+// attempts fail at once, as before the guess.
+func TestJoinRefusedNoGuess(t *testing.T) {
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := NewNode(Config{Identity: id, ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	absent, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	creator := peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port))}}
+	for i := range 3 {
+		start := time.Now()
+		_, err := node.openJoin(context.Background(), creator)
+		if !errors.Is(err, ErrUnreachable) {
+			t.Fatalf("attempt %d: %v", i, err)
+		}
+		if took := time.Since(start); i > 0 && took > 2*time.Second {
+			t.Fatalf("attempt %d took %v: %v", i, took, err)
+		}
+		node.clearBackoff(absent.PeerID())
 	}
 }

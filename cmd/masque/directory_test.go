@@ -366,3 +366,50 @@ func TestHostUnlisted(t *testing.T) {
 		t.Fatalf("join exit %d:\n%s%s\nhost exit %d:\n%s", c, jout, jerr, code, errOut.String())
 	}
 }
+
+// TestJoinStillOpen: a join by code that cannot reach the creator asks
+// the relays' directories whether the table still has a seat open
+// (netsession's StillOpen: `netsession` `TestJoinWhileSeatOpen`): open
+// while it is listed with a free seat, closed once it has been missing
+// from two answers in a row (one missing answer may be a relay that just
+// restarted).
+func TestJoinStillOpen(t *testing.T) {
+	relayAddr := startTestRelay(t)
+	relays, err := p2p.ParseRelays([]string{relayAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := libp2p.New(libp2p.NoListenAddrs, libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tb := lobby.Table{ID: [16]byte{1, 2, 3}, Name: "friday", Game: "mascarade", Options: "2 players", Taken: 1, Total: 2,
+		Version: lobby.Version, Peer: h.ID(), Players: []string{"ann"}, Addrs: p2p.CircuitAddrs(relays)}
+	if _, err := directory.Do(ctx, h, relays[0], directory.Request{Op: directory.OpPublish, TTL: time.Minute, Table: tb}); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	r := &netRun{relays: relays, out: &out}
+	if r.stillOpen(target{creator: peer.AddrInfo{ID: h.ID()}, id: tb.ID}) != nil {
+		t.Fatal("a table found by invite (not in a directory) gets a StillOpen")
+	}
+	still := r.stillOpen(target{creator: peer.AddrInfo{ID: h.ID()}, id: tb.ID, name: "friday", online: true})
+	if open, known := still(ctx); !open || !known {
+		t.Fatalf("listed with a free seat: open %v known %v", open, known)
+	}
+	if _, err := directory.Do(ctx, h, relays[0], directory.Request{Op: directory.OpWithdraw, ID: tb.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, known := still(ctx); known {
+		t.Fatal("missing from one answer: taken as closed")
+	}
+	if open, known := still(ctx); open || !known {
+		t.Fatalf("missing from two answers: open %v known %v", open, known)
+	}
+	if !strings.Contains(out.String(), "no longer listed") {
+		t.Errorf("the screen: %q", out.String())
+	}
+}

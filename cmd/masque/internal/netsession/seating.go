@@ -422,12 +422,27 @@ type JoinConfig struct {
 	// DialPatience has passed): the attempt's number, the time since the
 	// first, the time left, and the error.
 	OnRetry func(attempt int, elapsed, left time.Duration, err error)
+	// StillOpen, if set, is asked after every such failed attempt whether
+	// the table still has a seat open (its lobby or directory listing);
+	// known is false when that cannot be told. A table known to be open
+	// is asked again past DialPatience, up to MaxDialPatience; one known
+	// to be closed (full, started, gone) ends the join at once, wrapping
+	// ErrTableClosed.
+	StillOpen func(ctx context.Context) (open, known bool)
 }
+
+// ErrTableClosed is wrapped by Join's error when the creator could not
+// be reached and the table is no longer open ([JoinConfig.StillOpen]).
+var ErrTableClosed = errors.New("the table is no longer open (full, started or gone)")
 
 // DialPatience is how long Join keeps trying to reach a creator that does
 // not answer (it may be starting, or the network may be losing packets:
 // over TCP at 25% loss a connection can take a minute and more).
 var DialPatience = 2 * time.Minute
+
+// MaxDialPatience is how long Join keeps trying to reach a creator whose
+// table is still listed with a seat open ([JoinConfig.StillOpen]).
+var MaxDialPatience = 10 * time.Minute
 
 // Dial backoff: the first attempt is asked again after dialBackoffMin,
 // each next one after twice as long, at most dialBackoffMax.
@@ -512,6 +527,8 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
 			continue
+		case !accepted && errors.Is(err, p2p.ErrUnreachable) && cfg.StillOpen != nil && dialClosed(ctx, cfg, &dialUntil, dialStart):
+			return nil, fmt.Errorf("%w: %w", ErrTableClosed, err)
 		case !accepted && errors.Is(err, p2p.ErrUnreachable) && time.Now().Before(dialUntil):
 			// The creator is not reachable (yet): it may be starting, or
 			// the network losing packets. Ask again, less and less often.
@@ -547,6 +564,20 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	return nil, lastErr
+}
+
+// dialClosed asks cfg.StillOpen whether the table still has a seat open:
+// closed, it reports true; open, it gives the dial until MaxDialPatience
+// after start (moving *until).
+func dialClosed(ctx context.Context, cfg JoinConfig, until *time.Time, start time.Time) bool {
+	open, known := cfg.StillOpen(ctx)
+	switch {
+	case known && !open:
+		return true
+	case known && open:
+		*until = start.Add(max(DialPatience, MaxDialPatience))
+	}
+	return false
 }
 
 func truncateName(s string, n int) string {

@@ -239,3 +239,44 @@ func TestJoinKeepsDialling(t *testing.T) {
 		t.Fatalf("%d attempts in 22 s: no backoff", len(retries))
 	}
 }
+
+// TestJoinWhileSeatOpen: a joiner that cannot reach the creator keeps
+// asking past DialPatience while the table is still listed with a seat
+// open (StillOpen), and stops at once, saying so, when it is not: the
+// host's seat was taken or the table is gone.
+func TestJoinWhileSeatOpen(t *testing.T) {
+	defer func(d time.Duration) { DialPatience = d }(DialPatience)
+	DialPatience = time.Second
+	absent, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := testPeer(t)
+	addr := probe.Node.Host().Addrs()[0]
+	probe.Close() // nobody listens there now
+	joiner := testPeer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	asked := 0
+	var closedAt time.Time
+	_, err = joiner.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{addr}},
+		Player: "alice", Keys: table.GenerateSeatSecrets(), Seat: 1,
+		StillOpen: func(context.Context) (open, known bool) {
+			asked++
+			if asked < 3 {
+				return true, true
+			}
+			closedAt = time.Now()
+			return false, true
+		}})
+	if !errors.Is(err, ErrTableClosed) || !errors.Is(err, p2p.ErrUnreachable) {
+		t.Fatalf("join: %v, want ErrTableClosed wrapping the dial's error", err)
+	}
+	if closedAt.Sub(start) <= DialPatience {
+		t.Fatalf("asked whether the table is open %d times in %v: it gave up at DialPatience (%v)", asked, closedAt.Sub(start), DialPatience)
+	}
+	if d := time.Since(closedAt); d > time.Second {
+		t.Fatalf("went on %v after the table closed", d)
+	}
+}
