@@ -444,6 +444,12 @@ var DialPatience = 2 * time.Minute
 // table is still listed with a seat open ([JoinConfig.StillOpen]).
 var MaxDialPatience = 10 * time.Minute
 
+// seatedPatience is how long Join asks again a creator that says this
+// identity holds a seat already (this program restarted, and the
+// creator has not seen the old connection go yet; or a second program
+// shares the identity).
+const seatedPatience = 20 * time.Second
+
 // Dial backoff: the first attempt is asked again after dialBackoffMin,
 // each next one after twice as long, at most dialBackoffMax.
 const (
@@ -512,7 +518,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
-		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Now().Before(dialUntil):
+		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
 			// Our identity holds a seat there: this program restarted,
 			// and the creator has not seen the old connection go yet.
 			// Once it has, it gives the seat back to this request.
