@@ -15,12 +15,14 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -628,6 +630,7 @@ type hostOptions struct {
 	players   int
 	name      string
 	noAdvert  bool
+	unlisted  bool
 	waitSeats time.Duration
 	fresh     bool // --new: never resume an unfinished table
 	moveTime  time.Duration
@@ -694,6 +697,8 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("seats at the table, yours included"))
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
+	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
+		"only those you give the invite can join or watch (an announced table is open to anyone who sees it)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
 	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
@@ -759,6 +764,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return err
 	}
 	defer p.Close()
+	p.Node.OnSlowInbound(r.slowInbound())
 	if restart {
 		st, err := store.Open(r.o.state)
 		if err != nil {
@@ -812,10 +818,16 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--move-time %v: want 1s..%v", moveTime, table.MaxMoveTime)}
 	}
 	moveTime = moveTime.Truncate(time.Second)
+	// The relays' directories the table is listed in (none: --unlisted,
+	// which announces it nowhere).
+	dirRelays := r.relays
+	if o.unlisted {
+		dirRelays, o.noAdvert = nil, true
+	}
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
-		Directory: r.relays, Patience: r.o.timeout,
+		Directory: dirRelays, Patience: r.o.timeout,
 		OnDirectory: func(relay peer.ID, code string, err error) {
 			if err != nil {
 				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
@@ -824,7 +836,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			r.printf("listed in the directory of relay %s: others run 'masque join %s --relay %s'", shortPeer(relay), code, relayAddr(r.relays, relay))
 		},
 		OnOpen: func(t lobby.Table, advErr error) {
-			if o.noAdvert && len(r.relays) == 0 {
+			if o.noAdvert && len(dirRelays) == 0 {
 				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
 				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
@@ -837,6 +849,8 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			}
 			r.printf("%s", keysLine(publish, whose))
 			switch {
+			case o.unlisted:
+				r.printf("not announced by mDNS nor in any directory (--unlisted): only those you give the invite can join or watch")
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")
 			case advErr != nil:
@@ -1133,10 +1147,45 @@ func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
 	return "/p2p/" + id.String()
 }
 
-// inviteAddrs are the node's addresses with /p2p/, non-loopback first.
+// slowInbound says on the host's screen that a player's connection is
+// slow to open (its handshake has not completed after 5 s): on a network
+// losing packets, the joiner keeps trying, and the host otherwise sees
+// nothing until it is seated. Once per address every 30 s at most.
+func (r *netRun) slowInbound() func(ma.Multiaddr) {
+	var mu sync.Mutex
+	told := map[string]time.Time{}
+	return func(remote ma.Multiaddr) {
+		who := remote.String()
+		if first, _ := ma.SplitFirst(remote); first != nil {
+			who = first.Value()
+		}
+		mu.Lock()
+		if time.Since(told[who]) < 30*time.Second {
+			mu.Unlock()
+			return
+		}
+		told[who] = time.Now()
+		mu.Unlock()
+		r.printf("a player at %s is still connecting after 5s: the network is losing packets (or a firewall is in the way); it keeps trying", who)
+	}
+}
+
+// inviteAddrs are the node's addresses with /p2p/, non-loopback first,
+// QUIC before TCP (at 25% packet loss a QUIC dial took 1.4–5.4 s, a TCP
+// one 8–104 s, or failed: the first line is the one people copy).
 func inviteAddrs(p *netsession.Peer) []string {
+	addrs := p.Node.Addrs()
+	slices.SortStableFunc(addrs, func(a, b ma.Multiaddr) int {
+		q := func(m ma.Multiaddr) int {
+			if hasQUIC([]ma.Multiaddr{m}) {
+				return 0
+			}
+			return 1
+		}
+		return q(a) - q(b)
+	})
 	var lan, lo []string
-	for _, a := range p.Node.Addrs() {
+	for _, a := range addrs {
 		s := a.String()
 		if strings.HasPrefix(s, "/ip4/127.") || strings.HasPrefix(s, "/ip6/::1/") {
 			lo = append(lo, s)

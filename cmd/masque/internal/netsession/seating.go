@@ -478,11 +478,45 @@ type JoinConfig struct {
 	// dropped connections without reaching the table
 	// (p2p.JoinConfig.Patience; 0: p2p.DefaultPatience).
 	Patience time.Duration
+	// OnRetry, if set, is told of every attempt to reach the creator that
+	// failed before a seat was given (it is asked again until
+	// DialPatience has passed): the attempt's number, the time since the
+	// first, the time left, and the error.
+	OnRetry func(attempt int, elapsed, left time.Duration, err error)
+	// StillOpen, if set, is asked after every such failed attempt whether
+	// the table still has a seat open (its lobby or directory listing);
+	// known is false when that cannot be told. A table known to be open
+	// is asked again past DialPatience, up to MaxDialPatience; one known
+	// to be closed (full, started, gone) ends the join at once, wrapping
+	// ErrTableClosed.
+	StillOpen func(ctx context.Context) (open, known bool)
 }
 
+// ErrTableClosed is wrapped by Join's error when the creator could not
+// be reached and the table is no longer open ([JoinConfig.StillOpen]).
+var ErrTableClosed = errors.New("the table is no longer open (full, started or gone)")
+
 // DialPatience is how long Join keeps trying to reach a creator that does
-// not answer (it may be starting).
-var DialPatience = 20 * time.Second
+// not answer (it may be starting, or the network may be losing packets:
+// over TCP at 25% loss a connection can take a minute and more).
+var DialPatience = 2 * time.Minute
+
+// MaxDialPatience is how long Join keeps trying to reach a creator whose
+// table is still listed with a seat open ([JoinConfig.StillOpen]).
+var MaxDialPatience = 10 * time.Minute
+
+// seatedPatience is how long Join asks again a creator that says this
+// identity holds a seat already (this program restarted, and the
+// creator has not seen the old connection go yet; or a second program
+// shares the identity).
+const seatedPatience = 20 * time.Second
+
+// Dial backoff: the first attempt is asked again after dialBackoffMin,
+// each next one after twice as long, at most dialBackoffMax.
+const (
+	dialBackoffMin = 300 * time.Millisecond
+	dialBackoffMax = 5 * time.Second
+)
 
 // ErrRefused wraps a creator's refusal.
 var ErrRefused = errors.New("refused")
@@ -500,7 +534,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		seat = 1 // the lobby's count is only a hint: the creator will say
 	}
 	var lastErr error
-	dialUntil := time.Now().Add(DialPatience)
+	dialStart := time.Now()
+	dialUntil := dialStart.Add(DialPatience)
+	dialFails, backoff := 0, dialBackoffMin
 	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -543,7 +579,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
-		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Now().Before(dialUntil):
+		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
 			// Our identity holds a seat there: this program restarted,
 			// and the creator has not seen the old connection go yet.
 			// Once it has, it gives the seat back to this request.
@@ -558,13 +594,23 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
 			continue
+		case !accepted && errors.Is(err, p2p.ErrUnreachable) && cfg.StillOpen != nil && dialClosed(ctx, cfg, &dialUntil, dialStart):
+			return nil, fmt.Errorf("%w: %w", ErrTableClosed, err)
 		case !accepted && errors.Is(err, p2p.ErrUnreachable) && time.Now().Before(dialUntil):
-			// The creator is not reachable (yet): it may be starting.
+			// The creator is not reachable (yet): it may be starting, or
+			// the network losing packets. Ask again, less and less often.
+			dialFails++
+			attempt-- // not counted against the attempts' cap
+			if cfg.OnRetry != nil {
+				now := time.Now()
+				cfg.OnRetry(dialFails, now.Sub(dialStart), dialUntil.Sub(now), err)
+			}
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
-			case <-time.After(300 * time.Millisecond):
+			case <-time.After(backoff):
 			}
+			backoff = min(2*backoff, dialBackoffMax)
 			// Without the swarm's dial backoff cleared, the next attempt
 			// would fail at once (with swarm.ErrDialBackoff).
 			if sw, ok := p.Node.Host().Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
@@ -585,6 +631,20 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	return nil, lastErr
+}
+
+// dialClosed asks cfg.StillOpen whether the table still has a seat open:
+// closed, it reports true; open, it gives the dial until MaxDialPatience
+// after start (moving *until).
+func dialClosed(ctx context.Context, cfg JoinConfig, until *time.Time, start time.Time) bool {
+	open, known := cfg.StillOpen(ctx)
+	switch {
+	case known && !open:
+		return true
+	case known && open:
+		*until = start.Add(max(DialPatience, MaxDialPatience))
+	}
+	return false
 }
 
 func truncateName(s string, n int) string {

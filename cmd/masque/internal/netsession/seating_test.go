@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/grimm"
@@ -322,5 +323,126 @@ func TestHostNeverOffersFixedDeal(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJoinKeepsDialling is issue 29's lossy seating: over TCP at 25%
+// loss both ways a joiner's dial can fail for tens of seconds (the
+// handshake's packets lost again and again), and a joiner that gave up
+// after 20 s left the host at 3/4 for the rest of its --wait. Here the
+// host answers only after 22 s (it is not listening before): the joiner
+// must still be asking then, and say so at every failed attempt.
+func TestJoinKeepsDialling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 22 s")
+	}
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe, err := NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := probe.Node.Host().Addrs()[0] // a port nobody listens on once closed
+	probe.Close()
+
+	joiner := testPeer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var tableID [16]byte
+	tableID[0] = 9
+	var retries []time.Duration
+	var mu sync.Mutex
+	accepted := make(chan struct{})
+	joined := make(chan error, 1)
+	go func() {
+		_, err := joiner.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: id.PeerID(), Addrs: []ma.Multiaddr{addr}}, TableID: tableID,
+			Player: "alice", Keys: table.GenerateSeatSecrets(), Seat: 1,
+			OnRetry: func(attempt int, elapsed, left time.Duration, err error) {
+				mu.Lock()
+				retries = append(retries, elapsed)
+				mu.Unlock()
+			},
+			OnAccepted: func(seat, taken, total int) { close(accepted) }})
+		joined <- err
+	}()
+	select {
+	case err := <-joined:
+		t.Fatalf("the joiner gave up while the host was starting: %v", err)
+	case <-time.After(22 * time.Second):
+	}
+	host, err := NewPeerWithIdentity(id, []string{addr.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	hostKeys := table.GenerateSeatSecrets()
+	tbl, err := host.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: mascarade.GameName, Seats: 2, Name: "bob",
+		CardKey: proveKeys(hostKeys, tableID, 0, id.PeerID()),
+		OptionsFor: func(names []string) ([]byte, error) {
+			return TableOptions(mascarade.GameName, names, nil, true, false, 0)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	go tbl.Seat(ctx)
+	select {
+	case <-accepted:
+	case err := <-joined:
+		t.Fatalf("the joiner gave up: %v", err)
+	case <-ctx.Done():
+		t.Fatal("no seat 30 s after the host came up")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(retries) < 3 || retries[len(retries)-1] < 15*time.Second {
+		t.Fatalf("failed attempts told: %v", retries)
+	}
+	// Backoff: far fewer attempts than one every 300 ms.
+	if len(retries) > 20 {
+		t.Fatalf("%d attempts in 22 s: no backoff", len(retries))
+	}
+}
+
+// TestJoinWhileSeatOpen: a joiner that cannot reach the creator keeps
+// asking past DialPatience while the table is still listed with a seat
+// open (StillOpen), and stops at once, saying so, when it is not: the
+// host's seat was taken or the table is gone.
+func TestJoinWhileSeatOpen(t *testing.T) {
+	defer func(d time.Duration) { DialPatience = d }(DialPatience)
+	DialPatience = time.Second
+	absent, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := testPeer(t)
+	addr := probe.Node.Host().Addrs()[0]
+	probe.Close() // nobody listens there now
+	joiner := testPeer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	start := time.Now()
+	asked := 0
+	var closedAt time.Time
+	_, err = joiner.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{addr}},
+		Player: "alice", Keys: table.GenerateSeatSecrets(), Seat: 1,
+		StillOpen: func(context.Context) (open, known bool) {
+			asked++
+			if asked < 3 {
+				return true, true
+			}
+			closedAt = time.Now()
+			return false, true
+		}})
+	if !errors.Is(err, ErrTableClosed) || !errors.Is(err, p2p.ErrUnreachable) {
+		t.Fatalf("join: %v, want ErrTableClosed wrapping the dial's error", err)
+	}
+	if closedAt.Sub(start) <= DialPatience {
+		t.Fatalf("asked whether the table is open %d times in %v: it gave up at DialPatience (%v)", asked, closedAt.Sub(start), DialPatience)
+	}
+	if d := time.Since(closedAt); d > time.Second {
+		t.Fatalf("went on %v after the table closed", d)
 	}
 }
