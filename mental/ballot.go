@@ -338,7 +338,7 @@ func (s BallotSum) Plus(o BallotSum) (BallotSum, error) {
 		if s[i].A == nil || s[i].B == nil || o[i].A == nil || o[i].B == nil {
 			return nil, fmt.Errorf("mental: tally entry %d is missing", i)
 		}
-		sum[i] = Ciphertext{A: ristretto255.NewElement().Add(s[i].A, o[i].A), B: ristretto255.NewElement().Add(s[i].B, o[i].B)}
+		sum[i] = Ciphertext{A: ristretto255.NewIdentityElement().Add(s[i].A, o[i].A), B: ristretto255.NewIdentityElement().Add(s[i].B, o[i].B)}
 	}
 	return sum, nil
 }
