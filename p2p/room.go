@@ -708,6 +708,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 					if len(missing) > 0 {
 						r.node.log.Warn("game over; no state hash after the last entry from some seats", "seats", missing)
 					}
+					r.logMissingDones(missing)
 					out := r.outcome(nil)
 					out.Unconfirmed = missing
 					return out, nil
@@ -952,6 +953,38 @@ func (r *Room) allDone() bool {
 		}
 	}
 	return true
+}
+
+// logMissingDones logs, when EndWait ran out, each other seat whose done
+// message (with our log's length and final state) did not come, and why
+// as far as this seat can tell: it never confirmed the end's state hash
+// (missing), it said done with another log, or it confirmed the end but
+// its done was lost (it left, or its stream broke, before delivering it).
+func (r *Room) logMissingDones(missing []uint8) {
+	next := r.next()
+	r.mu.RLock()
+	state := r.states[next-1]
+	r.mu.RUnlock()
+	for s := range uint8(len(r.peers)) {
+		if s == r.self || r.retired(s) {
+			continue
+		}
+		d, ok := r.dones[s]
+		var why string
+		switch {
+		case ok && (d.Len != next || d.State != state):
+			why = fmt.Sprintf("it said done with %d entries and another final state", d.Len)
+		case ok:
+			continue
+		case slices.Contains(missing, s):
+			why = "no state hash after the last entry from it either"
+		default:
+			why = "it confirmed the last entry's state but its done never arrived"
+		}
+		connected := r.node.host.Network().Connectedness(r.peers[s]) == network.Connected
+		r.node.log.Warn("game over; no done message from a seat", "seat", s, "entries", next,
+			"waited", r.cfg.EndWait, "connected", connected, "why", why)
+	}
 }
 
 func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {

@@ -110,6 +110,19 @@ func (s *sender) run(ctx context.Context) {
 		s.mu.Unlock()
 		if len(q) == 0 {
 			if draining {
+				if st != nil {
+					// The table is over here and the process may exit at
+					// once: a stream closed, or a connection torn down,
+					// right after the last write can lose frames still in
+					// flight (QUIC discards unacknowledged stream data),
+					// and a peer then waits its whole EndWait for our
+					// done. Wait (bounded by drainSenders) until the
+					// receiver has read to the end.
+					if !finishStream(ctx, st) {
+						s.room.node.log.Info("log stream to a peer not finished cleanly at the end: its last frames may be lost", "peer", s.peer)
+					}
+					st = nil
+				}
 				return
 			}
 			select {
