@@ -1,8 +1,11 @@
 package netsession
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,6 +67,24 @@ func (t timedSeat) author(ctx context.Context, pos uint64) ([]byte, error) {
 	return b, err
 }
 
+// syncBuffer is a bytes.Buffer for the loggers of many peers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
 // rssMB is this process's resident set size in MB (Linux), or 0.
 func rssMB() float64 {
 	data, err := os.ReadFile("/proc/self/status")
@@ -82,7 +103,8 @@ func rssMB() float64 {
 // BenchmarkNetworkLatency plays full 13-player bot games of Mascarade among
 // 13 libp2p peers on loopback TCP in this process (the same seating, state
 // directories with fsync, and rooms as 'masque host'/'masque join') and
-// reports: the process CPU time (user+system, all 13 peers and their
+// reports: the warnings the peers logged (entries applied late, dones
+// missing at the end; each is printed), the process CPU time (user+system, all 13 peers and their
 // libp2p stacks, seating excluded) per log entry, the action latency from the author's entry to every peer
 // having applied and verified it (p50, p99), the game's wall time, and the
 // process RSS divided by 13 (all peers share the process).
@@ -91,8 +113,15 @@ func rssMB() float64 {
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
 	var p50s, p99s, games, rss, cpus []float64
+	warnings := 0
 	for range b.N {
-		p50, p99, game, cpuPerEntry, err := networkGame(b.TempDir(), n)
+		var logs syncBuffer
+		p50, p99, game, cpuPerEntry, err := networkGame(b.TempDir(), n, &logs)
+		if w := logs.String(); w != "" {
+			// Late entries ("entry applied late") and missing dones.
+			b.Log(w)
+			warnings += strings.Count(w, "\n")
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -106,6 +135,7 @@ func BenchmarkNetworkLatency(b *testing.B) {
 	b.ReportMetric(med(games), "game-s")
 	b.ReportMetric(med(rss), "MB/peer")
 	b.ReportMetric(med(cpus), "cpu-ms/entry")
+	b.ReportMetric(float64(warnings)/float64(b.N), "warnings/game")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -120,7 +150,7 @@ func cpuTime() time.Duration {
 
 // networkGame plays one game and returns the latencies, the wall time in
 // seconds and the CPU per entry in milliseconds.
-func networkGame(root string, n int) (p50, p99, game, cpuPerEntry float64, err error) {
+func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
@@ -137,7 +167,8 @@ func networkGame(root string, n int) (p50, p99, game, cpuPerEntry float64, err e
 		if err != nil {
 			return 0, 0, 0, 0, err
 		}
-		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}); err != nil {
+		logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})).With("peer", i)
+		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}, logger); err != nil {
 			return 0, 0, 0, 0, err
 		}
 		cards[i] = table.GenerateSeatSecrets()
