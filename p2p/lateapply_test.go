@@ -61,7 +61,7 @@ func TestLateApplyLogged(t *testing.T) {
 				t.Fatalf("logged late: %v, want %v; log:\n%s", logged, tc.late, buf.String())
 			}
 			if tc.late {
-				for _, want := range []string{"pos=0", "seat=1", "first_via=echo", "first_from=2", "received_from=1", "received_us=" + strconv.FormatInt(now.UnixMicro(), 10)} {
+				for _, want := range []string{"pos=0", "seat=1", "first_via=echo", "first_from=2", "received_from=1", "prev_applied_us=0", "received_us=" + strconv.FormatInt(now.UnixMicro(), 10)} {
 					if !strings.Contains(buf.String(), want) {
 						t.Errorf("late log lacks %q:\n%s", want, buf.String())
 					}

@@ -320,6 +320,8 @@ type Room struct {
 	// when the entry itself reached it, for positions not yet applied
 	// (see lateApply).
 	seen map[uint64]*entrySeen
+	// lastApplied is when the last entry was applied here (appliedAt).
+	lastApplied time.Time
 
 	chat chatState
 }
@@ -1374,10 +1376,13 @@ func (r *Room) saw(pos uint64, seat uint8, via string, at time.Time, entry bool)
 // timestamps (Unix microseconds) that say where it was held: between the
 // first echo and the entry's arrival (the network or the sender), in the
 // inbox (this seat busy), or after it was handled (waiting for an earlier
-// entry). The local seat's own entries are not timed.
+// entry: prev_applied_us, when the entry before it was applied here,
+// is then close to applied_us). The local seat's own entries are not
+// timed, but count as the previous entry.
 func (r *Room) appliedAt(pos uint64, seat uint8, now time.Time) {
-	s := r.seen[pos]
+	s, prev := r.seen[pos], r.lastApplied
 	delete(r.seen, pos)
+	r.lastApplied = now
 	if s == nil || seat == r.self || now.Sub(s.first) <= lateApply {
 		return
 	}
@@ -1389,7 +1394,8 @@ func (r *Room) appliedAt(pos uint64, seat uint8, now time.Time) {
 	}
 	r.node.log.Warn("entry applied late", "pos", pos, "seat", seat, "late", now.Sub(s.first).Round(time.Millisecond),
 		"first_us", us(s.first), "first_via", s.firstVia, "first_from", s.firstSeat,
-		"received_us", us(s.recv), "received_from", s.recvSeat, "handled_us", us(s.handled), "applied_us", now.UnixMicro())
+		"received_us", us(s.recv), "received_from", s.recvSeat, "handled_us", us(s.handled),
+		"prev_applied_us", us(prev), "applied_us", now.UnixMicro())
 }
 
 // traceEntry logs, at debug level, an entry's progress with a timestamp
