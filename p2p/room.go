@@ -1742,6 +1742,10 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			s.SetReadDeadline(time.Now().Add(30 * time.Second))
 		}
 		if m.Type == msgSyncEnd {
+			if took := time.Since(asked); took > slowOpen {
+				r.node.log.Info("sync answer slow", "seat", seat, "from", from, "entries", got, "took", took.Round(time.Millisecond),
+					"asked_us", asked.UnixMicro())
+			}
 			// After the entries it brought: the server's log length, as
 			// of a request made at asked.
 			r.deliver(inbound{seat: seat, msg: &message{Type: msgSynced, From: m.From}, asked: asked})

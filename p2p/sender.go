@@ -134,7 +134,14 @@ func (s *sender) run(ctx context.Context) {
 		}
 		if st == nil {
 			var err error
+			began := time.Now()
 			st, err = s.open(ctx)
+			if took := time.Since(began); took > slowOpen {
+				// Frames queued meanwhile reach the peer that much late
+				// (see lateApply): say so, with the cause if it failed.
+				s.room.node.log.Info("log stream to a peer slow to open", "peer", s.peer, "took", took.Round(time.Millisecond),
+					"frames", len(q), "err", err)
+			}
 			if err != nil {
 				if draining || ctx.Err() != nil {
 					return
@@ -180,6 +187,10 @@ func (s *sender) run(ctx context.Context) {
 		}
 	}
 }
+
+// slowOpen is how long opening a log stream (dialing the peer if need be)
+// may take before it is logged.
+const slowOpen = 500 * time.Millisecond
 
 // writeChunk is the size of one write of queued frames (larger frames are
 // written alone).
