@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -68,5 +69,58 @@ func TestLateApplyLogged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestMissingDoneLogged: when EndWait runs out, each seat whose done did
+// not come is logged with the cause this seat can see, and a seat whose
+// done came is not.
+func TestMissingDoneLogged(t *testing.T) {
+	_, ps := mockPeers(t, 4)
+	tb := signedTable(t, ps)
+	var buf bytes.Buffer
+	ps[0].node.log = slog.New(slog.NewTextHandler(&buf, nil))
+	st, err := store.Create(ps[0].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	order := func(uint64) uint8 { return 1 }
+	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 4, limit: 1, order: order}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	frame, _ := entryFrame(t, ps[1], room.GameID(), 0, 1, room.GameID(), body(0))
+	if v, err := room.handle(inbound{seat: 1, msg: mustDecode(t, frame)}); v != nil || err != nil {
+		t.Fatalf("entry: %v %v", v, err)
+	}
+	final := room.cfg.Replica.StateHash()
+	// Seat 1 said done; seat 2 said done with another log; seat 3 never did.
+	if err := room.onDone(1, 1, final); err != nil {
+		t.Fatal(err)
+	}
+	if err := room.onDone(2, 1, ledger.Hash{9}); err != nil {
+		t.Log(err) // a divergence is reported too; not what is tested here
+	}
+	for _, tc := range []struct {
+		missing []uint8
+		want    string
+	}{
+		{nil, "its done never arrived"},
+		{[]uint8{3}, "no state hash after the last entry from it either"},
+	} {
+		buf.Reset()
+		room.logMissingDones(tc.missing)
+		out := buf.String()
+		if strings.Contains(out, "seat=1 ") {
+			t.Errorf("seat 1 said done, but is logged:\n%s", out)
+		}
+		if !strings.Contains(out, "seat=2 ") || !strings.Contains(out, "said done with 1 entries and another final state") {
+			t.Errorf("seat 2's other end not logged:\n%s", out)
+		}
+		if !strings.Contains(out, "seat=3 ") || !strings.Contains(out, tc.want) {
+			t.Errorf("seat 3 (missing %v) not logged with %q:\n%s", tc.missing, tc.want, out)
+		}
 	}
 }
