@@ -316,6 +316,12 @@ type Room struct {
 	// heard[s] is when seat s was last heard from (any frame, or a sync
 	// answered), in Unix nanoseconds; 0 before Run.
 	heard []atomic.Int64
+	// seen[pos] is when this seat first learnt that entry pos exists and
+	// when the entry itself reached it, for positions not yet applied
+	// (see lateApply).
+	seen map[uint64]*entrySeen
+	// lastApplied is when the last entry was applied here (appliedAt).
+	lastApplied time.Time
 
 	chat chatState
 }
@@ -324,6 +330,9 @@ type inbound struct {
 	seat  uint8
 	msg   *message
 	asked time.Time // msgSynced: when the sync request was made
+	// at is when the message reached this node (deliver): the inbox may
+	// hold it a while before Run handles it.
+	at time.Time
 }
 
 // echoReport is what a seat reported about a position: the hash of the
@@ -392,6 +401,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		syncing:      make([]atomic.Int64, len(t.Roster.Seats)),
 		peerLogs:     make([]peerLog, len(t.Roster.Seats)),
 		heard:        make([]atomic.Int64, len(t.Roster.Seats)),
+		seen:         make(map[uint64]*entrySeen),
 	}
 	msg := ledger.RosterSigningBytes(game)
 	for i, s := range t.Roster.Seats {
@@ -550,6 +560,9 @@ func (r *Room) untrack(s network.Stream) {
 // deliver hands a message to the room's goroutine; false once it is closed.
 func (r *Room) deliver(m inbound) bool {
 	r.contact(m.seat)
+	if m.at.IsZero() {
+		m.at = time.Now()
+	}
 	select {
 	case r.inbox <- m:
 		return true
@@ -708,6 +721,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 					if len(missing) > 0 {
 						r.node.log.Warn("game over; no state hash after the last entry from some seats", "seats", missing)
 					}
+					r.logMissingDones(missing)
 					out := r.outcome(nil)
 					out.Unconfirmed = missing
 					return out, nil
@@ -954,6 +968,38 @@ func (r *Room) allDone() bool {
 	return true
 }
 
+// logMissingDones logs, when EndWait ran out, each other seat whose done
+// message (with our log's length and final state) did not come, and why
+// as far as this seat can tell: it never confirmed the end's state hash
+// (missing), it said done with another log, or it confirmed the end but
+// its done was lost (it left, or its stream broke, before delivering it).
+func (r *Room) logMissingDones(missing []uint8) {
+	next := r.next()
+	r.mu.RLock()
+	state := r.states[next-1]
+	r.mu.RUnlock()
+	for s := range uint8(len(r.peers)) {
+		if s == r.self || r.retired(s) {
+			continue
+		}
+		d, ok := r.dones[s]
+		var why string
+		switch {
+		case ok && (d.Len != next || d.State != state):
+			why = fmt.Sprintf("it said done with %d entries and another final state", d.Len)
+		case ok:
+			continue
+		case slices.Contains(missing, s):
+			why = "no state hash after the last entry from it either"
+		default:
+			why = "it confirmed the last entry's state but its done never arrived"
+		}
+		connected := r.node.host.Network().Connectedness(r.peers[s]) == network.Connected
+		r.node.log.Warn("game over; no done message from a seat", "seat", s, "entries", next,
+			"waited", r.cfg.EndWait, "connected", connected, "why", why)
+	}
+}
+
 func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
 	if r.cfg.OnWait == nil {
 		return
@@ -1055,14 +1101,19 @@ func (r *Room) drainSenders() {
 func (r *Room) handle(m inbound) (*Verdict, error) {
 	switch m.msg.Type {
 	case msgEntry:
+		r.saw(m.msg.Entry.Pos, m.seat, "entry", m.at, true)
 		// An all-zero state hash means the sender reports none (it relays
 		// an entry it has not applied).
 		return r.onEntry(int(m.seat), m.msg.Entry, m.msg.State, m.msg.State != ledger.Hash{})
 	case msgVerdict:
 		return r.onVerdict(m.seat, m.msg.Verdict)
 	case msgEcho:
+		r.saw(m.msg.Pos, m.seat, "echo", m.at, false)
 		return r.onEcho(m.seat, m.msg.Pos, m.msg.Hash, m.msg.State)
 	case msgDone:
+		if m.msg.Pos > 0 {
+			r.saw(m.msg.Pos-1, m.seat, "done", m.at, false)
+		}
 		return nil, r.onDone(m.seat, m.msg.Pos, m.msg.State)
 	case msgSynced:
 		r.onSynced(m.seat, m.msg.From, m.asked)
@@ -1254,6 +1305,7 @@ func (r *Room) advance() (*Verdict, error) {
 			return v, nil
 		}
 		r.traceEntry("entry applied", pos, e.Seat)
+		r.appliedAt(pos, e.Seat, time.Now())
 		state := r.cfg.Replica.StateHash()
 		// Written now, synced and sent by flush once the batch is done.
 		if err := r.cfg.Store.Write(e); err != nil {
@@ -1280,6 +1332,70 @@ func (r *Room) advance() (*Verdict, error) {
 			}
 		}
 	}
+}
+
+// lateApply is how long after this seat first learnt that an entry
+// exists (a seat's echo or done naming it, or the entry itself) it may be
+// applied here before the delay is logged: at a table where every seat
+// applies an entry within milliseconds, a second means a frame held up
+// somewhere (a sender, a stream, the inbox) or a missing predecessor.
+const lateApply = time.Second
+
+// entrySeen is what a seat knows of an entry's way to it (Unix times).
+type entrySeen struct {
+	first     time.Time // the first frame naming it reached this node
+	firstVia  string    // "echo", "done" or "entry"
+	firstSeat uint8     // the seat whose frame that was
+	recv      time.Time // the entry itself first reached this node (zero: not yet)
+	recvSeat  uint8     // from which seat (its author, or a sync answer's server)
+	handled   time.Time // Run took that frame from the inbox
+}
+
+// saw records that a frame from seat naming entry pos (the entry itself
+// when entry is set) reached this node at at. Only positions not yet
+// applied and within maxAhead are kept; Run owns the map.
+func (r *Room) saw(pos uint64, seat uint8, via string, at time.Time, entry bool) {
+	next := r.next()
+	if pos < next || pos >= next+maxAhead {
+		return
+	}
+	s := r.seen[pos]
+	if s == nil {
+		s = &entrySeen{first: at, firstVia: via, firstSeat: seat}
+		r.seen[pos] = s
+	} else if at.Before(s.first) {
+		s.first, s.firstVia, s.firstSeat = at, via, seat
+	}
+	if entry && s.recv.IsZero() {
+		s.recv, s.recvSeat, s.handled = at, seat, time.Now()
+	}
+}
+
+// appliedAt logs entry pos, by seat, applied at now, when that is more
+// than lateApply after this seat first learnt it exists, with the
+// timestamps (Unix microseconds) that say where it was held: between the
+// first echo and the entry's arrival (the network or the sender), in the
+// inbox (this seat busy), or after it was handled (waiting for an earlier
+// entry: prev_applied_us, when the entry before it was applied here,
+// is then close to applied_us). The local seat's own entries are not
+// timed, but count as the previous entry.
+func (r *Room) appliedAt(pos uint64, seat uint8, now time.Time) {
+	s, prev := r.seen[pos], r.lastApplied
+	delete(r.seen, pos)
+	r.lastApplied = now
+	if s == nil || seat == r.self || now.Sub(s.first) <= lateApply {
+		return
+	}
+	us := func(t time.Time) int64 {
+		if t.IsZero() {
+			return 0
+		}
+		return t.UnixMicro()
+	}
+	r.node.log.Warn("entry applied late", "pos", pos, "seat", seat, "late", now.Sub(s.first).Round(time.Millisecond),
+		"first_us", us(s.first), "first_via", s.firstVia, "first_from", s.firstSeat,
+		"received_us", us(s.recv), "received_from", s.recvSeat, "handled_us", us(s.handled),
+		"prev_applied_us", us(prev), "applied_us", now.UnixMicro())
 }
 
 // traceEntry logs, at debug level, an entry's progress with a timestamp
@@ -1626,6 +1742,10 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			s.SetReadDeadline(time.Now().Add(30 * time.Second))
 		}
 		if m.Type == msgSyncEnd {
+			if took := time.Since(asked); took > slowOpen {
+				r.node.log.Info("sync answer slow", "seat", seat, "from", from, "entries", got, "took", took.Round(time.Millisecond),
+					"asked_us", asked.UnixMicro())
+			}
 			// After the entries it brought: the server's log length, as
 			// of a request made at asked.
 			r.deliver(inbound{seat: seat, msg: &message{Type: msgSynced, From: m.From}, asked: asked})

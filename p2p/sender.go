@@ -110,6 +110,19 @@ func (s *sender) run(ctx context.Context) {
 		s.mu.Unlock()
 		if len(q) == 0 {
 			if draining {
+				if st != nil {
+					// The table is over here and the process may exit at
+					// once: a stream closed, or a connection torn down,
+					// right after the last write can lose frames still in
+					// flight (QUIC discards unacknowledged stream data),
+					// and a peer then waits its whole EndWait for our
+					// done. Wait (bounded by drainSenders) until the
+					// receiver has read to the end.
+					if !finishStream(ctx, st) {
+						s.room.node.log.Info("log stream to a peer not finished cleanly at the end: its last frames may be lost", "peer", s.peer)
+					}
+					st = nil
+				}
 				return
 			}
 			select {
@@ -121,7 +134,14 @@ func (s *sender) run(ctx context.Context) {
 		}
 		if st == nil {
 			var err error
+			began := time.Now()
 			st, err = s.open(ctx)
+			if took := time.Since(began); took > slowOpen {
+				// Frames queued meanwhile reach the peer that much late
+				// (see lateApply): say so, with the cause if it failed.
+				s.room.node.log.Info("log stream to a peer slow to open", "peer", s.peer, "took", took.Round(time.Millisecond),
+					"frames", len(q), "err", err)
+			}
 			if err != nil {
 				if draining || ctx.Err() != nil {
 					return
@@ -167,6 +187,10 @@ func (s *sender) run(ctx context.Context) {
 		}
 	}
 }
+
+// slowOpen is how long opening a log stream (dialing the peer if need be)
+// may take before it is logged.
+const slowOpen = 500 * time.Millisecond
 
 // writeChunk is the size of one write of queued frames (larger frames are
 // written alone).

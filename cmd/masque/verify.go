@@ -188,13 +188,32 @@ func auditTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult
 		return res, nil, err
 	}
 	res.Valid = true
+	finalResult(&res, tr, t)
+	return res, t, nil
+}
+
+// replicaResult is the verifyResult of a table's replica after a network
+// game: its seat applied every entry of tr through t (signatures, proofs
+// and rules checked once, as they came), so the transcript is not replayed
+// a second time.
+func replicaResult(games table.Games, tr *ledger.Transcript, t *table.Table) verifyResult {
+	res := verifyResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Valid: true}
+	if game, err := games.Lookup(tr.Roster.Game); err == nil {
+		res.Deal = dealSource(tr, game)
+		res.FixedDeal = res.Deal == dealFixed
+	}
+	finalResult(&res, tr, t)
+	return res
+}
+
+// finalResult fills in whether the game on t is over and its summary.
+func finalResult(res *verifyResult, tr *ledger.Transcript, t *table.Table) {
 	res.Done = t.Phase() == table.PhaseDone
 	if g, err := registry.Lookup(tr.Roster.Game); err == nil {
 		if sum, ok := g.Summarize(t.Rules()); ok {
 			res.Final = &sum
 		}
 	}
-	return res, t, nil
 }
 
 // unattributable reports whether f names no seat that signed the entry: a

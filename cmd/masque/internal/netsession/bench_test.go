@@ -1,14 +1,18 @@
 package netsession
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,14 +32,24 @@ type clock struct {
 	applied  map[uint64][]time.Time
 }
 
-// timedSeat is a Seat whose Apply and Author are timed.
+// timedSeat is a Seat whose Apply, ApplyVerified and Author are timed. The
+// room calls ApplyVerified (the Seat is a p2p.VerifiedApplier), so both
+// apply paths must record: a wrapper of Apply alone records nothing.
 type timedSeat struct {
 	*Seat
 	c *clock
 }
 
-func (t timedSeat) Apply(e *ledger.Entry) error {
-	if err := t.Seat.Apply(e); err != nil {
+// Compile-time check: the room must see the wrapper as a VerifiedApplier,
+// as it sees the Seat, or the benchmark measures another path.
+var _ p2p.VerifiedApplier = timedSeat{}
+
+func (t timedSeat) Apply(e *ledger.Entry) error { return t.timed(e, t.Seat.Apply) }
+
+func (t timedSeat) ApplyVerified(e *ledger.Entry) error { return t.timed(e, t.Seat.ApplyVerified) }
+
+func (t timedSeat) timed(e *ledger.Entry, apply func(*ledger.Entry) error) error {
+	if err := apply(e); err != nil {
 		return err
 	}
 	now := time.Now()
@@ -51,6 +65,24 @@ func (t timedSeat) author(ctx context.Context, pos uint64) ([]byte, error) {
 	t.c.authored[pos] = time.Now()
 	t.c.mu.Unlock()
 	return b, err
+}
+
+// syncBuffer is a bytes.Buffer for the loggers of many peers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // rssMB is this process's resident set size in MB (Linux), or 0.
@@ -71,31 +103,55 @@ func rssMB() float64 {
 // BenchmarkNetworkLatency plays full 13-player bot games of Mascarade among
 // 13 libp2p peers on loopback TCP in this process (the same seating, state
 // directories with fsync, and rooms as 'masque host'/'masque join') and
-// reports: the action latency from the author's entry to every peer
+// reports: the warnings the peers logged (entries applied late, dones
+// missing at the end; each is printed), the process CPU time (user+system, all 13 peers and their
+// libp2p stacks, seating excluded) per log entry, the action latency from the author's entry to every peer
 // having applied and verified it (p50, p99), the game's wall time, and the
 // process RSS divided by 13 (all peers share the process).
 //
 //	go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
-	var p50s, p99s, games, rss []float64
+	var p50s, p99s, games, rss, cpus []float64
+	warnings := 0
 	for range b.N {
-		p50, p99, game, err := networkGame(b.TempDir(), n)
+		var logs syncBuffer
+		p50, p99, game, cpuPerEntry, err := networkGame(b.TempDir(), n, &logs)
+		if w := logs.String(); w != "" {
+			// Late entries ("entry applied late") and missing dones
+			// (warnings), slow dials and sync answers (information).
+			b.Log(w)
+			warnings += strings.Count(w, "level=WARN")
+		}
 		if err != nil {
 			b.Fatal(err)
 		}
 		p50s, p99s, games = append(p50s, p50), append(p99s, p99), append(games, game)
 		rss = append(rss, rssMB()/n)
+		cpus = append(cpus, cpuPerEntry)
 	}
 	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 	b.ReportMetric(med(p50s), "p50-ms")
 	b.ReportMetric(med(p99s), "p99-ms")
 	b.ReportMetric(med(games), "game-s")
 	b.ReportMetric(med(rss), "MB/peer")
+	b.ReportMetric(med(cpus), "cpu-ms/entry")
+	b.ReportMetric(float64(warnings)/float64(b.N), "warnings/game")
 	b.ReportMetric(0, "ns/op")
 }
 
-func networkGame(root string, n int) (p50, p99, game float64, err error) {
+// cpuTime is this process's CPU time so far (user and system), or 0.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// networkGame plays one game and returns the latencies, the wall time in
+// seconds and the CPU per entry in milliseconds.
+func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
@@ -110,10 +166,11 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 	for i := range peers {
 		id, err := identity.Generate()
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, 0, err
 		}
-		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}); err != nil {
-			return 0, 0, 0, err
+		logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})).With("peer", i)
+		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}, logger); err != nil {
+			return 0, 0, 0, 0, err
 		}
 		cards[i] = table.GenerateSeatSecrets()
 	}
@@ -135,7 +192,7 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, fmt.Errorf("seat %d: %w", i, err)
+			return 0, 0, 0, 0, fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
 	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}}
@@ -154,20 +211,20 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 	for i, s := range seatings {
 		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, secretBytes(cards[i]))
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 		stores[i] = st
 		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
 			Bot: true, Seed: 1})
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 		ts := timedSeat{seat, c}
 		if rooms[i], err = peers[i].Node.OpenRoom(p2p.RoomConfig{Store: st, Replica: ts, Author: ts.author, Timeout: time.Minute}); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, 0, err
 		}
 	}
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i := range rooms {
 		wg.Go(func() {
 			out, err := rooms[i].Run(ctx)
@@ -178,22 +235,22 @@ func networkGame(root string, n int) (p50, p99, game float64, err error) {
 		})
 	}
 	wg.Wait()
-	game = time.Since(start).Seconds()
+	game, cpu := time.Since(start).Seconds(), cpuTime()-cpu0
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, fmt.Errorf("peer %d: %w", i, err)
+			return 0, 0, 0, 0, fmt.Errorf("peer %d: %w", i, err)
 		}
 	}
 	var lat []float64
 	for pos, at := range c.authored {
 		ap := c.applied[pos]
 		if len(ap) != n {
-			return 0, 0, 0, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
+			return 0, 0, 0, 0, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
 		}
 		lat = append(lat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
 	}
 	slices.Sort(lat)
-	return lat[len(lat)/2], lat[len(lat)*99/100], game, nil
+	return lat[len(lat)/2], lat[len(lat)*99/100], game, float64(cpu.Microseconds()) / 1000 / float64(len(lat)), nil
 }
 
 func secretBytes(k table.SeatSecrets) []byte {

@@ -295,6 +295,11 @@ func (g *Game) Result() (*p2p.Outcome, error) {
 	return g.out, g.err
 }
 
+// Table is the seat's replica: every entry of the log applied, each one's
+// signature, proofs and rules checked as it came. Call it once Result has
+// returned (the room no longer applies entries).
+func (g *Game) Table() *table.Table { return g.seat.tab }
+
 // Transcript is the roster, its signatures and the log so far.
 func (g *Game) Transcript() *ledger.Transcript {
 	t := g.cfg.Store.Table()
