@@ -271,9 +271,9 @@ func TestStoredVerdictChecked(t *testing.T) {
 		{"own timeout of the seat due", 4, 100, func(t *testing.T, b *bench) *Verdict {
 			return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 0})
 		}, ""},
-		{"a late timeout declared by another seat", 4, 100, func(t *testing.T, b *bench) *Verdict {
+		{"a late timeout declared by one other seat alone", 4, 100, func(t *testing.T, b *bench) *Verdict {
 			return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: 3})
-		}, ""},
+		}, "only 1 of the 5 seats declared it"},
 		{"an equivocation", 4, 100, func(t *testing.T, b *bench) *Verdict {
 			return b.verdict(t, *equivocation(b, 3))
 		}, ""},
@@ -335,5 +335,114 @@ func TestStoredVerdictChecked(t *testing.T) {
 				t.Fatalf("got %v, %+v; want an error naming the directory and %q", err, out, c.refused)
 			}
 		})
+	}
+}
+
+// TestStoredLateTimeoutNeedsItsMajority is the second outside review's
+// attack on a state directory: someone who can write a seat's state
+// directory (not its identity key, kept in the config directory) and
+// holds one colluder's signature stores that colluder's timeout of an
+// honest seat at a past position. Restarted, the peer took it as a late
+// timeout it had adopted (checkStored could not recount the declarers)
+// and reported the honest seat silent, cutting the log there. A stored
+// late timeout must carry the declarations of more than half the table
+// (the named seat and this one left out), as when it was adopted.
+func TestStoredLateTimeoutNeedsItsMajority(t *testing.T) {
+	// Five seats, this peer seat 0; seat 2 authored entry 2, which it
+	// holds (4 entries stored). More than half the table is 3 seats:
+	// the declarers can only be seats 1, 3 and 4.
+	late := func(b *bench, declarer uint8) *Verdict {
+		return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: declarer})
+	}
+	for _, c := range []struct {
+		name    string
+		vs      func(b *bench) []*Verdict
+		refused string // "" when accepted
+	}{
+		{"one colluder's declaration (the attack)", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3)}
+		}, "1 of the 5 seats declared it"},
+		{"two declarations", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1)}
+		}, "2 of the 5 seats declared it"},
+		{"one declarer repeated", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1), late(b, 3)}
+		}, "declared twice by seat 3"},
+		{"a declaration of another position", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1), b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 3, Seat: 3, Declarer: 4})}
+		}, "another verdict than the one adopted"},
+		{"a declaration's signature altered", func(b *bench) []*Verdict {
+			v := late(b, 4)
+			v.Sig[3] ^= 1
+			return []*Verdict{late(b, 3), late(b, 1), v}
+		}, "bad signature by declarer seat 4"},
+		{"declarations beside a verdict of this seat", func(b *bench) []*Verdict {
+			return []*Verdict{b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 0}), late(b, 3)}
+		}, "only a late timeout is stored with declarations"},
+		{"the majority's declarations", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1), late(b, 4)}
+		}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBench(t, 5, 0, 4, 100, nil)
+			vs := c.vs(b)
+			var raw []byte
+			for _, v := range vs {
+				enc, err := v.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw = append(raw, enc...)
+			}
+			if err := b.st.SaveVerdict(raw); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // Run must decide on the stored verdict alone
+			out, err := b.room.Run(ctx)
+			if c.refused == "" {
+				if err != nil || out.Verdict == nil || out.Verdict.Pos != 2 || out.Verdict.Seat != 2 || out.Entries != 2 {
+					t.Fatalf("refused: %v, %+v", err, out)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.refused) || !strings.Contains(err.Error(), b.st.Dir()) {
+				t.Fatalf("got %v, %+v; want an error naming the directory and %q", err, out, c.refused)
+			}
+		})
+	}
+}
+
+// TestAdoptedLateTimeoutSurvivesRestart: a late timeout this peer adopts
+// once more than half the table declared it is stored with their
+// declarations, and a restart on that state directory accepts it (the
+// check of TestStoredLateTimeoutNeedsItsMajority refuses only forgeries).
+func TestAdoptedLateTimeoutSurvivesRestart(t *testing.T) {
+	b := newBench(t, 5, 0, 4, 100, nil)
+	var adopted *Verdict
+	for _, d := range []uint8{1, 3, 4} {
+		got, err := b.room.onVerdict(d, b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: d}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		adopted = got
+	}
+	if adopted == nil {
+		t.Fatal("three of five seats declared seat 2 silent: not adopted")
+	}
+	if _, err := b.room.conclude(adopted); err != nil {
+		t.Fatal(err)
+	}
+	b.room.Close()
+	room, err := b.ps[0].node.OpenRoom(RoomConfig{Store: b.st, Replica: &counter{seats: 5, limit: 100}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := room.Run(ctx)
+	if err != nil || out.Verdict == nil || out.Verdict.Pos != 2 || out.Verdict.Seat != 2 || out.Entries != 2 {
+		t.Fatalf("restarted: %v, %+v; want the adopted timeout of seat 2 at entry 2", err, out)
 	}
 }

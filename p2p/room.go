@@ -282,10 +282,11 @@ type Room struct {
 	// local timer behind timeout verdicts, ours and the peers' we adopt.
 	waitPos   uint64
 	waitSince time.Time
-	// lateTimeouts[pos] are the seats that declared the seat due at pos
-	// silent there when this peer already holds that entry (it authored
-	// it, or got it, after they stopped waiting): see onVerdict.
-	lateTimeouts map[uint64]map[uint8]bool
+	// lateTimeouts[pos] are the declarations, by declarer, that the seat
+	// due at pos was silent there when this peer already holds that entry
+	// (it authored it, or got it, after they stopped waiting): see
+	// lateTimeout. One adopted is stored with them (conclude).
+	lateTimeouts map[uint64]map[uint8]*Verdict
 	// statements[s] is seat s's own signed word that it stopped, its
 	// replica disagreeing with more than half the table (a divergence verdict
 	// naming its declarer): a timeout of s ends the table with it
@@ -387,7 +388,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		dones:        make(map[uint8]echoReport),
 		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
-		lateTimeouts: make(map[uint64]map[uint8]bool),
+		lateTimeouts: make(map[uint64]map[uint8]*Verdict),
 		statements:   make([]*Verdict, len(t.Roster.Seats)),
 		syncing:      make([]atomic.Int64, len(t.Roster.Seats)),
 		peerLogs:     make([]peerLog, len(t.Roster.Seats)),
@@ -1007,9 +1008,20 @@ func (r *Room) Verdict() *Verdict {
 	return r.verdict
 }
 
-// conclude stores and announces a verdict.
+// conclude stores and announces a verdict. A late timeout declared by
+// other seats is stored with the declarations that made this peer adopt
+// it (lateTimeout), so that a restart can recount them (checkStored).
 func (r *Room) conclude(v *Verdict) (*Outcome, error) {
-	enc, err := v.MarshalBinary()
+	var decl []*Verdict
+	if v.Kind == VerdictTimeout && v.Declarer != r.self {
+		votes := r.lateTimeouts[v.Pos]
+		for s := range uint8(len(r.peers)) {
+			if d := votes[s]; d != nil && s != v.Declarer {
+				decl = append(decl, d)
+			}
+		}
+	}
+	enc, err := MarshalStoredVerdict(v, decl)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: verdict: %w", err)
 	}
@@ -1507,10 +1519,10 @@ func (r *Room) lateTimeout(v *Verdict) (*Verdict, error) {
 	}
 	votes := r.lateTimeouts[v.Pos]
 	if votes == nil {
-		votes = make(map[uint8]bool)
+		votes = make(map[uint8]*Verdict)
 		r.lateTimeouts[v.Pos] = votes
 	}
-	votes[v.Declarer] = true
+	votes[v.Declarer] = v
 	if len(votes) < r.majority() {
 		return nil, nil
 	}
