@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -71,5 +72,53 @@ func TestVerifyReportsTheVerdict(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "not finished") || !strings.Contains(errOut, "t.masque.verdict ignored") {
 			t.Errorf("%s: exit %d, out %q, err %q; want 0, the verdict ignored", bad.name, code, out, errOut)
 		}
+	}
+}
+
+// TestVerifyInvalidEntryMustExtendTheLog is the third look's attack on
+// T.verdict: two colluders, the author of entry n-1 signing two versions
+// of it (A to an honest seat X, B kept), hold X's honest entry n, signed
+// on A. They write the log up to B and, beside it, an invalid-entry
+// verdict whose evidence is X's entry n: it does not chain onto B, the
+// rules refuse it ("wrong previous hash"), and verify named X as having
+// broken the rules (exit 1). An entry that does not extend the log shows
+// no fault of its author (the previous entry's author may have signed
+// another): verify ignores such a verdict with a warning.
+func TestVerifyInvalidEntryMustExtendTheLog(t *testing.T) {
+	h := vecTable(t, "verdict-fork", 0, true)
+	vecPrepared(h)
+	full := h.Transcript()
+	n := len(full.Entries) - 1
+	if n < 2 {
+		t.Fatalf("%d entries: too short", len(full.Entries))
+	}
+	tr := *full
+	tr.Entries = full.Entries[:n]
+	enc, err := tr.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "t.masque")
+	if err := os.WriteFile(path, enc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// X's entry n as X signed it on the colluder's other version of
+	// entry n-1 (another previous hash, X's own signature).
+	x := *full.Entries[n]
+	x.Prev[0] ^= 1
+	x.Sign(h.GameID(), h.Seats[x.Seat].Sign)
+	declarer := (int(x.Seat) + 1) % 4
+	v := &p2p.Verdict{Kind: p2p.VerdictInvalidEntry, Game: h.GameID(), Pos: uint64(n), Seat: x.Seat,
+		Reason: "previous hash does not match the log", Evidence: []*ledger.Entry{&x}, Declarer: uint8(declarer)}
+	if err := v.Sign(h.Seats[declarer].Sign); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeVerdictFile(path, v); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runOut("verify", path)
+	if code != 0 || strings.Contains(out, "breaks the rules") || !strings.Contains(errOut, "t.masque.verdict ignored") ||
+		!strings.Contains(errOut, "does not extend this log") {
+		t.Fatalf("verify: exit %d, out %q, err %q; want 0, the verdict ignored: entry %d does not extend this log", code, out, errOut, n)
 	}
 }
