@@ -446,3 +446,47 @@ func TestAdoptedLateTimeoutSurvivesRestart(t *testing.T) {
 		t.Fatalf("restarted: %v, %+v; want the adopted timeout of seat 2 at entry 2", err, out)
 	}
 }
+
+// TestForkedEntryBlamesNotItsAuthor is the third look's attack on an
+// honest peer: two colluders of five, seat 3 signing two versions of
+// entry 3 (A to the honest seat 4, B to this peer, seat 0) and seat 1
+// relaying seat 4's honest entry 4, signed onto A, to this peer before
+// seat 4's own echo of A arrives (a faster path than seat 4's relayed
+// one), as an invalid-entry verdict or as the entry alone. The entry did
+// not chain onto this peer's log, and this peer declared seat 4's entry
+// invalid, stopped and stored it; the others, who hold A, played on and
+// then timed this honest peer out. An entry that does not chain onto the
+// log shows no fault of its author (the previous entry's author may have
+// signed another): it is held, and this peer fetches that author's log,
+// where the other version proves the equivocation.
+func TestForkedEntryBlamesNotItsAuthor(t *testing.T) {
+	for _, asVerdict := range []bool{true, false} {
+		t.Run(fmt.Sprintf("as a verdict: %v", asVerdict), func(t *testing.T) {
+			b := newBench(t, 5, 0, 4, 100, nil) // this peer holds B: b.log[3]
+			a := &ledger.Entry{Pos: 3, Seat: 3, Prev: b.log[2].Hash(), Body: body(3, 'a')}
+			a.Sign(b.game, b.ps[3].id.SigningKey())
+			x := &ledger.Entry{Pos: 4, Seat: 4, Prev: a.Hash(), Body: body(4)}
+			x.Sign(b.game, b.ps[4].id.SigningKey())
+			var got *Verdict
+			var err error
+			if asVerdict {
+				got, err = b.room.onVerdict(1, b.verdict(t, Verdict{Kind: VerdictInvalidEntry, Pos: 4, Seat: 4,
+					Reason: "previous hash does not match the log", Evidence: []*ledger.Entry{x}, Declarer: 1}))
+			} else {
+				got, err = b.room.onEntry(1, x, ledger.Hash{}, false)
+			}
+			if err != nil || got != nil {
+				t.Fatalf("seat 4's entry signed onto seat 3's other entry 3: verdict %v, error %v; want it held, nobody blamed", got, err)
+			}
+			if !b.room.conflict {
+				t.Fatal("the entry is held but no conflict is being resolved: the other entry 3 is not fetched")
+			}
+			// Seat 4's log, fetched, brings seat 3's other entry 3: the
+			// equivocation that explains the fork.
+			got, err = b.room.onEntry(4, a, ledger.Hash{}, false)
+			if err != nil || got == nil || got.Kind != VerdictEquivocation || got.Seat != 3 || got.Pos != 3 {
+				t.Fatalf("seat 3's other entry 3: verdict %v, error %v; want seat 3's equivocation", got, err)
+			}
+		})
+	}
+}

@@ -1241,12 +1241,23 @@ func (r *Room) advance() (*Verdict, error) {
 		}
 		reason := ""
 		if e.Prev != r.prevHash() {
-			if r.conflict && e.Seat != r.self {
-				// A seat holds another entry than ours before this one,
-				// and its entries are being fetched: this one may chain
-				// onto that entry. It is judged once the conflict is
-				// resolved (an equivocation verdict), or its author times
-				// out.
+			if e.Seat != r.self && pos > 0 {
+				// This entry may chain onto another version of the entry
+				// before it, which that entry's author signed besides
+				// ours (a fork it showed some seats): it shows no fault
+				// of its own author. It is held, and the author's log is
+				// fetched (as by conflictAt): the other version proves the
+				// equivocation; if none comes, the author times out.
+				// Judging it here let two colluders, relaying an honest
+				// seat's entry signed onto the other version faster than
+				// its author's echo, make this peer blame that seat.
+				if !r.conflict {
+					r.node.log.Info("an entry follows another version of the entry before it: fetching its author's log", "pos", pos, "seat", e.Seat)
+					r.conflict = true
+					if r.runCtx != nil {
+						r.syncAll(r.runCtx, min(pos-1, r.confirmed[e.Seat]), []uint8{e.Seat})
+					}
+				}
 				return nil, nil
 			}
 			reason = "previous hash does not match the log"

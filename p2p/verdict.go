@@ -17,8 +17,11 @@ type VerdictKind uint8
 // Verdict kinds.
 const (
 	// VerdictInvalidEntry: the entry in Evidence[0], validly signed by
-	// Seat, failed Replica.Apply (or does not chain onto the log). Every
-	// honest peer reaches it on its own, since all run the same Apply.
+	// Seat, failed Replica.Apply (or, at position 0, does not start from
+	// the game id). Every honest peer reaches it on its own, since all
+	// run the same Apply. An entry that does not chain onto the log at a
+	// later position is held, never judged: it may follow another version
+	// of the previous entry, which that entry's author signed.
 	VerdictInvalidEntry VerdictKind = 1
 	// VerdictEquivocation: Evidence holds two different entries, both
 	// validly signed by Seat for position Pos, ordered by entry hash. The
