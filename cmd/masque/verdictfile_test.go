@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -121,4 +123,79 @@ func TestVerifyInvalidEntryMustExtendTheLog(t *testing.T) {
 		!strings.Contains(errOut, "does not extend this log") {
 		t.Fatalf("verify: exit %d, out %q, err %q; want 0, the verdict ignored: entry %d does not extend this log", code, out, errOut, n)
 	}
+}
+
+// FuzzVerdictFile: T.verdict is a file anyone may write beside a
+// transcript. No content panics readVerdictFile or checkVerdict: the
+// decoded verdict is checked as found, then once more re-signed by its
+// declarer (and its evidence by the seat it names, when in range) so
+// that the checks after the signatures are reached with arbitrary
+// positions, seats and entries; a verdict that passes names seats of the
+// roster.
+func FuzzVerdictFile(f *testing.F) {
+	var tr *ledger.Transcript
+	var h interface {
+		GameID() ledger.Hash
+	}
+	var keys []ed25519.PrivateKey
+	f.Add([]byte("masque verdict v1\n"))
+	f.Add([]byte("masque verdict v0\n\x04"))
+	e := &ledger.Entry{Pos: 4, Seat: 0, Body: []byte{1, 2, 3}}
+	for _, v := range []*p2p.Verdict{
+		{Kind: p2p.VerdictTimeout, Pos: 4, Seat: 0, Reason: "silent", Declarer: 1},
+		{Kind: p2p.VerdictInvalidEntry, Pos: 4, Seat: 0, Evidence: []*ledger.Entry{e}, Declarer: 2},
+		{Kind: p2p.VerdictEquivocation, Pos: 2, Seat: 2, Evidence: []*ledger.Entry{e, e}, Declarer: 3},
+		{Kind: p2p.VerdictInvalidEntry, Pos: 0, Seat: 0, Evidence: []*ledger.Entry{{Seat: 0, Body: []byte{0}}}, Declarer: 2},
+	} {
+		enc, err := v.MarshalBinary()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(append([]byte(verdictMagic), enc...))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tr == nil {
+			hh := vecTable(t, "verdict-fuzz", 0, true)
+			vecPrepared(hh)
+			tr, h = hh.Transcript(), hh
+			for _, s := range hh.Seats {
+				keys = append(keys, s.Sign)
+			}
+		}
+		path := filepath.Join(t.TempDir(), "t.masque")
+		if err := os.WriteFile(path+verdictSuffix, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		v, err := readVerdictFile(path)
+		if err != nil || v == nil {
+			return
+		}
+		g, err := newApp(nil, nil, nil).games.Lookup(tr.Roster.Game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func() {
+			tb, err := table.Replay(tr, g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vv, err := checkVerdict(tr, tb, v)
+			if err == nil && (vv.Seat >= len(tr.Roster.Seats) || vv.Declarer >= len(tr.Roster.Seats)) {
+				t.Fatalf("verdict %v passed naming seats out of the roster", v)
+			}
+		}
+		check()
+		v.Game = h.GameID()
+		for _, e := range v.Evidence {
+			if int(e.Seat) < len(keys) {
+				e.Sign(v.Game, keys[e.Seat])
+			}
+		}
+		if int(v.Declarer) < len(keys) {
+			if err := v.Sign(keys[v.Declarer]); err != nil {
+				return
+			}
+		}
+		check()
+	})
 }
