@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/store"
@@ -488,5 +489,45 @@ func TestForkedEntryBlamesNotItsAuthor(t *testing.T) {
 				t.Fatalf("seat 3's other entry 3: verdict %v, error %v; want seat 3's equivocation", got, err)
 			}
 		})
+	}
+}
+
+// TestColluderTimeoutWaitsForTheComebackRule is the third look's attack
+// on issue 29's rule: this peer's timer for seat 4's entry 4 has run out
+// (its network was down a while), but seat 2 reports holding that entry
+// (an echo): the entry exists, and the run loop fetches it rather than
+// declare seat 4 silent (mayDeclare). A colluder's timeout verdict for
+// that position made this peer declare it at once ("our own timer says
+// the same"), bypassing the rule: the honest seat 4 was blamed. The
+// peer's own timer now backs a colluder's verdict only where the run loop
+// would declare it itself.
+func TestColluderTimeoutWaitsForTheComebackRule(t *testing.T) {
+	b := newBench(t, 5, 0, 4, 100, nil)
+	r := b.room
+	r.cfg.Timeout = time.Second
+	now := time.Now()
+	r.waitPos, r.waitSince = 4, now.Add(-2*time.Second)
+	for s := range uint8(5) {
+		r.contact(s)
+	}
+	r.claimAt(2, 4) // seat 2 echoed entry 4
+	got, err := r.onVerdict(1, b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 1}))
+	if err != nil || got != nil {
+		t.Fatalf("a colluder's timeout of seat 4, whose entry seat 2 holds: verdict %v, error %v; want none (the entry is fetched)", got, err)
+	}
+	// Where the entry is truly missing (no seat reports it, and seats
+	// asked after the timer ran out answered without it), the colluder's
+	// verdict is this peer's own too.
+	b2 := newBench(t, 5, 0, 4, 100, nil)
+	r2 := b2.room
+	r2.cfg.Timeout = time.Second
+	r2.waitPos, r2.waitSince = 4, now.Add(-3*time.Second)
+	for s := range uint8(5) {
+		r2.contact(s)
+	}
+	r2.onSynced(2, 4, now) // seat 2, asked after the timer ran out, holds 4 entries
+	got, err = r2.onVerdict(1, b2.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 1}))
+	if err != nil || got == nil || got.Kind != VerdictTimeout || got.Seat != 4 || got.Declarer != 0 {
+		t.Fatalf("seat 4's entry missing everywhere: verdict %v, error %v; want this peer's own timeout of seat 4", got, err)
 	}
 }

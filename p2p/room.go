@@ -1476,9 +1476,9 @@ func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 func (r *Room) onTimeout(from uint8, v *Verdict) (*Verdict, error) {
 	pos, seat, ok := r.cfg.Replica.Next()
 	if ok && v.Pos == pos && v.Seat == seat && v.Pos == r.waitPos && seat != r.self &&
-		r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout {
-		// Our own timer says the same: the verdict is ours too, signed
-		// by this peer.
+		r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout && r.ownTimeout(pos, seat, time.Now()) {
+		// Our own timer says the same, and the run loop would declare
+		// it: the verdict is ours too, signed by this peer.
 		return r.timeout(pos, seat, time.Since(r.waitSince))
 	}
 	if ok {
@@ -1488,6 +1488,24 @@ func (r *Room) onTimeout(from uint8, v *Verdict) (*Verdict, error) {
 	}
 	r.node.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "peer", r.peers[from], "verdict", v.String())
 	return nil, nil
+}
+
+// ownTimeout applies the run loop's rule for declaring seat, due at pos,
+// silent now, once this peer's timer has run out: not cut off from the
+// table, and the entry missing on the seats it reaches (mayDeclare; it
+// asks them again otherwise). A peer's timeout verdict is adopted on our
+// own timer only under the same rule: a colluder's verdict must not make
+// this peer, back from an outage, blame a seat whose entry another seat
+// holds (issue 29).
+func (r *Room) ownTimeout(pos uint64, seat uint8, now time.Time) bool {
+	if _, cut := r.cutOff(now, seat); cut {
+		return false
+	}
+	ctx := r.runCtx
+	if ctx == nil {
+		ctx = r.ctx
+	}
+	return r.mayDeclare(ctx, pos, now)
 }
 
 // timeout returns this peer's signed verdict that seat was silent at pos
