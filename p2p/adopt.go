@@ -123,12 +123,12 @@ func (r *Room) storedVerdict() (*Verdict, error) {
 	if err != nil || raw == nil {
 		return nil, err
 	}
-	v, err := UnmarshalVerdict(raw)
+	v, decl, err := UnmarshalStoredVerdict(raw)
 	if err == nil {
 		err = v.Verify(r.roster)
 	}
 	if err == nil {
-		err = r.checkStored(v)
+		err = r.checkStored(v, decl)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("p2p: the verdict in the state directory %s is refused (the directory was altered or damaged): %w", r.cfg.Store.Dir(), err)
@@ -137,15 +137,20 @@ func (r *Room) storedVerdict() (*Verdict, error) {
 }
 
 // checkStored says whether this peer could have stored v, a verified
-// verdict, at the end of the replayed log: a self-proving equivocation;
-// its own invalid-entry or timeout verdict for the entry due next; a
-// timeout it adopted for a position it holds, declared by another seat
-// (it cannot recount the seats that declared it); or a seat's statement
-// that it stopped, ending the table where that seat was due. Never a
-// timeout naming this seat, nor one after the game's last entry.
-func (r *Room) checkStored(v *Verdict) error {
+// verdict, with the declarations decl beside it, at the end of the
+// replayed log: a self-proving equivocation; its own invalid-entry or
+// timeout verdict for the entry due next; a timeout it adopted for a
+// position it holds, declared by other seats, stored with their
+// declarations (lateDeclared: more than half the table); or a seat's
+// statement that it stopped, ending the table where that seat was due.
+// Never a timeout naming this seat, nor one after the game's last entry.
+func (r *Room) checkStored(v *Verdict, decl []*Verdict) error {
 	next := r.next()
 	pos, due, ok := r.cfg.Replica.Next()
+	late := v.Kind == VerdictTimeout && ok && v.Declarer != r.self && v.Seat != r.self
+	if len(decl) > 0 && !late {
+		return fmt.Errorf("%v: %d declarations stored beside it, but only a late timeout is stored with declarations", v, len(decl))
+	}
 	switch v.Kind {
 	case VerdictEquivocation:
 		return nil
@@ -162,7 +167,7 @@ func (r *Room) checkStored(v *Verdict) error {
 		case v.Declarer == r.self && v.Pos == pos && v.Seat == due:
 			return nil
 		case v.Declarer != r.self && v.Declarer != v.Seat && v.Pos < next && r.logSeat(v.Pos) == v.Seat:
-			return nil
+			return r.lateDeclared(v, decl)
 		}
 	case VerdictDivergence:
 		if v.Seat == v.Declarer && v.Seat != r.self && ok && v.Seat == due {
@@ -173,6 +178,34 @@ func (r *Room) checkStored(v *Verdict) error {
 		return fmt.Errorf("%v: not a verdict this seat could have stored after %d entries (seat %d due at entry %d)", v, next, due, pos)
 	}
 	return fmt.Errorf("%v: not a verdict this seat could have stored after %d entries (the whole game)", v, next)
+}
+
+// lateDeclared checks the declarations stored with v, a late timeout
+// this peer adopted (lateTimeout): with v, each signed by a different
+// seat, neither the seat named nor this one, of the same seat at the same
+// position, and more than half the table in all. A state directory
+// holding one colluder's signed timeout cannot pass it off as adopted.
+func (r *Room) lateDeclared(v *Verdict, decl []*Verdict) error {
+	seen := map[uint8]bool{v.Declarer: true}
+	for _, d := range decl {
+		if d.Kind != VerdictTimeout || d.Game != v.Game || d.Pos != v.Pos || d.Seat != v.Seat {
+			return fmt.Errorf("%v: a declaration stored beside it is another verdict than the one adopted: %v", v, d)
+		}
+		if err := d.Verify(r.roster); err != nil {
+			return fmt.Errorf("%v: a declaration stored beside it: %w", v, err)
+		}
+		if d.Declarer == r.self || d.Declarer == v.Seat {
+			return fmt.Errorf("%v: a declaration stored beside it is by seat %d, which does not count", v, d.Declarer)
+		}
+		if seen[d.Declarer] {
+			return fmt.Errorf("%v: declared twice by seat %d", v, d.Declarer)
+		}
+		seen[d.Declarer] = true
+	}
+	if len(seen) < r.majority() {
+		return fmt.Errorf("%v: a late timeout this peer adopted, but only %d of the %d seats declared it (the declarations stored beside it); more than half the table must have", v, len(seen), len(r.peers))
+	}
+	return nil
 }
 
 // logSeat is the author of log entry pos, which the log holds.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/store"
@@ -271,9 +272,9 @@ func TestStoredVerdictChecked(t *testing.T) {
 		{"own timeout of the seat due", 4, 100, func(t *testing.T, b *bench) *Verdict {
 			return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 0})
 		}, ""},
-		{"a late timeout declared by another seat", 4, 100, func(t *testing.T, b *bench) *Verdict {
+		{"a late timeout declared by one other seat alone", 4, 100, func(t *testing.T, b *bench) *Verdict {
 			return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: 3})
-		}, ""},
+		}, "only 1 of the 5 seats declared it"},
 		{"an equivocation", 4, 100, func(t *testing.T, b *bench) *Verdict {
 			return b.verdict(t, *equivocation(b, 3))
 		}, ""},
@@ -335,5 +336,198 @@ func TestStoredVerdictChecked(t *testing.T) {
 				t.Fatalf("got %v, %+v; want an error naming the directory and %q", err, out, c.refused)
 			}
 		})
+	}
+}
+
+// TestStoredLateTimeoutNeedsItsMajority is the second outside review's
+// attack on a state directory: someone who can write a seat's state
+// directory (not its identity key, kept in the config directory) and
+// holds one colluder's signature stores that colluder's timeout of an
+// honest seat at a past position. Restarted, the peer took it as a late
+// timeout it had adopted (checkStored could not recount the declarers)
+// and reported the honest seat silent, cutting the log there. A stored
+// late timeout must carry the declarations of more than half the table
+// (the named seat and this one left out), as when it was adopted.
+func TestStoredLateTimeoutNeedsItsMajority(t *testing.T) {
+	// Five seats, this peer seat 0; seat 2 authored entry 2, which it
+	// holds (4 entries stored). More than half the table is 3 seats:
+	// the declarers can only be seats 1, 3 and 4.
+	late := func(b *bench, declarer uint8) *Verdict {
+		return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: declarer})
+	}
+	for _, c := range []struct {
+		name    string
+		vs      func(b *bench) []*Verdict
+		refused string // "" when accepted
+	}{
+		{"one colluder's declaration (the attack)", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3)}
+		}, "1 of the 5 seats declared it"},
+		{"two declarations", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1)}
+		}, "2 of the 5 seats declared it"},
+		{"one declarer repeated", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1), late(b, 3)}
+		}, "declared twice by seat 3"},
+		{"a declaration of another position", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1), b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 3, Seat: 3, Declarer: 4})}
+		}, "another verdict than the one adopted"},
+		{"a declaration's signature altered", func(b *bench) []*Verdict {
+			v := late(b, 4)
+			v.Sig[3] ^= 1
+			return []*Verdict{late(b, 3), late(b, 1), v}
+		}, "bad signature by declarer seat 4"},
+		{"declarations beside a verdict of this seat", func(b *bench) []*Verdict {
+			return []*Verdict{b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 0}), late(b, 3)}
+		}, "only a late timeout is stored with declarations"},
+		{"the majority's declarations", func(b *bench) []*Verdict {
+			return []*Verdict{late(b, 3), late(b, 1), late(b, 4)}
+		}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBench(t, 5, 0, 4, 100, nil)
+			vs := c.vs(b)
+			var raw []byte
+			for _, v := range vs {
+				enc, err := v.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				raw = append(raw, enc...)
+			}
+			if err := b.st.SaveVerdict(raw); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // Run must decide on the stored verdict alone
+			out, err := b.room.Run(ctx)
+			if c.refused == "" {
+				if err != nil || out.Verdict == nil || out.Verdict.Pos != 2 || out.Verdict.Seat != 2 || out.Entries != 2 {
+					t.Fatalf("refused: %v, %+v", err, out)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), c.refused) || !strings.Contains(err.Error(), b.st.Dir()) {
+				t.Fatalf("got %v, %+v; want an error naming the directory and %q", err, out, c.refused)
+			}
+		})
+	}
+}
+
+// TestAdoptedLateTimeoutSurvivesRestart: a late timeout this peer adopts
+// once more than half the table declared it is stored with their
+// declarations, and a restart on that state directory accepts it (the
+// check of TestStoredLateTimeoutNeedsItsMajority refuses only forgeries).
+func TestAdoptedLateTimeoutSurvivesRestart(t *testing.T) {
+	b := newBench(t, 5, 0, 4, 100, nil)
+	var adopted *Verdict
+	for _, d := range []uint8{1, 3, 4} {
+		got, err := b.room.onVerdict(d, b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: d}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		adopted = got
+	}
+	if adopted == nil {
+		t.Fatal("three of five seats declared seat 2 silent: not adopted")
+	}
+	if _, err := b.room.conclude(adopted); err != nil {
+		t.Fatal(err)
+	}
+	b.room.Close()
+	room, err := b.ps[0].node.OpenRoom(RoomConfig{Store: b.st, Replica: &counter{seats: 5, limit: 100}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out, err := room.Run(ctx)
+	if err != nil || out.Verdict == nil || out.Verdict.Pos != 2 || out.Verdict.Seat != 2 || out.Entries != 2 {
+		t.Fatalf("restarted: %v, %+v; want the adopted timeout of seat 2 at entry 2", err, out)
+	}
+}
+
+// TestForkedEntryBlamesNotItsAuthor is the third look's attack on an
+// honest peer: two colluders of five, seat 3 signing two versions of
+// entry 3 (A to the honest seat 4, B to this peer, seat 0) and seat 1
+// relaying seat 4's honest entry 4, signed onto A, to this peer before
+// seat 4's own echo of A arrives (a faster path than seat 4's relayed
+// one), as an invalid-entry verdict or as the entry alone. The entry did
+// not chain onto this peer's log, and this peer declared seat 4's entry
+// invalid, stopped and stored it; the others, who hold A, played on and
+// then timed this honest peer out. An entry that does not chain onto the
+// log shows no fault of its author (the previous entry's author may have
+// signed another): it is held, and this peer fetches that author's log,
+// where the other version proves the equivocation.
+func TestForkedEntryBlamesNotItsAuthor(t *testing.T) {
+	for _, asVerdict := range []bool{true, false} {
+		t.Run(fmt.Sprintf("as a verdict: %v", asVerdict), func(t *testing.T) {
+			b := newBench(t, 5, 0, 4, 100, nil) // this peer holds B: b.log[3]
+			a := &ledger.Entry{Pos: 3, Seat: 3, Prev: b.log[2].Hash(), Body: body(3, 'a')}
+			a.Sign(b.game, b.ps[3].id.SigningKey())
+			x := &ledger.Entry{Pos: 4, Seat: 4, Prev: a.Hash(), Body: body(4)}
+			x.Sign(b.game, b.ps[4].id.SigningKey())
+			var got *Verdict
+			var err error
+			if asVerdict {
+				got, err = b.room.onVerdict(1, b.verdict(t, Verdict{Kind: VerdictInvalidEntry, Pos: 4, Seat: 4,
+					Reason: "previous hash does not match the log", Evidence: []*ledger.Entry{x}, Declarer: 1}))
+			} else {
+				got, err = b.room.onEntry(1, x, ledger.Hash{}, false)
+			}
+			if err != nil || got != nil {
+				t.Fatalf("seat 4's entry signed onto seat 3's other entry 3: verdict %v, error %v; want it held, nobody blamed", got, err)
+			}
+			if !b.room.conflict {
+				t.Fatal("the entry is held but no conflict is being resolved: the other entry 3 is not fetched")
+			}
+			// Seat 4's log, fetched, brings seat 3's other entry 3: the
+			// equivocation that explains the fork.
+			got, err = b.room.onEntry(4, a, ledger.Hash{}, false)
+			if err != nil || got == nil || got.Kind != VerdictEquivocation || got.Seat != 3 || got.Pos != 3 {
+				t.Fatalf("seat 3's other entry 3: verdict %v, error %v; want seat 3's equivocation", got, err)
+			}
+		})
+	}
+}
+
+// TestColluderTimeoutWaitsForTheComebackRule is the third look's attack
+// on issue 29's rule: this peer's timer for seat 4's entry 4 has run out
+// (its network was down a while), but seat 2 reports holding that entry
+// (an echo): the entry exists, and the run loop fetches it rather than
+// declare seat 4 silent (mayDeclare). A colluder's timeout verdict for
+// that position made this peer declare it at once ("our own timer says
+// the same"), bypassing the rule: the honest seat 4 was blamed. The
+// peer's own timer now backs a colluder's verdict only where the run loop
+// would declare it itself.
+func TestColluderTimeoutWaitsForTheComebackRule(t *testing.T) {
+	b := newBench(t, 5, 0, 4, 100, nil)
+	r := b.room
+	r.cfg.Timeout = time.Second
+	now := time.Now()
+	r.waitPos, r.waitSince = 4, now.Add(-2*time.Second)
+	for s := range uint8(5) {
+		r.contact(s)
+	}
+	r.claimAt(2, 4) // seat 2 echoed entry 4
+	got, err := r.onVerdict(1, b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 1}))
+	if err != nil || got != nil {
+		t.Fatalf("a colluder's timeout of seat 4, whose entry seat 2 holds: verdict %v, error %v; want none (the entry is fetched)", got, err)
+	}
+	// Where the entry is truly missing (no seat reports it, and seats
+	// asked after the timer ran out answered without it), the colluder's
+	// verdict is this peer's own too.
+	b2 := newBench(t, 5, 0, 4, 100, nil)
+	r2 := b2.room
+	r2.cfg.Timeout = time.Second
+	r2.waitPos, r2.waitSince = 4, now.Add(-3*time.Second)
+	for s := range uint8(5) {
+		r2.contact(s)
+	}
+	r2.onSynced(2, 4, now) // seat 2, asked after the timer ran out, holds 4 entries
+	got, err = r2.onVerdict(1, b2.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 1}))
+	if err != nil || got == nil || got.Kind != VerdictTimeout || got.Seat != 4 || got.Declarer != 0 {
+		t.Fatalf("seat 4's entry missing everywhere: verdict %v, error %v; want this peer's own timeout of seat 4", got, err)
 	}
 }

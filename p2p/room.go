@@ -282,10 +282,11 @@ type Room struct {
 	// local timer behind timeout verdicts, ours and the peers' we adopt.
 	waitPos   uint64
 	waitSince time.Time
-	// lateTimeouts[pos] are the seats that declared the seat due at pos
-	// silent there when this peer already holds that entry (it authored
-	// it, or got it, after they stopped waiting): see onVerdict.
-	lateTimeouts map[uint64]map[uint8]bool
+	// lateTimeouts[pos] are the declarations, by declarer, that the seat
+	// due at pos was silent there when this peer already holds that entry
+	// (it authored it, or got it, after they stopped waiting): see
+	// lateTimeout. One adopted is stored with them (conclude).
+	lateTimeouts map[uint64]map[uint8]*Verdict
 	// statements[s] is seat s's own signed word that it stopped, its
 	// replica disagreeing with more than half the table (a divergence verdict
 	// naming its declarer): a timeout of s ends the table with it
@@ -396,7 +397,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		dones:        make(map[uint8]echoReport),
 		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
-		lateTimeouts: make(map[uint64]map[uint8]bool),
+		lateTimeouts: make(map[uint64]map[uint8]*Verdict),
 		statements:   make([]*Verdict, len(t.Roster.Seats)),
 		syncing:      make([]atomic.Int64, len(t.Roster.Seats)),
 		peerLogs:     make([]peerLog, len(t.Roster.Seats)),
@@ -1053,9 +1054,20 @@ func (r *Room) Verdict() *Verdict {
 	return r.verdict
 }
 
-// conclude stores and announces a verdict.
+// conclude stores and announces a verdict. A late timeout declared by
+// other seats is stored with the declarations that made this peer adopt
+// it (lateTimeout), so that a restart can recount them (checkStored).
 func (r *Room) conclude(v *Verdict) (*Outcome, error) {
-	enc, err := v.MarshalBinary()
+	var decl []*Verdict
+	if v.Kind == VerdictTimeout && v.Declarer != r.self {
+		votes := r.lateTimeouts[v.Pos]
+		for s := range uint8(len(r.peers)) {
+			if d := votes[s]; d != nil && s != v.Declarer {
+				decl = append(decl, d)
+			}
+		}
+	}
+	enc, err := MarshalStoredVerdict(v, decl)
 	if err != nil {
 		return nil, fmt.Errorf("p2p: verdict: %w", err)
 	}
@@ -1280,12 +1292,23 @@ func (r *Room) advance() (*Verdict, error) {
 		}
 		reason := ""
 		if e.Prev != r.prevHash() {
-			if r.conflict && e.Seat != r.self {
-				// A seat holds another entry than ours before this one,
-				// and its entries are being fetched: this one may chain
-				// onto that entry. It is judged once the conflict is
-				// resolved (an equivocation verdict), or its author times
-				// out.
+			if e.Seat != r.self && pos > 0 {
+				// This entry may chain onto another version of the entry
+				// before it, which that entry's author signed besides
+				// ours (a fork it showed some seats): it shows no fault
+				// of its own author. It is held, and the author's log is
+				// fetched (as by conflictAt): the other version proves the
+				// equivocation; if none comes, the author times out.
+				// Judging it here let two colluders, relaying an honest
+				// seat's entry signed onto the other version faster than
+				// its author's echo, make this peer blame that seat.
+				if !r.conflict {
+					r.node.log.Info("an entry follows another version of the entry before it: fetching its author's log", "pos", pos, "seat", e.Seat)
+					r.conflict = true
+					if r.runCtx != nil {
+						r.syncAll(r.runCtx, min(pos-1, r.confirmed[e.Seat]), []uint8{e.Seat})
+					}
+				}
 				return nil, nil
 			}
 			reason = "previous hash does not match the log"
@@ -1569,9 +1592,9 @@ func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 func (r *Room) onTimeout(from uint8, v *Verdict) (*Verdict, error) {
 	pos, seat, ok := r.cfg.Replica.Next()
 	if ok && v.Pos == pos && v.Seat == seat && v.Pos == r.waitPos && seat != r.self &&
-		r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout {
-		// Our own timer says the same: the verdict is ours too, signed
-		// by this peer.
+		r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout && r.ownTimeout(pos, seat, time.Now()) {
+		// Our own timer says the same, and the run loop would declare
+		// it: the verdict is ours too, signed by this peer.
 		return r.timeout(pos, seat, time.Since(r.waitSince))
 	}
 	if ok {
@@ -1581,6 +1604,24 @@ func (r *Room) onTimeout(from uint8, v *Verdict) (*Verdict, error) {
 	}
 	r.node.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "peer", r.peers[from], "verdict", v.String())
 	return nil, nil
+}
+
+// ownTimeout applies the run loop's rule for declaring seat, due at pos,
+// silent now, once this peer's timer has run out: not cut off from the
+// table, and the entry missing on the seats it reaches (mayDeclare; it
+// asks them again otherwise). A peer's timeout verdict is adopted on our
+// own timer only under the same rule: a colluder's verdict must not make
+// this peer, back from an outage, blame a seat whose entry another seat
+// holds (issue 29).
+func (r *Room) ownTimeout(pos uint64, seat uint8, now time.Time) bool {
+	if _, cut := r.cutOff(now, seat); cut {
+		return false
+	}
+	ctx := r.runCtx
+	if ctx == nil {
+		ctx = r.ctx
+	}
+	return r.mayDeclare(ctx, pos, now)
 }
 
 // timeout returns this peer's signed verdict that seat was silent at pos
@@ -1623,10 +1664,10 @@ func (r *Room) lateTimeout(v *Verdict) (*Verdict, error) {
 	}
 	votes := r.lateTimeouts[v.Pos]
 	if votes == nil {
-		votes = make(map[uint8]bool)
+		votes = make(map[uint8]*Verdict)
 		r.lateTimeouts[v.Pos] = votes
 	}
-	votes[v.Declarer] = true
+	votes[v.Declarer] = v
 	if len(votes) < r.majority() {
 		return nil, nil
 	}

@@ -17,8 +17,11 @@ type VerdictKind uint8
 // Verdict kinds.
 const (
 	// VerdictInvalidEntry: the entry in Evidence[0], validly signed by
-	// Seat, failed Replica.Apply (or does not chain onto the log). Every
-	// honest peer reaches it on its own, since all run the same Apply.
+	// Seat, failed Replica.Apply (or, at position 0, does not start from
+	// the game id). Every honest peer reaches it on its own, since all
+	// run the same Apply. An entry that does not chain onto the log at a
+	// later position is held, never judged: it may follow another version
+	// of the previous entry, which that entry's author signed.
 	VerdictInvalidEntry VerdictKind = 1
 	// VerdictEquivocation: Evidence holds two different entries, both
 	// validly signed by Seat for position Pos, ordered by entry hash. The
@@ -178,6 +181,67 @@ func (v *Verdict) MarshalBinary() ([]byte, error) {
 // UnmarshalVerdict decodes a verdict strictly. It does not verify it.
 func UnmarshalVerdict(data []byte) (*Verdict, error) {
 	s := cryptobyte.String(data)
+	v, err := readVerdict(&s)
+	if err != nil {
+		return nil, err
+	}
+	if !s.Empty() {
+		return nil, fmt.Errorf("verdict: %d trailing bytes", len(s))
+	}
+	return v, nil
+}
+
+// maxDeclarations bounds the declarations stored beside a verdict: one
+// per other seat of the largest roster.
+const maxDeclarations = 255
+
+// MarshalStoredVerdict encodes what a state directory keeps of the
+// verdict that ended its table: v, then the declarations that made this
+// peer adopt it, when it is a late timeout declared by other seats
+// (docs/p2p.md, Restart): each verdict's encoding, one after another.
+func MarshalStoredVerdict(v *Verdict, declarations []*Verdict) ([]byte, error) {
+	out, err := v.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	if len(declarations) > maxDeclarations {
+		return nil, fmt.Errorf("verdict: %d declarations, limit %d", len(declarations), maxDeclarations)
+	}
+	for _, d := range declarations {
+		enc, err := d.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, enc...)
+	}
+	return out, nil
+}
+
+// UnmarshalStoredVerdict decodes a state directory's verdict record
+// ([MarshalStoredVerdict]) strictly: the verdict, and the declarations
+// stored beside it (none but for a late timeout). It verifies nothing.
+func UnmarshalStoredVerdict(data []byte) (*Verdict, []*Verdict, error) {
+	s := cryptobyte.String(data)
+	v, err := readVerdict(&s)
+	if err != nil {
+		return nil, nil, err
+	}
+	var decl []*Verdict
+	for !s.Empty() {
+		if len(decl) == maxDeclarations {
+			return nil, nil, fmt.Errorf("verdict: more than %d declarations", maxDeclarations)
+		}
+		d, err := readVerdict(&s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("verdict: declaration %d: %w", len(decl)+1, err)
+		}
+		decl = append(decl, d)
+	}
+	return v, decl, nil
+}
+
+// readVerdict reads one verdict's encoding from s.
+func readVerdict(s *cryptobyte.String) (*Verdict, error) {
 	v := new(Verdict)
 	var kind, n uint8
 	var reason cryptobyte.String
@@ -190,7 +254,7 @@ func UnmarshalVerdict(data []byte) (*Verdict, error) {
 	}
 	v.Kind, v.Reason = VerdictKind(kind), string(reason)
 	for range int(n) {
-		e, err := readEntry(&s)
+		e, err := readEntry(s)
 		if err != nil {
 			return nil, fmt.Errorf("verdict: evidence: %w", err)
 		}
@@ -198,9 +262,6 @@ func UnmarshalVerdict(data []byte) (*Verdict, error) {
 	}
 	if !s.ReadUint8(&v.Declarer) || !s.CopyBytes(v.Sig[:]) {
 		return nil, errors.New("verdict: truncated")
-	}
-	if !s.Empty() {
-		return nil, fmt.Errorf("verdict: %d trailing bytes", len(s))
 	}
 	return v, nil
 }

@@ -45,7 +45,7 @@ func check(dir string) error {
 	var v *p2p.Verdict
 	end := uint64(len(entries))
 	if raw != nil {
-		if v, err = p2p.UnmarshalVerdict(raw); err != nil {
+		if v, _, err = p2p.UnmarshalStoredVerdict(raw); err != nil {
 			return fmt.Errorf("verdict: %w", err)
 		}
 		if err := v.Verify(st.Table().Roster); err != nil {

@@ -69,7 +69,8 @@ type verifyVerdict struct {
 // declarer's signature and the evidence (p2p.Verdict.Verify), and that v
 // is what stopped this log. A timeout names the seat the table expects at
 // the position just past the last entry; an invalid entry is the entry
-// that position refuses; an equivocation's two entries are at a position
+// that position refuses, extending this log (its previous hash is the
+// last entry's); an equivocation's two entries are at a position
 // the log reaches.
 func checkVerdict(tr *ledger.Transcript, t *table.Table, v *p2p.Verdict) (*verifyVerdict, error) {
 	if err := v.Verify(tr.Roster); err != nil {
@@ -85,6 +86,23 @@ func checkVerdict(tr *ledger.Transcript, t *table.Table, v *p2p.Verdict) (*verif
 	case p2p.VerdictInvalidEntry:
 		if v.Pos != n {
 			return nil, fmt.Errorf("an invalid entry %d does not end this log of %d entries", v.Pos, n)
+		}
+		// An entry signed onto another version of the previous entry
+		// (whose author signed two) shows no fault of its own author:
+		// only an entry that extends this log is judged by the rules.
+		prev, err := tr.Roster.GameID()
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			prev = tr.Entries[n-1].Hash()
+		}
+		if v.Evidence[0].Prev != prev {
+			if n == 0 {
+				return nil, fmt.Errorf("entry 0 by seat %d, called invalid, does not extend this log (its previous hash is not the game's id)", v.Seat)
+			}
+			return nil, fmt.Errorf("entry %d by seat %d, called invalid, does not extend this log (it follows another entry %d, which seat %d may have signed besides this log's): it shows no fault of its author",
+				v.Pos, v.Seat, n-1, tr.Entries[n-1].Seat)
 		}
 		if err := t.Apply(v.Evidence[0]); err == nil {
 			return nil, fmt.Errorf("entry %d, called invalid, is valid after this log", v.Pos)
