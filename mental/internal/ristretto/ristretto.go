@@ -328,3 +328,31 @@ func mapToPoint(out *edwards25519.Point, t *field.Element) {
 		panic("ristretto: mapped coordinates not on the curve") // unreachable
 	}
 }
+
+// UniformScalar returns the scalar that 64 uniformly random bytes reduce
+// to (a hash output, little-endian, modulo ℓ). It panics if b is not 64
+// bytes long: callers pass a SHA-512 output.
+func UniformScalar(b []byte) *Scalar {
+	s, err := NewScalar().SetUniformBytes(b)
+	if err != nil {
+		panic("ristretto: UniformScalar input is not 64 bytes")
+	}
+	return s
+}
+
+// UniformElement returns the element derived from 64 uniformly random
+// bytes (SetUniformBytes): a hash to the group. It panics if b is not 64
+// bytes long: callers pass a SHA-512 output.
+func UniformElement(b []byte) *Element {
+	e, err := NewIdentityElement().SetUniformBytes(b)
+	if err != nil {
+		panic("ristretto: UniformElement input is not 64 bytes")
+	}
+	return e
+}
+
+// AppendScalar appends the canonical 32-byte encoding of s to b and
+// returns the extended slice.
+func AppendScalar(b []byte, s *Scalar) []byte {
+	return append(b, s.Bytes()...)
+}
