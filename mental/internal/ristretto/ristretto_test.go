@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"math/big"
 	"testing"
+	"time"
 
 	"filippo.io/edwards25519/field"
 	gtank "github.com/gtank/ristretto255"
@@ -400,5 +401,51 @@ func BenchmarkUniformBytes(b *testing.B) {
 	e := NewIdentityElement()
 	for b.Loop() {
 		e.SetUniformBytes(in)
+	}
+}
+
+// BenchmarkVsGtank times this package's RFC 9496 operations against
+// gtank/ristretto255's on the same inputs, alternating blocks of 64 calls
+// of each and keeping each side's fastest block, which a loaded machine
+// disturbs least:
+//
+//	go test ./mental/internal/ristretto -run '^$' -bench VsGtank
+func BenchmarkVsGtank(b *testing.B) {
+	in := make([]byte, 64)
+	rand.Read(in)
+	e := randomElement(b)
+	enc := e.Bytes()
+	g, _ := gtank.NewIdentityElement().SetCanonicalBytes(enc)
+	f := randomElement(b)
+	gf, _ := gtank.NewIdentityElement().SetCanonicalBytes(f.Bytes())
+	var buf [32]byte
+	ops := []struct {
+		name        string
+		ours, other func()
+	}{
+		{"encode", func() { e.AppendBytes(buf[:0]) }, func() { g.Bytes() }},
+		{"decode", func() { NewIdentityElement().SetCanonicalBytes(enc) }, func() { gtank.NewIdentityElement().SetCanonicalBytes(enc) }},
+		{"derive", func() { NewIdentityElement().SetUniformBytes(in) }, func() { gtank.NewIdentityElement().SetUniformBytes(in) }},
+		{"equal", func() { e.Equal(f) }, func() { g.Equal(gf) }},
+	}
+	const block = 64
+	for _, op := range ops {
+		b.Run(op.name, func(b *testing.B) {
+			ours, other := time.Duration(1<<62), time.Duration(1<<62)
+			for b.Loop() {
+				t0 := time.Now()
+				for range block {
+					op.ours()
+				}
+				t1 := time.Now()
+				for range block {
+					op.other()
+				}
+				ours, other = min(ours, t1.Sub(t0)), min(other, time.Since(t1))
+			}
+			b.ReportMetric(float64(ours.Nanoseconds())/block, "ours-min-ns/op")
+			b.ReportMetric(float64(other.Nanoseconds())/block, "gtank-min-ns/op")
+			b.ReportMetric(float64(ours)/float64(other), "ours/gtank")
+		})
 	}
 }
