@@ -22,7 +22,7 @@ const swapSize = 7 * 32
 // Swap re-masks c0 and c1 and, if swap is true, exchanges them. It returns
 // the two output cards and a proof that binds ctx. The bit is never
 // branched on: each output component is selected from the two inputs in
-// constant time (field element selection by mask, internal/bridge), then
+// constant time (field element selection by mask, Element.Select), then
 // re-masked, and the proof's real branch is chosen in constant time.
 func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof *SwapProof, err error) {
 	if len(c0) == 0 || len(c0) > MaxWidth || len(c0) != len(c1) {
