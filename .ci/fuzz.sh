@@ -64,3 +64,5 @@ for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnm
 done
 run ./mental/internal/msm FuzzMultiScalarMult 8000
 run ./mental/internal/transcript FuzzFraming 100000
+run ./mental/internal/ristretto FuzzDecode 200000
+run ./mental/internal/ristretto FuzzUniformBytes 100000

@@ -4,7 +4,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // This file implements encrypted ballots (SPEC.md §3.8): vectors of
@@ -57,7 +57,7 @@ func (k *JointKey) encryptBallot(n, choice int) ([]Ciphertext, *ballotOpening, e
 		return nil, nil, fmt.Errorf("mental: ballot choice %d out of range for %d entries", choice, n)
 	}
 	G := generator
-	o := &ballotOpening{r: randomScalars(n), v: make([]int, n), rSum: ristretto255.NewScalar()}
+	o := &ballotOpening{r: randomScalars(n), v: make([]int, n), rSum: ristretto.NewScalar()}
 	entries := make([]Ciphertext, n)
 	for i := range n {
 		// choice is -1 or in range, so the comparison fits in int32.
@@ -65,8 +65,8 @@ func (k *JointKey) encryptBallot(n, choice int) ([]Ciphertext, *ballotOpening, e
 		o.total += o.v[i]
 		o.rSum.Add(o.rSum, o.r[i])
 		entries[i] = Ciphertext{
-			A: ristretto255.NewElement().ScalarBaseMult(o.r[i]),
-			B: ristretto255.NewElement().MultiScalarMult([]*Scalar{bitScalar(o.v[i]), o.r[i]}, []*Element{G, k.H}),
+			A: ristretto.NewIdentityElement().ScalarBaseMult(o.r[i]),
+			B: ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{bitScalar(o.v[i]), o.r[i]}, []*Element{G, k.H}),
 		}
 	}
 	return entries, o, nil
@@ -89,7 +89,7 @@ func (bb ballotBases) valueLeaf(ct Ciphertext, v int) *Formula {
 	// prover's simulation needs no scalar multiplication for it.
 	pubB := []Term{{Base: ct.B}}
 	if v == 1 {
-		pubB = []Term{{Base: ristretto255.NewElement().Subtract(ct.B, bb.G)}}
+		pubB = []Term{{Base: ristretto.NewIdentityElement().Subtract(ct.B, bb.G)}}
 	}
 	return Leaf(Statement{Witnesses: 1, Equations: []Equation{
 		{Secret: []Term{{Witness: 0, Base: bb.G}}, Public: []Term{{Base: ct.A}}},
@@ -104,7 +104,7 @@ func (bb ballotBases) bitFormula(ct Ciphertext) *Formula {
 
 // ballotSumCiphertext returns the component-wise sum of entries.
 func ballotSumCiphertext(entries []Ciphertext) Ciphertext {
-	s := Ciphertext{A: ristretto255.NewIdentityElement(), B: ristretto255.NewIdentityElement()}
+	s := Ciphertext{A: ristretto.NewIdentityElement(), B: ristretto.NewIdentityElement()}
 	for _, ct := range entries {
 		s.A.Add(s.A, ct.A)
 		s.B.Add(s.B, ct.B)
@@ -308,7 +308,7 @@ func AddBallots(bs ...*Ballot) (BallotSum, error) {
 	n := len(bs[0].Entries)
 	sum := make(BallotSum, n)
 	for i := range sum {
-		sum[i] = Ciphertext{A: ristretto255.NewIdentityElement(), B: ristretto255.NewIdentityElement()}
+		sum[i] = Ciphertext{A: ristretto.NewIdentityElement(), B: ristretto.NewIdentityElement()}
 	}
 	for j, b := range bs {
 		if err := checkBallotEntries(b.Entries); err != nil {
@@ -338,7 +338,7 @@ func (s BallotSum) Plus(o BallotSum) (BallotSum, error) {
 		if s[i].A == nil || s[i].B == nil || o[i].A == nil || o[i].B == nil {
 			return nil, fmt.Errorf("mental: tally entry %d is missing", i)
 		}
-		sum[i] = Ciphertext{A: ristretto255.NewIdentityElement().Add(s[i].A, o[i].A), B: ristretto255.NewIdentityElement().Add(s[i].B, o[i].B)}
+		sum[i] = Ciphertext{A: ristretto.NewIdentityElement().Add(s[i].A, o[i].A), B: ristretto.NewIdentityElement().Add(s[i].B, o[i].B)}
 	}
 	return sum, nil
 }
@@ -351,13 +351,13 @@ func (s BallotSum) Component(i int) (Card, error) {
 	if i < 0 || i >= len(s) {
 		return nil, fmt.Errorf("mental: tally component %d of %d", i, len(s))
 	}
-	return Card{{A: ristretto255.NewElement().Set(s[i].A), B: ristretto255.NewElement().Set(s[i].B)}}, nil
+	return Card{{A: ristretto.NewIdentityElement().Set(s[i].A), B: ristretto.NewIdentityElement().Set(s[i].B)}}, nil
 }
 
 // TallyCount returns t for m = t·G with 0 ≤ t ≤ MaxTally, by table lookup
 // (SPEC.md §3.8). Variable time: the count is public once opened.
 func TallyCount(m *Element) (int, error) {
-	acc := ristretto255.NewIdentityElement()
+	acc := ristretto.NewIdentityElement()
 	G := generator
 	for t := 0; t <= MaxTally; t++ {
 		if acc.Equal(m) == 1 {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // ballotTable is a table of n seats with a joint key, for ballot tests.
@@ -30,19 +30,19 @@ func ballotTable(t testing.TB, n int) ([]*SecretKey, *JointKey) {
 // necessarily bits) and returns the entries and a matching opening, for
 // building dishonest ballots.
 func ballotWithBits(jk *JointKey, vals []int) ([]Ciphertext, *ballotOpening) {
-	o := &ballotOpening{r: randomScalars(len(vals)), v: make([]int, len(vals)), rSum: ristretto255.NewScalar()}
+	o := &ballotOpening{r: randomScalars(len(vals)), v: make([]int, len(vals)), rSum: ristretto.NewScalar()}
 	entries := make([]Ciphertext, len(vals))
 	for i, v := range vals {
 		o.v[i] = v & 1
 		o.total += v
 		o.rSum.Add(o.rSum, o.r[i])
-		vs := ristretto255.NewScalar()
+		vs := ristretto.NewScalar()
 		for range v {
 			vs.Add(vs, bitScalar(1))
 		}
 		entries[i] = Ciphertext{
-			A: ristretto255.NewElement().ScalarBaseMult(o.r[i]),
-			B: ristretto255.NewElement().MultiScalarMult([]*Scalar{vs, o.r[i]}, []*Element{Base(), jk.H}),
+			A: ristretto.NewIdentityElement().ScalarBaseMult(o.r[i]),
+			B: ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{vs, o.r[i]}, []*Element{Base(), jk.H}),
 		}
 	}
 	o.total &= 1
@@ -213,7 +213,7 @@ func TestBallotTally(t *testing.T) {
 	if _, err := TallyCount(CardPoint(1)); err == nil {
 		t.Error("TallyCount accepted a card point")
 	}
-	m := ristretto255.NewElement().ScalarBaseMult(ristretto255.NewScalar().Negate(bitScalar(1)))
+	m := ristretto.NewIdentityElement().ScalarBaseMult(ristretto.NewScalar().Negate(bitScalar(1)))
 	if _, err := TallyCount(m); err == nil {
 		t.Error("TallyCount accepted -G")
 	}
@@ -302,7 +302,7 @@ func TestBallotComposition(t *testing.T) {
 		// witnesses (the branch is simulated).
 		ha, err := sks[holder].HoldingAssignment(card, 0, others, tc.kinds)
 		if err != nil {
-			ha = Assignment{Leaves: [][]*Scalar{{ristretto255.NewScalar()}}}
+			ha = Assignment{Leaves: [][]*Scalar{{ristretto.NewScalar()}}}
 		}
 		f := compose(entries, tc.kinds)
 		p, err := ProveFormula(ctx, label, f, assign(o, ha))

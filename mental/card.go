@@ -3,7 +3,7 @@ package mental
 import (
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // MaxWidth is the largest number of ciphertexts that travel together as one
@@ -34,8 +34,8 @@ type ctEncoding struct {
 func (ct *Ciphertext) encoding() *[64]byte {
 	if ct.enc == nil || ct.enc.a != ct.A || ct.enc.b != ct.B {
 		e := &ctEncoding{a: ct.A, b: ct.B}
-		ct.A.Encode(e.bytes[:0])
-		ct.B.Encode(e.bytes[32:32])
+		ct.A.AppendBytes(e.bytes[:0])
+		ct.B.AppendBytes(e.bytes[32:32])
 		ct.enc = e
 	}
 	return &ct.enc.bytes
@@ -48,7 +48,7 @@ type Card []Ciphertext
 func FaceUp(points ...*Element) Card {
 	c := make(Card, len(points))
 	for i, m := range points {
-		c[i] = Ciphertext{A: ristretto255.NewIdentityElement(), B: ristretto255.NewElement().Set(m)}
+		c[i] = Ciphertext{A: ristretto.NewIdentityElement(), B: ristretto.NewIdentityElement().Set(m)}
 	}
 	return c
 }
@@ -60,7 +60,7 @@ func (c Card) Width() int { return len(c) }
 func (c Card) Clone() Card {
 	out := make(Card, len(c))
 	for i, ct := range c {
-		out[i] = Ciphertext{A: ristretto255.NewElement().Set(ct.A), B: ristretto255.NewElement().Set(ct.B)}
+		out[i] = Ciphertext{A: ristretto.NewIdentityElement().Set(ct.A), B: ristretto.NewIdentityElement().Set(ct.B)}
 	}
 	return out
 }
@@ -96,8 +96,8 @@ func (k *JointKey) Remask(c Card) (Card, []*Scalar) {
 func (k *JointKey) remask(c Card, s []*Scalar) (Card, []*Scalar) {
 	out := make(Card, len(c))
 	for i, ct := range c {
-		sG := ristretto255.NewElement().ScalarBaseMult(s[i])
-		sH := ristretto255.NewElement().ScalarMult(s[i], k.H)
+		sG := ristretto.NewIdentityElement().ScalarBaseMult(s[i])
+		sH := ristretto.NewIdentityElement().ScalarMult(s[i], k.H)
 		out[i] = Ciphertext{A: sG.Add(sG, ct.A), B: sH.Add(sH, ct.B)}
 	}
 	return out, s

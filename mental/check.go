@@ -3,9 +3,7 @@ package mental
 import (
 	"fmt"
 
-	"github.com/gtank/ristretto255"
-
-	"github.com/masque-games/masque/mental/internal/bridge"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // This file is Mafia's Commissar check (SPEC.md §9.3): every living seat
@@ -128,19 +126,19 @@ func (st *CheckStatement) shape(checker uint32) ([]int, []int, error) {
 // merges Q's and the targets' points across leaves and proofs. A nil
 // ct.A is the identity (a face-up card).
 func remaskLeaf(H *Element, Q Ciphertext, ctA, ctB *Element) *Formula {
-	minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
+	minus1 := ristretto.NewScalar().Negate(bitScalar(1))
 	pa := []Term{{Base: Q.A}}
 	va := Q.A
 	if ctA != nil {
 		pa = append(pa, Term{Coef: minus1, Base: ctA})
-		va = ristretto255.NewElement().Subtract(Q.A, ctA)
+		va = ristretto.NewIdentityElement().Subtract(Q.A, ctA)
 	}
 	// The values Q − C by subtraction, for the prover (verifiers never
 	// read them).
 	return Leaf(Statement{Witnesses: 1, Equations: []Equation{
 		{Secret: []Term{{Witness: 0, Base: generator}}, Public: pa, value: va},
 		{Secret: []Term{{Witness: 0, Base: H}}, Public: []Term{{Base: Q.B}, {Coef: minus1, Base: ctB}},
-			value: ristretto255.NewElement().Subtract(Q.B, ctB)},
+			value: ristretto.NewIdentityElement().Subtract(Q.B, ctB)},
 	}})
 }
 
@@ -246,16 +244,16 @@ func ProveCheck(ctx Context, jk *JointKey, card, view *SecretKey, st *CheckState
 	real := holder & hit // 1: check a target; 0: the neutral card
 	// The source ciphertext, selected in constant time among the neutral
 	// card and every valid target's component.
-	srcA := ristretto255.NewIdentityElement()
-	srcB := ristretto255.NewElement().Set(CardPoint(st.Neutral))
+	srcA := ristretto.NewIdentityElement()
+	srcB := ristretto.NewIdentityElement().Set(CardPoint(st.Neutral))
 	for k, i := range valid {
 		ct := st.TargetCards[i][st.TargetComp]
-		bridge.Select(srcA, ct.A, srcA, pickReal[k]&real)
-		bridge.Select(srcB, ct.B, srcB, pickReal[k]&real)
+		srcA.Select(ct.A, srcA, pickReal[k]&real)
+		srcB.Select(ct.B, srcB, pickReal[k]&real)
 	}
 	s := randomScalar()
-	qa := ristretto255.NewElement().ScalarBaseMult(s)
-	qb := ristretto255.NewElement().ScalarMult(s, jk.H)
+	qa := ristretto.NewIdentityElement().ScalarBaseMult(s)
+	qb := ristretto.NewIdentityElement().ScalarMult(s, jk.H)
 	Q := Card{{A: qa.Add(qa, srcA), B: qb.Add(qb, srcB)}}
 
 	t, f, err := checkStatement(ctx, jk, st, Q, nil)

@@ -5,7 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // Labels of the joint coin made of decryption shares (SPEC.md §3.12).
@@ -29,7 +29,7 @@ func CoinPoint(table [32]byte, pos uint64) *Element {
 	var p [8]byte
 	binary.BigEndian.PutUint64(p[:], pos)
 	h.Write(p[:])
-	return ristretto255.NewElement().FromUniformBytes(h.Sum(nil))
+	return ristretto.UniformElement(h.Sum(nil))
 }
 
 // CoinShare is one seat's contribution to a joint coin: D = x·Q for its
@@ -59,7 +59,7 @@ func (k *SecretKey) CoinShare(ctx Context, Q *Element) (*CoinShare, error) {
 	if Q == nil || isIdentity(Q) {
 		return nil, fmt.Errorf("mental: coin share: the coin point is the identity")
 	}
-	D := ristretto255.NewElement().ScalarMult(k.x, Q)
+	D := ristretto.NewIdentityElement().ScalarMult(k.x, Q)
 	t, f := coinShareStatement(ctx, k.pub, Q, D)
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{k.x}}})
 	if err != nil {
@@ -107,7 +107,7 @@ func CoinValue(table [32]byte, pos uint64, shares []*CoinShare) ([CoinSize]byte,
 	if len(shares) == 0 {
 		return out, fmt.Errorf("mental: coin value: no shares")
 	}
-	sum := ristretto255.NewIdentityElement()
+	sum := ristretto.NewIdentityElement()
 	for i, s := range shares {
 		if s == nil || s.D == nil {
 			return out, fmt.Errorf("mental: coin value: share %d is missing", i)
@@ -120,7 +120,7 @@ func CoinValue(table [32]byte, pos uint64, shares []*CoinShare) ([CoinSize]byte,
 	var p [8]byte
 	binary.BigEndian.PutUint64(p[:], pos)
 	h.Write(p[:])
-	h.Write(sum.Encode(nil))
+	h.Write(sum.AppendBytes(nil))
 	copy(out[:], h.Sum(nil))
 	return out, nil
 }

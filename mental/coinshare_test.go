@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 func TestCoinShare(t *testing.T) {
@@ -40,11 +40,11 @@ func TestCoinShare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var x *Scalar = ristretto255.NewScalar()
+	var x *Scalar = ristretto.NewScalar()
 	for _, sk := range tt.sks {
 		x.Add(x, sk.x)
 	}
-	joint := &CoinShare{D: ristretto255.NewElement().ScalarMult(x, Q)}
+	joint := &CoinShare{D: ristretto.NewIdentityElement().ScalarMult(x, Q)}
 	if w, _ := CoinValue(table, 12, []*CoinShare{joint}); w != v {
 		t.Fatal("the coin is not a hash of x_joint·Q")
 	}
@@ -66,7 +66,7 @@ func TestCoinShare(t *testing.T) {
 	// Every element of the statement and the context is bound.
 	ctx := Context{Table: table, Pos: 12, Seat: 0}
 	s := shares[0]
-	forged := &CoinShare{D: ristretto255.NewElement().Add(s.D, Base()), proof: s.proof}
+	forged := &CoinShare{D: ristretto.NewIdentityElement().Add(s.D, Base()), proof: s.proof}
 	for name, err := range map[string]error{
 		"another seat":     VerifyCoinShare(Context{Table: table, Pos: 12, Seat: 1}, tt.jk.Keys[0], Q, s),
 		"another position": VerifyCoinShare(Context{Table: table, Pos: 13, Seat: 0}, tt.jk.Keys[0], Q, s),
@@ -74,7 +74,7 @@ func TestCoinShare(t *testing.T) {
 		"another key":      VerifyCoinShare(ctx, tt.jk.Keys[1], Q, s),
 		"another point":    VerifyCoinShare(ctx, tt.jk.Keys[0], CoinPoint(table, 13), s),
 		"another D":        VerifyCoinShare(ctx, tt.jk.Keys[0], Q, forged),
-		"identity point":   VerifyCoinShare(ctx, tt.jk.Keys[0], ristretto255.NewIdentityElement(), s),
+		"identity point":   VerifyCoinShare(ctx, tt.jk.Keys[0], ristretto.NewIdentityElement(), s),
 		"missing":          VerifyCoinShare(ctx, tt.jk.Keys[0], Q, nil),
 	} {
 		if !errors.Is(err, ErrProof) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // Distribution tests for the hidden swap (SPEC.md tests): nothing in a
@@ -68,7 +68,7 @@ func distSwaps(t *testing.T) []distSample {
 		tr.Append("commitments", p.sigma.commitmentBytes())
 		c := tr.ChallengeScalar("challenge")
 		e0 := p.sigma.challenges[0]
-		out[i] = distSample{bit: bit, data: data, e0: e0, e1: ristretto255.NewScalar().Subtract(c, e0)}
+		out[i] = distSample{bit: bit, data: data, e0: e0, e1: ristretto.NewScalar().Subtract(c, e0)}
 		if i == 0 {
 			if err := f.jk.VerifySwap(ctx, c0, c1, o0, o1, p); err != nil {
 				t.Fatal(err)
@@ -124,7 +124,7 @@ func distMaxZ(samples []distSample) (float64, string) {
 	return worst, where
 }
 
-func lowNibble(s *Scalar) int { return int(s.Encode(nil)[0] & 15) }
+func lowNibble(s *Scalar) int { return int(ristretto.AppendScalar(nil, s)[0] & 15) }
 
 func distChiUniform(counts []int) float64 {
 	total := 0

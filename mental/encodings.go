@@ -27,7 +27,7 @@ func (k encodings) keep(e *Element) []byte {
 		return b[:]
 	}
 	var b [ElementSize]byte
-	e.Encode(b[:0])
+	e.AppendBytes(b[:0])
 	k[e] = &b
 	return b[:]
 }
@@ -40,7 +40,7 @@ func encodingOf(e *Element, caches ...encodings) []byte {
 			return b[:]
 		}
 	}
-	return e.Encode(nil)
+	return e.AppendBytes(nil)
 }
 
 // absorbElement appends e to t exactly as transcript.AppendElement does.

@@ -8,16 +8,16 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 
 	"github.com/masque-games/masque/mental/internal/transcript"
 )
 
 // Scalar is an element of the ristretto255 scalar field.
-type Scalar = ristretto255.Scalar
+type Scalar = ristretto.Scalar
 
 // Element is a ristretto255 group element.
-type Element = ristretto255.Element
+type Element = ristretto.Element
 
 // Sizes of canonical encodings (SPEC.md §1).
 const (
@@ -58,7 +58,7 @@ func randomScalar() *Scalar {
 	if _, err := rand.Read(b[:]); err != nil {
 		panic("mental: crypto/rand failed: " + err.Error())
 	}
-	return ristretto255.NewScalar().FromUniformBytes(b[:])
+	return ristretto.UniformScalar(b[:])
 }
 
 // hashToElement maps a label and index to a group element whose discrete
@@ -72,7 +72,7 @@ func hashToElement(label string, i uint64) *Element {
 	h.Write([]byte(label))
 	binary.BigEndian.PutUint64(n[:], i)
 	h.Write(n[:])
-	return ristretto255.NewElement().FromUniformBytes(h.Sum(nil))
+	return ristretto.UniformElement(h.Sum(nil))
 }
 
 // CardPoint returns the group element that encodes card kind k (SPEC.md
@@ -104,20 +104,26 @@ func sharedCardPoint(k int) *Element {
 }
 
 // Base returns the ristretto255 generator G.
-func Base() *Element { return ristretto255.NewGeneratorElement() }
+func Base() *Element { return ristretto.NewGeneratorElement() }
+
+// Identity returns a new element set to the identity.
+func Identity() *Element { return ristretto.NewIdentityElement() }
+
+// NewScalar returns a new scalar set to zero.
+func NewScalar() *Scalar { return ristretto.NewScalar() }
 
 // generator is the base point G shared by every statement this package
 // builds, never modified. Sharing one pointer lets a batch merge the G
 // terms of all its proofs into one point (batchHolds merges by pointer).
-var generator = ristretto255.NewGeneratorElement()
+var generator = ristretto.NewGeneratorElement()
 
 // decodeElement decodes a canonical 32-byte element.
 func decodeElement(b []byte) (*Element, error) {
 	if len(b) != ElementSize {
 		return nil, fmt.Errorf("%w: element is %d bytes, want %d", ErrEncoding, len(b), ElementSize)
 	}
-	e := ristretto255.NewElement()
-	if err := e.Decode(b); err != nil {
+	e := ristretto.NewIdentityElement()
+	if _, err := e.SetCanonicalBytes(b); err != nil {
 		return nil, fmt.Errorf("%w: non-canonical element", ErrEncoding)
 	}
 	return e, nil
@@ -128,8 +134,8 @@ func decodeScalar(b []byte) (*Scalar, error) {
 	if len(b) != ScalarSize {
 		return nil, fmt.Errorf("%w: scalar is %d bytes, want %d", ErrEncoding, len(b), ScalarSize)
 	}
-	s := ristretto255.NewScalar()
-	if err := s.Decode(b); err != nil {
+	s := ristretto.NewScalar()
+	if _, err := s.SetCanonicalBytes(b); err != nil {
 		return nil, fmt.Errorf("%w: non-canonical scalar", ErrEncoding)
 	}
 	return s, nil
@@ -137,7 +143,7 @@ func decodeScalar(b []byte) (*Scalar, error) {
 
 // isIdentity reports whether e is the identity element.
 func isIdentity(e *Element) bool {
-	return e.Equal(ristretto255.NewIdentityElement()) == 1
+	return e.Equal(ristretto.NewIdentityElement()) == 1
 }
 
 // reader walks a byte string of fixed-size fields.
@@ -213,21 +219,21 @@ func (r *reader) done(what string) error {
 	return nil
 }
 
-func appendElement(b []byte, e *Element) []byte { return e.Encode(b) }
-func appendScalar(b []byte, s *Scalar) []byte   { return s.Encode(b) }
+func appendElement(b []byte, e *Element) []byte { return e.AppendBytes(b) }
+func appendScalar(b []byte, s *Scalar) []byte   { return ristretto.AppendScalar(b, s) }
 
 // selectScalar returns bit ? a : b for bit in {0,1}, in constant time.
 func selectScalar(bit int, a, b *Scalar) *Scalar {
 	var ab, bb [32]byte
-	a.Encode(ab[:0])
-	b.Encode(bb[:0])
+	ristretto.AppendScalar(ab[:0], a)
+	ristretto.AppendScalar(bb[:0], b)
 	mask := byte(-bit) // 0xff when bit == 1
 	var out [32]byte
 	for i := range out {
 		out[i] = bb[i] ^ (mask & (ab[i] ^ bb[i]))
 	}
-	s := ristretto255.NewScalar()
-	if err := s.Decode(out[:]); err != nil {
+	s := ristretto.NewScalar()
+	if _, err := s.SetCanonicalBytes(out[:]); err != nil {
 		panic("mental: selectScalar produced a non-canonical scalar")
 	}
 	return s
@@ -237,8 +243,8 @@ func selectScalar(bit int, a, b *Scalar) *Scalar {
 func bitScalar(bit int) *Scalar {
 	var b [32]byte
 	b[0] = byte(bit & 1)
-	s := ristretto255.NewScalar()
-	if err := s.Decode(b[:]); err != nil {
+	s := ristretto.NewScalar()
+	if _, err := s.SetCanonicalBytes(b[:]); err != nil {
 		panic("mental: bitScalar")
 	}
 	return s

@@ -7,7 +7,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // This file is Mafia's group secret and its tags (SPEC.md §9.1), and what
@@ -30,7 +30,7 @@ func GroupSecretPoint(game [32]byte) *Element {
 	h := sha512.New()
 	h.Write([]byte(labelGroupSecret))
 	h.Write(game[:])
-	return ristretto255.NewElement().FromUniformBytes(h.Sum(nil))
+	return ristretto.UniformElement(h.Sum(nil))
 }
 
 // GroupSecretComponent returns the face-up ciphertext of game's group
@@ -45,8 +45,8 @@ func GroupSecretPoint(game [32]byte) *Element {
 // another seat view it and never re-masks it into a check (SPEC.md §9.1).
 func GroupSecretComponent(game [32]byte) Ciphertext {
 	return Ciphertext{
-		A: ristretto255.NewElement().Negate(GroupSecretPoint(game)),
-		B: ristretto255.NewIdentityElement(),
+		A: ristretto.NewIdentityElement().Negate(GroupSecretPoint(game)),
+		B: ristretto.NewIdentityElement(),
 	}
 }
 
@@ -62,7 +62,7 @@ func Tag(S *Element, game [32]byte, round uint64, seat uint32) [TagSize]byte {
 	h := sha512.New()
 	h.Write([]byte(labelTag))
 	var buf [32 + 32 + 8 + 4]byte
-	b := S.Encode(buf[:0])
+	b := S.AppendBytes(buf[:0])
 	b = append(b, game[:]...)
 	b = binary.BigEndian.AppendUint64(b, round)
 	b = binary.BigEndian.AppendUint32(b, seat)
@@ -156,7 +156,7 @@ func RetiredKey(b []byte, X *Element) (*SecretKey, error) {
 func (k *SecretKey) RetiredShare(c Card) []*Element {
 	D := make([]*Element, len(c))
 	for i, ct := range c {
-		D[i] = ristretto255.NewElement().ScalarMult(k.x, ct.A)
+		D[i] = ristretto.NewIdentityElement().ScalarMult(k.x, ct.A)
 	}
 	return D
 }
@@ -171,7 +171,7 @@ func (k *SecretKey) RetiredShare(c Card) []*Element {
 func (k *SecretKey) RetiredEncryptedShare(c Card) *EncryptedShare {
 	es := &EncryptedShare{E2: k.RetiredShare(c)}
 	for range c {
-		es.E1 = append(es.E1, ristretto255.NewIdentityElement())
+		es.E1 = append(es.E1, ristretto.NewIdentityElement())
 	}
 	return es
 }
@@ -180,5 +180,5 @@ func (k *SecretKey) RetiredEncryptedShare(c Card) *EncryptedShare {
 // whose point is Q (SPEC.md §3.12, §9.4), for [CoinValue]. It carries no
 // proof: every peer computes it from the public key.
 func (k *SecretKey) RetiredCoinShare(Q *Element) *CoinShare {
-	return &CoinShare{D: ristretto255.NewElement().ScalarMult(k.x, Q)}
+	return &CoinShare{D: ristretto.NewIdentityElement().ScalarMult(k.x, Q)}
 }

@@ -3,7 +3,7 @@ package mental
 import (
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 const labelHolding = "masque/holding/v1"
@@ -24,7 +24,7 @@ func HoldingFormula(X *Element, c Card, comp int, others [][]*Element, kinds []i
 	if len(kinds) == 0 {
 		return nil, fmt.Errorf("mental: holding: empty set of kinds")
 	}
-	minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
+	minus1 := ristretto.NewScalar().Negate(bitScalar(1))
 	G := generator
 	base := []Term{{Base: c[comp].B}}
 	for j, d := range others {
@@ -64,7 +64,7 @@ func (k *SecretKey) HoldingAssignment(c Card, comp int, others [][]*Element, kin
 	for i, kind := range kinds {
 		real[i] = m[comp].Equal(CardPoint(kind))
 		found |= real[i]
-		leaves[i] = []*Scalar{ristretto255.NewScalar().Multiply(bitScalar(real[i]), k.x)}
+		leaves[i] = []*Scalar{ristretto.NewScalar().Multiply(bitScalar(real[i]), k.x)}
 	}
 	if found == 0 {
 		return Assignment{}, fmt.Errorf("mental: holding: the card is none of the %d kinds claimed", len(kinds))
@@ -74,7 +74,7 @@ func (k *SecretKey) HoldingAssignment(c Card, comp int, others [][]*Element, kin
 	for i := range real {
 		real[i] &= 1 - seen
 		seen |= real[i]
-		leaves[i][0] = ristretto255.NewScalar().Multiply(bitScalar(real[i]), k.x)
+		leaves[i][0] = ristretto.NewScalar().Multiply(bitScalar(real[i]), k.x)
 	}
 	if len(kinds) == 1 {
 		return Assignment{Leaves: leaves}, nil
@@ -194,8 +194,8 @@ func ViewedHoldingFormula(X, Y *Element, c Card, comp int, sent []*EncryptedShar
 	if len(kinds) == 0 {
 		return nil, fmt.Errorf("mental: holding: empty set of kinds")
 	}
-	minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
-	e1 := ristretto255.NewIdentityElement()
+	minus1 := ristretto.NewScalar().Negate(bitScalar(1))
+	e1 := ristretto.NewIdentityElement()
 	base := []Term{{Base: c[comp].B}}
 	for j, es := range sent {
 		if es == nil || len(es.E1) != len(c) || len(es.E2) != len(c) {
@@ -204,11 +204,11 @@ func ViewedHoldingFormula(X, Y *Element, c Card, comp int, sent []*EncryptedShar
 		e1.Add(e1, es.E1[comp])
 		base = append(base, Term{Coef: minus1, Base: es.E2[comp]})
 	}
-	negE1 := ristretto255.NewElement().Negate(e1)
+	negE1 := ristretto.NewIdentityElement().Negate(e1)
 	// B − Σ E2, by additions: a prover's public values (below) come from
 	// it with one subtraction per kind, not a multi-scalar multiplication
 	// by −1 over every share.
-	open := ristretto255.NewElement().Set(c[comp].B)
+	open := ristretto.NewIdentityElement().Set(c[comp].B)
 	for _, es := range sent {
 		open.Subtract(open, es.E2[comp])
 	}
@@ -219,7 +219,7 @@ func ViewedHoldingFormula(X, Y *Element, c Card, comp int, sent []*EncryptedShar
 		pub := append(append([]Term{}, base...), Term{Coef: minus1, Base: M})
 		leaves = append(leaves, Leaf(Statement{Witnesses: 2, Equations: []Equation{
 			{Secret: []Term{{Witness: 0, Base: c[comp].A}, {Witness: 1, Base: negE1}}, Public: pub,
-				value: ristretto255.NewElement().Subtract(open, M)},
+				value: ristretto.NewIdentityElement().Subtract(open, M)},
 			{Secret: []Term{{Witness: 0, Base: G}}, Public: []Term{{Base: X}}},
 			{Secret: []Term{{Witness: 1, Base: G}}, Public: []Term{{Base: Y}}},
 		}}))
@@ -254,7 +254,7 @@ func ProveViewedHolding(ctx Context, card, view *SecretKey, c Card, comp int, se
 		if len(kinds) > 1 {
 			real = a.Real[0][i]
 		}
-		a.Leaves[i] = append(a.Leaves[i], ristretto255.NewScalar().Multiply(bitScalar(real), view.x))
+		a.Leaves[i] = append(a.Leaves[i], ristretto.NewScalar().Multiply(bitScalar(real), view.x))
 	}
 	return ProveFormula(ctx, labelViewedHolding, f, a)
 }

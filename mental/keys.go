@@ -4,7 +4,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // Protocol labels (SPEC.md §2.1).
@@ -23,15 +23,15 @@ type SecretKey struct {
 // GenerateKey returns a fresh key from crypto/rand.
 func GenerateKey() *SecretKey {
 	x := randomScalar()
-	return &SecretKey{x: x, pub: ristretto255.NewElement().ScalarBaseMult(x)}
+	return &SecretKey{x: x, pub: ristretto.NewIdentityElement().ScalarBaseMult(x)}
 }
 
 // Public returns X = x·G.
-func (k *SecretKey) Public() *Element { return ristretto255.NewElement().Set(k.pub) }
+func (k *SecretKey) Public() *Element { return ristretto.NewIdentityElement().Set(k.pub) }
 
 // Bytes returns the canonical encoding of x (for the player's state
 // directory and for the optional end-of-game key publication).
-func (k *SecretKey) Bytes() []byte { return k.x.Encode(nil) }
+func (k *SecretKey) Bytes() []byte { return ristretto.AppendScalar(nil, k.x) }
 
 // Equal reports whether two secret keys are equal, in constant time.
 func (k *SecretKey) Equal(o *SecretKey) bool {
@@ -45,10 +45,10 @@ func SecretKeyFromBytes(b []byte) (*SecretKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("secret key: %w", err)
 	}
-	if x.Equal(ristretto255.NewScalar()) == 1 {
+	if x.Equal(ristretto.NewScalar()) == 1 {
 		return nil, fmt.Errorf("secret key: %w: zero", ErrEncoding)
 	}
-	return &SecretKey{x: x, pub: ristretto255.NewElement().ScalarBaseMult(x)}, nil
+	return &SecretKey{x: x, pub: ristretto.NewIdentityElement().ScalarBaseMult(x)}, nil
 }
 
 // KeyContext is what a key's proof of knowledge is bound to: the table,
@@ -155,7 +155,7 @@ func (k *JointKey) hBytes() []byte {
 	if k.hEnc != nil {
 		return k.hEnc
 	}
-	return k.H.Encode(nil)
+	return k.H.AppendBytes(nil)
 }
 
 // NewJointKey verifies every key's proof (keys[i] under contexts[i]) and
@@ -165,7 +165,7 @@ func NewJointKey(keys []*PublicKey, contexts []KeyContext) (*JointKey, error) {
 	if len(keys) == 0 || len(keys) != len(contexts) {
 		return nil, fmt.Errorf("mental: joint key needs one context per key (%d keys, %d contexts)", len(keys), len(contexts))
 	}
-	jk := &JointKey{H: ristretto255.NewIdentityElement()}
+	jk := &JointKey{H: ristretto.NewIdentityElement()}
 	for i, k := range keys {
 		if err := k.Verify(contexts[i]); err != nil {
 			return nil, err
@@ -176,11 +176,11 @@ func NewJointKey(keys []*PublicKey, contexts []KeyContext) (*JointKey, error) {
 			}
 		}
 		jk.H.Add(jk.H, k.X)
-		jk.Keys = append(jk.Keys, ristretto255.NewElement().Set(k.X))
+		jk.Keys = append(jk.Keys, ristretto.NewIdentityElement().Set(k.X))
 	}
 	if isIdentity(jk.H) {
 		return nil, fmt.Errorf("mental: joint key is the identity")
 	}
-	jk.hEnc = jk.H.Encode(nil)
+	jk.hEnc = jk.H.AppendBytes(nil)
 	return jk, nil
 }

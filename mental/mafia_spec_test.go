@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"testing"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // An outside verifier's view (SPEC.md §9.2, §9.3): the transcript is
@@ -39,13 +39,13 @@ func (h *handTranscript) u64(label string, v uint64) {
 	h.item(label, binary.BigEndian.AppendUint64(nil, v))
 }
 
-func (h *handTranscript) elem(label string, e *Element) { h.item(label, e.Encode(nil)) }
+func (h *handTranscript) elem(label string, e *Element) { h.item(label, e.AppendBytes(nil)) }
 
 func (h *handTranscript) card(label string, c Card) {
 	b := []byte{byte(len(c))}
 	for _, ct := range c {
-		b = ct.A.Encode(b)
-		b = ct.B.Encode(b)
+		b = ct.A.AppendBytes(b)
+		b = ct.B.AppendBytes(b)
 	}
 	h.item(label, b)
 }
@@ -59,7 +59,7 @@ func (h *handTranscript) context(ctx Context) {
 func (h *handTranscript) challenge(name string) *Scalar {
 	h.item("challenge", []byte(name))
 	d := sha512.Sum512(h.buf.Bytes())
-	return ristretto255.NewScalar().FromUniformBytes(d[:])
+	return ristretto.UniformScalar(d[:])
 }
 
 func (h *handTranscript) viewed(X, Y *Element, c Card, comp int, sent []*EncryptedShare) {
@@ -125,7 +125,7 @@ func handVerify(t *testing.T, h *handTranscript, f *Formula, p *SigmaProof) bool
 	h.u64("commitments/n", uint64(len(p.commitments)))
 	var cb []byte
 	for _, R := range p.commitments {
-		cb = R.Encode(cb)
+		cb = R.AppendBytes(cb)
 	}
 	h.item("commitments", cb)
 	c := h.challenge("challenge")
@@ -138,19 +138,19 @@ func handVerify(t *testing.T, h *handTranscript, f *Formula, p *SigmaProof) bool
 			s := p.responses[ri : ri+g.leaf.Witnesses]
 			ri += g.leaf.Witnesses
 			for _, eq := range g.leaf.Equations {
-				lhs := ristretto255.NewIdentityElement()
+				lhs := ristretto.NewIdentityElement()
 				for _, term := range eq.Secret {
-					lhs.Add(lhs, ristretto255.NewElement().ScalarMult(s[term.Witness], term.Base))
+					lhs.Add(lhs, ristretto.NewIdentityElement().ScalarMult(s[term.Witness], term.Base))
 				}
-				pub := ristretto255.NewIdentityElement()
+				pub := ristretto.NewIdentityElement()
 				for _, term := range eq.Public {
 					coef := bitScalar(1)
 					if term.Coef != nil {
 						coef = term.Coef
 					}
-					pub.Add(pub, ristretto255.NewElement().ScalarMult(coef, term.Base))
+					pub.Add(pub, ristretto.NewIdentityElement().ScalarMult(coef, term.Base))
 				}
-				rhs := ristretto255.NewElement().ScalarMult(e, pub)
+				rhs := ristretto.NewIdentityElement().ScalarMult(e, pub)
 				rhs.Add(rhs, p.commitments[mi])
 				mi++
 				if lhs.Equal(rhs) != 1 {
@@ -162,7 +162,7 @@ func handVerify(t *testing.T, h *handTranscript, f *Formula, p *SigmaProof) bool
 				walk(ch, e)
 			}
 		case opOr:
-			last := ristretto255.NewScalar().Set(e)
+			last := ristretto.NewScalar().Set(e)
 			es := p.challenges[ci : ci+len(g.children)-1]
 			ci += len(g.children) - 1
 			for i, ch := range g.children {
@@ -207,7 +207,7 @@ func TestPowerBallotSpecTranscript(t *testing.T) {
 			h.viewed(st.X, st.Y, st.Card, st.Comp, st.Sent)
 			h.u64("entries/n", uint64(len(b.Entries)))
 			for _, e := range b.Entries {
-				h.item("entry", append(e.A.Encode(nil), e.B.Encode(nil)...))
+				h.item("entry", append(e.A.AppendBytes(nil), e.B.AppendBytes(nil)...))
 			}
 			z := make([]*Scalar, len(b.Entries))
 			for i := range z {
@@ -285,7 +285,7 @@ func TestCheckSpecTranscript(t *testing.T) {
 			}
 			return f
 		}
-		minus1 := ristretto255.NewScalar().Negate(bitScalar(1))
+		minus1 := ristretto.NewScalar().Negate(bitScalar(1))
 		remask := func(pa []Term, pb []Term) *Formula {
 			return Leaf(Statement{Witnesses: 1, Equations: []Equation{
 				{Secret: []Term{{Witness: 0, Base: Base()}}, Public: pa},

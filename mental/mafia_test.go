@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // Mafia's cryptography (SPEC.md §9): the group secret and its tags,
@@ -196,11 +196,11 @@ var mTestRoles = []int{mCivilian, mCommissar, mNurse, mDon, mMafioso, mMadman, m
 func TestGroupSecretAndTags(t *testing.T) {
 	mt := newMafiaTable(t, mTestRoles, true)
 	// S = x·Q for the joint secret x.
-	x := ristretto255.NewScalar()
+	x := ristretto.NewScalar()
 	for _, sk := range mt.sks {
 		x.Add(x, sk.x)
 	}
-	S := ristretto255.NewElement().ScalarMult(x, GroupSecretPoint(mt.game))
+	S := ristretto.NewIdentityElement().ScalarMult(x, GroupSecretPoint(mt.game))
 	if GroupSecretPoint(mt.game).Equal(GroupSecretPoint([32]byte{'o'})) == 1 {
 		t.Fatal("two games share a group secret point")
 	}
@@ -386,14 +386,14 @@ func forgePowerBallot(t *testing.T, mt *mafiaTable, ctx Context, st *PowerStatem
 		t.Fatal(err)
 	}
 	n := len(bits)
-	o := &ballotOpening{r: randomScalars(n), v: bits, rSum: ristretto255.NewScalar()}
+	o := &ballotOpening{r: randomScalars(n), v: bits, rSum: ristretto.NewScalar()}
 	entries := make([]Ciphertext, n)
 	for i := range n {
 		o.total += bits[i]
 		o.rSum.Add(o.rSum, o.r[i])
 		entries[i] = Ciphertext{
-			A: ristretto255.NewElement().ScalarBaseMult(o.r[i]),
-			B: ristretto255.NewElement().MultiScalarMult([]*Scalar{ristretto255.NewScalar().Multiply(bitScalar(1), scalarOf(bits[i])), o.r[i]}, []*Element{generator, mt.jk.H}),
+			A: ristretto.NewIdentityElement().ScalarBaseMult(o.r[i]),
+			B: ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{ristretto.NewScalar().Multiply(bitScalar(1), scalarOf(bits[i])), o.r[i]}, []*Element{generator, mt.jk.H}),
 		}
 	}
 	tr, f, err := powerStatement(ctx, mt.jk, st, entries, nil)
@@ -411,9 +411,9 @@ func forgePowerBallot(t *testing.T, mt *mafiaTable, ctx Context, st *PowerStatem
 		}
 	}
 	zero := f.children[1].children[1].leaf
-	w := ristretto255.NewScalar()
+	w := ristretto.NewScalar()
 	for i, term := range zero.Equations[0].Public {
-		w.Add(w, ristretto255.NewScalar().Multiply(term.Coef, o.r[i]))
+		w.Add(w, ristretto.NewScalar().Multiply(term.Coef, o.r[i]))
 	}
 	ea := Assignment{}
 	for i, r := range o.r {
@@ -437,7 +437,7 @@ func forgePowerBallot(t *testing.T, mt *mafiaTable, ctx Context, st *PowerStatem
 }
 
 func scalarOf(v int) *Scalar {
-	s := ristretto255.NewScalar()
+	s := ristretto.NewScalar()
 	for range v {
 		s.Add(s, bitScalar(1))
 	}
@@ -534,7 +534,7 @@ func TestPowerBallotStatementErrors(t *testing.T) {
 			s.Sent = append(s.Sent[:1:1], &EncryptedShare{E1: s.Sent[1].E1[:1], E2: s.Sent[1].E2[:1]})
 		},
 		"nil share":            func(s *PowerStatement) { s.Sent = append(s.Sent[:1:1], nil) },
-		"identity viewing key": func(s *PowerStatement) { s.Y = ristretto255.NewIdentityElement() },
+		"identity viewing key": func(s *PowerStatement) { s.Y = ristretto.NewIdentityElement() },
 		"nil card key":         func(s *PowerStatement) { s.X = nil },
 		"empty card":           func(s *PowerStatement) { s.Card = nil },
 	} {
@@ -744,8 +744,8 @@ func forgeCheck(t *testing.T, mt *mafiaTable, ctx Context, st *CheckStatement, s
 		t.Fatal(err)
 	}
 	s := randomScalar()
-	qa := ristretto255.NewElement().ScalarBaseMult(s)
-	qb := ristretto255.NewElement().ScalarMult(s, mt.jk.H)
+	qa := ristretto.NewIdentityElement().ScalarBaseMult(s)
+	qb := ristretto.NewIdentityElement().ScalarMult(s, mt.jk.H)
 	Q := Card{{A: qa.Add(qa, src.A), B: qb.Add(qb, src.B)}}
 	tr, f, err := checkStatement(ctx, mt.jk, st, Q, nil)
 	if err != nil {
@@ -1163,11 +1163,11 @@ func TestWidth5Deck(t *testing.T) {
 	}
 	cat := NewCatalogue(16)
 	counts := map[int]int{}
-	x := ristretto255.NewScalar()
+	x := ristretto.NewScalar()
 	for _, sk := range tt.sks {
 		x.Add(x, sk.x)
 	}
-	S := ristretto255.NewElement().ScalarMult(x, GroupSecretPoint(game))
+	S := ristretto.NewIdentityElement().ScalarMult(x, GroupSecretPoint(game))
 	for i, c := range deck {
 		viewer := i % 3
 		view := GenerateKey()
@@ -1289,7 +1289,7 @@ func TestMafiaPostsLookAlike(t *testing.T) {
 			t.Errorf("check sizes differ by role: %v", sizes[4:])
 		}
 	}
-	S := ristretto255.NewElement().ScalarMult(randomScalar(), GroupSecretPoint(mt.game))
+	S := ristretto.NewIdentityElement().ScalarMult(randomScalar(), GroupSecretPoint(mt.game))
 	if got := TagFor(S, mNeutral, mt.game, 1, 2); got != Tag(S, mt.game, 1, 2) {
 		t.Error("TagFor(S) is not S's tag")
 	}

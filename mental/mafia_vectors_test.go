@@ -26,9 +26,9 @@ func testMafiaVectors(t *testing.T) {
 		v.add(fmt.Sprintf("view_secret[%d]", i), mt.views[i].Bytes())
 		v.addText(fmt.Sprintf("role[%d]", i), strconv.Itoa(roles[i]))
 	}
-	v.add("joint_key", mt.jk.H.Encode(nil))
+	v.add("joint_key", mt.jk.H.AppendBytes(nil))
 	v.addText("viewed.sent", "viewed[i].sent[j]: the share of the j-th other seat in seat order, encrypted to view key i, at context (game, pos 1000+i, that seat)")
-	v.add("group_secret_point", GroupSecretPoint(mt.game).Encode(nil))
+	v.add("group_secret_point", GroupSecretPoint(mt.game).AppendBytes(nil))
 	gs := GroupSecretComponent(mt.game)
 	v.addMarshal(t, "group_secret_component", Card{gs})
 	for i := range roles {
@@ -43,7 +43,7 @@ func testMafiaVectors(t *testing.T) {
 		t.Fatal(err)
 	}
 	S := don[2]
-	v.add("S", S.Encode(nil))
+	v.add("S", S.AppendBytes(nil))
 	tag := Tag(S, mt.game, 1, 3)
 	v.add("tag(round=1,seat=3)", tag[:])
 

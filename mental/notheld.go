@@ -3,7 +3,7 @@ package mental
 import (
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 const labelNotHeld = "masque/not-held/v1"
@@ -35,8 +35,8 @@ func notHeldBasesOf(c Card, comp int, sent []*EncryptedShare, kind int) (*notHel
 	if kind < 0 {
 		return nil, fmt.Errorf("mental: not held: kind %d", kind)
 	}
-	C := ristretto255.NewElement().Subtract(c[comp].B, CardPoint(kind))
-	E := ristretto255.NewIdentityElement()
+	C := ristretto.NewIdentityElement().Subtract(c[comp].B, CardPoint(kind))
+	E := ristretto.NewIdentityElement()
 	for j, es := range sent {
 		if es == nil || len(es.E1) != len(c) || len(es.E2) != len(c) {
 			return nil, fmt.Errorf("mental: not held: encrypted share %d does not match the card's width %d", j, len(c))
@@ -44,7 +44,7 @@ func notHeldBasesOf(c Card, comp int, sent []*EncryptedShare, kind int) (*notHel
 		C.Subtract(C, es.E2[comp])
 		E.Add(E, es.E1[comp])
 	}
-	return &notHeldBases{C: C, E: E, negA: ristretto255.NewElement().Negate(c[comp].A)}, nil
+	return &notHeldBases{C: C, E: E, negA: ristretto.NewIdentityElement().Negate(c[comp].A)}, nil
 }
 
 // notHeldStatement is the statement of a NotHeldProof. With C = B − ΣE2_j
@@ -79,8 +79,8 @@ func notHeldStatementOn(ctx Context, X, Y *Element, c Card, comp int, sent []*En
 		absorbElements(t, "E2", es.E2, es.known)
 	}
 	absorbElement(t, "T", T, known...)
-	negX := ristretto255.NewElement().Negate(X)
-	negY := ristretto255.NewElement().Negate(Y)
+	negX := ristretto.NewIdentityElement().Negate(X)
+	negY := ristretto.NewIdentityElement().Negate(Y)
 	G := generator
 	f := Leaf(Statement{Witnesses: 3, Equations: []Equation{
 		{Secret: []Term{{Witness: 0, Base: bs.C}, {Witness: 1, Base: bs.negA}, {Witness: 2, Base: bs.E}}, Public: []Term{{Base: T}}},
@@ -107,9 +107,9 @@ func ProveNotHeld(ctx Context, card, view *SecretKey, c Card, comp int, sent []*
 		return nil, err
 	}
 	r := randomScalar()
-	a := ristretto255.NewScalar().Multiply(r, card.x)
-	b := ristretto255.NewScalar().Multiply(r, view.x)
-	T := ristretto255.NewElement().MultiScalarMult([]*Scalar{r, a, b}, []*Element{bs.C, bs.negA, bs.E})
+	a := ristretto.NewScalar().Multiply(r, card.x)
+	b := ristretto.NewScalar().Multiply(r, view.x)
+	T := ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{r, a, b}, []*Element{bs.C, bs.negA, bs.E})
 	if isIdentity(T) {
 		return nil, fmt.Errorf("mental: not held: the card is kind %d", kind)
 	}
@@ -117,8 +117,8 @@ func ProveNotHeld(ctx Context, card, view *SecretKey, c Card, comp int, sent []*
 	known.keep(T)
 	t, f := notHeldStatementOn(ctx, card.pub, view.pub, c, comp, sent, kind, bs, T, known)
 	eqs := f.leaf.Equations
-	eqs[1].Secret[1].dlog = ristretto255.NewScalar().Negate(card.x) // −X = (−x)·G
-	eqs[2].Secret[1].dlog = ristretto255.NewScalar().Negate(view.x) // −Y = (−y)·G
+	eqs[1].Secret[1].dlog = ristretto.NewScalar().Negate(card.x) // −X = (−x)·G
+	eqs[2].Secret[1].dlog = ristretto.NewScalar().Negate(view.x) // −Y = (−y)·G
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{r, a, b}}})
 	if err != nil {
 		return nil, fmt.Errorf("mental: not held proof: %w", err)

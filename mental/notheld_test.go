@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 func TestNotHeld(t *testing.T) {
@@ -49,7 +49,7 @@ func TestNotHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := tt.viewed(t, tt.jk.Encrypt(CardPoint(1), CardPoint(5)), 2, view)
-	identity := ristretto255.NewIdentityElement()
+	identity := ristretto.NewIdentityElement()
 	for name, err := range map[string]error{
 		"another kind (the held one)": VerifyNotHeld(ctx, X, Y, c, 1, sent, 5, p),
 		"another kind":                VerifyNotHeld(ctx, X, Y, c, 1, sent, 4, p),
@@ -87,16 +87,16 @@ func TestNotHeldForgeries(t *testing.T) {
 	for i := range 8 {
 		r, a, b := randomScalar(), randomScalar(), randomScalar()
 		if i == 0 {
-			a = ristretto255.NewScalar().Multiply(r, tt.sks[0].x) // a right, b wrong
+			a = ristretto.NewScalar().Multiply(r, tt.sks[0].x) // a right, b wrong
 		}
-		C := ristretto255.NewElement().Subtract(c[0].B, CardPoint(4))
-		E := ristretto255.NewIdentityElement()
+		C := ristretto.NewIdentityElement().Subtract(c[0].B, CardPoint(4))
+		E := ristretto.NewIdentityElement()
 		for _, es := range sent {
 			C.Subtract(C, es.E2[0])
 			E.Add(E, es.E1[0])
 		}
-		negA := ristretto255.NewElement().Negate(c[0].A)
-		T := ristretto255.NewElement().MultiScalarMult([]*Scalar{r, a, b}, []*Element{C, negA, E})
+		negA := ristretto.NewIdentityElement().Negate(c[0].A)
+		T := ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{r, a, b}, []*Element{C, negA, E})
 		tr, f, err := notHeldStatement(ctx, X, Y, c, 0, sent, 4, T)
 		if err != nil {
 			t.Fatal(err)
@@ -136,18 +136,18 @@ func proveNotHeldByOpening(ctx Context, card, view *SecretKey, c Card, comp int,
 	if err != nil {
 		return nil, err
 	}
-	diff := ristretto255.NewElement().Subtract(m[comp], CardPoint(kind))
+	diff := ristretto.NewIdentityElement().Subtract(m[comp], CardPoint(kind))
 	if isIdentity(diff) {
 		return nil, errors.New("the card is kind k")
 	}
 	r := randomScalar()
-	T := ristretto255.NewElement().ScalarMult(r, diff)
+	T := ristretto.NewIdentityElement().ScalarMult(r, diff)
 	tr, f, err := notHeldStatement(ctx, card.pub, view.pub, c, comp, sent, kind, T)
 	if err != nil {
 		return nil, err
 	}
-	a := ristretto255.NewScalar().Multiply(r, card.x)
-	b := ristretto255.NewScalar().Multiply(r, view.x)
+	a := ristretto.NewScalar().Multiply(r, card.x)
+	b := ristretto.NewScalar().Multiply(r, view.x)
 	p, err := proveSigma(tr, f, Assignment{Leaves: [][]*Scalar{{r, a, b}}})
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import (
 	"crypto/subtle"
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // This file is Mafia's powered ballot (SPEC.md §9.2): every living seat
@@ -270,14 +270,14 @@ func (bb ballotBases) zeroLeaf(entries []Ciphertext, z []*Scalar) *Formula {
 // comp of a privately viewed card: what the card holds, for its viewer.
 // One constant-time two-point multiplication.
 func viewedPoint(card, view *SecretKey, c Card, comp int, sent []*EncryptedShare) *Element {
-	e1 := ristretto255.NewIdentityElement()
-	m := ristretto255.NewElement().Set(c[comp].B)
+	e1 := ristretto.NewIdentityElement()
+	m := ristretto.NewIdentityElement().Set(c[comp].B)
 	for _, es := range sent {
 		e1.Add(e1, es.E1[comp])
 		m.Subtract(m, es.E2[comp])
 	}
-	negx := ristretto255.NewScalar().Negate(card.x)
-	return m.Add(m, ristretto255.NewElement().MultiScalarMult([]*Scalar{view.x, negx}, []*Element{e1, c[comp].A}))
+	negx := ristretto.NewScalar().Negate(card.x)
+	return m.Add(m, ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{view.x, negx}, []*Element{e1, c[comp].A}))
 }
 
 // viewedHoldingAssignment is the assignment of ViewedHoldingFormula over
@@ -297,8 +297,8 @@ func viewedHoldingAssignment(card, view *SecretKey, m *Element, kinds []int) (As
 	for i := range kinds {
 		b := bitScalar(real[i])
 		a.Leaves = append(a.Leaves, []*Scalar{
-			ristretto255.NewScalar().Multiply(b, card.x),
-			ristretto255.NewScalar().Multiply(b, view.x),
+			ristretto.NewScalar().Multiply(b, card.x),
+			ristretto.NewScalar().Multiply(b, view.x),
 		})
 	}
 	if len(kinds) == 1 {
@@ -358,9 +358,9 @@ func ProvePowerBallot(ctx Context, jk *JointKey, card, view *SecretKey, st *Powe
 	}
 	zero := f.children[1].children[1].leaf
 	// w = Σ z_i·r_i, the witness of "every entry encrypts 0".
-	w := ristretto255.NewScalar()
+	w := ristretto.NewScalar()
 	for i, term := range zero.Equations[0].Public {
-		w.Add(w, ristretto255.NewScalar().Multiply(term.Coef, o.r[i]))
+		w.Add(w, ristretto.NewScalar().Multiply(term.Coef, o.r[i]))
 	}
 	vote := andAssignment(inA, o.entriesAssignment(), o.sumLeafAssignment())
 	if self >= 0 {

@@ -3,7 +3,7 @@ package mental
 import (
 	"fmt"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 const (
@@ -43,7 +43,7 @@ func (k *SecretKey) Share(ctx Context, c Card) (*Share, error) {
 	}
 	D := make([]*Element, len(c))
 	for i, ct := range c {
-		D[i] = ristretto255.NewElement().ScalarMult(k.x, ct.A)
+		D[i] = ristretto.NewIdentityElement().ScalarMult(k.x, ct.A)
 	}
 	t, f := shareStatement(ctx, k.pub, c, D)
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{k.x}}})
@@ -108,7 +108,7 @@ func UnmarshalShare(b []byte) (*Share, error) {
 func Open(c Card, shares [][]*Element) ([]*Element, error) {
 	out := make([]*Element, len(c))
 	for i, ct := range c {
-		m := ristretto255.NewElement().Set(ct.B)
+		m := ristretto.NewIdentityElement().Set(ct.B)
 		for j, d := range shares {
 			if len(d) != len(c) {
 				return nil, fmt.Errorf("mental: open: share %d has width %d, card %d", j, len(d), len(c))
@@ -125,7 +125,7 @@ func Open(c Card, shares [][]*Element) ([]*Element, error) {
 func (k *SecretKey) Peek(c Card, others [][]*Element) ([]*Element, error) {
 	own := make([]*Element, len(c))
 	for i, ct := range c {
-		own[i] = ristretto255.NewElement().ScalarMult(k.x, ct.A)
+		own[i] = ristretto.NewIdentityElement().ScalarMult(k.x, ct.A)
 	}
 	return Open(c, append(append([][]*Element{}, others...), own))
 }
@@ -140,7 +140,7 @@ func NewCatalogue(n int) *Catalogue {
 	c := &Catalogue{byPoint: make(map[[32]byte]int, n)}
 	for k := range n {
 		var key [32]byte
-		CardPoint(k).Encode(key[:0])
+		CardPoint(k).AppendBytes(key[:0])
 		c.byPoint[key] = k
 	}
 	return c
@@ -149,7 +149,7 @@ func NewCatalogue(n int) *Catalogue {
 // Kind returns the card kind of point m, or false if m encodes no kind.
 func (c *Catalogue) Kind(m *Element) (int, bool) {
 	var key [32]byte
-	m.Encode(key[:0])
+	m.AppendBytes(key[:0])
 	k, ok := c.byPoint[key]
 	return k, ok
 }
@@ -189,8 +189,8 @@ func (k *SecretKey) EncryptShare(ctx Context, c Card, Y *Element) (*EncryptedSha
 	ts := randomScalars(len(c))
 	es := &EncryptedShare{}
 	for i, ct := range c {
-		es.E1 = append(es.E1, ristretto255.NewElement().ScalarBaseMult(ts[i]))
-		es.E2 = append(es.E2, ristretto255.NewElement().MultiScalarMult([]*Scalar{k.x, ts[i]}, []*Element{ct.A, Y}))
+		es.E1 = append(es.E1, ristretto.NewIdentityElement().ScalarBaseMult(ts[i]))
+		es.E2 = append(es.E2, ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{k.x, ts[i]}, []*Element{ct.A, Y}))
 	}
 	t, f := encShareStatement(ctx, k.pub, Y, c, es.E1, es.E2)
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{append([]*Scalar{k.x}, ts...)}})
@@ -226,7 +226,7 @@ func VerifyEncryptedShare(ctx Context, X, Y *Element, c Card, es *EncryptedShare
 func (k *SecretKey) Decrypt(es *EncryptedShare) []*Element {
 	out := make([]*Element, len(es.E1))
 	for i := range es.E1 {
-		yE := ristretto255.NewElement().ScalarMult(k.x, es.E1[i])
+		yE := ristretto.NewIdentityElement().ScalarMult(k.x, es.E1[i])
 		out[i] = yE.Subtract(es.E2[i], yE)
 	}
 	return out

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // This file is the verifiable shuffle (SPEC.md §5): a deck of up to
@@ -68,7 +68,7 @@ var shuffleGenerators = sync.OnceValue(func() *shuffleGens {
 	for i := 0; i <= MaxShuffle; i++ {
 		e := hashToElement(labelShuffleGenerator, uint64(i))
 		g.h = append(g.h, e)
-		g.enc = append(g.enc, e.Encode(nil))
+		g.enc = append(g.enc, e.AppendBytes(nil))
 	}
 	return g
 })
@@ -254,7 +254,7 @@ func shufflePermutation(n int) []int {
 func shuffleSmallScalar(v int) *Scalar {
 	var b [64]byte
 	binary.LittleEndian.PutUint32(b[:], uint32(v))
-	return ristretto255.NewScalar().FromUniformBytes(b[:])
+	return ristretto.UniformScalar(b[:])
 }
 
 // shuffleWith is Shuffle with the permutation and the re-masking scalars
@@ -307,8 +307,8 @@ func (k *JointKey) shuffleWith(ctx Context, deck []Card, perm []int, rho [][]*Sc
 			if errA != nil || errB != nil {
 				panic("mental: shuffle: re-decoding an encoded point failed")
 			}
-			sG := ristretto255.NewElement().ScalarBaseMult(rho[i][x])
-			sH := ristretto255.NewElement().ScalarMult(rho[i][x], k.H)
+			sG := ristretto.NewIdentityElement().ScalarBaseMult(rho[i][x])
+			sH := ristretto.NewIdentityElement().ScalarMult(rho[i][x], k.H)
 			c[x] = Ciphertext{A: A.Add(A, sG), B: B.Add(B, sH)}
 		}
 		out[i] = c
@@ -354,7 +354,7 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 			panic("mental: shuffle: re-decoding a generator failed")
 		}
 		r[j] = ns.Scalar()
-		c := ristretto255.NewElement().ScalarBaseMult(r[j])
+		c := ristretto.NewIdentityElement().ScalarBaseMult(r[j])
 		p.permCommit[j] = c.Add(c, h)
 	}
 
@@ -362,7 +362,7 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 	// u'_i = u_{π(i)}, selected in constant time.
 	uEnc := make([][]byte, n)
 	for j := range u {
-		uEnc[j] = u[j].Encode(nil)
+		uEnc[j] = ristretto.AppendScalar(nil, u[j])
 	}
 	uPrime := make([]*Scalar, n)
 	var wide [64]byte
@@ -370,7 +370,7 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 		for j := range n {
 			subtle.ConstantTimeCopy(subtle.ConstantTimeEq(int32(j), int32(perm[i])), wide[:32], uEnc[j])
 		}
-		uPrime[i] = ristretto255.NewScalar().FromUniformBytes(wide[:])
+		uPrime[i] = ristretto.UniformScalar(wide[:])
 	}
 
 	// Chain ĉ_i = r̂_i·G + u'_i·ĉ_{i-1}, ĉ_0 = h_0.
@@ -379,7 +379,7 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 	prev := gens.h[0]
 	for i := range n {
 		rHat[i] = ns.Scalar()
-		p.chainCommit[i] = ristretto255.NewElement().MultiScalarMult(
+		p.chainCommit[i] = ristretto.NewIdentityElement().MultiScalarMult(
 			[]*Scalar{rHat[i], uPrime[i]}, []*Element{G, prev})
 		prev = p.chainCommit[i]
 	}
@@ -398,17 +398,17 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 	for i := range n {
 		wPrime[i] = ns.Scalar()
 	}
-	p.t1 = ristretto255.NewElement().ScalarBaseMult(w1)
-	p.t2 = ristretto255.NewElement().ScalarBaseMult(w2)
+	p.t1 = ristretto.NewIdentityElement().ScalarBaseMult(w1)
+	p.t2 = ristretto.NewIdentityElement().ScalarBaseMult(w2)
 	{
 		sc := append([]*Scalar{w3}, wPrime...)
 		pt := append([]*Element{G}, gens.h[1:1+n]...)
-		p.t3 = ristretto255.NewElement().MultiScalarMult(sc, pt)
+		p.t3 = ristretto.NewIdentityElement().MultiScalarMult(sc, pt)
 	}
 	p.t4a = make([]*Element, w)
 	p.t4b = make([]*Element, w)
 	for x := range w {
-		neg := ristretto255.NewScalar().Negate(w4[x])
+		neg := ristretto.NewScalar().Negate(w4[x])
 		sc := append([]*Scalar{neg}, wPrime...)
 		ptA := make([]*Element, 1, n+1)
 		ptB := make([]*Element, 1, n+1)
@@ -417,13 +417,13 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 			ptA = append(ptA, out[i][x].A)
 			ptB = append(ptB, out[i][x].B)
 		}
-		p.t4a[x] = ristretto255.NewElement().MultiScalarMult(sc, ptA)
-		p.t4b[x] = ristretto255.NewElement().MultiScalarMult(sc, ptB)
+		p.t4a[x] = ristretto.NewIdentityElement().MultiScalarMult(sc, ptA)
+		p.t4b[x] = ristretto.NewIdentityElement().MultiScalarMult(sc, ptB)
 	}
 	p.tHat = make([]*Element, n)
 	prev = gens.h[0]
 	for i := range n {
-		p.tHat[i] = ristretto255.NewElement().MultiScalarMult(
+		p.tHat[i] = ristretto.NewIdentityElement().MultiScalarMult(
 			[]*Scalar{wHat[i], wPrime[i]}, []*Element{G, prev})
 		prev = p.chainCommit[i]
 	}
@@ -432,29 +432,29 @@ func (k *JointKey) proveShuffle(ctx Context, in, out []Card, perm []int, rho [][
 
 	// Responses s = ω + c·witness.
 	resp := func(omega, wit *Scalar) *Scalar {
-		s := ristretto255.NewScalar().Multiply(c, wit)
+		s := ristretto.NewScalar().Multiply(c, wit)
 		return s.Add(s, omega)
 	}
-	rBar := ristretto255.NewScalar()
-	rTilde := ristretto255.NewScalar()
-	tmp := ristretto255.NewScalar()
+	rBar := ristretto.NewScalar()
+	rTilde := ristretto.NewScalar()
+	tmp := ristretto.NewScalar()
 	for j := range n {
 		rBar.Add(rBar, r[j])
 		rTilde.Add(rTilde, tmp.Multiply(r[j], u[j]))
 	}
 	// r̂ = Σ r̂_i·v_i with v_i = Π_{l>i} u'_l.
-	rHatSum := ristretto255.NewScalar()
+	rHatSum := ristretto.NewScalar()
 	v := shuffleSmallScalar(1)
 	for i := n - 1; i >= 0; i-- {
 		rHatSum.Add(rHatSum, tmp.Multiply(rHat[i], v))
-		v = ristretto255.NewScalar().Multiply(v, uPrime[i])
+		v = ristretto.NewScalar().Multiply(v, uPrime[i])
 	}
 	p.s1 = resp(w1, rBar)
 	p.s2 = resp(w2, rHatSum)
 	p.s3 = resp(w3, rTilde)
 	p.s4 = make([]*Scalar, w)
 	for x := range w {
-		rx := ristretto255.NewScalar()
+		rx := ristretto.NewScalar()
 		for i := range n {
 			rx.Add(rx, tmp.Multiply(rho[i][x], uPrime[i]))
 		}
@@ -512,12 +512,12 @@ func (k *JointKey) shuffleChecks(ctx Context, in, out []Card, p *ShuffleProof) (
 	u, c := k.shuffleChallenges(ctx, in, out, p)
 
 	one := shuffleSmallScalar(1)
-	minus1 := ristretto255.NewScalar().Negate(one)
-	negc := ristretto255.NewScalar().Negate(c)
+	minus1 := ristretto.NewScalar().Negate(one)
+	negc := ristretto.NewScalar().Negate(c)
 	negcu := make([]*Scalar, n)
-	uProd := ristretto255.NewScalar().Set(one)
+	uProd := ristretto.NewScalar().Set(one)
 	for j := range n {
-		negcu[j] = ristretto255.NewScalar().Multiply(negc, u[j])
+		negcu[j] = ristretto.NewScalar().Multiply(negc, u[j])
 		uProd.Multiply(uProd, u[j])
 	}
 	var checks []equationCheck
@@ -531,7 +531,7 @@ func (k *JointKey) shuffleChecks(ctx Context, in, out []Card, p *ShuffleProof) (
 	checks = append(checks, e1)
 
 	// (2) s2·G = t2 + c·(ĉ_n − (Π u_j)·h_0)
-	cu := ristretto255.NewScalar().Multiply(c, uProd)
+	cu := ristretto.NewScalar().Multiply(c, uProd)
 	checks = append(checks, equationCheck{
 		scalars: []*Scalar{p.s2, minus1, negc, cu},
 		points:  []*Element{G, p.t2, p.chainCommit[n-1], gens.h[0]},
@@ -549,7 +549,7 @@ func (k *JointKey) shuffleChecks(ctx Context, in, out []Card, p *ShuffleProof) (
 	//   Σ s'_i·A'_i − s4·G = t4a + c·Σ u_j·A_j
 	//   Σ s'_i·B'_i − s4·H = t4b + c·Σ u_j·B_j
 	for x := range w {
-		negs4 := ristretto255.NewScalar().Negate(p.s4[x])
+		negs4 := ristretto.NewScalar().Negate(p.s4[x])
 		ea := equationCheck{scalars: []*Scalar{negs4, minus1}, points: []*Element{G, p.t4a[x]}}
 		eb := equationCheck{scalars: []*Scalar{negs4, minus1}, points: []*Element{k.H, p.t4b[x]}}
 		for i := range n {
@@ -571,7 +571,7 @@ func (k *JointKey) shuffleChecks(ctx Context, in, out []Card, p *ShuffleProof) (
 		prev = p.chainCommit[i]
 	}
 
-	seed := c.Encode(make([]byte, 0, 32*(3*n+4+w)))
+	seed := ristretto.AppendScalar(make([]byte, 0, 32*(3*n+4+w)), c)
 	seed = p.appendResponses(seed)
 	return checks, seed, nil
 }

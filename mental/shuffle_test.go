@@ -15,7 +15,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 var updateShuffle = flag.Bool("update-shuffle", false, "rewrite testdata/shuffle_vector.txt")
@@ -47,7 +47,7 @@ func shuffleDecrypt(sk *SecretKey, deck []Card, n int) [][]int {
 	kinds := make([][]int, len(deck))
 	for i, c := range deck {
 		for x, ct := range c {
-			m := ristretto255.NewElement().ScalarMult(sk.x, ct.A)
+			m := ristretto.NewIdentityElement().ScalarMult(sk.x, ct.A)
 			m.Subtract(ct.B, m)
 			kind := -1
 			for j := range n {
@@ -246,9 +246,9 @@ func TestShuffleSoundness(t *testing.T) {
 						}
 						ct := d[i][x]
 						if ab == "A" {
-							ct.A = ristretto255.NewElement().Add(ct.A, G)
+							ct.A = ristretto.NewIdentityElement().Add(ct.A, G)
 						} else {
-							ct.B = ristretto255.NewElement().Add(ct.B, G)
+							ct.B = ristretto.NewIdentityElement().Add(ct.B, G)
 						}
 						d[i][x] = Ciphertext{A: ct.A, B: ct.B}
 						reject(t, fmt.Sprintf("%s[%d][%d].%s + G", side, i, x, ab), k, ctx, ii, oo, p)
@@ -286,13 +286,13 @@ func TestShuffleSoundness(t *testing.T) {
 		one := shuffleSmallScalar(1)
 		for name, f := range pts {
 			old := *f
-			*f = ristretto255.NewElement().Add(old, Base())
+			*f = ristretto.NewIdentityElement().Add(old, Base())
 			reject(t, name+" + G", k, ctx, in, out, q)
 			*f = old
 		}
 		for name, f := range scs {
 			old := *f
-			*f = ristretto255.NewScalar().Add(old, one)
+			*f = ristretto.NewScalar().Add(old, one)
 			reject(t, name+" + 1", k, ctx, in, out, q)
 			*f = old
 		}
@@ -381,10 +381,10 @@ func TestShuffleFalseStatements(t *testing.T) {
 	for i := range n {
 		for x := range w {
 			o := cloneDeck(out)
-			o[i][x] = Ciphertext{A: ristretto255.NewElement().Add(o[i][x].A, G), B: o[i][x].B}
+			o[i][x] = Ciphertext{A: ristretto.NewIdentityElement().Add(o[i][x].A, G), B: o[i][x].B}
 			try(fmt.Sprintf("out[%d][%d].A off by G", i, x), o, perm, rho)
 			o = cloneDeck(out)
-			o[i][x] = Ciphertext{A: o[i][x].A, B: ristretto255.NewElement().Add(o[i][x].B, G)}
+			o[i][x] = Ciphertext{A: o[i][x].A, B: ristretto.NewIdentityElement().Add(o[i][x].B, G)}
 			try(fmt.Sprintf("out[%d][%d].B off by G", i, x), o, perm, rho)
 		}
 	}
@@ -445,9 +445,9 @@ func TestShuffleTranscriptBinding(t *testing.T) {
 					}
 					A, B := d[i][x].A, d[i][x].B
 					if ab == "A" {
-						A = ristretto255.NewElement().Add(A, G)
+						A = ristretto.NewIdentityElement().Add(A, G)
 					} else {
-						B = ristretto255.NewElement().Add(B, G)
+						B = ristretto.NewIdentityElement().Add(B, G)
 					}
 					d[i][x] = Ciphertext{A: A, B: B}
 					check(fmt.Sprintf("%s[%d][%d].%s", side, i, x, ab), k, ctx, ii, oo, p, true, true)
@@ -459,13 +459,13 @@ func TestShuffleTranscriptBinding(t *testing.T) {
 	pts, scs := shuffleProofFields(q)
 	for name, f := range pts {
 		old := *f
-		*f = ristretto255.NewElement().Add(old, G)
+		*f = ristretto.NewIdentityElement().Add(old, G)
 		check(name, k, ctx, in, out, q, strings.HasPrefix(name, "permCommit"), true)
 		*f = old
 	}
 	for name, f := range scs {
 		old := *f
-		*f = ristretto255.NewScalar().Add(old, shuffleSmallScalar(1))
+		*f = ristretto.NewScalar().Add(old, shuffleSmallScalar(1))
 		check(name, k, ctx, in, out, q, false, false)
 		*f = old
 	}
@@ -487,21 +487,21 @@ func TestShuffleCompensatedTampering(t *testing.T) {
 	u, _ := k.shuffleChallenges(ctx, in, out, p)
 	D := CardPoint(999)
 	scaled := func(num, den *Scalar) *Element { // -(num/den)·D
-		f := ristretto255.NewScalar().Invert(den)
+		f := ristretto.NewScalar().Invert(den)
 		f.Multiply(f, num).Negate(f)
-		return ristretto255.NewElement().ScalarMult(f, D)
+		return ristretto.NewIdentityElement().ScalarMult(f, D)
 	}
 	// Outputs: Σ s'_i·B'_i is unchanged.
 	o := cloneDeck(out)
-	o[0][0] = Ciphertext{A: o[0][0].A, B: ristretto255.NewElement().Add(o[0][0].B, D)}
-	o[1][0] = Ciphertext{A: o[1][0].A, B: ristretto255.NewElement().Add(o[1][0].B, scaled(p.sPrime[0], p.sPrime[1]))}
+	o[0][0] = Ciphertext{A: o[0][0].A, B: ristretto.NewIdentityElement().Add(o[0][0].B, D)}
+	o[1][0] = Ciphertext{A: o[1][0].A, B: ristretto.NewIdentityElement().Add(o[1][0].B, scaled(p.sPrime[0], p.sPrime[1]))}
 	if err := k.VerifyShuffle(ctx, in, o, p); !errors.Is(err, ErrProof) {
 		t.Errorf("compensated outputs: got %v, want ErrProof", err)
 	}
 	// Inputs: Σ u_j·B_j is unchanged.
 	ii := cloneDeck(in)
-	ii[0][0] = Ciphertext{A: ii[0][0].A, B: ristretto255.NewElement().Add(ii[0][0].B, D)}
-	ii[1][0] = Ciphertext{A: ii[1][0].A, B: ristretto255.NewElement().Add(ii[1][0].B, scaled(u[0], u[1]))}
+	ii[0][0] = Ciphertext{A: ii[0][0].A, B: ristretto.NewIdentityElement().Add(ii[0][0].B, D)}
+	ii[1][0] = Ciphertext{A: ii[1][0].A, B: ristretto.NewIdentityElement().Add(ii[1][0].B, scaled(u[0], u[1]))}
 	if err := k.VerifyShuffle(ctx, ii, out, p); !errors.Is(err, ErrProof) {
 		t.Errorf("compensated inputs: got %v, want ErrProof", err)
 	}
@@ -509,12 +509,12 @@ func TestShuffleCompensatedTampering(t *testing.T) {
 	// Δ_j = a_j·D, a = (u1-u2, u2-u0, u0-u1).
 	q := cloneShuffleProof(t, p)
 	a := []*Scalar{
-		ristretto255.NewScalar().Subtract(u[1], u[2]),
-		ristretto255.NewScalar().Subtract(u[2], u[0]),
-		ristretto255.NewScalar().Subtract(u[0], u[1]),
+		ristretto.NewScalar().Subtract(u[1], u[2]),
+		ristretto.NewScalar().Subtract(u[2], u[0]),
+		ristretto.NewScalar().Subtract(u[0], u[1]),
 	}
 	for j := range a {
-		q.permCommit[j] = ristretto255.NewElement().Add(q.permCommit[j], ristretto255.NewElement().ScalarMult(a[j], D))
+		q.permCommit[j] = ristretto.NewIdentityElement().Add(q.permCommit[j], ristretto.NewIdentityElement().ScalarMult(a[j], D))
 	}
 	if err := k.VerifyShuffle(ctx, in, out, q); !errors.Is(err, ErrProof) {
 		t.Errorf("compensated permutation commitments: got %v, want ErrProof", err)
@@ -645,10 +645,10 @@ const shuffleVectorSeed = 0x6d61737175650005 // "masque" || 5
 func shuffleVectorInputs() (*JointKey, Context, []Card) {
 	det := func(label string, i int) *Scalar {
 		h := sha512.Sum512([]byte(fmt.Sprintf("masque shuffle vector %s %d", label, i)))
-		return ristretto255.NewScalar().FromUniformBytes(h[:])
+		return ristretto.UniformScalar(h[:])
 	}
 	x := det("secret", 0)
-	H := ristretto255.NewElement().ScalarBaseMult(x)
+	H := ristretto.NewIdentityElement().ScalarBaseMult(x)
 	k := &JointKey{H: H, Keys: []*Element{H}}
 	var ctx Context
 	copy(ctx.Table[:], "masque shuffle test vector table")
@@ -696,7 +696,7 @@ func TestShuffleVector(t *testing.T) {
 		fmt.Fprintf(&b, "# with the seed below; the key and the input masks are SHA-512 of fixed\n")
 		fmt.Fprintf(&b, "# labels (shuffleVectorInputs). Secret key x = SHA-512(\"masque shuffle vector secret 0\") mod l.\n")
 		fmt.Fprintf(&b, "seed: %d\n", uint64(shuffleVectorSeed))
-		fmt.Fprintf(&b, "H: %x\n", k.H.Encode(nil))
+		fmt.Fprintf(&b, "H: %x\n", k.H.AppendBytes(nil))
 		fmt.Fprintf(&b, "table: %x\npos: %d\nseat: %d\n", ctx.Table, ctx.Pos, ctx.Seat)
 		fmt.Fprintf(&b, "n: %d\nwidth: %d\n", len(in), len(in[0]))
 		for _, h := range deckHex(in) {
@@ -715,7 +715,7 @@ func TestShuffleVector(t *testing.T) {
 	if v["seed"][0] != strconv.FormatUint(shuffleVectorSeed, 10) {
 		t.Fatalf("vector seed %s, test seed %d", v["seed"][0], uint64(shuffleVectorSeed))
 	}
-	if got := hex.EncodeToString(k.H.Encode(nil)); got != v["H"][0] {
+	if got := hex.EncodeToString(k.H.AppendBytes(nil)); got != v["H"][0] {
 		t.Fatalf("H = %s, vector has %s", got, v["H"][0])
 	}
 	if got := deckHex(in); strings.Join(got, ",") != strings.Join(v["in"], ",") {

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 
 	"github.com/masque-games/masque/mental/internal/msm"
 	"github.com/masque-games/masque/mental/internal/transcript"
@@ -184,7 +184,7 @@ func (e *Equation) publicValue() *Element {
 	if e.value != nil {
 		return e.value
 	}
-	sum := ristretto255.NewIdentityElement()
+	sum := ristretto.NewIdentityElement()
 	var sc []*Scalar
 	var pt []*Element
 	for _, t := range e.Public {
@@ -196,7 +196,7 @@ func (e *Equation) publicValue() *Element {
 		pt = append(pt, t.Base)
 	}
 	if len(sc) > 0 {
-		sum.Add(sum, ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt))
+		sum.Add(sum, ristretto.NewIdentityElement().VarTimeMultiScalarMult(sc, pt))
 	}
 	return sum
 }
@@ -254,7 +254,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 			for i := range ls.u {
 				ls.u[i] = ns.Scalar()
 			}
-			se := ristretto255.NewScalar().Multiply(bitScalar(sigma), e)
+			se := ristretto.NewScalar().Multiply(bitScalar(sigma), e)
 			se.Negate(se)
 			for _, eq := range g.leaf.Equations {
 				// R = Σ u_w·B over the secret terms (+ se·public value
@@ -276,7 +276,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 					u := ls.u[term.Witness]
 					switch {
 					case term.dlog != nil:
-						u = ristretto255.NewScalar().Multiply(u, term.dlog)
+						u = ristretto.NewScalar().Multiply(u, term.dlog)
 					case term.Base.Equal(generator) == 1:
 					default:
 						sc = append(sc, u)
@@ -284,7 +284,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 						continue
 					}
 					if onG == nil {
-						onG = ristretto255.NewScalar().Set(u)
+						onG = ristretto.NewScalar().Set(u)
 					} else {
 						onG.Add(onG, u)
 					}
@@ -293,7 +293,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 					sc = append(sc, se)
 					pt = append(pt, eq.publicValue())
 				}
-				R := ristretto255.NewIdentityElement()
+				R := ristretto.NewIdentityElement()
 				switch {
 				case len(sc) == 1:
 					R.ScalarMult(sc[0], pt[0])
@@ -304,7 +304,7 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 				case onG != nil && len(sc) == 0:
 					R.ScalarBaseMult(onG)
 				case onG != nil:
-					R.Add(R, ristretto255.NewElement().ScalarBaseMult(onG))
+					R.Add(R, ristretto.NewIdentityElement().ScalarBaseMult(onG))
 				}
 				proof.commitments = append(proof.commitments, R)
 			}
@@ -330,12 +330,12 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 			}
 			os := &orState{children: g.children, sigma: make([]int, len(g.children)), e: make([]*Scalar, len(g.children))}
 			ors = append(ors, os)
-			sum := ristretto255.NewScalar()
+			sum := ristretto.NewScalar()
 			for i := range g.children {
 				os.sigma[i] = sigma | (1 - real[i]&1)
 				r := ns.Scalar()
 				if i == len(g.children)-1 {
-					last := ristretto255.NewScalar().Subtract(e, sum)
+					last := ristretto.NewScalar().Subtract(e, sum)
 					r = selectScalar(sigma, last, r)
 				}
 				os.e[i] = r
@@ -372,9 +372,9 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 		case opLeaf:
 			ls := leaves[leafIdx]
 			leafIdx++
-			k := ristretto255.NewScalar().Multiply(bitScalar(1-ls.sigma), c)
+			k := ristretto.NewScalar().Multiply(bitScalar(1-ls.sigma), c)
 			for i := range ls.u {
-				s := ristretto255.NewScalar().Multiply(k, ls.w[i])
+				s := ristretto.NewScalar().Multiply(k, ls.w[i])
 				proof.responses = append(proof.responses, s.Add(s, ls.u[i]))
 			}
 		case opAnd:
@@ -384,14 +384,14 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 		case opOr:
 			os := ors[orIdx]
 			orIdx++
-			total := ristretto255.NewScalar()
+			total := ristretto.NewScalar()
 			for _, e := range os.e {
 				total.Add(total, e)
 			}
 			cs := make([]*Scalar, len(os.e))
 			for i, e := range os.e {
 				// alt = c - Σ_{j≠i} e_j = c - total + e_i
-				alt := ristretto255.NewScalar().Subtract(c, total)
+				alt := ristretto.NewScalar().Subtract(c, total)
 				alt.Add(alt, e)
 				cs[i] = selectScalar(os.sigma[i], e, alt)
 			}
@@ -500,7 +500,7 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 			n := len(g.children)
 			cs := p.challenges[ci : ci+n-1]
 			ci += n - 1
-			last := ristretto255.NewScalar().Set(c)
+			last := ristretto.NewScalar().Set(c)
 			for _, x := range cs {
 				last.Subtract(last, x)
 			}
@@ -519,7 +519,7 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 
 // checkOne verifies one equation on its own (variable time: public data).
 func (ch equationCheck) holds() bool {
-	r := ristretto255.NewElement().VarTimeMultiScalarMult(ch.scalars, ch.points)
+	r := ristretto.NewIdentityElement().VarTimeMultiScalarMult(ch.scalars, ch.points)
 	return isIdentity(r)
 }
 
@@ -561,7 +561,7 @@ func batchHolds(seed []byte, checks []equationCheck) bool {
 // bitLength returns the length in bits of s's canonical value.
 func bitLength(s *Scalar) int {
 	var b [32]byte
-	s.Encode(b[:0])
+	ristretto.AppendScalar(b[:0], s)
 	for i := 31; i >= 0; i-- {
 		if b[i] != 0 {
 			return 8*i + bits.Len8(b[i])
@@ -587,8 +587,8 @@ func batchWeights(seed []byte, n int) []*Scalar {
 			continue
 		}
 		xof.Read(wb[:16])
-		out[j] = ristretto255.NewScalar()
-		if err := out[j].Decode(wb[:]); err != nil {
+		out[j] = ristretto.NewScalar()
+		if _, err := out[j].SetCanonicalBytes(wb[:]); err != nil {
 			panic("mental: 128-bit weight is not canonical")
 		}
 	}
@@ -609,15 +609,15 @@ func sumIsIdentity(sc []*Scalar, pt []*Element) bool {
 		sc2, pt2 := make([]*Scalar, len(sc)), make([]*Element, len(pt))
 		for i, s := range sc {
 			sc2[i], pt2[i] = s, pt[i]
-			if n := ristretto255.NewScalar().Negate(s); bitLength(n) < bitLength(s) {
-				sc2[i], pt2[i] = n, ristretto255.NewElement().Negate(pt[i])
+			if n := ristretto.NewScalar().Negate(s); bitLength(n) < bitLength(s) {
+				sc2[i], pt2[i] = n, ristretto.NewIdentityElement().Negate(pt[i])
 			}
 		}
-		return isIdentity(ristretto255.NewElement().VarTimeMultiScalarMult(sc2, pt2))
+		return isIdentity(ristretto.NewIdentityElement().VarTimeMultiScalarMult(sc2, pt2))
 	}
 	enc := make([]msm.Scalar, len(sc))
 	for i, s := range sc {
-		s.Encode(enc[i][:0])
+		ristretto.AppendScalar(enc[i][:0], s)
 	}
 	return msm.IsIdentity(enc, pt)
 }

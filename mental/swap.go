@@ -3,9 +3,7 @@ package mental
 import (
 	"fmt"
 
-	"github.com/gtank/ristretto255"
-
-	"github.com/masque-games/masque/mental/internal/bridge"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 const labelSwap = "masque/swap/v1"
@@ -24,7 +22,7 @@ const swapSize = 7 * 32
 // Swap re-masks c0 and c1 and, if swap is true, exchanges them. It returns
 // the two output cards and a proof that binds ctx. The bit is never
 // branched on: each output component is selected from the two inputs in
-// constant time (field element selection by mask, internal/bridge), then
+// constant time (field element selection by mask, Element.Select), then
 // re-masked, and the proof's real branch is chosen in constant time.
 func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof *SwapProof, err error) {
 	if len(c0) == 0 || len(c0) > MaxWidth || len(c0) != len(c1) {
@@ -43,22 +41,22 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 	for i := range w {
 		// o0 = (c1 if swapped, else c0) + s0·(G, H); o1 the other one
 		// + s1·(G, H). s·G uses the fixed-base table. All constant time.
-		o0[i].A = bridge.Select(ristretto255.NewElement(), c1[i].A, c0[i].A, bit)
-		o0[i].B = bridge.Select(ristretto255.NewElement(), c1[i].B, c0[i].B, bit)
-		o1[i].A = bridge.Select(ristretto255.NewElement(), c0[i].A, c1[i].A, bit)
-		o1[i].B = bridge.Select(ristretto255.NewElement(), c0[i].B, c1[i].B, bit)
-		o0[i].A.Add(o0[i].A, ristretto255.NewElement().ScalarBaseMult(s0[i]))
-		o0[i].B.Add(o0[i].B, ristretto255.NewElement().ScalarMult(s0[i], k.H))
-		o1[i].A.Add(o1[i].A, ristretto255.NewElement().ScalarBaseMult(s1[i]))
-		o1[i].B.Add(o1[i].B, ristretto255.NewElement().ScalarMult(s1[i], k.H))
+		o0[i].A = ristretto.NewIdentityElement().Select(c1[i].A, c0[i].A, bit)
+		o0[i].B = ristretto.NewIdentityElement().Select(c1[i].B, c0[i].B, bit)
+		o1[i].A = ristretto.NewIdentityElement().Select(c0[i].A, c1[i].A, bit)
+		o1[i].B = ristretto.NewIdentityElement().Select(c0[i].B, c1[i].B, bit)
+		o0[i].A.Add(o0[i].A, ristretto.NewIdentityElement().ScalarBaseMult(s0[i]))
+		o0[i].B.Add(o0[i].B, ristretto.NewIdentityElement().ScalarMult(s0[i], k.H))
+		o1[i].A.Add(o1[i].A, ristretto.NewIdentityElement().ScalarBaseMult(s1[i]))
+		o1[i].B.Add(o1[i].B, ristretto.NewIdentityElement().ScalarMult(s1[i], k.H))
 	}
 	t, f := k.swapStatement(ctx, c0, c1, o0, o1)
 	// The witness of the real branch is Σ z_k s_k over the compressed
 	// components; z are the formula's coefficients, in the same order.
 	z := swapCoefficients(f)
-	tw := ristretto255.NewScalar()
+	tw := ristretto.NewScalar()
 	for i := range w {
-		tmp := ristretto255.NewScalar().Multiply(z[i], s0[i])
+		tmp := ristretto.NewScalar().Multiply(z[i], s0[i])
 		tw.Add(tw, tmp)
 		tmp.Multiply(z[w+i], s1[i])
 		tw.Add(tw, tmp)
@@ -67,8 +65,8 @@ func (k *JointKey) Swap(ctx Context, c0, c1 Card, swap bool) (o0, o1 Card, proof
 	nbit := 1 - bit
 	a := Assignment{
 		Leaves: [][]*Scalar{
-			{ristretto255.NewScalar().Multiply(bitScalar(nbit), tw)},
-			{ristretto255.NewScalar().Multiply(b, tw)},
+			{ristretto.NewScalar().Multiply(bitScalar(nbit), tw)},
+			{ristretto.NewScalar().Multiply(b, tw)},
 		},
 		Real: [][]int{{nbit, bit}},
 	}
@@ -137,30 +135,30 @@ func precomputeSwapValues(f *Formula, c0, c1 Card, H *Element, t *Scalar, bit in
 	e1 := f.children[1].leaf.Equations
 	sc := make([]*Scalar, w)
 	for i := range w {
-		sc[i] = ristretto255.NewScalar().Subtract(z[i], z[w+i])
+		sc[i] = ristretto.NewScalar().Subtract(z[i], z[w+i])
 	}
 	for j := range 2 {
 		pt := make([]*Element, w)
 		for i := range w {
 			if j == 0 {
-				pt[i] = ristretto255.NewElement().Subtract(c0[i].A, c1[i].A)
+				pt[i] = ristretto.NewIdentityElement().Subtract(c0[i].A, c1[i].A)
 			} else {
-				pt[i] = ristretto255.NewElement().Subtract(c0[i].B, c1[i].B)
+				pt[i] = ristretto.NewIdentityElement().Subtract(c0[i].B, c1[i].B)
 			}
 		}
-		d := ristretto255.NewElement().VarTimeMultiScalarMult(sc, pt) // public
+		d := ristretto.NewIdentityElement().VarTimeMultiScalarMult(sc, pt) // public
 		var real *Element
 		if j == 0 {
-			real = ristretto255.NewElement().ScalarBaseMult(t)
+			real = ristretto.NewIdentityElement().ScalarBaseMult(t)
 		} else {
-			real = ristretto255.NewElement().ScalarMult(t, H)
+			real = ristretto.NewIdentityElement().ScalarMult(t, H)
 		}
-		plus := ristretto255.NewElement().Add(real, d)
-		minus := ristretto255.NewElement().Subtract(real, d)
+		plus := ristretto.NewIdentityElement().Add(real, d)
+		minus := ristretto.NewIdentityElement().Subtract(real, d)
 		// bit 0: branch 0 is real, V_1 = V_0 + d; bit 1: branch 1 is
 		// real, V_0 = V_1 − d.
-		e0[j].value = bridge.Select(ristretto255.NewElement(), minus, real, bit)
-		e1[j].value = bridge.Select(ristretto255.NewElement(), real, plus, bit)
+		e0[j].value = ristretto.NewIdentityElement().Select(minus, real, bit)
+		e1[j].value = ristretto.NewIdentityElement().Select(real, plus, bit)
 	}
 }
 

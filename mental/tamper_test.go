@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // The tamper table (SPEC.md tests): every field of every proof and every
@@ -13,21 +13,21 @@ import (
 // added), and every proof is replayed under another protocol label, table,
 // position and seat. Each must be rejected.
 
-func tPlusG(e *Element) *Element { return ristretto255.NewElement().Add(e, Base()) }
+func tPlusG(e *Element) *Element { return ristretto.NewIdentityElement().Add(e, Base()) }
 
-func tPlusOne(s *Scalar) *Scalar { return ristretto255.NewScalar().Add(s, bitScalar(1)) }
+func tPlusOne(s *Scalar) *Scalar { return ristretto.NewScalar().Add(s, bitScalar(1)) }
 
 // tCloneSigma deep-copies a proof, without any cached encodings.
 func tCloneSigma(p *SigmaProof) *SigmaProof {
 	q := &SigmaProof{}
 	for _, s := range p.challenges {
-		q.challenges = append(q.challenges, ristretto255.NewScalar().Set(s))
+		q.challenges = append(q.challenges, ristretto.NewScalar().Set(s))
 	}
 	for _, e := range p.commitments {
-		q.commitments = append(q.commitments, ristretto255.NewElement().Set(e))
+		q.commitments = append(q.commitments, ristretto.NewIdentityElement().Set(e))
 	}
 	for _, s := range p.responses {
-		q.responses = append(q.responses, ristretto255.NewScalar().Set(s))
+		q.responses = append(q.responses, ristretto.NewScalar().Set(s))
 	}
 	return q
 }
@@ -86,7 +86,7 @@ func tContextMutations(ctx Context) map[string]Context {
 func tCloneElements(es []*Element) []*Element {
 	out := make([]*Element, len(es))
 	for i, e := range es {
-		out[i] = ristretto255.NewElement().Set(e)
+		out[i] = ristretto.NewIdentityElement().Set(e)
 	}
 	return out
 }
@@ -159,7 +159,7 @@ func TestTamperKeyProof(t *testing.T) {
 	cases = append(cases,
 		tamperCase{"other seat's proof", func() error { return (&PublicKey{X: pk.X, proof: f.pks[1].proof}).Verify(kc) }},
 		tamperCase{"identity element", func() error {
-			return (&PublicKey{X: ristretto255.NewIdentityElement(), proof: pk.proof}).Verify(kc)
+			return (&PublicKey{X: ristretto.NewIdentityElement(), proof: pk.proof}).Verify(kc)
 		}},
 	)
 	runTamper(t, func() error { return pk.Verify(kc) }, cases)
@@ -480,15 +480,15 @@ func TestTamperSwapNotPermutation(t *testing.T) {
 		s      [2]*Scalar // the remask scalars relative to the first candidate inputs
 	}{
 		{"both outputs re-mask c0", r0, r1, [2]*Scalar{s0[0], s1[0]}},
-		{"outputs are c0 and a face-up copy of c1's card", r0, faceUp, [2]*Scalar{s0[0], ristretto255.NewScalar()}},
-		{"outputs are c0, c0 unmasked", c0, c0, [2]*Scalar{ristretto255.NewScalar(), ristretto255.NewScalar()}},
+		{"outputs are c0 and a face-up copy of c1's card", r0, faceUp, [2]*Scalar{s0[0], ristretto.NewScalar()}},
+		{"outputs are c0, c0 unmasked", c0, c0, [2]*Scalar{ristretto.NewScalar(), ristretto.NewScalar()}},
 	}
 	for _, tc := range cases {
 		tr, fm := f.jk.swapStatement(ctx, c0, c1, tc.o0, tc.o1)
 		z := swapCoefficients(fm)
-		tw := ristretto255.NewScalar().Multiply(z[0], tc.s[0])
-		tw.Add(tw, ristretto255.NewScalar().Multiply(z[1], tc.s[1]))
-		witnesses := map[string]*Scalar{"compressed remask": tw, "zero": ristretto255.NewScalar(), "random": randomScalar()}
+		tw := ristretto.NewScalar().Multiply(z[0], tc.s[0])
+		tw.Add(tw, ristretto.NewScalar().Multiply(z[1], tc.s[1]))
+		witnesses := map[string]*Scalar{"compressed remask": tw, "zero": ristretto.NewScalar(), "random": randomScalar()}
 		for wname, w := range witnesses {
 			for real := range 2 {
 				a := Assignment{Leaves: [][]*Scalar{{w}, {w}}, Real: [][]int{{1 - real, real}}}
@@ -528,7 +528,7 @@ func TestBatchWeightsBindStatement(t *testing.T) {
 	f := newTamperFixture(t, 3)
 	ctx := Context{Table: [32]byte{'W'}, Pos: 1, Seat: 0}
 	negInv := func(s *Scalar) *Scalar {
-		i := ristretto255.NewScalar().Invert(s)
+		i := ristretto.NewScalar().Invert(s)
 		return i.Negate(i)
 	}
 
@@ -540,11 +540,11 @@ func TestBatchWeightsBindStatement(t *testing.T) {
 		X := f.jk.Keys[0]
 		s := randomScalar()
 		p := &SigmaProof{
-			commitments: []*Element{ristretto255.NewElement().ScalarBaseMult(s), ristretto255.NewElement().ScalarMult(s, c[0].A)},
+			commitments: []*Element{ristretto.NewIdentityElement().ScalarBaseMult(s), ristretto.NewIdentityElement().ScalarMult(s, c[0].A)},
 			responses:   []*Scalar{s},
 		}
 		rho := tBatchWeight(batchSeed(p.seedBytes()), 1)
-		D := ristretto255.NewElement().ScalarMult(negInv(rho), X)
+		D := ristretto.NewIdentityElement().ScalarMult(negInv(rho), X)
 		if err := VerifyShare(ctx, X, c, &Share{D: []*Element{D}, proof: p}); err == nil {
 			t.Error("SOUNDNESS BUG: a share forged without the secret key verifies")
 		}
@@ -558,19 +558,19 @@ func TestBatchWeightsBindStatement(t *testing.T) {
 		s := randomScalar()
 		p := &SigmaProof{
 			commitments: []*Element{
-				ristretto255.NewElement().ScalarBaseMult(s),
-				ristretto255.NewElement().ScalarMult(s, c[0].A),
-				ristretto255.NewElement().ScalarMult(s, c[1].A),
+				ristretto.NewIdentityElement().ScalarBaseMult(s),
+				ristretto.NewIdentityElement().ScalarMult(s, c[0].A),
+				ristretto.NewIdentityElement().ScalarMult(s, c[1].A),
 			},
 			responses: []*Scalar{s},
 		}
 		seed := batchSeed(p.seedBytes())
 		rho1, rho2 := tBatchWeight(seed, 1), tBatchWeight(seed, 2)
-		D1 := ristretto255.NewElement().Subtract(c[0].B, CardPoint(9))
+		D1 := ristretto.NewIdentityElement().Subtract(c[0].B, CardPoint(9))
 		// D2 = -ρ2⁻¹·(X + ρ1·D1)
-		sum := ristretto255.NewElement().ScalarMult(rho1, D1)
+		sum := ristretto.NewIdentityElement().ScalarMult(rho1, D1)
 		sum.Add(sum, X)
-		D2 := ristretto255.NewElement().ScalarMult(negInv(rho2), sum)
+		D2 := ristretto.NewIdentityElement().ScalarMult(negInv(rho2), sum)
 		if err := VerifyShare(ctx, X, c, &Share{D: []*Element{D1, D2}, proof: p}); err == nil {
 			t.Error("SOUNDNESS BUG: a share with a chosen (false) component verifies")
 		}
@@ -584,20 +584,20 @@ func TestBatchWeightsBindStatement(t *testing.T) {
 		s0, s1 := randomScalar(), randomScalar()
 		G, H := Base(), f.jk.H
 		p := &SigmaProof{
-			challenges: []*Scalar{ristretto255.NewScalar()},
+			challenges: []*Scalar{ristretto.NewScalar()},
 			commitments: []*Element{
-				ristretto255.NewElement().ScalarMult(s0, G), ristretto255.NewElement().ScalarMult(s0, H),
-				ristretto255.NewElement().ScalarMult(s1, G), ristretto255.NewElement().ScalarMult(s1, H),
+				ristretto.NewIdentityElement().ScalarMult(s0, G), ristretto.NewIdentityElement().ScalarMult(s0, H),
+				ristretto.NewIdentityElement().ScalarMult(s1, G), ristretto.NewIdentityElement().ScalarMult(s1, H),
 			},
 			responses: []*Scalar{s0, s1},
 		}
 		seed := batchSeed(p.seedBytes())
 		rho2, rho3 := tBatchWeight(seed, 2), tBatchWeight(seed, 3)
-		k := ristretto255.NewScalar().Multiply(rho2, ristretto255.NewScalar().Invert(rho3))
+		k := ristretto.NewScalar().Multiply(rho2, ristretto.NewScalar().Invert(rho3))
 		alpha := CardPoint(77) // any point
 		o0 := Card{{
-			A: ristretto255.NewElement().Add(c1[0].A, alpha),
-			B: ristretto255.NewElement().Subtract(c1[0].B, ristretto255.NewElement().ScalarMult(k, alpha)),
+			A: ristretto.NewIdentityElement().Add(c1[0].A, alpha),
+			B: ristretto.NewIdentityElement().Subtract(c1[0].B, ristretto.NewIdentityElement().ScalarMult(k, alpha)),
 		}}
 		o1 := c0.Clone()
 		err := f.jk.VerifySwap(ctx, c0, c1, o0, o1, &SwapProof{sigma: p})
@@ -814,16 +814,16 @@ func TestStaleEncodingForgeries(t *testing.T) {
 	t.Run("owner publishes a wrong share under the decoded D's bytes", func(t *testing.T) {
 		d := decode()
 		k := randomScalar()
-		R1 := ristretto255.NewElement().ScalarBaseMult(k)
-		R2 := ristretto255.NewElement().ScalarBaseMult(randomScalar())
-		rBytes := append(R1.Encode(nil), R2.Encode(nil)...)
-		ch := tShareChallenge(ctx, X, c, d.D, d.D[0].Encode(nil), rBytes)
-		s := ristretto255.NewScalar().Multiply(ch, x)
+		R1 := ristretto.NewIdentityElement().ScalarBaseMult(k)
+		R2 := ristretto.NewIdentityElement().ScalarBaseMult(randomScalar())
+		rBytes := append(R1.AppendBytes(nil), R2.AppendBytes(nil)...)
+		ch := tShareChallenge(ctx, X, c, d.D, d.D[0].AppendBytes(nil), rBytes)
+		s := ristretto.NewScalar().Multiply(ch, x)
 		s.Add(s, k)
 		// D' = ch⁻¹·(s·A − R2): the equation s·A = R2 + ch·D' holds.
-		Dp := ristretto255.NewElement().ScalarMult(s, c[0].A)
+		Dp := ristretto.NewIdentityElement().ScalarMult(s, c[0].A)
 		Dp.Subtract(Dp, R2)
-		Dp.ScalarMult(ristretto255.NewScalar().Invert(ch), Dp)
+		Dp.ScalarMult(ristretto.NewScalar().Invert(ch), Dp)
 		if Dp.Equal(d.D[0]) == 1 {
 			t.Fatal("the forged share is the honest one")
 		}
@@ -836,14 +836,14 @@ func TestStaleEncodingForgeries(t *testing.T) {
 
 	t.Run("another seat forges the commitments after the challenge", func(t *testing.T) {
 		d := decode()
-		Dp := ristretto255.NewElement().ScalarMult(randomScalar(), c[0].A) // any share
-		oldR := append(d.proof.commitments[0].Encode(nil), d.proof.commitments[1].Encode(nil)...)
-		ch := tShareChallenge(ctx, X, c, []*Element{Dp}, Dp.Encode(nil), oldR)
+		Dp := ristretto.NewIdentityElement().ScalarMult(randomScalar(), c[0].A) // any share
+		oldR := append(d.proof.commitments[0].AppendBytes(nil), d.proof.commitments[1].AppendBytes(nil)...)
+		ch := tShareChallenge(ctx, X, c, []*Element{Dp}, Dp.AppendBytes(nil), oldR)
 		s := randomScalar()
-		R1 := ristretto255.NewElement().ScalarBaseMult(s)
-		R1.Subtract(R1, ristretto255.NewElement().ScalarMult(ch, X))
-		R2 := ristretto255.NewElement().ScalarMult(s, c[0].A)
-		R2.Subtract(R2, ristretto255.NewElement().ScalarMult(ch, Dp))
+		R1 := ristretto.NewIdentityElement().ScalarBaseMult(s)
+		R1.Subtract(R1, ristretto.NewIdentityElement().ScalarMult(ch, X))
+		R2 := ristretto.NewIdentityElement().ScalarMult(s, c[0].A)
+		R2.Subtract(R2, ristretto.NewIdentityElement().ScalarMult(ch, Dp))
 		d.D[0] = Dp
 		d.proof.commitments[0], d.proof.commitments[1] = R1, R2
 		d.proof.responses[0] = s
@@ -862,7 +862,7 @@ func TestCiphertextEncodingFollowsItsPoints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh := func(ct Ciphertext) []byte { return append(ct.A.Encode(nil), ct.B.Encode(nil)...) }
+	fresh := func(ct Ciphertext) []byte { return append(ct.A.AppendBytes(nil), ct.B.AppendBytes(nil)...) }
 	if got := c[0].encoding(); string(got[:]) != string(fresh(c[0])) {
 		t.Fatal("decoded card's encoding differs from its points'")
 	}

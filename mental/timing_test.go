@@ -3,8 +3,8 @@ package mental
 import (
 	"testing"
 
-	"github.com/gtank/ristretto255"
 	"github.com/masque-games/masque/mental/dudect"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // Timing of Mafia's secret-dependent provers, measured the dudect way
@@ -62,12 +62,12 @@ func TestMafiaProverTiming(t *testing.T) {
 			TagFor(m[2], mNeutral, mt.game, 1, 0)
 		}
 	}
-	extra := ristretto255.NewScalar().Add(scalarOf(5), scalarOf(7))
+	extra := ristretto.NewScalar().Add(scalarOf(5), scalarOf(7))
 	planted := func(k int, f func()) func() {
 		return func() {
 			f()
 			for range k {
-				ristretto255.NewIdentityElement().ScalarBaseMult(extra)
+				ristretto.NewIdentityElement().ScalarBaseMult(extra)
 			}
 		}
 	}

@@ -146,7 +146,7 @@ func vectorTable(t *testing.T, v *vectorSet, n int) ([]*SecretKey, *JointKey) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v.add("joint_key", jk.H.Encode(nil))
+	v.add("joint_key", jk.H.AppendBytes(nil))
 	return sks, jk
 }
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gtank/ristretto255"
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
@@ -154,7 +153,7 @@ func runReplay(a *app, o replayOptions) error {
 	if narrate.CardNamer(tr.Roster.Game) == nil {
 		return &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
 	}
-	var key *ristretto255.Scalar
+	var key *mental.Scalar
 	if o.reveal {
 		if key, err = jointSecret(tr, game); err != nil {
 			return err
@@ -185,13 +184,13 @@ func runReplay(a *app, o replayOptions) error {
 
 // jointSecret replays tr and returns the sum of the card keys every seat
 // published at the end, which decrypts every card of the game.
-func jointSecret(tr *ledger.Transcript, game table.Game) (*ristretto255.Scalar, error) {
+func jointSecret(tr *ledger.Transcript, game table.Game) (*mental.Scalar, error) {
 	t, err := table.Replay(tr, game)
 	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err),
 			hint: "masque verify FILE tells what is wrong with it"}
 	}
-	sum := ristretto255.NewScalar()
+	sum := mental.NewScalar()
 	var missing []string
 	for i, s := range tr.Roster.Seats {
 		k := t.PublishedKey(i)
@@ -199,7 +198,7 @@ func jointSecret(tr *ledger.Transcript, game table.Game) (*ristretto255.Scalar, 
 			missing = append(missing, s.Name)
 			continue
 		}
-		x, err := ristretto255.NewScalar().SetCanonicalBytes(k)
+		x, err := mental.NewScalar().SetCanonicalBytes(k)
 		if err != nil {
 			return nil, fmt.Errorf("%s's published key: %w", s.Name, err)
 		}
@@ -219,7 +218,7 @@ func jointSecret(tr *ledger.Transcript, game table.Game) (*ristretto255.Scalar, 
 
 // decrypter opens cards with the sum of every seat's secret key.
 type decrypter struct {
-	x   *ristretto255.Scalar
+	x   *mental.Scalar
 	cat *mental.Catalogue
 }
 
@@ -236,12 +235,12 @@ func (n cardNames) of(c engine.Card) string {
 // bit opens an exponential-ElGamal ballot entry under the joint key: 0
 // or 1 (ok=false for any other value).
 func (d decrypter) bit(ct mental.Ciphertext) (int, bool) {
-	m := ristretto255.NewElement().ScalarMult(d.x, ct.A)
+	m := mental.Identity().ScalarMult(d.x, ct.A)
 	m.Subtract(ct.B, m)
 	switch {
-	case m.Equal(ristretto255.NewIdentityElement()) == 1:
+	case m.Equal(mental.Identity()) == 1:
 		return 0, true
-	case m.Equal(ristretto255.NewGeneratorElement()) == 1:
+	case m.Equal(mental.Base()) == 1:
 		return 1, true
 	}
 	return 0, false
@@ -251,7 +250,7 @@ func (d decrypter) card(c mental.Card) engine.Card {
 	if len(c) == 0 {
 		return -1
 	}
-	m := ristretto255.NewElement().ScalarMult(d.x, c[0].A)
+	m := mental.Identity().ScalarMult(d.x, c[0].A)
 	m.Subtract(c[0].B, m)
 	k, ok := d.cat.Kind(m)
 	if !ok {
@@ -262,7 +261,7 @@ func (d decrypter) card(c mental.Card) engine.Card {
 
 // replayTranscript narrates tr to out (with every card shown when key is
 // the joint secret) and returns the game as data. Every entry is checked.
-func replayTranscript(tr *ledger.Transcript, game table.Game, key *ristretto255.Scalar, out io.Writer) (*replayResult, error) {
+func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar, out io.Writer) (*replayResult, error) {
 	if err := tr.VerifyRoster(); err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
 	}

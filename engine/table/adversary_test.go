@@ -540,7 +540,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 	with := func(name string, X *mental.Element, proof []byte) {
 		t.Run(name, func(t *testing.T) {
 			tr := rosterOf(t, "rogue", func(r *ledger.Roster, _ []tabletest.Keys) {
-				r.Seats[3].Keys = append(append(X.Encode(nil), proof...), r.Seats[3].Keys[96:]...)
+				r.Seats[3].Keys = append(append(X.AppendBytes(nil), proof...), r.Seats[3].Keys[96:]...)
 			})
 			refuseSeatKeys(t, tr, 3)
 		})

@@ -3,8 +3,6 @@ package table_test
 import (
 	"testing"
 
-	"github.com/gtank/ristretto255"
-
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
@@ -84,7 +82,11 @@ func randomElement() *mental.Element {
 	var b [64]byte
 	copy(b[:], tabletest.DeriveBytes("random element"))
 	copy(b[32:], tabletest.DeriveBytes("random element 2"))
-	return ristretto255.NewElement().FromUniformBytes(b[:])
+	e, err := mental.Identity().SetUniformBytes(b[:])
+	if err != nil {
+		panic(err)
+	}
+	return e
 }
 
 // bodyOf encodes b.

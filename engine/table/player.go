@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/gtank/ristretto255"
-
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/mental"
@@ -661,12 +659,12 @@ func (p *Player) Known(t *Table) map[engine.Slot]engine.Card {
 // holding the log can open every card (masque replay --reveal); a screen
 // shows them face up.
 func (t *Table) Opened() map[engine.Slot]engine.Card {
-	sum := ristretto255.NewScalar()
+	sum := mental.NewScalar()
 	for _, k := range t.st.keys {
 		if k == nil {
 			return nil
 		}
-		x, err := ristretto255.NewScalar().SetCanonicalBytes(k)
+		x, err := mental.NewScalar().SetCanonicalBytes(k)
 		if err != nil {
 			return nil // checked against the seat's public key when applied
 		}
@@ -680,7 +678,7 @@ func (t *Table) Opened() map[engine.Slot]engine.Card {
 		if len(c) == 0 {
 			continue
 		}
-		m := ristretto255.NewElement().ScalarMult(sum, c[0].A)
+		m := mental.Identity().ScalarMult(sum, c[0].A)
 		m.Subtract(c[0].B, m)
 		if kind, ok := t.cat.Kind(m); ok {
 			out[engine.Slot(i)] = engine.Card(kind)
@@ -695,7 +693,7 @@ func faceUpKind(t *Table, c mental.Card) (int, bool) {
 	if len(c) == 0 {
 		return 0, false
 	}
-	id := ristretto255.NewIdentityElement()
+	id := mental.Identity()
 	for _, ct := range c {
 		if ct.A.Equal(id) != 1 {
 			return 0, false

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/gtank/ristretto255"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
@@ -254,15 +253,15 @@ func replayAll(t *testing.T, h *tabletest.Harness, game table.Game) {
 func TestGroupSecretComponent(t *testing.T) {
 	h := tupleTable(t, "tuple-secret", 4)
 	gid := h.View().GameID()
-	x := ristretto255.NewScalar()
+	x := mental.NewScalar()
 	for _, s := range h.Seats {
-		k := ristretto255.NewScalar()
-		if err := k.Decode(s.Card.Bytes()); err != nil {
+		k := mental.NewScalar()
+		if _, err := k.SetCanonicalBytes(s.Card.Bytes()); err != nil {
 			t.Fatal(err)
 		}
 		x.Add(x, k)
 	}
-	S := ristretto255.NewElement().ScalarMult(x, mental.GroupSecretPoint(gid))
+	S := mental.Identity().ScalarMult(x, mental.GroupSecretPoint(gid))
 	holders := 0
 	for range 4 {
 		m := tupleTurn(h)

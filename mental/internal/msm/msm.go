@@ -23,7 +23,7 @@ import (
 	"math/bits"
 
 	"filippo.io/edwards25519/field"
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // ed2 is 2d, twice the curve constant d = -121665/121666.
@@ -171,7 +171,7 @@ type Scalar = [32]byte
 
 // IsIdentity reports whether Σ scalars[i]·points[i] is the identity. It
 // panics if the slices differ in length (a caller bug, not bad input).
-func IsIdentity(scalars []Scalar, points []*ristretto255.Element) bool {
+func IsIdentity(scalars []Scalar, points []*ristretto.Element) bool {
 	var r extended
 	sum(&r, scalars, points, 0)
 	return r.isIdentity()
@@ -179,7 +179,7 @@ func IsIdentity(scalars []Scalar, points []*ristretto255.Element) bool {
 
 // MultiScalarMult returns Σ scalars[i]·points[i]. It is IsIdentity's
 // computation with the point returned, for tests and other callers.
-func MultiScalarMult(scalars []Scalar, points []*ristretto255.Element) *ristretto255.Element {
+func MultiScalarMult(scalars []Scalar, points []*ristretto.Element) *ristretto.Element {
 	var r extended
 	sum(&r, scalars, points, 0)
 	return toElement(&r)
@@ -194,7 +194,7 @@ const maxWindow = 15
 
 // sum computes r = Σ scalars[i]·points[i] with window width c (0: chosen
 // by the cost model).
-func sum(r *extended, scalars []Scalar, points []*ristretto255.Element, c int) {
+func sum(r *extended, scalars []Scalar, points []*ristretto.Element, c int) {
 	if len(scalars) != len(points) {
 		panic("msm: scalars and points differ in length")
 	}
@@ -414,7 +414,7 @@ func windowWidthFor(lens []int) int {
 
 // toNiels normalizes the points to affine niels form with one field
 // inversion (Montgomery's trick).
-func toNiels(k *curveConstants, points []*ristretto255.Element) []niels {
+func toNiels(k *curveConstants, points []*ristretto.Element) []niels {
 	n := len(points)
 	prefix := make([]field.Element, n) // Z_0·…·Z_i
 	for i, e := range points {

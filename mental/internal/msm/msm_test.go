@@ -5,48 +5,48 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
-func randomScalar(t testing.TB) *ristretto255.Scalar {
+func randomScalar(t testing.TB) *ristretto.Scalar {
 	var b [64]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		t.Fatal(err)
 	}
-	return ristretto255.NewScalar().FromUniformBytes(b[:])
+	return ristretto.UniformScalar(b[:])
 }
 
-func randomElement(t testing.TB) *ristretto255.Element {
+func randomElement(t testing.TB) *ristretto.Element {
 	var b [64]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		t.Fatal(err)
 	}
-	return ristretto255.NewIdentityElement().FromUniformBytes(b[:])
+	return ristretto.UniformElement(b[:])
 }
 
 // shortScalar returns a random scalar below 2^bits.
-func shortScalar(t testing.TB, bits int) *ristretto255.Scalar {
+func shortScalar(t testing.TB, bits int) *ristretto.Scalar {
 	var b [32]byte
 	if _, err := rand.Read(b[:bits/8]); err != nil {
 		t.Fatal(err)
 	}
-	s := ristretto255.NewScalar()
-	if err := s.Decode(b[:]); err != nil {
+	s := ristretto.NewScalar()
+	if _, err := s.SetCanonicalBytes(b[:]); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func encode(ss []*ristretto255.Scalar) []Scalar {
+func encode(ss []*ristretto.Scalar) []Scalar {
 	out := make([]Scalar, len(ss))
 	for i, s := range ss {
-		copy(out[i][:], s.Encode(nil))
+		copy(out[i][:], ristretto.AppendScalar(nil, s))
 	}
 	return out
 }
 
-func reference(ss []*ristretto255.Scalar, ps []*ristretto255.Element) *ristretto255.Element {
-	return ristretto255.NewIdentityElement().VarTimeMultiScalarMult(ss, ps)
+func reference(ss []*ristretto.Scalar, ps []*ristretto.Element) *ristretto.Element {
+	return ristretto.NewIdentityElement().VarTimeMultiScalarMult(ss, ps)
 }
 
 // TestBridgeLayout checks that edwardsOf reads the point an Element holds:
@@ -62,7 +62,7 @@ func TestBridgeLayout(t *testing.T) {
 		X, Y, Z, T = edwardsOf(b).ExtendedCoordinates()
 		q = extended{*X, *Y, *Z, *T}
 		p.add(k, &q)
-		want := ristretto255.NewIdentityElement().Add(a, b)
+		want := ristretto.NewIdentityElement().Add(a, b)
 		if toElement(&p).Equal(want) != 1 {
 			t.Fatal("coordinates read through edwardsOf do not add up to the element's sum")
 		}
@@ -74,7 +74,7 @@ func TestFormulas(t *testing.T) {
 	k := newCurveConstants()
 	for range 20 {
 		a, b := randomElement(t), randomElement(t)
-		nb := toNiels(k, []*ristretto255.Element{b})
+		nb := toNiels(k, []*ristretto.Element{b})
 		var p extended
 		X, Y, Z, T := edwardsOf(a).ExtendedCoordinates()
 		p = extended{*X, *Y, *Z, *T}
@@ -88,13 +88,13 @@ func TestFormulas(t *testing.T) {
 		for _, c := range []struct {
 			name string
 			got  *extended
-			want *ristretto255.Element
+			want *ristretto.Element
 		}{
-			{"mixed add", &sum, ristretto255.NewIdentityElement().Add(a, b)},
-			{"mixed subtract", &diff, ristretto255.NewIdentityElement().Subtract(a, b)},
-			{"double", &dbl, ristretto255.NewIdentityElement().Add(a, a)},
+			{"mixed add", &sum, ristretto.NewIdentityElement().Add(a, b)},
+			{"mixed subtract", &diff, ristretto.NewIdentityElement().Subtract(a, b)},
+			{"double", &dbl, ristretto.NewIdentityElement().Add(a, a)},
 			{"set from affine", &set, b},
-			{"set negated", &setNeg, ristretto255.NewIdentityElement().Negate(b)},
+			{"set negated", &setNeg, ristretto.NewIdentityElement().Negate(b)},
 		} {
 			if toElement(c.got).Equal(c.want) != 1 {
 				t.Fatalf("%s disagrees with ristretto255", c.name)
@@ -104,54 +104,54 @@ func TestFormulas(t *testing.T) {
 }
 
 func TestMultiScalarMult(t *testing.T) {
-	q1 := ristretto255.NewScalar().Negate(ristretto255.NewScalar().FromUniformBytes(make([]byte, 64))) // 0
+	q1 := ristretto.NewScalar().Negate(ristretto.UniformScalar(make([]byte, 64))) // 0
 	one := make([]byte, 32)
 	one[0] = 1
-	sOne := ristretto255.NewScalar()
-	if err := sOne.Decode(one); err != nil {
+	sOne := ristretto.NewScalar()
+	if _, err := sOne.SetCanonicalBytes(one); err != nil {
 		t.Fatal(err)
 	}
-	minusOne := ristretto255.NewScalar().Negate(sOne) // q - 1, the largest scalar
+	minusOne := ristretto.NewScalar().Negate(sOne) // q - 1, the largest scalar
 	cases := []struct {
 		name string
-		make func() ([]*ristretto255.Scalar, []*ristretto255.Element)
+		make func() ([]*ristretto.Scalar, []*ristretto.Element)
 	}{
-		{"empty", func() ([]*ristretto255.Scalar, []*ristretto255.Element) { return nil, nil }},
-		{"one point", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			return []*ristretto255.Scalar{randomScalar(t)}, []*ristretto255.Element{randomElement(t)}
+		{"empty", func() ([]*ristretto.Scalar, []*ristretto.Element) { return nil, nil }},
+		{"one point", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			return []*ristretto.Scalar{randomScalar(t)}, []*ristretto.Element{randomElement(t)}
 		}},
-		{"zero scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			return []*ristretto255.Scalar{q1, q1}, []*ristretto255.Element{randomElement(t), randomElement(t)}
+		{"zero scalars", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			return []*ristretto.Scalar{q1, q1}, []*ristretto.Element{randomElement(t), randomElement(t)}
 		}},
-		{"largest scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			return []*ristretto255.Scalar{minusOne, minusOne, sOne}, []*ristretto255.Element{randomElement(t), randomElement(t), randomElement(t)}
+		{"largest scalars", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			return []*ristretto.Scalar{minusOne, minusOne, sOne}, []*ristretto.Element{randomElement(t), randomElement(t), randomElement(t)}
 		}},
-		{"identity points", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			return []*ristretto255.Scalar{randomScalar(t), randomScalar(t)}, []*ristretto255.Element{ristretto255.NewIdentityElement(), randomElement(t)}
+		{"identity points", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			return []*ristretto.Scalar{randomScalar(t), randomScalar(t)}, []*ristretto.Element{ristretto.NewIdentityElement(), randomElement(t)}
 		}},
-		{"same point twice and its negation", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+		{"same point twice and its negation", func() ([]*ristretto.Scalar, []*ristretto.Element) {
 			p := randomElement(t)
-			return []*ristretto255.Scalar{randomScalar(t), randomScalar(t), randomScalar(t)}, []*ristretto255.Element{p, p, ristretto255.NewIdentityElement().Negate(p)}
+			return []*ristretto.Scalar{randomScalar(t), randomScalar(t), randomScalar(t)}, []*ristretto.Element{p, p, ristretto.NewIdentityElement().Negate(p)}
 		}},
-		{"cancelling to identity", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
+		{"cancelling to identity", func() ([]*ristretto.Scalar, []*ristretto.Element) {
 			p, s := randomElement(t), randomScalar(t)
-			return []*ristretto255.Scalar{s, ristretto255.NewScalar().Negate(s)}, []*ristretto255.Element{p, p}
+			return []*ristretto.Scalar{s, ristretto.NewScalar().Negate(s)}, []*ristretto.Element{p, p}
 		}},
-		{"decoded points (any coset representative)", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			var ss []*ristretto255.Scalar
-			var ps []*ristretto255.Element
+		{"decoded points (any coset representative)", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			var ss []*ristretto.Scalar
+			var ps []*ristretto.Element
 			for range 40 {
-				d := ristretto255.NewIdentityElement()
-				if err := d.Decode(randomElement(t).Encode(nil)); err != nil {
+				d := ristretto.NewIdentityElement()
+				if _, err := d.SetCanonicalBytes(randomElement(t).AppendBytes(nil)); err != nil {
 					t.Fatal(err)
 				}
 				ss, ps = append(ss, randomScalar(t)), append(ps, d)
 			}
 			return ss, ps
 		}},
-		{"negated 128-bit scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			var ss []*ristretto255.Scalar
-			var ps []*ristretto255.Element
+		{"negated 128-bit scalars", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			var ss []*ristretto.Scalar
+			var ps []*ristretto.Element
 			for i := range 200 {
 				s := shortScalar(t, 128)
 				if i%2 == 0 {
@@ -161,9 +161,9 @@ func TestMultiScalarMult(t *testing.T) {
 			}
 			return ss, ps
 		}},
-		{"300 mixed 128-bit and full scalars", func() ([]*ristretto255.Scalar, []*ristretto255.Element) {
-			var ss []*ristretto255.Scalar
-			var ps []*ristretto255.Element
+		{"300 mixed 128-bit and full scalars", func() ([]*ristretto.Scalar, []*ristretto.Element) {
+			var ss []*ristretto.Scalar
+			var ps []*ristretto.Element
 			for i := range 300 {
 				s := randomScalar(t)
 				if i%3 == 0 {
@@ -180,9 +180,9 @@ func TestMultiScalarMult(t *testing.T) {
 			want := reference(ss, ps)
 			enc := encode(ss)
 			if got := MultiScalarMult(enc, ps); got.Equal(want) != 1 {
-				t.Fatalf("chosen window: got %x, want %x", got.Encode(nil), want.Encode(nil))
+				t.Fatalf("chosen window: got %x, want %x", got.AppendBytes(nil), want.AppendBytes(nil))
 			}
-			if got, w := IsIdentity(enc, ps), want.Equal(ristretto255.NewIdentityElement()) == 1; got != w {
+			if got, w := IsIdentity(enc, ps), want.Equal(ristretto.NewIdentityElement()) == 1; got != w {
 				t.Fatalf("IsIdentity = %v, want %v", got, w)
 			}
 			for c := 2; c <= maxWindow; c++ {
@@ -207,12 +207,12 @@ func TestExtremeDigits(t *testing.T) {
 		for k := c - 1; k < 253; k += c {
 			b := make([]byte, 32)
 			b[k/8] = 1 << (k % 8)
-			pow := ristretto255.NewScalar()
-			if err := pow.Decode(b); err != nil {
+			pow := ristretto.NewScalar()
+			if _, err := pow.SetCanonicalBytes(b); err != nil {
 				t.Fatal(err)
 			}
-			for _, s := range []*ristretto255.Scalar{pow, ristretto255.NewScalar().Negate(pow)} {
-				ss, ps := []*ristretto255.Scalar{s}, []*ristretto255.Element{p}
+			for _, s := range []*ristretto.Scalar{pow, ristretto.NewScalar().Negate(pow)} {
+				ss, ps := []*ristretto.Scalar{s}, []*ristretto.Element{p}
 				var r extended
 				sum(&r, encode(ss), ps, c)
 				if toElement(&r).Equal(reference(ss, ps)) != 1 {
@@ -226,30 +226,30 @@ func TestExtremeDigits(t *testing.T) {
 // TestIsIdentityRejectsNearMisses: a sum that is off by one point, or by
 // a single unit of one scalar, is not the identity.
 func TestIsIdentityRejectsNearMisses(t *testing.T) {
-	var ss []*ristretto255.Scalar
-	var ps []*ristretto255.Element
-	total := ristretto255.NewScalar()
-	g := ristretto255.NewGeneratorElement()
+	var ss []*ristretto.Scalar
+	var ps []*ristretto.Element
+	total := ristretto.NewScalar()
+	g := ristretto.NewGeneratorElement()
 	for range 200 {
 		s, x := randomScalar(t), randomScalar(t)
 		ss = append(ss, s)
-		ps = append(ps, ristretto255.NewIdentityElement().ScalarBaseMult(x))
-		total.Add(total, ristretto255.NewScalar().Multiply(s, x))
+		ps = append(ps, ristretto.NewIdentityElement().ScalarBaseMult(x))
+		total.Add(total, ristretto.NewScalar().Multiply(s, x))
 	}
-	ss = append(ss, ristretto255.NewScalar().Negate(total))
+	ss = append(ss, ristretto.NewScalar().Negate(total))
 	ps = append(ps, g)
 	if !IsIdentity(encode(ss), ps) {
 		t.Fatal("a sum that cancels is not reported as the identity")
 	}
 	one := make([]byte, 32)
 	one[0] = 1
-	sOne := ristretto255.NewScalar()
-	if err := sOne.Decode(one); err != nil {
+	sOne := ristretto.NewScalar()
+	if _, err := sOne.SetCanonicalBytes(one); err != nil {
 		t.Fatal(err)
 	}
 	for _, i := range []int{0, 57, 199, 200} {
-		bad := append([]*ristretto255.Scalar{}, ss...)
-		bad[i] = ristretto255.NewScalar().Add(bad[i], sOne)
+		bad := append([]*ristretto.Scalar{}, ss...)
+		bad[i] = ristretto.NewScalar().Add(bad[i], sOne)
 		if IsIdentity(encode(bad), ps) {
 			t.Fatalf("scalar %d off by one still sums to the identity", i)
 		}
@@ -259,37 +259,37 @@ func TestIsIdentityRejectsNearMisses(t *testing.T) {
 func TestSignedDigits(t *testing.T) {
 	for range 200 {
 		s := randomScalar(t)
-		enc := encode([]*ristretto255.Scalar{s})[0]
+		enc := encode([]*ristretto.Scalar{s})[0]
 		for c := 2; c <= 16; c++ {
 			nwin := (256 + c) / c
 			d := make([]int16, nwin)
 			signedDigits(&enc, c, d)
 			// Recompose Σ d_w·2^(cw) mod q with scalar arithmetic.
-			acc := ristretto255.NewScalar()
+			acc := ristretto.NewScalar()
 			pow := make([]byte, 32)
 			pow[0] = 1
-			base := ristretto255.NewScalar()
-			if err := base.Decode(pow); err != nil {
+			base := ristretto.NewScalar()
+			if _, err := base.SetCanonicalBytes(pow); err != nil {
 				t.Fatal(err)
 			}
-			step := ristretto255.NewScalar()
+			step := ristretto.NewScalar()
 			b := make([]byte, 32)
 			b[c/8] = 1 << (c % 8)
-			if err := step.Decode(b); err != nil {
+			if _, err := step.SetCanonicalBytes(b); err != nil {
 				t.Fatal(err)
 			}
 			for w := range nwin {
 				if d[w] < -(1<<(c-1)) || int(d[w]) >= 1<<(c-1) {
 					t.Fatalf("c=%d digit %d out of range: %d", c, w, d[w])
 				}
-				v := ristretto255.NewScalar()
+				v := ristretto.NewScalar()
 				m := make([]byte, 32)
 				a := int(d[w])
 				if a < 0 {
 					a = -a
 				}
 				m[0], m[1] = byte(a), byte(a>>8)
-				if err := v.Decode(m); err != nil {
+				if _, err := v.SetCanonicalBytes(m); err != nil {
 					t.Fatal(err)
 				}
 				if d[w] < 0 {
@@ -307,9 +307,9 @@ func TestSignedDigits(t *testing.T) {
 
 // batchLike returns n random points and scalars mixed as in a batch of
 // swap proofs: 2/3 full-length, 1/3 128-bit weights.
-func batchLike(b *testing.B, n int) ([]*ristretto255.Scalar, []*ristretto255.Element) {
-	var ss []*ristretto255.Scalar
-	var ps []*ristretto255.Element
+func batchLike(b *testing.B, n int) ([]*ristretto.Scalar, []*ristretto.Element) {
+	var ss []*ristretto.Scalar
+	var ps []*ristretto.Element
 	for i := range n {
 		s := randomScalar(b)
 		if i%3 == 0 {
@@ -347,11 +347,11 @@ func TestShorter(t *testing.T) {
 	// ℓ - 1 encodes as order with the first byte minus one.
 	one := make([]byte, 32)
 	one[0] = 1
-	s1 := ristretto255.NewScalar()
-	if err := s1.Decode(one); err != nil {
+	s1 := ristretto.NewScalar()
+	if _, err := s1.SetCanonicalBytes(one); err != nil {
 		t.Fatal(err)
 	}
-	m1 := encode([]*ristretto255.Scalar{ristretto255.NewScalar().Negate(s1)})[0]
+	m1 := encode([]*ristretto.Scalar{ristretto.NewScalar().Negate(s1)})[0]
 	want := order
 	want[0]--
 	if m1 != want {
@@ -365,12 +365,12 @@ func TestShorter(t *testing.T) {
 	}
 	for range 100 {
 		r := shortScalar(t, 128)
-		n := encode([]*ristretto255.Scalar{ristretto255.NewScalar().Negate(r)})[0]
+		n := encode([]*ristretto.Scalar{ristretto.NewScalar().Negate(r)})[0]
 		s, neg := shorter(&n)
-		if !neg || s != encode([]*ristretto255.Scalar{r})[0] {
+		if !neg || s != encode([]*ristretto.Scalar{r})[0] {
 			t.Fatal("shorter(-ρ) is not ρ")
 		}
-		full := encode([]*ristretto255.Scalar{randomScalar(t)})[0]
+		full := encode([]*ristretto.Scalar{randomScalar(t)})[0]
 		if s, _ := shorter(&full); bitLen(&s) < 200 {
 			t.Fatalf("a random scalar became %d bits long", bitLen(&s))
 		}
@@ -390,19 +390,19 @@ func FuzzMultiScalarMult(f *testing.F) {
 		if len(raw) > 32*64 {
 			return
 		}
-		var ss []*ristretto255.Scalar
-		var ps []*ristretto255.Element
+		var ss []*ristretto.Scalar
+		var ps []*ristretto.Element
 		for i := 0; i < len(raw); i += 32 {
 			var b [64]byte
 			copy(b[:], raw[i:min(i+32, len(raw))])
-			s := ristretto255.NewScalar()
-			if err := s.Decode(b[:32]); err != nil {
-				s.FromUniformBytes(b[:])
+			s := ristretto.NewScalar()
+			if _, err := s.SetCanonicalBytes(b[:32]); err != nil {
+				s.Set(ristretto.UniformScalar(b[:]))
 			}
 			var h [64]byte
 			h[0], h[1], h[2] = seed, byte(i), byte(i>>8)
 			ss = append(ss, s)
-			ps = append(ps, ristretto255.NewIdentityElement().FromUniformBytes(h[:]))
+			ps = append(ps, ristretto.UniformElement(h[:]))
 		}
 		want := reference(ss, ps)
 		var r extended

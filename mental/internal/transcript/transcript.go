@@ -19,7 +19,7 @@ import (
 	"encoding/binary"
 	"hash"
 
-	"github.com/gtank/ristretto255"
+	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // Domain is absorbed first by every transcript: it separates masque's
@@ -106,24 +106,24 @@ func (t *Transcript) AppendUint64(label string, v uint64) {
 }
 
 // AppendElement absorbs the canonical encoding of a group element.
-func (t *Transcript) AppendElement(label string, e *ristretto255.Element) {
+func (t *Transcript) AppendElement(label string, e *ristretto.Element) {
 	var b [32]byte
-	t.Append(label, e.Encode(b[:0]))
+	t.Append(label, e.AppendBytes(b[:0]))
 }
 
 // AppendElements absorbs a count and then each element.
-func (t *Transcript) AppendElements(label string, es []*ristretto255.Element) {
+func (t *Transcript) AppendElements(label string, es []*ristretto.Element) {
 	t.AppendUint64(label+"/n", uint64(len(es)))
 	var b [32]byte
 	for _, e := range es {
-		t.Append(label, e.Encode(b[:0]))
+		t.Append(label, e.AppendBytes(b[:0]))
 	}
 }
 
 // AppendScalar absorbs the canonical encoding of a scalar.
-func (t *Transcript) AppendScalar(label string, s *ristretto255.Scalar) {
+func (t *Transcript) AppendScalar(label string, s *ristretto.Scalar) {
 	var b [32]byte
-	t.Append(label, s.Encode(b[:0]))
+	t.Append(label, ristretto.AppendScalar(b[:0], s))
 }
 
 // ChallengeBytes absorbs label and returns 64 bytes derived from the whole
@@ -141,10 +141,10 @@ func (t *Transcript) challenge(label string, out []byte) []byte {
 
 // ChallengeScalar absorbs label and returns a scalar derived from the whole
 // transcript so far.
-func (t *Transcript) ChallengeScalar(label string) *ristretto255.Scalar {
+func (t *Transcript) ChallengeScalar(label string) *ristretto.Scalar {
 	// The digest goes into the transcript's own scratch space: a stack
 	// array would escape through the hash.Hash interface.
-	return ristretto255.NewScalar().FromUniformBytes(t.challenge(label, t.digest[:0]))
+	return ristretto.UniformScalar(t.challenge(label, t.digest[:0]))
 }
 
 // NonceSource derives hedged nonces (SPEC.md §2.3): each nonce is
@@ -159,11 +159,11 @@ type NonceSource struct {
 
 // Nonces returns a NonceSource bound to the transcript's current state and
 // to the prover's secrets (their canonical encodings). It does not change t.
-func (t *Transcript) Nonces(secrets ...*ristretto255.Scalar) *NonceSource {
+func (t *Transcript) Nonces(secrets ...*ristretto.Scalar) *NonceSource {
 	c := t.Clone()
 	var buf [32]byte
 	for _, s := range secrets {
-		c.Append("witness", s.Encode(buf[:0]))
+		c.Append("witness", ristretto.AppendScalar(buf[:0], s))
 	}
 	var fresh [32]byte
 	if _, err := rand.Read(fresh[:]); err != nil {
@@ -176,7 +176,7 @@ func (t *Transcript) Nonces(secrets ...*ristretto255.Scalar) *NonceSource {
 }
 
 // Scalar returns the next nonce.
-func (ns *NonceSource) Scalar() *ristretto255.Scalar {
+func (ns *NonceSource) Scalar() *ristretto.Scalar {
 	h := sha512.New()
 	h.Write([]byte("masque/mental/v1/nonce"))
 	h.Write(ns.seed[:])
@@ -184,5 +184,5 @@ func (ns *NonceSource) Scalar() *ristretto255.Scalar {
 	binary.BigEndian.PutUint64(c[:], ns.ctr)
 	ns.ctr++
 	h.Write(c[:])
-	return ristretto255.NewScalar().FromUniformBytes(h.Sum(nil))
+	return ristretto.UniformScalar(h.Sum(nil))
 }
