@@ -481,6 +481,9 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 			mine = mine || known[sl] == r.Char
 		}
 		switch {
+		case mine && r.Kind == respBane && r.Causer == p:
+			return fmt.Sprintf("You hold two %s, the curse of %s, and you are %s: you must unmask (you drew them yourself, so nobody gets a rose; your items become your hidden hand).",
+				Plural(s.opts.Charms.Bane[r.Char]), c, c)
 		case mine && r.Kind == respBane:
 			return fmt.Sprintf("You hold two %s, the curse of %s, and you are %s: you must unmask (%s gets a rose; your items become your hidden hand).",
 				Plural(s.opts.Charms.Bane[r.Char]), c, c, s.Name(r.Causer))
@@ -631,7 +634,7 @@ func HowToPlay(s *State) []string {
 		"Two of an item that is a character's curse: whoever holds them either is that character (unmasked) or places a hint token saying \"not that character\".",
 		"Three of an item that is a character's talisman: its character wins the round at once.",
 		"Hints are proven: nobody can lie about their own character. The last masked player, or three talismans, wins the round and its reward (1, 3, then 5 roses).",
-		"An unmasked player gives a rose to whoever unmasked them, keeps their items as a hidden hand, and at each turn draws one and gives one.",
+		"An unmasked player gives a rose to whoever unmasked them (nobody, if they unmasked themselves), keeps their items as a hidden hand, and at each turn draws one and gives one.",
 		fmt.Sprintf("After three rounds, or a round in which someone reaches %d roses, the most roses win.", RoseTarget),
 	}
 	if s.n == 2 {
