@@ -139,13 +139,19 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	return cmd
 }
 
+// fallbackPlayerName is the player's name when the environment gives
+// none: a name, since the others and the transcript speak of the player
+// in the third person ("Alex votes to eliminate Anna"); it is none of the
+// bots' [demoNames].
+const fallbackPlayerName = "Alex"
+
 func defaultPlayerName() string {
 	for _, v := range []string{"MASQUE_NAME", "USER", "LOGNAME"} {
-		if n := os.Getenv(v); n != "" && validName(n) {
+		if n := os.Getenv(v); n != "" && validName(n) && !strings.EqualFold(n, "you") {
 			return n
 		}
 	}
-	return "You"
+	return fallbackPlayerName
 }
 
 func validName(n string) bool {
