@@ -179,6 +179,9 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 	if o.table != "" && o.host != "" {
 		return &exitError{code: 2, err: errors.New("play: --host and --table are exclusive")}
 	}
+	if err := checkTableName("--host", o.host); err != nil {
+		return err
+	}
 	no := netOptions{transcript: o.transcript, timeout: 2 * time.Minute, linger: 2 * time.Second,
 		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed, relays: o.relays, web: o.web}
 	if o.nameSet {
@@ -206,7 +209,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 }
 
 func runPlay(a *app, o playOptions) error {
-	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
