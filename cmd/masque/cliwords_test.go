@@ -73,3 +73,23 @@ func TestDamagedTranscriptSaysWhy(t *testing.T) {
 		t.Errorf("the fault does not say why or what was readable: %s", msgs[0])
 	}
 }
+
+// verify's result reads as words: Mafia's tally names who is alive and
+// who is out (not "Anna 1"), and the end is said once ("the mafia win.
+// Won by Boris.", not "the mafia win: game over, won by Boris").
+func TestVerifySummaryWords(t *testing.T) {
+	code, out, errOut := runOut("verify", filepath.Join("testdata", "vectors", "honest-mafia-4-bots.masque"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	for _, want := range []string{"Mafia, over on day 3: the mafia win. Won by Boris.\n", "alive: Boris and Sasha; out: Anna and Dima\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("verify output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"game over, won by", "Anna 0", "Boris 1"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("verify output says %q:\n%s", bad, out)
+		}
+	}
+}

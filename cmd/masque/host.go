@@ -430,7 +430,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	} else {
 		r.printf("transcript: %s (%d entries)", path, len(tr.Entries))
 		if chatPath != "" {
-			r.printf("table chat: %s (%d messages; 'masque replay %s' shows them)", chatPath, chatCount, path)
+			r.printf("table chat: %s (%d %s; 'masque replay %s' shows them)", chatPath, chatCount, plural(chatCount, "message", "messages"), path)
 		}
 	}
 	switch {

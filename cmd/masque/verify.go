@@ -243,18 +243,12 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	}
 	if res.Final != nil {
 		st := res.Final
-		status := "the game goes on"
 		if st.Over {
-			status = "game over, won by " + termsafe.String(strings.Join(st.Winners, ", "))
+			fmt.Fprintf(a.stdout, "%s. Won by %s.\n", st.Head, termsafe.String(games.ListAnd(st.Winners, "nobody")))
+		} else {
+			fmt.Fprintf(a.stdout, "%s: the game goes on\n", st.Head)
 		}
-		fmt.Fprintf(a.stdout, "%s: %s\n", st.Head, status)
-		scores := slices.Clone(st.Scores)
-		slices.SortFunc(scores, func(x, y games.Score) int { return strings.Compare(x.Name, y.Name) })
-		var parts []string
-		for _, sc := range scores {
-			parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
-		}
-		fmt.Fprintf(a.stdout, "%s: %s\n", st.Unit, strings.Join(parts, ", "))
+		fmt.Fprintln(a.stdout, tallyLine(*st))
 	}
 	return nil
 }
@@ -276,4 +270,19 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// tallyLine is a summary's tally for people: its words, or each player's
+// count by name ("roses: Anna 3, Boris 5").
+func tallyLine(st games.Summary) string {
+	if st.Tally != "" {
+		return termsafe.String(st.Tally)
+	}
+	scores := slices.Clone(st.Scores)
+	slices.SortFunc(scores, func(x, y games.Score) int { return strings.Compare(x.Name, y.Name) })
+	var parts []string
+	for _, sc := range scores {
+		parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
+	}
+	return fmt.Sprintf("%s: %s", st.Unit, strings.Join(parts, ", "))
 }

@@ -168,15 +168,18 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 		return games.Summary{}, false
 	}
 	sum := games.Summary{Over: st.Over(), Unit: "alive"}
-	alive := []string{}
+	alive, out := []string{}, []string{}
 	for p := range engine.Seat(st.Players()) {
 		v := 0
 		if st.Alive(p) {
 			v = 1
 			alive = append(alive, st.Name(p))
+		} else {
+			out = append(out, st.Name(p))
 		}
 		sum.Scores = append(sum.Scores, games.Score{Name: st.Name(p), Value: v})
 	}
+	sum.Tally = "alive: " + games.ListAnd(alive, "nobody") + "; out: " + games.ListAnd(out, "nobody")
 	for _, w := range st.Winners() {
 		sum.Winners = append(sum.Winners, st.Name(w))
 	}
