@@ -303,6 +303,14 @@ var (
 func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) {
 	seat, kind, ok := t.Expect()
 	if !ok || int(seat) != p.Seat || kind != BodyMove {
+		// The rules may refuse the move for a reason of their own that
+		// matters more than the turn (a player out of the game).
+		if r := t.Rules(); ok && kind == BodyMove && r != nil && int(m.Seat) == p.Seat {
+			var re *engine.RuleError
+			if _, _, err := r.Apply(m); errors.As(err, &re) && re.Rule != ReasonNotYourTurn {
+				return nil, err
+			}
+		}
 		return nil, p.notYourMove(t, seat, kind, ok)
 	}
 	m.Seat = engine.Seat(p.Seat)
