@@ -52,6 +52,8 @@ func TestRealScriptNightErrors(t *testing.T) {
 		// The first night is the recognition night: nobody acts in it,
 		// and day 1 comes before night 2.
 		{"first night", "", 2, mafia.ErrNotAsked, "line 2: Anna cannot kill now: it is day 1; night 1, the recognition night, came before it"},
+		// A move of the wrong kind says which move is due.
+		{"wrong move", "Anna kill Boris\nAnna hold no\n", 7, nil, "Anna cannot hold now: it is day 2's vote (vote NAME, or vote abstain)"},
 		// A card not in hand is said so, not as a syntax error.
 		{"not in hand", "Anna kill Clara\nClara play RicochetLeft\n", 7, nil, "Clara holds no Ricochet (left)"},
 		// A dead player's vote is refused as such, not as "not your turn".
