@@ -163,7 +163,9 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 	case KindAct:
 		text = sayAct(w, m)
 	case KindEnd:
-		if s.phase == phRespond {
+		if s.phase == phRespond && s.pending[0].Kind == respMayBet {
+			text = fmt.Sprintf("%s %s a bet card on a later turn", who, v("will take", "will take"))
+		} else if s.phase == phRespond {
 			text = fmt.Sprintf("%s %s the extra draw", who, v("declines", "decline"))
 		} else {
 			text = fmt.Sprintf("%s %s %s turn", who, v("ends", "end"), w.TheirOwn(p))
@@ -509,6 +511,8 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 			return "Someone listens in: place a hint token on a portrait of a character you are not."
 		case respMayDraw:
 			return "You may take an extra draw."
+		case respMayBet:
+			return "You are unmasked: take a bet card now (look at the bet cards left and take one), or later, on one of your turns."
 		}
 	}
 	return "Your move."
@@ -518,7 +522,7 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 // (a hint, an unmasking or a win it cannot skip).
 func Forced(s *State, p engine.Seat) bool {
 	seat, _, ok := s.Pending()
-	return ok && seat == p && s.pending[0].Kind != respMayDraw
+	return ok && seat == p && s.pending[0].Kind != respMayDraw && s.pending[0].Kind != respMayBet
 }
 
 // ChoiceWords says move m as a choice for the seat that makes it, in
@@ -587,6 +591,9 @@ func ChoiceWords(s *State, m engine.Move, known map[engine.Slot]engine.Card) str
 		}
 		return fmt.Sprintf("%s (pay %s)", ActionTitle(act), pay)
 	case KindEnd:
+		if s.phase == phRespond && s.pending[0].Kind == respMayBet {
+			return "take a bet card later, on one of your turns"
+		}
 		if s.phase == phRespond {
 			return "no extra draw"
 		}
