@@ -166,7 +166,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if n := mafiaVote(s, me); n != nil && !night {
 		t.Notices = append(t.Notices, *n)
 	}
-	if day && !night && s.Day() == 1 {
+	if day && !night && s.Day() == 1 && !s.Over() {
 		// The screen opens on day 1: say what night 1 was, so that the
 		// night that follows, night 2, misses nothing.
 		t.Notices = append(t.Notices, Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
