@@ -211,6 +211,15 @@ for c in $CASES; do
       [ "$(echo "${vs[$i]}" | sed 's/.*: verdict //; s/declarer [0-9]*//')" = "$(echo "${vs[0]}" | sed 's/.*: verdict //; s/declarer [0-9]*//')" ] ||
         fail "short: process $i's verdict or log differs from the host's: ${vs[$i]} / ${vs[0]}"
     done
+    # Each connected seat kept its signed verdict beside its transcript
+    # (T.verdict): 'masque verify' checks it and names seat CUT, exit 1.
+    for i in 0 1 2; do
+      [ -f "$d/t$i.masque.verdict" ] || fail "short: process $i kept no verdict beside its transcript"
+      rc=0
+      "$BIN" verify "$d/t$i.masque" >"$d/verify$i.out" 2>&1 || rc=$?
+      [ "$rc" = 1 ] || fail "short: masque verify of process $i's transcript exited $rc, not 1: $(tail -n 2 "$d/verify$i.out")"
+      grep -q "seat $CUT (.*) timed out" "$d/verify$i.out" || fail "short: masque verify does not name seat $CUT: $(tail -n 2 "$d/verify$i.out")"
+    done
     # The cut-off seat blames nobody: no verdict of its own against
     # another seat (it may have learnt theirs against it).
     v3=$("$VC" "$d/s3") || fail "short: the cut-off seat's state: $v3"

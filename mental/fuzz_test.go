@@ -246,6 +246,29 @@ func FuzzUnmarshalSigmaProof(f *testing.F) {
 	})
 }
 
+// FuzzUnmarshalViewedHoldingProof: the viewed-holding proof decoder (the
+// statements of Grimm's hints and Mascarade's coin shares) never panics,
+// for any number of kinds, and accepts only canonical encodings of the
+// proof's size.
+func FuzzUnmarshalViewedHoldingProof(f *testing.F) {
+	for _, k := range []int{1, 2, 5} {
+		f.Add(uint8(k), make([]byte, ViewedHoldingProofSize(k)))
+	}
+	f.Add(uint8(0), []byte{})
+	f.Fuzz(func(t *testing.T, kinds uint8, in []byte) {
+		p, err := UnmarshalViewedHoldingProof(in, int(kinds))
+		if err != nil {
+			return
+		}
+		if len(in) != ViewedHoldingProofSize(int(kinds)) {
+			t.Fatalf("a proof of %d bytes accepted for %d kinds", len(in), kinds)
+		}
+		if out := p.AppendBinary(nil); !bytes.Equal(in, out) {
+			t.Fatal("re-encoding differs")
+		}
+	})
+}
+
 func FuzzUnmarshalNotHeldProof(f *testing.F) {
 	ff := newFuzzFixture(f)
 	view := GenerateKey()

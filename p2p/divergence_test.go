@@ -72,10 +72,12 @@ func checkHonest(t *testing.T, res []result, tb store.Table, honest []int) *Verd
 // peers, each seeing one seat of three disagree, log it and go on: a
 // differing report proves nothing they could all check. The buggy peer,
 // seeing every other seat disagree with it, knows its own replica is the
-// odd one and stops with a local error that blames nobody. The honest
-// peers then wait for it like any silent seat, and all end the same way:
-// a timeout naming the buggy seat at the same position, or, when it
-// stopped after its last turn, the end of the game.
+// odd one and stops with a local error that blames nobody, and sends the
+// table its signed statement that it stopped. The honest peers wait for
+// it like any silent seat, and all end the same way without blaming it
+// (issue 23, item 3): with its own statement where they would have timed
+// it out (they used to name it in a timeout), or, when it stopped after
+// its last turn, the end of the game.
 func TestDivergentStateHash(t *testing.T) {
 	const n, bad = 4, 2
 	for _, c := range []struct {
@@ -107,8 +109,8 @@ func TestDivergentStateHash(t *testing.T) {
 			}
 			wg.Wait()
 			v := checkHonest(t, res, tb, []int{0, 1, 3})
-			if v != nil && (v.Kind != VerdictTimeout || v.Seat != bad) {
-				t.Fatalf("honest verdict %v, want a timeout naming seat %d or none", v, bad)
+			if v != nil && (v.Kind != VerdictDivergence || v.Seat != bad || v.Declarer != bad) {
+				t.Fatalf("honest verdict %v, want seat %d's own statement that it stopped, or none", v, bad)
 			}
 			if r := res[bad]; r.err == nil || !strings.Contains(r.err.Error(), "this peer's copy of the game is wrong") {
 				t.Fatalf("buggy peer: %v, %+v", r.err, r.out)

@@ -947,7 +947,23 @@ func (n *Node) openJoin(ctx context.Context, creator peer.AddrInfo) (network.Str
 	who := creator.ID
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), joinDialTimeout)
 	defer cancel()
+	// An invite's TCP address: the creator's QUIC address on the same
+	// port is tried too, first (see QUICSiblings), unless the creator's
+	// TCP port refused us a moment ago: nothing listens there, and a QUIC
+	// dial to a port nobody listens on is not refused, it times out (5 s).
+	var guessed []ma.Multiaddr
+	if !n.refusedTCP.recent(who, time.Now()) {
+		given := len(creator.Addrs)
+		creator.Addrs = QUICSiblings(creator.Addrs)
+		guessed = creator.Addrs[given:]
+	}
 	err := n.host.Connect(cctx, creator)
+	if err != nil && tcpRefused(err) {
+		n.refusedTCP.note(who, time.Now())
+		for _, a := range guessed { // the peerstore would dial them again
+			n.host.Peerstore().SetAddr(who, a, 0)
+		}
+	}
 	if err == nil {
 		var s network.Stream
 		if s, err = n.host.NewStream(cctx, who, ProtocolJoin); err == nil {

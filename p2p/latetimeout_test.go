@@ -1,8 +1,10 @@
 package p2p
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -11,15 +13,18 @@ import (
 	"github.com/masque-games/masque/p2p/store"
 )
 
-// TestLateAuthorAdoptsTimeout: seat 0 authors entry 3 and writes it to its
+// TestLateAuthorStops: seat 0 authors entry 3 and writes it to its
 // state directory, but crashes before sending it. Seats 1 and 2 time it
 // out at position 3 and stop. Seat 0 restarts holding entry 3, so it can
 // never confirm their verdict by its own timer; the verdicts reach it in
-// the answers to its sync requests, and since both other seats declared
-// it, it adopts the verdict. Every peer ends with the same log (3
-// entries: entry 3 never reached the table) and the same verdict, where
-// seat 0 used to time out seat 1 at position 4 with a log of 4 entries.
-func TestLateAuthorAdoptsTimeout(t *testing.T) {
+// the answers to its sync requests. Both other seats, more than half the
+// table, declared it: the table ended without it. It adopts no verdict
+// naming itself (issue 23, item 2): it stops with ErrTimedOut, blaming
+// nobody and storing nothing, where it used to time out seat 1 at
+// position 4. The others end with the same log (3 entries: entry 3 never
+// reached the table) and the same verdict; seat 0's log is theirs and
+// its own late entry.
+func TestLateAuthorStops(t *testing.T) {
 	_, ps := mockPeers(t, 3)
 	tb := signedTable(t, ps)
 	const limit, timeout = 12, 400 * time.Millisecond
@@ -107,10 +112,28 @@ func TestLateAuthorAdoptsTimeout(t *testing.T) {
 	again := play(ctx, t, ps[0], tb, &counter{seats: 3, limit: limit}, RoomConfig{Timeout: timeout})
 	close(stop)
 	wg.Wait()
-	res[0] = running{again.out, again.err, again.log}
+	res[0] = running(again)
 
-	var first0 [][]byte
-	for i, r := range res {
+	if !errors.Is(res[0].err, ErrTimedOut) || res[0].out != nil {
+		t.Fatalf("seat 0: %v, %+v; want ErrTimedOut", res[0].err, res[0].out)
+	}
+	if v, _ := ps[0].node.roomVerdict(game); v != nil {
+		t.Errorf("seat 0 holds a verdict: %v", v)
+	}
+	if len(res[0].log) != 4 || !slices.EqualFunc(marshalLog(t, res[0].log[:3]), marshalLog(t, res[1].log), bytes.Equal) {
+		t.Errorf("seat 0: a log of %d entries; want seat 1's and its own entry 3", len(res[0].log))
+	}
+	st0, err := store.Open(ps[0].dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw, err := st0.Verdict(); err != nil || raw != nil {
+		t.Errorf("seat 0 stored a verdict (%v)", err)
+	}
+	st0.Close()
+	var first1 [][]byte
+	for i, r := range res[1:] {
+		i++
 		if r.err != nil {
 			t.Fatalf("seat %d: %v", i, r.err)
 		}
@@ -122,10 +145,10 @@ func TestLateAuthorAdoptsTimeout(t *testing.T) {
 			t.Errorf("seat %d: a log of %d entries (outcome %d), want 3", i, len(r.log), r.out.Entries)
 		}
 		got := marshalLog(t, r.log)
-		if i == 0 {
-			first0 = got
-		} else if len(got) != len(first0) || (len(got) > 0 && string(got[len(got)-1]) != string(first0[len(first0)-1])) {
-			t.Errorf("seat %d: the log differs from seat 0's", i)
+		if i == 1 {
+			first1 = got
+		} else if !slices.EqualFunc(got, first1, bytes.Equal) {
+			t.Errorf("seat %d: the log differs from seat 1's", i)
 		}
 		if r.out.StateHash != res[1].out.StateHash {
 			t.Errorf("seat %d: final state hash differs from seat 1's", i)

@@ -100,6 +100,14 @@ type Node struct {
 	stop context.CancelFunc
 	// punches are the hole punches' outcomes (nil without relays).
 	punches *punchLog
+	// resv are the reservations keepRelays made, by relay (see
+	// renewReservation).
+	resv relayReservations
+	// inbound watches inbound handshakes (NewNode's nodes only).
+	inbound *inboundWatch
+	// refusedTCP are the creators whose TCP port refused a join's dial
+	// lately (openJoin then guesses no QUIC address).
+	refusedTCP refusals
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -114,7 +122,38 @@ func NewNode(cfg Config) (*Node, error) {
 	if len(addrs) == 0 {
 		addrs = DefaultListenAddrs()
 	}
+	// TCP and QUIC on one port number, if one is free for both (see
+	// QUICSiblings); if it is taken meanwhile, the addresses as given.
+	same := samePort(addrs)
+	watch := newInboundWatch()
+	h, punches, err := newNodeHost(cfg, same, watch)
+	if err != nil && !slices.Equal(same, addrs) {
+		h, punches, err = newNodeHost(cfg, addrs, watch)
+	}
+	if err != nil {
+		return nil, err
+	}
+	n, err := NewNodeWithHost(h, cfg)
+	if err != nil {
+		h.Close()
+		return nil, err
+	}
+	n.ownsHost = true
+	n.punches = punches
+	n.inbound = watch
+	ctx, cancel := context.WithCancel(context.Background())
+	n.stop = cancel
+	go n.watchInbound(ctx)
+	if len(cfg.Relays) > 0 {
+		go n.keepRelays(ctx)
+	}
+	return n, nil
+}
+
+// newNodeHost starts NewNode's libp2p host, listening on addrs.
+func newNodeHost(cfg Config, addrs []string, watch *inboundWatch) (host.Host, *punchLog, error) {
 	opts := []libp2p.Option{
+		libp2p.ConnectionGater(watch),
 		libp2p.Identity(cfg.Identity.PrivKey()),
 		libp2p.ListenAddrStrings(addrs...),
 		libp2p.Transport(tcp.NewTCPTransport),
@@ -128,34 +167,37 @@ func NewNode(cfg Config) (*Node, error) {
 	if len(cfg.Relays) == 0 {
 		rm, err := nodeResourceManager(nil)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts = append(opts, libp2p.DisableRelay(), libp2p.ResourceManager(rm))
 	} else {
 		punches = newPunchLog()
 		ro, err := relayOptions(cfg.Relays, punches)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts = append(opts, ro...)
 	}
 	h, err := libp2p.New(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("p2p: start host: %w", err)
+		return nil, nil, fmt.Errorf("p2p: start host: %w", err)
 	}
-	n, err := NewNodeWithHost(h, cfg)
-	if err != nil {
-		h.Close()
-		return nil, err
+	return h, punches, nil
+}
+
+// watchInbound checks the inbound handshakes every second until ctx is
+// done.
+func (n *Node) watchInbound(ctx context.Context) {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			n.inbound.check(now)
+		}
 	}
-	n.ownsHost = true
-	n.punches = punches
-	if len(cfg.Relays) > 0 {
-		ctx, cancel := context.WithCancel(context.Background())
-		n.stop = cancel
-		go n.keepRelays(ctx)
-	}
-	return n, nil
 }
 
 // NewNodeWithHost wraps an existing host (a mocknet host in tests) whose

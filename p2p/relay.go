@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/libp2p/go-libp2p"
@@ -16,6 +17,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/host/autorelay"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
+	relayclient "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
 	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	"github.com/libp2p/go-libp2p/x/rate"
 	ma "github.com/multiformats/go-multiaddr"
@@ -244,20 +246,22 @@ func relayIPs(relays []peer.AddrInfo) []netip.Addr {
 }
 
 // WaitReservations waits until the node holds a reservation on every
-// relay it was configured with (its host announces a circuit address
-// through each) and is ready to answer hole punches, or ctx is done. It
-// returns the relays it holds a reservation on.
+// relay it was configured with and, if a relay is on a public address,
+// is ready to answer hole punches, or ctx is done. It returns the relays
+// it holds a reservation on.
 //
 // Hole punching answers only once the node knows a public address of its
 // own (observed by the relay); a peer that opens a relayed connection to
 // us before then asks for a hole punch we cannot answer, and libp2p does
-// not ask again for that connection.
+// not ask again for that connection. A relay on a private address (a
+// LAN, a VPN's 100.64/10) never shows the node a public address: waiting
+// for one would only cost the whole wait.
 func (n *Node) WaitReservations(ctx context.Context) []peer.ID {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
 		held := n.Reservations()
-		if len(held) == len(n.relays) && n.HolePunchReady() {
+		if len(held) == len(n.relays) && (n.HolePunchReady() || !n.PublicRelay()) {
 			return held
 		}
 		select {
@@ -268,13 +272,20 @@ func (n *Node) WaitReservations(ctx context.Context) []peer.ID {
 	}
 }
 
-// Reservations are the relays on which the node holds a reservation now
-// (the relays its host announces a circuit address through), in the
-// configured order.
+// Reservations are the relays on which the node holds a reservation now,
+// in the configured order: those it reserved itself (keepRelays) and is
+// still connected to, and those its host announces a circuit address
+// through (AutoRelay announces relays on public addresses only: a relay
+// on a private address grants reservations all the same).
 func (n *Node) Reservations() []peer.ID {
 	var held []peer.ID
 	addrs := n.host.Addrs()
+	now := time.Now()
 	for _, r := range n.relays {
+		if n.resv.valid(r.ID, now) && n.host.Network().Connectedness(r.ID) == network.Connected {
+			held = append(held, r.ID)
+			continue
+		}
 		for _, a := range addrs {
 			if rel, ok := RelayOfCircuit(a); ok && rel.ID == r.ID {
 				held = append(held, r.ID)
@@ -291,41 +302,132 @@ func (n *Node) HolePunchReady() bool {
 	return len(n.relays) > 0 && slices.Contains(n.host.Mux().Protocols(), holepunch.Protocol)
 }
 
+// PublicRelay reports whether one of the node's relays is on a public
+// address (or a DNS name): only such a relay shows the node its public
+// address, which hole punching needs.
+func (n *Node) PublicRelay() bool {
+	for _, r := range n.relays {
+		for _, a := range r.Addrs {
+			if manet.IsPublicAddr(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // relayRedial is how often a node dials a relay it lost (a relay that
 // restarts is back within seconds: waiting out libp2p's growing dial
 // backoff would add as much again).
 const relayRedial = 500 * time.Millisecond
 
-// keepRelays redials every configured relay the node is not connected to,
-// every relayRedial, clearing the swarm's dial backoff first: once the
-// connection is back, AutoRelay reserves again (and the directory
-// publisher lists the table again) at once. It returns when ctx is done.
+// Reservation timing: a reservation is renewed when it has less than
+// relayRenewBefore left, and asked again relayReserveRetry after a
+// refusal.
+const (
+	relayRenewBefore  = 10 * time.Minute
+	relayReserveRetry = 5 * time.Second
+	relayReserveWait  = 5 * time.Second
+)
+
+// relayReservations are the reservations a node made itself, by relay.
+type relayReservations struct {
+	mu      sync.Mutex
+	expires map[peer.ID]time.Time
+	retry   map[peer.ID]time.Time
+}
+
+func (rs *relayReservations) valid(p peer.ID, now time.Time) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return now.Before(rs.expires[p])
+}
+
+func (rs *relayReservations) forget(p peer.ID) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	delete(rs.expires, p)
+	delete(rs.retry, p)
+}
+
+// due reports whether a reservation on p should be asked for now.
+func (rs *relayReservations) due(p peer.ID, now time.Time) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return now.After(rs.expires[p].Add(-relayRenewBefore)) && !now.Before(rs.retry[p])
+}
+
+func (rs *relayReservations) set(p peer.ID, expires, retry time.Time) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.expires == nil {
+		rs.expires, rs.retry = map[peer.ID]time.Time{}, map[peer.ID]time.Time{}
+	}
+	if !expires.IsZero() {
+		rs.expires[p] = expires
+	}
+	rs.retry[p] = retry
+}
+
+// renewReservation asks relay r for a reservation when the node holds
+// none there (or it ends soon). AutoRelay does too, but only after its
+// own backoff once a relay comes back (seconds, during which the relay
+// refuses every connection to us: NO_RESERVATION), and it does not tell
+// of reservations on relays at private addresses.
+func (n *Node) renewReservation(ctx context.Context, r peer.AddrInfo) {
+	now := time.Now()
+	if !n.resv.due(r.ID, now) {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, relayReserveWait)
+	rsvp, err := relayclient.Reserve(cctx, n.host, peer.AddrInfo{ID: r.ID})
+	cancel()
+	if err != nil {
+		n.resv.set(r.ID, time.Time{}, time.Now().Add(relayReserveRetry))
+		n.log.Info("relay reservation refused", "relay", r.ID, "err", err)
+		return
+	}
+	n.resv.set(r.ID, rsvp.Expiration, time.Time{})
+	n.log.Debug("relay reservation", "relay", r.ID, "expires", rsvp.Expiration)
+}
+
+// keepRelays keeps a connection and a reservation on every configured
+// relay: every relayRedial, it redials a relay the node is not connected
+// to (clearing the swarm's dial backoff first) and, once connected,
+// reserves at once; the directory publisher lists the table again as
+// soon as the connection is back. It returns when ctx is done.
 func (n *Node) keepRelays(ctx context.Context) {
 	t := time.NewTicker(relayRedial)
 	defer t.Stop()
 	lost := map[peer.ID]time.Time{}
+	seen := map[peer.ID]bool{}
 	for {
+		for _, r := range n.relays {
+			if n.host.Network().Connectedness(r.ID) != network.Connected {
+				n.resv.forget(r.ID)
+				if _, ok := lost[r.ID]; !ok && seen[r.ID] {
+					lost[r.ID] = time.Now()
+					n.log.Info("relay lost: redialling", "relay", r.ID)
+				}
+				n.clearBackoff(r.ID)
+				cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+				err := n.host.Connect(cctx, r)
+				cancel()
+				if err != nil {
+					continue // again at the next tick
+				}
+			}
+			seen[r.ID] = true
+			if since, ok := lost[r.ID]; ok {
+				delete(lost, r.ID)
+				n.log.Info("relay back", "relay", r.ID, "lost_for", time.Since(since).Round(time.Millisecond))
+			}
+			n.renewReservation(ctx, r)
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		}
-		for _, r := range n.relays {
-			if c := n.host.Network().Connectedness(r.ID); c == network.Connected {
-				if since, ok := lost[r.ID]; ok {
-					delete(lost, r.ID)
-					n.log.Info("relay back", "relay", r.ID, "lost_for", time.Since(since).Round(time.Millisecond))
-				}
-				continue
-			}
-			if _, ok := lost[r.ID]; !ok {
-				lost[r.ID] = time.Now()
-				n.log.Info("relay lost: redialling", "relay", r.ID)
-			}
-			n.clearBackoff(r.ID)
-			cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-			_ = n.host.Connect(cctx, r) // failures: again at the next tick
-			cancel()
 		}
 	}
 }

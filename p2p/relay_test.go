@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	pbv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/pb"
 	relayv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/relay"
 	"github.com/libp2p/go-libp2p/p2p/protocol/holepunch"
 	ma "github.com/multiformats/go-multiaddr"
@@ -293,4 +295,147 @@ func relayedPeers(t *testing.T, n int, relays []peer.AddrInfo, punches holepunch
 		ps[i] = &tpeer{id: id, node: node, dir: filepath.Join(t.TempDir(), fmt.Sprint(i))}
 	}
 	return ps
+}
+
+// refusalCount counts a relay's circuits refused for want of a
+// reservation while when() holds (a relayv2.MetricsTracer).
+type refusalCount struct {
+	when  func() bool
+	count atomic.Int64
+}
+
+func (r *refusalCount) RelayStatus(bool)                      {}
+func (r *refusalCount) ConnectionOpened()                     {}
+func (r *refusalCount) ConnectionClosed(time.Duration)        {}
+func (r *refusalCount) ReservationAllowed(bool)               {}
+func (r *refusalCount) ReservationClosed(int)                 {}
+func (r *refusalCount) ReservationRequestHandled(pbv2.Status) {}
+func (r *refusalCount) BytesTransferred(int)                  {}
+func (r *refusalCount) ConnectionRequestHandled(st pbv2.Status) {
+	if st == pbv2.Status_NO_RESERVATION && r.when != nil && r.when() {
+		r.count.Add(1)
+	}
+}
+
+// relayAt starts an in-process relay like loopbackRelay's with identity
+// id, listening on addr, telling tr (if not nil) what it does.
+func relayAt(t *testing.T, id *identity.Identity, addr string, tr relayv2.MetricsTracer) host.Host {
+	t.Helper()
+	rc := relayv2.DefaultResources()
+	rc.Limit = &relayv2.RelayLimit{Duration: time.Hour, Data: 1 << 30}
+	opts := []relayv2.Option{relayv2.WithResources(rc)}
+	if tr != nil {
+		opts = append(opts, relayv2.WithMetricsTracer(tr))
+	}
+	rh, err := libp2p.New(libp2p.Identity(id.PrivKey()), libp2p.ListenAddrStrings(addr),
+		libp2p.ForceReachabilityPublic(), libp2p.EnableRelayService(opts...), libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rh.Close() })
+	return rh
+}
+
+// circuitReach reports how long it takes b to reach a through the relay
+// (trying every every, up to limit).
+func circuitReach(ctx context.Context, b, a *tpeer, relays []peer.AddrInfo, limit, every time.Duration) (time.Duration, error) {
+	start := time.Now()
+	var err error
+	for time.Since(start) < limit {
+		b.node.clearBackoff(a.id.PeerID())
+		cctx, cancel := context.WithTimeout(allowLimited(ctx), time.Second)
+		err = b.node.Host().Connect(cctx, peer.AddrInfo{ID: a.id.PeerID(), Addrs: CircuitAddrs(relays)})
+		cancel()
+		if err == nil {
+			return time.Since(start), nil
+		}
+		time.Sleep(every)
+	}
+	return time.Since(start), err
+}
+
+// TestReservationOnPrivateRelay is issue 29's relay on a private address
+// (10.x, a VPN's 100.64/10; loopback here, which libp2p treats alike):
+// the relay grants the reservation within a second, but AutoRelay
+// announces circuit addresses through public relays only, so a node
+// that looked for one among its addresses saw none and waited its whole
+// --relay-wait (15 s) before warning "no reservation". WaitReservations
+// must see the reservation, and the relay must really hold it.
+func TestReservationOnPrivateRelay(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rh, relays := loopbackRelay(t)
+	ps := relayedPeers(t, 2, relays, nil, directGater{relay: rh.ID()})
+	if ps[0].node.PublicRelay() {
+		t.Fatal("a loopback relay counts as public")
+	}
+	kctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go ps[0].node.keepRelays(kctx)
+	start := time.Now()
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+	held := ps[0].node.WaitReservations(wctx)
+	wcancel()
+	took := time.Since(start)
+	if len(held) != 1 || held[0] != rh.ID() {
+		t.Fatalf("after %v: reservations %v, want the relay's", took.Round(time.Millisecond), held)
+	}
+	if took > 5*time.Second {
+		t.Fatalf("the reservation was seen after %v", took.Round(time.Millisecond))
+	}
+	if _, err := circuitReach(ctx, ps[1], ps[0], relays, 5*time.Second, 100*time.Millisecond); err != nil {
+		t.Fatalf("the relay holds no reservation: %v", err)
+	}
+}
+
+// TestRelayRestartReservesAtOnce is issue 29's relay restart: the new
+// relay process (same identity and port) knows no reservation, and
+// refuses every circuit to a seat (NO_RESERVATION) until the seat
+// reserves again. A seat must reserve as soon as its connection to the
+// relay is back, not after AutoRelay's own schedule: another seat asking
+// for it every 50 ms must be refused at most twice while the seat is
+// connected to the new relay (AutoRelay alone: 8 times in a run here).
+func TestRelayRestartReservesAtOnce(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	rid, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh := relayAt(t, rid, "/ip4/127.0.0.1/tcp/0", nil)
+	var addr ma.Multiaddr
+	for _, a := range rh.Network().ListenAddresses() {
+		if !IsCircuit(a) { // not the relay's own /p2p-circuit listener
+			addr = a
+		}
+	}
+	relays := []peer.AddrInfo{{ID: rh.ID(), Addrs: []ma.Multiaddr{addr}}}
+	ps := relayedPeers(t, 2, relays, nil, directGater{relay: rh.ID()})
+	kctx, stop := context.WithCancel(ctx)
+	defer stop()
+	for _, p := range ps { // both seats, as in a game
+		go p.node.keepRelays(kctx)
+	}
+	if _, err := circuitReach(ctx, ps[1], ps[0], relays, 20*time.Second, 100*time.Millisecond); err != nil {
+		t.Fatalf("before the restart: %v", err)
+	}
+	rh.Close()
+	time.Sleep(2 * time.Second) // down for a while: the seats redial in vain
+	var newRelay atomic.Pointer[host.Host]
+	refused := &refusalCount{when: func() bool {
+		h := newRelay.Load()
+		return h != nil && (*h).Network().Connectedness(ps[0].id.PeerID()) == network.Connected
+	}}
+	rh = relayAt(t, rid, addr.String(), refused)
+	newRelay.Store(&rh)
+	took, err := circuitReach(ctx, ps[1], ps[0], relays, 20*time.Second, 50*time.Millisecond)
+	if err != nil {
+		t.Fatalf("after the restart: %v", err)
+	}
+	t.Logf("reachable through the restarted relay after %v; refused %d times while connected to it",
+		took.Round(time.Millisecond), refused.count.Load())
+	if n := refused.count.Load(); n > 2 {
+		t.Fatalf("the restarted relay refused %d circuits to a seat connected to it (no reservation yet); reachable after %v",
+			n, took.Round(time.Millisecond))
+	}
 }

@@ -80,6 +80,11 @@ type Wait struct {
 	// table, and declares no timeout verdict (the silence may be its own)
 	// until it hears from one again.
 	NoContactSince time.Time
+	// Checking: the local seat is due, but signed entries before in this
+	// state directory and waits for the other seats to tell it what it
+	// signed (its log may have lost some), so as never to sign a position
+	// twice. It signs nothing until one answers.
+	Checking bool
 }
 
 // ErrNoContact is wrapped by [Room.Run]'s error when this peer heard from
@@ -181,6 +186,11 @@ type Outcome struct {
 	// RoomConfig.EndWait (a peer gone or unreachable): their replicas may
 	// disagree with ours on the final state.
 	Unconfirmed []uint8
+	// Later are the verdicts found after this peer had the game's last
+	// entry (a seat that signs another version of one of its past
+	// entries once it has lost): the finished game's outcome stands, and
+	// they are reported beside it, not stored. See [Room.Run].
+	Later []*Verdict
 }
 
 // Limits of the replication protocol.
@@ -276,8 +286,33 @@ type Room struct {
 	// silent there when this peer already holds that entry (it authored
 	// it, or got it, after they stopped waiting): see onVerdict.
 	lateTimeouts map[uint64]map[uint8]bool
-	senders      []*sender
-	syncing      []atomic.Bool
+	// statements[s] is seat s's own signed word that it stopped, its
+	// replica disagreeing with more than half the table (a divergence verdict
+	// naming its declarer): a timeout of s ends the table with it
+	// instead, blaming nobody (see timeout).
+	statements []*Verdict
+	// held are verdicts found after the game's last entry, waiting for
+	// more than half the seats but the one they name to hold the end;
+	// later those reported beside the finished game (Outcome.Later). See
+	// afterEnd.
+	held, later []*Verdict
+	senders     []*sender
+	// syncing[s] is when the sync request to seat s in flight was made
+	// (Unix nanoseconds; 0: none), see startSync.
+	syncing []atomic.Int64
+	// peerLogs[s] is what this peer knows of seat s's log, heldPos and
+	// heldSince when a seat first reported holding the entry waited for
+	// (see comeback.go).
+	peerLogs  []peerLog
+	heldPos   uint64
+	heldSince time.Time
+	// runStart is when Run started; checkFirst: the local seat signed
+	// entries in this state directory before, and asks the other seats
+	// for the log before it signs again (mayAuthor); checking: it is
+	// waiting for their answers.
+	runStart   time.Time
+	checkFirst bool
+	checking   bool
 	// heard[s] is when seat s was last heard from (any frame, or a sync
 	// answered), in Unix nanoseconds; 0 before Run.
 	heard []atomic.Int64
@@ -286,8 +321,9 @@ type Room struct {
 }
 
 type inbound struct {
-	seat uint8
-	msg  *message
+	seat  uint8
+	msg   *message
+	asked time.Time // msgSynced: when the sync request was made
 }
 
 // echoReport is what a seat reported about a position: the hash of the
@@ -352,7 +388,9 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, len(t.Roster.Seats)),
 		lateTimeouts: make(map[uint64]map[uint8]bool),
-		syncing:      make([]atomic.Bool, len(t.Roster.Seats)),
+		statements:   make([]*Verdict, len(t.Roster.Seats)),
+		syncing:      make([]atomic.Int64, len(t.Roster.Seats)),
+		peerLogs:     make([]peerLog, len(t.Roster.Seats)),
 		heard:        make([]atomic.Int64, len(t.Roster.Seats)),
 	}
 	msg := ledger.RosterSigningBytes(game)
@@ -564,20 +602,20 @@ type authorResult struct {
 // and persists everyone's, and returns when the replica says the game is
 // over, when a verdict stops the table, or with an error on a local failure
 // (ctx done, disk error, the local author's entry rejected by the local
-// replica). Run may be called once. After it returns the room keeps
+// replica). Once the replica says the game is over here, its outcome
+// stands: a verdict found then (an equivocation on a past entry) is
+// reported in Outcome.Later once more than half the seats other than the
+// one it names hold the same end, and ends the table only if they do not
+// by RoomConfig.EndWait. Run may be called once. After it returns the room keeps
 // answering peers' sync requests until [Room.Close].
 func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	if r.ran.Swap(true) {
 		return nil, errors.New("p2p: Room.Run called twice")
 	}
 	defer r.finish()
-	if raw, err := r.cfg.Store.Verdict(); err != nil {
+	if v, err := r.storedVerdict(); err != nil {
 		return nil, err
-	} else if raw != nil {
-		v, err := UnmarshalVerdict(raw)
-		if err != nil {
-			return nil, fmt.Errorf("p2p: stored verdict: %w", err)
-		}
+	} else if v != nil {
 		return r.outcome(v), nil
 	}
 	runCtx, stopRun := context.WithCancel(r.ctx)
@@ -616,6 +654,10 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		r.heard[i].CompareAndSwap(0, lastSync.UnixNano())
 	}
 	r.syncAll(runCtx, r.next(), nil)
+	r.runStart, r.checkFirst = lastSync, r.cfg.Store.Signed()
+	var authorPos uint64
+	stopStale := func() {}
+	defer func() { stopStale() }()
 	// The game's last entry, once applied in this run, is followed by a
 	// wait for every seat's state hash after it (EndWait).
 	start := r.next()
@@ -629,6 +671,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			// done; a seat leaves once every other seat said done, so
 			// that no one still needs it. Seats silent at EndWait are
 			// listed as unconfirmed.
+			r.settle()
 			missing := r.unconfirmed()
 			if r.next() == start {
 				// Only a replay of a finished log: tell waiting peers.
@@ -657,6 +700,11 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 				authoring = false
 			case now := <-ticker.C:
 				if now.Sub(over) >= r.cfg.EndWait {
+					if len(r.held) > 0 {
+						// A seat that never confirmed the end may
+						// have stopped on this verdict before it.
+						return r.conclude(r.held[0])
+					}
 					if len(missing) > 0 {
 						r.node.log.Warn("game over; no state hash after the last entry from some seats", "seats", missing)
 					}
@@ -683,7 +731,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 				return nil, err
 			}
 			if v != nil {
-				return r.conclude(v)
+				r.afterEnd(v)
 			}
 			continue
 		}
@@ -693,12 +741,20 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		if int(seat) >= len(r.peers) {
 			return nil, fmt.Errorf("p2p: replica expects seat %d at position %d; roster has %d seats", seat, pos, len(r.peers))
 		}
-		if seat == r.self && !authoring {
-			authoring = true
+		if authoring && authorPos < pos {
+			// The table moved past the position being authored (this
+			// seat's own entry, signed before, came from a peer).
+			stopStale()
+		}
+		r.checking = seat == r.self && !authoring && !r.mayAuthor(runCtx, pos, time.Now())
+		if seat == r.self && !authoring && !r.checking {
+			authoring, authorPos = true, pos
+			actx, stop := context.WithCancel(authorCtx)
+			stopStale = stop
 			authorWG.Add(1)
 			go func() {
 				defer authorWG.Done()
-				body, err := r.cfg.Author(authorCtx, pos)
+				body, err := r.cfg.Author(actx, pos)
 				authored <- authorResult{pos, body, err}
 			}()
 		}
@@ -715,11 +771,16 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 			v, err = r.handleBatch(m)
 		case res := <-authored:
 			authoring = false
+			if res.pos != r.next() {
+				// The entry came from a peer meanwhile (issue 29): the
+				// author's answer, or its error, is moot.
+				continue
+			}
 			if res.err != nil {
 				return nil, fmt.Errorf("p2p: author of position %d: %w", res.pos, res.err)
 			}
-			if res.pos != r.next() {
-				continue
+			if err := r.cfg.Store.MarkSigned(); err != nil {
+				return nil, fmt.Errorf("p2p: %w", err)
 			}
 			r.traceEntry("entry authored", res.pos, r.self)
 			e := &ledger.Entry{Pos: res.pos, Seat: r.self, Prev: r.prevHash(), Body: res.body}
@@ -740,11 +801,16 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 						lastCutLog = now
 						r.node.log.Info("no contact with any seat: no timeout verdict", "since", since, "seat", seat, "pos", pos)
 					}
+				} else if !r.mayDeclare(runCtx, pos, now) {
+					// The entry may exist: asked for, not declared.
 				} else if v, err = r.timeout(pos, seat, now.Sub(r.waitSince)); err != nil {
 					return nil, err
 				}
 			}
-			if seat != r.self && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick && v == nil {
+			if err := r.checkTooLong(now, pos); err != nil {
+				return nil, err
+			}
+			if (seat != r.self || r.checking) && now.Sub(r.waitSince) >= 2*r.cfg.Tick && now.Sub(lastSync) >= 2*r.cfg.Tick && v == nil {
 				lastSync = now
 				r.syncAll(runCtx, r.next(), nil)
 			}
@@ -755,7 +821,10 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		if v != nil {
+		if _, _, more := r.cfg.Replica.Next(); v != nil && !more {
+			// Found in the batch that brought the game's last entry.
+			r.afterEnd(v)
+		} else if v != nil {
 			return r.conclude(v)
 		}
 	}
@@ -890,6 +959,7 @@ func (r *Room) emitWait(pos uint64, seat uint8, since time.Time) {
 		return
 	}
 	w := Wait{Pos: pos, Seat: seat, Local: seat == r.self, Waited: time.Since(since), Connected: seat == r.self}
+	w.Checking = w.Local && r.checking
 	if !w.Local && int(seat) < len(r.peers) {
 		w.Connected = r.node.host.Network().Connectedness(r.peers[seat]) == network.Connected
 		if last, cut := r.cutOff(time.Now(), seat); cut {
@@ -923,7 +993,7 @@ func (r *Room) outcome(v *Verdict) *Outcome {
 	if v != nil {
 		r.verdict = v
 	}
-	out := &Outcome{Verdict: v, Entries: uint64(r.end()), StateHash: r.cfg.Replica.StateHash()}
+	out := &Outcome{Verdict: v, Entries: uint64(r.end()), StateHash: r.cfg.Replica.StateHash(), Later: slices.Clone(r.later)}
 	if n := r.end(); n < len(r.log) && n > 0 {
 		out.StateHash = r.states[n-1]
 	}
@@ -994,6 +1064,8 @@ func (r *Room) handle(m inbound) (*Verdict, error) {
 		return r.onEcho(m.seat, m.msg.Pos, m.msg.Hash, m.msg.State)
 	case msgDone:
 		return nil, r.onDone(m.seat, m.msg.Pos, m.msg.State)
+	case msgSynced:
+		r.onSynced(m.seat, m.msg.From, m.asked)
 	case msgEchoFlush:
 		r.echoArmed = false
 		r.sendEcho()
@@ -1038,6 +1110,7 @@ func (r *Room) onEcho(from uint8, pos uint64, entry, state ledger.Hash) (*Verdic
 // state, and it has every other seat's echo of the end.
 func (r *Room) onDone(from uint8, length uint64, state ledger.Hash) error {
 	r.dones[from] = echoReport{State: state, Len: length}
+	r.claimAt(from, length-1)
 	if length == r.next() {
 		// A done is also an echo of the last entry's state.
 		return r.report(int(from), length-1, r.hashAt(length-1), state)
@@ -1291,6 +1364,7 @@ func (r *Room) report(from int, pos uint64, entry, state ledger.Hash) error {
 		}
 		return r.compare(uint8(from), pos, state, mine)
 	}
+	r.claimAt(uint8(from), pos)
 	m := r.reports[pos]
 	if m == nil {
 		m = make(map[uint8]echoReport)
@@ -1307,10 +1381,13 @@ func (r *Room) report(from int, pos uint64, entry, state ledger.Hash) error {
 // with a bogus state hash, and that peer used to stop, blaming it, while
 // the others went on and timed it out) or its replica may be broken. So a
 // differing report never stops the table: it is logged against the
-// reporter, and the game goes on. Only when most other seats (at least
-// two) report one state and this peer another is this peer's own replica
-// the odd one; it then stops with a local error, blaming nobody, and the
-// others time it out like any silent seat.
+// reporter, and the game goes on. Only when more than half the table
+// (seats other than this one) report one state and this peer another is
+// this peer's own replica the odd one: no coalition of half the table
+// or fewer can make an honest peer stop (issue 23, item 3). It then stops
+// with a local error, and tells the table so in a signed statement that
+// names only itself (see diverged); the others end with that statement
+// where they would time it out, so nobody blames it.
 func (r *Room) compare(seat uint8, pos uint64, theirs, mine ledger.Hash) error {
 	if theirs == mine {
 		r.confirm(seat, pos)
@@ -1323,10 +1400,8 @@ func (r *Room) compare(seat uint8, pos uint64, theirs, mine ledger.Hash) error {
 		r.disagree[pos] = d
 	}
 	d[seat] = true
-	others := len(r.peers) - 1
-	if others >= 2 && 2*len(d) > others {
-		return fmt.Errorf("p2p: after entry %d, %d of the %d other seats report another state than this peer's replica: this peer's copy of the game is wrong (a bug in this masque, or a damaged state directory); it stops, blaming nobody",
-			pos, len(d), others)
+	if len(d) >= r.majority() {
+		return r.diverged(pos, len(d))
 	}
 	return nil
 }
@@ -1342,13 +1417,11 @@ func (r *Room) equivocation(a, b *ledger.Entry) (*Verdict, error) {
 }
 
 // onVerdict handles a peer's verdict: self-proving ones are adopted, an
-// invalid entry is judged by running it through our own replica. A
-// timeout is never adopted on the declarer's word: only when this peer can
-// check it, that is the game is not over, the named seat is the one due
-// at exactly our next position, and our own timer for that position has
-// run out too (then our own verdict would say the same). Otherwise it is
-// logged and the table goes on: a seat that signs "seat 1 silent at
-// position 2^40", or a timeout after the last entry, stops nobody.
+// invalid entry is judged by running it through our own replica, a
+// seat's statement that it stopped is kept for its timeout (onStatement),
+// and a timeout is judged by onTimeout. After the game's last entry the
+// verdicts this returns are reported beside the finished game unless it
+// is disputed (see afterEnd).
 func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 	if err := v.Verify(r.roster); err != nil {
 		r.peerError(int(from), err)
@@ -1360,27 +1433,48 @@ func (r *Room) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 	case VerdictInvalidEntry:
 		return r.onEntry(int(from), v.Evidence[0], ledger.Hash{}, false)
 	case VerdictTimeout:
-		pos, seat, ok := r.cfg.Replica.Next()
-		if ok && v.Pos == pos && v.Seat == seat && v.Pos == r.waitPos && seat != r.self &&
-			r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout {
-			// Our own timer says the same: the verdict is ours too, signed
-			// by this peer (a peer that was away counts the seats that
-			// declared it, see lateTimeout).
-			return r.timeout(pos, seat, time.Since(r.waitSince))
-		}
-		if late, ok := r.lateTimeout(v); ok {
-			return late, nil
-		}
-		r.node.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "peer", r.peers[from], "verdict", v.String())
+		return r.onTimeout(from, v)
+	case VerdictDivergence:
+		r.onStatement(from, v)
 		return nil, nil
 	}
 	r.node.log.Info("peer stopped its table", "peer", r.peers[from], "verdict", v.String())
 	return nil, nil
 }
 
+// onTimeout handles a peer's timeout verdict. It is never adopted on the
+// declarer's word: only when this peer can check it, that is the game is
+// not over, the named seat is the one due at exactly our next position
+// (not us), and our own timer for that position has run out too (then
+// our own verdict says the same); or, for a position this peer is past,
+// when more than half the table declared it (lateTimeout). Otherwise it
+// is logged and the table goes on: a seat that signs "seat 1 silent at
+// position 2^40", or a timeout after the last entry, stops nobody.
+func (r *Room) onTimeout(from uint8, v *Verdict) (*Verdict, error) {
+	pos, seat, ok := r.cfg.Replica.Next()
+	if ok && v.Pos == pos && v.Seat == seat && v.Pos == r.waitPos && seat != r.self &&
+		r.cfg.Timeout > 0 && time.Since(r.waitSince) >= r.cfg.Timeout {
+		// Our own timer says the same: the verdict is ours too, signed
+		// by this peer.
+		return r.timeout(pos, seat, time.Since(r.waitSince))
+	}
+	if ok {
+		if late, err := r.lateTimeout(v); late != nil || err != nil {
+			return late, err
+		}
+	}
+	r.node.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "peer", r.peers[from], "verdict", v.String())
+	return nil, nil
+}
+
 // timeout returns this peer's signed verdict that seat was silent at pos
-// for waited.
+// for waited; or, when seat said it stopped (its replica disagreed with
+// most of the table), that seat's own statement: a peer that stops on a
+// divergence is not blamed for the silence that follows.
 func (r *Room) timeout(pos uint64, seat uint8, waited time.Duration) (*Verdict, error) {
+	if st := r.statements[seat]; st != nil {
+		return st, nil
+	}
 	v := &Verdict{Kind: VerdictTimeout, Game: r.game, Pos: pos, Seat: seat,
 		Reason:   fmt.Sprintf("seat %d (%s) silent for %v", seat, r.roster.Seats[seat].Name, waited.Round(time.Millisecond)),
 		Declarer: r.self}
@@ -1390,21 +1484,26 @@ func (r *Room) timeout(pos uint64, seat uint8, waited time.Duration) (*Verdict, 
 	return v, nil
 }
 
-// lateTimeout handles a timeout verdict for a position this peer is
-// already past: it holds the entry the declarer waited for, which reached
-// it (or which it authored) too late for the declarer. When most other
-// seats (at least two; the one other seat at a two-seat table) have
-// declared the same seat silent at that position, the table ended there
-// for them, and this peer adopts their verdict, so that every honest
-// peer ends with the same log (cut before that position, see [Room.end])
-// and the same verdict. One seat's word alone stops nobody (review hole
-// 2): a peer can stop a table only by going silent, never by lying.
-func (r *Room) lateTimeout(v *Verdict) (*Verdict, bool) {
+// lateTimeout handles a timeout verdict, while the game goes on, for a
+// position this peer is already past: it holds the entry the declarer
+// waited for, which reached it (or which it authored) too late for the
+// declarer. Only when more than half the table, the seat named and this
+// one left out, have declared the same seat silent at that position did
+// the table end there: no coalition of half the table or fewer can
+// make it so, and at two seats only one's own timer counts (issue 23,
+// item 2). Then this peer adopts their verdict, so that every honest
+// peer ends with the same log (cut before that position, see
+// [Room.end]) and the same verdict; but never one that names this peer:
+// if its own entry reached the table too late, it stops with an error
+// wrapping [ErrTimedOut], blaming nobody and storing nothing. One seat's
+// word alone stops nobody: a peer can stop a table only by going silent,
+// never by lying.
+func (r *Room) lateTimeout(v *Verdict) (*Verdict, error) {
 	r.mu.RLock()
 	held := v.Pos < uint64(len(r.log)) && r.log[v.Pos].Seat == v.Seat
 	r.mu.RUnlock()
 	if !held || v.Declarer == v.Seat || v.Declarer == r.self {
-		return nil, false
+		return nil, nil
 	}
 	votes := r.lateTimeouts[v.Pos]
 	if votes == nil {
@@ -1412,29 +1511,32 @@ func (r *Room) lateTimeout(v *Verdict) (*Verdict, bool) {
 		r.lateTimeouts[v.Pos] = votes
 	}
 	votes[v.Declarer] = true
-	others := len(r.peers) - 1
-	need := max(2, others/2+1)
-	if others == 1 {
-		need = 1
+	if len(votes) < r.majority() {
+		return nil, nil
 	}
-	if len(votes) < need {
-		return nil, false
+	if v.Seat == r.self {
+		return nil, fmt.Errorf("p2p: %w: %d of the %d seats declared this seat silent at entry %d, which reached them too late; the table ended there without it",
+			ErrTimedOut, len(votes), len(r.peers), v.Pos)
 	}
-	r.node.log.Info("adopting a timeout at a position this peer is past: most other seats stopped there", "verdict", v.String(), "seats", len(votes))
-	return v, true
+	r.node.log.Info("adopting a timeout at a position this peer is past: most of the table stopped there", "verdict", v.String(), "seats", len(votes))
+	return v, nil
 }
 
 // syncAll asks every peer (or only those in seats, if not nil), in the
 // background, for the entries from position from on.
 func (r *Room) syncAll(ctx context.Context, from uint64, seats []uint8) {
 	for i := range r.peers {
-		if uint8(i) == r.self || (seats != nil && !slices.Contains(seats, uint8(i))) || r.syncing[i].Swap(true) {
+		if uint8(i) == r.self || (seats != nil && !slices.Contains(seats, uint8(i))) {
+			continue
+		}
+		stamp, ok := r.startSync(i)
+		if !ok {
 			continue
 		}
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			defer r.syncing[i].Store(false)
+			defer r.endSync(i, stamp)
 			if err := r.syncFrom(ctx, uint8(i), from); err != nil && ctx.Err() == nil {
 				r.node.log.Debug("sync failed", "peer", r.peers[i], "err", err)
 			}
@@ -1485,6 +1587,7 @@ func isTimeout(err error) bool {
 func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, error) {
 	h := r.node.host
 	p := r.peers[seat]
+	asked := time.Now()
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
 	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
@@ -1523,7 +1626,9 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			s.SetReadDeadline(time.Now().Add(30 * time.Second))
 		}
 		if m.Type == msgSyncEnd {
-			r.contact(seat)
+			// After the entries it brought: the server's log length, as
+			// of a request made at asked.
+			r.deliver(inbound{seat: seat, msg: &message{Type: msgSynced, From: m.From}, asked: asked})
 			return got, nil
 		}
 		if m.Type == msgVerdict {

@@ -24,8 +24,12 @@ const (
 	// validly signed by Seat for position Pos, ordered by entry hash. The
 	// evidence proves itself, so a peer that receives it adopts it.
 	VerdictEquivocation VerdictKind = 2
-	// VerdictDivergence: Seat reported a state hash after Pos that differs
-	// from the declarer's. No evidence can show who is wrong.
+	// VerdictDivergence: more than half the table reported another state
+	// hash after Pos than the declarer's replica, which stopped; Seat is
+	// the declarer itself (a seat's statement about itself: peers keep
+	// it, and end with it where they would time that seat out). No
+	// evidence can show who is wrong, so one naming another seat than its
+	// declarer is never adopted.
 	VerdictDivergence VerdictKind = 3
 	// VerdictTimeout: Seat was expected to author Pos and stayed silent past
 	// the table's limit. Only the declarer's signature backs it.

@@ -4,6 +4,11 @@ def H(b): return hashlib.new('sha512_256', b).digest()
 
 class Damaged(Exception): pass
 
+def go_lower(s):
+    # protocol.md §7.1: every code point by its simple lowercase mapping (Go's strings.ToLower):
+    # lowered one by one (no final-sigma context), U+0130 to U+0069 alone
+    return ''.join('i' if c == '\u0130' else c.lower() for c in s)
+
 class R:
     def __init__(self, b): self.b = b; self.i = 0
     def take(self, n):

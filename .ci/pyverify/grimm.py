@@ -2,6 +2,7 @@
 # Started by the second outside auditor (options, stream, opening, draft, turns, responses, hands) and
 # completed from the documents once they gave every slot-level fact.  Implemented: 2-5 players, the
 # basic game, jewels, bets, abilities (§9.6), fixed rounds.
+from fmt import go_lower
 import hashlib, struct
 from fmt import R
 from mascarade import RuleFault
@@ -18,7 +19,7 @@ def parse_options(b, roster_names):
     o['names'] = [r.bu8().decode('utf-8', 'surrogateescape') for _ in range(n)]
     for nm in o['names']:                        # §2.2.2
         if not 1 <= len(nm.encode()) <= 32 or any(ch in nm for ch in ' \t\r\n,=#'): raise ValueError('player name')
-    if len({nm.lower() for nm in o['names']}) != n: raise ValueError('a name twice')
+    if len({go_lower(nm) for nm in o['names']}) != n: raise ValueError('a name twice')
     f = r.u8()
     if f & ~0x0f: raise ValueError('flags')
     o['bets'], o['jewels'], o['abilities'], o['fixed'] = bool(f & 1), bool(f & 2), bool(f & 4), bool(f & 8)
@@ -380,6 +381,7 @@ class Grimm:
                 t = self.turn
                 if self.ability[t] == BEAST and self.hinted and not self.beast_done and self.masked_slots(t):
                     self.beast_done = True           # Master of the game: a draw at the end of the turn
+                    self.note('round %d: Master of the game: seat %d draws at its turn\'s end' % (self.round, t))
                     e, ok = self.reveal_draw(1, 'extra'); eff += e
                     if ok: return eff
                 self.cont = None
@@ -503,6 +505,7 @@ class Grimm:
                 if not self.placeable(seat, c): self.rule('bad-hint')
             self.pending.pop(0); self.commits.pop(seat, None)
             self.tokens[c].add(seat)
+            if self.tokens_left(seat) == 0: self.note('round %d: seat %d has no hint token left' % (self.round, seat))
             if seat == self.turn: self.hinted = True
             if kind == 'guess':
                 self.roses[seat] += 1

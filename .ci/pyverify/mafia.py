@@ -1,5 +1,6 @@
 # Mafia "Random Incident", from docs/protocol.md §2.2.3, §4.4, §5, §12, docs/rules-mafia.md and
 # docs/mafia.md, mental/SPEC.md §9.  Written by an outside auditor without the Go source.
+from fmt import go_lower
 import hashlib, struct
 import r255, sigma
 from fmt import R
@@ -40,7 +41,7 @@ def parse_options(b, roster_names):
     o['names'] = [r.bu8().decode('utf-8') for _ in range(n)]
     for nm in o['names']:
         if not 1 <= len(nm.encode()) <= 32 or any(ch in nm for ch in ' \t\r\n,=#:'): raise ValueError('player name')
-    if len({nm.lower() for nm in o['names']}) != n: raise ValueError('a name twice')
+    if len({go_lower(nm) for nm in o['names']}) != n: raise ValueError('a name twice')
     f = r.u8()
     if f & ~0x07: raise ValueError('flags')
     o['no_incidents'], o['tie_draw'], o['fixed'] = bool(f & 1), bool(f & 2), bool(f & 4)

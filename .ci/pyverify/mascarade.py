@@ -1,6 +1,7 @@
 # Rules of both Mascarade editions, as docs/rules-mascarade.md, docs/rules-mascarade2.md and
 # docs/protocol.md §4.2 describe them (the 1st edition's 2- and 3-player variants included:
 # two or three slots a seat, own-card swaps, the guard, the Spy's contended slot).
+from fmt import go_lower
 from r255 import EncodingError
 
 class RuleFault(Exception):
@@ -50,10 +51,32 @@ def parse_options(game, b, roster_names):
         o['per'] = 1
     for k in set(o['set']):
         if o['set'].count(k) > (2 if k == (9 if game == 'mascarade' else 15) else 1): raise ValueError('copies')
+    # protocol.md §13.1: the purses fit in the box, a third of the set brings bank coins,
+    # the cards for 6+ and 8+ players, the names
+    if n * o['coins'] > (194 if game == 'mascarade' else 200): raise ValueError('coins: the box')
+    bank = (3, 4, 5, 9, 12) if game == 'mascarade' else (1, 2, 5, 7, 11, 13, 15)
+    if 3 * sum(1 for k in o['set'] if k in bank) < m: raise ValueError('bank-third')
+    minp = {9: 8, 11: 8} if game == 'mascarade' else {15: 8, 3: 8, 10: 6, 11: 6}
+    if any(n < minp.get(k, 0) for k in o['set']): raise ValueError('min-players')
+    seen = set()
+    for name in o['names']:
+        if not valid_name(name): raise ValueError('name %r' % name)
+        if go_lower(name) in seen: raise ValueError('name %r twice' % name)
+        seen.add(go_lower(name))
     if o['names'] != roster_names:
         # protocol.md §2.2.1: the roster is refused (the caller)
         o['names_differ'] = True
     return o
+
+def valid_name(s):
+    # protocol.md §13.1: 1..32 bytes; ASCII letters, digits, '_', '-', or non-ASCII letters; not reserved
+    import unicodedata
+    if not 1 <= len(s.encode()) <= 32: return False
+    for ch in s:
+        if ch in '_-' or ('0' <= ch <= '9') or ('a' <= ch <= 'z') or ('A' <= ch <= 'Z'): continue
+        if ord(ch) > 127 and unicodedata.category(ch).startswith('L'): continue
+        return False
+    return go_lower(s) not in ('centre1', 'centre2', 'center1', 'center2', 'none')
 
 class Mascarade:
     def __init__(self, game, opts, n):
@@ -151,8 +174,8 @@ class Mascarade:
         # claim
         if len(args) != 2: self.rule('bad-args')
         kind, slot = args
+        if kind not in self.set: self.rule('not-in-play')          # §13.3: the card first, then the slot
         if slot not in mine or self.is_guard(slot): self.rule('not-your-slot')
-        if kind not in self.set: self.rule('not-in-play')
         self.claim = (seat, kind, slot); self.challengers = []
         self.responders = [self.seat_at((self.turn_chair + i) % self.n) for i in range(1, self.n)]
         self.state = 'window'
@@ -268,7 +291,7 @@ class Mascarade:
             return eff + self.run()
         if name in ('Bishop', 'Swindler'):
             if len(args) != 1: self.rule('bad-args')
-            t = self.seat_arg(args[0], o)
+            t = args[0]                 # §13.5: any value not among the richest others (o, −1, out of range)
             if t not in self.richest_others(o): self.rule('bishop-not-richest' if name == 'Bishop' else 'swindler-not-richest')
             self.pay(t, o, 2)
             if self.end_check(): return []

@@ -22,8 +22,8 @@ def good_text(b, lo, hi):
     except UnicodeDecodeError: return False
     for ch in s:
         cat = unicodedata.category(ch)
-        if cat == 'Cc' or unicodedata.bidirectional(ch) in ('LRE', 'RLE', 'LRO', 'RLO', 'PDF', 'LRI', 'RLI', 'FSI', 'PDI') \
-           or ch in '\u200e\u200f\u061c':
+        # protocol.md §2: C0, DEL, C1 and U+202A..U+202E, U+2066..U+2069; nothing else (not the marks U+200E, U+200F, U+061C)
+        if cat == 'Cc' or 0x202a <= ord(ch) <= 0x202e or 0x2066 <= ord(ch) <= 0x2069:
             return False
     return True
 
@@ -185,6 +185,8 @@ def verify(data):
         res['exit'] = 1; res['detail'] = 'roster refused: ' + why
         if seat is not None: res['fault'] = dict(position=0, seat=seat, reason='bad-seat-keys', roster=True)
         return res
+    # protocol.md §2.4: a game other than the four is refused without a fault, before the keys
+    if ro['game'] not in SUPPORTED_GAMES: return refuse('the roster names the game %r, none of the protocol\'s four (protocol.md §2.4)' % ro['game'])
     # 2. mental keys (§2.3)
     table32 = ro['table_id'] + b'\0' * 16
     Xb, Yb, Xs, Ys = [], [], [], []

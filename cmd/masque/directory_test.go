@@ -36,7 +36,7 @@ func startTestRelay(t *testing.T) string {
 	done := make(chan error, 1)
 	go func() {
 		done <- runRelay(ctx, a, relayOpts{config: t.TempDir(), listen: []string{"/ip4/127.0.0.1/tcp/0"},
-			asJSON: true, duration: time.Hour, dataMiB: 64, maxResv: 16, maxPerIP: 16, maxCircuits: 16, dirTables: 16})
+			asJSON: true, duration: time.Hour, dataMiB: 64, maxResv: 16, maxPerIP: 16, maxPerNet: 32, maxCircuits: 16, dirTables: 16})
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -319,5 +319,97 @@ func TestWatchOtherSeats(t *testing.T) {
 	}
 	if got := otherSeats(r, ids[0], nil); got != nil {
 		t.Errorf("without relays: %v", got)
+	}
+}
+
+var inviteLineRE = regexp.MustCompile(`invite: (\S+)`)
+
+// TestHostUnlisted: what a host can do about strangers at an open table
+// (docs/security.md): 'masque host --relay R --unlisted' lists its table
+// in no directory (a stranger asking the relay sees none) and announces
+// it by no mDNS; a friend given the invite joins and plays as usual.
+func TestHostUnlisted(t *testing.T) {
+	relay := startTestRelay(t)
+	dir := t.TempDir()
+	hdir, jdir := filepath.Join(dir, "h"), filepath.Join(dir, "j")
+	errOut := &syncBuffer{}
+	var out bytes.Buffer
+	var code int
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		code = run([]string{"host", "--bot", "--players", "2", "--name", "secret", "--unlisted", "--wait", "60s", "--seed", "1",
+			"--relay", relay, "--relay-wait", "1s", "--config", filepath.Join(hdir, "cfg"), "--state", filepath.Join(hdir, "state"),
+			"--transcript", filepath.Join(hdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0", "--json"}, nil, &out, errOut)
+	})
+	var invite string
+	for deadline := time.Now().Add(20 * time.Second); invite == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if m := inviteLineRE.FindStringSubmatch(errOut.String()); m != nil {
+			invite = m[1]
+		}
+	}
+	if invite == "" {
+		t.Fatalf("no invite:\n%s", errOut.String())
+	}
+	// A listed table is published at once; give it two seconds anyway.
+	time.Sleep(2 * time.Second)
+	if c, lst, e := runOut("lobby", "--relay", relay, "--json"); c != 0 || strings.TrimSpace(lst) != "[]" {
+		t.Fatalf("lobby --relay of an unlisted table: exit %d\n%s\n%s", c, lst, e)
+	}
+	if s := errOut.String(); strings.Contains(s, "listed in the directory") || strings.Contains(s, "join code") ||
+		!strings.Contains(s, "--unlisted") {
+		t.Fatalf("the host's screen:\n%s", s)
+	}
+	c, jout, jerr := runOut("join", invite, "--bot", "--relay-wait", "1s", "--config", filepath.Join(jdir, "cfg"),
+		"--state", filepath.Join(jdir, "state"), "--transcript", filepath.Join(jdir, "t.masque"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	wg.Wait()
+	if c != 0 || code != 0 {
+		t.Fatalf("join exit %d:\n%s%s\nhost exit %d:\n%s", c, jout, jerr, code, errOut.String())
+	}
+}
+
+// TestJoinStillOpen: a join by code that cannot reach the creator asks
+// the relays' directories whether the table still has a seat open
+// (netsession's StillOpen: `netsession` `TestJoinWhileSeatOpen`): open
+// while it is listed with a free seat, closed once it has been missing
+// from two answers in a row (one missing answer may be a relay that just
+// restarted).
+func TestJoinStillOpen(t *testing.T) {
+	relayAddr := startTestRelay(t)
+	relays, err := p2p.ParseRelays([]string{relayAddr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := libp2p.New(libp2p.NoListenAddrs, libp2p.DisableMetrics())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	tb := lobby.Table{ID: [16]byte{1, 2, 3}, Name: "friday", Game: "mascarade", Options: "2 players", Taken: 1, Total: 2,
+		Version: lobby.Version, Peer: h.ID(), Players: []string{"ann"}, Addrs: p2p.CircuitAddrs(relays)}
+	if _, err := directory.Do(ctx, h, relays[0], directory.Request{Op: directory.OpPublish, TTL: time.Minute, Table: tb}); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	r := &netRun{relays: relays, out: &out}
+	if r.stillOpen(target{creator: peer.AddrInfo{ID: h.ID()}, id: tb.ID}) != nil {
+		t.Fatal("a table found by invite (not in a directory) gets a StillOpen")
+	}
+	still := r.stillOpen(target{creator: peer.AddrInfo{ID: h.ID()}, id: tb.ID, name: "friday", online: true})
+	if open, known := still(ctx); !open || !known {
+		t.Fatalf("listed with a free seat: open %v known %v", open, known)
+	}
+	if _, err := directory.Do(ctx, h, relays[0], directory.Request{Op: directory.OpWithdraw, ID: tb.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, known := still(ctx); known {
+		t.Fatal("missing from one answer: taken as closed")
+	}
+	if open, known := still(ctx); open || !known {
+		t.Fatalf("missing from two answers: open %v known %v", open, known)
+	}
+	if !strings.Contains(out.String(), "no longer listed") {
+		t.Errorf("the screen: %q", out.String())
 	}
 }

@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,6 +24,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
@@ -340,10 +343,14 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return // the screen shows whom the table waits for
 		}
 		// A countdown line every 5 s once a peer has been silent for 3 s.
-		if w.Local || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
+		if (w.Local && !w.Checking) || w.Waited < 3*time.Second || time.Since(lastWait) < 5*time.Second {
 			return
 		}
 		lastWait = time.Now()
+		if w.Checking {
+			r.printf("your turn at entry %d, but first the other seats must tell this restarted seat what it already signed (its state directory may have lost entries): no seat reached yet", w.Pos)
+			return
+		}
 		if !w.NoContactSince.IsZero() {
 			r.printf("no contact with any seat since %s: waiting for %s (seat %d) at entry %d, no timeout verdict while cut off (the silence may be this network's)",
 				w.NoContactSince.Format(time.TimeOnly), name, w.Seat, w.Pos)
@@ -388,6 +395,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 			return &exitError{code: 130, err: errors.New("interrupted"),
 				hint: fmt.Sprintf("to rejoin this game, run the same command again (it finds %s)", st.Dir())}
 		}
+		if errors.Is(err, p2p.ErrTimedOut) {
+			return &exitError{code: 1, err: err, hint: "the other seats ended the table without this seat: its last entry reached them after they had timed it out"}
+		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}
 	// Every seat that said done has the end (p2p's done exchange): keep
@@ -415,6 +425,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if err != nil {
 		r.printf("warning: the table chat was not saved: %v", err)
 	}
+	if err := keepVerdict(path, out.Verdict); err != nil {
+		return &exitError{code: 1, err: fmt.Errorf("verdict: %w", err)}
+	}
 	res, fault := verifyTranscript(r.a.games, tr)
 	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
 		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
@@ -422,6 +435,9 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		Seconds: time.Since(r.start).Seconds(), Verify: res, Chat: chatPath, ChatMessages: chatCount}
 	if out.Verdict != nil {
 		nr.Verdict = out.Verdict.String()
+	}
+	for _, v := range out.Later {
+		r.printf("found after the game's last entry (the game's outcome stands): %v", v)
 	}
 	if r.o.asJSON {
 		if err := json.NewEncoder(r.a.stdout).Encode(nr); err != nil {
@@ -436,7 +452,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	switch {
 	case out.Verdict != nil:
 		return &exitError{code: 1, err: fmt.Errorf("the table stopped: %v", out.Verdict),
-			hint: fmt.Sprintf("the transcript up to the verdict is in %s; 'masque verify %s' audits it", path, path)}
+			hint: fmt.Sprintf("the transcript up to the verdict is in %s, the signed verdict in %s; 'masque verify %s' audits both", path, path+verdictSuffix, path)}
 	case fault != nil:
 		return &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", fault)}
 	case !res.Done:
@@ -453,6 +469,19 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 
 // ChatSuffix names a transcript's chat file: TRANSCRIPT.chat.
 const chatSuffix = ".chat"
+
+// keepVerdict writes the verdict that stopped the table beside its
+// transcript at path, or removes one an earlier game left there.
+func keepVerdict(path string, v *p2p.Verdict) error {
+	if v == nil {
+		if err := os.Remove(path + verdictSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return nil
+	}
+	_, err := writeVerdictFile(path, v)
+	return err
+}
 
 // writeChat writes g's chat beside the transcript at path (nothing when
 // nobody wrote) and returns the file and its message count.
@@ -603,6 +632,7 @@ type hostOptions struct {
 	players   int
 	name      string
 	noAdvert  bool
+	unlisted  bool
 	waitSeats time.Duration
 	fresh     bool // --new: never resume an unfinished table
 	moveTime  time.Duration
@@ -672,6 +702,8 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("seats at the table, yours included"))
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
+	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
+		"only those you give the invite can join or watch (an announced table is open to anyone who sees it)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
 	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
@@ -752,10 +784,25 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return err
 	}
 	defer p.Close()
+	p.Node.OnSlowInbound(r.slowInbound())
 	if restart {
 		st, err := store.Open(r.o.state)
 		if err != nil {
 			return &exitError{code: 1, err: err}
+		}
+		// The game goes on: it is announced again for spectators, as
+		// before the restart ('masque lobby', 'masque watch CODE').
+		if ro := st.Table().Roster; ro != nil && (!o.noAdvert || len(r.relays) > 0) {
+			n, _ := os.ReadFile(filepath.Join(r.o.state, nameFile))
+			name := strings.TrimSpace(string(n))
+			if name == "" && len(ro.Seats) > 0 {
+				name = ro.Seats[0].Name + "'s table"
+			}
+			if err := p.AnnouncePlaying(ro, name, !o.noAdvert, r.lobbyOpt, r.relays); err != nil {
+				r.printf("warning: cannot announce the table in play again: %v (spectators can use a seat's invite)", err)
+			} else {
+				r.printf("the game in play is announced again for spectators: masque watch %s", rosterCode(ro))
+			}
 		}
 		return r.play(ctx, p, st, true)
 	}
@@ -791,10 +838,16 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--move-time %v: want 1s..%v", moveTime, table.MaxMoveTime)}
 	}
 	moveTime = moveTime.Truncate(time.Second)
+	// The relays' directories the table is listed in (none: --unlisted,
+	// which announces it nowhere).
+	dirRelays := r.relays
+	if o.unlisted {
+		dirRelays, o.noAdvert = nil, true
+	}
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
-		Directory: r.relays, Patience: r.o.timeout,
+		Directory: dirRelays, Patience: r.o.timeout,
 		OnDirectory: func(relay peer.ID, code string, err error) {
 			if err != nil {
 				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
@@ -803,12 +856,12 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			r.printf("listed in the directory of relay %s: others run 'masque join %s --relay %s'", shortPeer(relay), code, relayAddr(r.relays, relay))
 		},
 		OnOpen: func(t lobby.Table, advErr error) {
-			if o.noAdvert && len(r.relays) == 0 {
+			if o.noAdvert && len(dirRelays) == 0 {
 				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
 				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
 			} else {
 				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
-				r.printf("your creator fingerprint: %s (if joiners are shown several tables with this name or code, they pick the one with this fingerprint)", t.Fingerprint())
+				r.printf("your creator fingerprint: %s (tell joiners the join code or this fingerprint: 'masque join' shows both, and anyone can advertise a table under your table's name)", t.Fingerprint())
 			}
 			whose := "your choice"
 			if r.o.bot {
@@ -816,6 +869,8 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			}
 			r.printf("%s", keysLine(publish, whose))
 			switch {
+			case o.unlisted:
+				r.printf("not announced by mDNS nor in any directory (--unlisted): only those you give the invite can join or watch")
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")
 			case advErr != nil:
@@ -1112,10 +1167,45 @@ func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
 	return "/p2p/" + id.String()
 }
 
-// inviteAddrs are the node's addresses with /p2p/, non-loopback first.
+// slowInbound says on the host's screen that a player's connection is
+// slow to open (its handshake has not completed after 5 s): on a network
+// losing packets, the joiner keeps trying, and the host otherwise sees
+// nothing until it is seated. Once per address every 30 s at most.
+func (r *netRun) slowInbound() func(ma.Multiaddr) {
+	var mu sync.Mutex
+	told := map[string]time.Time{}
+	return func(remote ma.Multiaddr) {
+		who := remote.String()
+		if first, _ := ma.SplitFirst(remote); first != nil {
+			who = first.Value()
+		}
+		mu.Lock()
+		if time.Since(told[who]) < 30*time.Second {
+			mu.Unlock()
+			return
+		}
+		told[who] = time.Now()
+		mu.Unlock()
+		r.printf("a player at %s is still connecting after 5s: the network is losing packets (or a firewall is in the way); it keeps trying", who)
+	}
+}
+
+// inviteAddrs are the node's addresses with /p2p/, non-loopback first,
+// QUIC before TCP (at 25% packet loss a QUIC dial took 1.4–5.4 s, a TCP
+// one 8–104 s, or failed: the first line is the one people copy).
 func inviteAddrs(p *netsession.Peer) []string {
+	addrs := p.Node.Addrs()
+	slices.SortStableFunc(addrs, func(a, b ma.Multiaddr) int {
+		q := func(m ma.Multiaddr) int {
+			if hasQUIC([]ma.Multiaddr{m}) {
+				return 0
+			}
+			return 1
+		}
+		return q(a) - q(b)
+	})
 	var lan, lo []string
-	for _, a := range p.Node.Addrs() {
+	for _, a := range addrs {
 		s := a.String()
 		if strings.HasPrefix(s, "/ip4/127.") || strings.HasPrefix(s, "/ip6/::1/") {
 			lo = append(lo, s)

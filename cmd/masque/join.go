@@ -129,6 +129,9 @@ type target struct {
 	label   string   // the table's lobby name, or the invite
 	seat    int      // the expected seat (seats taken), 0 if unknown
 	total   int
+	// online: found in the relays' directories (which say, while the
+	// join tries to reach the creator, whether a seat is still open).
+	online bool
 }
 
 func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
@@ -206,8 +209,23 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)
+	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
 		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout,
+		OnRetry: func(attempt int, elapsed, left time.Duration, err error) {
+			// The first failure, then one line every 15 s at most.
+			if attempt > 1 && time.Since(told) < 15*time.Second {
+				return
+			}
+			told = time.Now()
+			line := fmt.Sprintf("the host does not answer yet (%s, attempt %d, %ds): asking again for up to %ds",
+				dialCause(err), attempt, int(elapsed.Seconds()), int(left.Seconds()))
+			if attempt == 1 && onLAN(t.creator.Addrs) && !hasQUIC(t.creator.Addrs) {
+				line += "; on a lossy network the host's QUIC invite (/udp/…/quic-v1) connects far sooner than TCP"
+			}
+			r.printf("%s", line)
+		},
+		StillOpen: r.stillOpen(t),
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
 		}})
@@ -217,6 +235,9 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			return &exitError{code: 130, err: errors.New("interrupted while waiting for the table to fill")}
 		case errors.Is(err, netsession.ErrRefused):
 			return &exitError{code: 1, err: err, hint: "'masque lobby' shows the tables with free seats"}
+		case errors.Is(err, netsession.ErrTableClosed):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "its host could not be reached, and the table is no longer listed with a seat open; 'masque lobby --relay ADDR' shows the tables with free seats"}
 		case errors.Is(err, netsession.ErrFixedDeal):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "the host (or its masque) tried to choose the cards: a fair table draws the deal from every player's coins; do not play at this table"}
@@ -224,7 +245,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "the roster the host offered was refused and not signed (the error says why); the game did not start for you"}
 		}
-		if hint, ok := r.unreachableHint(err); ok {
+		if hint, ok := r.unreachableHint(err, t.creator); ok {
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err), hint: hint}
 		}
 		return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
@@ -239,6 +260,36 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	r.printf("game: %s", rosterGame(seating.Roster))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, keys, t.label)
+}
+
+// stillOpen, for a table found in the relays' directories, asks them
+// whether it is still listed with a seat open, for a join that cannot
+// reach its creator: open, the join keeps trying past its usual
+// patience; missing from two answers in a row (a relay that restarted
+// lists it again within a second), it is closed. Nil for other tables.
+func (r *netRun) stillOpen(t target) func(ctx context.Context) (open, known bool) {
+	if !t.online || len(r.relays) == 0 {
+		return nil
+	}
+	code := lobby.Code(t.id, t.creator.ID)
+	missing := 0
+	return func(ctx context.Context) (bool, bool) {
+		tables, errs := listDirectories(ctx, r.relays, code)
+		if len(errs) == len(r.relays) {
+			return false, false // no directory answered
+		}
+		for _, lt := range tables {
+			if lt.ID == t.id && lt.Peer == t.creator.ID {
+				missing = 0
+				return lt.Taken < lt.Total, true
+			}
+		}
+		if missing++; missing < 2 {
+			return false, false
+		}
+		r.printf("%s is no longer listed in the directory of %s (full, started or gone)", t.name, relayNames(r.relays))
+		return false, true
+	}
 }
 
 // rejoin reopens a state directory and plays on.
@@ -347,11 +398,23 @@ loop:
 	return target{}, &exitError{code: 1, err: fmt.Errorf("no %s on this network after %v", what, o.wait), hint: hint}
 }
 
-// found says which table was found and makes it the target.
+// found says which table was found, with what the player must compare
+// with the host (one advertisement proves nothing: anyone can advertise
+// any name), and makes it the target.
 func (r *netRun) found(t lobby.Table) target {
-	r.printf("found %q (%s, %d/%d seated), creator %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+	r.printf("found %q (%s, %d/%d seated), creator fingerprint %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
+	r.printf("%s", compareLine(t))
 	return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
 		seat: t.Taken, total: t.Total}
+}
+
+// compareLine tells a joiner what to compare with the host before the
+// game starts: anyone on the network (or a directory) can advertise a
+// table under any name, and a lookup that sees only the impostor's
+// advertisement finds just one table.
+func compareLine(t lobby.Table) string {
+	return fmt.Sprintf("check with the host before the game starts: its 'masque host' shows join code %s and creator fingerprint %s; "+
+		"anyone can advertise a table called %q, so if either differs, stop now (Ctrl-C): it is not the host's table", t.Code(), t.Fingerprint(), t.Name)
 }
 
 // findOnline looks the table up in the directories of the relays (--relay),
@@ -401,7 +464,9 @@ func (r *netRun) findOnline(ctx context.Context, o joinOptions, what string) (ta
 	}
 	if ok {
 		r.inviteRelays(t.AddrInfo())
-		return r.found(t), nil
+		found := r.found(t)
+		found.online = true
+		return found, nil
 	}
 	if len(errs) < len(r.relays) {
 		// Not open: maybe its game is under way (listed for spectators).

@@ -226,7 +226,7 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	}
 	// Names come from others' advertisements: escaped, never printed raw.
 	// 80 columns: the seated players go on a line of their own.
-	fmt.Fprintf(w, "  %-16s %-10s %-5s %-14s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR")
+	fmt.Fprintf(w, "  %-16s %-10s %-5s %-14s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR FINGERPRINT")
 	warn, playing := false, false
 	for _, e := range entries {
 		mark := " "
@@ -246,6 +246,9 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	if playing {
 		fmt.Fprintln(w, "(tables at 'play' have started: watch one with 'masque watch CODE', they cannot be joined)")
 	}
+	// One advertisement proves nothing: anyone can advertise any name.
+	fmt.Fprintln(w, "check a table's code or creator fingerprint with its host before you join")
+	fmt.Fprintln(w, "('masque host' prints both): anyone can advertise a table under any name")
 	if warn {
 		fmt.Fprintln(w, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
 		fmt.Fprintln(w, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -65,12 +66,17 @@ func (d *screenDriver) run(sess session.Session, opts tui.Options) (tui.Model, e
 			upd(tui.TickMsg(time.Now()))
 			continue
 		}
-		for range rng.IntN(4) {
-			key("down")
-		}
-		cmd := key("enter")
-		if cmd == nil { // a hidden swap: "really swap? y/n"
-			cmd = key([]string{"y", "n"}[rng.IntN(2)])
+		// A menu in steps opens the choices under a step on enter: a
+		// few steps down, a move is played.
+		var cmd tea.Cmd
+		for depth := 0; depth < 5 && cmd == nil; depth++ {
+			for range rng.IntN(4) {
+				key("down")
+			}
+			cmd = key("enter")
+			if cmd == nil { // a hidden swap: "really swap? y/n"
+				cmd = key([]string{"y", "n"}[rng.IntN(2)])
+			}
 		}
 		if cmd == nil {
 			d.mu.Lock()
@@ -138,7 +144,7 @@ func screenTable(t *testing.T, hostArgs []string, players int, interactive map[i
 			args = append(args, "--bot", "--seed", fmt.Sprint(i))
 		}
 		args = append(args, "--config", cfg(i), "--state", state(i), "--transcript", trs[i], "--listen", "/ip4/127.0.0.1/tcp/0")
-		c := a.run(args)
+		c := a.run(context.Background(), args)
 		results[i] = netRunResult{c, out.String(), errOut.String()}
 	}
 	var wg sync.WaitGroup

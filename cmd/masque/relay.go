@@ -15,6 +15,7 @@ import (
 
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
 	rcmgr "github.com/libp2p/go-libp2p/p2p/host/resource-manager"
 	pbv2 "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/pb"
@@ -25,6 +26,7 @@ import (
 
 	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/ipblock"
 )
 
 // relayOpts are 'masque relay”s flags.
@@ -38,6 +40,7 @@ type relayOpts struct {
 	dataMiB     int64
 	maxResv     int
 	maxPerIP    int
+	maxPerNet   int
 	maxCircuits int
 	noDirectory bool
 	dirTables   int
@@ -82,8 +85,9 @@ Every relayed connection is allowed --circuit-duration and --circuit-data
 (per direction) before the relay cuts it: the defaults are fit for whole
 games (libp2p's own, 2 minutes and 128 KiB, would cut a game in its
 first minutes). Reservations (a player asking to be reachable through
-the relay) are capped in total and per IP address, and relayed
-connections per peer.
+the relay) are capped in total, per IP address and per network (a
+public IPv4 /24 or IPv6 /56: one machine easily holds many addresses of
+its network), and relayed connections per peer.
 
 The relay also keeps a small directory of open tables (stream protocol
 /masque/directory/1): a host started with --relay lists its table there,
@@ -93,9 +97,10 @@ refreshes it, and is withdrawn when the table is full. Only a table's
 creator (the peer id of the connection, proven by its key) can list or
 withdraw it; everything else in an entry is the creator's word, and
 joiners check the creator's peer id and the signed roster themselves.
-Requests are rate limited per peer and per IP address; --directory-tables
-caps the tables listed at once (4 per creator); --no-directory turns it
-off.
+Requests are rate limited per peer and per network (a public IPv4 /24 or
+IPv6 /56); --directory-tables caps the tables listed at once (4 per
+creator, 32 per network); a table whose host has had no connection to
+the relay for 20 s is dropped; --no-directory turns it off.
 
 The relay runs until interrupted (SIGINT, SIGTERM). Logs go to stderr;
 the addresses (with --json, one status line, then one per --status
@@ -118,6 +123,8 @@ interval) go to stdout.`,
 	f.Int64Var(&o.dataMiB, "circuit-data", 256, "how many MiB one relayed connection may carry each way (0: no limit)")
 	f.IntVar(&o.maxResv, "max-reservations", 256, "reservations held at once, in total")
 	f.IntVar(&o.maxPerIP, "max-per-ip", 16, "reservations (and connections: twice as many) from one IP address")
+	f.IntVar(&o.maxPerNet, "max-per-network", 32, "reservations from one network: a public IPv4 /24 or IPv6 /56 (and 4 times as many per IPv6 /48); "+
+		"addresses that are not public (LAN, VPN) count one by one")
 	f.IntVar(&o.maxCircuits, "max-circuits", 32, "relayed connections one peer may have open at once (a seat needs one per other seat)")
 	f.BoolVar(&o.noDirectory, "no-directory", false, "do not keep a directory of open tables (joiners then need the host's invite, not its code)")
 	f.IntVar(&o.dirTables, "directory-tables", 1024, "open tables the directory lists at once")
@@ -183,8 +190,8 @@ func (o relayOpts) relayResources() (relayv2.Resources, error) {
 	if o.duration < 0 || o.dataMiB < 0 {
 		return relayv2.Resources{}, &exitError{code: exitUsage, err: errors.New("--circuit-duration and --circuit-data: want 0 (no limit) or more")}
 	}
-	if o.maxResv < 1 || o.maxPerIP < 1 || o.maxCircuits < 1 {
-		return relayv2.Resources{}, &exitError{code: exitUsage, err: errors.New("--max-reservations, --max-per-ip and --max-circuits: want 1 or more")}
+	if o.maxResv < 1 || o.maxPerIP < 1 || o.maxPerNet < 1 || o.maxCircuits < 1 {
+		return relayv2.Resources{}, &exitError{code: exitUsage, err: errors.New("--max-reservations, --max-per-ip, --max-per-network and --max-circuits: want 1 or more")}
 	}
 	rc := relayv2.DefaultResources()
 	rc.MaxReservations = o.maxResv
@@ -249,11 +256,17 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, nil))
 	stats := &relayStats{log: logger}
-	h, err := newRelayHost(id, o, rc, announce, stats)
+	h, err := newRelayHost(id, o, announce)
 	if err != nil {
 		return &exitError{code: exitFault, err: err, hint: "is another program using the ports? change them with --listen"}
 	}
 	defer h.Close()
+	svc, err := startRelayService(h, o, rc, stats)
+	if err != nil {
+		return &exitError{code: exitFault, err: err}
+	}
+	defer svc.Close()
+	stats.RelayStatus(true)
 	// Which address a connection comes from, for 'masque doctor'.
 	directory.ServeObserved(h)
 	var tables *directory.Server
@@ -280,7 +293,7 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 		limit = fmt.Sprintf("%v and %d MiB each way", rc.Limit.Duration, rc.Limit.Data>>20)
 	}
 	logger.Info("relay started", "peer", h.ID(), "listen", h.Network().ListenAddresses(), "circuit_limit", limit,
-		"max_reservations", rc.MaxReservations, "max_per_ip", rc.MaxReservationsPerIP, "max_circuits_per_peer", rc.MaxCircuits)
+		"max_reservations", rc.MaxReservations, "max_per_ip", rc.MaxReservationsPerIP, "max_per_network", o.maxPerNet, "max_circuits_per_peer", rc.MaxCircuits)
 	if o.asJSON {
 		printJSONLine(a.stdout, status("started"))
 	} else {
@@ -322,11 +335,11 @@ func runRelay(ctx context.Context, a *app, o relayOpts) error {
 	}
 }
 
-// newRelayHost starts the relay's libp2p host: the relay service with
-// resources rc, reachability forced public (the service starts only
-// then), no relay client, hole punching or NAT mapping of its own, and a
-// resource manager allowing 2 × --max-per-ip connections per IP.
-func newRelayHost(id *identity.Identity, o relayOpts, rc relayv2.Resources, announce []ma.Multiaddr, stats *relayStats) (host.Host, error) {
+// newRelayHost starts the relay's libp2p host: reachability public, no
+// relay client, hole punching or NAT mapping of its own, and a resource
+// manager allowing 2 × --max-per-ip connections per IP. The relay
+// service is started on it by [startRelayService].
+func newRelayHost(id *identity.Identity, o relayOpts, announce []ma.Multiaddr) (host.Host, error) {
 	limits := rcmgr.DefaultLimits
 	libp2p.SetDefaultServiceLimits(&limits)
 	rm, err := rcmgr.NewResourceManager(rcmgr.NewFixedLimiter(limits.AutoScale()),
@@ -344,7 +357,6 @@ func newRelayHost(id *identity.Identity, o relayOpts, rc relayv2.Resources, anno
 		libp2p.DefaultMuxers,
 		libp2p.ResourceManager(rm),
 		libp2p.ForceReachabilityPublic(),
-		libp2p.EnableRelayService(relayv2.WithResources(rc), relayv2.WithMetricsTracer(stats)),
 		libp2p.DisableMetrics(),
 	}
 	if len(announce) > 0 {
@@ -358,6 +370,26 @@ func newRelayHost(id *identity.Identity, o relayOpts, rc relayv2.Resources, anno
 		return nil, fmt.Errorf("relay: start: %w", err)
 	}
 	return h, nil
+}
+
+// startRelayService starts the relay service (circuit relay v2) on h
+// with resources rc, its counters told to stats (nil: none), and a
+// reservation filter allowing --max-per-network reservations per
+// network ([ipblock.Reservations]): libp2p's own limits count per IP
+// address, so that 16 addresses of one /24 would take 256 reservations.
+func startRelayService(h host.Host, o relayOpts, rc relayv2.Resources, stats *relayStats) (*relayv2.Relay, error) {
+	acl := ipblock.NewReservations(o.maxPerNet, 0, rc.ReservationTTL, func(p peer.ID) bool {
+		return h.Network().Connectedness(p) == network.Connected
+	})
+	opts := []relayv2.Option{relayv2.WithResources(rc), relayv2.WithACL(acl)}
+	if stats != nil {
+		opts = append(opts, relayv2.WithMetricsTracer(stats))
+	}
+	svc, err := relayv2.New(h, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("relay: start the relay service: %w", err)
+	}
+	return svc, nil
 }
 
 // relayAddrs are the addresses to give players, with /p2p/<relay id>:

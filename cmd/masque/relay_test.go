@@ -2,13 +2,24 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/crypto"
+	"github.com/libp2p/go-libp2p/core/host"
+	"github.com/libp2p/go-libp2p/core/peer"
+	mocknet "github.com/libp2p/go-libp2p/p2p/net/mock"
+	relayclient "github.com/libp2p/go-libp2p/p2p/protocol/circuitv2/client"
+	ma "github.com/multiformats/go-multiaddr"
+
+	"github.com/masque-games/masque/p2p"
 )
 
 // A bad --relay is a usage error (exit 2) naming the flag, on every
@@ -60,7 +71,7 @@ func TestRelayFlags(t *testing.T) {
 // The relay's limits: generous by default (libp2p's 2 minutes and 128 KiB
 // would cut a game), none when both are 0, one of them alone unlimited.
 func TestRelayResources(t *testing.T) {
-	o := relayOpts{duration: 12 * time.Hour, dataMiB: 256, maxResv: 256, maxPerIP: 16, maxCircuits: 32}
+	o := relayOpts{duration: 12 * time.Hour, dataMiB: 256, maxResv: 256, maxPerIP: 16, maxPerNet: 32, maxCircuits: 32}
 	rc, err := o.relayResources()
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +104,7 @@ func TestRelayRuns(t *testing.T) {
 		done := make(chan error, 1)
 		go func() {
 			done <- runRelay(ctx, a, relayOpts{config: cfg, listen: []string{"/ip4/127.0.0.1/tcp/0", "/ip4/127.0.0.1/udp/0/quic-v1"},
-				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxCircuits: 4, dirTables: 8})
+				asJSON: true, duration: time.Hour, dataMiB: 1, maxResv: 4, maxPerIP: 2, maxPerNet: 4, maxCircuits: 4, dirTables: 8})
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for !strings.Contains(out.String(), "\n") && time.Now().Before(deadline) {
@@ -142,4 +153,123 @@ func (s *syncWriter) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.w.String()
+}
+
+// TestRelayReservationsPerNetwork is issue 23's attack on reservations:
+// a stranger holding 16 addresses of one /24 asks for reservations from
+// 4 peer ids on each (the most per address), 64 in all, the relay's
+// total. An honest player on another network must still get one, and
+// the /24 holds at most --max-per-network of them. The peers are
+// in-process (libp2p's mocknet), each with the address it claims.
+func TestRelayReservationsPerNetwork(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	mn := mocknet.New()
+	defer mn.Close()
+	add := func(addr string) host.Host {
+		t.Helper()
+		sk, _, err := crypto.GenerateEd25519Key(rand.Reader)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := mn.AddPeer(sk, ma.StringCast(addr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	rh := add("/ip4/192.0.2.1/tcp/4001")
+	o := relayOpts{duration: time.Hour, dataMiB: 1, maxResv: 64, maxPerIP: 4, maxPerNet: 16, maxCircuits: 4}
+	rc, err := o.relayResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := startRelayService(rh, o, rc, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	reserve := func(h host.Host) error {
+		if err := mn.LinkAll(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := relayclient.Reserve(ctx, h, peer.AddrInfo{ID: rh.ID(), Addrs: rh.Addrs()})
+		return err
+	}
+	held := 0
+	for i := range 16 {
+		for range 4 {
+			if reserve(add(fmt.Sprintf("/ip4/198.51.100.%d/tcp/4001", 10+i))) == nil {
+				held++
+			}
+		}
+	}
+	if held > o.maxPerNet {
+		t.Errorf("one /24 holds %d reservations, want at most %d", held, o.maxPerNet)
+	}
+	if err := reserve(add("/ip4/203.0.113.9/tcp/4001")); err != nil {
+		t.Fatalf("an honest player on another network: %v", err)
+	}
+}
+
+// TestUnreachableHintLAN is issue 29's hint: a joiner that could not
+// reach a host on its own LAN (a lossy network) was told to use a relay.
+// A host on a private or loopback address gets the LAN hint (and, for a
+// TCP address, the QUIC invite's); one on a public address, or reached
+// through a relay, the relay hint as before.
+func TestUnreachableHintLAN(t *testing.T) {
+	const id = "12D3KooWK9UNDPkgNWa1kW5wspQT15tsnQS6WrdoNKSaY4BSQT8u"
+	err := fmt.Errorf("join: %w: i/o timeout", p2p.ErrUnreachable)
+	info := func(addrs ...string) peer.AddrInfo {
+		var ms []ma.Multiaddr
+		for _, a := range addrs {
+			ms = append(ms, ma.StringCast(a))
+		}
+		return peer.AddrInfo{Addrs: ms}
+	}
+	r := &netRun{}
+	for _, tc := range []struct {
+		creator       peer.AddrInfo
+		want, notWant []string
+	}{
+		{info("/ip4/10.78.0.1/tcp/4001"), []string{"local network", "no relay is needed", "QUIC invite"}, []string{"masque relay"}},
+		{info("/ip4/192.168.1.20/udp/4001/quic-v1", "/ip4/192.168.1.20/tcp/4001"), []string{"local network"}, []string{"masque relay", "QUIC invite"}},
+		{info("/ip4/203.0.113.7/tcp/4001"), []string{"masque relay"}, []string{"local network"}},
+		{info("/ip4/10.78.0.9/tcp/4001/p2p/" + id + "/p2p-circuit"), []string{"masque relay"}, []string{"local network"}},
+	} {
+		hint, ok := r.unreachableHint(err, tc.creator)
+		if !ok {
+			t.Fatalf("%v: no hint", tc.creator.Addrs)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(hint, w) {
+				t.Errorf("%v: hint does not say %q: %s", tc.creator.Addrs, w, hint)
+			}
+		}
+		for _, w := range tc.notWant {
+			if strings.Contains(hint, w) {
+				t.Errorf("%v: hint says %q: %s", tc.creator.Addrs, w, hint)
+			}
+		}
+	}
+	if got := dialCause(fmt.Errorf("p2p: join x: %w: failed to dial: failed to negotiate security protocol: read: i/o timeout", p2p.ErrUnreachable)); got != "failed to negotiate security protocol" {
+		t.Errorf("dialCause: %q", got)
+	}
+}
+
+// TestHostSaysSlowInbound: the host's screen tells of a player whose
+// connection is slow to open (p2p's OnSlowInbound: `p2p`
+// `TestSlowInbound`), naming its address, once per address every 30 s
+// (a joiner on a lossy network asks again every few seconds).
+func TestHostSaysSlowInbound(t *testing.T) {
+	var out strings.Builder
+	r := &netRun{out: &out}
+	say := r.slowInbound()
+	say(ma.StringCast("/ip4/10.78.0.3/tcp/40001"))
+	say(ma.StringCast("/ip4/10.78.0.3/tcp/40002"))
+	say(ma.StringCast("/ip4/10.78.0.4/tcp/40001"))
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "a player at 10.78.0.3 is still connecting") || !strings.Contains(lines[1], "10.78.0.4") {
+		t.Fatalf("host screen:\n%s", out.String())
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/libp2p/go-libp2p"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
+	manet "github.com/multiformats/go-multiaddr/net"
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
@@ -67,7 +69,7 @@ func (r *netRun) awaitRelays(p *netsession.Peer) {
 				shortPeer(rl.ID), wait, rl.Addrs[0])
 		}
 	}
-	if len(held) > 0 && !p.Node.HolePunchReady() {
+	if len(held) > 0 && p.Node.PublicRelay() && !p.Node.HolePunchReady() {
 		r.printf("hole punching not ready (no public address of yours seen yet): connections stay relayed")
 	}
 }
@@ -113,11 +115,20 @@ func (r *netRun) inviteRelays(info peer.AddrInfo) {
 	}
 }
 
-// unreachableHint explains a host that could not be reached: without a
-// relay, across the internet, that is what a relay is for.
-func (r *netRun) unreachableHint(err error) (string, bool) {
+// unreachableHint explains a host (creator) that could not be reached:
+// on a LAN, a lossy network or a firewall; across the internet without a
+// relay, that is what a relay is for.
+func (r *netRun) unreachableHint(err error, creator peer.AddrInfo) (string, bool) {
 	if !errors.Is(err, p2p.ErrUnreachable) {
 		return "", false
+	}
+	if len(r.relays) == 0 && onLAN(creator.Addrs) {
+		hint := "the host's address is on your local network, so no relay is needed: the network is losing packets (Wi-Fi far from " +
+			"the router, a busy link) or a firewall on the host's machine blocks the port. Ask the host whether it still has a seat open and try again"
+		if !hasQUIC(creator.Addrs) {
+			hint += "; ask for its QUIC invite (the line with /udp/…/quic-v1), which copes much better with lost packets than TCP"
+		}
+		return hint + "; 'masque doctor' on both machines checks the rest", true
 	}
 	if len(r.relays) == 0 {
 		return "the host could not be reached directly. If you are not on the same LAN (players at home behind routers, NAT), " +
@@ -130,6 +141,44 @@ func (r *netRun) unreachableHint(err error) (string, bool) {
 	}
 	return "the host could not be reached, even through the relay (" + strings.Join(addrs, ", ") + "): check that the relay is running " +
 		"and that the host started with the same --relay (its invite then shows /p2p-circuit addresses through it)", true
+}
+
+// onLAN reports whether addrs (a creator's, as dialled) are all on a
+// local network: private (RFC 1918, IPv6 ULA and link-local) or
+// loopback, none a circuit through a relay or a public address.
+func onLAN(addrs []ma.Multiaddr) bool {
+	for _, a := range addrs {
+		if p2p.IsCircuit(a) || !manet.IsPrivateAddr(a) && !manet.IsIPLoopback(a) {
+			return false
+		}
+	}
+	return len(addrs) > 0
+}
+
+// hasQUIC reports whether one of addrs is a QUIC address.
+func hasQUIC(addrs []ma.Multiaddr) bool {
+	for _, a := range addrs {
+		if _, err := a.ValueForProtocol(ma.P_QUIC_V1); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// dialCause is the gist of a failed dial, for a progress line: the
+// last cause in err's text.
+func dialCause(err error) string {
+	msg := err.Error()
+	for _, known := range []string{"failed to negotiate security protocol", "i/o timeout", "connection refused",
+		"no route to host", "network is unreachable", "context deadline exceeded", "timeout: no recent network activity"} {
+		if strings.Contains(msg, known) {
+			return known
+		}
+	}
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	return msg
 }
 
 // relayNames names relays for messages: "relay …ABCD1234" or

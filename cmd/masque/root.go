@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -94,7 +95,13 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return newApp(stdin, stdout, stderr).run(args)
+	return newApp(stdin, stdout, stderr).run(context.Background(), args)
+}
+
+// runContext is run with a context: cancelling it stops the command as
+// an interrupt would (tests that must not outlive their deadline).
+func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return newApp(stdin, stdout, stderr).run(ctx, args)
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -103,7 +110,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 		noColor: os.Getenv("NO_COLOR") != ""}
 }
 
-func (a *app) run(args []string) int {
+func (a *app) run(ctx context.Context, args []string) int {
 	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
 	root := newRootCmd(a)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
@@ -113,7 +120,7 @@ func (a *app) run(args []string) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return 0
 	}

@@ -45,7 +45,7 @@ func buildVectors(t *testing.T) (map[string][]byte, *vectorManifest) {
 	t.Helper()
 	files := map[string][]byte{}
 	m := &vectorManifest{Format: 1, Protocol: lobby.Version}
-	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs()) {
+	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs(), mafiaPathVectorSpecs(), grimmPathVectorSpecs()) {
 		if _, dup := files[s.want.File]; dup {
 			t.Fatalf("two vectors named %s", s.want.File)
 		}
@@ -253,6 +253,27 @@ func vectorSpecs() []vectorSpec {
 				b := h.Encode(h.MoveBody(0, vecMove(0, mascarade.KindSwap, 0, 1), true))
 				return encodeTranscript(t, h.Transcript(h.Sign(0, 0, 4, h.Prev(), b)))
 			}),
+
+		// ---- A roster naming no game of the protocol: refused, nobody blamed ----
+		{
+			want: vectorCase{File: "refused-unknown-game.masque", Game: "chess", Exit: exitFault,
+				Description: "a 4-seat roster every seat signed whose game is \"chess\", not one of the protocol's four games " +
+					"(docs/protocol.md §2.4), followed by one entry (Anna's swap of a Mascarade table, signed under the game id " +
+					"of the roster before its game was renamed): refused without a fault, no entry checked."},
+			build: func(t *testing.T) ([]byte, int) {
+				const seed = "unknown-game"
+				h := vecTable(t, seed, 0, true)
+				h.Move(0, mascarade.KindSwap, []int{0, 1}, true)
+				tr := h.Transcript()
+				tr.Roster.Game = "chess"
+				sigs, err := tabletest.SignRoster(tr.Roster, tabletest.SeatKeys(seed, vecNames))
+				if err != nil {
+					t.Fatal(err)
+				}
+				tr.RosterSigs = sigs
+				return encodeTranscript(t, tr)
+			},
+		},
 
 		// ---- Entries: authorship, position, chain, turn ----
 		fault("tampered-signed-by-another-seat.masque", m1,

@@ -322,8 +322,10 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	}
 	// Mafia's six vectors added about 370 KiB (its deal of five-component
 	// role tuples, every night's proven ballots), its tie coin's game 80
-	// KiB more.
-	if total > 1376<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.34 MiB", total)
+	// KiB more, the games of a leave, the Butterfly's date and a draw round
+	// (issue 24) about 150 KiB more, and Grimm's game of fixed rounds with
+	// Master of the game and a seat out of tokens about 110 KiB.
+	if total > 1600<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 1.56 MiB", total)
 	}
 }

@@ -41,6 +41,9 @@ type verifyResult struct {
 	// announces (omitted when the fault is before the entries).
 	Readable  *int `json:"readable_entries,omitempty"`
 	Announced *int `json:"announced_entries,omitempty"`
+	// Verdict is the signed verdict that stopped the table, kept beside
+	// the transcript (TRANSCRIPT.verdict) and checked against it.
+	Verdict *verifyVerdict `json:"verdict,omitempty"`
 }
 
 // damagedTranscript is the error, the same for verify and replay, of a
@@ -80,15 +83,12 @@ const (
 // refuses the transcript anyway).
 func dealSource(tr *ledger.Transcript, game table.Game) string {
 	o, err := table.UnmarshalOptions(tr.Roster.Options)
-	switch {
-	case err != nil:
+	if err != nil {
 		return ""
-	case o.Deal != nil:
-		return dealFixed
 	}
-	// A game whose own options fix the deal (The Grimm Masquerade's
-	// scripted rounds).
-	if fd, ok := game.(games.FixedDealer); ok && fd.FixedDeal(o.Game) {
+	// The one rule (games.DealFixed): the table's fixed deal, or a game
+	// whose own options fix it (Mafia's roles, a Grimm round).
+	if g, err := registry.Lookup(tr.Roster.Game); err == nil && games.DealFixed(g, o) != "" || o.Deal != nil {
 		return dealFixed
 	}
 	if hd, ok := game.(table.HiddenDealer); ok && hd.HiddenDeal() {
@@ -157,8 +157,28 @@ func runVerify(a *app, path string, asJSON bool) error {
 		fault := damagedTranscript(path, err, &res)
 		return scriptHint(reportVerify(a, res, asJSON, fault), path, data)
 	}
-	res, fault := verifyTranscript(a.games, tr)
+	res, t, fault := auditTranscript(a.games, tr)
+	if fault == nil {
+		res.Verdict = stoppedBy(a, path, tr, t)
+	}
 	return reportVerify(a, res, asJSON, fault)
+}
+
+// stoppedBy reads and checks the verdict kept beside the transcript at
+// path, replayed into t: nil when there is none, or when it does not
+// check (a warning says why; the transcript is reported without it).
+func stoppedBy(a *app, path string, tr *ledger.Transcript, t *table.Table) *verifyVerdict {
+	v, err := readVerdictFile(path)
+	if err == nil && v != nil {
+		var vv *verifyVerdict
+		if vv, err = checkVerdict(tr, t, v); err == nil {
+			return vv
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(a.stderr, "warning: %s ignored: %v\n", path+verdictSuffix, termsafe.String(err.Error()))
+	}
+	return nil
 }
 
 // verifyTranscript replays tr from scratch with the game its roster names
@@ -166,14 +186,21 @@ func runVerify(a *app, path string, asJSON bool) error {
 // when the transcript is rejected; for a bad entry it names the position,
 // the seat and the reason, which res.Fault also holds.
 func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, fault error) {
+	res, _, fault = auditTranscript(games, tr)
+	return res, fault
+}
+
+// auditTranscript is verifyTranscript, which also returns the replayed
+// table when the transcript is valid.
+func auditTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, t *table.Table, fault error) {
 	res.Game, res.Entries = tr.Roster.Game, len(tr.Entries)
 	game, err := games.Lookup(tr.Roster.Game)
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	res.Deal = dealSource(tr, game)
 	res.FixedDeal = res.Deal == dealFixed
-	t, err := table.Replay(tr, game)
+	t, err = table.Replay(tr, game)
 	var f *table.Fault
 	if errors.As(err, &f) {
 		name := "?"
@@ -182,16 +209,16 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 		}
 		res.Fault = &verifyFault{Pos: f.Pos, Seat: f.Seat, Name: name, Reason: f.Reason, Detail: err.Error(), Roster: f.Roster}
 		if f.Roster {
-			return res, fmt.Errorf("the roster, seat %d (%s): %s: %w", f.Seat, name, f.Reason, f.Err)
+			return res, nil, fmt.Errorf("the roster, seat %d (%s): %s: %w", f.Seat, name, f.Reason, f.Err)
 		}
 		if unattributable(f) {
-			return res, fmt.Errorf("entry %d claims seat %d (%s) as its author, but no roster key signed it: %w, or the entry was forged; %s is not to blame (%s)",
+			return res, nil, fmt.Errorf("entry %d claims seat %d (%s) as its author, but no roster key signed it: %w, or the entry was forged; %s is not to blame (%s)",
 				f.Pos, f.Seat, name, errDamaged, name, f.Reason)
 		}
-		return res, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason)
+		return res, nil, fmt.Errorf("entry %d by seat %d (%s): %s", f.Pos, f.Seat, name, f.Reason)
 	}
 	if err != nil {
-		return res, err
+		return res, nil, err
 	}
 	res.Valid = true
 	res.Done = t.Phase() == table.PhaseDone
@@ -200,7 +227,7 @@ func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResul
 			res.Final = &sum
 		}
 	}
-	return res, nil
+	return res, t, nil
 }
 
 // unattributable reports whether f names no seat that signed the entry: a
@@ -226,7 +253,7 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		if fault != nil {
 			return &exitError{code: faultCode(fault), err: fault}
 		}
-		return nil
+		return verdictExit(res.Verdict)
 	}
 	if fault != nil {
 		if errors.Is(fault, errDamaged) && res.Damaged != "" {
@@ -238,7 +265,9 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	if res.FixedDeal {
 		fmt.Fprintln(a.stdout, fixedDealWarning)
 	}
-	if !res.Done {
+	if res.Verdict != nil {
+		fmt.Fprintln(a.stdout, termsafe.String(verdictText(res.Verdict)))
+	} else if !res.Done {
 		fmt.Fprintln(a.stdout, "note: the game is not finished in this transcript")
 	}
 	if res.Final != nil {
@@ -250,7 +279,17 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		}
 		fmt.Fprintln(a.stdout, tallyLine(*st))
 	}
-	return nil
+	return verdictExit(res.Verdict)
+}
+
+// verdictExit is verify's exit for a transcript whose table a checked
+// verdict stopped: status 1, naming the seat.
+func verdictExit(v *verifyVerdict) error {
+	if v == nil {
+		return nil
+	}
+	return &exitError{code: exitFault, err: fmt.Errorf("the table stopped: %s: seat %d (%s) at entry %d, declared by seat %d (%s)",
+		v.Kind, v.Seat, termsafe.String(v.Name), v.Pos, v.Declarer, termsafe.String(v.DeclarerName))}
 }
 
 // scriptHint adds, to the error of a file that is not a transcript, a hint

@@ -10,15 +10,18 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
@@ -328,28 +331,53 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	// A seat that has no game open yet (seating), or enough spectators,
 	// refuses; a stream may break mid-game: ask again (from the entry
 	// after the last one checked) until --wait passes with no progress.
-	res, werr := watch()
+	// A seat that stops (its program interrupted, to be restarted) ends
+	// the stream as at the game's end: short of the end and of a
+	// verdict, the spectator follows again, at that seat or another.
+	follow := func() (*p2p.WatchResult, error) {
+		res, err := watch()
+		if err == nil && fatal == nil && tab != nil && tab.Phase() != table.PhaseDone && (res == nil || res.Verdict == nil) {
+			err = errors.New("the seat stopped serving before the game's end")
+		}
+		return res, err
+	}
+	res, werr := follow()
 	deadline, had := time.Now().Add(o.wait), 0
 	// A log that reached the game's end is whole, even if the stream
 	// broke before the seat said so.
 	over := func() bool { return tab != nil && tab.Phase() == table.PhaseDone }
 	said := time.Now()
+	var looked time.Time
 	for werr != nil && fatal == nil && !over() && ctx.Err() == nil && time.Now().Before(deadline) {
 		if len(tr.Entries) > had {
 			had, deadline, said = len(tr.Entries), time.Now().Add(o.wait), time.Now()
-			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, werr)
+			fmt.Fprintf(progress, "the stream broke after %d entries (%v); following again\n", had, shortErr(werr))
 		} else {
 			cur = (cur + 1) % len(seats) // no progress: ask the next seat
+			if cur == 0 && tr.Roster != nil && time.Since(looked) >= 5*time.Second {
+				// Every seat asked in vain: the creator may have
+				// restarted elsewhere (another port). Its table in play
+				// is announced again: look its code up anew.
+				looked = time.Now()
+				lookup := func(ctx context.Context, code string) (peer.AddrInfo, error) {
+					info, _, err := watchTarget(ctx, watchOptions{invite: code, ifaces: o.ifaces}, relays)
+					return info, err
+				}
+				var moved bool
+				if seats, moved = refreshCreator(ctx, seats, tr.Roster, lookup); moved {
+					fmt.Fprintf(progress, "found the table's creator again (%s); following again\n", lobby.Fingerprint(peer.ID(tr.Roster.Seats[0].PeerID)))
+				}
+			}
 			if had > 0 && time.Since(said) >= 10*time.Second {
 				said = time.Now()
-				fmt.Fprintf(progress, "still asking the seats again (until %s, --wait): %v\n", deadline.Format(time.TimeOnly), werr)
+				fmt.Fprintf(progress, "still asking the seats again (until %s, --wait): %v\n", deadline.Format(time.TimeOnly), shortErr(werr))
 			}
 		}
 		select {
 		case <-time.After(100 * time.Millisecond):
 		case <-ctx.Done():
 		}
-		res, werr = watch()
+		res, werr = follow()
 	}
 	if werr != nil && fatal == nil && over() {
 		werr = nil
@@ -358,13 +386,15 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 		if werr == nil {
 			werr = errors.New("no table")
 		}
-		return &exitError{code: 1, err: fmt.Errorf("watch: %w", werr), hint: "is the game still going on at that seat? ('masque host' prints its invite)"}
+		return &exitError{code: 1, err: fmt.Errorf("watch: %s", shortErr(werr)), hint: "is the game still going on at that seat? ('masque host' prints its invite)"}
 	}
 	show(true)
 	if sp != nil {
 		verdict := ""
 		if res != nil && res.Verdict != nil {
 			verdict = res.Verdict.String()
+		} else if res != nil && res.Claim != nil {
+			verdict = "the seat watched says: " + res.Claim.String() + " (its word alone)"
 		} else if werr != nil && !over() {
 			verdict = "the watch stopped: " + werr.Error()
 		}
@@ -387,6 +417,9 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	}
 	if res != nil && res.Verdict != nil {
 		out.Verdict = res.Verdict.String()
+	}
+	if res != nil && res.Claim != nil {
+		fmt.Fprintln(progress, termsafe.String("the seat watched says: "+res.Claim.String()+" (its word alone, which a spectator cannot check)"))
 	}
 	if o.asJSON {
 		if err := json.NewEncoder(a.stdout).Encode(out); err != nil {
@@ -446,6 +479,42 @@ func (w *watchWeb) wait() {
 	if w.started {
 		<-w.done
 	}
+}
+
+// refreshCreator looks the code of r's table up again (lookup: the
+// lobby, by mDNS or the relays' directories) and, when it names the
+// roster's creator, puts the addresses found in the creator's place of
+// seats (added when it has none: a watch begun at another seat's
+// invite): it may have restarted on another port. It returns the seats
+// and whether the creator's addresses changed.
+func refreshCreator(ctx context.Context, seats []peer.AddrInfo, r *ledger.Roster, lookup func(context.Context, string) (peer.AddrInfo, error)) ([]peer.AddrInfo, bool) {
+	if len(r.Seats) == 0 {
+		return seats, false
+	}
+	creator := peer.ID(r.Seats[0].PeerID)
+	lctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	info, err := lookup(lctx, rosterCode(r))
+	if err != nil || info.ID != creator || len(info.Addrs) == 0 {
+		return seats, false
+	}
+	i := slices.IndexFunc(seats, func(s peer.AddrInfo) bool { return s.ID == creator })
+	if i < 0 {
+		return append(seats, info), true
+	}
+	same := slices.EqualFunc(info.Addrs, seats[i].Addrs, func(a, b ma.Multiaddr) bool { return a.Equal(b) })
+	seats[i] = info
+	return seats, !same
+}
+
+// shortErr is err's first line: a failed dial lists every address it
+// tried, a line each, which says nothing more to a spectator.
+func shortErr(err error) string {
+	s := err.Error()
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimRight(s[:i], " :") + " (…)"
+	}
+	return s
 }
 
 // otherSeats are the seats of r other than skip, each reachable through

@@ -61,6 +61,16 @@ type Rules interface {
 	// Summarize returns the public result of s (a state of this game), or
 	// ok=false if s is not one (nil: before the deal).
 	Summarize(s engine.State) (sum Summary, ok bool)
+	// FixedDeal reports whether the game's canonical options fix any part
+	// of what the table deals or draws (roles, characters, a deck's order,
+	// a round's cards or first player: a scripted table's deal, chosen by
+	// whoever wrote the options) instead of leaving it to the players'
+	// coins and shuffles; false for options that do not decode (the table
+	// refuses those anyway). A game whose options cannot fix anything
+	// returns false. Every network table refuses such options and verify
+	// and replay flag them, through [DealFixed]: a game that adds a way to
+	// fix its deal must report it here.
+	FixedDeal(options []byte) bool
 }
 
 // Game is a game masque can play: its [Rules] and its bot.
@@ -232,11 +242,23 @@ type KnowingTable interface {
 	Known(seat engine.Seat) map[engine.Slot]engine.Card
 }
 
-// FixedDealer is implemented by games whose own options can fix the deal
-// (a scripted table), rather than the table options' Deal: verify and
-// replay warn about such a deal as about a fixed one.
-type FixedDealer interface {
-	FixedDeal(options []byte) bool
+// DealFixed returns how table options o of game g fix the deal, or ""
+// when they fix nothing (the deal is drawn from the players' coins or
+// shuffles). It is the one rule for both ways a roster can fix a deal:
+// the table's own fixed deal ([table.Options].Deal, any game) and the
+// game's options ([Rules.FixedDeal]: Mafia's roles, a Grimm round).
+// Fixed deals are for scripted tables ('masque script', tests): a
+// networked roster that real joiners sign must never fix one (the
+// joiners, the host and a restarting peer refuse it), and verify and
+// replay flag a transcript whose roster does.
+func DealFixed(g Rules, o *table.Options) string {
+	switch {
+	case o.Deal != nil:
+		return fmt.Sprintf("the table options fix %d cards", len(o.Deal))
+	case g.FixedDeal(o.Game):
+		return fmt.Sprintf("the %s options fix it", g.Name())
+	}
+	return ""
 }
 
 // Hidden is a hidden card worth showing when a transcript's keys are

@@ -12,11 +12,10 @@ import (
 )
 
 var (
-	_ table.Game        = Game{}
-	_ table.Opener      = Game{}
-	_ games.Rules       = Game{}
-	_ games.FixedDealer = Game{}
-	_ games.Revealer    = Game{}
+	_ table.Game     = Game{}
+	_ table.Opener   = Game{}
+	_ games.Rules    = Game{}
+	_ games.Revealer = Game{}
 )
 
 // Opens implements table.Opener: the table carries out [State.Opening]

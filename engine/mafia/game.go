@@ -23,16 +23,15 @@ const GameName = "mafia"
 type Game struct{}
 
 var (
-	_ table.Game        = Game{}
-	_ table.Opener      = Game{}
-	_ games.Rules       = Game{}
-	_ games.FixedDealer = Game{}
-	_ games.Revealer    = Game{}
-	_ games.Teller      = Game{}
-	_ games.Knower      = Game{}
-	_ engine.ChatGate   = (*State)(nil)
-	_ engine.Opening    = (*State)(nil)
-	_ engine.Tupler     = (*State)(nil)
+	_ table.Game      = Game{}
+	_ table.Opener    = Game{}
+	_ games.Rules     = Game{}
+	_ games.Revealer  = Game{}
+	_ games.Teller    = Game{}
+	_ games.Knower    = Game{}
+	_ engine.ChatGate = (*State)(nil)
+	_ engine.Opening  = (*State)(nil)
+	_ engine.Tupler   = (*State)(nil)
 )
 
 // Name returns [GameName].

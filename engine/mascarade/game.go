@@ -93,6 +93,11 @@ func (su Setup) Options(names []string) ([]byte, error) {
 	return o.MarshalBinary()
 }
 
+// FixedDeal returns false: the game's options fix no part of the deal
+// (a scripted table fixes it with the table options' Deal instead, which
+// [games.DealFixed] reports).
+func (Game) FixedDeal([]byte) bool { return false }
+
 // PlayerNames reads the player names back from canonical options.
 func (Game) PlayerNames(options []byte) ([]string, error) {
 	o, err := UnmarshalOptions(options)

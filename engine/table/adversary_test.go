@@ -462,6 +462,18 @@ func refuse(t *testing.T, tr *ledger.Transcript, newToo bool) {
 	}
 }
 
+// refuseSeatKeys is refuse for a roster whose seat's keys are bad: table.New
+// refuses it with a bad-seat-keys Fault naming that seat.
+func refuseSeatKeys(t *testing.T, tr *ledger.Transcript, seat int) {
+	t.Helper()
+	refuse(t, tr, true)
+	_, err := table.New(tr.Roster, mascarade.Game{})
+	var f *table.Fault
+	if !errors.As(err, &f) || f.Reason != table.ReasonBadSeatKeys || f.Seat != seat || !f.Roster {
+		t.Fatalf("table.New: %v; want a roster Fault %s naming seat %d", err, table.ReasonBadSeatKeys, seat)
+	}
+}
+
 func TestAdversaryForgedRoster(t *testing.T) {
 	ok := rosterOf(t, "roster", nil)
 	if _, err := table.Replay(ok, mascarade.Game{}); err != nil {
@@ -530,7 +542,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 			tr := rosterOf(t, "rogue", func(r *ledger.Roster, _ []tabletest.Keys) {
 				r.Seats[3].Keys = append(append(X.Encode(nil), proof...), r.Seats[3].Keys[96:]...)
 			})
-			refuse(t, tr, true)
+			refuseSeatKeys(t, tr, 3)
 		})
 	}
 	honest := rosterOf(t, "rogue", nil).Roster
@@ -564,7 +576,7 @@ func TestAdversaryRogueKey(t *testing.T) {
 		tr := rosterOf(t, "rogue", func(r *ledger.Roster, _ []tabletest.Keys) {
 			r.Seats[3].Keys = r.Seats[3].Keys[:32]
 		})
-		refuse(t, tr, true)
+		refuseSeatKeys(t, tr, 3)
 	})
 }
 
@@ -810,7 +822,7 @@ func TestAdversaryViewingKeys(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("table.New: %v; want an error containing %q", err, c.want)
 			}
-			refuse(t, tr, true)
+			refuseSeatKeys(t, tr, 3)
 		})
 	}
 }

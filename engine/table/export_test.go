@@ -1,6 +1,8 @@
 package table
 
 import (
+	"slices"
+
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/mental"
 )
@@ -34,4 +36,19 @@ func GameProofs(tr *ledger.Transcript, game Game) ([]func(*mental.Batch), error)
 		}
 	}
 	return all, nil
+}
+
+// RecomputeStateHash hashes the table's state afresh, as StateHash
+// stored it when the last entry was applied: a refused entry that
+// changed the state in place shows as a difference between the two.
+func RecomputeStateHash(t *Table) ledger.Hash { return t.st.computeHash(t) }
+
+// Fork returns a copy of the table that applies entries independently of
+// t (as Apply copies the state before each entry).
+func (t *Table) Fork() *Table {
+	c := *t
+	c.st = t.st.clone()
+	c.completed = slices.Clone(t.completed)
+	c.log = slices.Clone(t.log)
+	return &c
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p"
+	"github.com/libp2p/go-libp2p/core/crypto"
 	"github.com/libp2p/go-libp2p/core/host"
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -475,5 +476,172 @@ func TestMerge(t *testing.T) {
 	got := Merge([]lobby.Table{a}, []lobby.Table{b, c})
 	if len(got) != 2 || len(got[0].Addrs) != 2 || got[1].Peer != c.Peer {
 		t.Fatalf("merge: %+v", got)
+	}
+}
+
+// freshPeer is a new peer id, as a client making identities makes them.
+func freshPeer(t *testing.T) peer.ID {
+	t.Helper()
+	_, pub, err := crypto.GenerateEd25519Key(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := peer.IDFromPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestServerFillFromOneNetwork is issue 23's attack: fresh peer ids from
+// one network publish tables as fast as the directory lets them, from a
+// new address each time (one IPv4 /24, or one IPv6 /64), for as long as
+// it takes (the clock advances a second per 5 publishes, the rate the
+// old per-address limit let one address have). An honest host on
+// another network must still get its table listed, and the stranger's
+// network holds at most PerBlock tables (4 × PerBlock for an IPv6 /48).
+func TestServerFillFromOneNetwork(t *testing.T) {
+	ids := make([]peer.ID, 64)
+	for i := range ids {
+		ids[i] = freshPeer(t)
+	}
+	for _, tc := range []struct {
+		name string
+		addr func(i int) netip.Addr
+		max  int
+	}{
+		{"IPv4 /24", func(i int) netip.Addr { return netip.AddrFrom4([4]byte{198, 51, 100, byte(i)}) }, 32},
+		{"IPv6 /64", func(i int) netip.Addr {
+			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, 0, 2, 0, 0, 0, 0, byte(i >> 16), byte(i >> 8), byte(i), 1})
+		}, 32},
+		{"IPv6 /48, a /56 each time", func(i int) netip.Addr {
+			return netip.AddrFrom16([16]byte{0x20, 0x01, 0x0d, 0xb8, 0, 1, byte(i), 0, 0, 0, 0, 0, 0, 0, 0, 1})
+		}, 128},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, clock := newTestServer(Limits{})
+			listed := 0
+			for i := range 2000 {
+				// Four tables per peer id (the per-creator cap).
+				who := ids[(i/4)%len(ids)]
+				if i%4 == 0 && i/4 >= len(ids) {
+					who = freshPeer(t)
+				}
+				r := s.Serve(who, tc.addr(i%250), req(t, Request{Op: OpPublish, TTL: MaxTTL * time.Second, Table: sampleTable(t, "")}))
+				if r.Status == StatusOK {
+					listed++
+				}
+				if i%5 == 4 {
+					clock.t = clock.t.Add(time.Second)
+				}
+				if listed > tc.max {
+					t.Fatalf("%d tables listed from one network after %d publishes (%v); want at most %d", listed, i+1, clock.t.Sub(time.Unix(1_800_000_000, 0)), tc.max)
+				}
+			}
+			honest := mustPeer(t, otherID)
+			if r := s.Serve(honest, netip.MustParseAddr("203.0.113.9"), req(t, Request{Op: OpPublish, TTL: time.Minute, Table: sampleTable(t, "")})); r.Status != StatusOK {
+				t.Fatalf("an honest host on another network: %+v", r)
+			}
+			if r := s.Serve(honest, netip.MustParseAddr("203.0.113.9"), req(t, Request{Op: OpPublish, TTL: time.Minute, Table: sampleTable(t, "")})); r.Status != StatusOK {
+				t.Fatalf("its second table: %+v", r)
+			}
+		})
+	}
+}
+
+// TestServerBlockRate: requests from new addresses of one /24 share one
+// rate limit.
+func TestServerBlockRate(t *testing.T) {
+	s, _ := newTestServer(Limits{PeerBurst: 100, IPBurst: 5})
+	a := mustPeer(t, otherID)
+	list := req(t, Request{Op: OpList})
+	var got []Status
+	for i := range 6 {
+		got = append(got, s.Serve(a, netip.AddrFrom4([4]byte{198, 51, 100, byte(10 + i)}), list).Status)
+	}
+	if got[4] != StatusOK || got[5] != StatusRateLimited {
+		t.Fatalf("6 requests from 6 addresses of one /24 with a burst of 5: %v", got)
+	}
+	// Addresses that are not public count one by one (a LAN, a VPN).
+	for i := range 6 {
+		if r := s.Serve(a, netip.AddrFrom4([4]byte{10, 0, 0, byte(10 + i)}), list); r.Status != StatusOK {
+			t.Fatalf("10.0.0.%d: %+v", 10+i, r)
+		}
+	}
+}
+
+// TestServerHonestTableStaysListed: a stranger behind the honest host's
+// own address (carrier-grade NAT: one IPv4 address for many homes)
+// spends the address's rate limit asking for lists under many peer ids;
+// the honest host's refreshes still keep its table listed, and it can
+// still withdraw it.
+func TestServerHonestTableStaysListed(t *testing.T) {
+	s, clock := newTestServer(Limits{})
+	honest := mustPeer(t, otherID)
+	strangers := make([]peer.ID, 40) // each held to 1 request a second
+	for i := range strangers {
+		strangers[i] = freshPeer(t)
+	}
+	cgnat := netip.MustParseAddr("198.51.100.7")
+	tb := sampleTable(t, "")
+	if r := s.Serve(honest, cgnat, req(t, Request{Op: OpPublish, TTL: DefaultTTL, Table: tb})); r.Status != StatusOK {
+		t.Fatalf("publish: %+v", r)
+	}
+	list := req(t, Request{Op: OpList})
+	// Ten minutes: the stranger asks 20 times a second under 40 peer
+	// ids, the honest host refreshes every 30 s (DefaultTTL/3), as the
+	// Publisher does.
+	for sec := 1; sec <= 600; sec++ {
+		clock.t = clock.t.Add(time.Second)
+		for i := range 20 {
+			s.Serve(strangers[(20*sec+i)%len(strangers)], cgnat, list)
+		}
+		if sec%30 == 0 {
+			if r := s.Serve(honest, cgnat, req(t, Request{Op: OpPublish, TTL: DefaultTTL, Table: tb})); r.Status != StatusOK {
+				t.Fatalf("refresh at %ds: %+v", sec, r)
+			}
+		}
+	}
+	r := s.Serve(honest, netip.MustParseAddr("203.0.113.9"), list)
+	if len(r.Entries) != 1 || r.Entries[0].Table.ID != tb.ID {
+		t.Fatalf("after 10 minutes: %+v", r)
+	}
+	if r := s.Serve(honest, cgnat, req(t, Request{Op: OpWithdraw, ID: tb.ID})); r.Status != StatusOK {
+		t.Fatalf("withdraw: %+v", r)
+	}
+}
+
+// TestServerCreatorGone: an entry whose creator has no connection to the
+// relay any more is dropped after Limits.Gone, whatever TTL it asked
+// for; a connected creator's entry stays for its TTL.
+func TestServerCreatorGone(t *testing.T) {
+	s, clock := newTestServer(Limits{Gone: 20 * time.Second})
+	here, gone := mustPeer(t, otherID), mustPeer(t, relayID)
+	connected := map[peer.ID]bool{here: true, gone: true}
+	s.connected = func(p peer.ID) bool { return connected[p] }
+	ip := netip.MustParseAddr("198.51.100.7")
+	for _, p := range []peer.ID{here, gone} {
+		if r := s.Serve(p, ip, req(t, Request{Op: OpPublish, TTL: MaxTTL * time.Second, Table: sampleTable(t, "")})); r.Status != StatusOK {
+			t.Fatalf("publish: %+v", r)
+		}
+	}
+	connected[gone] = false
+	list := req(t, Request{Op: OpList})
+	for range 25 {
+		clock.t = clock.t.Add(time.Second)
+		s.Serve(here, ip, list)
+	}
+	r := s.Serve(here, ip, list)
+	if len(r.Entries) != 1 || r.Entries[0].Table.Peer != here {
+		t.Fatalf("25 s after its creator left: %+v", r.Entries)
+	}
+	// A creator that comes back within Gone keeps its entry.
+	connected[here] = false
+	clock.t = clock.t.Add(10 * time.Second)
+	s.Serve(gone, ip, list)
+	connected[here] = true
+	clock.t = clock.t.Add(15 * time.Second)
+	if r := s.Serve(gone, ip, list); len(r.Entries) != 1 {
+		t.Fatalf("a creator away 15 s: %+v", r.Entries)
 	}
 }

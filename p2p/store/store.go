@@ -22,6 +22,11 @@ const (
 	SecretFile  = "secret"
 	LogFile     = "log"
 	VerdictFile = "verdict"
+	// SignedFile marks a state directory whose seat has signed entries:
+	// after a restart its seat may have signed more than its log holds (a
+	// write lost with the disk, a directory restored from a backup), and
+	// it asks the other seats before it signs again (p2p.Room.Run).
+	SignedFile = "signed"
 )
 
 // maxRecord bounds one record so that a corrupt length cannot make Open
@@ -254,6 +259,24 @@ func (s *Store) Verdict() ([]byte, error) {
 		return nil, fmt.Errorf("store: damaged verdict record")
 	}
 	return recs[0], nil
+}
+
+// MarkSigned records, durably and once, that this directory's seat signs
+// entries (see SignedFile). It is called before the first signature.
+func (s *Store) MarkSigned() error {
+	if s.Signed() {
+		return nil
+	}
+	if err := writeOnce(s.dir, SignedFile, []byte("signed\n")); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// Signed reports whether MarkSigned was ever called on this directory.
+func (s *Store) Signed() bool {
+	_, err := os.Stat(filepath.Join(s.dir, SignedFile))
+	return err == nil
 }
 
 // Close closes the log file.

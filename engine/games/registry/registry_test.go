@@ -1,11 +1,13 @@
 package registry_test
 
 import (
-	"github.com/masque-games/masque/engine"
 	"slices"
 	"testing"
 
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // Every known game keeps the contract's promises: a unique name that is
@@ -46,6 +48,11 @@ func TestEveryGameKeepsTheContract(t *testing.T) {
 				back, err := g.PlayerNames(enc)
 				if err != nil || !slices.Equal(back, names[:n]) {
 					t.Fatalf("names back %v, %v", back, err)
+				}
+				// A setup chosen for a table never fixes the deal: a
+				// network table would refuse it (games.DealFixed).
+				if how := games.DealFixed(g, &table.Options{Game: enc}); how != "" {
+					t.Fatalf("%d players: the default setup fixes the deal: %s", n, how)
 				}
 				deck, err := g.Table().Deck(enc)
 				if err != nil {
@@ -92,5 +99,50 @@ func TestEveryGameKeepsTheContract(t *testing.T) {
 	}
 	if _, err := registry.Lookup("chess"); err == nil {
 		t.Fatal("an unknown game found")
+	}
+}
+
+// fixedScripts holds, for every known game, a script header that fixes
+// its deal the game's own way, and one that leaves it to the players'
+// coins and shuffles. A new game must add its pair: if its scripts can
+// fix the deal, the contract must report it ([games.DealFixed]), or the
+// network tables that refuse fixed deals would play it.
+var fixedScripts = map[string]struct{ fixed, drawn string }{
+	"mascarade": {"game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief\n",
+		"game mascarade players=Anna,Boris,Sasha,Dima\n"},
+	"mascarade2": {"game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya deal=Princess,King,Empress,Judge,Puppeteer,Swindler\n",
+		"game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya\n"},
+	"grimm": {"game grimm players=Anna,Boris,Sasha\nround 1 first=Boris\n",
+		"game grimm players=Anna,Boris,Sasha\n"},
+	"mafia": {"game mafia players=Anna,Boris,Clara,Dima roles=Civilian,Mafioso,Civilian,Civilian\n",
+		"game mafia players=Anna,Boris,Clara,Dima\n"},
+}
+
+// TestEveryGameReportsItsFixedDeal: a scripted table's fixed deal, in any
+// known game, is reported by the one rule network tables and verify use.
+func TestEveryGameReportsItsFixedDeal(t *testing.T) {
+	for _, g := range registry.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			c, ok := fixedScripts[g.Name()]
+			if !ok {
+				t.Fatal("no fixed-deal script for this game: add one to fixedScripts")
+			}
+			for _, x := range []struct {
+				src   string
+				fixed bool
+			}{{c.fixed, true}, {c.drawn, false}} {
+				sc, err := g.ParseScript([]byte(x.src), nil)
+				if err != nil {
+					t.Fatalf("%q: %v", x.src, err)
+				}
+				o, err := sc.Table()
+				if err != nil {
+					t.Fatalf("%q: %v", x.src, err)
+				}
+				if how := games.DealFixed(g, &o); (how != "") != x.fixed {
+					t.Errorf("%q: DealFixed %q, want fixed %v", x.src, how, x.fixed)
+				}
+			}
+		})
 	}
 }

@@ -67,12 +67,17 @@ type Game struct {
 	out     *p2p.Outcome
 	err     error
 	closed  bool
-	salt    [32]byte        // the seat's salt for sealed choices (SealSalt)
-	restart int             // entries replayed from the state directory
-	timeout time.Duration   // how long the room waits for a silent seat
-	chat    []*chat.Message // the table chat, in the order it came
-	chatAt  []int           // by message of chat, the log lines before it (chatAtFile); may be shorter
-	chatErr error           // the first failure to keep a chat message
+	salt    [32]byte      // the seat's salt for sealed choices (SealSalt)
+	restart int           // entries replayed from the state directory
+	timeout time.Duration // how long the room waits for a silent seat
+	// dir is the seat's state directory; waitMark when this peer started
+	// waiting at the entry another seat must author (WaitFile), kept
+	// across a restart so that the countdown goes on.
+	dir      string
+	waitMark TurnMark
+	chat     []*chat.Message // the table chat, in the order it came
+	chatAt   []int           // by message of chat, the log lines before it (chatAtFile); may be shorter
+	chatErr  error           // the first failure to keep a chat message
 }
 
 var (
@@ -140,7 +145,11 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("whether you asked to leave: %w", err)
 	}
-	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1)}
+	waited, err := loadWait(dir)
+	if err != nil {
+		return nil, fmt.Errorf("when this seat started waiting: %w", err)
+	}
+	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1), dir: dir, waitMark: waited}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Bot: cfg.Bot, Seed: cfg.Seed, BotDelay: cfg.BotDelay, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
@@ -203,12 +212,15 @@ func (g *Game) onWait(w p2p.Wait) {
 		name = g.names[w.Seat]
 	}
 	g.mu.Lock()
-	if w.Local {
+	if w.Local && w.Checking {
+		g.wait = &session.Wait{Seat: int(w.Seat), Name: name, Checking: true}
+	} else if w.Local {
 		g.wait = nil
 	} else {
 		sw := &session.Wait{Seat: int(w.Seat), Name: name, Left: w.Left, Offline: !w.Connected, NoContactSince: w.NoContactSince}
 		if w.Left > 0 {
-			sw.Deadline = time.Now().Add(w.Left)
+			sw.Deadline = g.waitDeadline(w)
+			sw.Left = max(0, time.Until(sw.Deadline))
 		}
 		g.wait = sw
 	}
@@ -217,6 +229,29 @@ func (g *Game) onWait(w p2p.Wait) {
 		g.cfg.OnWait(w, name)
 	}
 	g.notify()
+}
+
+// waitDeadline is the deadline of the move the room waits for (w, not
+// the local seat's): from when this peer started waiting at its entry,
+// kept in WaitFile, so that a restarted peer shows the deadline it showed
+// before, as the mover's screen (TurnFile) and the peers that did not
+// restart do, rather than a full move time from its restart. g.mu is
+// held.
+func (g *Game) waitDeadline(w p2p.Wait) time.Time {
+	now := time.Now()
+	since := now.Add(-w.Waited)
+	switch m := g.waitMark; {
+	case m.Pos == w.Pos && !m.Since.IsZero() && m.Since.Before(since) && !m.Since.After(now):
+		since = m.Since // waited for before a restart: the clock goes on
+	case m.Pos != w.Pos || m.Since.IsZero():
+		g.waitMark = TurnMark{Pos: w.Pos, Since: since}
+		if g.dir != "" {
+			// Only the countdown shown after a restart depends on it: a
+			// failure to keep it changes nothing else.
+			_ = keepWait(g.dir, g.waitMark)
+		}
+	}
+	return since.Add(w.Left + w.Waited)
 }
 
 // SealSalt implements session.Sealer: the seat's salt for sealed choices,

@@ -45,6 +45,12 @@ const SealSaltFile = "sealsalt"
 // replaced whole (written to a temporary file, synced, renamed).
 const TurnFile = "turn"
 
+// WaitFile, in a seat's state directory, keeps when this peer started
+// waiting for another seat's move at an entry, in TurnFile's format, so
+// that a restarted peer counts down to the deadline it showed before
+// (the one the seats that did not restart keep) rather than a new one.
+const WaitFile = "wait"
+
 // maxShuffleSlots bounds one line's slots (a hidden hand holds a few).
 const maxShuffleSlots = 64
 
@@ -153,8 +159,19 @@ func appendSynced(path, s string) error {
 }
 
 // loadTurn reads dir's turn mark; a missing file is no mark.
-func loadTurn(dir string) (TurnMark, error) {
-	path := filepath.Join(dir, TurnFile)
+func loadTurn(dir string) (TurnMark, error) { return loadMark(filepath.Join(dir, TurnFile)) }
+
+// loadWait reads dir's wait mark (WaitFile); a missing file is no mark.
+func loadWait(dir string) (TurnMark, error) { return loadMark(filepath.Join(dir, WaitFile)) }
+
+// keepWait replaces dir's wait mark with m, crash-safely.
+func keepWait(dir string, m TurnMark) error {
+	return safefile.Write(filepath.Join(dir, WaitFile), []byte(fmt.Sprintf("%d %d\n", m.Pos, m.Since.UnixNano())), 0o600)
+}
+
+// loadMark reads a turn or wait mark from path; a missing file is no
+// mark.
+func loadMark(path string) (TurnMark, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return TurnMark{}, nil

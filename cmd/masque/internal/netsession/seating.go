@@ -1,7 +1,6 @@
 package netsession
 
 import (
-	"cmp"
 	"context"
 	crand "crypto/rand"
 	"errors"
@@ -106,24 +105,21 @@ var ErrFixedDeal = errors.New("the roster fixes the deal")
 
 // CheckRoster checks a roster for network play, before this peer signs it
 // (a joiner), offers it (the host) or plays it (a game starting, or
-// restarting from its state directory): its options decode, do not fix the
-// deal, and name the roster's players, and every seat's name is a valid
-// player name ([ValidName]: no control or bidi characters).
+// restarting from its state directory): its game is known, its options
+// decode, do not fix the deal, and name the roster's players, and every
+// seat's name is a valid player name ([ValidName]: no control or bidi
+// characters).
 //
-// The fixed-deal option is for scripted tables ('masque script', tests):
-// with it the table starts with the deal written in the options and no
-// deal coins, so over the network the host who wrote the roster would
-// choose every player's card. A network table draws its deal from every
-// player's coins (or shuffles, for a game dealt face down); a roster that
-// fixes it is refused with an error wrapping [ErrFixedDeal].
+// Fixed deals are for scripted tables ('masque script', tests): the table
+// starts with the deal written in the options (the table options' Deal,
+// or a game's own options: Mafia's roles laid face up, a Grimm round's
+// cards), so over the network the host who wrote the roster would choose
+// every player's card. A network table draws its deal from every player's
+// coins or shuffles; a roster that fixes any of it, in any game
+// ([games.DealFixed]), is refused with an error wrapping [ErrFixedDeal].
 func CheckRoster(r *ledger.Roster) error {
-	o, err := table.UnmarshalOptions(r.Options)
-	if err != nil {
+	if err := checkDealDrawn(r.Game, r.Options); err != nil {
 		return err
-	}
-	if o.Deal != nil {
-		return fmt.Errorf("%w (%d cards chosen in advance by whoever wrote it, the host): "+
-			"a network table's deal is drawn from every player's coins, so this table is refused", ErrFixedDeal, len(o.Deal))
 	}
 	for i, s := range r.Seats {
 		if !ValidName(s.Name) {
@@ -132,6 +128,26 @@ func CheckRoster(r *ledger.Roster) error {
 	}
 	if _, err := RosterNames(r); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkDealDrawn returns an error wrapping [ErrFixedDeal] when the table
+// options opts of game (a registry name) fix the deal in any way
+// ([games.DealFixed]), or the error that they do not decode or the game
+// is unknown.
+func checkDealDrawn(game string, opts []byte) error {
+	o, err := table.UnmarshalOptions(opts)
+	if err != nil {
+		return err
+	}
+	g, err := registry.Lookup(game)
+	if err != nil {
+		return fmt.Errorf("the table plays %q, a game this program does not know", game)
+	}
+	if how := games.DealFixed(g, o); how != "" {
+		return fmt.Errorf("%w (%s; whoever wrote them, the host, chose the cards in advance): "+
+			"a network table's deal is drawn from every player's coins and shuffles, so this table is refused", ErrFixedDeal, how)
 	}
 	return nil
 }
@@ -249,15 +265,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	card := proveKeys(cfg.Keys, tableID, 0, p.ID.PeerID())
-	desc := fmt.Sprintf("%d players", cfg.Players)
-	if cfg.PublishKeys {
-		desc += ", card keys published at the end"
-	} else {
-		desc += ", card keys kept secret"
-	}
-	if cfg.HideMemory {
-		desc += ", no memory panel"
-	}
+	desc := tableDesc(cfg.Players, cfg.PublishKeys, cfg.HideMemory)
 	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: 1, Total: cfg.Players,
 		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player},
 		// Set before the table opens: OnChange reads lt as soon as a
@@ -277,8 +285,8 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 				return nil, err
 			}
 			// Never offer a fixed deal: joiners refuse it (CheckRoster).
-			if o, err := table.UnmarshalOptions(opts); err != nil || o.Deal != nil {
-				return nil, fmt.Errorf("table options: %w", cmp.Or(err, ErrFixedDeal))
+			if err := checkDealDrawn(cfg.Game, opts); err != nil {
+				return nil, err
 			}
 			return opts, nil
 		},
@@ -401,6 +409,59 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	return st, err
 }
 
+// tableDesc is a table's options in the lobby's words.
+func tableDesc(players int, publishKeys, hideMemory bool) string {
+	desc := fmt.Sprintf("%d players", players)
+	if publishKeys {
+		desc += ", card keys published at the end"
+	} else {
+		desc += ", card keys kept secret"
+	}
+	if hideMemory {
+		desc += ", no memory panel"
+	}
+	return desc
+}
+
+// AnnouncePlaying announces again the table of roster r whose game is
+// under way, as Host does once seating ends, for spectators ('masque
+// watch CODE'): a creator (seat 0) that restarted its game. name is the
+// table's name in the lobby; advertise announces it by mDNS with opts,
+// relays lists it in their directories. The announcements stay until the
+// peer closes. It returns an error, and announces nothing, when this peer
+// is not the roster's seat 0 (the code names the creator); an mDNS or
+// directory failure is returned too, with the other one still made.
+func (p *Peer) AnnouncePlaying(r *ledger.Roster, name string, advertise bool, opts lobby.Options, relays []peer.AddrInfo) error {
+	if len(r.Seats) == 0 || peer.ID(r.Seats[0].PeerID) != p.ID.PeerID() {
+		return errors.New("only the table's creator (seat 0) announces it")
+	}
+	lt := lobby.Table{ID: r.TableID, Name: name, Game: r.Game, Options: tableDesc(len(r.Seats), PublishesKeys(r), HidesMemory(r)),
+		Taken: len(r.Seats), Total: len(r.Seats), Version: lobby.Version, Peer: p.ID.PeerID(), Addrs: p.Node.Host().Addrs(), Playing: true}
+	for _, s := range r.Seats {
+		lt.Players = append(lt.Players, s.Name)
+	}
+	var errs []error
+	if advertise {
+		adv, err := lobby.Advertise(lt, opts)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mDNS: %w", err))
+		} else {
+			p.keepListed(adv.Close)
+		}
+	}
+	if len(relays) > 0 {
+		t := lt
+		t.Addrs = directory.PublishAddrs(t.Peer, p.Node.Addrs())
+		pub, err := directory.NewPublisher(p.Node.Host(), relays, t, 0, nil)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("directory: %w", err))
+		} else {
+			p.keepListed(pub.Close)
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // JoinConfig says which table to join and as whom.
 type JoinConfig struct {
 	Creator peer.AddrInfo
@@ -417,11 +478,45 @@ type JoinConfig struct {
 	// dropped connections without reaching the table
 	// (p2p.JoinConfig.Patience; 0: p2p.DefaultPatience).
 	Patience time.Duration
+	// OnRetry, if set, is told of every attempt to reach the creator that
+	// failed before a seat was given (it is asked again until
+	// DialPatience has passed): the attempt's number, the time since the
+	// first, the time left, and the error.
+	OnRetry func(attempt int, elapsed, left time.Duration, err error)
+	// StillOpen, if set, is asked after every such failed attempt whether
+	// the table still has a seat open (its lobby or directory listing);
+	// known is false when that cannot be told. A table known to be open
+	// is asked again past DialPatience, up to MaxDialPatience; one known
+	// to be closed (full, started, gone) ends the join at once, wrapping
+	// ErrTableClosed.
+	StillOpen func(ctx context.Context) (open, known bool)
 }
 
+// ErrTableClosed is wrapped by Join's error when the creator could not
+// be reached and the table is no longer open ([JoinConfig.StillOpen]).
+var ErrTableClosed = errors.New("the table is no longer open (full, started or gone)")
+
 // DialPatience is how long Join keeps trying to reach a creator that does
-// not answer (it may be starting).
-var DialPatience = 20 * time.Second
+// not answer (it may be starting, or the network may be losing packets:
+// over TCP at 25% loss a connection can take a minute and more).
+var DialPatience = 2 * time.Minute
+
+// MaxDialPatience is how long Join keeps trying to reach a creator whose
+// table is still listed with a seat open ([JoinConfig.StillOpen]).
+var MaxDialPatience = 10 * time.Minute
+
+// seatedPatience is how long Join asks again a creator that says this
+// identity holds a seat already (this program restarted, and the
+// creator has not seen the old connection go yet; or a second program
+// shares the identity).
+const seatedPatience = 20 * time.Second
+
+// Dial backoff: the first attempt is asked again after dialBackoffMin,
+// each next one after twice as long, at most dialBackoffMax.
+const (
+	dialBackoffMin = 300 * time.Millisecond
+	dialBackoffMax = 5 * time.Second
+)
 
 // ErrRefused wraps a creator's refusal.
 var ErrRefused = errors.New("refused")
@@ -439,7 +534,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		seat = 1 // the lobby's count is only a hint: the creator will say
 	}
 	var lastErr error
-	dialUntil := time.Now().Add(DialPatience)
+	dialStart := time.Now()
+	dialUntil := dialStart.Add(DialPatience)
+	dialFails, backoff := 0, dialBackoffMin
 	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -482,7 +579,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
-		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Now().Before(dialUntil):
+		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
 			// Our identity holds a seat there: this program restarted,
 			// and the creator has not seen the old connection go yet.
 			// Once it has, it gives the seat back to this request.
@@ -497,13 +594,23 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
 			continue
+		case !accepted && errors.Is(err, p2p.ErrUnreachable) && cfg.StillOpen != nil && dialClosed(ctx, cfg, &dialUntil, dialStart):
+			return nil, fmt.Errorf("%w: %w", ErrTableClosed, err)
 		case !accepted && errors.Is(err, p2p.ErrUnreachable) && time.Now().Before(dialUntil):
-			// The creator is not reachable (yet): it may be starting.
+			// The creator is not reachable (yet): it may be starting, or
+			// the network losing packets. Ask again, less and less often.
+			dialFails++
+			attempt-- // not counted against the attempts' cap
+			if cfg.OnRetry != nil {
+				now := time.Now()
+				cfg.OnRetry(dialFails, now.Sub(dialStart), dialUntil.Sub(now), err)
+			}
 			select {
 			case <-ctx.Done():
 				return nil, ctx.Err()
-			case <-time.After(300 * time.Millisecond):
+			case <-time.After(backoff):
 			}
+			backoff = min(2*backoff, dialBackoffMax)
 			// Without the swarm's dial backoff cleared, the next attempt
 			// would fail at once (with swarm.ErrDialBackoff).
 			if sw, ok := p.Node.Host().Network().(interface{ Backoff() *swarm.DialBackoff }); ok {
@@ -524,6 +631,20 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	return nil, lastErr
+}
+
+// dialClosed asks cfg.StillOpen whether the table still has a seat open:
+// closed, it reports true; open, it gives the dial until MaxDialPatience
+// after start (moving *until).
+func dialClosed(ctx context.Context, cfg JoinConfig, until *time.Time, start time.Time) bool {
+	open, known := cfg.StillOpen(ctx)
+	switch {
+	case known && !open:
+		return true
+	case known && open:
+		*until = start.Add(max(DialPatience, MaxDialPatience))
+	}
+	return false
 }
 
 func truncateName(s string, n int) string {

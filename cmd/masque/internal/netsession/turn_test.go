@@ -9,6 +9,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -133,5 +134,53 @@ func TestRestartedGameKeepsItsDeadline(t *testing.T) {
 	}
 	if !again.MyDeadline.Equal(first.MyDeadline) {
 		t.Errorf("the deadline after the restart is %v, before it %v: the countdown started over", again.MyDeadline, first.MyDeadline)
+	}
+}
+
+// A peer waiting for another seat's move shows the same deadline after a
+// restart as before it, the one the mover's screen (TurnFile) and the
+// peers that did not restart show: the restarted room counts its wait
+// from the restart, but the screen counts from when this peer first
+// waited at that entry (WaitFile). A later entry starts a new wait.
+func TestRestartedPeerKeepsTheMoversDeadline(t *testing.T) {
+	dir := t.TempDir()
+	const timeout = time.Minute
+	// waitFor starts a peer's game on dir and tells it the room waits
+	// for seat 2's move at pos, waited since the room's (re)start.
+	waitFor := func(pos uint64, waited time.Duration) *session.Wait {
+		t.Helper()
+		mark, err := loadWait(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &Game{names: []string{"Anna", "Boris", "Sasha"}, updates: make(chan struct{}, 1), dir: dir, waitMark: mark, timeout: timeout}
+		g.onWait(p2p.Wait{Pos: pos, Seat: 2, Waited: waited, Left: timeout - waited, Connected: true})
+		return g.wait
+	}
+	before := waitFor(9, 0)
+	if d := time.Until(before.Deadline); d < timeout-5*time.Second || d > timeout {
+		t.Fatalf("first wait: %v left, want about %v", d, timeout)
+	}
+	// Twenty seconds on: the peer restarts, and its room waits anew.
+	mark, err := loadWait(dir)
+	if err != nil || mark.Pos != 9 {
+		t.Fatalf("the wait mark %+v (%v)", mark, err)
+	}
+	mark.Since = mark.Since.Add(-20 * time.Second)
+	if err := keepWait(dir, mark); err != nil {
+		t.Fatal(err)
+	}
+	want := mark.Since.Add(timeout)
+	after := waitFor(9, 0)
+	if diff := after.Deadline.Sub(want); diff < -time.Second || diff > time.Second {
+		t.Errorf("after a restart the deadline moved by %v (shows %v left; the mover's screen shows %v)", diff.Round(time.Second),
+			time.Until(after.Deadline).Round(time.Second), time.Until(want).Round(time.Second))
+	}
+	if d := after.Left; d > timeout-19*time.Second {
+		t.Errorf("after a restart %v left, want the %v the others show", d.Round(time.Second), time.Until(want).Round(time.Second))
+	}
+	// The next entry: a new wait, the full time.
+	if d := time.Until(waitFor(10, 0).Deadline); d < timeout-5*time.Second {
+		t.Errorf("a new entry's wait shows %v left, want about %v", d, timeout)
 	}
 }

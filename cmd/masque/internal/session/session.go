@@ -24,6 +24,10 @@ type Wait struct {
 	// any other seat: it is cut off from the table (its own network, most
 	// likely) and blames nobody meanwhile.
 	NoContactSince time.Time
+	// Checking: the table waits for this seat, which first asks the other
+	// seats what it signed before (it was restarted, and its saved game
+	// may have lost moves it made): it plays as soon as one answers.
+	Checking bool
 }
 
 // Snapshot is everything one seat may see now.

@@ -99,7 +99,42 @@ func TestSeatGridLegendFits(t *testing.T) {
 			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
 		}
 	}
-	if !strings.Contains(b.String(), "ann (you) bob · Mafioso") || !strings.Contains(b.String(), "cat · out: Civilian") {
+	if !strings.Contains(b.String(), "ann (you) · vote bob · Mafioso") || !strings.Contains(b.String(), "cat · out: Civilian") {
 		t.Errorf("the grid:\n%s", b.String())
+	}
+}
+
+// During Mafia's vote the grid at 80x24 says who votes for whom in words,
+// in columns: never two names side by side that read as a pair.
+func TestSeatGridVotesInWords(t *testing.T) {
+	m := Model{st: newStyles(true), width: 80, height: 24}
+	vote := func(whom string) []view.Attr {
+		return []view.Attr{{Name: "vote", Value: whom, Words: "votes for " + whom}}
+	}
+	m.tv = &view.Table{Seats: []view.Seat{
+		{Name: "Anna", You: true, Attrs: vote("Boris"), Brief: "Civilian"}, {Name: "Boris", Attrs: vote("Sasha")},
+		{Name: "Sasha", Attrs: []view.Attr{{Name: "vote", Value: "abstains", Words: "abstains"}}}, {Name: "Dima", Attrs: vote("Anna")},
+		{Name: "Egor", Turn: true}, {Name: "Fedya"}, {Name: "Gosha"}, {Name: "Katya"}, {Name: "Lena"}, {Name: "Misha"}, {Name: "Nina"}, {Name: "Oleg"},
+	}}
+	var b strings.Builder
+	m.viewSeatGrid(&b)
+	g := b.String()
+	for _, want := range []string{"Anna (you) · votes for Boris · Civilian", "Boris · votes for Sasha", "Sasha · abstains", "Dima · votes for Anna"} {
+		if !strings.Contains(g, want) {
+			t.Errorf("the grid lacks %q:\n%s", want, g)
+		}
+	}
+	for _, pair := range []string{"Boris Sasha", "Dima Anna", "Anna (you) Boris"} {
+		if strings.Contains(g, pair) {
+			t.Errorf("the grid reads %q as a pair:\n%s", pair, g)
+		}
+	}
+	if strings.Contains(g, "vote after each name") {
+		t.Errorf("the legend names a vote after each name:\n%s", g)
+	}
+	for _, l := range strings.Split(strings.TrimRight(g, "\n"), "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("a line of %d columns: %q", ansi.StringWidth(l), l)
+		}
 	}
 }

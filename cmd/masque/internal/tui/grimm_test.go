@@ -171,20 +171,33 @@ func TestGrimmPlayedToTheEndOnTheScreen(t *testing.T) {
 				if m.choices.Index() != 0 {
 					t.Fatalf("the choices open on %d", m.choices.Index())
 				}
-				n := rng.IntN(len(m.labels))
-				for range n {
-					m, _ = press(t, m, "down")
-				}
-				m, cmd := press(t, m, "enter")
-				if m.ask != nil {
-					m, cmd = press(t, m, "y")
-				}
-				if cmd == nil {
-					t.Fatalf("enter on %q did nothing", m.labels[n])
+				// A long menu is chosen in steps (the action, whom it is
+				// on, the character), each at most 3 pages at 80x24.
+				var cmd tea.Cmd
+				var label string
+				for depth := 0; cmd == nil; depth++ {
+					if p := m.choices.Paginator.TotalPages; len(m.labels) > 0 && p > 3 {
+						t.Fatalf("a menu of %d pages at 80x24 (%d lines):\n%s", p, len(m.labels), m.View())
+					}
+					if depth > 4 {
+						t.Fatalf("still stepping into the menu at %v:\n%s", m.path, m.View())
+					}
+					n := rng.IntN(len(m.labels))
+					for range n {
+						m, _ = press(t, m, "down")
+					}
+					label = m.labels[n]
+					m, cmd = press(t, m, "enter")
+					if m.ask != nil {
+						m, cmd = press(t, m, "y")
+					}
+					if cmd == nil && (len(m.path) == 0 || !strings.Contains(m.View(), strings.Join(m.path, " › "))) {
+						t.Fatalf("enter on %q did nothing", label)
+					}
 				}
 				msg, ok := cmd().(SubmittedMsg)
 				if !ok || msg.Err != nil {
-					t.Fatalf("%q refused: %v", m.labels[n], msg.Err)
+					t.Fatalf("%q refused: %v", label, msg.Err)
 				}
 				m = step(t, m, msg)
 				moves++

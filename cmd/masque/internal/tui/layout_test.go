@@ -48,13 +48,17 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 		if !strings.Contains(v, "Your move") || !strings.Contains(v, "Petya") {
 			t.Errorf("%dx%d: the moves or a seat are missing:\n%s", sz[0], sz[1], v)
 		}
+		// What the seat knows of its own card stays on the screen.
+		if !strings.Contains(v, "your card: the ") {
+			t.Errorf("%dx%d: the seat's own card is off the screen:\n%s", sz[0], sz[1], v)
+		}
 		if sz[1] >= 40 && !strings.Contains(v, "passed:") {
 			t.Errorf("%dx%d: the log is missing:\n%s", sz[0], sz[1], v)
 		}
 	}
 	// pgup scrolls the log back, pgdown forward.
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
-	m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
 	m, _ = press(t, m, "pgup")
 	if !strings.Contains(m.View(), "Log (scrolled back") {
@@ -117,6 +121,7 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m, _ = press(t, m, "enter") // the swaps
 	page := regexp.MustCompile(`page (\d+) of (\d+)`)
 	pg := page.FindStringSubmatch(m.View())
 	if pg == nil || pg[1] != "1" || pg[2] == "1" {

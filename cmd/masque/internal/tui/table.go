@@ -81,7 +81,7 @@ func safeTable(t view.Table) view.Table {
 		nq.Text = e(q.Text)
 		nq.Choices = make([]view.Choice, len(q.Choices))
 		for i, c := range q.Choices {
-			c.Words, c.Confirm = e(c.Words), e(c.Confirm)
+			c.Words, c.Confirm, c.Steps = e(c.Words), e(c.Confirm), termsafe.Strings(c.Steps)
 			nq.Choices[i] = c
 		}
 		t.Question = &nq
@@ -357,7 +357,16 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		}
 		cell := mark + name
 		if len(s.Attrs) > 0 {
-			cell += " " + s.Attrs[0].Value
+			// A number after the name (coins); anything else in words
+			// ("votes for Anna"), or two names side by side read as a pair.
+			switch a := s.Attrs[0]; {
+			case numeric(a.Value):
+				cell += " " + a.Value
+			case a.Words != "":
+				cell += " · " + a.Words
+			default:
+				cell += " · " + a.Name + " " + a.Value
+			}
 		}
 		if s.Brief != "" {
 			cell += " · " + s.Brief
@@ -384,8 +393,11 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		}
 	}
 	attr := ""
-	if len(seats) > 0 && len(seats[0].Attrs) > 0 {
-		attr = seats[0].Attrs[0].Name
+	for _, s := range seats {
+		if len(s.Attrs) > 0 && numeric(s.Attrs[0].Value) {
+			attr = s.Attrs[0].Name
+			break
+		}
 	}
 	legend := attr + " after each name; ▶ whose turn, ← who answers"
 	switch {
@@ -398,6 +410,20 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 	}
 	b.WriteString(m.st.dim.Render("  " + legend))
 	b.WriteByte('\n')
+}
+
+// numeric reports whether v is a number (coins), which the seat grid
+// writes bare after a name.
+func numeric(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // viewNotices draws what the table is in the middle of (a claim), with
@@ -466,6 +492,9 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		if t.Question.Text != "" {
 			line("%s", t.Question.Text)
 		}
+		if len(m.path) > 0 {
+			line("%s", m.st.title.Render(strings.Join(m.path, " › ")+" ›"))
+		}
 		if len(m.labels) > 0 {
 			line("%s", m.choices.View())
 		}
@@ -483,6 +512,9 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 			}
 			if m.choices.Paginator.TotalPages > 1 {
 				keys = append(keys, m.keys.Home)
+			}
+			if len(m.path) > 0 {
+				keys = append(keys, m.keys.Back)
 			}
 			keys = append(keys, m.keys.Help, m.keys.Quit)
 			line("%s", m.helpLine(keys))
@@ -511,8 +543,13 @@ func (m Model) viewTableMemory(out *strings.Builder) {
 		lines = append(lines, "  "+l+"\n")
 	}
 	lines = append(lines, "\n")
-	if m.memRows > 0 && len(lines) > m.memRows {
-		lines = append(lines[:max(1, m.memRows-1)], m.st.dim.Render("  … (? shows all you remember)")+"\n")
+	// On a small terminal the panel gives way, but its first line (the
+	// seat's own card, character or role) stays.
+	switch {
+	case m.memRows == 1:
+		lines = []string{m.st.head.Render("Your memory:") + " " + strings.TrimSpace(m.tv.Memory[0]) + "\n"}
+	case m.memRows > 0 && len(lines) > m.memRows:
+		lines = append(lines[:max(2, m.memRows-1)], m.st.dim.Render("  … (? shows all you remember)")+"\n")
 	}
 	out.WriteString(strings.Join(lines, ""))
 }
@@ -546,6 +583,7 @@ func (m Model) helpLines(width int) []string {
 	heads = append(heads, "Keys")
 	add("Keys")
 	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
+	add("  a line ending in … opens the moves under it (Mask off! › on Boris ›); esc goes back a step")
 	if !t.NoPass {
 		add("  p passes (when you may let a decision go: a claim waiting for your answer)")
 		add("  y/n answer a question (really exchange the cards? leave the table?)")

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +80,9 @@ type (
 		Pos  int  // the entry the move was expected at
 		Swap bool // its secret bit, if it had one
 		Bits int  // how many secret bits it had
+		// Night: it was a secret night choice (session.Actor), whose
+		// refusal the log does not record.
+		Night bool
 	}
 	// ClosedMsg says the session's updates ended.
 	ClosedMsg struct{}
@@ -133,8 +137,12 @@ type Model struct {
 
 	tv    *view.Table   // the view of the last snapshot (table.go), nil before the deal
 	picks []view.Choice // the choices on offer, as m.legal
-	ask   *view.Choice  // a choice waiting for its confirmation (or, if Secret, its secret bit)
-	salt  [32]byte      // seals the seat's sealed choices (view.Input.Salt)
+	// path is the steps taken into a menu of choices in steps
+	// (view.Menu); menu is what it offers there, as m.labels.
+	path []string
+	menu []view.MenuItem
+	ask  *view.Choice // a choice waiting for its confirmation (or, if Secret, its secret bit)
+	salt [32]byte     // seals the seat's sealed choices (view.Input.Salt)
 
 	// The table chat, at a networked table (the session is a
 	// session.Chatter): its messages, each with the log's length when
@@ -310,7 +318,12 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.busy = false
 		if msg.Err != nil {
 			m.status = "refused: " + termsafe.String(msg.Err.Error())
-			m.log.Warn("move refused", "err", msg.Err)
+			if msg.Night {
+				// Why says whether the seat holds a power.
+				m.log.Warn("night choice refused")
+			} else {
+				m.log.Warn("move refused", "err", msg.Err)
+			}
 		} else {
 			m.status = ""
 			if msg.Bits > 0 {
@@ -367,18 +380,17 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn || len(old.Decisions) != len(m.snap.Decisions) {
-		m.legal, m.labels, m.picks, m.ask = nil, nil, nil, nil
+		m.legal, m.picks, m.ask, m.path = nil, nil, nil, nil
 		if m.snap.MyTurn && m.tv != nil && m.tv.Question != nil {
 			m.picks = m.tv.Question.Choices
 			for _, c := range m.picks {
 				m.legal = append(m.legal, c.Move)
-				m.labels = append(m.labels, c.Words)
 			}
 		}
 		// Every decision opens on the safe choice (pass, or the first
 		// option): at a network table the turn often arrives in a
 		// snapshot of its own, after the entry that opened it.
-		m.choices = newChoices(m.st, m.labels)
+		m.openMenu(nil, "")
 	}
 	if q := m.question(); q != nil && q.Window && m.opts.ChallengeWindow > 0 {
 		if m.window != m.snap.Entries {
@@ -435,16 +447,19 @@ func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 // (session.Actor): a target for a power, or sleep.
 func (m *Model) submitNight(n view.Night) tea.Cmd {
 	sess, pos := m.sess, m.snap.Entries
-	m.log.Info("night choice", "sleep", n.Sleep) // never the target: the log file is not secret
+	// The log file is not secret: it says that a choice was made, never
+	// what (a target, or sleep: that alone tells a civilian from a power
+	// holder), nor why one was refused.
+	m.log.Info("night choice")
 	return func() tea.Msg {
 		act, ok := sess.(session.Actor)
 		if !ok {
-			return SubmittedMsg{Err: errors.New("this table takes no night choices"), Pos: pos}
+			return SubmittedMsg{Err: errors.New("this table takes no night choices"), Pos: pos, Night: true}
 		}
 		if n.Sleep {
-			return SubmittedMsg{Err: act.Sleep(), Pos: pos}
+			return SubmittedMsg{Err: act.Sleep(), Pos: pos, Night: true}
 		}
-		return SubmittedMsg{Err: act.Decide(n.Power, n.Target), Pos: pos}
+		return SubmittedMsg{Err: act.Decide(n.Power, n.Target), Pos: pos, Night: true}
 	}
 }
 
@@ -545,14 +560,24 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.Home):
 		m.choices.Select(0)
 	case key.Matches(k, keys.End):
-		m.choices.Select(max(0, len(m.legal)-1))
+		m.choices.Select(max(0, len(m.menu)-1))
+	case key.Matches(k, keys.Back) && len(m.path) > 0:
+		m.menuBack()
 	case key.Matches(k, keys.Pass):
 		if i := m.passChoice(); i >= 0 && !m.busy {
 			return m.submitting(m.submit(m.picks[i].Move, nil))
 		}
 	case key.Matches(k, keys.Play):
-		i := m.choices.Index()
-		if m.busy || !m.snap.MyTurn || i < 0 || i >= len(m.picks) {
+		j := m.choices.Index()
+		if m.busy || !m.snap.MyTurn || j < 0 || j >= len(m.menu) {
+			return m, nil
+		}
+		if it := m.menu[j]; it.Choice < 0 {
+			m.openMenu(slices.Concat(m.path, []string{it.Step}), "")
+			return m, nil
+		}
+		i := m.menu[j].Choice
+		if i < 0 || i >= len(m.picks) {
 			return m, nil
 		}
 		c := m.picks[i]
@@ -657,6 +682,11 @@ func (m Model) wrapLines(v string) string {
 // minLogRows is how many lines of the log the screen keeps where it can.
 const minLogRows = 4
 
+// maxPages is how many pages a list of choices takes at most where it
+// can: a longer one takes lines from the log (the player must see what
+// is on offer to choose; the log scrolls).
+const maxPages = 3
+
 // sizeChoices sizes the list of choices to pages of rows.
 func (m *Model) sizeChoices(width, rows int) {
 	n := len(m.labels)
@@ -694,12 +724,17 @@ func (m *Model) relayout() {
 		width = 100
 	}
 	// The log keeps minLogRows lines where it can: the list of choices
-	// gives way first (down to 3 a page), then the memory panel (down to
-	// 3 lines).
+	// gives way first (down to a third of its lines a page: never more
+	// than maxPages pages), then the blank lines, then the memory panel
+	// (down to 2 lines), then the list again (down to 3 a page) and, for
+	// a list that would be more than maxPages pages, the log (down to 1
+	// line).
 	rows := maxChoiceRows
 	if m.height > 0 {
 		rows = max(4, min(rows, m.height/4))
 	}
+	need := min(maxChoiceRows, (len(m.labels)+maxPages-1)/maxPages)
+	rows = max(rows, need)
 	m.memRows, m.compact = 0, false
 	var top string
 	for {
@@ -709,24 +744,28 @@ func (m *Model) relayout() {
 		if !table {
 			return
 		}
-		short := m.height > 0 && !m.help && m.height-strings.Count(top, "\n")-1 < minLogRows
+		left := m.height - strings.Count(top, "\n") - 1
+		short := m.height > 0 && !m.help && left < minLogRows
 		switch {
-		case short && rows > 3 && len(m.labels) > rows:
+		case short && rows > max(3, need) && len(m.labels) > rows:
 			rows--
 			continue
 		case short && !m.compact:
 			m.compact = true
 			continue
-		case short && !m.opts.NoMemory && (m.memRows == 0 || m.memRows > 2):
+		case short && !m.opts.NoMemory && (m.memRows == 0 || m.memRows > 1):
 			if m.memRows == 0 {
 				m.memRows = m.memoryLines()
 			}
 			m.memRows--
-			if m.memRows >= 2 {
+			if m.memRows >= 1 {
 				continue
 			}
-			m.memRows = 2
-			top, _ = m.viewTop()
+			m.memRows = 1
+			continue
+		case short && rows > 3 && len(m.labels) > rows && (rows > need || left < 1):
+			rows--
+			continue
 		}
 		break
 	}
@@ -793,7 +832,10 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 	if name != "" {
 		text = "waiting for " + name + " " + m.spin.View()
 	}
-	if w := m.snap.Waiting; w != nil {
+	if w := m.snap.Waiting; w != nil && w.Checking {
+		text = "checking with the other seats what you already played " + m.spin.View() + "\n" +
+			m.st.warn.Render("this game was restarted: you play once a seat has told this one its moves (none reached yet)")
+	} else if w != nil {
 		left := w.Left
 		if !w.Deadline.IsZero() {
 			left = max(0, w.Deadline.Sub(m.now))
@@ -945,3 +987,31 @@ func (m Model) leaveGame() (tea.Model, tea.Cmd) {
 
 // LeaveMsg reports a refused request to leave the game.
 type LeaveMsg struct{ Err error }
+
+// openMenu shows the menu of the choices at path (view.Menu), with the
+// cursor on the step named at, or on the first line.
+func (m *Model) openMenu(path []string, at string) {
+	m.menu, m.path = view.Menu(m.picks, path)
+	m.labels = nil
+	sel := 0
+	for i, it := range m.menu {
+		m.labels = append(m.labels, it.Label)
+		if at != "" && it.Choice < 0 && it.Step == at {
+			sel = i
+		}
+	}
+	m.choices = newChoices(m.st, m.labels)
+	m.choices.Select(sel)
+}
+
+// menuBack goes back one step in a menu of choices in steps (past the
+// steps taken for the seat, a menu of a single step), the cursor on the
+// step it leaves.
+func (m *Model) menuBack() {
+	for n := len(m.path) - 1; n >= 0; n-- {
+		if _, p := view.Menu(m.picks, m.path[:n]); len(p) <= n {
+			m.openMenu(m.path[:n], m.path[n])
+			return
+		}
+	}
+}

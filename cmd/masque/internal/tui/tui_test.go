@@ -216,8 +216,21 @@ func TestScreen(t *testing.T) {
 		},
 		{
 			name: "after turn 4 peeks and claims are offered", state: over, seat: 0,
-			view: check{want: []string{"turn 5", "swap your card with Boris's card", "look at your card (only you see it)", "claim to be the King"},
-				not: []string{"preparatory", "peek", "claim King"}}, noSubmit: true,
+			view: check{want: []string{"turn 5", "> swap your card with another …", "look at your card (only you see it)", "claim a character …"},
+				not: []string{"preparatory", "peek", "claim King", "claim to be the King"}}, noSubmit: true,
+		},
+		{
+			name: "a step opens its choices", state: over, seat: 0, keys: []string{"end", "enter"},
+			view: check{want: []string{"claim a character ›", "> claim to be the Judge", "claim to be the King", "esc back"},
+				not: []string{"swap your card"}}, noSubmit: true,
+		},
+		{
+			name: "esc steps back", state: over, seat: 0, keys: []string{"end", "enter", "esc"},
+			view: check{want: []string{"> claim a character …", "swap your card with another …"}, not: []string{"claim to be the King"}}, noSubmit: true,
+		},
+		{
+			name: "a choice in a step is played", state: over, seat: 0, keys: []string{"enter", "down", "enter", "y"},
+			submit: "swap Sasha", swaps: []bool{true},
 		},
 		{
 			name: "challenge window with countdown", state: claim, seat: 1, opts: Options{ChallengeWindow: 30 * time.Second},
@@ -623,4 +636,18 @@ func label(st engine.State, mv engine.Move) string {
 		return fmt.Sprintf("kind %d %v", mv.Kind, mv.Args)
 	}
 	return strings.TrimPrefix(s.FormatMove(mv), s.Name(mv.Seat)+" ")
+}
+
+// A restarted seat that must first learn from the other seats what it
+// already signed (issue 29: its state directory may have lost entries)
+// says so instead of a plain wait.
+func TestCheckingRestartedSeat(t *testing.T) {
+	turn := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
+	m, _ := screen(t, turn, 0, Options{}, nil)
+	snap := m.snap
+	snap.MyTurn, snap.Waiting = false, &session.Wait{Seat: 0, Name: "Anna", Checking: true}
+	m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+	if v := m.View(); !strings.Contains(v, "checking with the other seats what you already played") || strings.Contains(v, "waiting for Anna") {
+		t.Errorf("the screen does not say the seat is checking:\n%s", v)
+	}
 }

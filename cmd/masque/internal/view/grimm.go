@@ -276,7 +276,7 @@ func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Ca
 			return // two cards of a kind in a hidden hand: one choice
 		}
 		seen[words] = true
-		out = append(out, Choice{Words: words, Move: m})
+		out = append(out, Choice{Words: words, Move: m, Steps: grimmSteps(s, m, known)})
 	}
 	if seat, c, ok := s.Pending(); ok && seat == p && c == 0 {
 		// Eavesdrop: opening a commitment sealed with the screen's nonce
@@ -308,6 +308,50 @@ func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Ca
 	// The safe choice first: a hint before unmasking or winning.
 	slices.SortStableFunc(out, func(a, b Choice) int { return rank(a.Move) - rank(b.Move) })
 	return out
+}
+
+// grimmSteps are the steps of an action in the menu: the action, then
+// whom it is on, then the character named; the payments of one are its
+// choices. Nil for other moves.
+func grimmSteps(s *grimm.State, m engine.Move, known map[engine.Slot]engine.Card) []string {
+	a := m.Args
+	if d := s.Drawn(); m.Kind == grimm.KindGive && len(a) == 2 && len(d) == 2 {
+		// The toast: whom the first card goes to, then the second.
+		return []string{"give " + grimm.The(d[0].Item) + " to " + s.Name(engine.Seat(a[0]))}
+	} else if m.Kind == grimm.KindGive && len(a) == 2 {
+		// A card of the hidden hand: which, then to whom.
+		if c, ok := known[engine.Slot(a[1])]; ok {
+			return []string{"give " + grimm.The(c)}
+		}
+		return nil
+	}
+	if m.Kind != grimm.KindAct || len(a) < 3 {
+		return nil
+	}
+	act, rest := grimm.Action(a[0]), a[3:]
+	steps := []string{grimm.ActionTitle(act)}
+	name := func(x int) string { return s.Name(engine.Seat(x)) }
+	switch {
+	case act == grimm.MaskOff && len(rest) == 2:
+		steps = append(steps, "on "+name(rest[0]), grimm.The(engine.Card(rest[1]))+"?")
+	case act == grimm.Eavesdrop && len(rest) >= 1:
+		var on []string
+		for _, x := range rest {
+			on = append(on, name(x))
+		}
+		// Whom first, then alone or with whom.
+		steps = append(steps, "on "+on[0], "on "+strings.Join(on, " and "))
+	case act == grimm.Dance && len(rest) == 2:
+		if rest[0] == -1 {
+			steps = append(steps, "to the right")
+		} else {
+			steps = append(steps, "to the left")
+		}
+		steps = append(steps, "passing "+grimm.The(engine.Card(rest[1])))
+	case act == grimm.Exchange && len(rest) == 2:
+		steps = append(steps, "with "+name(rest[0]), "giving "+grimm.The(engine.Card(rest[1])))
+	}
+	return steps
 }
 
 func rank(m engine.Move) int {

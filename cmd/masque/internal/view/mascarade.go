@@ -47,6 +47,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	}
 
 	// Seats, in chair order.
+	secret := b.secretlyKnown()
 	need := s.Next()
 	seating := s.Seating()
 	for chair, p := range seating {
@@ -61,6 +62,8 @@ func (Mascarade) Build(in Input) (Table, bool) {
 			if k, ok := in.Opened[x]; ok {
 				// The keys published at the end open it for everyone.
 				c.Name, c.Face, c.Note = s.CardName(k), FaceUp, strings.TrimSpace(c.Place+" card")
+			} else if k, ok := secret[x]; ok {
+				c.Name, c.Face, c.Note = s.CardName(k), KnownToYou, "card"
 			}
 			st.Cards = append(st.Cards, c)
 		}
@@ -139,7 +142,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	case in.MyTurn:
 		q := &Question{Window: s.InChallengeWindow() && need.Seat == me}
 		for _, mv := range s.LegalMoves(me) {
-			c := Choice{Words: narrate.Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass}
+			c := Choice{Words: narrate.Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass, Steps: mascSteps(mv)}
 			if s.HasSecretSwap(mv) {
 				c.Secret, c.Confirm = true, "really exchange the cards?"
 			}
@@ -179,6 +182,52 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		t.Log = []string{}
 	}
 	return t, true
+}
+
+// mascSteps are the steps of a move in the menu: a swap, then with whom;
+// a claim, then which character. Nil for other moves.
+func mascSteps(mv engine.Move) []string {
+	switch mv.Kind {
+	case masquerade.KindSwap:
+		return []string{"swap your card with another"}
+	case masquerade.KindClaim:
+		return []string{"claim a character"}
+	}
+	return nil
+}
+
+// secretlyKnown are the seat's own cards it knows for sure and the
+// others do not: it looked at them, or swapped them in, or a hidden swap
+// could have moved them since everyone saw them (at the deal, at a
+// reveal). A card everyone knows, or one the seat is unsure of, is not
+// in it; nor is any without the record of the swaps (Input.Moves).
+func (b mascBuild) secretlyKnown() map[engine.Slot]engine.Card {
+	s, me := b.s, b.me
+	if me < 0 || b.in.Moves == nil {
+		return nil
+	}
+	beliefs := narrate.Beliefs(s, b.in.Memory, b.in.Moves, b.swapBits(), me)
+	out := map[engine.Slot]engine.Card{}
+	for _, own := range s.SlotsOf(me) {
+		if int(own) >= len(beliefs) || !beliefs[own].Known() {
+			continue
+		}
+		bl := beliefs[own]
+		private := bl.Source == narrate.FromPeek || len(bl.MovedIn) > 0
+		if bl.Source == narrate.FromDeal || bl.Source == narrate.FromReveal {
+			for _, mv := range b.in.Moves {
+				for _, sw := range mv.Swaps {
+					if int64(sw.Pos) > bl.Pos && (sw.Slots[0] == own || sw.Slots[1] == own) {
+						private = true
+					}
+				}
+			}
+		}
+		if private {
+			out[own] = bl.Cards[0]
+		}
+	}
+	return out
 }
 
 // mascBuild is what the Mascarade builder's helpers share.

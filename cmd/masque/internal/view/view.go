@@ -135,6 +135,11 @@ type Choice struct {
 	// Night, if set, is a secret night choice (Mafia) rather than a move:
 	// a screen gives it to its session (session.Actor), never as a move.
 	Night *Night
+	// Steps, if set, are the steps the choice is reached by in a long
+	// menu, outermost first (["Mask off!", "on Boris", "the Beast?"]): a
+	// screen offers the steps first, then the choices under the one
+	// taken ([Menu]), rather than every choice on one list.
+	Steps []string
 }
 
 // Night is a secret night choice: the target of one of the seat's

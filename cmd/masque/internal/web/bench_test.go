@@ -221,6 +221,9 @@ func BenchmarkEntryToPage(b *testing.B) {
 			switch {
 			case kind == "ask":
 				chromedp.Do(ctx, chromedp.KeyEvent("y"))
+			case kind == "step": // a menu in steps: into the first
+				chromedp.Do(ctx, chromedp.KeyEvent("1"))
+				acted = ""
 			case kind == "choice" && rev != acted:
 				chromedp.Do(ctx, chromedp.KeyEvent("1"))
 				acted = rev

@@ -95,7 +95,9 @@ const situationJS = `(() => {
   if (!document.body.dataset.rendered) return "loading:" + rev;
   if (document.getElementById("leave-end")) return "over:" + rev;
   if (document.getElementById("ask-yes")) return "ask:" + rev;
-  if (document.querySelector("#question button.choice:not([disabled])")) return "choice:" + rev;
+  const first = document.querySelector("#question button.choice:not([disabled])");
+  if (first && first.classList.contains("step")) return "step:" + rev;
+  if (first) return "choice:" + rev;
   return "wait:" + rev;
 })()`
 
@@ -394,6 +396,15 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 					}
 					do(chromedp.KeyEvent(key))
 					acted = rev
+				case kind == "step":
+					// A menu in steps: the first step opens the choices
+					// under it, on the page alone (the state is the same).
+					if moves%2 == 0 {
+						do(chromedp.Click(chromedp.CSS("#question button.choice.step:not([disabled])"), chromedp.NodeVisible))
+					} else {
+						do(chromedp.KeyEvent("1"))
+					}
+					acted = ""
 				case kind == "choice" && rev != acted:
 					if moves%2 == 0 {
 						do(chromedp.Click(chromedp.CSS("#question button.choice:not([disabled])"), chromedp.NodeVisible))

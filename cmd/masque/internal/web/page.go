@@ -134,6 +134,9 @@ type pageChoice struct {
 	Secret  bool   `json:"secret,omitempty"`
 	Confirm string `json:"confirm,omitempty"`
 	Pass    bool   `json:"pass,omitempty"`
+	// Steps are the steps of a long menu the choice lies under
+	// (view.Choice.Steps): the page offers the steps first.
+	Steps []string `json:"steps,omitempty"`
 }
 
 type pageQuestion struct {
@@ -239,7 +242,7 @@ func (sc *screen) pageState(now time.Time) pageState {
 	if q := sc.question(); q != nil && !over {
 		pq := &pageQuestion{Text: q.Text, Forced: q.Forced, Window: q.Window}
 		for _, c := range sc.picks {
-			pq.Choices = append(pq.Choices, pageChoice{Words: c.Words, Secret: c.Secret, Confirm: c.Confirm, Pass: c.Pass})
+			pq.Choices = append(pq.Choices, pageChoice{Words: c.Words, Secret: c.Secret, Confirm: c.Confirm, Pass: c.Pass, Steps: c.Steps})
 		}
 		st.Question, st.Ask = pq, sc.asked
 		if !sc.snap.MyDeadline.IsZero() {
@@ -262,6 +265,10 @@ func (sc *screen) pageState(now time.Time) pageState {
 		if w.Offline {
 			st.Offline = w.Name
 		}
+	}
+	if w := sc.snap.Waiting; w != nil && w.Checking {
+		// A restarted seat learns what it already signed before it plays.
+		st.Waiting = "the other seats to tell this restarted seat what you already played"
 	}
 	if over {
 		st.Over, st.Result, st.Won, st.Outcome, st.EndNotes = true, t.Result, t.Won, t.Outcome, sc.endNotes

@@ -269,9 +269,11 @@ func (sc *screen) autoPass(now time.Time) {
 
 // submitNight gives a secret night choice to the session
 // (session.Actor): a target for one of the seat's powers, or sleep. The
-// log never records the target: the log file is not secret.
+// log file is not secret: it records that a choice was made, never what
+// (a target, or sleep: that alone tells a civilian from a power holder),
+// nor why one was refused.
 func (sc *screen) submitNight(n view.Night) {
-	sc.log.Info("night choice", "sleep", n.Sleep)
+	sc.log.Info("night choice")
 	var err error
 	switch act, ok := sc.sess.(session.Actor); {
 	case !ok:
@@ -285,7 +287,7 @@ func (sc *screen) submitNight(n view.Night) {
 	sc.busy = false
 	if err != nil {
 		sc.status = "refused: " + err.Error()
-		sc.log.Warn("night choice refused", "err", err)
+		sc.log.Warn("night choice refused")
 	} else {
 		sc.status = ""
 	}

@@ -11,6 +11,65 @@
   let swapSeen = null;  // the entry of the last swap shown
   let leftTable = false;
   let focusedAt = null; // the decision the focus was put on
+  let menuPath = [];    // the steps taken into a menu of choices in steps
+  let menu = [];        // what the menu offers there: {label, choice, step}
+
+  // The keys of the lines of a menu: the digits, then letters that are
+  // no other key of the page (c chat, l leave, n no, p pass, q quit, y yes).
+  const MENU_KEYS = "1234567890abdefghijkmorstuvwxz";
+
+  // menuAt is what a question's choices offer at path, as the terminal
+  // screen's (view.Menu): the choices there, and the steps below it, a
+  // step with a single choice as that choice, a menu of a single step as
+  // that step's menu. It returns the items and the path they are at.
+  function menuAt(cs, path) {
+    for (;;) {
+      const items = [], at = new Map();
+      cs.forEach((c, i) => {
+        const s = c.steps || [];
+        if (s.length < path.length) return;
+        for (let k = 0; k < path.length; k++) if (s[k] !== path[k]) return;
+        if (s.length === path.length) { items.push({ label: c.words, choice: i, n: 1 }); return; }
+        const step = s[path.length];
+        if (at.has(step)) { const it = items[at.get(step)]; it.n++; return; }
+        at.set(step, items.length);
+        items.push({ label: step + " …", choice: -1, step: step, n: 1, first: i });
+      });
+      if (!items.length && path.length) { path = []; continue; }
+      for (const it of items) {
+        if (it.choice < 0 && it.n === 1) { it.choice = it.first; it.label = cs[it.first].words; it.step = undefined; }
+      }
+      if (items.length === 1 && items[0].choice < 0) { path = path.concat([items[0].step]); continue; }
+      return { items: items, path: path };
+    }
+  }
+
+  // pick plays a line of the menu: a choice, or a step into its choices.
+  function pick(j) {
+    if (!st || !st.question || st.busy || leftTable) return;
+    const it = menu[j];
+    if (!it) return;
+    if (it.choice >= 0) { choose(it.choice); return; }
+    menuPath = menuPath.concat([it.step]);
+    renderQuestion();
+    const b = document.querySelector("#question button.choice:not([disabled])");
+    if (b) b.focus();
+  }
+
+  // menuBack goes back one step (past the steps taken for the player).
+  function menuBack() {
+    if (!st || !st.question) return;
+    for (let n = menuPath.length - 1; n >= 0; n--) {
+      if (menuAt(st.question.choices, menuPath.slice(0, n)).path.length <= n) {
+        const from = menuPath[n];
+        menuPath = menuPath.slice(0, n);
+        renderQuestion();
+        const b = document.querySelector('#question button.choice[data-step="' + CSS.escape(from) + '"]');
+        if (b) b.focus();
+        return;
+      }
+    }
+  }
 
   function h(tag, cls, text) {
     const e = document.createElement(tag);
@@ -80,7 +139,11 @@
     if (st.me) title += " · you are " + st.me;
     else if (st.watching) title += " · watching";
     $("title").textContent = title;
-    $("status").textContent = [st.status, st.title].filter(Boolean).join(" · ");
+    // What kind of table it is goes in the title's tooltip and the help,
+    // not after the status: the header stays one line wide.
+    $("title").title = st.title || "";
+    $("status").textContent = st.status || "";
+    $("status").title = st.status || "";
     // Day or night (Mafia): a sun or a moon beside the status, and the
     // page's colours.
     const ph = $("phase");
@@ -119,8 +182,9 @@
       if (s.status) {
         // A status of several parts ("alive; your mate in the mafia")
         // shows each apart.
-        const parts = s.status.split("; ");
-        if (parts.length > 1) {
+        // "out" is the badge's already.
+        const parts = s.status.split("; ").filter((p) => !(s.out && p === "out"));
+        if (!parts.length) { /* nothing beyond the badge */ } else if (parts.length > 1) {
           const ul = h("ul", "seat-status chips");
           // What only the seat knows stands out: its own role, its mates,
           // its checks (the words say it; the frame only marks it).
@@ -132,7 +196,7 @@
             ul.appendChild(h("li", "chip" + kind, p));
           }
           li.appendChild(ul);
-        } else li.appendChild(h("p", "seat-status", s.status));
+        } else li.appendChild(h("p", "seat-status", parts[0]));
       }
       if (s.moved) li.appendChild(h("p", "seat-moved", "(" + s.moved + ")"));
       if (s.tokens && s.tokens.length) {
@@ -163,7 +227,13 @@
       if (a.count >= 0 && (a.pile || !(a.cards || []).length)) head += " · " + a.count;
       sec.appendChild(h("h3", "", head));
       if (a.note) sec.appendChild(h("p", "area-note", a.note));
-      if (a.words) sec.appendChild(h("p", "area-words", a.words));
+      // The words without the area's name the heading says already
+      // ("last reveal: Egor's card was the King").
+      if (a.words) {
+        let w = a.words;
+        if (w.toLowerCase().startsWith(a.name.toLowerCase() + ": ")) w = w.slice(a.name.length + 2);
+        sec.appendChild(h("p", "area-words", w));
+      }
       const cards = h("div", "cards");
       let shown = a.cards || [];
       if (a.pile && shown.length) shown = [shown[shown.length - 1]];
@@ -278,17 +348,31 @@
         box.append(yes, " ", no, " ", back);
         q.appendChild(box);
       } else {
+        const m = menuAt(qq.choices, menuPath);
+        menu = m.items;
+        menuPath = m.path;
+        if (menuPath.length) {
+          const path = h("p", "menu-path");
+          path.appendChild(h("span", "", menuPath.join(" › ") + " ›"));
+          const back = h("button", "menu-back", "Back");
+          back.type = "button"; back.id = "menu-back";
+          back.appendChild(h("kbd", "", "Esc"));
+          back.addEventListener("click", menuBack);
+          path.append(" ", back);
+          q.appendChild(path);
+        }
         const ol = h("ol", "choices");
-        qq.choices.forEach((c, i) => {
+        menu.forEach((it, j) => {
           const li = h("li");
-          const b = h("button", "choice" + (c.pass ? " pass" : ""));
+          const c = it.choice >= 0 ? qq.choices[it.choice] : null;
+          const b = h("button", "choice" + (c && c.pass ? " pass" : "") + (c ? "" : " step"));
           b.type = "button";
-          b.dataset.choice = String(i);
-          if (i < 9) b.appendChild(h("kbd", "", String(i + 1)));
-          b.appendChild(h("span", "", c.words));
-          if (c.pass) b.appendChild(h("kbd", "", "p"));
+          if (c) b.dataset.choice = String(it.choice); else b.dataset.step = it.step;
+          if (j < MENU_KEYS.length) b.appendChild(h("kbd", "", MENU_KEYS[j]));
+          b.appendChild(h("span", "", it.label));
+          if (c && c.pass) b.appendChild(h("kbd", "", "p"));
           b.disabled = !!st.busy;
-          b.addEventListener("click", () => choose(i));
+          b.addEventListener("click", () => pick(j));
           li.appendChild(b);
           ol.appendChild(li);
         });
@@ -353,6 +437,7 @@
   function renderHelp() {
     const box = $("help-body");
     box.replaceChildren();
+    if (st.title) box.appendChild(h("p", "", "This table: " + st.title + "."));
     for (const s of st.help || []) {
       box.appendChild(h("h3", "", s.title));
       const ul = h("ul");
@@ -546,12 +631,13 @@
     else if (ev.key === "q") { ev.preventDefault(); leave(st && st.over); }
     else if (ev.key === "p") { ev.preventDefault(); pass(); }
     else if (ev.key === "c" && st && st.chat && !st.chatBarred) { ev.preventDefault(); $("chat-text").focus(); }
-    else if (/^[1-9]$/.test(ev.key)) { ev.preventDefault(); choose(Number(ev.key) - 1); }
+    else if (ev.key === "Escape" && menuPath.length) { ev.preventDefault(); menuBack(); }
+    else if (ev.key.length === 1 && MENU_KEYS.includes(ev.key)) { ev.preventDefault(); pick(MENU_KEYS.indexOf(ev.key)); }
   });
 
   // take draws a new state.
   function take(next) {
-    if (st && next.at !== st.at) asking = null;
+    if (st && (next.at !== st.at || next.ask !== st.ask)) { asking = null; menuPath = []; }
     st = next;
     got = performance.now();
     $("connection").hidden = true;

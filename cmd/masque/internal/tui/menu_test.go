@@ -1,0 +1,130 @@
+package tui
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/masque-games/masque/cmd/masque/internal/localsession"
+	"github.com/masque-games/masque/cmd/masque/internal/view"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
+)
+
+// decide plays one decision on the 80x24 screen m, choosing at random
+// among what the screen offers (stepping into a menu of choices in
+// steps), and fails when a menu has more than 3 pages.
+func decide(t *testing.T, m Model, rng *rand.Rand) Model {
+	t.Helper()
+	var cmd tea.Cmd
+	for depth := 0; cmd == nil; depth++ {
+		if p := m.choices.Paginator.TotalPages; p > 3 {
+			t.Fatalf("a menu of %d pages at 80x24 (%d lines):\n%s", p, len(m.labels), m.View())
+		}
+		if depth > 4 || len(m.labels) == 0 {
+			t.Fatalf("nothing to play at %v:\n%s", m.path, m.View())
+		}
+		n := rng.IntN(len(m.labels))
+		for range n {
+			m, _ = press(t, m, "down")
+		}
+		label := m.labels[n]
+		m, cmd = press(t, m, "enter")
+		if m.ask != nil {
+			m, cmd = press(t, m, "y")
+		}
+		if cmd == nil && len(m.path) == 0 {
+			t.Fatalf("enter on %q did nothing:\n%s", label, m.View())
+		}
+	}
+	return step(t, m, cmd())
+}
+
+// No menu of choices is longer than 3 pages at 80x24 in any game: a long
+// one (Grimm's Mask off! on every opponent and character, a Mascarade
+// swap or claim at 13 players) is chosen in steps.
+func TestMenusFitThreePagesAt80x24(t *testing.T) {
+	names := strings.Split("Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya,Lena,Misha,Nina,Oleg,Petya,Raya,Stas,Tanya,Ulya,Vera", ",")
+	for _, tc := range []struct {
+		game string
+		g    interface {
+			Configure(int, string, games.Loader) (games.Setup, error)
+		}
+		players  int
+		scenario string
+		moves    int
+	}{
+		{"mascarade", mascarade.Game{}, 13, "", 60},
+		{"mascarade", mascarade.Game{}, 6, "", 60},
+		{"mascarade2", mascarade2.Game{}, 12, "", 60},
+		{"grimm", grimm.Game{}, 5, "bets,jewels,abilities", 60},
+		{"mafia", nil, 12, "", 15},
+	} {
+		t.Run(fmt.Sprintf("%s-%d", tc.game, tc.players), func(t *testing.T) {
+			var setup games.Setup
+			if tc.g != nil {
+				var err error
+				if setup, err = tc.g.Configure(tc.players, tc.scenario, nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ls, err := localsession.New(names[:tc.players], 7, localsession.Options{Game: tc.game, Setup: setup, NightFloor: time.Hour, PublishKeys: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ls.Close()
+			rng := rand.New(rand.NewPCG(7, 99))
+			m := step(t, New(ls, Options{NoColor: true}), tea.WindowSizeMsg{Width: 80, Height: 24})
+			for moves := 0; moves < tc.moves; moves++ {
+				snap := waitTurn(t, ls)
+				if snap.Over {
+					break
+				}
+				m = step(t, m, SnapshotMsg{Snap: snap, At: t0})
+				m = decide(t, m, rng)
+			}
+		})
+	}
+}
+
+// A Mascarade seat's own card shows its face, marked "only you know",
+// when only the seat knows it (it swapped it in for real); a card
+// everyone saw at the deal and no swap touched stays face down.
+func TestMascaradeOwnKnownCard(t *testing.T) {
+	lt, err := scriptplay1Run(t, "game mascarade players=Anna,Boris,Sasha,Dima,Egor deal=Queen,Widow,Judge,King,Bishop,Thief\n"+
+		"Anna swap Boris yes\nBoris swap Sasha no\nSasha swap Dima yes\nDima swap Egor no\nEgor swap Dima yes\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Anna's turn: she swapped Boris's Widow in for real.
+	tv := func(seat int) *view.Table {
+		snap := lt.snap
+		snap.Seat = seat
+		m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
+		m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
+		m = step(t, m, SnapshotMsg{Snap: snap, Moves: lt.moves, At: t0})
+		return m.tv
+	}
+	anna := tv(0)
+	var own, boris view.Card
+	for _, s := range anna.Seats {
+		switch s.Name {
+		case "Anna":
+			own = s.Cards[0]
+		case "Boris":
+			boris = s.Cards[0]
+		}
+	}
+	if own.Face != view.KnownToYou || own.Name != "Widow" {
+		t.Errorf("Anna's own card %+v, want the Widow known to her", own)
+	}
+	if boris.Face != view.FaceDown || boris.Name != "" {
+		t.Errorf("Boris's card in Anna's view %+v, want face down", boris)
+	}
+}

@@ -1,0 +1,331 @@
+package main
+
+// Mafia vectors for the paths the bot games of vectors_mafia_test.go do
+// not reach (issue 24, item 18): a leave, with play going on after it; the
+// Butterfly's date eliminated; a draw round after the Commissar's
+// elimination. The bots play as in mafiaBotPlay, except where a steer
+// overrides one of their choices: every override is a legal move or
+// ballot, so the games are honest.
+
+import (
+	"hash/fnv"
+	"slices"
+	"testing"
+	"testing/cryptotest"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/mafia"
+	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// mafiaSteer overrides some of the bots' choices in a steered game. roles
+// holds every seat's role (the test plays every seat, so it knows them).
+type mafiaSteer struct {
+	// move, if not nil, may replace the bot's move m of seat in st.
+	move func(st *mafia.State, roles []engine.Card, seat engine.Seat, m engine.Move) engine.Move
+	// night, if not nil, may replace the bot's choice target for power.
+	night func(st *mafia.State, roles []engine.Card, seat engine.Seat, power uint8, target engine.Seat) engine.Seat
+	// stop, if not nil, ends the game early (an unfinished transcript)
+	// when it holds before a move or actions entry is due.
+	stop func(st *mafia.State) bool
+}
+
+// mafiaSteeredGame plays a bot game of Mafia like mafiaBotPlay, with the
+// steer's overrides, keys published.
+func mafiaSteeredGame(t *testing.T, file string, o mafia.Options, seed uint64, steer mafiaSteer) *local.Table {
+	t.Helper()
+	h := fnv.New64a()
+	h.Write([]byte(file))
+	cryptotest.SetGlobalRandom(t, h.Sum64())
+	enc, err := o.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := local.New(mafia.Game{}, o.Players, table.Options{Game: enc, PublishKeys: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := make([]*mafiabot.Player, len(o.Players))
+	for i := range bots {
+		b, err := mafiabot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots[i] = b.(*mafiabot.Player)
+	}
+	roles := func() []engine.Card {
+		out := make([]engine.Card, len(bots))
+		for i, b := range bots {
+			b.See(lt.Seats[i].Player, lt.Seats[i].Replica)
+			out[i] = b.Know.Role
+		}
+		return out
+	}
+	for range 5000 {
+		seat, kind, ok := lt.View().Expect()
+		if !ok {
+			return lt
+		}
+		st := lt.View().Rules().(*mafia.State)
+		if steer.stop != nil && (kind == table.BodyMove || kind == table.BodyActions) && steer.stop(st) {
+			return lt
+		}
+		me := lt.Seats[seat]
+		bots[seat].See(me.Player, me.Replica)
+		switch kind {
+		case table.BodyMove:
+			m, _, ok := bots[seat].Choose(st)
+			if !ok {
+				t.Fatalf("seat %d has no move", seat)
+			}
+			if steer.move != nil {
+				m = steer.move(st, roles(), seat, m)
+			}
+			if err := lt.Move(seat, m, nil); err != nil {
+				t.Fatal(err)
+			}
+		case table.BodyActions:
+			choices := map[uint8]engine.Seat{}
+			for _, d := range me.Player.Decisions(me.Replica) {
+				c := bots[seat].Decide(st, d)
+				if steer.night != nil {
+					c = steer.night(st, roles(), seat, d.Power, c)
+				}
+				choices[d.Power] = c
+			}
+			if err := lt.Actions(seat, choices); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			t.Fatalf("the table waits for seat %d's %s entry", seat, kind)
+		}
+	}
+	t.Fatal("the bots did not finish")
+	return nil
+}
+
+// seatOf returns the first seat whose role is r that is still living in
+// st, or -1.
+func seatOf(st *mafia.State, roles []engine.Card, r engine.Card) engine.Seat {
+	for p, k := range roles {
+		if k == r && st.Alive(engine.Seat(p)) {
+			return engine.Seat(p)
+		}
+	}
+	return -1
+}
+
+// The steered Mafia vectors' files.
+const (
+	mafiaLeaveDateFile = "honest-mafia-6-leave-date.masque"
+	mafiaDrawFile      = "honest-mafia-6-draw.masque"
+)
+
+// mafiaLeaveDateGame: 6 players, the Night Butterfly the only special, no
+// incident cards. On the first day's question the first Mafioso leaves
+// (eliminated at once; the question goes on, every other seat answering
+// no, so night 2 follows); on night 2 the other
+// Mafioso kills the Butterfly, whose date (her own choice) is then
+// eliminated too.
+func mafiaLeaveDateGame(t *testing.T) *local.Table {
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"},
+		Specials: []engine.Card{mafia.Butterfly}, NoIncidents: true}
+	left := false
+	return mafiaSteeredGame(t, mafiaLeaveDateFile, o, 24, mafiaSteer{
+		move: func(st *mafia.State, roles []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
+			if st.Phase() != mafia.PhaseHold {
+				return m
+			}
+			if !left && roles[seat] == mafia.Mafioso {
+				left = true
+				return engine.Move{Seat: seat, Kind: mafia.MoveLeave}
+			}
+			// Nobody asks for a vote: night 2 follows the question.
+			return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
+		},
+		night: func(st *mafia.State, roles []engine.Card, _ engine.Seat, power uint8, target engine.Seat) engine.Seat {
+			if power == mafia.PowerKill && st.Day() == 2 {
+				if b := seatOf(st, roles, mafia.Butterfly); b >= 0 {
+					return b
+				}
+			}
+			return target
+		},
+	})
+}
+
+// mafiaDrawGame: 6 players, the Commissar the only special, with incident
+// cards, dealt by the options' fixed deal (no shuffles: a smaller file;
+// the Mafiosi at seats 1 and 4, the Commissar at seat 2, the incident deck
+// in canonical order). Nobody asks for a vote on the first day; on night
+// 2 the mafia kill the Commissar, who answers with a pass: his
+// elimination brings a draw round (every living seat with fewer than
+// three cards draws one; the pile is not stale, so no shuffle). The
+// transcript stops when the day vote that follows is due: an unfinished
+// game, keys not published.
+func mafiaDrawGame(t *testing.T) *local.Table {
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"},
+		Specials: []engine.Card{mafia.Commissar},
+		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Civilian, mafia.Mafioso, mafia.Commissar, mafia.Civilian, mafia.Mafioso, mafia.Civilian},
+			Incidents: mafia.CanonicalIncidents()}}
+	drawn := false
+	return mafiaSteeredGame(t, mafiaDrawFile, o, 26, mafiaSteer{
+		move: func(st *mafia.State, roles []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
+			switch {
+			case st.Phase() == mafia.PhaseHold:
+				return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
+			case st.Phase() == mafia.PhaseNightAnswer && roles[seat] == mafia.Commissar && st.Day() == 2:
+				return engine.Move{Seat: seat, Kind: mafia.MovePass}
+			}
+			return m
+		},
+		night: func(st *mafia.State, roles []engine.Card, _ engine.Seat, power uint8, target engine.Seat) engine.Seat {
+			if power == mafia.PowerKill && st.Day() == 2 {
+				if c := seatOf(st, roles, mafia.Commissar); c >= 0 {
+					return c
+				}
+			}
+			return target
+		},
+		stop: func(st *mafia.State) bool {
+			if !drawn && st.Day() == 2 && !st.Alive(commissarSeat(st)) {
+				drawn = true
+			}
+			return drawn && st.Phase() == mafia.PhaseVote
+		},
+	})
+}
+
+// commissarSeat is the seat revealed as the Commissar in st, or -1.
+func commissarSeat(st *mafia.State) engine.Seat {
+	for p := range st.Players() {
+		if r, ok := st.Revealed(engine.Seat(p)); ok && r == mafia.Commissar {
+			return engine.Seat(p)
+		}
+	}
+	return -1
+}
+
+// TestMafiaPathVectorsReachTheirPaths checks that the steered games do
+// what their vectors say: a leave followed by more moves, the Butterfly's
+// date eliminated, a draw round after the Commissar's elimination.
+func TestMafiaPathVectorsReachTheirPaths(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two games through the real stack")
+	}
+	for _, c := range []struct {
+		file string
+		game func(*testing.T) *local.Table
+		want func(t *testing.T, events []string)
+	}{
+		{mafiaLeaveDateFile, mafiaLeaveDateGame, func(t *testing.T, ev []string) {
+			leave := slices.Index(ev, "leave")
+			if leave < 0 || leave == len(ev)-1 || !slices.Contains(ev[leave+1:], "move") {
+				t.Errorf("no move after a leave: %v", ev)
+			}
+			if !slices.Contains(ev, "date-eliminated") {
+				t.Errorf("the Butterfly's date is not eliminated: %v", ev)
+			}
+		}},
+		{mafiaDrawFile, mafiaDrawGame, func(t *testing.T, ev []string) {
+			if !slices.Contains(ev, "draw") {
+				t.Errorf("no draw round: %v", ev)
+			}
+		}},
+	} {
+		t.Run(c.file, func(t *testing.T) { c.want(t, mafiaEvents(t, c.game(t))) })
+	}
+	// The control: the unsteered 6-player game (no incident cards, no
+	// leave, no Butterfly) shows none of these events.
+	t.Run(mafiaHonest6, func(t *testing.T) {
+		ev := mafiaEvents(t, mafiaVectorGame6(t))
+		for _, e := range []string{"leave", "date-eliminated", "draw"} {
+			if slices.Contains(ev, e) {
+				t.Errorf("the unsteered game shows %q: %v", e, ev)
+			}
+		}
+		if !slices.Contains(ev, "move") {
+			t.Errorf("no move at all: %v", ev)
+		}
+	})
+}
+
+// mafiaEvents replays lt's transcript and lists what happened: "leave"
+// and "move" for moves, "date-eliminated" when the seat the date tally
+// named is eliminated, "draw" when a seat's hand grows after the opening.
+func mafiaEvents(t *testing.T, lt *local.Table) []string {
+	t.Helper()
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ev []string
+	opened := false
+	for k, e := range tr.Entries {
+		before := rt.Rules().(*mafia.State)
+		b, err := table.UnmarshalBody(e.Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Kind == table.BodyMove {
+			opened = true
+			if b.Move.Kind == mafia.MoveLeave {
+				ev = append(ev, "leave")
+			} else {
+				ev = append(ev, "move")
+			}
+		}
+		waitDate := before.Phase() == mafia.WaitDate
+		if err := rt.Apply(e); err != nil {
+			t.Fatalf("entry %d: %v", k, err)
+		}
+		after := rt.Rules().(*mafia.State)
+		if waitDate && after.Phase() != mafia.WaitDate {
+			ev = append(ev, "date-tallied")
+		}
+		if slices.Contains(ev, "date-tallied") && !slices.Contains(ev, "date-eliminated") {
+			for p := range after.Players() {
+				if before.Alive(engine.Seat(p)) && !after.Alive(engine.Seat(p)) && before.Phase() == mafia.WaitReveal {
+					if r, _ := after.Revealed(engine.Seat(p)); r != mafia.Butterfly {
+						ev = append(ev, "date-eliminated")
+					}
+				}
+			}
+		}
+		for p := range after.Players() {
+			if opened && len(after.Hand(engine.Seat(p))) > len(before.Hand(engine.Seat(p))) && !slices.Contains(ev, "draw") {
+				ev = append(ev, "draw")
+			}
+		}
+	}
+	return ev
+}
+
+// mafiaPathVectorSpecs are the steered games' vectors.
+func mafiaPathVectorSpecs() []vectorSpec {
+	const g = mafia.GameName
+	return []vectorSpec{
+		{
+			want: vectorCase{File: mafiaLeaveDateFile, Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
+				Description: "Mafia: 6 players, the Night Butterfly the only special (two Mafiosi), no incident cards, bots (seed 24) steered " +
+					"to legal choices: on the first day's question the first Mafioso leaves (move 5: its role revealed, its card key " +
+					"posted as a retirement, then the question goes on with the others answering no; docs/protocol.md §12.8); on night 2 " +
+					"the other Mafioso kills the Butterfly, and the date she chose is eliminated after her (the Butterfly's date, §12.5); " +
+					"the game then plays on to its end; keys published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaLeaveDateGame(t).Transcript()) },
+		},
+		{
+			want: vectorCase{File: mafiaDrawFile, Game: g, Valid: true, DealSource: dealFixed,
+				Description: "Mafia: 6 players, the Commissar the only special, with incident cards, dealt by the options' fixed deal " +
+					"(docs/protocol.md §2.2.3: roles and incident deck face up in the given order, no shuffle; Mafiosi at seats 1 and 4, " +
+					"the Commissar at seat 2), bots (seed 26) steered to legal choices: nobody asks for a vote on the first day; on night 2 " +
+					"the mafia kill the Commissar, who passes (a night answer); his elimination brings a draw round " +
+					"(docs/protocol.md §12.6: each living seat with fewer than three cards draws the pile's top, one batch of views). " +
+					"The transcript stops when the next day vote is due: unfinished, keys not published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaDrawGame(t).Transcript()) },
+		},
+	}
+}
