@@ -95,7 +95,10 @@ const (
 	// (every target, in ballot order, when Seats is empty). Every seat
 	// publishes decryption shares; the table feeds the rules one [Fact]
 	// per target, in order: Slot FactTally, Seat the target, Count the
-	// number of ballots naming it.
+	// number of ballots naming it. With AddPowers, the ballots of those
+	// powers (over the same targets, in the same order) are added to
+	// Power's before anything is opened: a count then says how many
+	// ballots of all these powers named the target, never which power's.
 	EffectTally
 	// EffectCheck: every seat in Seats, in seat order, posts one
 	// ciphertext, proven to be either a re-masking of component Comp of
@@ -201,6 +204,9 @@ type Effect struct {
 	// order; TargetSlots[k] is the slot of Targets[k]'s card (EffectCheck).
 	Targets     []Seat
 	TargetSlots []Slot
+	// AddPowers: EffectTally's further powers whose ballots are added to
+	// Power's before opening (empty: Power's alone).
+	AddPowers []uint8
 	// SelfAllowed: an EffectBallot voter may name itself.
 	SelfAllowed bool
 	// Roles: EffectBallot's and EffectCheck's list of every kind the

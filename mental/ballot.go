@@ -325,6 +325,24 @@ func AddBallots(bs ...*Ballot) (BallotSum, error) {
 	return sum, nil
 }
 
+// Plus returns the component-wise sum of s and o, two sums over the same
+// targets (SPEC.md §3.8): entry i then counts the ballots of both naming
+// target i, without telling which sum they came from. It copies; s and o
+// are unchanged.
+func (s BallotSum) Plus(o BallotSum) (BallotSum, error) {
+	if len(s) != len(o) {
+		return nil, fmt.Errorf("mental: adding a tally of %d entries to one of %d", len(o), len(s))
+	}
+	sum := make(BallotSum, len(s))
+	for i := range s {
+		if s[i].A == nil || s[i].B == nil || o[i].A == nil || o[i].B == nil {
+			return nil, fmt.Errorf("mental: tally entry %d is missing", i)
+		}
+		sum[i] = Ciphertext{A: ristretto255.NewIdentityElement().Add(s[i].A, o[i].A), B: ristretto255.NewIdentityElement().Add(s[i].B, o[i].B)}
+	}
+	return sum, nil
+}
+
 // Component returns entry i of the sum as a width-1 card, the only thing
 // the table decrypts (SPEC.md §3.8): every seat publishes
 // [SecretKey.Share] of it, checked with [VerifyShare]; [OpenTally] turns

@@ -172,7 +172,34 @@ func TestBallotTally(t *testing.T) {
 			t.Errorf("component %d: tally %d, want %d", i, got, want[i])
 		}
 	}
+	// Two sums added (SPEC §3.8): the counts add, the parts are unchanged.
+	first, err := AddBallots(bs[:3]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, err := AddBallots(bs[3:]...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := first.Plus(rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if both[i].A.Equal(sum[i].A) != 1 || both[i].B.Equal(sum[i].B) != 1 {
+			t.Errorf("component %d: the sum of two sums is not the sum of all ballots", i)
+		}
+	}
+	again, _ := AddBallots(bs[:3]...)
+	for i := range n {
+		if first[i].A.Equal(again[i].A) != 1 || first[i].B.Equal(again[i].B) != 1 {
+			t.Errorf("component %d: Plus changed its receiver", i)
+		}
+	}
 	// Errors.
+	if _, err := first.Plus(rest[:n-1]); err == nil {
+		t.Error("sums of different sizes added")
+	}
 	if _, err := sum.Component(n); err == nil {
 		t.Error("component out of range accepted")
 	}

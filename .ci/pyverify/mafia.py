@@ -302,11 +302,31 @@ class Mafia:
                                  'it component 2: the documents are unclear here')
             parts.append(('check', pd))
         self.phase = 'wait'; self.waiting = 'kill'
-        tal = [(KILL, None)] + ([(MADKILL, None)] if MADKILL in self.asked else [])
+        if self.attacks_added():
+            # protocol.md §12.5 item 6: one tally of the kill adding the Madman's (who attacked whom stays hidden)
+            tal = [(KILL, None, (MADKILL,))]
+        else:
+            tal = [(KILL, None)] + ([(MADKILL, None)] if MADKILL in self.asked else [])
         return [('actions', T, parts), ('tally', tal)]
+
+    def attacks_added(self):
+        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill has one holder in play"""
+        if MADKILL not in self.asked: return False
+        if self.in_play(DON): return True
+        live = lambda k: self.roles.count(k) - sum(1 for s, r in self.known.items() if r == k and s not in self.alive)
+        return sum(live(k) for k in self.kill_holders()) == 1
 
     def tallied(self, facts):
         w = self.waiting
+        if w == 'kill' and self.attacks_added():
+            cs = [c for _, c in facts]
+            if len(cs) != len(self.T) or sum(cs) != 2: raise RuleFault('invalid', 'the attacks\' tally is not two votes')
+            self.madvictim = None
+            vs = [self.T[i] for i, c in enumerate(cs) if c > 0]
+            self.note('night %d: attacked %s' % (self.day, vs))
+            self.attacked = list(vs); self.aqueue = list(vs); self.dying = []
+            self.saved = set(); self.dated = set(); self.butterfly_hit = False
+            return self.protect(vs)
         if w == 'kill':
             nT = len(self.T)
             kc = [c for _, c in facts[:nT]]

@@ -31,8 +31,11 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
                 more = m.actions_done(dict(parts=e[2]))
             elif k == 'tally':
                 facts=[]
-                for p, seats in e[1]:
+                for part in e[1]:
+                    p, seats = part[0], part[1]
                     T, counts = tallies[p]
+                    for ap in (part[2] if len(part) > 2 else ()):
+                        counts = [x + y for x, y in zip(counts, tallies[ap][1])]
                     for s in (T if seats is None else seats): facts.append((s, counts[T.index(s)]))
                 more = m.tallied(facts)
             elif k == 'coin': more = m.coin(bytes(rnd.getrandbits(8) for _ in range(32)), 0)

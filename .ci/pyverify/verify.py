@@ -364,10 +364,17 @@ def verify(data):
                     rq['snap'] = [slots[s] for s in rq['slots']]
             if queue and queue[0]['kind'] == 'tally' and 'snap' not in queue[0]:
                 rq = queue[0]; snap = []
-                for power, seats in rq['parts']:
+                for part in rq['parts']:
+                    # (power, seats) or (power, seats, added powers): protocol.md §5, a part may add powers
+                    power, seats = part[0], part[1]
                     tl = T['tallies'].get(power)
                     if tl is None: raise Fault('invalid', 'a tally of power %d without ballots' % power)
                     targets, sums = tl
+                    for ap in (part[2] if len(part) > 2 else ()):
+                        more_tl = T['tallies'].get(ap)
+                        if more_tl is None or more_tl[0] != targets:
+                            raise Fault('invalid', 'a tally of power %d adds power %d, not over its targets' % (power, ap))
+                        sums = [(r255.padd(S[0], E[0]), r255.padd(S[1], E[1])) for S, E in zip(sums, more_tl[1])]
                     for s in (targets if seats is None else seats):
                         if s not in targets: raise Fault('invalid', 'tally of seat %d not a target' % s)
                         snap.append((s, sums[targets.index(s)]))

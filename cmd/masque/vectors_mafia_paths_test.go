@@ -121,7 +121,41 @@ func seatOf(st *mafia.State, roles []engine.Card, r engine.Card) engine.Seat {
 const (
 	mafiaLeaveDateFile = "honest-mafia-6-leave-date.masque"
 	mafiaDrawFile      = "honest-mafia-6-draw.masque"
+	mafiaAttacksFile   = "honest-mafia-12-attacks.masque"
 )
+
+// mafiaAttacksGame: 12 players, the Don and the Madman the only specials
+// (two Mafiosi, eight Civilians), no incident cards, dealt by the options'
+// fixed deal (the Don at seat 0, the Madman at seat 1); nobody asks for a
+// vote on the first day; on night 2 the Don attacks seat 5 and the Madman
+// seat 8, and both attacks open as one tally of the two powers' ballots
+// added (docs/protocol.md §12.5 item 6): counts 1 at seats 5 and 8, which
+// do not say whose attack is whose. The transcript stops when the day
+// vote of day 2 is due.
+func mafiaAttacksGame(t *testing.T) *local.Table {
+	civ := mafia.Civilian
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya", "Igor", "Katya", "Lena", "Misha", "Nina"},
+		Specials: []engine.Card{mafia.Don, mafia.Madman}, NoIncidents: true,
+		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Don, mafia.Madman, mafia.Mafioso, mafia.Mafioso, civ, civ, civ, civ, civ, civ, civ, civ}}}
+	return mafiaSteeredGame(t, mafiaAttacksFile, o, 27, mafiaSteer{
+		move: func(st *mafia.State, _ []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
+			if st.Phase() == mafia.PhaseHold {
+				return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
+			}
+			return m
+		},
+		night: func(st *mafia.State, roles []engine.Card, seat engine.Seat, power uint8, target engine.Seat) engine.Seat {
+			switch {
+			case st.Day() == 2 && power == mafia.PowerKill && roles[seat] == mafia.Don:
+				return 5
+			case st.Day() == 2 && power == mafia.PowerMadman:
+				return 8
+			}
+			return target
+		},
+		stop: func(st *mafia.State) bool { return st.Day() == 2 && st.Phase() == mafia.PhaseVote },
+	})
+}
 
 // mafiaLeaveDateGame: 6 players, the Night Butterfly the only special, no
 // incident cards. On the first day's question the first Mafioso leaves
@@ -326,6 +360,16 @@ func mafiaPathVectorSpecs() []vectorSpec {
 					"(docs/protocol.md §12.6: each living seat with fewer than three cards draws the pile's top, one batch of views). " +
 					"The transcript stops when the next day vote is due: unfinished, keys not published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaDrawGame(t).Transcript()) },
+		},
+		{
+			want: vectorCase{File: mafiaAttacksFile, Game: g, Valid: true, DealSource: dealFixed,
+				Description: "Mafia: 12 players, the Don and the Madman the only specials, no incident cards, dealt by the options' fixed " +
+					"deal (the Don at seat 0, the Madman at seat 1, Mafiosi at seats 2 and 3), bots (seed 27) steered to legal choices: " +
+					"nobody asks for a vote on the first day; on night 2 the Don attacks seat 5 and the Madman seat 8, and the two attacks " +
+					"open as one tally of power 1 adding power 2 (docs/protocol.md §5, §12.5 item 6; mental SPEC.md §3.8): counts 1 at " +
+					"seats 5 and 8, 0 elsewhere, not saying whose attack is whose; both die. The transcript stops when the day vote of " +
+					"day 2 is due: unfinished, keys not published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaAttacksGame(t).Transcript()) },
 		},
 	}
 }

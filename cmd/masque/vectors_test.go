@@ -295,6 +295,11 @@ func TestGenerateConformanceVectors(t *testing.T) {
 			limit = 256 << 10
 		case strings.Contains(name, "-grimm-"):
 			limit = 64 << 10
+		case strings.HasPrefix(name, "honest-mafia-12-"):
+			// Twelve seats, the fewest that deal both the Don and the
+			// Madman: the views of twelve role tuples and twelve
+			// actions entries of two ballots over twelve targets.
+			limit = 224 << 10
 		case strings.HasPrefix(name, "honest-mafia-"):
 			// A Mafia deal shuffles role tuples of five components (and
 			// the 20 incident cards) by every seat.
@@ -324,8 +329,10 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// role tuples, every night's proven ballots), its tie coin's game 80
 	// KiB more, the games of a leave, the Butterfly's date and a draw round
 	// (issue 24) about 150 KiB more, and Grimm's game of fixed rounds with
-	// Master of the game and a seat out of tokens about 110 KiB.
-	if total > 1600<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.56 MiB", total)
+	// Master of the game and a seat out of tokens about 110 KiB; Mafia's
+	// attacks opened as one added tally (issue 27) about 210 KiB, at 12
+	// seats, the fewest that deal both the Don and the Madman.
+	if total > 1800<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 1.76 MiB", total)
 	}
 }

@@ -411,9 +411,15 @@ func (s *State) startNight() []engine.Effect {
 			Slots: slices.Clone(slots), Cards: []engine.Card{Commissar}, Roles: s.RoleKinds(), Comp: comp,
 			Targets: slices.Clone(s.targets), TargetSlots: slices.Clone(slots), Neutral: NotMafia})
 	}
-	eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill})
-	if slices.Contains(s.powers, PowerMadman) {
-		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerMadman})
+	switch {
+	case s.AttacksMerged():
+		// One tally of both attacks: it names the attacked, not by whom.
+		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, AddPowers: []uint8{PowerMadman}})
+	case slices.Contains(s.powers, PowerMadman):
+		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill},
+			engine.Effect{Kind: engine.EffectTally, Power: PowerMadman})
+	default:
+		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill})
 	}
 	s.phase = WaitKill
 	return eff
@@ -636,6 +642,9 @@ func tallies(facts []engine.Fact, seats []engine.Seat, k int) ([][]int, error) {
 }
 
 func (s *State) learnKill(facts []engine.Fact) ([]engine.Effect, error) {
+	if s.AttacksMerged() {
+		return s.learnAttacks(facts)
+	}
 	k := 1
 	mad := slices.Contains(s.powers, PowerMadman)
 	if mad {
@@ -711,11 +720,38 @@ func (s *State) learnCoin(facts []engine.Fact) ([]engine.Effect, error) {
 	return s.attackVictims(v), nil
 }
 
+// learnAttacks reads the one tally of the mafia's kill and the Madman's
+// ballots added together: two votes in all, one by each; the seats with a
+// count are attacked (one seat when both named it).
+func (s *State) learnAttacks(facts []engine.Fact) ([]engine.Effect, error) {
+	t, err := tallies(facts, s.targets, 1)
+	if err != nil {
+		return nil, err
+	}
+	var victims []engine.Seat
+	sum := 0
+	for i, c := range t[0] {
+		sum += c
+		if c > 0 {
+			victims = append(victims, s.targets[i])
+		}
+	}
+	if sum != 2 {
+		return nil, factsErr("the attacks' tally is %d ballots, want the mafia's and the Madman's", sum)
+	}
+	return s.attack(victims), nil
+}
+
 func (s *State) attackVictims(mafia engine.Seat) []engine.Effect {
 	victims := []engine.Seat{mafia}
 	if s.madVictim != NoSeat && s.madVictim != mafia {
 		victims = append(victims, s.madVictim)
 	}
+	return s.attack(victims)
+}
+
+// attack marks victims attacked and asks their protection.
+func (s *State) attack(victims []engine.Seat) []engine.Effect {
 	slices.Sort(victims)
 	for _, p := range victims {
 		s.attacked[p] = true

@@ -350,7 +350,11 @@ func (s *State) Holds() []int8 { return slices.Clone(s.hold) }
 
 // InPlay reports whether role r is in the deck and not yet revealed
 // dead (it may be any living seat's).
-func (s *State) InPlay(r engine.Card) bool {
+func (s *State) InPlay(r engine.Card) bool { return s.inPlay(r) > 0 }
+
+// inPlay counts the cards of role r in the deck not yet revealed by an
+// elimination (public: the deck is public and every elimination reveals).
+func (s *State) inPlay(r engine.Card) int {
 	n := 0
 	for _, c := range s.deck {
 		if c == r {
@@ -362,7 +366,23 @@ func (s *State) InPlay(r engine.Card) bool {
 			n--
 		}
 	}
-	return n > 0
+	return n
+}
+
+// AttacksMerged reports whether tonight's kill tally and the Madman's
+// are one tally of their ballots added together (docs/mafia.md §11.3,
+// L2): the Madman has a ballot of his own and the mafia's kill has one
+// holder in play (the Don, or a lone kill holder), so its ballots sum to
+// one vote and no majority needs the counts apart.
+func (s *State) AttacksMerged() bool {
+	if !slices.Contains(s.powers, PowerMadman) {
+		return false
+	}
+	n := 0
+	for _, r := range s.KillRoles() {
+		n += s.inPlay(r)
+	}
+	return s.InPlay(Don) || n == 1
 }
 
 // MafiaAlive and CiviliansAlive count the living players of each side:

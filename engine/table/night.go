@@ -132,7 +132,7 @@ func (s *state) queueAction(t *Table, ef engine.Effect) error {
 func cloneEffect(ef engine.Effect) engine.Effect {
 	ef.Slots, ef.Seats, ef.Cards = slices.Clone(ef.Slots), slices.Clone(ef.Seats), slices.Clone(ef.Cards)
 	ef.Comps, ef.Targets, ef.TargetSlots = slices.Clone(ef.Comps), slices.Clone(ef.Targets), slices.Clone(ef.TargetSlots)
-	ef.Roles = slices.Clone(ef.Roles)
+	ef.Roles, ef.AddPowers = slices.Clone(ef.Roles), slices.Clone(ef.AddPowers)
 	return ef
 }
 
@@ -142,7 +142,12 @@ func cloneEffect(ef engine.Effect) engine.Effect {
 // shares entry per seat opens them all, and the rules learn their facts
 // together, part by part.
 func (s *state) queueTally(t *Table, ef engine.Effect) error {
-	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats)}
+	for i, pw := range ef.AddPowers {
+		if pw == ef.Power || slices.Contains(ef.AddPowers[:i], pw) {
+			return fmt.Errorf("internal: a tally of power %d adding powers %v", ef.Power, ef.AddPowers)
+		}
+	}
+	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats), AddPowers: slices.Clone(ef.AddPowers)}
 	if k := len(s.pending); k > 0 {
 		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions {
 			last.Parts = append(slices.Clip(last.Parts), part)
@@ -165,6 +170,17 @@ func (s *state) snapshotTally(r *Request) error {
 		if !ok {
 			return fmt.Errorf("internal: a tally of power %d, for which nobody posted ballots", part.Power)
 		}
+		sum := tl.sum
+		for _, pw := range part.AddPowers {
+			more, ok := s.tallies[pw]
+			if !ok || !slices.Equal(more.targets, tl.targets) {
+				return fmt.Errorf("internal: a tally of power %d adding power %d, whose ballots are not over its targets %v", part.Power, pw, tl.targets)
+			}
+			var err error
+			if sum, err = sum.Plus(more.sum); err != nil {
+				return err
+			}
+		}
 		targets := part.Seats
 		if len(targets) == 0 {
 			targets = tl.targets
@@ -174,7 +190,7 @@ func (s *state) snapshotTally(r *Request) error {
 			if i < 0 {
 				return fmt.Errorf("internal: a tally of power %d at seat %d, not one of its targets %v", part.Power, target, tl.targets)
 			}
-			c, err := tl.sum.Component(i)
+			c, err := sum.Component(i)
 			if err != nil {
 				return err
 			}

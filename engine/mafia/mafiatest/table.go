@@ -382,7 +382,11 @@ func (t *Table) tally(e engine.Effect) {
 		at = t.btargets[e.Power]
 	}
 	for _, p := range at {
-		t.facts = append(t.facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: t.ballots[e.Power][p]})
+		n := t.ballots[e.Power][p]
+		for _, pw := range e.AddPowers {
+			n += t.ballots[pw][p]
+		}
+		t.facts = append(t.facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: n})
 	}
 }
 

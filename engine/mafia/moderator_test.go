@@ -1,0 +1,177 @@
+package mafia_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/mafia/mafiatest"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/mental"
+)
+
+// Issue 27 (docs/mafia.md §11): the public transcript tells no more than
+// the book's moderator announces. These tests play pairs of games the
+// moderator would announce identically and compare what is public.
+
+var names12 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina", ",")
+
+var roles12 = []engine.Card{mafia.Don, mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse,
+	mafia.Butterfly, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// nightScript is a 12-player game without incident cards: the deal (role
+// per seat), nobody votes on the first day, then night 2's choices by
+// role: the Don's and the Madman's victims, the Nurse's save, the
+// Butterfly's date and the Commissar's check (seats).
+func nightScript(deal []engine.Card, don, mad, save, date, check int) string {
+	var b strings.Builder
+	var rs []string
+	seat := map[engine.Card]int{}
+	for i, r := range deal {
+		rs = append(rs, mafia.CardName(r))
+		if _, ok := seat[r]; !ok {
+			seat[r] = i
+		}
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12, ","), strings.Join(rs, ","))
+	for _, n := range names12 {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	fmt.Fprintf(&b, "%s kill %s\n", names12[seat[mafia.Don]], names12[don])
+	fmt.Fprintf(&b, "%s kill %s\n", names12[seat[mafia.Madman]], names12[mad])
+	fmt.Fprintf(&b, "%s save %s\n", names12[seat[mafia.Nurse]], names12[save])
+	fmt.Fprintf(&b, "%s date %s\n", names12[seat[mafia.Butterfly]], names12[date])
+	fmt.Fprintf(&b, "%s check %s\n", names12[seat[mafia.Commissar]], names12[check])
+	return b.String()
+}
+
+// nightRecord plays src on the fake table and returns what night 2 made
+// public: every effect the rules asked after the first day's last answer
+// (kinds, powers, seats, targets) and every fact the table opened.
+func nightRecord(t *testing.T, src string) string {
+	t.Helper()
+	_, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	return fmt.Sprintf("effects %+v\nfacts %+v\nphase %v", tab.Last, tab.Facts, tab.State.Phase())
+}
+
+// otherThan returns a random seat not in not.
+func otherThan(r *rand.Rand, not ...int) int {
+	for {
+		if p := r.IntN(12); !slices.Contains(not, p) {
+			return p
+		}
+	}
+}
+
+// The mafia's victim and the Madman's are public only as "attacked"
+// (the book's moderator: "объявляет кого "убили""), never by whom: across
+// random deals and choices, the game where the Don names a and the
+// Madman b, the game where they swap, and the game where the Don and the
+// Madman swap seats, make the same night public, effect by effect and
+// fact by fact. Fails with two tallies (leak L2, docs/mafia.md §11.3).
+func TestMafiaAttackersUnattributed(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 2))
+	for game := range 40 {
+		deal := slices.Clone(roles12)
+		r.Shuffle(len(deal), func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		don, mad := slices.Index(deal, mafia.Don), slices.Index(deal, mafia.Madman)
+		nurse, bfly, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Butterfly), slices.Index(deal, mafia.Commissar)
+		a := otherThan(r, don, mad)
+		b := otherThan(r, don, mad, a)
+		// Her date dies with the Butterfly: not the Don or the Madman,
+		// whose revealed roles would tell the swapped deals apart.
+		save, date, check := otherThan(r, nurse), otherThan(r, bfly, don, mad), otherThan(r, comm)
+		swapped := slices.Clone(deal)
+		swapped[don], swapped[mad] = mafia.Madman, mafia.Don
+		base := nightRecord(t, nightScript(deal, a, b, save, date, check))
+		for _, other := range []struct{ what, src string }{
+			{"the attackers swap victims", nightScript(deal, b, a, save, date, check)},
+			{"the Don and the Madman swap seats", nightScript(swapped, a, b, save, date, check)},
+		} {
+			if got := nightRecord(t, other.src); got != base {
+				t.Fatalf("game %d: %s changes what is public:\n%s\nvs\n%s", game, other.what, base, got)
+			}
+		}
+	}
+}
+
+// publicRecord replays a real transcript and returns what it shows
+// everyone: each entry's author, kind and size, and every value opened
+// publicly (tally counts, revealed roles).
+func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
+	t.Helper()
+	tb, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec []string
+	for _, e := range tr.Entries {
+		b, err := table.UnmarshalBody(e.Body, 1)
+		if err != nil {
+			t.Fatalf("entry %d: %v", e.Pos, err)
+		}
+		rec = append(rec, fmt.Sprintf("entry %d seat %d %v %d bytes", e.Pos, e.Seat, b.Kind, len(e.Body)))
+		if err := tb.Apply(e); err != nil {
+			t.Fatalf("entry %d: %v", e.Pos, err)
+		}
+		for _, r := range tb.CompletedAll() {
+			if r.Kind != engine.EffectTally {
+				continue
+			}
+			for k, target := range r.Targets {
+				var all [][]*mental.Element
+				for i := range r.Seats {
+					all = append(all, r.Shares[i][k])
+				}
+				m, err := mental.Open(r.Cards[k], all)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := mental.TallyCount(m[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec = append(rec, fmt.Sprintf("  tally at seat %d: %d", target, c))
+			}
+		}
+	}
+	return append(rec, fmt.Sprintf("opened %v", tb.Opened()))
+}
+
+// Through the real stack (every ballot proven, every tally opened by
+// shares): the Don attacks Igor and the Madman Katya, or the other way
+// round; the Nurse saves Igor. The transcripts differ in no entry's
+// kind, author or size and in no opened value.
+func TestRealMafiaAttackersUnattributed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 12-seat game through the real stack")
+	}
+	igor, katya := slices.Index(names12, "Igor"), slices.Index(names12, "Katya")
+	lena, clara := slices.Index(names12, "Lena"), slices.Index(names12, "Clara")
+	var recs [2][]string
+	for i, v := range [][2]int{{igor, katya}, {katya, igor}} {
+		src := nightScript(roles12, v[0], v[1], igor, lena, clara) + "expect alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Lena,Misha,Nina\n"
+		lt, err := localplay.Run(mafia.Game{}, []byte(src), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs[i] = publicRecord(t, lt.Transcript())
+	}
+	if !slices.Equal(recs[0], recs[1]) {
+		for k := range min(len(recs[0]), len(recs[1])) {
+			if recs[0][k] != recs[1][k] {
+				t.Fatalf("line %d differs: %q vs %q", k, recs[0][k], recs[1][k])
+			}
+		}
+		t.Fatalf("the records differ in length: %d vs %d", len(recs[0]), len(recs[1]))
+	}
+}
