@@ -343,6 +343,7 @@ class Grimm:
         return [('peek', [d[0]], p), ('shuffle', d, None)]
     def settled(self, r):
         p, kind, c, _ = r
+        if kind == 'maybet': return not self.can_take_bet(p)
         if self.unmasked(p): return True
         if kind == 'maydraw': return not self.deck and not self.discard()
         if kind in ('bane', 'boon'): return c in self.broken or p in self.tokens[c]
@@ -470,6 +471,15 @@ class Grimm:
         return args[0]
     def respond(self, seat, mk, args):
         p, kind, c0, causer = self.pending[0]
+        if kind == 'maybet':                                  # §9.6: a bet now, or on a later turn
+            if mk == BET:
+                self.argc(args, 0, 0)
+                return self.bet_look(seat)                    # the response stays queued until the pick
+            if mk == END:
+                self.argc(args, 0, 0)
+                self.pending.pop(0)
+                return self.advance()
+            self.rule('wrong-move')
         if (kind == 'maydraw') != (mk in (DRAW, END)): self.rule('wrong-move')
         if mk in (DRAW, END):
             self.argc(args, 0, 0)
@@ -510,6 +520,8 @@ class Grimm:
             eff = [('prove', sl, 1, [c0], seat)]
             if causer != seat: self.roses[causer] += 2 if kind == 'guess' else 1
             eff += self.unmask(sl, c0)
+            if not self.round_done and self.can_take_bet(seat):
+                self.pending.insert(0, (seat, 'maybet', 0, seat))  # §9.4 may-bet
             return eff + self.advance()
         if mk == WIN:
             if kind != 'boon': self.rule('wrong-move')
@@ -642,6 +654,9 @@ class Grimm:
         self.bet_held[args[0]] = seat
         rest = [s for s in deck if s != args[0]]
         eff = [('shuffle', rest, None)] if len(rest) > 1 else []
+        if self.pending and self.pending[0][1] == 'maybet' and self.pending[0][0] == seat:
+            self.pending.pop(0); self.bet_taken.add(seat)     # taken at the unmasking: what was going on goes on
+            return eff + self.advance()
         if self.unmasked(seat):
             self.bet_taken.add(seat)
             if self.hand(seat): self.phase = 'handgive'; return eff

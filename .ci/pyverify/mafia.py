@@ -18,18 +18,18 @@ ROLE_NAMES = ['Civilian', 'Commissar', 'Nurse', 'Night Butterfly', 'Mafioso', 'D
 INCIDENTS = [7] * 4 + [8] * 3 + [9] * 3 + [10] * 4 + [11] * 3 + [12] * 3       # protocol.md §2.2.3
 
 def counts(n):
-    """(civilian specials C, mafia specials D, mafiosi M) for n players (protocol.md §2.2.3)"""
-    if 4 <= n <= 5: return 0, 0, 1
-    if 6 <= n <= 8: return 1, 0, 2
-    if 9 <= n <= 11: return 2, 1, 2
-    if 12 <= n <= 14: return 3, 2, 2
-    if 15 <= n <= 18: return 3, 2, 3
+    """(civilian specials C, mafia specials D, mafiosi M, civilians at most V) for n players (protocol.md §2.2.3)"""
+    if 4 <= n <= 5: return 0, 0, 1, 4
+    if 6 <= n <= 8: return 1, 0, 2, 5
+    if 9 <= n <= 11: return 2, 1, 2, 6
+    if 12 <= n <= 14: return 3, 2, 2, 7
+    if 15 <= n <= 18: return 3, 2, 3, 10
     raise ValueError('players')
 
 def role_deck(n, specials):
-    C, D, M = counts(n)
-    ms = [s for s in specials if s in (DON, MADMAN)]
-    deck = list(specials) + [MAFIOSO] * (D + M - len(ms))
+    C, D, M, V = counts(n)
+    if n - len(specials) - M > V: raise ValueError('too few specials')
+    deck = list(specials) + [MAFIOSO] * M
     deck += [CIV] * (n - len(deck))
     return sorted(deck)
 
@@ -48,7 +48,7 @@ def parse_options(b, roster_names):
     m = r.u8(); sp = list(r.take(m))
     if sp != sorted(set(sp)) or any(s not in (COMM, NURSE, BUTTERFLY, DON, MADMAN) for s in sp):
         raise ValueError('specials')
-    C, D, M = counts(n)
+    C, D, M, V = counts(n)
     if sum(1 for s in sp if s in (COMM, NURSE, BUTTERFLY)) > C or sum(1 for s in sp if s in (DON, MADMAN)) > D:
         raise ValueError('too many specials')
     o['specials'] = sp

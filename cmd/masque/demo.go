@@ -107,7 +107,7 @@ type demoPeer struct {
 }
 
 func runDemo(ctx context.Context, a *app, o demoOptions) error {
-	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}

@@ -87,14 +87,60 @@ func rosterGame(r *ledger.Roster) string {
 	return title
 }
 
-// gameSetup checks --game, --scenario and --players (at most most) for a
-// table of game and returns the game's setup. Every error is a usage
-// error (exit status 2).
-func gameSetup(game, scenario string, players, most int) (games.Setup, error) {
-	g, err := registry.Lookup(game)
-	if err != nil {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--game %q: want %s", game, strings.Join(registry.Names(), " or "))}
+// findGame returns the game a person named with --game: its name, in any
+// case ("Mafia"), or an error that suggests the nearest name, if one is
+// near, and lists them all.
+func findGame(name string) (games.Game, error) {
+	all := registry.All()
+	for _, g := range all {
+		if strings.EqualFold(g.Name(), name) {
+			return g, nil
+		}
 	}
+	names := registry.Names()
+	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	best, dist := "", 0
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(name), n); best == "" || d < dist {
+			best, dist = n, d
+		}
+	}
+	if dist <= max(2, len(best)/3) {
+		return nil, &exitError{code: 2, err: fmt.Errorf("--game %q: no such game", name), hint: fmt.Sprintf("did you mean --game %s? (the games: %s)", best, list)}
+	}
+	return nil, &exitError{code: 2, err: fmt.Errorf("--game %q: no such game", name), hint: "choose --game " + list}
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// gameSetup checks --game (setting it to the game's own name, whatever
+// its case), --scenario and --players (at most most) for a table and
+// returns the game's setup. Every error is a usage error (exit status 2).
+func gameSetup(game *string, scenario string, players, most int) (games.Setup, error) {
+	g, err := findGame(*game)
+	if err != nil {
+		return nil, err
+	}
+	*game = g.Name()
 	lo, hi := g.Players()
 	hi = min(hi, most)
 	if scenario != "" && g.SetupHelp().Usage == "" {
@@ -102,7 +148,7 @@ func gameSetup(game, scenario string, players, most int) (games.Setup, error) {
 			hint: g.SetupHelp().Default}
 	}
 	if players < lo || players > hi {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, game, lo, hi),
+		return nil, &exitError{code: 2, err: fmt.Errorf("--players %d: %s is for %d..%d", players, *game, lo, hi),
 			hint: fmt.Sprintf("choose --players from %d to %d", lo, hi)}
 	}
 	setup, err := g.Configure(players, scenario, os.ReadFile)

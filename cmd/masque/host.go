@@ -20,6 +20,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/libp2p/go-libp2p/core/peer"
 	ma "github.com/multiformats/go-multiaddr"
@@ -447,7 +449,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	} else {
 		r.printf("transcript: %s (%d entries)", path, len(tr.Entries))
 		if chatPath != "" {
-			r.printf("table chat: %s (%d messages; 'masque replay %s' shows them)", chatPath, chatCount, path)
+			r.printf("table chat: %s (%d %s; 'masque replay %s' shows them)", chatPath, chatCount, plural(chatCount, "message", "messages"), path)
 		}
 	}
 	switch {
@@ -683,6 +685,9 @@ table instead.` + "\n\n" + configHelp,
   masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkTableName("--name", o.name); err != nil {
+				return err
+			}
 			r, err := newNetRun(a, o.netOptions, cmd.Flags().Changed("seed"))
 			if err != nil {
 				return err
@@ -716,6 +721,24 @@ const defaultWaitSeats = 30 * time.Minute
 // left does not hold the table for ever.
 const defaultMoveTime = 5 * time.Minute
 
+// checkTableName checks a table's name given with flag: at most 64 bytes
+// of printable text (it is shown in every lobby and on every screen).
+func checkTableName(flag, name string) error {
+	switch {
+	case len(name) > 64:
+		return &exitError{code: 2, err: fmt.Errorf("%s: at most 64 bytes, got %d", flag, len(name))}
+	case !utf8.ValidString(name):
+		return &exitError{code: 2, err: fmt.Errorf("%s %q: not UTF-8 text", flag, name)}
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) && r != ' ' {
+			return &exitError{code: 2, err: fmt.Errorf("%s %q: a table's name is one line of printable text (%U is not)", flag, name, r),
+				hint: "choose a name of letters, digits, spaces and punctuation"}
+		}
+	}
+	return nil
+}
+
 // noArgs is cobra.NoArgs with a usage exit status.
 func noArgs(c *cobra.Command, args []string) error {
 	if len(args) > 0 {
@@ -733,12 +756,9 @@ func (r *netRun) closeLog() {
 
 func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	defer r.closeLog()
-	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
-	}
-	if len(o.name) > 64 {
-		return &exitError{code: 2, err: fmt.Errorf("--name: at most 64 bytes")}
 	}
 	ctx, stop := signalContext(ctx)
 	defer stop()

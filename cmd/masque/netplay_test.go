@@ -65,7 +65,7 @@ func TestNetFlagErrors(t *testing.T) {
 		{[]string{"host", "--bot", "--player", "no spaces", "--config", cfg}, 2, "--player"},
 		{[]string{"host", "--bot", "extra", "--config", cfg}, 2, "unexpected argument"},
 		{[]string{"host", "--bot", "--interface", "nosuchif0", "--config", cfg}, 2, "nosuchif0"},
-		{[]string{"host", "--bot", "--players", "x"}, 2, "invalid argument"},
+		{[]string{"host", "--bot", "--players", "x"}, 2, `--players "x": not a whole number`},
 		{[]string{"join", "--bot", "--config", cfg}, 2, "which table"},
 		{[]string{"join", "--bot", "a", "b", "--config", cfg}, 2, "at most one table"},
 		{[]string{"join", "--bot", "--table", "a", "--code", "b", "--config", cfg}, 2, "exclusive"},

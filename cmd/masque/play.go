@@ -139,13 +139,19 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	return cmd
 }
 
+// fallbackPlayerName is the player's name when the environment gives
+// none: a name, since the others and the transcript speak of the player
+// in the third person ("Alex votes to eliminate Anna"); it is none of the
+// bots' [demoNames].
+const fallbackPlayerName = "Alex"
+
 func defaultPlayerName() string {
 	for _, v := range []string{"MASQUE_NAME", "USER", "LOGNAME"} {
-		if n := os.Getenv(v); n != "" && validName(n) {
+		if n := os.Getenv(v); n != "" && validName(n) && !strings.EqualFold(n, "you") {
 			return n
 		}
 	}
-	return "You"
+	return fallbackPlayerName
 }
 
 func validName(n string) bool {
@@ -172,6 +178,9 @@ func tableNames(name string, players int) []string {
 func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 	if o.table != "" && o.host != "" {
 		return &exitError{code: 2, err: errors.New("play: --host and --table are exclusive")}
+	}
+	if err := checkTableName("--host", o.host); err != nil {
+		return err
 	}
 	no := netOptions{transcript: o.transcript, timeout: 2 * time.Minute, linger: 2 * time.Second,
 		window: o.window, noMemory: o.noMemory, noBell: o.noBell, seed: o.seed, relays: o.relays, web: o.web}
@@ -200,7 +209,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 }
 
 func runPlay(a *app, o playOptions) error {
-	setup, err := gameSetup(o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}

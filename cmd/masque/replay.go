@@ -144,7 +144,7 @@ func runReplay(a *app, o replayOptions) error {
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return scriptHint(&exitError{code: exitDamaged, err: fmt.Errorf("%s is not a whole transcript (%w): %w", o.file, errDamaged, err)}, o.file, data)
+		return scriptHint(&exitError{code: exitDamaged, err: damagedTranscript(o.file, err, nil)}, o.file, data)
 	}
 	game, err := a.games.Lookup(tr.Roster.Game)
 	if err != nil {

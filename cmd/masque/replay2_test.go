@@ -201,3 +201,27 @@ func TestPlayScenarioChecked(t *testing.T) {
 		}
 	}
 }
+
+// The purses stay with the chairs: when the Puppeteer makes Anna (4
+// coins) and Fedya (2) change chairs after taking a coin from each, the
+// replay tells what moved (a coin from each purse to Egor), not "Anna
+// 4→1", which reads as Anna losing 3 coins.
+func TestReplayPuppeteerCoinsStayWithChairs(t *testing.T) {
+	src := strings.Replace(replayScript2, "Egor use between=Sasha,Fedya\nSasha claim Empress\nDima challenge\n", "Egor use between=Anna,Fedya\n", 1)
+	path := scriptTranscript2(t, src, true)
+	code, out, errOut := runCmd(t, "replay", path)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"  coins: Anna's purse 4→3, Egor 2→4, Fedya's purse 2→1\n",
+		"  purses after changing chairs: Anna 1, Fedya 3\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Anna 4→1") {
+		t.Errorf("the coins are told as Anna's loss:\n%s", out)
+	}
+}

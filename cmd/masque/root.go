@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -113,7 +114,7 @@ func (a *app) run(ctx context.Context, args []string) int {
 	stdin, stdout, stderr := a.stdin, a.stdout, a.stderr
 	root := newRootCmd(a)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: 2, err: err, hint: fmt.Sprintf("run '%s --help' for the flags", c.CommandPath())}
+		return &exitError{code: 2, err: plainFlagError(err), hint: fmt.Sprintf("run '%s --help' for the flags", c.CommandPath())}
 	})
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -192,4 +193,34 @@ Exit status, for every command:
 		}
 	}
 	return root
+}
+
+// badFlagValue matches the flag package's error for a value that does not
+// parse: `invalid argument "abc" for "--players" flag: strconv.ParseInt:
+// parsing "abc": invalid syntax`.
+var badFlagValue = regexp.MustCompile(`^invalid argument "(.*)" for "(.*)" flag: (.*)$`)
+
+// plainFlagError says a flag's bad value in words, without the parser's
+// function names: `--players "abc": not a whole number`.
+func plainFlagError(err error) error {
+	m := badFlagValue.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	value, flag, why := m[1], m[2], m[3]
+	switch {
+	case strings.Contains(why, "value out of range"):
+		why = "out of range"
+	case strings.Contains(why, "strconv.ParseUint"):
+		why = "not a whole number of 0 or more"
+	case strings.Contains(why, "strconv.ParseInt"):
+		why = "not a whole number"
+	case strings.Contains(why, "strconv.ParseBool"):
+		why = "not true or false"
+	case strings.Contains(why, "strconv.ParseFloat"):
+		why = "not a number"
+	case strings.HasPrefix(why, "time: invalid duration"):
+		why = "not a duration (such as 700ms, 30s or 2m)"
+	}
+	return fmt.Errorf("%s %q: %s", flag, value, why)
 }

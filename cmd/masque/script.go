@@ -161,7 +161,13 @@ func printSummary(a *app, sum games.Summary, asJSON bool) error {
 		return json.NewEncoder(a.stdout).Encode(sum)
 	}
 	fmt.Fprintln(a.stdout, sum.Head)
+	if sum.Tally != "" {
+		fmt.Fprintln(a.stdout, "  "+sum.Tally)
+	}
 	for _, sc := range sum.Scores {
+		if sum.Tally != "" {
+			break
+		}
 		fmt.Fprintf(a.stdout, "  %-12s %2d %s\n", sc.Name, sc.Value, sum.Unit)
 	}
 	if sum.Over {

@@ -160,7 +160,8 @@ func grimmVectorSpecs() []vectorSpec {
 		grimmHonest("honest-grimm-3-variants.masque", grimm.Options{Players: []string{"Anna", "Boris", "Sasha"}, Bets: true, Jewels: true, Abilities: true}, 23,
 			"The Grimm Masquerade, 3 players with every advanced variant (bets, jewels, abilities), played by bots (seed 23) through "+
 				"the real stack: the bet cards shuffled with the rest every round, actions paid with the jewel, Learn a secret "+
-				"(private looks at the bet deck, a bet taken, the rest re-shuffled), abilities dealt to the fewest roses (Modest "+
+				"(private looks at the bet deck, a bet taken, the rest re-shuffled), a bet taken at once by a player just unmasked in "+
+				"another player's turn, abilities dealt to the fewest roses (Modest "+
 				"gifts' extra draws, Master of the game, True reflection), bets revealed and paid and unspent jewels counted at each "+
 				"round's end; keys published."),
 		faultOf("tampered-grimm-bad-shuffle.masque",

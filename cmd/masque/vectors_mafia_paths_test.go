@@ -124,9 +124,11 @@ const (
 	mafiaAttacksFile   = "honest-mafia-12-attacks.masque"
 )
 
-// mafiaAttacksGame: 12 players, the Don and the Madman the only specials
-// (two Mafiosi, eight Civilians), no incident cards, dealt by the options'
-// fixed deal (the Don at seat 0, the Madman at seat 1); nobody asks for a
+// mafiaAttacksGame: 12 players, the Commissar, the Don and the Madman the
+// only specials (two Mafiosi, seven Civilians: the book's table allows at
+// most seven plain civilians for 12 players), no incident cards, dealt by
+// the options' fixed deal (the Don at seat 0, the Madman at seat 1, the
+// Commissar at seat 11); nobody asks for a
 // vote on the first day; on night 2 the Don attacks seat 5 and the Madman
 // seat 8, and both attacks open as one tally of the two powers' ballots
 // added (docs/protocol.md §12.5 item 6): counts 1 at seats 5 and 8, which
@@ -135,8 +137,8 @@ const (
 func mafiaAttacksGame(t *testing.T) *local.Table {
 	civ := mafia.Civilian
 	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya", "Igor", "Katya", "Lena", "Misha", "Nina"},
-		Specials: []engine.Card{mafia.Don, mafia.Madman}, NoIncidents: true,
-		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Don, mafia.Madman, mafia.Mafioso, mafia.Mafioso, civ, civ, civ, civ, civ, civ, civ, civ}}}
+		Specials: []engine.Card{mafia.Commissar, mafia.Don, mafia.Madman}, NoIncidents: true,
+		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Don, mafia.Madman, mafia.Mafioso, mafia.Mafioso, civ, civ, civ, civ, civ, civ, civ, mafia.Commissar}}}
 	return mafiaSteeredGame(t, mafiaAttacksFile, o, 27, mafiaSteer{
 		move: func(st *mafia.State, _ []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
 			if st.Phase() == mafia.PhaseHold {
@@ -363,8 +365,8 @@ func mafiaPathVectorSpecs() []vectorSpec {
 		},
 		{
 			want: vectorCase{File: mafiaAttacksFile, Game: g, Valid: true, DealSource: dealFixed,
-				Description: "Mafia: 12 players, the Don and the Madman the only specials, no incident cards, dealt by the options' fixed " +
-					"deal (the Don at seat 0, the Madman at seat 1, Mafiosi at seats 2 and 3), bots (seed 27) steered to legal choices: " +
+				Description: "Mafia: 12 players, the Commissar, the Don and the Madman the only specials, no incident cards, dealt by the options' fixed " +
+					"deal (the Don at seat 0, the Madman at seat 1, Mafiosi at seats 2 and 3, the Commissar at seat 11), bots (seed 27) steered to legal choices: " +
 					"nobody asks for a vote on the first day; on night 2 the Don attacks seat 5 and the Madman seat 8, and the two attacks " +
 					"open as one tally of power 1 adding power 2 (docs/protocol.md §5, §12.5 item 6; mental SPEC.md §3.8): counts 1 at " +
 					"seats 5 and 8, 0 elsewhere, not saying whose attack is whose; both die. The transcript stops when the day vote of " +

@@ -33,9 +33,41 @@ type verifyResult struct {
 	// FixedDeal: the deal was written in the roster's options (a scripted
 	// table), not drawn: whoever wrote the roster chose every card.
 	FixedDeal bool `json:"fixed_deal"`
+	// Damaged says why a file is not a whole transcript ("" when it is;
+	// Entries is then 0: none was verified).
+	Damaged string `json:"damaged,omitempty"`
+	// Readable and Announced: of a damaged file's entries, how many
+	// decoded before the one that did not, and how many the file
+	// announces (omitted when the fault is before the entries).
+	Readable  *int `json:"readable_entries,omitempty"`
+	Announced *int `json:"announced_entries,omitempty"`
 	// Verdict is the signed verdict that stopped the table, kept beside
 	// the transcript (TRANSCRIPT.verdict) and checked against it.
 	Verdict *verifyVerdict `json:"verdict,omitempty"`
+}
+
+// damagedTranscript is the error, the same for verify and replay, of a
+// file at path that does not decode as a transcript (err, from
+// ledger.UnmarshalTranscript): it says why, and how many entries were
+// readable; res gets the same facts for --json.
+func damagedTranscript(path string, err error, res *verifyResult) error {
+	why := strings.TrimPrefix(err.Error(), "transcript: ")
+	var ee *ledger.EntryError
+	if errors.As(err, &ee) {
+		why = fmt.Sprintf("entry %d of the %d it announces is %v; the %d %s before it %s readable",
+			ee.Index, ee.Count, ee.Err, ee.Index, plural(ee.Index, "entry", "entries"), plural(ee.Index, "is", "are"))
+		if errors.Is(ee.Err, ledger.ErrTruncated) {
+			why = fmt.Sprintf("it ends inside entry %d of the %d it announces (the file was cut short); the %d %s before it %s readable",
+				ee.Index, ee.Count, ee.Index, plural(ee.Index, "entry", "entries"), plural(ee.Index, "is", "are"))
+		}
+		if res != nil {
+			res.Readable, res.Announced = &ee.Index, &ee.Count
+		}
+	}
+	if res != nil {
+		res.Damaged = why
+	}
+	return fmt.Errorf("%s is not a whole transcript (%w): %s", path, errDamaged, why)
 }
 
 // The ways a table deals, as verify and replay report them.
@@ -121,8 +153,9 @@ func runVerify(a *app, path string, asJSON bool) error {
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		err := reportVerify(a, verifyResult{}, asJSON, fmt.Errorf("%s is not a whole transcript (%w): %w", path, errDamaged, err))
-		return scriptHint(err, path, data)
+		var res verifyResult
+		fault := damagedTranscript(path, err, &res)
+		return scriptHint(reportVerify(a, res, asJSON, fault), path, data)
 	}
 	res, t, fault := auditTranscript(a.games, tr)
 	if fault == nil {
@@ -242,6 +275,9 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		return verdictExit(res.Verdict)
 	}
 	if fault != nil {
+		if errors.Is(fault, errDamaged) && res.Damaged != "" {
+			return &exitError{code: faultCode(fault), err: fault} // worded as replay words it
+		}
 		return &exitError{code: faultCode(fault), err: fmt.Errorf("transcript rejected: %w", fault)}
 	}
 	fmt.Fprintf(a.stdout, "valid: %d entries of %s, every signature, proof and rule checked\n", res.Entries, termsafe.String(res.Game))
@@ -255,18 +291,12 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	}
 	if res.Final != nil {
 		st := res.Final
-		status := "the game goes on"
 		if st.Over {
-			status = "game over, won by " + termsafe.String(strings.Join(st.Winners, ", "))
+			fmt.Fprintf(a.stdout, "%s. Won by %s.\n", st.Head, termsafe.String(games.ListAnd(st.Winners, "nobody")))
+		} else {
+			fmt.Fprintf(a.stdout, "%s: the game goes on\n", st.Head)
 		}
-		fmt.Fprintf(a.stdout, "%s: %s\n", st.Head, status)
-		scores := slices.Clone(st.Scores)
-		slices.SortFunc(scores, func(x, y games.Score) int { return strings.Compare(x.Name, y.Name) })
-		var parts []string
-		for _, sc := range scores {
-			parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
-		}
-		fmt.Fprintf(a.stdout, "%s: %s\n", st.Unit, strings.Join(parts, ", "))
+		fmt.Fprintln(a.stdout, tallyLine(*st))
 	}
 	return verdictExit(res.Verdict)
 }
@@ -290,4 +320,27 @@ func scriptHint(err error, path string, data []byte) error {
 	}
 	ee.hint = fmt.Sprintf("%s is a script, not a transcript: play it first with 'masque script %s --transcript game.masque', then check game.masque", path, path)
 	return err
+}
+
+// plural picks the word for n things: one or many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// tallyLine is a summary's tally for people: its words, or each player's
+// count by name ("roses: Anna 3, Boris 5").
+func tallyLine(st games.Summary) string {
+	if st.Tally != "" {
+		return termsafe.String(st.Tally)
+	}
+	scores := slices.Clone(st.Scores)
+	slices.SortFunc(scores, func(x, y games.Score) int { return strings.Compare(x.Name, y.Name) })
+	var parts []string
+	for _, sc := range scores {
+		parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
+	}
+	return fmt.Sprintf("%s: %s", st.Unit, strings.Join(parts, ", "))
 }

@@ -18,6 +18,10 @@ type Summary struct {
 	// Unit names the tally in Scores ("coins", "roses").
 	Unit   string
 	Scores []Score // one per player, in seat order
+	// Tally, if set, says Scores in words for a game whose tally is no
+	// count ("alive: Anna, Boris; out: Clara"); people are shown it
+	// instead of "alive: Anna 1, Clara 0".
+	Tally string
 	// Fields are the game's own JSON fields, after "over" and "winners",
 	// in order (values marshal with encoding/json).
 	Fields []Field

@@ -38,7 +38,7 @@ func quickRound1(x engine.Card, variants string) string {
 	if variants != "" {
 		header += " variants=" + variants
 	}
-	return fmt.Sprintf(`%s
+	src := fmt.Sprintf(`%s
 round 1 chars=%s,%s,%s items=%s,%s,%s,%s,%s,%s,%s,%s actions=toast,dance first=Kristina
 Kristina pick %s
 Alexander pick %s
@@ -50,6 +50,11 @@ Maria unmask
 expect round=2 roses=Kristina:2,Alexander:1,Maria:0 ability=Maria:%s,Kristina:-,Alexander:- next=Maria
 `, header, n(k), n(a), n(x), n(bA), fill[0], n(bX), fill[1], fill[2], n(bA), fill[3], n(bX),
 		fill[0], n(bA), n(bX), n(bX), n(x))
+	if strings.Contains(variants, "bets") {
+		// Unmasked in Kristina's turn, Alexander takes his bet card later.
+		src = strings.Replace(src, "Alexander unmask\n", "Alexander unmask\nAlexander end\n", 1)
+	}
+	return src
 }
 
 // Round 2: Kristina is Cinderella, Alexander Hansel, Maria the Beast (or,

@@ -511,6 +511,9 @@ func (s *State) advance() []engine.Effect {
 // portrait, or the portrait is broken, so the seat cannot be that
 // character; with 2 players, the portrait of its own unmasked character).
 func (s *State) settled(r response) bool {
+	if r.Kind == respMayBet {
+		return !s.canTakeBet(r.Seat)
+	}
 	if s.Unmasked(r.Seat) {
 		return true
 	}
@@ -571,6 +574,24 @@ func (s *State) maskedSeats() []engine.Seat {
 
 func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 	r := s.pending[0]
+	if r.Kind == respMayBet {
+		// Bets: "либо немедленно после раскрытия, либо в любой из
+		// следующих ваших ходов" — now, or on a later turn.
+		switch m.Kind {
+		case KindBet:
+			if err := argc(m, 0, 0); err != nil {
+				return nil, err
+			}
+			return s.betLook(m.Seat), nil // the response stays queued until the pick
+		case KindEnd:
+			if err := argc(m, 0, 0); err != nil {
+				return nil, err
+			}
+			s.pending = s.pending[1:]
+			return s.advance(), nil
+		}
+		return nil, wrongMove(m, "take a bet card now (bet), or on a later turn (end)")
+	}
 	if (r.Kind == respMayDraw) != (m.Kind == KindDraw || m.Kind == KindEnd) {
 		if r.Kind == respMayDraw {
 			return nil, wrongMove(m, "draw an item, or end to decline")
@@ -651,6 +672,9 @@ func (s *State) respond(m engine.Move) ([]engine.Effect, error) {
 			s.roses[r.Causer] += roses
 		}
 		eff = append(eff, s.unmask(sl, r.Char)...)
+		if !s.roundDone && s.canTakeBet(m.Seat) {
+			s.pending = append([]response{{Seat: m.Seat, Kind: respMayBet, Causer: m.Seat}}, s.pending...)
+		}
 		return append(eff, s.advance()...), nil
 	case KindDraw, KindEnd:
 		if err := argc(m, 0, 0); err != nil {

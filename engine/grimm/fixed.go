@@ -96,7 +96,15 @@ func (f *FixedRound) validate(n int, bets bool) error {
 	if f.Actions != nil {
 		deck := actionDeck(n, bets)
 		if len(f.Actions) != 2 || f.Actions[0] == f.Actions[1] || !slices.Contains(deck, f.Actions[0]) || !slices.Contains(deck, f.Actions[1]) {
-			return fmt.Errorf("grimm: a fixed round's action cards %v are not two of %v", f.Actions, deck)
+			var names []string
+			for _, a := range deck {
+				names = append(names, fmt.Sprint(a))
+			}
+			table := fmt.Sprintf("%d players", n)
+			if bets {
+				table += " with bets"
+			}
+			return fmt.Errorf("grimm: a round's two action cards %v are drawn from the action deck of %s: %s", f.Actions, table, strings.Join(names, ", "))
 		}
 	}
 	if f.First < -1 || int(f.First) >= n {

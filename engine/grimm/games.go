@@ -238,10 +238,46 @@ func (sc realScript) Play(t games.Table) error {
 			continue
 		}
 		if err := games.PlayMoveLine(t, st, l.LineNo, l.Seat, l.Tokens, NameHidden, ParseMove); err != nil {
-			return err
+			return statementWords(st, err)
 		}
 	}
 	return nil
+}
+
+// statementWords says a refused false statement (a hint, an unmasking or
+// a win the seat's own card contradicts) with the cards' names.
+func statementWords(s *State, err error) error {
+	var fe *table.FalseStatementError
+	var se *games.ScriptError
+	if !errors.As(err, &fe) || !errors.As(err, &se) {
+		return err
+	}
+	var said []string
+	for _, k := range fe.Kinds {
+		said = append(said, The(engine.Card(k)))
+	}
+	name, is := s.Name(fe.Seat), The(engine.Card(fe.Kind))
+	msg := fmt.Sprintf("%s cannot prove being %s: %s is %s, and the table refuses a false proof", name, listOr(said), name, is)
+	if fe.Not {
+		msg = fmt.Sprintf("%s cannot hint %s: a hint proves \"I am not %s\", and %s is %s; the table refuses a false proof (unmask instead when the rules ask)",
+			name, listOr(said), listOr(said), name, is)
+	}
+	return &games.ScriptError{Line: se.Line, Err: &falseStatement{msg}}
+}
+
+// falseStatement is a false statement refused, in words; it wraps
+// table.ErrFalseStatement.
+type falseStatement struct{ msg string }
+
+func (e *falseStatement) Error() string { return e.msg }
+func (e *falseStatement) Unwrap() error { return table.ErrFalseStatement }
+
+// listOr joins names as "a", "a or b", "a, b or c".
+func listOr(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
 }
 
 // NameHidden rewrites "give NAME ITEM" by an unmasked seat (whose hand is

@@ -481,6 +481,12 @@ func (s *State) betPick(m engine.Move) ([]engine.Effect, error) {
 	if rest := slices.DeleteFunc(deck, func(x engine.Slot) bool { return x == sl }); len(rest) > 1 {
 		eff = append(eff, engine.Effect{Kind: engine.EffectShuffle, Slots: rest})
 	}
+	if len(s.pending) > 0 && s.pending[0].Kind == respMayBet && s.pending[0].Seat == m.Seat {
+		// Taken at the unmasking: whatever was going on goes on.
+		s.pending = s.pending[1:]
+		s.betTaken[m.Seat] = true
+		return append(eff, s.advance()...), nil
+	}
 	if s.Unmasked(m.Seat) {
 		s.betTaken[m.Seat] = true
 		if len(s.Hand(m.Seat)) > 0 {

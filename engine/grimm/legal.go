@@ -107,6 +107,9 @@ func (s *State) LegalMoves(p engine.Seat, known map[engine.Slot]engine.Card) []e
 		case respMayDraw:
 			add(KindDraw)
 			add(KindEnd)
+		case respMayBet:
+			add(KindBet)
+			add(KindEnd)
 		case respEaves:
 			for c := EvilQueen; c <= Hansel; c++ {
 				if !s.placeable(p, c) || !isNot(c) {

@@ -192,12 +192,39 @@ Kristina bet RedRidingHood
 Alexander keep
 Alexander give Kristina
 # Maria draws the Treats and gives it to Alexander (his bane): unmasked,
-# with a rose to Maria. He takes his bet card on his next turn.
+# with a rose to Maria. He may take his bet card at once ("немедленно
+# после раскрытия"); he takes it on his next turn instead.
 Maria give Alexander
 Alexander unmask
+expect next=Alexander
+Alexander end
 Kristina give Maria
 Alexander bet
 Alexander bet Cinderella
+Alexander give Maria Clock
+Maria unmask
+expect round=2 lastwinner=Kristina rewards=Kristina:1 roses=Kristina:2,Alexander:1,Maria:1
+`},
+		// The same, but Alexander takes his bet card at once, in Maria's
+		// turn (whose last card it was): then the game goes on, with
+		// Kristina's turn, and on his own turn he has no bet left to take.
+		{"bet-at-unmasking", kam[:len(kam)-1] + " variants=bets\nround 1 chars=RedRidingHood,Hansel,Cinderella items=GlassSlipper,Crown,Clock,Spindle,Spindle,GlassSlipper,Mirror,Treats,Cauldron,Treats,Spindle,Disguise,Mirror,Clock actions=learnsecret,toast first=Kristina\n" + `
+Kristina pick GlassSlipper
+Alexander pick Crown
+Maria pick Clock
+Kristina keep
+Kristina hint Beast
+Kristina give Alexander
+Kristina act learnsecret GlassSlipper
+Kristina bet RedRidingHood
+Alexander keep
+Alexander give Kristina
+Maria give Alexander
+Alexander unmask
+Alexander bet
+Alexander bet Cinderella
+expect bets=Alexander:1 turn=Kristina
+Kristina give Maria
 Alexander give Maria Clock
 Maria unmask
 expect round=2 lastwinner=Kristina rewards=Kristina:1 roses=Kristina:2,Alexander:1,Maria:1

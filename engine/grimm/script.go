@@ -188,7 +188,10 @@ func (s *Script) parseRound(f []string) error {
 			}
 			for _, x := range list {
 				a, err := ParseAction(x)
-				if err != nil || a == MaskOff {
+				if err == nil && a == MaskOff {
+					return errors.New("round: Mask off! is always in play, not drawn: actions= names the round's two drawn action cards")
+				}
+				if err != nil {
 					return fmt.Errorf("round: bad action card %q", x)
 				}
 				spec.Actions = append(spec.Actions, a)
@@ -204,6 +207,10 @@ func (s *Script) parseRound(f []string) error {
 		default:
 			return fmt.Errorf("round: unknown key %q (chars, items, actions, first)", k)
 		}
+	}
+	// Checked here, so that a mistake names this line, not the header.
+	if _, err := s.Options.Normalize().FixRound(spec); err != nil {
+		return fmt.Errorf("round %d: %w", r, err)
 	}
 	s.Rounds[r] = spec
 	return nil

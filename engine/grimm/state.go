@@ -145,6 +145,7 @@ const (
 	respGuess                       // Mask off!: unmask (the guess is right) or hint
 	respEaves                       // Eavesdrop (or True reflection): a hint on any legal portrait
 	respMayDraw                     // Modest gifts, Sly accusation: draw an item or not
+	respMayBet                      // bets: a player just unmasked takes a bet card now, or on a later turn
 )
 
 // response is a forced response owed by a seat.

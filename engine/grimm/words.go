@@ -163,7 +163,9 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 	case KindAct:
 		text = sayAct(w, m)
 	case KindEnd:
-		if s.phase == phRespond {
+		if s.phase == phRespond && s.pending[0].Kind == respMayBet {
+			text = fmt.Sprintf("%s %s a bet card on a later turn", who, v("will take", "will take"))
+		} else if s.phase == phRespond {
 			text = fmt.Sprintf("%s %s the extra draw", who, v("declines", "decline"))
 		} else {
 			text = fmt.Sprintf("%s %s %s turn", who, v("ends", "end"), w.TheirOwn(p))
@@ -481,6 +483,9 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 			mine = mine || known[sl] == r.Char
 		}
 		switch {
+		case mine && r.Kind == respBane && r.Causer == p:
+			return fmt.Sprintf("You hold two %s, the curse of %s, and you are %s: you must unmask (you drew them yourself, so nobody gets a rose; your items become your hidden hand).",
+				Plural(s.opts.Charms.Bane[r.Char]), c, c)
 		case mine && r.Kind == respBane:
 			return fmt.Sprintf("You hold two %s, the curse of %s, and you are %s: you must unmask (%s gets a rose; your items become your hidden hand).",
 				Plural(s.opts.Charms.Bane[r.Char]), c, c, s.Name(r.Causer))
@@ -506,6 +511,8 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 			return "Someone listens in: place a hint token on a portrait of a character you are not."
 		case respMayDraw:
 			return "You may take an extra draw."
+		case respMayBet:
+			return "You are unmasked: take a bet card now (look at the bet cards left and take one), or later, on one of your turns."
 		}
 	}
 	return "Your move."
@@ -515,7 +522,7 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 // (a hint, an unmasking or a win it cannot skip).
 func Forced(s *State, p engine.Seat) bool {
 	seat, _, ok := s.Pending()
-	return ok && seat == p && s.pending[0].Kind != respMayDraw
+	return ok && seat == p && s.pending[0].Kind != respMayDraw && s.pending[0].Kind != respMayBet
 }
 
 // ChoiceWords says move m as a choice for the seat that makes it, in
@@ -584,6 +591,9 @@ func ChoiceWords(s *State, m engine.Move, known map[engine.Slot]engine.Card) str
 		}
 		return fmt.Sprintf("%s (pay %s)", ActionTitle(act), pay)
 	case KindEnd:
+		if s.phase == phRespond && s.pending[0].Kind == respMayBet {
+			return "take a bet card later, on one of your turns"
+		}
 		if s.phase == phRespond {
 			return "no extra draw"
 		}
@@ -631,7 +641,7 @@ func HowToPlay(s *State) []string {
 		"Two of an item that is a character's curse: whoever holds them either is that character (unmasked) or places a hint token saying \"not that character\".",
 		"Three of an item that is a character's talisman: its character wins the round at once.",
 		"Hints are proven: nobody can lie about their own character. The last masked player, or three talismans, wins the round and its reward (1, 3, then 5 roses).",
-		"An unmasked player gives a rose to whoever unmasked them, keeps their items as a hidden hand, and at each turn draws one and gives one.",
+		"An unmasked player gives a rose to whoever unmasked them (nobody, if they unmasked themselves), keeps their items as a hidden hand, and at each turn draws one and gives one.",
 		fmt.Sprintf("After three rounds, or a round in which someone reaches %d roses, the most roses win.", RoseTarget),
 	}
 	if s.n == 2 {

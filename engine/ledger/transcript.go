@@ -55,6 +55,24 @@ func readU32Prefixed(s *cryptobyte.String, out *[]byte, limit int) bool {
 	return s.ReadBytes(out, int(n))
 }
 
+// ErrTruncated is an entry cut short by the end of the file.
+var ErrTruncated = errors.New("truncated")
+
+// EntryError is a transcript file whose entry Index, of the Count it
+// announces, does not decode (cut short, or malformed); the Index entries
+// before it did.
+type EntryError struct {
+	Index, Count int
+	Err          error
+}
+
+func (e *EntryError) Error() string {
+	return fmt.Sprintf("transcript: entry %d of %d: %v", e.Index, e.Count, e.Err)
+}
+
+// Unwrap returns the entry's fault.
+func (e *EntryError) Unwrap() error { return e.Err }
+
 // UnmarshalTranscript decodes a transcript strictly and checks every roster
 // signature. It does not replay the entries (see engine/table).
 func UnmarshalTranscript(data []byte) (*Transcript, error) {
@@ -89,11 +107,11 @@ func UnmarshalTranscript(data []byte) (*Transcript, error) {
 	for i := range count {
 		var eb []byte
 		if !readU32Prefixed(&s, &eb, MaxBodyBytes+256) {
-			return nil, fmt.Errorf("transcript: entry %d truncated", i)
+			return nil, &EntryError{Index: int(i), Count: int(count), Err: ErrTruncated}
 		}
 		e, err := UnmarshalEntry(eb)
 		if err != nil {
-			return nil, fmt.Errorf("transcript: entry %d: %w", i, err)
+			return nil, &EntryError{Index: int(i), Count: int(count), Err: err}
 		}
 		t.Entries = append(t.Entries, e)
 	}

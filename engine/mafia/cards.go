@@ -161,9 +161,12 @@ func CanonicalIncidents() []engine.Card {
 
 // Counts are a player count's role counts (the book's table, README item
 // 5): civilian specials, mafia specials, plain mafiosi; civilians are the
-// rest.
+// rest with every special in play, and at most MaxCivilians (the book's
+// range of plain civilians for the row: 4, 5, 6, 7, 10; the box holds
+// 10).
 type Counts struct {
 	CivilSpecials, MafiaSpecials, Mafiosi, Civilians int
+	MaxCivilians                                     int
 }
 
 // MinPlayers and MaxPlayers bound the table: the book's 5 to 19 people
@@ -180,15 +183,15 @@ func CountsFor(n int) (Counts, error) {
 	case n < MinPlayers || n > MaxPlayers:
 		return c, fmt.Errorf("mafia: %d players (%d to %d play)", n, MinPlayers, MaxPlayers)
 	case n <= 5:
-		c = Counts{0, 0, 1, 0}
+		c = Counts{0, 0, 1, 0, 4}
 	case n <= 8:
-		c = Counts{1, 0, 2, 0}
+		c = Counts{1, 0, 2, 0, 5}
 	case n <= 11:
-		c = Counts{2, 1, 2, 0}
+		c = Counts{2, 1, 2, 0, 6}
 	case n <= 14:
-		c = Counts{3, 2, 2, 0}
+		c = Counts{3, 2, 2, 0, 7}
 	default:
-		c = Counts{3, 2, 3, 0}
+		c = Counts{3, 2, 3, 0, 10}
 	}
 	c.Civilians = n - c.CivilSpecials - c.MafiaSpecials - c.Mafiosi
 	return c, nil
@@ -214,9 +217,10 @@ func DefaultSpecials(n int) []engine.Card {
 
 // RoleDeck returns the role cards dealt to n players with the given
 // specials (nil: [DefaultSpecials]) in canonical order (card order). A
-// table may choose other specials within the counts, or fewer: a missing
-// civilian special is a plain civilian, a missing mafia special a plain
-// mafioso, so the sides keep their sizes.
+// table may choose other specials within the counts, or fewer: the plain
+// mafiosi are the book's count, and every other seat is a plain
+// civilian, as long as their number stays within the book's range
+// ([Counts.MaxCivilians]); so 18 players take every special.
 func RoleDeck(n int, specials []engine.Card) ([]engine.Card, error) {
 	c, err := CountsFor(n)
 	if err != nil {
@@ -244,11 +248,16 @@ func RoleDeck(n int, specials []engine.Card) ([]engine.Card, error) {
 		return nil, fmt.Errorf("mafia: %d players take at most %d civilian and %d mafia specials (chosen: %d and %d)",
 			n, c.CivilSpecials, c.MafiaSpecials, civ, maf)
 	}
+	civilians := n - len(specials) - c.Mafiosi
+	if civilians > c.MaxCivilians {
+		return nil, fmt.Errorf("mafia: %d players with %d specials need %d plain civilians, but the book's table has at most %d for %d players: choose at least %d specials",
+			n, len(specials), civilians, c.MaxCivilians, n, n-c.Mafiosi-c.MaxCivilians)
+	}
 	deck := slices.Clone(specials)
-	for range c.CivilSpecials + c.Civilians - civ {
+	for range civilians {
 		deck = append(deck, Civilian)
 	}
-	for range c.MafiaSpecials + c.Mafiosi - maf {
+	for range c.Mafiosi {
 		deck = append(deck, Mafioso)
 	}
 	slices.Sort(deck)

@@ -3,6 +3,7 @@ package mafia
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -167,15 +168,18 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 		return games.Summary{}, false
 	}
 	sum := games.Summary{Over: st.Over(), Unit: "alive"}
-	alive := []string{}
+	alive, out := []string{}, []string{}
 	for p := range engine.Seat(st.Players()) {
 		v := 0
 		if st.Alive(p) {
 			v = 1
 			alive = append(alive, st.Name(p))
+		} else {
+			out = append(out, st.Name(p))
 		}
 		sum.Scores = append(sum.Scores, games.Score{Name: st.Name(p), Value: v})
 	}
+	sum.Tally = "alive: " + games.ListAnd(alive, "nobody") + "; out: " + games.ListAnd(out, "nobody")
 	for _, w := range st.Winners() {
 		sum.Winners = append(sum.Winners, st.Name(w))
 	}
@@ -241,6 +245,82 @@ var ErrCoinLine = errors.New("a coin line fixes a coin, which only the fake tabl
 // for actions that night.
 var ErrNotAsked = errors.New("a night choice the table does not ask for")
 
+// NightError is a refused night line in words (the player, the rule, and
+// the right move where there is one); it wraps the sentinel of its kind
+// ([ErrNotAsked], or table.ErrNoChoice).
+type NightError struct {
+	Msg string
+	Err error
+}
+
+func (e *NightError) Error() string { return e.Msg }
+
+// Unwrap returns the sentinel.
+func (e *NightError) Unwrap() error { return e.Err }
+
+// NightRule says who makes the night choice of power, for refusals.
+func NightRule(power uint8) string {
+	switch power {
+	case PowerKill:
+		return "only the mafia choose the night's victim (the Don alone while he lives, otherwise every mafioso), and the Madman kills alone only until the first mafia member is out"
+	case PowerMadman:
+		return "the Madman kills alone only until the first mafia member is out; then he votes with the mafia"
+	case PowerSave:
+		return "only the Nurse saves, one other living player"
+	case PowerDate:
+		return "only the Night Butterfly spends the night with someone, one other living player"
+	case PowerCheck:
+		return "only the Commissar checks a player"
+	}
+	return "no such night power"
+}
+
+// NoNightWhy says why no night choice is due in s: it is day.
+func NoNightWhy(s *State) string {
+	if s.Day() == 1 {
+		return "it is day 1; night 1, the recognition night, came before it and nobody acts in it: the first night choices are made at night 2, after this day"
+	}
+	return fmt.Sprintf("it is day %d: the night's choices are made at night, after the day's vote", s.Day())
+}
+
+// nightVerb is the script verb of power.
+func nightVerb(power uint8) string {
+	if power == PowerMadman {
+		return "kill"
+	}
+	return PowerName(power)
+}
+
+// checkNight checks seat's night choices (by power) against what the
+// table asks of it (ds, its decisions): every choice one of its powers,
+// naming a target it may name, and every power it holds chosen.
+func checkNight(s *State, seat engine.Seat, choices map[uint8]engine.Seat, ds []engine.Effect) error {
+	name := s.Name(seat)
+	powers := slices.Sorted(maps.Keys(choices))
+	for _, pw := range powers {
+		target := choices[pw]
+		i := slices.IndexFunc(ds, func(d engine.Effect) bool { return d.Power == pw })
+		if i < 0 {
+			return &NightError{Msg: fmt.Sprintf("%s cannot %s tonight: %s", name, nightVerb(pw), NightRule(pw)), Err: ErrNotAsked}
+		}
+		d := ds[i]
+		switch {
+		case target == seat && !d.SelfAllowed:
+			return &NightError{Msg: fmt.Sprintf("%s cannot %s themselves: a night choice names one other living player", name, nightVerb(pw)), Err: table.ErrNoChoice}
+		case !slices.Contains(d.Targets, target):
+			return &NightError{Msg: fmt.Sprintf("%s cannot %s %s: %s is out of the game, and a night choice names a living player", name, nightVerb(pw), s.Name(target), s.Name(target)), Err: table.ErrNoChoice}
+		}
+	}
+	for _, d := range ds {
+		if _, ok := choices[d.Power]; !ok {
+			return &NightError{Msg: fmt.Sprintf("%s must choose whom to %s tonight (%s): add a line %q before the next move", name, nightVerb(d.Power),
+				map[uint8]string{PowerKill: "a mafia vote", PowerMadman: "the Madman's own victim", PowerSave: "the Nurse's save", PowerDate: "the Night Butterfly's date", PowerCheck: "the Commissar's check"}[d.Power],
+				name+" "+nightVerb(d.Power)+" NAME"), Err: table.ErrNoChoice}
+		}
+	}
+	return nil
+}
+
 // Knowledge implements [games.Knower]: a *[Knowledge] ([KnowledgeOf]),
 // nil when s is not a Mafia state.
 func (Game) Knowledge(s engine.State, pl *table.Player, t *table.Table) any {
@@ -267,7 +347,8 @@ func (s *State) MayChat(seat engine.Seat) bool { return s.Over() || s.Alive(seat
 // (or the script ends): a seat without a line posts no choice.
 func (sc realScript) Play(t games.Table) error {
 	night := map[engine.Seat]map[uint8]engine.Seat{}
-	lineOf := map[engine.Seat]int{} // the last night line of each seat
+	lineOf := map[engine.Seat]int{}   // the last night line of each seat
+	verbOf := map[engine.Seat]uint8{} // the power of that line
 	lastNight := 0
 	flush := func(lineNo int) error {
 		at, ok := t.(games.ActingTable)
@@ -276,6 +357,14 @@ func (sc realScript) Play(t games.Table) error {
 				return &games.ScriptError{Line: lastNight, Err: errors.New("this table cannot carry out night choices")}
 			}
 			return nil
+		}
+		if _, due := at.ActionsDue(); !due && len(night) > 0 {
+			st, _ := t.Rules().(*State)
+			seat := firstLine(night, lineOf)
+			if st != nil {
+				return &games.ScriptError{Line: lineOf[seat], Err: &NightError{
+					Msg: fmt.Sprintf("%s cannot %s now: %s", st.Name(seat), nightVerb(verbOf[seat]), NoNightWhy(st)), Err: ErrNotAsked}}
+			}
 		}
 		for {
 			seat, due := at.ActionsDue()
@@ -288,6 +377,15 @@ func (sc realScript) Play(t games.Table) error {
 				// "kill" is the Madman's own kill while he kills alone.
 				delete(choices, PowerKill)
 				choices[PowerMadman] = v
+			}
+			if st != nil {
+				if err := checkNight(st, seat, choices, at.Decisions(seat)); err != nil {
+					line := lineOf[seat]
+					if line == 0 {
+						line = lineNo
+					}
+					return &games.ScriptError{Line: line, Err: err}
+				}
 			}
 			if err := at.Act(seat, choices); err != nil {
 				line := lineOf[seat]
@@ -302,10 +400,23 @@ func (sc realScript) Play(t games.Table) error {
 			}
 			delete(night, seat)
 		}
-		for seat := range night {
-			return &games.ScriptError{Line: lineOf[seat], Err: ErrNotAsked}
+		if len(night) > 0 {
+			// Seats the table did not ask: out of the game, or holding no
+			// power tonight (their empty choice went by itself).
+			seat := firstLine(night, lineOf)
+			st, _ := t.Rules().(*State)
+			err := error(ErrNotAsked)
+			switch pw := verbOf[seat]; {
+			case st == nil:
+			case !st.Alive(seat):
+				err = &NightError{Msg: fmt.Sprintf("%s cannot %s: %s is out of the game and makes no night choices", st.Name(seat), nightVerb(pw), st.Name(seat)), Err: ErrNotAsked}
+			default:
+				err = &NightError{Msg: fmt.Sprintf("%s cannot %s tonight: %s", st.Name(seat), nightVerb(pw), NightRule(pw)), Err: ErrNotAsked}
+			}
+			return &games.ScriptError{Line: lineOf[seat], Err: err}
 		}
 		clear(lineOf)
+		clear(verbOf)
 		lastNight = 0
 		return nil
 	}
@@ -331,7 +442,7 @@ func (sc realScript) Play(t games.Table) error {
 				night[p] = map[uint8]engine.Seat{}
 			}
 			night[p][power] = q
-			lineOf[p], lastNight = l.LineNo, l.LineNo
+			lineOf[p], lastNight, verbOf[p] = l.LineNo, l.LineNo, power
 			continue
 		}
 		if err := flush(l.LineNo); err != nil {
@@ -352,4 +463,15 @@ func (sc realScript) Play(t games.Table) error {
 		}
 	}
 	return flush(0)
+}
+
+// firstLine returns the seat of night whose line (lineOf) comes first.
+func firstLine(night map[engine.Seat]map[uint8]engine.Seat, lineOf map[engine.Seat]int) engine.Seat {
+	best := NoSeat
+	for p := range night {
+		if best == NoSeat || lineOf[p] < lineOf[best] {
+			best = p
+		}
+	}
+	return best
 }

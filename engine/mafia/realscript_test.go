@@ -42,19 +42,38 @@ func TestRealScriptNightErrors(t *testing.T) {
 		name, lines string
 		line        int
 		want        error
+		says        string // the player, the rule and the right move, in words
 	}{
-		{"not asked", "Boris kill Clara\nAnna kill Clara\nexpect day=2\n", 6, mafia.ErrNotAsked},
-		{"missing choice", "expect day=2\n", 6, table.ErrNoChoice},
-		{"self", "Anna kill Anna\n", 6, nil},
+		{"not asked", "Boris kill Clara\nAnna kill Clara\nexpect day=2\n", 6, mafia.ErrNotAsked,
+			"line 6: Boris cannot kill tonight: only the mafia choose the night's victim"},
+		{"missing choice", "expect day=2\n", 6, table.ErrNoChoice,
+			`line 6: Anna must choose whom to kill tonight (a mafia vote): add a line "Anna kill NAME"`},
+		{"self", "Anna kill Anna\n", 6, table.ErrNoChoice, "line 6: Anna cannot kill themselves: a night choice names one other living player"},
+		// The first night is the recognition night: nobody acts in it,
+		// and day 1 comes before night 2.
+		{"first night", "", 2, mafia.ErrNotAsked, "line 2: Anna cannot kill now: it is day 1; night 1, the recognition night, came before it"},
+		// A move of the wrong kind says which move is due.
+		{"wrong move", "Anna kill Boris\nAnna hold no\n", 7, nil, "Anna cannot hold now: it is day 2's vote (vote NAME, or vote abstain)"},
+		// A card not in hand is said so, not as a syntax error.
+		{"not in hand", "Anna kill Clara\nClara play RicochetLeft\n", 7, nil, "Clara holds no Ricochet (left)"},
+		// A dead player's vote is refused as such, not as "not your turn".
+		{"the dead", "Anna kill Clara\nClara vote Anna\n", 7, nil, "Clara is out of the game and acts no more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := localplay.Run(mafia.Game{}, []byte(head+tc.lines), nil, false)
+			src := head + tc.lines
+			if tc.name == "not in hand" {
+				src = strings.Replace(head, " incidents=off", " deck=Misfire,Alibi,Misfire,Alibi", 1) + tc.lines
+			}
+			if tc.name == "first night" {
+				src = "game mafia players=Anna,Boris,Clara,Dima roles=Mafioso,Civilian,Civilian,Civilian incidents=off\nAnna kill Boris\nAnna hold no\n"
+			}
+			_, err := localplay.Run(mafia.Game{}, []byte(src), nil, false)
 			var se *games.ScriptError
 			if !errors.As(err, &se) || se.Line != tc.line || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("error %v: want line %d, %v", err, tc.line, tc.want)
 			}
-			if tc.want != mafia.ErrNotAsked && !strings.Contains(err.Error(), "Anna's night actions") {
-				t.Fatalf("error %v does not name the player", err)
+			if !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("error %q does not say %q", err, tc.says)
 			}
 		})
 	}

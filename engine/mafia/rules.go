@@ -1,6 +1,7 @@
 package mafia
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/masque-games/masque/engine"
@@ -109,15 +110,32 @@ func (s *State) firstVoter() engine.Seat {
 	return NoSeat
 }
 
-func wantKind(m engine.Move, kinds ...uint8) error {
+func (s *State) wantKind(m engine.Move, kinds ...uint8) error {
 	if !slices.Contains(kinds, m.Kind) {
-		return ruleErr(m.Seat, RuleWrongMove, "%s is not a move now", KindName(m.Kind))
+		return ruleErr(m.Seat, RuleWrongMove, "%s cannot %s now: %s", s.Name(m.Seat), KindName(m.Kind), s.dueWords())
 	}
 	return nil
 }
 
+// dueWords says which move is due now, for a refusal.
+func (s *State) dueWords() string {
+	switch s.phase {
+	case PhaseHold:
+		return "day 1 asks first whether to hold a vote (hold yes or hold no)"
+	case PhaseVote:
+		return fmt.Sprintf("it is day %d's vote (vote NAME, or vote abstain)", s.day)
+	case PhaseDayAnswer:
+		return fmt.Sprintf("the vote eliminates %s, who answers (play an Alibi or an Evidence, or pass)", s.Name(s.condemned))
+	case PhaseNightAnswer:
+		return fmt.Sprintf("%s answers the night's attack (play a Misfire or a Ricochet, or pass)", s.Name(s.turn))
+	case PhaseDateAnswer:
+		return fmt.Sprintf("%s answers the Night Butterfly's fate (play a Misfire, or pass)", s.Name(s.turn))
+	}
+	return "no move is due"
+}
+
 func (s *State) applyHold(m engine.Move) ([]engine.Effect, error) {
-	if err := wantKind(m, MoveHold); err != nil {
+	if err := s.wantKind(m, MoveHold); err != nil {
 		return nil, err
 	}
 	if len(m.Args) != 1 || (m.Args[0] != 0 && m.Args[0] != 1) {
@@ -148,7 +166,7 @@ func (s *State) afterHold() []engine.Effect {
 }
 
 func (s *State) applyVote(m engine.Move) ([]engine.Effect, error) {
-	if err := wantKind(m, MoveVote); err != nil {
+	if err := s.wantKind(m, MoveVote); err != nil {
 		return nil, err
 	}
 	if len(m.Args) != 1 {
@@ -230,8 +248,8 @@ func (s *State) playCard(m engine.Move, ok func(engine.Card) bool, what string) 
 // answerPass checks an answer to an elimination or an attack (a pass or
 // an incident card) and reports whether it is a pass, which takes no
 // arguments.
-func answerPass(m engine.Move) (bool, error) {
-	if err := wantKind(m, MovePass, MoveCard); err != nil {
+func (s *State) answerPass(m engine.Move) (bool, error) {
+	if err := s.wantKind(m, MovePass, MoveCard); err != nil {
 		return false, err
 	}
 	if m.Kind == MovePass && len(m.Args) != 0 {
@@ -252,7 +270,7 @@ func (s *State) playUnclaimed(m engine.Move, ok func(engine.Card) bool, what, no
 
 func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 	p := m.Seat
-	if pass, err := answerPass(m); err != nil || pass {
+	if pass, err := s.answerPass(m); err != nil || pass {
 		if err != nil {
 			return nil, err
 		}
@@ -282,7 +300,7 @@ func (s *State) ClaimDue() bool { return slices.Contains(s.powers, PowerDate) &&
 
 func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 	p := m.Seat
-	if pass, err := answerPass(m); err != nil || pass {
+	if pass, err := s.answerPass(m); err != nil || pass {
 		if err != nil {
 			return nil, err
 		}
@@ -331,7 +349,7 @@ func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 }
 
 func (s *State) applyDateAnswer(m engine.Move) ([]engine.Effect, error) {
-	if pass, err := answerPass(m); err != nil || pass {
+	if pass, err := s.answerPass(m); err != nil || pass {
 		if err != nil {
 			return nil, err
 		}

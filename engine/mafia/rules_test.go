@@ -507,3 +507,36 @@ func TestJoinViewsSkippedAtTheEnd(t *testing.T) {
 		})
 	}
 }
+
+// The book's table fixes the plain mafiosi (1/2/2/2/3) and bounds the
+// plain civilians (at most 4/5/6/7/10; the box holds 3 mafiosi and 10
+// civilians): a table with fewer specials keeps the mafiosi and fills the
+// rest with civilians, and is refused when they would be too many.
+func TestRoleDeckWithinTheBook(t *testing.T) {
+	for _, tc := range []struct {
+		n                  int
+		specials           []engine.Card
+		mafiosi, civilians int // -1: refused
+	}{
+		{18, nil, 3, 10},
+		{18, []engine.Card{}, -1, -1},
+		{18, []engine.Card{mafia.Commissar, mafia.Nurse, mafia.Butterfly, mafia.Don}, -1, -1},
+		{15, []engine.Card{mafia.Commissar, mafia.Nurse}, 3, 10},
+		{15, []engine.Card{mafia.Commissar}, -1, -1},
+		{9, []engine.Card{mafia.Commissar, mafia.Nurse}, 2, 5},
+		{6, []engine.Card{}, 2, 4},
+		{8, []engine.Card{}, -1, -1},
+		{4, []engine.Card{}, 1, 3},
+	} {
+		deck, err := mafia.RoleDeck(tc.n, tc.specials)
+		if tc.mafiosi < 0 {
+			if err == nil || !strings.Contains(err.Error(), "at most") || !strings.Contains(err.Error(), "choose at least") {
+				t.Errorf("%d players, specials %v: deck %v, error %v; want a refusal naming the book's count", tc.n, tc.specials, deck, err)
+			}
+			continue
+		}
+		if err != nil || count(deck, mafia.Mafioso) != tc.mafiosi || count(deck, mafia.Civilian) != tc.civilians || len(deck) != tc.n {
+			t.Errorf("%d players, specials %v: deck %v, %v; want %d mafiosi and %d civilians", tc.n, tc.specials, deck, err, tc.mafiosi, tc.civilians)
+		}
+	}
+}

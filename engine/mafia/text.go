@@ -95,6 +95,13 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 		}
 	case "play":
 		m.Kind = MoveCard
+		if len(args) == 1 || len(args) == 2 && strings.EqualFold(args[1], "butterfly") {
+			// A card named without its slot is one the player was not
+			// found to hold ([NameHidden] names the slots of held ones).
+			if c, err := ParseCard(args[0]); err == nil && IsIncident(c) {
+				return m, fmt.Errorf("%s: %s holds no %s: a player plays an incident card of their own hand", RuleNotInHand, s.Name(p), CardWords(c))
+			}
+		}
 		if len(args) < 2 || len(args) > 3 {
 			return m, fmt.Errorf("play: want CARD slot=N [butterfly]")
 		}

@@ -33,7 +33,7 @@ func article(c engine.Card) string {
 func SayMove(s *State, m engine.Move, you engine.Seat) string {
 	out := sayMove(s, m, you)
 	if ns, _, err := s.Play(m); err == nil {
-		if end := sayDayEnd(s, ns); end != "" {
+		if end := sayDayEnd(s, ns, you); end != "" {
 			out += " " + end
 		}
 	}
@@ -41,15 +41,23 @@ func SayMove(s *State, m engine.Move, you engine.Seat) string {
 }
 
 // sayDayEnd tells how the first day's question or the day's vote ended
-// with the move from before to after, or "" if it did not end, or ended
-// with a player condemned (their answer and elimination tell the rest).
-func sayDayEnd(before, after *State) string {
-	switch {
+// with the move from before to after, or "" if it did not end. A player
+// condemned is named (their answer and elimination tell the rest); a
+// player leaving during the vote does not end it.
+func sayDayEnd(before, after *State, you engine.Seat) string {
+	w := speaker{Names: after, You: you}
+	switch c := after.condemned; {
 	case before.phase == PhaseHold && after.phase == PhaseVote:
 		return "Most of the living want a vote: the vote begins."
 	case before.phase == PhaseHold && after.phase != PhaseHold:
 		return "No vote today: most of the living did not want one."
-	case before.phase != PhaseVote || after.phase == PhaseVote || after.phase == PhaseDayAnswer:
+	case before.phase != PhaseVote || after.phase == PhaseVote:
+		return ""
+	case after.phase == PhaseDayAnswer:
+		return fmt.Sprintf("%s %s the most votes.", w.Name(c), w.Verb(c, "has", "have"))
+	case after.phase == WaitReveal && c != NoSeat:
+		return fmt.Sprintf("%s %s the most votes and %s eliminated.", w.Name(c), w.Verb(c, "has", "have"), w.Verb(c, "is", "are"))
+	case after.phase == WaitReveal:
 		return ""
 	case after.side == SideDraw:
 		return "The vote is tied: the game ends in a draw."
@@ -145,7 +153,7 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 				continue
 			}
 			out = append(out, fmt.Sprintf("%s %s out of the game: %s %s %s.", w.Name(p), w.Verb(p, "is", "are"), w.Verb(p, "they", "you"), w.Verb(p, "were", "were"), article(r)))
-			if r == Commissar || r == Don {
+			if (r == Commissar || r == Don) && before.Incidents() {
 				out = append(out, fmt.Sprintf("The %s is out: everyone alive draws an incident card.", CardWords(r)))
 			}
 		}

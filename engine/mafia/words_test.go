@@ -84,12 +84,18 @@ func TestSayMoveExamples(t *testing.T) {
 	}
 }
 
+const off5 = "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian incidents=off\n"
+
 // The move that ends the first day's question or the day's vote without
 // condemning anyone says so; one that does not end it says nothing more.
 func TestSayDayEnd(t *testing.T) {
 	say := func(src string, m engine.Move) string {
 		t.Helper()
-		tab, err := run(t, five+src)
+		header := five
+		if h, rest, ok := strings.Cut(src, "\n"); ok && strings.HasPrefix(h, "game ") {
+			header, src = h+"\n", rest
+		}
+		tab, err := run(t, header+src)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,10 +119,61 @@ func TestSayDayEnd(t *testing.T) {
 		{fourYes, hold(4, 0), "Egor wants no vote today. Most of the living want a vote: the vote begins."},
 		{fourYes + "Egor hold no\nAnna vote Boris\nBoris vote Anna\nClara vote Dima\nDima vote Clara\n", vote(4, -1),
 			"Egor abstains. Nobody is eliminated today: no player has the most votes."},
-		{fourYes + "Egor hold no\nAnna vote Boris\nBoris vote Anna\nClara vote Boris\nDima vote Boris\n", vote(4, -1), "Egor abstains."},
+		{fourYes + "Egor hold no\nAnna vote Boris\nBoris vote Anna\nClara vote Boris\nDima vote Boris\n", vote(4, -1),
+			"Egor abstains. Boris has the most votes."},
+		// Without a card to answer with, the vote eliminates at once: it
+		// must not be told as a vote that eliminated nobody.
+		{off5 + fourYes + "Egor hold no\nAnna vote Boris\nBoris vote Anna\nClara vote Boris\nDima vote Boris\n", vote(4, -1),
+			"Egor abstains. Boris has the most votes and is eliminated."},
+		// A player leaving during the vote does not end it.
+		{fourYes + "Egor hold no\nAnna vote Boris\n", engine.Move{Seat: 2, Kind: mafia.MoveLeave}, "Clara leaves the game."},
 	} {
 		if got := say(tc.src, tc.m); got != tc.want {
 			t.Errorf("after %q: got %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+// tell plays src and returns every line the facts were told in, to
+// nobody in particular.
+func tell(t *testing.T, src string) []string {
+	t.Helper()
+	sc, err := mafia.ParseScript([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := mafiatest.New(sc.Options, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	tab.OnFacts = func(before, after *mafia.State, facts []engine.Fact) {
+		lines = append(lines, mafia.SayFacts(before, after, facts, -1)...)
+	}
+	for _, l := range sc.Lines {
+		if err := tab.Line(l); err != nil {
+			t.Fatalf("line %d: %v", l.LineNo, err)
+		}
+	}
+	return lines
+}
+
+// Without incident cards the Commissar's elimination deals none
+// ("карты «Случайностей» не раздаются"), and the words say so.
+func TestSayCommissarOutNoIncidents(t *testing.T) {
+	const vote = "Anna hold yes\nBoris hold yes\nClara hold yes\nDima hold yes\nEgor hold yes\nFedor hold yes\n" +
+		"Anna vote Boris\nBoris vote Anna\nClara vote Boris\nDima vote Boris\nEgor vote Boris\nFedor vote Boris\n"
+	const players = "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor roles=Mafioso,Commissar,Mafioso,Civilian,Civilian,Civilian"
+	for _, tc := range []struct {
+		header, answer string
+		draws          bool
+	}{{players + " incidents=off\n", "", false}, {players + "\n", "Boris pass\n", true}} {
+		lines := strings.Join(tell(t, tc.header+vote+tc.answer), "\n")
+		if !strings.Contains(lines, "Boris is out of the game: they were the Commissar.") {
+			t.Fatalf("%s: the elimination is not told: %s", tc.header, lines)
+		}
+		if got := strings.Contains(lines, "draws an incident card"); got != tc.draws {
+			t.Errorf("%s: told a draw %v, want %v:\n%s", tc.header, got, tc.draws, lines)
 		}
 	}
 }

@@ -290,6 +290,30 @@ var (
 	ErrNotViewed = errors.New("no private view of the slot's current card")
 )
 
+// FalseStatementError is a move whose statement about the seat's own
+// card (in Slot) the seat knows to be false: the card is Kind, and the
+// statement says it is one of Kinds (none of them, if Not). It wraps
+// [ErrFalseStatement]; a game names the cards for people.
+type FalseStatementError struct {
+	Who   string // "table: seat 0 (Anna)"
+	Seat  engine.Seat
+	Slot  engine.Slot
+	Not   bool
+	Kinds []int // card kinds
+	Kind  int
+}
+
+func (e *FalseStatementError) Error() string {
+	what := "one of"
+	if e.Not {
+		what = "none of"
+	}
+	return fmt.Sprintf("%s will not state that its card in slot %d is %s %v: it is %d: %v", e.Who, e.Slot, what, e.Kinds, e.Kind, ErrFalseStatement)
+}
+
+// Unwrap returns [ErrFalseStatement].
+func (e *FalseStatementError) Unwrap() error { return ErrFalseStatement }
+
 // MoveBody returns the body of a move by this seat, with a proof for each
 // hidden swap the move causes (swaps[i] is the secret bit of the i-th;
 // true: exchange the cards) and for each statement it makes about its own
@@ -301,6 +325,14 @@ var (
 func (p *Player) MoveBody(t *Table, m engine.Move, swaps []bool) (*Body, error) {
 	seat, kind, ok := t.Expect()
 	if !ok || int(seat) != p.Seat || kind != BodyMove {
+		// The rules may refuse the move for a reason of their own that
+		// matters more than the turn (a player out of the game).
+		if r := t.Rules(); ok && kind == BodyMove && r != nil && int(m.Seat) == p.Seat {
+			var re *engine.RuleError
+			if _, _, err := r.Apply(m); errors.As(err, &re) && re.Rule != ReasonNotYourTurn {
+				return nil, err
+			}
+		}
 		return nil, p.notYourMove(t, seat, kind, ok)
 	}
 	m.Seat = engine.Seat(p.Seat)
@@ -384,11 +416,7 @@ func (p *Player) prove(t *Table, ef engine.Effect, slots []mental.Card, i int) (
 		return nil, fmt.Errorf("%s: slot %d opens to no known card", who, slot)
 	}
 	if slices.Contains(kinds, kind) == ef.Not {
-		what := "one of"
-		if ef.Not {
-			what = "none of"
-		}
-		return nil, fmt.Errorf("%s will not state that its card in slot %d is %s %v: it is %d: %w", who, slot, what, kinds, kind, ErrFalseStatement)
+		return nil, &FalseStatementError{Who: who, Seat: engine.Seat(p.Seat), Slot: slot, Not: ef.Not, Kinds: slices.Clone(kinds), Kind: kind}
 	}
 	ctx := t.StatementContext(t.Pos(), p.Seat, i)
 	if !ef.Not {

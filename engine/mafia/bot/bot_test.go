@@ -187,9 +187,9 @@ func TestWinRates(t *testing.T) {
 // when two players already did, and the Nurse protects him.
 func TestTrustSurvivor(t *testing.T) {
 	tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya "+
-		"roles=Mafioso,Mafioso,Nurse,Commissar,Civilian,Civilian,Mafioso,Civilian,Civilian incidents=off\n"+
+		"roles=Mafioso,Mafioso,Nurse,Commissar,Civilian,Civilian,Civilian,Civilian,Civilian incidents=off\n"+
 		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nFedor hold no\nGalya hold no\nIgor hold no\nKatya hold no\n"+
-		"Anna kill Egor\nBoris kill Egor\nGalya kill Egor\nClara save Egor\nDima check Fedor\n"+
+		"Anna kill Egor\nBoris kill Egor\nClara save Egor\nDima check Fedor\n"+
 		"expect alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya attacked=Egor:saved\n"+
 		"Anna vote Egor\nBoris vote Egor\nClara vote abstain\nDima vote abstain\nEgor vote abstain\n")
 	const egor, fedor, clara = 4, 5, 2

@@ -166,7 +166,7 @@ func (t *Table) Needs() []Need {
 // it may not name.
 func (t *Table) Choose(p engine.Seat, power uint8, target engine.Seat) error {
 	if !t.Waiting() {
-		return &engine.RuleError{Seat: p, Rule: RuleNoNight, Msg: fmt.Sprintf("no night choice is due from %s now", t.State.Name(p))}
+		return &engine.RuleError{Seat: p, Rule: RuleNoNight, Msg: fmt.Sprintf("%s makes no night choice now: %s", t.State.Name(p), mafia.NoNightWhy(t.State))}
 	}
 	var e *engine.Effect
 	for i := range t.pending {
@@ -178,11 +178,11 @@ func (t *Table) Choose(p engine.Seat, power uint8, target engine.Seat) error {
 	}
 	if e == nil || !slices.Contains(e.Seats, p) || !t.holds(p, *e) {
 		return &engine.RuleError{Seat: p, Rule: RuleNoPower,
-			Msg: fmt.Sprintf("%s does not hold the %s power tonight", t.State.Name(p), mafia.PowerName(power))}
+			Msg: fmt.Sprintf("%s does not hold the %s power tonight: %s", t.State.Name(p), mafia.PowerName(power), mafia.NightRule(power))}
 	}
 	if target == p || !slices.Contains(e.Targets, target) {
 		return &engine.RuleError{Seat: p, Rule: mafia.RuleBadTarget,
-			Msg: fmt.Sprintf("%s may not name %s for %s", t.State.Name(p), t.State.Name(target), mafia.PowerName(power))}
+			Msg: fmt.Sprintf("%s may not name %s for %s: a night choice names one other living player", t.State.Name(p), t.State.Name(target), mafia.PowerName(power))}
 	}
 	if t.choices[p] == nil {
 		t.choices[p] = map[uint8]engine.Seat{}

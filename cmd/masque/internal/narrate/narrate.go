@@ -134,6 +134,14 @@ func (f *Follower) nameSaid(s Rules, p engine.Seat) string {
 	return s.Name(p)
 }
 
+// theirSaid is p's possessive: "your", or "Anna's".
+func (f *Follower) theirSaid(s Rules, p engine.Seat) string {
+	if p == f.speaksTo() {
+		return "your"
+	}
+	return s.Name(p) + "'s"
+}
+
 // passRun is a run of passes folded into Lines[end-1].
 type passRun struct {
 	end   int // 0: no run
@@ -363,17 +371,32 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	if !sameSeating(before, after) {
 		out = append(out, f.seatingLine(before, after))
 	}
-	var ch []string
+	// The purses stay with the chairs (the Puppeteer): a player who
+	// changed chairs is told by the purse they left ("Anna's purse
+	// 11→10"), which is what coins moved, then what they hold now.
+	bs, as := before.Seating(), after.Seating()
+	var ch, now []string
 	for p := range engine.Seat(after.Players()) {
-		if b, a := before.Coins(p), after.Coins(p); a != b {
-			ch = append(ch, fmt.Sprintf("%s %d→%d", f.nameSaid(after, p), b, a))
+		c := slices.Index(bs, p)
+		if c < 0 || c >= len(as) || as[c] == p {
+			if b, a := before.Coins(p), after.Coins(p); a != b {
+				ch = append(ch, fmt.Sprintf("%s %d→%d", f.nameSaid(after, p), b, a))
+			}
+			continue
 		}
+		if b, a := before.Coins(p), after.Coins(as[c]); a != b {
+			ch = append(ch, fmt.Sprintf("%s purse %d→%d", f.theirSaid(after, p), b, a))
+		}
+		now = append(now, fmt.Sprintf("%s %d", f.nameSaid(after, p), after.Coins(p)))
 	}
 	if b, a := before.Court(), after.Court(); a != b {
 		ch = append(ch, fmt.Sprintf("court %d→%d", b, a))
 	}
 	if len(ch) > 0 {
 		out = append(out, "  coins: "+strings.Join(ch, ", "))
+	}
+	if len(now) > 0 {
+		out = append(out, "  purses after changing chairs: "+strings.Join(now, ", "))
 	}
 	if after.Over() && !before.Over() {
 		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), strings.Join(Winners(after), ", ")))

@@ -137,6 +137,10 @@ func cardsText(cs []view.Card) string {
 		out = append(out, n)
 	}
 	for _, n := range open {
+		if allSay(opened[n], n) { // "bet on the Beast", not "bet: bet on the Beast"
+			out = append(out, opened[n]...)
+			continue
+		}
 		out = append(out, n+": "+strings.Join(opened[n], ", "))
 	}
 	for _, n := range known {
@@ -154,6 +158,16 @@ func cardsText(cs []view.Card) string {
 		out = append(out, fmt.Sprintf("%d face-down %s", downs[n], plural(downs[n], what, what+"s")))
 	}
 	return strings.Join(out, ", ")
+}
+
+// allSay reports whether every name already starts with the word note.
+func allSay(names []string, note string) bool {
+	for _, n := range names {
+		if !strings.HasPrefix(strings.ToLower(n), strings.ToLower(note)+" ") {
+			return false
+		}
+	}
+	return true
 }
 
 // seatRowText is a seat's row after the name: its attributes, its

@@ -56,6 +56,9 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if day && !night { // the recognition night comes before day 1's first move
 		when = fmt.Sprintf("day %d", s.Day())
 	}
+	if me >= 0 && me < engine.Seat(s.Players()) && !s.Alive(me) && !s.Over() {
+		when += " · you are out of the game and watch"
+	}
 	switch {
 	case s.Over():
 		t.Status = fmt.Sprintf("game over on day %d", s.Day())
@@ -163,6 +166,11 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if n := mafiaVote(s, me); n != nil && !night {
 		t.Notices = append(t.Notices, *n)
 	}
+	if day && !night && s.Day() == 1 && !s.Over() {
+		// The screen opens on day 1: say what night 1 was, so that the
+		// night that follows, night 2, misses nothing.
+		t.Notices = append(t.Notices, Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
+	}
 	if day && s.Day() > 1 {
 		if lines := morning(s, me); len(lines) > 0 {
 			t.Notices = append(t.Notices, Notice{Title: "This morning", Text: strings.Join(lines, " ")})
@@ -175,8 +183,9 @@ func (Mafia) Build(in Input) (Table, bool) {
 	case in.Night:
 		t.Question = nightQuestion(s, me, k, in.Decisions)
 	case in.MyTurn && need.Kind == engine.NeedMove && need.Seat == me:
-		t.Question = &Question{Text: mafia.Prompt(s, me), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
-			Choices: mafiaChoices(s, me, k, known)}
+		cs := mafiaChoices(s, me, k, known)
+		t.Question = &Question{Text: mafiaPrompt(s, me, cs), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
+			Choices: cs}
 	case need.Kind == engine.NeedMove:
 		t.Waiting = mafiaWaiting(s, need.Seat)
 	}
@@ -461,6 +470,33 @@ func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[
 		try(words, engine.Move{Kind: mafia.MovePass})
 	}
 	return out
+}
+
+// mafiaPrompt is the question's text for seat me, given its choices: an
+// answer to an elimination or an attack names only the cards the seat
+// holds that answer it, and says so when it holds none.
+func mafiaPrompt(s *mafia.State, me engine.Seat, cs []Choice) string {
+	var what, none string
+	switch s.Phase() {
+	case mafia.PhaseDayAnswer:
+		what, none = "The vote eliminates you", "only an Alibi or an Evidence does"
+	case mafia.PhaseNightAnswer:
+		what, none = "You were attacked in the night", "only a Misfire or a Ricochet does"
+	case mafia.PhaseDateAnswer:
+		what, none = "The Night Butterfly you spent the night with was attacked", "only a Misfire does"
+	default:
+		return mafia.Prompt(s, me)
+	}
+	var cards []string
+	for _, c := range cs {
+		if c.Move.Kind == mafia.MoveCard && len(c.Move.Args) > 0 {
+			cards = append(cards, "your "+mafia.CardWords(engine.Card(c.Move.Args[0])))
+		}
+	}
+	if len(cards) == 0 {
+		return what + ": none of your incident cards answers it (" + none + "), so accept it."
+	}
+	return what + ": play " + strings.Join(cards, " or ") + ", or accept it."
 }
 
 // cardEffect says what playing incident card c does now, for seat me.

@@ -139,3 +139,56 @@ func scripted(t *testing.T, src string) (*mafia.Script, *mafiatest.Table) {
 	}
 	return sc, tab
 }
+
+// What the screen says on a day must be true for the seat reading it: day
+// 1 tells what night 1 was (night 2 follows it); a condemned or attacked
+// player is offered only the cards they hold that answer, and told when
+// they hold none; a dead player is told they are out.
+func TestMafiaScreenTellsTheTruth(t *testing.T) {
+	const five = "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n"
+	const vote = "Anna hold yes\nBoris hold yes\nClara hold yes\nDima hold no\nEgor hold no\n"
+	const condemnClara = "Anna vote Clara\nBoris vote Clara\nClara vote Anna\nDima vote Clara\nEgor vote Clara\n"
+	build := func(src string, me engine.Seat) Table {
+		t.Helper()
+		sc, tab := scripted(t, five+src)
+		tb, ok := Build(Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: tab.Knowledge(me), Known: tab.Known(me), MyTurn: true})
+		if !ok {
+			t.Fatal("no view")
+		}
+		return tb
+	}
+	notice := func(tb Table, title string) string {
+		for _, n := range tb.Notices {
+			if n.Title == title {
+				return n.Text
+			}
+		}
+		return ""
+	}
+	if got := notice(build("", 0), "Last night"); !strings.Contains(got, "Night 1") {
+		t.Errorf("day 1 does not tell night 1: %+v", build("", 0).Notices)
+	}
+	for _, tc := range []struct {
+		src  string
+		me   engine.Seat
+		want string
+	}{
+		// Clara holds a Misfire only: it does not answer a vote.
+		{vote + condemnClara, 2, "The vote eliminates you: none of your incident cards answers it (only an Alibi or an Evidence does), so accept it."},
+		// Egor holds an Evidence (left).
+		{vote + "Anna vote Egor\nBoris vote Egor\nClara vote Egor\nDima vote Egor\nEgor vote Anna\n", 4,
+			"The vote eliminates you: play your Evidence (left), or accept it."},
+		// Boris holds an Alibi only: it does not answer an attack.
+		{vote + condemnClara + "Clara pass\nAnna kill Boris\n", 1,
+			"You were attacked in the night: none of your incident cards answers it (only a Misfire or a Ricochet does), so accept it."},
+	} {
+		tb := build(tc.src, tc.me)
+		if tb.Question == nil || tb.Question.Text != tc.want {
+			t.Errorf("seat %d after %q: question %+v, want %q", tc.me, tc.src, tb.Question, tc.want)
+		}
+	}
+	dead := build(vote+condemnClara+"Clara pass\nAnna kill Boris\nBoris pass\n", 2)
+	if !strings.Contains(dead.Status, "you are out of the game") {
+		t.Errorf("a dead seat's status %q does not say it is out", dead.Status)
+	}
+}

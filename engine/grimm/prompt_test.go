@@ -1,0 +1,38 @@
+package grimm_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/grimm"
+)
+
+// A player who keeps the second copy of their own curse unmasks with
+// nobody earning a rose (docs/rules-grimm.md item 22): the prompt must not
+// promise them one, nor another player. Given the pair by another player,
+// that player gets the rose, and the prompt says so.
+func TestPromptSelfUnmaskNoRose(t *testing.T) {
+	const players = "game grimm players=Kristina,Alexander,Maria\n"
+	const round = "round 1 chars=Beast,Hansel,Cinderella actions=toast,dance first=Kristina items=GlassSlipper,Crown,Mirror,Clock,Treats,"
+	const draft = "Kristina pick GlassSlipper\nAlexander pick Crown\nMaria pick Mirror\n"
+	for _, tc := range []struct {
+		src, want, not string
+	}{
+		// Kristina draws the second Glass Slipper and keeps it.
+		{players + round + "GlassSlipper,Spindle,Cauldron,Disguise\n" + draft + "Kristina keep\n", "nobody gets a rose", "Kristina gets"},
+		// Alexander draws it and gives it to her.
+		{players + round + "Spindle,Cauldron,GlassSlipper,Disguise,Clock\n" + draft + "Kristina keep\nKristina give Maria\nAlexander give Kristina\n",
+			"Alexander gets a rose", "nobody"},
+	} {
+		tab := mustRun(t, tc.src)
+		seat, _, ok := tab.State.Pending()
+		if !ok || seat != 0 {
+			t.Fatalf("after %q: Kristina owes no response", tc.src)
+		}
+		got := grimm.Prompt(tab.State, engine.Seat(0), tab.Known(0))
+		if !strings.Contains(got, "must unmask") || !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {
+			t.Errorf("after %q: prompt %q, want it to say %q and not %q", tc.src, got, tc.want, tc.not)
+		}
+	}
+}
