@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,5 +77,29 @@ func TestReplayMafiaNights(t *testing.T) {
 		if strings.Contains(plain, secret) {
 			t.Errorf("plain replay says %q", secret)
 		}
+	}
+}
+
+// verify tells a finished Mafia game's survivors by name ("alive: Boris,
+// Dima"), not as a tally of ones and zeros ("alive: Anna 0, Boris 1").
+func TestVerifyMafiaNamesTheLiving(t *testing.T) {
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Clara", "Dima", "Egor"}, NoIncidents: true}
+	lt := mafiaBotPlay(t, "verify-mafia-alive", o, 2, nil)
+	st := lt.View().Rules().(*mafia.State)
+	if !st.Over() {
+		t.Fatal("the bots did not finish")
+	}
+	var alive []string
+	for _, p := range st.Living() {
+		alive = append(alive, st.Name(p))
+	}
+	slices.Sort(alive)
+	path := saveTranscript(t, lt.Transcript(), "mafia.masque")
+	code, out, errOut := runCmd(t, "verify", path)
+	if code != 0 {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	if want := "alive: " + strings.Join(alive, ", ") + "\n"; !strings.Contains(out, want) {
+		t.Errorf("verify says\n%s\nwant the line %q", out, want)
 	}
 }

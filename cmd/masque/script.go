@@ -162,7 +162,14 @@ func printSummary(a *app, sum games.Summary, asJSON bool) error {
 	}
 	fmt.Fprintln(a.stdout, sum.Head)
 	for _, sc := range sum.Scores {
-		fmt.Fprintf(a.stdout, "  %-12s %2d %s\n", sc.Name, sc.Value, sum.Unit)
+		switch {
+		case !sum.YesNo:
+			fmt.Fprintf(a.stdout, "  %-12s %2d %s\n", sc.Name, sc.Value, sum.Unit)
+		case sc.Value != 0:
+			fmt.Fprintf(a.stdout, "  %-12s %s\n", sc.Name, sum.Unit)
+		default:
+			fmt.Fprintf(a.stdout, "  %-12s not %s\n", sc.Name, sum.Unit)
+		}
 	}
 	if sum.Over {
 		w := slices.Clone(sum.Winners)

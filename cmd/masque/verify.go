@@ -264,7 +264,15 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 		slices.SortFunc(scores, func(x, y games.Score) int { return strings.Compare(x.Name, y.Name) })
 		var parts []string
 		for _, sc := range scores {
-			parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
+			switch {
+			case !st.YesNo:
+				parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
+			case sc.Value != 0:
+				parts = append(parts, termsafe.String(sc.Name))
+			}
+		}
+		if len(parts) == 0 {
+			parts = append(parts, "nobody")
 		}
 		fmt.Fprintf(a.stdout, "%s: %s\n", st.Unit, strings.Join(parts, ", "))
 	}

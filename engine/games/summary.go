@@ -18,6 +18,10 @@ type Summary struct {
 	// Unit names the tally in Scores ("coins", "roses").
 	Unit   string
 	Scores []Score // one per player, in seat order
+	// YesNo says every score is 1 or 0 (Mafia: alive or not): the tally
+	// is told as the names scoring 1 ("alive: Fedya, Gosha"), not as
+	// numbers.
+	YesNo bool
 	// Fields are the game's own JSON fields, after "over" and "winners",
 	// in order (values marshal with encoding/json).
 	Fields []Field

@@ -166,7 +166,7 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 	if !ok {
 		return games.Summary{}, false
 	}
-	sum := games.Summary{Over: st.Over(), Unit: "alive"}
+	sum := games.Summary{Over: st.Over(), Unit: "alive", YesNo: true}
 	alive := []string{}
 	for p := range engine.Seat(st.Players()) {
 		v := 0
