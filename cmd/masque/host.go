@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"os/user"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -268,11 +269,13 @@ func hasTable(dir string) bool {
 const listenFile = "listen"
 
 // startPeer starts the node: on the addresses remembered in stateDir when
-// rejoining (if they are still free), else on --listen or the defaults.
+// rejoining (if they are still free), else on --listen or the defaults. A
+// --listen address with port 0 (any port) is taken as the one remembered
+// for it: the others, and the invite, know the port it got the first time.
 func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
-	if stateDir != "" && len(r.o.listen) == 0 {
+	if stateDir != "" {
 		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
-			if addrs := strings.Fields(string(data)); len(addrs) > 0 {
+			if addrs := rememberedListen(r.o.listen, strings.Fields(string(data))); len(addrs) > 0 && !slices.Equal(addrs, r.o.listen) {
 				if p, err := netsession.NewRelayedPeer(r.config, addrs, r.relays, r.logger); err == nil {
 					r.awaitRelays(p)
 					return p, nil
@@ -286,6 +289,33 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 	}
 	r.awaitRelays(p)
 	return p, nil
+}
+
+// anyPort matches a multiaddr's TCP or UDP port.
+var anyPort = regexp.MustCompile(`/(tcp|udp)/[0-9]+`)
+
+// rememberedListen is where a restarted peer listens: the remembered
+// addresses without --listen; with it, each --listen address, except that
+// one with port 0 becomes the remembered address it was bound to (same
+// IP and transport, port 0 aside).
+func rememberedListen(listen, remembered []string) []string {
+	if len(listen) == 0 {
+		return remembered
+	}
+	out := make([]string, 0, len(listen))
+	for _, l := range listen {
+		got := l
+		if anyPort.ReplaceAllString(l, "/$1/0") == l {
+			for _, m := range remembered {
+				if anyPort.ReplaceAllString(m, "/$1/0") == l {
+					got = m
+					break
+				}
+			}
+		}
+		out = append(out, got)
+	}
+	return out
 }
 
 // rememberListen writes the node's listen addresses into the state dir.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/mafia"
 )
 
@@ -76,5 +77,28 @@ func TestReplayMafiaNights(t *testing.T) {
 		if strings.Contains(plain, secret) {
 			t.Errorf("plain replay says %q", secret)
 		}
+	}
+}
+
+// verify tells a finished Mafia game's survivors by name ("alive: Boris and
+// Dima"), not as a tally of ones and zeros ("alive: Anna 0, Boris 1").
+func TestVerifyMafiaNamesTheLiving(t *testing.T) {
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Clara", "Dima", "Egor"}, NoIncidents: true}
+	lt := mafiaBotPlay(t, "verify-mafia-alive", o, 2, nil)
+	st := lt.View().Rules().(*mafia.State)
+	if !st.Over() {
+		t.Fatal("the bots did not finish")
+	}
+	var alive []string
+	for _, p := range st.Living() {
+		alive = append(alive, st.Name(p))
+	}
+	path := saveTranscript(t, lt.Transcript(), "mafia.masque")
+	code, out, errOut := runCmd(t, "verify", path)
+	if code != 0 {
+		t.Fatalf("verify: exit %d\n%s%s", code, out, errOut)
+	}
+	if want := "\nalive: " + games.ListAnd(alive, "nobody") + ";"; !strings.Contains(out, want) {
+		t.Errorf("verify says\n%s\nwant the line %q", out, want)
 	}
 }

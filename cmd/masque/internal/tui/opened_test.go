@@ -94,7 +94,7 @@ func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("seed %d: %s's hand drawn as %v, opened %v", seed, s.Name(p), got, want)
 			}
-			if row, hand := seatRowText(m.tv.Seats[p]), "hand: "+strings.Join(want, ", "); !strings.Contains(row, hand) {
+			if row, hand := seatRowText(m.tv.Seats[p]), "hand: "+strings.Join(countedNames(want), ", "); !strings.Contains(row, hand) {
 				t.Errorf("seed %d: %s's row lacks %q: %s", seed, s.Name(p), hand, row)
 			}
 			if !strings.Contains(v, s.Name(p)+" ") || strings.Contains(v, "face-down hand card") {
@@ -108,4 +108,29 @@ func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
 		}
 	}
 	t.Fatal("no seed ended with another player unmasked and holding a hidden hand")
+}
+
+// A seat's row counts equal cards in every group, as it does the items in
+// front of it: a hand opened at the end read "Disguise, Disguise, Glass
+// Slipper, Treats, Glass Slipper" (a line more at 80 columns, and hard to
+// count) where "Disguise ×2, Glass Slipper ×2, Treats" says the same.
+func TestCardsTextCountsEqualCards(t *testing.T) {
+	up := func(name, note string) view.Card { return view.Card{Name: name, Face: view.FaceUp, Note: note} }
+	known := func(name, note string) view.Card { return view.Card{Name: name, Face: view.KnownToYou, Note: note} }
+	for _, tc := range []struct {
+		name  string
+		cards []view.Card
+		want  string
+	}{
+		{"items", []view.Card{up("Crown", ""), up("Mirror", ""), up("Crown", "")}, "Crown ×2, Mirror"},
+		{"opened hand", []view.Card{up("Disguise", "hand"), up("Disguise", "hand"), up("Glass Slipper", "hand"), up("Treats", "hand"), up("Glass Slipper", "hand")},
+			"hand: Disguise ×2, Glass Slipper ×2, Treats"},
+		{"own hand", []view.Card{known("Mirror", "hand"), known("Clock", "hand"), known("Mirror", "hand")}, "your hand (only you know): Mirror ×2, Clock"},
+		{"items and an opened hand", []view.Card{up("Spindle", ""), up("Crown", "hand"), up("Crown", "hand")}, "Spindle, hand: Crown ×2"},
+		{"face down", []view.Card{{Face: view.FaceDown, Note: "hand"}, {Face: view.FaceDown, Note: "hand"}}, "2 face-down hand cards"},
+	} {
+		if got := cardsText(tc.cards); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
 }

@@ -95,10 +95,11 @@ func safeTable(t view.Table) view.Table {
 }
 
 // cardsText lists cards in words: face-up cards with equal ones counted
-// ("Crown ×2"), face-up cards with a note grouped by it ("hand: Mirror,
-// Clock": a hidden hand opened at the end), the cards only the seat
+// ("Crown ×2"), face-up cards with a note grouped by it ("hand: Mirror
+// ×2, Clock": a hidden hand opened at the end), the cards only the seat
 // knows grouped by what they are ("your hand (only you know): Mirror,
-// Clock"), face-down ones counted ("3 face-down hand cards").
+// Clock"), equal ones counted in each group, face-down ones counted ("3
+// face-down hand cards").
 func cardsText(cs []view.Card) string {
 	var up, open, known, down []string
 	count := map[string]int{}
@@ -130,25 +131,20 @@ func cardsText(cs []view.Card) string {
 		}
 	}
 	var out []string
-	for _, n := range up {
-		if count[n] > 1 {
-			n = fmt.Sprintf("%s ×%d", n, count[n])
-		}
-		out = append(out, n)
-	}
+	out = append(out, counted(up, count)...)
 	for _, n := range open {
 		if allSay(opened[n], n) { // "bet on the Beast", not "bet: bet on the Beast"
-			out = append(out, opened[n]...)
+			out = append(out, countedNames(opened[n])...)
 			continue
 		}
-		out = append(out, n+": "+strings.Join(opened[n], ", "))
+		out = append(out, n+": "+strings.Join(countedNames(opened[n]), ", "))
 	}
 	for _, n := range known {
 		what := "only you know"
 		if n != "" {
 			what = "your " + n + " (only you know)"
 		}
-		out = append(out, what+": "+strings.Join(mine[n], ", "))
+		out = append(out, what+": "+strings.Join(countedNames(mine[n]), ", "))
 	}
 	for _, n := range down {
 		what := "card"
@@ -168,6 +164,33 @@ func allSay(names []string, note string) bool {
 		}
 	}
 	return true
+}
+
+// counted names each of names once, in order, with its count when more
+// than one ("Crown ×2").
+func counted(names []string, count map[string]int) []string {
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		if count[n] > 1 {
+			n = fmt.Sprintf("%s ×%d", n, count[n])
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// countedNames is names with equal ones counted, in the order each first
+// appears ("Mirror, Clock, Mirror" is "Mirror ×2, Clock").
+func countedNames(names []string) []string {
+	var first []string
+	count := map[string]int{}
+	for _, n := range names {
+		if count[n] == 0 {
+			first = append(first, n)
+		}
+		count[n]++
+	}
+	return counted(first, count)
 }
 
 // seatRowText is a seat's row after the name: its attributes, its

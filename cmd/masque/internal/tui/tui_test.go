@@ -414,6 +414,18 @@ func TestMemorySwapsSince(t *testing.T) {
 			t.Errorf("view lacks %q:\n%s", w, v)
 		}
 	}
+	// A card revealed at turn 4, then exchanged for hers by a real swap
+	// at turn 6: one pair of brackets, not "(seen turn 4 (revealed to
+	// all))".
+	m, _ = screen(t, s, 0, Options{}, nil)
+	snap = m.snap
+	snap.Memory = []table.Sighting{{Pos: 3, Slot: 1, Card: mascarade.Widow, Public: true}}
+	snap.SwapBits = map[uint64][]bool{5: {true}}
+	moves = []narrate.Moved{{Pos: 3, Turn: 4, Seat: 1, Text: "Boris claim Widow"}, sw(5, 0, 0, 1, "Anna swap Boris", "you swap cards with Boris")}
+	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	if v, w := m.View(), "your card: the Widow, which you swapped in at turn 6 (seen turn 4, revealed to all)"; !strings.Contains(v, w) {
+		t.Errorf("view lacks %q:\n%s", w, v)
+	}
 }
 
 func TestResult(t *testing.T) {

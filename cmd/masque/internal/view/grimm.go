@@ -192,7 +192,7 @@ func (Grimm) Build(in Input) (Table, bool) {
 	case need.Kind == engine.NeedMove:
 		t.Waiting = grimmWaiting(s, need.Seat)
 	default:
-		t.Waiting = "the table is shuffling and revealing"
+		t.Waiting = "the table to shuffle and reveal"
 	}
 
 	// The result.

@@ -347,13 +347,21 @@ func (b mascBuild) memory() []string {
 		for _, c := range bl.Cards {
 			names = append(names, "the "+s.CardName(c))
 		}
-		seen := "seen " + b.seenWhen(bl)
+		when, how := b.seenWhen(bl)
+		seen := "seen " + when
+		if how != "" {
+			seen += " (" + how + ")"
+		}
 		switch {
 		case !bl.Known():
 			line("%s: %s (each was here or was swapped in since you knew)", which, strings.Join(names, " or "))
 		case len(bl.MovedIn) > 0:
 			last := bl.MovedIn[len(bl.MovedIn)-1]
-			line("%s: %s, which you swapped in at turn %d (%s)", which, names[0], last.Turn, seen)
+			// One pair of brackets: "(seen turn 16, revealed to all)".
+			if how != "" {
+				when += ", " + how
+			}
+			line("%s: %s, which you swapped in at turn %d (seen %s)", which, names[0], last.Turn, when)
 		default:
 			line("%s: %s, %s", which, names[0], seen)
 		}
@@ -409,12 +417,13 @@ func (b mascBuild) memory() []string {
 	return append(out, seen...)
 }
 
-// seenWhen says when and how the seat last knew a card for sure.
-func (b mascBuild) seenWhen(bl narrate.Belief) string {
+// seenWhen says when ("turn 16", "at the deal") and how ("revealed to
+// all"; "" at the deal) the seat last knew a card for sure.
+func (b mascBuild) seenWhen(bl narrate.Belief) (when, how string) {
 	if bl.Source == narrate.FromDeal || bl.Pos < 0 {
-		return "at the deal"
+		return "at the deal", ""
 	}
-	how := "you peeked"
+	how = "you peeked"
 	switch bl.Source {
 	case narrate.FromReveal:
 		how = "revealed to all"
@@ -423,7 +432,7 @@ func (b mascBuild) seenWhen(bl narrate.Belief) string {
 			how = b.shownBy(sh)
 		}
 	}
-	return fmt.Sprintf("%s (%s)", b.when(uint64(bl.Pos)), how)
+	return b.when(uint64(bl.Pos)), how
 }
 
 // shown returns the show (the Princess) a sighting came from, if the

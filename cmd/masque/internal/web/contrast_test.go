@@ -86,3 +86,17 @@ func TestCardInkContrast(t *testing.T) {
 		}
 	}
 }
+
+// No text on the page is cut in the middle of a word where a space would
+// do: "word-break: break-all" split the end notes' "written when you
+// leave" into "yo" / "u leave" on a phone; "overflow-wrap: anywhere"
+// breaks inside a word only when the word alone is too long (a path).
+func TestNoBreakAll(t *testing.T) {
+	css, err := static.ReadFile("static/style.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := regexp.MustCompile(`[^;{}]*word-break:\s*break-all`).Find(css); m != nil {
+		t.Errorf("style.css breaks words anywhere: %q", strings.TrimSpace(string(m)))
+	}
+}
