@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"os/user"
@@ -139,6 +140,9 @@ type netRun struct {
 	// relaysFrom is where relays came from: "--relay", the config file's
 	// path, or "" (none).
 	relaysFrom string
+	// lan, if set, are the networks counted as this machine's LAN instead
+	// of its interfaces' (tests of the hints; see onLAN).
+	lan []*net.IPNet
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {

@@ -211,7 +211,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	r.printf("asking %s for a seat as %s", t.name, player)
 	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
-		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout,
+		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator),
 		OnRetry: func(attempt int, elapsed, left time.Duration, err error) {
 			// The first failure, then one line every 15 s at most.
 			if attempt > 1 && time.Since(told) < 15*time.Second {
@@ -220,7 +220,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			told = time.Now()
 			line := fmt.Sprintf("the host does not answer yet (%s, attempt %d, %ds): asking again for up to %ds",
 				dialCause(err), attempt, int(elapsed.Seconds()), int(left.Seconds()))
-			if attempt == 1 && onLAN(t.creator.Addrs) && !hasQUIC(t.creator.Addrs) {
+			if attempt == 1 && onLAN(t.creator.Addrs, r.localNets()) && !hasQUIC(t.creator.Addrs) {
 				line += "; on a lossy network the host's QUIC invite (/udp/…/quic-v1) connects far sooner than TCP"
 			}
 			r.printf("%s", line)

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -227,13 +228,28 @@ func TestUnreachableHintLAN(t *testing.T) {
 		}
 		return peer.AddrInfo{Addrs: ms}
 	}
-	r := &netRun{}
+	// This machine is on 10.78.0.0/24 and 192.168.1.0/24 (and loopback).
+	var lan []*net.IPNet
+	for _, cidr := range []string{"10.78.0.5/24", "192.168.1.7/24"} {
+		_, n, err := net.ParseCIDR(cidr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lan = append(lan, n)
+	}
+	r := &netRun{lan: lan}
 	for _, tc := range []struct {
 		creator       peer.AddrInfo
 		want, notWant []string
 	}{
 		{info("/ip4/10.78.0.1/tcp/4001"), []string{"local network", "no relay is needed", "QUIC invite"}, []string{"masque relay"}},
 		{info("/ip4/192.168.1.20/udp/4001/quic-v1", "/ip4/192.168.1.20/tcp/4001"), []string{"local network"}, []string{"masque relay", "QUIC invite"}},
+		{info("/ip4/127.0.0.1/tcp/4001"), []string{"local network"}, []string{"masque relay"}},
+		// A private address on no network of this machine: the host's
+		// side of its home router (an invite printed behind a NAT, as in
+		// .ci/nat-test.sh), which only a relay reaches.
+		{info("/ip4/192.168.2.2/udp/4001/quic-v1", "/ip4/192.168.2.2/tcp/4001"), []string{"masque relay"}, []string{"local network"}},
+		{info("/ip4/10.78.1.1/tcp/4001"), []string{"masque relay"}, []string{"local network"}},
 		{info("/ip4/203.0.113.7/tcp/4001"), []string{"masque relay"}, []string{"local network"}},
 		{info("/ip4/10.78.0.9/tcp/4001/p2p/" + id + "/p2p-circuit"), []string{"masque relay"}, []string{"local network"}},
 	} {
@@ -271,5 +287,36 @@ func TestHostSaysSlowInbound(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], "a player at 10.78.0.3 is still connecting") || !strings.Contains(lines[1], "10.78.0.4") {
 		t.Fatalf("host screen:\n%s", out.String())
+	}
+}
+
+// TestDialPatienceAcrossNAT: a joiner with no relay gives a host on its
+// LAN minutes (a lossy network, a host still starting: issue 29), but one
+// on no network of its own only acrossNATPatience, since only a relay
+// gets through a home router (.ci/nat-test.sh's joiner behind NAT B used
+// to dial 192.168.1.2 for two minutes before the hint); with a relay it
+// keeps the netsession default.
+func TestDialPatienceAcrossNAT(t *testing.T) {
+	_, lan, err := net.ParseCIDR("192.168.1.7/24")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(a string) peer.AddrInfo { return peer.AddrInfo{Addrs: []ma.Multiaddr{ma.StringCast(a)}} }
+	alone := &netRun{lan: []*net.IPNet{lan}}
+	withRelay := &netRun{lan: []*net.IPNet{lan}, relays: []peer.AddrInfo{at("/ip4/203.0.113.9/tcp/4001")}}
+	for _, tc := range []struct {
+		r       *netRun
+		creator string
+		want    time.Duration
+	}{
+		{alone, "/ip4/192.168.1.20/tcp/4001", 0},
+		{alone, "/ip4/127.0.0.1/udp/4001/quic-v1", 0},
+		{alone, "/ip4/192.168.2.2/tcp/4001", acrossNATPatience},
+		{alone, "/ip4/203.0.113.7/tcp/4001", acrossNATPatience},
+		{withRelay, "/ip4/192.168.2.2/tcp/4001", 0},
+	} {
+		if got := tc.r.dialPatience(at(tc.creator)); got != tc.want {
+			t.Errorf("relays %d, host %s: dial patience %v, want %v", len(tc.r.relays), tc.creator, got, tc.want)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -122,7 +124,7 @@ func (r *netRun) unreachableHint(err error, creator peer.AddrInfo) (string, bool
 	if !errors.Is(err, p2p.ErrUnreachable) {
 		return "", false
 	}
-	if len(r.relays) == 0 && onLAN(creator.Addrs) {
+	if len(r.relays) == 0 && onLAN(creator.Addrs, r.localNets()) {
 		hint := "the host's address is on your local network, so no relay is needed: the network is losing packets (Wi-Fi far from " +
 			"the router, a busy link) or a firewall on the host's machine blocks the port. Ask the host whether it still has a seat open and try again"
 		if !hasQUIC(creator.Addrs) {
@@ -144,15 +146,66 @@ func (r *netRun) unreachableHint(err error, creator peer.AddrInfo) (string, bool
 }
 
 // onLAN reports whether addrs (a creator's, as dialled) are all on a
-// local network: private (RFC 1918, IPv6 ULA and link-local) or
-// loopback, none a circuit through a relay or a public address.
-func onLAN(addrs []ma.Multiaddr) bool {
+// network this machine is on: loopback, or a private address (RFC 1918,
+// IPv6 ULA and link-local, 100.64/10) inside one of local, the networks
+// of this machine's interfaces. A private address on another network is
+// the host's side of its router (an invite printed behind a home NAT),
+// which only a relay reaches; a circuit or a public address is no LAN.
+func onLAN(addrs []ma.Multiaddr, local []*net.IPNet) bool {
 	for _, a := range addrs {
-		if p2p.IsCircuit(a) || !manet.IsPrivateAddr(a) && !manet.IsIPLoopback(a) {
+		if p2p.IsCircuit(a) {
+			return false
+		}
+		if manet.IsIPLoopback(a) {
+			continue
+		}
+		ip, err := manet.ToIP(a)
+		if err != nil || !manet.IsPrivateAddr(a) || !slices.ContainsFunc(local, func(n *net.IPNet) bool { return n.Contains(ip) }) {
 			return false
 		}
 	}
 	return len(addrs) > 0
+}
+
+// acrossNATPatience is how long a joiner with no relay keeps dialling a
+// host that is not on its LAN: what does not answer in 20 s across the
+// internet is behind a router that only a relay gets through (the hint
+// says so), not a lossy link.
+const acrossNATPatience = 20 * time.Second
+
+// dialPatience is how long a join keeps dialling creator before a seat:
+// the netsession default (minutes: a lossy LAN, a host still starting)
+// on a LAN or through a relay, acrossNATPatience otherwise.
+func (r *netRun) dialPatience(creator peer.AddrInfo) time.Duration {
+	if len(r.relays) == 0 && !onLAN(creator.Addrs, r.localNets()) {
+		return acrossNATPatience
+	}
+	return 0
+}
+
+// interfaceNets are the networks of this machine's interfaces (none if
+// they cannot be read).
+func interfaceNets() []*net.IPNet {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return nil
+	}
+	var nets []*net.IPNet
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			nets = append(nets, n)
+		}
+	}
+	return nets
+}
+
+// localNets are the networks this run counts as its LAN (onLAN):
+// r.lan when set (tests), else this machine's interfaces'.
+func (r *netRun) localNets() []*net.IPNet {
+	if r.lan != nil {
+		return r.lan
+	}
+	return interfaceNets()
 }
 
 // hasQUIC reports whether one of addrs is a QUIC address.

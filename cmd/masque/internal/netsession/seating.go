@@ -483,6 +483,9 @@ type JoinConfig struct {
 	// DialPatience has passed): the attempt's number, the time since the
 	// first, the time left, and the error.
 	OnRetry func(attempt int, elapsed, left time.Duration, err error)
+	// DialPatience is how long the join keeps trying to reach a creator
+	// that does not answer before a seat is given (0: DialPatience).
+	DialPatience time.Duration
 	// StillOpen, if set, is asked after every such failed attempt whether
 	// the table still has a seat open (its lobby or directory listing);
 	// known is false when that cannot be told. A table known to be open
@@ -535,7 +538,11 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 	}
 	var lastErr error
 	dialStart := time.Now()
-	dialUntil := dialStart.Add(DialPatience)
+	patience := DialPatience
+	if cfg.DialPatience > 0 {
+		patience = cfg.DialPatience
+	}
+	dialUntil := dialStart.Add(patience)
 	dialFails, backoff := 0, dialBackoffMin
 	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
