@@ -30,10 +30,17 @@ type mafiaSteer struct {
 	// stop, if not nil, ends the game early (an unfinished transcript)
 	// when it holds before a move or actions entry is due.
 	stop func(st *mafia.State) bool
+	// record, if not nil, is told every night choice a bot makes (seat,
+	// power, target: the bot's own, before night overrides it) with the
+	// rules state then.
+	record func(st engine.State, seat engine.Seat, power uint8, target engine.Seat)
 }
 
-// mafiaSteeredGame plays a bot game of Mafia like mafiaBotPlay, with the
-// steer's overrides, keys published.
+// mafiaSteeredGame plays a bot game of Mafia (bot seed seed) through the
+// real stack, keys published, with crypto/rand reset to file's stream
+// first, with the steer's overrides: every night's choices come from the
+// bots (games.NightBot) unless steered, the other seats' actions are
+// posted empty.
 func mafiaSteeredGame(t *testing.T, file string, o mafia.Options, seed uint64, steer mafiaSteer) *local.Table {
 	t.Helper()
 	h := fnv.New64a()
@@ -90,6 +97,9 @@ func mafiaSteeredGame(t *testing.T, file string, o mafia.Options, seed uint64, s
 			choices := map[uint8]engine.Seat{}
 			for _, d := range me.Player.Decisions(me.Replica) {
 				c := bots[seat].Decide(st, d)
+				if steer.record != nil {
+					steer.record(st, seat, d.Power, c)
+				}
 				if steer.night != nil {
 					c = steer.night(st, roles(), seat, d.Power, c)
 				}
