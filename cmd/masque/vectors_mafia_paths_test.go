@@ -8,10 +8,8 @@ package main
 // ballot, so the games are honest.
 
 import (
-	"hash/fnv"
 	"slices"
 	"testing"
-	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/local"
@@ -43,17 +41,7 @@ type mafiaSteer struct {
 // posted empty.
 func mafiaSteeredGame(t *testing.T, file string, o mafia.Options, seed uint64, steer mafiaSteer) *local.Table {
 	t.Helper()
-	h := fnv.New64a()
-	h.Write([]byte(file))
-	cryptotest.SetGlobalRandom(t, h.Sum64())
-	enc, err := o.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := local.New(mafia.Game{}, o.Players, table.Options{Game: enc, PublishKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := vectorTable(t, file, mafia.Game{}, o.Players, o)
 	bots := make([]*mafiabot.Player, len(o.Players))
 	for i := range bots {
 		b, err := mafiabot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
