@@ -27,13 +27,13 @@
 set -euo pipefail
 # shellcheck source=.ci/lib/netns.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
+# shellcheck source=.ci/lib/peers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/peers.sh"
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 
-skip() { echo "blackout-test: skipped: $*"; exit 0; }
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-command -v ip >/dev/null || skip "needs ip (apt-get install iproute2)"
-command -v nft >/dev/null || skip "needs nft (apt-get install nftables)"
+CI_NAME=blackout-test
+ci_need ip nft
 
 SECS=${BLACKOUT_SECS:-150}
 CASES=${BLACKOUT_CASES:-"long short"}
@@ -42,79 +42,20 @@ SHORT=${BLACKOUT_SHORT:-60s}
 TAG=${BLACKOUT_TAG:-mqb$$}
 NS=("$TAG-0" "$TAG-1" "$TAG-2" "$TAG-3")
 SW="$TAG-sw"
+NSS=("${NS[@]}" "$SW")
 WORK=$(mktemp -d /tmp/masque-blackout.XXXXXX)
 export XDG_STATE_HOME="$WORK/state-home"
 PIDS=()
 
-cleanup() {
-  local rc=$?
-  for p in "${PIDS[@]:-}" $(cat "$WORK"/*/*.pid 2>/dev/null); do
-    [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true
-  done
-  for n in "${NS[@]}" "$SW"; do ip netns del "$n" 2>/dev/null || true; done
-  if [ $rc -ne 0 ]; then
-    echo "blackout-test: FAILED (exit $rc); logs:"
-    for f in "$WORK"/*/*.out; do
-      [ -f "$f" ] || continue
-      echo "----- $f (last 15 lines)"
-      tail -n 15 "$f"
-    done
-  fi
-  rm -rf "$WORK"
-  exit $rc
-}
-trap cleanup EXIT
-fail() { echo "blackout-test: FAIL: $*" >&2; exit 1; }
+trap 'ci_cleanup 15' EXIT
+fail() { ci_fail "$@"; }
 
-if [ -n "${BLACKOUT_BIN:-}" ]; then
-  BIN=$BLACKOUT_BIN
-else
-  echo "blackout-test: building masque"
-  go build -o "$WORK/masque" ./cmd/masque
-  BIN="$WORK/masque"
-fi
+ci_masque "${BLACKOUT_BIN:-}"
 echo "blackout-test: building verdictcheck"
 go build -o "$WORK/verdictcheck" ./.ci/verdictcheck
 VC="$WORK/verdictcheck"
 
 bridge_lan "$SW" 10.79.0 "$TAG-v" "$TAG-p" "" "${NS[@]}"
-
-# cut NS / uncut NS: drop every packet NS's eth0 sends or receives.
-cut() {
-  ip netns exec "$1" nft -f - <<NFT
-table inet blackout {
-  chain in  { type filter hook input priority 0; policy accept; iifname "eth0" drop; }
-  chain out { type filter hook output priority 0; policy accept; oifname "eth0" drop; }
-}
-NFT
-}
-uncut() { ip netns exec "$1" nft delete table inet blackout; }
-
-LAST=
-start() {
-  local ns=$1 out=$2
-  shift 2
-  # The exit's time in OUT.end; masque's own pid in OUT.pid (for cleanup).
-  ( ip netns exec "$ns" "$BIN" "$@" >"$out" 2>&1 &
-    echo $! >"$out.pid"
-    rc=0
-    wait $! || rc=$?
-    date +%s >"$out.end"
-    exit $rc ) &
-  LAST=$!
-  PIDS+=("$LAST")
-}
-# waitexit SECONDS PID: wait for PID's exit; its status in RC.
-RC=
-waitexit() {
-  local deadline=$((SECONDS + $1))
-  while kill -0 "$2" 2>/dev/null; do
-    [ $SECONDS -lt $deadline ] || fail "peer $2 still running after $1 s"
-    sleep 0.5
-  done
-  RC=0
-  wait "$2" || RC=$?
-}
 
 out() { [ "$1" = 0 ] && echo "$2/h.out" || echo "$2/j$1.out"; }
 
@@ -153,13 +94,13 @@ game() {
     sleep 0.01
   done
   CUT=$(grep -m1 -o 'as seat [0-9]*' "$d/j3.out" | grep -o '[0-9]*$') || fail "$1: the joiner in ${NS[3]} printed no seat"
-  cut "${NS[3]}"
+  ns_cut "${NS[3]}"
   local t0
   t0=$(date +%s)
   echo "blackout-test: $1 (--timeout $timeout): seat $CUT (process 3) cut off after $(($(wc -l <"$d/j3.out") - base)) lines of play, for ${SECS}s"
   kill -0 "$h" 2>/dev/null || fail "$1: the game was over before the cut"
   sleep "$SECS"
-  uncut "${NS[3]}"
+  ns_uncut "${NS[3]}"
   echo "blackout-test: $1: seat $CUT back after $(($(date +%s) - t0))s"
   local all=("$h" "${js[@]}")
   for i in 0 1 2 3; do

@@ -35,87 +35,33 @@
 set -euo pipefail
 # shellcheck source=.ci/lib/netns.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
+# shellcheck source=.ci/lib/peers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/peers.sh"
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 
-skip() { echo "comeback-test: skipped: $*"; exit 0; }
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-command -v ip >/dev/null || skip "needs ip (apt-get install iproute2)"
-command -v nft >/dev/null || skip "needs nft (apt-get install nftables)"
+CI_NAME=comeback-test
+ci_need ip nft
 
 CASES=${COMEBACK_CASES:-"blackout early lostwrite"}
 TAG=${COMEBACK_TAG:-mqc$$}
 NS=("$TAG-0" "$TAG-1" "$TAG-2" "$TAG-3")
 SW="$TAG-sw"
+NSS=("${NS[@]}" "$SW")
 WORK=$(mktemp -d /tmp/masque-comeback.XXXXXX)
 export XDG_STATE_HOME="$WORK/state-home"
 PIDS=()
 NAMES=(ann bob cleo dan)
 
-cleanup() {
-  local rc=$?
-  for p in "${PIDS[@]:-}" $(cat "$WORK"/*/*.pid 2>/dev/null); do
-    [ -n "$p" ] && kill -9 "$p" 2>/dev/null || true
-  done
-  for n in "${NS[@]}" "$SW"; do ip netns del "$n" 2>/dev/null || true; done
-  if [ $rc -ne 0 ]; then
-    echo "comeback-test: FAILED (exit $rc); logs:"
-    for f in "$WORK"/*/*.out; do
-      [ -f "$f" ] || continue
-      echo "----- $f (last 12 lines)"
-      tail -n 12 "$f"
-    done
-  fi
-  rm -rf "$WORK"
-  exit $rc
-}
-trap cleanup EXIT
-fail() { echo "comeback-test: FAIL: $*" >&2; exit 1; }
+trap 'ci_cleanup 12' EXIT
+fail() { ci_fail "$@"; }
 
-if [ -n "${COMEBACK_BIN:-}" ]; then
-  BIN=$COMEBACK_BIN
-else
-  echo "comeback-test: building masque"
-  go build -o "$WORK/masque" ./cmd/masque
-  BIN="$WORK/masque"
-fi
+ci_masque "${COMEBACK_BIN:-}"
 go build -o "$WORK/verdictcheck" ./.ci/verdictcheck
 go build -o "$WORK/cutlog" ./.ci/cutlog
 
 bridge_lan "$SW" 10.81.0 "$TAG-v" "$TAG-p" "" "${NS[@]}"
 
-cut() {
-  ip netns exec "$1" nft -f - <<NFT
-table inet blackout {
-  chain in  { type filter hook input priority 0; policy accept; iifname "eth0" drop; }
-  chain out { type filter hook output priority 0; policy accept; oifname "eth0" drop; }
-}
-NFT
-}
-uncut() { ip netns exec "$1" nft delete table inet blackout; }
-
-LAST=
-start() {
-  local ns=$1 out=$2
-  shift 2
-  ( ip netns exec "$ns" "$BIN" "$@" >>"$out" 2>&1 &
-    echo $! >"$out.pid"
-    rc=0
-    wait $! 2>/dev/null || rc=$?
-    exit $rc ) &
-  LAST=$!
-  PIDS+=("$LAST")
-}
-RC=
-waitexit() {
-  local deadline=$((SECONDS + $1))
-  while kill -0 "$2" 2>/dev/null; do
-    [ $SECONDS -lt $deadline ] || fail "peer $2 still running after $1 s"
-    sleep 0.2
-  done
-  RC=0
-  wait "$2" || RC=$?
-}
 waitfor() { # waitfor SECONDS FILE PATTERN WHAT
   local deadline=$((SECONDS + $1))
   until grep -qE "$3" "$2" 2>/dev/null; do
@@ -194,11 +140,11 @@ for c in $CASES; do
     p=${BYSEAT[3]}
     # Play has begun once the preparatory swaps do.
     waitfor 60 "$D/$p.out" 'turn [0-9]+ .* swaps ' "$c: play did not begin"
-    cut "${NS[$p]}"
+    ns_cut "${NS[$p]}"
     kill -0 "${PROC[0]}" 2>/dev/null || fail "$c: the game was over before the cut"
     echo "comeback-test: $c: process $p (seat 3, --timeout $timeout) cut off for $secs s"
     sleep $secs
-    uncut "${NS[$p]}"
+    ns_uncut "${NS[$p]}"
     finish "$c"
     if [ "$c" = blackout ]; then
       grep -q 'no contact with any seat' "$D/$p.out" || fail "blackout: seat 3 never said it was cut off (its timer did not run out while it was)"

@@ -14,34 +14,21 @@
 set -euo pipefail
 # shellcheck source=.ci/lib/netns.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
+# shellcheck source=.ci/lib/peers.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib/peers.sh"
 cd "$(dirname "$0")/.."
 export PATH="/usr/local/go/bin:$PATH"
 
-skip() { echo "private-relay-test: skipped: $*"; exit 0; }
-[ "$(id -u)" = 0 ] || skip "needs root (network namespaces)"
-command -v ip >/dev/null || skip "needs ip (apt-get install iproute2)"
+CI_NAME=private-relay-test
+ci_need ip
 
 TAG=${PRIV_TAG:-mpr$$}
 WORK=$(mktemp -d /tmp/masque-priv.XXXXXX)
 PIDS=()
 NSS=()
-cleanup() {
-  local rc=$?
-  for p in "${PIDS[@]:-}"; do
-    [ -n "$p" ] && { kill -9 "$p"; wait "$p"; } 2>/dev/null || true
-  done
-  for n in "${NSS[@]:-}"; do [ -n "$n" ] && ip netns del "$n" 2>/dev/null || true; done
-  rm -rf "$WORK"
-  exit $rc
-}
-trap cleanup EXIT
+trap 'ci_cleanup 12' EXIT
 
-if [ -n "${PRIV_BIN:-}" ]; then
-  BIN=$PRIV_BIN
-else
-  go build -o "$WORK/masque" ./cmd/masque
-  BIN="$WORK/masque"
-fi
+ci_masque "${PRIV_BIN:-}"
 
 FAILED=0
 # case NAME NET: the relay at NET.1, the host at NET.2.

@@ -87,28 +87,9 @@ func TestColludersFalseStateReports(t *testing.T) {
 	tb := signedTable(t, ps)
 	game, _ := tb.Roster.GameID()
 	order := func(p uint64) uint8 { return uint8(p % 2) } // seats 0 and 1 play
-	log := honestLog(ps, game, pos+1, order)
-	ref := &counter{limit: pos + 1, order: order}
-	for _, e := range log {
-		if err := ref.Apply(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	wrong := ref.StateHash()
-	wrong[31] ^= 1
-	frame, err := encodeEntryMsg(log[pos], wrong)
-	if err != nil {
-		t.Fatal(err)
-	}
+	frame := wrongHashFrame(t, ps, game, pos, order)
 	lied := make(chan struct{})
-	author := func(ctx context.Context, p uint64) ([]byte, error) {
-		select {
-		case <-lied:
-			return body(p), nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	author := heldAuthor(lied)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res := make([]result, n)

@@ -119,6 +119,39 @@ func TestDivergentStateHash(t *testing.T) {
 	}
 }
 
+// wrongHashFrame returns entry pos of the honest log of ps (seats by
+// order, as honestLog) as an entry message with a state hash that is not
+// the one it leads to (a counter's, its last bit flipped).
+func wrongHashFrame(t *testing.T, ps []*tpeer, game ledger.Hash, pos uint64, order func(uint64) uint8) []byte {
+	t.Helper()
+	log := honestLog(ps, game, pos+1, order)
+	ref := &counter{limit: pos + 1, order: order}
+	for _, e := range log {
+		if err := ref.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wrong := ref.StateHash()
+	wrong[31] ^= 1
+	frame, err := encodeEntryMsg(log[pos], wrong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return frame
+}
+
+// heldAuthor writes body(p) for every position once lied is closed.
+func heldAuthor(lied <-chan struct{}) Author {
+	return func(ctx context.Context, p uint64) ([]byte, error) {
+		select {
+		case <-lied:
+			return body(p), nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
 // TestFalseStateReport is the review's attack (hole 3): seat 2 re-sends
 // entry 3 to ONE honest peer with a bogus state hash. That peer used to
 // stop with a divergence verdict blaming seat 2 while the other went on
@@ -134,34 +167,9 @@ func TestFalseStateReport(t *testing.T) {
 	order := func(p uint64) uint8 { return uint8(p % 2) }
 	// Entry 3 as seats 0 and 1 will sign it (Ed25519 is deterministic),
 	// with a state hash that is not the one it leads to.
-	ref := &counter{limit: pos + 1, order: order}
-	var frame []byte
-	prev := game
-	for p := range uint64(pos + 1) {
-		e := &ledger.Entry{Pos: p, Seat: order(p), Prev: prev, Body: body(p)}
-		e.Sign(game, ps[e.Seat].id.SigningKey())
-		if err := ref.Apply(e); err != nil {
-			t.Fatal(err)
-		}
-		prev = e.Hash()
-		if p == pos {
-			wrong := ref.StateHash()
-			wrong[31] ^= 1
-			var err error
-			if frame, err = encodeEntryMsg(e, wrong); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	frame := wrongHashFrame(t, ps, game, pos, order)
 	lied := make(chan struct{})
-	author := func(ctx context.Context, p uint64) ([]byte, error) {
-		select {
-		case <-lied:
-			return body(p), nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	author := heldAuthor(lied)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	res := make([]result, n)

@@ -411,13 +411,9 @@ func TestRefusalCodeString(t *testing.T) {
 	}
 }
 
-// TestJoinUnreachable: a creator that cannot be reached gives an error
-// wrapping ErrUnreachable and the swarm's dial error (then its dial
-// backoff); a creator that answers but does not speak the join protocol,
-// or a join whose context is done, does not.
-func TestJoinUnreachable(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+// loopbackNode returns a new node listening on a loopback TCP port.
+func loopbackNode(t *testing.T) *Node {
+	t.Helper()
 	id, err := identity.Generate()
 	if err != nil {
 		t.Fatal(err)
@@ -426,8 +422,13 @@ func TestJoinUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer node.Close()
-	// A creator that is not listening (yet): a port nobody listens on.
+	return node
+}
+
+// absentCreator returns a creator that is not listening (yet): a new
+// peer ID at a loopback TCP port nobody listens on.
+func absentCreator(t *testing.T) peer.AddrInfo {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -438,8 +439,21 @@ func TestJoinUnreachable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	creator := peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port))}}
-	_, err = node.Join(ctx, JoinConfig{Creator: creator, Name: "p1"})
+	return peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port))}}
+}
+
+// TestJoinUnreachable: a creator that cannot be reached gives an error
+// wrapping ErrUnreachable and the swarm's dial error (then its dial
+// backoff); a creator that answers but does not speak the join protocol,
+// or a join whose context is done, does not.
+func TestJoinUnreachable(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	node := loopbackNode(t)
+	defer node.Close()
+	// A creator that is not listening (yet): a port nobody listens on.
+	creator := absentCreator(t)
+	_, err := node.Join(ctx, JoinConfig{Creator: creator, Name: "p1"})
 	var de *swarm.DialError
 	if !errors.Is(err, ErrUnreachable) || !errors.As(err, &de) || de.Peer != creator.ID {
 		t.Fatalf("first attempt: %v", err)

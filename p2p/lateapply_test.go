@@ -25,21 +25,8 @@ func TestLateApplyLogged(t *testing.T) {
 		{"echo 100 ms before the entry", 100 * time.Millisecond, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, ps := mockPeers(t, 3)
-			tb := signedTable(t, ps)
-			var buf bytes.Buffer
-			ps[0].node.log = slog.New(slog.NewTextHandler(&buf, nil))
-			st, err := store.Create(ps[0].dir, tb, []byte("secret"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer st.Close()
 			order := func(uint64) uint8 { return 1 }
-			room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 5, order: order}, Author: countAuthor})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer room.Close()
+			ps, room, buf := loggedRoom(t, 3, 5, order)
 			frame, e := entryFrame(t, ps[1], room.GameID(), 0, 1, room.GameID(), body(0))
 			// Seat 2's state after the entry, from a replica of its own.
 			other := &counter{seats: 3, limit: 5, order: order}
@@ -72,25 +59,34 @@ func TestLateApplyLogged(t *testing.T) {
 	}
 }
 
-// TestMissingDoneLogged: when EndWait runs out, each seat whose done did
-// not come is logged with the cause this seat can see, and a seat whose
-// done came is not.
-func TestMissingDoneLogged(t *testing.T) {
-	_, ps := mockPeers(t, 4)
+// loggedRoom opens peer 0's room at a table of seats mock peers, on a new
+// store, its replica a counter to limit with order, and returns the peers,
+// the room and the buffer its node logs to. The room and the store are
+// closed when the test ends.
+func loggedRoom(t *testing.T, seats int, limit uint64, order func(uint64) uint8) ([]*tpeer, *Room, *bytes.Buffer) {
+	t.Helper()
+	_, ps := mockPeers(t, seats)
 	tb := signedTable(t, ps)
-	var buf bytes.Buffer
-	ps[0].node.log = slog.New(slog.NewTextHandler(&buf, nil))
+	buf := new(bytes.Buffer)
+	ps[0].node.log = slog.New(slog.NewTextHandler(buf, nil))
 	st, err := store.Create(ps[0].dir, tb, []byte("secret"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	order := func(uint64) uint8 { return 1 }
-	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 4, limit: 1, order: order}, Author: countAuthor})
+	t.Cleanup(func() { st.Close() })
+	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: seats, limit: limit, order: order}, Author: countAuthor})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer room.Close()
+	t.Cleanup(func() { room.Close() })
+	return ps, room, buf
+}
+
+// TestMissingDoneLogged: when EndWait runs out, each seat whose done did
+// not come is logged with the cause this seat can see, and a seat whose
+// done came is not.
+func TestMissingDoneLogged(t *testing.T) {
+	ps, room, buf := loggedRoom(t, 4, 1, func(uint64) uint8 { return 1 })
 	frame, _ := entryFrame(t, ps[1], room.GameID(), 0, 1, room.GameID(), body(0))
 	if v, err := room.handle(inbound{seat: 1, msg: mustDecode(t, frame)}); v != nil || err != nil {
 		t.Fatalf("entry: %v %v", v, err)

@@ -151,26 +151,9 @@ func TestSlowInbound(t *testing.T) {
 // QUIC guess, which is not refused but times out (5 s): the next
 // attempts fail at once, as before the guess.
 func TestJoinRefusedNoGuess(t *testing.T) {
-	id, err := identity.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	node, err := NewNode(Config{Identity: id, ListenAddrs: []string{"/ip4/127.0.0.1/tcp/0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	node := loopbackNode(t)
 	defer node.Close()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	absent, err := identity.Generate()
-	if err != nil {
-		t.Fatal(err)
-	}
-	creator := peer.AddrInfo{ID: absent.PeerID(), Addrs: []ma.Multiaddr{ma.StringCast(fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port))}}
+	creator := absentCreator(t)
 	for i := range 3 {
 		start := time.Now()
 		_, err := node.openJoin(context.Background(), creator)
@@ -180,6 +163,6 @@ func TestJoinRefusedNoGuess(t *testing.T) {
 		if took := time.Since(start); i > 0 && took > 2*time.Second {
 			t.Fatalf("attempt %d took %v: %v", i, took, err)
 		}
-		node.clearBackoff(absent.PeerID())
+		node.clearBackoff(creator.ID)
 	}
 }

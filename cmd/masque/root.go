@@ -208,19 +208,22 @@ func plainFlagError(err error) error {
 		return err
 	}
 	value, flag, why := m[1], m[2], m[3]
-	switch {
-	case strings.Contains(why, "value out of range"):
-		why = "out of range"
-	case strings.Contains(why, "strconv.ParseUint"):
-		why = "not a whole number of 0 or more"
-	case strings.Contains(why, "strconv.ParseInt"):
-		why = "not a whole number"
-	case strings.Contains(why, "strconv.ParseBool"):
-		why = "not true or false"
-	case strings.Contains(why, "strconv.ParseFloat"):
-		why = "not a number"
-	case strings.HasPrefix(why, "time: invalid duration"):
-		why = "not a duration (such as 700ms, 30s or 2m)"
+	for _, w := range flagWhyWords {
+		if strings.Contains(why, w.parser) {
+			why = w.words
+			break
+		}
 	}
 	return fmt.Errorf("%s %q: %s", flag, value, why)
+}
+
+// flagWhyWords are the words for a flag parser's reason, by a part of it;
+// the first that the reason contains wins.
+var flagWhyWords = []struct{ parser, words string }{
+	{"value out of range", "out of range"},
+	{"strconv.ParseUint", "not a whole number of 0 or more"},
+	{"strconv.ParseInt", "not a whole number"},
+	{"strconv.ParseBool", "not true or false"},
+	{"strconv.ParseFloat", "not a number"},
+	{"time: invalid duration", "not a duration (such as 700ms, 30s or 2m)"},
 }

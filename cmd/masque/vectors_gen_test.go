@@ -15,6 +15,7 @@ package main
 
 import (
 	"bytes"
+	"encoding"
 	"hash/fnv"
 	"slices"
 	"testing"
@@ -50,9 +51,7 @@ func buildVectors(t *testing.T) (map[string][]byte, *vectorManifest) {
 			t.Fatalf("two vectors named %s", s.want.File)
 		}
 		t.Run(s.want.File, func(t *testing.T) {
-			h := fnv.New64a()
-			h.Write([]byte(s.want.File))
-			cryptotest.SetGlobalRandom(t, h.Sum64())
+			seedVectorRandom(t, s.want.File)
 			data, entries := s.build(t)
 			files[s.want.File] = data
 			v := s.want
@@ -654,4 +653,29 @@ func encodeTranscript(t *testing.T, tr *ledger.Transcript) ([]byte, int) {
 		t.Fatalf("encoding the transcript: %v", err)
 	}
 	return data, len(tr.Entries)
+}
+
+// seedVectorRandom resets crypto/rand, for the rest of t, to a stream
+// given by the vector file's name.
+func seedVectorRandom(t *testing.T, file string) {
+	h := fnv.New64a()
+	h.Write([]byte(file))
+	cryptotest.SetGlobalRandom(t, h.Sum64())
+}
+
+// vectorTable is a table of game for players through the real stack,
+// keys published, its options o, with crypto/rand reset to file's
+// stream first (seedVectorRandom).
+func vectorTable(t *testing.T, file string, game table.Game, players []string, o encoding.BinaryMarshaler) *local.Table {
+	t.Helper()
+	seedVectorRandom(t, file)
+	enc, err := o.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := local.New(game, players, table.Options{Game: enc, PublishKeys: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lt
 }

@@ -7,9 +7,7 @@ package main
 // entry they tamper with is the one named.
 
 import (
-	"hash/fnv"
 	"testing"
-	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
@@ -34,17 +32,7 @@ func grimmVectorGame(t *testing.T) *local.Table {
 // crypto/rand reset to file's stream first.
 func grimmBotGame(t *testing.T, file string, o grimm.Options, seed uint64) *local.Table {
 	t.Helper()
-	h := fnv.New64a()
-	h.Write([]byte(file))
-	cryptotest.SetGlobalRandom(t, h.Sum64())
-	enc, err := o.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := local.New(grimm.Game{}, o.Players, table.Options{Game: enc, PublishKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := vectorTable(t, file, grimm.Game{}, o.Players, o)
 	bots := make([]games.KnowingBot, len(o.Players))
 	for i := range bots {
 		b, err := gbot.NewBot(lt.View().Rules(), engine.Seat(i), seed)

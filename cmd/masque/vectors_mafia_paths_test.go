@@ -8,10 +8,8 @@ package main
 // ballot, so the games are honest.
 
 import (
-	"hash/fnv"
 	"slices"
 	"testing"
-	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/local"
@@ -30,23 +28,20 @@ type mafiaSteer struct {
 	// stop, if not nil, ends the game early (an unfinished transcript)
 	// when it holds before a move or actions entry is due.
 	stop func(st *mafia.State) bool
+	// record, if not nil, is told every night choice a bot makes (seat,
+	// power, target: the bot's own, before night overrides it) with the
+	// rules state then.
+	record func(st engine.State, seat engine.Seat, power uint8, target engine.Seat)
 }
 
-// mafiaSteeredGame plays a bot game of Mafia like mafiaBotPlay, with the
-// steer's overrides, keys published.
+// mafiaSteeredGame plays a bot game of Mafia (bot seed seed) through the
+// real stack, keys published, with crypto/rand reset to file's stream
+// first, with the steer's overrides: every night's choices come from the
+// bots (games.NightBot) unless steered, the other seats' actions are
+// posted empty.
 func mafiaSteeredGame(t *testing.T, file string, o mafia.Options, seed uint64, steer mafiaSteer) *local.Table {
 	t.Helper()
-	h := fnv.New64a()
-	h.Write([]byte(file))
-	cryptotest.SetGlobalRandom(t, h.Sum64())
-	enc, err := o.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := local.New(mafia.Game{}, o.Players, table.Options{Game: enc, PublishKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	lt := vectorTable(t, file, mafia.Game{}, o.Players, o)
 	bots := make([]*mafiabot.Player, len(o.Players))
 	for i := range bots {
 		b, err := mafiabot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
@@ -90,6 +85,9 @@ func mafiaSteeredGame(t *testing.T, file string, o mafia.Options, seed uint64, s
 			choices := map[uint8]engine.Seat{}
 			for _, d := range me.Player.Decisions(me.Replica) {
 				c := bots[seat].Decide(st, d)
+				if steer.record != nil {
+					steer.record(st, seat, d.Power, c)
+				}
 				if steer.night != nil {
 					c = steer.night(st, roles(), seat, d.Power, c)
 				}

@@ -8,16 +8,13 @@ package main
 // named.
 
 import (
-	"hash/fnv"
 	"slices"
 	"testing"
-	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
-	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -34,59 +31,7 @@ func mafiaBotGame(t *testing.T, file string, o mafia.Options, seed uint64) *loca
 // choice a bot makes (seat, power, target) with the rules state then.
 func mafiaBotPlay(t *testing.T, file string, o mafia.Options, seed uint64, record func(st engine.State, seat engine.Seat, power uint8, target engine.Seat)) *local.Table {
 	t.Helper()
-	h := fnv.New64a()
-	h.Write([]byte(file))
-	cryptotest.SetGlobalRandom(t, h.Sum64())
-	enc, err := o.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	lt, err := local.New(mafia.Game{}, o.Players, table.Options{Game: enc, PublishKeys: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bots := make([]*mafiabot.Player, len(o.Players))
-	for i := range bots {
-		b, err := mafiabot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
-		if err != nil {
-			t.Fatal(err)
-		}
-		bots[i] = b.(*mafiabot.Player)
-	}
-	for range 5000 {
-		seat, kind, ok := lt.View().Expect()
-		if !ok {
-			return lt
-		}
-		st := lt.View().Rules()
-		me := lt.Seats[seat]
-		bots[seat].See(me.Player, me.Replica)
-		switch kind {
-		case table.BodyMove:
-			m, _, ok := bots[seat].Choose(st)
-			if !ok {
-				t.Fatalf("seat %d has no move", seat)
-			}
-			if err := lt.Move(seat, m, nil); err != nil {
-				t.Fatal(err)
-			}
-		case table.BodyActions:
-			choices := map[uint8]engine.Seat{}
-			for _, d := range me.Player.Decisions(me.Replica) {
-				choices[d.Power] = bots[seat].Decide(st, d)
-				if record != nil {
-					record(st, seat, d.Power, choices[d.Power])
-				}
-			}
-			if err := lt.Actions(seat, choices); err != nil {
-				t.Fatal(err)
-			}
-		default:
-			t.Fatalf("the table waits for seat %d's %s entry", seat, kind)
-		}
-	}
-	t.Fatal("the bots did not finish")
-	return nil
+	return mafiaSteeredGame(t, file, o, seed, mafiaSteer{record: record})
 }
 
 // mafiaHonest6 is the 6-player honest game the tampered vectors copy.

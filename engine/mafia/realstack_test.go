@@ -159,6 +159,13 @@ func realStackGame(t *testing.T, names []string, seed uint64) {
 // the second night of the game), or returns nil if the game ends first.
 func untilActions(tb testing.TB, names []string, seed uint64, night int) (*local.Table, []*bot.Player) {
 	tb.Helper()
+	return playUntilNight(tb, names, seed, night, nil)
+}
+
+// playUntilNight is untilActions with ownNight, if not nil, as the
+// table's local.Table.OwnNight.
+func playUntilNight(tb testing.TB, names []string, seed uint64, night int, ownNight func(engine.Seat) bool) (*local.Table, []*bot.Player) {
+	tb.Helper()
 	o := mafia.Options{Players: names}
 	enc, err := o.MarshalBinary()
 	if err != nil {
@@ -167,6 +174,9 @@ func untilActions(tb testing.TB, names []string, seed uint64, night int) (*local
 	lt, err := local.New(mafia.Game{}, names, table.Options{Game: enc, PublishKeys: true})
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if ownNight != nil {
+		lt.OwnNight = ownNight
 	}
 	bots := make([]*bot.Player, len(names))
 	for i := range bots {

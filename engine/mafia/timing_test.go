@@ -9,8 +9,6 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
-	"github.com/masque-games/masque/engine/mafia/bot"
-	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental/dudect"
 )
 
@@ -131,54 +129,8 @@ func TestNightActionsTiming(t *testing.T) {
 // first).
 func firstNight(tb testing.TB, names []string, seed uint64) *local.Table {
 	tb.Helper()
-	enc, err := mafia.Options{Players: names}.MarshalBinary()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	lt, err := local.New(mafia.Game{}, names, table.Options{Game: enc, PublishKeys: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	lt.OwnNight = func(engine.Seat) bool { return true }
-	bots := make([]*bot.Player, len(names))
-	for i := range bots {
-		b, err := bot.NewBot(lt.View().Rules(), engine.Seat(i), seed+uint64(i))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		bots[i] = b.(*bot.Player)
-	}
-	for steps := 0; steps < 5000; steps++ {
-		seat, kind, ok := lt.View().Expect()
-		if !ok {
-			return nil
-		}
-		st := lt.View().Rules().(*mafia.State)
-		me := lt.Seats[seat]
-		bots[seat].Learn(mafia.KnowledgeOf(st, me.Player, me.Replica))
-		switch kind {
-		case table.BodyMove:
-			m, _, _ := bots[seat].Choose(st)
-			if err := lt.Move(seat, m, nil); err != nil {
-				tb.Fatal(err)
-			}
-		case table.BodyActions:
-			if r := lt.View().Pending(); r.Next() == 0 && len(r.Parts) > 1 {
-				return lt
-			}
-			choices := map[uint8]engine.Seat{}
-			for _, d := range me.Player.Decisions(me.Replica) {
-				choices[d.Power] = bots[seat].NightChoice(st, d.Power, d.Targets)
-			}
-			if err := lt.Actions(seat, choices); err != nil {
-				tb.Fatal(err)
-			}
-		default:
-			tb.Fatalf("unexpected %s", kind)
-		}
-	}
-	tb.Fatal("no night in 5000 steps")
-	return nil
+	lt, _ := playUntilNight(tb, names, seed, 1, func(engine.Seat) bool { return true })
+	return lt
 }
 
 func hasKey(m map[uint8]engine.Seat, k uint8) bool {

@@ -1,64 +1,11 @@
 package tui
 
 import (
-	"bytes"
-	"errors"
 	"log/slog"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/session"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/cmd/masque/internal/view/nightlogtest"
 )
-
-// nightSeat is a session of a Mafia seat that holds a night power or
-// not: it takes a target from a power holder and sleep from a civilian,
-// and refuses the other as the real sessions do.
-type nightSeat struct {
-	session.Session // unused: the test calls only the night choices
-	power           bool
-}
-
-func (s nightSeat) Decide(uint8, engine.Seat) error {
-	if !s.power {
-		return errors.New("you hold no such power now")
-	}
-	return nil
-}
-
-func (s nightSeat) Sleep() error {
-	if s.power {
-		return errors.New("you must choose first")
-	}
-	return nil
-}
-
-// nightLogger logs as the play commands' log files do, without times.
-func nightLogger(buf *bytes.Buffer) *slog.Logger {
-	return slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug,
-		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-			if a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		}}))
-}
-
-// nightChoices are what a civilian and power holders choose at night,
-// and what they try that the table refuses (which tells which one the
-// seat is just as well).
-var nightChoices = []struct {
-	name    string
-	power   bool
-	n       view.Night
-	refused bool
-}{
-	{"civilian sleeps", false, view.Night{Sleep: true}, false},
-	{"commissar checks seat 2", true, view.Night{Power: 1, Target: 2}, false},
-	{"mafioso votes for seat 3", true, view.Night{Power: 2, Target: 3}, false},
-	{"civilian picks a target", false, view.Night{Power: 1, Target: 2}, true},
-	{"power holder sleeps", true, view.Night{Sleep: true}, true},
-}
 
 // TestNightChoiceLogSaysNothing performs the log-file attack: whoever
 // reads a player's log file (shared for a bug report, left on a shared
@@ -67,23 +14,13 @@ var nightChoices = []struct {
 // refusal's reason the same. The play screen's log must now read the same
 // for every night choice, accepted or refused, whatever it was.
 func TestNightChoiceLogSaysNothing(t *testing.T) {
-	logs := map[bool]string{} // by refused
-	for _, c := range nightChoices {
-		var buf bytes.Buffer
-		m := New(nightSeat{power: c.power}, Options{NoColor: true, Logger: nightLogger(&buf)})
-		msg := m.submitNight(c.n)()
+	nightlogtest.Check(t, func(c nightlogtest.Choice, lg *slog.Logger) {
+		m := New(nightlogtest.Seat{Power: c.Power}, Options{NoColor: true, Logger: lg})
+		msg := m.submitNight(c.N)()
 		sub, ok := msg.(SubmittedMsg)
-		if !ok || (sub.Err != nil) != c.refused {
-			t.Fatalf("%s: %#v", c.name, msg)
+		if !ok || (sub.Err != nil) != c.Refused {
+			t.Fatalf("%s: %#v", c.Name, msg)
 		}
 		m.Update(sub)
-		got := buf.String()
-		if !bytes.Contains(buf.Bytes(), []byte("night choice")) {
-			t.Fatalf("%s: the log does not say a night choice was made:\n%s", c.name, got)
-		}
-		if want, ok := logs[c.refused]; ok && got != want {
-			t.Errorf("%s: the log tells this night choice from another:\n%s\nwant\n%s", c.name, got, want)
-		}
-		logs[c.refused] = got
-	}
+	})
 }
