@@ -130,7 +130,7 @@ for c in $CASES; do
     for i in 0 1 2 3; do
       "$BIN" verify "$d/t$i.masque" >"$d/verify$i.out" 2>&1 || fail "long: masque verify rejects seat $i's transcript: $(tail -n 2 "$d/verify$i.out")"
     done
-    grep -q 'game over' "$d/verify0.out" || fail "long: the transcript does not end with the game over: $(tail -n 2 "$d/verify0.out")"
+    grep -q '\. Won by ' "$d/verify0.out" || fail "long: the transcript does not end with the game over: $(tail -n 2 "$d/verify0.out")"
     echo "blackout-test: long: no verdict; every seat finished with identical, verified transcripts"
     ;;
   short)

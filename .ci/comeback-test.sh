@@ -121,7 +121,7 @@ finish() {
     cmp -s "$D/t0.masque" "$D/t$i.masque" || fail "$1: process $i's transcript differs from the host's"
   done
   "$BIN" verify "$D/t0.masque" >"$D/verify.out" 2>&1 || fail "$1: masque verify: $(tail -n 2 "$D/verify.out")"
-  grep -q 'game over' "$D/verify.out" || fail "$1: the transcript does not end with the game over"
+  grep -q '\. Won by ' "$D/verify.out" || fail "$1: the transcript does not end with the game over"
 }
 
 for c in $CASES; do
