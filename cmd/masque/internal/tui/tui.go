@@ -763,7 +763,7 @@ func (m *Model) relayout() {
 			}
 			m.memRows = 1
 			continue
-		case short && rows > 3 && len(m.labels) > rows && (rows > need || left < 1):
+		case short && rows > 3 && len(m.labels) > rows && (rows > need || left < 0):
 			rows--
 			continue
 		}
