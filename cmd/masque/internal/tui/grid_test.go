@@ -45,7 +45,20 @@ func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
 			t.Fatalf("7 seats at 80x24 are not in columns:\n%s", v)
 		}
 		k := snap.Private.(*mafia.Knowledge)
-		if !strings.Contains(v, "Anna (you) ") || !strings.Contains(v, "· "+mafia.CardWords(k.Role)) {
+		// Your cell names your role, after what else is known of you
+		// ("Anna (you) · votes for Dima · Civilian"), or "out: Mafioso"
+		// once you are out; a cell ends at the gap before the next column.
+		var you string
+		for _, l := range strings.Split(v, "\n") {
+			if i := strings.Index(l, "Anna (you) "); i >= 0 {
+				you = l[i:]
+				if j := strings.Index(you, "   "); j >= 0 {
+					you = you[:j]
+				}
+			}
+		}
+		role := mafia.CardWords(k.Role)
+		if !strings.HasSuffix(you, " · "+role) && !strings.HasSuffix(you, " · out: "+role) {
 			t.Fatalf("the grid does not show your role %s:\n%s", mafia.CardWords(k.Role), v)
 		}
 		for p := range engine.Seat(len(names)) {
