@@ -54,8 +54,16 @@ func TestFullGameAgainstBots(t *testing.T) {
 			t.Fatalf("not my turn, waiting %+v", snap.Waiting)
 		}
 		// Not my move: Submit must refuse and change nothing.
+		// A bot may move between the snapshot and Submit and make it
+		// this seat's turn (a pass is then legal): an accepted Submit is
+		// wrong only if the first entry after the snapshot is this seat's.
 		if err := s.Submit(engine.Move{Kind: mascarade.KindPass}, nil); err == nil {
-			t.Fatal("Submit out of turn accepted")
+			entries := s.Transcript().Entries
+			if len(entries) <= snap.Entries || entries[snap.Entries].Seat == 0 {
+				t.Fatalf("Submit out of turn accepted at entry %d", snap.Entries)
+			}
+			moves++
+			continue
 		}
 		select {
 		case <-s.Updates():
