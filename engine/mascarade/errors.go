@@ -1,7 +1,6 @@
 package mascarade
 
 import (
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
@@ -23,7 +22,3 @@ const (
 	RuleBadFacts      = masquerade.RuleBadFacts      // facts do not match the reveal
 	RuleUnknownMove   = masquerade.RuleUnknownMove   // no such move kind
 )
-
-func ruleErr(seat engine.Seat, rule, format string, args ...any) *engine.RuleError {
-	return masquerade.RuleErr(seat, rule, format, args...)
-}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
@@ -23,11 +22,9 @@ import (
 // extension, centre=N (centre cards with 6+ players; by default implied by
 // the size of deal= or set=, else 0). Each later line is SEAT VERB ARGS;
 // lines are turned into moves against a state with [ParseMove].
-type Script struct {
-	Options Options       // as given (not normalized); Set is the deal's cards when only deal= is given
-	Deal    []engine.Card // nil: the deal is random, drawn by the table
-	Lines   []ScriptLine
-}
+//
+// Scenario is always "" in the 1st edition.
+type Script = masquerade.Script[Options, ed]
 
 // ScriptLine is one action line of a script.
 type ScriptLine = masquerade.ScriptLine
@@ -39,20 +36,7 @@ type ScriptError = masquerade.ScriptError
 // book's constraints and that every line names a player; the moves
 // themselves are checked when played.
 func ParseScript(src []byte) (*Script, error) {
-	var out *Script
-	lines, err := masquerade.ParseLines(src, "mascarade", func(fields []string) ([]string, error) {
-		s, err := parseHeader(fields)
-		if err != nil {
-			return nil, err
-		}
-		out = s
-		return s.Options.Players, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Lines = lines
-	return out, nil
+	return masquerade.ParseScript(src, parseHeader)
 }
 
 const headerUsage = "game mascarade players=NAMES [deal=...] [set=...] [coins=N]"
@@ -103,7 +87,7 @@ func parseHeader(fields []string) (*Script, error) {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	if s.Deal != nil {
-		if want := layoutFor(p, n.Center).slots(); len(s.Deal) != want {
+		if want := n.Cards(); len(s.Deal) != want {
 			return nil, fmt.Errorf("header: deal has %d cards, the table has %d slots", len(s.Deal), want)
 		}
 	}

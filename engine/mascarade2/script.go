@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/masquerade"
 )
@@ -27,12 +26,7 @@ import (
 // the deal's, or else the default scenario for the player count. Each later
 // line is SEAT VERB ARGS; lines are turned into moves against a state with
 // [ParseMove].
-type Script struct {
-	Options  Options       // as given (not normalized); Set is the scenario's or the deal's masks when given so
-	Scenario string        // the scenario's name, "" without scenario=
-	Deal     []engine.Card // nil: the deal is random, drawn by the table
-	Lines    []ScriptLine
-}
+type Script = masquerade.Script[Options, ed]
 
 // ScriptLine is one action line of a script.
 type ScriptLine = masquerade.ScriptLine
@@ -51,20 +45,7 @@ type ScenarioLoader = games.Loader
 // scenario=FILE when FILE is not a built-in scenario; it may be nil (then
 // only built-in scenarios are known).
 func ParseScript(src []byte, load ScenarioLoader) (*Script, error) {
-	var out *Script
-	lines, err := masquerade.ParseLines(src, GameName, func(fields []string) ([]string, error) {
-		s, err := parseHeader(fields, load)
-		if err != nil {
-			return nil, err
-		}
-		out = s
-		return s.Options.Players, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Lines = lines
-	return out, nil
+	return masquerade.ParseScript(src, func(fields []string) (*Script, error) { return parseHeader(fields, load) })
 }
 
 const headerUsage = "game mascarade2 players=NAMES [scenario=NAME|FILE | set=MASKS] [deal=MASKS] [coins=N]"
