@@ -170,15 +170,11 @@ func ParseScript[O encoding.BinaryMarshaler, E Of[O]](src []byte, header func(fi
 	return out, nil
 }
 
-// NewOracleOf starts the omniscient oracle ([Oracle]) of a game of the
-// edition E names with the given deal (the true cards, one per slot);
-// name prefixes its errors.
-func NewOracleOf[O encoding.BinaryMarshaler, E Of[O]](name string, opts O, deal []engine.Card) (*Oracle[*State[O, E]], error) {
-	s, err := NewState[O, E](opts, deal)
-	if err != nil {
-		return nil, err
-	}
-	return NewOracle(OracleRules[*State[O, E]]{Name: name, ParseMove: (*State[O, E]).ParseMove}, s, deal), nil
+// OracleOf returns the omniscient oracle ([Oracle]) of a new game s of
+// an edition, dealt deal (the true cards, one per slot); name prefixes
+// its errors.
+func OracleOf[O encoding.BinaryMarshaler, E Of[O]](name string, s *State[O, E], deal []engine.Card) *Oracle[*State[O, E]] {
+	return NewOracle(OracleRules[*State[O, E]]{Name: name, ParseMove: (*State[O, E]).ParseMove}, s, deal)
 }
 
 // RunOracle plays a parsed script on its oracle (name prefixes its
@@ -186,11 +182,28 @@ func NewOracleOf[O encoding.BinaryMarshaler, E Of[O]](name string, opts O, deal 
 // semantics). On an illegal line it returns the oracle as it was before
 // that line, with the error.
 func RunOracle[O encoding.BinaryMarshaler, E Of[O]](name string, sc *Script[O, E]) (*Oracle[*State[O, E]], error) {
-	t, err := NewOracleOf[O, E](name, sc.Options, sc.OracleDeal())
+	deal := sc.OracleDeal()
+	s, err := NewState[O, E](sc.Options, deal)
 	if err != nil {
 		return nil, &ScriptError{Line: 1, Err: err}
 	}
+	t := OracleOf(name, s, deal)
 	return t, t.RunLines(sc.Lines)
+}
+
+// FinalState plays a script, as parsed (with the parser's error), on its
+// oracle and returns the final state; see [RunOracle]. Errors carry the
+// line number (a *[ScriptError]), wrapping the [engine.RuleError] of an
+// illegal line.
+func FinalState[O encoding.BinaryMarshaler, E Of[O]](name string, sc *Script[O, E], err error) (*State[O, E], error) {
+	if err != nil {
+		return nil, err
+	}
+	t, err := RunOracle(name, sc)
+	if t == nil {
+		return nil, err
+	}
+	return t.State, err
 }
 
 // OracleDeal returns the deal a script is played with by the oracle: its
