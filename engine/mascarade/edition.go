@@ -20,7 +20,7 @@ var first = masquerade.Edition[Options]{
 	Spec: masquerade.Spec{
 		Game:       GameName,
 		Title:      "Mascarade",
-		Cards:      catalogue,
+		Cards:      characters,
 		BoxCoins:   BoxCoins,
 		MinPlayers: MinPlayers,
 		MaxPlayers: MaxPlayers,
@@ -55,13 +55,8 @@ var first = masquerade.Edition[Options]{
 
 		SetupHelp: games.SetupHelp{Default: "the 1st edition plays the book's recommended characters for the player count"},
 		Configure: configure,
-		ParseScript: func(src []byte, _ games.Loader) (games.Script, error) {
-			sc, err := ParseScript(src)
-			if err != nil {
-				return nil, err
-			}
-			return sc, nil
-		},
+		// A 1st edition script names no files.
+		ParseScript: masquerade.ScriptParser(func(src []byte, _ games.Loader) (*Script, error) { return ParseScript(src) }),
 	},
 	Normalize: Options.Normalize,
 	Validate:  Options.Validate,

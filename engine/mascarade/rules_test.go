@@ -8,6 +8,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // prep4 is four preparatory non-swaps for Anna, Boris, Sasha and Dima.
@@ -183,21 +184,21 @@ func TestVariants(t *testing.T) {
 		rule  string // expected rule error, if any
 	}{
 		{"2p-claim-right", two + prep2 + "Anna claim Queen with=Anna.left", map[string]int{"Anna": 8}, ""},
-		{"2p-claim-guard", two + prep2 + "Anna claim King with=Anna.guard", nil, mascarade.RuleNotYourSlot},
-		{"2p-swap-opponent-guard", two + prep2 + "Anna swap Anna.left Boris.guard yes", nil, mascarade.RuleBadTarget},
+		{"2p-claim-guard", two + prep2 + "Anna claim King with=Anna.guard", nil, masquerade.RuleNotYourSlot},
+		{"2p-swap-opponent-guard", two + prep2 + "Anna swap Anna.left Boris.guard yes", nil, masquerade.RuleBadTarget},
 		{"2p-swap-own-guard", two + prep2 + "Anna swap Anna.guard Boris.left yes", map[string]int{"Anna": 6}, ""},
 		// The Polish book: "z inną swoją kartą (nawet chronioną)": one's own
 		// cards with each other, the guard included (docs #27).
 		{"2p-swap-own-cards", two + prep2 + "Anna swap Anna.guard Anna.left yes", map[string]int{"Anna": 6}, ""},
 		{"2p-swap-own-left-right", two + prep2 + "Anna swap Anna.left Anna.right no", map[string]int{"Anna": 6}, ""},
-		{"2p-swap-a-card-with-itself", two + prep2 + "Anna swap Anna.left Anna.left yes", nil, mascarade.RuleBadTarget},
+		{"2p-swap-a-card-with-itself", two + prep2 + "Anna swap Anna.left Anna.left yes", nil, masquerade.RuleBadTarget},
 		{"2p-challenge-with-guard", two + prep2 + "Anna claim Judge with=Anna.left\nBoris challenge with=Boris.guard",
 			map[string]int{"Anna": 5, "Boris": 5, "court": 2}, ""},
 		{"2p-peek-guard", two + prep2 + "Anna peek Anna.guard", map[string]int{"Anna": 6}, ""},
 		{"3p-claim-left", three + prep3 + "Boris claim Fool with=Boris.left\nBoris use between=Anna.left,Sasha.right swap=yes",
 			map[string]int{"Boris": 7}, ""},
 		{"3p-fool-same-player", three + prep3 + "Boris claim Fool with=Boris.left\nBoris use between=Anna.left,Anna.right swap=yes",
-			nil, mascarade.RuleBadTarget},
+			nil, masquerade.RuleBadTarget},
 		// The Polish book: "lub z drugą swoją kartą" (docs #26).
 		{"3p-swap-own-cards", three + prep3 + "Boris swap Boris.left Boris.right yes", map[string]int{"Boris": 6}, ""},
 		{"3p-challenge", three + prep3 + "Boris claim King with=Boris.left\nSasha challenge with=Sasha.right",
@@ -238,18 +239,18 @@ func TestIllegalMoves(t *testing.T) {
 	tests := []struct {
 		name, src, rule string
 	}{
-		{"peek-preparatory", g + "Anna peek", mascarade.RulePreparatory},
-		{"claim-preparatory", g + "Anna claim Queen", mascarade.RulePreparatory},
-		{"not-your-turn", g + "Boris swap Anna no", mascarade.RuleNotYourTurn},
-		{"swap-with-self", g + "Anna swap Anna no", mascarade.RuleBadTarget},
-		{"not-in-play", g + prep4 + "Anna claim Witch", mascarade.RuleNotInPlay},
-		{"use-without-choice", g + prep4 + "Anna claim Queen\nBoris pass\nSasha pass\nDima pass\nBoris guess Queen", mascarade.RuleWrongMove},
-		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", mascarade.RuleWrongMove},
+		{"peek-preparatory", g + "Anna peek", masquerade.RulePreparatory},
+		{"claim-preparatory", g + "Anna claim Queen", masquerade.RulePreparatory},
+		{"not-your-turn", g + "Boris swap Anna no", masquerade.RuleNotYourTurn},
+		{"swap-with-self", g + "Anna swap Anna no", masquerade.RuleBadTarget},
+		{"not-in-play", g + prep4 + "Anna claim Witch", masquerade.RuleNotInPlay},
+		{"use-without-choice", g + prep4 + "Anna claim Queen\nBoris pass\nSasha pass\nDima pass\nBoris guess Queen", masquerade.RuleWrongMove},
+		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", masquerade.RuleWrongMove},
 		{"bishop-not-richest", g + prep4 + "Anna claim Queen\nBoris peek\nSasha peek\nDima claim Bishop", ""},
-		{"witch-self", "game mascarade players=Anna,Boris,Sasha,Dima deal=Witch,King,Queen,Judge,Bishop,Cheat\n" + prep4 + "Anna claim Witch\nAnna use target=Anna", mascarade.RuleBadTarget},
+		{"witch-self", "game mascarade players=Anna,Boris,Sasha,Dima deal=Witch,King,Queen,Judge,Bishop,Cheat\n" + prep4 + "Anna claim Witch\nAnna use target=Anna", masquerade.RuleBadTarget},
 		{"inquisitor-self", "game mascarade players=A1,A2,A3,A4,A5,A6,A7,A8 deal=Inquisitor,King,Queen,Judge,Bishop,Peasant,Peasant,Fool\n" +
-			"A1 swap A2 no\nA2 swap A3 no\nA3 swap A4 no\nA4 swap A5 no\nA5 peek\nA6 peek\nA7 peek\nA8 peek\nA1 claim Inquisitor\nA1 use target=A1", mascarade.RuleBadTarget},
-		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", mascarade.RuleGameOver},
+			"A1 swap A2 no\nA2 swap A3 no\nA3 swap A4 no\nA4 swap A5 no\nA5 peek\nA6 peek\nA7 peek\nA8 peek\nA1 claim Inquisitor\nA1 use target=A1", masquerade.RuleBadTarget},
+		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", masquerade.RuleGameOver},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -304,7 +305,7 @@ func TestFactsProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade.King}}); ruleOf(err) != mascarade.RuleNoFactsWanted {
+	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade.King}}); ruleOf(err) != masquerade.RuleNoFactsWanted {
 		t.Errorf("facts out of place: %v", err)
 	}
 	s, _, _ = s.Play(engine.Move{Seat: 0, Kind: mascarade.KindClaim, Args: []int{int(mascarade.King), 0}})
@@ -317,13 +318,13 @@ func TestFactsProtocol(t *testing.T) {
 	if len(eff) != 1 || eff[0].Kind != engine.EffectReveal || len(eff[0].Slots) != 2 || s2.Next().Kind != engine.NeedFacts {
 		t.Fatalf("reveal: %v, next %v", eff, s2.Next())
 	}
-	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade.KindPass}); ruleOf(err) != mascarade.RuleWaitingFacts {
+	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade.KindPass}); ruleOf(err) != masquerade.RuleWaitingFacts {
 		t.Errorf("move while facts are due: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade.King}, {Slot: 0, Card: mascarade.Queen}}); ruleOf(err) != mascarade.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade.King}, {Slot: 0, Card: mascarade.Queen}}); ruleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("facts in the wrong order: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade.Witch}, {Slot: 1, Card: mascarade.King}}); ruleOf(err) != mascarade.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade.Witch}, {Slot: 1, Card: mascarade.King}}); ruleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("a card not in play: %v", err)
 	}
 	s3, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade.Queen}, {Slot: 1, Card: mascarade.King}})

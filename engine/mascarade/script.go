@@ -1,7 +1,6 @@
 package mascarade
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -44,10 +43,7 @@ const headerUsage = "game mascarade players=NAMES [deal=...] [set=...] [coins=N]
 func parseHeader(fields []string) (*Script, error) {
 	var h masquerade.CommonHeader
 	center := -1
-	err := masquerade.HeaderPairs(fields, GameName, headerUsage, func(k, v string) error {
-		if ok, err := h.Key(k, v, ParseCards); ok {
-			return err
-		}
+	err := h.Read(fields, GameName, headerUsage, ParseCards, func(k, v string) error {
 		var err error
 		switch k {
 		case "centre", "center":
@@ -65,9 +61,6 @@ func parseHeader(fields []string) (*Script, error) {
 	}
 	s := &Script{Options: Options{Players: h.Players, Set: h.Set, Coins: h.Coins}, Deal: h.Deal}
 	p := len(s.Options.Players)
-	if p == 0 {
-		return nil, errors.New("header: players= is required")
-	}
 	if s.Deal != nil && s.Options.Set != nil {
 		if !masquerade.SameCards(s.Deal, s.Options.Set) {
 			return nil, fmt.Errorf("header: deal=%s does not use the cards of set=%s", FormatCards(s.Deal), FormatCards(s.Options.Set))

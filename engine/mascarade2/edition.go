@@ -19,7 +19,7 @@ var second = masquerade.Edition[Options]{
 	Spec: masquerade.Spec{
 		Game:       GameName,
 		Title:      "Mascarade (2nd edition)",
-		Cards:      catalogue,
+		Cards:      masks,
 		BoxCoins:   BoxCoins,
 		MinPlayers: MinPlayers,
 		MaxPlayers: MaxPlayers,
@@ -52,15 +52,9 @@ var second = masquerade.Edition[Options]{
 		Power: power,
 		Use:   use,
 
-		SetupHelp: games.SetupHelp{Usage: scenarioUsage, Choices: ScenarioNames()},
-		Configure: configure,
-		ParseScript: func(src []byte, load games.Loader) (games.Script, error) {
-			sc, err := ParseScript(src, load)
-			if err != nil {
-				return nil, err
-			}
-			return sc, nil
-		},
+		SetupHelp:   games.SetupHelp{Usage: scenarioUsage, Choices: ScenarioNames()},
+		Configure:   configure,
+		ParseScript: masquerade.ScriptParser(ParseScript),
 	},
 	Normalize: Options.Normalize,
 	Validate:  Options.Validate,
@@ -136,7 +130,7 @@ func use(w masquerade.Work, m engine.Move) ([]engine.Effect, error) {
 		}
 		t := engine.Seat(m.Args[0])
 		if !c.OtherSeat(u.Seat, t) {
-			return nil, ruleErr(m.Seat, RuleBadTarget, "the Princess chooses another player")
+			return nil, masquerade.RuleErr(m.Seat, masquerade.RuleBadTarget, "the Princess chooses another player")
 		}
 		return []engine.Effect{{Kind: engine.EffectShowOthers, By: u.Seat, Except: t, Slots: []engine.Slot{w.SlotOf(t)}}}, nil
 	}
@@ -145,7 +139,7 @@ func use(w masquerade.Work, m engine.Move) ([]engine.Effect, error) {
 	}
 	a, b := engine.Seat(m.Args[0]), engine.Seat(m.Args[1])
 	if a == b || !c.OtherSeat(u.Seat, a) || !c.OtherSeat(u.Seat, b) {
-		return nil, ruleErr(m.Seat, RuleBadTarget, "the Puppeteer chooses two other players")
+		return nil, masquerade.RuleErr(m.Seat, masquerade.RuleBadTarget, "the Puppeteer chooses two other players")
 	}
 	masquerade.Transfer(&c.Purse[a], &c.Purse[u.Seat], PuppeteerTake)
 	masquerade.Transfer(&c.Purse[b], &c.Purse[u.Seat], PuppeteerTake)

@@ -1,8 +1,6 @@
 package mascarade2
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -70,26 +68,15 @@ func (e *SetError) Error() string {
 // returns nil or one [*SetError] per broken constraint, joined with
 // [errors.Join].
 func (o Options) Validate() error {
-	var errs []error
-	bad := func(c, format string, args ...any) {
-		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
-	}
+	b := broken()
 	p := len(o.Players)
-	if p < MinPlayers || p > MaxPlayers {
-		bad("players", "%d players; the game is for %d to %d", p, MinPlayers, MaxPlayers)
-	}
-	masquerade.CheckNames(o.Players, bad)
-	if o.Coins < 1 || o.Coins >= WinCoins {
-		bad("coins", "starting coins %d; must be 1..%d", o.Coins, WinCoins-1)
-	} else if p*o.Coins > BoxCoins {
-		bad("coins", "%d players with %d coins need more than the %d coins of the box", p, o.Coins, BoxCoins)
-	}
+	masquerade.CheckTable(o.Players, o.Coins, MinPlayers, MaxPlayers, BoxCoins, b.Bad)
 	if len(o.Set) == 0 {
-		bad("no-scenario", "no default scenario for %d players; give a scenario or a set of masks", p)
-		return errors.Join(errs...)
+		b.Bad("no-scenario", "no default scenario for %d players; give a scenario or a set of masks", p)
+		return b.Err()
 	}
-	errs = append(errs, checkSet(o.Set, p)...)
-	return errors.Join(errs...)
+	checkSet(b, o.Set, p)
+	return b.Err()
 }
 
 // SetSizes returns the smallest and largest number of masks a table of
@@ -104,11 +91,8 @@ func SetSizes(players int) (lo, hi int) {
 
 // checkSet checks a multiset of masks against the book's constraints for
 // a custom scenario ("Власні сценарії") played by players players.
-func checkSet(set []engine.Card, players int) []error {
-	var errs []error
-	bad := func(c, format string, args ...any) {
-		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
-	}
+func checkSet(b *masquerade.Constraints, set []engine.Card, players int) {
+	bad := b.Bad
 	if lo, hi := SetSizes(players); len(set) < lo || len(set) > hi {
 		if lo == hi {
 			bad("set-size", "%d masks; with %d players there are exactly %d (one per player and %d in the middle)", len(set), players, lo, lo-players)
@@ -116,7 +100,7 @@ func checkSet(set []engine.Card, players int) []error {
 			bad("set-size", "%d masks; %d players use %d to %d (one per player, up to %d in the middle)", len(set), players, lo, hi, MaxCenter)
 		}
 	}
-	count, bank, bankNames := catalogue.CountSet(set, players, bad)
+	count, bank, bankNames := masks.CountSet(set, players, bad)
 	if count[Judge] == 0 {
 		bad("judge-required", "the Judge must always be in play")
 	}
@@ -126,12 +110,19 @@ func checkSet(set []engine.Card, players int) []error {
 	if count[Peasant] == 1 {
 		bad("peasants-pair", "both Peasants or none: the set has one")
 	}
-	return errs
 }
 
 // CheckSet checks a custom set of masks against the book's constraints for
 // the given number of players, returning one [*SetError] per broken
 // constraint (joined), or nil.
 func CheckSet(set []engine.Card, players int) error {
-	return errors.Join(checkSet(set, players)...)
+	b := broken()
+	checkSet(b, set, players)
+	return b.Err()
+}
+
+// broken returns an empty collection of broken constraints, one
+// [*SetError] each.
+func broken() *masquerade.Constraints {
+	return &masquerade.Constraints{New: func(c, msg string) error { return &SetError{c, msg} }}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // prep4 is four preparatory non-swaps for Anna, Boris, Sasha and Dima.
@@ -218,7 +219,7 @@ func TestPuppeteerSeating(t *testing.T) {
 	}
 	// A wrong Puppeteer choice.
 	_, err = runScript(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Anna")
-	if ruleOf(err) != mascarade2.RuleBadTarget {
+	if ruleOf(err) != masquerade.RuleBadTarget {
 		t.Errorf("Puppeteer moving herself: %v", err)
 	}
 }
@@ -246,12 +247,12 @@ func TestSpyAndFoolEffects(t *testing.T) {
 		t.Errorf("Spy decision move %v", decide.Move)
 	}
 	_, err := runScript(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+prep4+"Anna claim Spy\nAnna use with=centre1 swap=no")
-	if ruleOf(err) != mascarade2.RuleBadTarget {
+	if ruleOf(err) != masquerade.RuleBadTarget {
 		t.Errorf("Spy with a middle card: %v", err)
 	}
 	_, err = runScript(t, "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Fool,Judge,Empress,King,Cheater,Thief,Sorceress"+prep4+
 		"Egor peek\nFedya peek\nGosha peek\nAnna claim Fool\nAnna use between=Anna,Boris swap=yes")
-	if ruleOf(err) != mascarade2.RuleBadTarget {
+	if ruleOf(err) != masquerade.RuleBadTarget {
 		t.Errorf("Fool with his own card: %v", err)
 	}
 }
@@ -261,23 +262,23 @@ func TestIllegalMoves(t *testing.T) {
 	tests := []struct {
 		name, src, rule string
 	}{
-		{"peek-preparatory", g + "Anna peek", mascarade2.RulePreparatory},
-		{"claim-preparatory", g + "Anna claim King", mascarade2.RulePreparatory},
-		{"not-your-turn", g + "Boris swap Anna no", mascarade2.RuleNotYourTurn},
-		{"swap-with-self", g + "Anna swap Anna no", mascarade2.RuleBadTarget},
+		{"peek-preparatory", g + "Anna peek", masquerade.RulePreparatory},
+		{"claim-preparatory", g + "Anna claim King", masquerade.RulePreparatory},
+		{"not-your-turn", g + "Boris swap Anna no", masquerade.RuleNotYourTurn},
+		{"swap-with-self", g + "Anna swap Anna no", masquerade.RuleBadTarget},
 		{"swap-with-middle", g + "Anna swap centre2 yes", ""},
-		{"not-in-play", g + prep4 + "Anna claim Widow", mascarade2.RuleNotInPlay},
-		{"use-without-choice", g + prep4 + "Anna claim King\nBoris pass\nSasha pass\nDima pass\nBoris guess King", mascarade2.RuleWrongMove},
-		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", mascarade2.RuleWrongMove},
+		{"not-in-play", g + prep4 + "Anna claim Widow", masquerade.RuleNotInPlay},
+		{"use-without-choice", g + prep4 + "Anna claim King\nBoris pass\nSasha pass\nDima pass\nBoris guess King", masquerade.RuleWrongMove},
+		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", masquerade.RuleWrongMove},
 		{"revealed-may-peek", g + prep4 + "Anna claim King\nBoris challenge\nBoris peek", ""},
 		{"revealed-may-swap", g + prep4 + "Anna claim King\nBoris challenge\nBoris swap Anna yes", ""},
 		{"revealed-no-claim", g + prep4 + "Anna claim King\nBoris challenge\nBoris claim Judge", mascarade2.RuleRevealedClaim},
 		{"swindler-not-richest", four + "deal=Swindler,King,Empress,Judge,Thief,Spy\n" + prep4 + "Anna peek\nBoris claim King\nSasha claim King\nDima peek\nAnna claim Swindler\nAnna use target=Dima", mascarade2.RuleNotRichest},
-		{"sorceress-self", five + "deal=Sorceress,King,Empress,Judge,Widow,Cheater,Beggar\n" + prep5 + "Anna claim Sorceress\nAnna use target=Anna", mascarade2.RuleBadTarget},
-		{"guru-self", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Anna", mascarade2.RuleBadTarget},
-		{"princess-self", six + "deal=Princess,King,Empress,Judge,Puppeteer,Swindler\n" + prep6 + "Anna claim Princess\nAnna use target=Anna", mascarade2.RuleBadTarget},
-		{"guess-not-in-play", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Boris\nBoris guess Widow", mascarade2.RuleNotInPlay},
-		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", mascarade2.RuleGameOver},
+		{"sorceress-self", five + "deal=Sorceress,King,Empress,Judge,Widow,Cheater,Beggar\n" + prep5 + "Anna claim Sorceress\nAnna use target=Anna", masquerade.RuleBadTarget},
+		{"guru-self", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Anna", masquerade.RuleBadTarget},
+		{"princess-self", six + "deal=Princess,King,Empress,Judge,Puppeteer,Swindler\n" + prep6 + "Anna claim Princess\nAnna use target=Anna", masquerade.RuleBadTarget},
+		{"guess-not-in-play", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Boris\nBoris guess Widow", masquerade.RuleNotInPlay},
+		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", masquerade.RuleGameOver},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -311,7 +312,7 @@ func TestFactsProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade2.King}}); ruleOf(err) != mascarade2.RuleNoFactsWanted {
+	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade2.King}}); ruleOf(err) != masquerade.RuleNoFactsWanted {
 		t.Errorf("facts out of place: %v", err)
 	}
 	s, _, _ = s.Play(engine.Move{Seat: 0, Kind: mascarade2.KindClaim, Args: []int{int(mascarade2.King), 0}})
@@ -324,13 +325,13 @@ func TestFactsProtocol(t *testing.T) {
 	if len(eff) != 1 || eff[0].Kind != engine.EffectReveal || len(eff[0].Slots) != 2 || s2.Next().Kind != engine.NeedFacts {
 		t.Fatalf("reveal: %v, next %v", eff, s2.Next())
 	}
-	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade2.KindPass}); ruleOf(err) != mascarade2.RuleWaitingFacts {
+	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade2.KindPass}); ruleOf(err) != masquerade.RuleWaitingFacts {
 		t.Errorf("move while facts are due: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade2.King}, {Slot: 0, Card: mascarade2.Empress}}); ruleOf(err) != mascarade2.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade2.King}, {Slot: 0, Card: mascarade2.Empress}}); ruleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("facts in the wrong order: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade2.Widow}, {Slot: 1, Card: mascarade2.King}}); ruleOf(err) != mascarade2.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade2.Widow}, {Slot: 1, Card: mascarade2.King}}); ruleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("a card not in play: %v", err)
 	}
 	s3, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade2.Empress}, {Slot: 1, Card: mascarade2.King}})

@@ -53,10 +53,7 @@ const headerUsage = "game mascarade2 players=NAMES [scenario=NAME|FILE | set=MAS
 func parseHeader(fields []string, load ScenarioLoader) (*Script, error) {
 	var h masquerade.CommonHeader
 	scenario := ""
-	err := masquerade.HeaderPairs(fields, GameName, headerUsage, func(k, v string) error {
-		if ok, err := h.Key(k, v, ParseCards); ok {
-			return err
-		}
+	err := h.Read(fields, GameName, headerUsage, ParseCards, func(k, v string) error {
 		if k != "scenario" {
 			return fmt.Errorf("unknown key %q (players, scenario, set, deal, coins)", k)
 		}
@@ -68,9 +65,6 @@ func parseHeader(fields []string, load ScenarioLoader) (*Script, error) {
 	}
 	s := &Script{Options: Options{Players: h.Players, Set: h.Set, Coins: h.Coins}, Deal: h.Deal}
 	p := len(s.Options.Players)
-	if p == 0 {
-		return nil, errors.New("header: players= is required")
-	}
 	if scenario != "" {
 		if s.Options.Set != nil {
 			return nil, errors.New("header: scenario= and set= both given; use one")

@@ -170,6 +170,18 @@ func ParseScript[O encoding.BinaryMarshaler, E Of[O]](src []byte, header func(fi
 	return out, nil
 }
 
+// ScriptParser returns an edition's [Spec.ParseScript] from its script
+// reader.
+func ScriptParser[O encoding.BinaryMarshaler, E Of[O]](parse func(src []byte, load games.Loader) (*Script[O, E], error)) func([]byte, games.Loader) (games.Script, error) {
+	return func(src []byte, load games.Loader) (games.Script, error) {
+		sc, err := parse(src, load)
+		if err != nil {
+			return nil, err // not a typed nil
+		}
+		return sc, nil
+	}
+}
+
 // OracleOf returns the omniscient oracle ([Oracle]) of a new game s of
 // an edition, dealt deal (the true cards, one per slot); name prefixes
 // its errors.
