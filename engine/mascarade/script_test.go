@@ -11,7 +11,7 @@ import (
 
 // edition is the 1st edition, for the family's tests.
 var edition = scripttest.NewEdition(mascarade.ParseScript, mascarade.ParseCard, mascarade.BoxCoins,
-	func(players []string) ([]byte, error) { return mascarade.Options{Players: players}.MarshalBinary() },
+	func(players []string) mascarade.Options { return mascarade.Options{Players: players} },
 	mascarade.UnmarshalOptions)
 
 // TestScripts plays every testdata/*.txt script with the oracle and checks

@@ -18,7 +18,7 @@ func loadTestdata(name string) ([]byte, error) {
 // scenario files from testdata/.
 var edition = scripttest.NewEdition(func(src []byte) (*mascarade2.Script, error) { return mascarade2.ParseScript(src, loadTestdata) },
 	mascarade2.ParseCard, mascarade2.BoxCoins,
-	func(players []string) ([]byte, error) { return mascarade2.Options{Players: players}.MarshalBinary() },
+	func(players []string) mascarade2.Options { return mascarade2.Options{Players: players} },
 	mascarade2.UnmarshalOptions)
 
 // TestScripts plays every testdata/*.txt script with the oracle and checks
