@@ -11,14 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
-
-func engineSeat(i int) engine.Seat { return engine.Seat(i) }
 
 type verifyResult struct {
 	Valid   bool           `json:"valid"`
