@@ -130,7 +130,9 @@ Exit status 1: the first fault is named with its position and the seat to blame.
 Exit status 3: the file cannot be read, is not a transcript or is damaged
 (truncated, or an entry that no roster key signed: a flipped bit looks like
 that, and so does a forgery; nobody is blamed).
-Exit status 2: a usage error.`,
+Exit status 2: a usage error.
+
+` + gamesList(),
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
 		Args:              exactArgs(1),
