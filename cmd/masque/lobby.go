@@ -65,6 +65,7 @@ func newLobbyCmd(a *app) *cobra.Command {
 _masque._tcp) for a few seconds and list them: name, game, seats taken,
 who is seated, the join code and the creator's fingerprint (a digest of its
 peer id; 'masque host' prints its own).
+
 On a terminal the columns are aligned, with who is seated on a line of its
 own; piped, each table is one line of tab-separated cells (TABLE, GAME,
 SEATS, CODE, CREATOR FINGERPRINT, SEATED, SHARED: "!" when another creator
@@ -291,6 +292,8 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	return nil
 }
 
+// duplicates marks the tables whose name (ignoring case), join code or
+// table id another creator's table has too.
 func duplicates(tables []lobby.Table) []bool {
 	out := make([]bool, len(tables))
 	for i, a := range tables {
