@@ -11,7 +11,7 @@ import (
 // Every known game keeps the contract: a unique name, the default among
 // them, and the contract suite (engine/games/gametest: setup at every
 // player count, bot games through the real stack at its smallest player
-// count and two more with their invariants, mutated bodies at their real
+// count and at two players more, with their invariants, mutated bodies at their real
 // positions). -short plays no game.
 func TestEveryGameKeepsTheContract(t *testing.T) {
 	seen := map[string]bool{}
