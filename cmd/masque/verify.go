@@ -84,7 +84,7 @@ func dealSource(tr *ledger.Transcript, game table.Game) string {
 		return ""
 	}
 	// The one rule (games.DealFixed): the table's fixed deal, or a game
-	// whose own options fix it (Mafia's roles, a Grimm round).
+	// whose own options fix it (games.Rules.FixedDeal).
 	if g, err := registry.Lookup(tr.Roster.Game); err == nil && games.DealFixed(g, o) != "" || o.Deal != nil {
 		return dealFixed
 	}
