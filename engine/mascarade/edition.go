@@ -20,6 +20,7 @@ var first = masquerade.Edition[Options]{
 	Spec: masquerade.Spec{
 		Game:       GameName,
 		Title:      "Mascarade",
+		About:      about,
 		Cards:      characters,
 		BoxCoins:   BoxCoins,
 		MinPlayers: MinPlayers,

@@ -19,6 +19,7 @@ var second = masquerade.Edition[Options]{
 	Spec: masquerade.Spec{
 		Game:       GameName,
 		Title:      "Mascarade (2nd edition)",
+		About:      about,
 		Cards:      masks,
 		BoxCoins:   BoxCoins,
 		MinPlayers: MinPlayers,

@@ -18,6 +18,9 @@ type Game[O encoding.BinaryMarshaler, E Of[O]] struct{}
 // Name returns the edition's name in rosters.
 func (Game[O, E]) Name() string { return edition[O, E]().Game }
 
+// About describes the edition for people ([games.Describer]).
+func (Game[O, E]) About() games.About { return edition[O, E]().About }
+
 // Kinds returns the number of card kinds: cards are 0..Kinds()-1 (kind 0
 // is never dealt).
 func (Game[O, E]) Kinds() int { return len(edition[O, E]().Cards.Cards) + 1 }

@@ -72,6 +72,8 @@ type Texts struct {
 type Spec struct {
 	Game  string // the name in rosters; prefixes errors
 	Title string // the name for people
+	// About describes the edition for people ('masque help games').
+	About games.About
 	Cards *Catalogue
 	// BoxCoins is the coins of the box: bank + purses + court.
 	BoxCoins               int
