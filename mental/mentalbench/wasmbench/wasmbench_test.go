@@ -207,31 +207,47 @@ func TestWasmBench(t *testing.T) {
 		profileChromium(t, exe, srv.URL, prof)
 		return
 	}
-	args := []string{"-runs", runs, "-cases", names}
-	results := map[string][]Figure{}
-	start := time.Now()
-	out, err := exec.Command(filepath.Join(dir, "native"), args...).Output()
-	if err != nil {
-		t.Fatalf("native: %v\n%s", err, out)
-	}
-	if results["native"], err = parseFigures(out); err != nil {
-		t.Fatalf("native: %v", err)
-	}
-	t.Logf("native: %s", time.Since(start).Round(time.Second))
-	start = time.Now()
-	chromium, loadMS := runChromium(t, exe, srv.URL, args, nil)
-	results["chromium"] = chromium
-	t.Logf("chromium: %s (bench.wasm instantiated in %.0f ms)", time.Since(start).Round(time.Second), loadMS)
-	if node, err := exec.LookPath("node"); err == nil {
-		start = time.Now()
-		out, err := exec.Command(node, append([]string{filepath.Join(wx, "wasm_exec_node.js"), filepath.Join(dir, "bench.wasm")}, args...)...).Output()
+	// The runs interleave (native, Chromium, Node, then again): on a
+	// shared machine the load changes by the minute, and each figure's
+	// median then sees the same minutes in every environment.
+	nruns, _ := strconv.Atoi(runs)
+	args := []string{"-runs", "1", "-cases", names}
+	node, _ := exec.LookPath("node")
+	samples := map[string][][]Figure{}
+	var loadMS float64
+	for r := range nruns {
+		start := time.Now()
+		out, err := exec.Command(filepath.Join(dir, "native"), args...).Output()
 		if err != nil {
-			t.Fatalf("node: %v\n%s", err, out)
+			t.Fatalf("native: %v\n%s", err, out)
 		}
-		if results["node"], err = parseFigures(out); err != nil {
-			t.Fatalf("node: %v", err)
+		figs, err := parseFigures(out)
+		if err != nil {
+			t.Fatalf("native: %v", err)
 		}
-		t.Logf("node: %s", time.Since(start).Round(time.Second))
+		samples["native"] = append(samples["native"], figs)
+		t.Logf("run %d/%d: native %s", r+1, nruns, time.Since(start).Round(time.Second))
+		start = time.Now()
+		figs, loadMS = runChromium(t, exe, srv.URL, args, nil)
+		samples["chromium"] = append(samples["chromium"], figs)
+		t.Logf("run %d/%d: chromium %s (bench.wasm instantiated in %.0f ms)", r+1, nruns, time.Since(start).Round(time.Second), loadMS)
+		if node != "" {
+			start = time.Now()
+			out, err := exec.Command(node, append([]string{filepath.Join(wx, "wasm_exec_node.js"), filepath.Join(dir, "bench.wasm")}, args...)...).Output()
+			if err != nil {
+				t.Fatalf("node: %v\n%s", err, out)
+			}
+			figs, err := parseFigures(out)
+			if err != nil {
+				t.Fatalf("node: %v", err)
+			}
+			samples["node"] = append(samples["node"], figs)
+			t.Logf("run %d/%d: node %s", r+1, nruns, time.Since(start).Round(time.Second))
+		}
+	}
+	results := map[string][]Figure{}
+	for env, runs := range samples {
+		results[env] = merge(runs)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-32s %12s %12s %7s %12s %7s\n", "figure (µs, median of "+runs+")", "native", "chromium", "×", "node", "×")
@@ -250,6 +266,24 @@ func TestWasmBench(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// merge makes one figure of each name out of single runs: every run's
+// time, and their median.
+func merge(runs [][]Figure) []Figure {
+	var out []Figure
+	for i := range runs[0] {
+		f := Figure{Name: runs[0][i].Name}
+		for _, r := range runs {
+			f.RunsUS = append(f.RunsUS, r[i].RunsUS...)
+			f.N = append(f.N, r[i].N...)
+		}
+		sorted := slices.Clone(f.RunsUS)
+		slices.Sort(sorted)
+		f.MedianUS = sorted[len(sorted)/2]
+		out = append(out, f)
+	}
+	return out
 }
 
 func sizeOf(p string) string {
