@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -48,6 +49,7 @@ var DefaultCases = []string{
 type Figure struct {
 	Name     string    `json:"name"`
 	MedianUS float64   `json:"median_us"`
+	MinUS    float64   `json:"min_us"`
 	RunsUS   []float64 `json:"runs_us"`
 	N        []int     `json:"n"`
 }
@@ -66,6 +68,7 @@ func run(args []string, w io.Writer) error {
 	runs := fs.Int("runs", 3, "runs per figure (the median is reported)")
 	benchtime := fs.String("benchtime", "1s", "time per run (testing's -benchtime)")
 	list := fs.Bool("list", false, "list the figures' names and stop")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to `FILE` (native only: a profile for -pgo)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -91,6 +94,17 @@ func run(args []string, w io.Writer) error {
 		}
 		selected = append(selected, all[i])
 	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	enc := json.NewEncoder(w)
 	for _, c := range selected {
 		fig := Figure{Name: c.Name}
@@ -105,7 +119,7 @@ func run(args []string, w io.Writer) error {
 		}
 		sorted := slices.Clone(fig.RunsUS)
 		slices.Sort(sorted)
-		fig.MedianUS = sorted[len(sorted)/2]
+		fig.MedianUS, fig.MinUS = sorted[len(sorted)/2], sorted[0]
 		if err := enc.Encode(fig); err != nil {
 			return err
 		}

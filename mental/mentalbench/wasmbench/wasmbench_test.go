@@ -39,7 +39,25 @@ const (
 	outEnv = "MASQUE_WASM_OUT"
 	// chromiumEnv names a browser binary (default: chromium on $PATH).
 	chromiumEnv = "MASQUE_CHROMIUM"
+	// buildEnv adds variables to the wasm build, space-separated (for
+	// example "GOWASM=satconv,signext").
+	buildEnv = "MASQUE_WASM_BUILDENV"
+	// gogcEnv sets GOGC for the program in every environment.
+	gogcEnv = "MASQUE_WASM_GOGC"
+	// nodeEnv=0 leaves Node out.
+	nodeEnv = "MASQUE_WASM_NODE"
+	// pgoEnv=0 leaves the profile-guided wasm build (pgoFile) out.
+	pgoEnv = "MASQUE_WASM_PGO"
 )
+
+// pgoFile is a CPU profile of this program's figures, taken natively
+// with the generic field arithmetic (-tags purego), so that a wasm build
+// with -pgo inlines the field code's hot calls (addMul19, addMul38),
+// which the inliner's default budget leaves as calls on wasm. Remake it
+// with:
+//
+//	go run -tags purego . -runs 1 -cpuprofile wasm.pgo -cases swap/prove,swap/verify,shuffle/prove/n=14,shuffle/verify/n=14,peek/13-players,mafia-night-12/prove-seat,mafia-night-12/verify-batch
+const pgoFile = "wasm.pgo"
 
 // TestRunFigures runs the program natively on two cheap figures: the
 // output the harness parses is what the program prints, and a figure
@@ -113,12 +131,14 @@ window.benchLines = [];
 window.benchDone = false;
 const consoleLog = console.log.bind(console);
 console.log = (...a) => { window.benchLines.push(a.join(" ")); consoleLog(...a); };
-window.startBench = async (argv) => {
+window.startBench = async (argv, env) => {
   try {
     const go = new Go();
     go.argv = ["wasmbench", ...argv];
+    go.env = env;
     const t0 = performance.now();
-    const { instance } = await WebAssembly.instantiateStreaming(fetch("bench.wasm"), go.importObject);
+    const wasm = location.search.slice(1) || "bench.wasm";
+    const { instance } = await WebAssembly.instantiateStreaming(fetch(wasm), go.importObject);
     window.benchLoadMS = performance.now() - t0;
     await go.run(instance);
   } catch (e) {
@@ -189,7 +209,21 @@ func TestWasmBench(t *testing.T) {
 	}
 	dir := t.TempDir()
 	goBuild(t, filepath.Join(dir, "native"))
-	goBuild(t, filepath.Join(dir, "bench.wasm"), "GOOS=js", "GOARCH=wasm")
+	wasmEnv := append([]string{"GOOS=js", "GOARCH=wasm"}, strings.Fields(os.Getenv(buildEnv))...)
+	goBuild(t, filepath.Join(dir, "bench.wasm"), wasmEnv...)
+	pgo, err := filepath.Abs(pgoFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, statErr := os.Stat(pgo)
+	withPGO := statErr == nil && os.Getenv(pgoEnv) != "0"
+	if withPGO {
+		goBuild(t, filepath.Join(dir, "bench-pgo.wasm"), append(wasmEnv, "GOFLAGS=-pgo="+pgo)...)
+	}
+	progEnv := map[string]string{}
+	if g := os.Getenv(gogcEnv); g != "" {
+		progEnv["GOGC"] = g
+	}
 	wx := wasmExecDir(t)
 	js, err := os.ReadFile(filepath.Join(wx, "wasm_exec.js"))
 	if err != nil {
@@ -204,20 +238,18 @@ func TestWasmBench(t *testing.T) {
 	defer srv.Close()
 
 	if prof != "" {
-		profileChromium(t, exe, srv.URL, prof)
+		profileChromium(t, exe, srv.URL, prof, progEnv)
 		return
 	}
-	// The runs interleave (native, Chromium, Node, then again): on a
-	// shared machine the load changes by the minute, and each figure's
-	// median then sees the same minutes in every environment.
-	nruns, _ := strconv.Atoi(runs)
-	args := []string{"-runs", "1", "-cases", names}
-	node, _ := exec.LookPath("node")
-	samples := map[string][][]Figure{}
-	var loadMS float64
-	for r := range nruns {
-		start := time.Now()
-		out, err := exec.Command(filepath.Join(dir, "native"), args...).Output()
+	// The environments: native, the wasm in Chromium, the wasm built
+	// with pgoFile's profile in Chromium (when the file is there), and
+	// the wasm in Node (when there is one).
+	type env struct {
+		name string
+		run  func(args []string) []Figure
+	}
+	envs := []env{{"native", func(args []string) []Figure {
+		out, err := command(progEnv, filepath.Join(dir, "native"), args...).Output()
 		if err != nil {
 			t.Fatalf("native: %v\n%s", err, out)
 		}
@@ -225,15 +257,22 @@ func TestWasmBench(t *testing.T) {
 		if err != nil {
 			t.Fatalf("native: %v", err)
 		}
-		samples["native"] = append(samples["native"], figs)
-		t.Logf("run %d/%d: native %s", r+1, nruns, time.Since(start).Round(time.Second))
-		start = time.Now()
-		figs, loadMS = runChromium(t, exe, srv.URL, args, nil)
-		samples["chromium"] = append(samples["chromium"], figs)
-		t.Logf("run %d/%d: chromium %s (bench.wasm instantiated in %.0f ms)", r+1, nruns, time.Since(start).Round(time.Second), loadMS)
-		if node != "" {
-			start = time.Now()
-			out, err := exec.Command(node, append([]string{filepath.Join(wx, "wasm_exec_node.js"), filepath.Join(dir, "bench.wasm")}, args...)...).Output()
+		return figs
+	}}}
+	chromiumOf := func(wasm string) func(args []string) []Figure {
+		return func(args []string) []Figure {
+			figs, loadMS := runChromium(t, exe, srv.URL+"/index.html?"+wasm, args, progEnv, nil)
+			t.Logf("%s instantiated in %.0f ms", wasm, loadMS)
+			return figs
+		}
+	}
+	envs = append(envs, env{"chromium", chromiumOf("bench.wasm")})
+	if withPGO {
+		envs = append(envs, env{"chromium+pgo", chromiumOf("bench-pgo.wasm")})
+	}
+	if node, err := exec.LookPath("node"); err == nil && os.Getenv(nodeEnv) != "0" {
+		envs = append(envs, env{"node", func(args []string) []Figure {
+			out, err := command(progEnv, node, append([]string{filepath.Join(wx, "wasm_exec_node.js"), filepath.Join(dir, "bench.wasm")}, args...)...).Output()
 			if err != nil {
 				t.Fatalf("node: %v\n%s", err, out)
 			}
@@ -241,8 +280,20 @@ func TestWasmBench(t *testing.T) {
 			if err != nil {
 				t.Fatalf("node: %v", err)
 			}
-			samples["node"] = append(samples["node"], figs)
-			t.Logf("run %d/%d: node %s", r+1, nruns, time.Since(start).Round(time.Second))
+			return figs
+		}})
+	}
+	// The runs interleave (every environment once, then again): on a
+	// shared machine the load changes by the minute, and each figure's
+	// median then sees the same minutes in every environment.
+	nruns, _ := strconv.Atoi(runs)
+	args := []string{"-runs", "1", "-cases", names}
+	samples := map[string][][]Figure{}
+	for r := range nruns {
+		for _, e := range envs {
+			start := time.Now()
+			samples[e.name] = append(samples[e.name], e.run(args))
+			t.Logf("run %d/%d: %s %s", r+1, nruns, e.name, time.Since(start).Round(time.Second))
 		}
 	}
 	results := map[string][]Figure{}
@@ -250,12 +301,17 @@ func TestWasmBench(t *testing.T) {
 		results[env] = merge(runs)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-32s %12s %12s %7s %12s %7s\n", "figure (µs, median of "+runs+")", "native", "chromium", "×", "node", "×")
+	fmt.Fprintf(&b, "µs per operation, median of %s interleaved runs (× native's median; min over runs: × native's min)\n", runs)
+	fmt.Fprintf(&b, "%-30s", "figure")
+	for _, e := range envs {
+		fmt.Fprintf(&b, " %26s", e.name)
+	}
+	b.WriteString("\n")
 	for i, f := range results["native"] {
-		c := results["chromium"][i]
-		fmt.Fprintf(&b, "%-32s %12.3f %12.3f %7.2f", f.Name, f.MedianUS, c.MedianUS, c.MedianUS/f.MedianUS)
-		if n := results["node"]; len(n) > i {
-			fmt.Fprintf(&b, " %12.3f %7.2f", n[i].MedianUS, n[i].MedianUS/f.MedianUS)
+		fmt.Fprintf(&b, "%-30s %26.3f", f.Name, f.MedianUS)
+		for _, e := range envs[1:] {
+			c := results[e.name][i]
+			fmt.Fprintf(&b, " %12.3f %5.2f× %5.2f×", c.MedianUS, c.MedianUS/f.MedianUS, c.MinUS/f.MinUS)
 		}
 		b.WriteString("\n")
 	}
@@ -280,10 +336,20 @@ func merge(runs [][]Figure) []Figure {
 		}
 		sorted := slices.Clone(f.RunsUS)
 		slices.Sort(sorted)
-		f.MedianUS = sorted[len(sorted)/2]
+		f.MedianUS, f.MinUS = sorted[len(sorted)/2], sorted[0]
 		out = append(out, f)
 	}
 	return out
+}
+
+// command runs name with args and the variables of env added.
+func command(env map[string]string, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return cmd
 }
 
 func sizeOf(p string) string {
@@ -299,7 +365,7 @@ func sizeOf(p string) string {
 // load and compile. around, if set, runs in the browser before the
 // program starts and returns a function run after it ends (the
 // profiler).
-func runChromium(t *testing.T, exe, url string, args []string, around func(ctx context.Context) func()) ([]Figure, float64) {
+func runChromium(t *testing.T, exe, url string, args []string, env map[string]string, around func(ctx context.Context) func()) ([]Figure, float64) {
 	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -308,7 +374,10 @@ func runChromium(t *testing.T, exe, url string, args []string, around func(ctx c
 	defer cancel()
 	ctx, cancelT := context.WithTimeout(ctx, 60*time.Minute)
 	defer cancelT()
-	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/index.html")); err != nil {
+	if !strings.Contains(url, "/index.html") {
+		url += "/index.html"
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatal(err)
 	}
 	var after func()
@@ -316,9 +385,10 @@ func runChromium(t *testing.T, exe, url string, args []string, around func(ctx c
 		after = around(ctx)
 	}
 	argv, _ := json.Marshal(args)
+	envJS, _ := json.Marshal(env)
 	// setTimeout: the program keeps the page's thread until it ends, so
 	// it must not run inside this evaluation.
-	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf("setTimeout(() => startBench(%s), 0)", argv))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](fmt.Sprintf("setTimeout(() => startBench(%s, %s), 0)", argv, envJS))); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void]("window.benchDone", chromedp.WithPollingInterval(time.Second), chromedp.WithPollingTimeout(60*time.Minute))); err != nil {
@@ -345,7 +415,7 @@ func runChromium(t *testing.T, exe, url string, args []string, around func(ctx c
 // profileChromium runs one figure in Chromium under V8's sampling
 // profiler and prints the wasm functions by self time, and the same
 // grouped by package.
-func profileChromium(t *testing.T, exe, url, name string) {
+func profileChromium(t *testing.T, exe, url, name string, env map[string]string) {
 	var prof *profiler.Profile
 	around := func(ctx context.Context) func() {
 		if _, err := chromedp.Call(ctx, profiler.Enable, cdp.Empty{}); err != nil {
@@ -365,7 +435,7 @@ func profileChromium(t *testing.T, exe, url, name string) {
 			prof = r.Profile
 		}
 	}
-	figs, _ := runChromium(t, exe, url, []string{"-runs", "1", "-cases", name}, around)
+	figs, _ := runChromium(t, exe, url, []string{"-runs", "1", "-cases", name}, env, around)
 	if prof == nil || len(prof.Samples) == 0 {
 		t.Fatal("the profiler recorded no samples")
 	}
