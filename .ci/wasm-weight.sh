@@ -15,7 +15,7 @@ export PATH="/usr/local/go/bin:$PATH"
 pkg="${WASM_WEIGHT_PKG:-./cmd/masque/internal/wasmweight}"
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-mb() { awk -v b="$1" 'BEGIN { printf "%.2f MB", b / 1e6 }'; }
+mb() { awk -v b="$1" 'BEGIN { if (b < 100000) printf "%.1f kB", b / 1e3; else printf "%.2f MB", b / 1e6 }'; }
 printf '%-34s %10s %10s %10s\n' "build of $pkg" raw gzip-9 brotli-11
 for variant in "plain" "-ldflags=-s -w" "-trimpath" "-trimpath -ldflags=-s -w"; do
   flags=()
