@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -151,10 +150,11 @@ window.startBench = async (argv, env) => {
 // wasmExecDir is where Go keeps wasm_exec.js (lib/wasm since Go 1.24,
 // misc/wasm before).
 func wasmExecDir(t *testing.T) string {
-	root := runtime.GOROOT()
-	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-		root = strings.TrimSpace(string(out))
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
 	}
+	root := strings.TrimSpace(string(out))
 	for _, d := range []string{filepath.Join(root, "lib", "wasm"), filepath.Join(root, "misc", "wasm")} {
 		if _, err := os.Stat(filepath.Join(d, "wasm_exec.js")); err == nil {
 			return d
