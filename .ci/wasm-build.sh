@@ -12,7 +12,8 @@
 # chromium).
 #
 # Then, when Node is there, the cryptography's vectors are computed by the
-# wasm build and compared with the stored ones.
+# wasm build and compared with the stored ones, and the seat's would-be
+# contents play and verify games under wasm.
 #
 # About a minute on a cold build cache on 2 cores, seconds warm.
 set -euo pipefail
@@ -46,6 +47,10 @@ if command -v node >/dev/null 2>&1; then
   export PATH="$PATH:$(go env GOROOT)/lib/wasm:$(go env GOROOT)/misc/wasm"
   GOOS=js GOARCH=wasm go test -short -count=1 -run 'TestVectors|TestShuffleVector' ./mental
   GOOS=js GOARCH=wasm go test -short -count=1 -pgo="$PWD/mental/mentalbench/wasmbench/wasm.pgo" -run 'TestVectors|TestShuffleVector' ./mental
+  # The seat's would-be contents at work under wasm: a seat at a local
+  # table of bots in each game, and stored Grimm and Mafia games replayed
+  # and verified (about 25 s).
+  GOOS=js GOARCH=wasm go test -count=1 ./cmd/masque/internal/wasmweight
 else
   echo "wasm: no node: the vectors were not computed under wasm"
 fi
