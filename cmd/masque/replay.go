@@ -12,12 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p/chat"
@@ -149,9 +149,6 @@ func runReplay(a *app, o replayOptions) error {
 	game, err := a.games.Lookup(tr.Roster.Game)
 	if err != nil {
 		return err
-	}
-	if narrate.CardNamer(tr.Roster.Game) == nil {
-		return &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
 	}
 	var key *mental.Scalar
 	if o.reveal {
@@ -291,7 +288,8 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 	if key != nil {
 		say("every card shown, decrypted with the keys the players published at the end")
 	}
-	if !narrate.Narrates(res.Game) {
+	mv, narrated := g.Viewer().(masqview.Viewer)
+	if !narrated {
 		var dp *decrypter
 		if key != nil {
 			dp = &decrypter{x: key, cat: t.Catalogue()}
@@ -302,7 +300,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 		return replayEnd(tr, t, g, res)
 	}
 	var (
-		f     narrate.Follower
+		f     = mv.Follower()
 		dec   decrypter
 		cards []engine.Card // --reveal: the card in every slot now
 		cur   *replayStep
@@ -310,14 +308,14 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 	if key != nil {
 		dec = decrypter{x: key, cat: t.Catalogue()}
 	}
-	slotCards := func(s narrate.Rules) []replayCard {
+	slotCards := func(s masqview.Rules) []replayCard {
 		var out []replayCard
 		for i, c := range cards {
 			out = append(out, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
 		}
 		return out
 	}
-	dealt := func(s narrate.Rules) {
+	dealt := func(s masqview.Rules) {
 		for i, c := range s.Deal() {
 			res.Deal = append(res.Deal, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
 		}
@@ -329,7 +327,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 	for _, l := range f.Start(t) {
 		say("%s", l)
 	}
-	if s, ok := narrate.RulesOf(t.Rules()); ok {
+	if s, ok := mv.Of(t.Rules()); ok {
 		dealt(s)
 	}
 	for _, e := range tr.Entries {
@@ -349,7 +347,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 		if err != nil {
 			return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
 		}
-		s, _ := narrate.RulesOf(t.Rules())
+		s, _ := mv.Of(t.Rules())
 		lines := ev.Lines
 		if ev.Dealt {
 			dealt(s)

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -84,7 +84,7 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 		case table.BodyKey:
 			finish()
 		}
-		lines, err := narrate.TellEntry(g, t, e, prior, -1)
+		lines, err := games.TellEntry(g, t, e, prior, -1)
 		if err != nil {
 			return err
 		}
@@ -112,7 +112,7 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 		}
 		switch c.Kind {
 		case engine.EffectReveal:
-			facts, err := narrate.RevealedFacts(t, c)
+			facts, err := seatview.RevealedFacts(t, c)
 			if err != nil {
 				return fmt.Errorf("entry %d: %w", e.Pos, err)
 			}

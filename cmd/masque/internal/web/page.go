@@ -1,15 +1,17 @@
 package web
 
 import (
+	"slices"
+
 	"fmt"
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// This file turns the seat's view (view.Table) into the state the page
+// This file turns the seat's view (seatview.Table) into the state the page
 // draws. It copies the view's fields and adds the screen's own (the
 // countdowns, the chat, whether a move is being played); it adds nothing
 // about the table that the view does not say. A choice goes to the page
@@ -77,7 +79,7 @@ type pageState struct {
 	Out  bool   `json:"out,omitempty"`
 	Note string `json:"note,omitempty"` // the screen's own message ("refused: …")
 	// Swap is the latest move's hidden swaps, as pairs of card slots
-	// (view.Card.Slot), with the move's entry: the page shows both cards
+	// (seatview.Card.Slot), with the move's entry: the page shows both cards
 	// move, whether or not they really swapped.
 	Swap *pageSwap `json:"swap,omitempty"`
 }
@@ -94,7 +96,7 @@ type pageCard struct {
 	Note  string `json:"note,omitempty"`
 	Place string `json:"place,omitempty"`
 	Slot  int    `json:"slot,omitempty"`
-	// Track: the card changes hands in the open (view.Card.Track); the
+	// Track: the card changes hands in the open (seatview.Card.Track); the
 	// page shows it move from its last place.
 	Track int `json:"track,omitempty"`
 }
@@ -135,7 +137,7 @@ type pageChoice struct {
 	Confirm string `json:"confirm,omitempty"`
 	Pass    bool   `json:"pass,omitempty"`
 	// Steps are the steps of a long menu the choice lies under
-	// (view.Choice.Steps): the page offers the steps first.
+	// (seatview.Choice.Steps): the page offers the steps first.
 	Steps []string `json:"steps,omitempty"`
 }
 
@@ -161,21 +163,21 @@ type pageSwap struct {
 	Pairs [][2]int `json:"pairs"`
 }
 
-func faceName(f view.Face) string {
+func faceName(f seatview.Face) string {
 	switch f {
-	case view.FaceUp:
+	case seatview.FaceUp:
 		return "up"
-	case view.KnownToYou:
+	case seatview.KnownToYou:
 		return "known"
 	}
 	return "down"
 }
 
-func pageCards(cs []view.Card) []pageCard {
+func pageCards(cs []seatview.Card) []pageCard {
 	out := make([]pageCard, 0, len(cs))
 	for _, c := range cs {
 		pc := pageCard{Name: c.Name, Face: faceName(c.Face), Note: c.Note, Place: c.Place, Slot: c.Slot, Track: c.Track}
-		if c.Face == view.FaceDown {
+		if c.Face == seatview.FaceDown {
 			pc.Name = "" // never: a face-down card has no name for the seat
 		}
 		out = append(out, pc)
@@ -183,7 +185,7 @@ func pageCards(cs []view.Card) []pageCard {
 	return out
 }
 
-func pageAttrs(as []view.Attr) []pageAttr {
+func pageAttrs(as []seatview.Attr) []pageAttr {
 	out := make([]pageAttr, 0, len(as))
 	for _, a := range as {
 		out = append(out, pageAttr{Name: a.Name, Value: a.Value, Words: a.Words})
@@ -299,17 +301,8 @@ func (sc *screen) pageState(now time.Time) pageState {
 		}
 		st.Help = append(st.Help, pageSection{Title: h.Title, Lines: h.Lines})
 	}
-	for i := len(sc.moves) - 1; i >= 0; i-- {
-		m := sc.moves[i]
-		if len(m.Swaps) == 0 {
-			continue
-		}
-		sw := &pageSwap{At: m.Pos}
-		for _, x := range m.Swaps {
-			sw.Pairs = append(sw.Pairs, [2]int{int(x.Slots[0]) + 1, int(x.Slots[1]) + 1})
-		}
-		st.Swap = sw
-		break
+	if sw := t.Swapped; sw != nil {
+		st.Swap = &pageSwap{At: sw.At, Pairs: slices.Clone(sw.Pairs)}
 	}
 	st.Line = sc.line(st)
 	return st

@@ -14,18 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
-
-// history is implemented by sessions that list the moves so far with the
-// hidden swaps they caused (public information), as for the terminal
-// screen's memory panel.
-type history interface {
-	Moves() []narrate.Moved
-}
 
 // screen is the play screen's state, the web's counterpart of the
 // terminal screen's model: the last snapshot and its view, the choices
@@ -41,9 +33,8 @@ type screen struct {
 	mu    sync.Mutex
 	snap  session.Snapshot
 	have  bool
-	moves []narrate.Moved
-	tv    *view.Table
-	picks []view.Choice // the choices on offer (at snap.Entries)
+	tv    *seatview.Table
+	picks []seatview.Choice // the choices on offer (at snap.Entries)
 	// asked counts the sets of choices offered: a night with two powers
 	// asks twice at one entry, so an action names the set it chose from.
 	asked    uint64
@@ -137,17 +128,13 @@ func (sc *screen) run(ctx context.Context) {
 // refresh takes a snapshot of the session and rebuilds the page.
 func (sc *screen) refresh(now time.Time) {
 	snap := sc.sess.Snapshot()
-	var moves []narrate.Moved
-	if h, ok := sc.sess.(history); ok {
-		moves = h.Moves()
-	}
 	var chat []session.ChatLine
 	if sc.chatter != nil {
 		chat = sc.chatter.ChatLog()
 	}
 	sc.mu.Lock()
 	old := sc.snap
-	sc.snap, sc.moves, sc.have = snap, moves, true
+	sc.snap, sc.have = snap, true
 	if sc.closed {
 		sc.snap.Over = true
 		if sc.snap.Verdict == "" && !sc.over() {
@@ -203,7 +190,7 @@ func (sc *screen) refresh(now time.Time) {
 
 // buildView is the seat's view of the last snapshot, or nil before the
 // deal. sc.mu is held.
-func (sc *screen) buildView() *view.Table {
+func (sc *screen) buildView() *seatview.Table {
 	if sc.snap.Rules == nil {
 		return nil
 	}
@@ -214,10 +201,9 @@ func (sc *screen) buildView() *view.Table {
 	for pos, b := range sc.snap.SwapBits {
 		bits[pos] = b
 	}
-	t, ok := view.Build(view.Input{Rules: sc.snap.Rules, Seat: engine.Seat(sc.snap.Seat), Names: sc.snap.Names,
-		Known: sc.snap.Known, Opened: sc.snap.Opened, Memory: sc.snap.Memory, Log: sc.snap.Log, Moves: sc.moves,
-		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt,
-		Private: sc.snap.Private, Night: sc.snap.Night, Decisions: sc.snap.Decisions, TableNight: sc.snap.TableNight})
+	in := sc.snap.Input()
+	in.SwapBits, in.Salt = bits, sc.salt
+	t, ok := seatview.Build(sc.snap.Viewer, in)
 	if !ok {
 		return nil
 	}
@@ -226,7 +212,7 @@ func (sc *screen) buildView() *view.Table {
 
 // question is the question the seat must answer now, or nil. sc.mu is
 // held.
-func (sc *screen) question() *view.Question {
+func (sc *screen) question() *seatview.Question {
 	if !sc.snap.MyTurn || sc.tv == nil {
 		return nil
 	}
@@ -272,7 +258,7 @@ func (sc *screen) autoPass(now time.Time) {
 // log file is not secret: it records that a choice was made, never what
 // (a target, or sleep: that alone tells a civilian from a power holder),
 // nor why one was refused.
-func (sc *screen) submitNight(n view.Night) {
+func (sc *screen) submitNight(n seatview.Night) {
 	sc.log.Info("night choice")
 	var err error
 	switch act, ok := sc.sess.(session.Actor); {

@@ -1,27 +1,26 @@
-// Package view decides what one seat may see of a table, as plain data
-// that a screen draws: the terminal screen (cmd/masque/internal/tui) and
-// the web screen (cmd/masque/internal/web). One place decides what a seat
-// may see; each screen only draws it.
+// Package seatview is what one seat may see of a table, as plain data
+// that a screen draws: the terminal screen, the web page, and a phone's
+// browser. A game decides what its seats see (its [Viewer], reached
+// through the game contract, engine/games); each screen only draws it.
 //
-// A [Table] is built by [Build] from an [Input]: the public rules state,
-// the seat's own knowledge (table.Player.Known: the cards it saw in slots
-// that still hold them), its memory of sightings, the public moves and
-// log, and, once every seat published its card key at the end, the cards
-// those keys open for anyone. It is never built from another seat's
-// secrets, so a screen cannot show what its seat does not know: another
-// seat's hidden character or hidden hand is a face-down card until it is
-// public.
+// A [Table] is built by a game's [Viewer] from an [Input]: the public
+// rules state, the seat's own knowledge (table.Player.Known: the cards
+// it saw in slots that still hold them), its memory of sightings, the
+// public log and the public record the game's [Narrator] kept of it, and,
+// once every seat published its card key at the end, the cards those keys
+// open for anyone. It is never built from another seat's secrets, so a
+// screen cannot show what its seat does not know: another seat's hidden
+// character or hidden hand is a face-down card until it is public.
 //
 // The Table has no terminal in it: no colours, no escapes, no layout.
 // Names come from the roster, which peers wrote: a screen escapes every
-// string it draws (the terminal screen with termsafe). Each game adds its
-// builder to [Build]'s list: Mascarade's (either edition) is in
-// mascarade.go, The Grimm Masquerade's in grimm.go, Mafia's in mafia.go.
-package view
+// string it draws. The package needs no command line, no terminal and no
+// network: it compiles for a browser (GOOS=js GOARCH=wasm).
+package seatview
 
 import (
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -193,13 +192,28 @@ type Table struct {
 	Over     bool
 	Result   []string // the end: who won, the scores
 	Won      bool     // the seat won
-	Outcome  string   // the end for the seat in words: "you won!", "you lost, with 3 coins"
-	Memory   []string // what the seat knows that the table does not show; an indented line continues the one above
-	Log      []string // the public log in words, oldest first
-	Help     []Section
+	// Ending is the end in one line, for whoever closes the screen
+	// ("game over after 5 turns: Anna won"); "" while the game goes on.
+	Ending  string
+	Outcome string   // the end for the seat in words: "you won!", "you lost, with 3 coins"
+	Memory  []string // what the seat knows that the table does not show; an indented line continues the one above
+	// Swapped is the last move that caused hidden swaps, so that a screen
+	// can show them (public: which cards may have moved, never whether);
+	// nil when there is none or the game has none.
+	Swapped *Swapped
+	Log     []string // the public log in words, oldest first
+	Help    []Section
 	// NoPass: the game never lets a decision go with p (a claim's answer)
 	// nor asks to confirm a hidden swap; the help page does not list them.
 	NoPass bool
+}
+
+// Swapped is a move's hidden swaps as everyone saw them.
+type Swapped struct {
+	At uint64 // the move's entry
+	// Pairs are the pairs of cards each swap may have exchanged, as
+	// [Card.Slot] numbers them (1 + the slot).
+	Pairs [][2]int
 }
 
 // Input is what a view is built from: public state and the seat's own
@@ -215,24 +229,27 @@ type Input struct {
 	// key at the end (table.Table.Opened): public then, drawn face up.
 	Opened map[engine.Slot]engine.Card
 	Log    []string
-	// Moves are the moves so far as everyone saw them, with the hidden
-	// swaps they caused (public); SwapBits the seat's own secret bits, by
-	// the entry of its move. With them the memory tells which swaps since
-	// a sighting could have moved a card. Either may be nil.
-	Moves    []narrate.Moved
+	// Record is the public record the game's [Narrator] kept of the table
+	// ([Narrator.Record]: the moves so far as everyone saw them, say, with
+	// the hidden swaps they caused), in the game's own type; nil when the
+	// screen has none. SwapBits are the seat's own secret bits, by the
+	// entry of its move (table.Player.SwapBits). With both a game can tell
+	// which swaps since a sighting could have moved a card.
+	Record   any
 	SwapBits map[uint64][]bool
 	MyTurn   bool // the table waits for a move by the seat
 	// Private is what the seat knows privately beyond its cards, in the
-	// game's own type (Mafia: *mafia.Knowledge); nil for other games.
+	// game's own type (games.Knower); nil for a game without it.
 	Private any
-	// Night: the table waits for the seat's secret night actions;
-	// Decisions are the choices still to make (none: the seat holds no
-	// power and may sleep).
+	// Night: the table waits for the seat's secret actions
+	// (table.BodyActions); Decisions are the choices still to make
+	// (table.Player.Decisions; none: the seat holds no power and may
+	// sleep).
 	Night     bool
 	Decisions []engine.Effect
-	// TableNight: the table waits for some seat's secret night actions
-	// (the seat's own posted or not): it is night, whatever the rules'
-	// state says of the coming day.
+	// TableNight: the table waits for some seat's secret actions (the
+	// seat's own posted or not), whatever the rules' state says of what
+	// comes after them.
 	TableNight bool
 	Over       bool
 	// Salt is a secret of the screen's, used for the nonces of sealed
@@ -241,30 +258,76 @@ type Input struct {
 	Salt [32]byte
 }
 
-// Builder builds a game's view.
-type Builder interface {
-	// Build returns the view of in, or ok=false when in.Rules is not a
-	// state of the builder's game.
-	Build(in Input) (t Table, ok bool)
+// OpenedAt reports whether the keys published at the end opened slot sl
+// ([Input.Opened]).
+func (in Input) OpenedAt(sl engine.Slot) bool {
+	_, ok := in.Opened[sl]
+	return ok
 }
 
-// builders are the games with a view, tried in order.
-func builders() []Builder { return []Builder{Mascarade{}, Grimm{}, Mafia{}} }
+// Viewer is what a game provides for its seats' screens: its narration
+// and its view. A game's viewer lives in a package of its own beside the
+// game's rules; the game contract (engine/games) hands it out.
+type Viewer interface {
+	// View returns the view of in, or ok=false when in.Rules is not a
+	// state of the viewer's game.
+	View(in Input) (t Table, ok bool)
+	// Narrator returns a narrator of a table of the game whose lines
+	// speak to seat you in the second person ("you swap ..."), or to
+	// nobody (-1: an audit, a bot's seat).
+	Narrator(you engine.Seat) Narrator
+}
 
-// Build returns the seat's view of in, or ok=false when no game here
-// draws in.Rules.
-func Build(in Input) (Table, bool) {
-	if in.Rules == nil {
+// Narrator follows one table entry by entry, from its first, and tells
+// it in public words: it needs only the public replica, never a secret
+// key.
+type Narrator interface {
+	// Start catches up with table t before its first entry is followed
+	// (a scripted table deals before its first entry), or with a table
+	// whose first entries were applied before the narrator existed; it
+	// returns the lines it told.
+	Start(t *table.Table) []string
+	// Follow tells what entry e did; t must have just applied it.
+	Follow(t *table.Table, e *ledger.Entry) (Told, error)
+	// Lines are every public line so far, oldest first (a game may fold
+	// a run of lines into one: passes in one challenge window).
+	Lines() []string
+	// Record is the public record the game's view reads
+	// ([Input.Record]), a copy; nil when the game keeps none.
+	Record() any
+}
+
+// Told is what one entry did, in words and in public facts.
+type Told struct {
+	// Lines are the public lines the entry added (not folded).
+	Lines []string
+	// Step is set when the entry ended a step of play (a move and its
+	// reveals): what every seat learnt in it, for the bots' observations
+	// (games.Observation); nil otherwise, or when the game keeps no steps.
+	Step *Step
+}
+
+// Step is a completed step of play as everyone saw it: a move, then its
+// reveals.
+type Step struct {
+	Effects []engine.Effect // the move's public effects, then those of its reveals
+	Facts   []engine.Fact   // the cards revealed to everyone, in order
+}
+
+// Build returns the seat's view of in by the game's viewer v, or
+// ok=false when in.Rules is nil or not a state of v's game. The view is
+// for seat in.Seat, its log in.Log when the game words none of its own.
+func Build(v Viewer, in Input) (Table, bool) {
+	if in.Rules == nil || v == nil {
 		return Table{}, false
 	}
-	for _, b := range builders() {
-		if t, ok := b.Build(in); ok {
-			t.You = int(in.Seat)
-			if t.Log == nil {
-				t.Log = append([]string(nil), in.Log...)
-			}
-			return t, true
-		}
+	t, ok := v.View(in)
+	if !ok {
+		return Table{}, false
 	}
-	return Table{}, false
+	t.You = int(in.Seat)
+	if t.Log == nil {
+		t.Log = append([]string(nil), in.Log...)
+	}
+	return t, true
 }

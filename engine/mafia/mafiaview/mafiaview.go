@@ -1,4 +1,6 @@
-package view
+// Package mafiaview is what a seat sees of Mafia: its view of the
+// table, and its narration (package engine/seatview).
+package mafiaview
 
 import (
 	"fmt"
@@ -6,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// Mafia builds the view of Mafia: Random Incident: the living and the
+// Viewer builds the view of Mafia: Random Incident: the living and the
 // dead with the roles their elimination revealed, day or night and the
 // day number, the vote in progress, the morning's announcement, the
 // seat's own role and incident cards, its mates (a mafioso's), its
@@ -17,14 +21,21 @@ import (
 // seat can answer, the night's secret choice included. Another seat's
 // role or card is face down until the rules reveal it or the keys
 // published at the end open it.
-type Mafia struct{}
+type Viewer struct{}
 
-// Build implements [Builder]. in.Private is the seat's *mafia.Knowledge
+// Narrator implements [seatview.Viewer]: the game tells its moves,
+// reveals and coins in its own words (its table binding is a
+// games.Teller).
+func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
+	return games.TellingNarrator(mafia.Game{}, you)
+}
+
+// View implements [seatview.Viewer]. in.Private is the seat's *mafia.Knowledge
 // (nil: it knows nothing yet beyond its cards).
-func (Mafia) Build(in Input) (Table, bool) {
+func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	s, ok := in.Rules.(*mafia.State)
 	if !ok || s == nil {
-		return Table{}, false
+		return seatview.Table{}, false
 	}
 	me := in.Seat
 	k, _ := in.Private.(*mafia.Knowledge)
@@ -35,7 +46,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if known == nil {
 		known = map[engine.Slot]engine.Card{}
 	}
-	t := Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
+	t := seatview.Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
 	need := s.Next()
 	day := isDay(s.Phase())
 	// A seat that posted its night actions waits, like the others, for
@@ -71,23 +82,23 @@ func (Mafia) Build(in Input) (Table, bool) {
 	default:
 		t.Status = when + " · the city sleeps"
 	}
-	t.Counters = []Attr{
-		{"alive", fmt.Sprint(len(s.Living())), fmt.Sprintf("%d alive", len(s.Living()))},
-		{"mafia alive", fmt.Sprint(s.MafiaAlive()), fmt.Sprintf("%d of them mafia", s.MafiaAlive())},
+	t.Counters = []seatview.Attr{
+		{Name: "alive", Value: fmt.Sprint(len(s.Living())), Words: fmt.Sprintf("%d alive", len(s.Living()))},
+		{Name: "mafia alive", Value: fmt.Sprint(s.MafiaAlive()), Words: fmt.Sprintf("%d of them mafia", s.MafiaAlive())},
 	}
 	if s.Incidents() {
 		n := len(s.Pile())
-		t.Counters = append(t.Counters, Attr{"incident deck", fmt.Sprint(n), fmt.Sprintf("incident deck: %d %s", n, plural(n, "card", "cards"))})
+		t.Counters = append(t.Counters, seatview.Attr{Name: "incident deck", Value: fmt.Sprint(n), Words: fmt.Sprintf("incident deck: %d %s", n, seatview.Plural(n, "card", "cards"))})
 	}
 
 	// Seats.
 	votes, holds := s.Votes(), s.Holds()
 	for p := range engine.Seat(s.Players()) {
-		st := Seat{Name: s.Name(p), You: p == me}
+		st := seatview.Seat{Name: s.Name(p), You: p == me}
 		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
 		var status []string
 		role, revealed := s.Revealed(p)
-		var brief []string // the status in a few words (Seat.Brief)
+		var brief []string // the status in a few words (seatview.Seat.Brief)
 		switch {
 		case s.Alive(p):
 			status = append(status, "alive")
@@ -102,7 +113,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 		}
 		switch c, ok := in.Opened[s.RoleSlot(p)]; {
 		case revealed:
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(role), Face: FaceUp, Note: "role"})
+			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(role), Face: seatview.FaceUp, Note: "role"})
 			if s.Alive(p) {
 				status = append(status, article(role))
 			} else {
@@ -110,15 +121,15 @@ func (Mafia) Build(in Input) (Table, bool) {
 			}
 			brief = append(brief, mafia.CardWords(role))
 		case ok && mafia.IsRole(c):
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: FaceUp, Note: "role"})
+			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(c), Face: seatview.FaceUp, Note: "role"})
 			status = append(status, "was "+article(c))
 			brief = append(brief, mafia.CardWords(c))
 		case p == me && k.Role >= 0:
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"}) // the status says it
+			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(k.Role), Face: seatview.KnownToYou, Note: "your role"}) // the status says it
 			status = append(status, "you are "+article(k.Role))
 			brief = append(brief, mafia.CardWords(k.Role))
 		default:
-			st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "role"})
+			st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "role"})
 		}
 		if p != me && slices.Contains(k.Mates, p) {
 			status = append(status, "your mate in the mafia")
@@ -134,12 +145,12 @@ func (Mafia) Build(in Input) (Table, bool) {
 		}
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {
-			case opened(in, sl):
-				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(in.Opened[sl]), Face: FaceUp, Note: "hand"})
+			case in.OpenedAt(sl):
+				st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(in.Opened[sl]), Face: seatview.FaceUp, Note: "hand"})
 			case ok && p == me:
-				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: KnownToYou, Note: "hand"})
+				st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(c), Face: seatview.KnownToYou, Note: "hand"})
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
+				st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "hand"})
 			}
 		}
 		if s.Alive(p) {
@@ -147,14 +158,14 @@ func (Mafia) Build(in Input) (Table, bool) {
 			case mafia.PhaseHold:
 				if h := holds[p]; h >= 0 {
 					w := map[int8]string{0: "wants no vote", 1: "wants a vote"}[h]
-					st.Attrs = append(st.Attrs, Attr{"vote today", map[int8]string{0: "no", 1: "yes"}[h], w})
+					st.Attrs = append(st.Attrs, seatview.Attr{Name: "vote today", Value: map[int8]string{0: "no", 1: "yes"}[h], Words: w})
 				}
 			case mafia.PhaseVote, mafia.PhaseDayAnswer:
 				switch v := votes[p]; {
 				case v == -1:
-					st.Attrs = append(st.Attrs, Attr{"vote", "abstains", "abstains"})
+					st.Attrs = append(st.Attrs, seatview.Attr{Name: "vote", Value: "abstains", Words: "abstains"})
 				case v >= 0:
-					st.Attrs = append(st.Attrs, Attr{"vote", s.Name(engine.Seat(v)), "votes for " + nameFor(s, engine.Seat(v), me)})
+					st.Attrs = append(st.Attrs, seatview.Attr{Name: "vote", Value: s.Name(engine.Seat(v)), Words: "votes for " + nameFor(s, engine.Seat(v), me)})
 				}
 			}
 		}
@@ -169,11 +180,11 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if day && !night && s.Day() == 1 && !s.Over() {
 		// The screen opens on day 1: say what night 1 was, so that the
 		// night that follows, night 2, misses nothing.
-		t.Notices = append(t.Notices, Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
+		t.Notices = append(t.Notices, seatview.Notice{Title: "Last night", Text: "seatview.Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
 	}
 	if day && s.Day() > 1 {
 		if lines := morning(s, me); len(lines) > 0 {
-			t.Notices = append(t.Notices, Notice{Title: "This morning", Text: strings.Join(lines, " ")})
+			t.Notices = append(t.Notices, seatview.Notice{Title: "This morning", Text: strings.Join(lines, " ")})
 		}
 	}
 
@@ -184,7 +195,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 		t.Question = nightQuestion(s, me, k, in.Decisions)
 	case in.MyTurn && need.Kind == engine.NeedMove && need.Seat == me:
 		cs := mafiaChoices(s, me, k, known)
-		t.Question = &Question{Text: mafiaPrompt(s, me, cs), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
+		t.Question = &seatview.Question{Text: mafiaPrompt(s, me, cs), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
 			Choices: cs}
 	case need.Kind == engine.NeedMove:
 		t.Waiting = mafiaWaiting(s, need.Seat)
@@ -194,6 +205,9 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if s.Over() {
 		side := map[mafia.Side]string{mafia.SideMafia: "the mafia win", mafia.SideCivilians: "the civilians win", mafia.SideDraw: "the game is a draw"}[s.Result()]
 		t.Result = append(t.Result, fmt.Sprintf("Game over on day %d: %s.", s.Day(), side))
+		if sum, ok := (mafia.Game{}).Summarize(s); ok {
+			t.Ending = sum.Ending()
+		}
 		var ws []string
 		for _, w := range s.Winners() {
 			ws = append(ws, nameFor(s, w, me))
@@ -264,13 +278,13 @@ func mafiaWaiting(s *mafia.State, p engine.Seat) string {
 	case mafia.PhaseNightAnswer:
 		return n + " to answer the attack (a Misfire, a Ricochet, or accept)"
 	case mafia.PhaseDateAnswer:
-		return n + " to answer the Night Butterfly's attack (a Misfire, or accept)"
+		return n + " to answer the seatview.Night Butterfly's attack (a Misfire, or accept)"
 	}
 	return n
 }
 
 // mafiaVote is the day's vote in progress, or nil.
-func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
+func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 	switch s.Phase() {
 	case mafia.PhaseHold:
 		yes, asked := 0, 0
@@ -282,7 +296,7 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 				}
 			}
 		}
-		return &Notice{Title: "Vote today?", Text: fmt.Sprintf("%d of %d answered, %d want a vote; it is held only if most of the %d living want it.", asked, len(s.Living()), yes, len(s.Living()))}
+		return &seatview.Notice{Title: "Vote today?", Text: fmt.Sprintf("%d of %d answered, %d want a vote; it is held only if most of the %d living want it.", asked, len(s.Living()), yes, len(s.Living()))}
 	case mafia.PhaseVote, mafia.PhaseDayAnswer:
 		count := map[engine.Seat]int{}
 		voted, abst := 0, 0
@@ -318,13 +332,13 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 		if c := s.Condemned(); s.Phase() == mafia.PhaseDayAnswer && c != mafia.NoSeat {
 			text += fmt.Sprintf(". The vote eliminates %s unless %s answer%s with an incident card.", nameFor(s, c, me), nameFor(s, c, me), map[bool]string{true: "", false: "s"}[c == me])
 		}
-		return &Notice{Title: "The vote", Text: text}
+		return &seatview.Notice{Title: "The vote", Text: text}
 	}
 	return nil
 }
 
 // morning is the announcement of the last night: who was attacked, and
-// whom the Nurse or the Night Butterfly protected (the log tells the
+// whom the Nurse or the seatview.Night Butterfly protected (the log tells the
 // rest: incident cards played, who is out).
 func morning(s *mafia.State, me engine.Seat) []string {
 	var out []string
@@ -341,7 +355,7 @@ func morning(s *mafia.State, me engine.Seat) []string {
 		case saved:
 			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
 		case dated:
-			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
+			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the seatview.Night Butterfly.", n, was))
 		default:
 			out = append(out, fmt.Sprintf("%s %s attacked.", n, was))
 		}
@@ -355,11 +369,11 @@ func morning(s *mafia.State, me engine.Seat) []string {
 // nightQuestion asks the seat its secret night choice: the target of the
 // first power it holds that it has not chosen yet, or, holding none, to
 // sleep.
-func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *Question {
+func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *seatview.Question {
 	if len(ds) == 0 {
-		return &Question{
-			Text:    fmt.Sprintf("Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
-			Choices: []Choice{{Words: "sleep", Night: &Night{Sleep: true}}},
+		return &seatview.Question{
+			Text:    fmt.Sprintf("seatview.Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
+			Choices: []seatview.Choice{{Words: "sleep", Night: &seatview.Night{Sleep: true}}},
 		}
 	}
 	d := ds[0]
@@ -375,13 +389,13 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	case mafia.PowerSave:
 		text, verb = "as the Nurse you save one other player from tonight's attack. Your choice is secret", "save"
 	case mafia.PowerDate:
-		text, verb = "as the Night Butterfly you spend the night with one other player: they are safe unless you are attacked. Your choice is secret", "spend the night with"
+		text, verb = "as the seatview.Night Butterfly you spend the night with one other player: they are safe unless you are attacked. Your choice is secret", "spend the night with"
 	case mafia.PowerCheck:
 		text, verb = "as the Commissar you check one player: only you learn whether they are mafia", "check"
 	default:
 		text, verb = "choose a player", "choose"
 	}
-	q := &Question{Text: fmt.Sprintf("Night %d: %s.", s.Day(), text), Forced: true}
+	q := &seatview.Question{Text: fmt.Sprintf("seatview.Night %d: %s.", s.Day(), text), Forced: true}
 	for _, p := range d.Targets {
 		if p == me && !d.SelfAllowed {
 			continue
@@ -395,10 +409,10 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 				words += " (checked: " + teamWords(r) + ")"
 			}
 		}
-		q.Choices = append(q.Choices, Choice{Words: words, Night: &Night{Power: d.Power, Target: p}})
+		q.Choices = append(q.Choices, seatview.Choice{Words: words, Night: &seatview.Night{Power: d.Power, Target: p}})
 	}
 	// A mate comes last: the cursor starts on the first choice.
-	slices.SortStableFunc(q.Choices, func(a, b Choice) int {
+	slices.SortStableFunc(q.Choices, func(a, b seatview.Choice) int {
 		return cmpBool(slices.Contains(k.Mates, a.Night.Target) && a.Night.Target != me, slices.Contains(k.Mates, b.Night.Target) && b.Night.Target != me)
 	})
 	return q
@@ -416,12 +430,12 @@ func cmpBool(a, b bool) int {
 }
 
 // mafiaChoices lists the moves seat me may make now, in words.
-func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[engine.Slot]engine.Card) []Choice {
-	var out []Choice
+func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[engine.Slot]engine.Card) []seatview.Choice {
+	var out []seatview.Choice
 	try := func(words string, m engine.Move) {
 		m.Seat = me
 		if _, _, err := s.Play(m); err == nil {
-			out = append(out, Choice{Words: words, Move: m})
+			out = append(out, seatview.Choice{Words: words, Move: m})
 		}
 	}
 	switch s.Phase() {
@@ -475,7 +489,7 @@ func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[
 // mafiaPrompt is the question's text for seat me, given its choices: an
 // answer to an elimination or an attack names only the cards the seat
 // holds that answer it, and says so when it holds none.
-func mafiaPrompt(s *mafia.State, me engine.Seat, cs []Choice) string {
+func mafiaPrompt(s *mafia.State, me engine.Seat, cs []seatview.Choice) string {
 	var what, none string
 	switch s.Phase() {
 	case mafia.PhaseDayAnswer:
@@ -483,7 +497,7 @@ func mafiaPrompt(s *mafia.State, me engine.Seat, cs []Choice) string {
 	case mafia.PhaseNightAnswer:
 		what, none = "You were attacked in the night", "only a Misfire or a Ricochet does"
 	case mafia.PhaseDateAnswer:
-		what, none = "The Night Butterfly you spent the night with was attacked", "only a Misfire does"
+		what, none = "The seatview.Night Butterfly you spent the night with was attacked", "only a Misfire does"
 	default:
 		return mafia.Prompt(s, me)
 	}
@@ -585,30 +599,30 @@ func cardWords(c engine.Card) string {
 
 // mafiaHelp is the help page: the day and the night, every role and
 // incident card, the keys' meaning for the night's secret choice.
-func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []Section {
-	var out []Section
+func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []seatview.Section {
+	var out []seatview.Section
 	if k.Role >= 0 {
-		out = append(out, Section{Title: "Your role", Lines: []string{"You are " + article(k.Role) + ": " + roleWords(k.Role)}})
+		out = append(out, seatview.Section{Title: "Your role", Lines: []string{"You are " + article(k.Role) + ": " + roleWords(k.Role)}})
 	}
-	out = append(out, Section{Title: "A day and a night", Lines: []string{
+	out = append(out, seatview.Section{Title: "A day and a night", Lines: []string{
 		"On the first day the living first say whether to vote at all; the vote is held only if most want it.",
 		"By day each living player votes to eliminate another, or abstains; the most votes eliminate (a tie eliminates nobody, or ends the game in a draw at a tie-draw table). The eliminated player's role is shown to all.",
 		"At night every living player sends a sealed choice: those with a power name a target, the others an empty one, so nobody can tell who acted.",
-		"Only what the rules announce is opened: who was attacked, whether the Nurse or the Night Butterfly protected them. The Commissar alone learns the answer to the check.",
+		"Only what the rules announce is opened: who was attacked, whether the Nurse or the seatview.Night Butterfly protected them. The Commissar alone learns the answer to the check.",
 		"The dead may read the table chat but not write in it. The civilians win when every mafia member is out; the mafia win when at most one civilian is left.",
 	}})
 	var roles []string
 	for _, r := range []engine.Card{mafia.Civilian, mafia.Commissar, mafia.Nurse, mafia.Butterfly, mafia.Mafioso, mafia.Don, mafia.Madman} {
 		roles = append(roles, mafia.CardWords(r)+": "+roleWords(r))
 	}
-	out = append(out, Section{Title: "Roles", Lines: roles})
+	out = append(out, seatview.Section{Title: "Roles", Lines: roles})
 	if s.Incidents() {
 		var cards []string
 		for _, c := range []engine.Card{mafia.Misfire, mafia.RicochetLeft, mafia.RicochetRight, mafia.Alibi, mafia.EvidenceLeft, mafia.EvidenceRight} {
 			cards = append(cards, mafia.CardWords(c)+": "+cardWords(c))
 		}
 		cards = append(cards, fmt.Sprintf("You hold at most %d; when the Commissar or the Don is out, everyone alive draws one.", mafia.HandLimit))
-		out = append(out, Section{Title: "Incident cards", Lines: cards})
+		out = append(out, seatview.Section{Title: "Incident cards", Lines: cards})
 	}
 	return out
 }
