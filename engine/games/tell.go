@@ -51,6 +51,10 @@ type tellingViewer struct{ g Rules }
 
 func (tellingViewer) View(seatview.Input) (seatview.Table, bool) { return seatview.Table{}, false }
 
+func (v tellingViewer) Auditor(open seatview.Opener) seatview.Auditor {
+	return TellingAuditor(v.g, open)
+}
+
 func (v tellingViewer) Narrator(you engine.Seat) seatview.Narrator { return TellingNarrator(v.g, you) }
 
 // TellEntry returns the public lines entry e added at a table of game g,

@@ -276,6 +276,10 @@ type Viewer interface {
 	// speak to seat you in the second person ("you swap ..."), or to
 	// nobody (-1: an audit, a bot's seat).
 	Narrator(you engine.Seat) Narrator
+	// Auditor returns an auditor of a transcript of the game: what
+	// 'masque replay' tells, with every hidden card opened when open is
+	// not nil (the keys every seat published at the end).
+	Auditor(open Opener) Auditor
 }
 
 // Narrator follows one table entry by entry, from its first, and tells

@@ -27,6 +27,12 @@ func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
 	return games.TellingNarrator(grimm.Game{}, you)
 }
 
+// Auditor implements [seatview.Viewer]: the game's own words for every
+// entry, and with the published keys its hidden cards (games.Revealer).
+func (Viewer) Auditor(open seatview.Opener) seatview.Auditor {
+	return games.TellingAuditor(grimm.Game{}, open)
+}
+
 // View implements [seatview.Viewer].
 func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	s, ok := in.Rules.(*grimm.State)

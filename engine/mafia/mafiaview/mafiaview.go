@@ -30,6 +30,12 @@ func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
 	return games.TellingNarrator(mafia.Game{}, you)
 }
 
+// Auditor implements [seatview.Viewer]: the game's own words for every
+// entry, and with the published keys its hidden cards (games.Revealer).
+func (Viewer) Auditor(open seatview.Opener) seatview.Auditor {
+	return games.TellingAuditor(mafia.Game{}, open)
+}
+
 // View implements [seatview.Viewer]. in.Private is the seat's *mafia.Knowledge
 // (nil: it knows nothing yet beyond its cards).
 func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
