@@ -38,7 +38,7 @@ type Options struct {
 	// Game is the game's name in the registry (the registry's default
 	// when empty).
 	Game string
-	// Setup is the game's setup (for mascarade2, a scenario); nil: the
+	// Setup is the game's setup (a scenario, say); nil: the
 	// game's default for the player count. Its options are checked
 	// against the game's constraints.
 	Setup       games.Setup

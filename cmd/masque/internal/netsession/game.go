@@ -265,7 +265,7 @@ func (g *Game) Replayed() int { return g.restart }
 // Seat is the local seat.
 func (g *Game) Seat() int { return int(g.room.Seat()) }
 
-// Game is the roster's game (mascarade, mascarade2).
+// Game is the roster's game name.
 func (g *Game) Game() string { return g.seat.Game() }
 
 // PublishesKeys reports whether the table's roster has every seat publish

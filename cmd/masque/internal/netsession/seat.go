@@ -22,7 +22,7 @@ type SeatConfig struct {
 	Seat   int
 	Roster *ledger.Roster
 	// Game binds the roster's game to the table; nil: the game the roster
-	// names (mascarade or mascarade2).
+	// names.
 	Game table.Game
 	Sign ed25519.PrivateKey
 	Keys table.SeatSecrets
@@ -162,7 +162,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	return d, nil
 }
 
-// Game is the roster's game name (mascarade, mascarade2).
+// Game is the roster's game name.
 func (d *Seat) Game() string { return d.game.Name() }
 
 // Next implements p2p.Replica.

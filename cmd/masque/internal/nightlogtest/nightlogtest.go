@@ -18,7 +18,8 @@ import (
 	"github.com/masque-games/masque/engine/seatview"
 )
 
-// Seat is a session of a Mafia seat that holds a night power or not: it
+// Seat is a session of a seat at a game with secret night actions
+// (session.Actor) that holds a night power or not: it
 // takes a target from a power holder and sleep from a civilian, and
 // refuses the other as the real sessions do.
 type Seat struct {

@@ -62,7 +62,7 @@ type Snapshot struct {
 	// seat's move (a timeout verdict naming it).
 	MyDeadline time.Time
 	// Private is what the seat knows privately beyond the cards it saw,
-	// in the game's own type (games.Knower: a Mafia seat's role, mates
+	// in the game's own type (games.Knower: a seat's role, mates
 	// and check results); nil for games without it.
 	Private any
 	// Night: the table waits for this seat's secret night actions (MyTurn
@@ -110,7 +110,7 @@ type Session interface {
 }
 
 // Sealer is a Session that keeps the salt of the seat's sealed choices
-// (seatview.Input.Salt: a Grimm Eavesdrop commitment) where a restarted seat
+// (seatview.Input.Salt: a commitment the seat opens later) where a restarted seat
 // finds it again. A screen on a session without it draws a salt of its
 // own, which lives as long as the screen.
 type Sealer interface {
@@ -142,7 +142,7 @@ type Chatter interface {
 }
 
 // Actor is a Session at a table of a game with secret night actions
-// (Mafia's ballots and checks: table.BodyActions).
+// (ballots and checks: table.BodyActions).
 type Actor interface {
 	// Decide records the seat's target for power, one of the pending
 	// decisions; once every decision has a target the seat posts its
@@ -161,7 +161,7 @@ type Actor interface {
 const NightFloor = 4 * time.Second
 
 // Leaver is a Session at a table whose game lets a player leave for good
-// while the others play on (Mafia: the seat is eliminated and its role
+// while the others play on (games.Leaver: the seat is eliminated and its role
 // shown).
 type Leaver interface {
 	// Leave asks to leave. The seat leaves at its next move (at once when

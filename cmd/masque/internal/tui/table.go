@@ -14,9 +14,8 @@ import (
 )
 
 // This file draws a [seatview.Table], the game-neutral view model of what
-// the seat may see, for every game (Mascarade of either edition, The
-// Grimm Masquerade). It knows nothing of a game's rules: the builder
-// decides what the seat sees, this file how it looks.
+// the seat may see, for every game. It knows nothing of a game's rules:
+// the game's viewer decides what the seat sees, this file how it looks.
 
 // buildView returns the view of the last snapshot, escaped for the
 // terminal, or nil when there is none yet (or no game draws it).
@@ -354,8 +353,8 @@ func (m Model) viewTopTable() (string, bool) {
 }
 
 // viewSeatGrid draws the seats in columns, each with its first attribute
-// (coins) and its status in a few words (Mafia's "out: Civilian", "your
-// mate"): "▶" marks whose turn it is, "←" who must answer.
+// (coins) and its status in a few words (seatview.Seat.Brief: "out:
+// Civilian", "your mate"): "▶" marks whose turn it is, "←" who must answer.
 func (m Model) viewSeatGrid(b *strings.Builder) {
 	width := m.width
 	if width <= 0 {

@@ -65,9 +65,9 @@ type pageState struct {
 	Help     []pageSection `json:"help,omitempty"`
 	Chat     bool          `json:"chat,omitempty"` // the table has a chat
 	// ChatBarred says why the seat may read the chat but not write in it
-	// now (Mafia: the dead); "" when it may write.
+	// now (a player out of the game); "" when it may write.
 	ChatBarred string `json:"chatBarred,omitempty"`
-	// Phase is "day" or "night" in a game that has them (Mafia).
+	// Phase is "day" or "night" in a game that has them.
 	Phase string `json:"phase,omitempty"`
 	// Watching: the page is a spectator's (no seat, read-only).
 	Watching bool `json:"watching,omitempty"`
