@@ -104,7 +104,7 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
 		var status []string
 		role, revealed := s.Revealed(p)
-		var brief []string // the status in a few words (seatview.Seat.Brief)
+		var brief []string // the status in a few words (Seat.Brief)
 		switch {
 		case s.Alive(p):
 			status = append(status, "alive")
@@ -186,7 +186,7 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	if day && !night && s.Day() == 1 && !s.Over() {
 		// The screen opens on day 1: say what night 1 was, so that the
 		// night that follows, night 2, misses nothing.
-		t.Notices = append(t.Notices, seatview.Notice{Title: "Last night", Text: "seatview.Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
+		t.Notices = append(t.Notices, seatview.Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
 	}
 	if day && s.Day() > 1 {
 		if lines := morning(s, me); len(lines) > 0 {
@@ -284,7 +284,7 @@ func mafiaWaiting(s *mafia.State, p engine.Seat) string {
 	case mafia.PhaseNightAnswer:
 		return n + " to answer the attack (a Misfire, a Ricochet, or accept)"
 	case mafia.PhaseDateAnswer:
-		return n + " to answer the seatview.Night Butterfly's attack (a Misfire, or accept)"
+		return n + " to answer the Night Butterfly's attack (a Misfire, or accept)"
 	}
 	return n
 }
@@ -344,7 +344,7 @@ func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 }
 
 // morning is the announcement of the last night: who was attacked, and
-// whom the Nurse or the seatview.Night Butterfly protected (the log tells the
+// whom the Nurse or the Night Butterfly protected (the log tells the
 // rest: incident cards played, who is out).
 func morning(s *mafia.State, me engine.Seat) []string {
 	var out []string
@@ -361,7 +361,7 @@ func morning(s *mafia.State, me engine.Seat) []string {
 		case saved:
 			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
 		case dated:
-			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the seatview.Night Butterfly.", n, was))
+			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
 		default:
 			out = append(out, fmt.Sprintf("%s %s attacked.", n, was))
 		}
@@ -378,7 +378,7 @@ func morning(s *mafia.State, me engine.Seat) []string {
 func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *seatview.Question {
 	if len(ds) == 0 {
 		return &seatview.Question{
-			Text:    fmt.Sprintf("seatview.Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
+			Text:    fmt.Sprintf("Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
 			Choices: []seatview.Choice{{Words: "sleep", Night: &seatview.Night{Sleep: true}}},
 		}
 	}
@@ -395,13 +395,13 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	case mafia.PowerSave:
 		text, verb = "as the Nurse you save one other player from tonight's attack. Your choice is secret", "save"
 	case mafia.PowerDate:
-		text, verb = "as the seatview.Night Butterfly you spend the night with one other player: they are safe unless you are attacked. Your choice is secret", "spend the night with"
+		text, verb = "as the Night Butterfly you spend the night with one other player: they are safe unless you are attacked. Your choice is secret", "spend the night with"
 	case mafia.PowerCheck:
 		text, verb = "as the Commissar you check one player: only you learn whether they are mafia", "check"
 	default:
 		text, verb = "choose a player", "choose"
 	}
-	q := &seatview.Question{Text: fmt.Sprintf("seatview.Night %d: %s.", s.Day(), text), Forced: true}
+	q := &seatview.Question{Text: fmt.Sprintf("Night %d: %s.", s.Day(), text), Forced: true}
 	for _, p := range d.Targets {
 		if p == me && !d.SelfAllowed {
 			continue
@@ -503,7 +503,7 @@ func mafiaPrompt(s *mafia.State, me engine.Seat, cs []seatview.Choice) string {
 	case mafia.PhaseNightAnswer:
 		what, none = "You were attacked in the night", "only a Misfire or a Ricochet does"
 	case mafia.PhaseDateAnswer:
-		what, none = "The seatview.Night Butterfly you spent the night with was attacked", "only a Misfire does"
+		what, none = "The Night Butterfly you spent the night with was attacked", "only a Misfire does"
 	default:
 		return mafia.Prompt(s, me)
 	}
@@ -614,7 +614,7 @@ func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []seatview.Section {
 		"On the first day the living first say whether to vote at all; the vote is held only if most want it.",
 		"By day each living player votes to eliminate another, or abstains; the most votes eliminate (a tie eliminates nobody, or ends the game in a draw at a tie-draw table). The eliminated player's role is shown to all.",
 		"At night every living player sends a sealed choice: those with a power name a target, the others an empty one, so nobody can tell who acted.",
-		"Only what the rules announce is opened: who was attacked, whether the Nurse or the seatview.Night Butterfly protected them. The Commissar alone learns the answer to the check.",
+		"Only what the rules announce is opened: who was attacked, whether the Nurse or the Night Butterfly protected them. The Commissar alone learns the answer to the check.",
 		"The dead may read the table chat but not write in it. The civilians win when every mafia member is out; the mafia win when at most one civilian is left.",
 	}})
 	var roles []string

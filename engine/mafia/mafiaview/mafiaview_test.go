@@ -166,7 +166,7 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 		}
 		return ""
 	}
-	if got := notice(build("", 0), "Last night"); !strings.Contains(got, "seatview.Night 1") {
+	if got := notice(build("", 0), "Last night"); !strings.Contains(got, "Night 1") {
 		t.Errorf("day 1 does not tell night 1: %+v", build("", 0).Notices)
 	}
 	for _, tc := range []struct {

@@ -158,7 +158,7 @@ func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		for _, w := range s.Winners() {
 			t.Won = t.Won || w == me
 		}
-		if me >= 0 { // a spectator (seatview.Seat -1) has no outcome
+		if me >= 0 { // a spectator (Seat -1) has no outcome
 			t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Coins(me), seatview.Plural(s.Coins(me), "coin", "coins"))
 		}
 		if t.Won {
@@ -199,7 +199,7 @@ func mascSteps(mv engine.Move) []string {
 // others do not: it looked at them, or swapped them in, or a hidden swap
 // could have moved them since everyone saw them (at the deal, at a
 // reveal). A card everyone knows, or one the seat is unsure of, is not
-// in it; nor is any without the record of the swaps (seatview.Input.Record).
+// in it; nor is any without the record of the swaps (Input.Record).
 func (b mascBuild) secretlyKnown() map[engine.Slot]engine.Card {
 	s, me := b.s, b.me
 	if me < 0 || b.moves == nil {
