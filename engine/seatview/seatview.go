@@ -24,121 +24,142 @@ import (
 	"github.com/masque-games/masque/engine/table"
 )
 
-// Face is how a card lies for the seat.
-type Face uint8
+// Face is how a card lies for the seat, in the words a page reads.
+type Face string
 
 // The faces of a card.
 const (
-	FaceDown   Face = iota // nobody at the table may know it, or the seat does not
-	FaceUp                 // public
-	KnownToYou             // face down for the others; the seat knows it
+	FaceDown   Face = "down"  // nobody at the table may know it, or the seat does not
+	FaceUp     Face = "up"    // public
+	KnownToYou Face = "known" // face down for the others; the seat knows it
 )
 
 // Card is a card as the seat sees it. Name is "" for a face-down card the
 // seat does not know.
 type Card struct {
-	Name string
-	Face Face
-	Note string // what it is for, when that matters ("your character")
+	Name string `json:"name,omitempty"`
+	Face Face   `json:"face"`
+	Note string `json:"note,omitempty"` // what it is for, when that matters ("your character")
 	// Place is where the card lies when a player has several that are
 	// told apart by place ("1", "2"); "" otherwise.
-	Place string
+	Place string `json:"place,omitempty"`
 	// Slot is 1 + the card's slot at the table when it is a hidden card a
 	// move can swap (public: where it lies, not what it is), so that a
 	// screen can show a swap; 0 otherwise.
-	Slot int
+	Slot int `json:"slot,omitempty"`
 	// Track is 1 + the card's slot when it is a card that changes hands
 	// in the open (The Grimm Masquerade's items, face up or in a hidden
 	// hand: where it lies is public, not always what it is), so that a
 	// screen can show it move from one place to another; 0 otherwise.
-	Track int
+	Track int `json:"track,omitempty"`
 }
 
 // Attr is a public attribute of a seat: roses, coins, hint tokens left.
 type Attr struct {
-	Name  string // "roses"
-	Value string // "3"
-	Words string // the attribute in words, "3 roses (1 from rewards)"
+	Name  string `json:"name"`            // "roses"
+	Value string `json:"value"`           // "3"
+	Words string `json:"words,omitempty"` // the attribute in words, "3 roses (1 from rewards)"
 }
 
 // Seat is one player as the seat sees them.
 type Seat struct {
-	Name    string
-	You     bool // the seat the view is for
-	Turn    bool // whose turn it is
-	Answers bool // the table waits for this player's answer (not their turn)
-	Attrs   []Attr
+	Name    string `json:"name"`
+	You     bool   `json:"you,omitempty"`     // the seat the view is for
+	Turn    bool   `json:"turn,omitempty"`    // whose turn it is
+	Answers bool   `json:"answers,omitempty"` // the table waits for this player's answer (not their turn)
+	Attrs   []Attr `json:"attrs,omitempty"`
 	// Tokens are public marks this player placed, in words ("not the
 	// Beast": a hint token on the Beast's portrait).
-	Tokens []string
-	Status string // "masked", "unmasked: the Beast"
+	Tokens []string `json:"tokens,omitempty"`
+	Status string   `json:"status,omitempty"` // "masked", "unmasked: the Beast"
+	// Parts are the status in parts, in order (Status is their texts
+	// joined with "; "), each marked as the screen may draw it; a single
+	// part when the game says the status whole.
+	Parts []Part `json:"parts,omitempty"`
 	// Brief is the status in a few words, for a screen too small for a
 	// row per seat ("out: Civilian", "mate"); "" when it has nothing to say.
-	Brief string
-	Cards []Card // in front of the player: face up, face down, or known to the seat
+	Brief string `json:"brief,omitempty"`
+	Cards []Card `json:"cards,omitempty"` // in front of the player: face up, face down, or known to the seat
 	// Moved says where the player sits when it is not their own place
 	// ("in Fedya's chair": the Puppeteer moved them); "" otherwise.
-	Moved string
+	Moved string `json:"moved,omitempty"`
 	// Out: the player is out of the game (Mafia: eliminated, or left);
 	// a screen may draw the seat dimmed. Status says it in words.
-	Out bool
+	Out bool `json:"out,omitempty"`
 }
+
+// Part is a part of a seat's status.
+type Part struct {
+	Text string `json:"text"`
+	// Mark says how a screen may mark the part: "" for none, [MarkOwn]
+	// or [MarkWarn].
+	Mark string `json:"mark,omitempty"`
+}
+
+// The marks of a status part.
+const (
+	// MarkOwn: what only the seat knows ("you are the Commissar").
+	MarkOwn = "own"
+	// MarkWarn: what only the seat knows of the side it must beware or
+	// belongs to against the table ("your mate in the mafia").
+	MarkWarn = "warn"
+)
 
 // Area is a shared place on the table: a deck, a row, a discard pile, the
 // round's action cards, the portraits.
 type Area struct {
-	Name  string
-	Count int    // cards in it, when that is what matters (a deck); -1: not a pile
-	Cards []Card // the cards the seat may see in it, in order
-	Note  string // one line about it ("each costs two equal items")
+	Name  string `json:"name"`
+	Count int    `json:"count"`           // cards in it, when that is what matters (a deck); -1: not a pile
+	Cards []Card `json:"cards,omitempty"` // the cards the seat may see in it, in order
+	Note  string `json:"note,omitempty"`  // one line about it ("each costs two equal items")
 	// Pile: the count is what matters at a glance (a discard pile); a
 	// small screen may leave its cards out.
-	Pile bool
+	Pile bool `json:"pile,omitempty"`
 	// Marked: only the cards with a note matter at a glance (the
 	// portraits with hint tokens or broken); a small screen may leave the
 	// others out.
-	Marked bool
+	Marked bool `json:"marked,omitempty"`
 	// Words is the area in words, for a screen that writes rather than
 	// draws ("centre: 2 cards, face down", "last reveal: your card was
 	// the King"); "" lets the screen word it from the cards.
-	Words string
+	Words string `json:"words,omitempty"`
 }
 
 // Notice is something the whole table is in the middle of, that every
 // seat sees: a claim and who challenged it.
 type Notice struct {
-	Title string // "Claim"
-	Text  string // "Anna claims to be the King; challenged by Boris"
+	Title string `json:"title"` // "Claim"
+	Text  string `json:"text"`  // "Anna claims to be the King; challenged by Boris"
 	// Window, if set, says who must answer within the table's answer
 	// window ("challenge window: Boris to answer"); Yours: the seat must
 	// (the screen counts the window down, see [Question.Window]).
-	Window string
-	Yours  bool
+	Window string `json:"window,omitempty"`
+	Yours  bool   `json:"yours,omitempty"`
 }
 
 // Choice is one move the seat may make now.
 type Choice struct {
-	Words string      // the move in words, for the seat ("give the Crown to Boris")
-	Move  engine.Move // the move a screen submits
+	Words string      `json:"words"` // the move in words, for the seat ("give the Crown to Boris")
+	Move  engine.Move `json:"-"`     // the move a screen submits
 	// Secret: the move causes a hidden swap, and the screen asks
 	// Confirm ("really exchange the cards?") for its secret bit: yes
 	// submits it real, no pretended.
-	Secret bool
+	Secret bool `json:"secret,omitempty"`
 	// Confirm, if set, is a question the screen asks (y/n) before
 	// submitting the move (for a Secret move: the secret bit).
-	Confirm string
+	Confirm string `json:"confirm,omitempty"`
 	// Pass: the choice that lets the decision go (a pass on a claim): a
 	// screen offers it on a key of its own, and plays it when an answer
 	// window runs out.
-	Pass bool
+	Pass bool `json:"pass,omitempty"`
 	// Night, if set, is a secret night choice (Mafia) rather than a move:
 	// a screen gives it to its session (session.Actor), never as a move.
-	Night *Night
+	Night *Night `json:"-"`
 	// Steps, if set, are the steps the choice is reached by in a long
 	// menu, outermost first (["Mask off!", "on Boris", "the Beast?"]): a
 	// screen offers the steps first, then the choices under the one
 	// taken ([Menu]), rather than every choice on one list.
-	Steps []string
+	Steps []string `json:"steps,omitempty"`
 }
 
 // Night is a secret night choice: the target of one of the seat's
@@ -151,21 +172,21 @@ type Night struct {
 
 // Question is what the seat must decide now.
 type Question struct {
-	Text string
+	Text string `json:"text,omitempty"`
 	// Forced: a response the rules wait for and the seat cannot skip (a
 	// hint, an unmasking): a question only this seat can answer.
-	Forced  bool
-	Choices []Choice
+	Forced  bool     `json:"forced,omitempty"`
+	Choices []Choice `json:"choices"`
 	// Window: an answer the table waits for within its answer window (a
 	// challenge); when the window runs out the screen plays the Pass
 	// choice.
-	Window bool
+	Window bool `json:"window,omitempty"`
 }
 
 // Section is a part of the help page.
 type Section struct {
-	Title string
-	Lines []string
+	Title string   `json:"title"`
+	Lines []string `json:"lines"`
 }
 
 // Table is everything one seat may see now, in drawing order.
@@ -210,10 +231,10 @@ type Table struct {
 
 // Swapped is a move's hidden swaps as everyone saw them.
 type Swapped struct {
-	At uint64 // the move's entry
+	At uint64 `json:"at"` // the move's entry
 	// Pairs are the pairs of cards each swap may have exchanged, as
 	// [Card.Slot] numbers them (1 + the slot).
-	Pairs [][2]int
+	Pairs [][2]int `json:"pairs"`
 }
 
 // Input is what a view is built from: public state and the seat's own
@@ -330,6 +351,11 @@ func Build(v Viewer, in Input) (Table, bool) {
 		return Table{}, false
 	}
 	t.You = int(in.Seat)
+	for i := range t.Seats {
+		if st := &t.Seats[i]; st.Parts == nil && st.Status != "" {
+			st.Parts = []Part{{Text: st.Status}}
+		}
+	}
 	if t.Log == nil {
 		t.Log = append([]string(nil), in.Log...)
 	}

@@ -102,18 +102,19 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	for p := range engine.Seat(s.Players()) {
 		st := seatview.Seat{Name: s.Name(p), You: p == me}
 		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
-		var status []string
+		var status []seatview.Part
+		say := func(text, mark string) { status = append(status, seatview.Part{Text: text, Mark: mark}) }
 		role, revealed := s.Revealed(p)
 		var brief []string // the status in a few words (Seat.Brief)
 		switch {
 		case s.Alive(p):
-			status = append(status, "alive")
+			say("alive", "")
 		case s.Left(p):
-			status = append(status, "left the game")
+			say("left the game", "")
 			brief = append(brief, "left")
 			st.Out = true
 		default:
-			status = append(status, "out")
+			say("out", "")
 			brief = append(brief, "out")
 			st.Out = true
 		}
@@ -121,28 +122,34 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		case revealed:
 			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(role), Face: seatview.FaceUp, Note: "role"})
 			if s.Alive(p) {
-				status = append(status, article(role))
+				say(article(role), "")
 			} else {
-				status = append(status, "was "+article(role))
+				say("was "+article(role), "")
 			}
 			brief = append(brief, mafia.CardWords(role))
 		case ok && mafia.IsRole(c):
 			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(c), Face: seatview.FaceUp, Note: "role"})
-			status = append(status, "was "+article(c))
+			say("was "+article(c), "")
 			brief = append(brief, mafia.CardWords(c))
 		case p == me && k.Role >= 0:
 			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(k.Role), Face: seatview.KnownToYou, Note: "your role"}) // the status says it
-			status = append(status, "you are "+article(k.Role))
+			say("you are "+article(k.Role), seatview.MarkOwn)
 			brief = append(brief, mafia.CardWords(k.Role))
 		default:
 			st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "role"})
 		}
 		if p != me && slices.Contains(k.Mates, p) {
-			status = append(status, "your mate in the mafia")
+			say("your mate in the mafia", seatview.MarkWarn)
 			brief = append(brief, "your mate")
 		}
 		if r, ok := k.Checks[p]; ok && p != me {
-			status = append(status, "you checked: "+teamWords(r))
+			// A check that found the mafia warns; any other is the
+			// seat's own knowledge.
+			mark := seatview.MarkOwn
+			if r {
+				mark = seatview.MarkWarn
+			}
+			say("you checked: "+teamWords(r), mark)
 			brief = append(brief, "checked: "+teamWords(r))
 		}
 		st.Brief = strings.Join(brief, ", ")
@@ -175,7 +182,12 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 				}
 			}
 		}
-		st.Status = strings.Join(status, "; ")
+		st.Parts = status
+		var texts []string
+		for _, pt := range status {
+			texts = append(texts, pt.Text)
+		}
+		st.Status = strings.Join(texts, "; ")
 		t.Seats = append(t.Seats, st)
 	}
 

@@ -1,6 +1,7 @@
 package mafiaview
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,5 +192,39 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 	dead := build(vote+condemnClara+"Clara pass\nAnna kill Boris\nBoris pass\n", 2)
 	if !strings.Contains(dead.Status, "you are out of the game") {
 		t.Errorf("a dead seat's status %q does not say it is out", dead.Status)
+	}
+}
+
+// What only the seat knows is marked in its status's parts, as data a
+// page draws without reading the words (its own role and its checks
+// that found no mafioso: own; its mates and a check that found one:
+// warn); Status is the parts' words.
+func TestMafiaStatusPartsAreMarked(t *testing.T) {
+	sc, tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n")
+	k := tab.Knowledge(0)
+	k.Mates = append(k.Mates, 1)
+	k.Checks[2], k.Checks[3] = true, false
+	tb, ok := seatview.Build(Viewer{}, seatview.Input{Rules: tab.State, Seat: 0, Names: sc.Options.Players, Private: k, Known: tab.Known(0)})
+	if !ok {
+		t.Fatal("no view")
+	}
+	want := map[string][]seatview.Part{
+		"Anna":  {{Text: "alive"}, {Text: "you are a Mafioso", Mark: seatview.MarkOwn}},
+		"Boris": {{Text: "alive"}, {Text: "your mate in the mafia", Mark: seatview.MarkWarn}},
+		"Clara": {{Text: "alive"}, {Text: "you checked: mafia", Mark: seatview.MarkWarn}},
+		"Dima":  {{Text: "alive"}, {Text: "you checked: not mafia", Mark: seatview.MarkOwn}},
+		"Egor":  {{Text: "alive"}},
+	}
+	for _, s := range tb.Seats {
+		if !slices.Equal(s.Parts, want[s.Name]) {
+			t.Errorf("%s: parts %+v, want %+v", s.Name, s.Parts, want[s.Name])
+		}
+		var texts []string
+		for _, p := range s.Parts {
+			texts = append(texts, p.Text)
+		}
+		if s.Status != strings.Join(texts, "; ") {
+			t.Errorf("%s: status %q, parts %+v", s.Name, s.Status, s.Parts)
+		}
 	}
 }
