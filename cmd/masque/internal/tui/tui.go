@@ -404,14 +404,7 @@ func (m Model) question() *seatview.Question {
 
 // passChoice is the index of the choice that lets the decision go (a
 // pass), or -1.
-func (m Model) passChoice() int {
-	for i, c := range m.picks {
-		if c.Pass {
-			return i
-		}
-	}
-	return -1
-}
+func (m Model) passChoice() int { return seatview.PassIndex(m.picks) }
 
 // autoPass passes when the challenge window ran out.
 func (m *Model) autoPass() tea.Cmd {
@@ -518,20 +511,24 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.ask != nil {
 		c := *m.ask
+		answer := ""
 		switch {
-		case key.Matches(k, keys.Yes) && c.Secret:
-			m.ask = nil
-			return m.submitting(m.submit(c.Move, []bool{true}))
-		case key.Matches(k, keys.No) && c.Secret:
-			m.ask = nil
-			return m.submitting(m.submit(c.Move, []bool{false}))
 		case key.Matches(k, keys.Yes):
-			m.ask = nil
-			return m.submitting(m.submit(c.Move, nil))
+			answer = seatview.Yes
+		case key.Matches(k, keys.No) && c.Secret:
+			answer = seatview.No
 		case key.Matches(k, keys.No, keys.Back):
 			m.ask = nil
+			return m, nil
+		default:
+			return m, nil
 		}
-		return m, nil
+		m.ask = nil
+		p, err := c.Play(answer)
+		if err != nil || p.Skip {
+			return m, nil
+		}
+		return m.submitting(m.submit(p.Move, p.Bits))
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
@@ -576,7 +573,11 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.ask = &c
 			return m, nil
 		}
-		return m.submitting(m.submit(c.Move, nil))
+		p, err := c.Play("")
+		if err != nil || p.Skip {
+			return m, nil
+		}
+		return m.submitting(m.submit(p.Move, p.Bits))
 	}
 	return m, nil
 }

@@ -224,14 +224,7 @@ func (sc *screen) over() bool { return sc.snap.Over || sc.tv != nil && sc.tv.Ove
 
 // passIndex is the index of the choice that lets the decision go, or -1.
 // sc.mu is held.
-func (sc *screen) passIndex() int {
-	for i, c := range sc.picks {
-		if c.Pass {
-			return i
-		}
-	}
-	return -1
-}
+func (sc *screen) passIndex() int { return seatview.PassIndex(sc.picks) }
 
 // autoPass passes when the answer window ran out, as the terminal does.
 func (sc *screen) autoPass(now time.Time) {
@@ -416,27 +409,24 @@ func (sc *screen) act(a action) error {
 		sc.mu.Unlock()
 		return errStale
 	}
-	c := sc.picks[i]
-	var bits []bool
-	switch {
-	case c.Secret && (a.Answer == "yes" || a.Answer == "no"):
-		bits = []bool{a.Answer == "yes"}
-	case c.Secret:
+	c, answer := sc.picks[i], a.Answer
+	if a.Op == "pass" && !c.Secret {
+		answer = seatview.Yes // the pass key asks nothing
+	}
+	p, err := c.Play(answer)
+	if err != nil || p.Skip {
 		sc.mu.Unlock()
-		return errors.New("a hidden swap needs its answer: really swap, yes or no")
-	case c.Confirm != "" && a.Answer != "yes" && a.Op != "pass":
-		sc.mu.Unlock()
-		return nil // answered no: nothing is played
+		return err // answered no: nothing is played
 	}
 	sc.busy = true
 	pos := sc.snap.Entries
 	sc.mu.Unlock()
 	sc.nudge()
-	if c.Night != nil {
-		sc.submitNight(*c.Night)
+	if p.Night != nil {
+		sc.submitNight(*p.Night)
 		return nil
 	}
-	sc.submit(c.Move, bits, pos)
+	sc.submit(p.Move, p.Bits, pos)
 	return nil
 }
 
