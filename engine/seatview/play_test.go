@@ -3,6 +3,7 @@ package seatview
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/masque-games/masque/engine"
 )
@@ -45,5 +46,46 @@ func TestChoicePlay(t *testing.T) {
 	}
 	if i := PassIndex([]Choice{{Words: "a"}}); i != -1 {
 		t.Errorf("pass index %d without a pass, want -1", i)
+	}
+}
+
+// An answer window opens with its question, keeps its deadline while the
+// table stays at the same entry, runs out once (the screen passes once),
+// opens anew at a later entry, and closes with its question.
+func TestAnswerWindow(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	q := &Question{Window: true}
+	w := NewAnswerWindow()
+	if _, ok := w.Deadline(); ok || w.Due(t0) {
+		t.Fatal("a new window is open")
+	}
+	w.Update(q, 7, t0, 10*time.Second)
+	w.Update(q, 7, t0.Add(5*time.Second), 10*time.Second) // a later snapshot at the same entry
+	if d, ok := w.Deadline(); !ok || !d.Equal(t0.Add(10*time.Second)) {
+		t.Fatalf("deadline %v, %v", d, ok)
+	}
+	if w.Due(t0.Add(9 * time.Second)) {
+		t.Fatal("due before its deadline")
+	}
+	if !w.Due(t0.Add(10 * time.Second)) {
+		t.Fatal("not due at its deadline")
+	}
+	w.Passed()
+	if w.Due(t0.Add(20 * time.Second)) {
+		t.Fatal("due again after the screen passed")
+	}
+	w.Update(q, 8, t0.Add(20*time.Second), 10*time.Second)
+	if d, _ := w.Deadline(); !d.Equal(t0.Add(30*time.Second)) || !w.Due(t0.Add(30*time.Second)) {
+		t.Fatalf("the window at the next entry: deadline %v", d)
+	}
+	for _, closed := range []*Question{nil, {}} {
+		w.Update(closed, 9, t0, 10*time.Second)
+		if _, ok := w.Deadline(); ok {
+			t.Fatalf("open for question %+v", closed)
+		}
+	}
+	w.Update(q, 9, t0, 0)
+	if _, ok := w.Deadline(); ok {
+		t.Fatal("open without a duration")
 	}
 }

@@ -461,8 +461,8 @@ func (m Model) viewNotices(b *strings.Builder) {
 		case n.Window == "":
 		case n.Yours:
 			left := ""
-			if m.window >= 0 {
-				d := max(0, m.deadline.Sub(m.now))
+			if deadline, ok := m.window.Deadline(); ok {
+				d := max(0, deadline.Sub(m.now))
 				left = fmt.Sprintf(" (%ds left, then you pass)", int((d+time.Second-1)/time.Second))
 			}
 			b.WriteString(m.st.warn.Render(n.Window+left) + "\n")

@@ -117,9 +117,7 @@ type Model struct {
 	// the same reason.
 	compact bool
 
-	window   int // the Entries of the response window the deadline is for, or -1
-	deadline time.Time
-	passed   int // the window the screen passed in automatically
+	window seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
 
 	mySwaps map[uint64]bool // the local seat's secret bits, by entry
 	rung    int             // the entry count of the last decision the bell rang for
@@ -178,7 +176,7 @@ func New(sess session.Session, opts Options) Model {
 		lg.Error("salt", "err", err)
 	}
 	chatter, _ := sess.(session.Chatter)
-	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,
+	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: seatview.NewAnswerWindow(),
 		chatter: chatter, chatIn: newChatInput(st),
 		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
@@ -380,13 +378,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		// snapshot of its own, after the entry that opened it.
 		m.openMenu(nil, "")
 	}
-	if q := m.question(); q != nil && q.Window && m.opts.ChallengeWindow > 0 {
-		if m.window != m.snap.Entries {
-			m.window, m.deadline = m.snap.Entries, msg.At.Add(m.opts.ChallengeWindow)
-		}
-	} else {
-		m.window = -1
-	}
+	m.window.Update(m.question(), m.snap.Entries, msg.At, m.opts.ChallengeWindow)
 	if m.snap.MyTurn && !m.snap.Over && m.opts.Bell != nil && m.rung != m.snap.Entries {
 		m.rung = m.snap.Entries
 		return m, tea.Batch(waitUpdate(m.sess), ring(m.opts.Bell))
@@ -408,12 +400,12 @@ func (m Model) passChoice() int { return seatview.PassIndex(m.picks) }
 
 // autoPass passes when the challenge window ran out.
 func (m *Model) autoPass() tea.Cmd {
-	if m.window < 0 || m.passed == m.window || m.busy || !m.snap.MyTurn || m.now.Before(m.deadline) {
+	if m.busy || !m.snap.MyTurn || !m.window.Due(m.now) {
 		return nil
 	}
 	if i := m.passChoice(); i >= 0 {
 		m.status = "time is up: you pass"
-		m.passed = m.window
+		m.window.Passed()
 		return m.submit(m.picks[i].Move, nil)
 	}
 	return nil

@@ -153,8 +153,8 @@ func (sc *screen) pageState(now time.Time) pageState {
 		if !sc.snap.MyDeadline.IsZero() {
 			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
 		}
-		if sc.window >= 0 {
-			st.Window, st.WindowLeft = true, ms(sc.deadline.Sub(now))
+		if deadline, ok := sc.window.Deadline(); ok {
+			st.Window, st.WindowLeft = true, ms(deadline.Sub(now))
 		}
 	}
 	st.Waiting = t.Waiting

@@ -38,9 +38,7 @@ type screen struct {
 	// asked counts the sets of choices offered: a night with two powers
 	// asks twice at one entry, so an action names the set it chose from.
 	asked    uint64
-	window   int // the Entries of the answer window the deadline is for, or -1
-	deadline time.Time
-	passed   int
+	window   seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
 	busy     bool
 	status   string
 	mySwaps  map[uint64]bool
@@ -68,7 +66,7 @@ type screen struct {
 }
 
 func newScreen(sess session.Session, opts Options, lg *slog.Logger) *screen {
-	sc := &screen{sess: sess, opts: opts, log: lg, window: -1, passed: -1, mySwaps: map[uint64]bool{},
+	sc := &screen{sess: sess, opts: opts, log: lg, window: seatview.NewAnswerWindow(), mySwaps: map[uint64]bool{},
 		subs: map[chan struct{}]struct{}{}, leave: make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1)}
 	if sl, ok := sess.(session.Sealer); ok {
 		sc.salt = sl.SealSalt()
@@ -166,13 +164,7 @@ func (sc *screen) refresh(now time.Time) {
 			sc.asked++
 		}
 	}
-	if q := sc.question(); q != nil && q.Window && sc.opts.ChallengeWindow > 0 {
-		if sc.window != sc.snap.Entries {
-			sc.window, sc.deadline = sc.snap.Entries, now.Add(sc.opts.ChallengeWindow)
-		}
-	} else {
-		sc.window = -1
-	}
+	sc.window.Update(sc.question(), sc.snap.Entries, now, sc.opts.ChallengeWindow)
 	notesFn := sc.opts.EndNotes
 	askNotes := sc.over() && !sc.ended && notesFn != nil
 	if askNotes {
@@ -229,7 +221,7 @@ func (sc *screen) passIndex() int { return seatview.PassIndex(sc.picks) }
 // autoPass passes when the answer window ran out, as the terminal does.
 func (sc *screen) autoPass(now time.Time) {
 	sc.mu.Lock()
-	if sc.window < 0 || sc.passed == sc.window || sc.busy || !sc.snap.MyTurn || now.Before(sc.deadline) {
+	if sc.busy || !sc.snap.MyTurn || !sc.window.Due(now) {
 		sc.mu.Unlock()
 		return
 	}
@@ -238,7 +230,7 @@ func (sc *screen) autoPass(now time.Time) {
 		sc.mu.Unlock()
 		return
 	}
-	sc.passed = sc.window
+	sc.window.Passed()
 	sc.status = "time is up: you pass"
 	mv, pos := sc.picks[i].Move, sc.snap.Entries
 	sc.busy = true
