@@ -861,9 +861,7 @@ func (m Model) logLines(width int) []string {
 	c := 0
 	chat := func(upTo int) {
 		for ; c < len(m.chat) && m.chatAt[c] <= upTo; c++ {
-			for _, w := range wrap(m.chatLine(m.chat[c]), width, 6) {
-				l = append(l, w)
-			}
+			l = append(l, wrap(m.chatLine(m.chat[c]), width, 6)...)
 		}
 	}
 	for i, x := range m.tv.Log {
