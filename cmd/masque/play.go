@@ -15,12 +15,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 type playOptions struct {
@@ -269,12 +269,8 @@ func runPlay(a *app, o playOptions) error {
 	if quitting && !snap.Over {
 		fmt.Fprintln(a.stdout, "you left the table")
 	}
-	if s, ok := narrate.RulesOf(snap.Rules); ok && s.Over() {
-		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), strings.Join(narrate.Winners(s), ", "))
-	} else if g, err := registry.Lookup(o.game); err == nil && !ok {
-		if sum, ok := g.Summarize(snap.Rules); ok && sum.Over {
-			fmt.Fprintf(a.stdout, "%s: %s won\n", sum.Head, strings.Join(sum.Winners, ", "))
-		}
+	if t, ok := seatview.Build(snap.Viewer, snap.Input()); ok && t.Ending != "" {
+		fmt.Fprintln(a.stdout, t.Ending)
 	}
 	if snap.Verdict != "" {
 		fmt.Fprintf(a.stdout, "the table stopped: %s\n", snap.Verdict)

@@ -6,18 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
 	"github.com/masque-games/masque/p2p/chat"
@@ -31,53 +30,21 @@ type replayOptions struct {
 	noChat bool
 }
 
-// replayCard is a card in a slot.
-type replayCard struct {
-	Slot string `json:"slot"`
-	Card string `json:"card"`
-}
-
-// replaySwap is one hidden swap; Outcome is set with --reveal only.
-type replaySwap struct {
-	By    string    `json:"by"`
-	Slots [2]string `json:"slots"`
-	// Outcome: "real" (the cards were exchanged), "pretended" (nothing
-	// moved) or "same-card" (both slots held the same character, so
-	// nothing could be seen either way).
-	Outcome string `json:"outcome,omitempty"`
-}
-
-// replayStep is one move and what followed from it.
-type replayStep struct {
-	Pos      uint64         `json:"position"`
-	Turn     int            `json:"turn"`
-	Player   string         `json:"player"`
-	Move     string         `json:"move"`
-	Swaps    []replaySwap   `json:"swaps,omitempty"`
-	Saw      []replayCard   `json:"saw,omitempty"`   // --reveal: what the peeks showed their viewer
-	Shown    []replayCard   `json:"shown,omitempty"` // --reveal: the cards shown to all but their owner (the Princess)
-	Revealed []replayCard   `json:"revealed,omitempty"`
-	Coins    map[string]int `json:"coins"`
-	Court    int            `json:"court"`
-	Cards    []replayCard   `json:"cards,omitempty"`  // --reveal: who held which card after the step
-	Secret   []string       `json:"secret,omitempty"` // --reveal: the secret night actions opened (Mafia's ballots and checks)
-}
-
 // replayResult is the --json output of 'masque replay'.
 type replayResult struct {
-	Game     string       `json:"game"`
-	Players  []string     `json:"players"`
-	Entries  int          `json:"entries"`
-	Keys     bool         `json:"keys_published"`
-	Revealed bool         `json:"revealed"`
-	Deal     []replayCard `json:"deal"`
+	Game     string               `json:"game"`
+	Players  []string             `json:"players"`
+	Entries  int                  `json:"entries"`
+	Keys     bool                 `json:"keys_published"`
+	Revealed bool                 `json:"revealed"`
+	Deal     []seatview.AuditCard `json:"deal"`
 	// DealSource and FixedDeal are as in 'masque verify --json': a fixed
 	// deal was chosen by whoever wrote the roster, not drawn.
-	DealSource string         `json:"deal_source"`
-	FixedDeal  bool           `json:"fixed_deal"`
-	Steps      []replayStep   `json:"steps"`
-	Final      *games.Summary `json:"final,omitempty"`
-	Complete   bool           `json:"complete"`
+	DealSource string               `json:"deal_source"`
+	FixedDeal  bool                 `json:"fixed_deal"`
+	Steps      []seatview.AuditStep `json:"steps"`
+	Final      *games.Summary       `json:"final,omitempty"`
+	Complete   bool                 `json:"complete"`
 	// Chat is the table chat saved beside the transcript, its messages
 	// each checked against its author's key in the roster.
 	Chat []replayChat `json:"chat,omitempty"`
@@ -149,9 +116,6 @@ func runReplay(a *app, o replayOptions) error {
 	if err != nil {
 		return err
 	}
-	if narrate.CardNamer(tr.Roster.Game) == nil {
-		return &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
-	}
 	var key *mental.Scalar
 	if o.reveal {
 		if key, err = jointSecret(tr, game); err != nil {
@@ -221,19 +185,9 @@ type decrypter struct {
 	cat *mental.Catalogue
 }
 
-// cardNames names the cards of one game, "?" for an unknown one.
-type cardNames func(engine.Card) string
-
-func (n cardNames) of(c engine.Card) string {
-	if c < 0 {
-		return "?"
-	}
-	return n(c)
-}
-
-// bit opens an exponential-ElGamal ballot entry under the joint key: 0
+// Bit opens an exponential-ElGamal ballot entry under the joint key: 0
 // or 1 (ok=false for any other value).
-func (d decrypter) bit(ct mental.Ciphertext) (int, bool) {
+func (d decrypter) Bit(ct mental.Ciphertext) (int, bool) {
 	m := mental.Identity().ScalarMult(d.x, ct.A)
 	m.Subtract(ct.B, m)
 	switch {
@@ -245,7 +199,8 @@ func (d decrypter) bit(ct mental.Ciphertext) (int, bool) {
 	return 0, false
 }
 
-func (d decrypter) card(c mental.Card) engine.Card {
+// Card opens a card (-1: it opens to no card of the game).
+func (d decrypter) Card(c mental.Card) engine.Card {
 	if len(c) == 0 {
 		return -1
 	}
@@ -268,14 +223,13 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
 	}
-	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []replayStep{},
+	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []seatview.AuditStep{},
 		DealSource: dealSource(tr, game)}
 	res.FixedDeal = res.DealSource == dealFixed
 	g, err := registry.Lookup(tr.Roster.Game)
 	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
 	}
-	cardName := cardNames(g.CardName).of
 	for _, s := range tr.Roster.Seats {
 		res.Players = append(res.Players, s.Name)
 	}
@@ -290,52 +244,19 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 	if key != nil {
 		say("every card shown, decrypted with the keys the players published at the end")
 	}
-	if !narrate.Narrates(res.Game) {
-		var dp *decrypter
-		if key != nil {
-			dp = &decrypter{x: key, cat: t.Catalogue()}
-		}
-		if err := replayGeneric(tr, t, g, dp, res, say); err != nil {
-			return nil, err
-		}
-		return replayEnd(tr, t, g, res)
-	}
-	var (
-		f     narrate.Follower
-		dec   decrypter
-		cards []engine.Card // --reveal: the card in every slot now
-		cur   *replayStep
-	)
+	var open seatview.Opener
 	if key != nil {
-		dec = decrypter{x: key, cat: t.Catalogue()}
+		open = decrypter{x: key, cat: t.Catalogue()}
 	}
-	slotCards := func(s narrate.Rules) []replayCard {
-		var out []replayCard
-		for i, c := range cards {
-			out = append(out, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
-		}
-		return out
+	au := g.Viewer().Auditor(open)
+	lines, err := au.Start(t)
+	if err != nil {
+		return nil, err
 	}
-	dealt := func(s narrate.Rules) {
-		for i, c := range s.Deal() {
-			res.Deal = append(res.Deal, replayCard{Slot: s.SlotName(engine.Slot(i)), Card: cardName(c)})
-		}
-		if key != nil {
-			cards = s.Deal()
-		}
-	}
-	// A fixed deal (scripted tables) is dealt before the first entry.
-	for _, l := range f.Start(t) {
+	for _, l := range lines {
 		say("%s", l)
 	}
-	if s, ok := narrate.RulesOf(t.Rules()); ok {
-		dealt(s)
-	}
 	for _, e := range tr.Entries {
-		var before []engine.Card
-		if key != nil && cards != nil {
-			before = slices.Clone(cards)
-		}
 		if err := t.Apply(e); err != nil {
 			var f *table.Fault
 			if errors.As(err, &f) && unattributable(f) {
@@ -344,107 +265,20 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 			return nil, &exitError{code: exitFault, err: fmt.Errorf("transcript rejected: %w", err),
 				hint: "masque verify FILE names the fault and the seat to blame"}
 		}
-		ev, err := f.Follow(t, e)
+		lines, err := au.Entry(t, e)
 		if err != nil {
-			return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
-		}
-		s, _ := narrate.RulesOf(t.Rules())
-		lines := ev.Lines
-		if ev.Dealt {
-			dealt(s)
-		}
-		switch {
-		case ev.Kind == table.BodyMove && ev.Step != nil:
-			st := ev.Step
-			cur = &replayStep{Pos: st.Pos, Turn: st.Turn, Player: st.Before.Name(st.Move.Seat), Move: st.Text}
-			var outcomes []string
-			for _, sw := range st.Swaps {
-				rs := replaySwap{By: st.Before.Name(sw.By), Slots: [2]string{st.Before.SlotName(sw.Slots[0]), st.Before.SlotName(sw.Slots[1])}}
-				if key != nil {
-					a, b := sw.Slots[0], sw.Slots[1]
-					p := ev.Body.Swaps[sw.Index]
-					o0, o1 := dec.card(p.Out0), dec.card(p.Out1)
-					in0, in1 := before[a], before[b]
-					switch {
-					case in0 == in1:
-						rs.Outcome = "same-card"
-						outcomes = append(outcomes, fmt.Sprintf("both held the %s: nothing could move", cardName(in0)))
-					case o0 == in1 && o1 == in0:
-						rs.Outcome = "real"
-						outcomes = append(outcomes, fmt.Sprintf("real swap: %s now holds the %s, %s the %s",
-							rs.Slots[0], cardName(o0), rs.Slots[1], cardName(o1)))
-					case o0 == in0 && o1 == in1:
-						rs.Outcome = "pretended"
-						outcomes = append(outcomes, fmt.Sprintf("pretended swap: nothing moved (%s keeps the %s, %s the %s)",
-							rs.Slots[0], cardName(o0), rs.Slots[1], cardName(o1)))
-					default:
-						return nil, fmt.Errorf("entry %d: the swap's cards do not decrypt to its inputs: are the published keys right?", e.Pos)
-					}
-					before[a], before[b] = o0, o1
-				}
-				cur.Swaps = append(cur.Swaps, rs)
-			}
-			if key != nil && len(lines) > 0 {
-				line := fmt.Sprintf("turn %d  %s", st.Turn, st.Words)
-				if len(outcomes) > 0 {
-					line += "  → " + strings.Join(outcomes, "; ")
-				}
-				lines[0] = line
-			}
-		case ev.Kind == table.BodyShares && ev.Step != nil && cur != nil:
-			if c := t.Completed(); c != nil {
-				switch c.Kind {
-				case engine.EffectReveal:
-					for _, fc := range ev.Step.Facts[len(cur.Revealed):] {
-						cur.Revealed = append(cur.Revealed, replayCard{Slot: s.SlotName(fc.Slot), Card: cardName(fc.Card)})
-					}
-				case engine.EffectPeek:
-					if key != nil {
-						rc := replayCard{Slot: s.SlotName(c.Slots[0]), Card: cardName(dec.card(c.Cards[0]))}
-						cur.Saw = append(cur.Saw, rc)
-						lines = append([]string{fmt.Sprintf("  %s saw: %s is the %s", s.Name(c.By), rc.Slot, rc.Card)}, lines...)
-					}
-				case engine.EffectShowOthers:
-					if key != nil {
-						var shown []string
-						for k, sl := range c.Slots {
-							rc := replayCard{Slot: s.SlotName(sl), Card: cardName(dec.card(c.Cards[k]))}
-							cur.Shown = append(cur.Shown, rc)
-							shown = append(shown, fmt.Sprintf("%s is the %s", rc.Slot, rc.Card))
-						}
-						lines = append([]string{fmt.Sprintf("  everyone but %s saw: %s", s.Name(c.Except), strings.Join(shown, ", "))}, lines...)
-					}
-				}
-			}
-		}
-		if key != nil && cards != nil {
-			for i := range cards {
-				cards[i] = dec.card(t.Slot(engine.Slot(i)))
-			}
+			return nil, err
 		}
 		for _, l := range lines {
 			say("%s", l)
 		}
-		if ev.Ended && cur != nil {
-			cur.Coins = map[string]int{}
-			for p := range engine.Seat(s.Players()) {
-				cur.Coins[s.Name(p)] = s.Coins(p)
-			}
-			cur.Court = s.Court()
-			if key != nil {
-				cur.Cards = slotCards(s)
-				// Who holds what, once per turn (and at the end).
-				if s.Turn() != cur.Turn || s.Over() {
-					var held []string
-					for _, c := range cur.Cards {
-						held = append(held, c.Slot+" "+c.Card)
-					}
-					say("  cards after turn %d: %s", cur.Turn, strings.Join(held, ", "))
-				}
-			}
-			res.Steps = append(res.Steps, *cur)
-			cur = nil
-		}
+	}
+	for _, l := range au.Finish(t) {
+		say("%s", l)
+	}
+	res.Deal = au.Deal()
+	if steps := au.Steps(); steps != nil {
+		res.Steps = steps
 	}
 	return replayEnd(tr, t, g, res)
 }

@@ -18,7 +18,6 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 	"github.com/spf13/cobra"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
@@ -204,7 +203,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	lastShow := time.Time{}
 	cost := time.Duration(0)
 	show := func(final bool) {
-		if o.asJSON || o.quiet || sp != nil || narrate.CardNamer(tr.Roster.Game) == nil {
+		if o.asJSON || o.quiet || sp != nil || !known(tr.Roster.Game) {
 			return
 		}
 		if !final && (time.Since(lastShow) < o.refresh || time.Since(lastShow) < 2*cost) {
@@ -535,4 +534,10 @@ func otherSeats(r *ledger.Roster, skip peer.ID, relays []peer.AddrInfo) []peer.A
 		out = append(out, peer.AddrInfo{ID: id, Addrs: p2p.CircuitAddrs(relays)})
 	}
 	return out
+}
+
+// known reports whether masque knows the game called name.
+func known(name string) bool {
+	_, err := registry.Lookup(name)
+	return err == nil
 }

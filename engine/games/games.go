@@ -9,9 +9,9 @@
 // with [WithBot]. The list of games masque knows is a plain function in
 // package engine/games/registry, the one package that imports every game.
 //
-// The contract says nothing about how a game looks on a screen: the
-// Mascarade family's claims, challenge window and courthouse stay in that
-// family's own interfaces (engine/masquerade, cmd/masque/internal/narrate).
+// What a seat sees of a game is the game's too: its viewer (package
+// engine/seatview), in a package of its own beside the rules, joins the
+// game with [WithView].
 // docs/games.md describes the contract and how the two Mascarade editions
 // implement it.
 package games
@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -73,12 +74,15 @@ type Rules interface {
 	FixedDeal(options []byte) bool
 }
 
-// Game is a game masque can play: its [Rules] and its bot.
+// Game is a game masque can play: its [Rules], its bot and its viewer.
 type Game interface {
 	Rules
 	// NewBot returns the bot of seat, created at the deal (s is the
 	// game's initial state), whose choices are deterministic given seed.
 	NewBot(s engine.State, seat engine.Seat, seed uint64) (Bot, error)
+	// Viewer returns what the game's seats see: its narration and its
+	// view (package engine/seatview; see [WithView]).
+	Viewer() seatview.Viewer
 }
 
 // BotMaker creates a game's bot (see [Game.NewBot]).
@@ -91,6 +95,8 @@ type withBot struct {
 	Rules
 	newBot BotMaker
 }
+
+func (g withBot) Viewer() seatview.Viewer { return tellingViewer{g.Rules} }
 
 func (g withBot) NewBot(s engine.State, seat engine.Seat, seed uint64) (Bot, error) {
 	return g.newBot(s, seat, seed)
@@ -336,7 +342,7 @@ type NightBot interface {
 // seats know privately more than the cards they saw (Mafia: a seat's
 // role and team, the mates it recognised, the answers to its checks). A
 // session hands what it returns to the seat's own screen
-// (view.Input.Private), never to another seat's.
+// (seatview.Input.Private), never to another seat's.
 type Knower interface {
 	// Knowledge returns what the seat of pl knows now at t (its replica),
 	// in state s.
@@ -366,3 +372,16 @@ type ActingTable interface {
 type Leaver interface {
 	LeaveMove(s engine.State, seat engine.Seat) (engine.Move, bool)
 }
+
+// WithView returns game g whose seats' screens show what v, the game's
+// own viewer, decides (its narration and its view: package
+// engine/seatview). A game without one ([WithBot] alone) is told entry by
+// entry ([TellingNarrator]) and has no view.
+func WithView(g Game, v seatview.Viewer) Game { return withView{g, v} }
+
+type withView struct {
+	Game
+	v seatview.Viewer
+}
+
+func (g withView) Viewer() seatview.Viewer { return g.v }

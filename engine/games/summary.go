@@ -5,7 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
+
+// Ending is the summary's closing line, "HEAD: WINNERS won", or "" while
+// the game goes on.
+func (s Summary) Ending() string {
+	if !s.Over {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s won", s.Head, strings.Join(s.Winners, ", "))
+}
 
 // Summary is the public result of a game, as 'masque script', 'verify'
 // and 'replay' print it: who won, a headline, each player's tally, and the

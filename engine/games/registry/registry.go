@@ -2,29 +2,33 @@
 // imports every game, so that the command line, the sessions and the
 // replay and verify glue find a game by its name and switch on none.
 //
-// Adding a game is one entry in [All] plus the game's package.
+// Adding a game is one entry in [All] plus the game's packages: its
+// rules, its bot and its viewer (what its seats see).
 package registry
 
 import (
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/grimm"
 	gbot "github.com/masque-games/masque/engine/grimm/bot"
+	"github.com/masque-games/masque/engine/grimm/grimmview"
 	"github.com/masque-games/masque/engine/mafia"
 	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
+	"github.com/masque-games/masque/engine/mafia/mafiaview"
 	"github.com/masque-games/masque/engine/mascarade"
 	mbot "github.com/masque-games/masque/engine/mascarade/bot"
 	"github.com/masque-games/masque/engine/mascarade2"
 	m2bot "github.com/masque-games/masque/engine/mascarade2/bot"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 )
 
 // All returns the games masque knows, the default (mascarade) first, in
 // the order the command line lists them. Each call returns a new slice.
 func All() []games.Game {
 	return []games.Game{
-		games.WithBot(mascarade.Game{}, mbot.NewBot),
-		games.WithBot(mascarade2.Game{}, m2bot.NewBot),
-		games.WithBot(grimm.Game{}, gbot.NewBot),
-		games.WithBot(mafia.Game{}, mafiabot.NewBot),
+		games.WithView(games.WithBot(mascarade.Game{}, mbot.NewBot), masqview.First()),
+		games.WithView(games.WithBot(mascarade2.Game{}, m2bot.NewBot), masqview.Second()),
+		games.WithView(games.WithBot(grimm.Game{}, gbot.NewBot), grimmview.Viewer{}),
+		games.WithView(games.WithBot(mafia.Game{}, mafiabot.NewBot), mafiaview.Viewer{}),
 	}
 }
 

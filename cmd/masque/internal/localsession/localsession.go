@@ -5,12 +5,12 @@
 // validation as over the network. The bots move in a goroutine, each after
 // a short delay, so a screen shows the game progress.
 //
-// A game of the Mascarade family is followed by narrate.Follower (its
-// log, the moves with their hidden swaps, the bots' observations); any
-// other game (The Grimm Masquerade) is told by narrate.TellEntry, its
-// bots choose from what their seats know (games.KnowingBot), and the
-// local player's statements (hints, unmaskings, wins) are proven by its
-// own table.Player when the move is published.
+// Every game is followed by its own narrator (games.Game.Viewer: the log,
+// the public record the seat's view reads, the steps the bots observe);
+// a bot's turn is games.BotTurn (a bot may choose from what its seat
+// knows, games.KnowingBot), and the local player's statements (hints,
+// unmaskings, wins) are proven by its own table.Player when the move is
+// published.
 package localsession
 
 import (
@@ -23,25 +23,22 @@ import (
 	"sync"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
-
-// MaxTurns stops a game that would never end.
-const MaxTurns = 1000
 
 // Options are a local table's settings.
 type Options struct {
 	// Game is the game's name in the registry (the registry's default
 	// when empty).
 	Game string
-	// Setup is the game's setup (for mascarade2, a scenario); nil: the
+	// Setup is the game's setup (a scenario, say); nil: the
 	// game's default for the player count. Its options are checked
 	// against the game's constraints.
 	Setup       games.Setup
@@ -73,17 +70,12 @@ type Session struct {
 	mu     sync.Mutex
 	lt     *local.Table
 	game   games.Game
-	bots   []games.Bot // nil at the local seat
-	follow narrate.Follower
+	bots   []games.Bot         // nil at the local seat
+	narr   seatview.Narrator   // the game's narration, speaking to the local seat
 	obs    []games.Observation // the step in progress, by seat
 	bit    *botBit             // the secret bit of the bot move being published
 	failed string              // why the table stopped, if it did
-
-	// generic: the game is outside the Mascarade family.
-	generic bool
-	lines   []string     // generic: the log so far
-	prev    engine.State // generic: the rules before the next entry
-	moves   int          // generic: the moves so far
+	moves  int                 // the bots' moves so far
 
 	night *night // the local seat's night actions in progress
 }
@@ -133,7 +125,7 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &Session{opts: opts, log: lg, updates: make(chan struct{}, 1), wake: make(chan struct{}, 1),
 		cancel: cancel, done: make(chan struct{}), lt: lt, game: g, obs: make([]games.Observation, len(names))}
-	s.generic = !narrate.Narrates(g.Name())
+	s.narr = g.Viewer().Narrator(engine.Seat(opts.Seat))
 	raw := lt.View().Rules()
 	if raw == nil {
 		cancel()
@@ -151,26 +143,14 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	if opts.NightFloor > 0 {
 		lt.OwnNight = func(seat engine.Seat) bool { return int(seat) == opts.Seat }
 	}
-	if s.generic {
-		if err := s.catchUp(); err != nil {
-			cancel()
-			return nil, fmt.Errorf("localsession: %w", err)
-		}
-		lt.OnEntry = s.onGenericEntry
-	} else {
-		s.follow.SpeakTo(engine.Seat(opts.Seat))
-		s.follow.Start(lt.View())
-		lt.OnEntry = s.onEntry
+	if err := s.catchUp(); err != nil {
+		cancel()
+		return nil, fmt.Errorf("localsession: %w", err)
 	}
+	lt.OnEntry = s.onEntry
 	lg.Info("local table", "players", names, "seat", opts.Seat, "seed", botSeed)
 	go s.run(ctx)
 	return s, nil
-}
-
-// rules returns the rules now, or nil before the deal.
-func (s *Session) rules() narrate.Rules {
-	st, _ := narrate.RulesOf(s.lt.View().Rules())
-	return st
 }
 
 // catchUp tells the entries the table wrote before the session followed
@@ -182,60 +162,43 @@ func (s *Session) catchUp() error {
 	if err != nil {
 		return err
 	}
+	s.narr.Start(t)
 	for _, e := range tr.Entries {
-		prior := t.Rules()
 		if err := t.Apply(e); err != nil {
 			return fmt.Errorf("entry %d: %w", e.Pos, err)
 		}
-		lines, err := narrate.TellEntry(s.game, t, e, prior, engine.Seat(s.opts.Seat))
-		if err != nil {
-			return err
+		if _, err := s.narr.Follow(t, e); err != nil {
+			return fmt.Errorf("entry %d: %w", e.Pos, err)
 		}
-		s.lines = append(s.lines, lines...)
 	}
-	s.prev = s.lt.View().Rules()
 	return nil
-}
-
-// onGenericEntry runs (under s.mu, inside lt.Move) after each entry of a
-// game outside the Mascarade family: it tells the entry in words.
-func (s *Session) onGenericEntry(e *ledger.Entry) {
-	lines, err := narrate.TellEntry(s.game, s.lt.View(), e, s.prev, engine.Seat(s.opts.Seat))
-	s.prev = s.lt.View().Rules()
-	if err != nil {
-		s.log.Error("narrate", "pos", e.Pos, "err", err)
-		return
-	}
-	for _, l := range lines {
-		s.log.Debug("log", "line", l)
-	}
-	s.lines = append(s.lines, lines...)
 }
 
 // onEntry runs (under s.mu, inside lt.Move) after each entry is applied
 // everywhere: it narrates and feeds the bots what their seats learnt.
 func (s *Session) onEntry(e *ledger.Entry) {
-	ev, err := s.follow.Follow(s.lt.View(), e)
+	told, err := s.narr.Follow(s.lt.View(), e)
 	if err != nil {
 		s.log.Error("narrate", "pos", e.Pos, "err", err)
 		return
 	}
-	for _, l := range ev.Lines {
+	for _, l := range told.Lines {
 		s.log.Debug("log", "line", l)
 	}
-	if ev.Step == nil {
+	if len(e.Body) == 0 || s.lt.View().Rules() == nil {
 		return
 	}
-	switch {
-	case ev.Kind == table.BodyMove:
+	seat := engine.Seat(e.Seat)
+	switch table.BodyKind(e.Body[0]) {
+	case table.BodyMove:
 		for i := range s.obs {
 			s.obs[i] = games.Observation{}
 		}
-		if s.bit != nil && s.bit.seat == ev.Seat {
-			s.obs[ev.Seat].Swap = s.bit.bit
+		if s.bit != nil && s.bit.seat == seat && int(seat) < len(s.obs) {
+			s.obs[seat].Swap = s.bit.bit
 		}
 		s.bit = nil
-	case ev.Kind == table.BodyShares:
+	case table.BodyShares:
 		// A completed peek: its viewer's memory has the card; a completed
 		// show (the Princess): every seat's but the owner's has it.
 		c := s.lt.View().Completed()
@@ -251,7 +214,7 @@ func (s *Session) onEntry(e *ledger.Entry) {
 			}
 		}
 	}
-	if !ev.Ended {
+	if told.Step == nil {
 		return
 	}
 	for i, b := range s.bots {
@@ -259,7 +222,7 @@ func (s *Session) onEntry(e *ledger.Entry) {
 			continue
 		}
 		o := s.obs[i]
-		o.Effects, o.Facts = ev.Step.Effects, ev.Step.Facts
+		o.Effects, o.Facts = told.Step.Effects, told.Step.Facts
 		b.Observe(o)
 	}
 }
@@ -476,58 +439,22 @@ func (s *Session) wakeRun() {
 	}
 }
 
+// botMove plays a bot's move (games.BotTurn). s.mu is held.
 func (s *Session) botMove(seat engine.Seat) error {
-	if s.generic {
-		return s.genericBotMove(seat)
+	if s.moves++; s.moves > games.MaxBotMoves {
+		return fmt.Errorf("the game did not end in %d moves", games.MaxBotMoves)
 	}
-	st := s.rules()
-	if st.Turn() > MaxTurns {
-		return fmt.Errorf("the game did not end in %d turns", MaxTurns)
+	me := s.lt.Seats[seat]
+	m, swaps, err := games.BotTurn(s.game, s.bots[seat], me.Player, me.Replica)
+	if err != nil {
+		return fmt.Errorf("%s: %w", me.Name, err)
 	}
-	m, bits, ok := s.bots[seat].Choose(st.Raw())
-	if !ok {
-		return fmt.Errorf("%s has no legal move", st.Name(seat))
+	if len(swaps) > 0 {
+		s.bit = &botBit{seat: seat, bit: swaps[0]}
 	}
-	if len(bits) > 0 {
-		s.bit = &botBit{seat: seat, bit: bits[0]}
-	}
-	s.log.Info("bot move", "seat", seat, "move", st.FormatMove(m))
-	return s.lt.Move(seat, m, bits)
-}
-
-// MaxGenericMoves stops a game outside the Mascarade family that would
-// never end (a 5-player Grimm game takes a few hundred moves).
-const MaxGenericMoves = 20000
-
-// genericBotMove plays a bot's move in a game outside the Mascarade
-// family: the bot chooses from what its own seat knows.
-func (s *Session) genericBotMove(seat engine.Seat) error {
-	if s.moves++; s.moves > MaxGenericMoves {
-		return fmt.Errorf("the game did not end in %d moves", MaxGenericMoves)
-	}
-	raw := s.lt.View().Rules()
-	var (
-		m    engine.Move
-		bits []bool
-		ok   bool
-	)
-	if nb, is := s.bots[seat].(games.NightBot); is {
-		me := s.lt.Seats[seat]
-		nb.See(me.Player, me.Replica)
-	}
-	if kb, is := s.bots[seat].(games.KnowingBot); is {
-		me := s.lt.Seats[seat]
-		m, bits, ok = kb.ChooseKnowing(raw, me.Player.Known(me.Replica))
-	} else {
-		m, bits, ok = s.bots[seat].Choose(raw)
-	}
-	if !ok {
-		return fmt.Errorf("%s has no legal move", s.lt.Seats[seat].Name)
-	}
-	m.Seat = seat
-	s.log.Info("bot move", "seat", seat, "move", s.game.FormatMove(raw, m))
-	if err := s.lt.Move(seat, m, bits); err != nil {
-		return fmt.Errorf("%s: %w", s.lt.Seats[seat].Name, err)
+	s.log.Info("bot move", "seat", seat, "move", s.game.FormatMove(s.lt.View().Rules(), m))
+	if err := s.lt.Move(seat, m, swaps); err != nil {
+		return fmt.Errorf("%s: %w", me.Name, err)
 	}
 	return nil
 }
@@ -552,15 +479,14 @@ func (s *Session) Snapshot() session.Snapshot {
 		Known:    p.Known(s.lt.Seats[s.opts.Seat].Replica),
 		Opened:   s.lt.Seats[s.opts.Seat].Replica.Opened(),
 		SwapBits: p.SwapBits(),
-		Log:      slices.Clone(s.follow.Lines),
+		Viewer:   s.game.Viewer(),
+		Log:      slices.Clone(s.narr.Lines()),
+		Record:   s.narr.Record(),
 		Verdict:  s.failed,
 		Entries:  int(v.Pos()),
 	}
 	for _, seat := range s.lt.Seats {
 		snap.Names = append(snap.Names, seat.Name)
-	}
-	if s.generic {
-		snap.Log = slices.Clone(s.lines)
 	}
 	if kn, ok := s.game.Table().(games.Knower); ok {
 		me := s.lt.Seats[s.opts.Seat]
@@ -597,14 +523,6 @@ func (s *Session) chosen(power uint8) (engine.Seat, bool) {
 	}
 	t, ok := s.night.chosen[power]
 	return t, ok
-}
-
-// Moves returns every move so far with the hidden swaps it caused
-// (public: who and which slots, never whether).
-func (s *Session) Moves() []narrate.Moved {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.follow.Moves)
 }
 
 // Updates implements [session.Session].

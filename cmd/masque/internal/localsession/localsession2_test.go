@@ -1,11 +1,11 @@
 package localsession
 
 import (
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade2"
@@ -27,7 +27,7 @@ func playToEnd(t *testing.T, s *Session) int {
 			return moves
 		}
 		if snap.MyTurn {
-			st, ok := narrate.RulesOf(snap.Rules)
+			st, ok := rulesOf(snap.Rules)
 			if !ok {
 				t.Fatalf("rules %T", snap.Rules)
 			}
@@ -70,7 +70,7 @@ func TestFullGameAgainstBotsSecondEdition(t *testing.T) {
 		}
 		s.Close()
 		shows, seats := 0, 0
-		for _, m := range s.Moves() {
+		for _, m := range recorded(s) {
 			shows += len(m.Shows)
 		}
 		snap := s.Snapshot()
@@ -143,4 +143,19 @@ func TestSecondEditionSets(t *testing.T) {
 	if _, err := New([]string{"Me", "Anna", "Boris", "Sasha"}, 1, Options{Game: "chess"}); err == nil {
 		t.Error("unknown game accepted")
 	}
+}
+
+// rulesOf wraps a rules state of either Mascarade edition.
+func rulesOf(s engine.State) (masqview.Rules, bool) {
+	if r, ok := masqview.First().Of(s); ok {
+		return r, true
+	}
+	return masqview.Second().Of(s)
+}
+
+// recorded are the moves so far with their hidden swaps, as the seat's
+// Mascarade narrator recorded them (Snapshot.Record).
+func recorded(s *Session) []masqview.Moved {
+	m, _ := s.Snapshot().Record.([]masqview.Moved)
+	return m
 }

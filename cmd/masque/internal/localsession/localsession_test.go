@@ -76,8 +76,8 @@ func TestFullGameAgainstBots(t *testing.T) {
 		t.Fatal("the local seat never moved")
 	}
 	snap := s.Snapshot()
-	if len(snap.Log) < 5 || len(s.Moves()) == 0 {
-		t.Fatalf("log %d lines, %d moves", len(snap.Log), len(s.Moves()))
+	if len(snap.Log) < 5 || len(recorded(s)) == 0 {
+		t.Fatalf("log %d lines, %d moves", len(snap.Log), len(recorded(s)))
 	}
 	for _, l := range snap.Log {
 		if strings.Contains(l, " yes") || strings.Contains(l, "real") || strings.Contains(l, "pretend") {

@@ -178,8 +178,5 @@ func (g *Game) ChatFile() *chat.File {
 func (d *Seat) logLines() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.generic {
-		return len(d.glines)
-	}
-	return len(d.narr.Lines)
+	return len(d.narr.Lines())
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // ChecksFile, in a seat's state directory, keeps whom the seat checked at
-// night (a Mafia Commissar): the log carries a proven check, not its
+// night (a power that checks a seat's card, table.EffectCheck): the log carries a proven check, not its
 // target, so without it a restarted seat could not tell whom the answer
 // it opens is about. One line per check, written and synced before the
 // actions entry leaves the seat:

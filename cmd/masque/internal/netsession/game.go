@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
@@ -266,16 +265,12 @@ func (g *Game) Replayed() int { return g.restart }
 // Seat is the local seat.
 func (g *Game) Seat() int { return int(g.room.Seat()) }
 
-// Game is the roster's game (mascarade, mascarade2).
+// Game is the roster's game name.
 func (g *Game) Game() string { return g.seat.Game() }
 
 // PublishesKeys reports whether the table's roster has every seat publish
 // its card key at the end.
 func (g *Game) PublishesKeys() bool { return PublishesKeys(g.cfg.Store.Table().Roster) }
-
-// Moves implements the play screen's history (tui.History): every move so
-// far with the hidden swaps it caused, as everyone saw it.
-func (g *Game) Moves() []narrate.Moved { return g.seat.Moves() }
 
 // Names are the players' names by seat.
 func (g *Game) Names() []string { return g.names }
@@ -310,6 +305,7 @@ func (g *Game) Transcript() *ledger.Transcript {
 func (g *Game) Snapshot() session.Snapshot {
 	v := g.seat.View()
 	s := session.Snapshot{Seat: v.Seat, Names: v.Names, Rules: v.Rules, Memory: v.Memory, SwapBits: v.SwapBits, Log: v.Log, Known: v.Known, Opened: v.Opened,
+		Viewer: g.seat.game.Viewer(), Record: v.Record,
 		MyTurn: v.MyTurn, Over: v.Over, Entries: v.Entries, Private: v.Private, Night: v.Night, Decisions: v.Decisions, TableNight: v.TableNight,
 		CanLeave: v.CanLeave, Leaving: v.Leaving}
 	// Out of the game: its program may stop once every other seat holds

@@ -15,7 +15,7 @@ import (
 	"github.com/masque-games/masque/engine/table"
 )
 
-// A player of a game with leaving (games.Leaver: Mafia) may leave it for
+// A player of a game with leaving (games.Leaver) may leave it for
 // good while the others play on. The table takes entries only from the
 // seat it waits for, so the seat leaves at its next move (at once when
 // one is due): every living seat has a move each day (the vote), so that

@@ -13,13 +13,13 @@ import (
 	"github.com/masque-games/masque/engine/table"
 )
 
-// A game with secret night actions (Mafia) asks each living seat for an
+// A game with secret night actions (table.BodyActions) asks each living seat for an
 // actions entry every night (table.BodyActions). A bot's seat posts it at
 // once with its bot's choices (games.NightBot). A person's seat asks its
 // player for the target of each power its card holds (Decide); a seat
 // holding none posts by itself after the night's floor delay, or when
 // its player sleeps (Sleep), so that it does not tell the table at once
-// that it holds no power. docs/mafia.md §8 says what timing still tells.
+// that it holds no power. The game's docs say what timing still tells.
 
 // floorDelay is a night's delay for a seat without a power: between floor
 // and twice it, drawn from the seat's secrets and the entry's position,

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
 )
@@ -27,7 +27,7 @@ func TestRestartedSeatRemembers(t *testing.T) {
 		"Sasha peek Sasha.left\nAnna swap Anna.left Boris.left yes\n"
 	tr, anna, keys, sign := scriptedSeat(t, src, 0)
 
-	beliefs := func(bits map[uint64][]bool) narrate.Belief {
+	beliefs := func(bits map[uint64][]bool) masqview.Belief {
 		t.Helper()
 		d, err := NewSeat(SeatConfig{Seat: 0, Roster: tr.Roster, Sign: sign, Keys: keys, SwapBits: bits})
 		if err != nil {
@@ -45,7 +45,7 @@ func TestRestartedSeatRemembers(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := d.View()
-		s, ok := narrate.RulesOf(v.Rules)
+		s, ok := masqview.First().Of(v.Rules)
 		if !ok {
 			t.Fatal("no rules")
 		}
@@ -55,7 +55,8 @@ func TestRestartedSeatRemembers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return narrate.Beliefs(s, v.Memory, d.Moves(), v.SwapBits, 0)[left]
+		moves, _ := v.Record.([]masqview.Moved)
+		return masqview.Beliefs(s, v.Memory, moves, v.SwapBits, 0)[left]
 	}
 	bits := anna.SwapBits()
 	if len(bits) == 0 {

@@ -5,27 +5,24 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
-
-// MaxBotTurns stops bots that would play forever (in practice they finish
-// within a hundred turns).
-const MaxBotTurns = 1000
 
 // SeatConfig describes one seat's private side.
 type SeatConfig struct {
 	Seat   int
 	Roster *ledger.Roster
 	// Game binds the roster's game to the table; nil: the game the roster
-	// names (mascarade or mascarade2).
+	// names.
 	Game table.Game
 	Sign ed25519.PrivateKey
 	Keys table.SeatSecrets
@@ -94,10 +91,10 @@ type TurnMark struct {
 	Since time.Time
 }
 
-// Seat is one seat's replica and private side, at a table of either
-// edition of Mascarade. It satisfies p2p.Replica: after each applied entry
-// it records what its seat saw (table.Player.Observe), narrates
-// (narrate.Follower), and feeds a bot each completed step. Its Author
+// Seat is one seat's replica and private side, at a table of any game of
+// the registry. It satisfies p2p.Replica: after each applied entry it
+// records what its seat saw (table.Player.Observe), narrates (the game's
+// seatview.Narrator), and feeds a bot each completed step. Its Author
 // method is the seat's p2p.Author: the bot's or the player's move when the
 // table waits for one from this seat, else the automatic entry (deal coin,
 // shares, key).
@@ -110,7 +107,7 @@ type Seat struct {
 	moves  chan []byte // the player's submitted move bodies
 
 	mu      sync.Mutex
-	narr    narrate.Follower
+	narr    seatview.Narrator // the game's narration (games.Game.Viewer)
 	bot     games.Bot         // created at the deal
 	obs     games.Observation // what this seat learnt in the step in progress
 	swapBit bool              // the secret bit of this seat's last move
@@ -118,10 +115,7 @@ type Seat struct {
 	// turnSince is when the table started waiting for this seat's move.
 	turnSince time.Time
 	err       error // a local failure: this seat cannot follow its game
-	// generic: the game is not of the Mascarade family (generic.go).
-	generic  bool
-	botMoves int      // generic: the bot's moves so far
-	glines   []string // generic: the narration so far
+	botMoves  int   // the bot's moves so far
 
 	// night: Author waits for the player's night actions (myTurn is set
 	// too); chosen are the targets chosen so far, by power.
@@ -157,15 +151,18 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 		player.RememberCheckTarget(pos, target)
 	}
 	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
-		moves: make(chan []byte, 1), generic: !narrate.Narrates(g.Name()), leaving: cfg.Leaving}
+		moves: make(chan []byte, 1), leaving: cfg.Leaving}
+	you := engine.Seat(-1)
 	if !cfg.Bot {
 		// A person reads this narration: it speaks to them.
-		d.narr.SpeakTo(engine.Seat(cfg.Seat))
+		you = engine.Seat(cfg.Seat)
 	}
+	d.narr = g.Viewer().Narrator(you)
+	d.narr.Start(tab)
 	return d, nil
 }
 
-// Game is the roster's game name (mascarade, mascarade2).
+// Game is the roster's game name.
 func (d *Seat) Game() string { return d.game.Name() }
 
 // Next implements p2p.Replica.
@@ -193,8 +190,6 @@ func (d *Seat) ApplyVerified(e *ledger.Entry) error { return d.apply(e, d.tab.Ap
 
 func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error {
 	d.mu.Lock()
-	raw := d.tab.Rules()
-	prior, _ := narrate.RulesOf(raw)
 	_, kind, _ := d.tab.Expect()
 	mem := len(d.player.Memory)
 	wasRetired := d.tab.Retired(d.seat)
@@ -208,12 +203,7 @@ func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error 
 	var lines []string
 	if d.err == nil {
 		var err error
-		if d.generic {
-			lines, err = d.followGeneric(e, raw)
-		} else {
-			lines, err = d.follow(e, prior, kind, mem)
-		}
-		if err != nil {
+		if lines, err = d.follow(e, kind, mem); err != nil {
 			d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
 		}
 	}
@@ -241,30 +231,24 @@ func (d *Seat) Failure() error {
 }
 
 // follow updates the seat's memory, its bot's knowledge and the narration
-// after entry e (of the given kind) was applied; prior is the rules state
-// before it and mem the length of the memory before it. It returns the
-// narration's new lines.
-func (d *Seat) follow(e *ledger.Entry, prior narrate.Rules, kind table.BodyKind, mem int) ([]string, error) {
+// after entry e (of the given kind) was applied; mem is the length of the
+// memory before it. It returns the narration's new lines. d.mu is held.
+func (d *Seat) follow(e *ledger.Entry, kind table.BodyKind, mem int) ([]string, error) {
 	if err := d.player.Observe(d.tab); err != nil {
 		return nil, err
 	}
-	ev, err := d.narr.Follow(d.tab, e)
+	told, err := d.narr.Follow(d.tab, e)
 	if err != nil {
 		return nil, err
 	}
-	s, _ := narrate.RulesOf(d.tab.Rules())
-	if s == nil {
-		return ev.Lines, nil
+	if d.tab.Rules() == nil {
+		return told.Lines, nil
 	}
-	if prior == nil { // just dealt
-		if d.cfg.Bot {
-			bot, err := d.game.NewBot(s.Raw(), engine.Seat(d.seat), d.cfg.Seed)
-			if err != nil {
-				return nil, err
-			}
-			d.bot = bot
+	if d.bot == nil && d.cfg.Bot { // just dealt
+		if err := d.newBot(d.tab.Rules()); err != nil {
+			return nil, err
 		}
-		return ev.Lines, nil
+		return told.Lines, nil
 	}
 	switch kind {
 	case table.BodyMove:
@@ -283,13 +267,13 @@ func (d *Seat) follow(e *ledger.Entry, prior narrate.Rules, kind table.BodyKind,
 			}
 		}
 	}
-	if ev.Ended && ev.Step != nil && d.bot != nil {
+	if told.Step != nil && d.bot != nil {
 		o := d.obs
-		o.Effects, o.Facts = ev.Step.Effects, ev.Step.Facts
+		o.Effects, o.Facts = told.Step.Effects, told.Step.Facts
 		d.bot.Observe(o)
 		d.obs = games.Observation{}
 	}
-	return ev.Lines, nil
+	return told.Lines, nil
 }
 
 // Author is the seat's p2p.Author.
@@ -340,9 +324,6 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 	}
 	if d.cfg.Bot {
 		defer d.mu.Unlock()
-		if d.generic {
-			return d.genericBotMove()
-		}
 		return d.botMove()
 	}
 	if d.leaving {
@@ -395,42 +376,6 @@ func (d *Seat) Author(ctx context.Context, pos uint64) ([]byte, error) {
 		d.mu.Unlock()
 		return nil, ctx.Err()
 	}
-}
-
-// botMove returns the bot's move's body; d.mu is held.
-func (d *Seat) botMove() ([]byte, error) {
-	s, _ := narrate.RulesOf(d.tab.Rules())
-	if s == nil || d.bot == nil {
-		return nil, errors.New("a move is expected before the deal")
-	}
-	if s.Turn() > MaxBotTurns {
-		return nil, fmt.Errorf("the bots did not finish the game in %d turns", MaxBotTurns)
-	}
-	m, bits, ok := d.bot.Choose(s.Raw())
-	if !ok {
-		return nil, errors.New("the bot has no legal move")
-	}
-	swap := len(bits) > 0 && bits[0]
-	m.Seat = engine.Seat(d.seat)
-	_, effects, err := s.Apply(m)
-	if err != nil {
-		return nil, fmt.Errorf("the bot chose %s: %w", s.FormatMove(m), err)
-	}
-	var swaps []bool
-	for _, ef := range effects {
-		if ef.Kind == engine.EffectSwap {
-			swaps = append(swaps, swap)
-		}
-	}
-	d.swapBit = swap
-	body, err := d.player.MoveBody(d.tab, m, swaps)
-	if err != nil {
-		return nil, fmt.Errorf("move %s: %w", s.FormatMove(m), err)
-	}
-	if err := d.keepSwapBits(swaps); err != nil {
-		return nil, err
-	}
-	return body.MarshalBinary()
 }
 
 // Submit plays the seat's move m with the secret bits of the hidden swaps
@@ -504,6 +449,9 @@ type View struct {
 	// SwapBits are the secret bits of the seat's own hidden swaps.
 	SwapBits map[uint64][]bool
 	Log      []string
+	// Record is the public record the game's narrator kept
+	// (seatview.Narrator.Record), for the seat's view.
+	Record any
 	// Known is what the seat knows now, by slot (table.Player.Known).
 	Known map[engine.Slot]engine.Card
 	// Opened is every card, once every seat published its key at the end
@@ -537,10 +485,7 @@ func (d *Seat) View() View {
 	defer d.mu.Unlock()
 	v := View{Seat: d.seat, Rules: d.tab.Rules(), MyTurn: d.myTurn, TurnSince: d.turnSince, Entries: int(d.tab.Pos()),
 		Memory: append([]table.Sighting(nil), d.player.Memory...), SwapBits: d.player.SwapBits(),
-		Log: append([]string(nil), d.narr.Lines...), Known: d.player.Known(d.tab), Opened: d.tab.Opened()}
-	if d.generic {
-		v.Log = append([]string(nil), d.glines...)
-	}
+		Log: slices.Clone(d.narr.Lines()), Record: d.narr.Record(), Known: d.player.Known(d.tab), Opened: d.tab.Opened()}
 	if kn, ok := d.game.Table().(games.Knower); ok && v.Rules != nil {
 		v.Private = kn.Knowledge(v.Rules, d.player, d.tab)
 	}
@@ -563,15 +508,6 @@ func (d *Seat) View() View {
 	v.Leaving = d.leaving && !v.Retired
 	v.CanLeave = more && d.canLeave()
 	return v
-}
-
-// Moves returns every move so far with the hidden swaps it caused and the
-// cards it showed (public information: who and which slots, never whether
-// or what).
-func (d *Seat) Moves() []narrate.Moved {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return append([]narrate.Moved(nil), d.narr.Moves...)
 }
 
 // Table is the seat's replica (read it only when the room has stopped).

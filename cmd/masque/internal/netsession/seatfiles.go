@@ -18,7 +18,7 @@ import (
 )
 
 // ShufflesFile, in a seat's state directory, keeps where the seat's lone
-// shuffles (a Grimm player's shuffle of its own hidden hand) put the
+// shuffles (a player's shuffle of its own hidden hand) put the
 // cards it knew: the shuffle's proof hides its permutation and the log
 // does not carry it, so without it a restarted seat would no longer know
 // its hidden hand. One line per shuffle, written and synced before the
@@ -31,7 +31,8 @@ import (
 const ShufflesFile = "shuffles"
 
 // SealSaltFile, in a seat's state directory, holds the screen's salt for
-// sealed choices (view.Input.Salt: a Grimm Eavesdrop commitment), 32
+// sealed choices (seatview.Input.Salt: a commitment the seat opens
+// later), 32
 // random bytes, so that a restarted seat can still open what it sealed.
 // As secret as the seat's keys (mode 0600).
 const SealSaltFile = "sealsalt"

@@ -6,12 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/grimm/grimmview"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -85,10 +86,10 @@ func TestSealedChoiceSurvivesRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := func(salt [32]byte) view.Table {
+	build := func(salt [32]byte) seatview.Table {
 		t.Helper()
 		k := lt.Seats[0]
-		tv, ok := view.Build(view.Input{Rules: k.Replica.Rules(), Seat: 0, Names: []string{"Kristina", "Alexander", "Maria"},
+		tv, ok := seatview.Build(grimmview.Viewer{}, seatview.Input{Rules: k.Replica.Rules(), Seat: 0, Names: []string{"Kristina", "Alexander", "Maria"},
 			Known: k.Player.Known(k.Replica), MyTurn: true, Salt: salt})
 		if !ok || tv.Question == nil {
 			t.Fatalf("no question for Kristina: %+v", tv)
@@ -96,7 +97,7 @@ func TestSealedChoiceSurvivesRestart(t *testing.T) {
 		return tv
 	}
 	// Kristina seals the Evil Queen on the screen; Maria commits too.
-	var sealed *view.Choice
+	var sealed *seatview.Choice
 	for _, c := range build(salt).Question.Choices {
 		if strings.Contains(c.Words, "Evil Queen") && c.Move.Kind == grimm.KindCommit {
 			sealed = &c

@@ -112,8 +112,8 @@ var ErrFixedDeal = errors.New("the roster fixes the deal")
 //
 // Fixed deals are for scripted tables ('masque script', tests): the table
 // starts with the deal written in the options (the table options' Deal,
-// or a game's own options: Mafia's roles laid face up, a Grimm round's
-// cards), so over the network the host who wrote the roster would choose
+// or a game's own options, games.Rules.FixedDeal: roles laid face up, a
+// round's cards), so over the network the host who wrote the roster would choose
 // every player's card. A network table draws its deal from every player's
 // coins or shuffles; a roster that fixes any of it, in any game
 // ([games.DealFixed]), is refused with an error wrapping [ErrFixedDeal].
@@ -205,7 +205,7 @@ func checkKeys(tableID [16]byte, seat int, si ledger.SeatInfo) error {
 type HostConfig struct {
 	// Game is the game (a registry name; the registry's default when
 	// empty) and Setup its setup (nil: the default for the player count;
-	// for mascarade2 a scenario).
+	// a scenario, for a game that takes one).
 	Game  string
 	Setup games.Setup
 	// PublishKeys: every seat publishes its card key at the end (a roster

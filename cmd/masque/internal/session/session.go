@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -32,9 +33,12 @@ type Wait struct {
 
 // Snapshot is everything one seat may see now.
 type Snapshot struct {
-	Seat   int      // the local seat
-	Names  []string // by seat
-	Rules  engine.State
+	Seat  int      // the local seat
+	Names []string // by seat
+	Rules engine.State
+	// Viewer is the game's viewer (games.Game.Viewer): a screen builds
+	// the seat's view with it ([Snapshot.Input], seatview.Build).
+	Viewer seatview.Viewer
 	Memory []table.Sighting // what this seat has seen, and when
 	// Known is what this seat knows now, by slot (table.Player.Known):
 	// the cards it saw in slots that still hold them. A screen builds the
@@ -48,13 +52,17 @@ type Snapshot struct {
 	// position of its move's entry (table.Player.SwapBits).
 	SwapBits map[uint64][]bool
 	Log      []string // public narration, oldest first
-	Waiting  *Wait    // nil when it is this seat's turn or the game is over
-	MyTurn   bool     // a move by this seat is expected now
+	// Record is the public record the game's narrator kept of the table
+	// (seatview.Narrator.Record: the moves so far with the hidden swaps
+	// they caused, say), for the seat's view; nil when none.
+	Record  any
+	Waiting *Wait // nil when it is this seat's turn or the game is over
+	MyTurn  bool  // a move by this seat is expected now
 	// MyDeadline, when set, is when the others stop waiting for this
 	// seat's move (a timeout verdict naming it).
 	MyDeadline time.Time
 	// Private is what the seat knows privately beyond the cards it saw,
-	// in the game's own type (games.Knower: a Mafia seat's role, mates
+	// in the game's own type (games.Knower: a seat's role, mates
 	// and check results); nil for games without it.
 	Private any
 	// Night: the table waits for this seat's secret night actions (MyTurn
@@ -77,6 +85,15 @@ type Snapshot struct {
 	Entries                    int    // entries in the log so far
 }
 
+// Input is what the seat's view is built from (seatview.Input): the
+// snapshot's public state and the seat's own knowledge. A screen adds
+// its own salt (Input.Salt) before building the view.
+func (s Snapshot) Input() seatview.Input {
+	return seatview.Input{Rules: s.Rules, Seat: engine.Seat(s.Seat), Names: s.Names,
+		Known: s.Known, Opened: s.Opened, Memory: s.Memory, Log: s.Log, Record: s.Record, SwapBits: s.SwapBits,
+		MyTurn: s.MyTurn, Over: s.Over, Private: s.Private, Night: s.Night, Decisions: s.Decisions, TableNight: s.TableNight}
+}
+
 // Session is one seat at a running table.
 type Session interface {
 	// Snapshot returns the current view; safe for concurrent use.
@@ -93,7 +110,7 @@ type Session interface {
 }
 
 // Sealer is a Session that keeps the salt of the seat's sealed choices
-// (view.Input.Salt: a Grimm Eavesdrop commitment) where a restarted seat
+// (seatview.Input.Salt: a commitment the seat opens later) where a restarted seat
 // finds it again. A screen on a session without it draws a salt of its
 // own, which lives as long as the screen.
 type Sealer interface {
@@ -125,7 +142,7 @@ type Chatter interface {
 }
 
 // Actor is a Session at a table of a game with secret night actions
-// (Mafia's ballots and checks: table.BodyActions).
+// (ballots and checks: table.BodyActions).
 type Actor interface {
 	// Decide records the seat's target for power, one of the pending
 	// decisions; once every decision has a target the seat posts its
@@ -144,7 +161,7 @@ type Actor interface {
 const NightFloor = 4 * time.Second
 
 // Leaver is a Session at a table whose game lets a player leave for good
-// while the others play on (Mafia: the seat is eliminated and its role
+// while the others play on (games.Leaver: the seat is eliminated and its role
 // shown).
 type Leaver interface {
 	// Leave asks to leave. The seat leaves at its next move (at once when

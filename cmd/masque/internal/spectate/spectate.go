@@ -14,11 +14,11 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -30,10 +30,8 @@ var ErrSpectator = errors.New("a spectator cannot play")
 
 // Session follows a table for a spectator.
 type Session struct {
-	game    games.Rules
-	generic bool // the game is outside the Mascarade family (narrate.TellEntry)
-	follow  narrate.Follower
-	prev    engine.State // generic: the rules before the next entry
+	game games.Game
+	narr seatview.Narrator // the game's narration, speaking to nobody
 
 	mu      sync.Mutex
 	started bool
@@ -41,7 +39,7 @@ type Session struct {
 	rules   engine.State
 	opened  map[engine.Slot]engine.Card
 	lines   []string
-	moves   []narrate.Moved
+	record  any // the narrator's public record (seatview.Narrator.Record)
 	entries int
 	waiting *session.Wait
 	over    bool
@@ -52,8 +50,8 @@ type Session struct {
 }
 
 // New returns a spectator's session for a table of game g.
-func New(g games.Rules) *Session {
-	return &Session{game: g, generic: !narrate.Narrates(g.Name()), updates: make(chan struct{}, 1)}
+func New(g games.Game) *Session {
+	return &Session{game: g, narr: g.Viewer().Narrator(Seat), updates: make(chan struct{}, 1)}
 }
 
 // Follow records entry e, which t (the spectator's checked copy of the
@@ -62,26 +60,15 @@ func New(g games.Rules) *Session {
 func (s *Session) Follow(t *table.Table, e *ledger.Entry) error {
 	var lines []string
 	if !s.started {
-		if !s.generic {
-			lines = append(lines, s.follow.Start(t)...)
-		}
+		lines = append(lines, s.narr.Start(t)...)
 	}
 	if e != nil {
-		if s.generic {
-			l, err := narrate.TellEntry(s.game, t, e, s.prev, engine.Seat(Seat))
-			if err != nil {
-				return err
-			}
-			lines = append(lines, l...)
-		} else {
-			ev, err := s.follow.Follow(t, e)
-			if err != nil {
-				return err
-			}
-			lines = append(lines, ev.Lines...)
+		told, err := s.narr.Follow(t, e)
+		if err != nil {
+			return err
 		}
+		lines = append(lines, told.Lines...)
 	}
-	s.prev = t.Rules()
 	names := make([]string, 0, len(t.Roster().Seats))
 	for _, st := range t.Roster().Seats {
 		names = append(names, st.Name)
@@ -92,10 +79,7 @@ func (s *Session) Follow(t *table.Table, e *ledger.Entry) error {
 		w = &session.Wait{Seat: int(seat), Name: names[seat]}
 	}
 	opened := t.Opened()
-	var moves []narrate.Moved
-	if !s.generic {
-		moves = slices.Clone(s.follow.Moves)
-	}
+	record := s.narr.Record()
 	rules := t.Rules()
 	over := !more || rules != nil && rules.Next().Kind == engine.NeedNothing
 
@@ -104,8 +88,8 @@ func (s *Session) Follow(t *table.Table, e *ledger.Entry) error {
 	s.names, s.rules, s.opened, s.waiting, s.over = names, rules, opened, w, over
 	s.night = more && kind == table.BodyActions
 	s.lines = append(s.lines, lines...)
-	if moves != nil {
-		s.moves = moves
+	if record != nil {
+		s.record = record
 	}
 	s.entries = int(t.Pos())
 	s.mu.Unlock()
@@ -144,20 +128,13 @@ func (s *Session) Snapshot() session.Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	snap := session.Snapshot{Seat: Seat, Names: slices.Clone(s.names), Rules: s.rules, Opened: s.opened,
+		Viewer: s.game.Viewer(), Record: s.record,
 		Log: slices.Clone(s.lines), Over: s.over || s.closed, Verdict: s.verdict, Entries: s.entries, TableNight: s.night}
 	if s.waiting != nil && !snap.Over {
 		w := *s.waiting
 		snap.Waiting = &w
 	}
 	return snap
-}
-
-// Moves lists the moves so far with the hidden swaps they caused (public
-// information), for a screen that shows a swap.
-func (s *Session) Moves() []narrate.Moved {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.moves)
 }
 
 // Updates implements [session.Session]; it is closed by [Session.End].

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/view"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // A card whose name already says what it is is not labelled twice: the
@@ -12,11 +12,11 @@ import (
 // the Beast"; a hand opened at the end keeps its label.
 func TestCardsTextNoDoubleLabel(t *testing.T) {
 	for _, tc := range []struct {
-		cards []view.Card
+		cards []seatview.Card
 		want  string
 	}{
-		{[]view.Card{{Name: "bet on the Beast", Face: view.FaceUp, Note: "bet"}}, "bet on the Beast"},
-		{[]view.Card{{Name: "Crown", Face: view.FaceUp}, {Name: "Mirror", Face: view.FaceUp, Note: "hand"}, {Name: "Clock", Face: view.FaceUp, Note: "hand"}},
+		{[]seatview.Card{{Name: "bet on the Beast", Face: seatview.FaceUp, Note: "bet"}}, "bet on the Beast"},
+		{[]seatview.Card{{Name: "Crown", Face: seatview.FaceUp}, {Name: "Mirror", Face: seatview.FaceUp, Note: "hand"}, {Name: "Clock", Face: seatview.FaceUp, Note: "hand"}},
 			"Crown, hand: Mirror, Clock"},
 	} {
 		got := cardsText(tc.cards)

@@ -10,9 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // On a small terminal the seats of a crowded Mafia table are drawn in
@@ -101,8 +101,8 @@ func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
 // the seat knows after the names.
 func TestSeatGridLegendFits(t *testing.T) {
 	m := Model{st: newStyles(true), width: 80, height: 24}
-	m.tv = &view.Table{Seats: []view.Seat{
-		{Name: "ann", You: true, Attrs: []view.Attr{{Name: "vote", Value: "bob"}}, Brief: "Mafioso"},
+	m.tv = &seatview.Table{Seats: []seatview.Seat{
+		{Name: "ann", You: true, Attrs: []seatview.Attr{{Name: "vote", Value: "bob"}}, Brief: "Mafioso"},
 		{Name: "bob", Turn: true}, {Name: "cat", Brief: "out: Civilian"}, {Name: "dan"}, {Name: "eve"}, {Name: "fox"}, {Name: "gus"},
 	}}
 	var b strings.Builder
@@ -121,12 +121,12 @@ func TestSeatGridLegendFits(t *testing.T) {
 // in columns: never two names side by side that read as a pair.
 func TestSeatGridVotesInWords(t *testing.T) {
 	m := Model{st: newStyles(true), width: 80, height: 24}
-	vote := func(whom string) []view.Attr {
-		return []view.Attr{{Name: "vote", Value: whom, Words: "votes for " + whom}}
+	vote := func(whom string) []seatview.Attr {
+		return []seatview.Attr{{Name: "vote", Value: whom, Words: "votes for " + whom}}
 	}
-	m.tv = &view.Table{Seats: []view.Seat{
+	m.tv = &seatview.Table{Seats: []seatview.Seat{
 		{Name: "Anna", You: true, Attrs: vote("Boris"), Brief: "Civilian"}, {Name: "Boris", Attrs: vote("Sasha")},
-		{Name: "Sasha", Attrs: []view.Attr{{Name: "vote", Value: "abstains", Words: "abstains"}}}, {Name: "Dima", Attrs: vote("Anna")},
+		{Name: "Sasha", Attrs: []seatview.Attr{{Name: "vote", Value: "abstains", Words: "abstains"}}}, {Name: "Dima", Attrs: vote("Anna")},
 		{Name: "Egor", Turn: true}, {Name: "Fedya"}, {Name: "Gosha"}, {Name: "Katya"}, {Name: "Lena"}, {Name: "Misha"}, {Name: "Nina"}, {Name: "Oleg"},
 	}}
 	var b strings.Builder

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/masque-games/masque/engine/seatview"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -51,7 +52,7 @@ func checkSecrets(t *testing.T, m Model, ls *localsession.Session, me int, v str
 		}
 		vs := m.tv.Seats[p]
 		for _, c := range vs.Cards {
-			if c.Face == 2 || (c.Face == 0 && c.Name != "") {
+			if c.Face == seatview.KnownToYou || (c.Face == seatview.FaceDown && c.Name != "") {
 				t.Fatalf("seat %d's view shows %s's card %+v", me, vs.Name, c)
 			}
 		}

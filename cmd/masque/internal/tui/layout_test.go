@@ -8,10 +8,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -28,7 +28,7 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}, {200, 60}} {
 		m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 		m = step(t, m, tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-		m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+		m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 		v := m.View()
 		if strings.HasSuffix(v, "\n") {
 			t.Errorf("%dx%d: the view ends in a newline: the terminal scrolls the title off", sz[0], sz[1])
@@ -59,7 +59,7 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 	// pgup scrolls the log back, pgdown forward.
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 30})
-	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 	m, _ = press(t, m, "pgup")
 	if !strings.Contains(m.View(), "Log (scrolled back") {
 		t.Errorf("pgup does not scroll the log:\n%s", m.View())
@@ -72,7 +72,7 @@ func TestLayoutThirteenPlayers(t *testing.T) {
 
 type played1 struct {
 	snap  session.Snapshot
-	moves []narrate.Moved
+	moves []masqview.Moved
 }
 
 // scriptplay1Run plays a 1st-edition script through the real stack and
@@ -88,7 +88,7 @@ func scriptplay1Run(t *testing.T, src string) (*played1, error) {
 	if err != nil {
 		return nil, err
 	}
-	var f narrate.Follower
+	f := masqview.First().Follower()
 	f.Start(rt)
 	for _, e := range tr.Entries {
 		if err := rt.Apply(e); err != nil {
@@ -120,7 +120,7 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 	snap, moves := lt.snap, lt.moves
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 	m, _ = press(t, m, "enter") // the swaps
 	page := regexp.MustCompile(`page (\d+) of (\d+)`)
 	pg := page.FindStringSubmatch(m.View())
@@ -140,7 +140,7 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 	// The log, at a size that leaves it room.
 	m = New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 	m = step(t, m, tea.WindowSizeMsg{Width: 100, Height: 44})
-	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 	m, _ = press(t, m, "pgup")
 	before := m.logView.YOffset
 	if before == 0 && m.logView.TotalLineCount() > m.logView.Height+5 {
@@ -148,7 +148,7 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 	}
 	more := snap
 	more.Log = append(append([]string(nil), snap.Log...), "turn 9  a new line", "turn 9  another")
-	m = step(t, m, SnapshotMsg{Snap: more, Moves: moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(more, moves), At: t0})
 	if m.logView.YOffset != before {
 		t.Errorf("a new entry moved the scrolled-back log from %d to %d", before, m.logView.YOffset)
 	}
@@ -159,7 +159,7 @@ func TestLogScrollAndPagedChoices(t *testing.T) {
 		t.Errorf("pgdown to the bottom does not show the newest line:\n%s", m.View())
 	}
 	more.Log = append(more.Log, "turn 10  the newest")
-	m = step(t, m, SnapshotMsg{Snap: more, Moves: moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(more, moves), At: t0})
 	if !strings.Contains(m.View(), "the newest") {
 		t.Errorf("back at the bottom, the log does not follow new lines:\n%s", m.View())
 	}
@@ -178,7 +178,7 @@ func TestLayoutKeepsTheLogAt80x24(t *testing.T) {
 	}
 	m := New(&fakeSession{snap: lt.snap, upd: make(chan struct{})}, Options{NoColor: true})
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = step(t, m, SnapshotMsg{Snap: lt.snap, Moves: lt.moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(lt.snap, lt.moves), At: t0})
 	v := m.View()
 	lines := strings.Split(v, "\n")
 	if len(lines) > 24 {

@@ -16,7 +16,6 @@ import (
 type leaverSession struct {
 	*localsession.Session
 	asked        int
-	edit         func(*session.Snapshot)
 	leaving, out bool
 	refuse       error
 }

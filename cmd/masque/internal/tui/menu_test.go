@@ -10,11 +10,11 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // decide plays one decision on the 80x24 screen m, choosing at random
@@ -103,16 +103,16 @@ func TestMascaradeOwnKnownCard(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Anna's turn: she swapped Boris's Widow in for real.
-	tv := func(seat int) *view.Table {
+	tv := func(seat int) *seatview.Table {
 		snap := lt.snap
 		snap.Seat = seat
 		m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{NoColor: true})
 		m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 40})
-		m = step(t, m, SnapshotMsg{Snap: snap, Moves: lt.moves, At: t0})
+		m = step(t, m, SnapshotMsg{Snap: recorded(snap, lt.moves), At: t0})
 		return m.tv
 	}
 	anna := tv(0)
-	var own, boris view.Card
+	var own, boris seatview.Card
 	for _, s := range anna.Seats {
 		switch s.Name {
 		case "Anna":
@@ -121,10 +121,10 @@ func TestMascaradeOwnKnownCard(t *testing.T) {
 			boris = s.Cards[0]
 		}
 	}
-	if own.Face != view.KnownToYou || own.Name != "Widow" {
+	if own.Face != seatview.KnownToYou || own.Name != "Widow" {
 		t.Errorf("Anna's own card %+v, want the Widow known to her", own)
 	}
-	if boris.Face != view.FaceDown || boris.Name != "" {
+	if boris.Face != seatview.FaceDown || boris.Name != "" {
 		t.Errorf("Boris's card in Anna's view %+v, want face down", boris)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/view/nightlogtest"
+	"github.com/masque-games/masque/cmd/masque/internal/nightlogtest"
 )
 
 // TestNightChoiceLogSaysNothing performs the log-file attack: whoever

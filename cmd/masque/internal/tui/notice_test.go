@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/view"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // A notice's title and its text read as one line: a colon after a title
@@ -18,7 +18,7 @@ func TestNoticeTitleAndText(t *testing.T) {
 		{"Vote today?", "0 of 6 answered", "Vote today? 0 of 6 answered"},
 		{"Claim", "Anna claims to be the King", "Claim: Anna claims to be the King"},
 	} {
-		m.tv = &view.Table{Notices: []view.Notice{{Title: c.title, Text: c.text}}}
+		m.tv = &seatview.Table{Notices: []seatview.Notice{{Title: c.title, Text: c.text}}}
 		var b strings.Builder
 		m.viewNotices(&b)
 		if got := strings.TrimSpace(b.String()); got != c.want {

@@ -9,9 +9,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // At a finished table of The Grimm Masquerade whose players published
@@ -86,7 +86,7 @@ func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
 				if c.Note != "hand" {
 					continue
 				}
-				if c.Face != view.FaceUp || c.Name == "" {
+				if c.Face != seatview.FaceUp || c.Name == "" {
 					t.Errorf("seed %d: %s's hidden hand at the end, keys published: %+v, want face up", seed, s.Name(p), c)
 				}
 				got = append(got, c.Name)
@@ -115,19 +115,23 @@ func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
 // Slipper, Treats, Glass Slipper" (a line more at 80 columns, and hard to
 // count) where "Disguise ×2, Glass Slipper ×2, Treats" says the same.
 func TestCardsTextCountsEqualCards(t *testing.T) {
-	up := func(name, note string) view.Card { return view.Card{Name: name, Face: view.FaceUp, Note: note} }
-	known := func(name, note string) view.Card { return view.Card{Name: name, Face: view.KnownToYou, Note: note} }
+	up := func(name, note string) seatview.Card {
+		return seatview.Card{Name: name, Face: seatview.FaceUp, Note: note}
+	}
+	known := func(name, note string) seatview.Card {
+		return seatview.Card{Name: name, Face: seatview.KnownToYou, Note: note}
+	}
 	for _, tc := range []struct {
 		name  string
-		cards []view.Card
+		cards []seatview.Card
 		want  string
 	}{
-		{"items", []view.Card{up("Crown", ""), up("Mirror", ""), up("Crown", "")}, "Crown ×2, Mirror"},
-		{"opened hand", []view.Card{up("Disguise", "hand"), up("Disguise", "hand"), up("Glass Slipper", "hand"), up("Treats", "hand"), up("Glass Slipper", "hand")},
+		{"items", []seatview.Card{up("Crown", ""), up("Mirror", ""), up("Crown", "")}, "Crown ×2, Mirror"},
+		{"opened hand", []seatview.Card{up("Disguise", "hand"), up("Disguise", "hand"), up("Glass Slipper", "hand"), up("Treats", "hand"), up("Glass Slipper", "hand")},
 			"hand: Disguise ×2, Glass Slipper ×2, Treats"},
-		{"own hand", []view.Card{known("Mirror", "hand"), known("Clock", "hand"), known("Mirror", "hand")}, "your hand (only you know): Mirror ×2, Clock"},
-		{"items and an opened hand", []view.Card{up("Spindle", ""), up("Crown", "hand"), up("Crown", "hand")}, "Spindle, hand: Crown ×2"},
-		{"face down", []view.Card{{Face: view.FaceDown, Note: "hand"}, {Face: view.FaceDown, Note: "hand"}}, "2 face-down hand cards"},
+		{"own hand", []seatview.Card{known("Mirror", "hand"), known("Clock", "hand"), known("Mirror", "hand")}, "your hand (only you know): Mirror ×2, Clock"},
+		{"items and an opened hand", []seatview.Card{up("Spindle", ""), up("Crown", "hand"), up("Crown", "hand")}, "Spindle, hand: Crown ×2"},
+		{"face down", []seatview.Card{{Face: seatview.FaceDown, Note: "hand"}, {Face: seatview.FaceDown, Note: "hand"}}, "2 face-down hand cards"},
 	} {
 		if got := cardsText(tc.cards); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)

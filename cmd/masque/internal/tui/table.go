@@ -10,25 +10,22 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
-	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// This file draws a [view.Table], the game-neutral view model of what
-// the seat may see, for every game (Mascarade of either edition, The
-// Grimm Masquerade). It knows nothing of a game's rules: the builder
-// decides what the seat sees, this file how it looks.
+// This file draws a [seatview.Table], the game-neutral view model of what
+// the seat may see, for every game. It knows nothing of a game's rules:
+// the game's viewer decides what the seat sees, this file how it looks.
 
 // buildView returns the view of the last snapshot, escaped for the
 // terminal, or nil when there is none yet (or no game draws it).
-func (m Model) buildView() *view.Table {
+func (m Model) buildView() *seatview.Table {
 	if m.snap.Rules == nil {
 		return nil
 	}
-	t, ok := view.Build(view.Input{Rules: m.snap.Rules, Seat: engine.Seat(m.snap.Seat), Names: m.snap.Names,
-		Known: m.snap.Known, Opened: m.snap.Opened, Memory: m.snap.Memory, Log: m.snap.Log, Moves: m.moves, SwapBits: m.swapBits(),
-		MyTurn: m.snap.MyTurn, Over: m.snap.Over, Salt: m.salt,
-		Private: m.snap.Private, Night: m.snap.Night, Decisions: m.snap.Decisions, TableNight: m.snap.TableNight})
+	in := m.snap.Input()
+	in.SwapBits, in.Salt = m.swapBits(), m.salt
+	t, ok := seatview.Build(m.snap.Viewer, in)
 	if !ok {
 		return nil
 	}
@@ -38,39 +35,39 @@ func (m Model) buildView() *view.Table {
 
 // safeTable escapes every string of a view (termsafe): names come from
 // the roster, which peers wrote, and the view quotes them everywhere.
-func safeTable(t view.Table) view.Table {
+func safeTable(t seatview.Table) seatview.Table {
 	e := termsafe.String
 	t.Game, t.Status, t.Waiting, t.Outcome = e(t.Game), e(t.Status), e(t.Waiting), e(t.Outcome)
 	t.Result, t.Memory, t.Log, t.Notes = termsafe.Strings(t.Result), termsafe.Strings(t.Memory), termsafe.Strings(t.Log), termsafe.Strings(t.Notes)
-	card := func(cs []view.Card) []view.Card {
-		out := make([]view.Card, len(cs))
+	card := func(cs []seatview.Card) []seatview.Card {
+		out := make([]seatview.Card, len(cs))
 		for i, c := range cs {
-			out[i] = view.Card{Name: e(c.Name), Face: c.Face, Note: e(c.Note), Place: e(c.Place)}
+			out[i] = seatview.Card{Name: e(c.Name), Face: c.Face, Note: e(c.Note), Place: e(c.Place)}
 		}
 		return out
 	}
-	attrs := func(as []view.Attr) []view.Attr {
-		out := make([]view.Attr, len(as))
+	attrs := func(as []seatview.Attr) []seatview.Attr {
+		out := make([]seatview.Attr, len(as))
 		for j, a := range as {
-			out[j] = view.Attr{Name: e(a.Name), Value: e(a.Value), Words: e(a.Words)}
+			out[j] = seatview.Attr{Name: e(a.Name), Value: e(a.Value), Words: e(a.Words)}
 		}
 		return out
 	}
 	t.Counters = attrs(t.Counters)
-	seats := make([]view.Seat, len(t.Seats))
+	seats := make([]seatview.Seat, len(t.Seats))
 	for i, s := range t.Seats {
 		s.Name, s.Status, s.Moved, s.Tokens, s.Cards = e(s.Name), e(s.Status), e(s.Moved), termsafe.Strings(s.Tokens), card(s.Cards)
 		s.Attrs = attrs(s.Attrs)
 		seats[i] = s
 	}
 	t.Seats = seats
-	areas := make([]view.Area, len(t.Areas))
+	areas := make([]seatview.Area, len(t.Areas))
 	for i, a := range t.Areas {
 		a.Name, a.Note, a.Words, a.Cards = e(a.Name), e(a.Note), e(a.Words), card(a.Cards)
 		areas[i] = a
 	}
 	t.Areas = areas
-	notices := make([]view.Notice, len(t.Notices))
+	notices := make([]seatview.Notice, len(t.Notices))
 	for i, n := range t.Notices {
 		n.Title, n.Text, n.Window = e(n.Title), e(n.Text), e(n.Window)
 		notices[i] = n
@@ -79,16 +76,16 @@ func safeTable(t view.Table) view.Table {
 	if q := t.Question; q != nil {
 		nq := *q
 		nq.Text = e(q.Text)
-		nq.Choices = make([]view.Choice, len(q.Choices))
+		nq.Choices = make([]seatview.Choice, len(q.Choices))
 		for i, c := range q.Choices {
 			c.Words, c.Confirm, c.Steps = e(c.Words), e(c.Confirm), termsafe.Strings(c.Steps)
 			nq.Choices[i] = c
 		}
 		t.Question = &nq
 	}
-	help := make([]view.Section, len(t.Help))
+	help := make([]seatview.Section, len(t.Help))
 	for i, h := range t.Help {
-		help[i] = view.Section{Title: e(h.Title), Lines: termsafe.Strings(h.Lines)}
+		help[i] = seatview.Section{Title: e(h.Title), Lines: termsafe.Strings(h.Lines)}
 	}
 	t.Help = help
 	return t
@@ -100,7 +97,7 @@ func safeTable(t view.Table) view.Table {
 // knows grouped by what they are ("your hand (only you know): Mirror,
 // Clock"), equal ones counted in each group, face-down ones counted ("3
 // face-down hand cards").
-func cardsText(cs []view.Card) string {
+func cardsText(cs []seatview.Card) string {
 	var up, open, known, down []string
 	count := map[string]int{}
 	opened := map[string][]string{}
@@ -108,17 +105,17 @@ func cardsText(cs []view.Card) string {
 	downs := map[string]int{}
 	for _, c := range cs {
 		switch {
-		case c.Face == view.FaceUp && c.Note != "":
+		case c.Face == seatview.FaceUp && c.Note != "":
 			if len(opened[c.Note]) == 0 {
 				open = append(open, c.Note)
 			}
 			opened[c.Note] = append(opened[c.Note], c.Name)
-		case c.Face == view.FaceUp:
+		case c.Face == seatview.FaceUp:
 			if count[c.Name] == 0 {
 				up = append(up, c.Name)
 			}
 			count[c.Name]++
-		case c.Face == view.KnownToYou:
+		case c.Face == seatview.KnownToYou:
 			if len(mine[c.Note]) == 0 {
 				known = append(known, c.Note)
 			}
@@ -196,7 +193,7 @@ func countedNames(names []string) []string {
 // seatRowText is a seat's row after the name: its attributes, its
 // status, the cards in front of it, whether it must answer and where it
 // sits when moved.
-func seatRowText(s view.Seat) string {
+func seatRowText(s seatview.Seat) string {
 	var attrs []string
 	for _, a := range s.Attrs {
 		if a.Words != "" {
@@ -215,14 +212,14 @@ func seatRowText(s view.Seat) string {
 	// A card told apart by its place is named by it ("cards: 1, 2"); a
 	// single face-down card with nothing to say about it goes without
 	// saying; the character (or role) a status tells is not repeated.
-	var rest []view.Card
+	var rest []seatview.Card
 	var places []string
 	for _, c := range s.Cards {
 		switch {
-		case c.Place != "" && c.Face != view.FaceUp:
+		case c.Place != "" && c.Face != seatview.FaceUp:
 			places = append(places, c.Place)
 		case c.Note == "character" || c.Note == "your character", c.Note == "role" || c.Note == "your role":
-		case c.Face == view.FaceDown && c.Note == "":
+		case c.Face == seatview.FaceDown && c.Note == "":
 		default:
 			rest = append(rest, c)
 		}
@@ -280,7 +277,7 @@ func (m Model) viewTopTable() (string, bool) {
 		m.viewSeatGrid(&b)
 	} else {
 		// The names in a column as wide as the longest.
-		nameOf := func(s view.Seat) string {
+		nameOf := func(s seatview.Seat) string {
 			if s.You {
 				return s.Name + " (you)"
 			}
@@ -356,8 +353,8 @@ func (m Model) viewTopTable() (string, bool) {
 }
 
 // viewSeatGrid draws the seats in columns, each with its first attribute
-// (coins) and its status in a few words (Mafia's "out: Civilian", "your
-// mate"): "▶" marks whose turn it is, "←" who must answer.
+// (coins) and its status in a few words (seatview.Seat.Brief: "out:
+// Civilian", "your mate"): "▶" marks whose turn it is, "←" who must answer.
 func (m Model) viewSeatGrid(b *strings.Builder) {
 	width := m.width
 	if width <= 0 {
@@ -464,8 +461,8 @@ func (m Model) viewNotices(b *strings.Builder) {
 		case n.Window == "":
 		case n.Yours:
 			left := ""
-			if m.window >= 0 {
-				d := max(0, m.deadline.Sub(m.now))
+			if deadline, ok := m.window.Deadline(); ok {
+				d := max(0, deadline.Sub(m.now))
 				left = fmt.Sprintf(" (%ds left, then you pass)", int((d+time.Second-1)/time.Second))
 			}
 			b.WriteString(m.st.warn.Render(n.Window+left) + "\n")

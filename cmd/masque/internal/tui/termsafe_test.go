@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 )
 
 // evil are terminal attacks a peer can put in the text it controls: clear
@@ -19,7 +19,7 @@ var evil = []string{"\x1b[2J", "\x1b]8;;https://evil.example\x1b\\", "\x1b]52;c;
 
 // evilNames are rules whose player names (and so slot names and move
 // texts) carry the attacks: a roster from a program that does not check.
-type evilNames struct{ narrate.Rules }
+type evilNames struct{ masqview.Rules }
 
 func (e evilNames) Name(p engine.Seat) string {
 	return e.Rules.Name(p) + evil[int(p)%len(evil)]
@@ -35,7 +35,7 @@ func (e evilNames) FormatMove(m engine.Move) string { return e.Rules.FormatMove(
 // sequences. None may reach the terminal raw; each shows escaped.
 func TestScreenEscapesPeerText(t *testing.T) {
 	s := stateAfter(t, "Anna swap Boris yes\n")
-	rules, _ := narrate.RulesOf(s)
+	rules, _ := rulesOf(s)
 	for _, c := range []struct {
 		seat int
 		over bool

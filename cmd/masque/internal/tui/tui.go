@@ -1,6 +1,7 @@
 // Package tui is the play screen: one seat at a running table, drawn with
 // Bubble Tea from the game-neutral view model of what the seat may see
-// (cmd/masque/internal/view: one place decides, the screen draws): the
+// (engine/seatview, which the game's viewer fills: one place decides, the
+// screen draws): the
 // seats in the order they sit (the 2nd edition's Puppeteer moves players
 // between chairs) with what is public about them, the shared areas (the
 // centre, the portraits, the decks), what the table is in the middle of
@@ -34,19 +35,11 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
-
-// History is implemented by sessions that list the moves so far with the
-// hidden swaps they caused (public information). With it the memory panel
-// tells which swaps since a sighting could have moved the card.
-type History interface {
-	Moves() []narrate.Moved
-}
 
 // Options set up the screen.
 type Options struct {
@@ -67,10 +60,9 @@ type Options struct {
 type (
 	// SnapshotMsg carries a new view of the table, taken at At.
 	SnapshotMsg struct {
-		Snap  session.Snapshot
-		Moves []narrate.Moved
-		Chat  []session.ChatLine // the table chat so far (a session.Chatter's)
-		At    time.Time
+		Snap session.Snapshot
+		Chat []session.ChatLine // the table chat so far (a session.Chatter's)
+		At   time.Time
 	}
 	// TickMsg is the clock.
 	TickMsg time.Time
@@ -95,10 +87,9 @@ type Model struct {
 	log  *slog.Logger
 	st   styles
 
-	snap  session.Snapshot
-	moves []narrate.Moved
-	have  bool
-	now   time.Time
+	snap session.Snapshot
+	have bool
+	now  time.Time
 
 	width, height int
 
@@ -126,23 +117,21 @@ type Model struct {
 	// the same reason.
 	compact bool
 
-	window   int // the Entries of the response window the deadline is for, or -1
-	deadline time.Time
-	passed   int // the window the screen passed in automatically
+	window seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
 
 	mySwaps map[uint64]bool // the local seat's secret bits, by entry
 	rung    int             // the entry count of the last decision the bell rang for
 	warned  int             // the entry count of the last decision warned of its deadline
 	quit    bool
 
-	tv    *view.Table   // the view of the last snapshot (table.go), nil before the deal
-	picks []view.Choice // the choices on offer, as m.legal
+	tv    *seatview.Table   // the view of the last snapshot (table.go), nil before the deal
+	picks []seatview.Choice // the choices on offer, as m.legal
 	// path is the steps taken into a menu of choices in steps
-	// (view.Menu); menu is what it offers there, as m.labels.
+	// (seatview.Menu); menu is what it offers there, as m.labels.
 	path []string
-	menu []view.MenuItem
-	ask  *view.Choice // a choice waiting for its confirmation (or, if Secret, its secret bit)
-	salt [32]byte     // seals the seat's sealed choices (view.Input.Salt)
+	menu []seatview.MenuItem
+	ask  *seatview.Choice // a choice waiting for its confirmation (or, if Secret, its secret bit)
+	salt [32]byte         // seals the seat's sealed choices (seatview.Input.Salt)
 
 	// The table chat, at a networked table (the session is a
 	// session.Chatter): its messages, each with the log's length when
@@ -187,7 +176,7 @@ func New(sess session.Session, opts Options) Model {
 		lg.Error("salt", "err", err)
 	}
 	chatter, _ := sess.(session.Chatter)
-	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: -1, passed: -1,
+	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: seatview.NewAnswerWindow(),
 		chatter: chatter, chatIn: newChatInput(st),
 		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
@@ -207,9 +196,6 @@ func Run(sess session.Session, opts Options, in io.Reader, out io.Writer) (Model
 // Snapshot takes a view of sess now.
 func Snapshot(sess session.Session) SnapshotMsg {
 	msg := SnapshotMsg{Snap: sess.Snapshot(), At: time.Now()}
-	if h, ok := sess.(History); ok {
-		msg.Moves = h.Moves()
-	}
 	if c, ok := sess.(session.Chatter); ok {
 		msg.Chat = c.ChatLog()
 	}
@@ -363,7 +349,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	old := m.snap
-	m.snap, m.moves, m.have = sanitize(msg.Snap), msg.Moves, true
+	m.snap, m.have = sanitize(msg.Snap), true
 	m.noteChat(msg.Chat)
 	if m.now.IsZero() || msg.At.After(m.now) {
 		m.now = msg.At
@@ -392,13 +378,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		// snapshot of its own, after the entry that opened it.
 		m.openMenu(nil, "")
 	}
-	if q := m.question(); q != nil && q.Window && m.opts.ChallengeWindow > 0 {
-		if m.window != m.snap.Entries {
-			m.window, m.deadline = m.snap.Entries, msg.At.Add(m.opts.ChallengeWindow)
-		}
-	} else {
-		m.window = -1
-	}
+	m.window.Update(m.question(), m.snap.Entries, msg.At, m.opts.ChallengeWindow)
 	if m.snap.MyTurn && !m.snap.Over && m.opts.Bell != nil && m.rung != m.snap.Entries {
 		m.rung = m.snap.Entries
 		return m, tea.Batch(waitUpdate(m.sess), ring(m.opts.Bell))
@@ -407,7 +387,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 }
 
 // question is the question the seat must answer now, or nil.
-func (m Model) question() *view.Question {
+func (m Model) question() *seatview.Question {
 	if !m.snap.MyTurn || m.tv == nil {
 		return nil
 	}
@@ -416,23 +396,16 @@ func (m Model) question() *view.Question {
 
 // passChoice is the index of the choice that lets the decision go (a
 // pass), or -1.
-func (m Model) passChoice() int {
-	for i, c := range m.picks {
-		if c.Pass {
-			return i
-		}
-	}
-	return -1
-}
+func (m Model) passChoice() int { return seatview.PassIndex(m.picks) }
 
 // autoPass passes when the challenge window ran out.
 func (m *Model) autoPass() tea.Cmd {
-	if m.window < 0 || m.passed == m.window || m.busy || !m.snap.MyTurn || m.now.Before(m.deadline) {
+	if m.busy || !m.snap.MyTurn || !m.window.Due(m.now) {
 		return nil
 	}
 	if i := m.passChoice(); i >= 0 {
 		m.status = "time is up: you pass"
-		m.passed = m.window
+		m.window.Passed()
 		return m.submit(m.picks[i].Move, nil)
 	}
 	return nil
@@ -445,7 +418,7 @@ func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
 
 // submitNight gives a secret night choice to the session
 // (session.Actor): a target for a power, or sleep.
-func (m *Model) submitNight(n view.Night) tea.Cmd {
+func (m *Model) submitNight(n seatview.Night) tea.Cmd {
 	sess, pos := m.sess, m.snap.Entries
 	// The log file is not secret: it says that a choice was made, never
 	// what (a target, or sleep: that alone tells a civilian from a power
@@ -530,20 +503,24 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	if m.ask != nil {
 		c := *m.ask
+		answer := ""
 		switch {
-		case key.Matches(k, keys.Yes) && c.Secret:
-			m.ask = nil
-			return m.submitting(m.submit(c.Move, []bool{true}))
-		case key.Matches(k, keys.No) && c.Secret:
-			m.ask = nil
-			return m.submitting(m.submit(c.Move, []bool{false}))
 		case key.Matches(k, keys.Yes):
-			m.ask = nil
-			return m.submitting(m.submit(c.Move, nil))
+			answer = seatview.Yes
+		case key.Matches(k, keys.No) && c.Secret:
+			answer = seatview.No
 		case key.Matches(k, keys.No, keys.Back):
 			m.ask = nil
+			return m, nil
+		default:
+			return m, nil
 		}
-		return m, nil
+		m.ask = nil
+		p, err := c.Play(answer)
+		if err != nil || p.Skip {
+			return m, nil
+		}
+		return m.submitting(m.submit(p.Move, p.Bits))
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
@@ -588,7 +565,11 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.ask = &c
 			return m, nil
 		}
-		return m.submitting(m.submit(c.Move, nil))
+		p, err := c.Play("")
+		if err != nil || p.Skip {
+			return m, nil
+		}
+		return m.submitting(m.submit(p.Move, p.Bits))
 	}
 	return m, nil
 }
@@ -880,9 +861,7 @@ func (m Model) logLines(width int) []string {
 	c := 0
 	chat := func(upTo int) {
 		for ; c < len(m.chat) && m.chatAt[c] <= upTo; c++ {
-			for _, w := range wrap(m.chatLine(m.chat[c]), width, 6) {
-				l = append(l, w)
-			}
+			l = append(l, wrap(m.chatLine(m.chat[c]), width, 6)...)
 		}
 	}
 	for i, x := range m.tv.Log {
@@ -988,10 +967,10 @@ func (m Model) leaveGame() (tea.Model, tea.Cmd) {
 // LeaveMsg reports a refused request to leave the game.
 type LeaveMsg struct{ Err error }
 
-// openMenu shows the menu of the choices at path (view.Menu), with the
+// openMenu shows the menu of the choices at path (seatview.Menu), with the
 // cursor on the step named at, or on the first line.
 func (m *Model) openMenu(path []string, at string) {
-	m.menu, m.path = view.Menu(m.picks, path)
+	m.menu, m.path = seatview.Menu(m.picks, path)
 	m.labels = nil
 	sel := 0
 	for i, it := range m.menu {
@@ -1009,7 +988,7 @@ func (m *Model) openMenu(path []string, at string) {
 // step it leaves.
 func (m *Model) menuBack() {
 	for n := len(m.path) - 1; n >= 0; n-- {
-		if _, p := view.Menu(m.picks, m.path[:n]); len(p) <= n {
+		if _, p := seatview.Menu(m.picks, m.path[:n]); len(p) <= n {
 			m.openMenu(m.path[:n], m.path[n])
 			return
 		}

@@ -5,12 +5,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -30,7 +30,7 @@ const (
 // table's) and follows the log as a session does.
 type played2 struct {
 	lt     *local.Table
-	follow narrate.Follower
+	follow *masqview.Follower
 }
 
 func play2(t *testing.T, lines string) *played2 {
@@ -39,7 +39,7 @@ func play2(t *testing.T, lines string) *played2 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &played2{lt: lt}
+	p := &played2{lt: lt, follow: masqview.Second().Follower()}
 	tr := lt.Transcript()
 	rt, err := table.New(tr.Roster, mascarade2.Game{})
 	if err != nil {
@@ -73,7 +73,7 @@ func (p *played2) screen(t *testing.T, seat int) Model {
 		snap.Waiting = &session.Wait{Seat: int(need.Seat), Name: s.Name(need.Seat)}
 	}
 	m := New(&fakeSession{snap: snap, upd: make(chan struct{})}, Options{})
-	m = step(t, m, SnapshotMsg{Snap: snap, Moves: p.follow.Moves, At: t0})
+	m = step(t, m, SnapshotMsg{Snap: recorded(snap, p.follow.Moves), At: t0})
 	return m
 }
 

@@ -10,13 +10,13 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -71,7 +71,7 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // and feeds it the snapshot.
 func screen(t *testing.T, s *mascarade.State, seat int, opts Options, edit func(*session.Snapshot)) (Model, *fakeSession) {
 	t.Helper()
-	snap := session.Snapshot{Seat: seat, Names: []string{"Anna", "Boris", "Sasha", "Dima"}, Rules: s,
+	snap := session.Snapshot{Seat: seat, Names: []string{"Anna", "Boris", "Sasha", "Dima"}, Rules: s, Viewer: masqview.First(),
 		Log: []string{"dealt face up: Anna Queen, Boris Widow", "turn 1  Anna swap Boris  (swapped or not: only Anna knows)"}}
 	if need := s.Next(); s.Over() {
 		snap.Over = true
@@ -339,8 +339,8 @@ func TestChallengeWindowRunsOut(t *testing.T) {
 	}
 	// A new snapshot of the same window does not restart the clock.
 	m = step(t, m, SnapshotMsg{Snap: f.snap, At: t0.Add(11 * time.Second)})
-	if m.deadline != t0.Add(10*time.Second) {
-		t.Fatalf("deadline moved to %v", m.deadline)
+	if deadline, _ := m.window.Deadline(); deadline != t0.Add(10*time.Second) {
+		t.Fatalf("deadline moved to %v", deadline)
 	}
 }
 
@@ -354,9 +354,9 @@ func TestChallengeWindowRunsOut(t *testing.T) {
 func TestMemorySwapsSince(t *testing.T) {
 	// Dealt face up: Anna Queen, Boris Widow, Sasha Judge, Dima King.
 	s := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\n")
-	sw := func(pos uint64, by engine.Seat, a, b engine.Slot, text, words string) narrate.Moved {
-		return narrate.Moved{Pos: pos, Turn: int(pos) + 1, Seat: by, Text: text, Words: words,
-			Swaps: []narrate.Swap{{Pos: pos, Turn: int(pos) + 1, By: by, Slots: [2]engine.Slot{a, b}, Move: text, Words: words}}}
+	sw := func(pos uint64, by engine.Seat, a, b engine.Slot, text, words string) masqview.Moved {
+		return masqview.Moved{Pos: pos, Turn: int(pos) + 1, Seat: by, Text: text, Words: words,
+			Swaps: []masqview.Swap{{Pos: pos, Turn: int(pos) + 1, By: by, Slots: [2]engine.Slot{a, b}, Move: text, Words: words}}}
 	}
 	anna := sw(0, 0, 0, 1, "Anna swap Boris", "you swap cards with Boris")
 	boris := sw(1, 1, 1, 4, "Boris swap centre1", "Boris swaps their card with centre card 1")
@@ -364,20 +364,20 @@ func TestMemorySwapsSince(t *testing.T) {
 	dima := sw(3, 3, 3, 0, "Dima swap Anna", "Dima swaps cards with you")
 	cases := []struct {
 		name      string
-		moves     []narrate.Moved
+		moves     []masqview.Moved
 		bits      map[uint64][]bool
 		want, not []string
 	}{
-		{"own real exchange of a known card", []narrate.Moved{anna, boris, sasha}, map[uint64][]bool{0: {true}},
+		{"own real exchange of a known card", []masqview.Moved{anna, boris, sasha}, map[uint64][]bool{0: {true}},
 			[]string{"your card: the Widow, which you swapped in at turn 1 (seen at the deal)", "no swap since could have moved it"},
 			[]string{"the Queen", "you swap cards with Boris"}},
-		{"own pretended swap", []narrate.Moved{anna, boris, sasha}, map[uint64][]bool{0: {false}},
+		{"own pretended swap", []masqview.Moved{anna, boris, sasha}, map[uint64][]bool{0: {false}},
 			[]string{"your card: the Queen, seen at the deal", "no swap since could have moved it"},
 			[]string{"you swap cards with Boris", "you only pretended"}},
-		{"another seat's swap after the exchange", []narrate.Moved{anna, boris, sasha, dima}, map[uint64][]bool{0: {true}},
+		{"another seat's swap after the exchange", []masqview.Moved{anna, boris, sasha, dima}, map[uint64][]bool{0: {true}},
 			[]string{"your card: the Judge or the King or the Widow", "swaps since that could have moved it:", "turn 4  Dima swaps cards with you"},
 			[]string{"turn 1  you swap cards with Boris", "turn 3  Sasha swaps cards with Dima"}},
-		{"own swap whose bit the screen does not know", []narrate.Moved{anna}, nil,
+		{"own swap whose bit the screen does not know", []masqview.Moved{anna}, nil,
 			[]string{"your card: the Queen or the Widow", "turn 1  you swap cards with Boris  (yours: this screen does not know whether you exchanged)"},
 			nil},
 	}
@@ -386,7 +386,7 @@ func TestMemorySwapsSince(t *testing.T) {
 			m, _ := screen(t, s, 0, Options{}, nil)
 			snap := m.snap
 			snap.SwapBits = c.bits
-			m = step(t, m, SnapshotMsg{Snap: snap, Moves: c.moves, At: t0})
+			m = step(t, m, SnapshotMsg{Snap: recorded(snap, c.moves), At: t0})
 			v := m.View()
 			for _, w := range c.want {
 				if !strings.Contains(v, w) {
@@ -406,8 +406,8 @@ func TestMemorySwapsSince(t *testing.T) {
 	m, _ := screen(t, s, 0, Options{}, nil)
 	snap := m.snap
 	snap.Memory = []table.Sighting{{Pos: 9, Slot: 0, Card: mascarade.Widow}}
-	moves := []narrate.Moved{anna, boris, sasha, dima, {Pos: 8, Turn: 5, Seat: 0, Text: "Anna peek"}}
-	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	moves := []masqview.Moved{anna, boris, sasha, dima, {Pos: 8, Turn: 5, Seat: 0, Text: "Anna peek"}}
+	m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 	v := m.View()
 	for _, w := range []string{"your card: the Widow, seen turn 5 (you peeked)", "no swap since could have moved it"} {
 		if !strings.Contains(v, w) {
@@ -421,8 +421,8 @@ func TestMemorySwapsSince(t *testing.T) {
 	snap = m.snap
 	snap.Memory = []table.Sighting{{Pos: 3, Slot: 1, Card: mascarade.Widow, Public: true}}
 	snap.SwapBits = map[uint64][]bool{5: {true}}
-	moves = []narrate.Moved{{Pos: 3, Turn: 4, Seat: 1, Text: "Boris claim Widow"}, sw(5, 0, 0, 1, "Anna swap Boris", "you swap cards with Boris")}
-	m = step(t, m, SnapshotMsg{Snap: snap, Moves: moves, At: t0})
+	moves = []masqview.Moved{{Pos: 3, Turn: 4, Seat: 1, Text: "Boris claim Widow"}, sw(5, 0, 0, 1, "Anna swap Boris", "you swap cards with Boris")}
+	m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 	if v, w := m.View(), "your card: the Widow, which you swapped in at turn 6 (seen turn 4, revealed to all)"; !strings.Contains(v, w) {
 		t.Errorf("view lacks %q:\n%s", w, v)
 	}
@@ -569,9 +569,9 @@ func TestHelp(t *testing.T) {
 		state engine.State
 		kinds int
 	}{{claim, mascarade.Game{}.Kinds()}, {stateAfter2(t), mascarade2.Game{}.Kinds()}} {
-		s, _ := narrate.RulesOf(st.state)
+		s, _ := rulesOf(st.state)
 		for c := 1; c < st.kinds; c++ {
-			if narrate.Power(s, engine.Card(c)) == "" {
+			if s.Power(engine.Card(c)) == "" {
 				t.Errorf("%s: no power text for the %s", s.Game(), s.CardName(engine.Card(c)))
 			}
 		}
@@ -643,7 +643,7 @@ func TestSecondPerson(t *testing.T) {
 // without the player's name: "swap Boris", "claim King", "use
 // between=Anna,Dima".
 func label(st engine.State, mv engine.Move) string {
-	s, ok := narrate.RulesOf(st)
+	s, ok := rulesOf(st)
 	if !ok {
 		return fmt.Sprintf("kind %d %v", mv.Kind, mv.Args)
 	}
@@ -662,4 +662,26 @@ func TestCheckingRestartedSeat(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "checking with the other seats what you already played") || strings.Contains(v, "waiting for Anna") {
 		t.Errorf("the screen does not say the seat is checking:\n%s", v)
 	}
+}
+
+// recorded is snap with the moves a Mascarade narrator recorded
+// (Snapshot.Record) and the game's viewer.
+func recorded(snap session.Snapshot, moves []masqview.Moved) session.Snapshot {
+	snap.Record = moves
+	if snap.Viewer == nil {
+		if _, ok := masqview.First().Of(snap.Rules); ok {
+			snap.Viewer = masqview.First()
+		} else {
+			snap.Viewer = masqview.Second()
+		}
+	}
+	return snap
+}
+
+// rulesOf wraps a rules state of either Mascarade edition.
+func rulesOf(s engine.State) (masqview.Rules, bool) {
+	if r, ok := masqview.First().Of(s); ok {
+		return r, true
+	}
+	return masqview.Second().Of(s)
 }

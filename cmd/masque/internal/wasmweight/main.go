@@ -18,9 +18,9 @@ import (
 	"strconv"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -54,7 +54,7 @@ func run(args []string, in io.Reader, out io.Writer) error {
 		}
 		defer s.Close()
 		snap := s.Snapshot()
-		v, ok := view.Build(view.Input{Rules: snap.Rules, Names: names, Known: snap.Known, Opened: snap.Opened, Night: snap.Night})
+		v, ok := seatview.Build(snap.Viewer, snap.Input())
 		if !ok {
 			return fmt.Errorf("no view of %s", args[1])
 		}

@@ -9,27 +9,25 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
 	"github.com/masque-games/masque/engine/table"
 )
 
 // fixedSession is one seat at a table that stands still: a snapshot, its
 // moves, and the moves submitted to it.
 type fixedSession struct {
-	snap  session.Snapshot
-	moves []narrate.Moved
-	upd   chan struct{}
-	mu    sync.Mutex
-	got   []engine.Move
+	snap session.Snapshot
+	upd  chan struct{}
+	mu   sync.Mutex
+	got  []engine.Move
 }
 
 func (f *fixedSession) Snapshot() session.Snapshot { return f.snap }
 func (f *fixedSession) Updates() <-chan struct{}   { return f.upd }
-func (f *fixedSession) Moves() []narrate.Moved     { return f.moves }
 func (f *fixedSession) Close() error               { return nil }
 func (f *fixedSession) Submit(m engine.Move, _ []bool) error {
 	f.mu.Lock()
@@ -51,7 +49,7 @@ func mascaradeAt(t *testing.T, src string) *fixedSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f narrate.Follower
+	f := masqview.First().Follower()
 	f.Start(rt)
 	for _, e := range tr.Entries {
 		if err := rt.Apply(e); err != nil {
@@ -64,11 +62,11 @@ func mascaradeAt(t *testing.T, src string) *fixedSession {
 	s := rt.Rules().(*mascarade.State)
 	seat := int(s.Next().Seat)
 	snap := session.Snapshot{Seat: seat, Rules: s, Memory: lt.Seats[seat].Player.Memory, SwapBits: lt.Seats[seat].Player.SwapBits(),
-		Log: f.Lines, Entries: int(rt.Pos()), MyTurn: true}
+		Log: f.Lines, Entries: int(rt.Pos()), MyTurn: true, Viewer: masqview.First(), Record: f.Moves}
 	for _, st := range lt.Seats {
 		snap.Names = append(snap.Names, st.Name)
 	}
-	return &fixedSession{snap: snap, moves: f.Moves, upd: make(chan struct{})}
+	return &fixedSession{snap: snap, upd: make(chan struct{})}
 }
 
 // On the page, at a 13-player Mascarade table: the header is one line at
@@ -137,8 +135,8 @@ func TestBrowserMenuInSteps(t *testing.T) {
 	fs.mu.Lock()
 	got := fs.got
 	fs.mu.Unlock()
-	rules, _ := narrate.RulesOf(fs.snap.Rules)
-	if len(got) != 1 || got[0].Kind != mascarade.KindClaim || !strings.HasSuffix(tenth, narrate.Choice(rules, got[0])) {
+	rules, _ := masqview.First().Of(fs.snap.Rules)
+	if len(got) != 1 || got[0].Kind != mascarade.KindClaim || !strings.HasSuffix(tenth, masqview.Choice(rules, got[0])) {
 		t.Fatalf("0 played %+v, want the tenth line %q", got, tenth)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // mafiaTruth is every seat's role by name, from the seats' own
@@ -151,16 +152,16 @@ func TestEventsPlayMafia(t *testing.T) {
 // The leak check finds a role where it must not be.
 func TestMafiaLeakCheck(t *testing.T) {
 	roles := map[string]string{"Me": "Civilian", "Anna": "Don"}
-	st := pageState{Seats: []pageSeat{{Name: "Me", You: true, Cards: []pageCard{{Name: "Civilian", Face: "known"}}},
-		{Name: "Anna", Status: "alive", Cards: []pageCard{{Face: "down", Note: "role"}}}}}
+	st := pageState{Seats: []seatview.Seat{{Name: "Me", You: true, Cards: []seatview.Card{{Name: "Civilian", Face: "known"}}},
+		{Name: "Anna", Status: "alive", Cards: []seatview.Card{{Face: "down", Note: "role"}}}}}
 	if leak := mafiaLeak(st, roles); leak != "" {
 		t.Fatalf("a clean state: %s", leak)
 	}
-	for _, bad := range []pageSeat{
+	for _, bad := range []seatview.Seat{
 		{Name: "Anna", Status: "alive; the Don"},
-		{Name: "Anna", Cards: []pageCard{{Name: "Don", Face: "up", Note: "role"}}},
-		{Name: "Anna", Cards: []pageCard{{Name: "Misfire", Face: "known", Note: "hand"}}},
-		{Name: "Anna", Cards: []pageCard{{Name: "Alibi", Face: "down", Note: "hand"}}},
+		{Name: "Anna", Cards: []seatview.Card{{Name: "Don", Face: "up", Note: "role"}}},
+		{Name: "Anna", Cards: []seatview.Card{{Name: "Misfire", Face: "known", Note: "hand"}}},
+		{Name: "Anna", Cards: []seatview.Card{{Name: "Alibi", Face: "down", Note: "hand"}}},
 	} {
 		st.Seats[1] = bad
 		if mafiaLeak(st, roles) == "" {

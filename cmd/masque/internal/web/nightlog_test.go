@@ -4,7 +4,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/view/nightlogtest"
+	"github.com/masque-games/masque/cmd/masque/internal/nightlogtest"
 )
 
 // TestNightChoiceLogSaysNothing is the tui test of the same name for the

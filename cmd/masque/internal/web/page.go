@@ -1,19 +1,22 @@
 package web
 
 import (
+	"slices"
+
 	"fmt"
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// This file turns the seat's view (view.Table) into the state the page
-// draws. It copies the view's fields and adds the screen's own (the
-// countdowns, the chat, whether a move is being played); it adds nothing
-// about the table that the view does not say. A choice goes to the page
-// as its words and index, never as the move it stands for.
+// This file turns the seat's view (seatview.Table) into the state the page
+// draws. It sends the view's own parts as they are (their JSON is the
+// page's) and adds the screen's own (the countdowns, the chat, whether a
+// move is being played); it adds nothing about the table that the view
+// does not say. A choice goes to the page as its words and index, never
+// as the move it stands for (seatview.Choice sends no move).
 
 // pageState is what the page draws, sent as JSON on every change.
 type pageState struct {
@@ -25,13 +28,13 @@ type pageState struct {
 	Status string `json:"status,omitempty"`
 	Me     string `json:"me,omitempty"`
 
-	Counters []pageAttr   `json:"counters,omitempty"`
-	Seats    []pageSeat   `json:"seats,omitempty"`
-	Notes    []string     `json:"notes,omitempty"`
-	Areas    []pageArea   `json:"areas,omitempty"`
-	Notices  []pageNotice `json:"notices,omitempty"`
+	Counters []seatview.Attr   `json:"counters,omitempty"`
+	Seats    []seatview.Seat   `json:"seats,omitempty"`
+	Notes    []string          `json:"notes,omitempty"`
+	Areas    []seatview.Area   `json:"areas,omitempty"`
+	Notices  []seatview.Notice `json:"notices,omitempty"`
 
-	Question *pageQuestion `json:"question,omitempty"`
+	Question *seatview.Question `json:"question,omitempty"`
 	// At is the entry count the choices are offered at: an action names
 	// it, so that a click on a choice the table moved past is refused.
 	At int `json:"at"`
@@ -57,15 +60,15 @@ type pageState struct {
 	Verdict  string   `json:"verdict,omitempty"`
 	EndNotes []string `json:"endNotes,omitempty"`
 
-	Memory   []string      `json:"memory,omitempty"`
-	NoMemory bool          `json:"noMemory,omitempty"`
-	Log      []pageLogLine `json:"log,omitempty"`
-	Help     []pageSection `json:"help,omitempty"`
-	Chat     bool          `json:"chat,omitempty"` // the table has a chat
+	Memory   []string           `json:"memory,omitempty"`
+	NoMemory bool               `json:"noMemory,omitempty"`
+	Log      []pageLogLine      `json:"log,omitempty"`
+	Help     []seatview.Section `json:"help,omitempty"`
+	Chat     bool               `json:"chat,omitempty"` // the table has a chat
 	// ChatBarred says why the seat may read the chat but not write in it
-	// now (Mafia: the dead); "" when it may write.
+	// now (a player out of the game); "" when it may write.
 	ChatBarred string `json:"chatBarred,omitempty"`
-	// Phase is "day" or "night" in a game that has them (Mafia).
+	// Phase is "day" or "night" in a game that has them.
 	Phase string `json:"phase,omitempty"`
 	// Watching: the page is a spectator's (no seat, read-only).
 	Watching bool `json:"watching,omitempty"`
@@ -77,73 +80,9 @@ type pageState struct {
 	Out  bool   `json:"out,omitempty"`
 	Note string `json:"note,omitempty"` // the screen's own message ("refused: …")
 	// Swap is the latest move's hidden swaps, as pairs of card slots
-	// (view.Card.Slot), with the move's entry: the page shows both cards
+	// (seatview.Card.Slot), with the move's entry: the page shows both cards
 	// move, whether or not they really swapped.
-	Swap *pageSwap `json:"swap,omitempty"`
-}
-
-type pageAttr struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-	Words string `json:"words,omitempty"`
-}
-
-type pageCard struct {
-	Name  string `json:"name,omitempty"`
-	Face  string `json:"face"` // "down", "up", "known"
-	Note  string `json:"note,omitempty"`
-	Place string `json:"place,omitempty"`
-	Slot  int    `json:"slot,omitempty"`
-	// Track: the card changes hands in the open (view.Card.Track); the
-	// page shows it move from its last place.
-	Track int `json:"track,omitempty"`
-}
-
-type pageSeat struct {
-	Name    string     `json:"name"`
-	You     bool       `json:"you,omitempty"`
-	Turn    bool       `json:"turn,omitempty"`
-	Answers bool       `json:"answers,omitempty"`
-	Attrs   []pageAttr `json:"attrs,omitempty"`
-	Tokens  []string   `json:"tokens,omitempty"`
-	Status  string     `json:"status,omitempty"`
-	Cards   []pageCard `json:"cards,omitempty"`
-	Moved   string     `json:"moved,omitempty"`
-	Out     bool       `json:"out,omitempty"`
-}
-
-type pageArea struct {
-	Name   string     `json:"name"`
-	Count  int        `json:"count"`
-	Cards  []pageCard `json:"cards,omitempty"`
-	Note   string     `json:"note,omitempty"`
-	Pile   bool       `json:"pile,omitempty"`
-	Marked bool       `json:"marked,omitempty"`
-	Words  string     `json:"words,omitempty"`
-}
-
-type pageNotice struct {
-	Title  string `json:"title"`
-	Text   string `json:"text"`
-	Window string `json:"window,omitempty"`
-	Yours  bool   `json:"yours,omitempty"`
-}
-
-type pageChoice struct {
-	Words   string `json:"words"`
-	Secret  bool   `json:"secret,omitempty"`
-	Confirm string `json:"confirm,omitempty"`
-	Pass    bool   `json:"pass,omitempty"`
-	// Steps are the steps of a long menu the choice lies under
-	// (view.Choice.Steps): the page offers the steps first.
-	Steps []string `json:"steps,omitempty"`
-}
-
-type pageQuestion struct {
-	Text    string       `json:"text,omitempty"`
-	Forced  bool         `json:"forced,omitempty"`
-	Window  bool         `json:"window,omitempty"`
-	Choices []pageChoice `json:"choices"`
+	Swap *seatview.Swapped `json:"swap,omitempty"`
 }
 
 type pageLogLine struct {
@@ -151,42 +90,14 @@ type pageLogLine struct {
 	Who  string `json:"who,omitempty"` // a chat message's author ("you" for the seat's); "" for the log's own lines
 }
 
-type pageSection struct {
-	Title string   `json:"title"`
-	Lines []string `json:"lines"`
-}
-
-type pageSwap struct {
-	At    uint64   `json:"at"`
-	Pairs [][2]int `json:"pairs"`
-}
-
-func faceName(f view.Face) string {
-	switch f {
-	case view.FaceUp:
-		return "up"
-	case view.KnownToYou:
-		return "known"
-	}
-	return "down"
-}
-
-func pageCards(cs []view.Card) []pageCard {
-	out := make([]pageCard, 0, len(cs))
-	for _, c := range cs {
-		pc := pageCard{Name: c.Name, Face: faceName(c.Face), Note: c.Note, Place: c.Place, Slot: c.Slot, Track: c.Track}
-		if c.Face == view.FaceDown {
-			pc.Name = "" // never: a face-down card has no name for the seat
+// faceDownUnnamed returns cs with every face-down card's name left
+// out: a face-down card has no name for the seat, whatever a view says.
+func faceDownUnnamed(cs []seatview.Card) []seatview.Card {
+	out := slices.Clone(cs)
+	for i := range out {
+		if out[i].Face == seatview.FaceDown {
+			out[i].Name = ""
 		}
-		out = append(out, pc)
-	}
-	return out
-}
-
-func pageAttrs(as []view.Attr) []pageAttr {
-	out := make([]pageAttr, 0, len(as))
-	for _, a := range as {
-		out = append(out, pageAttr{Name: a.Name, Value: a.Value, Words: a.Words})
 	}
 	return out
 }
@@ -222,34 +133,28 @@ func (sc *screen) pageState(now time.Time) pageState {
 	if gate, ok := sc.snap.Rules.(engine.ChatGate); ok && st.Chat && !gate.MayChat(engine.Seat(sc.snap.Seat)) {
 		st.ChatBarred = "you may read the table chat but not write in it now"
 	}
-	st.Counters = pageAttrs(t.Counters)
+	st.Counters = t.Counters
 	for _, s := range t.Seats {
 		if s.You {
 			st.Me = s.Name
 		}
-		st.Seats = append(st.Seats, pageSeat{Name: s.Name, You: s.You, Turn: s.Turn, Answers: s.Answers,
-			Attrs: pageAttrs(s.Attrs), Tokens: s.Tokens, Status: s.Status, Cards: pageCards(s.Cards), Moved: s.Moved, Out: s.Out})
+		s.Cards = faceDownUnnamed(s.Cards)
+		st.Seats = append(st.Seats, s)
 	}
 	st.Notes = t.Notes
 	for _, a := range t.Areas {
-		st.Areas = append(st.Areas, pageArea{Name: a.Name, Count: a.Count, Cards: pageCards(a.Cards), Note: a.Note,
-			Pile: a.Pile, Marked: a.Marked, Words: a.Words})
+		a.Cards = faceDownUnnamed(a.Cards)
+		st.Areas = append(st.Areas, a)
 	}
-	for _, n := range t.Notices {
-		st.Notices = append(st.Notices, pageNotice{Title: n.Title, Text: n.Text, Window: n.Window, Yours: n.Yours})
-	}
+	st.Notices = t.Notices
 	over := sc.over()
 	if q := sc.question(); q != nil && !over {
-		pq := &pageQuestion{Text: q.Text, Forced: q.Forced, Window: q.Window}
-		for _, c := range sc.picks {
-			pq.Choices = append(pq.Choices, pageChoice{Words: c.Words, Secret: c.Secret, Confirm: c.Confirm, Pass: c.Pass, Steps: c.Steps})
-		}
-		st.Question, st.Ask = pq, sc.asked
+		st.Question, st.Ask = &seatview.Question{Text: q.Text, Forced: q.Forced, Window: q.Window, Choices: sc.picks}, sc.asked
 		if !sc.snap.MyDeadline.IsZero() {
 			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
 		}
-		if sc.window >= 0 {
-			st.Window, st.WindowLeft = true, ms(sc.deadline.Sub(now))
+		if deadline, ok := sc.window.Deadline(); ok {
+			st.Window, st.WindowLeft = true, ms(deadline.Sub(now))
 		}
 	}
 	st.Waiting = t.Waiting
@@ -297,19 +202,10 @@ func (sc *screen) pageState(now time.Time) pageState {
 		if sc.opts.NoMemory && h.Title == "Your memory" {
 			continue
 		}
-		st.Help = append(st.Help, pageSection{Title: h.Title, Lines: h.Lines})
+		st.Help = append(st.Help, h)
 	}
-	for i := len(sc.moves) - 1; i >= 0; i-- {
-		m := sc.moves[i]
-		if len(m.Swaps) == 0 {
-			continue
-		}
-		sw := &pageSwap{At: m.Pos}
-		for _, x := range m.Swaps {
-			sw.Pairs = append(sw.Pairs, [2]int{int(x.Slots[0]) + 1, int(x.Slots[1]) + 1})
-		}
+	if sw := t.Swapped; sw != nil {
 		st.Swap = sw
-		break
 	}
 	st.Line = sc.line(st)
 	return st

@@ -14,18 +14,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/cmd/masque/internal/session"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
-
-// history is implemented by sessions that list the moves so far with the
-// hidden swaps they caused (public information), as for the terminal
-// screen's memory panel.
-type history interface {
-	Moves() []narrate.Moved
-}
 
 // screen is the play screen's state, the web's counterpart of the
 // terminal screen's model: the last snapshot and its view, the choices
@@ -41,15 +33,12 @@ type screen struct {
 	mu    sync.Mutex
 	snap  session.Snapshot
 	have  bool
-	moves []narrate.Moved
-	tv    *view.Table
-	picks []view.Choice // the choices on offer (at snap.Entries)
+	tv    *seatview.Table
+	picks []seatview.Choice // the choices on offer (at snap.Entries)
 	// asked counts the sets of choices offered: a night with two powers
 	// asks twice at one entry, so an action names the set it chose from.
 	asked    uint64
-	window   int // the Entries of the answer window the deadline is for, or -1
-	deadline time.Time
-	passed   int
+	window   seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
 	busy     bool
 	status   string
 	mySwaps  map[uint64]bool
@@ -77,7 +66,7 @@ type screen struct {
 }
 
 func newScreen(sess session.Session, opts Options, lg *slog.Logger) *screen {
-	sc := &screen{sess: sess, opts: opts, log: lg, window: -1, passed: -1, mySwaps: map[uint64]bool{},
+	sc := &screen{sess: sess, opts: opts, log: lg, window: seatview.NewAnswerWindow(), mySwaps: map[uint64]bool{},
 		subs: map[chan struct{}]struct{}{}, leave: make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1)}
 	if sl, ok := sess.(session.Sealer); ok {
 		sc.salt = sl.SealSalt()
@@ -137,17 +126,13 @@ func (sc *screen) run(ctx context.Context) {
 // refresh takes a snapshot of the session and rebuilds the page.
 func (sc *screen) refresh(now time.Time) {
 	snap := sc.sess.Snapshot()
-	var moves []narrate.Moved
-	if h, ok := sc.sess.(history); ok {
-		moves = h.Moves()
-	}
 	var chat []session.ChatLine
 	if sc.chatter != nil {
 		chat = sc.chatter.ChatLog()
 	}
 	sc.mu.Lock()
 	old := sc.snap
-	sc.snap, sc.moves, sc.have = snap, moves, true
+	sc.snap, sc.have = snap, true
 	if sc.closed {
 		sc.snap.Over = true
 		if sc.snap.Verdict == "" && !sc.over() {
@@ -179,13 +164,7 @@ func (sc *screen) refresh(now time.Time) {
 			sc.asked++
 		}
 	}
-	if q := sc.question(); q != nil && q.Window && sc.opts.ChallengeWindow > 0 {
-		if sc.window != sc.snap.Entries {
-			sc.window, sc.deadline = sc.snap.Entries, now.Add(sc.opts.ChallengeWindow)
-		}
-	} else {
-		sc.window = -1
-	}
+	sc.window.Update(sc.question(), sc.snap.Entries, now, sc.opts.ChallengeWindow)
 	notesFn := sc.opts.EndNotes
 	askNotes := sc.over() && !sc.ended && notesFn != nil
 	if askNotes {
@@ -203,7 +182,7 @@ func (sc *screen) refresh(now time.Time) {
 
 // buildView is the seat's view of the last snapshot, or nil before the
 // deal. sc.mu is held.
-func (sc *screen) buildView() *view.Table {
+func (sc *screen) buildView() *seatview.Table {
 	if sc.snap.Rules == nil {
 		return nil
 	}
@@ -214,10 +193,9 @@ func (sc *screen) buildView() *view.Table {
 	for pos, b := range sc.snap.SwapBits {
 		bits[pos] = b
 	}
-	t, ok := view.Build(view.Input{Rules: sc.snap.Rules, Seat: engine.Seat(sc.snap.Seat), Names: sc.snap.Names,
-		Known: sc.snap.Known, Opened: sc.snap.Opened, Memory: sc.snap.Memory, Log: sc.snap.Log, Moves: sc.moves,
-		SwapBits: bits, MyTurn: sc.snap.MyTurn, Over: sc.snap.Over, Salt: sc.salt,
-		Private: sc.snap.Private, Night: sc.snap.Night, Decisions: sc.snap.Decisions, TableNight: sc.snap.TableNight})
+	in := sc.snap.Input()
+	in.SwapBits, in.Salt = bits, sc.salt
+	t, ok := seatview.Build(sc.snap.Viewer, in)
 	if !ok {
 		return nil
 	}
@@ -226,7 +204,7 @@ func (sc *screen) buildView() *view.Table {
 
 // question is the question the seat must answer now, or nil. sc.mu is
 // held.
-func (sc *screen) question() *view.Question {
+func (sc *screen) question() *seatview.Question {
 	if !sc.snap.MyTurn || sc.tv == nil {
 		return nil
 	}
@@ -238,19 +216,12 @@ func (sc *screen) over() bool { return sc.snap.Over || sc.tv != nil && sc.tv.Ove
 
 // passIndex is the index of the choice that lets the decision go, or -1.
 // sc.mu is held.
-func (sc *screen) passIndex() int {
-	for i, c := range sc.picks {
-		if c.Pass {
-			return i
-		}
-	}
-	return -1
-}
+func (sc *screen) passIndex() int { return seatview.PassIndex(sc.picks) }
 
 // autoPass passes when the answer window ran out, as the terminal does.
 func (sc *screen) autoPass(now time.Time) {
 	sc.mu.Lock()
-	if sc.window < 0 || sc.passed == sc.window || sc.busy || !sc.snap.MyTurn || now.Before(sc.deadline) {
+	if sc.busy || !sc.snap.MyTurn || !sc.window.Due(now) {
 		sc.mu.Unlock()
 		return
 	}
@@ -259,7 +230,7 @@ func (sc *screen) autoPass(now time.Time) {
 		sc.mu.Unlock()
 		return
 	}
-	sc.passed = sc.window
+	sc.window.Passed()
 	sc.status = "time is up: you pass"
 	mv, pos := sc.picks[i].Move, sc.snap.Entries
 	sc.busy = true
@@ -272,7 +243,7 @@ func (sc *screen) autoPass(now time.Time) {
 // log file is not secret: it records that a choice was made, never what
 // (a target, or sleep: that alone tells a civilian from a power holder),
 // nor why one was refused.
-func (sc *screen) submitNight(n view.Night) {
+func (sc *screen) submitNight(n seatview.Night) {
 	sc.log.Info("night choice")
 	var err error
 	switch act, ok := sc.sess.(session.Actor); {
@@ -430,27 +401,24 @@ func (sc *screen) act(a action) error {
 		sc.mu.Unlock()
 		return errStale
 	}
-	c := sc.picks[i]
-	var bits []bool
-	switch {
-	case c.Secret && (a.Answer == "yes" || a.Answer == "no"):
-		bits = []bool{a.Answer == "yes"}
-	case c.Secret:
+	c, answer := sc.picks[i], a.Answer
+	if a.Op == "pass" && !c.Secret {
+		answer = seatview.Yes // the pass key asks nothing
+	}
+	p, err := c.Play(answer)
+	if err != nil || p.Skip {
 		sc.mu.Unlock()
-		return errors.New("a hidden swap needs its answer: really swap, yes or no")
-	case c.Confirm != "" && a.Answer != "yes" && a.Op != "pass":
-		sc.mu.Unlock()
-		return nil // answered no: nothing is played
+		return err // answered no: nothing is played
 	}
 	sc.busy = true
 	pos := sc.snap.Entries
 	sc.mu.Unlock()
 	sc.nudge()
-	if c.Night != nil {
-		sc.submitNight(*c.Night)
+	if p.Night != nil {
+		sc.submitNight(*p.Night)
 		return nil
 	}
-	sc.submit(c.Move, bits, pos)
+	sc.submit(p.Move, p.Bits, pos)
 	return nil
 }
 

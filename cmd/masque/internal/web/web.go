@@ -1,7 +1,7 @@
 // Package web is the play screen in a browser: an HTTP server on the
 // loopback interface, run by the player's own peer, that draws the same
 // game-neutral view model the terminal screen draws
-// (cmd/masque/internal/view) and plays the seat's moves as the terminal's
+// (engine/seatview, filled by the game's viewer) and plays the seat's moves as the terminal's
 // key presses do. It drives a [session.Session] and nothing else: the
 // page is fed only from the seat's view, so nothing its seat does not
 // know can reach it.

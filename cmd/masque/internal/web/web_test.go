@@ -648,7 +648,7 @@ func TestEventsPlayMascarade2(t *testing.T) {
 }
 
 // itemMoves counts, over a game's states, the items that changed seats
-// (view.Card.Track) and the updates that moved items both ways between
+// (seatview.Card.Track) and the updates that moved items both ways between
 // two seats at once (an exchange, a dance).
 func itemMoves(seen []event) (moved, both int) {
 	where := func(st pageState) map[int]string {

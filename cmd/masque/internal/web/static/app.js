@@ -179,24 +179,19 @@
         for (const a of s.attrs) ul.appendChild(attrEl(a));
         li.appendChild(ul);
       }
-      if (s.status) {
+      if (s.parts && s.parts.length) {
         // A status of several parts ("alive; your mate in the mafia")
         // shows each apart.
         // "out" is the badge's already.
-        const parts = s.status.split("; ").filter((p) => !(s.out && p === "out"));
+        const parts = s.parts.filter((p) => !(s.out && p.text === "out"));
         if (!parts.length) { /* nothing beyond the badge */ } else if (parts.length > 1) {
           const ul = h("ul", "seat-status chips");
           // What only the seat knows stands out: its own role, its mates,
-          // its checks (the words say it; the frame only marks it).
-          for (const p of parts) {
-            let kind = "";
-            if (/^you are /.test(p)) kind = " chip-own";
-            else if (/^your mate/.test(p) || /^you checked: mafia$/.test(p)) kind = " chip-mafia";
-            else if (/^you checked: /.test(p)) kind = " chip-own";
-            ul.appendChild(h("li", "chip" + kind, p));
-          }
+          // its checks (the view marks them; the frame only shows it).
+          const marks = { own: " chip-own", warn: " chip-mafia" };
+          for (const p of parts) ul.appendChild(h("li", "chip" + (marks[p.mark] || ""), p.text));
           li.appendChild(ul);
-        } else li.appendChild(h("p", "seat-status", parts[0]));
+        } else li.appendChild(h("p", "seat-status", parts[0].text));
       }
       if (s.moved) li.appendChild(h("p", "seat-moved", "(" + s.moved + ")"));
       if (s.tokens && s.tokens.length) {

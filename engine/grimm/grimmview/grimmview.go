@@ -1,4 +1,6 @@
-package view
+// Package grimmview is what a seat sees of The Grimm Masquerade: its view of the
+// table, and its narration (package engine/seatview).
+package grimmview
 
 import (
 	"crypto/sha256"
@@ -7,20 +9,35 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// Grimm builds the view of The Grimm Masquerade: the portraits with every
+// Viewer builds the view of The Grimm Masquerade: the portraits with every
 // hint token and broken mirror, every player's items face up, the seat's
 // own character and hidden hand, the decks, the draft row and the round's
 // action cards, and the question only the seat can answer.
-type Grimm struct{}
+type Viewer struct{}
 
-// Build implements [Builder].
-func (Grimm) Build(in Input) (Table, bool) {
+// Narrator implements [seatview.Viewer]: the game tells its moves,
+// reveals and coins in its own words (its table binding is a
+// games.Teller).
+func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
+	return games.TellingNarrator(grimm.Game{}, you)
+}
+
+// Auditor implements [seatview.Viewer]: the game's own words for every
+// entry, and with the published keys its hidden cards (games.Revealer).
+func (Viewer) Auditor(open seatview.Opener) seatview.Auditor {
+	return games.TellingAuditor(grimm.Game{}, open)
+}
+
+// View implements [seatview.Viewer].
+func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	s, ok := in.Rules.(*grimm.State)
 	if !ok || s == nil {
-		return Table{}, false
+		return seatview.Table{}, false
 	}
 	me := in.Seat
 	known := in.Known
@@ -28,7 +45,7 @@ func (Grimm) Build(in Input) (Table, bool) {
 		known = map[engine.Slot]engine.Card{}
 	}
 	need := s.Next()
-	t := Table{Game: grimm.Game{}.Title(), Over: s.Over() || in.Over}
+	t := seatview.Table{Game: grimm.Game{}.Title(), Over: s.Over() || in.Over}
 
 	// Status line.
 	whose := ""
@@ -48,20 +65,20 @@ func (Grimm) Build(in Input) (Table, bool) {
 
 	// Seats.
 	for p := range engine.Seat(s.Players()) {
-		st := Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.Turn()}
+		st := seatview.Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.Turn()}
 		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.Turn()
-		roses := fmt.Sprintf("%d %s", s.Roses(p), plural(s.Roses(p), "rose", "roses"))
+		roses := fmt.Sprintf("%d %s", s.Roses(p), seatview.Plural(s.Roses(p), "rose", "roses"))
 		if r := s.Rewards(p); r > 0 {
 			roses += fmt.Sprintf(" (%d from rewards)", r)
 		}
 		left := s.TokensLeft(p)
-		st.Attrs = append(st.Attrs, Attr{"roses", fmt.Sprint(s.Roses(p)), roses},
-			Attr{"hint tokens", fmt.Sprint(left), fmt.Sprintf("%d %s left", left, plural(left, "hint", "hints"))})
+		st.Attrs = append(st.Attrs, seatview.Attr{Name: "roses", Value: fmt.Sprint(s.Roses(p)), Words: roses},
+			seatview.Attr{Name: "hint tokens", Value: fmt.Sprint(left), Words: fmt.Sprintf("%d %s left", left, seatview.Plural(left, "hint", "hints"))})
 		if s.Jewel(p) {
-			st.Attrs = append(st.Attrs, Attr{"jewel", "1", "a jewel"})
+			st.Attrs = append(st.Attrs, seatview.Attr{Name: "jewel", Value: "1", Words: "a jewel"})
 		}
 		if c := s.Ability(p); c != 0 {
-			st.Attrs = append(st.Attrs, Attr{"ability", grimm.AbilityTitle(c), "ability: " + grimm.AbilityTitle(c)})
+			st.Attrs = append(st.Attrs, seatview.Attr{Name: "ability", Value: grimm.AbilityTitle(c), Words: "ability: " + grimm.AbilityTitle(c)})
 		}
 		for _, c := range grimm.Characters() {
 			if s.HasToken(p, c) {
@@ -73,37 +90,37 @@ func (Grimm) Build(in Input) (Table, bool) {
 		for _, sl := range s.CharSlotsOf(p) {
 			switch c, seen := known[sl]; {
 			case s.Known(sl) != 0:
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(s.Known(sl)), Face: FaceUp, Note: "character"})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(s.Known(sl)), Face: seatview.FaceUp, Note: "character"})
 				if slices.Contains(s.MaskedSlots(p), sl) {
 					status = append(status, "shown: "+grimm.The(s.Known(sl)))
 				} else {
 					status = append(status, "unmasked: "+grimm.The(s.Known(sl)))
 				}
-			case opened(in, sl):
+			case in.OpenedAt(sl):
 				// The keys published at the end open it for everyone.
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "character"})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(in.Opened[sl]), Face: seatview.FaceUp, Note: "character"})
 				status = append(status, "masked to the end: "+grimm.The(in.Opened[sl]))
 			case p == me && seen:
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "your character"})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(c), Face: seatview.KnownToYou, Note: "your character"})
 				status = append(status, "masked: you are "+grimm.The(c))
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "character"})
+				st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "character"})
 				status = append(status, "masked")
 			}
 		}
 		st.Status = strings.Join(status, "; ")
 		for _, it := range s.Front(p) {
-			st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
+			st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(it.Item), Face: seatview.FaceUp, Track: int(it.Slot) + 1})
 		}
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {
-			case opened(in, sl):
+			case in.OpenedAt(sl):
 				// The keys published at the end open it for everyone.
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(in.Opened[sl]), Face: FaceUp, Note: "hand", Track: int(sl) + 1})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(in.Opened[sl]), Face: seatview.FaceUp, Note: "hand", Track: int(sl) + 1})
 			case ok && p == me:
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "hand", Track: int(sl) + 1})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(c), Face: seatview.KnownToYou, Note: "hand", Track: int(sl) + 1})
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand", Track: int(sl) + 1})
+				st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "hand", Track: int(sl) + 1})
 			}
 		}
 		for _, sl := range s.BetsOf(p) {
@@ -114,20 +131,20 @@ func (Grimm) Build(in Input) (Table, bool) {
 			switch {
 			case ok && s.Over():
 				// Revealed to all at the round's end.
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: FaceUp, Note: "bet"})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(c), Face: seatview.FaceUp, Note: "bet"})
 			case ok && p == me:
-				st.Cards = append(st.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou, Note: "bet"})
+				st.Cards = append(st.Cards, seatview.Card{Name: grimm.DisplayName(c), Face: seatview.KnownToYou, Note: "bet"})
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "bet"})
+				st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "bet"})
 			}
 		}
 		t.Seats = append(t.Seats, st)
 	}
 
 	// Shared areas.
-	portraits := Area{Name: "portraits", Count: -1, Marked: true, Note: "hint tokens: who said \"not me\"; a broken mirror: unmasked"}
+	portraits := seatview.Area{Name: "portraits", Count: -1, Marked: true, Note: "hint tokens: who said \"not me\"; a broken mirror: unmasked"}
 	for _, c := range grimm.Characters() {
-		card := Card{Name: grimm.DisplayName(c), Face: FaceUp}
+		card := seatview.Card{Name: grimm.DisplayName(c), Face: seatview.FaceUp}
 		var by []string
 		for p := range engine.Seat(s.Players()) {
 			if s.HasToken(p, c) {
@@ -143,7 +160,7 @@ func (Grimm) Build(in Input) (Table, bool) {
 		portraits.Cards = append(portraits.Cards, card)
 	}
 	t.Areas = append(t.Areas, portraits)
-	actions := Area{Name: "actions", Count: -1, Note: "two equal items each"}
+	actions := seatview.Area{Name: "actions", Count: -1, Note: "two equal items each"}
 	if s.Options().Jewels {
 		actions.Note = "two equal items, or the jewel and one"
 	}
@@ -152,34 +169,34 @@ func (Grimm) Build(in Input) (Table, bool) {
 	}
 	for _, a := range []grimm.Action{grimm.MaskOff, acts[0], acts[1]} {
 		if a != 0 {
-			actions.Cards = append(actions.Cards, Card{Name: grimm.ActionTitle(a), Face: FaceUp})
+			actions.Cards = append(actions.Cards, seatview.Card{Name: grimm.ActionTitle(a), Face: seatview.FaceUp})
 		}
 	}
 	t.Areas = append(t.Areas, actions)
 	if row := s.Row(); len(row) > 0 {
-		a := Area{Name: "draft row", Count: len(row)}
+		a := seatview.Area{Name: "draft row", Count: len(row)}
 		for _, it := range row {
-			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
+			a.Cards = append(a.Cards, seatview.Card{Name: grimm.DisplayName(it.Item), Face: seatview.FaceUp, Track: int(it.Slot) + 1})
 		}
 		t.Areas = append(t.Areas, a)
 	}
 	if dr := s.Drawn(); len(dr) > 0 {
-		a := Area{Name: "drawn", Count: len(dr)}
+		a := seatview.Area{Name: "drawn", Count: len(dr)}
 		for _, it := range dr {
-			a.Cards = append(a.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
+			a.Cards = append(a.Cards, seatview.Card{Name: grimm.DisplayName(it.Item), Face: seatview.FaceUp, Track: int(it.Slot) + 1})
 		}
 		t.Areas = append(t.Areas, a)
 	}
-	t.Areas = append(t.Areas, Area{Name: "item deck", Count: len(s.Deck()), Pile: true})
-	disc := Area{Name: "discard", Count: len(s.Discard()), Pile: true}
+	t.Areas = append(t.Areas, seatview.Area{Name: "item deck", Count: len(s.Deck()), Pile: true})
+	disc := seatview.Area{Name: "discard", Count: len(s.Discard()), Pile: true}
 	for _, it := range s.Discard() {
-		disc.Cards = append(disc.Cards, Card{Name: grimm.DisplayName(it.Item), Face: FaceUp, Track: int(it.Slot) + 1})
+		disc.Cards = append(disc.Cards, seatview.Card{Name: grimm.DisplayName(it.Item), Face: seatview.FaceUp, Track: int(it.Slot) + 1})
 	}
 	t.Areas = append(t.Areas, disc)
-	chars := Area{Name: "character deck", Count: len(s.CharDeck())}
+	chars := seatview.Area{Name: "character deck", Count: len(s.CharDeck())}
 	for _, sl := range s.CharDeck() {
 		if c, ok := known[sl]; ok && s.Known(sl) == 0 {
-			chars.Cards = append(chars.Cards, Card{Name: grimm.DisplayName(c), Face: KnownToYou})
+			chars.Cards = append(chars.Cards, seatview.Card{Name: grimm.DisplayName(c), Face: seatview.KnownToYou})
 		}
 	}
 	t.Areas = append(t.Areas, chars)
@@ -188,7 +205,7 @@ func (Grimm) Build(in Input) (Table, bool) {
 	switch {
 	case t.Over:
 	case in.MyTurn && need.Kind == engine.NeedMove && need.Seat == me:
-		t.Question = &Question{Text: grimm.Prompt(s, me, known), Forced: grimm.Forced(s, me), Choices: grimmChoices(s, me, known, in.Salt)}
+		t.Question = &seatview.Question{Text: grimm.Prompt(s, me, known), Forced: grimm.Forced(s, me), Choices: grimmChoices(s, me, known, in.Salt)}
 	case need.Kind == engine.NeedMove:
 		t.Waiting = grimmWaiting(s, need.Seat)
 	default:
@@ -212,6 +229,9 @@ func (Grimm) Build(in Input) (Table, bool) {
 			sc = append(sc, fmt.Sprintf("%s %d", who, s.Roses(p)))
 		}
 		t.Result = append(t.Result, "roses: "+strings.Join(sc, ", "))
+		if sum, ok := (grimm.Game{}).Summarize(s); ok {
+			t.Ending = sum.Ending()
+		}
 	}
 	for _, r := range s.Results() {
 		w := "nobody"
@@ -265,10 +285,10 @@ func grimmWaiting(s *grimm.State, p engine.Seat) string {
 // words, the safe choice first (a hint before an unmasking, ending the
 // turn before an action). An Eavesdrop commitment is sealed with a nonce
 // from salt, never the predictable script nonce.
-func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Card, salt [32]byte) []Choice {
+func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Card, salt [32]byte) []seatview.Choice {
 	legal := s.LegalMoves(p, known)
 	nonce := sealNonce(salt, p, s.Round(), s.TokensLeft(p))
-	var out []Choice
+	var out []seatview.Choice
 	seen := map[string]bool{}
 	add := func(m engine.Move) {
 		words := grimm.ChoiceWords(s, m, known)
@@ -276,7 +296,7 @@ func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Ca
 			return // two cards of a kind in a hidden hand: one choice
 		}
 		seen[words] = true
-		out = append(out, Choice{Words: words, Move: m, Steps: grimmSteps(s, m, known)})
+		out = append(out, seatview.Choice{Words: words, Move: m, Steps: grimmSteps(s, m, known)})
 	}
 	if seat, c, ok := s.Pending(); ok && seat == p && c == 0 {
 		// Eavesdrop: opening a commitment sealed with the screen's nonce
@@ -298,7 +318,7 @@ func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Ca
 				script := grimm.CommitArgs(grimm.CommitHash(p, c, grimm.NonceArgs(grimm.ScriptNonce(p, s.Round()))))
 				if slices.Equal(script, m.Args) {
 					sealed := engine.Move{Seat: p, Kind: grimm.KindCommit, Args: grimm.CommitArgs(grimm.CommitHash(p, c, grimm.NonceArgs(nonce)))}
-					out = append(out, Choice{Words: "choose: not " + grimm.The(c) + " (sealed until both chose)", Move: sealed})
+					out = append(out, seatview.Choice{Words: "choose: not " + grimm.The(c) + " (sealed until both chose)", Move: sealed})
 				}
 			}
 			continue
@@ -306,7 +326,7 @@ func grimmChoices(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Ca
 		add(m)
 	}
 	// The safe choice first: a hint before unmasking or winning.
-	slices.SortStableFunc(out, func(a, b Choice) int { return rank(a.Move) - rank(b.Move) })
+	slices.SortStableFunc(out, func(a, b seatview.Choice) int { return rank(a.Move) - rank(b.Move) })
 	return out
 }
 
@@ -398,7 +418,7 @@ func grimmMemory(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Car
 }
 
 // grimmHelp is the help page: right now, the cards in play, how to play.
-func grimmHelp(s *grimm.State, t Table) []Section {
+func grimmHelp(s *grimm.State, t seatview.Table) []seatview.Section {
 	var now []string
 	switch {
 	case t.Over:
@@ -428,25 +448,12 @@ func grimmHelp(s *grimm.State, t Table) []Section {
 			actions = append(actions, fmt.Sprintf("ability %s (%s): %s", grimm.AbilityTitle(c), grimm.DisplayName(c), grimm.AbilityHelp(c)))
 		}
 	}
-	return []Section{
-		{"Right now", now},
-		{"Characters in play", chars},
-		{"This round's actions", actions},
-		{"How to play", grimm.HowToPlay(s)},
+	return []seatview.Section{
+		{Title: "Right now", Lines: now},
+		{Title: "Characters in play", Lines: chars},
+		{Title: "This round's actions", Lines: actions},
+		{Title: "How to play", Lines: grimm.HowToPlay(s)},
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// opened reports whether the keys published at the end opened slot sl.
-func opened(in Input, sl engine.Slot) bool {
-	_, ok := in.Opened[sl]
-	return ok
 }
 
 // grimmName is player p's name, or "you" for the seat the view is for.

@@ -1,4 +1,4 @@
-package view
+package grimmview
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/grimm"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // While the table shuffles and reveals (no player's move is due), the
@@ -25,7 +26,7 @@ func TestGrimmWaitingForTheTableReads(t *testing.T) {
 	if need := s.Next(); need.Kind == engine.NeedMove {
 		t.Fatalf("a new game needs a move, not the deal: %+v", need)
 	}
-	tb, ok := Build(Input{Rules: s, Seat: 0, Names: o.Players})
+	tb, ok := seatview.Build(Viewer{}, seatview.Input{Rules: s, Seat: 0, Names: o.Players})
 	if !ok {
 		t.Fatal("no view")
 	}

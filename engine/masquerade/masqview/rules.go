@@ -1,10 +1,9 @@
-package narrate
+package masqview
 
 import (
 	"slices"
 
 	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
@@ -12,8 +11,9 @@ import (
 
 // Rules is the public face of a Mascarade-family rules state (either
 // edition), as the narration, the play screen and the local bots need it.
-// [RulesOf] wraps an [engine.State] of a known edition; the methods the
-// states share are theirs, the others are the edition's package functions.
+// An edition's [Viewer] wraps its [engine.State] ([Viewer.Of]); the
+// methods the states share are theirs, the others are the edition's
+// package functions.
 type Rules interface {
 	engine.State
 
@@ -57,24 +57,9 @@ type Rules interface {
 	// swap bit.
 	HasSecretSwap(m engine.Move) bool
 	CardName(c engine.Card) string
-}
-
-// RulesOf wraps a rules state of a known edition; ok is false for nil or
-// an unknown game.
-func RulesOf(s engine.State) (Rules, bool) {
-	switch s := s.(type) {
-	case Rules:
-		return s, true
-	case *mascarade.State:
-		if s != nil {
-			return first{s}, true
-		}
-	case *mascarade2.State:
-		if s != nil {
-			return second{s}, true
-		}
-	}
-	return nil, false
+	// Power says what a character's power does in a few words, or "" if
+	// unknown.
+	Power(c engine.Card) string
 }
 
 // first adapts the 1st edition.
@@ -88,6 +73,15 @@ func (first) CardName(c engine.Card) string      { return mascarade.CardName(c) 
 func (r first) FormatMove(m engine.Move) string  { return mascarade.FormatMove(r.State, m) }
 func (r first) HasSecretSwap(m engine.Move) bool { return mascarade.HasSecretSwap(r.State, m) }
 func (r first) Seating() []engine.Seat           { return identity(r.Players()) }
+func (first) Power(c engine.Card) string         { return firstPowers[mascarade.CardName(c)] }
+
+// firstOf wraps a 1st edition state; ok=false for nil or another game's.
+func firstOf(s engine.State) (Rules, bool) {
+	if st, ok := s.(*mascarade.State); ok && st != nil {
+		return first{st}, true
+	}
+	return nil, false
+}
 
 // second adapts the 2nd edition.
 type second struct{ *mascarade2.State }
@@ -99,6 +93,15 @@ func (second) PreparatoryTurns() int              { return mascarade2.Preparator
 func (second) CardName(c engine.Card) string      { return mascarade2.CardName(c) }
 func (r second) FormatMove(m engine.Move) string  { return mascarade2.FormatMove(r.State, m) }
 func (r second) HasSecretSwap(m engine.Move) bool { return mascarade2.HasSecretSwap(r.State, m) }
+func (second) Power(c engine.Card) string         { return secondPowers[mascarade2.CardName(c)] }
+
+// secondOf wraps a 2nd edition state; ok=false for nil or another game's.
+func secondOf(s engine.State) (Rules, bool) {
+	if st, ok := s.(*mascarade2.State); ok && st != nil {
+		return second{st}, true
+	}
+	return nil, false
+}
 
 func identity(n int) []engine.Seat {
 	out := make([]engine.Seat, n)
@@ -108,22 +111,5 @@ func identity(n int) []engine.Seat {
 	return out
 }
 
-// CardNamer returns the card names of the game called name (a roster's
-// game), or nil for an unknown game.
-func CardNamer(game string) func(engine.Card) string {
-	g, err := registry.Lookup(game)
-	if err != nil {
-		return nil
-	}
-	return g.CardName
-}
-
 // sameSeating reports whether two states seat everyone on the same chairs.
 func sameSeating(a, b Rules) bool { return slices.Equal(a.Seating(), b.Seating()) }
-
-// Narrates reports whether this package narrates game: the Mascarade
-// family. Other games are told move by move in their own words
-// (games.Rules.FormatMove) by the sessions and replay.
-func Narrates(game string) bool {
-	return game == mascarade.GameName || game == mascarade2.GameName
-}

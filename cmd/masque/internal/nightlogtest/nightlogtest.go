@@ -14,11 +14,12 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
-	"github.com/masque-games/masque/cmd/masque/internal/view"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// Seat is a session of a Mafia seat that holds a night power or not: it
+// Seat is a session of a seat at a game with secret night actions
+// (session.Actor) that holds a night power or not: it
 // takes a target from a power holder and sleep from a civilian, and
 // refuses the other as the real sessions do.
 type Seat struct {
@@ -57,7 +58,7 @@ func Logger(buf *bytes.Buffer) *slog.Logger {
 type Choice struct {
 	Name    string
 	Power   bool // the seat holds a night power
-	N       view.Night
+	N       seatview.Night
 	Refused bool
 }
 
@@ -65,11 +66,11 @@ type Choice struct {
 // what they try that the table refuses (which tells which one the seat is
 // just as well).
 var Choices = []Choice{
-	{"civilian sleeps", false, view.Night{Sleep: true}, false},
-	{"commissar checks seat 2", true, view.Night{Power: 1, Target: 2}, false},
-	{"mafioso votes for seat 3", true, view.Night{Power: 2, Target: 3}, false},
-	{"civilian picks a target", false, view.Night{Power: 1, Target: 2}, true},
-	{"power holder sleeps", true, view.Night{Sleep: true}, true},
+	{"civilian sleeps", false, seatview.Night{Sleep: true}, false},
+	{"commissar checks seat 2", true, seatview.Night{Power: 1, Target: 2}, false},
+	{"mafioso votes for seat 3", true, seatview.Night{Power: 2, Target: 3}, false},
+	{"civilian picks a target", false, seatview.Night{Power: 1, Target: 2}, true},
+	{"power holder sleeps", true, seatview.Night{Sleep: true}, true},
 }
 
 // Check runs submit for every one of [Choices], with a fresh [Logger]

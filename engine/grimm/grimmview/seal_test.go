@@ -1,4 +1,4 @@
-package view
+package grimmview
 
 import "testing"
 

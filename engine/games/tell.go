@@ -1,25 +1,71 @@
-package narrate
+package games
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
-// TellEntry returns the public lines entry e added at a table of a game
-// outside the Mascarade family (The Grimm Masquerade), which t has just
-// applied; prior is the rules state before it. A game whose table binding
-// is a [games.Teller] tells its moves, reveals and joint coins in words
+// TellingNarrator returns the narrator of a table of game g that tells
+// each entry by [TellEntry], speaking to seat you (-1: nobody). It keeps
+// no record and no steps: the narration of a game whose view needs none.
+func TellingNarrator(g Rules, you engine.Seat) seatview.Narrator {
+	return &teller{g: g, you: you}
+}
+
+// teller is a [TellingNarrator].
+type teller struct {
+	g     Rules
+	you   engine.Seat
+	prev  engine.State // the rules before the next entry
+	lines []string
+}
+
+func (n *teller) Start(t *table.Table) []string {
+	n.prev = t.Rules()
+	return nil
+}
+
+func (n *teller) Follow(t *table.Table, e *ledger.Entry) (seatview.Told, error) {
+	prior := n.prev
+	n.prev = t.Rules()
+	lines, err := TellEntry(n.g, t, e, prior, n.you)
+	if err != nil {
+		return seatview.Told{}, err
+	}
+	n.lines = append(n.lines, lines...)
+	return seatview.Told{Lines: lines}, nil
+}
+
+func (n *teller) Lines() []string { return n.lines }
+
+func (n *teller) Record() any { return nil }
+
+// tellingViewer is the viewer of a game that brings none of its own
+// ([WithBot]): its table is told by [TellingNarrator]; it has no view.
+type tellingViewer struct{ g Rules }
+
+func (tellingViewer) View(seatview.Input) (seatview.Table, bool) { return seatview.Table{}, false }
+
+func (v tellingViewer) Auditor(open seatview.Opener) seatview.Auditor {
+	return TellingAuditor(v.g, open)
+}
+
+func (v tellingViewer) Narrator(you engine.Seat) seatview.Narrator { return TellingNarrator(v.g, you) }
+
+// TellEntry returns the public lines entry e added at a table of game g,
+// which t has just applied; prior is the rules state before it. A game whose table binding
+// is a [Teller] tells its moves, reveals and joint coins in words
 // ("Anna gives the Crown to Boris", "Boris draws the Mirror"), speaking
 // to seat you in the second person (-1: nobody); another game's moves
 // are its script lines and its reveals a list of cards. Published keys
 // are told too. Nothing secret is needed or told.
-func TellEntry(g games.Rules, t *table.Table, e *ledger.Entry, prior engine.State, you engine.Seat) ([]string, error) {
-	teller, _ := g.Table().(games.Teller)
+func TellEntry(g Rules, t *table.Table, e *ledger.Entry, prior engine.State, you engine.Seat) ([]string, error) {
+	teller, _ := g.Table().(Teller)
 	var lines []string
 	b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
 	if err != nil {
@@ -53,7 +99,7 @@ func TellEntry(g games.Rules, t *table.Table, e *ledger.Entry, prior engine.Stat
 	var facts []engine.Fact
 	switch c.Kind {
 	case engine.EffectReveal:
-		if facts, err = RevealedFacts(t, c); err != nil {
+		if facts, err = seatview.RevealedFacts(t, c); err != nil {
 			return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
 		}
 	case engine.EffectCoin:

@@ -1,4 +1,4 @@
-package view
+package grimmview
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/grimm/grimmtest"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // A player just unmasked in another player's turn is asked, on the
@@ -23,7 +24,7 @@ func TestGrimmBetAtUnmasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, ok := Build(Input{Rules: tab.State, Seat: 1, Names: sc.Options.Players, Known: tab.Known(1), MyTurn: true})
+	tb, ok := seatview.Build(Viewer{}, seatview.Input{Rules: tab.State, Seat: 1, Names: sc.Options.Players, Known: tab.Known(1), MyTurn: true})
 	if !ok || tb.Question == nil {
 		t.Fatalf("no question: %+v", tb)
 	}

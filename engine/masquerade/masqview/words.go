@@ -1,4 +1,4 @@
-package narrate
+package masqview
 
 import (
 	"strings"

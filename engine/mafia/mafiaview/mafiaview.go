@@ -1,4 +1,6 @@
-package view
+// Package mafiaview is what a seat sees of Mafia: its view of the
+// table, and its narration (package engine/seatview).
+package mafiaview
 
 import (
 	"fmt"
@@ -6,10 +8,12 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
-// Mafia builds the view of Mafia: Random Incident: the living and the
+// Viewer builds the view of Mafia: Random Incident: the living and the
 // dead with the roles their elimination revealed, day or night and the
 // day number, the vote in progress, the morning's announcement, the
 // seat's own role and incident cards, its mates (a mafioso's), its
@@ -17,14 +21,27 @@ import (
 // seat can answer, the night's secret choice included. Another seat's
 // role or card is face down until the rules reveal it or the keys
 // published at the end open it.
-type Mafia struct{}
+type Viewer struct{}
 
-// Build implements [Builder]. in.Private is the seat's *mafia.Knowledge
+// Narrator implements [seatview.Viewer]: the game tells its moves,
+// reveals and coins in its own words (its table binding is a
+// games.Teller).
+func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
+	return games.TellingNarrator(mafia.Game{}, you)
+}
+
+// Auditor implements [seatview.Viewer]: the game's own words for every
+// entry, and with the published keys its hidden cards (games.Revealer).
+func (Viewer) Auditor(open seatview.Opener) seatview.Auditor {
+	return games.TellingAuditor(mafia.Game{}, open)
+}
+
+// View implements [seatview.Viewer]. in.Private is the seat's *mafia.Knowledge
 // (nil: it knows nothing yet beyond its cards).
-func (Mafia) Build(in Input) (Table, bool) {
+func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	s, ok := in.Rules.(*mafia.State)
 	if !ok || s == nil {
-		return Table{}, false
+		return seatview.Table{}, false
 	}
 	me := in.Seat
 	k, _ := in.Private.(*mafia.Knowledge)
@@ -35,7 +52,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if known == nil {
 		known = map[engine.Slot]engine.Card{}
 	}
-	t := Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
+	t := seatview.Table{Game: mafia.Game{}.Title(), Over: s.Over() || in.Over}
 	need := s.Next()
 	day := isDay(s.Phase())
 	// A seat that posted its night actions waits, like the others, for
@@ -71,61 +88,68 @@ func (Mafia) Build(in Input) (Table, bool) {
 	default:
 		t.Status = when + " · the city sleeps"
 	}
-	t.Counters = []Attr{
-		{"alive", fmt.Sprint(len(s.Living())), fmt.Sprintf("%d alive", len(s.Living()))},
-		{"mafia alive", fmt.Sprint(s.MafiaAlive()), fmt.Sprintf("%d of them mafia", s.MafiaAlive())},
+	t.Counters = []seatview.Attr{
+		{Name: "alive", Value: fmt.Sprint(len(s.Living())), Words: fmt.Sprintf("%d alive", len(s.Living()))},
+		{Name: "mafia alive", Value: fmt.Sprint(s.MafiaAlive()), Words: fmt.Sprintf("%d of them mafia", s.MafiaAlive())},
 	}
 	if s.Incidents() {
 		n := len(s.Pile())
-		t.Counters = append(t.Counters, Attr{"incident deck", fmt.Sprint(n), fmt.Sprintf("incident deck: %d %s", n, plural(n, "card", "cards"))})
+		t.Counters = append(t.Counters, seatview.Attr{Name: "incident deck", Value: fmt.Sprint(n), Words: fmt.Sprintf("incident deck: %d %s", n, seatview.Plural(n, "card", "cards"))})
 	}
 
 	// Seats.
 	votes, holds := s.Votes(), s.Holds()
 	for p := range engine.Seat(s.Players()) {
-		st := Seat{Name: s.Name(p), You: p == me}
+		st := seatview.Seat{Name: s.Name(p), You: p == me}
 		st.Turn = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p
-		var status []string
+		var status []seatview.Part
+		say := func(text, mark string) { status = append(status, seatview.Part{Text: text, Mark: mark}) }
 		role, revealed := s.Revealed(p)
 		var brief []string // the status in a few words (Seat.Brief)
 		switch {
 		case s.Alive(p):
-			status = append(status, "alive")
+			say("alive", "")
 		case s.Left(p):
-			status = append(status, "left the game")
+			say("left the game", "")
 			brief = append(brief, "left")
 			st.Out = true
 		default:
-			status = append(status, "out")
+			say("out", "")
 			brief = append(brief, "out")
 			st.Out = true
 		}
 		switch c, ok := in.Opened[s.RoleSlot(p)]; {
 		case revealed:
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(role), Face: FaceUp, Note: "role"})
+			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(role), Face: seatview.FaceUp, Note: "role"})
 			if s.Alive(p) {
-				status = append(status, article(role))
+				say(article(role), "")
 			} else {
-				status = append(status, "was "+article(role))
+				say("was "+article(role), "")
 			}
 			brief = append(brief, mafia.CardWords(role))
 		case ok && mafia.IsRole(c):
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: FaceUp, Note: "role"})
-			status = append(status, "was "+article(c))
+			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(c), Face: seatview.FaceUp, Note: "role"})
+			say("was "+article(c), "")
 			brief = append(brief, mafia.CardWords(c))
 		case p == me && k.Role >= 0:
-			st.Cards = append(st.Cards, Card{Name: mafia.CardWords(k.Role), Face: KnownToYou, Note: "your role"}) // the status says it
-			status = append(status, "you are "+article(k.Role))
+			st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(k.Role), Face: seatview.KnownToYou, Note: "your role"}) // the status says it
+			say("you are "+article(k.Role), seatview.MarkOwn)
 			brief = append(brief, mafia.CardWords(k.Role))
 		default:
-			st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "role"})
+			st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "role"})
 		}
 		if p != me && slices.Contains(k.Mates, p) {
-			status = append(status, "your mate in the mafia")
+			say("your mate in the mafia", seatview.MarkWarn)
 			brief = append(brief, "your mate")
 		}
 		if r, ok := k.Checks[p]; ok && p != me {
-			status = append(status, "you checked: "+teamWords(r))
+			// A check that found the mafia warns; any other is the
+			// seat's own knowledge.
+			mark := seatview.MarkOwn
+			if r {
+				mark = seatview.MarkWarn
+			}
+			say("you checked: "+teamWords(r), mark)
 			brief = append(brief, "checked: "+teamWords(r))
 		}
 		st.Brief = strings.Join(brief, ", ")
@@ -134,12 +158,12 @@ func (Mafia) Build(in Input) (Table, bool) {
 		}
 		for _, sl := range s.Hand(p) {
 			switch c, ok := known[sl]; {
-			case opened(in, sl):
-				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(in.Opened[sl]), Face: FaceUp, Note: "hand"})
+			case in.OpenedAt(sl):
+				st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(in.Opened[sl]), Face: seatview.FaceUp, Note: "hand"})
 			case ok && p == me:
-				st.Cards = append(st.Cards, Card{Name: mafia.CardWords(c), Face: KnownToYou, Note: "hand"})
+				st.Cards = append(st.Cards, seatview.Card{Name: mafia.CardWords(c), Face: seatview.KnownToYou, Note: "hand"})
 			default:
-				st.Cards = append(st.Cards, Card{Face: FaceDown, Note: "hand"})
+				st.Cards = append(st.Cards, seatview.Card{Face: seatview.FaceDown, Note: "hand"})
 			}
 		}
 		if s.Alive(p) {
@@ -147,18 +171,23 @@ func (Mafia) Build(in Input) (Table, bool) {
 			case mafia.PhaseHold:
 				if h := holds[p]; h >= 0 {
 					w := map[int8]string{0: "wants no vote", 1: "wants a vote"}[h]
-					st.Attrs = append(st.Attrs, Attr{"vote today", map[int8]string{0: "no", 1: "yes"}[h], w})
+					st.Attrs = append(st.Attrs, seatview.Attr{Name: "vote today", Value: map[int8]string{0: "no", 1: "yes"}[h], Words: w})
 				}
 			case mafia.PhaseVote, mafia.PhaseDayAnswer:
 				switch v := votes[p]; {
 				case v == -1:
-					st.Attrs = append(st.Attrs, Attr{"vote", "abstains", "abstains"})
+					st.Attrs = append(st.Attrs, seatview.Attr{Name: "vote", Value: "abstains", Words: "abstains"})
 				case v >= 0:
-					st.Attrs = append(st.Attrs, Attr{"vote", s.Name(engine.Seat(v)), "votes for " + nameFor(s, engine.Seat(v), me)})
+					st.Attrs = append(st.Attrs, seatview.Attr{Name: "vote", Value: s.Name(engine.Seat(v)), Words: "votes for " + nameFor(s, engine.Seat(v), me)})
 				}
 			}
 		}
-		st.Status = strings.Join(status, "; ")
+		st.Parts = status
+		var texts []string
+		for _, pt := range status {
+			texts = append(texts, pt.Text)
+		}
+		st.Status = strings.Join(texts, "; ")
 		t.Seats = append(t.Seats, st)
 	}
 
@@ -169,11 +198,11 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if day && !night && s.Day() == 1 && !s.Over() {
 		// The screen opens on day 1: say what night 1 was, so that the
 		// night that follows, night 2, misses nothing.
-		t.Notices = append(t.Notices, Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
+		t.Notices = append(t.Notices, seatview.Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
 	}
 	if day && s.Day() > 1 {
 		if lines := morning(s, me); len(lines) > 0 {
-			t.Notices = append(t.Notices, Notice{Title: "This morning", Text: strings.Join(lines, " ")})
+			t.Notices = append(t.Notices, seatview.Notice{Title: "This morning", Text: strings.Join(lines, " ")})
 		}
 	}
 
@@ -184,7 +213,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 		t.Question = nightQuestion(s, me, k, in.Decisions)
 	case in.MyTurn && need.Kind == engine.NeedMove && need.Seat == me:
 		cs := mafiaChoices(s, me, k, known)
-		t.Question = &Question{Text: mafiaPrompt(s, me, cs), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
+		t.Question = &seatview.Question{Text: mafiaPrompt(s, me, cs), Forced: s.Phase() != mafia.PhaseHold && s.Phase() != mafia.PhaseVote,
 			Choices: cs}
 	case need.Kind == engine.NeedMove:
 		t.Waiting = mafiaWaiting(s, need.Seat)
@@ -194,6 +223,9 @@ func (Mafia) Build(in Input) (Table, bool) {
 	if s.Over() {
 		side := map[mafia.Side]string{mafia.SideMafia: "the mafia win", mafia.SideCivilians: "the civilians win", mafia.SideDraw: "the game is a draw"}[s.Result()]
 		t.Result = append(t.Result, fmt.Sprintf("Game over on day %d: %s.", s.Day(), side))
+		if sum, ok := (mafia.Game{}).Summarize(s); ok {
+			t.Ending = sum.Ending()
+		}
 		var ws []string
 		for _, w := range s.Winners() {
 			ws = append(ws, nameFor(s, w, me))
@@ -270,7 +302,7 @@ func mafiaWaiting(s *mafia.State, p engine.Seat) string {
 }
 
 // mafiaVote is the day's vote in progress, or nil.
-func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
+func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 	switch s.Phase() {
 	case mafia.PhaseHold:
 		yes, asked := 0, 0
@@ -282,7 +314,7 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 				}
 			}
 		}
-		return &Notice{Title: "Vote today?", Text: fmt.Sprintf("%d of %d answered, %d want a vote; it is held only if most of the %d living want it.", asked, len(s.Living()), yes, len(s.Living()))}
+		return &seatview.Notice{Title: "Vote today?", Text: fmt.Sprintf("%d of %d answered, %d want a vote; it is held only if most of the %d living want it.", asked, len(s.Living()), yes, len(s.Living()))}
 	case mafia.PhaseVote, mafia.PhaseDayAnswer:
 		count := map[engine.Seat]int{}
 		voted, abst := 0, 0
@@ -318,7 +350,7 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 		if c := s.Condemned(); s.Phase() == mafia.PhaseDayAnswer && c != mafia.NoSeat {
 			text += fmt.Sprintf(". The vote eliminates %s unless %s answer%s with an incident card.", nameFor(s, c, me), nameFor(s, c, me), map[bool]string{true: "", false: "s"}[c == me])
 		}
-		return &Notice{Title: "The vote", Text: text}
+		return &seatview.Notice{Title: "The vote", Text: text}
 	}
 	return nil
 }
@@ -355,11 +387,11 @@ func morning(s *mafia.State, me engine.Seat) []string {
 // nightQuestion asks the seat its secret night choice: the target of the
 // first power it holds that it has not chosen yet, or, holding none, to
 // sleep.
-func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *Question {
+func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engine.Effect) *seatview.Question {
 	if len(ds) == 0 {
-		return &Question{
+		return &seatview.Question{
 			Text:    fmt.Sprintf("Night %d: you have nothing to choose tonight. Your seat sends its sealed, empty choice by itself in a few seconds, as every living player sends one; choose sleep to send it now.", s.Day()),
-			Choices: []Choice{{Words: "sleep", Night: &Night{Sleep: true}}},
+			Choices: []seatview.Choice{{Words: "sleep", Night: &seatview.Night{Sleep: true}}},
 		}
 	}
 	d := ds[0]
@@ -381,7 +413,7 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	default:
 		text, verb = "choose a player", "choose"
 	}
-	q := &Question{Text: fmt.Sprintf("Night %d: %s.", s.Day(), text), Forced: true}
+	q := &seatview.Question{Text: fmt.Sprintf("Night %d: %s.", s.Day(), text), Forced: true}
 	for _, p := range d.Targets {
 		if p == me && !d.SelfAllowed {
 			continue
@@ -395,10 +427,10 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 				words += " (checked: " + teamWords(r) + ")"
 			}
 		}
-		q.Choices = append(q.Choices, Choice{Words: words, Night: &Night{Power: d.Power, Target: p}})
+		q.Choices = append(q.Choices, seatview.Choice{Words: words, Night: &seatview.Night{Power: d.Power, Target: p}})
 	}
 	// A mate comes last: the cursor starts on the first choice.
-	slices.SortStableFunc(q.Choices, func(a, b Choice) int {
+	slices.SortStableFunc(q.Choices, func(a, b seatview.Choice) int {
 		return cmpBool(slices.Contains(k.Mates, a.Night.Target) && a.Night.Target != me, slices.Contains(k.Mates, b.Night.Target) && b.Night.Target != me)
 	})
 	return q
@@ -416,12 +448,12 @@ func cmpBool(a, b bool) int {
 }
 
 // mafiaChoices lists the moves seat me may make now, in words.
-func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[engine.Slot]engine.Card) []Choice {
-	var out []Choice
+func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[engine.Slot]engine.Card) []seatview.Choice {
+	var out []seatview.Choice
 	try := func(words string, m engine.Move) {
 		m.Seat = me
 		if _, _, err := s.Play(m); err == nil {
-			out = append(out, Choice{Words: words, Move: m})
+			out = append(out, seatview.Choice{Words: words, Move: m})
 		}
 	}
 	switch s.Phase() {
@@ -475,7 +507,7 @@ func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[
 // mafiaPrompt is the question's text for seat me, given its choices: an
 // answer to an elimination or an attack names only the cards the seat
 // holds that answer it, and says so when it holds none.
-func mafiaPrompt(s *mafia.State, me engine.Seat, cs []Choice) string {
+func mafiaPrompt(s *mafia.State, me engine.Seat, cs []seatview.Choice) string {
 	var what, none string
 	switch s.Phase() {
 	case mafia.PhaseDayAnswer:
@@ -585,12 +617,12 @@ func cardWords(c engine.Card) string {
 
 // mafiaHelp is the help page: the day and the night, every role and
 // incident card, the keys' meaning for the night's secret choice.
-func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []Section {
-	var out []Section
+func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []seatview.Section {
+	var out []seatview.Section
 	if k.Role >= 0 {
-		out = append(out, Section{Title: "Your role", Lines: []string{"You are " + article(k.Role) + ": " + roleWords(k.Role)}})
+		out = append(out, seatview.Section{Title: "Your role", Lines: []string{"You are " + article(k.Role) + ": " + roleWords(k.Role)}})
 	}
-	out = append(out, Section{Title: "A day and a night", Lines: []string{
+	out = append(out, seatview.Section{Title: "A day and a night", Lines: []string{
 		"On the first day the living first say whether to vote at all; the vote is held only if most want it.",
 		"By day each living player votes to eliminate another, or abstains; the most votes eliminate (a tie eliminates nobody, or ends the game in a draw at a tie-draw table). The eliminated player's role is shown to all.",
 		"At night every living player sends a sealed choice: those with a power name a target, the others an empty one, so nobody can tell who acted.",
@@ -601,14 +633,14 @@ func mafiaHelp(s *mafia.State, k *mafia.Knowledge) []Section {
 	for _, r := range []engine.Card{mafia.Civilian, mafia.Commissar, mafia.Nurse, mafia.Butterfly, mafia.Mafioso, mafia.Don, mafia.Madman} {
 		roles = append(roles, mafia.CardWords(r)+": "+roleWords(r))
 	}
-	out = append(out, Section{Title: "Roles", Lines: roles})
+	out = append(out, seatview.Section{Title: "Roles", Lines: roles})
 	if s.Incidents() {
 		var cards []string
 		for _, c := range []engine.Card{mafia.Misfire, mafia.RicochetLeft, mafia.RicochetRight, mafia.Alibi, mafia.EvidenceLeft, mafia.EvidenceRight} {
 			cards = append(cards, mafia.CardWords(c)+": "+cardWords(c))
 		}
 		cards = append(cards, fmt.Sprintf("You hold at most %d; when the Commissar or the Don is out, everyone alive draws one.", mafia.HandLimit))
-		out = append(out, Section{Title: "Incident cards", Lines: cards})
+		out = append(out, seatview.Section{Title: "Incident cards", Lines: cards})
 	}
 	return out
 }

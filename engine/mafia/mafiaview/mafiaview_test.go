@@ -1,12 +1,14 @@
-package view
+package mafiaview
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mafia"
 	"github.com/masque-games/masque/engine/mafia/mafiatest"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // The recognition night comes before day 1's first move: a seat asked
@@ -30,7 +32,7 @@ func TestMafiaRecognitionNightIsNight(t *testing.T) {
 		// tableNight without night: the seat posted its own night
 		// actions, the others have not yet (day 1's first move, seat 0's,
 		// is not asked yet).
-		tb, ok := Build(Input{Rules: s, Seat: 0, Names: o.Players, Night: tc.night, TableNight: tc.tableNight,
+		tb, ok := seatview.Build(Viewer{}, seatview.Input{Rules: s, Seat: 0, Names: o.Players, Night: tc.night, TableNight: tc.tableNight,
 			MyTurn: tc.night || !tc.tableNight, Private: mafia.NewKnowledge(engine.Seat(0))})
 		if !ok {
 			t.Fatal("no view")
@@ -76,12 +78,12 @@ Fedya hold no
 			t.Fatalf("seat %d: mates %v", me, k.Mates)
 		}
 		for _, night := range []bool{false, true} {
-			in := Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: k, MyTurn: true}
+			in := seatview.Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: k, MyTurn: true}
 			if night {
 				in.Night, in.TableNight = true, true
 				in.Decisions = []engine.Effect{{Power: mafia.PowerKill, Targets: tab.State.Living()}}
 			}
-			tb, _ := Build(in)
+			tb, _ := seatview.Build(Viewer{}, in)
 			if tb.Question == nil || len(tb.Question.Choices) < 3 {
 				if !night && me != 0 {
 					continue // not Boris's turn to vote
@@ -117,7 +119,7 @@ Clara vote Anna
 Dima vote Clara
 `
 	sc, tab := scripted(t, src)
-	tb, _ := Build(Input{Rules: tab.State, Seat: 4, Names: sc.Options.Players, Private: tab.Knowledge(4), MyTurn: true})
+	tb, _ := seatview.Build(Viewer{}, seatview.Input{Rules: tab.State, Seat: 4, Names: sc.Options.Players, Private: tab.Knowledge(4), MyTurn: true})
 	for _, n := range tb.Notices {
 		if n.Title == "The vote" {
 			if want := "4 of 5 voted: Clara 3, Anna 1"; n.Text != want {
@@ -148,16 +150,16 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 	const five = "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n"
 	const vote = "Anna hold yes\nBoris hold yes\nClara hold yes\nDima hold no\nEgor hold no\n"
 	const condemnClara = "Anna vote Clara\nBoris vote Clara\nClara vote Anna\nDima vote Clara\nEgor vote Clara\n"
-	build := func(src string, me engine.Seat) Table {
+	build := func(src string, me engine.Seat) seatview.Table {
 		t.Helper()
 		sc, tab := scripted(t, five+src)
-		tb, ok := Build(Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: tab.Knowledge(me), Known: tab.Known(me), MyTurn: true})
+		tb, ok := seatview.Build(Viewer{}, seatview.Input{Rules: tab.State, Seat: me, Names: sc.Options.Players, Private: tab.Knowledge(me), Known: tab.Known(me), MyTurn: true})
 		if !ok {
 			t.Fatal("no view")
 		}
 		return tb
 	}
-	notice := func(tb Table, title string) string {
+	notice := func(tb seatview.Table, title string) string {
 		for _, n := range tb.Notices {
 			if n.Title == title {
 				return n.Text
@@ -190,5 +192,39 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 	dead := build(vote+condemnClara+"Clara pass\nAnna kill Boris\nBoris pass\n", 2)
 	if !strings.Contains(dead.Status, "you are out of the game") {
 		t.Errorf("a dead seat's status %q does not say it is out", dead.Status)
+	}
+}
+
+// What only the seat knows is marked in its status's parts, as data a
+// page draws without reading the words (its own role and its checks
+// that found no mafioso: own; its mates and a check that found one:
+// warn); Status is the parts' words.
+func TestMafiaStatusPartsAreMarked(t *testing.T) {
+	sc, tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n")
+	k := tab.Knowledge(0)
+	k.Mates = append(k.Mates, 1)
+	k.Checks[2], k.Checks[3] = true, false
+	tb, ok := seatview.Build(Viewer{}, seatview.Input{Rules: tab.State, Seat: 0, Names: sc.Options.Players, Private: k, Known: tab.Known(0)})
+	if !ok {
+		t.Fatal("no view")
+	}
+	want := map[string][]seatview.Part{
+		"Anna":  {{Text: "alive"}, {Text: "you are a Mafioso", Mark: seatview.MarkOwn}},
+		"Boris": {{Text: "alive"}, {Text: "your mate in the mafia", Mark: seatview.MarkWarn}},
+		"Clara": {{Text: "alive"}, {Text: "you checked: mafia", Mark: seatview.MarkWarn}},
+		"Dima":  {{Text: "alive"}, {Text: "you checked: not mafia", Mark: seatview.MarkOwn}},
+		"Egor":  {{Text: "alive"}},
+	}
+	for _, s := range tb.Seats {
+		if !slices.Equal(s.Parts, want[s.Name]) {
+			t.Errorf("%s: parts %+v, want %+v", s.Name, s.Parts, want[s.Name])
+		}
+		var texts []string
+		for _, p := range s.Parts {
+			texts = append(texts, p.Text)
+		}
+		if s.Status != strings.Join(texts, "; ") {
+			t.Errorf("%s: status %q, parts %+v", s.Name, s.Status, s.Parts)
+		}
 	}
 }

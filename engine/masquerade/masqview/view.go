@@ -1,34 +1,31 @@
-package view
+package masqview
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
-// Mascarade builds the view of either Mascarade edition (a state
-// [narrate.RulesOf] knows): the seats in chair order with their coins and
+// View implements [seatview.Viewer]: the view of the viewer's edition:
+// the seats in chair order with their coins and
 // face-down cards (the 2nd edition's Puppeteer moves players between
 // chairs), the court and the bank, the centre, the last reveal, the claim
 // and its challenge window, the moves in words (a hidden swap asks
 // whether it is real), the result, and the seat's memory: what it saw
 // and when, and for each of its own cards which swaps since could have
 // moved it.
-type Mascarade struct{}
-
-// Build implements [Builder].
-func (Mascarade) Build(in Input) (Table, bool) {
-	s, ok := narrate.RulesOf(in.Rules)
+func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
+	s, ok := v.Of(in.Rules)
 	if !ok || s == nil {
-		return Table{}, false
+		return seatview.Table{}, false
 	}
 	me := in.Seat
-	b := mascBuild{s: s, me: me, in: in}
-	t := Table{Game: s.Title(), Over: s.Over() || in.Over}
+	b := mascBuild{s: s, me: me, in: in, moves: movesOf(in.Record)}
+	t := seatview.Table{Game: s.Title(), Over: s.Over() || in.Over}
 
 	// Status line and counters.
 	t.Status = fmt.Sprintf("turn %d · %s's turn", s.Turn(), s.Name(s.TurnSeat()))
@@ -41,9 +38,9 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	if s.Over() {
 		t.Status = fmt.Sprintf("turn %d · game over", s.Turn())
 	}
-	t.Counters = []Attr{
-		{"court", fmt.Sprint(s.Court()), fmt.Sprintf("court %d", s.Court())},
-		{"bank", fmt.Sprint(s.Bank()), fmt.Sprintf("bank %d", s.Bank())},
+	t.Counters = []seatview.Attr{
+		{Name: "court", Value: fmt.Sprint(s.Court()), Words: fmt.Sprintf("court %d", s.Court())},
+		{Name: "bank", Value: fmt.Sprint(s.Bank()), Words: fmt.Sprintf("bank %d", s.Bank())},
 	}
 
 	// Seats, in chair order.
@@ -51,19 +48,19 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	need := s.Next()
 	seating := s.Seating()
 	for chair, p := range seating {
-		st := Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.TurnSeat()}
+		st := seatview.Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.TurnSeat()}
 		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat()
-		st.Attrs = []Attr{{"coins", fmt.Sprint(s.Coins(p)), fmt.Sprintf("%d %s", s.Coins(p), plural(s.Coins(p), "coin", "coins"))}}
+		st.Attrs = []seatview.Attr{{Name: "coins", Value: fmt.Sprint(s.Coins(p)), Words: fmt.Sprintf("%d %s", s.Coins(p), seatview.Plural(s.Coins(p), "coin", "coins"))}}
 		for _, x := range s.SlotsOf(p) {
-			c := Card{Face: FaceDown, Slot: int(x) + 1}
+			c := seatview.Card{Face: seatview.FaceDown, Slot: int(x) + 1}
 			if _, pos, ok := strings.Cut(s.SlotName(x), "."); ok {
 				c.Place = pos
 			}
 			if k, ok := in.Opened[x]; ok {
 				// The keys published at the end open it for everyone.
-				c.Name, c.Face, c.Note = s.CardName(k), FaceUp, strings.TrimSpace(c.Place+" card")
+				c.Name, c.Face, c.Note = s.CardName(k), seatview.FaceUp, strings.TrimSpace(c.Place+" card")
 			} else if k, ok := secret[x]; ok {
-				c.Name, c.Face, c.Note = s.CardName(k), KnownToYou, "card"
+				c.Name, c.Face, c.Note = s.CardName(k), seatview.KnownToYou, "card"
 			}
 			st.Cards = append(st.Cards, c)
 		}
@@ -85,12 +82,12 @@ func (Mascarade) Build(in Input) (Table, bool) {
 
 	// The centre and the last reveal.
 	if cs := s.CenterSlots(); len(cs) > 0 {
-		a := Area{Name: "centre", Count: len(cs), Words: fmt.Sprintf("centre: %d %s, face down", len(cs), plural(len(cs), "card", "cards"))}
+		a := seatview.Area{Name: "centre", Count: len(cs), Words: fmt.Sprintf("centre: %d %s, face down", len(cs), seatview.Plural(len(cs), "card", "cards"))}
 		var names []string
 		for _, x := range cs {
-			c := Card{Face: FaceDown, Slot: int(x) + 1}
+			c := seatview.Card{Face: seatview.FaceDown, Slot: int(x) + 1}
 			if k, ok := in.Opened[x]; ok {
-				c.Name, c.Face = s.CardName(k), FaceUp
+				c.Name, c.Face = s.CardName(k), seatview.FaceUp
 				names = append(names, "the "+c.Name)
 			}
 			a.Cards = append(a.Cards, c)
@@ -101,13 +98,13 @@ func (Mascarade) Build(in Input) (Table, bool) {
 		t.Areas = append(t.Areas, a)
 	}
 	if lr := s.LastRevealed(); len(lr) > 0 {
-		a := Area{Name: "last reveal", Count: -1}
+		a := seatview.Area{Name: "last reveal", Count: -1}
 		var out []string
 		for _, f := range lr {
 			// Once the Puppeteer has moved players, the card of a chair
 			// is in front of whoever sits there now.
 			where := b.slotNowYours(f.Slot)
-			a.Cards = append(a.Cards, Card{Name: s.CardName(f.Card), Face: FaceUp, Note: where})
+			a.Cards = append(a.Cards, seatview.Card{Name: s.CardName(f.Card), Face: seatview.FaceUp, Note: where})
 			out = append(out, fmt.Sprintf("%s was the %s", where, s.CardName(f.Card)))
 		}
 		a.Words = "last reveal: " + strings.Join(out, ", ")
@@ -116,7 +113,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 
 	// The claim and its challenge window.
 	if c, cont, ok := s.Claim(); ok && len(cont) > 0 {
-		n := Notice{Title: "Claim", Text: fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), s.CardName(c))}
+		n := seatview.Notice{Title: "Claim", Text: fmt.Sprintf("%s claims to be the %s", s.Name(cont[0].Seat), s.CardName(c))}
 		if cont[0].Seat == me {
 			n.Text = fmt.Sprintf("you claim to be the %s", s.CardName(c))
 		}
@@ -140,9 +137,9 @@ func (Mascarade) Build(in Input) (Table, bool) {
 	switch {
 	case t.Over:
 	case in.MyTurn:
-		q := &Question{Window: s.InChallengeWindow() && need.Seat == me}
+		q := &seatview.Question{Window: s.InChallengeWindow() && need.Seat == me}
 		for _, mv := range s.LegalMoves(me) {
-			c := Choice{Words: narrate.Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass, Steps: mascSteps(mv)}
+			c := seatview.Choice{Words: Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass, Steps: mascSteps(mv)}
 			if s.HasSecretSwap(mv) {
 				c.Secret, c.Confirm = true, "really exchange the cards?"
 			}
@@ -156,18 +153,20 @@ func (Mascarade) Build(in Input) (Table, bool) {
 
 	// The result.
 	if s.Over() {
-		t.Result = []string{fmt.Sprintf("game over after %d turns: %s won", s.Turn(), strings.Join(narrate.Winners(s), ", "))}
+		t.Result = []string{fmt.Sprintf("game over after %d turns: %s won", s.Turn(), strings.Join(Winners(s), ", "))}
+		t.Ending = t.Result[0]
 		for _, w := range s.Winners() {
 			t.Won = t.Won || w == me
 		}
 		if me >= 0 { // a spectator (Seat -1) has no outcome
-			t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Coins(me), plural(s.Coins(me), "coin", "coins"))
+			t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Coins(me), seatview.Plural(s.Coins(me), "coin", "coins"))
 		}
 		if t.Won {
 			t.Outcome = "you won!"
 		}
 	}
 	t.Memory = b.memory()
+	t.Swapped = b.swapped()
 	t.Help = b.help(in.MyTurn)
 	// The public log, in the second person where it names the seat as
 	// the swapper.
@@ -200,22 +199,22 @@ func mascSteps(mv engine.Move) []string {
 // others do not: it looked at them, or swapped them in, or a hidden swap
 // could have moved them since everyone saw them (at the deal, at a
 // reveal). A card everyone knows, or one the seat is unsure of, is not
-// in it; nor is any without the record of the swaps (Input.Moves).
+// in it; nor is any without the record of the swaps (Input.Record).
 func (b mascBuild) secretlyKnown() map[engine.Slot]engine.Card {
 	s, me := b.s, b.me
-	if me < 0 || b.in.Moves == nil {
+	if me < 0 || b.moves == nil {
 		return nil
 	}
-	beliefs := narrate.Beliefs(s, b.in.Memory, b.in.Moves, b.swapBits(), me)
+	beliefs := Beliefs(s, b.in.Memory, b.moves, b.swapBits(), me)
 	out := map[engine.Slot]engine.Card{}
 	for _, own := range s.SlotsOf(me) {
 		if int(own) >= len(beliefs) || !beliefs[own].Known() {
 			continue
 		}
 		bl := beliefs[own]
-		private := bl.Source == narrate.FromPeek || len(bl.MovedIn) > 0
-		if bl.Source == narrate.FromDeal || bl.Source == narrate.FromReveal {
-			for _, mv := range b.in.Moves {
+		private := bl.Source == FromPeek || len(bl.MovedIn) > 0
+		if bl.Source == FromDeal || bl.Source == FromReveal {
+			for _, mv := range b.moves {
 				for _, sw := range mv.Swaps {
 					if int64(sw.Pos) > bl.Pos && (sw.Slots[0] == own || sw.Slots[1] == own) {
 						private = true
@@ -232,15 +231,16 @@ func (b mascBuild) secretlyKnown() map[engine.Slot]engine.Card {
 
 // mascBuild is what the Mascarade builder's helpers share.
 type mascBuild struct {
-	s  narrate.Rules
-	me engine.Seat
-	in Input
+	s     Rules
+	me    engine.Seat
+	in    seatview.Input
+	moves []Moved // the record of the moves (in.Record), nil without one
 }
 
 // restricted says why the seat may not claim on its turn, when that is
 // so after the preparatory turns (its card was revealed in the previous
 // turn): the choices are only swaps, or swaps and a look. "" otherwise.
-func (b mascBuild) restricted(choices []Choice) string {
+func (b mascBuild) restricted(choices []seatview.Choice) string {
 	s := b.s
 	if len(choices) == 0 || s.TurnSeat() != b.me || s.Preparatory() || s.InChallengeWindow() {
 		return ""
@@ -262,10 +262,10 @@ func (b mascBuild) restricted(choices []Choice) string {
 }
 
 // choices are the seat's legal moves as choices (their moves only).
-func (b mascBuild) choices() []Choice {
-	var out []Choice
+func (b mascBuild) choices() []seatview.Choice {
+	var out []seatview.Choice
 	for _, mv := range b.s.LegalMoves(b.me) {
-		out = append(out, Choice{Move: mv})
+		out = append(out, seatview.Choice{Move: mv})
 	}
 	return out
 }
@@ -299,7 +299,7 @@ func moved(seating []engine.Seat) bool {
 // the chair's card, and the player there may have changed since).
 func (b mascBuild) slotNowYours(slot engine.Slot) string {
 	if owner, ok := b.s.SlotOwner(slot); ok && owner == b.me {
-		return narrate.SlotWords(b.s, slot, b.me)
+		return SlotWords(b.s, slot, b.me)
 	}
 	return b.slotNow(slot)
 }
@@ -312,7 +312,7 @@ func (b mascBuild) slotNow(slot engine.Slot) string {
 	if owner, ok := b.s.SlotOwner(slot); ok && moved(b.s.Seating()) && engine.Seat(slot) != owner {
 		return "the card now in front of " + b.s.SlotName(slot)
 	}
-	return narrate.SlotWords(b.s, slot, -1)
+	return SlotWords(b.s, slot, -1)
 }
 
 // swapBits are the seat's secret bits, never nil.
@@ -327,13 +327,13 @@ func (b mascBuild) swapBits() map[uint64][]bool {
 // which swaps since could have moved it; an indented line continues the
 // one above.
 func (b mascBuild) memory() []string {
-	s, me, moves := b.s, b.me, b.in.Moves
+	s, me, moves := b.s, b.me, b.moves
 	if me < 0 {
 		return nil // a spectator remembers nothing
 	}
 	var out []string
 	line := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-	beliefs := narrate.Beliefs(s, b.in.Memory, moves, b.swapBits(), me)
+	beliefs := Beliefs(s, b.in.Memory, moves, b.swapBits(), me)
 	for _, own := range s.SlotsOf(me) {
 		if int(own) >= len(beliefs) {
 			continue
@@ -341,7 +341,7 @@ func (b mascBuild) memory() []string {
 		bl := beliefs[own]
 		which := "your card"
 		if len(s.SlotsOf(me)) > 1 {
-			which = narrate.SlotWords(s, own, me)
+			which = SlotWords(s, own, me)
 		}
 		var names []string
 		for _, c := range bl.Cards {
@@ -419,15 +419,15 @@ func (b mascBuild) memory() []string {
 
 // seenWhen says when ("turn 16", "at the deal") and how ("revealed to
 // all"; "" at the deal) the seat last knew a card for sure.
-func (b mascBuild) seenWhen(bl narrate.Belief) (when, how string) {
-	if bl.Source == narrate.FromDeal || bl.Pos < 0 {
+func (b mascBuild) seenWhen(bl Belief) (when, how string) {
+	if bl.Source == FromDeal || bl.Pos < 0 {
 		return "at the deal", ""
 	}
 	how = "you peeked"
 	switch bl.Source {
-	case narrate.FromReveal:
+	case FromReveal:
 		how = "revealed to all"
-	case narrate.FromShown:
+	case FromShown:
 		if sh, ok := b.shown(table.Sighting{Pos: uint64(bl.Pos), Slot: bl.Seen}); ok {
 			how = b.shownBy(sh)
 		}
@@ -437,40 +437,40 @@ func (b mascBuild) seenWhen(bl narrate.Belief) (when, how string) {
 
 // shown returns the show (the Princess) a sighting came from, if the
 // moves are listed.
-func (b mascBuild) shown(sg table.Sighting) (narrate.Show, bool) {
-	for _, mv := range b.in.Moves {
+func (b mascBuild) shown(sg table.Sighting) (Show, bool) {
+	for _, mv := range b.moves {
 		for _, sh := range mv.Shows {
 			if sh.Pos == sg.Pos && sh.Slot == sg.Slot {
 				return sh, true
 			}
 		}
 	}
-	return narrate.Show{}, false
+	return Show{}, false
 }
 
-func power(sh narrate.Show) string {
+func power(sh Show) string {
 	if sh.Power == "" {
 		return "power"
 	}
 	return sh.Power
 }
 
-func (b mascBuild) shownBy(sh narrate.Show) string {
+func (b mascBuild) shownBy(sh Show) string {
 	return fmt.Sprintf("%s's %s showed you", b.s.Name(sh.By), power(sh))
 }
 
 // when names the moment of entry pos: its turn when the moves are listed,
 // else the entry.
 func (b mascBuild) when(pos uint64) string {
-	if b.in.Moves == nil {
+	if b.moves == nil {
 		return fmt.Sprintf("entry %d", pos)
 	}
-	return fmt.Sprintf("turn %d", narrate.TurnAt(b.in.Moves, pos))
+	return fmt.Sprintf("turn %d", TurnAt(b.moves, pos))
 }
 
 // help is the help page: what applies right now, every character in play
 // with its power, and how to play (what a challenge means).
-func (b mascBuild) help(myTurn bool) []Section {
+func (b mascBuild) help(myTurn bool) []seatview.Section {
 	s := b.s
 	var now []string
 	switch c, contenders, ok := s.Claim(); {
@@ -481,7 +481,7 @@ func (b mascBuild) help(myTurn bool) []Section {
 		if contenders[0].Seat == b.me {
 			who = "You claim"
 		}
-		now = append(now, fmt.Sprintf("%s to be the %s (%s).", who, s.CardName(c), narrate.Power(s, c)))
+		now = append(now, fmt.Sprintf("%s to be the %s (%s).", who, s.CardName(c), s.Power(c)))
 		if myTurn {
 			now = append(now, fmt.Sprintf("Challenge only if you believe your card is the %s: if it is not, you pay 1 coin.", s.CardName(c)))
 		}
@@ -499,12 +499,28 @@ func (b mascBuild) help(myTurn bool) []Section {
 		now = append(now, fmt.Sprintf("%s's turn.", s.Name(s.TurnSeat())))
 	}
 	var chars []string
-	for _, c := range narrate.InPlay(s) {
-		chars = append(chars, fmt.Sprintf("%-11s %s", s.CardName(c), narrate.Power(s, c)))
+	for _, c := range InPlay(s) {
+		chars = append(chars, fmt.Sprintf("%-11s %s", s.CardName(c), s.Power(c)))
 	}
-	return []Section{
-		{"Right now", now},
-		{"Characters in play", chars},
-		{"How to play", narrate.HowToPlay(s)},
+	return []seatview.Section{
+		{Title: "Right now", Lines: now},
+		{Title: "Characters in play", Lines: chars},
+		{Title: "How to play", Lines: HowToPlay(s)},
 	}
+}
+
+// swapped is the last move with hidden swaps, nil when none is recorded.
+func (b mascBuild) swapped() *seatview.Swapped {
+	for i := len(b.moves) - 1; i >= 0; i-- {
+		m := b.moves[i]
+		if len(m.Swaps) == 0 {
+			continue
+		}
+		sw := &seatview.Swapped{At: m.Pos}
+		for _, x := range m.Swaps {
+			sw.Pairs = append(sw.Pairs, [2]int{int(x.Slots[0]) + 1, int(x.Slots[1]) + 1})
+		}
+		return sw
+	}
+	return nil
 }

@@ -1,4 +1,4 @@
-package narrate
+package masqview
 
 import (
 	"strings"
@@ -36,7 +36,7 @@ Dima challenge
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f Follower
+	f := First().Follower()
 	f.Start(tab) // a fixed deal: dealt before the first entry
 	events := 0
 	for _, e := range tr.Entries {

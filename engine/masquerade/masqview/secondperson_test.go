@@ -1,4 +1,4 @@
-package narrate
+package masqview
 
 import (
 	"slices"
@@ -39,7 +39,7 @@ func TestSecondPersonNarration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var f Follower
+		f := First().Follower()
 		if tc.you >= 0 {
 			f.SpeakTo(engine.Seat(tc.you))
 		}

@@ -1,11 +1,16 @@
-// Package narrate follows a Mascarade table (either edition, see [Rules])
-// entry by entry and tells what happened in public terms: the deal, every
-// move (never whether a hidden swap was real), every reveal, the 2nd
-// edition's Princess showing a card to all but its owner (never which
-// card) and Puppeteer moving players between chairs, coin changes and the
-// end. The play screen's log (through a session), and 'masque replay' use
-// it; it needs only the public replica of the table, never a secret key.
-package narrate
+// Package masqview is what a seat sees of Mascarade (either edition, see
+// [Rules]): its view of the table and its narration (package
+// engine/seatview), reached through the game contract ([First],
+// [Second]).
+//
+// Its [Follower] follows a Mascarade table entry by entry and tells what
+// happened in public terms: the deal, every move (never whether a hidden
+// swap was real), every reveal, the 2nd edition's Princess showing a card
+// to all but its owner (never which card) and Puppeteer moving players
+// between chairs, coin changes and the end. The play screen's log
+// (through a session), and 'masque replay' use it; it needs only the
+// public replica of the table, never a secret key.
+package masqview
 
 import (
 	"errors"
@@ -17,8 +22,8 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
-	"github.com/masque-games/masque/mental"
 )
 
 // Swap is one hidden swap, as everyone sees it: who did it and which two
@@ -86,9 +91,10 @@ type Event struct {
 	turn   int
 }
 
-// Follower follows one table. Feed it every entry right after the table
-// applied it ([Follower.Follow]); the zero value is ready, and a follower
-// started late catches up with [Follower.Start].
+// Follower follows one table of an edition. Feed it every entry right
+// after the table applied it ([Follower.Follow]); an edition's
+// [Viewer.Follower] returns one, and a follower started late catches up
+// with [Follower.Start].
 type Follower struct {
 	// Lines are every public line so far, with a run of passes in one
 	// challenge window folded into one line ("turn 5  passed: Boris,
@@ -97,6 +103,7 @@ type Follower struct {
 	Lines []string
 	Moves []Moved // every move so far, oldest first
 
+	of     func(engine.State) (Rules, bool) // the edition's rules of a state
 	prev   Rules
 	step   *Step
 	names  []string
@@ -153,7 +160,7 @@ type passRun struct {
 // the follower existed: it narrates the deal if the cards are dealt.
 func (f *Follower) Start(t *table.Table) []string {
 	f.names = seatNames(t)
-	s, ok := RulesOf(t.Rules())
+	s, ok := f.of(t.Rules())
 	if !ok || f.prev != nil {
 		return nil
 	}
@@ -178,11 +185,11 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 	}
 	ev := Event{Pos: e.Pos, Seat: engine.Seat(e.Seat)}
 	if len(e.Body) == 0 {
-		return ev, errors.New("narrate: empty body")
+		return ev, errors.New("masqview: empty body")
 	}
 	ev.Kind = table.BodyKind(e.Body[0])
 	prior := f.prev
-	s, ok := RulesOf(t.Rules())
+	s, ok := f.of(t.Rules())
 	if ok {
 		f.prev = s
 	}
@@ -204,7 +211,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 		}
 	case table.BodyMove:
 		if prior == nil {
-			return ev, errors.New("narrate: a move before the deal")
+			return ev, errors.New("masqview: a move before the deal")
 		}
 		b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
 		if err != nil {
@@ -262,7 +269,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 			}
 		}
 		if c := t.Completed(); c != nil && c.Kind == engine.EffectReveal && f.step != nil {
-			facts, err := RevealedFacts(t, c)
+			facts, err := seatview.RevealedFacts(t, c)
 			if err != nil {
 				return ev, err
 			}
@@ -312,37 +319,6 @@ func (f *Follower) addLines(ev Event) {
 	}
 	f.Lines = append(f.Lines, lines...)
 	f.passes = passRun{}
-}
-
-// RevealedFacts opens the cards of a completed public reveal from its
-// decryption shares.
-func RevealedFacts(t *table.Table, r *table.Request) ([]engine.Fact, error) {
-	var facts []engine.Fact
-	for k, sl := range r.Slots {
-		var all [][]*mental.Element
-		for i := range r.Seats {
-			all = append(all, r.Shares[i][k])
-		}
-		m, err := mental.Open(r.ShareCard(k), all) // the components revealed
-		if err != nil {
-			return nil, err
-		}
-		kind, ok := t.Catalogue().Kind(m[0])
-		if !ok {
-			return nil, fmt.Errorf("narrate: slot %d opens to no known card", sl)
-		}
-		facts = append(facts, engine.Fact{Slot: sl, Card: engine.Card(kind)})
-	}
-	return facts, nil
-}
-
-// cardOf names the card in front of a player ("Sasha's card") or a
-// middle card.
-func cardOf(s Rules, sl engine.Slot) string {
-	if _, ok := s.SlotOwner(sl); ok {
-		return s.SlotName(sl) + "'s card"
-	}
-	return s.SlotName(sl)
 }
 
 // dealLines tell the deal: in the script's slot names for an audit

@@ -1,13 +1,13 @@
-package view
+package masqview
 
 import (
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // A Mascarade seat's view never names a card in front of a player or in
@@ -27,7 +27,7 @@ func TestMascaradeCardsOpenOnlyWithThePublishedKeys(t *testing.T) {
 				t.Fatal(err)
 			}
 			tab := lt.View()
-			s, _ := narrate.RulesOf(tab.Rules())
+			s, _ := rulesOf(tab.Rules())
 			if !s.Over() {
 				t.Fatal("the script should end the game")
 			}
@@ -35,7 +35,7 @@ func TestMascaradeCardsOpenOnlyWithThePublishedKeys(t *testing.T) {
 			if (opened != nil) != tc.publish {
 				t.Fatalf("opened %v with keys published %v", opened, tc.publish)
 			}
-			v, ok := Build(Input{Rules: tab.Rules(), Seat: 1, Opened: opened, Names: []string{"Anna", "Boris", "Sasha", "Dima"}})
+			v, ok := seatview.Build(First(), seatview.Input{Rules: tab.Rules(), Seat: 1, Opened: opened, Names: []string{"Anna", "Boris", "Sasha", "Dima"}})
 			if !ok {
 				t.Fatal("no view of a Mascarade state")
 			}
@@ -44,14 +44,14 @@ func TestMascaradeCardsOpenOnlyWithThePublishedKeys(t *testing.T) {
 				for k, c := range st.Cards {
 					slot := s.SlotsOf(p)[k]
 					switch {
-					case tc.publish && (c.Face != FaceUp || c.Name != s.CardName(opened[slot])):
+					case tc.publish && (c.Face != seatview.FaceUp || c.Name != s.CardName(opened[slot])):
 						t.Errorf("%s's card %+v, want the %s face up", st.Name, c, s.CardName(opened[slot]))
-					case !tc.publish && (c.Face != FaceDown || c.Name != ""):
+					case !tc.publish && (c.Face != seatview.FaceDown || c.Name != ""):
 						t.Errorf("%s's card %+v, want face down", st.Name, c)
 					}
 				}
 			}
-			var centre *Area
+			var centre *seatview.Area
 			for i := range v.Areas {
 				if v.Areas[i].Name == "centre" {
 					centre = &v.Areas[i]

@@ -1,4 +1,4 @@
-package narrate
+package masqview
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func TestChoiceHasNoScriptSyntax(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	seen := map[string]bool{}
 	check := func(s engine.State, p engine.Seat, legal []engine.Move) {
-		r, _ := RulesOf(s)
+		r, _ := rulesOf(s)
 		for _, m := range legal {
 			w := Choice(r, m)
 			seen[strings.Fields(w)[0]] = true
@@ -106,4 +106,12 @@ func play[S legalMover](t *testing.T, rng *rand.Rand, st *S, apply func(engine.M
 			t.Fatal(fmt.Errorf("move: %w", err))
 		}
 	}
+}
+
+// rulesOf wraps a rules state of either edition.
+func rulesOf(s engine.State) (Rules, bool) {
+	if r, ok := First().Of(s); ok {
+		return r, true
+	}
+	return Second().Of(s)
 }

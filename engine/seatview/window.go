@@ -1,0 +1,46 @@
+package seatview
+
+import "time"
+
+// AnswerWindow is a seat's answer window as its screen keeps it: open
+// while the seat's question is one the table waits for within its answer
+// window ([Question.Window]), counted from when the screen first saw it at
+// that entry; when it runs out the screen plays the pass
+// ([PassIndex]), once. Its zero value is not ready: use
+// [NewAnswerWindow].
+type AnswerWindow struct {
+	at       int // the entry count of the open window, or -1
+	deadline time.Time
+	passed   int // the entry count of the window the screen passed in, or -1
+}
+
+// NewAnswerWindow returns a closed window.
+func NewAnswerWindow() AnswerWindow { return AnswerWindow{at: -1, passed: -1} }
+
+// Update opens the window at entry count at from now for d, or keeps it
+// open if it is open at that entry already, when q is an answer window
+// and d is set; otherwise it closes it.
+func (w *AnswerWindow) Update(q *Question, at int, now time.Time, d time.Duration) {
+	if q == nil || !q.Window || d <= 0 {
+		w.at = -1
+		return
+	}
+	if w.at != at {
+		w.at, w.deadline = at, now.Add(d)
+	}
+}
+
+// Deadline returns when the open window runs out, or ok=false when it is
+// closed.
+func (w AnswerWindow) Deadline() (deadline time.Time, ok bool) {
+	return w.deadline, w.at >= 0
+}
+
+// Due reports whether the open window ran out at now and the screen has
+// not passed in it yet.
+func (w AnswerWindow) Due(now time.Time) bool {
+	return w.at >= 0 && w.passed != w.at && !now.Before(w.deadline)
+}
+
+// Passed records that the screen passed in the open window.
+func (w *AnswerWindow) Passed() { w.passed = w.at }
