@@ -175,3 +175,115 @@ func TestRealMafiaAttackersUnattributed(t *testing.T) {
 		t.Fatalf("the records differ in length: %d vs %d", len(recs[0]), len(recs[1]))
 	}
 }
+
+// rolesNoDon is a 12-player deck without the Don: two mafiosi share the
+// kill and decide by majority, a tie by the joint coin
+// (docs/rules-mafia.md 8).
+var rolesNoDon = []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse,
+	mafia.Butterfly, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// splitScript is a 12-player game on deal without the Don: nobody votes
+// on the first day, then night 2's choices: kills[i] is the i-th
+// mafioso's victim (in seat order), mad the Madman's, and the Nurse's
+// save, the Butterfly's date and the Commissar's check; a tie among the
+// mafiosi goes to coin.
+func splitScript(deal []engine.Card, kills []int, coin, mad, save, date, check int) string {
+	var b strings.Builder
+	var rs []string
+	for _, r := range deal {
+		rs = append(rs, mafia.CardName(r))
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12, ","), strings.Join(rs, ","))
+	for _, n := range names12 {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	fmt.Fprintf(&b, "coin %s\n", names12[coin])
+	k := 0
+	for i, r := range deal {
+		switch r {
+		case mafia.Mafioso:
+			fmt.Fprintf(&b, "%s kill %s\n", names12[i], names12[kills[k]])
+			k++
+		case mafia.Madman:
+			fmt.Fprintf(&b, "%s kill %s\n", names12[i], names12[mad])
+		case mafia.Nurse:
+			fmt.Fprintf(&b, "%s save %s\n", names12[i], names12[save])
+		case mafia.Butterfly:
+			fmt.Fprintf(&b, "%s date %s\n", names12[i], names12[date])
+		case mafia.Commissar:
+			fmt.Fprintf(&b, "%s check %s\n", names12[i], names12[check])
+		}
+	}
+	return b.String()
+}
+
+// mixedRecord is nightRecord with each batch of a mixed tally's counts
+// sorted: the shuffles put the pairs in a uniformly random order, drawn
+// apart from the votes, so only the counts as a multiset can tell
+// anything, and the test compares exactly that.
+func mixedRecord(t *testing.T, src string) string {
+	t.Helper()
+	_, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	facts := slices.Clone(tab.Facts)
+	for i := 0; i < len(facts); {
+		j := i
+		for j < len(facts) && facts[j].Slot == facts[i].Slot {
+			j++
+		}
+		if facts[i].Slot == engine.FactMixed {
+			slices.SortFunc(facts[i:j], func(a, b engine.Fact) int { return a.Count - b.Count })
+		}
+		if facts[i].Slot == -1 {
+			facts[i].Coin = [32]byte{} // a joint coin: uniform, whatever anyone chose
+		}
+		i = j
+	}
+	var effs []string
+	for _, e := range tab.Last {
+		e.Pick = 0 // the winner's position among shuffled pairs: uniformly random
+		effs = append(effs, fmt.Sprintf("%+v", e))
+	}
+	return fmt.Sprintf("effects %v\nfacts %+v\nphase %v", effs, facts, tab.State.Phase())
+}
+
+// Without the Don the mafiosi's split is theirs alone (leak L1,
+// docs/mafia.md §11.3): across random deals, a night where the two
+// mafiosi name a and b, the coin picks a and the Madman names c makes
+// public exactly what these do: the mafiosi name b and a (which of them
+// named which), a and d (which seat the losing vote named), and the
+// mafia name c and b, the coin picking c, while the Madman names a
+// (whose victim is whose). The moderator announces the same for all: a
+// and c attacked. Fails with the kill tally opened per target and the
+// Madman's opened apart.
+func TestMafiaSplitUnseen(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 1))
+	for game := range 40 {
+		deal := slices.Clone(rolesNoDon)
+		r.Shuffle(len(deal), func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		var mafiosi []int
+		for i, c := range deal {
+			if mafia.IsMafia(c) {
+				mafiosi = append(mafiosi, i)
+			}
+		}
+		nurse, bfly, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Butterfly), slices.Index(deal, mafia.Commissar)
+		a := otherThan(r, mafiosi...)
+		c := otherThan(r, append(mafiosi, a)...)
+		b := otherThan(r, append(mafiosi, a, c)...)
+		d := otherThan(r, append(mafiosi, a, b, c)...)
+		save, date, check := otherThan(r, nurse), otherThan(r, append(mafiosi, bfly)...), otherThan(r, comm)
+		base := mixedRecord(t, splitScript(deal, []int{a, b}, a, c, save, date, check))
+		for _, other := range []struct{ what, src string }{
+			{"the mafiosi swap their votes", splitScript(deal, []int{b, a}, a, c, save, date, check)},
+			{"the losing vote names another seat", splitScript(deal, []int{a, d}, a, c, save, date, check)},
+			{"the mafia and the Madman swap victims", splitScript(deal, []int{c, b}, c, a, save, date, check)},
+		} {
+			if got := mixedRecord(t, other.src); got != base {
+				t.Fatalf("game %d: %s changes what is public:\n%s\nvs\n%s", game, other.what, base, got)
+			}
+		}
+	}
+}
