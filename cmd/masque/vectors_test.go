@@ -334,8 +334,11 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// Master of the game and a seat out of tokens about 110 KiB; Mafia's
 	// attacks opened as one added tally (issue 27) about 275 KiB, at 12
 	// seats, the fewest that deal both the Don and the Madman (with the
-	// Commissar the book's counts then require).
-	if total > 1870<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.83 MiB", total)
+	// Commissar the book's counts then require). The mixed kill tally
+	// without the Don (issue 27, L1: every living seat's shuffle of the
+	// pairs, then the counts and the pick) added about 26 KiB to the two
+	// games of two Mafiosi that reach night 2.
+	if total > 1900<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 1.86 MiB", total)
 	}
 }
