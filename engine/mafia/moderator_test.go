@@ -1,6 +1,7 @@
 package mafia_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -363,4 +364,121 @@ func TestRealMafiaSplitUnseen(t *testing.T) {
 			t.Fatalf("game %d: the records differ in length: %d vs %d", i, len(recs[0]), len(recs[i]))
 		}
 	}
+}
+
+// A seat's entry in a mixed tally that is not an honest shuffle of the
+// pairs it was given is refused, naming the seat and bad-shuffle: the
+// previous seat's mix posted again (a reused shuffle), an honest shuffle
+// with one count raised or two codes exchanged after proving, and a
+// shuffle of the pairs with one pair left out. A count opening's share
+// that is not the seat's share is bad-share. The honest entry is then
+// accepted (the table is unchanged by the refusals).
+func TestMafiaMixForgeriesRefused(t *testing.T) {
+	roles := []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Civilian, mafia.Civilian, mafia.Civilian,
+		mafia.Civilian, mafia.Civilian, mafia.Civilian}
+	names := names12[:9]
+	var b strings.Builder
+	var rs []string
+	for _, r := range roles {
+		rs = append(rs, mafia.CardName(r))
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names, ","), strings.Join(rs, ","))
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	b.WriteString("Boris kill Egor\nClara kill Egor\nAnna kill Igor\n")
+	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev *table.Body
+	k := -1 // the second mix entry
+	for i, e := range tr.Entries {
+		body, err := table.UnmarshalBody(e.Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.Kind == table.BodyMix {
+			if prev != nil {
+				k = i
+				break
+			}
+			prev = body
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k < 0 {
+		t.Fatal("the game has no second mix entry")
+	}
+	seat := int(tr.Entries[k].Seat)
+	in := rt.Pending().Cards
+	ctx := rt.ShareContext(rt.Pos(), seat)
+	jk := rt.Joint()
+	refuse := func(what string, body *table.Body, reason string) {
+		t.Helper()
+		e, err := lt.Seats[seat].Player.Entry(rt, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rt.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Reason != reason || f.Seat != seat {
+			t.Fatalf("%s: %v, want %s by seat %d", what, err, reason, seat)
+		}
+	}
+	refuse("the previous seat's mix again", prev, table.ReasonBadShuffle)
+	for _, tc := range []struct {
+		what   string
+		tamper func([]mental.Card)
+	}{
+		{"a count raised after proving", func(d []mental.Card) {
+			d[0][1].B = mental.Identity().Add(d[0][1].B, mental.Base())
+		}},
+		{"two codes exchanged after proving", func(d []mental.Card) { d[0][0], d[1][0] = d[1][0], d[0][0] }},
+	} {
+		out, p, err := jk.Shuffle(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.tamper(out)
+		refuse(tc.what, &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	}
+	out, p, err := jk.Shuffle(ctx, in[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a pair left out", &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	// On to the count opening: a seat posts shares made with another
+	// seat's card key.
+	for _, e := range tr.Entries[k:] {
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && len(r.Targets) > 0 && r.Targets[0] < 0 {
+			break
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rt.Pending()
+	if r == nil || r.Kind != engine.EffectTally || len(r.Targets) == 0 || r.Targets[0] >= 0 {
+		t.Fatal("no count opening follows the mix")
+	}
+	_, s8, _ := rt.Next()
+	seat = int(s8)
+	other := lt.Seats[(seat+1)%len(lt.Seats)].Player.CardKey()
+	bad := &table.Body{Kind: table.BodyShares}
+	for k := range r.Cards {
+		sh, err := other.Share(rt.ShareContext(rt.Pos(), seat), r.ShareCard(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad.Shares = append(bad.Shares, sh)
+	}
+	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
 }
