@@ -133,6 +133,10 @@ func replayGeneric(tr *ledger.Transcript, t *table.Table, g games.Game, dec *dec
 				say("  privately, %s saw %s", name(int(c.By)), words(card))
 			}
 		case engine.EffectShuffle:
+			if c.Mixed {
+				say("  every living seat shuffled the %d pairs of a mixed tally", len(c.Cards))
+				break
+			}
 			if len(c.Seats) == 1 {
 				say("  %s shuffled %d cards alone", name(int(c.Seats[0])), len(c.Slots))
 			} else {
