@@ -325,11 +325,8 @@ class Mafia:
         return [('pick', KILL, k, (MADKILL,) if MADKILL in self.asked else ())]
 
     def attacks_added(self):
-        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill has one holder in play"""
-        if MADKILL not in self.asked: return False
-        if self.in_play(DON): return True
-        live = lambda k: self.roles.count(k) - sum(1 for s, r in self.known.items() if r == k and s not in self.alive)
-        return sum(live(k) for k in self.kill_holders()) == 1
+        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill is not a mixed tally"""
+        return MADKILL in self.asked and not self.kill_mixed()
 
     def tallied(self, facts):
         w = self.waiting

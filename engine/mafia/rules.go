@@ -422,9 +422,6 @@ func (s *State) startNight() []engine.Effect {
 		// shuffles the (target, count) pairs, then only the counts open.
 		s.mixed = true
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Mix: slices.Clone(s.targets)})
-	case slices.Contains(s.powers, PowerMadman):
-		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill},
-			engine.Effect{Kind: engine.EffectTally, Power: PowerMadman})
 	default:
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill})
 	}

@@ -382,14 +382,7 @@ func (s *State) inPlay(r engine.Card) int {
 // holder in play (the Don, or a lone kill holder), so its ballots sum to
 // one vote and no majority needs the counts apart.
 func (s *State) AttacksMerged() bool {
-	if !slices.Contains(s.powers, PowerMadman) {
-		return false
-	}
-	n := 0
-	for _, r := range s.KillRoles() {
-		n += s.inPlay(r)
-	}
-	return s.InPlay(Don) || n == 1
+	return slices.Contains(s.powers, PowerMadman) && !s.KillMixed()
 }
 
 // KillMixed reports whether tonight's kill tally is mixed (docs/mafia.md
