@@ -99,6 +99,15 @@ const (
 	// powers (over the same targets, in the same order) are added to
 	// Power's before anything is opened: a count then says how many
 	// ballots of all these powers named the target, never which power's.
+	//
+	// A mixed tally (Mix set) opens no target's count: the sum is laid as
+	// one (target code, count) pair per target, every seat in Mix shuffles
+	// the pairs in turn (an entry each), and only the counts are opened:
+	// one [Fact] per pair, in the shuffled order, Slot [FactMixed], Count
+	// set. A pick (Picked set) then opens the code of pair Pick of Power's
+	// last mix, with the codes of AddPowers' sums (one ballot naming one
+	// target each) added: the facts are as a tally's over every target,
+	// each Count how many of the codes named it, never which one.
 	EffectTally
 	// EffectCheck: every seat in Seats, in seat order, posts one
 	// ciphertext, proven to be either a re-masking of component Comp of
@@ -127,6 +136,11 @@ const (
 
 // FactTally is the Slot of a [Fact] that reports a tally (EffectTally).
 const FactTally Slot = -2
+
+// FactMixed is the Slot of a [Fact] that reports the count of one
+// shuffled pair of a mixed tally (EffectTally with Mix): Count is set,
+// Seat is -1 (nobody knows whose count it is).
+const FactMixed Slot = -3
 
 // Component says what one component of a tuple card holds when a card
 // kind is laid face up (see [Tupler]): a face-up card kind, or the
@@ -207,6 +221,12 @@ type Effect struct {
 	// AddPowers: EffectTally's further powers whose ballots are added to
 	// Power's before opening (empty: Power's alone).
 	AddPowers []uint8
+	// Mix: a mixed EffectTally's shufflers, in order (empty: a plain
+	// tally). Picked and Pick: an EffectTally that opens the code of pair
+	// Pick (0-based, in the shuffled order) of Power's last mixed tally.
+	Mix    []Seat
+	Picked bool
+	Pick   int
 	// SelfAllowed: an EffectBallot voter may name itself.
 	SelfAllowed bool
 	// Roles: EffectBallot's and EffectCheck's list of every kind the

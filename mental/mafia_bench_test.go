@@ -15,7 +15,11 @@ import (
 //	prove/seat: the same plus its 11 encrypted shares of the others' checks;
 //	verify/batch: a peer checks all 48 ballots, 12 checks and 132
 //	encrypted shares, decoded from the wire, in one batch;
-//	verify/ballots-checks: the 48 ballots and 12 checks only.
+//	verify/ballots-checks: the 48 ballots and 12 checks only;
+//	no-don/…/two-tallies and no-don/…/mixed: without the Don, a seat's
+//	(and a peer's) work on the kill's and the Madman's tallies, opened
+//	whole as two tallies, or as a mixed tally (a width-2 shuffle of the
+//	12 pairs by every seat, the counts and the pick; SPEC.md §9.6).
 //
 //	go test ./mental -run '^$' -bench MafiaNight -count 5
 func BenchmarkMafiaNight(b *testing.B) {
@@ -145,6 +149,114 @@ func BenchmarkMafiaNight(b *testing.B) {
 		st := mt.powerStatement(10, 0, mKill, false)
 		for b.Loop() {
 			if err := VerifyPowerBallot(mt.ctx(10, 10), mt.jk, st, ballots[10][0]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// Without the Don (docs/mafia.md §11.3, L1): the kill's and the
+	// Madman's tallies. Before the mixed tally: two tallies opened whole,
+	// 24 public shares per seat. With it: every seat shuffles the 12
+	// (code, count) pairs (width 2) and posts 12 shares of the counts and
+	// 1 of the pick. The ballots' sums stand in for the tallies (their
+	// opened values do not change the work).
+	var kill, mad []*PowerBallot
+	for seat := range n {
+		kill, mad = append(kill, ballots[seat][0]), append(mad, ballots[seat][1])
+	}
+	killSum, err := AddPowerBallots(kill...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	madSum, err := AddPowerBallots(mad...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var whole []Card
+	for _, sum := range []BallotSum{killSum, madSum} {
+		for i := range n {
+			c, _ := sum.Component(i)
+			whole = append(whole, c)
+		}
+	}
+	pairs, err := killSum.MixPairs()
+	if err != nil {
+		b.Fatal(err)
+	}
+	mixIn := [][]Card{pairs}
+	var mixProofs []*ShuffleProof
+	for seat := range n {
+		out, p, err := mt.jk.Shuffle(mt.ctx(seat, 40+uint64(seat)), mixIn[seat])
+		if err != nil {
+			b.Fatal(err)
+		}
+		enc, _ := p.MarshalBinary()
+		if p, err = UnmarshalShuffleProof(enc, n, 2); err != nil {
+			b.Fatal(err)
+		}
+		mixIn, mixProofs = append(mixIn, out), append(mixProofs, p)
+	}
+	var mixOpened []Card
+	for _, pair := range mixIn[n] {
+		c, _ := MixCount(pair)
+		mixOpened = append(mixOpened, c)
+	}
+	pick, err := MixPick(mixIn[n][0], n, madSum)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mixOpened = append(mixOpened, pick)
+	shareAll := func(seat int, cards []Card) []*Share {
+		var out []*Share
+		for k, c := range cards {
+			sh, err := mt.sks[seat].Share(mt.ctx(seat, 60+uint64(k)), c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			out = append(out, sh)
+		}
+		return out
+	}
+	wholeShares, mixShares := make([][]*Share, n), make([][]*Share, n)
+	for seat := range n {
+		wholeShares[seat], mixShares[seat] = shareAll(seat, whole), shareAll(seat, mixOpened)
+	}
+	b.Run("no-don/prove/two-tallies", func(b *testing.B) {
+		for b.Loop() {
+			shareAll(10, whole)
+		}
+	})
+	b.Run("no-don/prove/mixed", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := mt.jk.Shuffle(mt.ctx(10, 50), pairs); err != nil {
+				b.Fatal(err)
+			}
+			shareAll(10, mixOpened)
+		}
+	})
+	addShares := func(bt *Batch, cards []Card, shares [][]*Share) {
+		for seat := range n {
+			for k, c := range cards {
+				bt.AddShare("share", mt.ctx(seat, 60+uint64(k)), mt.jk.Keys[seat], c, shares[seat][k])
+			}
+		}
+	}
+	b.Run("no-don/verify/two-tallies", func(b *testing.B) {
+		for b.Loop() {
+			var bt Batch
+			addShares(&bt, whole, wholeShares)
+			if err := bt.Verify(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("no-don/verify/mixed", func(b *testing.B) {
+		for b.Loop() {
+			var bt Batch
+			for seat := range n {
+				bt.AddShuffle("mix", mt.jk, mt.ctx(seat, 40+uint64(seat)), mixIn[seat], mixIn[seat+1], mixProofs[seat])
+			}
+			addShares(&bt, mixOpened, mixShares)
+			if err := bt.Verify(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -87,7 +87,7 @@ class Mafia:
         self.join_due = False
         self.draw_rounds = 0
         self.phase = 'wait'
-        self.waiting = None
+        self.waiting = None; self.mixed = False
         self.day = 1
         self.result = None
         self.asked = set()                   # the powers asked tonight
@@ -301,7 +301,11 @@ class Mafia:
                                  'team component 1, while protocol.md §12.6 read literally ("he joins now") makes '
                                  'it component 2: the documents are unclear here')
             parts.append(('check', pd))
-        self.phase = 'wait'; self.waiting = 'kill'
+        self.phase = 'wait'; self.waiting = 'kill'; self.mixed = False
+        if self.kill_mixed():
+            # protocol.md §12.5 item 6: a mixed tally of the kill, shuffled by every target in order
+            self.mixed = True
+            return [('actions', T, parts), ('mix', KILL, list(T))]
         if self.attacks_added():
             # protocol.md §12.5 item 6: one tally of the kill adding the Madman's (who attacked whom stays hidden)
             tal = [(KILL, None, (MADKILL,))]
@@ -309,15 +313,42 @@ class Mafia:
             tal = [(KILL, None)] + ([(MADKILL, None)] if MADKILL in self.asked else [])
         return [('actions', T, parts), ('tally', tal)]
 
-    def attacks_added(self):
-        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill has one holder in play"""
-        if MADKILL not in self.asked: return False
-        if self.in_play(DON): return True
+    def kill_mixed(self):
+        """protocol.md §12.5 item 6: no Don in play and more than one card of the kill's holders' roles in play"""
+        if self.in_play(DON): return False
         live = lambda k: self.roles.count(k) - sum(1 for s, r in self.known.items() if r == k and s not in self.alive)
-        return sum(live(k) for k in self.kill_holders()) == 1
+        return sum(live(k) for k in self.kill_holders()) > 1
+
+    def pick(self, k):
+        """protocol.md §12.5: the pick of pair k, adding the Madman's ballots if asked"""
+        self.waiting = 'pick'
+        return [('pick', KILL, k, (MADKILL,) if MADKILL in self.asked else ())]
+
+    def attacks_added(self):
+        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill is not a mixed tally"""
+        return MADKILL in self.asked and not self.kill_mixed()
 
     def tallied(self, facts):
         w = self.waiting
+        if w == 'kill' and self.mixed:
+            cs = [c for _, c in facts]
+            if len(cs) != len(self.T) or max(cs) < 1: raise RuleFault('invalid', 'a mixed kill tally with no vote')
+            top = max(cs)
+            tied = [k for k, c in enumerate(cs) if c == top]
+            self.note('night %d: mixed counts %s' % (self.day, sorted(cs, reverse=True)))
+            if len(tied) > 1:
+                self.tied = tied; self.waiting = 'killcoin'
+                return [('coin',)]
+            return self.pick(tied[0])
+        if w == 'pick':
+            cs = [c for _, c in facts]
+            if sum(cs) != (2 if MADKILL in self.asked else 1): raise RuleFault('invalid', 'the pick names the wrong number of attacks')
+            vs = [self.T[i] for i, c in enumerate(cs) if c > 0]
+            self.madvictim = None
+            self.note('night %d: attacked %s' % (self.day, vs))
+            self.attacked = list(vs); self.aqueue = list(vs); self.dying = []
+            self.saved = set(); self.dated = set(); self.butterfly_hit = False
+            return self.protect(vs)
         if w == 'kill' and self.attacks_added():
             cs = [c for _, c in facts]
             if len(cs) != len(self.T) or sum(cs) != 2: raise RuleFault('invalid', 'the attacks\' tally is not two votes')
@@ -375,6 +406,10 @@ class Mafia:
         n = len(self.tied)
         # Rejection sampling over the coin's bytes (protocol.md §12.5).
         v = next((self.tied[b % n] for b in value if b < 256 - 256 % n), self.tied[0])
+        if self.mixed:
+            # protocol.md §12.5: the coin picks a position among the tied pairs
+            self.note('night %d: a coin picks pair %d among %s' % (self.day, v, self.tied))
+            return self.pick(v)
         self.note('night %d: a coin picks seat %d among %s' % (self.day, v, self.tied))
         return self.victims(v)
 

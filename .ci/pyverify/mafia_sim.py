@@ -15,7 +15,7 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
     inc = list(mafia.INCIDENTS); rnd.shuffle(inc)
     slotcard = {n+i: inc[i] for i in range(20)}
     q = list(m.start()); steps=0
-    tallies = {}
+    tallies = {}; mixes = {}
     while not m.over() and steps < 3000:
         steps += 1
         if q:
@@ -38,6 +38,15 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
                         counts = [x + y for x, y in zip(counts, tallies[ap][1])]
                     for s in (T if seats is None else seats): facts.append((s, counts[T.index(s)]))
                 more = m.tallied(facts)
+            elif k == 'mix':
+                T, counts = tallies[e[1]]
+                order = list(range(len(T))); rnd.shuffle(order); mixes[e[1]] = order
+                more = m.tallied([(None, counts[i]) for i in order])
+            elif k == 'pick':
+                T, _ = tallies[e[1]]; won = mixes[e[1]][e[2]]
+                cs = [int(i == won) for i in range(len(T))]
+                for ap in e[3]: cs = [x + y for x, y in zip(cs, tallies[ap][1])]
+                more = m.tallied(list(zip(T, cs)))
             elif k == 'coin': more = m.coin(bytes(rnd.getrandbits(8) for _ in range(32)), 0)
             elif k == 'reveal': more = m.revealed(e[1], [roles[s] for s in e[1]])
             q = more + q if False else q + (more or [])

@@ -73,6 +73,24 @@ def parse_table_options(opts):
     return ro
 
 # ---------------------------------------------------------------- bodies (protocol.md §4)
+def code_point(i):
+    """protocol.md §5: the code of target i of a mixed tally, 3^i·G"""
+    P = r255.G
+    for _ in range(i): P = r255.padd(r255.padd(P, P), P)
+    return P
+
+def decode_codes(P, nt, k):
+    """protocol.md §5: (c_0..c_(nt-1)) with P = Σ c_i·3^i·G, Σ c_i = k (1 or 2), or None"""
+    pts = [code_point(i) for i in range(nt)]
+    for i in range(nt):
+        if k == 1:
+            if r255.r_eq(P, pts[i]): return [1 if j == i else 0 for j in range(nt)]
+            continue
+        for j in range(i, nt):
+            if r255.r_eq(P, r255.padd(pts[i], pts[j])):
+                return [(j2 == i) + (j2 == j) for j2 in range(nt)]
+    return None
+
 def dcard(r, width=None, wmax=3):
     w = r.u8()
     if not 1 <= w <= wmax or (width is not None and w != width): raise EncodingError('card width')
@@ -134,11 +152,12 @@ def decode_body(b, W=1, SW=5):
             encs.append(sb)
         if p + q > 256: raise EncodingError('too many shares')
         out['pub'] = pub; out['enc'] = encs
-    elif kind == 6:
+    elif kind in (6, 9):
+        # 9: a mix (protocol.md §4), a shuffle of a mixed tally's pairs, width 2 whatever the table's
         n = r.u8()
         if not 1 <= n <= 64: raise EncodingError('shuffle size')
-        out['cards'] = [dcard(r, W, W) for _ in range(n)]
-        w = W
+        w = W if kind == 6 else 2
+        out['cards'] = [dcard(r, w, max(w, W)) for _ in range(n)]
         pr = r.take(32 * (5 * n + 6 + 3 * w))
         check_points(pr, 3 * n + 3 + 2 * w, 2 * n + 3 + w)
         out['proof'] = pr
@@ -262,7 +281,7 @@ def verify(data):
     mafia_table = game == 'mafia'
 
     # ---------------------------------------------------------------- table state
-    T = dict(slots={}, queue=[], views={}, keys=[], phase=None, commits=[], reveals=[], retired={}, tallies={})
+    T = dict(slots={}, queue=[], views={}, keys=[], phase=None, commits=[], reveals=[], retired={}, tallies={}, mixes={})
     slots = T['slots']; queue = T['queue']; views = T['views']; retired = T['retired']
     if opening:
         T['phase'] = 'play'
@@ -327,9 +346,17 @@ def verify(data):
                     last['parts'] += list(e[2]); continue
                 rq.update(seats=list(e[1]), parts=list(e[2]), bodies={})
             elif kind == 'tally':
-                if last is not None and last['kind'] == 'tally' and 'snap' not in last and len(last['parts']) + len(e[1]) <= 16:
+                if last is not None and last['kind'] == 'tally' and 'snap' not in last and len(last['parts']) + len(e[1]) <= 16 \
+                        and not any(isinstance(p[0], str) for p in last['parts'] + list(e[1])):
                     last['parts'] += list(e[1]); continue
                 rq.update(parts=list(e[1]), authors=list(range(n)), shares={})
+            elif kind == 'mix':
+                # protocol.md §5: a mixed tally of power e[1] by seats e[2]: a mix, then the count opening
+                queue.append(dict(kind='mix', power=e[1], authors=list(e[2]), done=set()))
+                rq = dict(kind='tally', parts=[('mixcount', e[1])], authors=list(range(n)), shares={})
+            elif kind == 'pick':
+                # protocol.md §5: the pick of pair e[2] of power e[1]'s mixed tally, adding powers e[3]
+                rq = dict(kind='tally', parts=[('pick', e[1], e[2], tuple(e[3]))], authors=list(range(n)), shares={})
             else: raise Fault('invalid', 'unknown effect %r' % (e,))
             queue.append(rq)
         settle()
@@ -344,7 +371,7 @@ def verify(data):
         if k in ('reveal', 'others', 'tally', 'checkview'):
             return [a for a in living(rq['authors']) if a not in rq['shares']]
         if k == 'coin': return [a for a in living(rq['authors']) if a not in rq['D']]
-        if k == 'shuffle': return [a for a in living(rq['authors']) if a not in rq['done']]
+        if k in ('shuffle', 'mix'): return [a for a in living(rq['authors']) if a not in rq['done']]
         if k == 'retire': return [] if rq['seat'] in retired else [rq['seat']]
         if k == 'actions': return [a for a in living(rq['seats']) if a not in rq['bodies']]
         return []
@@ -362,9 +389,35 @@ def verify(data):
                 if rq['kind'] in ('shuffle', 'set'): blocked = True; continue
                 if rq['kind'] in ('reveal', 'peek', 'others') and 'snap' not in rq and not blocked:
                     rq['snap'] = [slots[s] for s in rq['slots']]
+            if queue and queue[0]['kind'] == 'mix' and 'cards' not in queue[0]:
+                # protocol.md §5: pair i = ((identity, 3^i·G), the tally's entry i)
+                rq = queue[0]; tl = T['tallies'].get(rq['power'])
+                if tl is None: raise Fault('invalid', 'a mixed tally of power %d without ballots' % rq['power'])
+                rq['targets'] = list(tl[0])
+                rq['cards'] = [sigma.card_from_points([(r255.IDENT, code_point(i)), E]) for i, E in enumerate(tl[1])]
             if queue and queue[0]['kind'] == 'tally' and 'snap' not in queue[0]:
                 rq = queue[0]; snap = []
                 for part in rq['parts']:
+                    if part[0] == 'mixcount':
+                        pairs = T['mixes'].get(part[1])
+                        if pairs is None: raise Fault('invalid', 'a count opening of power %d without a mix' % part[1])
+                        snap += [(None, c[1][1]) for c in pairs[1]]
+                        continue
+                    if part[0] == 'pick':
+                        _, power, k, added = part
+                        targets, pairs = T['mixes'][power]
+                        A, B = pairs[k][1][0]
+                        for ap in added:
+                            more_tl = T['tallies'].get(ap)
+                            if more_tl is None or more_tl[0] != targets:
+                                raise Fault('invalid', 'a pick of power %d adds power %d, not over its targets' % (power, ap))
+                            cA, cB = r255.IDENT, r255.IDENT
+                            for E in reversed(more_tl[1]):      # Horner: acc = 3·acc + e_i
+                                cA = r255.padd(r255.padd(r255.padd(cA, cA), cA), E[0])
+                                cB = r255.padd(r255.padd(r255.padd(cB, cB), cB), E[1])
+                            A, B = r255.padd(A, cA), r255.padd(B, cB)
+                        snap.append((('pick', targets, 1 + len(added)), (A, B)))
+                        continue
                     # (power, seats) or (power, seats, added powers): protocol.md §5, a part may add powers
                     power, seats = part[0], part[1]
                     tl = T['tallies'].get(power)
@@ -433,6 +486,8 @@ def verify(data):
             more = rules.others_done(rq) if hasattr(rules, 'others_done') else []
         elif k == 'shuffle':
             more = rules.shuffle_done(rq) if hasattr(rules, 'shuffle_done') else []
+        elif k == 'mix':
+            T['mixes'][rq['power']] = (rq['targets'], rq['cards'])
         elif k == 'coin':
             Q = sigma.coin_point(gid, rq['a'])
             Ds = []
@@ -471,6 +526,13 @@ def verify(data):
                     elif a in retired: D = r255.pmul(retired[a], A)
                     else: raise Fault('invalid', 'tally lacks seat %d' % a)
                     P = r255.psub(P, D)
+                if isinstance(s, tuple) and s[0] == 'pick':
+                    # protocol.md §5: M = Σ c_i·3^i·G with Σ c_i = the codes added
+                    _, targets, kc = s
+                    cs = decode_codes(P, len(targets), kc)
+                    if cs is None: raise Fault('invalid', 'a pick opens to no targets')
+                    facts += list(zip(targets, cs))
+                    continue
                 c = None; acc = r255.IDENT
                 for cc in range(65):
                     if r255.r_eq(P, acc): c = cc; break
@@ -481,7 +543,7 @@ def verify(data):
         if not queue and hasattr(rules, 'peeks_done'): rules.peeks_done()
         push_effects(more or [])
 
-    BODY = {'reveal': 4, 'peek': 4, 'others': 4, 'checkview': 4, 'tally': 4, 'shuffle': 6, 'coin': 7, 'retire': 5, 'actions': 8}
+    BODY = {'reveal': 4, 'peek': 4, 'others': 4, 'checkview': 4, 'tally': 4, 'shuffle': 6, 'coin': 7, 'retire': 5, 'actions': 8, 'mix': 9}
     def due():
         """(seat, body kind) or None"""
         ph = T['phase']
@@ -716,6 +778,17 @@ def verify(data):
                         rq['shares'][seat] = got
                 rq['started'] = True
                 if not pending(rq): complete_head(pos)
+                settle(pos)
+            elif k == 9:
+                rq = queue[0]
+                incards = rq['cards']
+                if len(body['cards']) != len(incards): raise Fault('bad-shuffle', 'pair count')
+                if not sigma.verify_shuffle(gid, pos, seat, Hb, Hj, incards, body['cards'], body['proof']):
+                    raise Fault('bad-shuffle')
+                rq['cards'] = list(body['cards'])
+                rq['done'].add(seat)
+                if not pending(rq):
+                    complete_head(pos)
                 settle(pos)
             elif k == 6:
                 rq = queue[0]

@@ -120,7 +120,43 @@ const (
 	mafiaLeaveDateFile = "honest-mafia-6-leave-date.masque"
 	mafiaDrawFile      = "honest-mafia-6-draw.masque"
 	mafiaAttacksFile   = "honest-mafia-12-attacks.masque"
+	mafiaMixedFile     = "honest-mafia-9-mixed.masque"
 )
+
+// mafiaMixedGame: 9 players, the Madman the only special (two Mafiosi, no
+// Don, six Civilians), no incident cards, dealt by the options' fixed
+// deal (the Madman at seat 0, the Mafiosi at seats 1 and 2); nobody asks
+// for a vote on the first day; on night 2 the Mafiosi name seats 4 and 5
+// and the Madman seat 7. The kill is a mixed tally (docs/protocol.md §5,
+// §12.5 item 6): every living seat shuffles the pairs, the counts open
+// (1, 1 and seven 0s, in the shuffled order), a joint coin picks one of
+// the two tied pairs, and the pick adds the Madman's code sum: one value
+// names the two attacked seats, not whose attack is whose. The
+// transcript stops when the day vote of day 2 is due.
+func mafiaMixedGame(t *testing.T) *local.Table {
+	civ := mafia.Civilian
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya", "Igor", "Katya"},
+		Specials: []engine.Card{mafia.Madman}, NoIncidents: true,
+		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, civ, civ, civ, civ, civ, civ}}}
+	return mafiaSteeredGame(t, mafiaMixedFile, o, 27, mafiaSteer{
+		move: func(st *mafia.State, _ []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
+			if st.Phase() == mafia.PhaseHold {
+				return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
+			}
+			return m
+		},
+		night: func(st *mafia.State, _ []engine.Card, seat engine.Seat, power uint8, target engine.Seat) engine.Seat {
+			switch {
+			case st.Day() == 2 && power == mafia.PowerKill:
+				return 3 + seat
+			case st.Day() == 2 && power == mafia.PowerMadman:
+				return 7
+			}
+			return target
+		},
+		stop: func(st *mafia.State) bool { return st.Day() == 2 && st.Phase() == mafia.PhaseVote },
+	})
+}
 
 // mafiaAttacksGame: 12 players, the Commissar, the Don and the Madman the
 // only specials (two Mafiosi, seven Civilians: the book's table allows at
@@ -370,6 +406,17 @@ func mafiaPathVectorSpecs() []vectorSpec {
 					"seats 5 and 8, 0 elsewhere, not saying whose attack is whose; both die. The transcript stops when the day vote of " +
 					"day 2 is due: unfinished, keys not published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaAttacksGame(t).Transcript()) },
+		},
+		{
+			want: vectorCase{File: mafiaMixedFile, Game: g, Valid: true, DealSource: dealFixed,
+				Description: "Mafia: 9 players, the Madman the only special (two Mafiosi, no Don), no incident cards, dealt by the options' fixed " +
+					"deal (the Madman at seat 0, Mafiosi at seats 1 and 2), bots (seed 27) steered to legal choices: nobody asks for a vote " +
+					"on the first day; on night 2 the Mafiosi name seats 4 and 5 and the Madman seat 7. The kill is a mixed tally " +
+					"(docs/protocol.md §5, §12.5 item 6; mental SPEC.md §9.6): every living seat shuffles the (code, count) pairs (mix " +
+					"bodies, kind 9), the counts open in the shuffled order (1, 1, seven 0s), a joint coin picks one of the two tied " +
+					"pairs, and the pick adds the Madman's code sum: one opened value names the two attacked seats, not whose attack is " +
+					"whose. The transcript stops when the day vote of day 2 is due: unfinished, keys not published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaMixedGame(t).Transcript()) },
 		},
 	}
 }

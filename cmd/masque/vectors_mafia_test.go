@@ -115,9 +115,10 @@ func mafiaVectorSpecs() []vectorSpec {
 		{
 			want: vectorCase{File: "honest-mafia-6-tie.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
 				Description: "Mafia: Random Incident, 6 players without specials (two Mafiosi, no Don) and without incident cards, played by bots " +
-					"(seed 1) through the real stack: on night 2 the two mafiosi's kill ballots tie, and a joint coin picks the victim among " +
-					"the tied by rejection sampling over its bytes (docs/protocol.md §12.5), a pick the older u64-modulo reading of the coin " +
-					"does not make; keys published."},
+					"(seed 1) through the real stack: on night 2 the two mafiosi's kill ballots tie; the kill is a mixed tally (docs/protocol.md " +
+					"§12.5 item 6): every living seat shuffles the (code, count) pairs in turn, the counts open in the shuffled order (1 and 1, " +
+					"nobody knows whose), a joint coin picks one of the two tied pairs by rejection sampling over its bytes, and only that " +
+					"pair's code is opened, naming the victim; keys published."},
 			build: func(t *testing.T) ([]byte, int) {
 				o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, Specials: []engine.Card{}, NoIncidents: true}
 				return encodeTranscript(t, mafiaBotGame(t, "honest-mafia-6-tie.masque", o, 1).Transcript())

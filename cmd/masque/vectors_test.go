@@ -302,6 +302,11 @@ func TestGenerateConformanceVectors(t *testing.T) {
 			// twelve role tuples and twelve actions entries of two
 			// ballots and the Commissar's check over twelve targets.
 			limit = 288 << 10
+		case strings.HasPrefix(name, "honest-mafia-9-"):
+			// Nine seats, the fewest that deal the Madman without the
+			// Don beside two Mafiosi: the mixed tally with the Madman's
+			// code added (issue 27, L1) needs all three.
+			limit = 160 << 10
 		case strings.HasPrefix(name, "honest-mafia-"):
 			// A Mafia deal shuffles role tuples of five components (and
 			// the 20 incident cards) by every seat.
@@ -334,8 +339,12 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// Master of the game and a seat out of tokens about 110 KiB; Mafia's
 	// attacks opened as one added tally (issue 27) about 275 KiB, at 12
 	// seats, the fewest that deal both the Don and the Madman (with the
-	// Commissar the book's counts then require).
-	if total > 1870<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.83 MiB", total)
+	// Commissar the book's counts then require). The mixed kill tally
+	// without the Don (issue 27, L1: every living seat's shuffle of the
+	// pairs, then the counts and the pick) added about 26 KiB to the two
+	// games of two Mafiosi that reach night 2, and its game with the
+	// Madman's attack added to the pick (nine seats) about 153 KiB.
+	if total > 2040<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 1.99 MiB", total)
 	}
 }

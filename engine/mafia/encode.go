@@ -66,6 +66,12 @@ func (s *State) AppendBinary(b []byte) ([]byte, error) {
 	i(s.drawsDue)
 	bo(s.joinDue)
 	i(int(s.side))
+	if s.mixed || len(s.tiedPairs) > 0 {
+		// A mixed kill tally tonight (a state without one encodes as
+		// before it existed).
+		bo(s.mixed)
+		b = appendInts(b, s.tiedPairs)
+	}
 	return b, nil
 }
 

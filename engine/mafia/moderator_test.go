@@ -1,6 +1,7 @@
 package mafia_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -127,6 +128,7 @@ func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
 			if r.Kind != engine.EffectTally {
 				continue
 			}
+			var mixed []int
 			for k, target := range r.Targets {
 				var all [][]*mental.Element
 				for i := range r.Seats {
@@ -136,11 +138,29 @@ func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if r.PickTargets != nil {
+					counts, err := mental.MixTargets(m[0], len(r.PickTargets), r.PickCodes)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rec = append(rec, fmt.Sprintf("  pick over %v: %v", r.PickTargets, counts))
+					continue
+				}
 				c, err := mental.TallyCount(m[0])
 				if err != nil {
 					t.Fatal(err)
 				}
+				if target < 0 {
+					mixed = append(mixed, c)
+					continue
+				}
 				rec = append(rec, fmt.Sprintf("  tally at seat %d: %d", target, c))
+			}
+			if mixed != nil {
+				// The pairs' order is the shuffles' (uniform, apart from
+				// every choice): the counts tell only their multiset.
+				slices.Sort(mixed)
+				rec = append(rec, fmt.Sprintf("  mixed counts %v", mixed))
 			}
 		}
 	}
@@ -174,4 +194,291 @@ func TestRealMafiaAttackersUnattributed(t *testing.T) {
 		}
 		t.Fatalf("the records differ in length: %d vs %d", len(recs[0]), len(recs[1]))
 	}
+}
+
+// rolesNoDon is a 12-player deck without the Don: two mafiosi share the
+// kill and decide by majority, a tie by the joint coin
+// (docs/rules-mafia.md 8).
+var rolesNoDon = []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse,
+	mafia.Butterfly, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// splitScript is a 12-player game on deal without the Don: nobody votes
+// on the first day, then night 2's choices: kills[i] is the i-th
+// mafioso's victim (in seat order), mad the Madman's, and the Nurse's
+// save, the Butterfly's date and the Commissar's check; a tie among the
+// mafiosi goes to coin.
+func splitScript(deal []engine.Card, kills []int, coin, mad, save, date, check int) string {
+	var b strings.Builder
+	var rs []string
+	for _, r := range deal {
+		rs = append(rs, mafia.CardName(r))
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12, ","), strings.Join(rs, ","))
+	for _, n := range names12 {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	fmt.Fprintf(&b, "coin %s\n", names12[coin])
+	k := 0
+	for i, r := range deal {
+		switch r {
+		case mafia.Mafioso:
+			fmt.Fprintf(&b, "%s kill %s\n", names12[i], names12[kills[k]])
+			k++
+		case mafia.Madman:
+			fmt.Fprintf(&b, "%s kill %s\n", names12[i], names12[mad])
+		case mafia.Nurse:
+			fmt.Fprintf(&b, "%s save %s\n", names12[i], names12[save])
+		case mafia.Butterfly:
+			fmt.Fprintf(&b, "%s date %s\n", names12[i], names12[date])
+		case mafia.Commissar:
+			fmt.Fprintf(&b, "%s check %s\n", names12[i], names12[check])
+		}
+	}
+	return b.String()
+}
+
+// mixedRecord is nightRecord with each batch of a mixed tally's counts
+// sorted: the shuffles put the pairs in a uniformly random order, drawn
+// apart from the votes, so only the counts as a multiset can tell
+// anything, and the test compares exactly that.
+func mixedRecord(t *testing.T, src string) string {
+	t.Helper()
+	_, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	facts := slices.Clone(tab.Facts)
+	for i := 0; i < len(facts); {
+		j := i
+		for j < len(facts) && facts[j].Slot == facts[i].Slot {
+			j++
+		}
+		if facts[i].Slot == engine.FactMixed {
+			slices.SortFunc(facts[i:j], func(a, b engine.Fact) int { return a.Count - b.Count })
+		}
+		if facts[i].Slot == -1 {
+			facts[i].Coin = [32]byte{} // a joint coin: uniform, whatever anyone chose
+		}
+		i = j
+	}
+	var effs []string
+	for _, e := range tab.Last {
+		e.Pick = 0 // the winner's position among shuffled pairs: uniformly random
+		effs = append(effs, fmt.Sprintf("%+v", e))
+	}
+	return fmt.Sprintf("effects %v\nfacts %+v\nphase %v", effs, facts, tab.State.Phase())
+}
+
+// Without the Don the mafiosi's split is theirs alone (leak L1,
+// docs/mafia.md §11.3): across random deals, a night where the two
+// mafiosi name a and b, the coin picks a and the Madman names c makes
+// public exactly what these do: the mafiosi name b and a (which of them
+// named which), a and d (which seat the losing vote named), and the
+// mafia name c and b, the coin picking c, while the Madman names a
+// (whose victim is whose). The moderator announces the same for all: a
+// and c attacked. Fails with the kill tally opened per target and the
+// Madman's opened apart.
+func TestMafiaSplitUnseen(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 1))
+	for game := range 40 {
+		deal := slices.Clone(rolesNoDon)
+		r.Shuffle(len(deal), func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		var mafiosi []int
+		for i, c := range deal {
+			if mafia.IsMafia(c) {
+				mafiosi = append(mafiosi, i)
+			}
+		}
+		nurse, bfly, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Butterfly), slices.Index(deal, mafia.Commissar)
+		a := otherThan(r, mafiosi...)
+		c := otherThan(r, append(mafiosi, a)...)
+		b := otherThan(r, append(mafiosi, a, c)...)
+		d := otherThan(r, append(mafiosi, a, b, c)...)
+		save, date, check := otherThan(r, nurse), otherThan(r, append(mafiosi, bfly)...), otherThan(r, comm)
+		base := mixedRecord(t, splitScript(deal, []int{a, b}, a, c, save, date, check))
+		for _, other := range []struct{ what, src string }{
+			{"the mafiosi swap their votes", splitScript(deal, []int{b, a}, a, c, save, date, check)},
+			{"the losing vote names another seat", splitScript(deal, []int{a, d}, a, c, save, date, check)},
+			{"the mafia and the Madman swap victims", splitScript(deal, []int{c, b}, c, a, save, date, check)},
+		} {
+			if got := mixedRecord(t, other.src); got != base {
+				t.Fatalf("game %d: %s changes what is public:\n%s\nvs\n%s", game, other.what, base, got)
+			}
+		}
+	}
+}
+
+var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina,Oleg,Polina,Roma", ",")
+
+// Through the real stack, 15 seats without the Don (three mafiosi and
+// the Madman): the mafiosi name Igor, Igor and Lena and the Madman
+// Katya; or Igor, Lena, Igor; or Katya, Katya, Lena and the Madman Igor.
+// The Nurse saves Igor. Every shuffle, share and pick is proven and
+// replayed; the transcripts differ in no entry's kind, author or size
+// and in no opened value (the mixed counts as a multiset: their order is
+// the shuffles'). Fails with the kill tally opened per target and the
+// Madman's apart (leak L1).
+func TestRealMafiaSplitUnseen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 15-seat game through the real stack")
+	}
+	roles := []engine.Card{mafia.Mafioso, mafia.Madman, mafia.Mafioso, mafia.Commissar, mafia.Mafioso, mafia.Nurse, mafia.Butterfly,
+		mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+	script := func(kills [3]string, mad string) string {
+		var b strings.Builder
+		var rs []string
+		for _, r := range roles {
+			rs = append(rs, mafia.CardName(r))
+		}
+		fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names15, ","), strings.Join(rs, ","))
+		for _, n := range names15 {
+			fmt.Fprintf(&b, "%s hold no\n", n)
+		}
+		fmt.Fprintf(&b, "Anna kill %s\nClara kill %s\nEgor kill %s\nBoris kill %s\n", kills[0], kills[1], kills[2], mad)
+		b.WriteString("Fedor save Igor\nGalya date Nina\nDima check Oleg\n")
+		b.WriteString("expect alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Lena,Misha,Nina,Oleg,Polina,Roma\n")
+		return b.String()
+	}
+	var recs [][]string
+	for _, v := range []struct {
+		kills [3]string
+		mad   string
+	}{
+		{[3]string{"Igor", "Igor", "Lena"}, "Katya"},
+		{[3]string{"Igor", "Lena", "Igor"}, "Katya"},
+		{[3]string{"Katya", "Katya", "Lena"}, "Igor"},
+	} {
+		lt, err := localplay.Run(mafia.Game{}, []byte(script(v.kills, v.mad)), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, publicRecord(t, lt.Transcript()))
+	}
+	for i := 1; i < len(recs); i++ {
+		if !slices.Equal(recs[0], recs[i]) {
+			for k := range min(len(recs[0]), len(recs[i])) {
+				if recs[0][k] != recs[i][k] {
+					t.Fatalf("game %d: line %d differs: %q vs %q", i, k, recs[0][k], recs[i][k])
+				}
+			}
+			t.Fatalf("game %d: the records differ in length: %d vs %d", i, len(recs[0]), len(recs[i]))
+		}
+	}
+}
+
+// A seat's entry in a mixed tally that is not an honest shuffle of the
+// pairs it was given is refused, naming the seat and bad-shuffle: the
+// previous seat's mix posted again (a reused shuffle), an honest shuffle
+// with one count raised or two codes exchanged after proving, and a
+// shuffle of the pairs with one pair left out. A count opening's share
+// that is not the seat's share is bad-share. The honest entry is then
+// accepted (the table is unchanged by the refusals).
+func TestMafiaMixForgeriesRefused(t *testing.T) {
+	roles := []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Civilian, mafia.Civilian, mafia.Civilian,
+		mafia.Civilian, mafia.Civilian, mafia.Civilian}
+	names := names12[:9]
+	var b strings.Builder
+	var rs []string
+	for _, r := range roles {
+		rs = append(rs, mafia.CardName(r))
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names, ","), strings.Join(rs, ","))
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	b.WriteString("Boris kill Egor\nClara kill Egor\nAnna kill Igor\n")
+	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev *table.Body
+	k := -1 // the second mix entry
+	for i, e := range tr.Entries {
+		body, err := table.UnmarshalBody(e.Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.Kind == table.BodyMix {
+			if prev != nil {
+				k = i
+				break
+			}
+			prev = body
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if k < 0 {
+		t.Fatal("the game has no second mix entry")
+	}
+	seat := int(tr.Entries[k].Seat)
+	in := rt.Pending().Cards
+	ctx := rt.ShareContext(rt.Pos(), seat)
+	jk := rt.Joint()
+	refuse := func(what string, body *table.Body, reason string) {
+		t.Helper()
+		e, err := lt.Seats[seat].Player.Entry(rt, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rt.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Reason != reason || f.Seat != seat {
+			t.Fatalf("%s: %v, want %s by seat %d", what, err, reason, seat)
+		}
+	}
+	refuse("the previous seat's mix again", prev, table.ReasonBadShuffle)
+	for _, tc := range []struct {
+		what   string
+		tamper func([]mental.Card)
+	}{
+		{"a count raised after proving", func(d []mental.Card) {
+			d[0][1].B = mental.Identity().Add(d[0][1].B, mental.Base())
+		}},
+		{"two codes exchanged after proving", func(d []mental.Card) { d[0][0], d[1][0] = d[1][0], d[0][0] }},
+	} {
+		out, p, err := jk.Shuffle(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc.tamper(out)
+		refuse(tc.what, &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	}
+	out, p, err := jk.Shuffle(ctx, in[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a pair left out", &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	// On to the count opening: a seat posts shares made with another
+	// seat's card key.
+	for _, e := range tr.Entries[k:] {
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && len(r.Targets) > 0 && r.Targets[0] < 0 {
+			break
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rt.Pending()
+	if r == nil || r.Kind != engine.EffectTally || len(r.Targets) == 0 || r.Targets[0] >= 0 {
+		t.Fatal("no count opening follows the mix")
+	}
+	_, s8, _ := rt.Next()
+	seat = int(s8)
+	other := lt.Seats[(seat+1)%len(lt.Seats)].Player.CardKey()
+	bad := &table.Body{Kind: table.BodyShares}
+	for k := range r.Cards {
+		sh, err := other.Share(rt.ShareContext(rt.Pos(), seat), r.ShareCard(k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad.Shares = append(bad.Shares, sh)
+	}
+	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
 }

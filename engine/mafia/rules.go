@@ -40,6 +40,7 @@ var moveSteps = map[Phase]stepFunc[engine.Move]{
 var factSteps = map[Phase]stepFunc[[]engine.Fact]{
 	WaitKill:    (*State).learnKill,
 	WaitCoin:    (*State).learnCoin,
+	WaitPick:    (*State).learnPick,
 	WaitProtect: (*State).learnProtect,
 	WaitReveal:  (*State).learnReveal,
 	WaitDate:    (*State).learnDate,
@@ -378,6 +379,7 @@ func (s *State) startNight() []engine.Effect {
 	s.attacked = make([]bool, s.n)
 	s.prot = make([]uint8, s.n)
 	s.queue, s.dying, s.asked, s.tied = nil, nil, nil, nil
+	s.mixed, s.tiedPairs = false, nil
 	s.bflyHit = false
 	s.date, s.condemned, s.madVictim = NoSeat, NoSeat, NoSeat
 	s.targets = s.Living()
@@ -415,9 +417,11 @@ func (s *State) startNight() []engine.Effect {
 	case s.AttacksMerged():
 		// One tally of both attacks: it names the attacked, not by whom.
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, AddPowers: []uint8{PowerMadman}})
-	case slices.Contains(s.powers, PowerMadman):
-		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill},
-			engine.Effect{Kind: engine.EffectTally, Power: PowerMadman})
+	case s.KillMixed():
+		// The mafia's counts decide by majority: every living seat
+		// shuffles the (target, count) pairs, then only the counts open.
+		s.mixed = true
+		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Mix: slices.Clone(s.targets)})
 	default:
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill})
 	}
@@ -645,6 +649,9 @@ func (s *State) learnKill(facts []engine.Fact) ([]engine.Effect, error) {
 	if s.AttacksMerged() {
 		return s.learnAttacks(facts)
 	}
+	if s.mixed {
+		return s.learnMixed(facts)
+	}
 	k := 1
 	mad := slices.Contains(s.powers, PowerMadman)
 	if mad {
@@ -711,9 +718,85 @@ func CoinPick(tied []engine.Seat, coin [32]byte) engine.Seat {
 // Tied returns the seats tied in the mafia's vote while the coin is due.
 func (s *State) Tied() []engine.Seat { return slices.Clone(s.tied) }
 
+// learnMixed reads the counts of a mixed kill tally, one per shuffled
+// pair: the highest wins, the coin decides among the tied, and only the
+// winner's target is opened next (pick).
+func (s *State) learnMixed(facts []engine.Fact) ([]engine.Effect, error) {
+	if len(facts) != len(s.targets) {
+		return nil, factsErr("want %d mixed counts, got %d", len(s.targets), len(facts))
+	}
+	top := 0
+	for k, f := range facts {
+		if f.Slot != engine.FactMixed || f.Count < 0 || f.Count > len(s.targets) {
+			return nil, factsErr("mixed count %d: want a count of a shuffled pair", k)
+		}
+		top = max(top, f.Count)
+	}
+	if top == 0 {
+		return nil, factsErr("the mafia's kill tally is 0 ballots")
+	}
+	var most []int
+	for k, f := range facts {
+		if f.Count == top {
+			most = append(most, k)
+		}
+	}
+	if len(most) > 1 {
+		s.tiedPairs = most
+		s.phase = WaitCoin
+		return []engine.Effect{{Kind: engine.EffectCoin}}, nil
+	}
+	return s.pick(most[0]), nil
+}
+
+// pick opens the target of the shuffled pair k of the mafia's mixed
+// tally, with the Madman's target added when he has a ballot tonight.
+func (s *State) pick(k int) []engine.Effect {
+	s.phase = WaitPick
+	ef := engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Picked: true, Pick: k}
+	if slices.Contains(s.powers, PowerMadman) {
+		ef.AddPowers = []uint8{PowerMadman}
+	}
+	return []engine.Effect{ef}
+}
+
+// learnPick reads the opened pick: one attack (the mafia's), or two (the
+// Madman's added, one seat when both named it), never by whom.
+func (s *State) learnPick(facts []engine.Fact) ([]engine.Effect, error) {
+	t, err := tallies(facts, s.targets, 1)
+	if err != nil {
+		return nil, err
+	}
+	want := 1
+	if slices.Contains(s.powers, PowerMadman) {
+		want = 2
+	}
+	var victims []engine.Seat
+	sum := 0
+	for i, c := range t[0] {
+		sum += c
+		if c > 0 {
+			victims = append(victims, s.targets[i])
+		}
+	}
+	if sum != want {
+		return nil, factsErr("the pick names %d attacks, want %d", sum, want)
+	}
+	return s.attack(victims), nil
+}
+
 func (s *State) learnCoin(facts []engine.Fact) ([]engine.Effect, error) {
 	if len(facts) != 1 || facts[0].Slot != -1 {
 		return nil, factsErr("want one coin")
+	}
+	if s.mixed {
+		pairs := make([]engine.Seat, len(s.tiedPairs))
+		for i, k := range s.tiedPairs {
+			pairs[i] = engine.Seat(k)
+		}
+		k := CoinPick(pairs, facts[0].Coin)
+		s.tiedPairs = nil
+		return s.pick(int(k)), nil
 	}
 	v := CoinPick(s.tied, facts[0].Coin)
 	s.tied = nil

@@ -358,6 +358,8 @@ func (p Phase) String() string {
 		return "wait-final"
 	case PhaseOver:
 		return "over"
+	case WaitPick:
+		return "wait-pick"
 	}
 	return fmt.Sprintf("phase(%d)", uint8(p))
 }

@@ -61,6 +61,7 @@ const (
 	WaitDate                          // the Butterfly's date tally
 	WaitFinal                         // every living role, at the end
 	PhaseOver                         // the game is over
+	WaitPick                          // a mixed kill tally's victim, and the Madman's
 )
 
 // Side is a game's result.
@@ -132,10 +133,15 @@ type State struct {
 	votes []int  // day vote: -2 not yet, -1 abstain, else the seat named
 
 	// Night.
-	powers    []uint8       // the powers whose ballots were posted tonight
-	targets   []engine.Seat // tonight's ballot targets
-	tied      []engine.Seat // the mafia's tie, for the coin
-	madVictim engine.Seat   // the Madman's victim tonight, or NoSeat
+	powers  []uint8       // the powers whose ballots were posted tonight
+	targets []engine.Seat // tonight's ballot targets
+	tied    []engine.Seat // the mafia's tie, for the coin
+	// mixed: tonight's kill is a mixed tally (several kill holders, no
+	// Don: docs/mafia.md §11.3, L1); tiedPairs are then the tied pairs'
+	// positions in the shuffled order, for the coin.
+	mixed     bool
+	tiedPairs []int
+	madVictim engine.Seat // the Madman's victim tonight, or NoSeat
 	attacked  []bool
 	prot      []uint8
 	asked     []engine.Seat // the seats whose protection tallies are due
@@ -207,6 +213,7 @@ func (s *State) clone() *State {
 	c.powers = slices.Clone(s.powers)
 	c.targets = slices.Clone(s.targets)
 	c.tied = slices.Clone(s.tied)
+	c.tiedPairs = slices.Clone(s.tiedPairs)
 	c.attacked = slices.Clone(s.attacked)
 	c.prot = slices.Clone(s.prot)
 	c.asked = slices.Clone(s.asked)
@@ -375,15 +382,28 @@ func (s *State) inPlay(r engine.Card) int {
 // holder in play (the Don, or a lone kill holder), so its ballots sum to
 // one vote and no majority needs the counts apart.
 func (s *State) AttacksMerged() bool {
-	if !slices.Contains(s.powers, PowerMadman) {
+	return slices.Contains(s.powers, PowerMadman) && !s.KillMixed()
+}
+
+// KillMixed reports whether tonight's kill tally is mixed (docs/mafia.md
+// §11.3, L1): without the Don, several kill holders are in play, so the
+// mafia's counts decide by majority, and they are shuffled before
+// anything opens: only the counts, in an order nobody knows, and then
+// the winner's target (with the Madman's added when he has a ballot).
+func (s *State) KillMixed() bool {
+	if s.InPlay(Don) {
 		return false
 	}
 	n := 0
 	for _, r := range s.KillRoles() {
 		n += s.inPlay(r)
 	}
-	return s.InPlay(Don) || n == 1
+	return n > 1
 }
+
+// TiedPairs returns the positions, in the shuffled order, of the pairs
+// tied in a mixed kill tally while the coin is due.
+func (s *State) TiedPairs() []int { return slices.Clone(s.tiedPairs) }
 
 // MafiaAlive and CiviliansAlive count the living players of each side:
 // public, since the role deck is public and every elimination reveals
@@ -449,7 +469,7 @@ func (s *State) Next() engine.Need {
 	switch s.phase {
 	case PhaseOver:
 		return engine.Need{Kind: engine.NeedNothing}
-	case WaitKill, WaitCoin, WaitProtect, WaitReveal, WaitDate, WaitFinal:
+	case WaitKill, WaitCoin, WaitProtect, WaitReveal, WaitDate, WaitFinal, WaitPick:
 		return engine.Need{Kind: engine.NeedFacts}
 	}
 	return engine.Need{Kind: engine.NeedMove, Seat: s.turn}

@@ -122,7 +122,9 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 	switch before.phase {
 	case WaitKill:
 		out = append(out, fmt.Sprintf("Night %d is over and the city wakes up.", before.day))
-		if after.phase == WaitCoin {
+		if after.phase == WaitCoin && after.mixed {
+			out = append(out, "The mafia's votes are tied: a joint coin decides.")
+		} else if after.phase == WaitCoin {
 			var ns []string
 			for _, p := range after.tied {
 				ns = append(ns, w.Ref(p))
@@ -132,6 +134,8 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 		out = append(out, sayAttacks(w, before, after)...)
 	case WaitCoin:
 		out = append(out, "The coin has decided.")
+		out = append(out, sayAttacks(w, before, after)...)
+	case WaitPick:
 		out = append(out, sayAttacks(w, before, after)...)
 	case WaitProtect:
 		for _, p := range before.asked {
@@ -191,7 +195,7 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 
 // sayAttacks tells who the night's kill tallies name.
 func sayAttacks(w speaker, before, after *State) []string {
-	if after.phase == WaitCoin {
+	if after.phase == WaitCoin || after.phase == WaitPick {
 		return nil
 	}
 	var ns []string

@@ -23,7 +23,11 @@ const (
 	BodyShuffle                       // a shuffle (the hidden deal's whole deck, or a request's slots) and its proof
 	BodyCoinShare                     // a seat's share of a joint coin (mental SPEC §3.12)
 	BodyActions                       // a seat's secret actions: ballots, a check, a tag (Mafia's night)
+	BodyMix                           // a seat's shuffle of a mixed tally's (code, count) pairs: width-2 cards and the proof
 )
+
+// MixWidth is the width of a mixed tally's pairs (mental SPEC §9.6).
+const MixWidth = 2
 
 func (k BodyKind) String() string {
 	switch k {
@@ -43,6 +47,8 @@ func (k BodyKind) String() string {
 		return "coin-share"
 	case BodyActions:
 		return "actions"
+	case BodyMix:
+		return "mix"
 	}
 	return fmt.Sprintf("body(%d)", uint8(k))
 }
@@ -189,7 +195,7 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			return nil, errors.New("body: key must be 32 bytes")
 		}
 		out.AddBytes(b.Key)
-	case BodyShuffle:
+	case BodyShuffle, BodyMix:
 		if len(b.Deck) == 0 || len(b.Deck) > mental.MaxShuffle || b.Shuffle == nil {
 			return nil, errors.New("body: a shuffle needs 1..64 cards and a proof")
 		}
@@ -420,33 +426,37 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 		if !s.CopyBytes(b.Key) {
 			return nil, errors.New("body: key truncated")
 		}
-	case BodyShuffle:
+	case BodyShuffle, BodyMix:
+		w := width
+		if b.Kind == BodyMix {
+			w = MixWidth
+		}
 		var n uint8
 		if !s.ReadUint8(&n) || n == 0 || int(n) > mental.MaxShuffle {
-			return nil, errors.New("body: shuffle: bad deck size")
+			return nil, fmt.Errorf("body: %s: bad deck size", b.Kind)
 		}
-		cardLen := 1 + 64*width
+		cardLen := 1 + 64*w
 		for i := range int(n) {
 			var c []byte
 			if !s.ReadBytes(&c, cardLen) {
-				return nil, fmt.Errorf("body: shuffle: card %d truncated", i)
+				return nil, fmt.Errorf("body: %s: card %d truncated", b.Kind, i)
 			}
 			card, err := mental.UnmarshalCard(c)
 			if err != nil {
-				return nil, fmt.Errorf("body: shuffle: card %d: %w", i, err)
+				return nil, fmt.Errorf("body: %s: card %d: %w", b.Kind, i, err)
 			}
-			if card.Width() != width {
-				return nil, fmt.Errorf("body: shuffle: card %d has width %d, want %d", i, card.Width(), width)
+			if card.Width() != w {
+				return nil, fmt.Errorf("body: %s: card %d has width %d, want %d", b.Kind, i, card.Width(), w)
 			}
 			b.Deck = append(b.Deck, card)
 		}
 		var p []byte
-		if !s.ReadBytes(&p, mental.ShuffleProofSize(int(n), width)) {
-			return nil, errors.New("body: shuffle: proof truncated")
+		if !s.ReadBytes(&p, mental.ShuffleProofSize(int(n), w)) {
+			return nil, fmt.Errorf("body: %s: proof truncated", b.Kind)
 		}
-		proof, err := mental.UnmarshalShuffleProof(p, int(n), width)
+		proof, err := mental.UnmarshalShuffleProof(p, int(n), w)
 		if err != nil {
-			return nil, fmt.Errorf("body: shuffle: %w", err)
+			return nil, fmt.Errorf("body: %s: %w", b.Kind, err)
 		}
 		b.Shuffle = proof
 	case BodyCoinShare:

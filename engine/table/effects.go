@@ -35,6 +35,9 @@ func (t *Table) CoinPoint(r *Request) *mental.Element { return mental.CoinPoint(
 func (s *state) applyShuffle(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	r := s.pending[0]
 	seat := int(e.Seat)
+	if r.Mixed {
+		return s.applyMix(t, e, b)
+	}
 	if len(b.Deck) != len(r.Slots) {
 		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled deck has %d cards, the shuffle is of %d slots", len(b.Deck), len(r.Slots)))
 	}
@@ -54,6 +57,32 @@ func (s *state) applyShuffle(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 	for i, sl := range r.Slots {
 		s.slots[sl] = b.Deck[i]
 	}
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.complete(t, e.Pos+1, r)
+}
+
+// applyMix applies e, one seat's shuffle of a mixed tally's pairs (mental
+// SPEC §9.6): a width-2 shuffle of the pairs as the last seat left them.
+func (s *state) applyMix(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	if len(b.Deck) != len(r.Cards) {
+		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled pairs are %d, the mixed tally of power %d has %d", len(b.Deck), r.Power, len(r.Cards)))
+	}
+	in := r.Cards
+	ctx := t.ctx(e.Pos, seat)
+	if t.deferred != nil {
+		out, p := b.Deck, b.Shuffle
+		t.deferred.stage(func(bt *mental.Batch) {
+			bt.AddShuffle(fmt.Sprintf("shuffle of the mixed tally of power %d by seat %d", r.Power, seat), t.joint, ctx, in, out, p)
+		})
+	} else if err := t.joint.VerifyShuffle(ctx, in, b.Deck, b.Shuffle); err != nil {
+		return nil, because(ReasonBadShuffle, fmt.Errorf("shuffle of the mixed tally of power %d: %w", r.Power, err))
+	}
+	r.Cards = slices.Clone(b.Deck)
 	r.next++
 	if r.next < len(r.Seats) {
 		return nil, nil

@@ -132,7 +132,7 @@ func (s *state) queueAction(t *Table, ef engine.Effect) error {
 func cloneEffect(ef engine.Effect) engine.Effect {
 	ef.Slots, ef.Seats, ef.Cards = slices.Clone(ef.Slots), slices.Clone(ef.Seats), slices.Clone(ef.Cards)
 	ef.Comps, ef.Targets, ef.TargetSlots = slices.Clone(ef.Comps), slices.Clone(ef.Targets), slices.Clone(ef.TargetSlots)
-	ef.Roles, ef.AddPowers = slices.Clone(ef.Roles), slices.Clone(ef.AddPowers)
+	ef.Roles, ef.AddPowers, ef.Mix = slices.Clone(ef.Roles), slices.Clone(ef.AddPowers), slices.Clone(ef.Mix)
 	return ef
 }
 
@@ -147,9 +147,13 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 			return fmt.Errorf("internal: a tally of power %d adding powers %v", ef.Power, ef.AddPowers)
 		}
 	}
+	if len(ef.Mix) > 0 || ef.Picked {
+		return s.queueMix(t, ef)
+	}
 	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats), AddPowers: slices.Clone(ef.AddPowers)}
 	if k := len(s.pending); k > 0 {
-		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions {
+		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions &&
+			len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
 			last.Parts = append(slices.Clip(last.Parts), part)
 			return nil
 		}
@@ -162,10 +166,131 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 	return nil
 }
 
+// queueMix queues a mixed tally (a shuffle of its pairs by every seat of
+// ef.Mix in turn, then the opening of their counts) or a pick (the
+// opening of one shuffled pair's code), mental SPEC §9.6. Each is a
+// request of its own.
+func (s *state) queueMix(t *Table, ef engine.Effect) error {
+	n := len(t.roster.Seats)
+	all := func() []engine.Seat {
+		var out []engine.Seat
+		for seat := range n {
+			out = append(out, engine.Seat(seat))
+		}
+		return out
+	}
+	if ef.Picked {
+		if len(ef.Mix) > 0 || len(ef.Seats) > 0 || ef.Pick < 0 || len(ef.AddPowers)+1 > mental.MaxMixCodes {
+			return fmt.Errorf("internal: a pick of pair %d of power %d adding %v", ef.Pick, ef.Power, ef.AddPowers)
+		}
+		part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Picked: true, Pick: ef.Pick, AddPowers: slices.Clone(ef.AddPowers)}
+		s.pending = append(s.pending, &Request{Kind: engine.EffectTally, Parts: []engine.Effect{part}, Seats: all()})
+		return nil
+	}
+	if len(ef.Seats) > 0 || len(ef.AddPowers) > 0 {
+		return fmt.Errorf("internal: a mixed tally of power %d at seats %v adding %v", ef.Power, ef.Seats, ef.AddPowers)
+	}
+	for i, seat := range ef.Mix {
+		if seat < 0 || int(seat) >= n || slices.Contains(ef.Mix[:i], seat) || s.retired[seat] {
+			return fmt.Errorf("internal: a mixed tally shuffled by seats %v", ef.Mix)
+		}
+	}
+	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Mix: slices.Clone(ef.Mix)}
+	s.pending = append(s.pending,
+		&Request{Kind: engine.EffectShuffle, Mixed: true, Power: ef.Power, Seats: slices.Clone(ef.Mix)},
+		&Request{Kind: engine.EffectTally, Parts: []engine.Effect{part}, Seats: all()})
+	return nil
+}
+
+// snapshotMix lays the sum of the last ballots of a mixed shuffle's power
+// out as its pairs, when it reaches the head of the queue.
+func (s *state) snapshotMix(r *Request) error {
+	tl, ok := s.tallies[r.Power]
+	if !ok {
+		return fmt.Errorf("internal: a mixed tally of power %d, for which nobody posted ballots", r.Power)
+	}
+	pairs, err := tl.sum.MixPairs()
+	if err != nil {
+		return err
+	}
+	r.Cards = pairs
+	return nil
+}
+
+// snapshotPart takes the cards of a mixed tally's counts or of a pick.
+func (s *state) snapshotPart(r *Request, part engine.Effect) error {
+	pairs, ok := s.mixes[part.Power]
+	if !ok {
+		return fmt.Errorf("internal: a mixed tally of power %d, whose pairs nobody shuffled", part.Power)
+	}
+	if !part.Picked {
+		for _, pair := range pairs {
+			c, err := mental.MixCount(pair)
+			if err != nil {
+				return err
+			}
+			r.Cards = append(r.Cards, c)
+			r.Targets = append(r.Targets, -1)
+			r.Powers = append(r.Powers, part.Power)
+		}
+		return nil
+	}
+	tl := s.tallies[part.Power]
+	if part.Pick >= len(pairs) {
+		return fmt.Errorf("internal: a pick of pair %d of %d", part.Pick, len(pairs))
+	}
+	var add []mental.BallotSum
+	for _, pw := range part.AddPowers {
+		more, ok := s.tallies[pw]
+		if !ok || !slices.Equal(more.targets, tl.targets) {
+			return fmt.Errorf("internal: a pick of power %d adding power %d, whose ballots are not over its targets %v", part.Power, pw, tl.targets)
+		}
+		add = append(add, more.sum)
+	}
+	c, err := mental.MixPick(pairs[part.Pick], len(tl.targets), add...)
+	if err != nil {
+		return err
+	}
+	r.Cards = []mental.Card{c}
+	r.Targets = []engine.Seat{-1}
+	r.Powers = []uint8{part.Power}
+	r.PickTargets = slices.Clone(tl.targets)
+	r.PickCodes = 1 + len(add)
+	return nil
+}
+
+// pickFacts opens a completed pick: a tally fact for each of its targets,
+// the number of its codes that name it.
+func (s *state) pickFacts(r *Request) ([]engine.Fact, error) {
+	var all [][]*mental.Element
+	for i := range r.Seats {
+		all = append(all, r.Shares[i][0])
+	}
+	m, err := mental.Open(r.Cards[0], all)
+	if err != nil {
+		return nil, err
+	}
+	counts, err := mental.MixTargets(m[0], len(r.PickTargets), r.PickCodes)
+	if err != nil {
+		return nil, fmt.Errorf("the pick of power %d: %w", r.Powers[0], err)
+	}
+	facts := make([]engine.Fact, len(counts))
+	for i, c := range counts {
+		facts[i] = engine.Fact{Slot: engine.FactTally, Seat: r.PickTargets[i], Count: c}
+	}
+	return facts, nil
+}
+
 // snapshotTally takes a tally's cards from the sums of the ballots of its
 // parts' powers, when it reaches the head of the queue.
 func (s *state) snapshotTally(r *Request) error {
 	for _, part := range r.Parts {
+		if len(part.Mix) > 0 || part.Picked {
+			if err := s.snapshotPart(r, part); err != nil {
+				return err
+			}
+			continue
+		}
 		tl, ok := s.tallies[part.Power]
 		if !ok {
 			return fmt.Errorf("internal: a tally of power %d, for which nobody posted ballots", part.Power)

@@ -221,6 +221,13 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 			p.shuffled = &trackedShuffle{pos: t.Pos(), slots: slices.Clone(r.Slots), out: deck, perm: perm, cards: cards}
 		}
 		return &Body{Kind: BodyShuffle, Deck: deck, Shuffle: proof}, true, nil
+	case BodyMix:
+		r := t.Pending()
+		deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), r.Cards)
+		if err != nil {
+			return nil, false, fmt.Errorf("table: seat %d's shuffle of the mixed tally of power %d: %w", p.Seat, r.Power, err)
+		}
+		return &Body{Kind: BodyMix, Deck: deck, Shuffle: proof}, true, nil
 	case BodyCoinShare:
 		cs, err := p.card.CoinShare(t.ctx(t.Pos(), p.Seat), t.CoinPoint(t.Pending()))
 		if err != nil {

@@ -136,8 +136,19 @@ type Request struct {
 	Power   uint8
 	Targets []engine.Seat
 	Powers  []uint8
-	next    int
-	started bool // a coin: At is set
+	// Mixed: a shuffle (Kind EffectShuffle) of the pairs of a mixed
+	// tally of Power (mental SPEC §9.6), filled with BodyMix entries:
+	// Cards are the pairs, replaced by each seat's shuffled ones. A tally
+	// (Kind EffectTally) whose Targets are -1 opens such pairs' counts,
+	// Cards[k] the count of pair k in the shuffled order.
+	Mixed bool
+	// PickTargets and PickCodes: a pick (Kind EffectTally) opens one
+	// card, Cards[0], the code of a mixed pair with PickCodes − 1 added
+	// one-hot sums over PickTargets; its facts are a tally over them.
+	PickTargets []engine.Seat
+	PickCodes   int
+	next        int
+	started     bool // a coin: At is set
 }
 
 // Next returns how many of Seats have posted their entries so far.
@@ -152,6 +163,12 @@ func (r *Request) ShareCard(k int) mental.Card {
 // shareName names the k-th card of a public share request, for errors.
 func (r *Request) shareName(k int) string {
 	if r.Kind == engine.EffectTally {
+		switch {
+		case r.PickTargets != nil:
+			return fmt.Sprintf("share of the pick of power %d", r.Powers[k])
+		case r.Targets[k] < 0:
+			return fmt.Sprintf("share of the mixed tally of power %d, pair %d", r.Powers[k], k)
+		}
 		return fmt.Sprintf("share of the tally of power %d at seat %d", r.Powers[k], r.Targets[k])
 	}
 	return fmt.Sprintf("share of slot %d", r.Slots[k])
@@ -179,6 +196,9 @@ func (r *Request) Private() bool {
 func (r *Request) wantBody() BodyKind {
 	switch r.Kind {
 	case engine.EffectShuffle:
+		if r.Mixed {
+			return BodyMix
+		}
 		return BodyShuffle
 	case engine.EffectCoin:
 		return BodyCoinShare
@@ -373,7 +393,10 @@ type state struct {
 	retired []bool
 	// tallies are the sums of the last ballots of each power; tags every
 	// tag posted. Both are replaced, never modified, so clones share them.
-	tallies  map[uint8]tally
+	tallies map[uint8]tally
+	// mixes are the shuffled pairs of the last mixed tally of each power
+	// (mental SPEC §9.6); replaced, never modified.
+	mixes    map[uint8][]mental.Card
 	tags     []TagPost
 	shuffles int // hidden deal: seats that have shuffled
 	// views[slot] are the seats' last private views of the slot. Slices
@@ -394,6 +417,7 @@ func (s *state) clone() state {
 	c.keys = slices.Clone(s.keys)
 	c.retired = slices.Clone(s.retired)
 	c.tallies = maps.Clone(s.tallies)
+	c.mixes = maps.Clone(s.mixes)
 	c.views = slices.Clone(s.views)
 	return c
 }
@@ -1168,6 +1192,11 @@ func (s *state) settle(t *Table, next uint64) error {
 		}
 	}
 	for i, r := range s.pending {
+		if i == 0 && r.Kind == engine.EffectShuffle && r.Mixed && r.Cards == nil {
+			if err := s.snapshotMix(r); err != nil {
+				return err
+			}
+		}
 		if r.Kind == engine.EffectShuffle || r.Kind == engine.EffectSet {
 			break
 		}
@@ -1279,8 +1308,25 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 		}
 		r.Coin = v
 		facts, learn = []engine.Fact{{Slot: -1, Coin: v}}, true
+	case engine.EffectShuffle:
+		if r.Mixed {
+			mixes := maps.Clone(s.mixes)
+			if mixes == nil {
+				mixes = map[uint8][]mental.Card{}
+			}
+			mixes[r.Power] = r.Cards
+			s.mixes = mixes
+		}
 	case engine.EffectTally:
 		learn = true
+		if r.PickTargets != nil {
+			f, err := s.pickFacts(r)
+			if err != nil {
+				return err
+			}
+			facts = f
+			break
+		}
 		for k, target := range r.Targets {
 			var all [][]*mental.Element
 			for i := range r.Seats {
@@ -1293,6 +1339,10 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 			count, err := mental.TallyCount(m[0])
 			if err != nil {
 				return fmt.Errorf("the tally of power %d at seat %d: %w", r.Powers[k], target, err)
+			}
+			if target < 0 {
+				facts = append(facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: count})
+				continue
 			}
 			facts = append(facts, engine.Fact{Slot: engine.FactTally, Seat: target, Count: count})
 		}

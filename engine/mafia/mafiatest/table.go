@@ -67,6 +67,7 @@ type Table struct {
 	choices  map[engine.Seat]map[uint8]engine.Seat
 	ballots  map[uint8]map[engine.Seat]int // power → target → ballots
 	btargets map[uint8][]engine.Seat       // power → the ballot's targets
+	mixes    map[uint8][]engine.Seat       // power → its mixed pairs' targets, in the shuffled order
 	pending  []engine.Effect               // effects not carried out yet
 	facts    []engine.Fact                 // facts gathered for the pending batch
 	coinWant engine.Seat
@@ -90,6 +91,7 @@ func New(o mafia.Options, seed uint64) (*Table, error) {
 		choices:  map[engine.Seat]map[uint8]engine.Seat{},
 		ballots:  map[uint8]map[engine.Seat]int{},
 		btargets: map[uint8][]engine.Seat{},
+		mixes:    map[uint8][]engine.Seat{},
 		coinWant: mafia.NoSeat,
 	}
 	for p := range engine.Seat(n) {
@@ -377,6 +379,30 @@ func (t *Table) ballot(e engine.Effect) {
 }
 
 func (t *Table) tally(e engine.Effect) {
+	if len(e.Mix) > 0 {
+		// A mixed tally: the pairs in a random order, their counts alone.
+		order := slices.Clone(t.btargets[e.Power])
+		t.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		t.mixes[e.Power] = order
+		for _, p := range order {
+			t.facts = append(t.facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: t.ballots[e.Power][p]})
+		}
+		return
+	}
+	if e.Picked {
+		won := t.mixes[e.Power][e.Pick]
+		for _, p := range t.btargets[e.Power] {
+			n := 0
+			if p == won {
+				n = 1
+			}
+			for _, pw := range e.AddPowers {
+				n += t.ballots[pw][p]
+			}
+			t.facts = append(t.facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: n})
+		}
+		return
+	}
 	at := e.Seats
 	if len(at) == 0 {
 		at = t.btargets[e.Power]
@@ -429,6 +455,23 @@ func (t *Table) tag(e engine.Effect) {
 // tied.
 func (t *Table) coin() [32]byte {
 	tied := t.State.Tied()
+	if pairs := t.State.TiedPairs(); len(pairs) > 0 {
+		// A mixed tally's tie: the coin picks among the tied pairs.
+		tied = make([]engine.Seat, len(pairs))
+		for i, k := range pairs {
+			tied[i] = engine.Seat(k)
+		}
+		want := t.coinWant
+		t.coinWant = mafia.NoSeat
+		order := t.mixes[mafia.PowerKill]
+		for range 1 << 10 {
+			c := fake.Coin(t.rng)
+			if want == mafia.NoSeat || order[mafia.CoinPick(tied, c)] == want || !slices.ContainsFunc(pairs, func(k int) bool { return order[k] == want }) {
+				return c
+			}
+		}
+		return fake.Coin(t.rng)
+	}
 	want := t.coinWant
 	t.coinWant = mafia.NoSeat
 	for range 1 << 10 {

@@ -1,0 +1,142 @@
+package mental
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/masque-games/masque/mental/internal/ristretto"
+)
+
+// A mixed tally (SPEC.md §9.6) opens a ballot sum's winner without its
+// counts' owners: the sum over targets T_0..T_(n−1) is laid as n width-2
+// cards, pair i = (face-up code 3^i·G, entry i of the sum), which every
+// seat shuffles in turn (§5, width 2); then only the counts (component 1)
+// are opened, and only the chosen pair's code (component 0), to which the
+// codes of other one-hot sums may be added (CodeSum), so that the opened
+// value names the set of targets and not which sum named which.
+
+// MaxMixCodes is the most codes one opened value may add up (the mafia's
+// winner and the Madman's target).
+const MaxMixCodes = 2
+
+// ErrMixCode is an opened code that is no sum of 1..MaxMixCodes target
+// codes.
+var ErrMixCode = errors.New("mental: the opened code names no targets")
+
+// codePoints returns 3^i·G for i = 0..n−1, by additions (public values).
+func codePoints(n int) []*Element {
+	out := make([]*Element, n)
+	p := ristretto.NewGeneratorElement()
+	for i := range n {
+		out[i] = ristretto.NewIdentityElement().Set(p)
+		t := ristretto.NewIdentityElement().Add(p, p)
+		p = t.Add(t, p)
+	}
+	return out
+}
+
+// MixPairs lays s out as the cards a mixed tally shuffles: card i is
+// (3^i·G face up, entry i of s), width 2 (SPEC.md §9.6).
+func (s BallotSum) MixPairs() ([]Card, error) {
+	if len(s) == 0 || len(s) > MaxBallotEntries {
+		return nil, fmt.Errorf("mental: a mixed tally of %d targets, want 1..%d", len(s), MaxBallotEntries)
+	}
+	codes := codePoints(len(s))
+	out := make([]Card, len(s))
+	for i, ct := range s {
+		if ct.A == nil || ct.B == nil {
+			return nil, fmt.Errorf("mental: tally entry %d is missing", i)
+		}
+		out[i] = Card{
+			{A: ristretto.NewIdentityElement(), B: codes[i]},
+			{A: ristretto.NewIdentityElement().Set(ct.A), B: ristretto.NewIdentityElement().Set(ct.B)},
+		}
+	}
+	return out, nil
+}
+
+// MixCount returns the count component of a shuffled pair as a width-1
+// card, the only part of it a count opening decrypts.
+func MixCount(pair Card) (Card, error) {
+	if len(pair) != 2 {
+		return nil, fmt.Errorf("mental: a mixed pair of width %d, want 2", len(pair))
+	}
+	return Card{{A: ristretto.NewIdentityElement().Set(pair[1].A), B: ristretto.NewIdentityElement().Set(pair[1].B)}}, nil
+}
+
+// CodeSum returns Σ_i 3^i·s_i, a width-1 card: for a sum whose entries
+// hold one 1 (one voter's one-hot ballot), an encryption of the code of
+// the target voted for (SPEC.md §9.6). Computed by Horner's rule with
+// additions only; anyone computes the same ciphertext.
+func (s BallotSum) CodeSum() (Card, error) {
+	if len(s) == 0 || len(s) > MaxBallotEntries {
+		return nil, fmt.Errorf("mental: a code sum of %d entries, want 1..%d", len(s), MaxBallotEntries)
+	}
+	a, b := ristretto.NewIdentityElement(), ristretto.NewIdentityElement()
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i].A == nil || s[i].B == nil {
+			return nil, fmt.Errorf("mental: tally entry %d is missing", i)
+		}
+		a2 := ristretto.NewIdentityElement().Add(a, a)
+		a = a2.Add(a2, a).Add(a2, s[i].A)
+		b2 := ristretto.NewIdentityElement().Add(b, b)
+		b = b2.Add(b2, b).Add(b2, s[i].B)
+	}
+	return Card{{A: a, B: b}}, nil
+}
+
+// MixPick returns the ciphertext a pick opens: the code component of the
+// chosen shuffled pair plus the code sums of the added one-hot sums
+// (each over the same n targets).
+func MixPick(pair Card, n int, add ...BallotSum) (Card, error) {
+	if len(pair) != 2 {
+		return nil, fmt.Errorf("mental: a mixed pair of width %d, want 2", len(pair))
+	}
+	if len(add)+1 > MaxMixCodes {
+		return nil, fmt.Errorf("mental: a pick adding %d sums, at most %d", len(add), MaxMixCodes-1)
+	}
+	a := ristretto.NewIdentityElement().Set(pair[0].A)
+	b := ristretto.NewIdentityElement().Set(pair[0].B)
+	for j, s := range add {
+		if len(s) != n {
+			return nil, fmt.Errorf("mental: a pick adding a sum of %d entries to a tally of %d", len(s), n)
+		}
+		c, err := s.CodeSum()
+		if err != nil {
+			return nil, fmt.Errorf("mental: added sum %d: %w", j, err)
+		}
+		a.Add(a, c[0].A)
+		b.Add(b, c[0].B)
+	}
+	return Card{{A: a, B: b}}, nil
+}
+
+// MixTargets decodes m, an opened pick over n targets adding k codes
+// (k = 1..MaxMixCodes), into how many of the codes name each target:
+// m = Σ_i c_i·3^i·G with every c_i ≥ 0 and Σ c_i = k. Base 3 makes every
+// such multiset's value distinct (each c_i ≤ 2 is one base-3 digit).
+// Variable time: the value is public once opened.
+func MixTargets(m *Element, n, k int) ([]int, error) {
+	if n < 1 || n > MaxBallotEntries || k < 1 || k > MaxMixCodes {
+		return nil, fmt.Errorf("mental: decoding %d codes over %d targets", k, n)
+	}
+	codes := codePoints(n)
+	out := make([]int, n)
+	for i := range n {
+		if k == 1 {
+			if codes[i].Equal(m) == 1 {
+				out[i] = 1
+				return out, nil
+			}
+			continue
+		}
+		for j := i; j < n; j++ {
+			if ristretto.NewIdentityElement().Add(codes[i], codes[j]).Equal(m) == 1 {
+				out[i]++
+				out[j]++
+				return out, nil
+			}
+		}
+	}
+	return nil, ErrMixCode
+}
