@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/protocol"
 
 	"github.com/masque-games/masque/p2p/chat"
+	"github.com/masque-games/masque/p2p/roomcore"
 )
 
 // ProtocolChat carries one table chat message per stream, from its author
@@ -170,7 +171,7 @@ func (r *Room) chatSent() {
 	c.mu.Unlock()
 	if idle {
 		select {
-		case r.inbox <- inbound{msg: &message{Type: msgWake}}:
+		case r.inbox <- inbound{msg: &message{Msg: roomcore.Msg{Type: msgWake}}}:
 		default:
 		}
 	}

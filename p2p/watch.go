@@ -139,7 +139,7 @@ func (r *Room) removeSpectator() {
 func (r *Room) watchFrom(from uint64) ([]*ledger.Entry, []ledger.Hash, <-chan struct{}, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	end := uint64(r.durable)
+	end := uint64(len(r.log))
 	if r.finished {
 		end = min(end, uint64(r.end()))
 	}
