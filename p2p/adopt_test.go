@@ -86,10 +86,6 @@ func (b *bench) verdict(t *testing.T, v Verdict) *Verdict {
 	return &v
 }
 
-
-
-
-
 // TestStoredVerdictChecked performs issue 23's item 7: a state directory
 // whose verdict was altered is refused on restart with an error naming
 // the directory and what is wrong (it used to be taken as it was), while
@@ -250,6 +246,3 @@ func TestStoredLateTimeoutNeedsItsMajority(t *testing.T) {
 		})
 	}
 }
-
-
-
