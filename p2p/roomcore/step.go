@@ -177,8 +177,8 @@ func (c *Core) Start(now time.Time) Ready {
 
 // Step handles one input. It returns whether more inputs may be stepped
 // before [Core.Ready] (a batch of messages, made durable by one sync):
-// false once the inputs led to a verdict or an error, and after any input
-// but a message.
+// false once the inputs led to a verdict or an error, and after a tick or
+// the author's answer (each is followed by Ready at once).
 func (c *Core) Step(in Input) bool {
 	if c.done {
 		return false
@@ -193,8 +193,12 @@ func (c *Core) Step(in Input) bool {
 	case InSynced:
 		c.contact(in.Seat, in.At)
 		c.onSynced(in.Seat, in.Length, in.Asked)
+		return true
 	case InTimer:
 		c.onTimer(in.Timer)
+		return true
+	case InWake:
+		return true
 	case InAuthored:
 		c.authoring = false
 		if more {
@@ -206,7 +210,6 @@ func (c *Core) Step(in Input) bool {
 		} else {
 			c.tickEnd(in.Now)
 		}
-	case InWake:
 	}
 	return false
 }
