@@ -672,3 +672,35 @@ func TestSimCrashRestart(t *testing.T) {
 }
 
 var _ = errors.Is
+
+// TestSimPairPartitions: at tables of 3 to 7 seats, one to four pairs of
+// seats, one pair after another, cannot reach each other for 1 s up to
+// three times the move time (a partition between two seats, not around
+// one), over links losing up to 10% of frames. Each seat of a pair learns the
+// other's entries from the other seats (their echoes, then a sync), so
+// nobody is blamed: every seat ends the whole game with the same log.
+func TestSimPairPartitions(t *testing.T) {
+	forSeeds(t, 100, func(t *testing.T, seed uint64) *sim {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		n := 3 + rng.IntN(5)
+		const timeout = 20 * time.Second
+		cfg := simConfig{seats: n, limit: uint64(5 * n), timeout: timeout, tick: 500 * time.Millisecond,
+			think: humanThink(100*time.Millisecond, 3*time.Second), delay: 5 * time.Millisecond,
+			jitter: 30 * time.Millisecond, loss: rng.Float64() * 0.1}
+		s := newSim(t, seed, cfg)
+		// One partition at a time: two at once could cut a seat off
+		// from every other (a blackout, TestSimComebackBlamesNobody).
+		at := time.Duration(0)
+		for range 1 + rng.IntN(4) {
+			a := rng.IntN(n)
+			b := (a + 1 + rng.IntN(n-1)) % n
+			at += time.Duration(rng.Int64N(int64(20 * time.Second)))
+			length := time.Second + time.Duration(rng.Int64N(int64(3*timeout-time.Second)))
+			s.after(at, func() { s.cut(a, b, length) })
+			at += length
+		}
+		s.run(time.Hour)
+		s.checkFinishedAlike()
+		return s
+	})
+}
