@@ -671,8 +671,6 @@ func TestSimCrashRestart(t *testing.T) {
 	})
 }
 
-var _ = errors.Is
-
 // TestSimPairPartitions: at tables of 3 to 7 seats, one to four pairs of
 // seats, one pair after another, cannot reach each other for 1 s up to
 // three times the move time (a partition between two seats, not around
@@ -703,4 +701,61 @@ func TestSimPairPartitions(t *testing.T) {
 		s.checkFinishedAlike()
 		return s
 	})
+}
+
+// TestSimSilentSeatTimedOutAlike: a seat stops for good when it is due
+// (its program killed before it authors), at tables of 2 to 7 seats over
+// links losing up to 10% of frames, the others leaving 2 s after their
+// game ends (as the command does): every other seat ends with a timeout
+// verdict naming it at that position and the same log before it; or,
+// when its own timer ran out as the others left and it could not check
+// with any of them that the entry is missing, with an error wrapping
+// ErrNoContact, blaming nobody. No seat blames another.
+func TestSimSilentSeatTimedOutAlike(t *testing.T) {
+	noContact := 0
+	forSeeds(t, 100, func(t *testing.T, seed uint64) *sim {
+		rng := rand.New(rand.NewPCG(seed, 6))
+		n := 2 + rng.IntN(6)
+		victim := uint8(rng.IntN(n))
+		due := uint64(n)*uint64(1+rng.IntN(3)) + uint64(victim)
+		cfg := simConfig{seats: n, limit: uint64(5 * n), timeout: 20 * time.Second, tick: 500 * time.Millisecond,
+			delay: 5 * time.Millisecond, jitter: 30 * time.Millisecond, loss: rng.Float64() * 0.1}
+		var s *sim
+		cfg.think = func(rng *rand.Rand, seat uint8, pos uint64) time.Duration {
+			if seat == victim && pos == due {
+				s.after(0, func() {
+					s.crash(s.seats[victim], 365*24*time.Hour, 0)
+					s.seats[victim].done = true // not waited for: it does not come back
+				})
+			}
+			return time.Duration(100+rng.IntN(2900)) * time.Millisecond
+		}
+		s = newSim(t, seed, cfg)
+		s.run(time.Hour)
+		var first []ledger.Hash
+		for _, seat := range s.seats {
+			if seat.id == victim {
+				continue
+			}
+			if errors.Is(seat.err, ErrNoContact) {
+				noContact++
+				continue
+			}
+			v := seat.core.Verdict()
+			if seat.err != nil || v == nil || v.Kind != VerdictTimeout || v.Seat != victim || v.Pos != due {
+				s.fail("seat %d ended with %v, %s; want a timeout of seat %d at entry %d", seat.id, seat.err, outcomeString(seat.out), victim, due)
+				return s
+			}
+			got := s.finalLog(seat)
+			if first == nil {
+				first = got
+			}
+			if uint64(len(got)) != due || !slices.Equal(got, first) {
+				s.fail("seat %d's log (%d entries) differs from the others' (%d), or does not end before entry %d", seat.id, len(got), len(first), due)
+				return s
+			}
+		}
+		return s
+	})
+	t.Logf("%d seats ended with ErrNoContact instead of the verdict", noContact)
 }
