@@ -20,6 +20,7 @@ import (
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/chat"
+	"github.com/masque-games/masque/p2p/chatproto"
 	"github.com/masque-games/masque/p2p/roomcore"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -139,7 +140,8 @@ type Room struct {
 	// (Unix nanoseconds; 0: none), see startSync.
 	syncing []atomic.Int64
 
-	chat chatState
+	// chat is the table chat (its own protocol).
+	chat *chatproto.Table
 }
 
 // inbound is what reaches the Run goroutine: a frame from a seat, the end
@@ -223,6 +225,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	defer n.mu.Unlock()
 	if n.rooms[game] != nil {
 		r.cancel()
+		r.chat.Close()
 		return nil, fmt.Errorf("p2p: game %x is already open", game[:4])
 	}
 	n.rooms[game] = r
@@ -347,6 +350,7 @@ func (r *Room) Close() error {
 	}
 	r.mu.Unlock()
 	r.cancel()
+	r.chat.Close()
 	r.wg.Wait()
 	return nil
 }
