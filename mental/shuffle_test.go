@@ -829,24 +829,3 @@ func FuzzShuffleProofDecode(f *testing.F) {
 		}
 	})
 }
-
-func deckBytes(d []Card) [][]byte {
-	var out [][]byte
-	for _, c := range d {
-		b, _ := c.MarshalBinary()
-		out = append(out, b)
-	}
-	return out
-}
-
-func decodeDeck(tb testing.TB, bs [][]byte) []Card {
-	out := make([]Card, len(bs))
-	for i, b := range bs {
-		c, err := UnmarshalCard(b)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[i] = c
-	}
-	return out
-}

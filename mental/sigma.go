@@ -221,7 +221,6 @@ func proveSigma(t *transcript.Transcript, f *Formula, a Assignment) (*SigmaProof
 		sigma int
 		u     []*Scalar
 		w     []*Scalar
-		chal  *Scalar
 	}
 	var leaves []*leafState
 	type orState struct {
@@ -515,12 +514,6 @@ func sigmaChecks(t *transcript.Transcript, f *Formula, p *SigmaProof) ([]equatio
 	}
 	walk(f, c)
 	return checks, seed, nil
-}
-
-// checkOne verifies one equation on its own (variable time: public data).
-func (ch equationCheck) holds() bool {
-	r := ristretto.NewIdentityElement().VarTimeMultiScalarMult(ch.scalars, ch.points)
-	return isIdentity(r)
 }
 
 // batchHolds checks Σ_j ρ_j·check_j = 0 with one multi-scalar

@@ -258,7 +258,11 @@ func TestStatementReachesEveryPeer(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 3 {
 		wg.Go(func() {
-			res[i] = play(ctx, t, ps[i], tb, &counter{limit: 20, order: order}, RoomConfig{Timeout: time.Second})
+			// Each peer ends when its wait for seat 3 runs out, with the
+			// statement if it has arrived by then: the move time bounds
+			// how long peer 0 may take to pass it on (1 s was too short
+			// on a loaded machine).
+			res[i] = play(ctx, t, ps[i], tb, &counter{limit: 20, order: order}, RoomConfig{Timeout: 5 * time.Second})
 		})
 	}
 	s := inject(t, ps[3], ps[0], game, 3, frame)

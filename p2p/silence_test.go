@@ -87,11 +87,9 @@ func TestSilenceAtEachStep(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			type outcome struct {
-				res     result
-				rep     *table.Table
-				kind    table.BodyKind
-				waited  bool
-				silence uint64
+				res    result
+				rep    *table.Table
+				waited bool
 			}
 			outs := make([]outcome, n)
 			done := make(chan struct{}, n)

@@ -24,7 +24,7 @@ func (a *app) completeGames(_ *cobra.Command, _ []string, _ string) ([]string, c
 }
 
 // completeScenarios completes --scenario with the built-in setups of every
-// game that takes one (mascarade2's scenarios), and files (a scenario
+// game that takes one (SetupHelp.Choices), and files (a scenario
 // FILE).
 func completeScenarios(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	var out []string

@@ -61,21 +61,17 @@ func newDemoCmd(a *app) *cobra.Command {
 		Short: "Bots play a full game peer to peer on this machine, then it is verified",
 		Long: `Seat N bots at a table on this machine, each one a real libp2p peer on
 127.0.0.1 with its own keys, replica and state directory, and let them play
-a full game of Mascarade: hidden swaps with proofs, peeks and reveals made of
+a full game: hidden cards with proofs, peeks and reveals made of
 decryption shares, every entry signed, persisted, echoed and checked by every
-peer. The game is narrated with public information only (nobody learns
-whether a swap was real), then the transcript is verified exactly as
-'masque verify' does.
+peer. The game is narrated with public information only (nobody learns a
+secret), then the transcript is verified exactly as 'masque verify' does.
 
---game mascarade2 plays the 2nd edition (4 to 12 bots) with its bot;
---scenario picks its masks (a built-in scenario, default-4 .. default-12,
-or a scenario FILE as for 'masque play').
+` + gamesList() + `
 
 --seed makes the bots' decisions reproducible; the cards stay
 cryptographically random.`,
 		Example: `  masque demo
-  masque demo --game mascarade2 --players 6
-  masque demo --game mascarade2 --players 7 --scenario default-7
+` + gameExamples("demo", "") + `
   masque demo --players 13 --seed 7 --transcript game.masque && masque verify game.masque
   masque demo --json`,
 		Args: cobra.NoArgs,

@@ -279,7 +279,7 @@ func TestLobbyShowsTablesInPlay(t *testing.T) {
 	if err := printLobby(&out, tables, lobbyOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !regexp.MustCompile(`open +mascarade +2/4 `).MatchString(out.String()) || !regexp.MustCompile(`started +mascarade +play `).MatchString(out.String()) ||
+	if !regexp.MustCompile(`open\tmascarade\t2/4\t`).MatchString(out.String()) || !regexp.MustCompile(`started\tmascarade\tplay\t`).MatchString(out.String()) ||
 		!strings.Contains(out.String(), "'masque watch CODE'") {
 		t.Errorf("lobby:\n%s", out.String())
 	}

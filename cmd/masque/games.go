@@ -44,7 +44,7 @@ func scenarioFlagHelp() string {
 }
 
 // playersFlagHelp is a --players flag's help: what, then each game's
-// player counts, "(mascarade 2..13, mascarade2 4..12)".
+// player counts, "(NAME 2..13, NAME 4..12)".
 func playersFlagHelp(what string) string {
 	var parts []string
 	for _, g := range registry.All() {
@@ -66,7 +66,7 @@ func gameTitle(game string) string {
 
 // rosterGame is a roster's game for people: its title, with its setup
 // when the game tells it (games.SetupTeller) and it is not the default:
-// "The Grimm Masquerade (variants: jewels, abilities)".
+// "TITLE (what TellSetup says)".
 func rosterGame(r *ledger.Roster) string {
 	title := gameTitle(r.Game)
 	g, err := registry.Lookup(r.Game)
@@ -88,7 +88,7 @@ func rosterGame(r *ledger.Roster) string {
 }
 
 // findGame returns the game a person named with --game: its name, in any
-// case ("Mafia"), or an error that suggests the nearest name, if one is
+// case, or an error that suggests the nearest name, if one is
 // near, and lists them all.
 func findGame(name string) (games.Game, error) {
 	all := registry.All()

@@ -697,11 +697,8 @@ end of the game (so that 'masque replay --reveal' shows every card); the
 answer is the table's option and holds for every player; the default is
 yes, --no-key-release answers no without asking.
 
---game mascarade2 opens a table of the 2nd edition (4 to 12 players);
---scenario picks its masks (a built-in scenario or a FILE, as for 'masque
-play'). --game grimm opens a table of The Grimm Masquerade (2 to 5
-players); --scenario adds its advanced variants (bets, jewels, abilities,
-comma-separated). Joiners learn the game from the table.
+` + gamesList() + `
+Joiners learn the game and its setup from the table.
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
@@ -713,8 +710,8 @@ you gave), reloads the log and your secret keys, and rejoins. With several
 unfinished tables it lists them and asks for --state; --new opens a new
 table instead.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
-  masque host --game mascarade2 --players 6 --name friday --no-key-release
-  masque host --game grimm --players 3 --scenario jewels,abilities --name tales
+  masque host --players 6 --name friday --no-key-release
+` + gameExamples("host", " --name tales") + `
   masque host --bot --players 4 --name friday --state /tmp/friday
   masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
 		Args: noArgs,

@@ -26,6 +26,11 @@ type lobbyOptions struct {
 	config string
 	// where the tables were listed from, for messages ("" : this network).
 	where string
+	// aligned: stdout is a terminal; the tables are printed with aligned
+	// columns and the advice under them. Otherwise (piped) each table is
+	// a line of tab-separated cells and the advice goes to notes.
+	aligned bool
+	notes   io.Writer // nil: the advice goes with the tables
 }
 
 // lobbyEntry is one table in 'masque lobby --json'.
@@ -61,6 +66,12 @@ _masque._tcp) for a few seconds and list them: name, game, seats taken,
 who is seated, the join code and the creator's fingerprint (a digest of its
 peer id; 'masque host' prints its own).
 
+On a terminal the columns are aligned, with who is seated on a line of its
+own; piped, each table is one line of tab-separated cells (TABLE, GAME,
+SEATS, CODE, CREATOR FINGERPRINT, SEATED, SHARED: "!" when another creator
+shares its name, code or id) after a header line, and the advice goes to
+standard error; --json gives everything.
+
 With --relay ADDR (repeatable), list instead the open tables in that
 relay's directory: tables whose host runs 'masque host --relay' with it.
 The relays of the config file (CONFIG/config, see 'masque help join')
@@ -77,7 +88,9 @@ seat count: watch one with 'masque watch CODE' (they cannot be joined).
 
 Join one with 'masque join NAME' or 'masque join CODE'. If none shows up
 while someone is hosting, 'masque doctor' checks multicast on each
-interface and says what to try.`,
+interface and says what to try.
+
+` + gamesList(),
 		Example: `  masque lobby
   masque lobby --wait 10s --json
   masque lobby --interface wlan0
@@ -141,6 +154,7 @@ func runLobby(ctx context.Context, a *app, o lobbyOptions) error {
 			o.where = "on this network and " + o.where
 		}
 	}
+	o.aligned, o.notes = isTerminal(a.stdout), a.stderr
 	return printLobby(a.stdout, directory.Merge(lan, online), o)
 }
 
@@ -214,22 +228,34 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 	if o.asJSON {
 		return json.NewEncoder(w).Encode(entries)
 	}
+	// Prose (no tables, the advice, the warnings) goes with an aligned
+	// table; piped, it goes to notes, so that stdout holds only the rows.
+	notes := w
+	if !o.aligned && o.notes != nil {
+		notes = o.notes
+	}
 	if len(entries) == 0 {
 		if o.where != "" {
-			fmt.Fprintf(w, "no open tables %s\n", o.where)
-			fmt.Fprintln(w, "host one with 'masque host --relay ADDR' (it lists the table in that relay's directory while seats are free)")
+			fmt.Fprintf(notes, "no open tables %s\n", o.where)
+			fmt.Fprintln(notes, "host one with 'masque host --relay ADDR' (it lists the table in that relay's directory while seats are free)")
 			return nil
 		}
-		fmt.Fprintf(w, "no tables on this network (listened %v)\n", o.wait)
-		fmt.Fprintln(w, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
+		fmt.Fprintf(notes, "no tables on this network (listened %v)\n", o.wait)
+		fmt.Fprintln(notes, "host one with 'masque host'; if a table should be there, try 'masque lobby --wait 10s' or 'masque doctor'")
 		return nil
 	}
-	// Names come from others' advertisements: escaped, never printed raw.
-	// 80 columns: the seated players go on a line of their own.
-	fmt.Fprintf(w, "  %-16s %-10s %-5s %-14s %s\n", "TABLE", "GAME", "SEATS", "CODE", "CREATOR FINGERPRINT")
+	// Names come from others' advertisements: escaped, never printed raw
+	// (termsafe.String also escapes tabs and newlines, so a cell stays one
+	// cell). Aligned, the seated players go on a line of their own.
+	g := &grid{aligned: o.aligned}
+	if o.aligned {
+		g.row("", "TABLE", "GAME", "SEATS", "CODE", "CREATOR FINGERPRINT")
+	} else {
+		g.row("TABLE", "GAME", "SEATS", "CODE", "CREATOR FINGERPRINT", "SEATED", "SHARED")
+	}
 	warn, playing := false, false
 	for _, e := range entries {
-		mark := " "
+		mark := ""
 		if e.Duplicate {
 			mark, warn = "!", true
 		}
@@ -237,24 +263,31 @@ func printLobby(w io.Writer, tables []lobby.Table, o lobbyOptions) error {
 		if e.Playing {
 			seats, playing = "play", true
 		}
-		fmt.Fprintf(w, "%s %-16s %-10s %-5s %-14s %s\n", mark, termsafe.String(e.Name), termsafe.String(e.Game),
-			seats, e.Code, e.Fingerprint)
+		name, game, seated := termsafe.String(e.Name), termsafe.String(e.Game), termsafe.String(strings.Join(e.Players, ", "))
+		if !o.aligned {
+			g.row(name, game, seats, e.Code, e.Fingerprint, seated, mark)
+			continue
+		}
+		g.row(mark, name, game, seats, e.Code, e.Fingerprint)
 		if len(e.Players) > 0 {
-			fmt.Fprintf(w, "  %-16s seated: %s\n", "", termsafe.String(strings.Join(e.Players, ", ")))
+			g.note("seated: " + seated)
 		}
 	}
+	if err := g.write(w); err != nil {
+		return err
+	}
 	if playing {
-		fmt.Fprintln(w, "(tables at 'play' have started: watch one with 'masque watch CODE', they cannot be joined)")
+		fmt.Fprintln(notes, "(tables at 'play' have started: watch one with 'masque watch CODE', they cannot be joined)")
 	}
 	// One advertisement proves nothing: anyone can advertise any name.
-	fmt.Fprintln(w, "check a table's code or creator fingerprint with its host before you join")
-	fmt.Fprintln(w, "('masque host' prints both): anyone can advertise a table under any name")
+	fmt.Fprintln(notes, "check a table's code or creator fingerprint with its host before you join")
+	fmt.Fprintln(notes, "('masque host' prints both): anyone can advertise a table under any name")
 	if warn {
-		fmt.Fprintln(w, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
-		fmt.Fprintln(w, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")
+		fmt.Fprintln(notes, "warning: tables marked ! share a name, code or table id with another creator's: one of them may be an impostor;")
+		fmt.Fprintln(notes, "ask the host which creator fingerprint is theirs ('masque host' prints it) and join with --creator FINGERPRINT")
 	}
 	if o.where != "" {
-		fmt.Fprintf(w, "(listed %s; join with 'masque join CODE --relay ADDR')\n", o.where)
+		fmt.Fprintf(notes, "(listed %s; join with 'masque join CODE --relay ADDR')\n", o.where)
 	}
 	return nil
 }

@@ -48,13 +48,12 @@ func newPlayCmd(a *app) *cobra.Command {
 	var o playOptions
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Play Mascarade in an interactive terminal screen",
+		Short: "Play a game in an interactive terminal screen",
 		Long: `Sit down at a table and play in an interactive terminal screen: the seats
-with their coins, the court, whose turn it is, only the legal moves (a hidden
-swap asks "really swap? y/n" separately), the challenge window with a
-countdown, the public log (which never tells whether a swap was real) and
-your own memory: what you saw and when, and which swaps since could have
-moved your card.
+and what is known of them, whose turn it is, only the legal moves (a hidden
+swap asks "really swap? y/n" separately), the questions only you can answer
+with a countdown, the public log (which never tells a secret) and your own
+memory: what you saw and when, and what could have moved since.
 
 'masque play' seats you against bots on this machine; every move still
 goes through the real stack (keys, proofs, signatures). With --host NAME it
@@ -62,24 +61,7 @@ opens a LAN table called NAME instead (as 'masque host --name NAME'), with
 --table NAME|CODE|INVITE it joins one (as 'masque join'): the same screen,
 at a networked table.
 
---game grimm plays The Grimm Masquerade (2 to 5 players): the portraits
-with everyone's hint tokens and broken mirrors, every player's items, your
-own character and hidden hand, the round's actions, and the forced
-responses (a hint, or unmasking) as a question only you can answer. Your
-hints are proven: you cannot lie about your character. --scenario picks
-the advanced variants: bets, jewels, abilities (comma-separated).
-
---game mascarade2 plays the 2nd edition (4 to 12 players): the seats are
-listed in chair order (the Puppeteer makes two players change chairs,
-their cards and purses stay), and your memory shows the cards a Princess
-showed you. --scenario picks the masks in play: a built-in scenario
-(default-4 .. default-12; the default is the one for the player count) or
-your own scenario FILE, checked against the book's constraints:
-
-  # my box's sheet 6A
-  name: sheet-6a
-  players: 6
-  masks: Judge, Empress, King, Princess, Puppeteer, Swindler
+` + gamesList() + `
 
 --web shows the same table on a page in your browser instead (cards as
 pictures), served by this masque on 127.0.0.1 only with a secret token in
@@ -92,9 +74,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 --no-key-release). Logs go to a file, never to the screen.`,
 		Example: `  masque play
   masque play --players 6 --player Kim --seed 7
-  masque play --game mascarade2 --players 6
-  masque play --game grimm --players 4 --scenario jewels,abilities
-  masque play --game mascarade2 --players 7 --scenario my-masks.txt
+` + gameExamples("play", "") + `
   masque play --transcript game.masque && masque replay game.masque --reveal
   masque play --host friday --players 5
   masque play --table friday`,

@@ -98,20 +98,17 @@ func newReplayCmd(a *app) *cobra.Command {
 		Use:   "replay FILE",
 		Short: "Narrate a game move by move from its transcript",
 		Long: `Replay a transcript and tell the game move by move with public information
-only: the face-up deal, every move, every reveal and the coins (and, in
-Mascarade 2nd edition, whose card the Princess showed and who changed
-chairs with the Puppeteer). Nobody can tell from the transcript whether a
-hidden swap was real, nor which card the Princess showed. The game is read
-from the transcript's roster.
+only: the face-up deal, every move, every reveal and what it changed.
+Nothing the game hides can be told from the transcript ('masque help games'
+says what each game hides). The game is read from the transcript's roster.
 
 If the players published their keys at the end (tables do by default),
---reveal decrypts every card at every step: who held which card after every
-turn, what every peek (and every Princess) showed, and whether each swap
-was real or pretended; in Mafia, each night's secret choices ("secretly,
-Clara (Don) votes to kill Fedor"), opened from the ballots: the mafia's
-votes, the Madman's victim, the Nurse's save, the Night Butterfly's date
-and the answer of the Commissar's check (whom he checked stays hidden: a
-check's proof keeps its target secret even from the published keys).
+--reveal decrypts every hidden card at every step: who held which card
+after every turn, what every private look showed, whether each hidden swap
+was real or pretended, and each night's secret choices, opened from the
+ballots ("secretly, Clara (Don) votes to kill Fedor"); whom a check was
+about stays hidden (a check's proof keeps its target secret even from the
+published keys), its answer is shown.
 A networked table's chat, saved beside the transcript as FILE.chat, is
 shown after the game (--chat names another file, --no-chat hides it):
 each message is checked against its author's key in the roster, and one
@@ -119,7 +116,9 @@ that fails is named in a warning, not shown.
 Every entry is checked on the way, as 'masque verify' does. A deal fixed
 in the roster's options (scripted tables) instead of drawn from the
 players' coins is announced by a warning ("deal_source": "fixed" and
-"fixed_deal": true with --json): whoever wrote the roster chose the cards.`,
+"fixed_deal": true with --json): whoever wrote the roster chose the cards.
+
+` + gamesList(),
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
   masque replay game.masque --reveal --json`,

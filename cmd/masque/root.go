@@ -28,11 +28,20 @@ var version = ""
 // was stamped with (a build in a git checkout, "+dirty" when it had local
 // changes), else "devel".
 func buildVersion() string {
-	if version != "" {
-		return version
-	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
+		bi = nil
+	}
+	return versionOf(version, bi)
+}
+
+// versionOf is buildVersion given the release constant and the build
+// information (nil: none).
+func versionOf(release string, bi *debug.BuildInfo) string {
+	if release != "" {
+		return release
+	}
+	if bi == nil {
 		return "devel"
 	}
 	if v := bi.Main.Version; v != "" && v != "(devel)" {
@@ -157,7 +166,7 @@ func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "masque",
 		Short: "Hidden-role card games peer to peer, where nobody can cheat unseen",
-		Long: `masque plays hidden-role card games (Mascarade) on a LAN with no host, or
+		Long: `masque plays hidden-role card games on a LAN with no host, or
 online with no trusted server. Cards are hidden with mental poker on
 ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
 proof, and every peer checks every move with the same rules engine.
@@ -171,6 +180,9 @@ Start here:
   masque relay                 a relay for friends behind home routers (host/join --relay)
   masque script game.txt       play a scripted game through the real stack
   masque verify game.masque    audit a transcript; masque replay narrates it
+  masque help games            the games, what each one hides, their options
+
+` + gamesList() + `
 
 Exit status, for every command:
   0  done (verify: the transcript is valid)
@@ -182,8 +194,11 @@ Exit status, for every command:
      no player signed (damage or forgery: nobody is blamed)`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		// --version prints what 'masque version' prints.
+		Version: buildVersion(),
 	}
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newManCmd(a))
+	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{{", "{{\"{{\"}}") + "\n")
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newGamesCmd(a), newManCmd(a))
 	for _, c := range root.Commands() {
 		if c.Flags().Lookup("game") != nil {
 			c.RegisterFlagCompletionFunc("game", a.completeGames)

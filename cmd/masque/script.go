@@ -35,37 +35,10 @@ func newScriptCmd(a *app) *cobra.Command {
 hidden swap is proven, every peek and reveal is made of decryption shares,
 and every entry is signed, encoded and validated as over the network.
 
-The script format:
+A script is a header line naming the game and the players, then the
+moves and checks, one a line; '#' starts a comment. Each game's lines:
 
-  # comments start with '#'
-  game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat
-  Anna swap Boris yes
-  Boris swap centre1 no
-  Sasha swap Dima no
-  Dima swap Anna no
-  Anna claim King
-  Boris challenge
-
-Header options: deal= (face up, seat order, then centre1, centre2), set=
-(a custom set), coins=N. Verbs: swap TARGET yes|no, peek, claim CHARACTER,
-challenge, pass (responders not listed pass), use target=NAME |
-between=NAME,NAME | with=SLOT | swap=yes|no, guess CHARACTER.
-
-The Grimm Masquerade: a header 'game grimm players=NAMES [variants=bets,jewels,abilities]',
-'round N chars=... items=... actions=A,B first=NAME' lines that fix a
-round's deal in the table's options (verify and replay then warn: fixed
-deal), then NAME VERB lines (pick ITEM, keep, give NAME, act ACTION ITEM
-ARGS, end, hint CHARACTER, unmask, win, commit CHARACTER, bet, draw,
-choose CHARACTER; docs/rules-grimm.md) and 'expect KEY=VALUE' checks.
-
-Mafia: a header 'game mafia players=NAMES [specials=ROLES] [incidents=off]
-[tie=draw] [roles=ROLES] [deck=CARDS]' (roles= and deck= fix the deal),
-then NAME hold yes|no, NAME vote NAME|abstain, NAME play CARD, NAME pass,
-NAME leave, the night's secret choices NAME kill|save|date|check NAME
-(posted as each seat's proven actions entry when the next line that is
-not a night choice comes; a seat without one posts an empty choice) and
-'expect KEY=VALUE' checks (docs/rules-mafia.md). 'coin NAME' lines fix a
-joint coin: only the rules' fake table can, so here they are refused.
+` + scriptFormats() + `
 
 An illegal line stops the script with exit status 2, naming the line.`,
 		Example: `  masque script game.txt
@@ -178,4 +151,16 @@ func printSummary(a *app, sum games.Summary, asJSON bool) error {
 		fmt.Fprintln(a.stdout, "the game goes on")
 	}
 	return nil
+}
+
+// scriptFormats is each game's script format, from the game
+// (games.About.Script), for 'masque script --help'.
+func scriptFormats() string {
+	var parts []string
+	for _, g := range registry.All() {
+		if sc := games.AboutOf(g).Script; sc != "" {
+			parts = append(parts, wrapText(g.Title()+" (--game "+g.Name()+", "+playersRange(g)+"): "+sc, "", helpWidth))
+		}
+	}
+	return strings.Join(parts, "\n\n")
 }

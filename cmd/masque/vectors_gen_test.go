@@ -27,6 +27,7 @@ import (
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
 	"github.com/masque-games/masque/mental"
@@ -352,7 +353,7 @@ func vectorSpecs() []vectorSpec {
 			}),
 		fault("tampered-rule-not-your-slot.masque", m1,
 			"four pretended swaps, then Anna asks to peek at slot 1 (Boris's card), not her own.",
-			exitFault, 4, 0, table.ReasonRulePrefix+mascarade.RuleNotYourSlot, dealFixed,
+			exitFault, 4, 0, table.ReasonRulePrefix+masquerade.RuleNotYourSlot, dealFixed,
 			func(t *testing.T) ([]byte, int) {
 				h := vecTable(t, "rule-not-your-slot", 0, true)
 				vecPrepared(h)
@@ -364,7 +365,7 @@ func vectorSpecs() []vectorSpec {
 				Description: "Mascarade 2nd edition, 4 players dealt from coins: after Anna's opening swap, Boris claims the King " +
 					"during the preparatory turns, where only swaps are allowed.",
 				Script: scriptM2Opening,
-				Fault:  &vectorFault{Position: 9, Seat: 1, Reason: table.ReasonRulePrefix + mascarade2.RulePreparatory}},
+				Fault:  &vectorFault{Position: 9, Seat: 1, Reason: table.ReasonRulePrefix + masquerade.RulePreparatory}},
 			build: func(t *testing.T) ([]byte, int) {
 				lt := playScript(t, m2, scriptM2Opening, true)
 				st, _ := lt.View().Rules().(*mascarade2.State)

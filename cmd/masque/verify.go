@@ -11,14 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
-
-func engineSeat(i int) engine.Seat { return engine.Seat(i) }
 
 type verifyResult struct {
 	Valid   bool           `json:"valid"`
@@ -87,7 +84,7 @@ func dealSource(tr *ledger.Transcript, game table.Game) string {
 		return ""
 	}
 	// The one rule (games.DealFixed): the table's fixed deal, or a game
-	// whose own options fix it (Mafia's roles, a Grimm round).
+	// whose own options fix it (games.Rules.FixedDeal).
 	if g, err := registry.Lookup(tr.Roster.Game); err == nil && games.DealFixed(g, o) != "" || o.Deal != nil {
 		return dealFixed
 	}
@@ -133,7 +130,9 @@ Exit status 1: the first fault is named with its position and the seat to blame.
 Exit status 3: the file cannot be read, is not a transcript or is damaged
 (truncated, or an entry that no roster key signed: a flipped bit looks like
 that, and so does a forgery; nobody is blamed).
-Exit status 2: a usage error.`,
+Exit status 2: a usage error.
+
+` + gamesList(),
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
 		Args:              exactArgs(1),

@@ -22,19 +22,30 @@ advertises on the LAN; players at one table need the same) and its libp2p
 stream protocols.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := map[string]string{
-				"version":  buildVersion(),
-				"protocol": fmt.Sprintf("v%d", lobby.Version),
-				"streams":  strings.Join([]string{string(p2p.ProtocolJoin), string(p2p.ProtocolLog), string(p2p.ProtocolSync)}, " "),
-				"go":       runtime.Version(),
-			}
 			if asJSON {
-				return json.NewEncoder(a.stdout).Encode(v)
+				return json.NewEncoder(a.stdout).Encode(versionInfo())
 			}
-			fmt.Fprintf(a.stdout, "masque %s (table protocol %s: %s; %s)\n", v["version"], v["protocol"], v["streams"], v["go"])
+			fmt.Fprintln(a.stdout, versionLine())
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
 	return cmd
+}
+
+// versionInfo is what 'masque version' prints: masque's version (see
+// buildVersion), its table protocol, its stream protocols and Go's.
+func versionInfo() map[string]string {
+	return map[string]string{
+		"version":  buildVersion(),
+		"protocol": fmt.Sprintf("v%d", lobby.Version),
+		"streams":  strings.Join([]string{string(p2p.ProtocolJoin), string(p2p.ProtocolLog), string(p2p.ProtocolSync)}, " "),
+		"go":       runtime.Version(),
+	}
+}
+
+// versionLine is 'masque version' and 'masque --version'.
+func versionLine() string {
+	v := versionInfo()
+	return fmt.Sprintf("masque %s (table protocol %s: %s; %s)", v["version"], v["protocol"], v["streams"], v["go"])
 }

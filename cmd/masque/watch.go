@@ -83,7 +83,9 @@ players. The identity used is a fresh one, forgotten at exit.
 With --web the table is drawn on a page in your browser, as a player's
 page draws it but read-only: what an auditor sees (no seat's hidden
 card, no action), served on 127.0.0.1 only with a secret token in its
-address. The page stays up after the game until you leave it.`,
+address. The page stays up after the game until you leave it.
+
+` + gamesList(),
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.invite = args[0]

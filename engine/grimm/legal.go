@@ -255,7 +255,7 @@ func (s *State) PreviewCoin(coin [32]byte) (CoinOutcome, bool) {
 	}
 	var out CoinOutcome
 	for _, x := range s.randomPasses(coin) {
-		out.Passes = append(out.Passes, Pass{Slot: x.Slot, From: x.From, To: x.To})
+		out.Passes = append(out.Passes, Pass(x))
 	}
 	return out, true
 }

@@ -132,7 +132,7 @@ func parseHeader(f []string) (*Script, error) {
 
 func (s *Script) parseRound(f []string) error {
 	if len(f) == 0 {
-		return errors.New("round: want round N KEY=VALUE...")
+		return errors.New("round: want the round number N then KEY=VALUE pairs (round N KEY=VALUE ...)")
 	}
 	r, err := strconv.Atoi(f[0])
 	if err != nil || r < 1 || r > Rounds {

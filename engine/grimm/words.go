@@ -370,7 +370,7 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 func toPasses(ps []pass) []Pass {
 	out := make([]Pass, len(ps))
 	for i, x := range ps {
-		out[i] = Pass{Slot: x.Slot, From: x.From, To: x.To}
+		out[i] = Pass(x)
 	}
 	return out
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/gametest"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
@@ -126,31 +128,20 @@ func checkKnowledge(tb testing.TB, lt *local.Table, know []*mafia.Knowledge) {
 	tb.Logf("%d check results verified", checks)
 }
 
+// TestRealStackGame plays bot games of 4 to 12 players through the real
+// stack to the end with the contract suite's invariants (every replica
+// agrees after every step, the game ends, the transcript replays to the
+// same state; engine/games/gametest.Playout).
 func TestRealStackGame(t *testing.T) {
+	g := games.WithBot(mafia.Game{}, bot.NewBot)
 	for _, tc := range []struct {
 		n    int
 		seed uint64
 	}{{4, 1}, {7, 2}, {9, 3}, {12, 4}} {
 		t.Run(fmt.Sprintf("%d-players", tc.n), func(t *testing.T) {
-			realStackGame(t, names(tc.n), tc.seed)
+			tr := gametest.Playout(t, g, tc.n, tc.seed, 0)
+			t.Logf("%d entries", len(tr.Entries))
 		})
-	}
-}
-
-func realStackGame(t *testing.T, names []string, seed uint64) {
-	lt := realGame(t, mafia.Options{Players: names}, seed)
-	st := lt.View().Rules().(*mafia.State)
-	sum, ok := mafia.Game{}.Summarize(st)
-	if !ok || !sum.Over {
-		t.Fatalf("the game is not over: %+v", sum)
-	}
-	t.Logf("%d entries; %+v", len(lt.Transcript().Entries), sum)
-	rt, err := table.Replay(lt.Transcript(), mafia.Game{})
-	if err != nil {
-		t.Fatalf("replay: %v", err)
-	}
-	if rt.StateHash() != lt.View().StateHash() {
-		t.Fatal("replay reaches another table")
 	}
 }
 

@@ -5,50 +5,35 @@ import (
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
-// catalogue is the shared card machinery over cardTable.
-var catalogue = &masquerade.Catalogue{Game: GameName, Noun: "character", Cards: cardTable[:]}
+// characters is the family's card machinery ([masquerade.Catalogue]) over
+// cardTable.
+var characters = &masquerade.Catalogue{Game: GameName, Noun: "character", Cards: cardTable[:]}
 
 // Cards returns the catalogue, one entry per character kind in card-value
 // order. The slice is a fresh copy.
-func Cards() []CardInfo {
-	return catalogue.All()
-}
+func Cards() []CardInfo { return characters.All() }
 
 // Info returns the catalogue entry of c.
-func Info(c engine.Card) (CardInfo, bool) {
-	return catalogue.Info(c)
-}
+func Info(c engine.Card) (CardInfo, bool) { return characters.Info(c) }
 
 // ValidCard reports whether c is a character of the catalogue.
-func ValidCard(c engine.Card) bool {
-	return catalogue.Valid(c)
-}
+func ValidCard(c engine.Card) bool { return characters.Valid(c) }
 
 // CardName returns the English name of c ("card(N)" if c is unknown).
-func CardName(c engine.Card) string {
-	return catalogue.Name(c)
-}
+func CardName(c engine.Card) string { return characters.Name(c) }
 
 // ParseCard parses a character's English name, case-insensitively.
-func ParseCard(s string) (engine.Card, error) {
-	return catalogue.Parse(s)
-}
+func ParseCard(s string) (engine.Card, error) { return characters.Parse(s) }
 
 // ParseCards parses a comma-separated list of character names.
-func ParseCards(s string) ([]engine.Card, error) {
-	return catalogue.ParseList(s)
-}
+func ParseCards(s string) ([]engine.Card, error) { return characters.ParseList(s) }
 
 // FormatCards joins card names with commas.
-func FormatCards(cs []engine.Card) string {
-	return catalogue.Format(cs)
-}
+func FormatCards(cs []engine.Card) string { return characters.Format(cs) }
 
 // BringsCoins reports whether c's power brings coins from the bank (Queen,
 // King, Widow, Fool, Peasant).
-func BringsCoins(c engine.Card) bool {
-	return catalogue.BringsCoins(c)
-}
+func BringsCoins(c engine.Card) bool { return characters.BringsCoins(c) }
 
 // RecommendedSet returns the book's recommended set for players players
 // and center centre cards, or nil if the book has none. With 2 and 3

@@ -1,7 +1,6 @@
 package mascarade
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -119,49 +118,35 @@ func (e *SetError) Error() string {
 // returns nil or one [*SetError] per broken constraint, joined with
 // [errors.Join].
 func (o Options) Validate() error {
-	var errs []error
-	bad := func(c, format string, args ...any) {
-		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
-	}
+	b := broken()
 	p := len(o.Players)
-	if p < MinPlayers || p > MaxPlayers {
-		bad("players", "%d players; the game is for %d to %d", p, MinPlayers, MaxPlayers)
-	}
-	masquerade.CheckNames(o.Players, bad)
-	if o.Coins < 1 || o.Coins >= WinCoins {
-		bad("coins", "starting coins %d; must be 1..%d", o.Coins, WinCoins-1)
-	} else if p >= MinPlayers && p <= MaxPlayers && p*o.Coins > BoxCoins {
-		bad("coins", "%d players with %d coins need more than the %d coins of the box", p, o.Coins, BoxCoins)
-	}
+	masquerade.CheckTable(o.Players, o.Coins, MinPlayers, MaxPlayers, BoxCoins, b.Bad)
 	switch {
 	case p == 2 || p == 3:
 		if o.Center != 0 {
-			bad("center", "the %d-player variant has no centre cards, not %d", p, o.Center)
+			b.Bad("center", "the %d-player variant has no centre cards, not %d", p, o.Center)
 		}
 	case p == 4 || p == 5:
 		if o.Center != 6-p {
-			bad("center", "with %d players 6 cards are used, so %d lie in the centre, not %d", p, 6-p, o.Center)
+			b.Bad("center", "with %d players 6 cards are used, so %d lie in the centre, not %d", p, 6-p, o.Center)
 		}
 	default:
 		if o.Center < 0 || o.Center > 2 {
-			bad("center", "with 6+ players 0, 1 or 2 cards may lie in the centre, not %d", o.Center)
+			b.Bad("center", "with 6+ players 0, 1 or 2 cards may lie in the centre, not %d", o.Center)
 		}
 	}
 	if len(o.Set) == 0 {
-		bad("no-recommended-set", "the book recommends no set for %d players with %d centre cards; give a custom set", p, o.Center)
-		return errors.Join(errs...)
+		b.Bad("no-recommended-set", "the book recommends no set for %d players with %d centre cards; give a custom set", p, o.Center)
+		return b.Err()
 	}
-	errs = append(errs, checkSet(o.Set, p, o.Cards())...)
-	return errors.Join(errs...)
+	checkSet(b, o.Set, p, o.Cards())
+	return b.Err()
 }
 
 // checkSet checks a multiset of characters against the book's constraints
 // for a set used by players players with cards cards in play.
-func checkSet(set []engine.Card, players, cards int) []error {
-	var errs []error
-	bad := func(c, format string, args ...any) {
-		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
-	}
+func checkSet(b *masquerade.Constraints, set []engine.Card, players, cards int) {
+	bad := b.Bad
 	if len(set) != cards {
 		if players == 4 || players == 5 {
 			bad("set-size", "%d cards; with %d players there are exactly 6 (one per player, the rest in the centre)", len(set), players)
@@ -169,7 +154,7 @@ func checkSet(set []engine.Card, players, cards int) []error {
 			bad("set-size", "%d cards; %d players need %d (players + centre cards)", len(set), players, cards)
 		}
 	}
-	count, bank, _ := catalogue.CountSet(set, players, bad)
+	count, bank, _ := characters.CountSet(set, players, bad)
 	if count[Judge] == 0 {
 		bad("judge-required", "the Judge must be in play")
 	}
@@ -179,7 +164,6 @@ func checkSet(set []engine.Card, players, cards int) []error {
 	if k := count[Peasant]; k == 1 {
 		bad("peasants-pair", "both Peasants or none: the set has one")
 	}
-	return errs
 }
 
 // CheckSet checks a custom set against the book's constraints for the
@@ -187,5 +171,13 @@ func checkSet(set []engine.Card, players, cards int) []error {
 // broken constraint (joined), or nil.
 func CheckSet(set []engine.Card, players, center int) error {
 	o := Options{Players: make([]string, players), Set: set, Center: center}
-	return errors.Join(checkSet(set, players, o.Cards())...)
+	b := broken()
+	checkSet(b, set, players, o.Cards())
+	return b.Err()
+}
+
+// broken returns an empty collection of broken constraints, one
+// [*SetError] each.
+func broken() *masquerade.Constraints {
+	return &masquerade.Constraints{New: func(c, msg string) error { return &SetError{c, msg} }}
 }

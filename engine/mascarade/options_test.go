@@ -10,6 +10,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
 func constraints(err error) []string {
@@ -169,41 +170,6 @@ func TestTextRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 200 {
-			s := tab.State
-			need := s.Next()
-			if need.Kind != engine.NeedMove {
-				break
-			}
-			moves := s.LegalMoves(need.Seat)
-			for _, m := range moves {
-				for _, bit := range []bool{false, true} {
-					line := mascarade.FormatLine(s, m, bit)
-					toks := splitFields(line)
-					back, gotBit, err := mascarade.ParseMove(s, toks[0], toks[1:])
-					if err != nil {
-						t.Fatalf("%q: %v", line, err)
-					}
-					if back.Seat != m.Seat || back.Kind != m.Kind || !slices.Equal(back.Args, m.Args) {
-						t.Fatalf("%q parsed as %v, want %v", line, back, m)
-					}
-					if mascarade.HasSecretSwap(s, m) && gotBit != bit {
-						t.Fatalf("%q: bit %v", line, gotBit)
-					}
-				}
-			}
-			m := moves[r.IntN(len(moves))]
-			if _, err := tab.Play(m, r.IntN(2) == 0); err != nil {
-				t.Fatal(err)
-			}
-		}
+		scripttest.TextRoundTrip(t, r, tab, 200, false)
 	}
-}
-
-func splitFields(s string) []string {
-	var out []string
-	for _, f := range bytes.Fields([]byte(s)) {
-		out = append(out, string(f))
-	}
-	return out
 }

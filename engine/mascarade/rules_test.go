@@ -7,57 +7,9 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
-	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
-
-// prep4 is four preparatory non-swaps for Anna, Boris, Sasha and Dima.
-const prep4 = `
-Anna swap Boris no
-Boris swap Sasha no
-Sasha swap Dima no
-Dima swap Anna no
-`
-
-// runScript plays src with the oracle and returns the table and error.
-func runScript(t *testing.T, src string) (*mascaradetest.Table, error) {
-	t.Helper()
-	sc, err := mascarade.ParseScript([]byte(src))
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	return mascaradetest.Run(sc)
-}
-
-func mustRun(t *testing.T, src string) *mascarade.State {
-	t.Helper()
-	tab, err := runScript(t, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab.State
-}
-
-func coinsOf(t *testing.T, s *mascarade.State, want map[string]int) {
-	t.Helper()
-	for name, n := range want {
-		if name == "court" {
-			if s.Court() != n {
-				t.Errorf("court = %d, want %d (%v)", s.Court(), n, s)
-			}
-			continue
-		}
-		p, err := s.SeatByName(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.Coins(p) != n {
-			t.Errorf("%s = %d, want %d (%v)", name, s.Coins(p), n, s)
-		}
-	}
-	if s.Total() != mascarade.BoxCoins {
-		t.Errorf("total coins %d", s.Total())
-	}
-}
 
 func TestCharacters(t *testing.T) {
 	const four = "game mascarade players=Anna,Boris,Sasha,Dima "
@@ -65,71 +17,56 @@ func TestCharacters(t *testing.T) {
 		name   string
 		src    string
 		coins  map[string]int
-		over   bool
-		winner string
+		winner string // "" while the game goes on
 	}{
-		{"king", four + "deal=King,Queen,Judge,Bishop,Thief,Cheat" + prep4 + "Anna claim King",
-			map[string]int{"Anna": 9}, false, ""},
-		{"queen", four + "deal=King,Queen,Judge,Bishop,Thief,Cheat" + prep4 + "Anna claim Queen",
-			map[string]int{"Anna": 8}, false, ""},
-		{"judge-empty-court", four + "deal=Judge,Queen,King,Bishop,Thief,Cheat" + prep4 + "Anna claim Judge",
-			map[string]int{"Anna": 6, "court": 0}, false, ""},
-		{"thief-4p", four + "deal=Thief,Queen,King,Bishop,Judge,Cheat" + prep4 + "Anna claim Thief",
-			map[string]int{"Anna": 8, "Boris": 5, "Dima": 5, "Sasha": 6}, false, ""},
-		{"bishop-unique", four + "deal=King,Bishop,Judge,Queen,Thief,Cheat" + prep4 +
+		{"king", four + "deal=King,Queen,Judge,Bishop,Thief,Cheat" + scripttest.Prep4 + "Anna claim King",
+			map[string]int{"Anna": 9}, ""},
+		{"queen", four + "deal=King,Queen,Judge,Bishop,Thief,Cheat" + scripttest.Prep4 + "Anna claim Queen",
+			map[string]int{"Anna": 8}, ""},
+		{"judge-empty-court", four + "deal=Judge,Queen,King,Bishop,Thief,Cheat" + scripttest.Prep4 + "Anna claim Judge",
+			map[string]int{"Anna": 6, "court": 0}, ""},
+		{"thief-4p", four + "deal=Thief,Queen,King,Bishop,Judge,Cheat" + scripttest.Prep4 + "Anna claim Thief",
+			map[string]int{"Anna": 8, "Boris": 5, "Dima": 5, "Sasha": 6}, ""},
+		{"bishop-unique", four + "deal=King,Bishop,Judge,Queen,Thief,Cheat" + scripttest.Prep4 +
 			"Anna claim King\nBoris claim Bishop",
-			map[string]int{"Anna": 7, "Boris": 8}, false, ""},
-		{"bishop-tie", four + "deal=King,Bishop,Judge,Queen,Thief,Cheat" + prep4 +
+			map[string]int{"Anna": 7, "Boris": 8}, ""},
+		{"bishop-tie", four + "deal=King,Bishop,Judge,Queen,Thief,Cheat" + scripttest.Prep4 +
 			"Anna peek\nBoris claim Bishop\nBoris use target=Dima",
-			map[string]int{"Anna": 6, "Boris": 8, "Dima": 4}, false, ""},
-		{"cheat-unchallenged-rich", four + "deal=Cheat,Queen,King,Bishop,Judge,Thief coins=10" + prep4 + "Anna claim Cheat",
-			map[string]int{"Anna": 10}, true, "Anna"},
-		{"cheat-unchallenged-poor", four + "deal=Cheat,Queen,King,Bishop,Judge,Thief coins=9" + prep4 + "Anna claim Cheat",
-			map[string]int{"Anna": 9}, false, ""},
-		{"thirteen-wins", four + "deal=King,Queen,Judge,Bishop,Thief,Cheat coins=10" + prep4 + "Anna claim King",
-			map[string]int{"Anna": 13}, true, "Anna"},
-		{"widow-rich", "game mascarade players=Anna,Boris,Sasha,Dima deal=Widow,Queen,King,Judge,Bishop,Thief coins=11" + prep4 + "Anna claim Widow",
-			map[string]int{"Anna": 11}, false, ""},
-		{"widow-poor", "game mascarade players=Anna,Boris,Sasha,Dima deal=Widow,Queen,King,Judge,Bishop,Thief coins=3" + prep4 + "Anna claim Widow",
-			map[string]int{"Anna": 10}, false, ""},
-		{"fool", "game mascarade players=Anna,Boris,Sasha,Dima deal=Fool,Queen,King,Judge,Bishop,Thief" + prep4 +
+			map[string]int{"Anna": 6, "Boris": 8, "Dima": 4}, ""},
+		{"cheat-unchallenged-rich", four + "deal=Cheat,Queen,King,Bishop,Judge,Thief coins=10" + scripttest.Prep4 + "Anna claim Cheat",
+			map[string]int{"Anna": 10}, "Anna"},
+		{"cheat-unchallenged-poor", four + "deal=Cheat,Queen,King,Bishop,Judge,Thief coins=9" + scripttest.Prep4 + "Anna claim Cheat",
+			map[string]int{"Anna": 9}, ""},
+		{"thirteen-wins", four + "deal=King,Queen,Judge,Bishop,Thief,Cheat coins=10" + scripttest.Prep4 + "Anna claim King",
+			map[string]int{"Anna": 13}, "Anna"},
+		{"widow-rich", "game mascarade players=Anna,Boris,Sasha,Dima deal=Widow,Queen,King,Judge,Bishop,Thief coins=11" + scripttest.Prep4 + "Anna claim Widow",
+			map[string]int{"Anna": 11}, ""},
+		{"widow-poor", "game mascarade players=Anna,Boris,Sasha,Dima deal=Widow,Queen,King,Judge,Bishop,Thief coins=3" + scripttest.Prep4 + "Anna claim Widow",
+			map[string]int{"Anna": 10}, ""},
+		{"fool", "game mascarade players=Anna,Boris,Sasha,Dima deal=Fool,Queen,King,Judge,Bishop,Thief" + scripttest.Prep4 +
 			"Anna claim Fool\nAnna use between=Boris,Dima swap=yes",
-			map[string]int{"Anna": 7}, false, ""},
-		{"witch", "game mascarade players=Anna,Boris,Sasha,Dima deal=Witch,King,Queen,Judge,Bishop,Cheat" + prep4 +
+			map[string]int{"Anna": 7}, ""},
+		{"witch", "game mascarade players=Anna,Boris,Sasha,Dima deal=Witch,King,Queen,Judge,Bishop,Cheat" + scripttest.Prep4 +
 			"Anna peek\nBoris claim King\nSasha peek\nDima peek\nAnna claim Witch\nAnna use target=Boris",
-			map[string]int{"Anna": 9, "Boris": 6}, false, ""},
-		{"fine-bankrupts-tie", four + "deal=Queen,King,Judge,Bishop,Thief,Cheat coins=1" + prep4 +
+			map[string]int{"Anna": 9, "Boris": 6}, ""},
+		{"fine-bankrupts-tie", four + "deal=Queen,King,Judge,Bishop,Thief,Cheat coins=1" + scripttest.Prep4 +
 			"Anna claim King\nBoris challenge",
-			map[string]int{"Anna": 0, "Boris": 4}, true, "Boris"},
-		{"bishop-bankrupts", four + "deal=Bishop,Queen,King,Judge,Thief,Cheat coins=2" + prep4 +
+			map[string]int{"Anna": 0, "Boris": 4}, "Boris"},
+		{"bishop-bankrupts", four + "deal=Bishop,Queen,King,Judge,Thief,Cheat coins=2" + scripttest.Prep4 +
 			"Anna claim Bishop\nAnna use target=Boris",
-			map[string]int{"Anna": 4, "Boris": 0}, true, "Anna"},
+			map[string]int{"Anna": 4, "Boris": 0}, "Anna"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustRun(t, tc.src)
-			coinsOf(t, s, tc.coins)
-			if s.Over() != tc.over {
-				t.Fatalf("over = %v, want %v", s.Over(), tc.over)
-			}
-			if tc.over {
-				var got []string
-				for _, w := range s.Winners() {
-					got = append(got, s.Name(w))
-				}
-				if strings.Join(got, ",") != tc.winner {
-					t.Errorf("winners %v, want %s", got, tc.winner)
-				}
-				if s.Next().Kind != engine.NeedNothing {
-					t.Errorf("Next = %v after the end", s.Next())
-				}
-			}
+			s := edition.MustRun(t, tc.src).State
+			edition.CoinsOf(t, s, tc.coins)
+			scripttest.Outcome(t, s, tc.winner)
 		})
 	}
 }
 
 func TestFoolSwapsCards(t *testing.T) {
-	tab, err := runScript(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=Fool,Queen,King,Judge,Bishop,Thief"+prep4+
+	tab, err := edition.Run(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=Fool,Queen,King,Judge,Bishop,Thief"+scripttest.Prep4+
 		"Anna claim Fool\nAnna use between=Boris,Dima swap=yes")
 	if err != nil {
 		t.Fatal(err)
@@ -144,31 +81,12 @@ func TestFoolSwapsCards(t *testing.T) {
 }
 
 func TestSpyEffects(t *testing.T) {
-	tab, err := runScript(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=Spy,Queen,King,Judge,Bishop,Thief set=Spy,Queen,King,Judge,Bishop,Thief"+prep4+
+	tab, err := edition.Run(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=Spy,Queen,King,Judge,Bishop,Thief set=Spy,Queen,King,Judge,Bishop,Thief"+scripttest.Prep4+
 		"Anna claim Spy\nAnna use with=centre1 swap=no")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two steps: the Spy looks at both cards (its use), then decides
-	// (a second move) with what it saw.
-	look, decide := tab.Steps[len(tab.Steps)-2], tab.Steps[len(tab.Steps)-1]
-	if len(look.Effects) != 2 || len(decide.Effects) != 1 {
-		t.Fatalf("Spy effects: look %v, decide %v", look.Effects, decide.Effects)
-	}
-	for i, e := range look.Effects {
-		if e.Kind != engine.EffectPeek || e.By != 0 {
-			t.Errorf("look effect %d = %v", i, e)
-		}
-	}
-	if look.Effects[0].Slots[0] != 0 || look.Effects[1].Slots[0] != 4 {
-		t.Errorf("Spy looked at %v", look.Effects)
-	}
-	if d := decide.Effects[0]; d.Kind != engine.EffectSwap || d.By != 0 || d.Slots[0] != 0 || d.Slots[1] != 4 {
-		t.Errorf("Spy decision %v", d)
-	}
-	if decide.Move.Kind != mascarade.KindUse || len(decide.Move.Args) != 0 {
-		t.Errorf("Spy decision move %v", decide.Move)
-	}
+	scripttest.SpyEffects(t, tab, 0, 4)
 }
 
 func TestVariants(t *testing.T) {
@@ -183,21 +101,21 @@ func TestVariants(t *testing.T) {
 		rule  string // expected rule error, if any
 	}{
 		{"2p-claim-right", two + prep2 + "Anna claim Queen with=Anna.left", map[string]int{"Anna": 8}, ""},
-		{"2p-claim-guard", two + prep2 + "Anna claim King with=Anna.guard", nil, mascarade.RuleNotYourSlot},
-		{"2p-swap-opponent-guard", two + prep2 + "Anna swap Anna.left Boris.guard yes", nil, mascarade.RuleBadTarget},
+		{"2p-claim-guard", two + prep2 + "Anna claim King with=Anna.guard", nil, masquerade.RuleNotYourSlot},
+		{"2p-swap-opponent-guard", two + prep2 + "Anna swap Anna.left Boris.guard yes", nil, masquerade.RuleBadTarget},
 		{"2p-swap-own-guard", two + prep2 + "Anna swap Anna.guard Boris.left yes", map[string]int{"Anna": 6}, ""},
 		// The Polish book: "z inną swoją kartą (nawet chronioną)": one's own
 		// cards with each other, the guard included (docs #27).
 		{"2p-swap-own-cards", two + prep2 + "Anna swap Anna.guard Anna.left yes", map[string]int{"Anna": 6}, ""},
 		{"2p-swap-own-left-right", two + prep2 + "Anna swap Anna.left Anna.right no", map[string]int{"Anna": 6}, ""},
-		{"2p-swap-a-card-with-itself", two + prep2 + "Anna swap Anna.left Anna.left yes", nil, mascarade.RuleBadTarget},
+		{"2p-swap-a-card-with-itself", two + prep2 + "Anna swap Anna.left Anna.left yes", nil, masquerade.RuleBadTarget},
 		{"2p-challenge-with-guard", two + prep2 + "Anna claim Judge with=Anna.left\nBoris challenge with=Boris.guard",
 			map[string]int{"Anna": 5, "Boris": 5, "court": 2}, ""},
 		{"2p-peek-guard", two + prep2 + "Anna peek Anna.guard", map[string]int{"Anna": 6}, ""},
 		{"3p-claim-left", three + prep3 + "Boris claim Fool with=Boris.left\nBoris use between=Anna.left,Sasha.right swap=yes",
 			map[string]int{"Boris": 7}, ""},
 		{"3p-fool-same-player", three + prep3 + "Boris claim Fool with=Boris.left\nBoris use between=Anna.left,Anna.right swap=yes",
-			nil, mascarade.RuleBadTarget},
+			nil, masquerade.RuleBadTarget},
 		// The Polish book: "lub z drugą swoją kartą" (docs #26).
 		{"3p-swap-own-cards", three + prep3 + "Boris swap Boris.left Boris.right yes", map[string]int{"Boris": 6}, ""},
 		{"3p-challenge", three + prep3 + "Boris claim King with=Boris.left\nSasha challenge with=Sasha.right",
@@ -205,7 +123,7 @@ func TestVariants(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			tab, err := runScript(t, tc.src)
+			tab, err := edition.Run(t, tc.src)
 			if tc.rule != "" {
 				var re *engine.RuleError
 				if !errors.As(err, &re) || re.Rule != tc.rule {
@@ -216,21 +134,21 @@ func TestVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			coinsOf(t, tab.State, tc.coins)
+			edition.CoinsOf(t, tab.State, tc.coins)
 		})
 	}
 }
 
 func TestThiefNeighbours(t *testing.T) {
 	// 3 players: the two others; 2 players: the single opponent, once.
-	s := mustRun(t, "game mascarade players=Anna,Boris,Sasha set=Judge,Thief,King,Queen,Fool,Bishop deal=Thief,King,Judge,Queen,Fool,Bishop\n"+
+	s := edition.MustRun(t, "game mascarade players=Anna,Boris,Sasha set=Judge,Thief,King,Queen,Fool,Bishop deal=Thief,King,Judge,Queen,Fool,Bishop\n"+
 		"Anna swap Anna.left Boris.left no\nBoris swap Boris.left Sasha.left no\nSasha swap Sasha.left Anna.left no\nAnna swap Anna.left Boris.left no\n"+
-		"Boris peek Boris.left\nSasha peek Sasha.left\nAnna claim Thief with=Anna.left")
-	coinsOf(t, s, map[string]int{"Anna": 8, "Boris": 5, "Sasha": 5})
-	s = mustRun(t, "game mascarade players=Anna,Boris set=Judge,Thief,King,Queen,Fool,Bishop deal=Thief,King,Judge,Queen,Fool,Bishop\n"+
+		"Boris peek Boris.left\nSasha peek Sasha.left\nAnna claim Thief with=Anna.left").State
+	edition.CoinsOf(t, s, map[string]int{"Anna": 8, "Boris": 5, "Sasha": 5})
+	s = edition.MustRun(t, "game mascarade players=Anna,Boris set=Judge,Thief,King,Queen,Fool,Bishop deal=Thief,King,Judge,Queen,Fool,Bishop\n"+
 		"Anna swap Anna.left Boris.left no\nBoris swap Boris.left Anna.left no\nAnna swap Anna.left Boris.left no\nBoris swap Boris.left Anna.left no\n"+
-		"Anna claim Thief with=Anna.left")
-	coinsOf(t, s, map[string]int{"Anna": 7, "Boris": 5})
+		"Anna claim Thief with=Anna.left").State
+	edition.CoinsOf(t, s, map[string]int{"Anna": 7, "Boris": 5})
 }
 
 func TestIllegalMoves(t *testing.T) {
@@ -238,42 +156,26 @@ func TestIllegalMoves(t *testing.T) {
 	tests := []struct {
 		name, src, rule string
 	}{
-		{"peek-preparatory", g + "Anna peek", mascarade.RulePreparatory},
-		{"claim-preparatory", g + "Anna claim Queen", mascarade.RulePreparatory},
-		{"not-your-turn", g + "Boris swap Anna no", mascarade.RuleNotYourTurn},
-		{"swap-with-self", g + "Anna swap Anna no", mascarade.RuleBadTarget},
-		{"not-in-play", g + prep4 + "Anna claim Witch", mascarade.RuleNotInPlay},
-		{"use-without-choice", g + prep4 + "Anna claim Queen\nBoris pass\nSasha pass\nDima pass\nBoris guess Queen", mascarade.RuleWrongMove},
-		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", mascarade.RuleWrongMove},
-		{"bishop-not-richest", g + prep4 + "Anna claim Queen\nBoris peek\nSasha peek\nDima claim Bishop", ""},
-		{"witch-self", "game mascarade players=Anna,Boris,Sasha,Dima deal=Witch,King,Queen,Judge,Bishop,Cheat\n" + prep4 + "Anna claim Witch\nAnna use target=Anna", mascarade.RuleBadTarget},
+		{"peek-preparatory", g + "Anna peek", masquerade.RulePreparatory},
+		{"claim-preparatory", g + "Anna claim Queen", masquerade.RulePreparatory},
+		{"not-your-turn", g + "Boris swap Anna no", masquerade.RuleNotYourTurn},
+		{"swap-with-self", g + "Anna swap Anna no", masquerade.RuleBadTarget},
+		{"not-in-play", g + scripttest.Prep4 + "Anna claim Witch", masquerade.RuleNotInPlay},
+		{"use-without-choice", g + scripttest.Prep4 + "Anna claim Queen\nBoris pass\nSasha pass\nDima pass\nBoris guess Queen", masquerade.RuleWrongMove},
+		{"challenge-out-of-window", g + scripttest.Prep4 + "Anna peek\nBoris challenge", masquerade.RuleWrongMove},
+		{"bishop-not-richest", g + scripttest.Prep4 + "Anna claim Queen\nBoris peek\nSasha peek\nDima claim Bishop", ""},
+		{"witch-self", "game mascarade players=Anna,Boris,Sasha,Dima deal=Witch,King,Queen,Judge,Bishop,Cheat\n" + scripttest.Prep4 + "Anna claim Witch\nAnna use target=Anna", masquerade.RuleBadTarget},
 		{"inquisitor-self", "game mascarade players=A1,A2,A3,A4,A5,A6,A7,A8 deal=Inquisitor,King,Queen,Judge,Bishop,Peasant,Peasant,Fool\n" +
-			"A1 swap A2 no\nA2 swap A3 no\nA3 swap A4 no\nA4 swap A5 no\nA5 peek\nA6 peek\nA7 peek\nA8 peek\nA1 claim Inquisitor\nA1 use target=A1", mascarade.RuleBadTarget},
-		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", mascarade.RuleGameOver},
+			"A1 swap A2 no\nA2 swap A3 no\nA3 swap A4 no\nA4 swap A5 no\nA5 peek\nA6 peek\nA7 peek\nA8 peek\nA1 claim Inquisitor\nA1 use target=A1", masquerade.RuleBadTarget},
+		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + scripttest.Prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", masquerade.RuleGameOver},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := runScript(t, tc.src)
-			if tc.rule == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			var re *engine.RuleError
-			if !errors.As(err, &re) || re.Rule != tc.rule {
-				t.Fatalf("error %v, want rule %s", err, tc.rule)
-			}
-			var se *mascarade.ScriptError
-			if !errors.As(err, &se) || se.Line != strings.Count(tc.src, "\n")+1 {
-				t.Errorf("error %v should name the last line", err)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { edition.Illegal(t, tc.src, tc.rule) })
 	}
 }
 
 func TestBishopTieNeedsChoice(t *testing.T) {
-	tab, err := runScript(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=King,Bishop,Judge,Queen,Thief,Cheat"+prep4+
+	tab, err := edition.Run(t, "game mascarade players=Anna,Boris,Sasha,Dima deal=King,Bishop,Judge,Queen,Thief,Cheat"+scripttest.Prep4+
 		"Anna peek\nBoris claim Bishop")
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +206,7 @@ func TestFactsProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade.King}}); ruleOf(err) != mascarade.RuleNoFactsWanted {
+	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade.King}}); scripttest.RuleOf(err) != masquerade.RuleNoFactsWanted {
 		t.Errorf("facts out of place: %v", err)
 	}
 	s, _, _ = s.Play(engine.Move{Seat: 0, Kind: mascarade.KindClaim, Args: []int{int(mascarade.King), 0}})
@@ -317,20 +219,20 @@ func TestFactsProtocol(t *testing.T) {
 	if len(eff) != 1 || eff[0].Kind != engine.EffectReveal || len(eff[0].Slots) != 2 || s2.Next().Kind != engine.NeedFacts {
 		t.Fatalf("reveal: %v, next %v", eff, s2.Next())
 	}
-	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade.KindPass}); ruleOf(err) != mascarade.RuleWaitingFacts {
+	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade.KindPass}); scripttest.RuleOf(err) != masquerade.RuleWaitingFacts {
 		t.Errorf("move while facts are due: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade.King}, {Slot: 0, Card: mascarade.Queen}}); ruleOf(err) != mascarade.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade.King}, {Slot: 0, Card: mascarade.Queen}}); scripttest.RuleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("facts in the wrong order: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade.Witch}, {Slot: 1, Card: mascarade.King}}); ruleOf(err) != mascarade.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade.Witch}, {Slot: 1, Card: mascarade.King}}); scripttest.RuleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("a card not in play: %v", err)
 	}
 	s3, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade.Queen}, {Slot: 1, Card: mascarade.King}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	coinsOf(t, s3, map[string]int{"Anna": 5, "Boris": 9, "court": 1})
+	edition.CoinsOf(t, s3, map[string]int{"Anna": 5, "Boris": 9, "court": 1})
 	// Boris was revealed in the previous turn, and it is his turn: swap only.
 	for _, m := range s3.LegalMoves(1) {
 		if m.Kind != mascarade.KindSwap {
@@ -341,12 +243,4 @@ func TestFactsProtocol(t *testing.T) {
 	if st, _, err := s3.Apply(engine.Move{Seat: 0}); st != nil || err == nil {
 		t.Errorf("Apply of an illegal move: %v, %v", st, err)
 	}
-}
-
-func ruleOf(err error) string {
-	var re *engine.RuleError
-	if errors.As(err, &re) {
-		return re.Rule
-	}
-	return ""
 }

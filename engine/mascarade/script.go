@@ -1,12 +1,10 @@
 package mascarade
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
@@ -23,11 +21,9 @@ import (
 // extension, centre=N (centre cards with 6+ players; by default implied by
 // the size of deal= or set=, else 0). Each later line is SEAT VERB ARGS;
 // lines are turned into moves against a state with [ParseMove].
-type Script struct {
-	Options Options       // as given (not normalized); Set is the deal's cards when only deal= is given
-	Deal    []engine.Card // nil: the deal is random, drawn by the table
-	Lines   []ScriptLine
-}
+//
+// Scenario is always "" in the 1st edition.
+type Script = masquerade.Script[Options, ed]
 
 // ScriptLine is one action line of a script.
 type ScriptLine = masquerade.ScriptLine
@@ -39,20 +35,7 @@ type ScriptError = masquerade.ScriptError
 // book's constraints and that every line names a player; the moves
 // themselves are checked when played.
 func ParseScript(src []byte) (*Script, error) {
-	var out *Script
-	lines, err := masquerade.ParseLines(src, "mascarade", func(fields []string) ([]string, error) {
-		s, err := parseHeader(fields)
-		if err != nil {
-			return nil, err
-		}
-		out = s
-		return s.Options.Players, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Lines = lines
-	return out, nil
+	return masquerade.ParseScript(src, parseHeader)
 }
 
 const headerUsage = "game mascarade players=NAMES [deal=...] [set=...] [coins=N]"
@@ -60,10 +43,7 @@ const headerUsage = "game mascarade players=NAMES [deal=...] [set=...] [coins=N]
 func parseHeader(fields []string) (*Script, error) {
 	var h masquerade.CommonHeader
 	center := -1
-	err := masquerade.HeaderPairs(fields, GameName, headerUsage, func(k, v string) error {
-		if ok, err := h.Key(k, v, ParseCards); ok {
-			return err
-		}
+	err := h.Read(fields, GameName, headerUsage, ParseCards, func(k, v string) error {
 		var err error
 		switch k {
 		case "centre", "center":
@@ -81,9 +61,6 @@ func parseHeader(fields []string) (*Script, error) {
 	}
 	s := &Script{Options: Options{Players: h.Players, Set: h.Set, Coins: h.Coins}, Deal: h.Deal}
 	p := len(s.Options.Players)
-	if p == 0 {
-		return nil, errors.New("header: players= is required")
-	}
 	if s.Deal != nil && s.Options.Set != nil {
 		if !masquerade.SameCards(s.Deal, s.Options.Set) {
 			return nil, fmt.Errorf("header: deal=%s does not use the cards of set=%s", FormatCards(s.Deal), FormatCards(s.Options.Set))
@@ -103,7 +80,7 @@ func parseHeader(fields []string) (*Script, error) {
 		return nil, fmt.Errorf("header: %w", err)
 	}
 	if s.Deal != nil {
-		if want := layoutFor(p, n.Center).slots(); len(s.Deal) != want {
+		if want := n.Cards(); len(s.Deal) != want {
 			return nil, fmt.Errorf("header: deal has %d cards, the table has %d slots", len(s.Deal), want)
 		}
 	}

@@ -1,119 +1,22 @@
 package mascarade_test
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
 	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
-// TestScripts plays every testdata/*.txt script with the oracle and checks
-// the outcome stated in its "# expect:" lines:
-//
-//	# expect: NAME=COINS court=N bank=N turn=N over=true|false winners=A,B|none
-//	# expect: next=NAME card.SLOT=Character mustswap=NAME revealed=SLOT:Card,...
-//	# expect-error: line=N rule=RULE
-//
-// An expect line is a checkpoint, checked against the state reached by the
-// lines above it (any open challenge window closed with passes). With
-// expect-error the script must stop at that line with that rule; later
-// expectations are checked against the state before that line.
-func TestScripts(t *testing.T) {
-	scripttest.RunScripts(t, "testdata/*.txt", func(t *testing.T, src []byte) (*mascaradetest.Table, []mascarade.ScriptLine) {
-		sc, err := mascarade.ParseScript(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab, err := mascaradetest.New(sc.Options, mascaradetest.ScriptDeal(sc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tab, sc.Lines
-	}, checkExpect)
-}
+// edition is the 1st edition, for the family's tests.
+var edition = scripttest.NewEdition(mascarade.ParseScript, mascarade.ParseCard, mascarade.BoxCoins,
+	func(players []string) mascarade.Options { return mascarade.Options{Players: players} },
+	mascarade.UnmarshalOptions)
 
-func checkExpect(t *testing.T, tab *mascaradetest.Table, k, v string) {
-	t.Helper()
-	s := tab.State
-	num := func() int {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			t.Fatalf("expect %s=%s: not a number", k, v)
-		}
-		return n
-	}
-	names := func(seats []engine.Seat) string {
-		if len(seats) == 0 {
-			return "none"
-		}
-		var out []string
-		for _, p := range seats {
-			out = append(out, s.Name(p))
-		}
-		return strings.Join(out, ",")
-	}
-	var got string
-	switch {
-	case k == "court":
-		got = strconv.Itoa(s.Court())
-	case k == "bank":
-		got = strconv.Itoa(s.Bank())
-	case k == "turn":
-		got = strconv.Itoa(s.Turn())
-	case k == "over":
-		got = strconv.FormatBool(s.Over())
-	case k == "winners":
-		got = names(s.Winners())
-	case k == "next":
-		n := s.Next()
-		if n.Kind != engine.NeedMove {
-			got = "nobody"
-		} else {
-			got = s.Name(n.Seat)
-		}
-	case k == "mustswap":
-		p, err := s.SeatByName(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !s.MustSwap(p) {
-			t.Errorf("%s: MustSwap is false", v)
-		}
-		return
-	case k == "revealed":
-		var parts []string
-		for _, f := range s.LastRevealed() {
-			parts = append(parts, s.SlotName(f.Slot)+":"+mascarade.CardName(f.Card))
-		}
-		got = strings.Join(parts, ",")
-	case strings.HasPrefix(k, "card."):
-		sl, err := s.ParseSlot(strings.TrimPrefix(k, "card."))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got = mascarade.CardName(tab.Cards[sl])
-		if c, err := mascarade.ParseCard(v); err == nil {
-			v = mascarade.CardName(c)
-		}
-	default:
-		p, err := s.SeatByName(k)
-		if err != nil {
-			t.Fatalf("unknown expectation %q", k)
-		}
-		num()
-		got = strconv.Itoa(s.Coins(p))
-	}
-	if !strings.EqualFold(got, v) {
-		t.Errorf("%s = %s, want %s (state: %v)", k, got, v, s)
-	}
-	if s.Total() != mascarade.BoxCoins {
-		t.Errorf("coins not conserved: total %d", s.Total())
-	}
-}
+// TestScripts plays every testdata/*.txt script with the oracle and checks
+// the outcome stated in its "# expect:" lines (see [scripttest.Edition.Scripts]).
+func TestScripts(t *testing.T) { edition.Scripts(t, "testdata/*.txt") }
 
 // The script mistakes the audit found: each is an error naming the line
 // and what is wrong, or (a BOM, a capitalised keyword) simply works.

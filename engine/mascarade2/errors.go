@@ -1,29 +1,10 @@
 package mascarade2
 
-import (
-	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/masquerade"
-)
-
-// Stable rule identifiers of the [engine.RuleError] values returned by
-// [State.Apply] and [State.Learn].
+// Stable rule identifiers of the 2nd edition's own rules, in the
+// [engine.RuleError] values [State.Apply] returns; the rules every
+// edition shares have the family's ([masquerade.RuleGameOver],
+// [masquerade.RuleNotYourTurn], [masquerade.RuleBadTarget] ...).
 const (
-	RuleGameOver      = masquerade.RuleGameOver      // the game has ended
-	RuleWaitingFacts  = masquerade.RuleWaitingFacts  // a reveal's facts are due, not a move
-	RuleNotYourTurn   = masquerade.RuleNotYourTurn   // another seat must act
-	RuleWrongMove     = masquerade.RuleWrongMove     // this kind of move is not allowed now
-	RuleBadArgs       = masquerade.RuleBadArgs       // wrong number or range of arguments
-	RuleNotYourSlot   = masquerade.RuleNotYourSlot   // the own slot is not the mover's card
-	RuleBadTarget     = masquerade.RuleBadTarget     // the target slot or seat is not allowed
-	RulePreparatory   = masquerade.RulePreparatory   // turns 1-4 may only swap
-	RuleRevealedClaim = "revealed-no-claim"          // revealed during the previous turn: no claim this turn
-	RuleNotInPlay     = masquerade.RuleNotInPlay     // the mask is not in the scenario
-	RuleNotRichest    = "swindler-not-richest"       // the Swindler must take from a richest player
-	RuleNoFactsWanted = masquerade.RuleNoFactsWanted // facts arrived when none were due
-	RuleBadFacts      = masquerade.RuleBadFacts      // facts do not match the reveal
-	RuleUnknownMove   = masquerade.RuleUnknownMove   // no such move kind
+	RuleRevealedClaim = "revealed-no-claim"    // revealed during the previous turn: no claim this turn
+	RuleNotRichest    = "swindler-not-richest" // the Swindler must take from a richest player
 )
-
-func ruleErr(seat engine.Seat, rule, format string, args ...any) *engine.RuleError {
-	return masquerade.RuleErr(seat, rule, format, args...)
-}

@@ -1,9 +1,6 @@
 package mascarade2
 
 import (
-	"fmt"
-
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
@@ -15,112 +12,15 @@ const GameName = "mascarade2"
 // Game binds Mascarade (2nd edition) to the table layer (engine/table's
 // Game interface): options travel as their canonical encoding
 // ([Options.MarshalBinary]). It also implements the game contract
-// ([games.Rules]); the bot package adds the bot.
-type Game struct{}
+// ([games.Rules]), its setup a scenario; the bot package adds the bot.
+// Its methods are the family's ([masquerade.Game]).
+type Game = masquerade.Game[Options, ed]
+
+// Setup is a table's setup: the masks in play (nil: the default scenario
+// for the player count) and the purse (0: the book's).
+type Setup = masquerade.Setup[Options, ed]
 
 var (
 	_ table.Game  = Game{}
 	_ games.Rules = Game{}
 )
-
-// Name returns [GameName].
-func (Game) Name() string { return GameName }
-
-// Kinds returns the number of card kinds: cards are 0..Kinds()-1, and the
-// masks are 1..16 (kind 0 is never dealt).
-func (Game) Kinds() int { return len(cardTable) + 1 }
-
-// Deck returns the cards to deal, one per slot, in canonical (card value)
-// order: the normalized set of the options.
-func (Game) Deck(options []byte) ([]engine.Card, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return o.Normalize().Set, nil
-}
-
-// New returns the initial rules state for a deal (the card in each slot,
-// a permutation of the deck).
-func (Game) New(options []byte, deal []engine.Card) (engine.State, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	s, err := NewGame(o, deal)
-	if err != nil {
-		return nil, fmt.Errorf("mascarade2: %w", err)
-	}
-	return s, nil
-}
-
-// Title returns the game's name for people.
-func (Game) Title() string { return "Mascarade (2nd edition)" }
-
-// Players returns [MinPlayers] and [MaxPlayers].
-func (Game) Players() (min, max int) { return MinPlayers, MaxPlayers }
-
-// Table returns the game itself: its binding to the table layer.
-func (g Game) Table() table.Game { return g }
-
-// Setup is a table's setup: the masks in play and the purse.
-type Setup struct {
-	Set   []engine.Card // nil: the default scenario for the player count
-	Coins int           // 0: the book's purse
-}
-
-// Options returns the canonical options for the seated names, checked
-// against the book's constraints.
-func (su Setup) Options(names []string) ([]byte, error) {
-	o := Options{Players: names, Set: su.Set, Coins: su.Coins}
-	if err := o.Normalize().Validate(); err != nil {
-		return nil, err
-	}
-	return o.MarshalBinary()
-}
-
-// FixedDeal returns false: the game's options fix no part of the deal
-// (a scripted table fixes it with the table options' Deal instead, which
-// [games.DealFixed] reports).
-func (Game) FixedDeal([]byte) bool { return false }
-
-// PlayerNames reads the player names back from canonical options.
-func (Game) PlayerNames(options []byte) ([]string, error) {
-	o, err := UnmarshalOptions(options)
-	if err != nil {
-		return nil, err
-	}
-	return o.Players, nil
-}
-
-// ParseScript implements [games.Rules] with [ParseScript]: load reads
-// the scenario files a header names.
-func (Game) ParseScript(src []byte, load games.Loader) (games.Script, error) {
-	sc, err := ParseScript(src, load)
-	if err != nil {
-		return nil, err
-	}
-	return sc, nil
-}
-
-// FormatMove is [FormatMove] for a state of this game.
-func (Game) FormatMove(s engine.State, m engine.Move) string {
-	return games.FormatMoveOf(s, m, FormatMove, KindName)
-}
-
-// CardName is [CardName].
-func (Game) CardName(c engine.Card) string { return CardName(c) }
-
-// Summarize returns the public result of a state of this game.
-func (Game) Summarize(s engine.State) (games.Summary, bool) { return masquerade.SummarizeOf[*State](s) }
-
-// Seats returns the script's player names (the contract's [games.Script]).
-func (sc *Script) Seats() []string { return sc.Options.Players }
-
-// Table returns the script's table options: its game options and deal.
-func (sc *Script) Table() (table.Options, error) { return masquerade.ScriptTable(sc.Options, sc.Deal) }
-
-// Play plays the script's lines on t (see [masquerade.LinePlayer]).
-func (sc *Script) Play(t games.Table) error {
-	return masquerade.LinePlayer[*State]{ParseMove: ParseMove, HasSecretSwap: HasSecretSwap}.Play(t, sc.Lines)
-}

@@ -1,13 +1,9 @@
 package mascarade2
 
 import (
-	"errors"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // Options fixes everything a game of Mascarade (2nd edition) is played
@@ -52,86 +48,3 @@ func (o Options) Normalize() Options {
 
 // Center returns the number of masks in the middle of the table.
 func (o Options) Center() int { return len(o.Set) - len(o.Players) }
-
-// SetError is one broken constraint of the options or of a scenario.
-type SetError struct {
-	// Constraint is a stable identifier: "players", "name", "coins",
-	// "set-size", "unknown-card", "copies", "judge-required", "bank-third",
-	// "peasants-pair", "min-players", "scenario-players", "no-scenario".
-	Constraint string
-	Msg        string
-}
-
-func (e *SetError) Error() string {
-	return "mascarade2: " + e.Constraint + ": " + e.Msg
-}
-
-// Validate checks normalized options against the book's constraints. It
-// returns nil or one [*SetError] per broken constraint, joined with
-// [errors.Join].
-func (o Options) Validate() error {
-	var errs []error
-	bad := func(c, format string, args ...any) {
-		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
-	}
-	p := len(o.Players)
-	if p < MinPlayers || p > MaxPlayers {
-		bad("players", "%d players; the game is for %d to %d", p, MinPlayers, MaxPlayers)
-	}
-	masquerade.CheckNames(o.Players, bad)
-	if o.Coins < 1 || o.Coins >= WinCoins {
-		bad("coins", "starting coins %d; must be 1..%d", o.Coins, WinCoins-1)
-	} else if p*o.Coins > BoxCoins {
-		bad("coins", "%d players with %d coins need more than the %d coins of the box", p, o.Coins, BoxCoins)
-	}
-	if len(o.Set) == 0 {
-		bad("no-scenario", "no default scenario for %d players; give a scenario or a set of masks", p)
-		return errors.Join(errs...)
-	}
-	errs = append(errs, checkSet(o.Set, p)...)
-	return errors.Join(errs...)
-}
-
-// SetSizes returns the smallest and largest number of masks a table of
-// players may use: players + 2 with 4 or 5 players (two masks in the
-// middle), players to players + 2 with more.
-func SetSizes(players int) (lo, hi int) {
-	if players <= 5 {
-		return players + SmallTableCenter, players + SmallTableCenter
-	}
-	return players, players + MaxCenter
-}
-
-// checkSet checks a multiset of masks against the book's constraints for
-// a custom scenario ("Власні сценарії") played by players players.
-func checkSet(set []engine.Card, players int) []error {
-	var errs []error
-	bad := func(c, format string, args ...any) {
-		errs = append(errs, &SetError{Constraint: c, Msg: fmt.Sprintf(format, args...)})
-	}
-	if lo, hi := SetSizes(players); len(set) < lo || len(set) > hi {
-		if lo == hi {
-			bad("set-size", "%d masks; with %d players there are exactly %d (one per player and %d in the middle)", len(set), players, lo, lo-players)
-		} else {
-			bad("set-size", "%d masks; %d players use %d to %d (one per player, up to %d in the middle)", len(set), players, lo, hi, MaxCenter)
-		}
-	}
-	count, bank, bankNames := catalogue.CountSet(set, players, bad)
-	if count[Judge] == 0 {
-		bad("judge-required", "the Judge must always be in play")
-	}
-	if bank*3 < len(set) {
-		bad("bank-third", "only %d of %d masks bring coins from the bank (%s); at least a third must", bank, len(set), strings.Join(bankNames, ", "))
-	}
-	if count[Peasant] == 1 {
-		bad("peasants-pair", "both Peasants or none: the set has one")
-	}
-	return errs
-}
-
-// CheckSet checks a custom set of masks against the book's constraints for
-// the given number of players, returning one [*SetError] per broken
-// constraint (joined), or nil.
-func CheckSet(set []engine.Card, players int) error {
-	return errors.Join(checkSet(set, players)...)
-}

@@ -12,6 +12,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
 
 var playerNames = []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Gosha", "Katya", "Lena", "Misha", "Nina", "Oleg"}
@@ -340,37 +341,7 @@ func TestTextRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for range 300 {
-			s := tab.State
-			need := s.Next()
-			if need.Kind != engine.NeedMove {
-				break
-			}
-			moves := s.LegalMoves(need.Seat)
-			for _, m := range moves {
-				for _, bit := range []bool{false, true} {
-					line := mascarade2.FormatLine(s, m, bit)
-					toks := strings.Fields(line)
-					back, gotBit, err := mascarade2.ParseMove(s, toks[0], toks[1:])
-					if err != nil {
-						t.Fatalf("%q: %v", line, err)
-					}
-					if back.Seat != m.Seat || back.Kind != m.Kind || !slices.Equal(back.Args, m.Args) {
-						t.Fatalf("%q parsed as %v, want %v", line, back, m)
-					}
-					if mascarade2.HasSecretSwap(s, m) && gotBit != bit {
-						t.Fatalf("%q: bit %v", line, gotBit)
-					}
-				}
-			}
-			m := moves[r.IntN(len(moves))]
-			if s.InChallengeWindow() && r.IntN(3) != 0 {
-				m = moves[0]
-			}
-			if _, err := tab.Play(m, r.IntN(2) == 0); err != nil {
-				t.Fatal(err)
-			}
-		}
+		scripttest.TextRoundTrip(t, r, tab, 300, true)
 	}
 }
 

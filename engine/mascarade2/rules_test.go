@@ -1,22 +1,14 @@
 package mascarade2_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/mascarade2"
-	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
+	"github.com/masque-games/masque/engine/masquerade"
+	"github.com/masque-games/masque/engine/masquerade/scripttest"
 )
-
-// prep4 is four preparatory non-swaps for Anna, Boris, Sasha and Dima.
-const prep4 = `
-Anna swap Boris no
-Boris swap Sasha no
-Sasha swap Dima no
-Dima swap Anna no
-`
 
 const (
 	four  = "game mascarade2 players=Anna,Boris,Sasha,Dima "
@@ -24,53 +16,10 @@ const (
 	six   = "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya "
 	eight = "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya "
 	// prep8 are the preparatory turns and one peek each for the others.
-	prep8 = prep4 + "Egor peek\nFedya peek\nGosha peek\nKatya peek\n"
-	prep6 = prep4 + "Egor peek\nFedya peek\n"
-	prep5 = prep4 + "Egor peek\n"
+	prep8 = scripttest.Prep4 + "Egor peek\nFedya peek\nGosha peek\nKatya peek\n"
+	prep6 = scripttest.Prep4 + "Egor peek\nFedya peek\n"
+	prep5 = scripttest.Prep4 + "Egor peek\n"
 )
-
-func runScript(t *testing.T, src string) (*mascarade2test.Table, error) {
-	t.Helper()
-	sc, err := mascarade2.ParseScript([]byte(src), nil)
-	if err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	return mascarade2test.Run(sc)
-}
-
-func mustRun(t *testing.T, src string) *mascarade2test.Table {
-	t.Helper()
-	tab, err := runScript(t, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tab
-}
-
-func coinsOf(t *testing.T, s *mascarade2.State, want map[string]int) {
-	t.Helper()
-	for name, n := range want {
-		var got int
-		switch name {
-		case "court":
-			got = s.Court()
-		case "bank":
-			got = s.Bank()
-		default:
-			p, err := s.SeatByName(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = s.Coins(p)
-		}
-		if got != n {
-			t.Errorf("%s = %d, want %d (%v)", name, got, n, s)
-		}
-	}
-	if s.Total() != mascarade2.BoxCoins {
-		t.Errorf("total coins %d", s.Total())
-	}
-}
 
 // TestMasks checks each mask's power, unchallenged and as a revealed owner.
 func TestMasks(t *testing.T) {
@@ -80,43 +29,43 @@ func TestMasks(t *testing.T) {
 		coins  map[string]int
 		winner string // "" while the game goes on
 	}{
-		{"empress", four + "deal=Empress,King,Judge,Thief,Spy,Swindler" + prep4 + "Anna claim Empress",
+		{"empress", four + "deal=Empress,King,Judge,Thief,Spy,Swindler" + scripttest.Prep4 + "Anna claim Empress",
 			map[string]int{"Anna": 9, "bank": 173}, ""},
-		{"king", four + "deal=King,Empress,Judge,Thief,Spy,Swindler" + prep4 + "Anna claim King",
+		{"king", four + "deal=King,Empress,Judge,Thief,Spy,Swindler" + scripttest.Prep4 + "Anna claim King",
 			map[string]int{"Anna": 8}, ""},
-		{"king-challenged-by-owner", four + "deal=Empress,King,Judge,Thief,Spy,Swindler" + prep4 + "Anna claim King\nBoris challenge",
+		{"king-challenged-by-owner", four + "deal=Empress,King,Judge,Thief,Spy,Swindler" + scripttest.Prep4 + "Anna claim King\nBoris challenge",
 			map[string]int{"Anna": 5, "Boris": 8, "court": 1}, ""},
-		{"nobody-real", four + "deal=Empress,King,Judge,Spy,Thief,Swindler" + prep4 + "Anna claim Thief\nBoris challenge\nDima challenge",
+		{"nobody-real", four + "deal=Empress,King,Judge,Spy,Thief,Swindler" + scripttest.Prep4 + "Anna claim Thief\nBoris challenge\nDima challenge",
 			map[string]int{"Anna": 5, "Boris": 5, "Dima": 5, "Sasha": 6, "court": 3}, ""},
 		{"widow-poor", five + "deal=Widow,King,Empress,Judge,Sorceress,Cheater,Beggar coins=3" + prep5 + "Anna claim Widow",
 			map[string]int{"Anna": 10}, ""},
 		{"widow-rich", five + "deal=Widow,King,Empress,Judge,Sorceress,Cheater,Beggar coins=11" + prep5 + "Anna claim Widow",
 			map[string]int{"Anna": 11}, ""},
-		{"thief", four + "deal=Thief,Empress,King,Judge,Spy,Swindler" + prep4 + "Anna claim Thief",
+		{"thief", four + "deal=Thief,Empress,King,Judge,Spy,Swindler" + scripttest.Prep4 + "Anna claim Thief",
 			map[string]int{"Anna": 8, "Boris": 5, "Dima": 5, "Sasha": 6}, ""},
-		{"thief-takes-last-coin", four + "deal=Thief,Empress,King,Judge,Spy,Swindler coins=1" + prep4 + "Anna claim Thief",
+		{"thief-takes-last-coin", four + "deal=Thief,Empress,King,Judge,Spy,Swindler coins=1" + scripttest.Prep4 + "Anna claim Thief",
 			map[string]int{"Anna": 3, "Boris": 0, "Dima": 0}, "Anna"},
-		{"judge", four + "deal=Empress,Judge,King,Thief,Spy,Swindler" + prep4 + "Anna claim King\nSasha challenge\nBoris peek\nSasha peek\nDima peek\nAnna peek\nBoris claim Judge",
+		{"judge", four + "deal=Empress,Judge,King,Thief,Spy,Swindler" + scripttest.Prep4 + "Anna claim King\nSasha challenge\nBoris peek\nSasha peek\nDima peek\nAnna peek\nBoris claim Judge",
 			map[string]int{"Boris": 7, "court": 0}, ""},
-		{"fool", "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Fool,Judge,Empress,King,Cheater,Thief,Sorceress" + prep4 +
+		{"fool", "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Fool,Judge,Empress,King,Cheater,Thief,Sorceress" + scripttest.Prep4 +
 			"Egor peek\nFedya peek\nGosha peek\nAnna claim Fool\nAnna use between=Boris,Gosha swap=no", map[string]int{"Anna": 7}, ""},
-		{"swindler-unique", four + "deal=Swindler,King,Empress,Judge,Thief,Spy" + prep4 + "Anna peek\nBoris claim King\nSasha peek\nDima peek\nAnna claim Swindler",
+		{"swindler-unique", four + "deal=Swindler,King,Empress,Judge,Thief,Spy" + scripttest.Prep4 + "Anna peek\nBoris claim King\nSasha peek\nDima peek\nAnna claim Swindler",
 			map[string]int{"Anna": 8, "Boris": 6}, ""},
-		{"swindler-tie", four + "deal=Swindler,King,Empress,Judge,Thief,Spy" + prep4 + "Anna claim Swindler\nAnna use target=Sasha",
+		{"swindler-tie", four + "deal=Swindler,King,Empress,Judge,Thief,Spy" + scripttest.Prep4 + "Anna claim Swindler\nAnna use target=Sasha",
 			map[string]int{"Anna": 8, "Sasha": 4}, ""},
-		{"swindler-bankrupts", four + "deal=Swindler,King,Empress,Judge,Thief,Spy coins=1" + prep4 + "Anna claim Swindler\nAnna use target=Sasha",
+		{"swindler-bankrupts", four + "deal=Swindler,King,Empress,Judge,Thief,Spy coins=1" + scripttest.Prep4 + "Anna claim Swindler\nAnna use target=Sasha",
 			map[string]int{"Anna": 2, "Sasha": 0}, "Anna"},
-		{"sorceress", five + "deal=Sorceress,King,Empress,Judge,Widow,Cheater,Beggar" + prep4 + "Egor claim Widow\nAnna claim Sorceress\nAnna use target=Egor",
+		{"sorceress", five + "deal=Sorceress,King,Empress,Judge,Widow,Cheater,Beggar" + scripttest.Prep4 + "Egor claim Widow\nAnna claim Sorceress\nAnna use target=Egor",
 			map[string]int{"Anna": 10, "Egor": 6}, ""},
-		{"beggar", five + "deal=Beggar,King,Empress,Judge,Widow,Cheater,Sorceress" + prep4 + "Egor claim Widow\nAnna claim Beggar",
+		{"beggar", five + "deal=Beggar,King,Empress,Judge,Widow,Cheater,Sorceress" + scripttest.Prep4 + "Egor claim Widow\nAnna claim Beggar",
 			map[string]int{"Anna": 7, "Egor": 9, "Boris": 6}, ""},
 		{"patron", six + "set=Judge,Empress,King,Patron,Thief,Spy deal=Patron,Judge,Empress,King,Thief,Spy" + prep6 + "Anna claim Patron",
 			map[string]int{"Anna": 9, "Boris": 7, "Fedya": 7, "Sasha": 6, "bank": 200 - 36 - 5}, ""},
 		{"patron-neighbour-wins", six + "set=Judge,Empress,King,Patron,Thief,Spy deal=Patron,Judge,Empress,King,Thief,Spy coins=12" + prep6 + "Anna claim Patron",
 			map[string]int{"Anna": 15, "Boris": 13, "Fedya": 13}, "Anna,Boris,Fedya"},
-		{"cheater-rich", "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Cheater,Judge,Empress,King,Fool,Thief,Sorceress coins=10" + prep4 +
+		{"cheater-rich", "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Cheater,Judge,Empress,King,Fool,Thief,Sorceress coins=10" + scripttest.Prep4 +
 			"Egor peek\nFedya peek\nGosha peek\nAnna claim Cheater", map[string]int{"Anna": 10}, "Anna"},
-		{"cheater-poor", "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Cheater,Judge,Empress,King,Fool,Thief,Sorceress coins=9" + prep4 +
+		{"cheater-poor", "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Cheater,Judge,Empress,King,Fool,Thief,Sorceress coins=9" + scripttest.Prep4 +
 			"Egor peek\nFedya peek\nGosha peek\nAnna claim Cheater", map[string]int{"Anna": 9}, ""},
 		{"peasant-alone", eight + "deal=Peasant,Judge,King,Empress,Peasant,Guru,Spy,Sorceress" + prep8 + "Anna claim Peasant",
 			map[string]int{"Anna": 7}, ""},
@@ -141,29 +90,15 @@ func TestMasks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mustRun(t, tc.src).State
-			coinsOf(t, s, tc.coins)
-			if s.Over() != (tc.winner != "") {
-				t.Fatalf("over = %v, want winner %q (%v)", s.Over(), tc.winner, s)
-			}
-			if tc.winner != "" {
-				var got []string
-				for _, w := range s.Winners() {
-					got = append(got, s.Name(w))
-				}
-				if strings.Join(got, ",") != tc.winner {
-					t.Errorf("winners %v, want %s", got, tc.winner)
-				}
-				if s.Next().Kind != engine.NeedNothing {
-					t.Errorf("Next = %v after the end", s.Next())
-				}
-			}
+			s := edition.MustRun(t, tc.src).State
+			edition.CoinsOf(t, s, tc.coins)
+			scripttest.Outcome(t, s, tc.winner)
 		})
 	}
 }
 
 func TestPrincessShowsOthers(t *testing.T) {
-	tab := mustRun(t, six+"deal=Princess,King,Empress,Judge,Puppeteer,Swindler"+prep6+"Anna claim Princess\nAnna use target=Sasha")
+	tab := edition.MustRun(t, six+"deal=Princess,King,Empress,Judge,Puppeteer,Swindler"+prep6+"Anna claim Princess\nAnna use target=Sasha")
 	last := tab.Steps[len(tab.Steps)-1]
 	if len(last.Effects) != 1 {
 		t.Fatalf("Princess effects %v", last.Effects)
@@ -192,7 +127,7 @@ func TestPrincessShowsOthers(t *testing.T) {
 }
 
 func TestPuppeteerSeating(t *testing.T) {
-	tab := mustRun(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Egor")
+	tab := edition.MustRun(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Egor")
 	s := tab.State
 	if got := s.Seating(); got[1] != 4 || got[4] != 1 || s.ChairOf(1) != 4 || s.ChairOf(4) != 1 {
 		t.Fatalf("seating %v", got)
@@ -206,52 +141,33 @@ func TestPuppeteerSeating(t *testing.T) {
 		t.Errorf("next turn %s, want Egor", s.Name(s.TurnSeat()))
 	}
 	// Neighbours follow the chairs: Anna's left neighbour is Egor.
-	tab2, err := runScript(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Egor\nEgor swap Anna no\n"+
+	tab2, err := edition.Run(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Egor\nEgor swap Anna no\n"+
 		"Sasha peek\nDima peek\nBoris claim Princess\nBoris use target=Fedya\nFedya peek\nAnna claim Puppeteer\nAnna use between=Egor,Sasha")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s = tab2.State
-	coinsOf(t, s, map[string]int{"Anna": 10, "Boris": 7})
+	edition.CoinsOf(t, s, map[string]int{"Anna": 10, "Boris": 7})
 	if s.ChairOf(2) != 1 || s.ChairOf(4) != 2 || s.ChairOf(1) != 4 {
 		t.Errorf("seating %v", s.Seating())
 	}
 	// A wrong Puppeteer choice.
-	_, err = runScript(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Anna")
-	if ruleOf(err) != mascarade2.RuleBadTarget {
+	_, err = edition.Run(t, six+"deal=Puppeteer,King,Empress,Judge,Princess,Swindler"+prep6+"Anna claim Puppeteer\nAnna use between=Boris,Anna")
+	if scripttest.RuleOf(err) != masquerade.RuleBadTarget {
 		t.Errorf("Puppeteer moving herself: %v", err)
 	}
 }
 
 func TestSpyAndFoolEffects(t *testing.T) {
-	tab := mustRun(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+prep4+"Anna claim Spy\nAnna use with=Dima swap=no")
-	// Two steps: the Spy looks at both cards (its use), then decides (a
-	// second move) with what it saw.
-	look, decide := tab.Steps[len(tab.Steps)-2], tab.Steps[len(tab.Steps)-1]
-	if len(look.Effects) != 2 || len(decide.Effects) != 1 {
-		t.Fatalf("Spy effects: look %v, decide %v", look.Effects, decide.Effects)
-	}
-	for i, e := range look.Effects {
-		if e.Kind != engine.EffectPeek || e.By != 0 {
-			t.Errorf("look effect %d = %v", i, e)
-		}
-	}
-	if look.Effects[0].Slots[0] != 0 || look.Effects[1].Slots[0] != 3 {
-		t.Errorf("Spy looked at %v", look.Effects)
-	}
-	if d := decide.Effects[0]; d.Kind != engine.EffectSwap || d.By != 0 || d.Slots[0] != 0 || d.Slots[1] != 3 {
-		t.Errorf("Spy decision %v", d)
-	}
-	if decide.Move.Kind != mascarade2.KindUse || len(decide.Move.Args) != 0 {
-		t.Errorf("Spy decision move %v", decide.Move)
-	}
-	_, err := runScript(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+prep4+"Anna claim Spy\nAnna use with=centre1 swap=no")
-	if ruleOf(err) != mascarade2.RuleBadTarget {
+	tab := edition.MustRun(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+scripttest.Prep4+"Anna claim Spy\nAnna use with=Dima swap=no")
+	scripttest.SpyEffects(t, tab, 0, 3)
+	_, err := edition.Run(t, four+"deal=Spy,King,Empress,Judge,Thief,Swindler"+scripttest.Prep4+"Anna claim Spy\nAnna use with=centre1 swap=no")
+	if scripttest.RuleOf(err) != masquerade.RuleBadTarget {
 		t.Errorf("Spy with a middle card: %v", err)
 	}
-	_, err = runScript(t, "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Fool,Judge,Empress,King,Cheater,Thief,Sorceress"+prep4+
+	_, err = edition.Run(t, "game mascarade2 players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha deal=Fool,Judge,Empress,King,Cheater,Thief,Sorceress"+scripttest.Prep4+
 		"Egor peek\nFedya peek\nGosha peek\nAnna claim Fool\nAnna use between=Anna,Boris swap=yes")
-	if ruleOf(err) != mascarade2.RuleBadTarget {
+	if scripttest.RuleOf(err) != masquerade.RuleBadTarget {
 		t.Errorf("Fool with his own card: %v", err)
 	}
 }
@@ -261,41 +177,26 @@ func TestIllegalMoves(t *testing.T) {
 	tests := []struct {
 		name, src, rule string
 	}{
-		{"peek-preparatory", g + "Anna peek", mascarade2.RulePreparatory},
-		{"claim-preparatory", g + "Anna claim King", mascarade2.RulePreparatory},
-		{"not-your-turn", g + "Boris swap Anna no", mascarade2.RuleNotYourTurn},
-		{"swap-with-self", g + "Anna swap Anna no", mascarade2.RuleBadTarget},
+		{"peek-preparatory", g + "Anna peek", masquerade.RulePreparatory},
+		{"claim-preparatory", g + "Anna claim King", masquerade.RulePreparatory},
+		{"not-your-turn", g + "Boris swap Anna no", masquerade.RuleNotYourTurn},
+		{"swap-with-self", g + "Anna swap Anna no", masquerade.RuleBadTarget},
 		{"swap-with-middle", g + "Anna swap centre2 yes", ""},
-		{"not-in-play", g + prep4 + "Anna claim Widow", mascarade2.RuleNotInPlay},
-		{"use-without-choice", g + prep4 + "Anna claim King\nBoris pass\nSasha pass\nDima pass\nBoris guess King", mascarade2.RuleWrongMove},
-		{"challenge-out-of-window", g + prep4 + "Anna peek\nBoris challenge", mascarade2.RuleWrongMove},
-		{"revealed-may-peek", g + prep4 + "Anna claim King\nBoris challenge\nBoris peek", ""},
-		{"revealed-may-swap", g + prep4 + "Anna claim King\nBoris challenge\nBoris swap Anna yes", ""},
-		{"revealed-no-claim", g + prep4 + "Anna claim King\nBoris challenge\nBoris claim Judge", mascarade2.RuleRevealedClaim},
-		{"swindler-not-richest", four + "deal=Swindler,King,Empress,Judge,Thief,Spy\n" + prep4 + "Anna peek\nBoris claim King\nSasha claim King\nDima peek\nAnna claim Swindler\nAnna use target=Dima", mascarade2.RuleNotRichest},
-		{"sorceress-self", five + "deal=Sorceress,King,Empress,Judge,Widow,Cheater,Beggar\n" + prep5 + "Anna claim Sorceress\nAnna use target=Anna", mascarade2.RuleBadTarget},
-		{"guru-self", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Anna", mascarade2.RuleBadTarget},
-		{"princess-self", six + "deal=Princess,King,Empress,Judge,Puppeteer,Swindler\n" + prep6 + "Anna claim Princess\nAnna use target=Anna", mascarade2.RuleBadTarget},
-		{"guess-not-in-play", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Boris\nBoris guess Widow", mascarade2.RuleNotInPlay},
-		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", mascarade2.RuleGameOver},
+		{"not-in-play", g + scripttest.Prep4 + "Anna claim Widow", masquerade.RuleNotInPlay},
+		{"use-without-choice", g + scripttest.Prep4 + "Anna claim King\nBoris pass\nSasha pass\nDima pass\nBoris guess King", masquerade.RuleWrongMove},
+		{"challenge-out-of-window", g + scripttest.Prep4 + "Anna peek\nBoris challenge", masquerade.RuleWrongMove},
+		{"revealed-may-peek", g + scripttest.Prep4 + "Anna claim King\nBoris challenge\nBoris peek", ""},
+		{"revealed-may-swap", g + scripttest.Prep4 + "Anna claim King\nBoris challenge\nBoris swap Anna yes", ""},
+		{"revealed-no-claim", g + scripttest.Prep4 + "Anna claim King\nBoris challenge\nBoris claim Judge", mascarade2.RuleRevealedClaim},
+		{"swindler-not-richest", four + "deal=Swindler,King,Empress,Judge,Thief,Spy\n" + scripttest.Prep4 + "Anna peek\nBoris claim King\nSasha claim King\nDima peek\nAnna claim Swindler\nAnna use target=Dima", mascarade2.RuleNotRichest},
+		{"sorceress-self", five + "deal=Sorceress,King,Empress,Judge,Widow,Cheater,Beggar\n" + prep5 + "Anna claim Sorceress\nAnna use target=Anna", masquerade.RuleBadTarget},
+		{"guru-self", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Anna", masquerade.RuleBadTarget},
+		{"princess-self", six + "deal=Princess,King,Empress,Judge,Puppeteer,Swindler\n" + prep6 + "Anna claim Princess\nAnna use target=Anna", masquerade.RuleBadTarget},
+		{"guess-not-in-play", eight + "deal=Guru,Judge,Peasant,King,Empress,Peasant,Spy,Sorceress\n" + prep8 + "Anna claim Guru\nAnna use target=Boris\nBoris guess Widow", masquerade.RuleNotInPlay},
+		{"game-over", strings.Replace(g, "\n", " coins=1\n", 1) + scripttest.Prep4 + "Anna claim King\nBoris challenge\nSasha challenge\nDima challenge\nAnna peek", masquerade.RuleGameOver},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := runScript(t, tc.src)
-			if tc.rule == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if ruleOf(err) != tc.rule {
-				t.Fatalf("error %v, want rule %s", err, tc.rule)
-			}
-			var se *mascarade2.ScriptError
-			if !errors.As(err, &se) || se.Line != strings.Count(tc.src, "\n")+1 {
-				t.Errorf("error %v should name the last line", err)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { edition.Illegal(t, tc.src, tc.rule) })
 	}
 }
 
@@ -311,7 +212,7 @@ func TestFactsProtocol(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade2.King}}); ruleOf(err) != mascarade2.RuleNoFactsWanted {
+	if _, _, err := s.Know([]engine.Fact{{Slot: 0, Card: mascarade2.King}}); scripttest.RuleOf(err) != masquerade.RuleNoFactsWanted {
 		t.Errorf("facts out of place: %v", err)
 	}
 	s, _, _ = s.Play(engine.Move{Seat: 0, Kind: mascarade2.KindClaim, Args: []int{int(mascarade2.King), 0}})
@@ -324,20 +225,20 @@ func TestFactsProtocol(t *testing.T) {
 	if len(eff) != 1 || eff[0].Kind != engine.EffectReveal || len(eff[0].Slots) != 2 || s2.Next().Kind != engine.NeedFacts {
 		t.Fatalf("reveal: %v, next %v", eff, s2.Next())
 	}
-	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade2.KindPass}); ruleOf(err) != mascarade2.RuleWaitingFacts {
+	if _, _, err := s2.Play(engine.Move{Seat: 1, Kind: mascarade2.KindPass}); scripttest.RuleOf(err) != masquerade.RuleWaitingFacts {
 		t.Errorf("move while facts are due: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade2.King}, {Slot: 0, Card: mascarade2.Empress}}); ruleOf(err) != mascarade2.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 1, Card: mascarade2.King}, {Slot: 0, Card: mascarade2.Empress}}); scripttest.RuleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("facts in the wrong order: %v", err)
 	}
-	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade2.Widow}, {Slot: 1, Card: mascarade2.King}}); ruleOf(err) != mascarade2.RuleBadFacts {
+	if _, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade2.Widow}, {Slot: 1, Card: mascarade2.King}}); scripttest.RuleOf(err) != masquerade.RuleBadFacts {
 		t.Errorf("a card not in play: %v", err)
 	}
 	s3, _, err := s2.Know([]engine.Fact{{Slot: 0, Card: mascarade2.Empress}, {Slot: 1, Card: mascarade2.King}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	coinsOf(t, s3, map[string]int{"Anna": 5, "Boris": 8, "court": 1})
+	edition.CoinsOf(t, s3, map[string]int{"Anna": 5, "Boris": 8, "court": 1})
 	// Boris was revealed in the previous turn: he may swap or look, not claim.
 	kinds := map[uint8]bool{}
 	for _, m := range s3.LegalMoves(1) {
@@ -349,12 +250,4 @@ func TestFactsProtocol(t *testing.T) {
 	if st, _, err := s3.Apply(engine.Move{Seat: 0}); st != nil || err == nil {
 		t.Errorf("Apply of an illegal move: %v, %v", st, err)
 	}
-}
-
-func ruleOf(err error) string {
-	var re *engine.RuleError
-	if errors.As(err, &re) {
-		return re.Rule
-	}
-	return ""
 }

@@ -203,15 +203,15 @@ func ParseScenario(file string, data []byte) (*Scenario, error) {
 // players players. It returns nil or one [*SetError] per broken constraint
 // (joined with [errors.Join]), each naming the scenario.
 func (sc *Scenario) Check(players int) error {
-	var errs []error
+	b := broken()
 	if sc.Players != 0 && sc.Players != players {
-		errs = append(errs, &SetError{"scenario-players", fmt.Sprintf("the scenario is for %d players, not %d", sc.Players, players)})
+		b.Bad("scenario-players", "the scenario is for %d players, not %d", sc.Players, players)
 	}
-	errs = append(errs, checkSet(sc.Masks, players)...)
-	if len(errs) == 0 {
+	checkSet(b, sc.Masks, players)
+	if len(b.Errs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("scenario %s: %w", sc.Name, errors.Join(errs...))
+	return fmt.Errorf("scenario %s: %w", sc.Name, b.Err())
 }
 
 // LoadScenario parses a scenario file and checks it for players players.

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/masquerade"
 )
@@ -27,12 +26,7 @@ import (
 // the deal's, or else the default scenario for the player count. Each later
 // line is SEAT VERB ARGS; lines are turned into moves against a state with
 // [ParseMove].
-type Script struct {
-	Options  Options       // as given (not normalized); Set is the scenario's or the deal's masks when given so
-	Scenario string        // the scenario's name, "" without scenario=
-	Deal     []engine.Card // nil: the deal is random, drawn by the table
-	Lines    []ScriptLine
-}
+type Script = masquerade.Script[Options, ed]
 
 // ScriptLine is one action line of a script.
 type ScriptLine = masquerade.ScriptLine
@@ -51,20 +45,7 @@ type ScenarioLoader = games.Loader
 // scenario=FILE when FILE is not a built-in scenario; it may be nil (then
 // only built-in scenarios are known).
 func ParseScript(src []byte, load ScenarioLoader) (*Script, error) {
-	var out *Script
-	lines, err := masquerade.ParseLines(src, GameName, func(fields []string) ([]string, error) {
-		s, err := parseHeader(fields, load)
-		if err != nil {
-			return nil, err
-		}
-		out = s
-		return s.Options.Players, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	out.Lines = lines
-	return out, nil
+	return masquerade.ParseScript(src, func(fields []string) (*Script, error) { return parseHeader(fields, load) })
 }
 
 const headerUsage = "game mascarade2 players=NAMES [scenario=NAME|FILE | set=MASKS] [deal=MASKS] [coins=N]"
@@ -72,10 +53,7 @@ const headerUsage = "game mascarade2 players=NAMES [scenario=NAME|FILE | set=MAS
 func parseHeader(fields []string, load ScenarioLoader) (*Script, error) {
 	var h masquerade.CommonHeader
 	scenario := ""
-	err := masquerade.HeaderPairs(fields, GameName, headerUsage, func(k, v string) error {
-		if ok, err := h.Key(k, v, ParseCards); ok {
-			return err
-		}
+	err := h.Read(fields, GameName, headerUsage, ParseCards, func(k, v string) error {
 		if k != "scenario" {
 			return fmt.Errorf("unknown key %q (players, scenario, set, deal, coins)", k)
 		}
@@ -87,9 +65,6 @@ func parseHeader(fields []string, load ScenarioLoader) (*Script, error) {
 	}
 	s := &Script{Options: Options{Players: h.Players, Set: h.Set, Coins: h.Coins}, Deal: h.Deal}
 	p := len(s.Options.Players)
-	if p == 0 {
-		return nil, errors.New("header: players= is required")
-	}
 	if scenario != "" {
 		if s.Options.Set != nil {
 			return nil, errors.New("header: scenario= and set= both given; use one")

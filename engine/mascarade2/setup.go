@@ -12,17 +12,12 @@ import (
 // scenarioUsage is the --scenario flag's help.
 const scenarioUsage = "the masks in play, a built-in scenario `NAME|FILE` (default: default-N for N players)"
 
-// SetupHelp describes the 2nd edition's setup: a scenario.
-func (Game) SetupHelp() games.SetupHelp {
-	return games.SetupHelp{Usage: scenarioUsage, Choices: ScenarioNames()}
-}
-
-// Configure returns the setup of a scenario for players: a built-in
+// configure returns the setup of a scenario for players: a built-in
 // scenario, or a scenario file (read with load) when no built-in scenario
 // has that name; choice "" is the default scenario for the player count.
 // Errors are *[games.UsageError] values phrased for the --scenario flag;
 // a scenario that breaks the book's constraints lists every one.
-func (Game) Configure(players int, choice string, load games.Loader) (games.Setup, error) {
+func configure(players int, choice string, load games.Loader) (games.Setup, error) {
 	sc, err := loadScenario(choice, players, load)
 	if err != nil || sc == nil {
 		return Setup{}, err

@@ -45,10 +45,10 @@ const (
 
 // Core is the part of a game's public state that is the same in every
 // edition: the coins, the turn, the claim being resolved and the end of
-// the game. Each edition keeps it in its State as an unexported, named
-// (not embedded) field, so that the fields are not promoted to the State,
-// forwards the read-only accessors below, and adds its own table (slots,
-// seating) and powers.
+// the game. [State] keeps it in an unexported, named (not embedded)
+// field, so that the fields are not promoted to the State, and forwards
+// the read-only accessors below; an edition's power hooks reach it
+// through [Work.Core].
 //
 // The fields are the rules' working state: only the rules packages write
 // them, and only on a state they have just cloned (see [CloneCore]).

@@ -1,6 +1,7 @@
 package masquerade
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -64,3 +65,36 @@ func SeatByName(game string, players []string, name string) (engine.Seat, error)
 	}
 	return 0, fmt.Errorf("%s: no player named %q", game, name)
 }
+
+// CheckTable checks a table's players (min to max, valid names) and its
+// starting purse (1 to [WinCoins]-1, and for a valid player count within
+// the box coins of the edition's box), calling bad for each broken
+// constraint ("players", "name", "coins").
+func CheckTable(players []string, coins, min, max, box int, bad func(constraint, format string, args ...any)) {
+	p := len(players)
+	count := p >= min && p <= max
+	if !count {
+		bad("players", "%d players; the game is for %d to %d", p, min, max)
+	}
+	CheckNames(players, bad)
+	if coins < 1 || coins >= WinCoins {
+		bad("coins", "starting coins %d; must be 1..%d", coins, WinCoins-1)
+	} else if count && p*coins > box {
+		bad("coins", "%d players with %d coins need more than the %d coins of the box", p, coins, box)
+	}
+}
+
+// Constraints collects the broken constraints of an edition's options or
+// set, one error each, made by New (the edition's *SetError).
+type Constraints struct {
+	New  func(constraint, msg string) error
+	Errs []error
+}
+
+// Bad records a broken constraint.
+func (c *Constraints) Bad(constraint, format string, args ...any) {
+	c.Errs = append(c.Errs, c.New(constraint, fmt.Sprintf(format, args...)))
+}
+
+// Err returns the broken constraints, joined with [errors.Join], or nil.
+func (c *Constraints) Err() error { return errors.Join(c.Errs...) }

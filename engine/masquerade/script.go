@@ -1,6 +1,7 @@
 package masquerade
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -150,4 +151,23 @@ func (h *CommonHeader) Key(k, v string, parse func(string) ([]engine.Card, error
 		return false, nil
 	}
 	return true, err
+}
+
+// Read reads a header's KEY=VALUE pairs (see [HeaderPairs]) into h: the
+// common keys, card lists parsed with parse, and the edition's own keys
+// with other. players= is required.
+func (h *CommonHeader) Read(fields []string, game, usage string, parse func(string) ([]engine.Card, error), other func(k, v string) error) error {
+	err := HeaderPairs(fields, game, usage, func(k, v string) error {
+		if ok, err := h.Key(k, v, parse); ok {
+			return err
+		}
+		return other(k, v)
+	})
+	if err != nil {
+		return err
+	}
+	if len(h.Players) == 0 {
+		return errors.New("header: players= is required")
+	}
+	return nil
 }

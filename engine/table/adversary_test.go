@@ -19,6 +19,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
 	"github.com/masque-games/masque/mental"
@@ -285,7 +286,7 @@ func TestAdversaryPeekOfAnotherCard(t *testing.T) {
 	prepared(h)
 	for _, slot := range []int{1, 2, 3, 4, 5, 6, -1} {
 		b := &table.Body{Kind: table.BodyMove, Move: engine.Move{Kind: peekK, Args: []int{slot}}}
-		wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "rule:"+mascarade.RuleNotYourSlot)
+		wantFault(t, h.RejectBody(0, bodyOf(h, b)), 0, "rule:"+masquerade.RuleNotYourSlot)
 	}
 	h.Move(0, peekK, []int{0})
 }
@@ -299,11 +300,11 @@ func TestAdversaryOutOfTurn(t *testing.T) {
 	o := h.MoveBody(0, move(0, swapK, 0, 1), false)
 	wantFault(t, h.RejectBody(1, bodyOf(h, o)), 1, "not-your-turn")
 	// Claims and peeks in a preparatory turn.
-	wantFault(t, h.RejectBody(0, body(claimK, int(mascarade.King), 0)), 0, "rule:"+mascarade.RulePreparatory)
-	wantFault(t, h.RejectBody(0, body(peekK, 0)), 0, "rule:"+mascarade.RulePreparatory)
+	wantFault(t, h.RejectBody(0, body(claimK, int(mascarade.King), 0)), 0, "rule:"+masquerade.RulePreparatory)
+	wantFault(t, h.RejectBody(0, body(peekK, 0)), 0, "rule:"+masquerade.RulePreparatory)
 	// A challenge or a power choice with no claim.
-	wantFault(t, h.RejectBody(0, body(challengeK, 0)), 0, "rule:"+mascarade.RuleWrongMove)
-	wantFault(t, h.RejectBody(0, body(useK, 1)), 0, "rule:"+mascarade.RuleWrongMove)
+	wantFault(t, h.RejectBody(0, body(challengeK, 0)), 0, "rule:"+masquerade.RuleWrongMove)
+	wantFault(t, h.RejectBody(0, body(useK, 1)), 0, "rule:"+masquerade.RuleWrongMove)
 	prepared(h)
 
 	// Seat 0 peeks; seat 1 claims the Bishop (the true card): a tie among
@@ -317,20 +318,20 @@ func TestAdversaryOutOfTurn(t *testing.T) {
 	wantFault(t, h.RejectBody(3, body(challengeK, 3)), 3, "not-your-turn")
 	wantFault(t, h.RejectBody(1, body(challengeK, 1)), 1, "not-your-turn") // the claimant
 	wantFault(t, h.RejectBody(1, body(useK, 2)), 1, "not-your-turn")       // power before the window closes
-	wantFault(t, h.RejectBody(2, body(useK, 0)), 2, "rule:"+mascarade.RuleWrongMove)
-	wantFault(t, h.RejectBody(2, body(claimK, int(mascarade.King), 2)), 2, "rule:"+mascarade.RuleWrongMove)
-	wantFault(t, h.RejectBody(2, body(challengeK, 3)), 2, "rule:"+mascarade.RuleNotYourSlot) // challenges with another's card
+	wantFault(t, h.RejectBody(2, body(useK, 0)), 2, "rule:"+masquerade.RuleWrongMove)
+	wantFault(t, h.RejectBody(2, body(claimK, int(mascarade.King), 2)), 2, "rule:"+masquerade.RuleWrongMove)
+	wantFault(t, h.RejectBody(2, body(challengeK, 3)), 2, "rule:"+masquerade.RuleNotYourSlot) // challenges with another's card
 	h.Move(2, passK, nil)
 	h.Move(3, passK, nil)
-	wantFault(t, h.RejectBody(0, body(passK, 1)), 0, "rule:"+mascarade.RuleBadArgs)
+	wantFault(t, h.RejectBody(0, body(passK, 1)), 0, "rule:"+masquerade.RuleBadArgs)
 	h.Move(0, passK, nil)
 	// The power choice: only seat 1, only once, only a legal target.
 	wantFault(t, h.RejectBody(2, body(useK, 1)), 2, "not-your-turn")
-	wantFault(t, h.RejectBody(1, body(passK)), 1, "rule:"+mascarade.RuleWrongMove)
+	wantFault(t, h.RejectBody(1, body(passK)), 1, "rule:"+masquerade.RuleWrongMove)
 	wantFault(t, h.RejectBody(1, body(useK, 1)), 1, "rule:"+mascarade.RuleNotRichest)  // itself
 	wantFault(t, h.RejectBody(1, body(useK, 9)), 1, "rule:"+mascarade.RuleNotRichest)  // no such seat
 	wantFault(t, h.RejectBody(1, body(useK, -1)), 1, "rule:"+mascarade.RuleNotRichest) // no such seat
-	wantFault(t, h.RejectBody(1, body(useK, 2, 3)), 1, "rule:"+mascarade.RuleBadArgs)
+	wantFault(t, h.RejectBody(1, body(useK, 2, 3)), 1, "rule:"+masquerade.RuleBadArgs)
 	h.Move(1, useK, []int{2})
 	s := h.View().Rules().(*mascarade.State)
 	if s.Coins(1) != mascarade.DefaultCoins+2 || s.Coins(2) != mascarade.DefaultCoins-2 {

@@ -88,7 +88,6 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 	for j, ef := range r.Parts {
 		ctx := t.ActionContext(pos, p.Seat, j)
 		var enc []byte
-		var err error
 		switch ef.Kind {
 		case engine.EffectBallot, engine.EffectCheck:
 			kind, ok := p.kindIn(t, ef.Slots[i])
@@ -120,7 +119,9 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				if err != nil {
 					return nil, fmt.Errorf("table: seat %d's ballot for power %d: %w", p.Seat, ef.Power, err)
 				}
-				enc, err = pb.MarshalBinary()
+				if enc, err = pb.MarshalBinary(); err != nil {
+					return nil, fmt.Errorf("table: seat %d's ballot for power %d: %w", p.Seat, ef.Power, err)
+				}
 			} else {
 				st, err := t.st.checkStatement(t, ef, i)
 				if err != nil {
@@ -133,7 +134,9 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				if chose {
 					checked = ef.Targets[choice]
 				}
-				enc, err = c.MarshalBinary()
+				if enc, err = c.MarshalBinary(); err != nil {
+					return nil, fmt.Errorf("table: seat %d's check: %w", p.Seat, err)
+				}
 			}
 		case engine.EffectTag:
 			m, ok := p.Opened(t, ef.Slots[i], ef.Comp)
@@ -142,9 +145,6 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 			}
 			tag := mental.TagFor(m, int(ef.Neutral), t.gameID, uint64(ef.Round), uint32(seat))
 			enc = tag[:]
-		}
-		if err != nil {
-			return nil, err
 		}
 		b.Actions = append(b.Actions, enc)
 	}

@@ -147,7 +147,7 @@ func PublishAddrs(self peer.ID, addrs []ma.Multiaddr) []ma.Multiaddr {
 	suffix, _ := ma.NewMultiaddr("/p2p/" + self.String())
 	for _, a := range addrs {
 		if suffix != nil {
-			if rest := a.Decapsulate(suffix); rest != nil && len(rest) > 0 {
+			if rest := a.Decapsulate(suffix); len(rest) > 0 {
 				a = rest
 			}
 		}

@@ -324,11 +324,17 @@ func TestServerLimits(t *testing.T) {
 	pub := func(who peer.ID) Status {
 		return s.Serve(who, ip, req(t, Request{Op: OpPublish, TTL: time.Minute, Table: sampleTable(t, "")})).Status
 	}
-	if pub(a) != StatusOK || pub(a) != StatusOK || pub(a) != StatusFull {
-		t.Fatal("per-creator cap")
+	// Each call publishes once more: a's third table passes its cap of 2,
+	// then b's second passes the total of 3.
+	for i, want := range []Status{StatusOK, StatusOK, StatusFull} {
+		if got := pub(a); got != want {
+			t.Fatalf("per-creator cap: creator a's publish %d got %v, want %v", i+1, got, want)
+		}
 	}
-	if pub(b) != StatusOK || pub(b) != StatusFull {
-		t.Fatal("total cap")
+	for i, want := range []Status{StatusOK, StatusFull} {
+		if got := pub(b); got != want {
+			t.Fatalf("total cap: creator b's publish %d got %v, want %v", i+1, got, want)
+		}
 	}
 	// TTL is clamped to MinTTL.
 	tb := sampleTable(t, "")

@@ -15,6 +15,7 @@ import (
 	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/mascarade2/mascarade2test"
+	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -197,8 +198,8 @@ func TestScriptErrors(t *testing.T) {
 		wantLine int
 		wantRule string
 	}{
-		{"illegal-line", mascarade.Game{}, "game mascarade players=A,B,C,D deal=Queen,Thief,King,Judge,Bishop,Cheat\nA claim King\n", 2, mascarade.RulePreparatory},
-		{"illegal-line-2e", mascarade2.Game{}, "game mascarade2 players=A,B,C,D,E\nA peek\n", 2, mascarade2.RulePreparatory},
+		{"illegal-line", mascarade.Game{}, "game mascarade players=A,B,C,D deal=Queen,Thief,King,Judge,Bishop,Cheat\nA claim King\n", 2, masquerade.RulePreparatory},
+		{"illegal-line-2e", mascarade2.Game{}, "game mascarade2 players=A,B,C,D,E\nA peek\n", 2, masquerade.RulePreparatory},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,8 +21,8 @@ import (
 // the order the command line lists them. Each call returns a new slice.
 func All() []games.Game {
 	return []games.Game{
-		games.WithBot(mascarade.Game{}, mbot.NewBot),
-		games.WithBot(mascarade2.Game{}, m2bot.NewBot),
+		games.WithAbout(games.WithBot(mascarade.Game{}, mbot.NewBot), mascaradeAbout),
+		games.WithAbout(games.WithBot(mascarade2.Game{}, m2bot.NewBot), mascarade2About),
 		games.WithBot(grimm.Game{}, gbot.NewBot),
 		games.WithBot(mafia.Game{}, mafiabot.NewBot),
 	}

@@ -1,149 +1,61 @@
 package bot
 
 import (
-	"math/rand/v2"
-
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/masquerade/track"
 )
 
-// Bot chooses moves for one seat.
-type Bot struct {
-	Seat    engine.Seat
-	Tracker *Tracker
-	// Bluff is the chance to claim a coin-bringing character the bot does
-	// not know it holds; Doubt the chance to challenge a claim of a
-	// character that may (but need not) be the bot's own card.
-	Bluff, Doubt float64
-
-	rng *rand.Rand
-}
+// Bot chooses moves for one seat: the family's bot ([track.Bot]) with the
+// 1st edition's taste.
+type Bot = track.Bot[*mascarade.State]
 
 // New returns a bot for seat in the game s, deterministic given seed.
 func New(s *mascarade.State, seat engine.Seat, seed uint64) *Bot {
-	return &Bot{
-		Seat:    seat,
-		Tracker: NewTracker(s, seat),
-		Bluff:   0.15,
-		Doubt:   0.1,
-		rng:     rand.New(rand.NewPCG(seed, uint64(seat)+0x6d617363)),
-	}
+	return track.NewBot(s, seat, seed, &taste)
 }
 
-// Observe feeds the bot what its seat learnt from one step.
-func (b *Bot) Observe(o Observation) { b.Tracker.Observe(o) }
-
-// Choose returns a legal move for the bot's seat in s and the secret swap
-// bit for swap-like moves. It must be called only when s waits for a move
-// by the bot's seat; otherwise it returns a zero Move and ok=false.
-func (b *Bot) Choose(s *mascarade.State) (m engine.Move, swap bool, ok bool) {
-	legal := s.LegalMoves(b.Seat)
-	if len(legal) == 0 {
-		return engine.Move{}, false, false
-	}
-	c, contenders, _ := s.Claim()
-	claimed := engine.Slot(-1)
-	if len(contenders) > 0 {
-		claimed = contenders[0].Slot
-	}
-	m, swap = track.Choose(b.rng, b.Tracker, legal, c, claimed, b.Tracker.Candidates(s.SlotsOf(b.Seat)[0]), b.Doubt, edition{b, s})
-	return m, swap, true
+// NewBot is the game contract's bot ([games.BotMaker]): [New] for a state
+// of this game, its secret swap bits given with its moves.
+func NewBot(s engine.State, seat engine.Seat, seed uint64) (games.Bot, error) {
+	return track.NewPlayer[*mascarade.State](s, seat, seed, &taste)
 }
 
-// edition gives [track.Choose] this game's taste for turns and powers.
-type edition struct {
-	b *Bot
-	s *mascarade.State
+// taste is the 1st edition's table: it bluffs the King and the Queen,
+// claims the Cheat, the Judge and the Widow when they pay, takes the
+// richest purse with the Witch. It is never written to.
+var taste = track.Taste{
+	Game:       mascarade.GameName,
+	Stream:     0x6d617363,
+	Bluffs:     []engine.Card{mascarade.King, mascarade.Queen},
+	Cheat:      mascarade.Cheat,
+	CheatCoins: mascarade.CheatCoins,
+	Judge:      mascarade.Judge,
+	Widow:      mascarade.Widow,
+	WidowCoins: mascarade.WidowCoins,
+	Takers:     []engine.Card{mascarade.Witch},
+	Purses:     mascarade.Witch,
+	Spy:        mascarade.Spy,
+	Fool:       mascarade.Fool,
+	Worth: map[engine.Card]int{
+		mascarade.King: 3, mascarade.Widow: 3,
+		mascarade.Queen: 2, mascarade.Bishop: 2, mascarade.Judge: 2,
+	},
+	DrawAlone: true,
 }
 
-func (e edition) Turn(kinds [8][]engine.Move) (engine.Move, bool) { return e.b.turn(e.s, kinds) }
+// Mask is a set of cards: bit c is set if card c may be there.
+type Mask = track.Mask
 
-func (e edition) Use(uses []engine.Move) (engine.Move, bool) { return e.b.use(e.s, uses) }
+// Observation is what one seat learns from one step of the game (a move
+// and the reveals it led to).
+type Observation = track.Observation
 
-func (b *Bot) chance(p float64) bool { return track.Chance(b.rng, p) }
+// Tracker is one seat's knowledge of where the cards are.
+type Tracker = track.Tracker
 
-func (b *Bot) pick(ms []engine.Move) engine.Move { return track.Pick(b.rng, ms) }
-
-// turn picks the turn player's action.
-func (b *Bot) turn(s *mascarade.State, kinds [8][]engine.Move) (engine.Move, bool) {
-	swaps, peeks, claims := kinds[mascarade.KindSwap], kinds[mascarade.KindPeek], kinds[mascarade.KindClaim]
-	if len(claims) == 0 { // preparatory turn, or revealed last turn
-		return b.pick(swaps), b.chance(0.5)
-	}
-	// Claim what we are sure of, if it pays, or bluff.
-	useful := func(c engine.Card) bool { return b.useful(s, c) }
-	if m, ok := track.Claim(b.rng, b.Tracker, claims, useful, []engine.Card{mascarade.King, mascarade.Queen}, b.Bluff); ok {
-		return m, false
-	}
-	// Look at an uncertain card, else stir the table.
-	var unsure []engine.Move
-	for _, m := range peeks {
-		if b.Tracker.Candidates(engine.Slot(m.Args[0])).Count() > 1 {
-			unsure = append(unsure, m)
-		}
-	}
-	if len(unsure) > 0 && b.chance(0.8) {
-		return b.pick(unsure), false
-	}
-	return b.pick(swaps), b.chance(0.5)
-}
-
-// useful reports whether using character c now would help the bot.
-func (b *Bot) useful(s *mascarade.State, c engine.Card) bool {
-	me := s.Coins(b.Seat)
-	switch c {
-	case mascarade.Cheat:
-		return me >= mascarade.CheatCoins
-	case mascarade.Judge:
-		return s.Court() > 0
-	case mascarade.Widow:
-		return me < mascarade.WidowCoins
-	case mascarade.Witch:
-		for p := range engine.Seat(s.Players()) {
-			if s.Coins(p) > me+1 {
-				return true
-			}
-		}
-		return false
-	}
-	return true
-}
-
-// use chooses how to use a power.
-func (b *Bot) use(s *mascarade.State, uses []engine.Move) (engine.Move, bool) {
-	c, _, _ := s.Claim()
-	switch c {
-	case mascarade.Witch:
-		// Take the richest purse if it beats her own; else keep hers.
-		return track.RichestPurse(uses, mascarade.NoTarget, s.Coins(b.Seat), s.Coins), false
-	case mascarade.Spy:
-		if spy, other, ok := s.SpyDeciding(); ok {
-			// The Spy has seen both cards: swap when the bot's own card
-			// is worth less than the one it looked at.
-			mine := b.Tracker.Candidates(spy.Slot)
-			theirs := b.Tracker.Candidates(other)
-			return uses[0], worth(theirs) > worth(mine)
-		}
-		return b.pick(uses), false
-	case mascarade.Fool:
-		return b.pick(uses), b.chance(0.5)
-	}
-	return b.pick(uses), false
-}
-
-// worth scores a set of possible characters by how well they pay.
-func worth(m Mask) int {
-	w := 0
-	for _, c := range m.Cards() {
-		switch c {
-		case mascarade.King, mascarade.Widow:
-			w += 3
-		case mascarade.Queen, mascarade.Bishop, mascarade.Judge:
-			w += 2
-		default:
-			w++
-		}
-	}
-	return w * 10 / max(1, m.Count())
+// NewTracker starts from the face-up deal of s.
+func NewTracker(s *mascarade.State, seat engine.Seat) *Tracker {
+	return track.NewTracker(s.Deal(), seat)
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/masque-games/masque/engine/masquerade"
 )
 
 // ProtocolDoc is what an edition's rule-by-rule section of
@@ -48,4 +50,20 @@ func DocumentsRules(tb testing.TB, d ProtocolDoc) {
 			tb.Errorf("%s does not name the card %s", d.Label, c)
 		}
 	}
+}
+
+// familyRuleIDs are the rule ids every edition's transcript can reach.
+var familyRuleIDs = []string{masquerade.RuleWrongMove, masquerade.RuleBadArgs, masquerade.RuleNotYourSlot,
+	masquerade.RuleBadTarget, masquerade.RulePreparatory, masquerade.RuleNotInPlay, masquerade.RuleUnknownMove}
+
+// DocumentsEdition is [DocumentsRules] for an edition of the family:
+// d.RuleIDs are the edition's own, to which it adds the family's, and
+// d.Cards the names of cards.
+func DocumentsEdition(tb testing.TB, d ProtocolDoc, cards []masquerade.CardInfo) {
+	tb.Helper()
+	d.RuleIDs = append(append([]string(nil), familyRuleIDs...), d.RuleIDs...)
+	for _, c := range cards {
+		d.Cards = append(d.Cards, c.Name)
+	}
+	DocumentsRules(tb, d)
 }

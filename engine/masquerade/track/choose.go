@@ -8,8 +8,8 @@ import (
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
-// The choices below are the ones every edition's bot makes the same way;
-// each game's bot keeps its own taste for turns and powers. All randomness
+// The choices below are the ones the bot ([Bot]) makes the same way in
+// every edition; its [Taste] holds what differs. All randomness
 // comes from the bot's own rng, drawn in a fixed order, so a bot stays
 // deterministic given its seed.
 
