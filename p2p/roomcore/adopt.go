@@ -293,3 +293,32 @@ func (c *Core) lateDeclared(v *Verdict, decl []*Verdict) error {
 	}
 	return nil
 }
+
+// SpectatorAdopts applies a seat's rule to verdict v, verified, that a
+// spectator received from the seat it watches after next entries (prev:
+// the hash of the last). A spectator hears one seat and has no timer of
+// its own, so it accepts only what it can check itself: an equivocation
+// (it proves itself); an invalid-entry verdict whose evidence is the
+// next entry and that the rules refuse (onEntry, the spectator's rules,
+// is given it: its error is the rules' refusal; if it takes the entry,
+// the seat's verdict was false: an error); a seat's statement that its
+// own replica disagreed with the table (it names only its signer). A
+// timeout rests on its declarer's timer: false, never accepted.
+func SpectatorAdopts(v *Verdict, next uint64, prev ledger.Hash, onEntry func(*ledger.Entry) error) (bool, error) {
+	switch v.Kind {
+	case VerdictEquivocation:
+		return true, nil
+	case VerdictDivergence:
+		return v.Seat == v.Declarer, nil
+	case VerdictInvalidEntry:
+		e := v.Evidence[0]
+		if e.Pos != next || e.Prev != prev {
+			return false, nil
+		}
+		if onEntry(e) != nil {
+			return true, nil
+		}
+		return false, fmt.Errorf("the seat's verdict (%v) calls entry %d by seat %d invalid, and the rules accept it", v, e.Pos, e.Seat)
+	}
+	return false, nil
+}
