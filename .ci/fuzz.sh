@@ -32,7 +32,7 @@ run() { # package target executions
 }
 run ./p2p FuzzDecode 140000
 run ./p2p FuzzJoinMessage 140000
-run ./p2p FuzzStoredVerdict 140000
+run ./p2p/roomcore FuzzStoredVerdict 140000
 run ./cmd/masque FuzzVerdictFile 20000
 run ./p2p/directory FuzzUnmarshalRequest 140000
 run ./p2p/directory FuzzUnmarshalResponse 100000

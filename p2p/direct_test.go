@@ -419,7 +419,7 @@ func TestStalledSyncReconnects(t *testing.T) {
 		s.Close()
 	})
 	r := &Room{node: a.node, self: 0, peers: []peer.ID{a.id.PeerID(), b.id.PeerID()},
-		addrs: [][]ma.Multiaddr{nil, nil}, heard: make([]atomic.Int64, 2), ctx: ctx,
+		addrs: [][]ma.Multiaddr{nil, nil}, ctx: ctx,
 		inbox: make(chan inbound, 8)}
 	if _, err := r.syncOnce(ctx, 1, 0); err != nil {
 		t.Fatalf("answered sync: %v", err)

@@ -14,6 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/roomcore"
 )
 
 // ProtocolWatch serves a table's public log to spectators: read-only
@@ -139,7 +140,7 @@ func (r *Room) removeSpectator() {
 func (r *Room) watchFrom(from uint64) ([]*ledger.Entry, []ledger.Hash, <-chan struct{}, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	end := uint64(r.durable)
+	end := uint64(len(r.log))
 	if r.finished {
 		end = min(end, uint64(r.end()))
 	}
@@ -285,7 +286,7 @@ type WatchResult struct {
 //
 // A verdict the seat sends is accepted (WatchResult.Verdict) by the rule
 // a seat applies, never on the word of the seat watched alone; see
-// spectatorAdopts. One it cannot check is WatchResult.Claim.
+// [roomcore.SpectatorAdopts]. One it cannot check is WatchResult.Claim.
 func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if cfg.OnTable == nil || cfg.OnEntry == nil {
 		return nil, errors.New("p2p: WatchConfig needs OnTable and OnEntry")
@@ -390,7 +391,7 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 			if err := m.Verdict.Verify(roster); err != nil {
 				return res, fmt.Errorf("p2p: watch %s: verdict: %w", cfg.Seat.ID, err)
 			}
-			ok, err := spectatorAdopts(m.Verdict, res.Entries, prev, cfg.OnEntry)
+			ok, err := roomcore.SpectatorAdopts(m.Verdict, res.Entries, prev, cfg.OnEntry)
 			if err != nil {
 				res.Entries++ // OnEntry took the evidence: it is the next entry
 				return res, fmt.Errorf("p2p: watch %s: %w", cfg.Seat.ID, err)
@@ -409,33 +410,4 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 			return res, fmt.Errorf("p2p: watch %s: message type %d (%s) on a watch stream", cfg.Seat.ID, m.Type, msgName(m.Type))
 		}
 	}
-}
-
-// spectatorAdopts applies a seat's rule to verdict v, verified, that a
-// spectator received from the seat it watches after next entries (prev:
-// the hash of the last). A spectator hears one seat and has no timer of
-// its own, so it accepts only what it can check itself: an equivocation
-// (it proves itself); an invalid-entry verdict whose evidence is the
-// next entry and that the rules refuse (onEntry, the caller's OnEntry,
-// is given it: its error is the rules' refusal; if it takes the entry,
-// the seat's verdict was false: an error); a seat's statement that its
-// own replica disagreed with the table (it names only its signer). A
-// timeout rests on its declarer's timer: false, never accepted.
-func spectatorAdopts(v *Verdict, next uint64, prev ledger.Hash, onEntry func(*ledger.Entry) error) (bool, error) {
-	switch v.Kind {
-	case VerdictEquivocation:
-		return true, nil
-	case VerdictDivergence:
-		return v.Seat == v.Declarer, nil
-	case VerdictInvalidEntry:
-		e := v.Evidence[0]
-		if e.Pos != next || e.Prev != prev {
-			return false, nil
-		}
-		if onEntry(e) != nil {
-			return true, nil
-		}
-		return false, fmt.Errorf("the seat's verdict (%v) calls entry %d by seat %d invalid, and the rules accept it", v, e.Pos, e.Seat)
-	}
-	return false, nil
 }

@@ -6,26 +6,27 @@ import (
 	"fmt"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/roomcore"
 	"golang.org/x/crypto/cryptobyte"
 )
 
 // Message types: the first byte of every frame. See docs/p2p.md.
 const (
-	msgHello     = 1  // log stream opener: game id, sender's seat
-	msgEntry     = 2  // an accepted entry and the sender's state hash after it
-	msgVerdict   = 3  // a verdict that ended the sender's table
-	msgSyncReq   = 4  // game id, first position wanted, maximum count
-	msgSyncEnd   = 5  // end of a sync answer: the server's next position
-	msgEcho      = 6  // position, entry hash, the sender's state hash after it
-	msgDone      = 7  // log length, state hash: the sender has every seat's echo of the end
-	msgWatchReq  = 8  // spectator: table id, first position wanted
-	msgWatchTab  = 9  // to a spectator: the roster and every seat's roster signature
-	msgJoinReq   = 10 // table id, seat asked for, name, signing key, card key, addresses
-	msgJoinOK    = 11 // seat given, seats taken, seats total
-	msgJoinNo    = 12 // refusal code, table id, next free seat, reason
-	msgRoster    = 13 // roster and every seat's addresses
-	msgRosterSig = 14 // the sender's signature on the roster
-	msgRosterAll = 15 // every seat's signature
+	msgHello     = roomcore.MsgHello   // log stream opener: game id, sender's seat
+	msgEntry     = roomcore.MsgEntry   // an accepted entry and the sender's state hash after it
+	msgVerdict   = roomcore.MsgVerdict // a verdict that ended the sender's table
+	msgSyncReq   = roomcore.MsgSyncReq // game id, first position wanted, maximum count
+	msgSyncEnd   = roomcore.MsgSyncEnd // end of a sync answer: the server's next position
+	msgEcho      = roomcore.MsgEcho    // position, entry hash, the sender's state hash after it
+	msgDone      = roomcore.MsgDone    // log length, state hash: the sender has every seat's echo of the end
+	msgWatchReq  = 8                   // spectator: table id, first position wanted
+	msgWatchTab  = 9                   // to a spectator: the roster and every seat's roster signature
+	msgJoinReq   = 10                  // table id, seat asked for, name, signing key, card key, addresses
+	msgJoinOK    = 11                  // seat given, seats taken, seats total
+	msgJoinNo    = 12                  // refusal code, table id, next free seat, reason
+	msgRoster    = 13                  // roster and every seat's addresses
+	msgRosterSig = 14                  // the sender's signature on the roster
+	msgRosterAll = 15                  // every seat's signature
 )
 
 // Limits on join-protocol fields beyond those of package ledger.
@@ -50,72 +51,23 @@ func encode(typ byte, f func(b *cryptobyte.Builder)) []byte {
 	return out
 }
 
-func addEntry(b *cryptobyte.Builder, e *ledger.Entry) error {
-	enc, err := e.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	b.AddUint32(uint32(len(enc)))
-	b.AddBytes(enc)
-	return nil
-}
-
-func readEntry(s *cryptobyte.String) (*ledger.Entry, error) {
-	var n uint32
-	var raw []byte
-	if !s.ReadUint32(&n) || n > ledger.MaxBodyBytes+1024 || !s.ReadBytes(&raw, int(n)) {
-		return nil, errors.New("truncated entry")
-	}
-	return ledger.UnmarshalEntry(raw)
-}
-
-func encodeHello(game ledger.Hash, seat uint8) []byte {
-	return encode(msgHello, func(b *cryptobyte.Builder) { b.AddBytes(game[:]); b.AddUint8(seat) })
-}
-
-func encodeEntryMsg(e *ledger.Entry, state ledger.Hash) ([]byte, error) {
-	var b cryptobyte.Builder
-	b.AddUint8(msgEntry)
-	b.AddBytes(state[:])
-	if err := addEntry(&b, e); err != nil {
-		return nil, err
-	}
-	return b.Bytes()
-}
-
-// encodeEcho: position u64, entry hash [32], state hash [32]: the sender
-// holds, durably, entry pos with that hash and reached that state after it.
-func encodeEcho(pos uint64, entry, state ledger.Hash) []byte {
-	return encode(msgEcho, func(b *cryptobyte.Builder) { b.AddUint64(pos); b.AddBytes(entry[:]); b.AddBytes(state[:]) })
-}
-
-// encodeDone: log length u64, state hash [32]: the game is over for the
-// sender after that many entries, in that state, and every other seat has
-// echoed the last entry with that state to it.
-func encodeDone(length uint64, state ledger.Hash) []byte {
-	return encode(msgDone, func(b *cryptobyte.Builder) { b.AddUint64(length); b.AddBytes(state[:]) })
-}
-
-func encodeSyncReq(game ledger.Hash, from uint64, max uint32) []byte {
-	return encode(msgSyncReq, func(b *cryptobyte.Builder) { b.AddBytes(game[:]); b.AddUint64(from); b.AddUint32(max) })
-}
-
-func encodeSyncEnd(next uint64) []byte {
-	return encode(msgSyncEnd, func(b *cryptobyte.Builder) { b.AddUint64(next) })
-}
+// The log and sync protocols' frames are encoded by package roomcore.
+var (
+	encodeHello      = roomcore.EncodeHello
+	encodeEntryMsg   = roomcore.EncodeEntry
+	encodeEcho       = roomcore.EncodeEcho
+	encodeDone       = roomcore.EncodeDone
+	encodeSyncReq    = roomcore.EncodeSyncReq
+	encodeSyncEnd    = roomcore.EncodeSyncEnd
+	encodeVerdictMsg = roomcore.EncodeVerdict
+)
 
 // message is a decoded frame; which fields are set depends on Type.
+// The log and sync protocols' fields are roomcore's (Msg.Seat is also a
+// roster signature's seat; join OK: the seat given; join refused: the
+// next free seat, 0: none).
 type message struct {
-	Type    byte
-	Game    ledger.Hash // hello, sync request
-	Seat    uint8       // hello; roster signature; join OK: the seat given; join refused: the next free seat (0: none)
-	Entry   *ledger.Entry
-	State   ledger.Hash // entry, echo: sender's state hash after the entry; done: its final state
-	Hash    ledger.Hash // echo: the entry's hash
-	Pos     uint64      // echo: the entry's position; done: the log's length
-	Verdict *Verdict
-	From    uint64 // sync request: first position; sync end: server's next position
-	Max     uint32 // sync request
+	roomcore.Msg
 	Join    *joinRequest
 	TableID [16]byte    // join refused: the table that refused (zero: no such table)
 	Code    RefusalCode // join refused
@@ -131,20 +83,6 @@ type message struct {
 // msgName names a message type in errors.
 func msgName(typ byte) string {
 	switch typ {
-	case msgHello:
-		return "hello"
-	case msgEntry:
-		return "entry"
-	case msgVerdict:
-		return "verdict"
-	case msgSyncReq:
-		return "sync request"
-	case msgSyncEnd:
-		return "sync end"
-	case msgEcho:
-		return "echo"
-	case msgDone:
-		return "done"
 	case msgWatchReq:
 		return "watch request"
 	case msgWatchTab:
@@ -162,13 +100,20 @@ func msgName(typ byte) string {
 	case msgRosterAll:
 		return "all signatures"
 	}
-	return "unknown"
+	return roomcore.MsgName(typ)
 }
 
 // decode parses a frame strictly: unknown types, short fields, values out
 // of range and trailing bytes are errors. The join protocol's messages
 // (types 10 to 15) name the offending field.
 func decode(frame []byte) (*message, error) {
+	if len(frame) > 0 && frame[0] >= msgHello && frame[0] <= msgDone {
+		cm, err := roomcore.Decode(frame)
+		if err != nil {
+			return nil, err
+		}
+		return &message{Msg: *cm}, nil
+	}
 	s := cryptobyte.String(frame)
 	m := new(message)
 	if !s.ReadUint8(&m.Type) {
@@ -177,31 +122,6 @@ func decode(frame []byte) (*message, error) {
 	var err error
 	ok := true
 	switch m.Type {
-	case msgHello:
-		ok = s.CopyBytes(m.Game[:]) && s.ReadUint8(&m.Seat)
-	case msgEntry:
-		ok = s.CopyBytes(m.State[:])
-		if ok {
-			m.Entry, err = readEntry(&s)
-		}
-	case msgVerdict:
-		var raw []byte
-		var n uint32
-		ok = s.ReadUint32(&n) && n <= 4*(ledger.MaxBodyBytes+1024) && s.ReadBytes(&raw, int(n))
-		if ok {
-			m.Verdict, err = UnmarshalVerdict(raw)
-		}
-	case msgSyncReq:
-		ok = s.CopyBytes(m.Game[:]) && s.ReadUint64(&m.From) && s.ReadUint32(&m.Max)
-	case msgSyncEnd:
-		ok = s.ReadUint64(&m.From)
-	case msgEcho:
-		ok = s.ReadUint64(&m.Pos) && s.CopyBytes(m.Hash[:]) && s.CopyBytes(m.State[:])
-	case msgDone:
-		ok = s.ReadUint64(&m.Pos) && s.CopyBytes(m.State[:])
-		if ok && m.Pos == 0 {
-			err = errors.New("log length: 0; a game has at least one entry")
-		}
 	case msgWatchReq:
 		ok = s.CopyBytes(m.TableID[:]) && s.ReadUint64(&m.From)
 	case msgWatchTab:
@@ -500,4 +420,15 @@ func readWatchTable(s *cryptobyte.String, m *message) error {
 	}
 	m.Roster = append([]byte(nil), raw...)
 	return readRosterAll(s, m)
+}
+
+// truncate cuts s to at most n bytes on a UTF-8 boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
 }

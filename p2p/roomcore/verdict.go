@@ -1,4 +1,4 @@
-package p2p
+package roomcore
 
 import (
 	"bytes"
@@ -266,9 +266,9 @@ func readVerdict(s *cryptobyte.String) (*Verdict, error) {
 	return v, nil
 }
 
-// sortEvidence orders two conflicting entries by hash so that every peer
+// SortEvidence orders two conflicting entries by hash so that every peer
 // states the same evidence in the same order.
-func sortEvidence(a, b *ledger.Entry) []*ledger.Entry {
+func SortEvidence(a, b *ledger.Entry) []*ledger.Entry {
 	out := []*ledger.Entry{a, b}
 	slices.SortFunc(out, func(x, y *ledger.Entry) int {
 		hx, hy := x.Hash(), y.Hash()
@@ -286,12 +286,4 @@ func truncate(s string, n int) string {
 		n--
 	}
 	return s[:n]
-}
-
-func encodeVerdictMsg(v *Verdict) ([]byte, error) {
-	enc, err := v.MarshalBinary()
-	if err != nil {
-		return nil, err
-	}
-	return encode(msgVerdict, func(b *cryptobyte.Builder) { b.AddUint32(uint32(len(enc))); b.AddBytes(enc) }), nil
 }

@@ -1,0 +1,484 @@
+package roomcore
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/masque-games/masque/engine/ledger"
+)
+
+// Replica is the replicated state machine (the engine's table layer
+// implements it). A Core calls it from its caller's goroutine only.
+type Replica interface {
+	// Next reports the position and the seat that must author the next
+	// entry; ok=false when the game is over.
+	Next() (pos uint64, seat uint8, ok bool)
+	// Apply validates e (already signature-checked by the core, and
+	// chained onto the previous entry) as entry number Next().pos and
+	// applies it. A non-nil error means the author broke the rules: the
+	// table stops with a verdict blaming e.Seat. Apply must leave the
+	// state unchanged when it fails.
+	Apply(e *ledger.Entry) error
+	// StateHash is the hash of the state after the last applied entry.
+	StateHash() ledger.Hash
+}
+
+// VerifiedApplier is a [Replica] that can apply an entry whose author's
+// signature has already been checked against the roster (the core checks
+// every received entry's signature before it buffers it, and signs the
+// local seat's own): the core calls ApplyVerified instead of Apply when
+// the replica has it, so that each signature is checked once.
+// ApplyVerified must check everything Apply does but the signature.
+type VerifiedApplier interface {
+	ApplyVerified(e *ledger.Entry) error
+}
+
+// Retirer is a [Replica] whose seats may retire for good before the end
+// of the game (Mafia: a seat out of the game that published its card key,
+// whose part the table computes from then on; its program may stop). At
+// the end the core does not wait for a retired seat's state hash or done
+// message: it counts them if they come, and does not list the seat as
+// unconfirmed if they do not.
+type Retirer interface {
+	Retired(seat uint8) bool
+}
+
+// Wait describes whom the table is waiting for, for a countdown display.
+type Wait struct {
+	Pos    uint64
+	Seat   uint8
+	Local  bool          // the local seat must author Pos
+	Waited time.Duration // since Pos became the next position here
+	Left   time.Duration // until the timeout verdict; 0 when there is no limit
+	// Connected: this node has a connection to the seat's peer (always
+	// true for the local seat). A seat waited for that is not connected
+	// may have stopped: its player can rejoin by starting it again. The
+	// core sets it for the local seat only; the driver, which knows the
+	// connections, for the others.
+	Connected bool
+	// NoContactSince, when not zero, is when this peer last heard from
+	// any seat other than the one waited for: it is cut off from the
+	// table, and declares no timeout verdict (the silence may be its own)
+	// until it hears from one again.
+	NoContactSince time.Time
+	// Checking: the local seat is due, but signed entries before in this
+	// state directory and waits for the other seats to tell it what it
+	// signed (its log may have lost some), so as never to sign a position
+	// twice. It signs nothing until one answers.
+	Checking bool
+}
+
+// ErrNoContact is wrapped by the error that ends a run when this peer
+// heard from no seat for three times the table's timeout while waiting:
+// it blames nobody (see [Wait.NoContactSince]).
+var ErrNoContact = errors.New("no contact with any seat")
+
+// ErrTimedOut is wrapped by the error that ends a run when more than half
+// the table declared the local seat silent at a position whose entry it
+// authored but which reached them too late (a crash between writing and
+// sending it): the table ended there without this seat. It blames
+// nobody, and no verdict naming the local seat is adopted or stored.
+var ErrTimedOut = errors.New("the table timed this seat out")
+
+// Outcome is how a table's game ended.
+type Outcome struct {
+	// Verdict is nil when the game ran to its end (Replica.Next said so).
+	Verdict *Verdict
+	// Entries is the length of the log.
+	Entries uint64
+	// StateHash is the replica's final state hash.
+	StateHash ledger.Hash
+	// Unconfirmed lists, for a game that ran to its end in this run, the
+	// seats whose state hash after the last entry did not arrive within
+	// Config.EndWait (a peer gone or unreachable): their replicas may
+	// disagree with ours on the final state.
+	Unconfirmed []uint8
+	// Later are the verdicts found after this peer had the game's last
+	// entry (a seat that signs another version of one of its past
+	// entries once it has lost): the finished game's outcome stands, and
+	// they are reported beside it, not stored.
+	Later []*Verdict
+}
+
+// Config configures a [Core].
+type Config struct {
+	// Roster is the roster every seat signed; Self the local seat in it,
+	// SignKey its signing key.
+	Roster  *ledger.Roster
+	Self    uint8
+	SignKey ed25519.PrivateKey
+	// Replica is a fresh state machine for this roster.
+	Replica Replica
+	// Timeout is how long a silent seat is waited for before the timeout
+	// verdict; 0 waits forever.
+	Timeout time.Duration
+	// Tick is how often the driver steps a tick; 0 means 500ms.
+	Tick time.Duration
+	// EndWait is how long a run, once the replica says the game is over,
+	// waits for every other seat's state hash after the last entry; 0
+	// means 10 ticks.
+	EndWait time.Duration
+	// Signed: the state directory says this seat signed entries before
+	// (it asks the other seats for the log before it signs again).
+	Signed bool
+	// ChatIdle, if set, says whether the table chat has delivered this
+	// seat's messages: at the end, done waits for it. Nil: always idle.
+	ChatIdle func() bool
+	// Log receives the core's diagnostics; nil discards them.
+	Log *slog.Logger
+}
+
+// Limits of the replication protocol.
+const (
+	maxAhead = 512 // positions beyond the next one buffered from early arrivals (a sync answer's worth)
+	// MaxSyncBatch is the most entries one sync answer carries.
+	MaxSyncBatch = 512
+	// maxPendingBytes bounds the bodies of one author's entries buffered
+	// ahead of the next position: an honest seat's entries are a few
+	// hundred bytes (moves), a few KiB (shares among 13 seats) or about
+	// 20 KiB (a 64-card shuffle), and a whole 13-seat game's log is
+	// about 123 KiB, so 4 MiB is never reached honestly; a seat that
+	// signs 512 future entries of 1 MiB each no longer makes every peer
+	// hold 512 MiB. The entry due next is always taken.
+	maxPendingBytes = 4 << 20
+)
+
+// FetchDelay is how long an entry that a peer has echoed may stay missing
+// before it is fetched from that peer: the author's own copy is usually a
+// moment behind the first echo, not lost.
+const FetchDelay = 50 * time.Millisecond
+
+// EchoDelay is how long an echo waits before it is sent: a newer one
+// replaces it meanwhile (it says as much about the log, whose entries
+// chain, and reports a later state), so a fast table sends each peer a
+// few echoes a second, not one per entry. It is sent at once before the
+// local seat's own entry, done or verdict.
+const EchoDelay = 50 * time.Millisecond
+
+// Core is one seat's replication state machine. It is not safe for
+// concurrent use: one goroutine steps it (see the package comment).
+type Core struct {
+	cfg    Config
+	log    *slog.Logger
+	roster *ledger.Roster
+	game   ledger.Hash
+	self   uint8
+	n      int
+	keys   []ed25519.PublicKey
+
+	entries []*ledger.Entry
+	hashes  []ledger.Hash // hashes[i] = entries[i].Hash()
+	states  []ledger.Hash // states[i] = state hash after entries[i]
+	// verdict is the verdict that ended this table, once there is one.
+	verdict *Verdict
+
+	pending map[uint64]map[uint8]*ledger.Entry
+	// pendingBytes[s] is the size of seat s's entries in pending.
+	pendingBytes []int
+	// unsent are the entries applied since the last Ready: it writes
+	// them, and sends them once they are synced.
+	unsent []*ledger.Entry
+	// conflict: a seat echoed another entry hash than ours for a position
+	// we hold; its entries are being fetched (an equivocation proves
+	// itself). Meanwhile an entry that does not chain onto our log is held,
+	// not judged: it may chain onto the other entry.
+	conflict bool
+	// fetchArmed: a delayed check for an entry peers echoed and we miss
+	// is scheduled (see onEcho).
+	fetchArmed bool
+	// dones are the seats' done messages (the end of the game as they
+	// have it), sentDone whether ours went out.
+	dones    map[uint8]echoReport
+	sentDone bool
+	// echo is the latest echo not yet sent (nil: none), echoArmed whether
+	// its TimerEchoFlush is scheduled.
+	echo      []byte
+	echoArmed bool
+	reports   map[uint64]map[uint8]echoReport
+	// disagree[pos] are the seats whose state hash after pos differs
+	// from ours.
+	disagree map[uint64]map[uint8]bool
+	// confirmed[s] is one past the last position after which seat s
+	// reported the same state hash as ours.
+	confirmed []uint64
+	// waitPos is the position the table waits at, since waitSince: the
+	// local timer behind timeout verdicts, ours and the peers' we adopt.
+	waitPos   uint64
+	waitSince time.Time
+	// lateTimeouts[pos] are the declarations, by declarer, that the seat
+	// due at pos was silent there when this peer already holds that entry
+	// (see lateTimeout). One adopted is stored with them (conclude).
+	lateTimeouts map[uint64]map[uint8]*Verdict
+	// statements[s] is seat s's own signed word that it stopped, its
+	// replica disagreeing with more than half the table (a divergence
+	// verdict naming its declarer): a timeout of s ends the table with it
+	// instead, blaming nobody (see timeout).
+	statements []*Verdict
+	// held are verdicts found after the game's last entry, waiting for
+	// more than half the seats but the one they name to hold the end;
+	// later those reported beside the finished game (Outcome.Later). See
+	// afterEnd.
+	held, later []*Verdict
+	// peerLogs[s] is what this peer knows of seat s's log, heldPos and
+	// heldSince when a seat first reported holding the entry waited for
+	// (see comeback.go).
+	peerLogs  []peerLog
+	heldPos   uint64
+	heldSince time.Time
+	// runStart is when the run started; checkFirst: the local seat signed
+	// entries in this state directory before, and asks the other seats
+	// for the log before it signs again (mayAuthor); checking: it is
+	// waiting for their answers.
+	runStart   time.Time
+	checkFirst bool
+	checking   bool
+	// heard[s] is when seat s was last heard from (any frame, or a sync
+	// answered); zero before the run.
+	heard []time.Time
+	// seen[pos] is when this seat first learnt that entry pos exists and
+	// when the entry itself reached it, for positions not yet applied
+	// (see lateApply).
+	seen map[uint64]*entrySeen
+	// lastApplied is when the last entry was applied here (appliedAt).
+	lastApplied time.Time
+
+	// The run: started (Start), authoring (an Author request is out for
+	// authorPos), when the last stall sync and cut-off log were, the log's
+	// length when the run started, and when the game ended here (over).
+	running    bool
+	authoring  bool
+	authorPos  uint64
+	lastSync   time.Time
+	lastCutLog time.Time
+	start      uint64
+	over       time.Time
+	missing    []uint8
+	// The step under way: its time, what it brings out, and the verdict
+	// or error its inputs led to.
+	now  time.Time
+	rd   Ready
+	v    *Verdict
+	err  error
+	done bool
+}
+
+// New makes a core for cfg and replays the stored entries through its
+// replica: signatures, chain and rules are checked again, so a tampered
+// state directory is caught.
+func New(cfg Config, stored []*ledger.Entry) (*Core, error) {
+	if cfg.Roster == nil || cfg.Replica == nil {
+		return nil, errors.New("roomcore: Config needs Roster and Replica")
+	}
+	if int(cfg.Self) >= len(cfg.Roster.Seats) {
+		return nil, fmt.Errorf("roomcore: seat %d of a %d-seat roster", cfg.Self, len(cfg.Roster.Seats))
+	}
+	if cfg.Tick <= 0 {
+		cfg.Tick = 500 * time.Millisecond
+	}
+	if cfg.EndWait <= 0 {
+		cfg.EndWait = 10 * cfg.Tick
+	}
+	game, err := cfg.Roster.GameID()
+	if err != nil {
+		return nil, fmt.Errorf("roomcore: %w", err)
+	}
+	n := len(cfg.Roster.Seats)
+	c := &Core{
+		cfg: cfg, log: cfg.Log, roster: cfg.Roster, game: game, self: cfg.Self, n: n,
+		pending:      make(map[uint64]map[uint8]*ledger.Entry),
+		pendingBytes: make([]int, n),
+		reports:      make(map[uint64]map[uint8]echoReport),
+		dones:        make(map[uint8]echoReport),
+		disagree:     make(map[uint64]map[uint8]bool),
+		confirmed:    make([]uint64, n),
+		lateTimeouts: make(map[uint64]map[uint8]*Verdict),
+		statements:   make([]*Verdict, n),
+		peerLogs:     make([]peerLog, n),
+		heard:        make([]time.Time, n),
+		seen:         make(map[uint64]*entrySeen),
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	for _, s := range cfg.Roster.Seats {
+		c.keys = append(c.keys, s.SignKey)
+	}
+	if err := c.replay(stored); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// replay re-applies stored entries.
+func (c *Core) replay(entries []*ledger.Entry) error {
+	prev := c.game
+	for _, e := range entries {
+		pos, seat, ok := c.cfg.Replica.Next()
+		if !ok || pos != e.Pos || seat != e.Seat {
+			return fmt.Errorf("p2p: replay: stored entry %d by seat %d is not what the replica expects", e.Pos, e.Seat)
+		}
+		if e.Prev != prev {
+			return fmt.Errorf("p2p: replay: entry %d does not chain", e.Pos)
+		}
+		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+			return fmt.Errorf("p2p: replay: %w", err)
+		}
+		if err := c.apply(e); err != nil {
+			return fmt.Errorf("p2p: replay: entry %d: %w", e.Pos, err)
+		}
+		prev = e.Hash()
+		c.entries = append(c.entries, e)
+		c.hashes = append(c.hashes, prev)
+		c.states = append(c.states, c.cfg.Replica.StateHash())
+	}
+	return nil
+}
+
+// apply applies an entry whose signature the core has checked (or made):
+// through ApplyVerified when the replica has it, so that the signature is
+// not checked again.
+func (c *Core) apply(e *ledger.Entry) error {
+	if va, ok := c.cfg.Replica.(VerifiedApplier); ok {
+		return va.ApplyVerified(e)
+	}
+	return c.cfg.Replica.Apply(e)
+}
+
+// Game is the hash of the roster.
+func (c *Core) Game() ledger.Hash { return c.game }
+
+// Self is the local seat.
+func (c *Core) Self() uint8 { return c.self }
+
+// Log returns the accepted entries and the state hash after each (the
+// slices are the core's: the caller must not modify them, and they
+// change with the next step).
+func (c *Core) Log() ([]*ledger.Entry, []ledger.Hash) { return c.entries, c.states }
+
+// Verdict returns the verdict that ended the table, or nil.
+func (c *Core) Verdict() *Verdict { return c.verdict }
+
+// Confirmed returns, for each seat, one past the last position after which
+// it reported the same state hash as ours (a copy).
+func (c *Core) Confirmed() []uint64 { return slices.Clone(c.confirmed) }
+
+// Done says whether the run is over (a Ready carried its Outcome or Err).
+func (c *Core) Done() bool { return c.done }
+
+// End is the length of the game's log: all of it, but for a table a
+// timeout verdict stopped at position p, whose log ends before p. An
+// entry at p that reached this peer only (its author was late, or this
+// peer is that author, back from a crash) is not part of the game: the
+// seats that timed its author out never had it.
+func End(v *Verdict, length int) int {
+	if v != nil && v.Kind == VerdictTimeout && v.Pos < uint64(length) {
+		return int(v.Pos)
+	}
+	return length
+}
+
+func (c *Core) next() uint64 { return uint64(len(c.entries)) }
+
+func (c *Core) prevHash() ledger.Hash {
+	if len(c.hashes) == 0 {
+		return c.game
+	}
+	return c.hashes[len(c.hashes)-1]
+}
+
+// retired says whether the replica has seat retired ([Retirer]).
+func (c *Core) retired(seat uint8) bool {
+	rt, ok := c.cfg.Replica.(Retirer)
+	return ok && rt.Retired(seat)
+}
+
+// contactWindow is how recently a peer must have heard from another seat
+// to trust that a silent seat is silent for everyone, not only for it: a
+// stalled room asks every seat for entries every two ticks, and each
+// answer is contact.
+func (c *Core) contactWindow() time.Duration { return 20 * c.cfg.Tick }
+
+// contact records that seat was heard from at at.
+func (c *Core) contact(seat uint8, at time.Time) {
+	if int(seat) < len(c.heard) && at.After(c.heard[seat]) {
+		c.heard[seat] = at
+	}
+}
+
+// cutOff reports whether this peer has heard from no seat other than
+// itself and due within the contact window, and since when. At a table
+// with no such seat (two seats) it is never cut off: the due seat's
+// silence is all there is to go by.
+func (c *Core) cutOff(now time.Time, due uint8) (since time.Time, cut bool) {
+	others := 0
+	for i := range c.heard {
+		if uint8(i) == c.self || uint8(i) == due {
+			continue
+		}
+		others++
+		if c.heard[i].After(since) {
+			since = c.heard[i]
+		}
+	}
+	if others == 0 {
+		return time.Time{}, false
+	}
+	return since, now.Sub(since) > c.contactWindow()
+}
+
+// peerError reports a fault of seat's (from = -1: the local author; not
+// reported).
+func (c *Core) peerError(seat int, err error) {
+	if seat >= 0 {
+		c.rd.PeerErrors = append(c.rd.PeerErrors, PeerError{Seat: uint8(seat), Err: err})
+	}
+}
+
+// broadcast sends frame to every other seat, after what the Ready
+// persists.
+func (c *Core) broadcast(frame []byte) { c.rd.Frames = append(c.rd.Frames, frame) }
+
+// syncAll asks every peer (or only those in seats, if not nil) for the
+// entries from position from on.
+func (c *Core) syncAll(from uint64, seats []uint8) {
+	for i := range uint8(c.n) {
+		if i == c.self || (seats != nil && !slices.Contains(seats, i)) {
+			continue
+		}
+		c.rd.Syncs = append(c.rd.Syncs, SyncRequest{Seat: i, From: from})
+	}
+}
+
+// traceEntry logs, at debug level, an entry's progress with a timestamp
+// in microseconds (processes on one machine share the clock: the NAT
+// lab's latency benchmark, .ci/nat-bench.sh, subtracts them).
+func (c *Core) traceEntry(what string, pos uint64, seat uint8) {
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.log.Debug(what, "pos", pos, "seat", seat, "t_us", c.now.UnixMicro())
+	}
+}
+
+// pendingSize is what a buffered entry counts against its author's
+// budget: its body and a fixed allowance for the rest.
+func pendingSize(e *ledger.Entry) int { return len(e.Body) + 256 }
+
+// dropPending forgets the entries buffered for pos.
+func (c *Core) dropPending(pos uint64) {
+	for s, e := range c.pending[pos] {
+		c.pendingBytes[s] -= pendingSize(e)
+	}
+	delete(c.pending, pos)
+}
+
+// echoReport is what a seat reported about a position: the hash of the
+// entry it holds there and its state hash after it (for a done message:
+// Entry is unused, State the final state, and the map key the seat).
+type echoReport struct {
+	Entry, State ledger.Hash
+	Len          uint64 // done: the log's length
+}

@@ -1,0 +1,311 @@
+package roomcore
+
+import (
+	"fmt"
+
+	"github.com/masque-games/masque/engine/ledger"
+)
+
+// The path every frame from a seat takes: entries (onEntry, advance),
+// echoes, dones, and what they report of the seats' logs and states.
+
+// handle handles a message from a seat.
+func (c *Core) handle(in Input) (*Verdict, error) {
+	m := in.Msg
+	switch m.Type {
+	case MsgEntry:
+		c.saw(m.Entry.Pos, in.Seat, "entry", in.At, true)
+		// An all-zero state hash means the sender reports none (it relays
+		// an entry it has not applied).
+		return c.onEntry(int(in.Seat), m.Entry, m.State, m.State != ledger.Hash{})
+	case MsgVerdict:
+		return c.onVerdict(in.Seat, m.Verdict)
+	case MsgEcho:
+		c.saw(m.Pos, in.Seat, "echo", in.At, false)
+		return c.onEcho(in.Seat, m.Pos, m.Hash, m.State)
+	case MsgDone:
+		if m.Pos > 0 {
+			c.saw(m.Pos-1, in.Seat, "done", in.At, false)
+		}
+		return nil, c.onDone(in.Seat, m.Pos, m.State)
+	}
+	return nil, nil
+}
+
+// due says whether the entry the replica expects next is buffered.
+func (c *Core) due() bool {
+	pos, seat, ok := c.cfg.Replica.Next()
+	return !ok || c.pending[pos][seat] != nil
+}
+
+// onEcho handles a seat's echo: it holds entry pos, whose hash is entry,
+// and reached state after it. Another entry hash than ours makes us fetch
+// that seat's entries (an equivocation proves itself); an echo of an
+// entry we miss makes us fetch it from that seat, unless it arrives on its
+// own within FetchDelay.
+func (c *Core) onEcho(from uint8, pos uint64, entry, state ledger.Hash) (*Verdict, error) {
+	next := c.next()
+	if pos >= next+maxAhead {
+		c.peerError(int(from), fmt.Errorf("echo of entry %d, more than %d positions ahead of %d", pos, maxAhead, next))
+		return nil, nil
+	}
+	if err := c.report(int(from), pos, entry, state); err != nil {
+		return nil, err
+	}
+	if pos >= next && !c.due() && !c.fetchArmed && c.running {
+		c.fetchArmed = true
+		c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerFetchCheck, After: FetchDelay, Seat: from, Pos: next})
+	}
+	return nil, nil
+}
+
+// onDone records a seat's done: its log has length entries and ends in
+// state, and it has every other seat's echo of the end.
+func (c *Core) onDone(from uint8, length uint64, state ledger.Hash) error {
+	c.dones[from] = echoReport{State: state, Len: length}
+	c.claimAt(from, length-1)
+	if length == c.next() {
+		// A done is also an echo of the last entry's state.
+		return c.report(int(from), length-1, c.hashes[length-1], state)
+	}
+	return nil
+}
+
+// conflictAt handles a seat that holds another entry than ours at pos
+// (its echo's entry hash differs): it fetches that seat's entries from
+// the last position they agreed on; the differing entry then proves an
+// equivocation (or is dropped as a forgery) on the path every entry
+// takes.
+func (c *Core) conflictAt(seat uint8, pos uint64) {
+	c.peerError(int(seat), fmt.Errorf("seat %d echoes another entry than this peer's at position %d; fetching its entries", seat, pos))
+	c.conflict = true
+	if c.running {
+		c.syncAll(min(pos, c.confirmed[seat]), []uint8{seat})
+	}
+}
+
+// confirm records that seat reported our state hash after pos.
+func (c *Core) confirm(seat uint8, pos uint64) {
+	c.confirmed[seat] = max(c.confirmed[seat], pos+1)
+}
+
+// unconfirmed lists the other seats that have not reported our state hash
+// after the last entry of the log.
+func (c *Core) unconfirmed() []uint8 {
+	var out []uint8
+	next := c.next()
+	for s := range uint8(c.n) {
+		if s != c.self && c.confirmed[s] < next && !c.retired(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// report records the entry hash and the state hash seat from reported
+// for pos, and compares them with ours if we are there already.
+func (c *Core) report(from int, pos uint64, entry, state ledger.Hash) error {
+	if from < 0 {
+		return nil
+	}
+	if pos < c.next() {
+		if entry != c.hashes[pos] {
+			c.conflictAt(uint8(from), pos)
+			return nil
+		}
+		return c.compare(uint8(from), pos, state, c.states[pos])
+	}
+	c.claimAt(uint8(from), pos)
+	m := c.reports[pos]
+	if m == nil {
+		m = make(map[uint8]echoReport)
+		c.reports[pos] = m
+	}
+	m[uint8(from)] = echoReport{Entry: entry, State: state}
+	return nil
+}
+
+// compare checks seat's reported state hash after pos against ours.
+//
+// A report that differs proves nothing others can check: the reporter may
+// be lying (the review's attack: a seat re-sends an old entry to one peer
+// with a bogus state hash, and that peer used to stop, blaming it, while
+// the others went on and timed it out) or its replica may be broken. So a
+// differing report never stops the table: it is logged against the
+// reporter, and the game goes on. Only when more than half the table
+// (seats other than this one) report one state and this peer another is
+// this peer's own replica the odd one: no coalition of half the table
+// or fewer can make an honest peer stop (issue 23, item 3). It then stops
+// with a local error, and tells the table so in a signed statement that
+// names only itself (see diverged); the others end with that statement
+// where they would time it out, so nobody blames it.
+func (c *Core) compare(seat uint8, pos uint64, theirs, mine ledger.Hash) error {
+	if theirs == mine {
+		c.confirm(seat, pos)
+		return nil
+	}
+	c.peerError(int(seat), fmt.Errorf("seat %d reports another state hash after entry %d than this peer's; ignored", seat, pos))
+	d := c.disagree[pos]
+	if d == nil {
+		d = make(map[uint8]bool)
+		c.disagree[pos] = d
+	}
+	d[seat] = true
+	if len(d) >= c.majority() {
+		return c.diverged(pos, len(d))
+	}
+	return nil
+}
+
+func (c *Core) equivocation(a, b *ledger.Entry) (*Verdict, error) {
+	v := &Verdict{Kind: VerdictEquivocation, Game: c.game, Pos: a.Pos, Seat: a.Seat,
+		Reason:   fmt.Sprintf("seat %d signed two different entries for position %d", a.Seat, a.Pos),
+		Evidence: SortEvidence(a, b), Declarer: c.self}
+	if err := v.Sign(c.cfg.SignKey); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// onEntry is the single path every entry takes, the local author's
+// included (from = -1). It returns a verdict when the entry proves one.
+func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bool) (*Verdict, error) {
+	if int(e.Seat) >= c.n {
+		c.peerError(from, fmt.Errorf("entry %d names seat %d; the table has %d", e.Pos, e.Seat, c.n))
+		return nil, nil
+	}
+	next := c.next()
+	if e.Pos < next {
+		have, haveHash := c.entries[e.Pos], c.hashes[e.Pos]
+		if e.Hash() == haveHash {
+			if hasState {
+				return nil, c.report(from, e.Pos, haveHash, state)
+			}
+			return nil, nil
+		}
+		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+			c.peerError(from, err)
+			return nil, nil
+		}
+		if have.Seat == e.Seat {
+			return c.equivocation(have, e)
+		}
+		c.peerError(from, fmt.Errorf("entry %d signed by seat %d, which was not its author", e.Pos, e.Seat))
+		return nil, nil
+	}
+	if e.Pos >= next+maxAhead {
+		c.peerError(from, fmt.Errorf("entry %d is more than %d positions ahead of %d", e.Pos, maxAhead, next))
+		return nil, nil
+	}
+	at := c.pending[e.Pos]
+	if old := at[e.Seat]; old != nil {
+		if old.Hash() == e.Hash() {
+			if hasState {
+				return nil, c.report(from, e.Pos, old.Hash(), state)
+			}
+			return nil, nil
+		}
+		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+			c.peerError(from, err)
+			return nil, nil
+		}
+		return c.equivocation(old, e)
+	}
+	if from >= 0 {
+		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+			c.peerError(from, err)
+			return nil, nil
+		}
+	}
+	if size := pendingSize(e); e.Pos != next && c.pendingBytes[e.Seat]+size > maxPendingBytes {
+		c.peerError(from, fmt.Errorf("entry %d by seat %d dropped: %d bytes of that seat's entries are already waiting ahead of position %d (limit %d); it is fetched again when due",
+			e.Pos, e.Seat, c.pendingBytes[e.Seat], next, maxPendingBytes))
+		return nil, nil
+	}
+	if at == nil {
+		at = make(map[uint8]*ledger.Entry)
+		c.pending[e.Pos] = at
+	}
+	at[e.Seat] = e
+	c.pendingBytes[e.Seat] += pendingSize(e)
+	if hasState {
+		if err := c.report(from, e.Pos, e.Hash(), state); err != nil {
+			return nil, err
+		}
+	}
+	return c.advance()
+}
+
+// advance applies buffered entries for as long as the next expected one is
+// there.
+func (c *Core) advance() (*Verdict, error) {
+	for {
+		pos, seat, ok := c.cfg.Replica.Next()
+		if !ok {
+			return nil, nil
+		}
+		e := c.pending[pos][seat]
+		if e == nil {
+			return nil, nil
+		}
+		reason := ""
+		if e.Prev != c.prevHash() {
+			if e.Seat != c.self && pos > 0 {
+				// This entry may chain onto another version of the entry
+				// before it, which that entry's author signed besides
+				// ours (a fork it showed some seats): it shows no fault
+				// of its own author. It is held, and the author's log is
+				// fetched (as by conflictAt): the other version proves the
+				// equivocation; if none comes, the author times out.
+				// Judging it here let two colluders, relaying an honest
+				// seat's entry signed onto the other version faster than
+				// its author's echo, make this peer blame that seat.
+				if !c.conflict {
+					c.log.Info("an entry follows another version of the entry before it: fetching its author's log", "pos", pos, "seat", e.Seat)
+					c.conflict = true
+					if c.running {
+						c.syncAll(min(pos-1, c.confirmed[e.Seat]), []uint8{e.Seat})
+					}
+				}
+				return nil, nil
+			}
+			reason = "previous hash does not match the log"
+		} else if err := c.apply(e); err != nil {
+			reason = err.Error()
+		}
+		c.dropPending(pos)
+		if reason != "" {
+			if e.Seat == c.self {
+				return nil, fmt.Errorf("p2p: the local author's entry %d was rejected: %s", pos, reason)
+			}
+			v := &Verdict{Kind: VerdictInvalidEntry, Game: c.game, Pos: pos, Seat: e.Seat,
+				Reason: reason, Evidence: []*ledger.Entry{e}, Declarer: c.self}
+			if err := v.Sign(c.cfg.SignKey); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		c.traceEntry("entry applied", pos, e.Seat)
+		c.appliedAt(pos, e.Seat, c.now)
+		state := c.cfg.Replica.StateHash()
+		hash := e.Hash()
+		c.entries = append(c.entries, e)
+		c.hashes = append(c.hashes, hash)
+		c.states = append(c.states, state)
+		// Written, synced and sent by the Ready once the batch is done.
+		c.unsent = append(c.unsent, e)
+		reports := c.reports[pos]
+		delete(c.reports, pos)
+		for s := range uint8(c.n) {
+			if h, ok := reports[s]; ok {
+				if h.Entry != hash {
+					c.conflictAt(s, pos)
+					continue
+				}
+				if err := c.compare(s, pos, h.State, state); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+}
