@@ -27,6 +27,7 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 		if p := m.choices.Paginator.TotalPages; p > 3 {
 			t.Fatalf("a menu of %d pages at 80x24 (%d lines):\n%s", p, len(m.labels), m.View())
 		}
+		screenKeeps(t, m)
 		if depth > 4 || len(m.labels) == 0 {
 			t.Fatalf("nothing to play at %v:\n%s", m.path, m.View())
 		}
@@ -44,6 +45,32 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 		}
 	}
 	return step(t, m, cmd())
+}
+
+// screenKeeps fails when the 80x24 screen m, asking its seat a
+// question, is taller than the terminal or has lost the question, the
+// keys line or the first line of the seat's memory (its own card,
+// character or role).
+func screenKeeps(t *testing.T, m Model) {
+	t.Helper()
+	v := m.View()
+	flat := strings.Join(strings.Fields(v), " ")
+	lines := strings.Split(v, "\n")
+	if len(lines) > 24 {
+		t.Fatalf("%d lines at 80x24:\n%s", len(lines), v)
+	}
+	if !strings.Contains(v, "enter play") {
+		t.Fatalf("the keys line is off the screen:\n%s", v)
+	}
+	if q := m.tv.Question; q != nil && !strings.Contains(flat, strings.Join(strings.Fields(q.Text), " ")) {
+		t.Fatalf("the question %q is off the screen:\n%s", q.Text, v)
+	}
+	if len(m.tv.Memory) > 0 {
+		own := strings.Fields(m.tv.Memory[0])
+		if !strings.Contains(flat, strings.Join(own[:min(len(own), 6)], " ")) {
+			t.Fatalf("the seat's own card (%q) is off the screen:\n%s", m.tv.Memory[0], v)
+		}
+	}
 }
 
 // No menu of choices is longer than 3 pages at 80x24 in any game: a long
@@ -64,6 +91,8 @@ func TestMenusFitThreePagesAt80x24(t *testing.T) {
 		{"mascarade", mascarade.Game{}, 6, "", 60},
 		{"mascarade2", mascarade2.Game{}, 12, "", 60},
 		{"grimm", grimm.Game{}, 5, "bets,jewels,abilities", 60},
+		{"grimm", grimm.Game{}, 5, "bets", 200},
+		{"grimm", grimm.Game{}, 4, "bets,jewels", 200},
 		{"mafia", nil, 12, "", 15},
 	} {
 		t.Run(fmt.Sprintf("%s-%d", tc.game, tc.players), func(t *testing.T) {
