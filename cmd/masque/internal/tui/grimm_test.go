@@ -132,6 +132,7 @@ func TestGrimmPlayedToTheEndOnTheScreen(t *testing.T) {
 				}{{big, 120, 40}, {m, 80, 24}} {
 					v := x.m.View()
 					checkFits(t, v, x.w, x.h)
+					checkSaidOnce(t, v)
 					checkSecrets(t, x.m, ls, 0, v)
 				}
 				for _, l := range snap.Log {

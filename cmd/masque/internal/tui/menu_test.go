@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,7 @@ func screenKeeps(t *testing.T, m Model) {
 	if len(lines) > 24 {
 		t.Fatalf("%d lines at 80x24:\n%s", len(lines), v)
 	}
+	checkSaidOnce(t, v)
 	if !strings.Contains(v, "enter play") {
 		t.Fatalf("the keys line is off the screen:\n%s", v)
 	}
@@ -66,9 +68,17 @@ func screenKeeps(t *testing.T, m Model) {
 		t.Fatalf("the question %q is off the screen:\n%s", q.Text, v)
 	}
 	if len(m.tv.Memory) > 0 {
+		// The seat's own card is the line that says "you are" or "your
+		// card", else the first.
 		own := strings.Fields(m.tv.Memory[0])
-		if !strings.Contains(flat, strings.Join(own[:min(len(own), 6)], " ")) {
-			t.Fatalf("the seat's own card (%q) is off the screen:\n%s", m.tv.Memory[0], v)
+		for _, l := range m.tv.Memory {
+			if l := strings.ToLower(l); strings.HasPrefix(l, "you are ") || strings.HasPrefix(l, "your card") {
+				own = strings.Fields(l)
+				break
+			}
+		}
+		if !strings.Contains(strings.ToLower(flat), strings.ToLower(strings.Join(own[:min(len(own), 8)], " "))) {
+			t.Fatalf("the seat's own card (%q of %q) is off the screen:\n%s", own, m.tv.Memory, v)
 		}
 	}
 }
@@ -155,5 +165,34 @@ func TestMascaradeOwnKnownCard(t *testing.T) {
 	}
 	if boris.Face != view.FaceDown || boris.Name != "" {
 		t.Errorf("Boris's card in Anna's view %+v, want face down", boris)
+	}
+}
+
+// saidOnceSplit cuts a screen into the clauses checkSaidOnce compares.
+var saidOnceSplit = regexp.MustCompile(`[.,;:?!()·]`)
+
+// checkSaidOnce fails when the screen v, above its log, says one thing
+// twice: a clause of 7 words or more (numbers aside) in two places, as a
+// notice repeating the question.
+func checkSaidOnce(t *testing.T, v string) {
+	t.Helper()
+	top, _, _ := strings.Cut(v, "\nLog")
+	flat := strings.ToLower(strings.Join(strings.Fields(top), " "))
+	seen := map[string]bool{}
+	for _, c := range saidOnceSplit.Split(flat, -1) {
+		var words []string
+		for _, w := range strings.Fields(c) {
+			if !numeric(strings.Trim(w, ",")) {
+				words = append(words, w)
+			}
+		}
+		if len(words) < 7 {
+			continue
+		}
+		k := strings.Join(words, " ")
+		if seen[k] {
+			t.Fatalf("the screen says %q twice:\n%s", k, v)
+		}
+		seen[k] = true
 	}
 }
