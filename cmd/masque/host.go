@@ -687,9 +687,11 @@ help once seated.
 
 Joiners find the table by its name ('masque join NAME'), by its join code
 (printed here, e.g. 4F7Q-ZK2M-8XPA) or, beyond the LAN, by the invite
-multiaddr printed here. Your creator fingerprint is printed too: anyone on
-the LAN can advertise a table with your table's name or id, and a joiner
-shown several creators picks the one with your fingerprint.
+multiaddr printed here. A table announced nowhere (--no-mdns with no
+relay, or --unlisted) has no code to look up: only the invite joins it.
+Your creator fingerprint is printed too: anyone on the LAN can advertise
+a table with your table's name or id, and a joiner shown several
+creators picks the one with your fingerprint.
 
 In a terminal you play your seat on the play screen (as in 'masque play'):
 first you are asked whether every player's card keys are published at the
@@ -697,11 +699,14 @@ end of the game (so that 'masque replay --reveal' shows every card); the
 answer is the table's option and holds for every player; the default is
 yes, --no-key-release answers no without asking.
 
---game mascarade2 opens a table of the 2nd edition (4 to 12 players);
---scenario picks its masks (a built-in scenario or a FILE, as for 'masque
-play'). --game grimm opens a table of The Grimm Masquerade (2 to 5
-players); --scenario adds its advanced variants (bets, jewels, abilities,
-comma-separated). Joiners learn the game from the table.
+The game is Mascarade unless --game says otherwise: --game mascarade2
+opens a table of the 2nd edition (4 to 12 players); --scenario picks its
+masks (a built-in scenario or a FILE, as for 'masque play'). --game
+grimm opens a table of The Grimm Masquerade (2 to 5 players); --scenario
+adds its advanced variants (bets, jewels, abilities, comma-separated).
+--game mafia opens a table of Mafia (4 to 18 players); --scenario picks
+its special roles and choices (as for 'masque play').
+Joiners learn the game from the table.
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
@@ -906,6 +911,13 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			switch {
 			case o.unlisted:
 				r.printf("not announced by mDNS nor in any directory (--unlisted): only those you give the invite can join or watch")
+			case o.noAdvert && len(dirRelays) == 0:
+				// No code to look up: say what the joiners type instead.
+				join := "'masque join INVITE' with an invite below"
+				if inv := inviteAddrs(p); len(inv) > 0 {
+					join = "'masque join " + inv[0] + "'"
+				}
+				r.printf("not announced by mDNS (--no-mdns) nor in a relay's directory, so there is no join code to look up: others run %s", join)
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")
 			case advErr != nil:

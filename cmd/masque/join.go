@@ -59,10 +59,10 @@ prints its own) and asks which one you mean; with --bot it refuses and
 lists them: pick one with --creator FINGERPRINT (its first characters are
 enough) or --creator PEER-ID, or join by the host's invite multiaddr.
 
-The table decides the game (Mascarade, its 2nd edition or The Grimm
-Masquerade) and whether the players' card keys are published at the end
-(the host chose): both are stated once you are seated. In a terminal you play your seat on the play
-screen (as in 'masque play').
+The table decides the game (Mascarade, its 2nd edition, The Grimm
+Masquerade or Mafia) and whether the players' card keys are published at
+the end (the host chose): both are stated once you are seated. In a
+terminal you play your seat on the play screen (as in 'masque play').
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit

@@ -48,13 +48,13 @@ func newPlayCmd(a *app) *cobra.Command {
 	var o playOptions
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Play Mascarade in an interactive terminal screen",
-		Long: `Sit down at a table and play in an interactive terminal screen: the seats
-with their coins, the court, whose turn it is, only the legal moves (a hidden
-swap asks "really swap? y/n" separately), the challenge window with a
-countdown, the public log (which never tells whether a swap was real) and
-your own memory: what you saw and when, and which swaps since could have
-moved your card.
+		Short: "Play a game against bots or at a table, in the terminal or a browser",
+		Long: `Sit down at a table and play in an interactive terminal screen. In
+Mascarade (the default --game): the seats with their coins, the court,
+whose turn it is, only the legal moves (a hidden swap asks "really swap?
+y/n" separately), the challenge window with a countdown, the public log
+(which never tells whether a swap was real) and your own memory: what you
+saw and when, and which swaps since could have moved your card.
 
 'masque play' seats you against bots on this machine; every move still
 goes through the real stack (keys, proofs, signatures). With --host NAME it
@@ -81,6 +81,12 @@ your own scenario FILE, checked against the book's constraints:
   players: 6
   masks: Judge, Empress, King, Princess, Puppeteer, Swindler
 
+--game mafia plays Mafia: Random Incident (4 to 18 players) with no
+moderator: your role and what you learnt, the living and the out in a
+grid, the day's vote, your secret night choice and your incident cards.
+--scenario picks the table's choices: its special roles, no-incidents,
+tie-draw (comma-separated).
+
 --web shows the same table on a page in your browser instead (cards as
 pictures), served by this masque on 127.0.0.1 only with a secret token in
 its address; the terminal then shows a one-line status. --no-open prints
@@ -94,6 +100,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
   masque play --players 6 --player Kim --seed 7
   masque play --game mascarade2 --players 6
   masque play --game grimm --players 4 --scenario jewels,abilities
+  masque play --game mafia --players 7
   masque play --game mascarade2 --players 7 --scenario my-masks.txt
   masque play --transcript game.masque && masque replay game.masque --reveal
   masque play --host friday --players 5

@@ -157,8 +157,9 @@ func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "masque",
 		Short: "Hidden-role card games peer to peer, where nobody can cheat unseen",
-		Long: `masque plays hidden-role card games (Mascarade) on a LAN with no host, or
-online with no trusted server. Cards are hidden with mental poker on
+		Long: `masque plays hidden-role card games (Mascarade, 1st and 2nd edition,
+The Grimm Masquerade and Mafia) on a LAN with no host, or online with no
+trusted server and no moderator. Cards are hidden with mental poker on
 ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
 proof, and every peer checks every move with the same rules engine.
 A finished game is a transcript anyone can audit with 'masque verify'.
