@@ -92,4 +92,15 @@ func TestVerifySummaryWords(t *testing.T) {
 			t.Errorf("verify output says %q:\n%s", bad, out)
 		}
 	}
+	// Mascarade's end is said as the other games' ("turn 6, court 0. Won
+	// by Boris." said neither the game nor what the court is).
+	for _, tc := range []struct{ file, want string }{
+		{"honest-mascarade-4-coins.masque", "Mascarade, over after turn 6, no coins in the court. Won by Boris.\n"},
+		{"honest-mascarade2-4-coins.masque", "Mascarade (2nd edition), over after turn 6, no coins in the court. Won by Boris.\n"},
+	} {
+		code, out, errOut := runOut("verify", filepath.Join("testdata", "vectors", tc.file))
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("verify %s: exit %d, output lacks %q:\n%s%s", tc.file, code, tc.want, out, errOut)
+		}
+	}
 }

@@ -300,7 +300,7 @@ func runPlay(a *app, o playOptions) error {
 		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), strings.Join(narrate.Winners(s), ", "))
 	} else if g, err := registry.Lookup(o.game); err == nil && !ok {
 		if sum, ok := g.Summarize(snap.Rules); ok && sum.Over {
-			fmt.Fprintf(a.stdout, "%s: %s won\n", sum.Head, strings.Join(sum.Winners, ", "))
+			fmt.Fprintln(a.stdout, finishedLine(sum))
 		}
 	}
 	if snap.Verdict != "" {

@@ -13,7 +13,8 @@ import (
 type Summary struct {
 	Over    bool
 	Winners []string // the winners' names, in seat order
-	// Head is a one-line public headline for people ("turn 12, court 3").
+	// Head is a one-line public headline for people ("Mascarade, turn 12,
+	// 3 coins in the court"; "The Grimm Masquerade, over after round 3").
 	Head string
 	// Unit names the tally in Scores ("coins", "roses").
 	Unit   string
