@@ -126,7 +126,9 @@ func (Game) FormatMove(s engine.State, m engine.Move) string {
 func (Game) CardName(c engine.Card) string { return CardName(c) }
 
 // Summarize returns the public result of a state of this game.
-func (Game) Summarize(s engine.State) (games.Summary, bool) { return masquerade.SummarizeOf[*State](s, Game{}.Title()) }
+func (Game) Summarize(s engine.State) (games.Summary, bool) {
+	return masquerade.SummarizeOf[*State](s, Game{}.Title())
+}
 
 // Seats returns the script's player names (the contract's [games.Script]).
 func (sc *Script) Seats() []string { return sc.Options.Players }
