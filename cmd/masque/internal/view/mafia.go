@@ -316,6 +316,10 @@ func mafiaVote(s *mafia.State, me engine.Seat) *Notice {
 			text += ": " + strings.Join(parts, ", ")
 		}
 		if c := s.Condemned(); s.Phase() == mafia.PhaseDayAnswer && c != mafia.NoSeat {
+			if len(named) > 0 && named[0] != c {
+				// An Evidence card moved it ("Oleg 9" and "eliminates you").
+				text += fmt.Sprintf(". An Evidence card moved the elimination from %s", nameFor(s, named[0], me))
+			}
 			text += fmt.Sprintf(". The vote eliminates %s unless %s answer%s with an incident card.", nameFor(s, c, me), nameFor(s, c, me), map[bool]string{true: "", false: "s"}[c == me])
 		}
 		return &Notice{Title: "The vote", Text: text}

@@ -187,6 +187,12 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 			t.Errorf("seat %d after %q: question %+v, want %q", tc.me, tc.src, tb.Question, tc.want)
 		}
 	}
+	// Egor's Evidence moves the elimination to his neighbour: the tally
+	// ("Egor 4") says so before naming who it now falls on.
+	moved := build(vote+"Anna vote Egor\nBoris vote Egor\nClara vote Egor\nDima vote Egor\nEgor vote Anna\nEgor play EvidenceLeft\n", 0)
+	if got, want := notice(moved, "The vote"), "Egor 4, you 1. An Evidence card moved the elimination from Egor. The vote eliminates you unless you answer with an incident card."; !strings.HasSuffix(got, want) {
+		t.Errorf("the tally after an Evidence: %q, want it to end %q", got, want)
+	}
 	dead := build(vote+condemnClara+"Clara pass\nAnna kill Boris\nBoris pass\n", 2)
 	if !strings.Contains(dead.Status, "you are out of the game") {
 		t.Errorf("a dead seat's status %q does not say it is out", dead.Status)
