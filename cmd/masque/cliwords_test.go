@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -102,5 +103,30 @@ func TestVerifySummaryWords(t *testing.T) {
 		if code != 0 || !strings.Contains(out, tc.want) {
 			t.Errorf("verify %s: exit %d, output lacks %q:\n%s%s", tc.file, code, tc.want, out, errOut)
 		}
+	}
+}
+
+// A game two players win says so in words everywhere ("Dima and Sasha
+// won", not "Dima, Sasha won"), and script's tally says "1 coin".
+func TestTwoWinnersInWords(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "tie.txt")
+	tr := filepath.Join(dir, "tie.masque")
+	// Anna and Boris go broke at turn 5: Sasha and Dima, 1 coin each,
+	// are the richest.
+	os.WriteFile(src, []byte("game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat coins=1\n"+
+		"Anna swap Boris no\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\nAnna claim King\nBoris challenge\n"), 0o644)
+	code, out, errOut := runOut("script", src, "--transcript", tr)
+	if code != 0 {
+		t.Fatalf("script: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"Sasha         1 coin\n", "game over: Dima and Sasha won\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("script output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runOut("replay", tr)
+	if code != 0 || !strings.Contains(out, "game over after 5 turns: Dima and Sasha won\n") {
+		t.Errorf("replay: exit %d, no 'Dima and Sasha won':\n%s%s", code, out, errOut)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/mascarade"
 )
@@ -297,7 +298,7 @@ func runPlay(a *app, o playOptions) error {
 		fmt.Fprintln(a.stdout, "you left the table")
 	}
 	if s, ok := narrate.RulesOf(snap.Rules); ok && s.Over() {
-		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), strings.Join(narrate.Winners(s), ", "))
+		fmt.Fprintf(a.stdout, "game over after %d turns: %s won\n", s.Turn(), games.ListAnd(narrate.Winners(s), "nobody"))
 	} else if g, err := registry.Lookup(o.game); err == nil && !ok {
 		if sum, ok := g.Summarize(snap.Rules); ok && sum.Over {
 			fmt.Fprintln(a.stdout, finishedLine(sum))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/narrate"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -156,7 +157,7 @@ func (Mascarade) Build(in Input) (Table, bool) {
 
 	// The result.
 	if s.Over() {
-		t.Result = []string{fmt.Sprintf("game over after %d turns: %s won", s.Turn(), strings.Join(narrate.Winners(s), ", "))}
+		t.Result = []string{fmt.Sprintf("game over after %d turns: %s won", s.Turn(), games.ListAnd(narrate.Winners(s), "nobody"))}
 		for _, w := range s.Winners() {
 			t.Won = t.Won || w == me
 		}
