@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/mafia"
 )
 
@@ -67,7 +68,8 @@ func (Mafia) Build(in Input) (Table, bool) {
 	case need.Kind == engine.NeedMove && need.Seat == me:
 		t.Status = when + " · your turn"
 	case need.Kind == engine.NeedMove:
-		t.Status = when + " · " + mafiaWaiting(s, need.Seat)
+		// Whose turn; the waiting line says what for.
+		t.Status = when + " · " + s.Name(need.Seat) + "'s turn"
 	default:
 		t.Status = when + " · the city sleeps"
 	}
@@ -202,7 +204,7 @@ func (Mafia) Build(in Input) (Table, bool) {
 			}
 		}
 		if len(ws) > 0 {
-			t.Result = append(t.Result, "Winners: "+strings.Join(ws, ", ")+".")
+			t.Result = append(t.Result, "Winners: "+games.ListAnd(ws, "nobody")+".")
 		}
 		switch {
 		case me < 0: // a spectator has no outcome

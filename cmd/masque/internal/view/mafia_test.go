@@ -197,4 +197,9 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 	if !strings.Contains(dead.Status, "you are out of the game") {
 		t.Errorf("a dead seat's status %q does not say it is out", dead.Status)
 	}
+	// Whom the table waits for, and for what, is said once: the status
+	// names whose turn it is, the waiting line what for.
+	if dead.Waiting == "" || strings.Contains(dead.Status, dead.Waiting) || !strings.Contains(dead.Status, "'s turn") {
+		t.Errorf("the status %q and the waiting line %q", dead.Status, dead.Waiting)
+	}
 }
