@@ -372,7 +372,7 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	var text, verb string
 	switch d.Power {
 	case mafia.PowerKill:
-		text, verb = "the mafia chooses whom to attack. Your vote is secret: only the count at each player is opened", "attack"
+		text, verb = "the mafia choose whom to attack. Your vote is secret: only the count at each player is opened", "attack"
 		if k.Role == mafia.Don {
 			text += "; as the Don, your choice decides a tie"
 		}

@@ -203,3 +203,14 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 		t.Errorf("the status %q and the waiting line %q", dead.Status, dead.Waiting)
 	}
 }
+
+// The mafia are plural in every line ("the mafia win", "the mafia choose
+// together"), the night's question too ("the mafia chooses" was alone).
+func TestMafiaNightQuestionPlural(t *testing.T) {
+	_, tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n")
+	q := nightQuestion(tab.State, 0, &mafia.Knowledge{Role: mafia.Mafioso},
+		[]engine.Effect{{Kind: engine.EffectBallot, Power: mafia.PowerKill, Targets: []engine.Seat{1, 2}}})
+	if !strings.Contains(q.Text, "the mafia choose whom to attack") {
+		t.Errorf("the night's question: %q", q.Text)
+	}
+}
