@@ -67,6 +67,19 @@ func screenKeeps(t *testing.T, m Model) {
 	if q := m.tv.Question; q != nil && !strings.Contains(flat, strings.Join(strings.Fields(q.Text), " ")) {
 		t.Fatalf("the question %q is off the screen:\n%s", q.Text, v)
 	}
+	if m.brief {
+		// A row cut short on the screen is whole on the help page.
+		help := strings.Join(strings.Fields(strings.Join(m.helpLines(80), " ")), " ")
+		for _, seat := range m.tv.Seats {
+			name := seat.Name
+			if seat.You {
+				name += " (you)"
+			}
+			if row := strings.Join(strings.Fields(name+": "+seatRowText(seat)), " "); !strings.Contains(help, row) {
+				t.Fatalf("the help page lacks %q:\n%s", row, strings.Join(m.helpLines(80), "\n"))
+			}
+		}
+	}
 	if len(m.tv.Memory) > 0 {
 		// The seat's own card is the line that says "you are" or "your
 		// card", else the first.

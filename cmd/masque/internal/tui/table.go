@@ -632,7 +632,11 @@ func (m Model) helpLines(width int) []string {
 			heads = append(heads, "The table")
 			add("The table")
 			for _, s := range t.Seats {
-				add("  " + s.Name + ": " + seatRowText(s))
+				name := s.Name
+				if s.You {
+					name += " (you)"
+				}
+				add("  " + name + ": " + seatRowText(s))
 			}
 			for _, l := range m.tableLines() {
 				add(l)
