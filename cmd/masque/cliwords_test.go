@@ -126,6 +126,9 @@ func TestTwoWinnersInWords(t *testing.T) {
 		}
 	}
 	code, out, errOut = runOut("replay", tr)
+	if !strings.HasPrefix(out, "replay of a game of Mascarade: Anna, Boris, Sasha and Dima (") {
+		t.Errorf("replay's first line names the game by its name, not its title, or the players as a list:\n%s", out)
+	}
 	if code != 0 || !strings.Contains(out, "game over after 5 turns: Dima and Sasha won\n") {
 		t.Errorf("replay: exit %d, no 'Dima and Sasha won':\n%s%s", code, out, errOut)
 	}
