@@ -123,7 +123,9 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				if err != nil {
 					return nil, fmt.Errorf("table: %s's ballot for %s: %w", name, what, err)
 				}
-				enc, err = pb.MarshalBinary()
+				if enc, err = pb.MarshalBinary(); err != nil {
+					return nil, err // err is this block's: check it here
+				}
 			} else {
 				st, err := t.st.checkStatement(t, ef, i)
 				if err != nil {
@@ -136,7 +138,9 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				if chose {
 					checked = ef.Targets[choice]
 				}
-				enc, err = c.MarshalBinary()
+				if enc, err = c.MarshalBinary(); err != nil {
+					return nil, err
+				}
 			}
 		case engine.EffectTag:
 			m, ok := p.Opened(t, ef.Slots[i], ef.Comp)
