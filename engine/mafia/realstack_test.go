@@ -429,8 +429,15 @@ func TestRealStackNightRefusalsInWords(t *testing.T) {
 			}
 		} else {
 			others++
+			// A seat it could name, were its card the mafia's.
+			r := lt.View().Pending()
+			part := slices.IndexFunc(r.Parts, func(e engine.Effect) bool { return e.Power == mafia.PowerKill })
+			if part < 0 {
+				t.Fatalf("the night asks for no kill: %+v", r.Parts)
+			}
+			ti := slices.IndexFunc(r.Parts[part].Targets, func(q engine.Seat) bool { return q != seat })
 			c := maps.Clone(choices)
-			c[mafia.PowerKill] = (seat + 1) % engine.Seat(len(names))
+			c[mafia.PowerKill] = r.Parts[part].Targets[ti]
 			_, err := s.Player.ActionsBody(s.Replica, c)
 			refused(who, err, "cannot kill tonight", "card does not give them a mafia vote")
 		}
