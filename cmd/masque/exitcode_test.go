@@ -83,9 +83,9 @@ func TestJoinOwnIdentity(t *testing.T) {
 // 'masque join' with its invite.
 func TestHostNoMDNSSaysHowToJoin(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errOut := runOut("host", "--bot", "--players", "2", "--name", "quiet", "--no-mdns", "--wait", "1s",
+	code, out, errOut := runOut("host", "--bot", "--players", "2", "--name", "quiet", "--no-mdns", "--wait", "3s",
 		"--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "host"), "--listen", "/ip4/127.0.0.1/tcp/0")
-	if code != 1 || !strings.Contains(errOut, "not full after 1s") {
+	if code != 1 || !strings.Contains(errOut, "not full after 3s") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	invite := ""
