@@ -734,7 +734,8 @@ func (m *Model) relayout() {
 	// (down to 2 lines), then the list again (down to 3 a page) and, for
 	// a list that would be more than maxPages pages, the log (down to 1
 	// line); a screen still taller than the terminal cuts the other
-	// seats' rows and the table's lines to one line each (brief).
+	// seats' rows and the table's lines to one line each (brief), and only
+	// then takes the list past maxPages pages.
 	rows := maxChoiceRows
 	if m.height > 0 {
 		rows = max(4, min(rows, m.height/4))
@@ -769,7 +770,7 @@ func (m *Model) relayout() {
 			}
 			m.memRows = 1
 			continue
-		case short && rows > 3 && len(m.labels) > rows && (rows > need || left < 0):
+		case short && rows > 3 && len(m.labels) > rows && rows > need:
 			rows--
 			continue
 		case m.height > 0 && !m.help && left < 0 && !m.brief:
@@ -777,6 +778,9 @@ func (m *Model) relayout() {
 			// and the seat's own card (the memory's first line) would
 			// go off the bottom.
 			m.brief = true
+			continue
+		case short && rows > 3 && len(m.labels) > rows && left < 0:
+			rows--
 			continue
 		}
 		break
