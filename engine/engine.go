@@ -309,6 +309,14 @@ func (e *RuleError) Error() string {
 	return fmt.Sprintf("seat %d: %s: %s", e.Seat, e.Rule, e.Msg)
 }
 
+// PowerTeller is implemented by the State of a game with night powers
+// (Mafia) to say them in words in the table's refusals: the verb of a
+// choice for power ("kill") and what the power is ("the mafia's kill").
+// A table whose game does not implement it says "night power N".
+type PowerTeller interface {
+	PowerWords(power uint8) (verb, what string)
+}
+
 // ChatGate is implemented by the State of a game that bars some seats
 // from writing in the table chat at some point of the game (Mafia: the
 // dead may read but not write). A game whose State does not implement it

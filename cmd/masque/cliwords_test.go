@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -91,5 +92,44 @@ func TestVerifySummaryWords(t *testing.T) {
 		if strings.Contains(out, bad) {
 			t.Errorf("verify output says %q:\n%s", bad, out)
 		}
+	}
+	// Mascarade's end is said as the other games' ("turn 6, court 0. Won
+	// by Boris." said neither the game nor what the court is).
+	for _, tc := range []struct{ file, want string }{
+		{"honest-mascarade-4-coins.masque", "Mascarade, over after turn 6, no coins in the court. Won by Boris.\n"},
+		{"honest-mascarade2-4-coins.masque", "Mascarade (2nd edition), over after turn 6, no coins in the court. Won by Boris.\n"},
+	} {
+		code, out, errOut := runOut("verify", filepath.Join("testdata", "vectors", tc.file))
+		if code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("verify %s: exit %d, output lacks %q:\n%s%s", tc.file, code, tc.want, out, errOut)
+		}
+	}
+}
+
+// A game two players win says so in words everywhere ("Dima and Sasha
+// won", not "Dima, Sasha won"), and script's tally says "1 coin".
+func TestTwoWinnersInWords(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "tie.txt")
+	tr := filepath.Join(dir, "tie.masque")
+	// Anna and Boris go broke at turn 5: Sasha and Dima, 1 coin each,
+	// are the richest.
+	os.WriteFile(src, []byte("game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat coins=1\n"+
+		"Anna swap Boris no\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\nAnna claim King\nBoris challenge\n"), 0o644)
+	code, out, errOut := runOut("script", src, "--transcript", tr)
+	if code != 0 {
+		t.Fatalf("script: exit %d\n%s%s", code, out, errOut)
+	}
+	for _, want := range []string{"Sasha         1 coin\n", "game over: Dima and Sasha won\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("script output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errOut = runOut("replay", tr)
+	if !strings.HasPrefix(out, "replay of a game of Mascarade: Anna, Boris, Sasha and Dima (") {
+		t.Errorf("replay's first line names the game by its name, not its title, or the players as a list:\n%s", out)
+	}
+	if code != 0 || !strings.Contains(out, "game over after 5 turns: Dima and Sasha won\n") {
+		t.Errorf("replay: exit %d, no 'Dima and Sasha won':\n%s%s", code, out, errOut)
 	}
 }

@@ -310,7 +310,7 @@ func doctorHints(rep doctorReport) []string {
 		}
 	}
 	h = append(h,
-		"Listen longer: 'masque lobby --wait 10s'. A join code ('masque join 4F7Q-ZK2M-8XPA') works only where mDNS does; the invite multiaddr the host prints ('masque join /ip4/.../p2p/...') needs no multicast at all.",
+		"Listen longer: 'masque lobby --wait 10s'. A join code ('masque join 4F7Q-ZK2M-8XPA') is looked up by mDNS on the LAN, or in a relay's directory with --relay; the invite multiaddr the host prints ('masque join /ip4/.../p2p/...') needs no multicast at all.",
 		"Found but cannot join: masque listens on random TCP and UDP (QUIC) ports on every interface; allow them, or pin them with --listen /ip4/0.0.0.0/tcp/4001 --listen /ip4/0.0.0.0/udp/4001/quic-v1 and open 4001.",
 		"Several network interfaces: pick the LAN one on both sides with --interface.")
 	return h

@@ -52,3 +52,12 @@ func TestDoctorRelay(t *testing.T) {
 		}
 	}
 }
+
+// doctor's hints say where a join code is looked up: by mDNS, or in a
+// relay's directory ("works only where mDNS does" was false with --relay).
+func TestDoctorHintJoinCode(t *testing.T) {
+	all := strings.Join(doctorHints(doctorReport{}), "\n")
+	if !strings.Contains(all, "in a relay's directory with --relay") || strings.Contains(all, "only where mDNS does") {
+		t.Errorf("the hints on join codes:\n%s", all)
+	}
+}

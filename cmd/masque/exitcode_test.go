@@ -1,9 +1,11 @@
 package main
 
 import (
+	"github.com/masque-games/masque/engine/games/registry"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -73,5 +75,48 @@ func TestJoinOwnIdentity(t *testing.T) {
 	// --log: the host's diagnostics went to the file.
 	if data, err := os.ReadFile(logPath); err != nil || !strings.Contains(string(data), "msg=masque") || !strings.Contains(string(data), "version=") {
 		t.Errorf("--log file: %v\n%s", err, data)
+	}
+}
+
+// A host announced nowhere (--no-mdns, no relay) prints no join code,
+// which nobody could look up, and says what the joiners run instead:
+// 'masque join' with its invite.
+func TestHostNoMDNSSaysHowToJoin(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errOut := runOut("host", "--bot", "--players", "2", "--name", "quiet", "--no-mdns", "--wait", "3s",
+		"--config", filepath.Join(dir, "cfg"), "--state", filepath.Join(dir, "host"), "--listen", "/ip4/127.0.0.1/tcp/0")
+	if code != 1 || !strings.Contains(errOut, "not full after 3s") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	invite := ""
+	if m := inviteRE.FindStringSubmatch(out); m != nil {
+		invite = m[1]
+	}
+	if invite == "" || !strings.Contains(out, "others run 'masque join "+invite+"'") {
+		t.Errorf("the host does not say how to join with its invite %q:\n%s", invite, out)
+	}
+	if regexp.MustCompile(`join code \w{4}-`).MatchString(out) {
+		t.Errorf("the host prints a join code nobody can look up:\n%s", out)
+	}
+}
+
+// The help of the commands that seat a player names every game masque
+// plays, above its flags (the root's said "Mascarade" alone, join's left
+// out Mafia).
+func TestHelpNamesEveryGame(t *testing.T) {
+	for _, cmd := range [][]string{{"--help"}, {"play", "--help"}, {"host", "--help"}, {"join", "--help"}} {
+		_, out, _ := runOut(cmd...)
+		text, _, _ := strings.Cut(out, "\nUsage:")
+		text = strings.Join(strings.Fields(text), " ")
+		for _, g := range registry.All() {
+			name, _, _ := strings.Cut(g.Title(), ":") // "Mafia: Random Incident"
+			name = strings.TrimSuffix(name, " (2nd edition)")
+			if g.Name() == "mascarade2" {
+				name = "2nd edition"
+			}
+			if !strings.Contains(text, name) {
+				t.Errorf("masque %s does not name %s:\n%s", strings.Join(cmd, " "), name, text)
+			}
+		}
 	}
 }

@@ -687,9 +687,11 @@ help once seated.
 
 Joiners find the table by its name ('masque join NAME'), by its join code
 (printed here, e.g. 4F7Q-ZK2M-8XPA) or, beyond the LAN, by the invite
-multiaddr printed here. Your creator fingerprint is printed too: anyone on
-the LAN can advertise a table with your table's name or id, and a joiner
-shown several creators picks the one with your fingerprint.
+multiaddr printed here. A table announced nowhere (--no-mdns with no
+relay, or --unlisted) has no code to look up: only the invite joins it.
+Your creator fingerprint is printed too: anyone on the LAN can advertise
+a table with your table's name or id, and a joiner shown several
+creators picks the one with your fingerprint.
 
 In a terminal you play your seat on the play screen (as in 'masque play'):
 first you are asked whether every player's card keys are published at the
@@ -903,6 +905,13 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			switch {
 			case o.unlisted:
 				r.printf("not announced by mDNS nor in any directory (--unlisted): only those you give the invite can join or watch")
+			case o.noAdvert && len(dirRelays) == 0:
+				// No code to look up: say what the joiners type instead.
+				join := "'masque join INVITE' with an invite below"
+				if inv := inviteAddrs(p); len(inv) > 0 {
+					join = "'masque join " + inv[0] + "'"
+				}
+				r.printf("not announced by mDNS (--no-mdns) nor in a relay's directory, so there is no join code to look up: others run %s", join)
 			case o.noAdvert:
 				r.printf("not announced by mDNS (--no-mdns)")
 			case advErr != nil:

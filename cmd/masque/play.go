@@ -48,7 +48,7 @@ func newPlayCmd(a *app) *cobra.Command {
 	var o playOptions
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Play a game in an interactive terminal screen",
+		Short: "Play a game against bots or at a table, in the terminal or a browser",
 		Long: `Sit down at a table and play in an interactive terminal screen: the seats
 and what is known of them, whose turn it is, only the legal moves (a hidden
 swap asks "really swap? y/n" separately), the questions only you can answer
@@ -62,6 +62,12 @@ opens a LAN table called NAME instead (as 'masque host --name NAME'), with
 at a networked table.
 
 ` + gamesList() + `
+
+--game mafia plays Mafia: Random Incident (4 to 18 players) with no
+moderator: your role and what you learnt, the living and the out in a
+grid, the day's vote, your secret night choice and your incident cards.
+--scenario picks the table's choices: its special roles, no-incidents,
+tie-draw (comma-separated).
 
 --web shows the same table on a page in your browser instead (cards as
 pictures), served by this masque on 127.0.0.1 only with a secret token in

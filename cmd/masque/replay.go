@@ -236,7 +236,7 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 	// Lines quote the roster's names, which whoever wrote the transcript
 	// chose: control characters are escaped.
 	say := func(format string, args ...any) { fmt.Fprintln(out, termsafe.String(fmt.Sprintf(format, args...))) }
-	head := fmt.Sprintf("replay of a game of %s: %s (%d entries)", res.Game, strings.Join(res.Players, ", "), len(tr.Entries))
+	head := fmt.Sprintf("replay of a game of %s: %s (%d entries)", gameTitle(res.Game), games.ListAnd(res.Players, "nobody"), len(tr.Entries))
 	say("%s", head)
 	if res.FixedDeal {
 		say("%s", fixedDealWarning)

@@ -61,7 +61,7 @@ func TestReplaySecondEditionReveal(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"replay of a game of mascarade2: Anna, Boris, Sasha, Dima, Egor, Fedya",
+		"replay of a game of Mascarade (2nd edition): Anna, Boris, Sasha, Dima, Egor and Fedya",
 		"dealt face up: Anna Princess, Boris King, Sasha Empress, Dima Judge, Egor Puppeteer, Fedya Swindler",
 		"turn 8  Boris uses the Princess's power on Dima\n  Dima's card is shown to everyone but Dima\n  everyone but Dima saw: Dima is the Empress",
 		"Fedya and Sasha changed chairs (cards and purses stay on the table); clockwise now: Anna, Boris, Fedya, Dima, Egor, Sasha",

@@ -167,7 +167,7 @@ func newRootCmd(a *app) *cobra.Command {
 		Use:   "masque",
 		Short: "Hidden-role card games peer to peer, where nobody can cheat unseen",
 		Long: `masque plays hidden-role card games on a LAN with no host, or
-online with no trusted server. Cards are hidden with mental poker on
+online with no trusted server and no moderator. Cards are hidden with mental poker on
 ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
 proof, and every peer checks every move with the same rules engine.
 A finished game is a transcript anyone can audit with 'masque verify'.

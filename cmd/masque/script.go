@@ -141,12 +141,16 @@ func printSummary(a *app, sum games.Summary, asJSON bool) error {
 		if sum.Tally != "" {
 			break
 		}
-		fmt.Fprintf(a.stdout, "  %-12s %2d %s\n", sc.Name, sc.Value, sum.Unit)
+		unit := sum.Unit
+		if sc.Value == 1 {
+			unit = strings.TrimSuffix(unit, "s") // "1 coin"
+		}
+		fmt.Fprintf(a.stdout, "  %-12s %2d %s\n", sc.Name, sc.Value, unit)
 	}
 	if sum.Over {
 		w := slices.Clone(sum.Winners)
 		sort.Strings(w)
-		fmt.Fprintf(a.stdout, "game over: %s won\n", strings.Join(w, ", "))
+		fmt.Fprintf(a.stdout, "game over: %s won\n", games.ListAnd(w, "nobody"))
 	} else {
 		fmt.Fprintln(a.stdout, "the game goes on")
 	}

@@ -291,7 +291,7 @@ func reportVerify(a *app, res verifyResult, asJSON bool, fault error) error {
 	if res.Final != nil {
 		st := res.Final
 		if st.Over {
-			fmt.Fprintf(a.stdout, "%s. Won by %s.\n", st.Head, termsafe.String(games.ListAnd(st.Winners, "nobody")))
+			fmt.Fprintln(a.stdout, finishedLine(*st))
 		} else {
 			fmt.Fprintf(a.stdout, "%s: the game goes on\n", st.Head)
 		}
@@ -342,4 +342,11 @@ func tallyLine(st games.Summary) string {
 		parts = append(parts, fmt.Sprintf("%s %d", termsafe.String(sc.Name), sc.Value))
 	}
 	return fmt.Sprintf("%s: %s", st.Unit, strings.Join(parts, ", "))
+}
+
+// finishedLine is the line that says a finished game's result: its
+// headline, then who won ("Mascarade, over after turn 18, no coins in
+// the court. Won by Boris.").
+func finishedLine(sum games.Summary) string {
+	return termsafe.String(sum.Ending())
 }

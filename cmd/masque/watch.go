@@ -22,6 +22,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -292,7 +293,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 				for _, s := range r.Seats {
 					names = append(names, s.Name)
 				}
-				fmt.Fprintf(progress, "watching table %x: %s among %s\n", r.TableID[:4], r.Game, strings.Join(names, ", "))
+				fmt.Fprintf(progress, "watching table %x: %s among %s\n", r.TableID[:4], gameTitle(r.Game), games.ListAnd(names, "nobody"))
 				if o.web.on {
 					rg, err := registry.Lookup(r.Game)
 					if err != nil {

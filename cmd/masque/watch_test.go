@@ -70,7 +70,7 @@ func TestWatchLoopback(t *testing.T) {
 			t.Errorf("watch progress lacks %q:\n%s", want, wres.err)
 		}
 	}
-	if !strings.Contains(wres.out, "replay of a game of mascarade") {
+	if !strings.Contains(wres.out, "replay of a game of Mascarade") {
 		t.Errorf("watch showed no replay of the log:\n%s", wres.out)
 	}
 	seat, _ := os.ReadFile(tr(0))

@@ -5,16 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 )
 
-// Ending is the summary's closing line, "HEAD: WINNERS won", or "" while
-// the game goes on.
+// Ending is the summary's closing line, "HEAD. Won by WINNERS.", as
+// verify and play print it, or "" while the game goes on.
 func (s Summary) Ending() string {
 	if !s.Over {
 		return ""
 	}
-	return fmt.Sprintf("%s: %s won", s.Head, strings.Join(s.Winners, ", "))
+	return fmt.Sprintf("%s. Won by %s.", s.Head, ListAnd(s.Winners, "nobody"))
 }
 
 // Summary is the public result of a game, as 'masque script', 'verify'
@@ -23,7 +22,8 @@ func (s Summary) Ending() string {
 type Summary struct {
 	Over    bool
 	Winners []string // the winners' names, in seat order
-	// Head is a one-line public headline for people ("turn 12, court 3").
+	// Head is a one-line public headline for people ("Mascarade, turn 12,
+	// 3 coins in the court"; "The Grimm Masquerade, over after round 3").
 	Head string
 	// Unit names the tally in Scores ("coins", "roses").
 	Unit   string

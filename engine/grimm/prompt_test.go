@@ -36,3 +36,23 @@ func TestPromptSelfUnmaskNoRose(t *testing.T) {
 		}
 	}
 }
+
+// Mask off!'s question to its target says who plays it on them, in a
+// sentence ("Kristina plays Mask off! on you: are you Sleeping Beauty?"),
+// not "Kristina asks with Mask off!: are you".
+func TestPromptMaskOff(t *testing.T) {
+	tab := mustRun(t, `game grimm players=Kristina,Alexander,Maria
+round 1 chars=RedRidingHood,Hansel,Cinderella items=GlassSlipper,Crown,Mirror,Treats,Cauldron,GlassSlipper,Clock actions=toast,dance first=Kristina
+Kristina pick GlassSlipper
+Alexander pick Crown
+Maria pick Mirror
+Kristina keep
+Kristina hint Beast
+Kristina give Alexander
+Kristina act maskoff GlassSlipper Maria SleepingBeauty
+`)
+	got := grimm.Prompt(tab.State, engine.Seat(2), tab.Known(2))
+	if want := "Kristina plays Mask off! on you: are you Sleeping Beauty? If you are, you are unmasked; if not, you place a hint token and get a rose."; got != want {
+		t.Errorf("Maria's prompt %q, want %q", got, want)
+	}
+}

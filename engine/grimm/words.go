@@ -502,7 +502,7 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 			return fmt.Sprintf("You hold three %s, the talismans of %s. If you are %s you win the round; otherwise you place a hint token: not %s.",
 				Plural(s.opts.Charms.Boon[r.Char]), c, c, c)
 		case respGuess:
-			return fmt.Sprintf("%s asks with Mask off!: are you %s? If you are, you are unmasked; if not, you place a hint token and get a rose.",
+			return fmt.Sprintf("%s plays Mask off! on you: are you %s? If you are, you are unmasked; if not, you place a hint token and get a rose.",
 				s.Name(r.Causer), c)
 		case respEaves:
 			if s.commit[p] {

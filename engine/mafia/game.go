@@ -314,11 +314,24 @@ func checkNight(s *State, seat engine.Seat, choices map[uint8]engine.Seat, ds []
 	for _, d := range ds {
 		if _, ok := choices[d.Power]; !ok {
 			return &NightError{Msg: fmt.Sprintf("%s must choose whom to %s tonight (%s): add a line %q before the next move", name, nightVerb(d.Power),
-				map[uint8]string{PowerKill: "a mafia vote", PowerMadman: "the Madman's own victim", PowerSave: "the Nurse's save", PowerDate: "the Night Butterfly's date", PowerCheck: "the Commissar's check"}[d.Power],
-				name+" "+nightVerb(d.Power)+" NAME"), Err: table.ErrNoChoice}
+				powerWhat(d.Power), name+" "+nightVerb(d.Power)+" NAME"), Err: table.ErrNoChoice}
 		}
 	}
 	return nil
+}
+
+// powerWhat says what night power is, for refusals ("a mafia vote").
+func powerWhat(power uint8) string {
+	return map[uint8]string{PowerKill: "a mafia vote", PowerMadman: "the Madman's own victim", PowerSave: "the Nurse's save", PowerDate: "the Night Butterfly's date", PowerCheck: "the Commissar's check"}[power]
+}
+
+// PowerWords implements [engine.PowerTeller]: the script verb of power
+// ("kill") and what it is ("a mafia vote").
+func (s *State) PowerWords(power uint8) (verb, what string) {
+	if powerWhat(power) == "" {
+		return "make that night choice", fmt.Sprintf("a night power Mafia does not have (number %d)", power)
+	}
+	return nightVerb(power), powerWhat(power)
 }
 
 // Knowledge implements [games.Knower]: a *[Knowledge] ([KnowledgeOf]),

@@ -3,9 +3,12 @@ package mafia_test
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -356,5 +359,88 @@ func TestDumpTranscripts(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("mafia-%d.masque", n)), enc, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The table's refusals of a seat's night actions name the player and the
+// power in words ("Anna must choose whom to kill tonight: Anna's card
+// gives them a mafia vote"), never "seat 3 holds power 1": a holder of
+// the kill without a choice, a seat without it choosing, a target the
+// power may not name, a power nobody is asked for.
+func TestRealStackNightRefusalsInWords(t *testing.T) {
+	names := []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya"}
+	var lt *local.Table
+	for seed := uint64(5); lt == nil; seed++ {
+		if seed > 15 {
+			t.Fatal("no game of 10 reached a night")
+		}
+		lt, _ = untilActions(t, names, seed, 1)
+	}
+	st := lt.View().Rules().(*mafia.State)
+	jargon := regexp.MustCompile(`power \d|seat \d`)
+	refused := func(who string, err error, want ...string) {
+		t.Helper()
+		if !errors.Is(err, table.ErrNoChoice) {
+			t.Fatalf("%s: %v, want ErrNoChoice", who, err)
+		}
+		msg := err.Error()
+		if jargon.MatchString(msg) {
+			t.Errorf("%s: the refusal speaks of seats and powers by number: %s", who, msg)
+		}
+		for _, w := range append(want, who) {
+			if !strings.Contains(msg, w) {
+				t.Errorf("%s: the refusal lacks %q: %s", who, w, msg)
+			}
+		}
+	}
+	holders, others := 0, 0
+	for {
+		seat, kind, _ := lt.View().Expect()
+		if kind != table.BodyActions {
+			break
+		}
+		s, who := lt.Seats[seat], names[seat]
+		choices := choicesFor(s.Player, s.Replica, st)
+		kill := slices.IndexFunc(s.Player.Decisions(s.Replica), func(d engine.Effect) bool { return d.Power == mafia.PowerKill })
+		if kill >= 0 {
+			holders++
+			c := maps.Clone(choices)
+			delete(c, mafia.PowerKill)
+			_, err := s.Player.ActionsBody(s.Replica, c)
+			refused(who, err, "must choose whom to kill tonight", "a mafia vote")
+			d := s.Player.Decisions(s.Replica)[kill]
+			for q := range engine.Seat(len(names)) {
+				if !slices.Contains(d.Targets, q) {
+					c := maps.Clone(choices)
+					c[mafia.PowerKill] = q
+					_, err := s.Player.ActionsBody(s.Replica, c)
+					refused(who, err, "cannot kill "+names[q], "the choice names one of")
+					break
+				}
+			}
+		} else {
+			others++
+			// A seat it could name, were its card the mafia's.
+			r := lt.View().Pending()
+			part := slices.IndexFunc(r.Parts, func(e engine.Effect) bool { return e.Power == mafia.PowerKill })
+			if part < 0 {
+				t.Fatalf("the night asks for no kill: %+v", r.Parts)
+			}
+			ti := slices.IndexFunc(r.Parts[part].Targets, func(q engine.Seat) bool { return q != seat })
+			c := maps.Clone(choices)
+			c[mafia.PowerKill] = r.Parts[part].Targets[ti]
+			_, err := s.Player.ActionsBody(s.Replica, c)
+			refused(who, err, "cannot kill tonight", "card does not give them a mafia vote")
+		}
+		c := maps.Clone(choices)
+		c[mafia.PowerCheck+10] = (seat + 1) % engine.Seat(len(names))
+		_, err := s.Player.ActionsBody(s.Replica, c)
+		refused(who, err, "cannot make that night choice now", "the table asks nobody for")
+		if err := lt.Actions(seat, choices); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if holders == 0 || others == 0 {
+		t.Fatalf("%d seats hold the kill, %d do not", holders, others)
 	}
 }

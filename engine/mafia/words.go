@@ -225,7 +225,8 @@ func Prompt(s *State, p engine.Seat) string {
 	}
 	switch s.phase {
 	case PhaseHold:
-		return "It is the first day: do you want to hold a vote today? It is held only if most of the living want it."
+		// The screen's notice of the answers says when the vote is held.
+		return "It is the first day: do you want to hold a vote today?"
 	case PhaseVote:
 		return "Vote to eliminate one other living player, or abstain."
 	case PhaseDayAnswer:

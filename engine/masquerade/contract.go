@@ -104,7 +104,7 @@ func (Game[O, E]) CardName(c engine.Card) string { return edition[O, E]().Cards.
 
 // Summarize returns the public result of a state of this edition.
 func (Game[O, E]) Summarize(s engine.State) (games.Summary, bool) {
-	return SummarizeOf[*State[O, E]](s)
+	return SummarizeOf[*State[O, E]](s, edition[O, E]().Title)
 }
 
 // Setup is a table's setup: the cards in play and the purse.

@@ -18,12 +18,23 @@ type Scoreboard interface {
 	Players() int
 }
 
-// Summarize returns the public result of a game of the family: the
-// winners, "turn T, court C", each purse, and the JSON fields coins (by
+// Summarize returns the public result of a game of the family, whose
+// title is title: the winners, a headline ("Mascarade, over after turn
+// 18, 4 coins in the court"), each purse, and the JSON fields coins (by
 // name), court and turn.
-func Summarize(s Scoreboard) games.Summary {
-	sum := games.Summary{Over: s.Over(), Winners: []string{}, Unit: "coins",
-		Head: fmt.Sprintf("turn %d, court %d", s.Turn(), s.Court())}
+func Summarize(s Scoreboard, title string) games.Summary {
+	court := fmt.Sprintf("%d coins in the court", s.Court())
+	switch s.Court() {
+	case 0:
+		court = "no coins in the court"
+	case 1:
+		court = "1 coin in the court"
+	}
+	head := fmt.Sprintf("%s, turn %d, %s", title, s.Turn(), court)
+	if s.Over() {
+		head = fmt.Sprintf("%s, over after turn %d, %s", title, s.Turn(), court)
+	}
+	sum := games.Summary{Over: s.Over(), Winners: []string{}, Unit: "coins", Head: head}
 	for _, w := range s.Winners() {
 		sum.Winners = append(sum.Winners, s.Name(w))
 	}
@@ -38,14 +49,15 @@ func Summarize(s Scoreboard) games.Summary {
 }
 
 // SummarizeOf is a [games.Rules.Summarize] for the edition whose states
-// are S: [Summarize] of one of its states, ok=false for anything else.
+// are S, titled title: [Summarize] of one of its states, ok=false for
+// anything else.
 func SummarizeOf[S interface {
 	comparable
 	Scoreboard
-}](s engine.State) (games.Summary, bool) {
+}](s engine.State, title string) (games.Summary, bool) {
 	st, ok := games.StateOf[S](s)
 	if !ok {
 		return games.Summary{}, false
 	}
-	return Summarize(st), true
+	return Summarize(st, title), true
 }

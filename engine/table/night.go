@@ -404,9 +404,9 @@ func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 			}
 			pb, err := mental.UnmarshalPowerBallot(data, st, uint32(seat))
 			if err != nil {
-				return nil, because(ReasonBadBallot, fmt.Errorf("ballot %d (power %d): %w", j, ef.Power, err))
+				return nil, because(ReasonBadBallot, fmt.Errorf("ballot %d (%s): %w", j, t.powerLabel(ef.Power), err))
 			}
-			name := fmt.Sprintf("ballot %d (power %d)", j, ef.Power)
+			name := fmt.Sprintf("ballot %d (%s)", j, t.powerLabel(ef.Power))
 			if t.deferred != nil {
 				t.deferred.stage(func(bt *mental.Batch) { bt.AddPowerBallot(name, ctx, t.joint, st, pb) })
 			} else if err := mental.VerifyPowerBallot(ctx, t.joint, st, pb); err != nil {
@@ -459,7 +459,7 @@ func (s *state) completeActions(t *Table, next uint64, r *Request) error {
 			}
 			sum, err := mental.AddPowerBallots(bs...)
 			if err != nil {
-				return fmt.Errorf("the ballots of power %d: %w", ef.Power, err)
+				return fmt.Errorf("the ballots of %s: %w", t.powerLabel(ef.Power), err)
 			}
 			tallies := make(map[uint8]tally, len(s.tallies)+1)
 			for k, v := range s.tallies {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/mental"
@@ -78,9 +79,10 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 	r, i, ok := p.pendingActions(t)
 	if !ok {
 		_, kind, more := t.Expect()
-		return nil, fmt.Errorf("table: seat %d has no actions to post now (the table waits for %v, %v)", p.Seat, kind, more)
+		return nil, fmt.Errorf("table: %s has no night actions to post now (the table waits for %v, %v)", t.seatName(p.Seat), kind, more)
 	}
 	seat := engine.Seat(p.Seat)
+	name := t.seatName(p.Seat)
 	pos := t.Pos()
 	b := &Body{Kind: BodyActions}
 	used := map[uint8]bool{}
@@ -92,23 +94,24 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 		case engine.EffectBallot, engine.EffectCheck:
 			kind, ok := p.kindIn(t, ef.Slots[i])
 			if !ok {
-				return nil, fmt.Errorf("table: seat %d cannot post part %d: it has no view of its card in slot %d: %w", p.Seat, j, ef.Slots[i], ErrNotViewed)
+				return nil, fmt.Errorf("table: %s cannot post part %d of the night's actions: it has not looked at its own card (slot %d): %w", name, j, ef.Slots[i], ErrNotViewed)
 			}
 			holds := slices.Contains(ef.Cards, kind)
 			target, chose := choices[ef.Power]
+			verb, what := t.powerWords(ef.Power)
 			choice := mental.NoVote
 			if chose {
 				used[ef.Power] = true
 				choice = slices.Index(ef.Targets, target)
 				if choice < 0 {
-					return nil, fmt.Errorf("table: seat %d: seat %d is not a target of power %d (%v): %w", p.Seat, target, ef.Power, ef.Targets, ErrNoChoice)
+					return nil, fmt.Errorf("table: %s cannot %s %s (%s): the choice names one of %s: %w", name, verb, t.seatName(int(target)), what, t.seatNames(ef.Targets), ErrNoChoice)
 				}
 			}
 			switch {
 			case holds && !chose && (ef.Kind == engine.EffectBallot || len(ef.Roles) > 0):
-				return nil, fmt.Errorf("table: seat %d holds power %d and must choose a target: %w", p.Seat, ef.Power, ErrNoChoice)
+				return nil, fmt.Errorf("table: %s must choose whom to %s tonight: %s's card gives them %s: %w", name, verb, name, what, ErrNoChoice)
 			case !holds && chose:
-				return nil, fmt.Errorf("table: seat %d does not hold power %d: %w", p.Seat, ef.Power, ErrNoChoice)
+				return nil, fmt.Errorf("table: %s cannot %s tonight: %s's card does not give them %s: %w", name, verb, name, what, ErrNoChoice)
 			}
 			if ef.Kind == engine.EffectBallot {
 				st, err := t.st.powerStatement(t, ef, i)
@@ -117,10 +120,10 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				}
 				pb, err := mental.ProvePowerBallot(ctx, t.joint, p.card, p.view, st, choice)
 				if err != nil {
-					return nil, fmt.Errorf("table: seat %d's ballot for power %d: %w", p.Seat, ef.Power, err)
+					return nil, fmt.Errorf("table: %s's ballot for %s: %w", name, what, err)
 				}
 				if enc, err = pb.MarshalBinary(); err != nil {
-					return nil, fmt.Errorf("table: seat %d's ballot for power %d: %w", p.Seat, ef.Power, err)
+					return nil, fmt.Errorf("table: %s's ballot for %s: %w", name, what, err)
 				}
 			} else {
 				st, err := t.st.checkStatement(t, ef, i)
@@ -129,19 +132,19 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				}
 				c, err := mental.ProveCheck(ctx, t.joint, p.card, p.view, st, choice)
 				if err != nil {
-					return nil, fmt.Errorf("table: seat %d's check: %w", p.Seat, err)
+					return nil, fmt.Errorf("table: %s's check: %w", name, err)
 				}
 				if chose {
 					checked = ef.Targets[choice]
 				}
 				if enc, err = c.MarshalBinary(); err != nil {
-					return nil, fmt.Errorf("table: seat %d's check: %w", p.Seat, err)
+					return nil, fmt.Errorf("table: %s's check: %w", name, err)
 				}
 			}
 		case engine.EffectTag:
 			m, ok := p.Opened(t, ef.Slots[i], ef.Comp)
 			if !ok {
-				return nil, fmt.Errorf("table: seat %d cannot tag: it has no view of component %d of its card: %w", p.Seat, ef.Comp, ErrNotViewed)
+				return nil, fmt.Errorf("table: %s cannot tag: it has not opened component %d of its own card: %w", name, ef.Comp, ErrNotViewed)
 			}
 			tag := mental.TagFor(m, int(ef.Neutral), t.gameID, uint64(ef.Round), uint32(seat))
 			enc = tag[:]
@@ -150,7 +153,8 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 	}
 	for power := range choices {
 		if !used[power] {
-			return nil, fmt.Errorf("table: seat %d chose for power %d, which the table does not ask for now: %w", p.Seat, power, ErrNoChoice)
+			verb, what := t.powerWords(power)
+			return nil, fmt.Errorf("table: %s cannot %s now: the table asks nobody for %s tonight: %w", name, verb, what, ErrNoChoice)
 		}
 	}
 	if checked >= 0 {
@@ -226,4 +230,45 @@ func (p *Player) Mates(t *Table) []engine.Seat {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// seatName is seat's name in the roster, for refusals ("seat N" if it
+// has none).
+func (t *Table) seatName(seat int) string {
+	if seat >= 0 && seat < len(t.roster.Seats) && t.roster.Seats[seat].Name != "" {
+		return t.roster.Seats[seat].Name
+	}
+	return fmt.Sprintf("seat %d", seat)
+}
+
+// seatNames lists seats by name ("Anna, Boris and Sasha").
+func (t *Table) seatNames(seats []engine.Seat) string {
+	var ns []string
+	for _, s := range seats {
+		ns = append(ns, t.seatName(int(s)))
+	}
+	if len(ns) < 2 {
+		return strings.Join(ns, "")
+	}
+	return strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// powerWords says a night power in words: the verb of a choice for it and
+// what it is, from the game ([engine.PowerTeller]), or "night power N".
+func (t *Table) powerWords(power uint8) (verb, what string) {
+	if pt, ok := t.st.rules.(engine.PowerTeller); ok {
+		return pt.PowerWords(power)
+	}
+	return "make that night choice", fmt.Sprintf("night power %d", power)
+}
+
+// powerLabel names a night power for an auditor: its number in the
+// protocol and, where the game says it, what it is ("power 1, a mafia
+// vote").
+func (t *Table) powerLabel(power uint8) string {
+	if _, ok := t.st.rules.(engine.PowerTeller); ok {
+		_, what := t.powerWords(power)
+		return fmt.Sprintf("power %d, %s", power, what)
+	}
+	return fmt.Sprintf("power %d", power)
 }

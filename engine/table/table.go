@@ -1338,7 +1338,7 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 			}
 			count, err := mental.TallyCount(m[0])
 			if err != nil {
-				return fmt.Errorf("the tally of power %d at seat %d: %w", r.Powers[k], target, err)
+				return fmt.Errorf("the tally of %s at %s: %w", t.powerLabel(r.Powers[k]), t.seatName(int(target)), err)
 			}
 			if target < 0 {
 				facts = append(facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: count})

@@ -233,6 +233,8 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 			t.Ending = sum.Ending()
 		}
 	}
+	// Your character first: a short screen keeps the memory's first line.
+	t.Memory = append(t.Memory, grimmMemory(s, me, known)...)
 	for _, r := range s.Results() {
 		w := "nobody"
 		if r.Winner >= 0 {
@@ -244,7 +246,6 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		}
 		t.Memory = append(t.Memory, fmt.Sprintf("round %d: %s won (%s)", r.Round, w, how))
 	}
-	t.Memory = append(t.Memory, grimmMemory(s, me, known)...)
 	t.Help = grimmHelp(s, t)
 	return t, true
 }
@@ -393,9 +394,10 @@ func sealNonce(salt [32]byte, p engine.Seat, round, tokens int) [16]byte {
 	return [16]byte(h[:16])
 }
 
-// grimmMemory is what seat p knows that the table does not show: the
-// characters it saw in the character deck (nobody plays them this round)
-// and the cards of its hidden hand.
+// grimmMemory is what seat p knows that the table does not show: its
+// own character first (what wins it the round and what unmasks it), then
+// the characters it saw in the character deck (nobody plays them this
+// round).
 func grimmMemory(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Card) []string {
 	var out []string
 	var deck []string
@@ -404,15 +406,15 @@ func grimmMemory(s *grimm.State, p engine.Seat, known map[engine.Slot]engine.Car
 			deck = append(deck, grimm.The(c))
 		}
 	}
-	if len(deck) > 0 {
-		out = append(out, "you saw in the character deck (nobody plays them): "+strings.Join(deck, ", "))
-	}
 	for _, sl := range s.CharSlotsOf(p) {
 		if c, ok := known[sl]; ok {
 			boon, bane := s.Charm(c)
 			out = append(out, fmt.Sprintf("you are %s: three %s win you the round, two %s unmask you",
 				grimm.The(c), grimm.Plural(boon), grimm.Plural(bane)))
 		}
+	}
+	if len(deck) > 0 {
+		out = append(out, "you saw in the character deck (nobody plays them): "+strings.Join(deck, ", "))
 	}
 	return out
 }

@@ -84,7 +84,8 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	case need.Kind == engine.NeedMove && need.Seat == me:
 		t.Status = when + " · your turn"
 	case need.Kind == engine.NeedMove:
-		t.Status = when + " · " + mafiaWaiting(s, need.Seat)
+		// Whose turn; the waiting line says what for.
+		t.Status = when + " · " + s.Name(need.Seat) + "'s turn"
 	default:
 		t.Status = when + " · the city sleeps"
 	}
@@ -234,7 +235,7 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 			}
 		}
 		if len(ws) > 0 {
-			t.Result = append(t.Result, "Winners: "+strings.Join(ws, ", ")+".")
+			t.Result = append(t.Result, "Winners: "+games.ListAnd(ws, "nobody")+".")
 		}
 		switch {
 		case me < 0: // a spectator has no outcome
@@ -348,6 +349,10 @@ func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 			text += ": " + strings.Join(parts, ", ")
 		}
 		if c := s.Condemned(); s.Phase() == mafia.PhaseDayAnswer && c != mafia.NoSeat {
+			if len(named) > 0 && named[0] != c {
+				// An Evidence card moved it ("Oleg 9" and "eliminates you").
+				text += fmt.Sprintf(". An Evidence card moved the elimination from %s", nameFor(s, named[0], me))
+			}
 			text += fmt.Sprintf(". The vote eliminates %s unless %s answer%s with an incident card.", nameFor(s, c, me), nameFor(s, c, me), map[bool]string{true: "", false: "s"}[c == me])
 		}
 		return &seatview.Notice{Title: "The vote", Text: text}
@@ -398,7 +403,7 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	var text, verb string
 	switch d.Power {
 	case mafia.PowerKill:
-		text, verb = "the mafia chooses whom to attack. Your vote is secret: only the count at each player is opened", "attack"
+		text, verb = "the mafia choose whom to attack. Your vote is secret: only the count at each player is opened", "attack"
 		if k.Role == mafia.Don {
 			text += "; as the Don, your choice decides a tie"
 		}

@@ -189,9 +189,31 @@ func TestMafiaScreenTellsTheTruth(t *testing.T) {
 			t.Errorf("seat %d after %q: question %+v, want %q", tc.me, tc.src, tb.Question, tc.want)
 		}
 	}
+	// Egor's Evidence moves the elimination to his neighbour: the tally
+	// ("Egor 4") says so before naming who it now falls on.
+	moved := build(vote+"Anna vote Egor\nBoris vote Egor\nClara vote Egor\nDima vote Egor\nEgor vote Anna\nEgor play EvidenceLeft\n", 0)
+	if got, want := notice(moved, "The vote"), "Egor 4, you 1. An Evidence card moved the elimination from Egor. The vote eliminates you unless you answer with an incident card."; !strings.HasSuffix(got, want) {
+		t.Errorf("the tally after an Evidence: %q, want it to end %q", got, want)
+	}
 	dead := build(vote+condemnClara+"Clara pass\nAnna kill Boris\nBoris pass\n", 2)
 	if !strings.Contains(dead.Status, "you are out of the game") {
 		t.Errorf("a dead seat's status %q does not say it is out", dead.Status)
+	}
+	// Whom the table waits for, and for what, is said once: the status
+	// names whose turn it is, the waiting line what for.
+	if dead.Waiting == "" || strings.Contains(dead.Status, dead.Waiting) || !strings.Contains(dead.Status, "'s turn") {
+		t.Errorf("the status %q and the waiting line %q", dead.Status, dead.Waiting)
+	}
+}
+
+// The mafia are plural in every line ("the mafia win", "the mafia choose
+// together"), the night's question too ("the mafia chooses" was alone).
+func TestMafiaNightQuestionPlural(t *testing.T) {
+	_, tab := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n")
+	q := nightQuestion(tab.State, 0, &mafia.Knowledge{Role: mafia.Mafioso},
+		[]engine.Effect{{Kind: engine.EffectBallot, Power: mafia.PowerKill, Targets: []engine.Seat{1, 2}}})
+	if !strings.Contains(q.Text, "the mafia choose whom to attack") {
+		t.Errorf("the night's question: %q", q.Text)
 	}
 }
 

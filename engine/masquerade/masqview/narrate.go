@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/seatview"
@@ -375,7 +376,7 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 		out = append(out, "  purses after changing chairs: "+strings.Join(now, ", "))
 	}
 	if after.Over() && !before.Over() {
-		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), strings.Join(Winners(after), ", ")))
+		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), games.ListAnd(Winners(after), "nobody")))
 	}
 	return out
 }

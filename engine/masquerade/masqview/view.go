@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
@@ -153,7 +154,7 @@ func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
 
 	// The result.
 	if s.Over() {
-		t.Result = []string{fmt.Sprintf("game over after %d turns: %s won", s.Turn(), strings.Join(Winners(s), ", "))}
+		t.Result = []string{fmt.Sprintf("game over after %d turns: %s won", s.Turn(), games.ListAnd(Winners(s), "nobody"))}
 		t.Ending = t.Result[0]
 		for _, w := range s.Winners() {
 			t.Won = t.Won || w == me

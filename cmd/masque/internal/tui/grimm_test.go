@@ -18,20 +18,27 @@ import (
 	"github.com/masque-games/masque/engine/grimm"
 )
 
-// waitTurn waits until the local seat must move or the game is over.
+// waitTurn waits until the local seat must move or the game is over. It
+// fails when the bots make no progress (no new entry) for 60 s:
+// a loaded machine slows a 12-seat night's proofs, a stalled table stops.
 func waitTurn(t *testing.T, ls *localsession.Session) session.Snapshot {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
+	const stall = 60 * time.Second
+	seen, last := -1, time.Now()
 	for {
 		snap := ls.Snapshot()
 		if snap.MyTurn || snap.Over {
 			return snap
 		}
+		if snap.Entries != seen {
+			seen, last = snap.Entries, time.Now()
+		}
+		if time.Since(last) > stall {
+			t.Fatalf("the bots made no progress in %v: %+v", stall, snap.Waiting)
+		}
 		select {
 		case <-ls.Updates():
 		case <-time.After(50 * time.Millisecond):
-		case <-deadline:
-			t.Fatalf("the bots did not finish: %+v", snap.Waiting)
 		}
 	}
 }
@@ -133,6 +140,7 @@ func TestGrimmPlayedToTheEndOnTheScreen(t *testing.T) {
 				}{{big, 120, 40}, {m, 80, 24}} {
 					v := x.m.View()
 					checkFits(t, v, x.w, x.h)
+					checkSaidOnce(t, v)
 					checkSecrets(t, x.m, ls, 0, v)
 				}
 				for _, l := range snap.Log {

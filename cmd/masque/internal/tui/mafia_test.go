@@ -109,6 +109,7 @@ func TestMafiaPlayedToTheEndOnTheScreen(t *testing.T) {
 				}{{big, 120, 40}, {m, 80, 24}} {
 					v := x.m.View()
 					checkFits(t, v, x.w, x.h)
+					checkSaidOnce(t, v)
 					checkMafiaSecrets(t, x.m, ls, 0, v)
 				}
 				if moves == 0 {

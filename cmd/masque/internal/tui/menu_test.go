@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,7 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 		if p := m.choices.Paginator.TotalPages; p > 3 {
 			t.Fatalf("a menu of %d pages at 80x24 (%d lines):\n%s", p, len(m.labels), m.View())
 		}
+		screenKeeps(t, m)
 		if depth > 4 || len(m.labels) == 0 {
 			t.Fatalf("nothing to play at %v:\n%s", m.path, m.View())
 		}
@@ -44,6 +46,54 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 		}
 	}
 	return step(t, m, cmd())
+}
+
+// screenKeeps fails when the 80x24 screen m, asking its seat a
+// question, is taller than the terminal or has lost the question, the
+// keys line or the first line of the seat's memory (its own card,
+// character or role).
+func screenKeeps(t *testing.T, m Model) {
+	t.Helper()
+	v := m.View()
+	flat := strings.Join(strings.Fields(v), " ")
+	lines := strings.Split(v, "\n")
+	if len(lines) > 24 {
+		t.Fatalf("%d lines at 80x24:\n%s", len(lines), v)
+	}
+	checkSaidOnce(t, v)
+	if !strings.Contains(v, "enter play") {
+		t.Fatalf("the keys line is off the screen:\n%s", v)
+	}
+	if q := m.tv.Question; q != nil && !strings.Contains(flat, strings.Join(strings.Fields(q.Text), " ")) {
+		t.Fatalf("the question %q is off the screen:\n%s", q.Text, v)
+	}
+	if m.brief {
+		// A row cut short on the screen is whole on the help page.
+		help := strings.Join(strings.Fields(strings.Join(m.helpLines(80), " ")), " ")
+		for _, seat := range m.tv.Seats {
+			name := seat.Name
+			if seat.You {
+				name += " (you)"
+			}
+			if row := strings.Join(strings.Fields(name+": "+seatRowText(seat)), " "); !strings.Contains(help, row) {
+				t.Fatalf("the help page lacks %q:\n%s", row, strings.Join(m.helpLines(80), "\n"))
+			}
+		}
+	}
+	if len(m.tv.Memory) > 0 {
+		// The seat's own card is the line that says "you are" or "your
+		// card", else the first.
+		own := strings.Fields(m.tv.Memory[0])
+		for _, l := range m.tv.Memory {
+			if l := strings.ToLower(l); strings.HasPrefix(l, "you are ") || strings.HasPrefix(l, "your card") {
+				own = strings.Fields(l)
+				break
+			}
+		}
+		if !strings.Contains(strings.ToLower(flat), strings.ToLower(strings.Join(own[:min(len(own), 8)], " "))) {
+			t.Fatalf("the seat's own card (%q of %q) is off the screen:\n%s", own, m.tv.Memory, v)
+		}
+	}
 }
 
 // No menu of choices is longer than 3 pages at 80x24 in any game: a long
@@ -64,6 +114,8 @@ func TestMenusFitThreePagesAt80x24(t *testing.T) {
 		{"mascarade", mascarade.Game{}, 6, "", 60},
 		{"mascarade2", mascarade2.Game{}, 12, "", 60},
 		{"grimm", grimm.Game{}, 5, "bets,jewels,abilities", 60},
+		{"grimm", grimm.Game{}, 5, "bets", 200},
+		{"grimm", grimm.Game{}, 4, "bets,jewels", 200},
 		{"mafia", nil, 12, "", 15},
 	} {
 		t.Run(fmt.Sprintf("%s-%d", tc.game, tc.players), func(t *testing.T) {
@@ -126,5 +178,34 @@ func TestMascaradeOwnKnownCard(t *testing.T) {
 	}
 	if boris.Face != seatview.FaceDown || boris.Name != "" {
 		t.Errorf("Boris's card in Anna's view %+v, want face down", boris)
+	}
+}
+
+// saidOnceSplit cuts a screen into the clauses checkSaidOnce compares.
+var saidOnceSplit = regexp.MustCompile(`[.,;:?!()·]`)
+
+// checkSaidOnce fails when the screen v, above its log, says one thing
+// twice: a clause of 7 words or more (numbers aside) in two places, as a
+// notice repeating the question.
+func checkSaidOnce(t *testing.T, v string) {
+	t.Helper()
+	top, _, _ := strings.Cut(v, "\nLog")
+	flat := strings.ToLower(strings.Join(strings.Fields(top), " "))
+	seen := map[string]bool{}
+	for _, c := range saidOnceSplit.Split(flat, -1) {
+		var words []string
+		for _, w := range strings.Fields(c) {
+			if !numeric(strings.Trim(w, ",")) {
+				words = append(words, w)
+			}
+		}
+		if len(words) < 7 {
+			continue
+		}
+		k := strings.Join(words, " ")
+		if seen[k] {
+			t.Fatalf("the screen says %q twice:\n%s", k, v)
+		}
+		seen[k] = true
 	}
 }

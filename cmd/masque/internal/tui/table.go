@@ -295,49 +295,17 @@ func (m Model) viewTopTable() (string, bool) {
 			name := nameOf(s)
 			name += strings.Repeat(" ", wide-ansi.StringWidth(name))
 			row := fmt.Sprintf("%s%s  %s", mark, name, seatRowText(s))
+			if !s.You {
+				row = m.cut(row)
+			}
 			if s.Turn {
 				row = m.st.turn.Render(row)
 			}
 			line("%s", strings.TrimRight(row, " "))
 		}
 	}
-	for _, n := range t.Notes {
-		line("  %s", n)
-	}
-	var piles []string
-	for _, a := range t.Areas {
-		switch {
-		case a.Words != "":
-			line("  %s", a.Words)
-		case a.Marked:
-			var marked []string
-			for _, c := range a.Cards {
-				if c.Note != "" {
-					marked = append(marked, c.Name+" ("+c.Note+")")
-				}
-			}
-			if len(marked) == 0 {
-				marked = append(marked, "no hint tokens yet")
-			}
-			line("  %s: %s", a.Name, strings.Join(marked, " · "))
-		case a.Count < 0:
-			text := "  " + a.Name
-			if a.Note != "" {
-				text += " (" + a.Note + ")"
-			}
-			var names []string
-			for _, c := range a.Cards {
-				names = append(names, c.Name)
-			}
-			line("%s: %s", text, strings.Join(names, " · "))
-		case a.Pile || len(a.Cards) == 0:
-			piles = append(piles, fmt.Sprintf("%s %d", a.Name, a.Count))
-		default:
-			piles = append(piles, fmt.Sprintf("%s: %s", a.Name, cardsText(a.Cards)))
-		}
-	}
-	if len(piles) > 0 {
-		line("  %s", strings.Join(piles, " · "))
+	for _, l := range m.tableLines() {
+		line("%s", m.cut(l))
 	}
 	line("")
 	m.viewNotices(&b)
@@ -350,6 +318,60 @@ func (m Model) viewTopTable() (string, bool) {
 		v = strings.ReplaceAll(strings.ReplaceAll(v, "\n\n", "\n"), "\n\n", "\n")
 	}
 	return m.wrapLines(v), true
+}
+
+// tableLines are the lines under the seats: the table's notes, its areas
+// and piles, each indented by 2.
+func (m Model) tableLines() []string {
+	var lines []string
+	for _, n := range m.tv.Notes {
+		lines = append(lines, "  "+n)
+	}
+	var piles []string
+	for _, a := range m.tv.Areas {
+		switch {
+		case a.Words != "":
+			lines = append(lines, "  "+a.Words)
+		case a.Marked:
+			var marked []string
+			for _, c := range a.Cards {
+				if c.Note != "" {
+					marked = append(marked, c.Name+" ("+c.Note+")")
+				}
+			}
+			if len(marked) == 0 {
+				marked = append(marked, "no hint tokens yet")
+			}
+			lines = append(lines, fmt.Sprintf("  %s: %s", a.Name, strings.Join(marked, " · ")))
+		case a.Count < 0:
+			text := "  " + a.Name
+			if a.Note != "" {
+				text += " (" + a.Note + ")"
+			}
+			var names []string
+			for _, c := range a.Cards {
+				names = append(names, c.Name)
+			}
+			lines = append(lines, fmt.Sprintf("%s: %s", text, strings.Join(names, " · ")))
+		case a.Pile || len(a.Cards) == 0:
+			piles = append(piles, fmt.Sprintf("%s %d", a.Name, a.Count))
+		default:
+			piles = append(piles, fmt.Sprintf("%s: %s", a.Name, cardsText(a.Cards)))
+		}
+	}
+	if len(piles) > 0 {
+		lines = append(lines, "  "+strings.Join(piles, " · "))
+	}
+	return lines
+}
+
+// cut cuts line l to the terminal's width, with an ellipsis, on a brief
+// screen (the help page shows it in full).
+func (m Model) cut(l string) string {
+	if !m.brief || m.width <= 0 || ansi.StringWidth(l) <= m.width {
+		return l
+	}
+	return ansi.Truncate(l, m.width, "…")
 }
 
 // viewSeatGrid draws the seats in columns, each with its first attribute
@@ -396,6 +418,16 @@ func (m Model) viewSeatGrid(b *strings.Builder) {
 		cellWidth = max(cellWidth, ansi.StringWidth(cell)+2)
 	}
 	cols := max(1, (width-2)/cellWidth)
+	if m.brief && cols < 2 && width >= 40 {
+		// A brief screen takes two columns, each cell cut to leave 3
+		// spaces between them (the help page shows every seat in full).
+		cols, cellWidth = 2, (width-2)/2
+		for i, c := range cells {
+			if ansi.StringWidth(c) > cellWidth-3 {
+				cells[i] = ansi.Truncate(c, cellWidth-3, "…")
+			}
+		}
+	}
 	var row strings.Builder
 	for i, s := range seats {
 		cell := cells[i]
@@ -584,13 +616,30 @@ func (m Model) helpLines(width int) []string {
 	var heads []string
 	var lines []string
 	add := func(l string) { lines = append(lines, l) }
-	for _, sec := range t.Help {
+	for i, sec := range t.Help {
 		heads = append(heads, sec.Title)
 		add(sec.Title)
 		for _, l := range sec.Lines {
 			add("  " + l)
 		}
 		add("")
+		if i == 0 {
+			// The table in full, which a short screen cuts to a line a
+			// seat (brief).
+			heads = append(heads, "The table")
+			add("The table")
+			for _, s := range t.Seats {
+				name := s.Name
+				if s.You {
+					name += " (you)"
+				}
+				add("  " + name + ": " + seatRowText(s))
+			}
+			for _, l := range m.tableLines() {
+				add(l)
+			}
+			add("")
+		}
 	}
 	if len(t.Memory) > 0 {
 		heads = append(heads, "Your memory")

@@ -116,6 +116,11 @@ type Model struct {
 	// compact drops the blank lines between the parts of the screen, for
 	// the same reason.
 	compact bool
+	// brief cuts the other seats' rows and the table's lines to one line
+	// each (the help page shows them in full): the last resort of a
+	// screen too short for its question, its keys and the seat's own
+	// card.
+	brief bool
 
 	window seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
 
@@ -709,14 +714,16 @@ func (m *Model) relayout() {
 	// than maxPages pages), then the blank lines, then the memory panel
 	// (down to 2 lines), then the list again (down to 3 a page) and, for
 	// a list that would be more than maxPages pages, the log (down to 1
-	// line).
+	// line); a screen still taller than the terminal cuts the other
+	// seats' rows and the table's lines to one line each (brief), and only
+	// then takes the list past maxPages pages.
 	rows := maxChoiceRows
 	if m.height > 0 {
 		rows = max(4, min(rows, m.height/4))
 	}
 	need := min(maxChoiceRows, (len(m.labels)+maxPages-1)/maxPages)
 	rows = max(rows, need)
-	m.memRows, m.compact = 0, false
+	m.memRows, m.compact, m.brief = 0, false, false
 	var top string
 	for {
 		m.sizeChoices(width, rows)
@@ -744,7 +751,16 @@ func (m *Model) relayout() {
 			}
 			m.memRows = 1
 			continue
-		case short && rows > 3 && len(m.labels) > rows && (rows > need || left < 0):
+		case short && rows > 3 && len(m.labels) > rows && rows > need:
+			rows--
+			continue
+		case m.height > 0 && !m.help && left < 0 && !m.brief:
+			// Still taller than the terminal: the question, its keys
+			// and the seat's own card (the memory's first line) would
+			// go off the bottom.
+			m.brief = true
+			continue
+		case short && rows > 3 && len(m.labels) > rows && left < 0:
 			rows--
 			continue
 		}
