@@ -11,28 +11,28 @@ type StmtProof struct {
 	Proof  []byte
 }
 type Move struct {
-	Kind   int
-	Args   []int
-	Swaps  []SwapPayload
-	Stmts  []StmtProof
-	HasSt  bool
+	Kind  int
+	Args  []int
+	Swaps []SwapPayload
+	Stmts []StmtProof
+	HasSt bool
 }
 type SharesBody struct {
 	Pub [][]byte
 	Enc [][]byte
 }
 type Body struct {
-	Kind    int
-	Raw     []byte
-	B32     []byte
-	Move    *Move
-	Shares  *SharesBody
-	ShufN   int
+	Kind      int
+	Raw       []byte
+	B32       []byte
+	Move      *Move
+	Shares    *SharesBody
+	ShufN     int
 	ShufCards []Card
 	ShufProof []byte
-	CoinD   *Point
+	CoinD     *Point
 	CoinProof []byte
-	Parts   [][]byte
+	Parts     [][]byte
 }
 
 func readCard(r *rd, w int) (Card, bool) {

@@ -6,9 +6,9 @@ import (
 )
 
 type Stream struct {
-	blk   func(i uint64) []byte
-	i     uint64
-	buf   []byte
+	blk func(i uint64) []byte
+	i   uint64
+	buf []byte
 }
 
 func (s *Stream) next() uint64 {

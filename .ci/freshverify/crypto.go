@@ -23,7 +23,7 @@ func (t *Transcript) Item(label string, data []byte) {
 	t.buf = append(t.buf, data...)
 }
 func (t *Transcript) Int(label string, v uint64) { t.Item(label, u64b(v)) }
-func (t *Transcript) Pt(label string, p *Point) { t.Item(label, rEncode(p)) }
+func (t *Transcript) Pt(label string, p *Point)  { t.Item(label, rEncode(p)) }
 func (t *Transcript) Challenge(name string) []byte {
 	t.Item("challenge", []byte(name))
 	h := sha512.Sum512(t.buf)
@@ -110,8 +110,8 @@ type Node struct {
 }
 
 func Leaf(nw int, eqs ...Eqn) *Node { return &Node{Kind: 1, NW: nw, Eqs: eqs} }
-func AND(ch ...*Node) *Node      { return &Node{Kind: 2, Ch: ch} }
-func OR(ch ...*Node) *Node       { return &Node{Kind: 3, Ch: ch} }
+func AND(ch ...*Node) *Node         { return &Node{Kind: 2, Ch: ch} }
+func OR(ch ...*Node) *Node          { return &Node{Kind: 3, Ch: ch} }
 func E(wit []int, bases []*Point, pub ...Term) Eqn {
 	return Eqn{wit, bases, pub}
 }
@@ -333,7 +333,7 @@ func VerifySigma(tr *Transcript, f *Node, proof []byte, withPoints bool) bool {
 	return ok
 }
 
-func neg(p *Point) *Point { return new(Point).Negate(p) }
+func neg(p *Point) *Point    { return new(Point).Negate(p) }
 func sub(a, b *Point) *Point { return new(Point).Subtract(a, b) }
 func add(a, b *Point) *Point { return new(Point).Add(a, b) }
 

@@ -16,41 +16,41 @@ type resp struct {
 type roundEnd struct{}
 
 type GrimmG struct {
-	c                   *Coro
-	n                   int
-	bets, jewels, abil  bool
-	boonOf, baneOf      [17]int // item -> character
-	fixed               [3]*fixedRound
-	gid                 []byte
-	roses, rewards      []int
-	usedActions         []int
-	round               int
+	c                  *Coro
+	n                  int
+	bets, jewels, abil bool
+	boonOf, baneOf     [17]int // item -> character
+	fixed              [3]*fixedRound
+	gid                []byte
+	roses, rewards     []int
+	usedActions        []int
+	round              int
 	// round state
-	loc       map[int]string // slot -> deck,row,drawn,front,hand,discard,
-	owner     map[int]int
-	kind      map[int]int // public kinds of item slots
-	deck      []int
-	discard   []int
-	row       []int
-	masked    [][]int // per seat masked character slots
-	unmasked  []bool
-	tokens    map[int]map[int]bool // character -> seats with token
-	tokLeft   []int
-	broken    map[int]bool
-	jewel     []bool
-	betHeld   map[int]int // bet slot -> seat
-	betTaken  []bool      // via unmasking/turn this round
-	ability   []int
-	lastChars map[int]int // slot -> character (revealed/proven) this round
-	public    map[int]bool
-	actions   []int
-	queue     []resp
-	turnP     int
+	loc            map[int]string // slot -> deck,row,drawn,front,hand,discard,
+	owner          map[int]int
+	kind           map[int]int // public kinds of item slots
+	deck           []int
+	discard        []int
+	row            []int
+	masked         [][]int // per seat masked character slots
+	unmasked       []bool
+	tokens         map[int]map[int]bool // character -> seats with token
+	tokLeft        []int
+	broken         map[int]bool
+	jewel          []bool
+	betHeld        map[int]int // bet slot -> seat
+	betTaken       []bool      // via unmasking/turn this round
+	ability        []int
+	lastChars      map[int]int // slot -> character (revealed/proven) this round
+	public         map[int]bool
+	actions        []int
+	queue          []resp
+	turnP          int
 	hintedThisTurn bool
-	prevChars map[int]int
-	winner    int
-	moverIsTurn bool
-	causer int
+	prevChars      map[int]int
+	winner         int
+	moverIsTurn    bool
+	causer         int
 }
 
 type fixedRound struct {

@@ -23,21 +23,21 @@ type Mafia struct {
 	votes    map[int]int
 	cond     int
 	// night
-	T                                     []int
-	item2, item3, item4, item5            bool
-	killHolders                           []int
-	attacked, saved, dated, dying         map[int]bool
-	aq                                    []int
-	bHit                                  bool
-	drawRounds                            int
-	joinDue                               bool
-	elimCtx                               string // day, night, leave, date
-	after                                 string // what finish leads to: vote, night
-	date                                  int
-	pendingProt                           []int
-	resume string
-	madVictim int
-	tied []int
+	T                             []int
+	item2, item3, item4, item5    bool
+	killHolders                   []int
+	attacked, saved, dated, dying map[int]bool
+	aq                            []int
+	bHit                          bool
+	drawRounds                    int
+	joinDue                       bool
+	elimCtx                       string // day, night, leave, date
+	after                         string // what finish leads to: vote, night
+	date                          int
+	pendingProt                   []int
+	resume                        string
+	madVictim                     int
+	tied                          []int
 }
 
 func newMafia(n int, deck []int, noInc, tieDraw bool, roles, incs []int) *Mafia {

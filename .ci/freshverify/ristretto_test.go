@@ -1,6 +1,10 @@
 package main
 
-import ("testing";"encoding/hex";"crypto/sha512")
+import (
+	"crypto/sha512"
+	"encoding/hex"
+	"testing"
+)
 
 func TestRist(t *testing.T) {
 	// RFC 9496 A.1: multiples of generator
@@ -11,13 +15,22 @@ func TestRist(t *testing.T) {
 	}
 	p := Id()
 	for i, w := range want {
-		if hex.EncodeToString(rEncode(p)) != w { t.Fatalf("enc %d", i) }
-		q, err := rDecode(rEncode(p)); if err != nil || !rEqual(p, q) { t.Fatalf("dec %d", i) }
+		if hex.EncodeToString(rEncode(p)) != w {
+			t.Fatalf("enc %d", i)
+		}
+		q, err := rDecode(rEncode(p))
+		if err != nil || !rEqual(p, q) {
+			t.Fatalf("dec %d", i)
+		}
 		p = new(Point).Add(p, G())
 	}
 	// A.3 hash-to-group
 	h := sha512.Sum512([]byte("Ristretto is traditionally a short shot of espresso coffee"))
-	if hex.EncodeToString(rEncode(rFromUniform(h[:]))) != "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46" { t.Fatal("map") }
+	if hex.EncodeToString(rEncode(rFromUniform(h[:]))) != "3066f82a1a747d45120d1740f14358531a8f04bbffe6a819f86dfe50f44a0a46" {
+		t.Fatal("map")
+	}
 	bad, _ := hex.DecodeString("ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff")
-	if _, err := rDecode(bad); err == nil { t.Fatal("accepted ff") }
+	if _, err := rDecode(bad); err == nil {
+		t.Fatal("accepted ff")
+	}
 }

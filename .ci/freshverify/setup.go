@@ -136,14 +136,14 @@ func setupGame(ro *Roster, to *TableOpts) *gameSetup {
 				gg.fixed[k] = fr
 			}
 		}
-		if !r.done() || !namesMatch(ro, names) || flags&^0xf != 0 {
-			gs.err = true
-		}
-		if !validGrimm(gg, names, flags, charms) {
+		// The options fix a round only when they are valid by their own
+		// rules (§6: refused game options fix nothing, names aside).
+		optsOK := r.done() && flags&^0xf == 0 && validGrimm(gg, names, flags, charms)
+		if !optsOK || !namesMatch(ro, names) {
 			gs.err = true
 		}
 		gs.dealSource = "shuffle"
-		if anyFixed {
+		if anyFixed && optsOK {
 			gs.dealSource = "fixed"
 		}
 		init := []int{}
@@ -210,14 +210,12 @@ func setupGame(ro *Roster, to *TableOpts) *gameSetup {
 				}
 			}
 		}
-		if !r.done() || !namesMatch(ro, names) || flags&^7 != 0 {
-			gs.err = true
-		}
-		if !validMafia(names, specials, deck, roles, incs, incidents) {
+		optsOK := r.done() && flags&^7 == 0 && validMafia(names, specials, deck, roles, incs, incidents)
+		if !optsOK || !namesMatch(ro, names) {
 			gs.err = true
 		}
 		gs.dealSource = "shuffle"
-		if flags&4 != 0 {
+		if flags&4 != 0 && optsOK {
 			gs.dealSource = "fixed"
 		}
 		if to.HasFixed {
@@ -232,7 +230,7 @@ func setupGame(ro *Roster, to *TableOpts) *gameSetup {
 			gs.err = true
 		}
 		gs.rules = newMafia(n, deck, noInc, flags&2 != 0, roles, incs)
-		gs.level = "rules" 
+		gs.level = "rules"
 	default:
 		gs.err = true
 	}

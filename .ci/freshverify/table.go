@@ -38,19 +38,19 @@ type TallyPart struct {
 
 type Request struct {
 	Effect
-	authors []int
-	idx     int
-	snap    []Card // selected comps
-	pubD    [][][]*Point // per author... for reveal: slot -> list of D vectors
-	coinA   uint64
-	coinSum *Point
-	encRecv map[[2]int][]*EncShare // (slotIdx, viewer) -> shares in author order
-	started bool
-	ballots [][]([]CT) // part -> author -> entries
-	qs      []*CT      // checkview: per checker
+	authors  []int
+	idx      int
+	snap     []Card       // selected comps
+	pubD     [][][]*Point // per author... for reveal: slot -> list of D vectors
+	coinA    uint64
+	coinSum  *Point
+	encRecv  map[[2]int][]*EncShare // (slotIdx, viewer) -> shares in author order
+	started  bool
+	ballots  [][]([]CT) // part -> author -> entries
+	qs       []*CT      // checkview: per checker
 	checkers []int
-	tcards  []Card     // tally components
-	tseats  []int
+	tcards   []Card // tally components
+	tseats   []int
 }
 
 type Rules interface {
@@ -61,30 +61,30 @@ type Rules interface {
 }
 
 type Table struct {
-	n, w    int
-	gid     []byte
-	H       *Point
-	X, Y    []*Point
-	slots   []Card
-	queue   []*Request
-	rules   Rules
-	phase   string // commit, reveal, play, keys, done
-	publish bool
-	retired []bool
-	retKey  []*Scalar
-	views   map[[2]int][]*View
-	commits [][]byte
-	reveals [][]byte
-	keyIdx  int
-	deck    []int
-	fixed   []int
-	pos     uint64
-	lenient bool
-	keysAll bool
+	n, w          int
+	gid           []byte
+	H             *Point
+	X, Y          []*Point
+	slots         []Card
+	queue         []*Request
+	rules         Rules
+	phase         string // commit, reveal, play, keys, done
+	publish       bool
+	retired       []bool
+	retKey        []*Scalar
+	views         map[[2]int][]*View
+	commits       [][]byte
+	reveals       [][]byte
+	keyIdx        int
+	deck          []int
+	fixed         []int
+	pos           uint64
+	lenient       bool
+	keysAll       bool
 	dealFromCoins bool
-	onDeal  func(kinds []int)
-	K int
-	ballotSum map[int][]CT
+	onDeal        func(kinds []int)
+	K             int
+	ballotSum     map[int][]CT
 	ballotTargets map[int][]int
 }
 

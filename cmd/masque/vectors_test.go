@@ -293,6 +293,14 @@ func TestGenerateConformanceVectors(t *testing.T) {
 		switch {
 		case strings.HasPrefix(name, "honest-grimm-"):
 			limit = 256 << 10
+		case name == "manifest.json":
+			// Every honest game's script, and a description of each.
+			limit = 64 << 10
+		case strings.HasPrefix(name, "honest-mascarade2-12-"):
+			// Twelve seats, the fewest that let one game claim every
+			// power the other vectors leave out: a reveal is twelve
+			// shares entries.
+			limit = 64 << 10
 		case strings.Contains(name, "-grimm-"):
 			limit = 64 << 10
 		case strings.HasPrefix(name, "honest-mafia-12-"):
@@ -334,8 +342,13 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// Master of the game and a seat out of tokens about 110 KiB; Mafia's
 	// attacks opened as one added tally (issue 27) about 275 KiB, at 12
 	// seats, the fewest that deal both the Don and the Madman (with the
-	// Commissar the book's counts then require).
-	if total > 1870<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.83 MiB", total)
+	// Commissar the book's counts then require). The rule paths the second
+	// outside verifier found unexercised (.ci/freshverify/GAPS.md: the
+	// guess move, both editions' unused powers, a two-seat Eavesdrop,
+	// the Madman's join and a tied vote's draw, rule faults of Grimm and
+	// Mafia, refused rosters) about 260 KiB, half of it the Madman's
+	// nine-seat game (nine the fewest seats that deal him).
+	if total > 2150<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 2.1 MiB", total)
 	}
 }
