@@ -336,6 +336,9 @@ func main() {
 		}
 	}
 	fmt.Printf("matched %d/%d\n", match, len(man.Vectors))
+	if match != len(man.Vectors) {
+		os.Exit(1) // .ci/run fails on any mismatch
+	}
 }
 
 var _ = sha512.New

@@ -182,6 +182,43 @@ Gosha vote Boris
 Hana vote Egor
 Igor vote abstain
 `
+	// The probes: short games whose end comes only if one coin rule is
+	// applied exactly (the verdict sees no purse, only whether the game
+	// is over, so each rule decides an end).
+	scriptProbePair = `game mascarade players=Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya deal=Judge,King,Queen,Witch,Peasant,Peasant,Bishop,Fool coins=11
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Egor no
+Egor claim Peasant
+Fedya challenge
+`
+	scriptProbeFool2 = `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Fool,Judge,King,Empress,Widow,Cheater coins=12
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Fool
+`
+	scriptProbeJudge = `game mascarade players=Anna,Boris,Sasha,Dima deal=Judge,Bishop,King,Queen,Witch,Cheat coins=12
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Judge
+Boris challenge
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Judge
+`
+	scriptProbePatron = `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Patron,Judge,King,Empress,Widow,Cheater coins=10
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Patron
+`
 )
 
 // The audit vectors' files.
@@ -314,6 +351,24 @@ func auditVectorSpecs() []vectorSpec {
 				})
 			},
 		},
+		honest("honest-mascarade-8-peasant-pair-ends.masque", mascarade.GameName,
+			"Mascarade, 8 players, fixed deal, 11 coins each: Egor claims the Peasant and Fedya challenges; both are Peasants, so "+
+				"each takes 2 (the pair bonus, protocol §13.4) and reaches 13: the game is over and the keys follow (with 1 each, "+
+				"a verifier would wait for Fedya's move); keys published.",
+			scriptProbePair, true),
+		honest("honest-mascarade2-4-fool-paid-ends.masque", mascarade2.GameName,
+			"Mascarade 2nd edition, 4 players, fixed deal, 12 coins each: Anna claims the Fool; the bank pays her 1 when the power "+
+				"is applied, before her choice (protocol §13.5), so she reaches 13 and the game is over before any `use`; keys published.",
+			scriptProbeFool2, true),
+		honest("honest-mascarade-4-judge-court-ends.masque", mascarade.GameName,
+			"Mascarade, 4 players, fixed deal, 12 coins each: Anna claims the Judge and Boris challenges (his fine goes to the "+
+				"courthouse after the power); Boris, revealed, must swap; Anna's second Judge takes the courthouse's coin and "+
+				"reaches 13: the game is over; keys published.",
+			scriptProbeJudge, true),
+		honest("honest-mascarade2-4-patron-ends.masque", mascarade2.GameName,
+			"Mascarade 2nd edition, 4 players, fixed deal, 10 coins each: Anna claims the Patron; the bank pays her 3 (and each "+
+				"neighbour 1) and she reaches 13: the game is over; keys published.",
+			scriptProbePatron, true),
 		{
 			want: vectorCase{File: "refused-fixed-deal.masque", Game: mascarade.GameName, Exit: exitFault, DealSource: dealFixed,
 				Description: "a 4-seat Mascarade roster every seat signed whose table options fix a deal that is not a permutation of the " +
