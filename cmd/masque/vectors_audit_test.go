@@ -136,11 +136,12 @@ Kristina hint EvilQueen
 Maria hint EvilQueen
 `
 	// scriptAuditMafiaVote is a 4-player Mafia game without incident
-	// cards: nobody holds a vote on day 1, Anna (the Mafioso) kills Dima
+	// cards: two of four say yes on day 1, not a majority, so no vote;
+	// Anna (the Mafioso) kills Dima
 	// on night 2, and day 2's votes put Anna out.
 	scriptAuditMafiaVote = `game mafia players=Anna,Boris,Clara,Dima incidents=off roles=Mafioso,Civilian,Civilian,Civilian
-Anna hold no
-Boris hold no
+Anna hold yes
+Boris hold yes
 Clara hold no
 Dima hold no
 Anna kill Dima
@@ -220,6 +221,45 @@ Dima swap Anna no
 Anna claim Patron
 `
 )
+
+// scriptAuditMafia5 is engine/mafia's whole 5-player game with incident
+// cards: a Ricochet moves the night's attack to the left.
+const scriptAuditMafia5 = `# A whole 5-player game with incident cards: Anna is the mafioso.
+game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft
+
+# Night 1: Anna alone is mafia. Day 1: no majority to vote.
+Anna hold no
+Boris hold yes
+Clara hold no
+Dima hold yes
+Egor hold no
+
+# Night 2: Anna attacks Dima, who moves the attack to Egor; Egor's
+# Evidence answers only a day vote, so he dies.
+Anna kill Dima
+Dima play RicochetLeft
+Egor pass
+expect role=Egor:Civilian alive=Anna,Boris,Clara,Dima day=2
+
+# Day 2: Boris is voted out and shows his Alibi.
+Anna vote Boris
+Boris vote Anna
+Clara vote Boris
+Dima vote Boris
+Boris play Alibi
+
+# Night 3: Anna attacks Clara, who misfires.
+Anna kill Clara
+Clara play Misfire
+
+# Day 3: Anna is voted out; her Misfire answers nothing by day.
+Anna vote Clara
+Boris vote Anna
+Clara vote Anna
+Dima vote Anna
+Anna pass
+expect over=yes side=civilians winners=Boris,Clara,Dima,Egor
+`
 
 // The audit vectors' files.
 const (
@@ -334,10 +374,17 @@ func auditVectorSpecs() []vectorSpec {
 				"[4, 6], the Mafioso's and the joined Madman's ballots of power 1, no ballot of power 2; day 2's vote ties 3 to 3 "+
 				"and the game ends as a draw (§12.4, §12.7); keys published.",
 			scriptAuditMafia, true),
+		honest("honest-mafia-5-ricochet.masque", mafia.GameName,
+			"Mafia, 5 players (a Mafioso, four Civilians) with incident cards, roles and incident deck fixed by the options "+
+				"(engine/mafia's whole scripted game): no majority on day 1; on night 2 Anna attacks Dima, who plays a Ricochet "+
+				"to the left (kind 8: the next living seat clockwise, Egor, protocol §12.5) and Egor passes and dies; on day 2 "+
+				"Boris is voted out and plays an Alibi; on night 3 Clara's Misfire saves her; on day 3 Anna is voted out and the "+
+				"civilians win; keys published.",
+			scriptAuditMafia5, true),
 		{
 			want: vectorCase{File: "tampered-mafia-rule-bad-target.masque", Game: mafia.GameName, Exit: exitFault, DealSource: dealFixed,
-				Description: "Mafia, 4 players (a Mafioso, three Civilians), roles fixed by the options, no incident cards: nobody holds " +
-					"a vote on day 1, Anna kills Dima on night 2; on day 2, after Anna's vote, Boris votes for Dima, no longer living " +
+				Description: "Mafia, 4 players (a Mafioso, three Civilians), roles fixed by the options, no incident cards: two of four say " +
+					"yes on day 1's question, not a majority (2 × 2 > 4 fails), so no vote; Anna kills Dima on night 2; on day 2, after Anna's vote, Boris votes for Dima, no longer living " +
 					"(a vote names one other living player: rule:bad-target, protocol §4.4).",
 				Script: scriptAuditMafiaVote,
 				Fault:  &vectorFault{Position: mafiaVotePos, Seat: 1, Reason: table.ReasonRulePrefix + mafia.RuleBadTarget}},

@@ -347,8 +347,10 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// guess move, both editions' unused powers, a two-seat Eavesdrop,
 	// the Madman's join and a tied vote's draw, rule faults of Grimm and
 	// Mafia, refused rosters) about 260 KiB, half of it the Madman's
-	// nine-seat game (nine the fewest seats that deal him).
-	if total > 2150<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 2.1 MiB", total)
+	// nine-seat game (nine the fewest seats that deal him), and probes
+	// whose end depends on one rule (a coin rule, a Ricochet's direction)
+	// about 80 KiB.
+	if total > 2250<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 2.2 MiB", total)
 	}
 }
