@@ -417,6 +417,37 @@ func auditVectorSpecs() []vectorSpec {
 				"neighbour 1) and she reaches 13: the game is over; keys published.",
 			scriptProbePatron, true),
 		{
+			want: vectorCase{File: "honest-grimm-3-fixed-actions-first-drawn.masque", Game: grimm.GameName, Valid: true, DealSource: dealFixed,
+				Description: "The Grimm Masquerade, 3 players, round 1 fixed by the options except its first player (mask 16|1|2|4, " +
+					"actions Toast and Search belongings): the round's coin still draws the two action cards from the stream, then " +
+					"the first player (protocol §9.3), whose first pick is the last entry (a probe: restarting the stream for the " +
+					"first player names another seat); unfinished, no keys."},
+			build: func(t *testing.T) ([]byte, int) {
+				names := []string{"Anna", "Boris", "Sasha"}
+				o := grimm.Options{Players: names}
+				items := make([]engine.Card, 0, 48)
+				for k := range 48 {
+					items = append(items, grimm.Treats+engine.Card(k/6))
+				}
+				o.Fixed[0] = &grimm.FixedRound{Chars: []engine.Card{1, 2, 3, 4, 5, 6, 7, 8}, Items: items,
+					Actions: []grimm.Action{grimm.Toast, grimm.Search}, First: -1}
+				lt := vectorTable(t, "honest-grimm-3-fixed-actions-first-drawn.masque", grimm.Game{}, names, o)
+				seat, kind, ok := lt.View().Expect()
+				if !ok || kind != table.BodyMove {
+					t.Fatalf("after the opening the table waits for %v (%v)", kind, ok)
+				}
+				st := lt.View().Rules().(*grimm.State)
+				m, err := grimm.ParseMove(st, seat, []string{"pick", "Treats"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := lt.Move(seat, m, nil); err != nil {
+					t.Fatal(err)
+				}
+				return encodeTranscript(t, lt.Transcript())
+			},
+		},
+		{
 			want: vectorCase{File: "refused-fixed-deal.masque", Game: mascarade.GameName, Exit: exitFault, DealSource: dealFixed,
 				Description: "a 4-seat Mascarade roster every seat signed whose table options fix a deal that is not a permutation of the " +
 					"game's deck (the Judge twice, no Cheat): the table cannot be set up and the roster is refused without a fault " +
