@@ -213,6 +213,17 @@ Sasha swap Dima no
 Dima swap Anna no
 Anna claim Judge
 `
+	scriptProbeThief = `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Thief,Judge,King,Empress,Widow,Cheater coins=10
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Thief
+Boris swap Sasha no
+Sasha swap Dima no
+Dima claim Cheater
+Anna claim King
+`
 	scriptProbePatron = `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Patron,Judge,King,Empress,Widow,Cheater coins=10
 Anna swap Boris no
 Boris swap Sasha no
@@ -416,6 +427,11 @@ func auditVectorSpecs() []vectorSpec {
 			"Mascarade 2nd edition, 4 players, fixed deal, 10 coins each: Anna claims the Patron; the bank pays her 3 (and each "+
 				"neighbour 1) and she reaches 13: the game is over; keys published.",
 			scriptProbePatron, true),
+		honest("honest-mascarade2-4-thief-cheater.masque", mascarade2.GameName,
+			"Mascarade 2nd edition, 4 players, fixed deal, 10 coins each: Anna claims the Thief and takes 1 from each neighbour "+
+				"(Dima on her right, then Boris on her left: protocol §13.5), so Dima's claim of the Cheater with 9 coins wins "+
+				"nothing (one side taking 2 would leave him 10, and the game over); Anna's King then brings her to 14; keys published.",
+			scriptProbeThief, true),
 		{
 			want: vectorCase{File: "honest-grimm-3-fixed-actions-first-drawn.masque", Game: grimm.GameName, Valid: true, DealSource: dealFixed,
 				Description: "The Grimm Masquerade, 3 players, round 1 fixed by the options except its first player (mask 16|1|2|4, " +
