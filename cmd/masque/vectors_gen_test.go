@@ -23,8 +23,10 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
+	"github.com/masque-games/masque/engine/mafia"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
@@ -47,7 +49,7 @@ func buildVectors(t *testing.T) (map[string][]byte, *vectorManifest) {
 	t.Helper()
 	files := map[string][]byte{}
 	m := &vectorManifest{Format: 1, Protocol: lobby.Version}
-	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs(), mafiaPathVectorSpecs(), grimmPathVectorSpecs()) {
+	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs(), mafiaPathVectorSpecs(), grimmPathVectorSpecs(), auditVectorSpecs()) {
 		if _, dup := files[s.want.File]; dup {
 			t.Fatalf("two vectors named %s", s.want.File)
 		}
@@ -589,6 +591,10 @@ func playScript(t *testing.T, game, src string, keys bool) *local.Table {
 		lt, err = localplay.Run(mascarade.Game{}, []byte(src), nil, keys)
 	case mascarade2.GameName:
 		lt, err = localplay.Run(mascarade2.Game{}, []byte(src), nil, keys)
+	case grimm.GameName:
+		lt, err = localplay.Run(grimm.Game{}, []byte(src), nil, keys)
+	case mafia.GameName:
+		lt, err = localplay.Run(mafia.Game{}, []byte(src), nil, keys)
 	default:
 		t.Fatalf("no script player for %q", game)
 	}

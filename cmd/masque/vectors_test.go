@@ -293,6 +293,14 @@ func TestGenerateConformanceVectors(t *testing.T) {
 		switch {
 		case strings.HasPrefix(name, "honest-grimm-"):
 			limit = 256 << 10
+		case name == "manifest.json":
+			// Every honest game's script, and a description of each.
+			limit = 64 << 10
+		case strings.HasPrefix(name, "honest-mascarade2-12-"):
+			// Twelve seats, the fewest that let one game claim every
+			// power the other vectors leave out: a reveal is twelve
+			// shares entries.
+			limit = 64 << 10
 		case strings.Contains(name, "-grimm-"):
 			limit = 64 << 10
 		case strings.HasPrefix(name, "honest-mafia-12-"):
@@ -343,8 +351,15 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// without the Don (issue 27, L1: every living seat's shuffle of the
 	// pairs, then the counts and the pick) added about 26 KiB to the two
 	// games of two Mafiosi that reach night 2, and its game with the
-	// Madman's attack added to the pick (nine seats) about 153 KiB.
-	if total > 2040<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 1.99 MiB", total)
+	// Madman's attack added to the pick (nine seats) about 153 KiB. The
+	// rule paths the second outside verifier found unexercised
+	// (.ci/freshverify/GAPS.md: the guess move, both editions' unused
+	// powers, a two-seat Eavesdrop, the Madman's join and a tied vote's
+	// draw, rule faults of Grimm and Mafia, refused rosters) about 260 KiB,
+	// half of it the Madman's nine-seat game (nine the fewest seats that
+	// deal him), and probes whose end depends on one rule (a coin rule, a
+	// Ricochet's direction) about 80 KiB.
+	if total > 2450<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 2.4 MiB", total)
 	}
 }
