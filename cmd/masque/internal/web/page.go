@@ -18,6 +18,11 @@ import (
 // does not say. A choice goes to the page as its words and index, never
 // as the move it stands for (seatview.Choice sends no move).
 
+// menuKeys are the keys of the lines of a menu page: the digits, then
+// letters that are no other key of the page (c chat, l leave, n no, p
+// pass, q quit, y yes).
+const menuKeys = "1234567890abdefghijkmorstuvwxz"
+
 // pageState is what the page draws, sent as JSON on every change.
 type pageState struct {
 	Rev    uint64 `json:"rev"`
@@ -35,6 +40,10 @@ type pageState struct {
 	Notices  []seatview.Notice `json:"notices,omitempty"`
 
 	Question *seatview.Question `json:"question,omitempty"`
+	// Menu is the question's choices as the pages of a menu
+	// (seatview.MenuTree), with the page's keys: the page draws a page
+	// of it and follows its lines, page 0 first.
+	Menu []seatview.MenuPage `json:"menu,omitempty"`
 	// At is the entry count the choices are offered at: an action names
 	// it, so that a click on a choice the table moved past is refused.
 	At int `json:"at"`
@@ -150,6 +159,7 @@ func (sc *screen) pageState(now time.Time) pageState {
 	over := sc.over()
 	if q := sc.question(); q != nil && !over {
 		st.Question, st.Ask = &seatview.Question{Text: q.Text, Forced: q.Forced, Window: q.Window, Choices: sc.picks}, sc.asked
+		st.Menu = sc.menu
 		if !sc.snap.MyDeadline.IsZero() {
 			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
 		}

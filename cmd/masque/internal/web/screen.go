@@ -34,7 +34,8 @@ type screen struct {
 	snap  session.Snapshot
 	have  bool
 	tv    *seatview.Table
-	picks []seatview.Choice // the choices on offer (at snap.Entries)
+	picks []seatview.Choice   // the choices on offer (at snap.Entries)
+	menu  []seatview.MenuPage // picks as a menu's pages (seatview.MenuTree)
 	// asked counts the sets of choices offered: a night with two powers
 	// asks twice at one entry, so an action names the set it chose from.
 	asked    uint64
@@ -163,6 +164,7 @@ func (sc *screen) refresh(now time.Time) {
 		if had || sc.picks != nil {
 			sc.asked++
 		}
+		sc.menu = seatview.MenuTree(sc.picks, menuKeys)
 	}
 	sc.window.Update(sc.question(), sc.snap.Entries, now, sc.opts.ChallengeWindow)
 	notesFn := sc.opts.EndNotes
