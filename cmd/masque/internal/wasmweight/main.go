@@ -2,9 +2,8 @@
 // it: it links what a phone's seat will run (every game's rules and
 // bots through a local session, the cryptography, the ledger, the table
 // layer, the view model and its words, the seat's controller) and the
-// JavaScript bridge, so
-// that .ci/wasm-weight.sh can build it for GOOS=js GOARCH=wasm and report
-// the page's weight against its 4 MB budget. Run natively it seats one
+// JavaScript bridge, so that .ci/wasm-weight.sh can build it for GOOS=js
+// GOARCH=wasm and report the page's weight against its 4 MB budget. Run natively it seats one
 // player at a local table of bots and prints the table's first view, or
 // replays a transcript read from standard input.
 //
