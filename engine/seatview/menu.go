@@ -75,3 +75,69 @@ func menuAt(cs []Choice, path []string) ([]MenuItem, [][]int) {
 	}
 	return items, members
 }
+
+// MenuPage is one step of a question's menu laid out for a screen that
+// walks it on its own (a web page): the menu at a path, its lines, and
+// the page a back key returns to. A screen only draws a page and follows
+// its lines: what is offered where is [Menu]'s.
+type MenuPage struct {
+	// Path is the steps taken to reach the page, outermost first (those
+	// taken for the seat included); empty at the top.
+	Path []string `json:"path,omitempty"`
+	// Back is the page a back key returns to, or -1 at the top.
+	Back  int        `json:"back"`
+	Lines []MenuLine `json:"lines"`
+}
+
+// MenuLine is one line of a [MenuPage].
+type MenuLine struct {
+	Label string `json:"label"`
+	// Key is the key the screen plays the line on ("" when the line has
+	// none: the keys ran out).
+	Key string `json:"key,omitempty"`
+	// Choice is the index of the choice the line plays among the
+	// question's choices, or -1 for a step.
+	Choice int `json:"choice"`
+	// Step is the step a step line takes and Next the page it opens;
+	// "" and 0 for a choice.
+	Step string `json:"step,omitempty"`
+	Next int    `json:"next,omitempty"`
+	// Pass: the line plays the choice that lets the decision go
+	// ([Choice.Pass]).
+	Pass bool `json:"pass,omitempty"`
+}
+
+// MenuTree lays out the whole menu of choices cs ([Menu]) as pages, the
+// top first: each step line names the page it opens, each page the page
+// it was opened from. keys are the keys a screen offers on the lines of
+// a page, one character each, in order. It returns nil when cs is empty.
+func MenuTree(cs []Choice, keys string) []MenuPage {
+	if len(cs) == 0 {
+		return nil
+	}
+	ks := []rune(keys)
+	var pages []MenuPage
+	var walk func(path []string, back int) int
+	walk = func(path []string, back int) int {
+		items, at := Menu(cs, path)
+		me := len(pages)
+		pages = append(pages, MenuPage{Path: at, Back: back})
+		lines := make([]MenuLine, len(items))
+		for j, it := range items {
+			l := MenuLine{Label: it.Label, Choice: it.Choice, Step: it.Step}
+			if j < len(ks) {
+				l.Key = string(ks[j])
+			}
+			if it.Choice >= 0 {
+				l.Pass = cs[it.Choice].Pass
+			} else {
+				l.Next = walk(append(slices.Clip(at), it.Step), me)
+			}
+			lines[j] = l
+		}
+		pages[me].Lines = lines
+		return me
+	}
+	walk(nil, -1)
+	return pages
+}

@@ -189,7 +189,7 @@ func TestGrimmPlayedToTheEndOnTheScreen(t *testing.T) {
 						t.Fatalf("a menu of %d pages at 80x24 (%d lines):\n%s", p, len(m.labels), m.View())
 					}
 					if depth > 4 {
-						t.Fatalf("still stepping into the menu at %v:\n%s", m.path, m.View())
+						t.Fatalf("still stepping into the menu at %v:\n%s", m.menuPath(), m.View())
 					}
 					n := rng.IntN(len(m.labels))
 					for range n {
@@ -197,10 +197,10 @@ func TestGrimmPlayedToTheEndOnTheScreen(t *testing.T) {
 					}
 					label = m.labels[n]
 					m, cmd = press(t, m, "enter")
-					if m.ask != nil {
+					if m.ctl.Asking() != nil {
 						m, cmd = press(t, m, "y")
 					}
-					if cmd == nil && (len(m.path) == 0 || !strings.Contains(m.View(), strings.Join(m.path, " › "))) {
+					if cmd == nil && (len(m.menuPath()) == 0 || !strings.Contains(m.View(), strings.Join(m.menuPath(), " › "))) {
 						t.Fatalf("enter on %q did nothing", label)
 					}
 				}

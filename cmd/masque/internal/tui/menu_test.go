@@ -30,7 +30,7 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 		}
 		screenKeeps(t, m)
 		if depth > 4 || len(m.labels) == 0 {
-			t.Fatalf("nothing to play at %v:\n%s", m.path, m.View())
+			t.Fatalf("nothing to play at %v:\n%s", m.menuPath(), m.View())
 		}
 		n := rng.IntN(len(m.labels))
 		for range n {
@@ -38,10 +38,10 @@ func decide(t *testing.T, m Model, rng *rand.Rand) Model {
 		}
 		label := m.labels[n]
 		m, cmd = press(t, m, "enter")
-		if m.ask != nil {
+		if m.ctl.Asking() != nil {
 			m, cmd = press(t, m, "y")
 		}
-		if cmd == nil && len(m.path) == 0 {
+		if cmd == nil && len(m.menuPath()) == 0 {
 			t.Fatalf("enter on %q did nothing:\n%s", label, m.View())
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/cmd/masque/internal/nightlogtest"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // TestNightChoiceLogSaysNothing performs the log-file attack: whoever
@@ -16,7 +17,8 @@ import (
 func TestNightChoiceLogSaysNothing(t *testing.T) {
 	nightlogtest.Check(t, func(c nightlogtest.Choice, lg *slog.Logger) {
 		m := New(nightlogtest.Seat{Power: c.Power}, Options{NoColor: true, Logger: lg})
-		msg := m.submitNight(c.N)()
+		n := c.N
+		msg := m.run(seatview.Action{Play: seatview.Play{Night: &n}})()
 		sub, ok := msg.(SubmittedMsg)
 		if !ok || (sub.Err != nil) != c.Refused {
 			t.Fatalf("%s: %#v", c.Name, msg)

@@ -493,7 +493,7 @@ func (m Model) viewNotices(b *strings.Builder) {
 		case n.Window == "":
 		case n.Yours:
 			left := ""
-			if deadline, ok := m.window.Deadline(); ok {
+			if deadline, ok := m.ctl.Window(); ok {
 				d := max(0, deadline.Sub(m.now))
 				left = fmt.Sprintf(" (%ds left, then you pass)", int((d+time.Second-1)/time.Second))
 			}
@@ -544,28 +544,29 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		if t.Question.Text != "" {
 			line("%s", t.Question.Text)
 		}
-		if len(m.path) > 0 {
-			line("%s", m.st.title.Render(strings.Join(m.path, " › ")+" ›"))
+		if path := m.menuPath(); len(path) > 0 {
+			line("%s", m.st.title.Render(strings.Join(path, " › ")+" ›"))
 		}
 		if len(m.labels) > 0 {
 			line("%s", m.choices.View())
 		}
 		switch {
-		case m.ask != nil:
-			line("%s", m.st.warn.Render(m.ask.Words+": "+m.ask.Confirm+" y/n (esc: back)"))
+		case m.ctl.Asking() != nil:
+			ask := m.ctl.Asking()
+			line("%s", m.st.warn.Render(ask.Words+": "+ask.Confirm+" y/n (esc: back)"))
 		case m.quitAsk:
 			line("%s", m.quitQuestion())
-		case m.busy:
+		case m.ctl.Busy():
 			line("playing…")
 		default:
 			keys := bar{m.keys.Up, m.keys.Play}
-			if m.passChoice() >= 0 {
+			if seatview.PassIndex(m.ctl.Choices()) >= 0 {
 				keys = append(keys, m.keys.Pass)
 			}
 			if m.choices.Paginator.TotalPages > 1 {
 				keys = append(keys, m.keys.Home)
 			}
-			if len(m.path) > 0 {
+			if len(m.menuPath()) > 0 {
 				keys = append(keys, m.keys.Back)
 			}
 			keys = append(keys, m.keys.Help, m.keys.Quit)

@@ -17,11 +17,9 @@ package tui
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +73,7 @@ type (
 		// Night: it was a secret night choice (session.Actor), whose
 		// refusal the log does not record.
 		Night bool
+		act   seatview.Action // what was played, for the controller
 	}
 	// ClosedMsg says the session's updates ended.
 	ClosedMsg struct{}
@@ -97,12 +96,8 @@ type Model struct {
 	labels  []string
 	choices list.Model // the moves on offer, in words (bubbles/list)
 	quitAsk bool
-	// leaveAsked: the player chose to leave the game for good (a
-	// session.Leaver); the screen closes once the seat is out.
-	leaveAsked bool
-	help       bool // the help page is shown (the ? key)
-	busy       bool
-	status     string
+	help    bool // the help page is shown (the ? key)
+	status  string
 
 	keys      keyMap
 	helpBar   help.Model     // the line of keys at the bottom (bubbles/help)
@@ -122,21 +117,19 @@ type Model struct {
 	// card.
 	brief bool
 
-	window seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
+	// ctl is the seat's interaction, as every screen's: the choices on
+	// offer and the menu step the seat is at (seatview.Menu), a choice
+	// waiting for its confirmation, the answer window and its automatic
+	// pass, a move under way, the seat's secret bits, leaving the game
+	// for good (a session.Leaver: the screen closes once the seat is out).
+	ctl seatview.Controller
 
-	mySwaps map[uint64]bool // the local seat's secret bits, by entry
-	rung    int             // the entry count of the last decision the bell rang for
-	warned  int             // the entry count of the last decision warned of its deadline
-	quit    bool
+	rung   int // the entry count of the last decision the bell rang for
+	warned int // the entry count of the last decision warned of its deadline
+	quit   bool
 
-	tv    *seatview.Table   // the view of the last snapshot (table.go), nil before the deal
-	picks []seatview.Choice // the choices on offer, as m.legal
-	// path is the steps taken into a menu of choices in steps
-	// (seatview.Menu); menu is what it offers there, as m.labels.
-	path []string
-	menu []seatview.MenuItem
-	ask  *seatview.Choice // a choice waiting for its confirmation (or, if Secret, its secret bit)
-	salt [32]byte         // seals the seat's sealed choices (seatview.Input.Salt)
+	tv   *seatview.Table // the view of the last snapshot (table.go), nil before the deal
+	salt [32]byte        // seals the seat's sealed choices (seatview.Input.Salt)
 
 	// The table chat, at a networked table (the session is a
 	// session.Chatter): its messages, each with the log's length when
@@ -181,9 +174,9 @@ func New(sess session.Session, opts Options) Model {
 		lg.Error("salt", "err", err)
 	}
 	chatter, _ := sess.(session.Chatter)
-	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, window: seatview.NewAnswerWindow(),
+	return Model{sess: sess, salt: salt, opts: opts, log: lg, st: st, ctl: seatview.NewController(),
 		chatter: chatter, chatIn: newChatInput(st),
-		mySwaps: map[uint64]bool{}, rung: -1, warned: -1,
+		rung: -1, warned: -1,
 		choices: newChoices(st, nil), keys: newKeyMap(), helpBar: newHelpLine(st),
 		logView: viewport.New(0, 0), logFollow: true, helpView: viewport.New(0, 0),
 		spin: spinner.New(spinner.WithSpinner(spinner.Points), spinner.WithStyle(st.dim))}
@@ -296,9 +289,10 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onSnapshot(msg)
 	case TickMsg:
 		m.now = time.Time(msg)
-		if cmd := m.autoPass(); cmd != nil {
-			m.busy = true
-			return m, tea.Batch(cmd, tick())
+		if a, ok := m.ctl.Tick(m.now); ok {
+			// The answer window ran out: the seat passes, once.
+			m.status = "time is up: you pass"
+			return m, tea.Batch(m.run(a), tick())
 		}
 		if left, ok := m.timeLeft(); ok && left <= warnBefore && m.warned != m.snap.Entries && m.opts.Bell != nil {
 			m.warned = m.snap.Entries
@@ -306,7 +300,7 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tick()
 	case SubmittedMsg:
-		m.busy = false
+		m.ctl.Done(msg.act, msg.Err)
 		if msg.Err != nil {
 			m.status = "refused: " + termsafe.String(msg.Err.Error())
 			if msg.Night {
@@ -317,14 +311,11 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		} else {
 			m.status = ""
-			if msg.Bits > 0 {
-				m.mySwaps[uint64(msg.Pos)] = msg.Swap
-			}
 		}
 		sess := m.sess
 		return m, func() tea.Msg { return Snapshot(sess) }
 	case LeaveMsg:
-		m.leaveAsked = false
+		m.ctl.LeaveRefused()
 		m.status = "cannot leave: " + termsafe.String(msg.Err.Error())
 		return m, nil
 	case ChatSentMsg:
@@ -353,7 +344,6 @@ func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
-	old := m.snap
 	m.snap, m.have = sanitize(msg.Snap), true
 	m.noteChat(msg.Chat)
 	if m.now.IsZero() || msg.At.After(m.now) {
@@ -361,29 +351,25 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 	}
 	m.tv = m.buildView()
 	if m.snap.Leaving {
-		m.leaveAsked = true
+		m.ctl.SetLeaving()
 		m.status = leavingNote
 	}
-	if m.snap.Retired && m.leaveAsked {
+	if m.snap.Retired && m.ctl.Leaving() {
 		// Out of the game, and every seat holds the entry with the
 		// seat's card key: the others play on without it.
 		m.quit = true
 		return m, tea.Quit
 	}
-	if !m.snap.MyTurn || old.Entries != m.snap.Entries || !old.MyTurn || len(old.Decisions) != len(m.snap.Decisions) {
-		m.legal, m.picks, m.ask, m.path = nil, nil, nil, nil
-		if m.snap.MyTurn && m.tv != nil && m.tv.Question != nil {
-			m.picks = m.tv.Question.Choices
-			for _, c := range m.picks {
-				m.legal = append(m.legal, c.Move)
-			}
+	if m.ctl.Offer(m.question(), m.snap.Entries, msg.At, m.opts.ChallengeWindow) {
+		m.legal = nil
+		for _, c := range m.ctl.Choices() {
+			m.legal = append(m.legal, c.Move)
 		}
 		// Every decision opens on the safe choice (pass, or the first
 		// option): at a network table the turn often arrives in a
 		// snapshot of its own, after the entry that opened it.
-		m.openMenu(nil, "")
+		m.showMenu("")
 	}
-	m.window.Update(m.question(), m.snap.Entries, msg.At, m.opts.ChallengeWindow)
 	if m.snap.MyTurn && !m.snap.Over && m.opts.Bell != nil && m.rung != m.snap.Entries {
 		m.rung = m.snap.Entries
 		return m, tea.Batch(waitUpdate(m.sess), ring(m.opts.Bell))
@@ -399,56 +385,22 @@ func (m Model) question() *seatview.Question {
 	return m.tv.Question
 }
 
-// passChoice is the index of the choice that lets the decision go (a
-// pass), or -1.
-func (m Model) passChoice() int { return seatview.PassIndex(m.picks) }
-
-// autoPass passes when the challenge window ran out.
-func (m *Model) autoPass() tea.Cmd {
-	if m.busy || !m.snap.MyTurn || !m.window.Due(m.now) {
-		return nil
+// run plays a, an action of the seat's controller, on the session: a
+// move, or a secret night choice (session.Actor).
+func (m *Model) run(a seatview.Action) tea.Cmd {
+	sess, night := m.sess, a.Play.Night != nil
+	if night {
+		// The log file is not secret: it says that a choice was made,
+		// never what (a target, or sleep: that alone tells a civilian
+		// from a power holder), nor why one was refused.
+		m.log.Info("night choice")
+	} else {
+		m.log.Info("submit", "kind", a.Play.Move.Kind, "args", a.Play.Move.Args, "bits", len(a.Play.Bits))
 	}
-	if i := m.passChoice(); i >= 0 {
-		m.status = "time is up: you pass"
-		m.window.Passed()
-		return m.submit(m.picks[i].Move, nil)
-	}
-	return nil
-}
-
-func (m Model) submitting(cmd tea.Cmd) (tea.Model, tea.Cmd) {
-	m.busy = true
-	return m, cmd
-}
-
-// submitNight gives a secret night choice to the session
-// (session.Actor): a target for a power, or sleep.
-func (m *Model) submitNight(n seatview.Night) tea.Cmd {
-	sess, pos := m.sess, m.snap.Entries
-	// The log file is not secret: it says that a choice was made, never
-	// what (a target, or sleep: that alone tells a civilian from a power
-	// holder), nor why one was refused.
-	m.log.Info("night choice")
 	return func() tea.Msg {
-		act, ok := sess.(session.Actor)
-		if !ok {
-			return SubmittedMsg{Err: errors.New("this table takes no night choices"), Pos: pos, Night: true}
-		}
-		if n.Sleep {
-			return SubmittedMsg{Err: act.Sleep(), Pos: pos, Night: true}
-		}
-		return SubmittedMsg{Err: act.Decide(n.Power, n.Target), Pos: pos, Night: true}
-	}
-}
-
-func (m *Model) submit(mv engine.Move, bits []bool) tea.Cmd {
-	sess, pos := m.sess, m.snap.Entries
-	m.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
-	return func() tea.Msg {
-		err := sess.Submit(mv, bits)
-		msg := SubmittedMsg{Err: err, Pos: pos, Bits: len(bits)}
-		if len(bits) > 0 {
-			msg.Swap = bits[0]
+		msg := SubmittedMsg{Err: a.Run(sess), Pos: a.At, Bits: len(a.Play.Bits), Night: night, act: a}
+		if len(a.Play.Bits) > 0 {
+			msg.Swap = a.Play.Bits[0]
 		}
 		return msg
 	}
@@ -506,8 +458,7 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.logFollow = m.logView.AtBottom()
 		return m, nil
 	}
-	if m.ask != nil {
-		c := *m.ask
+	if c := m.ctl.Asking(); c != nil {
 		answer := ""
 		switch {
 		case key.Matches(k, keys.Yes):
@@ -515,17 +466,13 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 		case key.Matches(k, keys.No) && c.Secret:
 			answer = seatview.No
 		case key.Matches(k, keys.No, keys.Back):
-			m.ask = nil
-			return m, nil
 		default:
 			return m, nil
 		}
-		m.ask = nil
-		p, err := c.Play(answer)
-		if err != nil || p.Skip {
-			return m, nil
+		if a, ok := m.ctl.Answer(answer); ok {
+			return m, m.run(a)
 		}
-		return m.submitting(m.submit(p.Move, p.Bits))
+		return m, nil
 	}
 	switch {
 	case key.Matches(k, keys.Quit):
@@ -542,39 +489,27 @@ func (m Model) onKey(k tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, keys.Home):
 		m.choices.Select(0)
 	case key.Matches(k, keys.End):
-		m.choices.Select(max(0, len(m.menu)-1))
-	case key.Matches(k, keys.Back) && len(m.path) > 0:
-		m.menuBack()
+		m.choices.Select(max(0, len(m.labels)-1))
+	case key.Matches(k, keys.Back):
+		if from, ok := m.ctl.Back(); ok {
+			m.showMenu(from)
+		}
 	case key.Matches(k, keys.Pass):
-		if i := m.passChoice(); i >= 0 && !m.busy {
-			return m.submitting(m.submit(m.picks[i].Move, nil))
+		if a, ok := m.ctl.Pass(); ok {
+			return m, m.run(a)
 		}
 	case key.Matches(k, keys.Play):
-		j := m.choices.Index()
-		if m.busy || !m.snap.MyTurn || j < 0 || j >= len(m.menu) {
+		if !m.snap.MyTurn {
 			return m, nil
 		}
-		if it := m.menu[j]; it.Choice < 0 {
-			m.openMenu(slices.Concat(m.path, []string{it.Step}), "")
-			return m, nil
+		_, path := m.ctl.Menu()
+		a, ok := m.ctl.Pick(m.choices.Index())
+		if ok {
+			return m, m.run(a)
 		}
-		i := m.menu[j].Choice
-		if i < 0 || i >= len(m.picks) {
-			return m, nil
+		if _, p := m.ctl.Menu(); len(p) != len(path) {
+			m.showMenu("") // a step taken
 		}
-		c := m.picks[i]
-		if c.Night != nil {
-			return m.submitting(m.submitNight(*c.Night))
-		}
-		if c.Secret || c.Confirm != "" {
-			m.ask = &c
-			return m, nil
-		}
-		p, err := c.Play("")
-		if err != nil || p.Skip {
-			return m, nil
-		}
-		return m.submitting(m.submit(p.Move, p.Bits))
 	}
 	return m, nil
 }
@@ -858,8 +793,9 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 // swapBits are the secret bits of the seat's own swaps: the session's
 // record (kept across restarts) and what this screen submitted.
 func (m Model) swapBits() map[uint64][]bool {
-	out := make(map[uint64][]bool, len(m.snap.SwapBits)+len(m.mySwaps))
-	for pos, bit := range m.mySwaps {
+	mine := m.ctl.Swaps()
+	out := make(map[uint64][]bool, len(m.snap.SwapBits)+len(mine))
+	for pos, bit := range mine {
 		out[pos] = []bool{bit}
 	}
 	for pos, bits := range m.snap.SwapBits {
@@ -959,21 +895,20 @@ func (m Model) quitQuestion() string {
 
 // LeftGame says whether the player left the game for good from this
 // screen (the screen closed once the seat was out).
-func (m Model) LeftGame() bool { return m.leaveAsked && m.snap.Retired }
+func (m Model) LeftGame() bool { return m.ctl.Leaving() && m.snap.Retired }
 
 // leaveGame asks the session to leave the game for good.
 func (m Model) leaveGame() (tea.Model, tea.Cmd) {
-	lv, ok := m.sess.(session.Leaver)
-	if !ok {
-		m.status = "this table has no leaving mid-game"
+	leave, err := m.ctl.Leave(m.sess)
+	if err != nil {
+		m.status = err.Error()
 		return m, nil
 	}
-	m.leaveAsked = true
 	m.status = leavingNote
 	m.log.Info("leave the game")
 	sess := m.sess
 	return m, func() tea.Msg {
-		if err := lv.Leave(); err != nil {
+		if err := leave(); err != nil {
 			return LeaveMsg{Err: err}
 		}
 		return Snapshot(sess)
@@ -983,13 +918,13 @@ func (m Model) leaveGame() (tea.Model, tea.Cmd) {
 // LeaveMsg reports a refused request to leave the game.
 type LeaveMsg struct{ Err error }
 
-// openMenu shows the menu of the choices at path (seatview.Menu), with the
-// cursor on the step named at, or on the first line.
-func (m *Model) openMenu(path []string, at string) {
-	m.menu, m.path = seatview.Menu(m.picks, path)
+// showMenu shows the menu step the seat is at (seatview.Controller),
+// with the cursor on the step named at, or on the first line.
+func (m *Model) showMenu(at string) {
+	items, _ := m.ctl.Menu()
 	m.labels = nil
 	sel := 0
-	for i, it := range m.menu {
+	for i, it := range items {
 		m.labels = append(m.labels, it.Label)
 		if at != "" && it.Choice < 0 && it.Step == at {
 			sel = i
@@ -999,14 +934,8 @@ func (m *Model) openMenu(path []string, at string) {
 	m.choices.Select(sel)
 }
 
-// menuBack goes back one step in a menu of choices in steps (past the
-// steps taken for the seat, a menu of a single step), the cursor on the
-// step it leaves.
-func (m *Model) menuBack() {
-	for n := len(m.path) - 1; n >= 0; n-- {
-		if _, p := seatview.Menu(m.picks, m.path[:n]); len(p) <= n {
-			m.openMenu(m.path[:n], m.path[n])
-			return
-		}
-	}
+// menuPath is the steps the seat took into the menu of its choices.
+func (m Model) menuPath() []string {
+	_, p := m.ctl.Menu()
+	return p
 }

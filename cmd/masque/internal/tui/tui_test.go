@@ -339,7 +339,7 @@ func TestChallengeWindowRunsOut(t *testing.T) {
 	}
 	// A new snapshot of the same window does not restart the clock.
 	m = step(t, m, SnapshotMsg{Snap: f.snap, At: t0.Add(11 * time.Second)})
-	if deadline, _ := m.window.Deadline(); deadline != t0.Add(10*time.Second) {
+	if deadline, _ := m.ctl.Window(); deadline != t0.Add(10*time.Second) {
 		t.Fatalf("deadline moved to %v", deadline)
 	}
 }

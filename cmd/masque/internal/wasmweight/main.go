@@ -1,9 +1,9 @@
 // Command wasmweight stands in for the browser seat of issue 26 to weigh
 // it: it links what a phone's seat will run (every game's rules and
 // bots through a local session, the cryptography, the ledger, the table
-// layer, the view model and its words) and the JavaScript bridge, so
-// that .ci/wasm-weight.sh can build it for GOOS=js GOARCH=wasm and report
-// the page's weight against its 4 MB budget. Run natively it seats one
+// layer, the view model and its words, the seat's controller) and the
+// JavaScript bridge, so that .ci/wasm-weight.sh can build it for GOOS=js
+// GOARCH=wasm and report the page's weight against its 4 MB budget. Run natively it seats one
 // player at a local table of bots and prints the table's first view, or
 // replays a transcript read from standard input.
 //
@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
 	"github.com/masque-games/masque/engine/games/registry"
@@ -58,7 +59,15 @@ func run(args []string, in io.Reader, out io.Writer) error {
 		if !ok {
 			return fmt.Errorf("no view of %s", args[1])
 		}
-		_, err = fmt.Fprintf(out, "%+v\n", v)
+		// The seat's controller, as the phone's page will drive it: its
+		// choices on offer and their menu.
+		c := seatview.NewController()
+		var q *seatview.Question
+		if snap.MyTurn {
+			q = v.Question
+		}
+		c.Offer(q, snap.Entries, time.Now(), 0)
+		_, err = fmt.Fprintf(out, "%+v\nmenu: %d pages\n", v, len(c.Tree("123456789")))
 		return err
 	case "replay":
 		b, err := io.ReadAll(in)

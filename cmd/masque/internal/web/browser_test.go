@@ -296,6 +296,7 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 				t.Fatalf("the table was not drawn after opening %s: %v", target, err)
 			}
 			animated, marked, ownRole := 0, 0, 0
+			menuShot := false
 
 			deadline := time.Now().Add(90 * time.Second)
 			acted, moves, downs, steps, compared := "", 0, 0, 0, 0
@@ -405,6 +406,10 @@ func TestBrowserPlaysToTheEnd(t *testing.T) {
 						do(chromedp.KeyEvent("1"))
 					}
 					acted = ""
+					if !menuShot {
+						menuShot = true
+						shot("menu") // a step's page, with its path and back key
+					}
 				case kind == "choice" && rev != acted:
 					if moves%2 == 0 {
 						do(chromedp.Click(chromedp.CSS("#question button.choice:not([disabled])"), chromedp.NodeVisible))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/cmd/masque/internal/nightlogtest"
+	"github.com/masque-games/masque/engine/seatview"
 )
 
 // TestNightChoiceLogSaysNothing is the tui test of the same name for the
@@ -14,7 +15,8 @@ import (
 func TestNightChoiceLogSaysNothing(t *testing.T) {
 	nightlogtest.Check(t, func(c nightlogtest.Choice, lg *slog.Logger) {
 		sc := newScreen(nightlogtest.Seat{Power: c.Power}, Options{}, lg)
-		sc.submitNight(c.N)
+		n := c.N
+		sc.play(seatview.Action{Play: seatview.Play{Night: &n}})
 		if refused := sc.status != ""; refused != c.Refused {
 			t.Fatalf("%s: status %q", c.Name, sc.status)
 		}

@@ -18,6 +18,11 @@ import (
 // does not say. A choice goes to the page as its words and index, never
 // as the move it stands for (seatview.Choice sends no move).
 
+// menuKeys are the keys of the lines of a menu page: the digits, then
+// letters that are no other key of the page (c chat, l leave, n no, p
+// pass, q quit, y yes).
+const menuKeys = "1234567890abdefghijkmorstuvwxz"
+
 // pageState is what the page draws, sent as JSON on every change.
 type pageState struct {
 	Rev    uint64 `json:"rev"`
@@ -35,6 +40,10 @@ type pageState struct {
 	Notices  []seatview.Notice `json:"notices,omitempty"`
 
 	Question *seatview.Question `json:"question,omitempty"`
+	// Menu is the question's choices as the pages of a menu
+	// (seatview.MenuTree), with the page's keys: the page draws a page
+	// of it and follows its lines, page 0 first.
+	Menu []seatview.MenuPage `json:"menu,omitempty"`
 	// At is the entry count the choices are offered at: an action names
 	// it, so that a click on a choice the table moved past is refused.
 	At int `json:"at"`
@@ -112,11 +121,12 @@ func ms(d time.Duration) int64 {
 
 // pageState builds what the page draws. sc.mu is held.
 func (sc *screen) pageState(now time.Time) pageState {
-	st := pageState{Rev: sc.rev + 1, Title: sc.opts.Title, At: sc.snap.Entries, Busy: sc.busy, Note: sc.status,
+	st := pageState{Rev: sc.rev + 1, Title: sc.opts.Title, At: sc.snap.Entries, Busy: sc.ctl.Busy(), Note: sc.status,
 		Verdict: sc.snap.Verdict, Chat: sc.chatter != nil, NoMemory: sc.opts.NoMemory, Watching: sc.snap.Seat < 0}
 	if _, ok := sc.sess.(session.Leaver); ok {
-		st.CanLeave, st.Leaving = sc.snap.CanLeave && !sc.leaveAsked, sc.snap.Leaving || sc.leaveAsked && !sc.snap.Retired
-		st.Out = sc.leaveAsked && sc.snap.Retired
+		asked := sc.ctl.Leaving()
+		st.CanLeave, st.Leaving = sc.snap.CanLeave && !asked, sc.snap.Leaving || asked && !sc.snap.Retired
+		st.Out = asked && sc.snap.Retired
 	}
 	if st.Leaving && st.Note == "" {
 		st.Note = "You are leaving the game: you are out at your next move; your night is played for you until then."
@@ -149,11 +159,12 @@ func (sc *screen) pageState(now time.Time) pageState {
 	st.Notices = t.Notices
 	over := sc.over()
 	if q := sc.question(); q != nil && !over {
-		st.Question, st.Ask = &seatview.Question{Text: q.Text, Forced: q.Forced, Window: q.Window, Choices: sc.picks}, sc.asked
+		st.Question, st.Ask = &seatview.Question{Text: q.Text, Forced: q.Forced, Window: q.Window, Choices: sc.ctl.Choices()}, sc.ctl.Ask()
+		st.Menu = sc.menu
 		if !sc.snap.MyDeadline.IsZero() {
 			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
 		}
-		if deadline, ok := sc.window.Deadline(); ok {
+		if deadline, ok := sc.ctl.Window(); ok {
 			st.Window, st.WindowLeft = true, ms(deadline.Sub(now))
 		}
 	}

@@ -30,18 +30,18 @@ type screen struct {
 	salt    [32]byte
 	chatter session.Chatter
 
-	mu    sync.Mutex
-	snap  session.Snapshot
-	have  bool
-	tv    *seatview.Table
-	picks []seatview.Choice // the choices on offer (at snap.Entries)
-	// asked counts the sets of choices offered: a night with two powers
-	// asks twice at one entry, so an action names the set it chose from.
-	asked    uint64
-	window   seatview.AnswerWindow // the seat's answer window, and whether the screen passed in it
-	busy     bool
+	mu   sync.Mutex
+	snap session.Snapshot
+	have bool
+	tv   *seatview.Table
+	// ctl is the seat's interaction, as every screen's: the choices on
+	// offer (at snap.Entries) and their set (a night with two powers
+	// asks twice at one entry, so an action names the set it chose
+	// from), the answer window and its automatic pass, a play under
+	// way, the seat's secret bits, leaving the game.
+	ctl      seatview.Controller
+	menu     []seatview.MenuPage // the choices as a menu's pages (seatview.MenuTree)
 	status   string
-	mySwaps  map[uint64]bool
 	chat     []session.ChatLine
 	chatAt   []int
 	closed   bool // the session's updates ended
@@ -57,16 +57,13 @@ type screen struct {
 
 	leave    chan struct{} // closed when the player leaves from the page
 	leaveOne sync.Once
-	// leaveAsked: the player chose to leave the game for good (a
-	// session.Leaver); the screen stops once the seat is out.
-	leaveAsked bool
-	done       chan struct{} // closed when the screen stops
-	doneOne    sync.Once
-	poke       chan struct{} // something changed: rebuild the page
+	done     chan struct{} // closed when the screen stops
+	doneOne  sync.Once
+	poke     chan struct{} // something changed: rebuild the page
 }
 
 func newScreen(sess session.Session, opts Options, lg *slog.Logger) *screen {
-	sc := &screen{sess: sess, opts: opts, log: lg, window: seatview.NewAnswerWindow(), mySwaps: map[uint64]bool{},
+	sc := &screen{sess: sess, opts: opts, log: lg, ctl: seatview.NewController(),
 		subs: map[chan struct{}]struct{}{}, leave: make(chan struct{}), done: make(chan struct{}), poke: make(chan struct{}, 1)}
 	if sl, ok := sess.(session.Sealer); ok {
 		sc.salt = sl.SealSalt()
@@ -131,7 +128,6 @@ func (sc *screen) refresh(now time.Time) {
 		chat = sc.chatter.ChatLog()
 	}
 	sc.mu.Lock()
-	old := sc.snap
 	sc.snap, sc.have = snap, true
 	if sc.closed {
 		sc.snap.Over = true
@@ -145,26 +141,17 @@ func (sc *screen) refresh(now time.Time) {
 	}
 	sc.tv = sc.buildView()
 	if sc.snap.Leaving {
-		sc.leaveAsked = true
+		sc.ctl.SetLeaving()
 	}
-	if sc.snap.Retired && sc.leaveAsked {
+	if sc.snap.Retired && sc.ctl.Leaving() {
 		// Out of the game, and every seat holds the entry with the
 		// seat's card key: the others play on without it. The page is
 		// told first (pageState.Out), then the screen stops.
 		time.AfterFunc(outGrace, func() { sc.leaveOne.Do(func() { close(sc.leave) }) })
 	}
-	if !sc.snap.MyTurn || old.Entries != sc.snap.Entries || !old.MyTurn || sc.picks == nil ||
-		old.Night != sc.snap.Night || len(old.Decisions) != len(sc.snap.Decisions) {
-		had := sc.picks != nil
-		sc.picks = nil
-		if sc.snap.MyTurn && sc.tv != nil && sc.tv.Question != nil {
-			sc.picks = sc.tv.Question.Choices
-		}
-		if had || sc.picks != nil {
-			sc.asked++
-		}
+	if sc.ctl.Offer(sc.question(), sc.snap.Entries, now, sc.opts.ChallengeWindow) {
+		sc.menu = sc.ctl.Tree(menuKeys)
 	}
-	sc.window.Update(sc.question(), sc.snap.Entries, now, sc.opts.ChallengeWindow)
 	notesFn := sc.opts.EndNotes
 	askNotes := sc.over() && !sc.ended && notesFn != nil
 	if askNotes {
@@ -186,8 +173,9 @@ func (sc *screen) buildView() *seatview.Table {
 	if sc.snap.Rules == nil {
 		return nil
 	}
-	bits := make(map[uint64][]bool, len(sc.snap.SwapBits)+len(sc.mySwaps))
-	for pos, bit := range sc.mySwaps {
+	mine := sc.ctl.Swaps()
+	bits := make(map[uint64][]bool, len(sc.snap.SwapBits)+len(mine))
+	for pos, bit := range mine {
 		bits[pos] = []bool{bit}
 	}
 	for pos, b := range sc.snap.SwapBits {
@@ -214,74 +202,47 @@ func (sc *screen) question() *seatview.Question {
 // over reports whether the game is over. sc.mu is held.
 func (sc *screen) over() bool { return sc.snap.Over || sc.tv != nil && sc.tv.Over }
 
-// passIndex is the index of the choice that lets the decision go, or -1.
-// sc.mu is held.
-func (sc *screen) passIndex() int { return seatview.PassIndex(sc.picks) }
-
 // autoPass passes when the answer window ran out, as the terminal does.
 func (sc *screen) autoPass(now time.Time) {
 	sc.mu.Lock()
-	if sc.busy || !sc.snap.MyTurn || !sc.window.Due(now) {
+	if !sc.snap.MyTurn {
 		sc.mu.Unlock()
 		return
 	}
-	i := sc.passIndex()
-	if i < 0 {
-		sc.mu.Unlock()
-		return
+	a, ok := sc.ctl.Tick(now)
+	if ok {
+		sc.status = "time is up: you pass"
 	}
-	sc.window.Passed()
-	sc.status = "time is up: you pass"
-	mv, pos := sc.picks[i].Move, sc.snap.Entries
-	sc.busy = true
 	sc.mu.Unlock()
-	sc.submit(mv, nil, pos)
+	if ok {
+		sc.play(a)
+	}
 }
 
-// submitNight gives a secret night choice to the session
-// (session.Actor): a target for one of the seat's powers, or sleep. The
-// log file is not secret: it records that a choice was made, never what
-// (a target, or sleep: that alone tells a civilian from a power holder),
+// play runs a, an action of the seat's controller, on the session (a
+// move, or a secret night choice: session.Actor). The log file is not
+// secret: of a night choice it records that one was made, never what (a
+// target, or sleep: that alone tells a civilian from a power holder),
 // nor why one was refused.
-func (sc *screen) submitNight(n seatview.Night) {
-	sc.log.Info("night choice")
-	var err error
-	switch act, ok := sc.sess.(session.Actor); {
-	case !ok:
-		err = errors.New("this table takes no night choices")
-	case n.Sleep:
-		err = act.Sleep()
-	default:
-		err = act.Decide(n.Power, n.Target)
+func (sc *screen) play(a seatview.Action) {
+	night := a.Play.Night != nil
+	if night {
+		sc.log.Info("night choice")
+	} else {
+		sc.log.Info("submit", "kind", a.Play.Move.Kind, "args", a.Play.Move.Args, "bits", len(a.Play.Bits))
 	}
+	err := a.Run(sc.sess)
 	sc.mu.Lock()
-	sc.busy = false
-	if err != nil {
+	sc.ctl.Done(a, err)
+	switch {
+	case err != nil && night:
 		sc.status = "refused: " + err.Error()
 		sc.log.Warn("night choice refused")
-	} else {
-		sc.status = ""
-	}
-	sc.mu.Unlock()
-	sc.nudge()
-}
-
-// submit plays a move on the session and records its secret bit.
-func (sc *screen) submit(mv engine.Move, bits []bool, pos int) {
-	sc.log.Info("submit", "kind", mv.Kind, "args", mv.Args, "bits", len(bits))
-	err := sc.sess.Submit(mv, bits)
-	sc.mu.Lock()
-	sc.busy = false
-	if err != nil {
+	case err != nil:
 		sc.status = "refused: " + err.Error()
 		sc.log.Warn("move refused", "err", err)
-	} else {
-		if sc.status != "time is up: you pass" {
-			sc.status = ""
-		}
-		if len(bits) > 0 {
-			sc.mySwaps[uint64(pos)] = bits[0]
-		}
+	case !a.Auto:
+		sc.status = ""
 	}
 	sc.mu.Unlock()
 	sc.nudge()
@@ -344,16 +305,18 @@ func (sc *screen) act(a action) error {
 		sc.leaveOne.Do(func() { close(sc.leave) })
 		return nil
 	case "leave-game":
-		lv, ok := sc.sess.(session.Leaver)
-		if !ok {
-			return errors.New("this table has no leaving mid-game")
-		}
-		if err := lv.Leave(); err != nil {
+		sc.mu.Lock()
+		leave, err := sc.ctl.Leave(sc.sess)
+		sc.mu.Unlock()
+		if err != nil {
 			return err
 		}
-		sc.mu.Lock()
-		sc.leaveAsked = true
-		sc.mu.Unlock()
+		if err := leave(); err != nil {
+			sc.mu.Lock()
+			sc.ctl.LeaveRefused()
+			sc.mu.Unlock()
+			return err
+		}
 		sc.nudge()
 		return nil
 	case "chat":
@@ -389,36 +352,28 @@ func (sc *screen) act(a action) error {
 		return fmt.Errorf("unknown action %q", a.Op)
 	}
 	sc.mu.Lock()
-	if sc.busy || !sc.snap.MyTurn || a.At != sc.snap.Entries || a.Ask != 0 && a.Ask != sc.asked {
+	if sc.ctl.Busy() || !sc.snap.MyTurn || sc.ctl.Stale(a.At, a.Ask) {
 		sc.mu.Unlock()
 		return errStale
 	}
-	i := a.Choice
+	var p seatview.Action
+	var err error
 	if a.Op == "pass" {
-		i = sc.passIndex()
+		var ok bool
+		if p, ok = sc.ctl.Pass(); !ok {
+			err = errStale
+		}
+	} else if a.Choice < 0 || a.Choice >= len(sc.ctl.Choices()) {
+		err = errStale
+	} else {
+		p, err = sc.ctl.Choose(a.Choice, a.Answer)
 	}
-	if i < 0 || i >= len(sc.picks) {
-		sc.mu.Unlock()
-		return errStale
-	}
-	c, answer := sc.picks[i], a.Answer
-	if a.Op == "pass" && !c.Secret {
-		answer = seatview.Yes // the pass key asks nothing
-	}
-	p, err := c.Play(answer)
-	if err != nil || p.Skip {
-		sc.mu.Unlock()
+	sc.mu.Unlock()
+	if err != nil || p.Play.Skip {
 		return err // answered no: nothing is played
 	}
-	sc.busy = true
-	pos := sc.snap.Entries
-	sc.mu.Unlock()
 	sc.nudge()
-	if p.Night != nil {
-		sc.submitNight(*p.Night)
-		return nil
-	}
-	sc.submit(p.Move, p.Bits, pos)
+	sc.play(p)
 	return nil
 }
 

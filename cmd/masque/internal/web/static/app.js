@@ -11,64 +11,38 @@
   let swapSeen = null;  // the entry of the last swap shown
   let leftTable = false;
   let focusedAt = null; // the decision the focus was put on
-  let menuPath = [];    // the steps taken into a menu of choices in steps
-  let menu = [];        // what the menu offers there: {label, choice, step}
+  let page = 0;         // the menu page shown (st.menu: the question's choices as pages, from masque)
 
-  // The keys of the lines of a menu: the digits, then letters that are
-  // no other key of the page (c chat, l leave, n no, p pass, q quit, y yes).
-  const MENU_KEYS = "1234567890abdefghijkmorstuvwxz";
-
-  // menuAt is what a question's choices offer at path, as the terminal
-  // screen's (view.Menu): the choices there, and the steps below it, a
-  // step with a single choice as that choice, a menu of a single step as
-  // that step's menu. It returns the items and the path they are at.
-  function menuAt(cs, path) {
-    for (;;) {
-      const items = [], at = new Map();
-      cs.forEach((c, i) => {
-        const s = c.steps || [];
-        if (s.length < path.length) return;
-        for (let k = 0; k < path.length; k++) if (s[k] !== path[k]) return;
-        if (s.length === path.length) { items.push({ label: c.words, choice: i, n: 1 }); return; }
-        const step = s[path.length];
-        if (at.has(step)) { const it = items[at.get(step)]; it.n++; return; }
-        at.set(step, items.length);
-        items.push({ label: step + " …", choice: -1, step: step, n: 1, first: i });
-      });
-      if (!items.length && path.length) { path = []; continue; }
-      for (const it of items) {
-        if (it.choice < 0 && it.n === 1) { it.choice = it.first; it.label = cs[it.first].words; it.step = undefined; }
-      }
-      if (items.length === 1 && items[0].choice < 0) { path = path.concat([items[0].step]); continue; }
-      return { items: items, path: path };
-    }
+  // menuPage is the menu page shown, or null.
+  function menuPage() {
+    const ms = (st && st.menu) || [];
+    if (page >= ms.length) page = 0;
+    return ms[page] || null;
   }
 
-  // pick plays a line of the menu: a choice, or a step into its choices.
+  // pick plays a line of the menu page: a choice, or a step to the page
+  // of its choices.
   function pick(j) {
     if (!st || !st.question || st.busy || leftTable) return;
-    const it = menu[j];
+    const pg = menuPage();
+    const it = pg && pg.lines[j];
     if (!it) return;
     if (it.choice >= 0) { choose(it.choice); return; }
-    menuPath = menuPath.concat([it.step]);
+    page = it.next;
     renderQuestion();
     const b = document.querySelector("#question button.choice:not([disabled])");
     if (b) b.focus();
   }
 
-  // menuBack goes back one step (past the steps taken for the player).
+  // menuBack goes back to the page the shown one was opened from.
   function menuBack() {
-    if (!st || !st.question) return;
-    for (let n = menuPath.length - 1; n >= 0; n--) {
-      if (menuAt(st.question.choices, menuPath.slice(0, n)).path.length <= n) {
-        const from = menuPath[n];
-        menuPath = menuPath.slice(0, n);
-        renderQuestion();
-        const b = document.querySelector('#question button.choice[data-step="' + CSS.escape(from) + '"]');
-        if (b) b.focus();
-        return;
-      }
-    }
+    const pg = menuPage();
+    if (!pg || pg.back < 0) return;
+    const from = page;
+    page = pg.back;
+    renderQuestion();
+    const b = document.querySelector('#question button.choice[data-next="' + from + '"]');
+    if (b) b.focus();
   }
 
   function h(tag, cls, text) {
@@ -343,29 +317,28 @@
         box.append(yes, " ", no, " ", back);
         q.appendChild(box);
       } else {
-        const m = menuAt(qq.choices, menuPath);
-        menu = m.items;
-        menuPath = m.path;
-        if (menuPath.length) {
+        const pg = menuPage() || { path: [], back: -1, lines: [] };
+        if (pg.path && pg.path.length) {
           const path = h("p", "menu-path");
-          path.appendChild(h("span", "", menuPath.join(" › ") + " ›"));
-          const back = h("button", "menu-back", "Back");
-          back.type = "button"; back.id = "menu-back";
-          back.appendChild(h("kbd", "", "Esc"));
-          back.addEventListener("click", menuBack);
-          path.append(" ", back);
+          path.appendChild(h("span", "", pg.path.join(" › ") + " ›"));
+          if (pg.back >= 0) {
+            const back = h("button", "menu-back", "Back");
+            back.type = "button"; back.id = "menu-back";
+            back.appendChild(h("kbd", "", "Esc"));
+            back.addEventListener("click", menuBack);
+            path.append(" ", back);
+          }
           q.appendChild(path);
         }
         const ol = h("ol", "choices");
-        menu.forEach((it, j) => {
+        pg.lines.forEach((it, j) => {
           const li = h("li");
-          const c = it.choice >= 0 ? qq.choices[it.choice] : null;
-          const b = h("button", "choice" + (c && c.pass ? " pass" : "") + (c ? "" : " step"));
+          const b = h("button", "choice" + (it.pass ? " pass" : "") + (it.choice >= 0 ? "" : " step"));
           b.type = "button";
-          if (c) b.dataset.choice = String(it.choice); else b.dataset.step = it.step;
-          if (j < MENU_KEYS.length) b.appendChild(h("kbd", "", MENU_KEYS[j]));
+          if (it.choice >= 0) b.dataset.choice = String(it.choice); else b.dataset.next = String(it.next);
+          if (it.key) b.appendChild(h("kbd", "", it.key));
           b.appendChild(h("span", "", it.label));
-          if (c && c.pass) b.appendChild(h("kbd", "", "p"));
+          if (it.pass) b.appendChild(h("kbd", "", "p"));
           b.disabled = !!st.busy;
           b.addEventListener("click", () => pick(j));
           li.appendChild(b);
@@ -626,13 +599,16 @@
     else if (ev.key === "q") { ev.preventDefault(); leave(st && st.over); }
     else if (ev.key === "p") { ev.preventDefault(); pass(); }
     else if (ev.key === "c" && st && st.chat && !st.chatBarred) { ev.preventDefault(); $("chat-text").focus(); }
-    else if (ev.key === "Escape" && menuPath.length) { ev.preventDefault(); menuBack(); }
-    else if (ev.key.length === 1 && MENU_KEYS.includes(ev.key)) { ev.preventDefault(); pick(MENU_KEYS.indexOf(ev.key)); }
+    else if (ev.key === "Escape" && menuPage() && menuPage().back >= 0) { ev.preventDefault(); menuBack(); }
+    else if (ev.key.length === 1 && menuPage()) {
+      const j = menuPage().lines.findIndex((it) => it.key === ev.key);
+      if (j >= 0) { ev.preventDefault(); pick(j); }
+    }
   });
 
   // take draws a new state.
   function take(next) {
-    if (st && (next.at !== st.at || next.ask !== st.ask)) { asking = null; menuPath = []; }
+    if (st && (next.at !== st.at || next.ask !== st.ask)) { asking = null; page = 0; }
     st = next;
     got = performance.now();
     $("connection").hidden = true;
