@@ -180,13 +180,18 @@ func TestStoredVerdictChecked(t *testing.T) {
 // timeout it had adopted (checkStored could not recount the declarers)
 // and reported the honest seat silent, cutting the log there. A stored
 // late timeout must carry the declarations of more than half the table
-// (the named seat and this one left out), as when it was adopted.
+// (the named seat and this one left out), as when it was adopted; so
+// must one adopted at the position this peer waited at (declared by the
+// others before its own timer ran out).
 func TestStoredLateTimeoutNeedsItsMajority(t *testing.T) {
 	// Five seats, this peer seat 0; seat 2 authored entry 2, which it
 	// holds (4 entries stored). More than half the table is 3 seats:
 	// the declarers can only be seats 1, 3 and 4.
 	late := func(b *bench, declarer uint8) *Verdict {
 		return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 2, Seat: 2, Declarer: declarer})
+	}
+	due := func(b *bench, declarer uint8) *Verdict {
+		return b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: declarer})
 	}
 	for _, c := range []struct {
 		name    string
@@ -212,9 +217,18 @@ func TestStoredLateTimeoutNeedsItsMajority(t *testing.T) {
 		}, "bad signature by declarer seat 4"},
 		{"declarations beside a verdict of this seat", func(b *bench) []*Verdict {
 			return []*Verdict{b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 4, Seat: 4, Declarer: 0}), late(b, 3)}
-		}, "only a late timeout is stored with declarations"},
+		}, "only a timeout declared by other seats is stored with declarations"},
 		{"the majority's declarations", func(b *bench) []*Verdict {
 			return []*Verdict{late(b, 3), late(b, 1), late(b, 4)}
+		}, ""},
+		// Seat 4 is due at entry 4, the position this peer waits at: a
+		// timeout there declared by other seats is adopted, and stored,
+		// on the same majority.
+		{"two declarations of the position due", func(b *bench) []*Verdict {
+			return []*Verdict{due(b, 1), due(b, 3)}
+		}, "2 of the 5 seats declared it"},
+		{"the majority's declarations of the position due", func(b *bench) []*Verdict {
+			return []*Verdict{due(b, 1), due(b, 2), due(b, 3)}
 		}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -235,8 +249,9 @@ func TestStoredLateTimeoutNeedsItsMajority(t *testing.T) {
 			cancel() // Run must decide on the stored verdict alone
 			out, err := b.room.Run(ctx)
 			if c.refused == "" {
-				if err != nil || out.Verdict == nil || out.Verdict.Pos != 2 || out.Verdict.Seat != 2 || out.Entries != 2 {
-					t.Fatalf("refused: %v, %+v", err, out)
+				want := vs[0]
+				if err != nil || out.Verdict == nil || out.Verdict.Pos != want.Pos || out.Verdict.Seat != want.Seat || out.Entries != want.Pos {
+					t.Fatalf("refused: %v, %+v; want the timeout of seat %d at entry %d", err, out, want.Seat, want.Pos)
 				}
 				return
 			}

@@ -430,7 +430,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 				hint: fmt.Sprintf("to rejoin this game, run the same command again (it finds %s)", st.Dir())}
 		}
 		if errors.Is(err, p2p.ErrTimedOut) {
-			return &exitError{code: 1, err: err, hint: "the other seats ended the table without this seat: its last entry reached them after they had timed it out"}
+			return &exitError{code: 1, err: err, hint: "the other seats ended the table without this seat: they timed it out before its entry reached them"}
 		}
 		return &exitError{code: 1, err: err, hint: fmt.Sprintf("the state is in %s; run again with --state %s to rejoin", st.Dir(), st.Dir())}
 	}

@@ -63,22 +63,26 @@ func (c *Core) onVerdict(from uint8, v *Verdict) (*Verdict, error) {
 // declarer's word: only when this peer can check it, that is the game is
 // not over, the named seat is the one due at exactly our next position
 // (not us), and our own timer for that position has run out too (then
-// our own verdict says the same); or, for a position this peer is past,
-// when more than half the table declared it (lateTimeout). Otherwise it
-// is logged and the table goes on: a seat that signs "seat 1 silent at
-// position 2^40", or a timeout after the last entry, stops nobody.
+// our own verdict says the same); or when more than half the table
+// declared it, for a position this peer is past or for the one it waits
+// at (majorityTimeout). Otherwise it is logged and the table goes on: a
+// seat that signs "seat 1 silent at position 2^40", or a timeout after
+// the last entry, stops nobody.
 func (c *Core) onTimeout(from uint8, v *Verdict) (*Verdict, error) {
 	pos, seat, ok := c.cfg.Replica.Next()
-	if ok && v.Pos == pos && v.Seat == seat && v.Pos == c.waitPos && seat != c.self &&
+	if !ok {
+		c.log.Info("peer's timeout verdict not adopted: the game is over here", "seat", from, "verdict", v.String())
+		return nil, nil
+	}
+	c.record(v)
+	if v.Pos == pos && v.Seat == seat && v.Pos == c.waitPos && seat != c.self &&
 		c.cfg.Timeout > 0 && c.now.Sub(c.waitSince) >= c.cfg.Timeout && c.ownTimeout(pos, seat, c.now) {
 		// Our own timer says the same, and the run loop would declare
 		// it: the verdict is ours too, signed by this peer.
 		return c.timeout(pos, seat, c.now.Sub(c.waitSince))
 	}
-	if ok {
-		if late, err := c.lateTimeout(v); late != nil || err != nil {
-			return late, err
-		}
+	if adopted, err := c.majorityTimeout(v); adopted != nil || err != nil {
+		return adopted, err
 	}
 	c.log.Info("peer's timeout verdict not adopted: this peer cannot confirm it", "seat", from, "verdict", v.String())
 	return nil, nil
@@ -115,39 +119,83 @@ func (c *Core) timeout(pos uint64, seat uint8, waited time.Duration) (*Verdict, 
 	return v, nil
 }
 
-// lateTimeout handles a timeout verdict, while the game goes on, for a
-// position this peer is already past: it holds the entry the declarer
-// waited for, which reached it (or which it authored) too late for the
-// declarer. Only when more than half the table, the seat named and this
-// one left out, have declared the same seat silent at that position did
-// the table end there: no coalition of half the table or fewer can
-// make it so, and at two seats only one's own timer counts (issue 23,
-// item 2). Then this peer adopts their verdict, so that every honest
-// peer ends with the same log (cut before that position, see [End]) and
-// the same verdict; but never one that names this peer: if its own entry
-// reached the table too late, it stops with an error wrapping
-// [ErrTimedOut], blaming nobody and storing nothing. One seat's word
-// alone stops nobody: a peer can stop a table only by going silent,
-// never by lying.
-func (c *Core) lateTimeout(v *Verdict) (*Verdict, error) {
-	held := v.Pos < c.next() && c.entries[v.Pos].Seat == v.Seat
-	if !held || v.Declarer == v.Seat || v.Declarer == c.self {
-		return nil, nil
+// counts says whether v, a verified timeout verdict received while the
+// game goes on, is a declaration this peer counts (record,
+// majorityTimeout): by a seat other than this one and the one it names,
+// of the seat that authored a position this peer is past (held: the
+// entry reached it too late for the declarer) or of the seat due at the
+// position it waits at (due).
+func (c *Core) counts(v *Verdict) (held, due bool) {
+	if v.Declarer == v.Seat || v.Declarer == c.self {
+		return false, false
 	}
-	votes := c.lateTimeouts[v.Pos]
+	pos, seat, ok := c.cfg.Replica.Next()
+	held = v.Pos < c.next() && c.entries[v.Pos].Seat == v.Seat
+	due = ok && v.Pos == pos && v.Seat == seat
+	return held, due
+}
+
+// record keeps v, a verified timeout verdict, among the declarations for
+// its position if it counts there. It returns how many distinct seats
+// have declared it (0: it does not count).
+func (c *Core) record(v *Verdict) int {
+	if held, due := c.counts(v); !held && !due {
+		return 0
+	}
+	votes := c.declared[v.Pos]
 	if votes == nil {
 		votes = make(map[uint8]*Verdict)
-		c.lateTimeouts[v.Pos] = votes
+		c.declared[v.Pos] = votes
 	}
 	votes[v.Declarer] = v
-	if len(votes) < c.majority() {
+	return len(votes)
+}
+
+// majorityTimeout adopts a timeout verdict, while the game goes on, once
+// more than half the table, the seat named and this one left out, have
+// declared the same seat silent at the same position: either one this
+// peer is already past (it holds the entry the declarers waited for,
+// which reached it, or which it authored, too late for them), or the one
+// it waits at, its own timer not yet run out (it started later than
+// theirs: the previous entry reached this peer late) or its own rule not
+// yet met (nobody left to answer its sync). No coalition of half the
+// table or fewer can make it so, and at two seats only one's own timer
+// counts (issue 23, item 2): a minority cannot cut an honest seat's time
+// short; a majority of colluders could end the table anyway. Then this
+// peer adopts their verdict (for the position it waits at, the named
+// seat's own statement that it stopped, if it has one, as its own timer
+// would), so that every honest peer ends with the same log (cut before
+// that position, see [End]) and the same verdict; but never one that
+// names this peer: the table ended without it (its entry reached the
+// table too late, or it is still authoring it), and it stops with an
+// error wrapping [ErrTimedOut], blaming nobody and storing nothing. One
+// seat's word alone stops nobody: a peer can stop a table only by going
+// silent, never by lying.
+func (c *Core) majorityTimeout(v *Verdict) (*Verdict, error) {
+	held, due := c.counts(v)
+	if !held && !due {
+		return nil, nil
+	}
+	votes := c.record(v)
+	if votes < c.majority() {
 		return nil, nil
 	}
 	if v.Seat == c.self {
-		return nil, fmt.Errorf("p2p: %w: %d of the %d seats declared this seat silent at entry %d, which reached them too late; the table ended there without it",
-			ErrTimedOut, len(votes), c.n, v.Pos)
+		if held {
+			return nil, fmt.Errorf("p2p: %w: %d of the %d seats declared this seat silent at entry %d, which reached them too late; the table ended there without it",
+				ErrTimedOut, votes, c.n, v.Pos)
+		}
+		return nil, fmt.Errorf("p2p: %w: %d of the %d seats declared this seat silent at entry %d before it was sent; the table ended there without it",
+			ErrTimedOut, votes, c.n, v.Pos)
 	}
-	c.log.Info("adopting a timeout at a position this peer is past: most of the table stopped there", "verdict", v.String(), "seats", len(votes))
+	if held {
+		c.log.Info("adopting a timeout at a position this peer is past: most of the table stopped there", "verdict", v.String(), "seats", votes)
+		return v, nil
+	}
+	if st := c.statements[v.Seat]; st != nil {
+		return st, nil
+	}
+	c.log.Info("adopting a timeout at the position this peer waits at: most of the table stopped there", "verdict", v.String(), "seats", votes)
 	return v, nil
 }
 
@@ -235,7 +283,7 @@ func (c *Core) checkStored(v *Verdict, decl []*Verdict) error {
 	pos, due, ok := c.cfg.Replica.Next()
 	late := v.Kind == VerdictTimeout && ok && v.Declarer != c.self && v.Seat != c.self
 	if len(decl) > 0 && !late {
-		return fmt.Errorf("%v: %d declarations stored beside it, but only a late timeout is stored with declarations", v, len(decl))
+		return fmt.Errorf("%v: %d declarations stored beside it, but only a timeout declared by other seats is stored with declarations", v, len(decl))
 	}
 	switch v.Kind {
 	case VerdictEquivocation:
@@ -252,7 +300,8 @@ func (c *Core) checkStored(v *Verdict, decl []*Verdict) error {
 			return fmt.Errorf("%v: the log holds the whole game, and no timeout is adopted after its last entry", v)
 		case v.Declarer == c.self && v.Pos == pos && v.Seat == due:
 			return nil
-		case v.Declarer != c.self && v.Declarer != v.Seat && v.Pos < next && c.entries[v.Pos].Seat == v.Seat:
+		case v.Declarer != c.self && v.Declarer != v.Seat &&
+			(v.Pos < next && c.entries[v.Pos].Seat == v.Seat || v.Pos == pos && v.Seat == due):
 			return c.lateDeclared(v, decl)
 		}
 	case VerdictDivergence:
@@ -266,8 +315,9 @@ func (c *Core) checkStored(v *Verdict, decl []*Verdict) error {
 	return fmt.Errorf("%v: not a verdict this seat could have stored after %d entries (the whole game)", v, next)
 }
 
-// lateDeclared checks the declarations stored with v, a late timeout
-// this peer adopted (lateTimeout): with v, each signed by a different
+// lateDeclared checks the declarations stored with v, a timeout declared
+// by other seats that this peer adopted (majorityTimeout), for a position
+// it is past or the one it waited at: with v, each signed by a different
 // seat, neither the seat named nor this one, of the same seat at the same
 // position, and more than half the table in all. A state directory
 // holding one colluder's signed timeout cannot pass it off as adopted.
@@ -289,7 +339,7 @@ func (c *Core) lateDeclared(v *Verdict, decl []*Verdict) error {
 		seen[d.Declarer] = true
 	}
 	if len(seen) < c.majority() {
-		return fmt.Errorf("%v: a late timeout this peer adopted, but only %d of the %d seats declared it (the declarations stored beside it); more than half the table must have", v, len(seen), c.n)
+		return fmt.Errorf("%v: a timeout this peer adopted, but only %d of the %d seats declared it (the declarations stored beside it); more than half the table must have", v, len(seen), c.n)
 	}
 	return nil
 }

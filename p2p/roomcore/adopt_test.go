@@ -284,3 +284,163 @@ func TestColluderTimeoutWaitsForTheComebackRule(t *testing.T) {
 		t.Fatalf("seat 4's entry missing everywhere: verdict %v, error %v; want this peer's own timeout of seat 4", got, err)
 	}
 }
+
+// TestDueTimeoutNeedsMostOfTheTable is the decision behind
+// TestSimSilentSeatLongLate, at every table size from 2 to 7 seats: this
+// peer waits at a position, its own timer far from run out (the entry
+// before reached it late), and the other seats declare the seat due
+// there silent, one after another. It adopts their verdict only once
+// more than half the table (the named seat and itself left out)
+// declared it, so no coalition of half the table or fewer cuts its wait
+// short: never at two, three or four seats, where the others are too
+// few. When it is the seat due (still authoring), it adopts none and
+// stops with ErrTimedOut once more than half the table declared it.
+// Declarations of another seat, or of another position, count for
+// nothing.
+func TestDueTimeoutNeedsMostOfTheTable(t *testing.T) {
+	for n := 2; n <= 7; n++ {
+		majority := n/2 + 1
+		for _, c := range []struct {
+			name   string
+			stored uint64 // the position waited at: its seat is stored % n
+		}{
+			{"names another seat", uint64(2*n + 1)},
+			{"names this seat", uint64(2 * n)},
+		} {
+			t.Run(fmt.Sprintf("%d seats, %s", n, c.name), func(t *testing.T) {
+				b := newBench(t, n, 0, c.stored, 100)
+				r := b.core
+				r.cfg.Timeout = 20 * time.Second
+				r.waitPos, r.waitSince = c.stored, r.now.Add(-time.Second)
+				for s := range uint8(n) {
+					r.contact(s, r.now)
+				}
+				named := uint8(c.stored % uint64(n))
+				// Beside each declaration: one of the named seat at
+				// another position, and one of a seat not due there.
+				other := (named + 1) % uint8(n)
+				votes := 0
+				for d := 1; d < n; d++ {
+					if uint8(d) == named {
+						continue
+					}
+					for _, noise := range []Verdict{
+						{Kind: VerdictTimeout, Pos: c.stored + 1, Seat: named, Declarer: uint8(d)},
+						{Kind: VerdictTimeout, Pos: c.stored, Seat: other, Declarer: uint8(d)},
+					} {
+						if got, err := r.onVerdict(uint8(d), b.verdict(t, noise)); got != nil || err != nil {
+							t.Fatalf("seat %d's timeout of seat %d at entry %d, seat %d due at %d: verdict %v, error %v; want none", d, noise.Seat, noise.Pos, named, c.stored, got, err)
+						}
+					}
+					votes++
+					got, err := r.onVerdict(uint8(d), b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: c.stored, Seat: named, Declarer: uint8(d)}))
+					enough := votes >= majority
+					switch {
+					case named == 0 && got != nil:
+						t.Fatalf("%d declarations: adopted %v, naming this seat", votes, got)
+					case named == 0 && enough != errors.Is(err, ErrTimedOut):
+						t.Fatalf("%d declarations naming this seat: %v; want ErrTimedOut: %v", votes, err, enough)
+					case named != 0 && err != nil:
+						t.Fatalf("%d declarations: %v", votes, err)
+					case named != 0 && (got != nil) != enough:
+						t.Fatalf("%d of %d seats declared seat %d silent at entry %d, this peer's timer not run out: adopted %v; want adopted: %v", votes, n, named, c.stored, got, enough)
+					case got != nil && (got.Seat != named || got.Pos != c.stored || got.Declarer == 0):
+						t.Fatalf("adopted %v; want the declarers' timeout of seat %d at entry %d", got, named, c.stored)
+					}
+					if got != nil || err != nil {
+						return
+					}
+				}
+				if n > 4 || named == 0 && n > 2 {
+					t.Fatalf("all %d other seats declared: nothing adopted", votes)
+				}
+			})
+		}
+	}
+}
+
+// TestAdoptedDueTimeoutSurvivesRestart: a timeout at the position this
+// peer waits at, adopted once more than half the table declared it, is
+// stored with their declarations and accepted on restart; the same
+// verdict stored with one declaration too few is refused (a state
+// directory holding two colluders' signed timeouts of five cannot pass
+// them off as adopted).
+func TestAdoptedDueTimeoutSurvivesRestart(t *testing.T) {
+	b := newBench(t, 5, 0, 7, 100) // seat 2 due at entry 7
+	var adopted *Verdict
+	for _, d := range []uint8{1, 3, 4} {
+		got, err := b.core.onVerdict(d, b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: 7, Seat: 2, Declarer: d}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		adopted = got
+	}
+	if adopted == nil {
+		t.Fatal("three of five seats declared seat 2 silent at entry 7: not adopted")
+	}
+	b.core.conclude(adopted)
+	rd := b.core.take()
+	if rd.Err != nil || rd.Save == nil {
+		t.Fatalf("concluded: %v, stored %d bytes", rd.Err, len(rd.Save))
+	}
+	out, err := b.open(t, Config{}).CheckStored(rd.Save)
+	if err != nil || out == nil || out.Verdict == nil || out.Verdict.Pos != 7 || out.Verdict.Seat != 2 || out.Entries != 7 {
+		t.Fatalf("restarted: %v, %+v; want the adopted timeout of seat 2 at entry 7", err, out)
+	}
+	v, decl, err := UnmarshalStoredVerdict(rd.Save)
+	if err != nil || len(decl) != 2 {
+		t.Fatalf("stored record: %v, %d declarations; want 2 beside the verdict", err, len(decl))
+	}
+	short, err := MarshalStoredVerdict(v, decl[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := b.open(t, Config{}).CheckStored(short); err == nil {
+		t.Fatalf("a due timeout stored with two declarations of five: accepted (%+v)", out)
+	}
+}
+
+// TestOwnTimerCountsDeclarations is the decision behind
+// TestSimSilentSeatTimedOutAlike's three-seat cases: this peer's timer
+// for seat 2's entry 5 has run out, but its syncs went unanswered (lost,
+// then the other seat left): the run loop would not declare (it cannot
+// check that the entry is missing). Seat 1's timeout verdict for that
+// position is that seat's word that it does not hold the entry, as its
+// sync answer would be: this peer declares seat 2 silent itself. A
+// declaration of another position does not count; an echo of the entry
+// by a seat still holds it back (issue 29).
+func TestOwnTimerCountsDeclarations(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		pos     uint64 // declared
+		claimed bool   // seat 1 echoed entry 5
+		want    bool
+	}{
+		{"declared", 5, false, true},
+		{"another position declared", 6, false, false},
+		{"declared, but the entry echoed", 5, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := newBench(t, 3, 0, 5, 100) // seat 2 due at entry 5
+			r := b.core
+			r.cfg.Timeout = time.Second
+			r.waitPos, r.waitSince = 5, r.now.Add(-3*time.Second)
+			for s := range uint8(3) {
+				r.contact(s, r.now)
+			}
+			if r.mayDeclare(5, r.now) {
+				t.Fatal("no sync answered since the timer ran out: the run loop may declare")
+			}
+			if c.claimed {
+				r.claimAt(1, 5)
+			}
+			got, err := r.onVerdict(1, b.verdict(t, Verdict{Kind: VerdictTimeout, Pos: c.pos, Seat: 2, Declarer: 1}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got != nil) != c.want || got != nil && (got.Seat != 2 || got.Pos != 5 || got.Declarer != 0) {
+				t.Fatalf("verdict %v; want this peer's own timeout of seat 2 at entry 5: %v", got, c.want)
+			}
+		})
+	}
+}

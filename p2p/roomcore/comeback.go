@@ -10,8 +10,9 @@ import (
 //
 //   - A timeout is declared only when the entry waited for is truly
 //     missing on the seats this peer reaches: a sync request made after
-//     the timer ran out was answered without it, and no seat reports
-//     holding it (an echo, an entry, a done). A peer back from a network
+//     the timer ran out was answered without it (or a seat declared its
+//     author silent there), and no seat reports holding it (an echo, an
+//     entry, a done). A peer back from a network
 //     outage that hears an echo of the entry fetches it and goes on; it
 //     does not blame the honest seat whose entry it missed.
 //   - A seat whose state directory says it has signed entries before
@@ -74,11 +75,14 @@ func (c *Core) heldElsewhere(pos uint64, now time.Time, limit time.Duration) boo
 }
 
 // checkedMissing says whether a sync request made at or after since was
-// answered by some other seat without the entry at pos. At a table with
-// no seat besides this one and the one due, the due seat's silence is
-// all there is to go by: true.
+// answered by some other seat without the entry at pos, or some other
+// seat declared the seat due at pos silent there (its signed timeout
+// verdict: it does not hold the entry, and an honest seat that declared
+// never will; a colluder could as well answer a sync without it). At a
+// table with no seat besides this one and the one due, the due seat's
+// silence is all there is to go by: true.
 func (c *Core) checkedMissing(pos uint64, since time.Time) bool {
-	if c.n <= 2 {
+	if c.n <= 2 || len(c.declared[pos]) > 0 && pos == c.next() {
 		return true
 	}
 	for s, p := range c.peerLogs {

@@ -81,7 +81,8 @@ var ErrNoContact = errors.New("no contact with any seat")
 // ErrTimedOut is wrapped by the error that ends a run when more than half
 // the table declared the local seat silent at a position whose entry it
 // authored but which reached them too late (a crash between writing and
-// sending it): the table ended there without this seat. It blames
+// sending it), or that it is still due at: the table ended there without
+// this seat. It blames
 // nobody, and no verdict naming the local seat is adopted or stored.
 var ErrTimedOut = errors.New("the table timed this seat out")
 
@@ -210,10 +211,12 @@ type Core struct {
 	// local timer behind timeout verdicts, ours and the peers' we adopt.
 	waitPos   uint64
 	waitSince time.Time
-	// lateTimeouts[pos] are the declarations, by declarer, that the seat
-	// due at pos was silent there when this peer already holds that entry
-	// (see lateTimeout). One adopted is stored with them (conclude).
-	lateTimeouts map[uint64]map[uint8]*Verdict
+	// declared[pos] are the other seats' declarations, by declarer, that
+	// the seat due at pos was silent there, for a position this peer
+	// holds or waits at (see record, majorityTimeout). One adopted is
+	// stored with them (conclude); those for the position waited at also
+	// say the entry is missing there (checkedMissing).
+	declared map[uint64]map[uint8]*Verdict
 	// statements[s] is seat s's own signed word that it stopped, its
 	// replica disagreeing with more than half the table (a divergence
 	// verdict naming its declarer): a timeout of s ends the table with it
@@ -296,7 +299,7 @@ func New(cfg Config, stored []*ledger.Entry) (*Core, error) {
 		dones:        make(map[uint8]echoReport),
 		disagree:     make(map[uint64]map[uint8]bool),
 		confirmed:    make([]uint64, n),
-		lateTimeouts: make(map[uint64]map[uint8]*Verdict),
+		declared:     make(map[uint64]map[uint8]*Verdict),
 		statements:   make([]*Verdict, n),
 		peerLogs:     make([]peerLog, n),
 		heard:        make([]time.Time, n),

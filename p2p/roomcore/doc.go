@@ -14,8 +14,8 @@
 // author), what each other seat reported (echoes, dones, sync answers:
 // the positions it holds, its state hashes, which confirm ours), the
 // position the table waits at and since when (the local timer), the
-// timeout declarations of other seats for positions this seat is past,
-// the seats' own statements that they stopped, and when each seat was
+// timeout declarations of other seats for positions this seat is past
+// or waits at, the seats' own statements that they stopped, and when each seat was
 // last heard from.
 //
 // # Inputs ([Core.Step])
@@ -57,7 +57,8 @@
 // Config.Timeout, and only when this seat is not cut off from the table
 // (it heard from a seat other than the due one within 20 ticks) and the
 // entry is missing on the seats it reaches (a sync asked after the timer
-// ran out was answered without it, and no seat reports holding it);
+// ran out was answered without it, or a seat declared the same timeout,
+// and no seat reports holding it);
 // ErrNoContact after three timeouts cut off; a sync of a stalled
 // position every two ticks; a seat that signed entries in an earlier run
 // asks the others before it signs again (up to 4 ticks once one answers);
@@ -70,8 +71,9 @@
 //
 // No coalition of half the table or fewer can stop an honest seat: a
 // peer's timeout verdict is adopted only when this seat's own timer and
-// rule say the same, or, for a position it is past, when more than half
-// the table declared it (never one naming this seat: ErrTimedOut); a
+// rule say the same, or, for a position it is past or the one it waits
+// at (its own timer not yet run out), when more than half the table
+// declared it (never one naming this seat: ErrTimedOut); a
 // differing state hash stops this seat only when more than half the
 // table reports it (then it stops with its own signed statement, which
 // the others take instead of timing it out); after the game's last

@@ -544,13 +544,13 @@ func (c *Core) outcome(v *Verdict) *Outcome {
 }
 
 // conclude stores and announces a verdict, and ends the run with it. A
-// late timeout declared by other seats is stored with the declarations
-// that made this peer adopt it (lateTimeout), so that a restart can
+// timeout declared by other seats is stored with the declarations that
+// made this peer adopt it (majorityTimeout), so that a restart can
 // recount them (checkStored).
 func (c *Core) conclude(v *Verdict) {
 	var decl []*Verdict
 	if v.Kind == VerdictTimeout && v.Declarer != c.self {
-		votes := c.lateTimeouts[v.Pos]
+		votes := c.declared[v.Pos]
 		for s := range uint8(c.n) {
 			if d := votes[s]; d != nil && s != v.Declarer {
 				decl = append(decl, d)
