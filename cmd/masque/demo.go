@@ -103,7 +103,7 @@ type demoPeer struct {
 }
 
 func runDemo(ctx context.Context, a *app, o demoOptions) error {
-	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(a.list, &o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	res, fault := verifyTranscript(a.games, tr)
+	res, fault := verifyTranscript(a.list, tr)
 	elapsed := time.Since(start)
 	if o.asJSON {
 		r := demoResult{Game: o.game, Players: o.players, Seed: o.seed, Transcript: path, Entries: len(tr.Entries),

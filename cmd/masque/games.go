@@ -15,11 +15,11 @@ import (
 // The games this masque plays come from the registry
 // (engine/games/registry): no command switches on a game's name.
 
-// tableGames returns the registry's games as the table layer sees them,
+// tableGames returns the games in list as the table layer sees them,
 // for auditing transcripts of any of them.
-func tableGames() table.Games {
+func tableGames(list []games.Game) table.Games {
 	out := table.Games{}
-	for _, g := range registry.All() {
+	for _, g := range list {
 		out[g.Name()] = g.Table()
 	}
 	return out
@@ -90,14 +90,13 @@ func rosterGame(r *ledger.Roster) string {
 // findGame returns the game a person named with --game: its name, in any
 // case, or an error that suggests the nearest name, if one is
 // near, and lists them all.
-func findGame(name string) (games.Game, error) {
-	all := registry.All()
+func findGame(all []games.Game, name string) (games.Game, error) {
 	for _, g := range all {
 		if strings.EqualFold(g.Name(), name) {
 			return g, nil
 		}
 	}
-	names := registry.Names()
+	names := games.Names(all)
 	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 	best, dist := "", 0
 	for _, n := range names {
@@ -133,10 +132,10 @@ func editDistance(a, b string) int {
 }
 
 // gameSetup checks --game (setting it to the game's own name, whatever
-// its case), --scenario and --players (at most most) for a table and
-// returns the game's setup. Every error is a usage error (exit status 2).
-func gameSetup(game *string, scenario string, players, most int) (games.Setup, error) {
-	g, err := findGame(*game)
+// its case, among all), --scenario and --players (at most most) for a
+// table and returns the game's setup. Every error is a usage error (exit status 2).
+func gameSetup(all []games.Game, game *string, scenario string, players, most int) (games.Setup, error) {
+	g, err := findGame(all, *game)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +143,7 @@ func gameSetup(game *string, scenario string, players, most int) (games.Setup, e
 	lo, hi := g.Players()
 	hi = min(hi, most)
 	if scenario != "" && g.SetupHelp().Usage == "" {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: scenarios are for --game %s", strings.Join(games.Names(games.WithSetup(registry.All())), " or ")),
+		return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: scenarios are for --game %s", strings.Join(games.Names(games.WithSetup(all)), " or ")),
 			hint: g.SetupHelp().Default}
 	}
 	if players < lo || players > hi {

@@ -233,7 +233,7 @@ func TestRosterGameTellsVariants(t *testing.T) {
 		{"grimm", "bets", "The Grimm Masquerade (variants: bets)"},
 		{"mascarade", "", "Mascarade"},
 	} {
-		setup, err := gameSetup(&c.game, c.scenario, 3, 5)
+		setup, err := gameSetup(registry.All(), &c.game, c.scenario, 3, 5)
 		if err != nil {
 			t.Fatal(err)
 		}

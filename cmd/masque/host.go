@@ -465,7 +465,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	// The seat's replica checked every entry as it came (p2p the
 	// signatures, the table the proofs and rules): its state is the
 	// verification; the transcript is not replayed a second time.
-	res := replicaResult(r.a.games, tr, g.Table())
+	res := replicaResult(r.a.list, tr, g.Table())
 	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
 		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
 		Restarted: restarted, Replayed: g.Replayed(), StateDir: st.Dir(), Transcript: path, Entries: len(tr.Entries),
@@ -787,7 +787,7 @@ func (r *netRun) closeLog() {
 
 func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	defer r.closeLog()
-	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(r.a.list, &o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}

@@ -189,7 +189,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 }
 
 func runPlay(a *app, o playOptions) error {
-	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(a.list, &o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
@@ -204,8 +204,7 @@ func runPlay(a *app, o playOptions) error {
 		}
 		o.seed = binary.BigEndian.Uint64(b[:])
 	}
-	out, ok := a.stdout.(*os.File)
-	if !o.web.on && (!ok || !term.IsTerminal(out.Fd())) {
+	if !o.web.on && !a.outTerminal() {
 		return &exitError{code: 2, err: errors.New("masque play needs a terminal"),
 			hint: "run it in a terminal; for a game with no screen try 'masque demo'"}
 	}
@@ -219,7 +218,7 @@ func runPlay(a *app, o playOptions) error {
 	logger.Info("masque play", "version", buildVersion(), "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
 
 	names := tableNames(o.name, o.players)
-	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger,
+	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Games: a.list, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger,
 		NightFloor: session.NightFloor})
 	if err != nil {
 		return &exitError{code: 1, err: err}
@@ -256,7 +255,13 @@ func runPlay(a *app, o playOptions) error {
 		}
 		quitting = left
 	} else {
-		final, runErr := tui.Run(sess, topts, a.stdin, a.stdout)
+		screen := a.screen
+		if screen == nil {
+			screen = func(sess session.Session, opts tui.Options) (tui.Model, error) {
+				return tui.Run(sess, opts, a.stdin, a.stdout)
+			}
+		}
+		final, runErr := screen(sess, topts)
 		sess.Close()
 		if runErr != nil {
 			logger.Error("screen", "err", runErr)
@@ -289,6 +294,16 @@ func runPlay(a *app, o playOptions) error {
 	}
 	fmt.Fprintf(a.stdout, "log: %s\n", logPath)
 	return nil
+}
+
+// outTerminal reports whether stdout is a terminal (the local play
+// screen's need); a test's app says so with its terminal hook.
+func (a *app) outTerminal() bool {
+	if a.terminal != nil {
+		return a.terminal()
+	}
+	out, ok := a.stdout.(*os.File)
+	return ok && term.IsTerminal(out.Fd())
 }
 
 func openLog(path string, pattern ...string) (*os.File, string, error) {

@@ -61,10 +61,10 @@ func runScript(a *app, o scriptOptions) error {
 		return &exitError{code: exitDamaged, err: err, hint: "masque script reads a script file: 'masque script --help' shows one"}
 	}
 	game := scriptGame(src)
-	g, err := registry.Lookup(game)
+	g, err := games.Lookup(a.list, game)
 	if err != nil {
 		var heads []string
-		for _, n := range registry.Names() {
+		for _, n := range games.Names(a.list) {
 			heads = append(heads, fmt.Sprintf("'game %s ...'", n))
 		}
 		return &exitError{code: 2, err: fmt.Errorf("%s: unknown game %q", o.file, game),

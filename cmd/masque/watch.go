@@ -22,6 +22,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/spectate"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -191,7 +192,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 
 	var tr ledger.Transcript
 	var tab *table.Table
-	var game table.Game
+	var game games.Game
 	// --web: the page follows a spectator's session fed from the checked
 	// table; leaving the page stops the watch as Ctrl-C does.
 	var sp *spectate.Session
@@ -278,11 +279,11 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 						return fatal
 					}
 				}
-				g, err := a.games.Lookup(r.Game)
+				g, err := games.Lookup(a.list, r.Game)
 				if err != nil {
 					return fmt.Errorf("the table plays %q: %w", r.Game, err)
 				}
-				if tab, err = table.New(r, g); err != nil {
+				if tab, err = table.New(r, g.Table()); err != nil {
 					return fmt.Errorf("the table's roster: %w", err)
 				}
 				game, tr.Roster, tr.RosterSigs = g, r, sigs
@@ -411,7 +412,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
 	}
-	vres, fault := verifyTranscript(a.games, &tr)
+	vres, fault := verifyTranscript(a.list, &tr)
 	out := watchResult{Game: tr.Roster.Game, TableID: hex.EncodeToString(tr.Roster.TableID[:]), Entries: len(tr.Entries), Transcript: path, Verify: vres}
 	for _, s := range tr.Roster.Seats {
 		out.Players = append(out.Players, s.Name)
