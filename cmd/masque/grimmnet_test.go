@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 )
 

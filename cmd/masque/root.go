@@ -76,9 +76,9 @@ type app struct {
 	stdout, stderr io.Writer
 	// list is the games this masque plays (registry.All(); a test adds
 	// its own), games the same as the table layer sees them.
-	list           []games.Game
-	games          table.Games
-	noColor        bool
+	list    []games.Game
+	games   table.Games
+	noColor bool
 	// screen runs the play screen for a session; nil: tui.Run on stdin
 	// and stdout. Tests drive the screen's model with messages instead.
 	screen func(sess session.Session, opts tui.Options) (tui.Model, error)
