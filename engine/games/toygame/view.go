@@ -46,7 +46,7 @@ func (viewer) View(in seatview.Input) (seatview.Table, bool) {
 	if st.over {
 		sum, _ := g.Summarize(st)
 		w := st.Winner()
-		t.Status = "all cards revealed"
+		t.Status = "game over: every card is revealed"
 		t.Result = []string{sum.Ending()}
 		t.Ending = sum.Ending()
 		t.Won = w == in.Seat
