@@ -131,3 +131,20 @@ func TestToyGamePlay(t *testing.T) {
 		t.Errorf("the transcript: %v", err) // moves are binary bodies, never script text
 	}
 }
+
+// TestToyGameDemo: 'masque demo --game toygame' seats bots as libp2p
+// peers on loopback, plays, and verifies; the transcript then replays.
+func TestToyGameDemo(t *testing.T) {
+	dir := t.TempDir()
+	tr := filepath.Join(dir, "demo.masque")
+	a := newAppGames(nil, &syncBuffer{}, &syncBuffer{}, withToyGame())
+	code, out := runToy(t, a, "demo", "--game", "toygame", "--players", "3", "--seed", "2", "--transcript", tr, "--timeout", "2m")
+	if code != 0 {
+		t.Fatalf("demo: exit %d:\n%s", code, out)
+	}
+	winner := toyWinner(t, tr)
+	if !strings.Contains(out, toygame.Game{}.Title()) || !strings.Contains(out, winner+" won") {
+		t.Errorf("demo does not name the game %q and the winner %s:\n%s", toygame.Game{}.Title(), winner, out)
+	}
+	checkToyTranscript(t, tr)
+}

@@ -24,6 +24,9 @@ type SeatConfig struct {
 	// Game binds the roster's game to the table; nil: the game the roster
 	// names.
 	Game table.Game
+	// Games are the games the roster's game is one of; nil: the
+	// registry's.
+	Games []games.Game
 	Sign ed25519.PrivateKey
 	Keys table.SeatSecrets
 	// Bot plays the seat's moves (seeded by Seed), with the bot of the
@@ -129,7 +132,10 @@ type Seat struct {
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
 func NewSeat(cfg SeatConfig) (*Seat, error) {
-	g, err := registry.Lookup(cfg.Roster.Game)
+	if cfg.Games == nil {
+		cfg.Games = registry.All()
+	}
+	g, err := games.Lookup(cfg.Games, cfg.Roster.Game)
 	if err != nil {
 		return nil, err
 	}

@@ -177,9 +177,16 @@ func TableOptions(game string, names []string, setup games.Setup, publishKeys, h
 	if err != nil {
 		return nil, err
 	}
+	return TableOptionsOf(g, names, setup, publishKeys, hideMemory, moveTime)
+}
+
+// TableOptionsOf is [TableOptions] for game g, which need not be one of
+// the registry's (a test's game).
+func TableOptionsOf(g games.Game, names []string, setup games.Setup, publishKeys, hideMemory bool, moveTime time.Duration) ([]byte, error) {
+	var err error
 	if setup == nil {
 		if setup, err = g.Configure(len(names), "", nil); err != nil {
-			return nil, fmt.Errorf("%s: %w", game, err)
+			return nil, fmt.Errorf("%s: %w", g.Name(), err)
 		}
 	}
 	enc, err := setup.Options(names)
