@@ -27,8 +27,8 @@ type SeatConfig struct {
 	// Games are the games the roster's game is one of; nil: the
 	// registry's.
 	Games []games.Game
-	Sign ed25519.PrivateKey
-	Keys table.SeatSecrets
+	Sign  ed25519.PrivateKey
+	Keys  table.SeatSecrets
 	// Bot plays the seat's moves (seeded by Seed), with the bot of the
 	// roster's game; otherwise they come from Submit.
 	Bot  bool
