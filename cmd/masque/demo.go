@@ -66,12 +66,12 @@ decryption shares, every entry signed, persisted, echoed and checked by every
 peer. The game is narrated with public information only (nobody learns a
 secret), then the transcript is verified exactly as 'masque verify' does.
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 --seed makes the bots' decisions reproducible; the cards stay
 cryptographically random.`,
 		Example: `  masque demo
-` + gameExamples("demo", "") + `
+` + a.gameExamples("demo", "") + `
   masque demo --players 13 --seed 7 --transcript game.masque && masque verify game.masque
   masque demo --json`,
 		Args: cobra.NoArgs,
@@ -80,9 +80,9 @@ cryptographically random.`,
 			return runDemo(cmd.Context(), a, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.game, "game", registry.Default, gameFlagHelp())
-	cmd.Flags().StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
-	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("number of bots"))
+	cmd.Flags().StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
+	cmd.Flags().IntVar(&o.players, "players", 4, a.playersFlagHelp("number of bots"))
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` (default: a new file in STATE/games, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the result as JSON instead of narrating")

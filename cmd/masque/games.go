@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -26,18 +25,18 @@ func tableGames(list []games.Game) table.Games {
 }
 
 // gameFlagHelp is the --game flag's help: every game, with its title.
-func gameFlagHelp() string {
+func (a *app) gameFlagHelp() string {
 	var parts []string
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		parts = append(parts, fmt.Sprintf("%s (%s)", g.Name(), g.Title()))
 	}
 	return "the game: " + strings.Join(parts, " or ")
 }
 
 // scenarioFlagHelp is the --scenario flag's help: each game's setup.
-func scenarioFlagHelp() string {
+func (a *app) scenarioFlagHelp() string {
 	var parts []string
-	for _, g := range games.WithSetup(registry.All()) {
+	for _, g := range games.WithSetup(a.list) {
 		parts = append(parts, g.Name()+": "+g.SetupHelp().Usage)
 	}
 	return strings.Join(parts, "; ")
@@ -45,9 +44,9 @@ func scenarioFlagHelp() string {
 
 // playersFlagHelp is a --players flag's help: what, then each game's
 // player counts, "(NAME 2..13, NAME 4..12)".
-func playersFlagHelp(what string) string {
+func (a *app) playersFlagHelp(what string) string {
 	var parts []string
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		lo, hi := g.Players()
 		parts = append(parts, fmt.Sprintf("%s %d..%d", g.Name(), lo, hi))
 	}
@@ -56,8 +55,8 @@ func playersFlagHelp(what string) string {
 
 // gameTitle is a game's name for people (the name itself for a game this
 // masque does not know).
-func gameTitle(game string) string {
-	g, err := registry.Lookup(game)
+func (a *app) gameTitle(game string) string {
+	g, err := games.Lookup(a.list, game)
 	if err != nil {
 		return game
 	}
@@ -67,9 +66,9 @@ func gameTitle(game string) string {
 // rosterGame is a roster's game for people: its title, with its setup
 // when the game tells it (games.SetupTeller) and it is not the default:
 // "TITLE (what TellSetup says)".
-func rosterGame(r *ledger.Roster) string {
-	title := gameTitle(r.Game)
-	g, err := registry.Lookup(r.Game)
+func (a *app) rosterGame(r *ledger.Roster) string {
+	title := a.gameTitle(r.Game)
+	g, err := games.Lookup(a.list, r.Game)
 	if err != nil {
 		return title
 	}

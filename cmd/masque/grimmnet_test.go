@@ -243,7 +243,7 @@ func TestRosterGameTellsVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rosterGame(&ledger.Roster{Game: c.game, Options: opts}); got != c.want {
+		if got := newApp(nil, nil, nil).rosterGame(&ledger.Roster{Game: c.game, Options: opts}); got != c.want {
 			t.Errorf("%s %q: %q, want %q", c.game, c.scenario, got, c.want)
 		}
 	}

@@ -697,7 +697,7 @@ end of the game (so that 'masque replay --reveal' shows every card); the
 answer is the table's option and holds for every player; the default is
 yes, --no-key-release answers no without asking.
 
-` + gamesList() + `
+` + a.gamesList() + `
 Joiners learn the game and its setup from the table.
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
@@ -711,7 +711,7 @@ unfinished tables it lists them and asks for --state; --new opens a new
 table instead.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
   masque host --players 6 --name friday --no-key-release
-` + gameExamples("host", " --name tales") + `
+` + a.gameExamples("host", " --name tales") + `
   masque host --bot --players 4 --name friday --state /tmp/friday
   masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
 		Args: noArgs,
@@ -728,10 +728,10 @@ table instead.` + "\n\n" + configHelp,
 		},
 	}
 	o.addFlags(cmd)
-	cmd.Flags().StringVar(&o.game, "game", registry.Default, gameFlagHelp())
-	cmd.Flags().StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
+	cmd.Flags().StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
 	cmd.Flags().BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' card keys at the end (a table option: it holds for everyone); without it a player on the screen is asked")
-	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("seats at the table, yours included"))
+	cmd.Flags().IntVar(&o.players, "players", 4, a.playersFlagHelp("seats at the table, yours included"))
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
 	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
@@ -890,9 +890,9 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		OnOpen: func(t lobby.Table, advErr error) {
 			if o.noAdvert && len(dirRelays) == 0 {
 				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
-				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
+				r.printf("table %q open for %d players (%s)", name, o.players, r.a.gameTitle(o.game))
 			} else {
-				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
+				r.printf("table %q open for %d players (%s): join code %s", name, o.players, r.a.gameTitle(o.game), t.Code())
 				r.printf("your creator fingerprint: %s (tell joiners the join code or this fingerprint: 'masque join' shows both, and anyone can advertise a table under your table's name)", t.Fingerprint())
 			}
 			whose := "your choice"

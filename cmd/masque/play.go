@@ -61,7 +61,7 @@ opens a LAN table called NAME instead (as 'masque host --name NAME'), with
 --table NAME|CODE|INVITE it joins one (as 'masque join'): the same screen,
 at a networked table.
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 --web shows the same table on a page in your browser instead (cards as
 pictures), served by this masque on 127.0.0.1 only with a secret token in
@@ -74,7 +74,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 --no-key-release). Logs go to a file, never to the screen.`,
 		Example: `  masque play
   masque play --players 6 --player Kim --seed 7
-` + gameExamples("play", "") + `
+` + a.gameExamples("play", "") + `
   masque play --transcript game.masque && masque replay game.masque --reveal
   masque play --host friday --players 5
   masque play --table friday`,
@@ -96,9 +96,9 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.game, "game", registry.Default, gameFlagHelp())
-	f.StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
-	f.IntVar(&o.players, "players", 4, playersFlagHelp("players at the table, you included"))
+	f.StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
+	f.StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
+	f.IntVar(&o.players, "players", 4, a.playersFlagHelp("players at the table, you included"))
 	f.StringVar(&o.name, "player", defaultPlayerName(), "your `NAME` at the table (as for 'masque host' and 'masque join')")
 	// --name was the player's name here and the table's in 'masque host':
 	// kept, hidden, so old command lines still work.

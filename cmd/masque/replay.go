@@ -84,7 +84,7 @@ in the roster's options (scripted tables) instead of drawn from the
 players' coins is announced by a warning ("deal_source": "fixed" and
 "fixed_deal": true with --json): whoever wrote the roster chose the cards.
 
-` + gamesList(),
+` + a.gamesList(),
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
   masque replay game.masque --reveal --json`,

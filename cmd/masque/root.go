@@ -193,7 +193,7 @@ Start here:
   masque verify game.masque    audit a transcript; masque replay narrates it
   masque help games            the games, what each one hides, their options
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 Exit status, for every command:
   0  done (verify: the transcript is valid)
@@ -215,7 +215,7 @@ Exit status, for every command:
 			c.RegisterFlagCompletionFunc("game", a.completeGames)
 		}
 		if c.Flags().Lookup("scenario") != nil {
-			c.RegisterFlagCompletionFunc("scenario", completeScenarios)
+			c.RegisterFlagCompletionFunc("scenario", a.completeScenarios)
 		}
 	}
 	return root

@@ -148,3 +148,26 @@ func TestToyGameDemo(t *testing.T) {
 	}
 	checkToyTranscript(t, tr)
 }
+
+// TestToyGameHelp: the added game is in every list the commands print:
+// 'masque games', 'masque help games', the --game flag's help and the
+// script format.
+func TestToyGameHelp(t *testing.T) {
+	title := toygame.Game{}.Title()
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"games"}, []string{"toygame", title}},
+		{[]string{"help", "games"}, []string{title + " (--game toygame), 2 to 5 players", "Each player holds one hidden number card"}},
+		{[]string{"play", "--help"}, []string{"toygame (" + title + ")", "toygame 2..5"}},
+		{[]string{"script", "--help"}, []string{title + " (--game toygame, 2 to 5 players): header"}},
+	} {
+		code, out := runToy(t, newAppGames(nil, &syncBuffer{}, &syncBuffer{}, withToyGame()), c.args...)
+		for _, w := range c.want {
+			if code != 0 || !strings.Contains(out, w) {
+				t.Errorf("masque %s: exit %d, want %q in:\n%s", strings.Join(c.args, " "), code, w, out)
+			}
+		}
+	}
+}

@@ -132,7 +132,7 @@ Exit status 3: the file cannot be read, is not a transcript or is damaged
 that, and so does a forgery; nobody is blamed).
 Exit status 2: a usage error.
 
-` + gamesList(),
+` + a.gamesList(),
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
 		Args:              exactArgs(1),
