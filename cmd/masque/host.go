@@ -281,6 +281,7 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
 			if addrs := rememberedListen(r.o.listen, strings.Fields(string(data))); len(addrs) > 0 && !slices.Equal(addrs, r.o.listen) {
 				if p, err := netsession.NewRelayedPeer(r.config, addrs, r.relays, r.logger); err == nil {
+					p.Games = r.a.list
 					r.awaitRelays(p)
 					return p, nil
 				}
@@ -291,6 +292,7 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 	if err != nil {
 		return nil, &exitError{code: 1, err: err, hint: "check --listen and --config; 'masque doctor' tests the network"}
 	}
+	p.Games = r.a.list
 	r.awaitRelays(p)
 	return p, nil
 }
@@ -361,7 +363,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
 	defer recordHolePunches(ctx, p.Node, st.Dir(), tbl)()
-	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
+	cfg := netsession.GameConfig{Node: p.Node, Games: r.a.list, Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
 		// A person's seat holding no power at night does not post at

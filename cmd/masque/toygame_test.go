@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
@@ -170,4 +173,56 @@ func TestToyGameHelp(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestToyGameNetwork: 'masque host --game toygame' and 'masque join' on
+// loopback, every seat a bot: the table seats, plays and ends, every
+// seat keeps the same transcript, which verifies and replays.
+func TestToyGameNetwork(t *testing.T) {
+	const players = 3
+	dir := t.TempDir()
+	results := make([]netRunResult, players)
+	trs := make([]string, players)
+	runSeat := func(i int, args []string, out *syncBuffer) {
+		errOut := &syncBuffer{}
+		trs[i] = filepath.Join(dir, fmt.Sprintf("t%d.masque", i))
+		a := newAppGames(nil, out, errOut, withToyGame())
+		args = append(args, "--bot", "--seed", fmt.Sprint(i), "--config", filepath.Join(dir, fmt.Sprintf("cfg%d", i)),
+			"--state", filepath.Join(dir, fmt.Sprintf("state%d", i)), "--transcript", trs[i], "--listen", "/ip4/127.0.0.1/tcp/0")
+		c := a.run(context.Background(), args)
+		results[i] = netRunResult{c, out.String(), errOut.String()}
+	}
+	var wg sync.WaitGroup
+	hostOut := &syncBuffer{}
+	wg.Go(func() {
+		runSeat(0, []string{"host", "--game", "toygame", "--players", fmt.Sprint(players), "--name", "toy", "--player", "Host",
+			"--no-mdns", "--wait", "60s"}, hostOut)
+	})
+	invite := pollFor(inviteRE, 20*time.Second, hostOut.String)
+	if invite == "" {
+		wg.Wait()
+		t.Fatalf("the host printed no invite:\n%s", hostOut.String())
+	}
+	for i := 1; i < players; i++ {
+		wg.Go(func() { runSeat(i, []string{"join", invite, "--player", fmt.Sprintf("P%d", i)}, &syncBuffer{}) })
+	}
+	wg.Wait()
+	for i, r := range results {
+		if r.code != 0 {
+			t.Fatalf("seat %d: exit %d\nstdout:\n%s\nstderr:\n%s", i, r.code, r.out, r.err)
+		}
+	}
+	if !strings.Contains(results[1].out, toygame.Game{}.Title()) {
+		t.Errorf("the joiner is not told the game %q:\n%s", toygame.Game{}.Title(), results[1].out)
+	}
+	first, err := os.ReadFile(trs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < players; i++ {
+		if got, err := os.ReadFile(trs[i]); err != nil || !bytes.Equal(first, got) {
+			t.Errorf("seat %d's transcript differs from the host's (%v)", i, err)
+		}
+	}
+	checkToyTranscript(t, trs[0])
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
@@ -132,10 +131,7 @@ type Seat struct {
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
 func NewSeat(cfg SeatConfig) (*Seat, error) {
-	if cfg.Games == nil {
-		cfg.Games = registry.All()
-	}
-	g, err := games.Lookup(cfg.Games, cfg.Roster.Game)
+	g, err := lookup(cfg.Games, cfg.Roster.Game)
 	if err != nil {
 		return nil, err
 	}
