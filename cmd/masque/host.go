@@ -36,6 +36,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -272,6 +273,15 @@ func hasTable(dir string) bool {
 // that a restarted peer listens where the others remember it.
 const listenFile = "listen"
 
+// games are the games the run plays: its app's (nil: the registry's, for
+// a run a test made without an app).
+func (r *netRun) games() []games.Game {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.list
+}
+
 // startPeer starts the node: on the addresses remembered in stateDir when
 // rejoining (if they are still free), else on --listen or the defaults. A
 // --listen address with port 0 (any port) is taken as the one remembered
@@ -281,7 +291,7 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
 			if addrs := rememberedListen(r.o.listen, strings.Fields(string(data))); len(addrs) > 0 && !slices.Equal(addrs, r.o.listen) {
 				if p, err := netsession.NewRelayedPeer(r.config, addrs, r.relays, r.logger); err == nil {
-					p.Games = r.a.list
+					p.Games = r.games()
 					r.awaitRelays(p)
 					return p, nil
 				}
@@ -292,7 +302,7 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 	if err != nil {
 		return nil, &exitError{code: 1, err: err, hint: "check --listen and --config; 'masque doctor' tests the network"}
 	}
-	p.Games = r.a.list
+	p.Games = r.games()
 	r.awaitRelays(p)
 	return p, nil
 }
@@ -363,7 +373,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
 	defer recordHolePunches(ctx, p.Node, st.Dir(), tbl)()
-	cfg := netsession.GameConfig{Node: p.Node, Games: r.a.list, Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
+	cfg := netsession.GameConfig{Node: p.Node, Games: r.games(), Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
 		// A person's seat holding no power at night does not post at
