@@ -36,18 +36,16 @@ func (tableGame) Deck(options []byte) ([]engine.Card, error) {
 	return deck, nil
 }
 
-// New returns the initial state; deal must be nil or the canonical deck.
+// New returns the initial state; deal must be nil (table.HiddenDealer).
 func (tableGame) New(options []byte, deal []engine.Card) (engine.State, error) {
 	names, err := decodeNames(options)
 	if err != nil {
 		return nil, err
 	}
-	// The deal is hidden (shuffled by every seat): nil, or the canonical
-	// deck the shuffles start from (the rules never know where a card went).
-	for i, c := range deal {
-		if len(deal) != len(names) || c != engine.Card(i) {
-			return nil, errors.New("toygame: the deal is hidden: nil or the canonical deck")
-		}
+	// The deal is hidden (shuffled by every seat): the rules never know
+	// where a card went.
+	if deal != nil {
+		return nil, errors.New("toygame: the deal is hidden (shuffled by every seat), never given")
 	}
 	return State{names: names}, nil
 }
