@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/p2p/lobby"
 )
 
@@ -18,7 +17,7 @@ import (
 
 // completeGames completes --game with the games this masque plays.
 func (a *app) completeGames(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
-	out := registry.Names()
+	out := games.Names(a.list)
 	slices.Sort(out)
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
@@ -26,9 +25,9 @@ func (a *app) completeGames(_ *cobra.Command, _ []string, _ string) ([]string, c
 // completeScenarios completes --scenario with the built-in setups of every
 // game that takes one (SetupHelp.Choices), and files (a scenario
 // FILE).
-func completeScenarios(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+func (a *app) completeScenarios(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
 	var out []string
-	for _, g := range games.WithSetup(registry.All()) {
+	for _, g := range games.WithSetup(a.list) {
 		for _, n := range g.SetupHelp().Choices {
 			if strings.HasPrefix(n, prefix) && !slices.Contains(out, n) {
 				out = append(out, n)

@@ -66,12 +66,12 @@ decryption shares, every entry signed, persisted, echoed and checked by every
 peer. The game is narrated with public information only (nobody learns a
 secret), then the transcript is verified exactly as 'masque verify' does.
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 --seed makes the bots' decisions reproducible; the cards stay
 cryptographically random.`,
 		Example: `  masque demo
-` + gameExamples("demo", "") + `
+` + a.gameExamples("demo", "") + `
   masque demo --players 13 --seed 7 --transcript game.masque && masque verify game.masque
   masque demo --json`,
 		Args: cobra.NoArgs,
@@ -80,9 +80,9 @@ cryptographically random.`,
 			return runDemo(cmd.Context(), a, o)
 		},
 	}
-	cmd.Flags().StringVar(&o.game, "game", registry.Default, gameFlagHelp())
-	cmd.Flags().StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
-	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("number of bots"))
+	cmd.Flags().StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
+	cmd.Flags().IntVar(&o.players, "players", 4, a.playersFlagHelp("number of bots"))
 	cmd.Flags().Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	cmd.Flags().StringVar(&o.transcript, "transcript", "", "write the transcript to `PATH` (default: a new file in STATE/games, STATE being $XDG_STATE_HOME/masque or ~/.local/state/masque)")
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the result as JSON instead of narrating")
@@ -103,7 +103,11 @@ type demoPeer struct {
 }
 
 func runDemo(ctx context.Context, a *app, o demoOptions) error {
-	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(a.list, &o.game, o.scenario, o.players, len(demoNames))
+	if err != nil {
+		return err
+	}
+	g, err := games.Lookup(a.list, o.game)
 	if err != nil {
 		return err
 	}
@@ -143,18 +147,18 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "masque demo: %s, %d bots, seed %d, each a libp2p peer on 127.0.0.1\n", gameTitle(o.game), o.players, o.seed)
+	fmt.Fprintf(out, "masque demo: %s, %d bots, seed %d, each a libp2p peer on 127.0.0.1\n", g.Title(), o.players, o.seed)
 	for _, p := range peers {
 		fmt.Fprintf(out, "  %-6s %s\n", p.name, p.node.Addrs()[0])
 	}
 
-	tableID, err := seatDemoPeers(ctx, peers, names, o.game, setup)
+	tableID, err := seatDemoPeers(ctx, peers, names, g, setup)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "seated: table %x, roster signed by all %d seats\n", tableID[:4], len(peers))
 
-	logs, err := playDemo(ctx, peers, o.seed, out)
+	logs, err := playDemo(ctx, a.list, peers, o.seed, out)
 	if err != nil {
 		return err
 	}
@@ -179,7 +183,7 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	if err != nil {
 		return err
 	}
-	res, fault := verifyTranscript(a.games, tr)
+	res, fault := verifyTranscript(a.list, tr)
 	elapsed := time.Since(start)
 	if o.asJSON {
 		r := demoResult{Game: o.game, Players: o.players, Seed: o.seed, Transcript: path, Entries: len(tr.Entries),
@@ -227,12 +231,13 @@ func startDemoPeers(names []string, root string) ([]*demoPeer, error) {
 // seatDemoPeers runs the join protocol: peer 0 creates the table, the
 // others join one after another (so each knows its seat, which its card
 // key proof is bound to), and every seat signs the roster.
-func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game string, setup games.Setup) ([16]byte, error) {
+func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, g games.Game, setup games.Setup) ([16]byte, error) {
+	game := g.Name()
 	var tableID [16]byte
 	if _, err := crand.Read(tableID[:]); err != nil {
 		return tableID, fmt.Errorf("demo: table id: %w", err)
 	}
-	opts, err := netsession.TableOptions(game, names, setup, true, false, 0)
+	opts, err := netsession.TableOptionsOf(g, names, setup, true, false, 0)
 	if err != nil {
 		return tableID, fmt.Errorf("demo: table options: %w", err)
 	}
@@ -297,7 +302,7 @@ func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, game 
 
 // playDemo opens every peer's state directory and room and runs them all
 // to the end of the game. It returns every peer's log.
-func playDemo(ctx context.Context, peers []*demoPeer, seed uint64, out io.Writer) ([][]*ledger.Entry, error) {
+func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed uint64, out io.Writer) ([][]*ledger.Entry, error) {
 	seats := make([]*netsession.Seat, len(peers))
 	rooms := make([]*p2p.Room, len(peers))
 	stores := make([]*store.Store, len(peers))
@@ -322,7 +327,7 @@ func playDemo(ctx context.Context, peers []*demoPeer, seed uint64, out io.Writer
 		}
 		stores[i] = st
 		cfg := netsession.SeatConfig{Seat: i, Roster: p.seating.Roster, Sign: p.id.SigningKey(), Keys: p.keys,
-			Bot: true, Seed: seed}
+			Games: list, Bot: true, Seed: seed}
 		if i == 0 {
 			cfg.Narrate = func(line string) { fmt.Fprintln(out, line) }
 		}

@@ -51,9 +51,9 @@ func playersRange(g games.Game) string {
 
 // gamesList is the list of games for a command's help: one game a line,
 // its name (for --game), its title and its player counts, aligned.
-func gamesList() string {
+func (a *app) gamesList() string {
 	g := &grid{aligned: true, indent: "  "}
-	for _, gm := range registry.All() {
+	for _, gm := range a.list {
 		g.row(gm.Name(), gm.Title(), playersRange(gm))
 	}
 	var b strings.Builder
@@ -65,9 +65,9 @@ func gamesList() string {
 // gameExamples are a command's examples for every game but the default:
 // "  masque play --game NAME --players N", N a count the game takes, then
 // rest (more flags, or "").
-func gameExamples(command, rest string) string {
+func (a *app) gameExamples(command, rest string) string {
 	var lines []string
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		if g.Name() == registry.Default {
 			continue
 		}
@@ -79,12 +79,12 @@ func gameExamples(command, rest string) string {
 
 // aboutGames is 'masque help games': each game, its players, what it is,
 // what it hides and its options.
-func aboutGames() string {
+func (a *app) aboutGames() string {
 	var b strings.Builder
 	b.WriteString(wrapText("The games masque plays, each at a table of its own: --game NAME picks one (play, host, demo), "+
 		"--scenario its setup; joiners, verify and replay learn the game from the table. "+
 		"'masque games' lists them (tab-separated when piped, --json for programs).", "", helpWidth))
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		ab := games.AboutOf(g)
 		sh := g.SetupHelp()
 		fmt.Fprintf(&b, "\n\n%s (--game %s), %s\n", g.Title(), g.Name(), playersRange(g))
@@ -123,14 +123,14 @@ func newGamesCmd(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "games",
 		Short: "List the games masque plays ('masque help games' describes each)",
-		Long:  aboutGames(),
+		Long:  a.aboutGames(),
 		Example: `  masque games
   masque games | cut -f1
   masque games --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var infos []gameInfo
-			for _, g := range registry.All() {
+			for _, g := range a.list {
 				lo, hi := g.Players()
 				ab, sh := games.AboutOf(g), g.SetupHelp()
 				infos = append(infos, gameInfo{Name: g.Name(), Title: g.Title(), Min: lo, Max: hi, Summary: ab.Summary,

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -15,29 +14,29 @@ import (
 // The games this masque plays come from the registry
 // (engine/games/registry): no command switches on a game's name.
 
-// tableGames returns the registry's games as the table layer sees them,
+// tableGames returns the games in list as the table layer sees them,
 // for auditing transcripts of any of them.
-func tableGames() table.Games {
+func tableGames(list []games.Game) table.Games {
 	out := table.Games{}
-	for _, g := range registry.All() {
+	for _, g := range list {
 		out[g.Name()] = g.Table()
 	}
 	return out
 }
 
 // gameFlagHelp is the --game flag's help: every game, with its title.
-func gameFlagHelp() string {
+func (a *app) gameFlagHelp() string {
 	var parts []string
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		parts = append(parts, fmt.Sprintf("%s (%s)", g.Name(), g.Title()))
 	}
 	return "the game: " + strings.Join(parts, " or ")
 }
 
 // scenarioFlagHelp is the --scenario flag's help: each game's setup.
-func scenarioFlagHelp() string {
+func (a *app) scenarioFlagHelp() string {
 	var parts []string
-	for _, g := range games.WithSetup(registry.All()) {
+	for _, g := range games.WithSetup(a.list) {
 		parts = append(parts, g.Name()+": "+g.SetupHelp().Usage)
 	}
 	return strings.Join(parts, "; ")
@@ -45,9 +44,9 @@ func scenarioFlagHelp() string {
 
 // playersFlagHelp is a --players flag's help: what, then each game's
 // player counts, "(NAME 2..13, NAME 4..12)".
-func playersFlagHelp(what string) string {
+func (a *app) playersFlagHelp(what string) string {
 	var parts []string
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		lo, hi := g.Players()
 		parts = append(parts, fmt.Sprintf("%s %d..%d", g.Name(), lo, hi))
 	}
@@ -56,8 +55,8 @@ func playersFlagHelp(what string) string {
 
 // gameTitle is a game's name for people (the name itself for a game this
 // masque does not know).
-func gameTitle(game string) string {
-	g, err := registry.Lookup(game)
+func (a *app) gameTitle(game string) string {
+	g, err := games.Lookup(a.list, game)
 	if err != nil {
 		return game
 	}
@@ -67,9 +66,9 @@ func gameTitle(game string) string {
 // rosterGame is a roster's game for people: its title, with its setup
 // when the game tells it (games.SetupTeller) and it is not the default:
 // "TITLE (what TellSetup says)".
-func rosterGame(r *ledger.Roster) string {
-	title := gameTitle(r.Game)
-	g, err := registry.Lookup(r.Game)
+func (a *app) rosterGame(r *ledger.Roster) string {
+	title := a.gameTitle(r.Game)
+	g, err := games.Lookup(a.list, r.Game)
 	if err != nil {
 		return title
 	}
@@ -90,14 +89,13 @@ func rosterGame(r *ledger.Roster) string {
 // findGame returns the game a person named with --game: its name, in any
 // case, or an error that suggests the nearest name, if one is
 // near, and lists them all.
-func findGame(name string) (games.Game, error) {
-	all := registry.All()
+func findGame(all []games.Game, name string) (games.Game, error) {
 	for _, g := range all {
 		if strings.EqualFold(g.Name(), name) {
 			return g, nil
 		}
 	}
-	names := registry.Names()
+	names := games.Names(all)
 	list := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 	best, dist := "", 0
 	for _, n := range names {
@@ -133,10 +131,10 @@ func editDistance(a, b string) int {
 }
 
 // gameSetup checks --game (setting it to the game's own name, whatever
-// its case), --scenario and --players (at most most) for a table and
-// returns the game's setup. Every error is a usage error (exit status 2).
-func gameSetup(game *string, scenario string, players, most int) (games.Setup, error) {
-	g, err := findGame(*game)
+// its case, among all), --scenario and --players (at most most) for a
+// table and returns the game's setup. Every error is a usage error (exit status 2).
+func gameSetup(all []games.Game, game *string, scenario string, players, most int) (games.Setup, error) {
+	g, err := findGame(all, *game)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +142,7 @@ func gameSetup(game *string, scenario string, players, most int) (games.Setup, e
 	lo, hi := g.Players()
 	hi = min(hi, most)
 	if scenario != "" && g.SetupHelp().Usage == "" {
-		return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: scenarios are for --game %s", strings.Join(games.Names(games.WithSetup(registry.All())), " or ")),
+		return nil, &exitError{code: 2, err: fmt.Errorf("--scenario: scenarios are for --game %s", strings.Join(games.Names(games.WithSetup(all)), " or ")),
 			hint: g.SetupHelp().Default}
 	}
 	if players < lo || players > hi {

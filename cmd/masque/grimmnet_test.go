@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 )
 
@@ -233,7 +234,7 @@ func TestRosterGameTellsVariants(t *testing.T) {
 		{"grimm", "bets", "The Grimm Masquerade (variants: bets)"},
 		{"mascarade", "", "Mascarade"},
 	} {
-		setup, err := gameSetup(&c.game, c.scenario, 3, 5)
+		setup, err := gameSetup(registry.All(), &c.game, c.scenario, 3, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +243,7 @@ func TestRosterGameTellsVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := rosterGame(&ledger.Roster{Game: c.game, Options: opts}); got != c.want {
+		if got := newApp(nil, nil, nil).rosterGame(&ledger.Roster{Game: c.game, Options: opts}); got != c.want {
 			t.Errorf("%s %q: %q, want %q", c.game, c.scenario, got, c.want)
 		}
 	}

@@ -36,6 +36,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
@@ -272,6 +273,15 @@ func hasTable(dir string) bool {
 // that a restarted peer listens where the others remember it.
 const listenFile = "listen"
 
+// games are the games the run plays: its app's (nil: the registry's, for
+// a run a test made without an app).
+func (r *netRun) games() []games.Game {
+	if r.a == nil {
+		return nil
+	}
+	return r.a.list
+}
+
 // startPeer starts the node: on the addresses remembered in stateDir when
 // rejoining (if they are still free), else on --listen or the defaults. A
 // --listen address with port 0 (any port) is taken as the one remembered
@@ -281,6 +291,7 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 		if data, err := os.ReadFile(filepath.Join(stateDir, listenFile)); err == nil {
 			if addrs := rememberedListen(r.o.listen, strings.Fields(string(data))); len(addrs) > 0 && !slices.Equal(addrs, r.o.listen) {
 				if p, err := netsession.NewRelayedPeer(r.config, addrs, r.relays, r.logger); err == nil {
+					p.Games = r.games()
 					r.awaitRelays(p)
 					return p, nil
 				}
@@ -291,6 +302,7 @@ func (r *netRun) startPeer(stateDir string) (*netsession.Peer, error) {
 	if err != nil {
 		return nil, &exitError{code: 1, err: err, hint: "check --listen and --config; 'masque doctor' tests the network"}
 	}
+	p.Games = r.games()
 	r.awaitRelays(p)
 	return p, nil
 }
@@ -361,7 +373,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	tbl := st.Table()
 	rememberListen(p, st.Dir())
 	defer recordHolePunches(ctx, p.Node, st.Dir(), tbl)()
-	cfg := netsession.GameConfig{Node: p.Node, Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
+	cfg := netsession.GameConfig{Node: p.Node, Games: r.games(), Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
 		// A person's seat holding no power at night does not post at
@@ -465,7 +477,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	// The seat's replica checked every entry as it came (p2p the
 	// signatures, the table the proofs and rules): its state is the
 	// verification; the transcript is not replayed a second time.
-	res := replicaResult(r.a.games, tr, g.Table())
+	res := replicaResult(r.a.list, tr, g.Table())
 	nr := netResult{Table: tableLabel(tbl.Roster), TableID: hex.EncodeToString(tbl.Roster.TableID[:]),
 		Code: rosterCode(tbl.Roster), Seat: g.Seat(), Player: g.Names()[g.Seat()], Players: g.Names(),
 		Restarted: restarted, Replayed: g.Replayed(), StateDir: st.Dir(), Transcript: path, Entries: len(tr.Entries),
@@ -699,7 +711,7 @@ end of the game (so that 'masque replay --reveal' shows every card); the
 answer is the table's option and holds for every player; the default is
 yes, --no-key-release answers no without asking.
 
-` + gamesList() + `
+` + a.gamesList() + `
 Joiners learn the game and its setup from the table.
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
@@ -713,7 +725,7 @@ unfinished tables it lists them and asks for --state; --new opens a new
 table instead.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
   masque host --players 6 --name friday --no-key-release
-` + gameExamples("host", " --name tales") + `
+` + a.gameExamples("host", " --name tales") + `
   masque host --bot --players 4 --name friday --state /tmp/friday
   masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
 		Args: noArgs,
@@ -730,10 +742,10 @@ table instead.` + "\n\n" + configHelp,
 		},
 	}
 	o.addFlags(cmd)
-	cmd.Flags().StringVar(&o.game, "game", registry.Default, gameFlagHelp())
-	cmd.Flags().StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
+	cmd.Flags().StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
+	cmd.Flags().StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
 	cmd.Flags().BoolVar(&o.noKeys, "no-key-release", false, "do not publish the players' card keys at the end (a table option: it holds for everyone); without it a player on the screen is asked")
-	cmd.Flags().IntVar(&o.players, "players", 4, playersFlagHelp("seats at the table, yours included"))
+	cmd.Flags().IntVar(&o.players, "players", 4, a.playersFlagHelp("seats at the table, yours included"))
 	cmd.Flags().StringVar(&o.name, "name", "", "the table's `NAME` in the lobby (default: PLAYER's table)")
 	cmd.Flags().BoolVar(&o.noAdvert, "no-mdns", false, "do not announce the table by mDNS (joiners use the invite)")
 	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
@@ -789,7 +801,7 @@ func (r *netRun) closeLog() {
 
 func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	defer r.closeLog()
-	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(r.a.list, &o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
@@ -892,9 +904,9 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		OnOpen: func(t lobby.Table, advErr error) {
 			if o.noAdvert && len(dirRelays) == 0 {
 				// No mDNS, no directory: joiners cannot look the code up; they use the invite.
-				r.printf("table %q open for %d players (%s)", name, o.players, gameTitle(o.game))
+				r.printf("table %q open for %d players (%s)", name, o.players, r.a.gameTitle(o.game))
 			} else {
-				r.printf("table %q open for %d players (%s): join code %s", name, o.players, gameTitle(o.game), t.Code())
+				r.printf("table %q open for %d players (%s): join code %s", name, o.players, r.a.gameTitle(o.game), t.Code())
 				r.printf("your creator fingerprint: %s (tell joiners the join code or this fingerprint: 'masque join' shows both, and anyone can advertise a table under your table's name)", t.Fingerprint())
 			}
 			whose := "your choice"

@@ -64,7 +64,7 @@ are published at the end (the host chose): all are stated once you are
 seated. In a terminal you play your seat on the play screen (as in
 'masque play').
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 Headless with --bot (automation, tests): a bot plays your seat, the game is
 narrated, and at the end the transcript is written and verified; the exit
@@ -259,7 +259,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			r.printf("the name %s was taken at this table: you play as %s (choose your own name with --player NAME)", player, got)
 		}
 	}
-	r.printf("game: %s", rosterGame(seating.Roster))
+	r.printf("game: %s", r.a.rosterGame(seating.Roster))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
 	return r.create(ctx, p, seating, keys, t.label)
 }

@@ -90,7 +90,7 @@ Join one with 'masque join NAME' or 'masque join CODE'. If none shows up
 while someone is hosting, 'masque doctor' checks multicast on each
 interface and says what to try.
 
-` + gamesList(),
+` + a.gamesList(),
 		Example: `  masque lobby
   masque lobby --wait 10s --json
   masque lobby --interface wlan0

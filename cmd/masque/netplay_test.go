@@ -166,7 +166,7 @@ func hostJoinLoopback(t *testing.T, game string) {
 			t.Errorf("host progress lacks %q:\n%s", want, results[0].err)
 		}
 	}
-	for _, want := range []string{"seated at", "roster signed by all 4 seats", "game: " + gameTitle(game), "card keys: every player's are published",
+	for _, want := range []string{"seated at", "roster signed by all 4 seats", "game: " + newApp(nil, nil, nil).gameTitle(game), "card keys: every player's are published",
 		"game over after", "verified: "} {
 		if !strings.Contains(results[1].out, want) {
 			t.Errorf("joiner output lacks %q:\n%s", want, results[1].out)

@@ -61,7 +61,7 @@ opens a LAN table called NAME instead (as 'masque host --name NAME'), with
 --table NAME|CODE|INVITE it joins one (as 'masque join'): the same screen,
 at a networked table.
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 --game mafia plays Mafia: Random Incident (4 to 18 players) with no
 moderator: your role and what you learnt, the living and the out in a
@@ -80,7 +80,7 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 --no-key-release). Logs go to a file, never to the screen.`,
 		Example: `  masque play
   masque play --players 6 --player Kim --seed 7
-` + gameExamples("play", "") + `
+` + a.gameExamples("play", "") + `
   masque play --transcript game.masque && masque replay game.masque --reveal
   masque play --host friday --players 5
   masque play --table friday`,
@@ -102,9 +102,9 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.game, "game", registry.Default, gameFlagHelp())
-	f.StringVar(&o.scenario, "scenario", "", scenarioFlagHelp())
-	f.IntVar(&o.players, "players", 4, playersFlagHelp("players at the table, you included"))
+	f.StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
+	f.StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
+	f.IntVar(&o.players, "players", 4, a.playersFlagHelp("players at the table, you included"))
 	f.StringVar(&o.name, "player", defaultPlayerName(), "your `NAME` at the table (as for 'masque host' and 'masque join')")
 	// --name was the player's name here and the table's in 'masque host':
 	// kept, hidden, so old command lines still work.
@@ -195,7 +195,7 @@ func runPlayNet(cmd *cobra.Command, a *app, o playOptions) error {
 }
 
 func runPlay(a *app, o playOptions) error {
-	setup, err := gameSetup(&o.game, o.scenario, o.players, len(demoNames))
+	setup, err := gameSetup(a.list, &o.game, o.scenario, o.players, len(demoNames))
 	if err != nil {
 		return err
 	}
@@ -210,8 +210,7 @@ func runPlay(a *app, o playOptions) error {
 		}
 		o.seed = binary.BigEndian.Uint64(b[:])
 	}
-	out, ok := a.stdout.(*os.File)
-	if !o.web.on && (!ok || !term.IsTerminal(out.Fd())) {
+	if !o.web.on && !a.outTerminal() {
 		return &exitError{code: 2, err: errors.New("masque play needs a terminal"),
 			hint: "run it in a terminal; for a game with no screen try 'masque demo'"}
 	}
@@ -225,7 +224,7 @@ func runPlay(a *app, o playOptions) error {
 	logger.Info("masque play", "version", buildVersion(), "game", o.game, "scenario", o.scenario, "players", o.players, "name", o.name, "seed", o.seed)
 
 	names := tableNames(o.name, o.players)
-	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger,
+	ls, err := localsession.New(names, o.seed, localsession.Options{Game: o.game, Games: a.list, Setup: setup, Delay: o.delay, PublishKeys: !o.noKeys, Logger: logger,
 		NightFloor: session.NightFloor})
 	if err != nil {
 		return &exitError{code: 1, err: err}
@@ -262,7 +261,13 @@ func runPlay(a *app, o playOptions) error {
 		}
 		quitting = left
 	} else {
-		final, runErr := tui.Run(sess, topts, a.stdin, a.stdout)
+		screen := a.screen
+		if screen == nil {
+			screen = func(sess session.Session, opts tui.Options) (tui.Model, error) {
+				return tui.Run(sess, opts, a.stdin, a.stdout)
+			}
+		}
+		final, runErr := screen(sess, topts)
 		sess.Close()
 		if runErr != nil {
 			logger.Error("screen", "err", runErr)
@@ -295,6 +300,16 @@ func runPlay(a *app, o playOptions) error {
 	}
 	fmt.Fprintf(a.stdout, "log: %s\n", logPath)
 	return nil
+}
+
+// outTerminal reports whether stdout is a terminal (the local play
+// screen's need); a test's app says so with its terminal hook.
+func (a *app) outTerminal() bool {
+	if a.terminal != nil {
+		return a.terminal()
+	}
+	out, ok := a.stdout.(*os.File)
+	return ok && term.IsTerminal(out.Fd())
 }
 
 func openLog(path string, pattern ...string) (*os.File, string, error) {

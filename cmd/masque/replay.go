@@ -14,7 +14,6 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
@@ -85,7 +84,7 @@ in the roster's options (scripted tables) instead of drawn from the
 players' coins is announced by a warning ("deal_source": "fixed" and
 "fixed_deal": true with --json): whoever wrote the roster chose the cards.
 
-` + gamesList(),
+` + a.gamesList(),
 		Example: `  masque replay game.masque
   masque replay game.masque --reveal
   masque replay game.masque --reveal --json`,
@@ -112,13 +111,13 @@ func runReplay(a *app, o replayOptions) error {
 	if err != nil {
 		return scriptHint(&exitError{code: exitDamaged, err: damagedTranscript(o.file, err, nil)}, o.file, data)
 	}
-	game, err := a.games.Lookup(tr.Roster.Game)
+	g, err := games.Lookup(a.list, tr.Roster.Game)
 	if err != nil {
 		return err
 	}
 	var key *mental.Scalar
 	if o.reveal {
-		if key, err = jointSecret(tr, game); err != nil {
+		if key, err = jointSecret(tr, g.Table()); err != nil {
 			return err
 		}
 	}
@@ -126,7 +125,7 @@ func runReplay(a *app, o replayOptions) error {
 	if o.asJSON {
 		out = io.Discard
 	}
-	res, err := replayTranscript(tr, game, key, out)
+	res, err := replayTranscript(tr, g, key, out)
 	if err != nil {
 		return err
 	}
@@ -215,7 +214,8 @@ func (d decrypter) Card(c mental.Card) engine.Card {
 
 // replayTranscript narrates tr to out (with every card shown when key is
 // the joint secret) and returns the game as data. Every entry is checked.
-func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar, out io.Writer) (*replayResult, error) {
+func replayTranscript(tr *ledger.Transcript, g games.Game, key *mental.Scalar, out io.Writer) (*replayResult, error) {
+	game := g.Table()
 	if err := tr.VerifyRoster(); err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
 	}
@@ -224,19 +224,15 @@ func replayTranscript(tr *ledger.Transcript, game table.Game, key *mental.Scalar
 		return nil, &exitError{code: 1, err: fmt.Errorf("transcript rejected: %w", err)}
 	}
 	res := &replayResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Revealed: key != nil, Steps: []seatview.AuditStep{},
-		DealSource: dealSource(tr, game)}
+		DealSource: dealSource(tr, g)}
 	res.FixedDeal = res.DealSource == dealFixed
-	g, err := registry.Lookup(tr.Roster.Game)
-	if err != nil {
-		return nil, &exitError{code: 1, err: fmt.Errorf("replay cannot narrate games of %s", tr.Roster.Game)}
-	}
 	for _, s := range tr.Roster.Seats {
 		res.Players = append(res.Players, s.Name)
 	}
 	// Lines quote the roster's names, which whoever wrote the transcript
 	// chose: control characters are escaped.
 	say := func(format string, args ...any) { fmt.Fprintln(out, termsafe.String(fmt.Sprintf(format, args...))) }
-	head := fmt.Sprintf("replay of a game of %s: %s (%d entries)", gameTitle(res.Game), games.ListAnd(res.Players, "nobody"), len(tr.Entries))
+	head := fmt.Sprintf("replay of a game of %s: %s (%d entries)", g.Title(), games.ListAnd(res.Players, "nobody"), len(tr.Entries))
 	say("%s", head)
 	if res.FixedDeal {
 		say("%s", fixedDealWarning)

@@ -16,6 +16,8 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 
+	"github.com/masque-games/masque/engine/games"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -72,8 +74,11 @@ func versionOf(release string, bi *debug.BuildInfo) string {
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	games          table.Games
-	noColor        bool
+	// list is the games this masque plays (registry.All(); a test adds
+	// its own), games the same as the table layer sees them.
+	list    []games.Game
+	games   table.Games
+	noColor bool
 	// screen runs the play screen for a session; nil: tui.Run on stdin
 	// and stdout. Tests drive the screen's model with messages instead.
 	screen func(sess session.Session, opts tui.Options) (tui.Model, error)
@@ -114,8 +119,14 @@ func runContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return newAppGames(stdin, stdout, stderr, registry.All())
+}
+
+// newAppGames is newApp playing the games in list instead of the
+// registry's: the one seam through which a test adds a game.
+func newAppGames(stdin io.Reader, stdout, stderr io.Writer, list []games.Game) *app {
 	return &app{stdin: stdin, stdout: stdout, stderr: stderr,
-		games:   tableGames(),
+		list: list, games: tableGames(list),
 		noColor: os.Getenv("NO_COLOR") != ""}
 }
 
@@ -182,7 +193,7 @@ Start here:
   masque verify game.masque    audit a transcript; masque replay narrates it
   masque help games            the games, what each one hides, their options
 
-` + gamesList() + `
+` + a.gamesList() + `
 
 Exit status, for every command:
   0  done (verify: the transcript is valid)
@@ -204,7 +215,7 @@ Exit status, for every command:
 			c.RegisterFlagCompletionFunc("game", a.completeGames)
 		}
 		if c.Flags().Lookup("scenario") != nil {
-			c.RegisterFlagCompletionFunc("scenario", completeScenarios)
+			c.RegisterFlagCompletionFunc("scenario", a.completeScenarios)
 		}
 	}
 	return root

@@ -15,7 +15,6 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/safefile"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/localplay"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/local"
 )
 
@@ -38,7 +37,7 @@ and every entry is signed, encoded and validated as over the network.
 A script is a header line naming the game and the players, then the
 moves and checks, one a line; '#' starts a comment. Each game's lines:
 
-` + scriptFormats() + `
+` + a.scriptFormats() + `
 
 An illegal line stops the script with exit status 2, naming the line.`,
 		Example: `  masque script game.txt
@@ -61,10 +60,10 @@ func runScript(a *app, o scriptOptions) error {
 		return &exitError{code: exitDamaged, err: err, hint: "masque script reads a script file: 'masque script --help' shows one"}
 	}
 	game := scriptGame(src)
-	g, err := registry.Lookup(game)
+	g, err := games.Lookup(a.list, game)
 	if err != nil {
 		var heads []string
-		for _, n := range registry.Names() {
+		for _, n := range games.Names(a.list) {
 			heads = append(heads, fmt.Sprintf("'game %s ...'", n))
 		}
 		return &exitError{code: 2, err: fmt.Errorf("%s: unknown game %q", o.file, game),
@@ -159,9 +158,9 @@ func printSummary(a *app, sum games.Summary, asJSON bool) error {
 
 // scriptFormats is each game's script format, from the game
 // (games.About.Script), for 'masque script --help'.
-func scriptFormats() string {
+func (a *app) scriptFormats() string {
 	var parts []string
-	for _, g := range registry.All() {
+	for _, g := range a.list {
 		if sc := games.AboutOf(g).Script; sc != "" {
 			parts = append(parts, wrapText(g.Title()+" (--game "+g.Name()+", "+playersRange(g)+"): "+sc, "", helpWidth))
 		}

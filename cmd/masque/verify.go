@@ -12,7 +12,6 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 )
@@ -78,14 +77,15 @@ const (
 // (scripted tables), face down after every seat's shuffle, or from the
 // seats' coins. It is "" when the options do not decode (table.New then
 // refuses the transcript anyway).
-func dealSource(tr *ledger.Transcript, game table.Game) string {
+func dealSource(tr *ledger.Transcript, g games.Game) string {
+	game := g.Table()
 	o, err := table.UnmarshalOptions(tr.Roster.Options)
 	if err != nil {
 		return ""
 	}
 	// The one rule (games.DealFixed): the table's fixed deal, or a game
 	// whose own options fix it (games.Rules.FixedDeal).
-	if g, err := registry.Lookup(tr.Roster.Game); err == nil && games.DealFixed(g, o) != "" || o.Deal != nil {
+	if games.DealFixed(g, o) != "" || o.Deal != nil {
 		return dealFixed
 	}
 	if hd, ok := game.(table.HiddenDealer); ok && hd.HiddenDeal() {
@@ -132,7 +132,7 @@ Exit status 3: the file cannot be read, is not a transcript or is damaged
 that, and so does a forgery; nobody is blamed).
 Exit status 2: a usage error.
 
-` + gamesList(),
+` + a.gamesList(),
 		Example: `  masque verify game.masque
   masque verify --json game.masque`,
 		Args:              exactArgs(1),
@@ -156,7 +156,7 @@ func runVerify(a *app, path string, asJSON bool) error {
 		fault := damagedTranscript(path, err, &res)
 		return scriptHint(reportVerify(a, res, asJSON, fault), path, data)
 	}
-	res, t, fault := auditTranscript(a.games, tr)
+	res, t, fault := auditTranscript(a.list, tr)
 	if fault == nil {
 		res.Verdict = stoppedBy(a, path, tr, t)
 	}
@@ -184,22 +184,22 @@ func stoppedBy(a *app, path string, tr *ledger.Transcript, t *table.Table) *veri
 // (the check behind 'masque verify' and 'masque demo'). fault is non-nil
 // when the transcript is rejected; for a bad entry it names the position,
 // the seat and the reason, which res.Fault also holds.
-func verifyTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, fault error) {
-	res, _, fault = auditTranscript(games, tr)
+func verifyTranscript(list []games.Game, tr *ledger.Transcript) (res verifyResult, fault error) {
+	res, _, fault = auditTranscript(list, tr)
 	return res, fault
 }
 
 // auditTranscript is verifyTranscript, which also returns the replayed
 // table when the transcript is valid.
-func auditTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult, t *table.Table, fault error) {
+func auditTranscript(list []games.Game, tr *ledger.Transcript) (res verifyResult, t *table.Table, fault error) {
 	res.Game, res.Entries = tr.Roster.Game, len(tr.Entries)
-	game, err := games.Lookup(tr.Roster.Game)
+	g, err := games.Lookup(list, tr.Roster.Game)
 	if err != nil {
 		return res, nil, err
 	}
-	res.Deal = dealSource(tr, game)
+	res.Deal = dealSource(tr, g)
 	res.FixedDeal = res.Deal == dealFixed
-	t, err = table.Replay(tr, game)
+	t, err = table.Replay(tr, g.Table())
 	var f *table.Fault
 	if errors.As(err, &f) {
 		name := "?"
@@ -220,7 +220,7 @@ func auditTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult
 		return res, nil, err
 	}
 	res.Valid = true
-	finalResult(&res, tr, t)
+	finalResult(&res, g, t)
 	return res, t, nil
 }
 
@@ -228,23 +228,26 @@ func auditTranscript(games table.Games, tr *ledger.Transcript) (res verifyResult
 // game: its seat applied every entry of tr through t (signatures, proofs
 // and rules checked once, as they came), so the transcript is not replayed
 // a second time.
-func replicaResult(games table.Games, tr *ledger.Transcript, t *table.Table) verifyResult {
+func replicaResult(list []games.Game, tr *ledger.Transcript, t *table.Table) verifyResult {
 	res := verifyResult{Game: tr.Roster.Game, Entries: len(tr.Entries), Valid: true}
-	if game, err := games.Lookup(tr.Roster.Game); err == nil {
-		res.Deal = dealSource(tr, game)
+	g, err := games.Lookup(list, tr.Roster.Game)
+	if err == nil {
+		res.Deal = dealSource(tr, g)
 		res.FixedDeal = res.Deal == dealFixed
 	}
-	finalResult(&res, tr, t)
+	finalResult(&res, g, t)
 	return res
 }
 
-// finalResult fills in whether the game on t is over and its summary.
-func finalResult(res *verifyResult, tr *ledger.Transcript, t *table.Table) {
+// finalResult fills in whether the game on t (of game g, nil if this
+// masque does not know it) is over and its summary.
+func finalResult(res *verifyResult, g games.Game, t *table.Table) {
 	res.Done = t.Phase() == table.PhaseDone
-	if g, err := registry.Lookup(tr.Roster.Game); err == nil {
-		if sum, ok := g.Summarize(t.Rules()); ok {
-			res.Final = &sum
-		}
+	if g == nil {
+		return
+	}
+	if sum, ok := g.Summarize(t.Rules()); ok {
+		res.Final = &sum
 	}
 }
 

@@ -23,7 +23,6 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
@@ -85,7 +84,7 @@ page draws it but read-only: what an auditor sees (no seat's hidden
 card, no action), served on 127.0.0.1 only with a secret token in its
 address. The page stays up after the game until you leave it.
 
-` + gamesList(),
+` + a.gamesList(),
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.invite = args[0]
@@ -192,7 +191,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 
 	var tr ledger.Transcript
 	var tab *table.Table
-	var game table.Game
+	var game games.Game
 	// --web: the page follows a spectator's session fed from the checked
 	// table; leaving the page stops the watch as Ctrl-C does.
 	var sp *spectate.Session
@@ -204,7 +203,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	lastShow := time.Time{}
 	cost := time.Duration(0)
 	show := func(final bool) {
-		if o.asJSON || o.quiet || sp != nil || !known(tr.Roster.Game) {
+		if o.asJSON || o.quiet || sp != nil || game == nil {
 			return
 		}
 		if !final && (time.Since(lastShow) < o.refresh || time.Since(lastShow) < 2*cost) {
@@ -279,11 +278,11 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 						return fatal
 					}
 				}
-				g, err := a.games.Lookup(r.Game)
+				g, err := games.Lookup(a.list, r.Game)
 				if err != nil {
 					return fmt.Errorf("the table plays %q: %w", r.Game, err)
 				}
-				if tab, err = table.New(r, g); err != nil {
+				if tab, err = table.New(r, g.Table()); err != nil {
 					return fmt.Errorf("the table's roster: %w", err)
 				}
 				game, tr.Roster, tr.RosterSigs = g, r, sigs
@@ -293,9 +292,9 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 				for _, s := range r.Seats {
 					names = append(names, s.Name)
 				}
-				fmt.Fprintf(progress, "watching table %x: %s among %s\n", r.TableID[:4], gameTitle(r.Game), games.ListAnd(names, "nobody"))
+				fmt.Fprintf(progress, "watching table %x: %s among %s\n", r.TableID[:4], g.Title(), games.ListAnd(names, "nobody"))
 				if o.web.on {
-					rg, err := registry.Lookup(r.Game)
+					rg, err := games.Lookup(a.list, r.Game)
 					if err != nil {
 						return fmt.Errorf("the table plays %q: %w", r.Game, err)
 					}
@@ -412,7 +411,7 @@ func runWatch(ctx context.Context, a *app, o watchOptions) error {
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
 	}
-	vres, fault := verifyTranscript(a.games, &tr)
+	vres, fault := verifyTranscript(a.list, &tr)
 	out := watchResult{Game: tr.Roster.Game, TableID: hex.EncodeToString(tr.Roster.TableID[:]), Entries: len(tr.Entries), Transcript: path, Verify: vres}
 	for _, s := range tr.Roster.Seats {
 		out.Players = append(out.Players, s.Name)
@@ -535,10 +534,4 @@ func otherSeats(r *ledger.Roster, skip peer.ID, relays []peer.AddrInfo) []peer.A
 		out = append(out, peer.AddrInfo{ID: id, Addrs: p2p.CircuitAddrs(relays)})
 	}
 	return out
-}
-
-// known reports whether masque knows the game called name.
-func known(name string) bool {
-	_, err := registry.Lookup(name)
-	return err == nil
 }

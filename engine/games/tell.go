@@ -62,9 +62,27 @@ func (v tellingViewer) Narrator(you engine.Seat) seatview.Narrator { return Tell
 // is a [Teller] tells its moves, reveals and joint coins in words
 // ("Anna gives the Crown to Boris", "Boris draws the Mirror"), speaking
 // to seat you in the second person (-1: nobody); another game's moves
-// are its script lines and its reveals a list of cards. Published keys
-// are told too. Nothing secret is needed or told.
+// are its script lines and its reveals a list of cards, and the entry
+// that ends its game adds the summary's ending ("... : Anna won").
+// Published keys are told too. Nothing secret is needed or told.
 func TellEntry(g Rules, t *table.Table, e *ledger.Entry, prior engine.State, you engine.Seat) ([]string, error) {
+	lines, err := tellEntry(g, t, e, prior, you)
+	if err != nil {
+		return nil, err
+	}
+	if _, tells := g.Table().(Teller); tells || prior == nil {
+		return lines, nil // a teller tells the end in its own words
+	}
+	if was, ok := g.Summarize(prior); ok && !was.Over {
+		if now, ok := g.Summarize(t.Rules()); ok && now.Over {
+			lines = append(lines, now.Ending())
+		}
+	}
+	return lines, nil
+}
+
+// tellEntry is [TellEntry] without the ending of a game with no teller.
+func tellEntry(g Rules, t *table.Table, e *ledger.Entry, prior engine.State, you engine.Seat) ([]string, error) {
 	teller, _ := g.Table().(Teller)
 	var lines []string
 	b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())

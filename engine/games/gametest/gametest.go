@@ -149,6 +149,15 @@ func setupState(g games.Game, n int, choice string) (engine.State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("deck: %w", err)
 	}
+	// A game dealt face down, or that opens with its own effects, starts
+	// without knowing the deal: the table gives New a nil deal
+	// (table.HiddenDealer, table.Opener), as here.
+	if hd, ok := g.Table().(table.HiddenDealer); ok && hd.HiddenDeal() {
+		deck = nil
+	}
+	if op, ok := g.Table().(table.Opener); ok && op.Opens() {
+		deck = nil
+	}
 	s, err := g.Table().New(enc, deck)
 	if err != nil {
 		return nil, fmt.Errorf("new state: %w", err)

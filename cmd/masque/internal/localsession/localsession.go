@@ -35,9 +35,11 @@ import (
 
 // Options are a local table's settings.
 type Options struct {
-	// Game is the game's name in the registry (the registry's default
-	// when empty).
+	// Game is the game's name in Games (the registry's default when
+	// empty).
 	Game string
+	// Games are the games the session may play; nil: the registry's.
+	Games []games.Game
 	// Setup is the game's setup (a scenario, say); nil: the
 	// game's default for the player count. Its options are checked
 	// against the game's constraints.
@@ -101,7 +103,10 @@ func New(names []string, botSeed uint64, opts Options) (*Session, error) {
 	if opts.Game == "" {
 		opts.Game = registry.Default
 	}
-	g, err := registry.Lookup(opts.Game)
+	if opts.Games == nil {
+		opts.Games = registry.All()
+	}
+	g, err := games.Lookup(opts.Games, opts.Game)
 	if err != nil {
 		return nil, fmt.Errorf("localsession: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
@@ -18,7 +19,9 @@ import (
 
 // GameConfig describes a seat's game on an open state directory.
 type GameConfig struct {
-	Node  *p2p.Node
+	Node *p2p.Node
+	// Games are the games the table's may be; nil: the registry's.
+	Games []games.Game
 	Store *store.Store // store.Create after seating, or store.Open after a restart
 	// Bot plays the seat's moves (seeded by Seed); otherwise they come
 	// from Submit.
@@ -104,7 +107,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if seat < 0 {
 		return nil, fmt.Errorf("the state directory %s is another player's: this identity (%s) has no seat in it", cfg.Store.Dir(), me)
 	}
-	if err := CheckRoster(t.Roster); err != nil {
+	if err := CheckRosterOf(cfg.Games, t.Roster); err != nil {
 		return nil, fmt.Errorf("the table in %s cannot be played over the network: %w", cfg.Store.Dir(), err)
 	}
 	secret, err := cfg.Store.Secret()
@@ -150,7 +153,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	}
 	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1), dir: dir, waitMark: waited}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
-		Bot: cfg.Bot, Seed: cfg.Seed, BotDelay: cfg.BotDelay, Narrate: cfg.Narrate, OnChange: g.notify,
+		Games: cfg.Games, Bot: cfg.Bot, Seed: cfg.Seed, BotDelay: cfg.BotDelay, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
 		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) },

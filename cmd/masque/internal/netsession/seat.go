@@ -11,7 +11,6 @@ import (
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
@@ -24,8 +23,11 @@ type SeatConfig struct {
 	// Game binds the roster's game to the table; nil: the game the roster
 	// names.
 	Game table.Game
-	Sign ed25519.PrivateKey
-	Keys table.SeatSecrets
+	// Games are the games the roster's game is one of; nil: the
+	// registry's.
+	Games []games.Game
+	Sign  ed25519.PrivateKey
+	Keys  table.SeatSecrets
 	// Bot plays the seat's moves (seeded by Seed), with the bot of the
 	// roster's game; otherwise they come from Submit.
 	Bot  bool
@@ -129,7 +131,7 @@ type Seat struct {
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
 func NewSeat(cfg SeatConfig) (*Seat, error) {
-	g, err := registry.Lookup(cfg.Roster.Game)
+	g, err := lookup(cfg.Games, cfg.Roster.Game)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,8 @@ import (
 type Peer struct {
 	ID   *identity.Identity
 	Node *p2p.Node
+	// Games are the games this peer hosts and joins; nil: the registry's.
+	Games []games.Game
 
 	// listing is the table in play this peer created, still announced for
 	// spectators (see Host); Close withdraws it.
@@ -117,8 +119,12 @@ var ErrFixedDeal = errors.New("the roster fixes the deal")
 // every player's card. A network table draws its deal from every player's
 // coins or shuffles; a roster that fixes any of it, in any game
 // ([games.DealFixed]), is refused with an error wrapping [ErrFixedDeal].
-func CheckRoster(r *ledger.Roster) error {
-	if err := checkDealDrawn(r.Game, r.Options); err != nil {
+func CheckRoster(r *ledger.Roster) error { return CheckRosterOf(nil, r) }
+
+// CheckRosterOf is [CheckRoster] for a roster of one of the games in list
+// (nil: the registry's).
+func CheckRosterOf(list []games.Game, r *ledger.Roster) error {
+	if err := checkDealDrawn(list, r.Game, r.Options); err != nil {
 		return err
 	}
 	for i, s := range r.Seats {
@@ -126,7 +132,7 @@ func CheckRoster(r *ledger.Roster) error {
 			return fmt.Errorf("seat %d: name %q: want 1..32 letters, digits, '_' or '-'", i, s.Name)
 		}
 	}
-	if _, err := RosterNames(r); err != nil {
+	if _, err := RosterNamesOf(list, r); err != nil {
 		return err
 	}
 	return nil
@@ -136,12 +142,12 @@ func CheckRoster(r *ledger.Roster) error {
 // options opts of game (a registry name) fix the deal in any way
 // ([games.DealFixed]), or the error that they do not decode or the game
 // is unknown.
-func checkDealDrawn(game string, opts []byte) error {
+func checkDealDrawn(list []games.Game, game string, opts []byte) error {
 	o, err := table.UnmarshalOptions(opts)
 	if err != nil {
 		return err
 	}
-	g, err := registry.Lookup(game)
+	g, err := lookup(list, game)
 	if err != nil {
 		return fmt.Errorf("the table plays %q, a game this program does not know", game)
 	}
@@ -157,14 +163,12 @@ func checkDealDrawn(game string, opts []byte) error {
 // not ask again.
 var ErrRosterRefused = errors.New("roster refused, not signed")
 
-// PlayersRange returns how many players game (a registry name) is for.
-func PlayersRange(game string) (lo, hi int, err error) {
-	g, err := registry.Lookup(game)
-	if err != nil {
-		return 0, 0, err
+// lookup returns the game called name in list (nil: the registry's).
+func lookup(list []games.Game, name string) (games.Game, error) {
+	if list == nil {
+		list = registry.All()
 	}
-	lo, hi = g.Players()
-	return lo, hi, nil
+	return games.Lookup(list, name)
 }
 
 // TableOptions returns the roster options of a table of game (a registry
@@ -177,9 +181,16 @@ func TableOptions(game string, names []string, setup games.Setup, publishKeys, h
 	if err != nil {
 		return nil, err
 	}
+	return TableOptionsOf(g, names, setup, publishKeys, hideMemory, moveTime)
+}
+
+// TableOptionsOf is [TableOptions] for game g, which need not be one of
+// the registry's (a test's game).
+func TableOptionsOf(g games.Game, names []string, setup games.Setup, publishKeys, hideMemory bool, moveTime time.Duration) ([]byte, error) {
+	var err error
 	if setup == nil {
 		if setup, err = g.Configure(len(names), "", nil); err != nil {
-			return nil, fmt.Errorf("%s: %w", game, err)
+			return nil, fmt.Errorf("%s: %w", g.Name(), err)
 		}
 	}
 	enc, err := setup.Options(names)
@@ -250,10 +261,11 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if cfg.Game == "" {
 		cfg.Game = registry.Default
 	}
-	lo, hi, err := PlayersRange(cfg.Game)
+	g, err := lookup(p.Games, cfg.Game)
 	if err != nil {
 		return nil, err
 	}
+	lo, hi := g.Players()
 	if cfg.Players < lo || cfg.Players > hi {
 		return nil, fmt.Errorf("%d players: %s is for %d..%d", cfg.Players, cfg.Game, lo, hi)
 	}
@@ -280,12 +292,12 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card, Patience: cfg.Patience,
 		OptionsFor: func(names []string) ([]byte, error) {
-			opts, err := TableOptions(cfg.Game, names, cfg.Setup, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
+			opts, err := TableOptionsOf(g, names, cfg.Setup, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
 			if err != nil {
 				return nil, err
 			}
 			// Never offer a fixed deal: joiners refuse it (CheckRoster).
-			if err := checkDealDrawn(cfg.Game, opts); err != nil {
+			if err := checkDealDrawn(p.Games, cfg.Game, opts); err != nil {
 				return nil, err
 			}
 			return opts, nil
@@ -554,7 +566,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			Seat: seat, Patience: cfg.Patience,
 			Validate: func(i int, si ledger.SeatInfo) error { return checkKeys(tableID, i, si) },
 			CheckRoster: func(r *ledger.Roster) error {
-				if err := CheckRoster(r); err != nil {
+				if err := CheckRosterOf(p.Games, r); err != nil {
 					return fmt.Errorf("%w: %w", ErrRosterRefused, err)
 				}
 				return nil
@@ -566,7 +578,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				}
 			}})
 		if err == nil {
-			if got, err := RosterNames(s.Roster); err != nil {
+			if got, err := RosterNamesOf(p.Games, s.Roster); err != nil {
 				return nil, err
 			} else if len(got) != len(s.Roster.Seats) {
 				return nil, errors.New("the roster's options do not name its players")
@@ -663,12 +675,16 @@ func truncateName(s string, n int) string {
 
 // RosterNames returns the player names a roster's options give its game
 // (any game of the registry), and checks they are the roster's.
-func RosterNames(r *ledger.Roster) ([]string, error) {
+func RosterNames(r *ledger.Roster) ([]string, error) { return RosterNamesOf(nil, r) }
+
+// RosterNamesOf is [RosterNames] for a roster of one of the games in list
+// (nil: the registry's).
+func RosterNamesOf(list []games.Game, r *ledger.Roster) ([]string, error) {
 	o, err := table.UnmarshalOptions(r.Options)
 	if err != nil {
 		return nil, err
 	}
-	g, err := registry.Lookup(r.Game)
+	g, err := lookup(list, r.Game)
 	if err != nil {
 		return nil, fmt.Errorf("the table plays %q, a game this program does not know", r.Game)
 	}
