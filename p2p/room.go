@@ -68,7 +68,7 @@ type RoomConfig struct {
 	// not accepted again). OnChat, if set, is called with every new
 	// message, the seat's own included, from network goroutines; it must
 	// not block. MayChat, if set, says whether a seat may write now (a
-	// game may bar some seats, e.g. the dead of a Mafia game): its
+	// game may bar some seats, e.g. the players out of the game): its
 	// messages are refused when it says no, on sending and on receipt.
 	Chat    []*chat.Message
 	OnChat  func(*chat.Message)

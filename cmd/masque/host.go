@@ -376,8 +376,8 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	cfg := netsession.GameConfig{Node: p.Node, Games: r.games(), Store: st, Bot: r.o.bot, Seed: r.o.seed, BotDelay: r.o.botDelay, Timeout: r.o.timeout}
 	interactive := !r.o.bot
 	if interactive {
-		// A person's seat holding no power at night does not post at
-		// once (docs/mafia.md §8).
+		// A person's seat holding no secret choice in a round of secret
+		// choices does not post at once: its timing would tell.
 		cfg.NightFloor = session.NightFloor
 	}
 	if !r.o.quiet && !r.o.asJSON && !interactive {

@@ -63,11 +63,8 @@ at a networked table.
 
 ` + a.gamesList() + `
 
---game mafia plays Mafia: Random Incident (4 to 18 players) with no
-moderator: your role and what you learnt, the living and the out in a
-grid, the day's vote, your secret night choice and your incident cards.
---scenario picks the table's choices: its special roles, no-incidents,
-tie-draw (comma-separated).
+Each game shows its own table: the seats and what you know of them, its
+counters and the questions only you can answer.
 
 --web shows the same table on a page in your browser instead (cards as
 pictures), served by this masque on 127.0.0.1 only with a secret token in

@@ -2,13 +2,10 @@ package dudect
 
 import (
 	"runtime"
-	"syscall"
 	"time"
-	"unsafe"
-)
 
-// clockThreadCPUTime is Linux's CLOCK_THREAD_CPUTIME_ID.
-const clockThreadCPUTime = 3
+	"golang.org/x/sys/unix"
+)
 
 // Clock names the clock the measurements use: the calling thread's CPU
 // time, which unlike the wall clock does not count the time the thread
@@ -17,9 +14,9 @@ const clockThreadCPUTime = 3
 const Clock = "thread CPU time"
 
 func threadTime() time.Duration {
-	var ts syscall.Timespec
-	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
-		panic(e)
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		panic(err)
 	}
 	return time.Duration(ts.Nano())
 }

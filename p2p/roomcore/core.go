@@ -39,7 +39,7 @@ type VerifiedApplier interface {
 }
 
 // Retirer is a [Replica] whose seats may retire for good before the end
-// of the game (Mafia: a seat out of the game that published its card key,
+// of the game (a player out of the game that published its card key,
 // whose part the table computes from then on; its program may stop). At
 // the end the core does not wait for a retired seat's state hash or done
 // message: it counts them if they come, and does not list the seat as

@@ -7,7 +7,7 @@
 // player at a local table of bots and prints the table's first view, or
 // replays a transcript read from standard input.
 //
-//	go run ./cmd/masque/internal/wasmweight play mafia 12
+//	go run ./cmd/masque/internal/wasmweight play mascarade 6
 //	go run ./cmd/masque/internal/wasmweight replay < game.transcript
 package main
 
