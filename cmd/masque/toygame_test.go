@@ -62,7 +62,7 @@ func checkToyTranscript(t *testing.T, path string) {
 		t.Errorf("verify %s: exit %d, want 0, valid, won by %s:\n%s", path, code, winner, out)
 	}
 	code, out = runToy(t, newToy(), "replay", path, "--reveal")
-	if code != 0 || !strings.Contains(out, winner+" won") || !strings.Contains(out, winner+" holds the") {
+	if code != 0 || !strings.Contains(out, "Won by "+winner) || !strings.Contains(out, winner+" holds the") {
 		t.Errorf("replay %s --reveal: exit %d, want 0 naming the winner %s:\n%s", path, code, winner, out)
 	}
 	// Without the toy game, the same commands do not know it: the games
@@ -89,7 +89,7 @@ func TestToyGameScript(t *testing.T) {
 		t.Fatalf("script: exit %d:\n%s", code, out)
 	}
 	winner := toyWinner(t, tr)
-	if !strings.Contains(out, winner+" won") {
+	if !strings.Contains(out, "game over: "+winner+" won") {
 		t.Errorf("script's summary does not name the winner %s:\n%s", winner, out)
 	}
 	checkToyTranscript(t, tr)
@@ -123,7 +123,7 @@ func TestToyGamePlay(t *testing.T) {
 	}
 	checkDriver(t, d, "local table against 2 bots")
 	winner := toyWinner(t, tr)
-	if !strings.Contains(out, winner+" won") {
+	if !strings.Contains(out, "Won by "+winner) {
 		t.Errorf("play's last words do not name the winner %s:\n%s", winner, out)
 	}
 	if !strings.Contains(d.final, toygame.Game{}.Title()) {
@@ -146,7 +146,7 @@ func TestToyGameDemo(t *testing.T) {
 		t.Fatalf("demo: exit %d:\n%s", code, out)
 	}
 	winner := toyWinner(t, tr)
-	if !strings.Contains(out, toygame.Game{}.Title()) || !strings.Contains(out, winner+" won") {
+	if !strings.Contains(out, toygame.Game{}.Title()) || !strings.Contains(out, "Won by "+winner) {
 		t.Errorf("demo does not name the game %q and the winner %s:\n%s", toygame.Game{}.Title(), winner, out)
 	}
 	checkToyTranscript(t, tr)

@@ -63,7 +63,7 @@ func (v tellingViewer) Narrator(you engine.Seat) seatview.Narrator { return Tell
 // ("Anna gives the Crown to Boris", "Boris draws the Mirror"), speaking
 // to seat you in the second person (-1: nobody); another game's moves
 // are its script lines and its reveals a list of cards, and the entry
-// that ends its game adds the summary's ending ("... : Anna won").
+// that ends its game adds the summary's ending ("... Won by Anna.").
 // Published keys are told too. Nothing secret is needed or told.
 func TellEntry(g Rules, t *table.Table, e *ledger.Entry, prior engine.State, you engine.Seat) ([]string, error) {
 	lines, err := tellEntry(g, t, e, prior, you)
