@@ -175,6 +175,25 @@ func decodeBody(b []byte, w int) (*Body, bool) {
 		if bd.ShufProof == nil || !checkProofBytes(0, 2*n+3+2*w+n, 3+w+2*n, bd.ShufProof) {
 			return nil, false
 		}
+	case 9:
+		// mix (protocol.md §4 kind 9): n u8 (1..64) ‖ n cards of width 2
+		// (whatever the table's) ‖ shuffle proof of SPEC §5.4 with w = 2.
+		n := r.u8()
+		if n < 1 || n > 64 {
+			return nil, false
+		}
+		bd.ShufN = n
+		for i := 0; i < n; i++ {
+			c, ok := readCard(r, 2)
+			if !ok {
+				return nil, false
+			}
+			bd.ShufCards = append(bd.ShufCards, c)
+		}
+		bd.ShufProof = r.n(32 * (5*n + 12))
+		if bd.ShufProof == nil || !checkProofBytes(0, 2*n+3+2*2+n, 3+2+2*n, bd.ShufProof) {
+			return nil, false
+		}
 	case 7:
 		x := r.n(128)
 		if x == nil {

@@ -209,23 +209,34 @@ func (g *Mafia) startNight() []Effect {
 	return []Effect{{Kind: "actions", Seats: g.T, Targets: g.T, Parts: parts, Purpose: "night"}}
 }
 
-func (g *Mafia) attackTally() Effect {
-	oneHolder := g.inPlay(5)
-	if !oneHolder {
+// attackTally is §12.5 item 6.
+func (g *Mafia) attackTally() []Effect {
+	if !g.inPlay(5) {
 		c := 0
 		for _, h := range g.killHolders {
 			c += g.countInPlay(h)
 		}
-		oneHolder = c == 1
+		if c > 1 {
+			// a mixed tally (§5): the mix by T, then the count opening, queued together
+			return []Effect{
+				{Kind: "mix", Tally: []TallyPart{{Power: 1}}, Seats: g.T, Purpose: "mix"},
+				{Kind: "countopen", Tally: []TallyPart{{Power: 1}}, Purpose: "mixcounts"},
+			}
+		}
 	}
-	if g.item2 && oneHolder {
-		return Effect{Kind: "tally", Tally: []TallyPart{{Power: 1, Add: []int{2}}}, Purpose: "attack-added"}
-	}
-	tp := []TallyPart{{Power: 1}}
 	if g.item2 {
-		tp = append(tp, TallyPart{Power: 2})
+		return []Effect{{Kind: "tally", Tally: []TallyPart{{Power: 1, Add: []int{2}}}, Purpose: "attack-added"}}
 	}
-	return Effect{Kind: "tally", Tally: tp, Purpose: "attack"}
+	return []Effect{{Kind: "tally", Tally: []TallyPart{{Power: 1}}, Purpose: "attack"}}
+}
+
+// pick asks §5's pick of pair k of power 1, adding power 2 if item 2 was asked.
+func (g *Mafia) pick(k int) []Effect {
+	tp := TallyPart{Power: 1}
+	if g.item2 {
+		tp.Add = []int{2}
+	}
+	return []Effect{{Kind: "pick", Tally: []TallyPart{tp}, Seat: k, Purpose: "pick"}}
 }
 
 func (g *Mafia) protect(A []int) []Effect {
@@ -648,7 +659,45 @@ func (g *Mafia) Facts(req *Request, kinds []int, coin []byte) []Effect {
 	case "tags2":
 		return nil
 	case "night":
-		return []Effect{g.attackTally()}
+		return g.attackTally()
+	case "mix":
+		return nil
+	case "mixcounts":
+		// §12.5 "The attacks, mixed": counts in the shuffled order
+		top := 0
+		for _, c := range kinds {
+			if c < 0 {
+				panic(invalidFault{})
+			}
+			if c > top {
+				top = c
+			}
+		}
+		if top < 1 {
+			panic(invalidFault{})
+		}
+		tied := []int{}
+		for i, c := range kinds {
+			if c == top {
+				tied = append(tied, i)
+			}
+		}
+		if len(tied) > 1 {
+			g.tied = tied
+			return []Effect{{Kind: "coin", Purpose: "mixtie"}}
+		}
+		return g.pick(tied[0])
+	case "mixtie":
+		return g.pick(tieCoin(g.tied, coin))
+	case "pick":
+		v := []int{}
+		for i, c := range kinds {
+			if c == 1 || c == 2 {
+				v = append(v, g.T[i])
+			}
+		}
+		g.madVictim = -1
+		return g.setVictims(v)
 	case "attack-added":
 		v := []int{}
 		for i, c := range kinds {
@@ -686,15 +735,7 @@ func (g *Mafia) Facts(req *Request, kinds []int, coin []byte) []Effect {
 		}
 		return g.setVictims(g.victimsWith(tied[0]))
 	case "tie":
-		n := len(g.tied)
-		v := g.tied[0]
-		for _, b := range coin[:32] {
-			if int(b) < 256-(256%n) {
-				v = g.tied[int(b)%n]
-				break
-			}
-		}
-		return g.setVictims(g.victimsWith(v))
+		return g.setVictims(g.victimsWith(tieCoin(g.tied, coin)))
 	case "protect":
 		A := g.pendingProt
 		i := 0
@@ -773,4 +814,15 @@ func (g *Mafia) victimsWith(mv int) []int {
 		v = append(v, g.madVictim)
 	}
 	return v
+}
+
+// tieCoin picks among tied by rejection sampling over the coin's 32 bytes (§12.5).
+func tieCoin(tied []int, coin []byte) int {
+	n := len(tied)
+	for _, b := range coin[:32] {
+		if int(b) < 256-(256%n) {
+			return tied[int(b)%n]
+		}
+	}
+	return tied[0]
 }

@@ -51,6 +51,7 @@ type Request struct {
 	checkers []int
 	tcards   []Card // tally components
 	tseats   []int
+	pairs    []Card // mix: the pairs as the previous shuffler left them
 }
 
 type Rules interface {
@@ -86,6 +87,7 @@ type Table struct {
 	K             int
 	ballotSum     map[int][]CT
 	ballotTargets map[int][]int
+	mixPairs      map[int][]Card // power -> its last mixed tally's pairs, shuffled (§5 mix)
 }
 
 func indexOf(a []int, x int) int {
@@ -241,6 +243,40 @@ func (t *Table) start(r *Request) {
 			}
 		}
 		r.pubD = make([][][]*Point, len(r.snap))
+	case "mix":
+		// protocol.md §5 mixed tally / SPEC §9.6: pair i = ((identity, 3^i·G), (A_i, B_i))
+		p := r.Tally[0].Power
+		code := G()
+		r.pairs = nil
+		for _, c := range t.ballotSum[p] {
+			r.pairs = append(r.pairs, Card{CT{Id(), code}, c})
+			code = add(add(code, code), code)
+		}
+		r.snap = nil
+		r.authors = r.Seats
+	case "countopen":
+		// component 1 of each shuffled pair, a width-1 card, one public share each
+		r.authors = t.allSeats()
+		r.snap = nil
+		for _, c := range t.mixPairs[r.Tally[0].Power] {
+			r.snap = append(r.snap, Card{c[1]})
+		}
+		r.pubD = make([][][]*Point, len(r.snap))
+	case "pick":
+		// component 0 of shuffled pair k plus each added power's code sum
+		r.authors = t.allSeats()
+		tp := r.Tally[0]
+		c := t.mixPairs[tp.Power][r.Seat][0]
+		for _, ap := range tp.Add {
+			acc := CT{Id(), Id()}
+			e := t.ballotSum[ap]
+			for i := len(e) - 1; i >= 0; i-- {
+				acc = CT{add(add(add(acc.A, acc.A), acc.A), e[i].A), add(add(add(acc.B, acc.B), acc.B), e[i].B)}
+			}
+			c = CT{add(c.A, acc.A), add(c.B, acc.B)}
+		}
+		r.snap = []Card{{c}}
+		r.pubD = make([][][]*Point, 1)
 	default:
 		panic("unknown request " + r.Kind)
 	}
@@ -273,7 +309,7 @@ func (t *Table) skipRetired(r *Request) {
 				es := &EncShare{E1: []*Point{Id()}, E2: []*Point{new(Point).ScalarMult(x, r.qs[ci].A)}}
 				r.encRecv[[2]int{ci, c}] = append(r.encRecv[[2]int{ci, c}], es)
 			}
-		case "reveal", "tally":
+		case "reveal", "tally", "countopen", "pick":
 			for si, c := range r.snap {
 				d := []*Point{}
 				for _, ct := range c {
@@ -348,7 +384,20 @@ func (t *Table) finish(r *Request) {
 			t.views[k] = append(keep, vw)
 		}
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
-	case "tally":
+	case "mix":
+		t.mixPairs[r.Tally[0].Power] = r.pairs
+		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
+	case "pick":
+		m := r.snap[0][0].B
+		for _, d := range r.pubD[0] {
+			m = sub(m, d[0])
+		}
+		cs := mixTargets(m, len(t.ballotTargets[r.Tally[0].Power]), 1+len(r.Tally[0].Add))
+		if cs == nil {
+			panic(invalidFault{})
+		}
+		t.queue = append(t.factsEffects(r, cs, nil), t.queue...)
+	case "tally", "countopen":
 		counts := []int{}
 		for si, c := range r.snap {
 			m := c[0].B
@@ -463,6 +512,8 @@ func (t *Table) Due() (int, int) {
 			switch r.Kind {
 			case "shuffle":
 				return a, 6
+			case "mix":
+				return a, 9
 			case "coin":
 				return a, 7
 			case "retire":
@@ -762,7 +813,12 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 				return f("bad-share")
 			}
 		}
-	case "tally":
+	case "mix":
+		if b.ShufN != len(r.pairs) || !VerifyShuffle(ctx, t.H, r.pairs, b.ShufCards, b.ShufProof) {
+			return f("bad-shuffle")
+		}
+		r.pairs = b.ShufCards
+	case "tally", "countopen", "pick":
 		sh := b.Shares
 		if len(sh.Pub) != len(r.snap) || len(sh.Enc) != 0 {
 			return f("share-count")
@@ -792,3 +848,36 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 func bodyKindName(k int) string { return fmt.Sprint(k) }
 
 type invalidFault struct{}
+
+// mixTargets decodes a mixed tally's opened pick (protocol.md §5 "pick", SPEC
+// §9.6 MixTargets): M = Σ c_i·3^i·G with c_i ≥ 0 and Σ c_i = k (k = 1 or 2);
+// nil for any other point.
+func mixTargets(m *Point, n, k int) []int {
+	codes := []*Point{}
+	c := G()
+	for i := 0; i < n; i++ {
+		codes = append(codes, c)
+		c = add(add(c, c), c)
+	}
+	out := make([]int, n)
+	switch k {
+	case 1:
+		for i := 0; i < n; i++ {
+			if rEqual(codes[i], m) {
+				out[i] = 1
+				return out
+			}
+		}
+	case 2:
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				if rEqual(add(codes[i], codes[j]), m) {
+					out[i]++
+					out[j]++
+					return out
+				}
+			}
+		}
+	}
+	return nil
+}
