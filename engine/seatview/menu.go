@@ -1,6 +1,9 @@
 package seatview
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // MenuItem is one line of a question's menu ([Menu]): a choice, or a step
 // that opens the choices under it.
@@ -38,6 +41,9 @@ func Menu(cs []Choice, path []string) ([]MenuItem, []string) {
 			if it.Choice < 0 && it.Count == 1 {
 				c := members[i][0]
 				items[i] = MenuItem{Label: cs[c].Words, Choice: c}
+			}
+			if items[i].Choice >= 0 {
+				items[i].Label = afterPath(items[i].Label, path)
 			}
 		}
 		if len(items) == 1 && items[0].Choice < 0 {
@@ -140,4 +146,30 @@ func MenuTree(cs []Choice, keys string) []MenuPage {
 	}
 	walk(nil, -1)
 	return pages
+}
+
+// afterPath is a choice's words shown under the steps of path, without
+// the path they repeat: "Exchange gifts with Dima, giving the Mirror"
+// under "Exchange gifts" › "with Dima" is "giving the Mirror". Each step
+// is taken off the front while the words start with it (case aside, its
+// "?" or " …" dropped); words that do not start with the path, or that
+// are nothing but the path, stay whole.
+func afterPath(words string, path []string) string {
+	rest := words
+	for _, st := range path {
+		st = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(st), "?…"))
+		r := strings.TrimLeft(rest, " ,;:")
+		if st == "" || len(r) < len(st) || !strings.EqualFold(r[:len(st)], st) {
+			break
+		}
+		if len(r) > len(st) && !strings.ContainsAny(r[len(st):len(st)+1], " ,;:") {
+			break // a step that ends inside a word ("on Di" of "on Dima")
+		}
+		rest = r[len(st):]
+	}
+	rest = strings.TrimLeft(rest, " ,;:")
+	if rest == "" || len(rest) == len(words) {
+		return words
+	}
+	return rest
 }

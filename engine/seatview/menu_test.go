@@ -31,7 +31,7 @@ func TestMenuTree(t *testing.T) {
 		lines []line
 	}{
 		{nil, -1, []line{{"pass", "1", 0, 0}, {"swap …", "2", -1, 1}, {"Mask off! …", "", -1, 2}, {"look", "", 5, 0}}},
-		{[]string{"swap"}, 0, []line{{"swap with Boris", "1", 1, 0}, {"swap with Sasha", "2", 2, 0}}},
+		{[]string{"swap"}, 0, []line{{"with Boris", "1", 1, 0}, {"with Sasha", "2", 2, 0}}},
 		// "on Boris" is the only step under "Mask off!": taken for the seat.
 		{[]string{"Mask off!", "on Boris"}, 0, []line{{"Boris is the Beast", "1", 3, 0}, {"Boris is the Witch", "2", 4, 0}}},
 	}

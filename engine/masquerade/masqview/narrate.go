@@ -375,10 +375,47 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	if len(now) > 0 {
 		out = append(out, "  purses after changing chairs: "+strings.Join(now, ", "))
 	}
+	if l := f.droppedFines(before, after); l != "" {
+		out = append(out, l)
+	}
 	if after.Over() && !before.Over() {
 		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), games.ListAnd(Winners(after), "nobody")))
 	}
 	return out
+}
+
+// droppedFines tells the impostors of a claim whose fine was never paid
+// because the power ended the game first (rule 19: what the turn had not
+// yet done is dropped), or "". Only an end by [masquerade.WinCoins] is
+// told: the fines only take coins, so a purse at 13 or more was reached
+// before them; an end by an empty purse may come from a fine itself.
+func (f *Follower) droppedFines(before, after Rules) string {
+	if f.step == nil || !after.Over() || before.Over() {
+		return ""
+	}
+	claimed, cs, ok := before.Claim()
+	if !ok || len(cs) < 2 {
+		return ""
+	}
+	rich := false
+	for p := range engine.Seat(after.Players()) {
+		rich = rich || after.Coins(p) >= masquerade.WinCoins
+	}
+	if !rich {
+		return ""
+	}
+	var who []string
+	for _, c := range cs {
+		for _, fc := range f.step.Facts {
+			if fc.Slot == c.Slot && fc.Card != claimed {
+				who = append(who, f.nameSaid(after, c.Seat))
+			}
+		}
+	}
+	if len(who) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  no fine: the game ended before %s paid (the claim's power ended it)", games.ListAnd(who, ""))
 }
 
 // seatingLine tells who changed chairs (the Puppeteer): the cards and

@@ -211,7 +211,9 @@
         if (a.marked && !c.note) e.classList.add("plain");
         cards.appendChild(e);
       }
-      if (a.pile && !shown.length && a.count > 0) cards.appendChild(cardEl({ face: "down" }));
+      // A deck whose cards nobody sees (a pile, the Grimm character deck)
+      // is drawn as its back, the count in the heading.
+      if (!shown.length && a.count > 0) cards.appendChild(cardEl({ face: "down" }));
       if (cards.childNodes.length) sec.appendChild(cards);
       box.appendChild(sec);
     }

@@ -1,0 +1,85 @@
+package masqview
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/masque-games/masque/engine/games/localplay"
+	"github.com/masque-games/masque/engine/mascarade2"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// followLog plays script and returns the public log a follower writes.
+func followLog(t *testing.T, script string) string {
+	t.Helper()
+	lt, err := localplay.Run(mascarade2.Game{}, []byte(script), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	tab, err := table.New(tr.Roster, mascarade2.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := Second().Follower()
+	f.Start(tab)
+	for _, e := range tr.Entries {
+		if err := tab.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.Follow(tab, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return strings.Join(f.Lines, "\n")
+}
+
+// A claim whose power ends the game (the Judge reaches 13 with the
+// courthouse) drops the fines still due (rule 19, "what a power or the
+// turn had not yet done is dropped"): the log says so, instead of leaving
+// the failed challenger wondering where the fine went.
+func TestFinesDroppedWhenPowerEnds(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler coins=11
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim King
+Boris pass
+Sasha challenge
+Dima challenge
+Boris peek
+Sasha claim Judge
+Dima pass
+Anna challenge
+`)
+	for _, want := range []string{
+		"  coins: Sasha 10→13, court 3→0",
+		"  no fine: the game ended before Anna paid (the claim's power ended it)",
+		"game over after 7 turns: Sasha won",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// Fines paid before the end are told by the coins as before, with no
+// "no fine" line.
+func TestFinesPaidNoDroppedLine(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler coins=10
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim King
+Boris challenge
+Sasha challenge
+`)
+	if strings.Contains(log, "no fine") {
+		t.Errorf("a 'no fine' line where the fines were paid:\n%s", log)
+	}
+	if !strings.Contains(log, "court 0→2") {
+		t.Errorf("the fines are not in the log:\n%s", log)
+	}
+}
