@@ -1,13 +1,13 @@
 package grimm_test
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/gametest"
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/grimm/grimmtest"
 )
@@ -15,27 +15,15 @@ import (
 // FuzzUnmarshalOptions checks that every accepted encoding is canonical:
 // it re-encodes to exactly the same bytes.
 func FuzzUnmarshalOptions(f *testing.F) {
+	var seeds [][]byte
 	for p := 2; p <= 5; p++ {
 		b, err := grimm.Options{Players: names[:p], Jewels: p == 3, Bets: p == 4}.MarshalBinary()
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(b)
+		seeds = append(seeds, b)
 	}
-	f.Add([]byte{1, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		o, err := grimm.UnmarshalOptions(data)
-		if err != nil {
-			return
-		}
-		b, err := o.MarshalBinary()
-		if err != nil {
-			t.Fatalf("accepted options do not encode: %v", err)
-		}
-		if !bytes.Equal(b, data) {
-			t.Fatalf("non-canonical encoding accepted: %x re-encodes as %x", data, b)
-		}
-	})
+	gametest.FuzzCanonical(f, append(seeds, []byte{1, 0}), grimm.UnmarshalOptions)
 }
 
 // FuzzScript parses and plays arbitrary scripts: no panic, and whatever

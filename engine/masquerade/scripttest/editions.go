@@ -1,7 +1,6 @@
 package scripttest
 
 import (
-	"bytes"
 	"encoding"
 	"errors"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/gametest"
 	"github.com/masque-games/masque/engine/masquerade"
 )
 
@@ -144,27 +144,15 @@ func (e Edition[O, E]) expect(t *testing.T, tab *masquerade.Oracle[*masquerade.S
 // default games of min to max of names: every accepted encoding is
 // canonical (it re-encodes to exactly the same bytes).
 func (e Edition[O, E]) FuzzOptions(f *testing.F, names []string, min, max int) {
+	var seeds [][]byte
 	for p := min; p <= max; p++ {
 		b, err := e.Options(names[:p]).MarshalBinary()
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(b)
+		seeds = append(seeds, b)
 	}
-	f.Add([]byte{1, 0})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		o, err := e.Unmarshal(data)
-		if err != nil {
-			return
-		}
-		b, err := o.MarshalBinary()
-		if err != nil {
-			t.Fatalf("accepted options do not encode: %v", err)
-		}
-		if !bytes.Equal(b, data) {
-			t.Fatalf("non-canonical encoding accepted: %x re-encodes as %x", data, b)
-		}
-	})
+	gametest.FuzzCanonical(f, append(seeds, []byte{1, 0}), e.Unmarshal)
 }
 
 // FuzzScripts parses and plays arbitrary scripts, seeded with
