@@ -12,13 +12,16 @@ import (
 // hold no tab or newline (escape peer text before, with termsafe).
 type grid struct {
 	aligned bool   // a terminal: pad the columns
+	width   int    // the terminal's columns; the last column wraps to fit (0: no limit)
 	indent  string // before every aligned row
 	rows    [][]string
 	notes   []string // an aligned row's line below it ("" for none)
 }
 
 // newGrid returns a grid for w: aligned when w is a terminal.
-func newGrid(w io.Writer) *grid { return &grid{aligned: isTerminal(w)} }
+func newGrid(w io.Writer) *grid {
+	return &grid{aligned: isTerminal(w), width: terminalWidth(w)}
+}
 
 // row adds a row.
 func (g *grid) row(cells ...string) {
@@ -57,10 +60,20 @@ func (g *grid) write(w io.Writer) error {
 	}
 	for k, r := range g.rows {
 		b.WriteString(g.indent)
+		lead := utf8.RuneCountInString(g.indent)
 		for i, c := range r {
-			b.WriteString(c)
 			if i < len(r)-1 {
+				b.WriteString(c)
 				b.WriteString(strings.Repeat(" ", width[i]-utf8.RuneCountInString(c)+2))
+				lead += width[i] + 2
+				continue
+			}
+			for j, line := range wrapWords(c, g.width-lead) {
+				if j > 0 {
+					b.WriteByte('\n')
+					b.WriteString(strings.Repeat(" ", lead))
+				}
+				b.WriteString(line)
 			}
 		}
 		b.WriteByte('\n')
@@ -75,4 +88,27 @@ func (g *grid) write(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// wrapWords splits s into lines of at most room runes, breaking between
+// words; a word longer than room stands alone on its line. room < 16
+// (no terminal width known, or too little left) means no wrapping.
+func wrapWords(s string, room int) []string {
+	if room < 16 || utf8.RuneCountInString(s) <= room {
+		return []string{s}
+	}
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= room:
+			line += " " + w
+		default:
+			lines = append(lines, line)
+			line = w
+		}
+	}
+	return append(lines, line)
 }

@@ -58,7 +58,7 @@ func newDemoCmd(a *app) *cobra.Command {
 	var o demoOptions
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Bots play a full game peer to peer on this machine, then it is verified",
+		Short: "Bots play a game peer to peer on this machine; it is then verified",
 		Long: `Seat N bots at a table on this machine, each one a real libp2p peer on
 127.0.0.1 with its own keys, replica and state directory, and let them play
 a full game: hidden cards with proofs, peeks and reveals made of
@@ -72,7 +72,8 @@ secret), then the transcript is verified exactly as 'masque verify' does.
 cryptographically random.`,
 		Example: `  masque demo
 ` + a.gameExamples("demo", "") + `
-  masque demo --players 13 --seed 7 --transcript game.masque && masque verify game.masque
+  masque demo --players 13 --seed 7 --transcript game.masque
+  masque verify game.masque
   masque demo --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -60,7 +60,7 @@ func newDoctorCmd(a *app) *cobra.Command {
 	var o doctorOptions
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the network: multicast per interface for LAN play, relays and NAT for online play",
+		Short: "Check the network: multicast for LAN play, relays and NAT online",
 		Long: `Check what LAN play needs, interface by interface: is it up and
 multicast-capable, can we join the mDNS group 224.0.0.251 on it, and does our
 own mDNS query for _masque._tcp.local come back on it (it does when
@@ -92,7 +92,8 @@ relay holds a reservation, 1 otherwise.`,
 		Example: `  masque doctor
   masque doctor --json
   masque doctor --interface wlan0
-  masque doctor --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW... --relay /ip4/198.51.100.4/udp/4001/quic-v1/p2p/12D3KooW...`,
+  masque doctor --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW... \
+      --relay /ip4/198.51.100.4/udp/4001/quic-v1/p2p/12D3KooW...`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runDoctor(cmd.Context(), a, o) },
 	}

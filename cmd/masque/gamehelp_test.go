@@ -7,6 +7,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
@@ -204,5 +207,43 @@ func TestLobbyAlignedOrTabs(t *testing.T) {
 	}
 	if !strings.Contains(rows[2], "seated: Anna, Boris") || !strings.Contains(out.String(), "check a table's code") {
 		t.Errorf("lobby on a terminal lacks the seated line or the advice:\n%s", out.String())
+	}
+}
+
+// Every command's help fits an 80-column terminal: cobra does not wrap
+// flag help by default, and 'masque help play' had lines of 547 columns,
+// 'masque help' of 101.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	root := newRootCmd(newApp(nil, &bytes.Buffer{}, &bytes.Buffer{}))
+	cmds := append([]*cobra.Command{root}, root.Commands()...)
+	for _, c := range cmds {
+		var out bytes.Buffer
+		c.SetOut(&out)
+		if err := c.Help(); err != nil {
+			t.Fatalf("%s --help: %v", c.CommandPath(), err)
+		}
+		for i, line := range strings.Split(out.String(), "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 {
+				t.Errorf("%s --help, line %d is %d columns: %q", c.CommandPath(), i+1, n, line)
+			}
+		}
+	}
+}
+
+// On a terminal, a table's last column wraps under itself to the width
+// ('masque games' ran its scenarios off an 80-column screen).
+func TestGridWrapsLastColumn(t *testing.T) {
+	g := &grid{aligned: true, width: 41}
+	g.row("NAME", "SCENARIOS")
+	g.row("mascarade2", "default-4 default-5 default-6 default-7 default-8 default-9")
+	var out bytes.Buffer
+	if err := g.write(&out); err != nil {
+		t.Fatal(err)
+	}
+	want := "NAME        SCENARIOS\n" +
+		"mascarade2  default-4 default-5 default-6\n" +
+		"            default-7 default-8 default-9\n"
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }

@@ -229,6 +229,20 @@ func isTerminal(stream any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// terminalWidth is the number of columns of the terminal stream is, or 0
+// when it is not a terminal or its size is unknown.
+func terminalWidth(stream any) int {
+	f, ok := stream.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	w, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
+}
+
 // printf prints one line of progress or narration. Lines quote what peers
 // wrote (names, reasons), so control characters are escaped (termsafe).
 func (r *netRun) printf(format string, args ...any) {
@@ -727,7 +741,8 @@ table instead.` + "\n\n" + configHelp,
   masque host --players 6 --name friday --no-key-release
 ` + a.gameExamples("host", " --name tales") + `
   masque host --bot --players 4 --name friday --state /tmp/friday
-  masque host --bot --game mascarade --players 4 --name T --transcript t.masque --state st --config cfg`,
+  masque host --bot --game mascarade --players 4 --name T \
+      --transcript t.masque --state st --config cfg`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkTableName("--name", o.name); err != nil {

@@ -36,7 +36,7 @@ func newJoinCmd(a *app) *cobra.Command {
 	var o joinOptions
 	cmd := &cobra.Command{
 		Use:   "join [NAME|CODE|TABLE-ID|MULTIADDR]",
-		Short: "Sit down at a table: found by name or code on the LAN or a relay, or by invite",
+		Short: "Sit down at a table, found by name or code (LAN, relay) or invite",
 		Long: `Find a table and take a seat. On the LAN the table is found by mDNS with no
 address: give its name (as 'masque lobby' lists it), its join code
 (4F7Q-ZK2M-8XPA) or its table id. Across the internet, give the code and
@@ -75,7 +75,8 @@ If the program is killed mid-game, run the same command again (with the same
 from the state directory and rejoins; the others wait for it.` + "\n\n" + configHelp,
 		Example: `  masque join friday
   masque join friday --bot
-  masque join --bot --table friday --transcript t.masque --state st --config cfg
+  masque join --bot --table friday \
+      --transcript t.masque --state st --config cfg
   masque join 4F7Q-ZK2M-8XPA --bot
   masque join 4F7Q-ZK2M-8XPA --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW...
   masque join friday --bot --creator 7KQ3-M0ZB

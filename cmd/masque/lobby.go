@@ -60,7 +60,7 @@ func newLobbyCmd(a *app) *cobra.Command {
 	var o lobbyOptions
 	cmd := &cobra.Command{
 		Use:   "lobby",
-		Short: "List the tables on the local network (mDNS) or in a relay's directory",
+		Short: "List the tables on the LAN (mDNS) or in a relay's directory",
 		Long: `Listen for tables announced on the local network by mDNS (service
 _masque._tcp) for a few seconds and list them: name, game, seats taken,
 who is seated, the join code and the creator's fingerprint (a digest of its
@@ -75,9 +75,10 @@ standard error; --json gives everything.
 With --relay ADDR (repeatable), list instead the open tables in that
 relay's directory: tables whose host runs 'masque host --relay' with it.
 The relays of the config file (CONFIG/config, see 'masque help join')
-are asked too when no --relay is given, beside the LAN. Join one with 'masque join CODE --relay ADDR'. A
-directory is not trusted: each table is shown with its creator's
-fingerprint, and a join checks the creator and the roster itself.
+are asked too when no --relay is given, beside the LAN. Join one with
+'masque join CODE --relay ADDR'. A directory is not trusted: each table
+is shown with its creator's fingerprint, and a join checks the creator
+and the roster itself.
 
 Anyone can advertise a table under any name, or copy a table's id: when
 two creators advertise the same name, code or table id, both are listed,

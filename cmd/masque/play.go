@@ -48,7 +48,7 @@ func newPlayCmd(a *app) *cobra.Command {
 	var o playOptions
 	cmd := &cobra.Command{
 		Use:   "play",
-		Short: "Play a game against bots or at a table, in the terminal or a browser",
+		Short: "Play against bots or at a table, in the terminal or a browser",
 		Long: `Sit down at a table and play in an interactive terminal screen: the seats
 and what is known of them, whose turn it is, only the legal moves (a hidden
 swap asks "really swap? y/n" separately), the questions only you can answer

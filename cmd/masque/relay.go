@@ -106,7 +106,8 @@ The relay runs until interrupted (SIGINT, SIGTERM). Logs go to stderr;
 the addresses (with --json, one status line, then one per --status
 interval) go to stdout.`,
 		Example: `  masque relay
-  masque relay --listen /ip4/0.0.0.0/tcp/4001 --listen /ip4/0.0.0.0/udp/4001/quic-v1
+  masque relay --listen /ip4/0.0.0.0/tcp/4001 \
+      --listen /ip4/0.0.0.0/udp/4001/quic-v1
   masque relay --announce /dns4/relay.example.org/tcp/4001 --json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -115,7 +116,9 @@ interval) go to stdout.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.config, "config", "", "configuration `DIR`; the relay's key is DIR/relay/identity.key (default: the user config dir + /masque)")
-	f.StringArrayVar(&o.listen, "listen", defaultRelayListen, "listen on `MULTIADDR` (repeatable): fixed ports, so that the addresses handed out stay valid")
+	f.StringArrayVar(&o.listen, "listen", defaultRelayListen, "listen on `MULTIADDR` (repeatable): fixed ports, so that the addresses handed out stay valid (default: "+strings.Join(defaultRelayListen, " and ")+")")
+	// The default is in the text above, where it can wrap to the screen.
+	f.Lookup("listen").DefValue = "[]"
 	f.StringArrayVar(&o.announce, "announce", nil, "also announce `MULTIADDR` (repeatable): a public address or DNS name the machine's interfaces do not show (port forwarding, NAT)")
 	f.BoolVar(&o.asJSON, "json", false, "print a JSON status line at start and every --status interval on stdout")
 	f.DurationVar(&o.status, "status", time.Minute, "how often to report the relay's counters (0: never)")

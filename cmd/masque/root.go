@@ -177,21 +177,21 @@ func newRootCmd(a *app) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "masque",
 		Short: "Hidden-role card games peer to peer, where nobody can cheat unseen",
-		Long: `masque plays hidden-role card games on a LAN with no host, or
-online with no trusted server and no moderator. Cards are hidden with mental poker on
-ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
+		Long: `masque plays hidden-role card games on a LAN with no host, or online
+with no trusted server and no moderator. Cards are hidden with mental poker
+on ristretto255: every hidden swap, peek and reveal carries a zero-knowledge
 proof, and every peer checks every move with the same rules engine.
 A finished game is a transcript anyone can audit with 'masque verify'.
 
 Start here:
-  masque demo                  bots play a full game on this machine, then it is verified
-  masque play                  you against bots, in the terminal
-  masque host / masque join    a table on the LAN (found by mDNS) or online (by invite)
-  masque lobby                 the tables on the LAN
-  masque relay                 a relay for friends behind home routers (host/join --relay)
-  masque script game.txt       play a scripted game through the real stack
-  masque verify game.masque    audit a transcript; masque replay narrates it
-  masque help games            the games, what each one hides, their options
+  masque demo                bots play a game on this machine; it is verified
+  masque play                you against bots, in the terminal
+  masque host / masque join  a table on the LAN (mDNS) or online (by invite)
+  masque lobby               the tables on the LAN
+  masque relay               a relay for friends behind home routers
+  masque script game.txt     play a scripted game through the real stack
+  masque verify game.masque  audit a transcript; masque replay narrates it
+  masque help games          the games, what each one hides, their options
 
 ` + a.gamesList() + `
 
@@ -208,6 +208,9 @@ Exit status, for every command:
 		// --version prints what 'masque version' prints.
 		Version: buildVersion(),
 	}
+	// Flag help wraps to 80 columns, each flag's text in its own column,
+	// so that no line runs off an 80-column screen.
+	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages", fmt.Sprintf(".FlagUsagesWrapped %d", helpWidth+4)))
 	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{{", "{{\"{{\"}}") + "\n")
 	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newGamesCmd(a), newManCmd(a))
 	for _, c := range root.Commands() {
@@ -253,3 +256,4 @@ var flagWhyWords = []struct{ parser, words string }{
 	{"strconv.ParseFloat", "not a number"},
 	{"time: invalid duration", "not a duration (such as 700ms, 30s or 2m)"},
 }
+

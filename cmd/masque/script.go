@@ -41,7 +41,8 @@ moves and checks, one a line; '#' starts a comment. Each game's lines:
 
 An illegal line stops the script with exit status 2, naming the line.`,
 		Example: `  masque script game.txt
-  masque script game.txt --json --transcript game.masque && masque verify game.masque`,
+  masque script game.txt --json --transcript game.masque
+  masque verify game.masque`,
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.file = args[0]

@@ -116,7 +116,7 @@ func newVerifyCmd(a *app) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "verify FILE",
-		Short: "Audit a transcript: signatures, hash chain, every proof, every rule",
+		Short: "Audit a transcript: signatures, hash chain, every proof and rule",
 		Long: `Replay a transcript from scratch and check everything: the roster every seat
 signed, every card key's proof of knowledge, then each entry's position, hash
 chain, signature, every swap proof and decryption share, and every rule.

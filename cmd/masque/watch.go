@@ -59,7 +59,7 @@ func newWatchCmd(a *app) *cobra.Command {
 	var o watchOptions
 	cmd := &cobra.Command{
 		Use:   "watch CODE|INVITE",
-		Short: "Follow a table's game live as a spectator (read-only, no seat, no key)",
+		Short: "Follow a table's game live as a spectator (no seat, no key)",
 		Long: `Follow a game in progress as a spectator: a read-only peer that holds no
 seat and no key, so it sees exactly what an auditor sees. INVITE is a
 seat's multiaddr ending in /p2p/<peer id>, as 'masque host' prints it
@@ -68,10 +68,10 @@ join: on the LAN by mDNS, or with --relay in the relays' directories; a
 table is listed there while it seats (a spectator then waits for the
 game to start) and, once seated, as a table in play until its host
 leaves. The code names the table and its creator: the creator must hold
-seat 0 of the roster it sends. The seat sends the roster with every seat's signature
-and then every entry as it is accepted; each is checked as it arrives
-(roster signatures, the author's signature, the hash chain, every proof
-and rule), and the public log is shown as 'masque replay' shows it,
+seat 0 of the roster it sends. The seat sends the roster with every
+seat's signature and then every entry as it is accepted; each is checked
+as it arrives (roster signatures, the author's signature, the hash chain,
+every proof and rule), and the public log is shown as 'masque replay' shows it,
 growing as the game goes on. At the end the transcript is written
 (--transcript) and verified, as 'masque verify' would.
 

@@ -20,11 +20,11 @@ var about = games.About{
 		"with=SLOT | swap=yes|no, guess CHARACTER. For example:\n" +
 		"\n" +
 		"  # comments start with '#'\n" +
-		"  game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Thief,King,Judge,Bishop,Cheat\n" +
-		"  Anna swap Boris yes\n" +
-		"  Boris swap centre1 no\n" +
-		"  Sasha swap Dima no\n" +
-		"  Dima swap Anna no\n" +
-		"  Anna claim King\n" +
-		"  Boris challenge",
+		"  game mascarade players=Ann,Bob,Sam,Di deal=Queen,Thief,King,Judge,Bishop,Cheat\n" +
+		"  Ann swap Bob yes\n" +
+		"  Bob swap centre1 no\n" +
+		"  Sam swap Di no\n" +
+		"  Di swap Ann no\n" +
+		"  Ann claim King\n" +
+		"  Bob challenge",
 }
