@@ -91,23 +91,42 @@ func (g *grid) write(w io.Writer) error {
 }
 
 // wrapWords splits s into lines of at most room runes, breaking between
-// words; a word longer than room stands alone on its line. room < 16
+// words (or after the commas of a word longer than room). room < 16
 // (no terminal width known, or too little left) means no wrapping.
 func wrapWords(s string, room int) []string {
 	if room < 16 || utf8.RuneCountInString(s) <= room {
 		return []string{s}
 	}
+	type piece struct {
+		text  string
+		glued bool // continues the word before it: no space between
+	}
+	var pieces []piece
+	for _, w := range strings.Fields(s) {
+		if utf8.RuneCountInString(w) <= room {
+			pieces = append(pieces, piece{text: w})
+			continue
+		}
+		// A long list (Commissar,Nurse,…) breaks after its commas.
+		for j, part := range strings.SplitAfter(w, ",") {
+			pieces = append(pieces, piece{text: part, glued: j > 0})
+		}
+	}
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(s) {
+	for _, p := range pieces {
+		glue := " "
+		if p.glued {
+			glue = ""
+		}
 		switch {
 		case line == "":
-			line = w
-		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) <= room:
-			line += " " + w
+			line = p.text
+		case utf8.RuneCountInString(line)+len(glue)+utf8.RuneCountInString(p.text) <= room:
+			line += glue + p.text
 		default:
 			lines = append(lines, line)
-			line = w
+			line = p.text
 		}
 	}
 	return append(lines, line)

@@ -236,13 +236,16 @@ func TestGridWrapsLastColumn(t *testing.T) {
 	g := &grid{aligned: true, width: 41}
 	g.row("NAME", "SCENARIOS")
 	g.row("mascarade2", "default-4 default-5 default-6 default-7 default-8 default-9")
+	g.row("mafia", "tie-draw, Commissar,Nurse,Butterfly,Don,Madman,Civilian")
 	var out bytes.Buffer
 	if err := g.write(&out); err != nil {
 		t.Fatal(err)
 	}
 	want := "NAME        SCENARIOS\n" +
 		"mascarade2  default-4 default-5 default-6\n" +
-		"            default-7 default-8 default-9\n"
+		"            default-7 default-8 default-9\n" +
+		"mafia       tie-draw, Commissar,Nurse,\n" +
+		"            Butterfly,Don,Madman,Civilian\n"
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}

@@ -256,4 +256,3 @@ var flagWhyWords = []struct{ parser, words string }{
 	{"strconv.ParseFloat", "not a number"},
 	{"time: invalid duration", "not a duration (such as 700ms, 30s or 2m)"},
 }
-
