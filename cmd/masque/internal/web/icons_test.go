@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,16 +37,7 @@ func TestBrowserIconsFromTheView(t *testing.T) {
 		{"mafia", 6, "0 0 0 0"},
 	} {
 		t.Run(tc.game, func(t *testing.T) {
-			srv, _ := newLocalWith(t, localsession.Options{Game: tc.game, NightFloor: time.Hour}, tc.players, Options{Title: "browser test"})
-			go func() { _, _ = srv.Run(context.Background()) }()
-			ctx, cancel := chromedp.NewContext(alloc)
-			defer cancel()
-			ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-			defer cancelT()
-			if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL()),
-				chromedp.WaitVisible(chromedp.CSS("body[data-rendered]")), chromedp.Sleep(500*time.Millisecond)); err != nil {
-				t.Fatal(err)
-			}
+			ctx := openTable(t, alloc, localsession.Options{Game: tc.game, NightFloor: time.Hour}, tc.players)
 			got, err := chromedp.Run(ctx, chromedp.Evaluate[string](count))
 			if err != nil {
 				t.Fatal(err)
