@@ -18,8 +18,8 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/session"
 	"github.com/masque-games/masque/cmd/masque/internal/tui"
 	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
-	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/seatview"
 )
 
@@ -102,10 +102,10 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 	f.StringVar(&o.game, "game", registry.Default, a.gameFlagHelp())
 	f.StringVar(&o.scenario, "scenario", "", a.scenarioFlagHelp())
 	f.IntVar(&o.players, "players", 4, a.playersFlagHelp("players at the table, you included"))
-	f.StringVar(&o.name, "player", defaultPlayerName(), "your `NAME` at the table (as for 'masque host' and 'masque join')")
+	f.StringVar(&o.name, "player", defaultPlayerName(a.list), "your `NAME` at the table (as for 'masque host' and 'masque join')")
 	// --name was the player's name here and the table's in 'masque host':
 	// kept, hidden, so old command lines still work.
-	f.StringVar(&o.name, "name", defaultPlayerName(), "your name at the table")
+	f.StringVar(&o.name, "name", defaultPlayerName(a.list), "your name at the table")
 	f.MarkDeprecated("name", "use --player for your name (--name is a table's name in 'masque host')")
 	f.Uint64Var(&o.seed, "seed", 0, "seed of the bots' decisions (default: random)")
 	f.DurationVar(&o.delay, "bot-delay", 700*time.Millisecond, "how long each bot thinks")
@@ -128,17 +128,28 @@ At the end the transcript is saved (replay it with 'masque replay FILE
 // bots' [demoNames].
 const fallbackPlayerName = "Alex"
 
-func defaultPlayerName() string {
+func defaultPlayerName(list []games.Game) string {
 	for _, v := range []string{"MASQUE_NAME", "USER", "LOGNAME"} {
-		if n := os.Getenv(v); n != "" && validName(n) && !strings.EqualFold(n, "you") {
+		if n := os.Getenv(v); n != "" && nameForAll(list, n) && !strings.EqualFold(n, "you") {
 			return n
 		}
 	}
 	return fallbackPlayerName
 }
 
-func validName(n string) bool {
-	return (mascarade.Options{Players: []string{n, "x1", "x2", "x3"}}).Normalize().Validate() == nil
+// nameForAll reports whether n may be a player's name in every game of
+// list (each game's rule, games.CheckName): the default name is set
+// before the game is chosen.
+func nameForAll(list []games.Game, n string) bool {
+	if games.CheckNameForm(n) != nil {
+		return false
+	}
+	for _, g := range list {
+		if games.CheckName(g, n) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // tableNames seats the player first, then bots with names unlike theirs.
@@ -196,9 +207,13 @@ func runPlay(a *app, o playOptions) error {
 	if err != nil {
 		return err
 	}
-	if !validName(o.name) {
-		return &exitError{code: 2, err: fmt.Errorf("--player %q: not a valid player name", o.name),
-			hint: "a name is 1..32 letters, digits, '_' or '-'"}
+	g, err := findGame(a.list, o.game)
+	if err != nil {
+		return err
+	}
+	if err := games.CheckName(g, o.name); err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("--player %q: not a valid player name: %w", o.name, err),
+			hint: "choose another name with --player"}
 	}
 	if !o.seeded {
 		var b [8]byte

@@ -76,3 +76,21 @@ func (h HiddenDeal[O, S]) PlayerNames(options []byte) ([]string, error) {
 	}
 	return h.Players(o), nil
 }
+
+// HiddenCardsOf is a [Revealer.HiddenCards] for the game whose states are
+// S: seat names one seat's hidden cards, and the result is every seat's,
+// in seat order; nil for anything but one of its states.
+func HiddenCardsOf[S interface {
+	comparable
+	Players() int
+}](s engine.State, seat func(st S, p engine.Seat) []Hidden) []Hidden {
+	st, ok := StateOf[S](s)
+	if !ok {
+		return nil
+	}
+	var out []Hidden
+	for p := range engine.Seat(st.Players()) {
+		out = append(out, seat(st, p)...)
+	}
+	return out
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // ScanScript reads a script's text for a game's parser, the part every
@@ -61,6 +62,23 @@ func ScanScript(src []byte, maxLines int, usage string, header func(fields []str
 		return &ScriptError{Line: lineNo, Err: errors.New("missing header: " + usage)}
 	}
 	return nil
+}
+
+// ParseHeaded reads a script with [ScanScript] into the script its
+// header describes: header returns it (S) from the header's fields, and
+// line reads every later line into it.
+func ParseHeaded[S any](src []byte, maxLines int, usage string, header func(fields []string) (S, error), line func(sc S, no int, text string, fields []string) error) (S, error) {
+	var out S
+	err := ScanScript(src, maxLines, usage, func(f []string) error {
+		s, err := header(f)
+		out = s
+		return err
+	}, func(no int, text string, f []string) error { return line(out, no, text, f) })
+	if err != nil {
+		var zero S
+		return zero, err
+	}
+	return out, nil
 }
 
 // SeatLine checks a script line that is SEAT VERB ARGS: at least two
@@ -166,3 +184,27 @@ func ReadLine(players []string, no int, text string, f []string, bare ...string)
 	}
 	return ScriptLine{LineNo: no, Seat: f[0], Verb: strings.ToLower(f[1]), Tokens: f[1:]}, nil
 }
+
+// OptionsScript is a [Script] whose table is the game's canonical
+// options alone (no table deal: what a script fixes of the deal travels
+// in the options), made of the parts a game's parsed script supplies.
+type OptionsScript struct {
+	Players []string               // the player names, in seat order
+	Options func() ([]byte, error) // the canonical options
+	Lines   func(t Table) error    // plays the script's lines ([Script.Play])
+}
+
+// Seats returns a copy of the player names.
+func (s OptionsScript) Seats() []string { return slices.Clone(s.Players) }
+
+// Table returns the table options: the canonical options.
+func (s OptionsScript) Table() (table.Options, error) {
+	enc, err := s.Options()
+	if err != nil {
+		return table.Options{}, err
+	}
+	return table.Options{Game: enc}, nil
+}
+
+// Play plays the script's lines on t.
+func (s OptionsScript) Play(t Table) error { return s.Lines(t) }

@@ -1,8 +1,6 @@
 package grimm_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,14 +27,7 @@ func FuzzUnmarshalOptions(f *testing.F) {
 // FuzzScript parses and plays arbitrary scripts: no panic, and whatever
 // plays keeps the 48 items accounted for.
 func FuzzScript(f *testing.F) {
-	files, _ := filepath.Glob("testdata/*.txt")
-	for _, fn := range files {
-		b, err := os.ReadFile(fn)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	gametest.AddFiles(f, "testdata/*.txt")
 	f.Add([]byte("game grimm players=A,B\nA pick Crown\nB pick Mirror\n"))
 	f.Add([]byte("game grimm players=A,B,C variants=bets,jewels\nround 1 chars=Beast actions=toast,dance\nA act maskoff jewel+Crown B Beast\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {

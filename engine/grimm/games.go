@@ -3,7 +3,6 @@ package grimm
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/masque-games/masque/engine"
@@ -156,12 +155,8 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 // unmasked seat's hidden hand and every bet card held, for replay
 // --reveal.
 func (Game) HiddenCards(s engine.State) []games.Hidden {
-	st, ok := games.StateOf[*State](s)
-	if !ok {
-		return nil
-	}
-	var out []games.Hidden
-	for p := range engine.Seat(st.Players()) {
+	return games.HiddenCardsOf(s, func(st *State, p engine.Seat) []games.Hidden {
+		var out []games.Hidden
 		for i, sl := range st.CharSlotsOf(p) {
 			label := st.Name(p) + "'s character"
 			if st.Players() == 2 {
@@ -175,8 +170,8 @@ func (Game) HiddenCards(s engine.State) []games.Hidden {
 		for _, sl := range st.BetsOf(p) {
 			out = append(out, games.Hidden{Slot: sl, Label: st.Name(p) + "'s bet"})
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // ParseScript implements [games.Rules] with [ParseScript]: the script's
@@ -187,31 +182,24 @@ func (Game) ParseScript(src []byte, _ games.Loader) (games.Script, error) {
 	if err != nil {
 		return nil, err
 	}
-	return realScript{sc}, nil
+	return games.OptionsScript{Players: sc.Options.Players, Options: sc.tableOptions, Lines: realScript{sc}.Play}, nil
 }
 
-// realScript is a script played through the real stack ([games.Script]).
+// realScript is a script played through the real stack.
 type realScript struct{ *Script }
 
-// Seats returns the player names.
-func (sc realScript) Seats() []string { return slices.Clone(sc.Options.Players) }
-
-// Table returns the table options: the game's options with the script's
-// round lines as fixed rounds.
-func (sc realScript) Table() (table.Options, error) {
+// tableOptions returns the canonical options of the script's table: the
+// game's options with the script's round lines as fixed rounds.
+func (sc *Script) tableOptions() ([]byte, error) {
 	o := sc.Options.Normalize()
 	for r, spec := range sc.Rounds {
 		f, err := o.FixRound(spec)
 		if err != nil {
-			return table.Options{}, fmt.Errorf("round %d: %w", r, err)
+			return nil, fmt.Errorf("round %d: %w", r, err)
 		}
 		o.Fixed[r-1] = f
 	}
-	enc, err := o.MarshalBinary()
-	if err != nil {
-		return table.Options{}, err
-	}
-	return table.Options{Game: enc}, nil
+	return o.MarshalBinary()
 }
 
 // ErrRandomLine: a script's random line, which only the fake table

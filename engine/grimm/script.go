@@ -62,25 +62,16 @@ const MaxScriptLines = 1 << 16
 // ParseScript parses a script. It checks the header and the round lines;
 // the moves are checked when played.
 func ParseScript(src []byte) (*Script, error) {
-	var out *Script
-	err := games.ScanScript(src, MaxScriptLines, "game grimm players=...", func(f []string) error {
-		s, err := parseHeader(f)
-		out = s
-		return err
-	}, func(no int, text string, f []string) error {
+	return games.ParseHeaded(src, MaxScriptLines, "game grimm players=...", parseHeader, func(sc *Script, no int, text string, f []string) error {
 		if strings.EqualFold(f[0], "round") {
-			return out.parseRound(f[1:])
+			return sc.parseRound(f[1:])
 		}
-		l, err := games.ReadLine(out.Options.Players, no, text, f, "random", "expect")
+		l, err := games.ReadLine(sc.Options.Players, no, text, f, "random", "expect")
 		if err == nil {
-			out.Lines = append(out.Lines, ScriptLine(l))
+			sc.Lines = append(sc.Lines, ScriptLine(l))
 		}
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 func (s *Script) hasPlayer(name string) bool {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games/fake"
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/grimm/grimmtest"
 )
@@ -58,7 +59,7 @@ func ruleOf(err error) string {
 	if errors.As(err, &re) {
 		return re.Rule
 	}
-	var pe *grimmtest.ProofError
+	var pe *fake.ProofError
 	if errors.As(err, &pe) {
 		return "false-proof"
 	}

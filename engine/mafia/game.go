@@ -196,18 +196,13 @@ func (Game) Summarize(s engine.State) (games.Summary, bool) {
 // HiddenCards names every seat's role card and incident cards, for
 // replay --reveal.
 func (Game) HiddenCards(s engine.State) []games.Hidden {
-	st, ok := games.StateOf[*State](s)
-	if !ok {
-		return nil
-	}
-	var out []games.Hidden
-	for p := range engine.Seat(st.Players()) {
-		out = append(out, games.Hidden{Slot: st.RoleSlot(p), Label: st.Name(p) + "'s role"})
+	return games.HiddenCardsOf(s, func(st *State, p engine.Seat) []games.Hidden {
+		out := []games.Hidden{{Slot: st.RoleSlot(p), Label: st.Name(p) + "'s role"}}
 		for _, sl := range st.Hand(p) {
 			out = append(out, games.Hidden{Slot: sl, Label: st.Name(p) + "'s incident card"})
 		}
-	}
-	return out
+		return out
+	})
 }
 
 // ParseScript implements [games.Rules] with [ParseScript]: a fixed deal
@@ -217,24 +212,11 @@ func (Game) ParseScript(src []byte, _ games.Loader) (games.Script, error) {
 	if err != nil {
 		return nil, err
 	}
-	return realScript{sc}, nil
+	return games.OptionsScript{Players: sc.Options.Players, Options: sc.Options.MarshalBinary, Lines: realScript{sc}.Play}, nil
 }
 
-// realScript is a script played through the real stack ([games.Script]).
+// realScript is a script played through the real stack.
 type realScript struct{ *Script }
-
-// Seats returns the player names.
-func (sc realScript) Seats() []string { return slices.Clone(sc.Options.Players) }
-
-// Table returns the table options: the game's options (with the script's
-// fixed deal).
-func (sc realScript) Table() (table.Options, error) {
-	enc, err := sc.Options.MarshalBinary()
-	if err != nil {
-		return table.Options{}, err
-	}
-	return table.Options{Game: enc}, nil
-}
 
 // ErrCoinLine: a coin line through the real stack, where coins are the
 // seats' joint coins and nobody can fix them: coin lines are for the fake

@@ -70,22 +70,13 @@ const headerUsage = "game mafia players=NAMES [specials=ROLES] [incidents=off] [
 // ParseScript parses a script. It checks the header; lines are checked
 // when played.
 func ParseScript(src []byte) (*Script, error) {
-	var out *Script
-	err := games.ScanScript(src, MaxScriptLines, headerUsage, func(f []string) error {
-		s, err := parseHeader(f)
-		out = s
-		return err
-	}, func(no int, text string, f []string) error {
-		l, err := games.ReadLine(out.Options.Players, no, text, f, "coin", "expect")
+	return games.ParseHeaded(src, MaxScriptLines, headerUsage, parseHeader, func(sc *Script, no int, text string, f []string) error {
+		l, err := games.ReadLine(sc.Options.Players, no, text, f, "coin", "expect")
 		if err == nil {
-			out.Lines = append(out.Lines, ScriptLine(l))
+			sc.Lines = append(sc.Lines, ScriptLine(l))
 		}
 		return err
 	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 func parseCards(v string, ok func(engine.Card) bool, what string) ([]engine.Card, error) {

@@ -4,38 +4,33 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/games"
 )
 
 // ReservedNames are slot names (and the "none" of a target) a player may
 // not take.
 var ReservedNames = [...]string{"centre1", "centre2", "center1", "center2", "none"}
 
-// ValidName reports whether s may be a player's name: 1-32 letters, digits,
-// '_' or '-', and none of [ReservedNames] in any case.
-func ValidName(s string) bool {
-	if s == "" || len(s) > 32 || !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		switch {
-		case r == '_' || r == '-':
-		case r >= '0' && r <= '9':
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
-		case r > 127 && unicode.IsLetter(r):
-		default:
-			return false
-		}
-	}
+// ValidName reports whether s may be a player's name: the form every
+// game's names share ([games.CheckNameForm]: 1-32 letters, digits, '_' or
+// '-') and none of [ReservedNames] in any case ([Game.CheckName]).
+func ValidName(s string) bool { return games.CheckNameForm(s) == nil && checkReserved(s) == nil }
+
+// CheckName implements [games.NameChecker]: a player may take none of
+// [ReservedNames], in any case.
+func (Game[O, E]) CheckName(name string) error { return checkReserved(name) }
+
+// checkReserved returns the rule a reserved name breaks, nil for any
+// other.
+func checkReserved(s string) error {
 	for _, r := range ReservedNames {
 		if strings.EqualFold(s, r) {
-			return false
+			return fmt.Errorf("%q is taken by the rules: a player may not be called centre1, centre2 (or center1, center2), the centre's cards, or none, the absent target", s)
 		}
 	}
-	return true
+	return nil
 }
 
 // CheckNames reports, through bad (constraint "name"), every player name

@@ -114,7 +114,7 @@ func (c *Controller) Offer(q *Question, at int, now time.Time, d time.Duration) 
 // sameChoices reports whether a and b offer the same choices, in words.
 func sameChoices(a, b []Choice) bool {
 	return (a == nil) == (b == nil) && slices.EqualFunc(a, b, func(x, y Choice) bool {
-		return x.Words == y.Words && x.Secret == y.Secret && x.Confirm == y.Confirm && x.Pass == y.Pass &&
+		return x.Words == y.Words && x.Secret == y.Secret && x.Confirm == y.Confirm && x.Yes == y.Yes && x.No == y.No && x.Pass == y.Pass &&
 			slices.Equal(x.Steps, y.Steps) && (x.Night == nil) == (y.Night == nil)
 	})
 }

@@ -59,7 +59,17 @@ type Attr struct {
 	Name  string `json:"name"`            // "roses"
 	Value string `json:"value"`           // "3"
 	Words string `json:"words,omitempty"` // the attribute in words, "3 roses (1 from rewards)"
+	// Icon, if set, is the token a screen that draws may show for the
+	// attribute, with its Value on it ([IconCoin], [IconRose]); "" for
+	// words alone.
+	Icon string `json:"icon,omitempty"`
 }
+
+// Icons a screen may draw for an attribute ([Attr.Icon]).
+const (
+	IconCoin = "coin" // a coin (Mascarade's coins, court and bank)
+	IconRose = "rose" // a rose (The Grimm Masquerade's roses)
+)
 
 // Seat is one player as the seat sees them.
 type Seat struct {
@@ -148,6 +158,10 @@ type Choice struct {
 	// Confirm, if set, is a question the screen asks (y/n) before
 	// submitting the move (for a Secret move: the secret bit).
 	Confirm string `json:"confirm,omitempty"`
+	// Yes and No, if set, label the answers to Confirm on a screen with
+	// buttons ("Yes, really", "No, pretend"); "" for a plain yes or no.
+	Yes string `json:"yes,omitempty"`
+	No  string `json:"no,omitempty"`
 	// Pass: the choice that lets the decision go (a pass on a claim): a
 	// screen offers it on a key of its own, and plays it when an answer
 	// window runs out.

@@ -96,6 +96,69 @@ func (d Deal) CheckProof(e engine.Effect, cardName func(engine.Card) string) err
 	return nil
 }
 
+// Batch is what a batch of effects carried out so far asks of the
+// rules' next step: the facts its reveals gave, and whether it asked for
+// a coin.
+type Batch struct {
+	Facts []engine.Fact
+	Coin  bool
+}
+
+// Carry carries out e when it is of a kind every fake table carries out
+// alike, and reports whether it was: a set, a shuffle (by shuffle, the
+// table's own), a peek of one slot (by peek), a reveal (its facts
+// gathered in b), a coin (asked in b) and a proof (the table checks
+// statements before it carries a batch out).
+func (d Deal) Carry(e engine.Effect, b *Batch, shuffle, peek func(engine.Effect)) (bool, error) {
+	switch e.Kind {
+	case engine.EffectSet:
+		return true, d.Set(e)
+	case engine.EffectShuffle:
+		shuffle(e)
+	case engine.EffectPeek:
+		if len(e.Slots) != 1 {
+			return true, errors.New("peek: want one slot")
+		}
+		peek(e)
+	case engine.EffectReveal:
+		b.Facts = append(b.Facts, d.Reveal(e)...)
+	case engine.EffectCoin:
+		b.Coin = true
+	case engine.EffectProve:
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// Next empties b and returns the facts the rules get for it: waiting
+// says whether they wait for facts (done is true when they do not, an
+// error if the batch gave some); if they do, a coin drawn by coin when
+// the batch asked for one, else its reveals' facts.
+func (b *Batch) Next(waiting bool, coin func() ([32]byte, error)) (facts []engine.Fact, done bool, err error) {
+	facts, asked := b.Facts, b.Coin
+	*b = Batch{}
+	if !waiting {
+		if asked || len(facts) > 0 {
+			return nil, true, errors.New("effects produced facts but the rules do not wait for them")
+		}
+		return nil, true, nil
+	}
+	switch {
+	case asked && len(facts) > 0:
+		return nil, false, errors.New("one batch asks for a coin and facts")
+	case asked:
+		c, err := coin()
+		if err != nil {
+			return nil, false, err
+		}
+		return []engine.Fact{{Slot: -1, Coin: c}}, false, nil
+	case len(facts) == 0:
+		return nil, false, errors.New("the rules wait for facts no effect asked for")
+	}
+	return facts, false, nil
+}
+
 // NewRand returns the seeded stream a fake table's shuffles and coins
 // come from.
 func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }

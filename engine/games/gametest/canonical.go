@@ -3,6 +3,8 @@ package gametest
 import (
 	"bytes"
 	"encoding"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -27,4 +29,17 @@ func FuzzCanonical[T encoding.BinaryMarshaler](f *testing.F, seeds [][]byte, dec
 			t.Fatalf("non-canonical encoding accepted: %x re-encodes as %x", data, b)
 		}
 	})
+}
+
+// AddFiles adds every file matching pattern (a [filepath.Glob] pattern,
+// "testdata/*.txt") to f's seed corpus; a file it cannot read fails f.
+func AddFiles(f *testing.F, pattern string) {
+	files, _ := filepath.Glob(pattern)
+	for _, fn := range files {
+		b, err := os.ReadFile(fn)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 }

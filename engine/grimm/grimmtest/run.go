@@ -10,7 +10,7 @@ import (
 
 // Run plays a script on a fake table seeded with seed. It stops at the
 // first failing line with a *[grimm.ScriptError] wrapping the cause (a
-// parse error, a *[engine.RuleError], a *[ProofError] or a failed
+// parse error, a *[engine.RuleError], a *fake.ProofError (engine/games/fake) or a failed
 // expectation) and returns the table as it was before that line.
 func Run(sc *grimm.Script, seed uint64) (*Table, error) {
 	t, err := New(sc.Options, seed, sc.Rounds)

@@ -5,7 +5,7 @@
 // stream, or are searched (with [grimm.State.PreviewCoin]) until they
 // give what a script asks for; every proven statement is checked against
 // the deal, and a false one is rejected as the prover's fault
-// (*[ProofError]). It tracks what every seat has seen, for
+// (*[fake.ProofError]). It tracks what every seat has seen, for
 // [grimm.State.LegalMoves].
 package grimmtest
 
@@ -20,11 +20,6 @@ import (
 	"github.com/masque-games/masque/engine/games/fake"
 	"github.com/masque-games/masque/engine/grimm"
 )
-
-// ProofError is a statement about one's own card that is false (or about
-// a card the prover never saw): the table rejects the entry and names the
-// prover.
-type ProofError = fake.ProofError
 
 // Table is a fake table with a known deal.
 type Table struct {
@@ -119,49 +114,21 @@ func (t *Table) checkProof(e engine.Effect) error { return t.CheckProof(e, grimm
 // rules then wait for, until they wait for a move.
 func (t *Table) carry(eff []engine.Effect) error {
 	for {
-		var facts []engine.Fact
-		coin := false
+		var b fake.Batch
 		t.Last = append(t.Last, eff...)
 		for _, e := range eff {
 			t.Effects[e.Kind]++
-			switch e.Kind {
-			case engine.EffectSet:
-				if err := t.Set(e); err != nil {
-					return err
-				}
-			case engine.EffectShuffle:
-				t.shuffle(e)
-			case engine.EffectPeek:
-				if len(e.Slots) != 1 {
-					return errors.New("peek: want one slot")
-				}
-				t.Views[e.By][e.Slots[0]] = t.Truth[e.Slots[0]]
-			case engine.EffectReveal:
-				facts = append(facts, t.Reveal(e)...)
-			case engine.EffectCoin:
-				coin = true
-			case engine.EffectProve:
-			default:
-				return fmt.Errorf("unexpected effect %v", e.Kind)
-			}
-		}
-		if t.State.Next().Kind != engine.NeedFacts {
-			if coin || len(facts) > 0 {
-				return errors.New("effects produced facts but the rules do not wait for them")
-			}
-			return nil
-		}
-		switch {
-		case coin && len(facts) > 0:
-			return errors.New("one batch asks for a coin and a reveal")
-		case coin:
-			c, err := t.coin()
+			ok, err := t.Carry(e, &b, t.shuffle, t.peek)
 			if err != nil {
 				return err
 			}
-			facts = []engine.Fact{{Slot: -1, Coin: c}}
-		case len(facts) == 0:
-			return errors.New("the rules wait for facts no effect asked for")
+			if !ok {
+				return fmt.Errorf("unexpected effect %v", e.Kind)
+			}
+		}
+		facts, done, err := b.Next(t.State.Next().Kind == engine.NeedFacts, t.coin)
+		if err != nil || done {
+			return err
 		}
 		ns, more, err := t.State.Know(facts)
 		if err != nil {
@@ -170,6 +137,9 @@ func (t *Table) carry(eff []engine.Effect) error {
 		t.State, eff = ns, more
 	}
 }
+
+// peek shows the peeking seat its slot's card.
+func (t *Table) peek(e engine.Effect) { t.Views[e.By][e.Slots[0]] = t.Truth[e.Slots[0]] }
 
 // shuffle permutes the truth of a shuffle's slots: a new round's deal
 // follows the script when it fixes it; any other shuffle is random. A

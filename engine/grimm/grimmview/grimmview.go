@@ -72,7 +72,7 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 			roses += fmt.Sprintf(" (%d from rewards)", r)
 		}
 		left := s.TokensLeft(p)
-		st.Attrs = append(st.Attrs, seatview.Attr{Name: "roses", Value: fmt.Sprint(s.Roses(p)), Words: roses},
+		st.Attrs = append(st.Attrs, seatview.Attr{Name: "roses", Value: fmt.Sprint(s.Roses(p)), Words: roses, Icon: seatview.IconRose},
 			seatview.Attr{Name: "hint tokens", Value: fmt.Sprint(left), Words: fmt.Sprintf("%d %s left", left, seatview.Plural(left, "hint", "hints"))})
 		if s.Jewel(p) {
 			st.Attrs = append(st.Attrs, seatview.Attr{Name: "jewel", Value: "1", Words: "a jewel"})

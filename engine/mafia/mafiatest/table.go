@@ -14,7 +14,6 @@
 package mafiatest
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -69,7 +68,7 @@ type Table struct {
 	btargets map[uint8][]engine.Seat       // power → the ballot's targets
 	mixes    map[uint8][]engine.Seat       // power → its mixed pairs' targets, in the shuffled order
 	pending  []engine.Effect               // effects not carried out yet
-	facts    []engine.Fact                 // facts gathered for the pending batch
+	batch    fake.Batch                    // what the pending batch has asked for so far
 	coinWant engine.Seat
 }
 
@@ -238,7 +237,6 @@ func (t *Table) acting(e engine.Effect) error {
 // missing.
 func (t *Table) carry(eff []engine.Effect) error {
 	for {
-		coin := false
 		for i, e := range eff {
 			if err := t.acting(e); err != nil {
 				return err
@@ -249,23 +247,13 @@ func (t *Table) carry(eff []engine.Effect) error {
 			}
 			t.Last = append(t.Last, e)
 			t.Effects[e.Kind]++
-			switch e.Kind {
-			case engine.EffectSet:
-				if err := t.Set(e); err != nil {
+			if ok, err := t.Carry(e, &t.batch, t.shuffle, t.peek); ok || err != nil {
+				if err != nil {
 					return err
 				}
-			case engine.EffectShuffle:
-				t.shuffle(e)
-			case engine.EffectPeek:
-				if len(e.Slots) != 1 {
-					return errors.New("peek: want one slot")
-				}
-				t.peek(e)
-			case engine.EffectReveal:
-				t.facts = append(t.facts, t.Reveal(e)...)
-			case engine.EffectCoin:
-				coin = true
-			case engine.EffectProve:
+				continue
+			}
+			switch e.Kind {
 			case engine.EffectBallot:
 				t.ballot(e)
 			case engine.EffectTally:
@@ -280,21 +268,9 @@ func (t *Table) carry(eff []engine.Effect) error {
 				return fmt.Errorf("unexpected effect %v", e.Kind)
 			}
 		}
-		facts := t.facts
-		t.facts = nil
-		if t.State.Next().Kind != engine.NeedFacts {
-			if coin || len(facts) > 0 {
-				return errors.New("effects produced facts but the rules do not wait for them")
-			}
-			return nil
-		}
-		switch {
-		case coin && len(facts) > 0:
-			return errors.New("one batch asks for a coin and facts")
-		case coin:
-			facts = []engine.Fact{{Slot: -1, Coin: t.coin()}}
-		case len(facts) == 0:
-			return errors.New("the rules wait for facts no effect asked for")
+		facts, done, err := t.batch.Next(t.State.Next().Kind == engine.NeedFacts, func() ([32]byte, error) { return t.coin(), nil })
+		if err != nil || done {
+			return err
 		}
 		t.Facts = append(t.Facts, facts...)
 		ns, more, err := t.State.LearnFacts(facts)
@@ -385,7 +361,7 @@ func (t *Table) tally(e engine.Effect) {
 		t.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		t.mixes[e.Power] = order
 		for _, p := range order {
-			t.facts = append(t.facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: t.ballots[e.Power][p]})
+			t.batch.Facts = append(t.batch.Facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: t.ballots[e.Power][p]})
 		}
 		return
 	}
@@ -399,7 +375,7 @@ func (t *Table) tally(e engine.Effect) {
 			for _, pw := range e.AddPowers {
 				n += t.ballots[pw][p]
 			}
-			t.facts = append(t.facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: n})
+			t.batch.Facts = append(t.batch.Facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: n})
 		}
 		return
 	}
@@ -412,7 +388,7 @@ func (t *Table) tally(e engine.Effect) {
 		for _, pw := range e.AddPowers {
 			n += t.ballots[pw][p]
 		}
-		t.facts = append(t.facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: n})
+		t.batch.Facts = append(t.batch.Facts, engine.Fact{Slot: engine.FactTally, Seat: p, Count: n})
 	}
 }
 

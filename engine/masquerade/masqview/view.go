@@ -40,8 +40,8 @@ func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		t.Status = fmt.Sprintf("turn %d · game over", s.Turn())
 	}
 	t.Counters = []seatview.Attr{
-		{Name: "court", Value: fmt.Sprint(s.Court()), Words: fmt.Sprintf("court %d", s.Court())},
-		{Name: "bank", Value: fmt.Sprint(s.Bank()), Words: fmt.Sprintf("bank %d", s.Bank())},
+		{Name: "court", Value: fmt.Sprint(s.Court()), Words: fmt.Sprintf("court %d", s.Court()), Icon: seatview.IconCoin},
+		{Name: "bank", Value: fmt.Sprint(s.Bank()), Words: fmt.Sprintf("bank %d", s.Bank()), Icon: seatview.IconCoin},
 	}
 
 	// Seats, in chair order.
@@ -51,7 +51,7 @@ func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	for chair, p := range seating {
 		st := seatview.Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.TurnSeat()}
 		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.TurnSeat()
-		st.Attrs = []seatview.Attr{{Name: "coins", Value: fmt.Sprint(s.Coins(p)), Words: fmt.Sprintf("%d %s", s.Coins(p), seatview.Plural(s.Coins(p), "coin", "coins"))}}
+		st.Attrs = []seatview.Attr{{Name: "coins", Value: fmt.Sprint(s.Coins(p)), Words: fmt.Sprintf("%d %s", s.Coins(p), seatview.Plural(s.Coins(p), "coin", "coins")), Icon: seatview.IconCoin}}
 		for _, x := range s.SlotsOf(p) {
 			c := seatview.Card{Face: seatview.FaceDown, Slot: int(x) + 1}
 			if _, pos, ok := strings.Cut(s.SlotName(x), "."); ok {
@@ -143,6 +143,7 @@ func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
 			c := seatview.Choice{Words: Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass, Steps: mascSteps(mv)}
 			if s.HasSecretSwap(mv) {
 				c.Secret, c.Confirm = true, "really exchange the cards?"
+				c.Yes, c.No = "Yes, really", "No, pretend"
 			}
 			q.Choices = append(q.Choices, c)
 		}

@@ -4,8 +4,6 @@ import (
 	"encoding"
 	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -159,14 +157,7 @@ func (e Edition[O, E]) FuzzOptions(f *testing.F, names []string, min, max int) {
 // testdata/*.txt and seeds: no panic, and an accepted game conserves
 // coins.
 func (e Edition[O, E]) FuzzScripts(f *testing.F, seeds ...string) {
-	files, _ := filepath.Glob("testdata/*.txt")
-	for _, fn := range files {
-		b, err := os.ReadFile(fn)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
+	gametest.AddFiles(f, "testdata/*.txt")
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}

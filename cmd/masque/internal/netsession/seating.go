@@ -15,7 +15,6 @@ import (
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/directory"
@@ -97,9 +96,11 @@ func (p *Peer) keepListed(stop func()) {
 	p.listingMu.Unlock()
 }
 
-// ValidName reports whether s can be a player's name at a Mascarade table
-// (the rules' own check, [masquerade.ValidName]).
-func ValidName(s string) bool { return masquerade.ValidName(s) }
+// ValidName reports whether s has the form every game's player names
+// share ([games.CheckNameForm]), for a name checked before the game is
+// known (a joiner's); each game's own rule is checked where the game is
+// known ([games.CheckName]: the host's seating, [CheckRoster]).
+func ValidName(s string) bool { return games.CheckNameForm(s) == nil }
 
 // ErrFixedDeal is wrapped by [CheckRoster]'s error for a roster whose
 // options fix the deal.
@@ -109,8 +110,8 @@ var ErrFixedDeal = errors.New("the roster fixes the deal")
 // (a joiner), offers it (the host) or plays it (a game starting, or
 // restarting from its state directory): its game is known, its options
 // decode, do not fix the deal, and name the roster's players, and every
-// seat's name is a valid player name ([ValidName]: no control or bidi
-// characters).
+// seat's name is a valid player name in its game ([games.CheckName]: no
+// control or bidi characters).
 //
 // Fixed deals are for scripted tables ('masque script', tests): the table
 // starts with the deal written in the options (the table options' Deal,
@@ -127,9 +128,13 @@ func CheckRosterOf(list []games.Game, r *ledger.Roster) error {
 	if err := checkDealDrawn(list, r.Game, r.Options); err != nil {
 		return err
 	}
+	g, err := lookup(list, r.Game)
+	if err != nil {
+		return err
+	}
 	for i, s := range r.Seats {
-		if !ValidName(s.Name) {
-			return fmt.Errorf("seat %d: name %q: want 1..32 letters, digits, '_' or '-'", i, s.Name)
+		if err := games.CheckName(g, s.Name); err != nil {
+			return fmt.Errorf("seat %d: name %q: %w", i, s.Name, err)
 		}
 	}
 	if _, err := RosterNamesOf(list, r); err != nil {
@@ -269,8 +274,8 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if cfg.Players < lo || cfg.Players > hi {
 		return nil, fmt.Errorf("%d players: %s is for %d..%d", cfg.Players, cfg.Game, lo, hi)
 	}
-	if !ValidName(cfg.Player) {
-		return nil, fmt.Errorf("player name %q: want 1..32 letters, digits, '_' or '-'", cfg.Player)
+	if err := games.CheckName(g, cfg.Player); err != nil {
+		return nil, fmt.Errorf("player name %q: %w", cfg.Player, err)
 	}
 	var tableID [16]byte
 	if _, err := crand.Read(tableID[:]); err != nil {
@@ -303,8 +308,8 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 			return opts, nil
 		},
 		ValidateSeat: func(seat int, si ledger.SeatInfo) error {
-			if !ValidName(si.Name) {
-				return fmt.Errorf("name %q: want 1..32 letters, digits, '_' or '-'", si.Name)
+			if err := games.CheckName(g, si.Name); err != nil {
+				return fmt.Errorf("name %q: %w", si.Name, err)
 			}
 			if err := checkKeys(tableID, seat, si); err != nil {
 				// The refusal carries the table id and the seat as
@@ -541,8 +546,8 @@ var ErrRefused = errors.New("refused")
 // refusal names another table id or next seat than the ones asked for (its
 // p2p.JoinRefusedError), Join asks again with a proof for them.
 func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
-	if !ValidName(cfg.Player) {
-		return nil, fmt.Errorf("player name %q: want 1..32 letters, digits, '_' or '-'", cfg.Player)
+	if err := games.CheckNameForm(cfg.Player); err != nil {
+		return nil, fmt.Errorf("player name %q: %w", cfg.Player, err)
 	}
 	seat, tableID, name := max(cfg.Seat, 1), cfg.TableID, cfg.Player
 	if seat >= ledger.MaxSeats {

@@ -20,16 +20,7 @@ func TestBrowserGrimmCharacterDeckBack(t *testing.T) {
 	dir := artifacts(t)
 	alloc, cancel := allocator(exe)
 	defer cancel()
-	srv, _ := newLocalWith(t, localsession.Options{Game: "grimm"}, 3, Options{Title: "browser test"})
-	go func() { _, _ = srv.Run(context.Background()) }()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
-	defer cancelT()
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL()),
-		chromedp.WaitVisible(chromedp.CSS("body[data-rendered]")), chromedp.Sleep(500*time.Millisecond)); err != nil {
-		t.Fatal(err)
-	}
+	ctx := openTable(t, alloc, localsession.Options{Game: "grimm"}, 3)
 	backs, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('[data-place="area character deck"] figure.card-down').length`))
 	if err != nil {
 		t.Fatal(err)
@@ -48,4 +39,21 @@ func TestBrowserGrimmCharacterDeckBack(t *testing.T) {
 	if backs != 1 {
 		t.Errorf("character deck: %d card backs drawn, want 1 (text %q)", backs, head)
 	}
+}
+
+// openTable opens, in a new tab of alloc's browser, the page of a local
+// table of players (opts), once drawn; the tab closes when t ends.
+func openTable(t *testing.T, alloc context.Context, opts localsession.Options, players int) context.Context {
+	t.Helper()
+	srv, _ := newLocalWith(t, opts, players, Options{Title: "browser test"})
+	go func() { _, _ = srv.Run(context.Background()) }()
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(cancelT)
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL()),
+		chromedp.WaitVisible(chromedp.CSS("body[data-rendered]")), chromedp.Sleep(500*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	return ctx
 }

@@ -101,8 +101,8 @@
 
   function attrEl(a) {
     const li = h("li", "attr attr-" + a.name.replace(/[^a-z]/gi, ""));
-    if (a.name === "coins" || a.name === "court" || a.name === "bank") li.appendChild(window.MasqueCards.coin(a.value));
-    else if (a.name === "roses") li.appendChild(window.MasqueCards.rose(a.value));
+    const icon = { coin: window.MasqueCards.coin, rose: window.MasqueCards.rose }[a.icon];
+    if (icon) li.appendChild(icon(a.value));
     li.appendChild(h("span", "", a.words || a.name + " " + a.value));
     return li;
   }
@@ -304,11 +304,11 @@
         const box = h("div", "ask");
         box.setAttribute("role", "group");
         box.appendChild(h("p", "warn", asking.choice.words + ": " + (asking.choice.confirm || "are you sure?")));
-        const yes = h("button", "primary", asking.choice.secret ? "Yes, really" : "Yes");
+        const yes = h("button", "primary", asking.choice.yes || "Yes");
         yes.type = "button"; yes.id = "ask-yes";
         yes.appendChild(h("kbd", "", "y"));
         yes.addEventListener("click", () => answer(true));
-        const no = h("button", "", asking.choice.secret ? "No, pretend" : "No");
+        const no = h("button", "", asking.choice.no || "No");
         no.type = "button"; no.id = "ask-no";
         no.appendChild(h("kbd", "", "n"));
         no.addEventListener("click", () => answer(false));
