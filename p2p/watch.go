@@ -286,7 +286,7 @@ type WatchResult struct {
 //
 // A verdict the seat sends is accepted (WatchResult.Verdict) by the rule
 // a seat applies, never on the word of the seat watched alone; see
-// [roomcore.SpectatorAdopts]. One it cannot check is WatchResult.Claim.
+// [watchproto.Follower]. One it cannot check is WatchResult.Claim.
 func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if cfg.OnTable == nil || cfg.OnEntry == nil {
 		return nil, errors.New("p2p: WatchConfig needs OnTable and OnEntry")
