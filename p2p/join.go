@@ -15,8 +15,10 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
+	msmux "github.com/multiformats/go-multistream"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/joinproto"
@@ -950,6 +952,11 @@ func (n *Node) joinRetry(ctx context.Context, cfg JoinConfig, st *joinState) (*S
 		}
 		if st.given == 0 && errors.Is(err, ErrUnreachable) {
 			return nil, tr.err
+		}
+		if st.given == 0 && tr.target == who && errors.Is(err, msmux.ErrNotSupported[protocol.ID]{}) {
+			// It answered, and serves no table: asking again will not
+			// change that (a relay, another program or version).
+			return nil, fmt.Errorf("%w: the peer does not serve %s (not a table's creator, or another version of masque)", tr.err, ProtocolJoin)
 		}
 		if lastErr == nil || tr.target == who || !errors.Is(err, ErrUnreachable) {
 			lastErr = tr.err

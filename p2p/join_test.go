@@ -477,13 +477,28 @@ func TestJoinUnreachable(t *testing.T) {
 	if _, err = node.Join(done, JoinConfig{Creator: creator, Name: "p1"}); err == nil || errors.Is(err, ErrUnreachable) {
 		t.Fatalf("cancelled: %v", err)
 	}
+}
 
-	// Reachable, but not a creator: no join protocol.
+// TestJoinNotACreator: a peer that answers but does not serve the join
+// protocol (a relay, another program, another version of masque) is not
+// unreachable, and it will not start serving it: the join fails at once,
+// saying so, instead of asking again until its patience runs out (it
+// waited out its context: 20 s in TestJoinUnreachable).
+func TestJoinNotACreator(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	_, ps := mockPeers(t, 2)
 	ps[0].node.Host().RemoveStreamHandler(ProtocolJoin)
-	_, err = ps[1].node.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}, Name: "p1"})
-	if err == nil || errors.Is(err, ErrUnreachable) {
-		t.Fatalf("no join protocol: %v", err)
+	start := time.Now()
+	_, err := ps[1].node.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}, Name: "p1"})
+	if err == nil || errors.Is(err, ErrUnreachable) || ctx.Err() != nil {
+		t.Fatalf("no join protocol: %v (context: %v)", err, ctx.Err())
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %v to give up", took)
+	}
+	if !strings.Contains(err.Error(), "does not serve "+string(ProtocolJoin)) {
+		t.Errorf("error %q does not say the peer serves no join protocol", err)
 	}
 }
 
