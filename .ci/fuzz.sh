@@ -47,7 +47,8 @@ run() { # package target executions
   go test "$1" -run '^$' -fuzz "^$2\$" -fuzztime "${n}x" -fuzzminimizetime 200x
 }
 run ./p2p FuzzDecode 140000
-run ./p2p FuzzJoinMessage 140000
+run ./p2p/joinproto FuzzDecode 140000
+run ./p2p/watchproto FuzzDecode 100000
 run ./p2p/roomcore FuzzStoredVerdict 140000
 run ./cmd/masque FuzzVerdictFile 20000
 run ./p2p/directory FuzzUnmarshalRequest 140000

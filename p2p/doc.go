@@ -20,7 +20,10 @@
 //     [Verdict].
 //
 // Discovery on the LAN is package lobby; keys are package identity; the
-// state directory is package store.
+// state directory is package store. Each protocol's messages and
+// decisions are a package of their own, pure (no network, no clock):
+// roomcore (replication), joinproto (the roster agreement), watchproto
+// (spectators); chatproto is the table chat's.
 //
 // # Replication
 //

@@ -15,10 +15,13 @@ import (
 
 	"github.com/libp2p/go-libp2p/core/network"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/libp2p/go-libp2p/core/protocol"
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 	ma "github.com/multiformats/go-multiaddr"
+	msmux "github.com/multiformats/go-multistream"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/joinproto"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -115,7 +118,7 @@ type Table struct {
 // guarded by the table's mutex.
 type joiner struct {
 	peer     peer.ID
-	req      *joinRequest
+	req      *joinproto.Request
 	observed ma.Multiaddr
 
 	gen    uint64         // the current session (stream) serving the seat
@@ -128,7 +131,7 @@ type joiner struct {
 }
 
 type joinFrame struct {
-	m   *message
+	m   *joinproto.Msg
 	err error
 }
 
@@ -202,208 +205,47 @@ func (t *Table) changed() {
 	}
 }
 
-// RefusalCode says why a table's creator refused a join, for programs: a
-// [JoinRefusedError]'s Reason is for people. It is one byte of the join
-// refused message; 0 is no code, and a code the decoder does not know makes
-// the message malformed.
-type RefusalCode uint8
-
-// Refusal codes. Their values are on the wire: never renumber them.
-const (
-	// RefusedOther: none of the codes below, e.g. the creator could not
-	// compute the table's options when seating closed.
-	RefusedOther RefusalCode = 1
-	// RefusedNoSuchTable: the creator has no table of the id asked for
-	// (or, asked for none, not exactly one table).
-	RefusedNoSuchTable RefusalCode = 2
-	// RefusedStarted: seating is closed.
-	RefusedStarted RefusalCode = 3
-	// RefusedFull: every seat is taken.
-	RefusedFull RefusalCode = 4
-	// RefusedSignKey: the signing key in the request is not the key of the
-	// connecting peer.
-	RefusedSignKey RefusalCode = 5
-	// RefusedAlreadySeated: the peer holds a seat at the table already.
-	RefusedAlreadySeated RefusalCode = 6
-	// RefusedNameTaken: another seat has the name (compared without
-	// case); asking again with another name may succeed.
-	RefusedNameTaken RefusalCode = 7
-	// RefusedSeatNotFree: the seat asked for is not the next free one,
-	// which the refusal names.
-	RefusedSeatNotFree RefusalCode = 8
-	// RefusedCardKey: [TableConfig.Validate] refused the name or card key.
-	RefusedCardKey RefusalCode = 9
-	// RefusedSeat: [TableConfig.ValidateSeat] refused the joiner for the
-	// next free seat.
-	RefusedSeat RefusalCode = 10
-
-	refusedFirst, refusedLast = RefusedOther, RefusedSeat
-)
-
-var refusalNames = [...]string{
-	RefusedOther:         "other",
-	RefusedNoSuchTable:   "no such table",
-	RefusedStarted:       "table started",
-	RefusedFull:          "table full",
-	RefusedSignKey:       "signing key not the peer's",
-	RefusedAlreadySeated: "already seated",
-	RefusedNameTaken:     "name taken",
-	RefusedSeatNotFree:   "seat not free",
-	RefusedCardKey:       "card key refused",
-	RefusedSeat:          "seat refused",
-}
-
-// String names the code, e.g. "name taken"; an unknown one is
-// "RefusalCode(n)".
-func (c RefusalCode) String() string {
-	if c.known() {
-		return refusalNames[c]
-	}
-	return fmt.Sprintf("RefusalCode(%d)", uint8(c))
-}
-
-func (c RefusalCode) known() bool { return c >= refusedFirst && c <= refusedLast }
-
-// seatFree reports whether a refusal with code c may name a next free
-// seat: not when seating is over or there is no table.
-func (c RefusalCode) seatFree() bool {
-	return c != RefusedStarted && c != RefusedFull && c != RefusedNoSuchTable
-}
-
-// refusal is the creator's refusal of a join: the code and the reason are
-// made together, so that they agree.
-type refusal struct {
-	Code   RefusalCode
-	Reason string
-}
-
-func refuse(code RefusalCode, format string, args ...any) *refusal {
-	return &refusal{Code: code, Reason: fmt.Sprintf(format, args...)}
-}
-
-// noSuchTable is the refusal of a join request for a table the node does
-// not have; it goes with a zero table id and no seat.
-var noSuchTable = refusal{RefusedNoSuchTable, "no such table"}
-
-// admit decides on a join request. It returns the seat's record (j, or
-// the record of the seat j's peer already holds when it asks again with
-// the same name and card key: it gets the same seat back, on its new
-// stream), the record's session number, the seat given and the seats taken
-// with it; or a refusal, with in seat the next free seat (the one the
-// joiner would get if it asked again for it, 0 when the table is full or
-// has started).
-func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *refusal) {
+// admit decides on a join request (joinproto.Admit) and applies the
+// decision. It returns the seat's record (j, or the record of the seat
+// j's peer already holds when it asks again: it gets the same seat back,
+// on its new stream), the record's session number, the seat given and the
+// seats taken with it; or a refusal, with in seat the next free seat (the
+// one the joiner would get if it asked again for it, 0 when the table is
+// full or has started).
+func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *joinproto.Refusal) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	next := 1 + len(t.joiners)
-	for i, o := range t.joiners {
-		if o.peer != j.peer || t.closed || o.left {
-			continue
-		}
-		if o.req.Name == j.req.Name && bytes.Equal(o.req.CardKey, j.req.CardKey) && bytes.Equal(o.req.SignKey, j.req.SignKey) &&
-			(j.req.Seat == 0 || int(j.req.Seat) == i+1) {
-			// The same joiner, back on a new stream (its old one may
-			// not have failed yet on our side): the same seat.
-			if o.s != nil {
-				o.s.Reset()
-			}
-			o.gen++
-			o.s, o.away, o.observed = j.s, time.Time{}, j.observed
-			t.broadcast()
-			return o, o.gen, i + 1, next, nil
-		}
-		if !t.started && o.s == nil && bytes.Equal(o.req.SignKey, j.req.SignKey) {
-			// The same peer with another name or card key, its old
-			// stream gone, before the table starts: its program
-			// restarted (new keys). It takes its seat back with the new
-			// request. (While the old stream lives, it is refused as
-			// already seated: two programs sharing one identity.)
-			return t.retake(i, j)
-		}
-	}
-	switch {
-	case t.closed || t.started:
-		return nil, 0, 0, 0, refuse(RefusedStarted, "table has started")
-	case next >= t.cfg.Seats:
-		return nil, 0, 0, 0, refuse(RefusedFull, "table is full")
-	}
-	if err := ledger.CheckSigningKey(j.req.SignKey); err != nil {
-		return nil, 0, next, 0, refuse(RefusedSignKey, "signing key refused: %v", err)
-	}
-	if id, err := seatPeerID(ledger.SeatInfo{PeerID: []byte(j.peer), SignKey: j.req.SignKey}); err != nil || id != j.peer {
-		return nil, 0, next, 0, refuse(RefusedSignKey, "signing key is not the key of the connecting peer")
-	}
-	switch {
-	case j.peer == t.node.ID():
-		return nil, 0, next, 0, refuse(RefusedAlreadySeated, "already seated")
-	case strings.EqualFold(j.req.Name, t.cfg.Name):
-		return nil, 0, next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
-	}
+	view := joinproto.Table[peer.ID]{Seats: t.cfg.Seats, Creator: t.node.ID(), Name: t.cfg.Name,
+		Started: t.started, Closed: t.closed, Validate: t.cfg.Validate, ValidateSeat: t.cfg.ValidateSeat, SeatPeer: seatPeerID}
 	for _, o := range t.joiners {
-		if o.peer == j.peer {
-			return nil, 0, next, 0, refuse(RefusedAlreadySeated, "already seated")
+		view.Joiners = append(view.Joiners, joinproto.Joiner[peer.ID]{Peer: o.peer, Request: o.req, Connected: o.s != nil, Left: o.left})
+	}
+	d := joinproto.Admit(&view, j.peer, j.req)
+	switch d.Kind {
+	case joinproto.Refused:
+		return nil, 0, d.Seat, 0, d.Refusal
+	case joinproto.New:
+		j.gen = 1
+		t.joiners = append(t.joiners, j)
+		if d.Taken == t.cfg.Seats {
+			t.Start()
 		}
-		if strings.EqualFold(o.req.Name, j.req.Name) {
-			return nil, 0, next, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
-		}
+		t.broadcast()
+		return j, j.gen, d.Seat, d.Taken, nil
 	}
-	if j.req.Seat != 0 && int(j.req.Seat) != next {
-		return nil, 0, next, 0, refuse(RefusedSeatNotFree, "seat %d is not free; the next seat is %d", j.req.Seat, next)
-	}
-	if t.cfg.Validate != nil {
-		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
-			return nil, 0, next, 0, refuse(RefusedCardKey, "card key refused: %v", err)
-		}
-	}
-	if t.cfg.ValidateSeat != nil {
-		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey}
-		if err := t.cfg.ValidateSeat(next, info); err != nil {
-			return nil, 0, next, 0, refuse(RefusedSeat, "seat refused: %v", err)
-		}
-	}
-	j.gen = 1
-	t.joiners = append(t.joiners, j)
-	if next+1 == t.cfg.Seats {
-		t.Start()
-	}
-	t.broadcast()
-	return j, j.gen, next, next + 1, nil
-}
-
-// retake gives seat i+1, held by j's peer, to j's new request (its
-// program restarted with new keys), if it asks for that seat (or any) and
-// the table's checks accept it there; t.mu is held.
-func (t *Table) retake(i int, j *joiner) (rec *joiner, gen uint64, seat, taken int, no *refusal) {
-	o, seat, next := t.joiners[i], i+1, 1+len(t.joiners)
-	if j.req.Seat != 0 && int(j.req.Seat) != seat {
-		return nil, 0, seat, 0, refuse(RefusedSeatNotFree, "you hold seat %d; ask for it", seat)
-	}
-	if strings.EqualFold(j.req.Name, t.cfg.Name) {
-		return nil, 0, seat, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
-	}
-	for _, x := range t.joiners {
-		if x != o && strings.EqualFold(x.req.Name, j.req.Name) {
-			return nil, 0, seat, 0, refuse(RefusedNameTaken, "name %q is taken", j.req.Name)
-		}
-	}
-	if t.cfg.Validate != nil {
-		if err := t.cfg.Validate(j.req.Name, j.req.CardKey); err != nil {
-			return nil, 0, seat, 0, refuse(RefusedCardKey, "card key refused: %v", err)
-		}
-	}
-	if t.cfg.ValidateSeat != nil {
-		info := ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey}
-		if err := t.cfg.ValidateSeat(seat, info); err != nil {
-			return nil, 0, seat, 0, refuse(RefusedSeat, "seat refused: %v", err)
-		}
-	}
+	// Back or Retake: the seat's record, on the new stream (its old one
+	// may not have failed yet on our side); a retake with the new request.
+	o := t.joiners[d.Index]
 	if o.s != nil {
 		o.s.Reset()
 	}
 	o.gen++
-	o.req, o.s, o.away, o.observed = j.req, j.s, time.Time{}, j.observed
+	if d.Kind == joinproto.Retake {
+		o.req = j.req
+	}
+	o.s, o.away, o.observed = j.s, time.Time{}, j.observed
 	t.broadcast()
-	return o, o.gen, seat, next, nil
+	return o, o.gen, d.Seat, d.Taken, nil
 }
 
 // seatOf returns j's seat (1..), or 0 if it holds none; t.mu is held.
@@ -420,7 +262,7 @@ func (t *Table) seatOf(j *joiner) int {
 // refuses the joiner, then serves its seat on this stream until the roster
 // agreement is over, the stream fails, or a newer stream of the same
 // joiner takes over.
-func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest) {
+func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Request) {
 	j, gen, seat, taken, no := t.admit(&joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr()})
 	if no != nil && no.Code == RefusedAlreadySeated {
 		// Our peer holds a seat on another connection: a second program
@@ -439,7 +281,7 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest)
 		}
 	}
 	if no != nil {
-		WriteFrame(s, encodeJoinNo(t.cfg.ID, uint8(seat), *no))
+		WriteFrame(s, joinproto.EncodeRefused(t.cfg.ID, uint8(seat), *no))
 		s.Close()
 		return
 	}
@@ -458,7 +300,7 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest)
 	// seat and taken come from admit, under the lock that gave the seat:
 	// another joiner admitted meanwhile does not change what this one is
 	// told.
-	if err := WriteFrame(s, encodeJoinOK(uint8(seat), uint8(taken), uint8(t.cfg.Seats))); err != nil {
+	if err := WriteFrame(s, joinproto.EncodeOK(uint8(seat), uint8(taken), uint8(t.cfg.Seats))); err != nil {
 		t.lost(j, gen)
 		return
 	}
@@ -470,7 +312,7 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest)
 	defer close(quit)
 	go func() {
 		for {
-			m, err := t.node.readMsg(r, s)
+			m, err := t.node.readJoin(r, s)
 			select {
 			case frames <- joinFrame{m, err}:
 			case <-quit:
@@ -552,6 +394,60 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinRequest)
 		case <-changes:
 		}
 	}
+}
+
+// handleJoin serves a join stream: a joiner asking a table of this node
+// for a seat, or a seat of a finished roster agreement asking again.
+func (n *Node) handleJoin(s network.Stream) {
+	remote := s.Conn().RemotePeer()
+	r := bufio.NewReader(s)
+	s.SetReadDeadline(time.Now().Add(30 * time.Second))
+	m, err := n.readJoinLimit(r, s, MaxJoinReqFrame)
+	if err != nil || m.Type != msgJoinReq {
+		if err == nil {
+			err = fmt.Errorf("join stream opened with message type %d", m.Type)
+		}
+		n.peerError(remote, err)
+		s.Reset()
+		return
+	}
+	s.SetReadDeadline(time.Time{})
+	n.mu.Lock()
+	t := n.tables[m.Request.TableID]
+	if t == nil && m.Request.TableID == ([16]byte{}) && len(n.tables) == 1 {
+		for _, only := range n.tables {
+			t = only
+		}
+	}
+	n.mu.Unlock()
+	if t == nil {
+		if st := n.seatedFor(m.Request.TableID, remote); st != nil {
+			n.serveSeated(s, r, m.Request, st)
+			return
+		}
+		WriteFrame(s, joinproto.EncodeRefused([16]byte{}, 0, joinproto.NoSuchTable()))
+		s.Close()
+		return
+	}
+	t.serveJoiner(s, r, m.Request)
+}
+
+// readJoin reads one frame of the join protocol from s; a frame of
+// another protocol comes back with only its Type. Errors name the peer.
+func (n *Node) readJoin(r *bufio.Reader, s network.Stream) (*joinproto.Msg, error) {
+	return n.readJoinLimit(r, s, n.maxFrame)
+}
+
+// readJoinLimit is readJoin with a frame limit.
+func (n *Node) readJoinLimit(r *bufio.Reader, s network.Stream, limit int) (*joinproto.Msg, error) {
+	m, err := n.readMsgLimit(r, s, limit)
+	if err != nil {
+		return nil, err
+	}
+	if m.Join == nil {
+		return &joinproto.Msg{Type: m.Type}, nil
+	}
+	return m.Join, nil
 }
 
 // heldOn returns the connection on which the peer of c holds a seat, if
@@ -697,7 +593,7 @@ func addrBytes(addrs []ma.Multiaddr) [][]byte {
 	var out [][]byte
 	seen := map[string]bool{}
 	for _, a := range addrs {
-		if a == nil || seen[string(a.Bytes())] || len(out) == maxAddrs {
+		if a == nil || seen[string(a.Bytes())] || len(out) == joinproto.MaxAddrs {
 			continue
 		}
 		seen[string(a.Bytes())] = true
@@ -749,7 +645,7 @@ wait:
 		}
 		if options, err = t.cfg.OptionsFor(names); err != nil {
 			t.mu.Lock()
-			t.refusal = encodeJoinNo(t.cfg.ID, 0, *refuse(RefusedOther, "options: %v", err))
+			t.refusal = joinproto.EncodeRefused(t.cfg.ID, 0, *joinproto.Refuse(RefusedOther, "options: %v", err))
 			t.broadcast()
 			t.mu.Unlock()
 			// Let the joiners read the refusal before Close resets
@@ -773,7 +669,7 @@ wait:
 		return nil, fmt.Errorf("p2p: roster: %w", err)
 	}
 	enc, _ := roster.MarshalBinary()
-	offer := encodeRosterOffer(enc, addrs)
+	offer := joinproto.EncodeRosterOffer(enc, addrs)
 	t.mu.Lock()
 	t.offer, t.game = offer, game
 	t.broadcast()
@@ -811,7 +707,7 @@ wait:
 				t.cfg.patience(), strings.Join(missing, ", "), ctx.Err())
 		}
 	}
-	all := encodeRosterAll(sigs)
+	all := joinproto.EncodeRosterAll(sigs)
 	seating := &Seating{Roster: roster, GameID: game, Seat: 0,
 		Table: store.Table{Roster: roster, Sigs: sigs, Addrs: addrs}}
 	t.node.remember(seating, offer, all)
@@ -918,7 +814,7 @@ func (e *JoinRefusedError) Error() string {
 	return fmt.Sprintf("p2p: join %s: refused: %s", e.Creator, reason)
 }
 
-func refused(who peer.ID, m *message) *JoinRefusedError {
+func refused(who peer.ID, m *joinproto.Msg) *JoinRefusedError {
 	return &JoinRefusedError{Creator: who, Code: m.Code, Reason: m.Reason, TableID: m.TableID, Seat: int(m.Seat)}
 }
 
@@ -1041,7 +937,7 @@ func (n *Node) joinRetry(ctx context.Context, cfg JoinConfig, st *joinState) (*S
 		}
 		seating, err := n.joinOnce(ctx, cfg, target, st)
 		if err == nil {
-			n.remember(seating, st.offer, encodeRosterAll(seating.Table.Sigs))
+			n.remember(seating, st.offer, joinproto.EncodeRosterAll(seating.Table.Sigs))
 			return seating, nil
 		}
 		if ctx.Err() != nil {
@@ -1056,6 +952,11 @@ func (n *Node) joinRetry(ctx context.Context, cfg JoinConfig, st *joinState) (*S
 		}
 		if st.given == 0 && errors.Is(err, ErrUnreachable) {
 			return nil, tr.err
+		}
+		if st.given == 0 && tr.target == who && errors.Is(err, msmux.ErrNotSupported[protocol.ID]{}) {
+			// It answered, and serves no table: asking again will not
+			// change that (a relay, another program or version).
+			return nil, fmt.Errorf("%w: the peer does not serve %s (not a table's creator, or another version of masque)", tr.err, ProtocolJoin)
 		}
 		if lastErr == nil || tr.target == who || !errors.Is(err, ErrUnreachable) {
 			lastErr = tr.err
@@ -1151,18 +1052,18 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 		return &transientError{target: target.ID, contact: true, err: fmt.Errorf("p2p: join %s: %w", who, err)}
 	}
 	id := n.id
-	req := &joinRequest{TableID: cfg.TableID, Seat: uint8(cfg.Seat), Name: cfg.Name, SignKey: id.PublicKey(),
+	req := &joinproto.Request{TableID: cfg.TableID, Seat: uint8(cfg.Seat), Name: cfg.Name, SignKey: id.PublicKey(),
 		CardKey: cfg.CardKey, Addrs: addrBytes(n.announce())}
 	if st.seating != nil {
 		req.TableID, req.Seat = st.seating.Roster.TableID, st.seating.Seat
 	} else if st.given != 0 && cfg.Seat == 0 {
 		req.Seat = 0 // our seat may have moved down meanwhile
 	}
-	if err := WriteFrame(s, encodeJoinRequest(req)); err != nil {
+	if err := WriteFrame(s, joinproto.EncodeRequest(req)); err != nil {
 		return nil, netErr(err)
 	}
 	r := bufio.NewReader(s)
-	m, err := n.readMsg(r, s)
+	m, err := n.readJoin(r, s)
 	if err != nil {
 		return nil, netErr(err)
 	}
@@ -1194,7 +1095,7 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 	if st.seating == nil {
 		st.given = int(m.Seat)
 	}
-	if m, err = n.readMsg(r, s); err != nil {
+	if m, err = n.readJoin(r, s); err != nil {
 		return nil, netErr(fmt.Errorf("waiting for the roster: %w", err))
 	}
 	switch m.Type {
@@ -1204,7 +1105,7 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 	default:
 		return nil, fmt.Errorf("p2p: join %s: unexpected message type %d", who, m.Type)
 	}
-	offer := encodeRosterOffer(m.Roster, m.Addrs)
+	offer := joinproto.EncodeRosterOffer(m.Roster, m.Addrs)
 	if st.seating == nil {
 		seating, err := n.checkOffer(m, cfg, who)
 		if err != nil {
@@ -1220,20 +1121,18 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 	}
 	seating := st.seating
 	sig := ed25519.Sign(id.SigningKey(), ledger.RosterSigningBytes(seating.GameID))
-	if err := WriteFrame(s, encodeRosterSig(seating.Seat, sig)); err != nil {
+	if err := WriteFrame(s, joinproto.EncodeRosterSig(seating.Seat, sig)); err != nil {
 		return nil, netErr(err)
 	}
 	st.signed = true
-	if m, err = n.readMsg(r, s); err != nil {
+	if m, err = n.readJoin(r, s); err != nil {
 		return nil, netErr(fmt.Errorf("waiting for signatures: %w", err))
 	}
-	if m.Type != msgRosterAll || len(m.Sigs) != len(seating.Roster.Seats) {
+	if m.Type != msgRosterAll {
 		return nil, fmt.Errorf("p2p: join %s: expected %d roster signatures", who, len(seating.Roster.Seats))
 	}
-	for i, sg := range m.Sigs {
-		if !ed25519.Verify(seating.Roster.Seats[i].SignKey, ledger.RosterSigningBytes(seating.GameID), sg[:]) {
-			return nil, fmt.Errorf("p2p: join %s: seat %d's roster signature is bad (sent by %s)", who, i, target.ID)
-		}
+	if err := joinproto.CheckSigs(seating.Roster, seating.GameID, m.Sigs); err != nil {
+		return nil, fmt.Errorf("p2p: join %s: %w (sent by %s)", who, err, target.ID)
 	}
 	out := *seating
 	out.Table.Sigs = m.Sigs
@@ -1296,7 +1195,7 @@ func (n *Node) seatedFor(id [16]byte, p peer.ID) *seatedTable {
 // serveSeated answers a seat asking again after the roster agreement is
 // over: the same seat, the roster offer, and once it signed, every
 // signature. Anyone else is refused as at a started table.
-func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinRequest, st *seatedTable) {
+func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinproto.Request, st *seatedTable) {
 	remote := s.Conn().RemotePeer()
 	seats := st.roster.Seats
 	seat := 0
@@ -1307,17 +1206,17 @@ func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinRequest, 
 	}
 	if seat == 0 || seats[seat].Name != req.Name || !bytes.Equal(seats[seat].Keys, req.CardKey) ||
 		req.Seat != 0 && int(req.Seat) != seat {
-		WriteFrame(s, encodeJoinNo(st.roster.TableID, 0, *refuse(RefusedStarted, "table has started")))
+		WriteFrame(s, joinproto.EncodeRefused(st.roster.TableID, 0, *joinproto.Refuse(RefusedStarted, "table has started")))
 		s.Close()
 		return
 	}
 	total := uint8(len(seats))
-	if WriteFrame(s, encodeJoinOK(uint8(seat), total, total)) != nil || WriteFrame(s, st.offer) != nil {
+	if WriteFrame(s, joinproto.EncodeOK(uint8(seat), total, total)) != nil || WriteFrame(s, st.offer) != nil {
 		s.Reset()
 		return
 	}
 	s.SetReadDeadline(time.Now().Add(30 * time.Second))
-	m, err := n.readMsg(r, s)
+	m, err := n.readJoin(r, s)
 	if err != nil || m.Type != msgRosterSig || int(m.Seat) != seat ||
 		!ed25519.Verify(seats[seat].SignKey, ledger.RosterSigningBytes(st.game), m.Sig[:]) {
 		s.Reset()
@@ -1333,62 +1232,16 @@ func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinRequest, 
 	s.Close()
 }
 
-// checkOffer verifies a roster offer: we hold exactly the seat we asked for
-// (our name and card key, at cfg.Seat if set), every seat's peer id is its
-// signing key, and the caller accepts each seat and the roster.
-func (n *Node) checkOffer(m *message, cfg JoinConfig, who peer.ID) (*Seating, error) {
-	roster, err := ledger.UnmarshalRoster(m.Roster)
+// checkOffer verifies a roster offer (joinproto.CheckOffer): we hold
+// exactly the seat we asked for (our name and card key, at cfg.Seat if
+// set), every seat's peer id is its signing key, and the caller accepts
+// each seat and the roster.
+func (n *Node) checkOffer(m *joinproto.Msg, cfg JoinConfig, who peer.ID) (*Seating, error) {
+	o, err := joinproto.CheckOffer(m, joinproto.OfferCheck[peer.ID]{Creator: who, Self: n.ID(), TableID: cfg.TableID,
+		Name: cfg.Name, CardKey: cfg.CardKey, Seat: cfg.Seat, SeatPeer: seatPeerID, Validate: cfg.Validate, CheckRoster: cfg.CheckRoster})
 	if err != nil {
 		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
 	}
-	if len(m.Addrs) != len(roster.Seats) {
-		return nil, fmt.Errorf("p2p: join %s: %d address lists for %d seats", who, len(m.Addrs), len(roster.Seats))
-	}
-	if cfg.TableID != ([16]byte{}) && roster.TableID != cfg.TableID {
-		return nil, fmt.Errorf("p2p: join %s: roster is for another table", who)
-	}
-	seat := -1
-	for i, si := range roster.Seats {
-		id, err := seatPeerID(si)
-		if err != nil {
-			return nil, fmt.Errorf("p2p: join %s: seat %d: %w", who, i, err)
-		}
-		if i == 0 && id != who {
-			return nil, fmt.Errorf("p2p: join %s: seat 0 is not the creator", who)
-		}
-		if id == n.ID() {
-			if seat >= 0 || si.Name != cfg.Name || !bytes.Equal(si.Keys, cfg.CardKey) {
-				return nil, fmt.Errorf("p2p: join %s: the roster changed our seat", who)
-			}
-			seat = i
-			continue
-		}
-		for j := range i {
-			if string(roster.Seats[j].PeerID) == string(si.PeerID) {
-				return nil, fmt.Errorf("p2p: join %s: peer %s holds two seats", who, id)
-			}
-		}
-		if cfg.Validate != nil {
-			if err := cfg.Validate(i, si); err != nil {
-				return nil, fmt.Errorf("p2p: join %s: seat %d (%s): %w", who, i, si.Name, err)
-			}
-		}
-	}
-	if seat < 0 {
-		return nil, fmt.Errorf("p2p: join %s: the roster has no seat for us", who)
-	}
-	if cfg.Seat != 0 && seat != cfg.Seat {
-		return nil, fmt.Errorf("p2p: join %s: the roster has us at seat %d, we asked for %d", who, seat, cfg.Seat)
-	}
-	if cfg.CheckRoster != nil {
-		if err := cfg.CheckRoster(roster); err != nil {
-			return nil, fmt.Errorf("p2p: join %s: the roster offered: %w", who, err)
-		}
-	}
-	game, err := roster.GameID()
-	if err != nil {
-		return nil, fmt.Errorf("p2p: join %s: %w", who, err)
-	}
-	return &Seating{Roster: roster, GameID: game, Seat: uint8(seat),
-		Table: store.Table{Roster: roster, Addrs: m.Addrs}}, nil
+	return &Seating{Roster: o.Roster, GameID: o.GameID, Seat: o.Seat,
+		Table: store.Table{Roster: o.Roster, Addrs: o.Addrs}}, nil
 }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/masque-games/masque/p2p/joinproto"
 )
 
 // TestJoinSurvivesDroppedConnection: a joiner whose connection to the
@@ -190,13 +192,13 @@ func TestRestartedJoinerRetakesItsSeat(t *testing.T) {
 	}
 	defer tbl.Close()
 	p1 := ps[1].id
-	first := &joinRequest{Name: "p1", SignKey: p1.PublicKey(), CardKey: []byte("old")}
+	first := &joinproto.Request{Name: "p1", SignKey: p1.PublicKey(), CardKey: []byte("old")}
 	rec, gen, seat, _, no := tbl.admit(&joiner{peer: p1.PeerID(), req: first})
 	if no != nil || seat != 1 {
 		t.Fatalf("first request: seat %d, %v", seat, no)
 	}
 	tbl.lost(rec, gen) // its connection went
-	again := &joinRequest{Name: "p1", Seat: 2, SignKey: p1.PublicKey(), CardKey: []byte("new")}
+	again := &joinproto.Request{Name: "p1", Seat: 2, SignKey: p1.PublicKey(), CardKey: []byte("new")}
 	if _, _, seat, _, no = tbl.admit(&joiner{peer: p1.PeerID(), req: again}); no == nil || no.Code != RefusedSeatNotFree || seat != 1 {
 		t.Fatalf("asking for seat 2: seat %d, %v", seat, no)
 	}

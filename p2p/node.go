@@ -436,40 +436,6 @@ func (n *Node) handleSync(s network.Stream) {
 	}
 }
 
-func (n *Node) handleJoin(s network.Stream) {
-	remote := s.Conn().RemotePeer()
-	r := bufio.NewReader(s)
-	s.SetReadDeadline(time.Now().Add(30 * time.Second))
-	m, err := n.readMsgLimit(r, s, MaxJoinReqFrame)
-	if err != nil || m.Type != msgJoinReq {
-		if err == nil {
-			err = fmt.Errorf("join stream opened with message type %d", m.Type)
-		}
-		n.peerError(remote, err)
-		s.Reset()
-		return
-	}
-	s.SetReadDeadline(time.Time{})
-	n.mu.Lock()
-	t := n.tables[m.Join.TableID]
-	if t == nil && m.Join.TableID == ([16]byte{}) && len(n.tables) == 1 {
-		for _, only := range n.tables {
-			t = only
-		}
-	}
-	n.mu.Unlock()
-	if t == nil {
-		if st := n.seatedFor(m.Join.TableID, remote); st != nil {
-			n.serveSeated(s, r, m.Join, st)
-			return
-		}
-		WriteFrame(s, encodeJoinNo([16]byte{}, 0, noSuchTable))
-		s.Close()
-		return
-	}
-	t.serveJoiner(s, r, m.Join)
-}
-
 func isClosed(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, network.ErrReset) ||
 		errors.Is(err, io.EOF)

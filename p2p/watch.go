@@ -14,7 +14,7 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/net/swarm"
 
 	"github.com/masque-games/masque/engine/ledger"
-	"github.com/masque-games/masque/p2p/roomcore"
+	"github.com/masque-games/masque/p2p/watchproto"
 )
 
 // ProtocolWatch serves a table's public log to spectators: read-only
@@ -23,7 +23,7 @@ const ProtocolWatch protocol.ID = "/masque/watch/1"
 
 // MaxWatchReqFrame limits a spectator's only frame (a watch request is 25
 // bytes).
-const MaxWatchReqFrame = 64
+const MaxWatchReqFrame = watchproto.MaxRequestFrame
 
 // watchWrite is how long a write to a spectator may take before the
 // spectator is dropped: a slow spectator lags, then goes; it never holds
@@ -172,7 +172,7 @@ func (n *Node) handleWatch(s network.Stream) {
 		return
 	}
 	s.CloseRead()
-	room := n.awaitRoom(req.TableID)
+	room := n.awaitRoom(req.Watch.TableID)
 	if room == nil || !room.addSpectator() {
 		s.Reset()
 		return
@@ -194,11 +194,11 @@ func (n *Node) handleWatch(s network.Stream) {
 		s.SetWriteDeadline(time.Now().Add(watchWrite))
 		return WriteFrame(w, frame) == nil
 	}
-	if !write(encodeWatchTable(enc, t.Sigs)) {
+	if !write(watchproto.EncodeTable(enc, t.Sigs)) {
 		s.Reset()
 		return
 	}
-	pos := req.From
+	pos := req.Watch.From
 	for {
 		entries, states, changed, over := room.watchFrom(pos)
 		for i, e := range entries {
@@ -286,7 +286,7 @@ type WatchResult struct {
 //
 // A verdict the seat sends is accepted (WatchResult.Verdict) by the rule
 // a seat applies, never on the word of the seat watched alone; see
-// [roomcore.SpectatorAdopts]. One it cannot check is WatchResult.Claim.
+// [watchproto.Follower]. One it cannot check is WatchResult.Claim.
 func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error) {
 	if cfg.OnTable == nil || cfg.OnEntry == nil {
 		return nil, errors.New("p2p: WatchConfig needs OnTable and OnEntry")
@@ -308,7 +308,7 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 	}
 	defer s.Reset()
 	defer context.AfterFunc(ctx, func() { s.Reset() })()
-	if err := WriteFrame(s, encodeWatchReq(cfg.TableID, cfg.From)); err != nil {
+	if err := WriteFrame(s, watchproto.EncodeRequest(cfg.TableID, cfg.From)); err != nil {
 		return nil, fmt.Errorf("p2p: watch: %w", err)
 	}
 	s.CloseWrite()
@@ -316,7 +316,7 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 	fail := func(format string, args ...any) (*WatchResult, error) {
 		return nil, fmt.Errorf("p2p: watch %s: "+format, append([]any{cfg.Seat.ID}, args...)...)
 	}
-	m, err := n.readMsgLimit(br, s, maxRosterBytes+64*ledger.MaxSeats+64)
+	m, err := n.readMsgLimit(br, s, watchproto.MaxTableFrame)
 	if err != nil {
 		if ctx.Err() == nil && isClosed(err) {
 			return fail("the seat refused (no such table, or enough spectators): %v", err)
@@ -326,43 +326,15 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 	if m.Type != msgWatchTab {
 		return fail("first message is type %d (%s), want a watch table", m.Type, msgName(m.Type))
 	}
-	roster, err := ledger.UnmarshalRoster(m.Roster)
+	roster, game, err := watchproto.CheckTable(m.Watch, cfg.TableID, cfg.Seat.ID, seatPeerID)
 	if err != nil {
-		return fail("roster: %v", err)
+		return fail("%v", err)
 	}
-	if cfg.TableID != ([16]byte{}) && roster.TableID != cfg.TableID {
-		return fail("roster of table %x, want %x", roster.TableID, cfg.TableID)
-	}
-	game, err := roster.GameID()
-	if err != nil {
-		return fail("roster: %v", err)
-	}
-	if len(m.Sigs) != len(roster.Seats) {
-		return fail("%d roster signatures for %d seats", len(m.Sigs), len(roster.Seats))
-	}
-	seated := false
-	msg := ledger.RosterSigningBytes(game)
-	for i, st := range roster.Seats {
-		id, err := seatPeerID(st)
-		if err != nil {
-			return fail("roster seat %d: %v", i, err)
-		}
-		if !ed25519.Verify(st.SignKey, msg, m.Sigs[i][:]) {
-			return fail("roster seat %d (%s): bad roster signature", i, st.Name)
-		}
-		seated = seated || id == cfg.Seat.ID
-	}
-	if !seated {
-		return fail("it holds no seat in the roster it sent")
-	}
-	if err := cfg.OnTable(roster, m.Sigs); err != nil {
+	if err := cfg.OnTable(roster, m.Watch.Sigs); err != nil {
 		return nil, err
 	}
 	res := &WatchResult{Entries: cfg.From}
-	prev := game
-	if cfg.From > 0 {
-		prev = cfg.Prev
-	}
+	f := watchproto.NewFollower(roster, game, cfg.From, cfg.Prev)
 	for {
 		m, err := n.readMsg(br, s)
 		if err != nil {
@@ -370,44 +342,32 @@ func (n *Node) Watch(ctx context.Context, cfg WatchConfig) (*WatchResult, error)
 		}
 		switch m.Type {
 		case msgEntry:
-			e := m.Entry
-			switch {
-			case e.Pos != res.Entries:
-				return res, fmt.Errorf("p2p: watch %s: entry %d, want %d", cfg.Seat.ID, e.Pos, res.Entries)
-			case int(e.Seat) >= len(roster.Seats):
-				return res, fmt.Errorf("p2p: watch %s: entry %d names seat %d of %d", cfg.Seat.ID, e.Pos, e.Seat, len(roster.Seats))
-			case e.Prev != prev:
-				return res, fmt.Errorf("p2p: watch %s: entry %d does not chain onto entry %d", cfg.Seat.ID, e.Pos, e.Pos-1)
-			}
-			if err := e.VerifySignature(game, roster.Seats[e.Seat].SignKey); err != nil {
-				return res, fmt.Errorf("p2p: watch %s: entry %d: %w", cfg.Seat.ID, e.Pos, err)
-			}
-			if err := cfg.OnEntry(e); err != nil {
-				return res, err
-			}
-			prev = e.Hash()
-			res.Entries++
-		case msgVerdict:
-			if err := m.Verdict.Verify(roster); err != nil {
-				return res, fmt.Errorf("p2p: watch %s: verdict: %w", cfg.Seat.ID, err)
-			}
-			ok, err := roomcore.SpectatorAdopts(m.Verdict, res.Entries, prev, cfg.OnEntry)
-			if err != nil {
-				res.Entries++ // OnEntry took the evidence: it is the next entry
+			if err := f.Check(m.Entry); err != nil {
 				return res, fmt.Errorf("p2p: watch %s: %w", cfg.Seat.ID, err)
 			}
-			if ok {
+			if err := cfg.OnEntry(m.Entry); err != nil {
+				return res, err
+			}
+			f.Took(m.Entry)
+		case msgVerdict:
+			adopted, err := f.Verdict(m.Verdict, cfg.OnEntry)
+			res.Entries = f.Next()
+			switch {
+			case err != nil:
+				return res, fmt.Errorf("p2p: watch %s: %w", cfg.Seat.ID, err)
+			case adopted:
 				res.Verdict = m.Verdict
-			} else {
+			default:
 				res.Claim = m.Verdict
 			}
 		case msgSyncEnd:
-			if m.From != res.Entries {
-				return res, fmt.Errorf("p2p: watch %s: end after %d entries, %d received", cfg.Seat.ID, m.From, res.Entries)
+			if err := f.End(m.From); err != nil {
+				return res, fmt.Errorf("p2p: watch %s: %w", cfg.Seat.ID, err)
 			}
 			return res, nil
 		default:
 			return res, fmt.Errorf("p2p: watch %s: message type %d (%s) on a watch stream", cfg.Seat.ID, m.Type, msgName(m.Type))
 		}
+		res.Entries = f.Next()
 	}
 }

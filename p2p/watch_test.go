@@ -11,6 +11,7 @@ import (
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/watchproto"
 )
 
 // slowAuthor is countAuthor with a pause, so that a spectator joins a
@@ -160,7 +161,7 @@ func TestStalledSpectator(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Reset()
-	if err := WriteFrame(s, encodeWatchReq(tb.Roster.TableID, 0)); err != nil {
+	if err := WriteFrame(s, watchproto.EncodeRequest(tb.Roster.TableID, 0)); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait() // the seats' context would end the game with an error

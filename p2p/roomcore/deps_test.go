@@ -23,6 +23,7 @@ func TestCoreDependencies(t *testing.T) {
 	}
 	allowed := []string{
 		"github.com/masque-games/masque/p2p/roomcore",
+		"github.com/masque-games/masque/p2p/internal/wirefmt",
 		"github.com/masque-games/masque/engine/",
 		"github.com/masque-games/masque/mental/",
 		// The engine's own dependencies (package ledger's).

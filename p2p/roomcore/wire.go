@@ -5,12 +5,13 @@ import (
 	"fmt"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/internal/wirefmt"
 	"golang.org/x/crypto/cryptobyte"
 )
 
 // Message types of the log and sync protocols: the first byte of every
-// frame (docs/protocol.md). The other protocols' types (watch, join) are
-// 8 to 15, decoded by package p2p.
+// frame (docs/protocol.md). The other protocols' types are 8 and 9 (watch,
+// package watchproto) and 10 to 15 (join, package joinproto).
 const (
 	MsgHello   = 1 // log stream opener: game id, sender's seat
 	MsgEntry   = 2 // an accepted entry and the sender's state hash after it
@@ -58,18 +59,8 @@ func MsgName(typ byte) string {
 	return "unknown"
 }
 
-func encode(typ byte, f func(b *cryptobyte.Builder)) []byte {
-	var b cryptobyte.Builder
-	b.AddUint8(typ)
-	f(&b)
-	out, err := b.Bytes()
-	if err != nil {
-		// Only reachable when a length prefix overflows, which the
-		// limits checked before encoding rule out.
-		panic("roomcore: encode: " + err.Error())
-	}
-	return out
-}
+// encode builds a frame: the type byte, then what f adds.
+func encode(typ byte, f func(b *cryptobyte.Builder)) []byte { return wirefmt.Encode(typ, f) }
 
 func addEntry(b *cryptobyte.Builder, e *ledger.Entry) error {
 	enc, err := e.MarshalBinary()
@@ -178,14 +169,8 @@ func Decode(frame []byte) (*Msg, error) {
 	default:
 		return nil, fmt.Errorf("unknown message type %d", m.Type)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("message type %d (%s): %w", m.Type, MsgName(m.Type), err)
-	}
-	if !ok {
-		return nil, fmt.Errorf("message type %d (%s): truncated or over a limit", m.Type, MsgName(m.Type))
-	}
-	if !s.Empty() {
-		return nil, fmt.Errorf("message type %d (%s): %d trailing bytes after the last field", m.Type, MsgName(m.Type), len(s))
+	if err := wirefmt.Finish(m.Type, MsgName(m.Type), s, ok, err); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/directory"
 	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/joinproto"
 	"github.com/masque-games/masque/p2p/lobby"
 )
 
@@ -603,7 +604,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
-		case isNo && no.Code == p2p.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
+		case isNo && no.Code == joinproto.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
 			// Our identity holds a seat there: this program restarted,
 			// and the creator has not seen the old connection go yet.
 			// Once it has, it gives the seat back to this request.
@@ -613,7 +614,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			case <-time.After(time.Second):
 			}
 			continue
-		case cfg.AutoName && isNo && no.Code == p2p.RefusedNameTaken:
+		case cfg.AutoName && isNo && no.Code == joinproto.RefusedNameTaken:
 			suffix := p.ID.PeerID().String()
 			name = truncateName(cfg.Player, 27) + "-" + suffix[len(suffix)-4:]
 			cfg.AutoName = false
