@@ -639,3 +639,122 @@ func TestRealMafiaButterflyAnswerUnseen(t *testing.T) {
 		t.Fatalf("the date's tally did not open Lena:\n%s", strings.Join(recs[0], "\n"))
 	}
 }
+
+// The answerers' date tally opens exactly the sum of the date ballots of
+// the seats that answered with a card (L3). Six seats: Fedya (a
+// Civilian) is attacked and moves the attack with a Ricochet to Anna,
+// the Butterfly, who answers with a Misfire; her date is Dima. The
+// table's cards for the tally are the sum of Anna's and Fedya's date
+// ballots, component by component. A seat that posts proven shares of
+// another sum is refused with bad-share, naming it: the sum without the
+// Butterfly's ballot (which would spare her date: the false statement "no
+// answerer is the Butterfly"), and the whole date tally (every voter's
+// ballots, the same counts by other ciphertexts). A non-Butterfly cannot
+// make its own date ballot count (mental's TestPowerBallotSoundness:
+// a non-holder's vote is refused through either branch). The honest
+// entry is then accepted.
+func TestMafiaAnswerTallyForgeriesRefused(t *testing.T) {
+	src := "game mafia players=Anna,Boris,Sasha,Dima,Egor,Fedya roles=Butterfly,Mafioso,Civilian,Civilian,Mafioso,Civilian " +
+		"deck=Misfire,Alibi,Alibi,Alibi,Alibi,RicochetLeft\n" +
+		"Anna hold no\nBoris hold no\nSasha hold no\nDima hold no\nEgor hold no\nFedya hold no\n" +
+		"Boris kill Fedya\nEgor kill Fedya\nAnna date Dima\n" +
+		"Fedya play RicochetLeft\nAnna play Misfire\n"
+	lt, err := localplay.Run(mafia.Game{}, []byte(src), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dates *table.Request // the night's actions, for the date ballots
+	k := -1
+	for i, e := range tr.Entries {
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && len(r.Parts) == 1 && len(r.Parts[0].Voters) > 0 {
+			k = i
+			break
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rt.CompletedAll() {
+			if len(r.Posts) > 0 && slices.ContainsFunc(r.Parts, func(ef engine.Effect) bool { return ef.Power == mafia.PowerDate }) {
+				dates = r
+			}
+		}
+	}
+	if k < 0 || dates == nil {
+		t.Fatal("no tally of the answerers' date ballots")
+	}
+	r := rt.Pending()
+	if want := []engine.Seat{0, 5}; !slices.Equal(r.Parts[0].Voters, want) {
+		t.Fatalf("the answerers are %v, want %v", r.Parts[0].Voters, want)
+	}
+	j := slices.IndexFunc(dates.Parts, func(ef engine.Effect) bool { return ef.Power == mafia.PowerDate })
+	sumOf := func(voters ...engine.Seat) []mental.Card {
+		var bs []*mental.PowerBallot
+		for i, v := range dates.Seats {
+			if len(voters) == 0 || slices.Contains(voters, v) {
+				bs = append(bs, dates.Posts[i][j].Ballot)
+			}
+		}
+		sum, err := mental.AddPowerBallots(bs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []mental.Card
+		for _, target := range r.Targets {
+			c, err := sum.Component(slices.Index(dates.Parts[j].Targets, target))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	same := func(a, b []mental.Card) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !slices.EqualFunc(a[i], b[i], func(x, y mental.Ciphertext) bool { return x.A.Equal(y.A) == 1 && x.B.Equal(y.B) == 1 }) {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(r.Cards, sumOf(0, 5)) {
+		t.Fatal("the tally's cards are not the sum of Anna's and Fedya's date ballots")
+	}
+	_, s8, _ := rt.Next()
+	seat := int(s8)
+	key := lt.Seats[seat].Player.CardKey()
+	for _, tc := range []struct {
+		what  string
+		cards []mental.Card
+	}{
+		{"the sum without the Butterfly's ballot", sumOf(5)},
+		{"the whole date tally", sumOf()},
+	} {
+		bad := &table.Body{Kind: table.BodyShares}
+		for _, c := range tc.cards {
+			sh, err := key.Share(rt.ShareContext(rt.Pos(), seat), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad.Shares = append(bad.Shares, sh)
+		}
+		e, err := lt.Seats[seat].Player.Entry(rt, bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f *table.Fault
+		if err := rt.Apply(e); !errors.As(err, &f) || f.Reason != table.ReasonBadShare || f.Seat != seat {
+			t.Fatalf("%s: %v, want bad-share by seat %d", tc.what, err, seat)
+		}
+	}
+	if err := rt.Apply(tr.Entries[k]); err != nil {
+		t.Fatalf("the honest entry after the refusals: %v", err)
+	}
+}
