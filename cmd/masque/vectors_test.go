@@ -367,8 +367,9 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// Ricochet's direction) about 80 KiB. The Butterfly's date opened
 	// from the card answerers' date ballots (issue 27, L3: a six-seat game
 	// with incident cards, and its tampered copy cut at that tally) about
-	// 172 KiB.
-	if total > 2600<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 2.6 MiB", total)
+	// 172 KiB, and a mix entry replayed (no tampered mix existed,
+	// .ci/freshverify/GAPS.md M8) about 59 KiB.
+	if total > 2680<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 2680 KiB", total)
 	}
 }
