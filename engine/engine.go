@@ -221,6 +221,11 @@ type Effect struct {
 	// AddPowers: EffectTally's further powers whose ballots are added to
 	// Power's before opening (empty: Power's alone).
 	AddPowers []uint8
+	// Voters: an EffectTally that sums only the ballots of these voters
+	// of Power's last EffectBallot (empty: every voter's). The proofs of
+	// the ballots make such a sum as sound as the whole: a voter without
+	// the power adds an empty ballot.
+	Voters []Seat
 	// Mix: a mixed EffectTally's shufflers, in order (empty: a plain
 	// tally). Picked and Pick: an EffectTally that opens the code of pair
 	// Pick (0-based, in the shuffled order) of Power's last mixed tally.

@@ -1,5 +1,7 @@
 package main
 
+import "sort"
+
 type Mafia struct {
 	n          int
 	deck       []int
@@ -29,6 +31,8 @@ type Mafia struct {
 	attacked, saved, dated, dying map[int]bool
 	aq                            []int
 	bHit                          bool
+	answerers                     []int // §12.5: the seats that answered an attack with a card tonight
+	dateAt                        []int // the seats the answerers' tally opens at (nil: the whole date tally)
 	drawRounds                    int
 	joinDue                       bool
 	elimCtx                       string // day, night, leave, date
@@ -189,6 +193,7 @@ func (g *Mafia) startNight() []Effect {
 	g.attacked, g.saved, g.dated, g.dying = map[int]bool{}, map[int]bool{}, map[int]bool{}, map[int]bool{}
 	g.aq = nil
 	g.bHit = false
+	g.answerers = nil
 	parts := []ActPart{{Kind: "ballot", Power: 1, Holders: g.killHolders, Roles: g.roleKinds}}
 	if g.item2 {
 		parts = append(parts, ActPart{Kind: "ballot", Power: 2, Holders: []int{6}, Roles: g.roleKinds})
@@ -301,9 +306,26 @@ func (g *Mafia) answers() []Effect {
 }
 
 func (g *Mafia) butterflyDate() []Effect {
-	if g.bHit && g.item4 {
+	if !g.item4 {
+		return g.nightEnds()
+	}
+	if g.bHit {
 		g.phase = "wait"
+		g.dateAt = nil
 		return []Effect{{Kind: "tally", Tally: []TallyPart{{Power: 4}}, Purpose: "date"}}
+	}
+	if len(g.answerers) > 0 {
+		// §12.5: the answerers' tally, by the answerers (ascending) at the living targets
+		g.phase = "wait"
+		g.dateAt = nil
+		for _, p := range g.T {
+			if g.living[p] {
+				g.dateAt = append(g.dateAt, p)
+			}
+		}
+		v := append([]int(nil), g.answerers...)
+		sort.Ints(v)
+		return []Effect{{Kind: "tally", Tally: []TallyPart{{Power: 4, Seats: g.dateAt, Voters: v}}, Purpose: "date"}}
 	}
 	return g.nightEnds()
 }
@@ -594,14 +616,7 @@ func (g *Mafia) Move(seat int, m *Move) ([]Effect, string) {
 		if k != 4 {
 			return nil, "wrong-move"
 		}
-		claimDue := g.item4 && g.inPlay(3)
-		claim := 0
-		if len(a) == 3 {
-			claim = a[2]
-		}
-		if claim != 0 && claim != 1 || claim == 1 && !claimDue {
-			return nil, "bad-args"
-		}
+		// protocol.md §4.4: exactly 3 arguments, the third 0 (no Butterfly claim)
 		if len(a) != 3 {
 			return nil, "bad-args"
 		}
@@ -612,14 +627,13 @@ func (g *Mafia) Move(seat int, m *Move) ([]Effect, string) {
 		if !contains(g.hands[seat], slot) {
 			return nil, "not-in-hand"
 		}
+		if a[2] != 0 {
+			return nil, "bad-args"
+		}
 		effs := []Effect{{Kind: "prove", Slots: []int{slot}, Tag: 1, Kinds: []int{card}, Comp: 0}}
-		if claimDue {
-			tag := 2
-			if claim == 1 {
-				tag = 1
-				g.bHit = true
-			}
-			effs = append(effs, Effect{Kind: "prove", Slots: []int{seat}, Tag: tag, Kinds: []int{3}, Comp: 0})
+		// §12.5: with item 4 asked tonight the seat joins the answerers
+		if g.item4 && !contains(g.answerers, seat) {
+			g.answerers = append(g.answerers, seat)
 		}
 		g.playCard(seat, slot)
 		g.aq = g.aq[1:]
@@ -757,10 +771,14 @@ func (g *Mafia) Facts(req *Request, kinds []int, coin []byte) []Effect {
 		}
 		return g.answers()
 	case "date":
+		at := g.T
+		if g.dateAt != nil {
+			at = g.dateAt
+		}
 		d := -1
 		for i, c := range kinds {
 			if c == 1 {
-				d = g.T[i]
+				d = at[i]
 			}
 		}
 		g.date = d

@@ -150,7 +150,7 @@ func verify(path string) *Verdict {
 		v.Exit = 1
 		return v
 	}
-	t := &Table{n: n, w: gsetup.w, gid: f.GameID, H: Hk, X: X, Y: Y, views: map[[2]int][]*View{}, ballotSum: map[int][]CT{}, ballotTargets: map[int][]int{}, mixPairs: map[int][]Card{},
+	t := &Table{n: n, w: gsetup.w, gid: f.GameID, H: Hk, X: X, Y: Y, views: map[[2]int][]*View{}, ballotSum: map[int][]CT{}, ballotTargets: map[int][]int{}, ballotBy: map[int]map[int][]CT{}, mixPairs: map[int][]Card{},
 		retired: make([]bool, n), retKey: make([]*Scalar, n), publish: topts.Flags&1 != 0}
 	t.rules = gsetup.rules
 	t.K = map[string]int{"mascarade": 13, "mascarade2": 17, "grimm": 25, "mafia": 16}[ro.Game]

@@ -34,6 +34,8 @@ type TallyPart struct {
 	Power int
 	Seats []int
 	Add   []int
+	// Voters: protocol.md §5, a part naming voters sums their ballots alone.
+	Voters []int
 }
 
 type Request struct {
@@ -46,8 +48,9 @@ type Request struct {
 	coinSum  *Point
 	encRecv  map[[2]int][]*EncShare // (slotIdx, viewer) -> shares in author order
 	started  bool
-	ballots  [][]([]CT) // part -> author -> entries
-	qs       []*CT      // checkview: per checker
+	ballots  [][]([]CT)     // part -> author -> entries
+	ballotBy []map[int][]CT // part -> voter seat -> entries
+	qs       []*CT          // checkview: per checker
 	checkers []int
 	tcards   []Card // tally components
 	tseats   []int
@@ -87,7 +90,8 @@ type Table struct {
 	K             int
 	ballotSum     map[int][]CT
 	ballotTargets map[int][]int
-	mixPairs      map[int][]Card // power -> its last mixed tally's pairs, shuffled (§5 mix)
+	ballotBy      map[int]map[int][]CT // power -> voter seat -> its last ballot's entries
+	mixPairs      map[int][]Card       // power -> its last mixed tally's pairs, shuffled (§5 mix)
 }
 
 func indexOf(a []int, x int) int {
@@ -219,6 +223,7 @@ func (t *Table) start(r *Request) {
 	case "actions":
 		r.authors = r.Seats
 		r.ballots = make([][]([]CT), len(r.Parts))
+		r.ballotBy = make([]map[int][]CT, len(r.Parts))
 		r.qs = nil
 	case "checkview":
 		r.authors = t.allSeats()
@@ -234,6 +239,17 @@ func (t *Table) start(r *Request) {
 			for _, st := range seats {
 				idx := indexOf(t.ballotTargets[tp.Power], st)
 				c := t.ballotSum[tp.Power][idx]
+				if len(tp.Voters) > 0 {
+					// protocol.md §5 / SPEC §9.7: the named voters' ballots alone
+					c = CT{Id(), Id()}
+					for _, v := range tp.Voters {
+						es, ok := t.ballotBy[tp.Power][v]
+						if !ok {
+							continue // unreachable: the rules name only seats that posted a ballot
+						}
+						c = CT{add(c.A, es[idx].A), add(c.B, es[idx].B)}
+					}
+				}
 				for _, ap := range tp.Add {
 					c2 := t.ballotSum[ap][indexOf(t.ballotTargets[ap], st)]
 					c = CT{add(c.A, c2.A), add(c.B, c2.B)}
@@ -432,6 +448,7 @@ func (t *Table) finish(r *Request) {
 			}
 			t.ballotSum[p.Power] = sum
 			t.ballotTargets[p.Power] = r.Targets
+			t.ballotBy[p.Power] = r.ballotBy[j]
 		}
 		head := []*Request{}
 		for j, p := range r.Parts {
@@ -787,6 +804,10 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 						return f("bad-ballot")
 					}
 					r.ballots[j] = append(r.ballots[j], es)
+					if r.ballotBy[j] == nil {
+						r.ballotBy[j] = map[int][]CT{}
+					}
+					r.ballotBy[j][seat] = es
 				} else {
 					tc := []Card{}
 					for _, tg := range r.Targets {

@@ -91,6 +91,8 @@ class Mafia:
         self.day = 1
         self.result = None
         self.asked = set()                   # the powers asked tonight
+        self.answerers = []                  # the seats that answered an attack with a card tonight (§12.5)
+        self.date_at = None                  # the seats the date tally opens at
         self.untested = set()                # parts of §12 no transcript we had exercised
         if MADMAN in self.roles: self.untested.add('the Madman')
         if BUTTERFLY in self.roles: self.untested.add('the Night Butterfly')
@@ -204,17 +206,15 @@ class Mafia:
                 self.note('day %d: seat %d plays Evidence onto %s' % (self.day, seat, u))
                 if u is None: return eff + self.start_night()
                 return eff + self.condemn(u)
-            # a night answer
-            cl = args[2] if len(args) == 3 else 0
-            if cl not in (0, 1) or (cl == 1 and not self.claim_due()): self.rule('bad-args')
+            # a night answer (protocol.md §4.4: the third argument is 0, no claim)
             if len(args) != 3: self.rule('bad-args')
             c, sl, cl = args
             if c not in (MISFIRE, RIC_L, RIC_R): self.rule('wrong-card')
             if sl not in self.hands[seat]: self.rule('not-in-hand')
+            if cl != 0: self.rule('bad-args')
             eff = [('prove', sl, 1, [c], seat, 0)]
-            if self.claim_due():
-                eff.append(('prove', seat, 1 if cl == 1 else 2, [BUTTERFLY], seat, 0))
-                if cl == 1: self.butterfly_hit = True
+            # protocol.md §12.5: with item 4 asked tonight, the seat joins the night's answerers
+            if DATE in self.asked and seat not in self.answerers: self.answerers.append(seat)
             self.play(seat, sl)
             self.aqueue.pop(0)
             if c == MISFIRE:
@@ -269,8 +269,6 @@ class Mafia:
         return self.eliminate([c], 'day')
 
     # ---------------------------------------------------------------- nights (§12.5)
-    def claim_due(self):
-        return DATE in self.asked and self.in_play(BUTTERFLY)
     def kill_holders(self):
         if self.in_play(DON): return [DON]
         if self.joined and self.in_play(MADMAN): return [MAFIOSO, MADMAN]
@@ -347,7 +345,7 @@ class Mafia:
             self.madvictim = None
             self.note('night %d: attacked %s' % (self.day, vs))
             self.attacked = list(vs); self.aqueue = list(vs); self.dying = []
-            self.saved = set(); self.dated = set(); self.butterfly_hit = False
+            self.saved = set(); self.dated = set(); self.butterfly_hit = False; self.answerers = []
             return self.protect(vs)
         if w == 'kill' and self.attacks_added():
             cs = [c for _, c in facts]
@@ -356,7 +354,7 @@ class Mafia:
             vs = [self.T[i] for i, c in enumerate(cs) if c > 0]
             self.note('night %d: attacked %s' % (self.day, vs))
             self.attacked = list(vs); self.aqueue = list(vs); self.dying = []
-            self.saved = set(); self.dated = set(); self.butterfly_hit = False
+            self.saved = set(); self.dated = set(); self.butterfly_hit = False; self.answerers = []
             return self.protect(vs)
         if w == 'kill':
             nT = len(self.T)
@@ -391,8 +389,12 @@ class Mafia:
             return self.run_answers()
         if w == 'date':
             dc = [c for _, c in facts]
+            at = self.T if self.date_at is None else self.date_at
+            if self.date_at is not None and not any(dc):
+                self.note('night %d: no answerer was the Butterfly' % self.day)
+                return self.finish('night')
             if sorted(dc) != [0] * (len(dc) - 1) + [1]: raise RuleFault('invalid', 'the date tally is not one vote')
-            d = self.T[dc.index(1)]
+            d = at[dc.index(1)]
             self.note('night %d: the Butterfly was hit; her date is seat %d' % (self.day, d))
             if d not in self.alive: return self.finish('night')
             if self.inc and self.hands[d]:
@@ -417,7 +419,7 @@ class Mafia:
         vs = sorted({v} | ({self.madvictim} if self.madvictim is not None else set()))
         self.note('night %d: attacked %s' % (self.day, vs))
         self.attacked = list(vs); self.aqueue = list(vs); self.dying = []
-        self.saved = set(); self.dated = set(); self.butterfly_hit = False
+        self.saved = set(); self.dated = set(); self.butterfly_hit = False; self.answerers = []
         return self.protect(vs)
 
     def protect(self, A):
@@ -442,9 +444,15 @@ class Mafia:
         return self.butterfly_date()
 
     def butterfly_date(self):
-        if self.butterfly_hit and DATE in self.asked:
-            self.phase = 'wait'; self.waiting = 'date'
+        """protocol.md §12.5, the Butterfly's date: her whole date tally when she was hit, else the answerers' tally"""
+        if DATE not in self.asked: return self.finish('night')
+        if self.butterfly_hit:
+            self.phase = 'wait'; self.waiting = 'date'; self.date_at = None
             return [('tally', [(DATE, None)])]
+        if self.answerers:
+            self.phase = 'wait'; self.waiting = 'date'
+            self.date_at = [s for s in self.T if s in self.alive]
+            return [('tally', [(DATE, list(self.date_at), (), tuple(sorted(self.answerers)))])]
         return self.finish('night')
 
     # ---------------------------------------------------------------- eliminations (§12.6)

@@ -15,7 +15,7 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
     inc = list(mafia.INCIDENTS); rnd.shuffle(inc)
     slotcard = {n+i: inc[i] for i in range(20)}
     q = list(m.start()); steps=0
-    tallies = {}; mixes = {}
+    tallies = {}; mixes = {}; voted = {}
     while not m.over() and steps < 3000:
         steps += 1
         if q:
@@ -23,17 +23,19 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
             if k == 'actions':
                 for pk, pd in e[2]:
                     if pk == 'ballot':
-                        T = pd['targets']; counts=[0]*len(T)
+                        T = pd['targets']; counts=[0]*len(T); by = {}
                         for s in T:
                             if roles[s] in pd['holders']:
-                                c = rnd.choice([t for t in T if t != s]); counts[T.index(c)] += 1
-                        tallies[pd['power']] = (T, counts)
+                                c = rnd.choice([t for t in T if t != s]); counts[T.index(c)] += 1; by[s] = c
+                        tallies[pd['power']] = (T, counts); voted[pd['power']] = by
                 more = m.actions_done(dict(parts=e[2]))
             elif k == 'tally':
                 facts=[]
                 for part in e[1]:
                     p, seats = part[0], part[1]
                     T, counts = tallies[p]
+                    if len(part) > 3 and part[3]:      # a tally by voters (the answerers' date ballots)
+                        counts = [sum(1 for v in part[3] if voted[p].get(v) == t) for t in T]
                     for ap in (part[2] if len(part) > 2 else ()):
                         counts = [x + y for x, y in zip(counts, tallies[ap][1])]
                     for s in (T if seats is None else seats): facts.append((s, counts[T.index(s)]))
@@ -62,9 +64,8 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
             ok = {'day_answer': (10,11,12), 'night_answer': (7,8,9), 'date_answer': (7,)}[ph]
             cards = [s for s in hand if slotcard[s] in ok]
             if cards and rnd.random() < 0.8:
-                s = cards[0]; cl = 0
-                if ph == 'night_answer' and m.claim_due(): cl = 1 if roles[d] == 3 else 0
-                mv = (4, [slotcard[s], s, cl])
+                s = cards[0]
+                mv = (4, [slotcard[s], s, 0])
             else: mv = (3, [])
         q += m.move(d, *mv) or []
     return m, notes

@@ -423,6 +423,13 @@ def verify(data):
                     tl = T['tallies'].get(power)
                     if tl is None: raise Fault('invalid', 'a tally of power %d without ballots' % power)
                     targets, sums = tl
+                    if len(part) > 3 and part[3]:
+                        # protocol.md §5: a part naming voters sums those voters' ballots alone (SPEC §9.7)
+                        each = T.get('ballots', {}).get(power, {})
+                        sums = [(r255.IDENT, r255.IDENT) for _ in targets]
+                        for v in part[3]:
+                            if v not in each: raise Fault('invalid', 'a tally of power %d by seat %d, no voter' % (power, v))
+                            sums = [(r255.padd(S[0], E[0]), r255.padd(S[1], E[1])) for S, E in zip(sums, each[v])]
                     for ap in (part[2] if len(part) > 2 else ()):
                         more_tl = T['tallies'].get(ap)
                         if more_tl is None or more_tl[0] != targets:
@@ -501,12 +508,13 @@ def verify(data):
             heads = []
             for j, (pk, pd) in enumerate(rq['parts']):
                 if pk == 'ballot':
-                    tg = pd['targets']; sums = [(r255.IDENT, r255.IDENT) for _ in tg]
+                    tg = pd['targets']; sums = [(r255.IDENT, r255.IDENT) for _ in tg]; each = {}
                     for a in rq['seats']:
                         if a not in rq['bodies']: continue      # retired before posting
-                        ents = rq['bodies'][a][j]
+                        ents = rq['bodies'][a][j]; each[a] = ents
                         sums = [(r255.padd(S[0], E[0]), r255.padd(S[1], E[1])) for S, E in zip(sums, ents)]
                     T['tallies'][pd['power']] = (list(tg), sums)
+                    T.setdefault('ballots', {})[pd['power']] = each     # protocol.md §5: a tally by voters
                 elif pk == 'check':
                     checkers = [a for a in rq['seats'] if a in rq['bodies']]
                     Qs = {a: rq['bodies'][a][j] for a in checkers}

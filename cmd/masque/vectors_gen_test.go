@@ -49,7 +49,7 @@ func buildVectors(t *testing.T) (map[string][]byte, *vectorManifest) {
 	t.Helper()
 	files := map[string][]byte{}
 	m := &vectorManifest{Format: 1, Protocol: lobby.Version}
-	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs(), mafiaPathVectorSpecs(), grimmPathVectorSpecs(), auditVectorSpecs()) {
+	for _, s := range slices.Concat(vectorSpecs(), grimmVectorSpecs(), mafiaVectorSpecs(), mafiaPathVectorSpecs(), mafiaAnswerVectorSpecs(), grimmPathVectorSpecs(), auditVectorSpecs()) {
 		if _, dup := files[s.want.File]; dup {
 			t.Fatalf("two vectors named %s", s.want.File)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
 	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
@@ -299,6 +300,13 @@ func TestMafiaPathVectorsReachTheirPaths(t *testing.T) {
 				t.Errorf("the Butterfly's date is not eliminated: %v", ev)
 			}
 		}},
+		{mafiaAnswerDateFile, mafiaAnswerDateGame, func(t *testing.T, ev []string) {
+			// Two card answers, then the date the answerers' ballots
+			// opened is eliminated.
+			if !slices.Contains(ev, "date-eliminated") || slices.Index(ev, "date-tallied") < 2 {
+				t.Errorf("the date is not eliminated after the answers: %v", ev)
+			}
+		}},
 		{mafiaDrawFile, mafiaDrawGame, func(t *testing.T, ev []string) {
 			if !slices.Contains(ev, "draw") {
 				t.Errorf("no draw round: %v", ev)
@@ -417,6 +425,127 @@ func mafiaPathVectorSpecs() []vectorSpec {
 					"pairs, and the pick adds the Madman's code sum: one opened value names the two attacked seats, not whose attack is " +
 					"whose. The transcript stops when the day vote of day 2 is due: unfinished, keys not published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaMixedGame(t).Transcript()) },
+		},
+	}
+}
+
+// mafiaAnswerDateFile is the vector of the date opened after card answers
+// (issue 27, L3).
+const mafiaAnswerDateFile = "honest-mafia-6-answer-date.masque"
+
+// mafiaAnswerDateGame: 6 players, the Night Butterfly the only special
+// (two Mafiosi, no Don), with incident cards, dealt by the options' fixed
+// deal (the Butterfly at seat 0, the Mafiosi at seats 1 and 4; the
+// incident deck in canonical order: seats 0..3 hold a Misfire, seats 4
+// and 5 a Ricochet left). Nobody asks for a vote on the first day. Night
+// 2: the Butterfly dates seat 3; the mafia attack seat 5, who answers
+// with the Ricochet, moving the attack to seat 0, the Butterfly, who
+// answers with her Misfire. Then the date ballots of the two seats that
+// answered with a card (hers one-hot, seat 5's empty) open, added, at
+// the living seats: 1 at seat 3, who passes (a date answer) and is
+// eliminated. The transcript stops when the day vote of day 2 is due.
+func mafiaAnswerDateGame(t *testing.T) *local.Table {
+	civ := mafia.Civilian
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"},
+		Specials: []engine.Card{mafia.Butterfly},
+		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Butterfly, mafia.Mafioso, civ, civ, mafia.Mafioso, civ},
+			Incidents: mafia.CanonicalIncidents()}}
+	return mafiaSteeredGame(t, mafiaAnswerDateFile, o, 27, mafiaSteer{
+		move: func(st *mafia.State, roles []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
+			switch st.Phase() {
+			case mafia.PhaseHold:
+				return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
+			case mafia.PhaseNightAnswer:
+				card := mafia.Misfire
+				if seat == 5 {
+					card = mafia.RicochetLeft
+				}
+				return engine.Move{Seat: seat, Kind: mafia.MoveCard, Args: []int{int(card), int(st.Hand(seat)[0]), 0}}
+			case mafia.PhaseDateAnswer:
+				return engine.Move{Seat: seat, Kind: mafia.MovePass}
+			}
+			return m
+		},
+		night: func(st *mafia.State, _ []engine.Card, _ engine.Seat, power uint8, target engine.Seat) engine.Seat {
+			switch power {
+			case mafia.PowerKill:
+				return 5
+			case mafia.PowerDate:
+				return 3
+			}
+			return target
+		},
+		stop: func(st *mafia.State) bool { return st.Day() == 2 && st.Phase() == mafia.PhaseVote },
+	})
+}
+
+// mafiaAnswerTally finds the first shares entry of tr for a tally of the
+// date ballots of the seats that answered with a card (the rules wait in
+// WaitDate for a tally by Voters): its position and body, and the body of
+// seat 0's shares entry for the night's kill counts before it.
+func mafiaAnswerTally(t *testing.T, tr *ledger.Transcript) (int, *table.Body, *table.Body) {
+	t.Helper()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts *table.Body
+	for k, e := range tr.Entries {
+		b, err := table.UnmarshalBody(e.Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := rt.Rules().(*mafia.State)
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && b.Kind == table.BodyShares {
+			switch {
+			case st.Phase() == mafia.WaitKill && counts == nil && int(e.Seat) == 0:
+				counts = b
+			case st.Phase() == mafia.WaitDate && len(r.Parts) == 1 && len(r.Parts[0].Voters) > 0:
+				if counts == nil || int(e.Seat) != 0 {
+					t.Fatalf("entry %d: the answerers' tally's first share is by seat %d", k, e.Seat)
+				}
+				return k, b, counts
+			}
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatalf("entry %d: %v", k, err)
+		}
+	}
+	t.Fatal("no tally of the answerers' date ballots")
+	return 0, nil, nil
+}
+
+// mafiaAnswerVectorSpecs are the vectors of the answerers' date tally.
+func mafiaAnswerVectorSpecs() []vectorSpec {
+	const g = mafia.GameName
+	return []vectorSpec{
+		{
+			want: vectorCase{File: mafiaAnswerDateFile, Game: g, Valid: true, DealSource: dealFixed,
+				Description: "Mafia: 6 players, the Night Butterfly the only special (the Butterfly at seat 0, two Mafiosi at seats 1 and 4), " +
+					"with incident cards, dealt by the options' fixed deal (the incident deck in canonical order: seats 0..3 hold a Misfire, " +
+					"seats 4 and 5 a Ricochet left), bots (seed 27) steered to legal choices. Night 2: the Butterfly dates seat 3; the mafia " +
+					"attack seat 5, who answers with the Ricochet (the attack moves to seat 0, whose protection tally opens), and the " +
+					"Butterfly answers with her Misfire; neither move claims anything (the third argument is 0). After the night the date " +
+					"ballots of the seats that answered with a card (seat 0's one-hot, seat 5's proven empty) are added and opened at the " +
+					"living seats (docs/protocol.md §5, §12.5 \"the Butterfly's date\"; mental SPEC.md §9.7): 1 at seat 3, without saying " +
+					"which answer was hers; seat 3 passes (a date answer) and is eliminated. The transcript stops when the day vote of " +
+					"day 2 is due: unfinished, keys not published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaAnswerDateGame(t).Transcript()) },
+		},
+		{
+			want: vectorCase{File: "tampered-mafia-answer-tally.masque", Game: g, Exit: exitFault, DealSource: dealFixed,
+				Description: "the honest game of honest-mafia-6-answer-date up to night 2's tally of the answerers' date ballots; seat 0's " +
+					"shares entry for it is its shares entry of the night's kill counts (as many shares, each proven, but for other " +
+					"ciphertexts): a verifier that opens the answerers' sum refuses it.",
+				Fault: &vectorFault{Position: 62, Seat: 0, Reason: table.ReasonBadShare}},
+			build: func(t *testing.T) ([]byte, int) {
+				lt := mafiaAnswerDateGame(t)
+				k, _, counts := mafiaAnswerTally(t, lt.Transcript())
+				if k != 62 {
+					t.Fatalf("the answerers' tally's first shares entry is at %d, the vector says 62", k)
+				}
+				return mafiaTampered(t, lt, k, counts)
+			},
 		},
 	}
 }

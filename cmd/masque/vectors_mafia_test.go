@@ -85,6 +85,8 @@ func mafiaVectorSpecs() []vectorSpec {
 	// the game: the first is the mafia's recognition, tags only), and with
 	// a check; their authors.
 	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 37, 0, 37, 0
+	// The second mix entry of honest-mafia-6-tie's night 2 and its author.
+	const mixPos, mixSeat = 43, 1
 	faultOf := func(file, desc string, pos uint64, seat int, reason string, build func(t *testing.T) ([]byte, int)) vectorSpec {
 		return vectorSpec{
 			want: vectorCase{File: file, Game: g, Description: desc, Exit: exitFault, DealSource: dealShuffle,
@@ -119,11 +121,20 @@ func mafiaVectorSpecs() []vectorSpec {
 					"§12.5 item 6): every living seat shuffles the (code, count) pairs in turn, the counts open in the shuffled order (1 and 1, " +
 					"nobody knows whose), a joint coin picks one of the two tied pairs by rejection sampling over its bytes, and only that " +
 					"pair's code is opened, naming the victim; keys published."},
-			build: func(t *testing.T) ([]byte, int) {
-				o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, Specials: []engine.Card{}, NoIncidents: true}
-				return encodeTranscript(t, mafiaBotGame(t, "honest-mafia-6-tie.masque", o, 1).Transcript())
-			},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaTieGame(t).Transcript()) },
 		},
+		faultOf("tampered-mafia-bad-mix.masque",
+			"the honest game of honest-mafia-6-tie up to night 2's mixed kill tally; the second seat's mix entry (kind 9) is the first "+
+				"seat's mix posted again: its proof is for another input deck, position and seat, so it does not verify "+
+				"(docs/protocol.md §5 mixed tally: bad-shuffle).",
+			mixPos, mixSeat, table.ReasonBadShuffle, func(t *testing.T) ([]byte, int) {
+				lt := mafiaTieGame(t)
+				first, k := mafiaSecondMix(t, lt.Transcript())
+				if k != mixPos {
+					t.Fatalf("the second mix entry is at %d, the vector says %d", k, mixPos)
+				}
+				return mafiaTampered(t, lt, k, first)
+			}),
 		faultOf("tampered-mafia-action-count.masque",
 			"the honest 6-player Mafia game up to its first actions entry of a night with a ballot; the entry comes without its last part.",
 			ballotPos, ballotSeat, table.ReasonActionCount, func(t *testing.T) ([]byte, int) {
@@ -167,4 +178,34 @@ func mafiaTampered(t *testing.T, lt *local.Table, pos int, body *table.Body) ([]
 	tr := lt.Transcript()
 	e := resign(t, lt, tr, pos, int(tr.Entries[pos].Seat), body)
 	return encodeTranscript(t, &ledger.Transcript{Roster: tr.Roster, RosterSigs: tr.RosterSigs, Entries: append(tr.Entries[:pos:pos], e)})
+}
+
+// mafiaTieGame is honest-mafia-6-tie's game: 6 players without specials
+// (two Mafiosi, no Don), no incident cards, bots (seed 1); on night 2 the
+// kill ballots tie and the kill is a mixed tally.
+func mafiaTieGame(t *testing.T) *local.Table {
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, Specials: []engine.Card{}, NoIncidents: true}
+	return mafiaBotGame(t, "honest-mafia-6-tie.masque", o, 1)
+}
+
+// mafiaSecondMix returns the body of tr's first mix entry and the
+// position of the second.
+func mafiaSecondMix(t *testing.T, tr *ledger.Transcript) (*table.Body, int) {
+	t.Helper()
+	var first *table.Body
+	for k, e := range tr.Entries {
+		b, err := table.UnmarshalBody(e.Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Kind != table.BodyMix {
+			continue
+		}
+		if first != nil {
+			return first, k
+		}
+		first = b
+	}
+	t.Fatal("fewer than two mix entries")
+	return nil, 0
 }

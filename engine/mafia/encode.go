@@ -66,11 +66,16 @@ func (s *State) AppendBinary(b []byte) ([]byte, error) {
 	i(s.drawsDue)
 	bo(s.joinDue)
 	i(int(s.side))
-	if s.mixed || len(s.tiedPairs) > 0 {
+	if s.mixed || len(s.tiedPairs) > 0 || len(s.answered) > 0 {
 		// A mixed kill tally tonight (a state without one encodes as
 		// before it existed).
 		bo(s.mixed)
 		b = appendInts(b, s.tiedPairs)
+	}
+	if len(s.answered) > 0 {
+		// Card answers while the date ballots were posted (likewise).
+		b = appendInts(b, s.answered)
+		bo(s.fwd)
 	}
 	return b, nil
 }

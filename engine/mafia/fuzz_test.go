@@ -47,7 +47,7 @@ func FuzzScript(f *testing.F) {
 }
 
 func FuzzParseMove(f *testing.F) {
-	for _, s := range []string{"hold yes", "vote Anna", "vote abstain", "pass", "play Misfire slot=5 butterfly", "leave", "play Alibi"} {
+	for _, s := range []string{"hold yes", "vote Anna", "vote abstain", "pass", "play Misfire slot=5", "leave", "play Alibi"} {
 		f.Add(s)
 	}
 	st, err := mafia.NewGame(mafia.Options{Players: []string{"Anna", "Boris", "Clara", "Dima"}})

@@ -119,11 +119,13 @@ Egor check Anna
 `
 
 func TestButterflySurvivesByCard(t *testing.T) {
-	// She survives by her Misfire, proving she is the Butterfly; her date
-	// still dies unless the date plays a Misfire.
+	// She survives by her Misfire; her date still dies unless the date
+	// plays a Misfire. Nothing she posts says she is the Butterfly: after
+	// the night's deaths the date ballots of the seats that answered with
+	// a card (hers alone) open at the living seats.
 	ok(t, f12c+butterflyNight+`
 expect turn=Galya
-Galya play Misfire butterfly
+Galya play Misfire
 expect turn=Igor
 Igor pass
 expect phase=date-answer turn=Lena role=Igor:Civilian
@@ -131,24 +133,26 @@ Lena play Misfire
 expect role=Galya:hidden role=Lena:hidden alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Katya,Lena,Misha,Nina phase=vote
 `)
 	ok(t, f12c+butterflyNight+`
-Galya play Misfire butterfly
+Galya play Misfire
 Igor pass
 Lena pass
 expect role=Lena:Civilian alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Katya,Misha,Nina
 `)
-	// Hiding it is a false statement: the table rejects it, naming her.
-	wantErr(t, f12c+butterflyNight+"Galya play Misfire\n", 19, "Galya", "false proof")
-	// Claiming it falsely too.
-	wantErr(t, f12c+noVote12+`Anna kill Lena
+	// Another seat's card answer kills nobody: its date ballot is empty.
+	ok(t, f12c+noVote12+`Anna kill Lena
 Boris kill Nina
 Fedor save Katya
 Galya date Misha
 Egor check Anna
-Lena play Misfire butterfly
-`, 19, "Lena", "false proof")
+Lena play Misfire
+Nina pass
+expect role=Nina:Civilian alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha phase=vote
+`)
+	// The old claim is gone: refused as a move and as a script word.
+	wantErr(t, f12c+butterflyNight+"Galya play Misfire butterfly\n", 19, "Galya", "no Butterfly claim")
 	// The date answers only with a Misfire.
 	wantErr(t, f12c+butterflyNight+`
-Galya play Misfire butterfly
+Galya play Misfire
 Igor pass
 Lena play Alibi
 `, 22, "Lena", "holds no Alibi")
@@ -196,14 +200,13 @@ expect hand=PB:2,PC:2,PD:2,PE:1,QJ:1 deck=0
 }
 
 func TestButterflyRicochetDateStillDies(t *testing.T) {
-	// She moves the attack right, to Fedor (the Nurse), proving she is the
-	// Butterfly: only the player who plays the card survives, so her date
+	// She moves the attack right, to Fedor (the Nurse): only the player who plays the card survives, so her date
 	// Lena dies too.
 	src := "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina " +
 		"roles=Don,Madman,Mafioso,Mafioso,Commissar,Nurse,Butterfly,Civilian,Civilian,Civilian,Civilian,Civilian " +
 		"deck=Misfire,Misfire,Alibi,Alibi,RicochetLeft,RicochetRight,RicochetRight,EvidenceLeft,EvidenceRight,Misfire,Alibi,Alibi\n"
 	ok(t, src+butterflyNight+`
-Galya play RicochetRight butterfly
+Galya play RicochetRight
 expect turn=Fedor attacked=Fedor:open
 Fedor pass
 Igor pass

@@ -12,6 +12,7 @@ import (
 	"github.com/masque-games/masque/engine/games/localplay"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/mafia/bot"
 	"github.com/masque-games/masque/engine/mafia/mafiatest"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/mental"
@@ -481,4 +482,279 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		bad.Shares = append(bad.Shares, sh)
 	}
 	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
+}
+
+// butterflyScript is a 12-player game with incident cards on deal: the
+// two seats a and b hold a Misfire each (everyone else a day card, so
+// only they can answer a night attack), nobody votes on the first day,
+// then night 2: the Don attacks a, the Madman b, the Nurse saves save,
+// the Butterfly dates date and the Commissar checks check.
+func butterflyScript(deal []engine.Card, a, b, save, date, check int) string {
+	var bb strings.Builder
+	var rs, hand []string
+	day := []string{"Alibi", "Alibi", "Alibi", "Alibi", "EvidenceLeft", "EvidenceLeft", "EvidenceLeft", "EvidenceRight", "EvidenceRight", "EvidenceRight"}
+	for i, r := range deal {
+		rs = append(rs, mafia.CardName(r))
+		if i == a || i == b {
+			hand = append(hand, "Misfire")
+		} else {
+			hand, day = append(hand, day[0]), day[1:]
+		}
+	}
+	fmt.Fprintf(&bb, "game mafia players=%s roles=%s deck=%s\n", strings.Join(names12, ","), strings.Join(rs, ","), strings.Join(hand, ","))
+	for _, n := range names12 {
+		fmt.Fprintf(&bb, "%s hold no\n", n)
+	}
+	for i, r := range deal {
+		switch r {
+		case mafia.Don:
+			fmt.Fprintf(&bb, "%s kill %s\n", names12[i], names12[a])
+		case mafia.Madman:
+			fmt.Fprintf(&bb, "%s kill %s\n", names12[i], names12[b])
+		case mafia.Nurse:
+			fmt.Fprintf(&bb, "%s save %s\n", names12[i], names12[save])
+		case mafia.Butterfly:
+			fmt.Fprintf(&bb, "%s date %s\n", names12[i], names12[date])
+		case mafia.Commissar:
+			fmt.Fprintf(&bb, "%s check %s\n", names12[i], names12[check])
+		}
+	}
+	return bb.String()
+}
+
+// answerRecord plays src on the fake table, then lets each seat's bot
+// make the moves due (the attacked seats' answers, the date's) until the
+// day vote, and returns everything public from the first answer on: the
+// moves as text, every effect asked and every fact opened.
+func answerRecord(t *testing.T, src string) string {
+	t.Helper()
+	_, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	var rec []string
+	for tab.State.Phase() != mafia.PhaseVote && !tab.State.Over() {
+		need := tab.State.Next()
+		if need.Kind != engine.NeedMove {
+			t.Fatalf("want a move, the table needs %v\n%s", need.Kind, src)
+		}
+		m, ok := bot.New(need.Seat, 1).Move(tab.State, tab.Knowledge(need.Seat))
+		if !ok {
+			t.Fatalf("seat %d has no move", need.Seat)
+		}
+		if err := tab.Play(m); err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		rec = append(rec, tab.Moves[len(tab.Moves)-1], fmt.Sprintf("effects %+v", tab.Last), fmt.Sprintf("facts %+v", tab.Facts))
+	}
+	return strings.Join(append(rec, fmt.Sprintf("alive %v phase %v", tab.State.Living(), tab.State.Phase())), "\n")
+}
+
+// A night answer with a card does not tell whether the answerer is the
+// Night Butterfly (leak L3, docs/mafia.md §11.3). The Don attacks a and
+// the Madman b, nobody saves either, both answer with a Misfire, and
+// her date dies (or answers) after them. The book's moderator announces
+// the same whether a or b is the Butterfly: "a and b were attacked", the
+// cards they played, and the date's death. Across random deals, the
+// game where a is the Butterfly and the one where a and b swap roles
+// make the same moves, effects and facts public. Fails on the old
+// claim, which each answer proved: "I am the Butterfly" or "I am not".
+func TestMafiaButterflyAnswerUnseen(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 3))
+	for game := range 30 {
+		deal := slices.Clone(roles12)
+		r.Shuffle(len(deal), func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		bfly := slices.Index(deal, mafia.Butterfly)
+		var civ []int
+		for i, c := range deal {
+			if c == mafia.Civilian {
+				civ = append(civ, i)
+			}
+		}
+		a, b := bfly, civ[r.IntN(len(civ))]
+		if r.IntN(2) == 0 {
+			a, b = b, a
+		}
+		nurse, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Commissar)
+		save, date, check := otherThan(r, nurse, a, b), otherThan(r, a, b), otherThan(r, comm)
+		swapped := slices.Clone(deal)
+		swapped[a], swapped[b] = deal[b], deal[a]
+		base := answerRecord(t, butterflyScript(deal, a, b, save, date, check))
+		if got := answerRecord(t, butterflyScript(swapped, a, b, save, date, check)); got != base {
+			t.Fatalf("game %d: whether %s or %s is the Butterfly changes what is public:\n%s\nvs\n%s", game, names12[a], names12[b], base, got)
+		}
+		if !strings.Contains(base, "play Misfire") {
+			t.Fatalf("game %d: nobody answered with a card:\n%s", game, base)
+		}
+	}
+}
+
+// Through the real stack: the Don attacks Galya and the Madman Igor,
+// both answer with a Misfire, and the Butterfly's date Lena then passes
+// and dies. Galya is the Butterfly, or Igor is (their roles swapped).
+// Every ballot, card proof and tally is proven and replayed; the
+// transcripts differ in no entry's kind, author or size and in no
+// opened value: the date opens from the sum of Galya's and Igor's date
+// ballots, whichever of them holds the non-empty one.
+func TestRealMafiaButterflyAnswerUnseen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 12-seat game through the real stack")
+	}
+	script := func(galya, igor engine.Card) string {
+		deal := slices.Clone(roles12)
+		deal[6], deal[7] = galya, igor
+		var rs []string
+		for _, r := range deal {
+			rs = append(rs, mafia.CardName(r))
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "game mafia players=%s roles=%s deck=Alibi,Alibi,Alibi,Alibi,EvidenceLeft,EvidenceLeft,Misfire,Misfire,"+
+			"EvidenceLeft,EvidenceRight,EvidenceRight,EvidenceRight\n", strings.Join(names12, ","), strings.Join(rs, ","))
+		for _, n := range names12 {
+			fmt.Fprintf(&b, "%s hold no\n", n)
+		}
+		bfly := map[bool]string{true: "Galya", false: "Igor"}[galya == mafia.Butterfly]
+		fmt.Fprintf(&b, "Anna kill Galya\nBoris kill Igor\nFedor save Katya\n%s date Lena\nEgor check Anna\n", bfly)
+		b.WriteString("Galya play Misfire\nIgor play Misfire\nLena pass\n")
+		b.WriteString("expect alive=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Misha,Nina role=Lena:Civilian phase=vote\n")
+		return b.String()
+	}
+	var recs [2][]string
+	for i, v := range [][2]engine.Card{{mafia.Butterfly, mafia.Civilian}, {mafia.Civilian, mafia.Butterfly}} {
+		lt, err := localplay.Run(mafia.Game{}, []byte(script(v[0], v[1])), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs[i] = publicRecord(t, lt.Transcript())
+	}
+	if !slices.Equal(recs[0], recs[1]) {
+		for k := range min(len(recs[0]), len(recs[1])) {
+			if recs[0][k] != recs[1][k] {
+				t.Fatalf("line %d differs: %q vs %q", k, recs[0][k], recs[1][k])
+			}
+		}
+		t.Fatalf("the records differ in length: %d vs %d", len(recs[0]), len(recs[1]))
+	}
+	if !slices.Contains(recs[0], "  tally at seat 9: 1") {
+		t.Fatalf("the date's tally did not open Lena:\n%s", strings.Join(recs[0], "\n"))
+	}
+}
+
+// The answerers' date tally opens exactly the sum of the date ballots of
+// the seats that answered with a card (L3). Six seats: Fedya (a
+// Civilian) is attacked and moves the attack with a Ricochet to Anna,
+// the Butterfly, who answers with a Misfire; her date is Dima. The
+// table's cards for the tally are the sum of Anna's and Fedya's date
+// ballots, component by component. A seat that posts proven shares of
+// another sum is refused with bad-share, naming it: the sum without the
+// Butterfly's ballot (which would spare her date: the false statement "no
+// answerer is the Butterfly"), and the whole date tally (every voter's
+// ballots, the same counts by other ciphertexts). A non-Butterfly cannot
+// make its own date ballot count (mental's TestPowerBallotSoundness:
+// a non-holder's vote is refused through either branch). The honest
+// entry is then accepted.
+func TestMafiaAnswerTallyForgeriesRefused(t *testing.T) {
+	src := "game mafia players=Anna,Boris,Sasha,Dima,Egor,Fedya roles=Butterfly,Mafioso,Civilian,Civilian,Mafioso,Civilian " +
+		"deck=Misfire,Alibi,Alibi,Alibi,Alibi,RicochetLeft\n" +
+		"Anna hold no\nBoris hold no\nSasha hold no\nDima hold no\nEgor hold no\nFedya hold no\n" +
+		"Boris kill Fedya\nEgor kill Fedya\nAnna date Dima\n" +
+		"Fedya play RicochetLeft\nAnna play Misfire\n"
+	lt, err := localplay.Run(mafia.Game{}, []byte(src), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dates *table.Request // the night's actions, for the date ballots
+	k := -1
+	for i, e := range tr.Entries {
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && len(r.Parts) == 1 && len(r.Parts[0].Voters) > 0 {
+			k = i
+			break
+		}
+		if err := rt.Apply(e); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rt.CompletedAll() {
+			if len(r.Posts) > 0 && slices.ContainsFunc(r.Parts, func(ef engine.Effect) bool { return ef.Power == mafia.PowerDate }) {
+				dates = r
+			}
+		}
+	}
+	if k < 0 || dates == nil {
+		t.Fatal("no tally of the answerers' date ballots")
+	}
+	r := rt.Pending()
+	if want := []engine.Seat{0, 5}; !slices.Equal(r.Parts[0].Voters, want) {
+		t.Fatalf("the answerers are %v, want %v", r.Parts[0].Voters, want)
+	}
+	j := slices.IndexFunc(dates.Parts, func(ef engine.Effect) bool { return ef.Power == mafia.PowerDate })
+	sumOf := func(voters ...engine.Seat) []mental.Card {
+		var bs []*mental.PowerBallot
+		for i, v := range dates.Seats {
+			if len(voters) == 0 || slices.Contains(voters, v) {
+				bs = append(bs, dates.Posts[i][j].Ballot)
+			}
+		}
+		sum, err := mental.AddPowerBallots(bs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []mental.Card
+		for _, target := range r.Targets {
+			c, err := sum.Component(slices.Index(dates.Parts[j].Targets, target))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	same := func(a, b []mental.Card) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !slices.EqualFunc(a[i], b[i], func(x, y mental.Ciphertext) bool { return x.A.Equal(y.A) == 1 && x.B.Equal(y.B) == 1 }) {
+				return false
+			}
+		}
+		return true
+	}
+	if !same(r.Cards, sumOf(0, 5)) {
+		t.Fatal("the tally's cards are not the sum of Anna's and Fedya's date ballots")
+	}
+	_, s8, _ := rt.Next()
+	seat := int(s8)
+	key := lt.Seats[seat].Player.CardKey()
+	for _, tc := range []struct {
+		what  string
+		cards []mental.Card
+	}{
+		{"the sum without the Butterfly's ballot", sumOf(5)},
+		{"the whole date tally", sumOf()},
+	} {
+		bad := &table.Body{Kind: table.BodyShares}
+		for _, c := range tc.cards {
+			sh, err := key.Share(rt.ShareContext(rt.Pos(), seat), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bad.Shares = append(bad.Shares, sh)
+		}
+		e, err := lt.Seats[seat].Player.Entry(rt, bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f *table.Fault
+		if err := rt.Apply(e); !errors.As(err, &f) || f.Reason != table.ReasonBadShare || f.Seat != seat {
+			t.Fatalf("%s: %v, want bad-share by seat %d", tc.what, err, seat)
+		}
+	}
+	if err := rt.Apply(tr.Entries[k]); err != nil {
+		t.Fatalf("the honest entry after the refusals: %v", err)
+	}
 }

@@ -230,7 +230,7 @@ func (s *State) condemn(p engine.Seat) []engine.Effect {
 func (s *State) playCard(m engine.Move, ok func(engine.Card) bool, what string) (engine.Card, engine.Effect, error) {
 	p := m.Seat
 	if len(m.Args) != 3 {
-		return 0, engine.Effect{}, ruleErr(p, RuleBadArgs, "a card move takes the card, its slot and the Butterfly claim")
+		return 0, engine.Effect{}, ruleErr(p, RuleBadArgs, "a card move takes the card, its slot and a 0 (once the Butterfly claim)")
 	}
 	card, slot := engine.Card(m.Args[0]), engine.Slot(m.Args[1])
 	if !ok(card) {
@@ -259,8 +259,9 @@ func (s *State) answerPass(m engine.Move) (bool, error) {
 	return m.Kind == MovePass, nil
 }
 
-// playUnclaimed is [State.playCard] for an answer that makes no
-// Butterfly claim (its third argument 0; noClaim says why otherwise).
+// playUnclaimed is [State.playCard] for a card move, whose third
+// argument is 0 (it was the Butterfly claim before issue 27; noClaim
+// says why there is none).
 func (s *State) playUnclaimed(m engine.Move, ok func(engine.Card) bool, what, noClaim string) (engine.Card, engine.Effect, error) {
 	card, proof, err := s.playCard(m, ok, what)
 	if err == nil && m.Args[2] != 0 {
@@ -294,11 +295,6 @@ func (s *State) applyDayAnswer(m engine.Move) ([]engine.Effect, error) {
 	return append(eff, s.condemn(u)...), nil
 }
 
-// ClaimDue reports, during a night answer, whether a player answering
-// with a card must also prove whether they are the Night Butterfly (she
-// lives and her date dies even if she survives by a card).
-func (s *State) ClaimDue() bool { return slices.Contains(s.powers, PowerDate) && s.InPlay(Butterfly) }
-
 func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 	p := m.Seat
 	if pass, err := s.answerPass(m); err != nil || pass {
@@ -309,24 +305,17 @@ func (s *State) applyNightAnswer(m engine.Move) ([]engine.Effect, error) {
 		s.dying = append(s.dying, p)
 		return s.nextAnswer(), nil
 	}
-	claim := 0
-	if len(m.Args) == 3 {
-		claim = m.Args[2]
-	}
-	if claim != 0 && claim != 1 || (claim == 1 && !s.ClaimDue()) {
-		return nil, ruleErr(p, RuleBadArgs, "the Butterfly claim is 0 or 1, and 1 only while the Night Butterfly plays")
-	}
-	card, proof, err := s.playCard(m, IsNight, "a night attack")
+	card, proof, err := s.playUnclaimed(m, IsNight, "a night attack",
+		"no Butterfly claim: her date is opened from the date ballots of the seats that answered with a card (docs/mafia.md §11.3, L3)")
 	if err != nil {
 		return nil, err
 	}
 	eff := []engine.Effect{proof}
-	if s.ClaimDue() {
-		eff = append(eff, engine.Effect{Kind: engine.EffectProve, By: p, Slots: []engine.Slot{s.RoleSlot(p)},
-			Cards: []engine.Card{Butterfly}, Not: claim == 0, Comps: []int{CompRole}})
-	}
-	if claim == 1 {
-		s.bflyHit = true
+	if slices.Contains(s.powers, PowerDate) && !slices.Contains(s.answered, p) {
+		// If p is the Butterfly, her date dies even though she survives:
+		// the night's end opens the date ballots of the seats that
+		// answered with a card, hers one-hot, everyone else's empty.
+		s.answered = append(s.answered, p)
 	}
 	s.queue = s.queue[1:]
 	if card == Misfire {
@@ -380,7 +369,7 @@ func (s *State) startNight() []engine.Effect {
 	s.prot = make([]uint8, s.n)
 	s.queue, s.dying, s.asked, s.tied = nil, nil, nil, nil
 	s.mixed, s.tiedPairs = false, nil
-	s.bflyHit = false
+	s.bflyHit, s.answered, s.fwd = false, nil, false
 	s.date, s.condemned, s.madVictim = NoSeat, NoSeat, NoSeat
 	s.targets = s.Living()
 	slots := make([]engine.Slot, len(s.targets))
@@ -474,14 +463,36 @@ func (s *State) nextAnswer() []engine.Effect {
 }
 
 // dateOrFinish opens the Butterfly's date if she was attacked and not
-// saved, or ends the night.
+// saved, or ends the night. When her death showed it, the whole date
+// tally opens; when seats answered an attack with a card, the sum of
+// their date ballots opens at the living targets: her date if she was
+// one of them, else nothing, and nobody learns which of them she is
+// (docs/mafia.md §11.3, L3).
 func (s *State) dateOrFinish() []engine.Effect {
-	if s.bflyHit && slices.Contains(s.powers, PowerDate) {
-		s.phase = WaitDate
-		return []engine.Effect{{Kind: engine.EffectTally, Power: PowerDate}}
+	if slices.Contains(s.powers, PowerDate) {
+		switch {
+		case s.bflyHit:
+			s.phase = WaitDate
+			return []engine.Effect{{Kind: engine.EffectTally, Power: PowerDate}}
+		case len(s.answered) > 0:
+			s.phase, s.fwd = WaitDate, true
+			return []engine.Effect{{Kind: engine.EffectTally, Power: PowerDate, Voters: slices.Sorted(slices.Values(s.answered)),
+				Seats: s.livingTargets()}}
+		}
 	}
 	s.then = afterNight2
 	return s.finish()
+}
+
+// livingTargets returns tonight's targets still living, in order.
+func (s *State) livingTargets() []engine.Seat {
+	var out []engine.Seat
+	for _, p := range s.targets {
+		if s.alive[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // eliminate reveals the roles of seats (component 0 only).
@@ -940,20 +951,34 @@ func (s *State) checkRoles(seats []engine.Seat, facts []engine.Fact) error {
 }
 
 func (s *State) learnDate(facts []engine.Fact) ([]engine.Effect, error) {
-	t, err := tallies(facts, s.targets, 1)
+	at := s.targets
+	if s.fwd {
+		at = s.livingTargets()
+	}
+	t, err := tallies(facts, at, 1)
 	if err != nil {
 		return nil, err
 	}
 	sum := 0
+	date := NoSeat
 	for i, c := range t[0] {
 		sum += c
 		if c > 0 {
-			s.date = s.targets[i]
+			date = at[i]
 		}
 	}
-	if sum != 1 {
+	switch {
+	case s.fwd && sum == 0:
+		// None of the seats that answered with a card is the Butterfly
+		// (or her date is no longer living).
+		s.fwd = false
+		s.then = afterNight2
+		return s.finish(), nil
+	case sum != 1:
 		return nil, factsErr("the date tally is %d ballots", sum)
 	}
+	s.fwd = false
+	s.date = date
 	d := s.date
 	switch {
 	case !s.alive[d]:

@@ -33,8 +33,8 @@ import (
 // are drawn in order. A fixed deal is written in the options ([Fixed]):
 // the table lays it out face up instead of shuffling.
 //
-// Lines are moves (NAME hold yes|no, vote NAME|abstain, pass, play CARD
-// [butterfly], leave: [ParseMove]), secret night choices (NAME kill|save|
+// Lines are moves (NAME hold yes|no, vote NAME|abstain, pass, play CARD,
+// leave: [ParseMove]), secret night choices (NAME kill|save|
 // date|check NAME: the mafia's or the Madman's kill, the Nurse's save,
 // the Night Butterfly's date, the Commissar's check; given to the table
 // carrying the night's ballots, never logged), coin lines and expect

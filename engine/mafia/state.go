@@ -39,7 +39,7 @@ const (
 	MoveHold  uint8 = iota + 1 // first day: Args[0] 1 to hold the vote, 0 not to
 	MoveVote                   // day vote: Args[0] the seat named, or -1 to abstain
 	MovePass                   // answer nothing: the attack or elimination stands
-	MoveCard                   // play an incident card: Args [card, hand slot, butterfly claim 0/1]
+	MoveCard                   // play an incident card: Args [card, hand slot, 0]
 	MoveLeave                  // leave the game (any living seat, whenever a move is due)
 )
 
@@ -147,7 +147,12 @@ type State struct {
 	asked     []engine.Seat // the seats whose protection tallies are due
 	queue     []engine.Seat // attacked seats still to answer, first first
 	dying     []engine.Seat
-	bflyHit   bool // the Butterfly was attacked and not saved
+	bflyHit   bool // the Butterfly was attacked and not saved, and died of it
+	// answered: the seats that answered an attack with a card tonight
+	// while the date ballots were posted; fwd: the date tally due is the
+	// sum of their date ballots at the living targets.
+	answered  []engine.Seat
+	fwd       bool
 	date      engine.Seat
 	condemned engine.Seat
 
@@ -214,6 +219,7 @@ func (s *State) clone() *State {
 	c.targets = slices.Clone(s.targets)
 	c.tied = slices.Clone(s.tied)
 	c.tiedPairs = slices.Clone(s.tiedPairs)
+	c.answered = slices.Clone(s.answered)
 	c.attacked = slices.Clone(s.attacked)
 	c.prot = slices.Clone(s.prot)
 	c.asked = slices.Clone(s.asked)

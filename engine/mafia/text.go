@@ -22,7 +22,7 @@ func KindName(k uint8) string {
 
 // FormatMove returns the public text of m in s as a script line: "Anna
 // hold yes", "Anna vote Boris", "Anna vote abstain", "Anna pass", "Anna
-// play Misfire slot=7 butterfly", "Anna leave". [ParseMove] reads it back.
+// play Misfire slot=7", "Anna leave". [ParseMove] reads it back.
 func FormatMove(s *State, m engine.Move) string {
 	parts := []string{s.Name(m.Seat), KindName(m.Kind)}
 	a := m.Args
@@ -37,8 +37,8 @@ func FormatMove(s *State, m engine.Move) string {
 		}
 	case m.Kind == MoveCard && len(a) == 3:
 		parts = append(parts, CardName(engine.Card(a[0])), "slot="+strconv.Itoa(a[1]))
-		if a[2] == 1 {
-			parts = append(parts, "butterfly")
+		if a[2] != 0 {
+			parts = append(parts, strconv.Itoa(a[2]))
 		}
 	default:
 		for _, x := range a {
@@ -49,7 +49,7 @@ func FormatMove(s *State, m engine.Move) string {
 }
 
 // ParseMove reads seat p's move from its script tokens (the verb first):
-// hold yes|no, vote NAME|abstain, pass, play CARD slot=N [butterfly],
+// hold yes|no, vote NAME|abstain, pass, play CARD slot=N,
 // leave. A play line without slot= is completed by [NameHidden].
 func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 	m := engine.Move{Seat: p}
@@ -95,15 +95,18 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 		}
 	case "play":
 		m.Kind = MoveCard
-		if len(args) == 1 || len(args) == 2 && strings.EqualFold(args[1], "butterfly") {
+		if len(args) == 1 {
 			// A card named without its slot is one the player was not
 			// found to hold ([NameHidden] names the slots of held ones).
 			if c, err := ParseCard(args[0]); err == nil && IsIncident(c) {
 				return m, fmt.Errorf("%s: %s holds no %s: a player plays an incident card of their own hand", RuleNotInHand, s.Name(p), CardWords(c))
 			}
 		}
-		if len(args) < 2 || len(args) > 3 {
-			return m, fmt.Errorf("play: want CARD slot=N [butterfly]")
+		if len(args) == 3 && strings.EqualFold(args[2], "butterfly") {
+			return m, fmt.Errorf("play: no Butterfly claim: her date is opened from the date ballots of the seats that answered with a card")
+		}
+		if len(args) != 2 {
+			return m, fmt.Errorf("play: want CARD slot=N")
 		}
 		c, err := ParseCard(args[0])
 		if err != nil || !IsIncident(c) {
@@ -114,22 +117,14 @@ func ParseMove(s *State, p engine.Seat, tokens []string) (engine.Move, error) {
 		if !ok || err != nil {
 			return m, fmt.Errorf("play: want slot=N, got %q", args[1])
 		}
-		claim := 0
-		if len(args) == 3 {
-			if !strings.EqualFold(args[2], "butterfly") {
-				return m, fmt.Errorf("play: want butterfly, got %q", args[2])
-			}
-			claim = 1
-		}
-		m.Args = []int{int(c), sl, claim}
+		m.Args = []int{int(c), sl, 0}
 	default:
 		return m, fmt.Errorf("unknown verb %q (hold, vote, pass, play, leave)", tokens[0])
 	}
 	return m, nil
 }
 
-// NameHidden completes "play CARD [butterfly]" by seat p into "play CARD
-// slot=N [butterfly]" with a slot of p's hand that p knows holds CARD
+// NameHidden completes "play CARD" by seat p into "play CARD slot=N" with a slot of p's hand that p knows holds CARD
 // (known: what p knows, by slot). Other tokens are returned as they are.
 func NameHidden(s *State, p engine.Seat, known map[engine.Slot]engine.Card, tokens []string) []string {
 	if len(tokens) < 2 || !strings.EqualFold(tokens[0], "play") {

@@ -102,13 +102,6 @@ func sayMove(s *State, m engine.Move, you engine.Seat) string {
 			}
 			out += fmt.Sprintf(": %s moves to %s", what, w.Ref(to))
 		}
-		if s.phase == PhaseNightAnswer && s.ClaimDue() {
-			if a[2] == 1 {
-				out += fmt.Sprintf(", and %s %s the Night Butterfly, so %s date still dies", w.Verb(p, "proves", "prove"), w.Verb(p, "she is", "you are"), w.Verb(p, "her", "your"))
-			} else {
-				out += fmt.Sprintf(", and %s %s not the Night Butterfly", w.Verb(p, "proves", "prove"), w.Verb(p, "they are", "you are"))
-			}
-		}
 		return out + "."
 	}
 	return FormatMove(s, m)

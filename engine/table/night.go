@@ -33,10 +33,13 @@ type TagPost struct {
 	Tag   [mental.TagSize]byte
 }
 
-// tally is the sum of the last ballots of one power.
+// tally is the sum of the last ballots of one power, and each voter's
+// ballot (for a tally of some voters' ballots, engine.Effect.Voters).
 type tally struct {
 	targets []engine.Seat
 	sum     mental.BallotSum
+	voters  []engine.Seat
+	ballots []*mental.PowerBallot
 }
 
 // ActionContext is the context of the j-th part of the actions entry at
@@ -133,6 +136,7 @@ func cloneEffect(ef engine.Effect) engine.Effect {
 	ef.Slots, ef.Seats, ef.Cards = slices.Clone(ef.Slots), slices.Clone(ef.Seats), slices.Clone(ef.Cards)
 	ef.Comps, ef.Targets, ef.TargetSlots = slices.Clone(ef.Comps), slices.Clone(ef.Targets), slices.Clone(ef.TargetSlots)
 	ef.Roles, ef.AddPowers, ef.Mix = slices.Clone(ef.Roles), slices.Clone(ef.AddPowers), slices.Clone(ef.Mix)
+	ef.Voters = slices.Clone(ef.Voters)
 	return ef
 }
 
@@ -147,10 +151,19 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 			return fmt.Errorf("internal: a tally of power %d adding powers %v", ef.Power, ef.AddPowers)
 		}
 	}
+	if len(ef.Voters) > 0 && (len(ef.AddPowers) > 0 || len(ef.Mix) > 0 || ef.Picked) {
+		return fmt.Errorf("internal: a tally of power %d by voters %v adding %v or mixed", ef.Power, ef.Voters, ef.AddPowers)
+	}
+	for i, v := range ef.Voters {
+		if v < 0 || int(v) >= len(t.roster.Seats) || slices.Contains(ef.Voters[:i], v) {
+			return fmt.Errorf("internal: a tally of power %d by voters %v", ef.Power, ef.Voters)
+		}
+	}
 	if len(ef.Mix) > 0 || ef.Picked {
 		return s.queueMix(t, ef)
 	}
-	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats), AddPowers: slices.Clone(ef.AddPowers)}
+	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats), AddPowers: slices.Clone(ef.AddPowers),
+		Voters: slices.Clone(ef.Voters)}
 	if k := len(s.pending); k > 0 {
 		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions &&
 			len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
@@ -296,6 +309,20 @@ func (s *state) snapshotTally(r *Request) error {
 			return fmt.Errorf("internal: a tally of power %d, for which nobody posted ballots", part.Power)
 		}
 		sum := tl.sum
+		if len(part.Voters) > 0 {
+			var bs []*mental.PowerBallot
+			for _, v := range part.Voters {
+				i := slices.Index(tl.voters, v)
+				if i < 0 {
+					return fmt.Errorf("internal: a tally of power %d by seat %d, not one of its voters %v", part.Power, v, tl.voters)
+				}
+				bs = append(bs, tl.ballots[i])
+			}
+			var err error
+			if sum, err = mental.AddPowerBallots(bs...); err != nil {
+				return err
+			}
+		}
 		for _, pw := range part.AddPowers {
 			more, ok := s.tallies[pw]
 			if !ok || !slices.Equal(more.targets, tl.targets) {
@@ -465,7 +492,7 @@ func (s *state) completeActions(t *Table, next uint64, r *Request) error {
 			for k, v := range s.tallies {
 				tallies[k] = v
 			}
-			tallies[ef.Power] = tally{targets: slices.Clone(ef.Targets), sum: sum}
+			tallies[ef.Power] = tally{targets: slices.Clone(ef.Targets), sum: sum, voters: slices.Clone(r.Seats), ballots: bs}
 			s.tallies = tallies
 		case engine.EffectTag:
 			tags := slices.Clip(s.tags)

@@ -246,11 +246,7 @@ func (b *Bot) answer(s *mafia.State, k *mafia.Knowledge, prefs []engine.Card) en
 		if d := mafia.Direction(c); d != 0 && b.avoid(k, s.Neighbour(b.Seat, d)) && mafiaSide(k) {
 			continue
 		}
-		claim := 0
-		if s.Phase() == mafia.PhaseNightAnswer && s.ClaimDue() && k.Role == mafia.Butterfly {
-			claim = 1
-		}
-		return engine.Move{Seat: b.Seat, Kind: mafia.MoveCard, Args: []int{int(c), int(sl), claim}}
+		return engine.Move{Seat: b.Seat, Kind: mafia.MoveCard, Args: []int{int(c), int(sl), 0}}
 	}
 	return engine.Move{Seat: b.Seat, Kind: mafia.MovePass}
 }

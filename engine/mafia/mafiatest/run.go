@@ -78,7 +78,7 @@ func (t *Table) Line(l mafia.ScriptLine) error {
 		return nil
 	}
 	tokens := mafia.NameHidden(t.State, p, t.Views[p], l.Tokens)
-	if len(tokens) == 2 && strings.EqualFold(tokens[0], "play") || len(tokens) == 3 && strings.EqualFold(tokens[0], "play") && strings.EqualFold(tokens[2], "butterfly") {
+	if len(tokens) == 2 && strings.EqualFold(tokens[0], "play") {
 		return fmt.Errorf("%s: %s: %s holds no %s", name, mafia.RuleNotInHand, name, tokens[1])
 	}
 	m, err := mafia.ParseMove(t.State, p, tokens)

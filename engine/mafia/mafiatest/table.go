@@ -64,11 +64,12 @@ type Table struct {
 
 	rng      *rand.Rand
 	choices  map[engine.Seat]map[uint8]engine.Seat
-	ballots  map[uint8]map[engine.Seat]int // power → target → ballots
-	btargets map[uint8][]engine.Seat       // power → the ballot's targets
-	mixes    map[uint8][]engine.Seat       // power → its mixed pairs' targets, in the shuffled order
-	pending  []engine.Effect               // effects not carried out yet
-	batch    fake.Batch                    // what the pending batch has asked for so far
+	ballots  map[uint8]map[engine.Seat]int         // power → target → ballots
+	btargets map[uint8][]engine.Seat               // power → the ballot's targets
+	bvoter   map[uint8]map[engine.Seat]engine.Seat // power → voter holding it → its target
+	mixes    map[uint8][]engine.Seat               // power → its mixed pairs' targets, in the shuffled order
+	pending  []engine.Effect                       // effects not carried out yet
+	batch    fake.Batch                            // what the pending batch has asked for so far
 	coinWant engine.Seat
 }
 
@@ -89,6 +90,7 @@ func New(o mafia.Options, seed uint64) (*Table, error) {
 		rng:      fake.NewRand(seed),
 		choices:  map[engine.Seat]map[uint8]engine.Seat{},
 		ballots:  map[uint8]map[engine.Seat]int{},
+		bvoter:   map[uint8]map[engine.Seat]engine.Seat{},
 		btargets: map[uint8][]engine.Seat{},
 		mixes:    map[uint8][]engine.Seat{},
 		coinWant: mafia.NoSeat,
@@ -343,14 +345,17 @@ func (t *Table) peek(e engine.Effect) {
 
 func (t *Table) ballot(e engine.Effect) {
 	sums := map[engine.Seat]int{}
+	by := map[engine.Seat]engine.Seat{}
 	for _, p := range e.Seats {
 		if !t.holds(p, e) {
 			continue
 		}
 		sums[t.choices[p][e.Power]]++
+		by[p] = t.choices[p][e.Power]
 		delete(t.choices[p], e.Power)
 	}
 	t.ballots[e.Power] = sums
+	t.bvoter[e.Power] = by
 	t.btargets[e.Power] = slices.Clone(e.Targets)
 }
 
@@ -385,6 +390,16 @@ func (t *Table) tally(e engine.Effect) {
 	}
 	for _, p := range at {
 		n := t.ballots[e.Power][p]
+		if len(e.Voters) > 0 {
+			// Only these voters' ballots: a voter without the power
+			// adds an empty one.
+			n = 0
+			for _, v := range e.Voters {
+				if q, ok := t.bvoter[e.Power][v]; ok && q == p {
+					n++
+				}
+			}
+		}
 		for _, pw := range e.AddPowers {
 			n += t.ballots[pw][p]
 		}

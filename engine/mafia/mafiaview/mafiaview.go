@@ -494,11 +494,7 @@ func mafiaChoices(s *mafia.State, me engine.Seat, k *mafia.Knowledge, known map[
 				continue
 			}
 			seen[c] = true
-			claim := 0
-			if s.Phase() == mafia.PhaseNightAnswer && s.ClaimDue() && k.Role == mafia.Butterfly {
-				claim = 1
-			}
-			try("play your "+mafia.CardWords(c)+": "+cardEffect(s, me, c), engine.Move{Kind: mafia.MoveCard, Args: []int{int(c), int(sl), claim}})
+			try("play your "+mafia.CardWords(c)+": "+cardEffect(s, me, c), engine.Move{Kind: mafia.MoveCard, Args: []int{int(c), int(sl), 0}})
 		}
 		words := "accept the attack"
 		if s.Phase() == mafia.PhaseDayAnswer {
