@@ -3,10 +3,14 @@ package p2p
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/identity"
@@ -129,7 +133,16 @@ func forwardGame(t *testing.T, natives int, via int, limit uint64, timeout time.
 		t.Fatal(err)
 	}
 	tb := forwardedTable(t, ps, phone, via)
-	seat := uint8(natives)
+	res, pr := playForwarded(t, ps, tb, phone, uint8(natives), via, limit, timeout, up, down)
+	return res, pr, ps
+}
+
+// playForwarded plays table tb: a room on each native peer (seats in
+// ps's order, skipping the phone's), the phone's seat through ps[via].
+func playForwarded(t *testing.T, ps []*tpeer, tb store.Table, phone *identity.Identity, seat uint8, via int, limit uint64,
+	timeout time.Duration, up, down func(packet []byte, pass func([]byte))) ([]result, phoneResult) {
+	t.Helper()
+	seats := len(tb.Roster.Seats)
 	toPhone := make(chan []byte, 4096)
 	fw, err := ps[via].node.Forward(tb, seat, func(sealed []byte) {
 		pass := func(b []byte) {
@@ -150,11 +163,11 @@ func forwardGame(t *testing.T, natives int, via int, limit uint64, timeout time.
 	defer fw.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res := make([]result, natives)
+	res := make([]result, len(ps))
 	var wg sync.WaitGroup
 	for i, p := range ps {
 		wg.Go(func() {
-			res[i] = play(ctx, t, p, tb, &counter{seats: natives + 1, limit: limit}, RoomConfig{Timeout: timeout})
+			res[i] = play(ctx, t, p, tb, &counter{seats: seats, limit: limit}, RoomConfig{Timeout: timeout})
 		})
 	}
 	send := func(packet []byte) {
@@ -166,7 +179,7 @@ func forwardGame(t *testing.T, natives int, via int, limit uint64, timeout time.
 	}
 	pr := runPhone(ctx, tb, phone, seat, limit, toPhone, send, timeout)
 	wg.Wait()
-	return res, pr, ps
+	return res, pr
 }
 
 func TestForwardedSeatPlays(t *testing.T) {
@@ -291,4 +304,85 @@ func TestForwarderDrops(t *testing.T) {
 	if pr.err == nil && pr.out != nil && pr.out.Verdict == nil {
 		t.Errorf("phone: the table ended normally without its entries")
 	}
+}
+
+// TestForwardedJoin: a player with no node of its own is seated by the
+// table's creator (SeatForwarded), signs the roster itself, and plays
+// through the creator beside a joiner that joined over the network; a
+// second request with the same keys gets the same seat back, and a
+// roster signature that is not the player's is refused.
+func TestForwardedJoin(t *testing.T) {
+	const limit = 30
+	_, ps := mockPeers(t, 2)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 3, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := ForwardedJoin{Name: "phone", SignKey: phone.PublicKey(), CardKey: []byte("card")}
+	seat, err := tbl.SeatForwarded(req)
+	if err != nil || seat != 1 {
+		t.Fatalf("SeatForwarded: seat %d, %v", seat, err)
+	}
+	if again, err := tbl.SeatForwarded(req); err != nil || again != 1 {
+		t.Fatalf("SeatForwarded again (a reload): seat %d, %v", again, err)
+	}
+	other := req
+	other.Name = "p0"
+	_, otherKey, _ := ed25519.GenerateKey(nil)
+	other.SignKey = otherKey.Public().(ed25519.PublicKey)
+	var no *JoinRefusedError
+	if _, err := tbl.SeatForwarded(other); !errors.As(err, &no) || no.Code != RefusedNameTaken {
+		t.Fatalf("a second phone named as the creator: %v, want refused (name taken)", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	phoneDone := make(chan error, 1)
+	go func() {
+		r, addrs, err := tbl.ForwardedOffer(ctx)
+		if err != nil {
+			phoneDone <- err
+			return
+		}
+		s := r.Seats[1]
+		if s.Name != "phone" || string(s.SignKey) != string(phone.PublicKey()) || len(addrs[1]) != 1 {
+			phoneDone <- fmt.Errorf("offered seat 1: %+v, addresses %d", s, len(addrs[1]))
+			return
+		}
+		gid, err := r.GameID()
+		if err != nil {
+			phoneDone <- err
+			return
+		}
+		if err := tbl.SignForwarded(phone.PublicKey(), ed25519.Sign(otherKey, ledger.RosterSigningBytes(gid))); err == nil {
+			phoneDone <- errors.New("a roster signature by another key was taken")
+			return
+		}
+		phoneDone <- tbl.SignForwarded(phone.PublicKey(), ed25519.Sign(phone.SigningKey(), ledger.RosterSigningBytes(gid)))
+	}()
+	creator := peer.AddrInfo{ID: ps[0].node.ID(), Addrs: ps[0].node.Host().Addrs()}
+	joined := make(chan error, 1)
+	go func() {
+		_, err := ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p2"})
+		joined <- err
+	}()
+	seating, err := tbl.Seat(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-phoneDone; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-joined; err != nil {
+		t.Fatal(err)
+	}
+	// The natives' rooms, in roster order: the creator (0) and the joiner (2).
+	res, pr := playForwarded(t, ps, seating.Table, phone, 1, 0, limit, 0, nil, nil)
+	if pr.err != nil || pr.out == nil || pr.out.Verdict != nil {
+		t.Fatalf("forwarded seat: %v %+v (faults %v)", pr.err, pr.out, pr.faults)
+	}
+	sameLogs(t, append(res, result{out: pr.out, log: pr.log}), limit)
 }
