@@ -1,0 +1,258 @@
+package phone
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/seatview"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// memConn is one end of an in-memory message connection.
+type memConn struct {
+	in, out chan memMsg
+}
+
+type memMsg struct {
+	b   []byte
+	bin bool
+}
+
+func memPair() (*memConn, *memConn) {
+	a, b := make(chan memMsg, 4096), make(chan memMsg, 4096)
+	return &memConn{in: a, out: b}, &memConn{in: b, out: a}
+}
+
+func (c *memConn) Read(ctx context.Context) ([]byte, bool, error) {
+	select {
+	case m, ok := <-c.in:
+		if !ok {
+			return nil, false, errors.New("closed")
+		}
+		return m.b, m.bin, nil
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}
+
+func (c *memConn) Write(ctx context.Context, b []byte, bin bool) error {
+	select {
+	case c.out <- memMsg{append([]byte(nil), b...), bin}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// memStore is the phone's storage in a test.
+type memStore struct {
+	mu sync.Mutex
+	kv map[string][]byte
+}
+
+func (s *memStore) Put(puts []phoneseat.Put) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kv == nil {
+		s.kv = map[string][]byte{}
+	}
+	for _, p := range puts {
+		s.kv[p.Key] = append([]byte(nil), p.Value...)
+	}
+	return nil
+}
+
+func testPeer(t *testing.T) *netsession.Peer {
+	t.Helper()
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := netsession.NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// netGame runs a bot's seat on the signed table until the game ends.
+func netGame(ctx context.Context, t *testing.T, p *netsession.Peer, s *ledger.Roster, tb store.Table, keys table.SeatSecrets, seed uint64) (*netsession.Game, error) {
+	sec, err := keys.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Create(filepath.Join(t.TempDir(), "seat"), tb, sec)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { st.Close() })
+	return netsession.Start(ctx, netsession.GameConfig{Node: p.Node, Store: st, Bot: true, Seed: seed, Timeout: 30 * time.Second})
+}
+
+// player taps the phone's page as a person would, at random: a line of
+// the menu, yes or no to a confirmation.
+func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand) {
+	var last []byte
+	for ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		raw := d.Page()
+		if bytes.Equal(raw, last) {
+			continue
+		}
+		var pg phoneseat.Page
+		if json.Unmarshal(raw, &pg) != nil || !pg.MyTurn || pg.Over {
+			continue
+		}
+		last = raw
+		switch {
+		case pg.Asking != "":
+			d.Answer([]string{seatview.Yes, seatview.No}[rng.IntN(2)])
+		case len(pg.Menu) > 0:
+			d.Pick(rng.IntN(len(pg.Menu)))
+		}
+	}
+}
+
+// TestPhonePlaysMascarade: a phone seat (the seat the page's WebAssembly
+// runs, here natively over an in-memory WebSocket) is seated by the host
+// through its hub, signs the roster, and plays a whole game of Mascarade
+// with its own keys, entries and proofs against the host's bot and a
+// joiner's bot, its frames forwarded by the host; every transcript is
+// the same and replays (masque verify's check).
+func TestPhonePlaysMascarade(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	host, joiner := testPeer(t), testPeer(t)
+	hub := NewHub(Config{Node: host.Node, Token: "secret-token", Game: mascarade.GameName, Timeout: 30 * time.Second})
+
+	type seatRes struct {
+		g   *netsession.Game
+		err error
+	}
+	hostRes, joinRes := make(chan seatRes, 1), make(chan seatRes, 1)
+	opened := make(chan struct{})
+	go func() {
+		keys := table.GenerateSeatSecrets()
+		s, err := host.Host(ctx, netsession.HostConfig{Game: mascarade.GameName, Player: "alice", Players: 3, Keys: keys, PublishKeys: true,
+			OnTable: func(tb *p2p.Table) { hub.SetTable(tb); close(opened) }})
+		if err != nil {
+			hostRes <- seatRes{err: err}
+			return
+		}
+		hub.SetSeating(s)
+		g, err := netGame(ctx, t, host, s.Roster, s.Table, keys, 1)
+		hostRes <- seatRes{g, err}
+	}()
+	<-opened
+	// The phone first (seat 1), the joiner after it (seat 2).
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+	go hub.Serve(ctx, serverEnd)
+	phoneDone := make(chan error, 1)
+	go func() { phoneDone <- d.Run(ctx) }()
+	go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
+	for {
+		var pg phoneseat.Page
+		json.Unmarshal(d.Page(), &pg)
+		if pg.Seat == 1 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	go func() {
+		keys := table.GenerateSeatSecrets()
+		s, err := joiner.Join(ctx, netsession.JoinConfig{Creator: peer.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()},
+			Player: "bob", Keys: keys})
+		if err != nil {
+			joinRes <- seatRes{err: err}
+			return
+		}
+		g, err := netGame(ctx, t, joiner, s.Roster, s.Table, keys, 2)
+		joinRes <- seatRes{g, err}
+	}()
+	var games []*netsession.Game
+	for _, ch := range []chan seatRes{hostRes, joinRes} {
+		r := <-ch
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		games = append(games, r.g)
+	}
+	for i, g := range games {
+		select {
+		case <-g.Done():
+		case <-ctx.Done():
+			t.Fatalf("seat %d: the game did not end: %v", i, ctx.Err())
+		}
+		if out, err := g.Result(); err != nil || out.Verdict != nil {
+			t.Fatalf("native seat %d: %v %+v", i, err, out)
+		}
+	}
+	if err := <-phoneDone; err != nil {
+		t.Fatalf("phone: %v", err)
+	}
+	out, err := ph.Outcome()
+	if err != nil || out == nil || out.Verdict != nil {
+		t.Fatalf("phone: %v %+v", err, out)
+	}
+	want, err := games[0].Transcript().MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ph.Transcript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("the phone's transcript (%d bytes) differs from the host's (%d bytes)", len(got), len(want))
+	}
+	if j, _ := games[1].Transcript().MarshalBinary(); !bytes.Equal(j, want) {
+		t.Fatal("the joiner's transcript differs from the host's")
+	}
+	tr, err := ledger.UnmarshalTranscript(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := registry.Lookup(tr.Roster.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := table.Replay(tr, g.Table()); err != nil {
+		t.Fatalf("the phone's transcript does not replay: %v", err)
+	}
+	phoneEntries := 0
+	for _, e := range tr.Entries {
+		if e.Seat == 1 {
+			phoneEntries++
+		}
+	}
+	t.Logf("%d entries, %d of them the phone's", len(tr.Entries), phoneEntries)
+	if phoneEntries == 0 {
+		t.Fatal("the phone wrote no entry")
+	}
+}
