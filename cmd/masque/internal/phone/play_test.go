@@ -131,73 +131,81 @@ func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand) {
 	}
 }
 
-// TestPhonePlaysMascarade: a phone seat (the seat the page's WebAssembly
-// runs, here natively over an in-memory WebSocket) is seated by the host
-// through its hub, signs the roster, and plays a whole game of Mascarade
-// with its own keys, entries and proofs against the host's bot and a
-// joiner's bot, its frames forwarded by the host; every transcript is
-// the same and replays (masque verify's check).
-func TestPhonePlaysMascarade(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	host, joiner := testPeer(t), testPeer(t)
-	hub := NewHub(Config{Node: host.Node, Token: "secret-token", Game: mascarade.GameName, Timeout: 30 * time.Second})
+// tableRun is a Mascarade table hosted by a bot, with a hub for phones
+// and a joiner's bot.
+type tableRun struct {
+	hub              *Hub
+	host, joiner     *netsession.Peer
+	hostRes, joinRes chan seatRes
+	opened           chan struct{}
+	tbl              *p2p.Table
+}
 
-	type seatRes struct {
-		g   *netsession.Game
-		err error
-	}
-	hostRes, joinRes := make(chan seatRes, 1), make(chan seatRes, 1)
-	opened := make(chan struct{})
+type seatRes struct {
+	g   *netsession.Game
+	err error
+}
+
+// startHost opens a 3-seat Mascarade table hosted by a bot.
+func startHost(ctx context.Context, t *testing.T) *tableRun {
+	tr := &tableRun{host: testPeer(t), joiner: testPeer(t), hostRes: make(chan seatRes, 1), joinRes: make(chan seatRes, 1), opened: make(chan struct{})}
+	tr.hub = NewHub(Config{Node: tr.host.Node, Token: "secret-token", Game: mascarade.GameName, Timeout: 30 * time.Second})
 	go func() {
 		keys := table.GenerateSeatSecrets()
-		s, err := host.Host(ctx, netsession.HostConfig{Game: mascarade.GameName, Player: "alice", Players: 3, Keys: keys, PublishKeys: true,
-			OnTable: func(tb *p2p.Table) { hub.SetTable(tb); close(opened) }})
+		s, err := tr.host.Host(ctx, netsession.HostConfig{Game: mascarade.GameName, Player: "alice", Players: 3, Keys: keys, PublishKeys: true,
+			OnTable: func(tb *p2p.Table) { tr.tbl = tb; tr.hub.SetTable(tb); close(tr.opened) }})
 		if err != nil {
-			hostRes <- seatRes{err: err}
+			tr.hostRes <- seatRes{err: err}
 			return
 		}
-		hub.SetSeating(s)
-		g, err := netGame(ctx, t, host, s.Roster, s.Table, keys, 1)
-		hostRes <- seatRes{g, err}
+		tr.hub.SetSeating(s)
+		g, err := netGame(ctx, t, tr.host, s.Roster, s.Table, keys, 1)
+		tr.hostRes <- seatRes{g, err}
 	}()
-	<-opened
-	// The phone first (seat 1), the joiner after it (seat 2).
-	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph.SetToken("secret-token")
-	st := &memStore{}
-	st.Put(eff.Puts)
-	phoneEnd, serverEnd := memPair()
-	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
-	go hub.Serve(ctx, serverEnd)
-	phoneDone := make(chan error, 1)
-	go func() { phoneDone <- d.Run(ctx) }()
-	go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
+	<-tr.opened
+	return tr
+}
+
+// waitTaken waits until n seats are taken.
+func (tr *tableRun) waitTaken(ctx context.Context, t *testing.T, n int) {
 	for {
-		var pg phoneseat.Page
-		json.Unmarshal(d.Page(), &pg)
-		if pg.Seat == 1 {
-			break
+		if taken, _ := tr.tbl.Taken(); taken >= n {
+			return
 		}
-		time.Sleep(10 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			t.Fatalf("seats taken: want %d: %v", n, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
 	}
+}
+
+// startJoiner seats the joiner's bot (the next seat) and plays it.
+func (tr *tableRun) startJoiner(ctx context.Context, t *testing.T) {
 	go func() {
 		keys := table.GenerateSeatSecrets()
-		s, err := joiner.Join(ctx, netsession.JoinConfig{Creator: peer.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()},
+		s, err := tr.joiner.Join(ctx, netsession.JoinConfig{Creator: peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()},
 			Player: "bob", Keys: keys})
 		if err != nil {
-			joinRes <- seatRes{err: err}
+			tr.joinRes <- seatRes{err: err}
 			return
 		}
-		g, err := netGame(ctx, t, joiner, s.Roster, s.Table, keys, 2)
-		joinRes <- seatRes{g, err}
+		g, err := netGame(ctx, t, tr.joiner, s.Roster, s.Table, keys, 2)
+		tr.joinRes <- seatRes{g, err}
 	}()
+}
+
+// finish waits for the native seats' games and checks they ended with
+// no verdict.
+func (tr *tableRun) finish(ctx context.Context, t *testing.T) []*netsession.Game {
 	var games []*netsession.Game
-	for _, ch := range []chan seatRes{hostRes, joinRes} {
-		r := <-ch
+	for _, ch := range []chan seatRes{tr.hostRes, tr.joinRes} {
+		var r seatRes
+		select {
+		case r = <-ch:
+		case <-ctx.Done():
+			t.Fatalf("seating: %v", ctx.Err())
+		}
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -213,26 +221,22 @@ func TestPhonePlaysMascarade(t *testing.T) {
 			t.Fatalf("native seat %d: %v %+v", i, err, out)
 		}
 	}
-	if err := <-phoneDone; err != nil {
-		t.Fatalf("phone: %v", err)
-	}
-	out, err := ph.Outcome()
-	if err != nil || out == nil || out.Verdict != nil {
-		t.Fatalf("phone: %v %+v", err, out)
-	}
-	want, err := games[0].Transcript().MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := ph.Transcript()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Fatalf("the phone's transcript (%d bytes) differs from the host's (%d bytes)", len(got), len(want))
-	}
-	if j, _ := games[1].Transcript().MarshalBinary(); !bytes.Equal(j, want) {
-		t.Fatal("the joiner's transcript differs from the host's")
+	return games
+}
+
+// checkTranscript checks the phone's transcript against the native
+// seats' and replays it (masque verify's check); it returns how many
+// entries the phone (seat 1) wrote.
+func checkTranscript(t *testing.T, got []byte, games []*netsession.Game) int {
+	t.Helper()
+	for i, g := range games {
+		want, err := g.Transcript().MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("the phone's transcript (%d bytes) differs from native seat %d's (%d bytes)", len(got), i, len(want))
+		}
 	}
 	tr, err := ledger.UnmarshalTranscript(got)
 	if err != nil {
@@ -245,14 +249,56 @@ func TestPhonePlaysMascarade(t *testing.T) {
 	if _, err := table.Replay(tr, g.Table()); err != nil {
 		t.Fatalf("the phone's transcript does not replay: %v", err)
 	}
-	phoneEntries := 0
+	n := 0
 	for _, e := range tr.Entries {
 		if e.Seat == 1 {
-			phoneEntries++
+			n++
 		}
 	}
-	t.Logf("%d entries, %d of them the phone's", len(tr.Entries), phoneEntries)
-	if phoneEntries == 0 {
+	t.Logf("%d entries, %d of them the phone's", len(tr.Entries), n)
+	if n == 0 {
 		t.Fatal("the phone wrote no entry")
 	}
+	return n
+}
+
+// TestPhonePlaysMascarade: a phone seat (the seat the page's WebAssembly
+// runs, here natively over an in-memory WebSocket) is seated by the host
+// through its hub, signs the roster, and plays a whole game of Mascarade
+// with its own keys, entries and proofs against the host's bot and a
+// joiner's bot, its frames forwarded by the host; every transcript is
+// the same and replays (masque verify's check).
+func TestPhonePlaysMascarade(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startHost(ctx, t)
+	// The phone first (seat 1), the joiner after it (seat 2).
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+	go tr.hub.Serve(ctx, serverEnd)
+	phoneDone := make(chan error, 1)
+	go func() { phoneDone <- d.Run(ctx) }()
+	go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	games := tr.finish(ctx, t)
+	if err := <-phoneDone; err != nil {
+		t.Fatalf("phone: %v", err)
+	}
+	out, err := ph.Outcome()
+	if err != nil || out == nil || out.Verdict != nil {
+		t.Fatalf("phone: %v %+v", err, out)
+	}
+	got, err := ph.Transcript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscript(t, got, games)
 }

@@ -20,9 +20,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/libp2p/go-libp2p/core/crypto"
-	"github.com/libp2p/go-libp2p/core/peer"
-
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/games/registry"
@@ -238,7 +235,7 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 			copy(p.tableID[:], c.ID)
 		}
 		p.seat = c.Seat
-		card := p.secrets.PublicKeys(p.tableID, p.seat, []byte(p.peerID()))
+		card := p.secrets.PublicKeys(p.tableID, p.seat, p.peerID())
 		p.status = fmt.Sprintf("asking for seat %d", p.seat)
 		return Effects{Control: []Control{{T: "join", Seat: p.seat, Card: card}}}, nil
 	case "seated":
@@ -613,14 +610,16 @@ func (r replica) apply(e *ledger.Entry, f func(*ledger.Entry) error) error {
 	return nil
 }
 
-// peerID is the phone's peer id: the identity of its own signing key.
-func (p *Phone) peerID() peer.ID {
-	k, err := crypto.UnmarshalEd25519PublicKey(p.Key())
-	if err != nil {
-		return ""
-	}
-	id, _ := peer.IDFromPublicKey(k)
-	return id
+// peerID is the phone's peer id, in bytes: the identity of its own
+// signing key as libp2p makes it (an identity multihash of the key's
+// protobuf encoding), written here so that the seat carries no libp2p.
+func (p *Phone) peerID() []byte { return PeerID(p.Key()) }
+
+// PeerID is the libp2p peer id of an Ed25519 public key, in bytes:
+// multihash identity (0x00), length 36, then the key's protobuf
+// encoding (field 1 KeyType = 1, Ed25519; field 2 Data, 32 bytes).
+func PeerID(pub ed25519.PublicKey) []byte {
+	return append([]byte{0x00, 0x24, 0x08, 0x01, 0x12, 0x20}, pub...)
 }
 
 // view is the seat's view of the table now, or nil before the deal.
