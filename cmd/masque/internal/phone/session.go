@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
 	"github.com/masque-games/masque/p2p"
 )
@@ -302,7 +303,14 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		return err
 	}
 	defer fw.Close()
-	if err := writeControl(ctx, c, phoneseat.Control{T: "start", Seat: seat, Roster: enc, Addrs: s.Table.Addrs, Sigs: sigs}); err != nil {
+	// The table's move time, when it sets one, is every seat's patience
+	// (as netsession.Start has it).
+	timeout := h.cfg.Timeout
+	if mt := netsession.MoveTime(s.Roster); mt > 0 && timeout > 0 && mt > timeout {
+		timeout = mt
+	}
+	if err := writeControl(ctx, c, phoneseat.Control{T: "start", Seat: seat, Roster: enc, Addrs: s.Table.Addrs, Sigs: sigs,
+		TimeoutMS: timeout.Milliseconds(), WindowMS: h.cfg.Window.Milliseconds()}); err != nil {
 		return err
 	}
 	errc := make(chan error, 1)

@@ -63,10 +63,11 @@ type me struct {
 
 // seated is the table record, once every seat signed.
 type seated struct {
-	Seat   int
-	Roster []byte
-	Addrs  [][][]byte
-	Sigs   [][]byte
+	Seat            int
+	Roster          []byte
+	Addrs           [][][]byte
+	Sigs            [][]byte
+	Timeout, Window time.Duration
 }
 
 // Phone is one phone's seat.
@@ -255,7 +256,8 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 			// A reconnection: the table goes on where this seat is.
 			return p.resume(now), nil
 		}
-		st := seated{Seat: p.seat, Roster: c.Roster, Addrs: c.Addrs, Sigs: c.Sigs}
+		st := seated{Seat: p.seat, Roster: c.Roster, Addrs: c.Addrs, Sigs: c.Sigs,
+			Timeout: time.Duration(c.TimeoutMS) * time.Millisecond, Window: time.Duration(c.WindowMS) * time.Millisecond}
 		if err := p.startTable(st, nil, false, nil); err != nil {
 			p.status = "table refused: " + err.Error()
 			return Effects{}, err
@@ -348,6 +350,12 @@ func (p *Phone) startTable(st seated, stored []*ledger.Entry, signed bool, bits 
 		return err
 	}
 	p.roster, p.sigs, p.game, p.tab, p.seat, p.tableID = r, sigs, g, tab, st.Seat, r.TableID
+	if st.Timeout > 0 {
+		p.timeout = st.Timeout
+	}
+	if st.Window > 0 {
+		p.window = st.Window
+	}
 	p.player = table.NewPlayer(st.Seat, p.sign, p.secrets)
 	for pos, b := range bits {
 		p.player.RememberSwapBits(pos, b)

@@ -15,7 +15,7 @@ package phoneseat
 //	server → phone  seated {seat}
 //	server → phone  offer {roster, addrs}       (seating closed)
 //	phone → server  sign {sig}                  (after checking its own seat)
-//	server → phone  start {roster, addrs, sigs} (every seat signed: play)
+//	server → phone  start {roster, addrs, sigs, timeoutMs, windowMs} (every seat signed: play)
 //
 // A phone that holds a seat says hello with its game id (resume) and gets
 // start at once.
@@ -41,4 +41,8 @@ type Control struct {
 	Roster []byte     `json:"roster,omitempty"`
 	Addrs  [][][]byte `json:"addrs,omitempty"`
 	Sigs   [][]byte   `json:"sigs,omitempty"`
+	// start: the table's patience with a silent seat and its answer
+	// window, in milliseconds (0: none), which the phone plays by.
+	TimeoutMS int64 `json:"timeoutMs,omitempty"`
+	WindowMS  int64 `json:"windowMs,omitempty"`
 }

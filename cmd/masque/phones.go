@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phone"
+	"github.com/masque-games/masque/cmd/masque/internal/qrterm"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// phoneOptions are 'masque host --phones' flags: phones on the LAN take
+// seats of their own (docs/phones.md).
+type phoneOptions struct {
+	on   bool
+	addr string
+}
+
+func (o *phoneOptions) addFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.on, "phones", false, "let phones on this network take seats: serve them their page on the LAN address and show its QR code (their keys stay on the phones; this machine forwards their frames)")
+	cmd.Flags().StringVar(&o.addr, "phones-addr", "", "with --phones: the `HOST:PORT` to serve phones on (default: this machine's LAN address, a free port)")
+}
+
+// lanAddr is this machine's first private IPv4 address on an interface
+// that is up, or the first non-loopback one.
+func lanAddr() (string, error) {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return "", err
+	}
+	var other string
+	for _, ifc := range ifs {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			ipn, ok := a.(*net.IPNet)
+			if !ok || ipn.IP.To4() == nil {
+				continue
+			}
+			if ipn.IP.IsPrivate() {
+				return ipn.IP.String(), nil
+			}
+			if other == "" {
+				other = ipn.IP.String()
+			}
+		}
+	}
+	if other != "" {
+		return other, nil
+	}
+	return "", errors.New("no LAN address (no network interface up); give one with --phones-addr")
+}
+
+// phoneServer is the phones' server of a hosted table.
+type phoneServer struct {
+	hub *phone.Hub
+	srv *phone.Server
+}
+
+// startPhones binds the phones' server and prints its URL and QR code;
+// nil when --phones is not given.
+func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration) (*phoneServer, error) {
+	if !o.on {
+		return nil, nil
+	}
+	addr := o.addr
+	if addr == "" {
+		ip, err := lanAddr()
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--phones: %w", err)}
+		}
+		addr = net.JoinHostPort(ip, "0")
+	}
+	if _, port, err := net.SplitHostPort(addr); err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--phones-addr %q: %w", addr, err)}
+	} else if _, err := strconv.Atoi(port); err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--phones-addr %q: port %q", addr, port)}
+	}
+	hub := phone.NewHub(phone.Config{Node: p.Node, Game: game, Timeout: timeout, Window: r.o.window,
+		OnSeated: func(name string, seat int) { r.printf("%s joined (phone), seat %d", name, seat) },
+		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }})
+	seat := &phone.Seat{Log: func(s string) { r.printf("%s", s) }}
+	srv, err := phone.Listen(addr, hub, seat, "")
+	if err != nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("--phones: %w", err)}
+	}
+	go srv.Serve()
+	go func() {
+		if err := seat.Prepare(); err != nil {
+			r.printf("phones: %v", err)
+		}
+	}()
+	r.printf("phones: open %s (same Wi-Fi), or scan:", srv.URL())
+	if qr, err := qrterm.Render(srv.URL(), qrterm.LightOnDark); err == nil && r.a.isTerminal() {
+		fmt.Fprint(r.out, qr)
+	}
+	return &phoneServer{hub: hub, srv: srv}, nil
+}
+
+func (ps *phoneServer) close() {
+	if ps != nil {
+		ps.srv.Close()
+	}
+}
+
+func (ps *phoneServer) onTable(t *p2p.Table) {
+	if ps != nil {
+		ps.hub.SetTable(t)
+	}
+}
+
+func (ps *phoneServer) seated(s *p2p.Seating) {
+	if ps != nil {
+		ps.hub.SetSeating(s)
+	}
+}
+
+// resumed gives the hub a restarted table: its phones reconnect to their
+// seats.
+func (ps *phoneServer) resumed(st *store.Store) {
+	if ps == nil {
+		return
+	}
+	t := st.Table()
+	gid, err := t.Roster.GameID()
+	if err != nil {
+		return
+	}
+	ps.hub.SetSeating(&p2p.Seating{Roster: t.Roster, GameID: gid, Table: t})
+}
