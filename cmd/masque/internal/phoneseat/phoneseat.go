@@ -291,8 +291,14 @@ func (p *Phone) checkOffer(c Control) ([]byte, error) {
 	if s.Name != p.me.Name || string(s.SignKey) != string(p.Key()) || string(s.PeerID) != string(p.peerID()) {
 		return nil, fmt.Errorf("seat %d is not this phone's", p.seat)
 	}
-	if _, err := table.VerifySeatKeys(r.TableID, p.seat, s); err != nil {
+	// Its card keys must be the ones made here: keys the host knows,
+	// with proofs of its own, would open this phone's cards.
+	pub, err := table.VerifySeatKeys(r.TableID, p.seat, s)
+	if err != nil {
 		return nil, fmt.Errorf("seat %d's card keys are not this phone's: %w", p.seat, err)
+	}
+	if pub.Card.X.Equal(p.secrets.Card.Public()) != 1 || pub.View.X.Equal(p.secrets.View.Public()) != 1 {
+		return nil, fmt.Errorf("seat %d's card keys are not this phone's", p.seat)
 	}
 	for i, si := range r.Seats {
 		if _, err := table.VerifySeatKeys(r.TableID, i, si); err != nil {
