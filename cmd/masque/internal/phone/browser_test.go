@@ -63,7 +63,8 @@ const clickJS = `(() => {
 // seat, and plays a whole game of Mascarade with its own WebAssembly seat
 // (keys, entries, proofs, replica, storage in IndexedDB) against the
 // host's bot and a joiner's bot, its frames forwarded by the host's
-// server; every transcript is the same and replays.
+// server; it reloads its page mid-game and the seat comes back from its
+// storage alone; every transcript is the same and replays.
 func TestBrowserPhonePlaysMascarade(t *testing.T) {
 	exe := findChromium(t)
 	seat := &Seat{Log: func(s string) { t.Log(s) }}
@@ -128,7 +129,7 @@ func TestBrowserPhonePlaysMascarade(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	shot("1-seated")
-	taps, midShot := 0, false
+	taps, midShot, reloaded := 0, false, false
 	lastLog := time.Now()
 	for {
 		if testing.Verbose() && time.Since(lastLog) > 5*time.Second {
@@ -149,6 +150,14 @@ func TestBrowserPhonePlaysMascarade(t *testing.T) {
 				midShot = true
 				time.Sleep(300 * time.Millisecond)
 				shot("2-playing")
+			}
+			if taps == 8 && !reloaded {
+				// The phone reloads its page mid-game: the seat comes
+				// back from IndexedDB alone and plays on.
+				reloaded = true
+				began := time.Now()
+				do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#seats .seat")))
+				t.Logf("reloaded mid-game: the table is back %v later", time.Since(began).Round(time.Millisecond))
 			}
 		}
 		select {

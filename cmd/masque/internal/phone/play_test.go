@@ -302,3 +302,90 @@ func TestPhonePlaysMascarade(t *testing.T) {
 	}
 	checkTranscript(t, got, games)
 }
+
+// snapshot copies the phone's stored records.
+func (s *memStore) snapshot() map[string][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string][]byte, len(s.kv))
+	for k, v := range s.kv {
+		out[k] = append([]byte(nil), v...)
+	}
+	return out
+}
+
+func (s *memStore) entries() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k := range s.kv {
+		if len(k) > 2 && k[:2] == "e/" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPhoneResumes: the phone's tab is killed mid-game (its seat and
+// connection gone) and reopened: the seat comes back from the phone's
+// storage alone (its keys, the signed table, the entries it held, its
+// secret swaps), says hello with its game, and plays to the end; every
+// transcript is the same.
+func TestPhoneResumes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startHost(ctx, t)
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+	go tr.hub.Serve(ctx, serverEnd)
+	tabCtx, killTab := context.WithCancel(ctx)
+	phoneDone := make(chan error, 1)
+	go func() { phoneDone <- d.Run(tabCtx) }()
+	go player(tabCtx, d, rand.New(rand.NewPCG(8, 8)))
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	for st.entries() < 25 {
+		select {
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	killTab()
+	<-phoneDone
+	close(phoneEnd.out) // the WebSocket closes with the tab
+	stored := st.snapshot()
+	t.Logf("the tab is killed after %d stored entries", st.entries())
+	time.Sleep(200 * time.Millisecond)
+
+	back, err := phoneseat.Restore(stored, phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.SetToken("secret-token")
+	phoneEnd, serverEnd = memPair()
+	d = phoneseat.NewDriver(back, phoneEnd, st, nil)
+	go tr.hub.Serve(ctx, serverEnd)
+	go func() { phoneDone <- d.Run(ctx) }()
+	go player(ctx, d, rand.New(rand.NewPCG(9, 9)))
+	games := tr.finish(ctx, t)
+	if err := <-phoneDone; err != nil {
+		t.Fatalf("phone: %v", err)
+	}
+	out, err := back.Outcome()
+	if err != nil || out == nil || out.Verdict != nil {
+		t.Fatalf("phone: %v %+v", err, out)
+	}
+	got, err := back.Transcript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscript(t, got, games)
+}

@@ -92,6 +92,7 @@ type Phone struct {
 	player   *table.Player
 	narr     seatview.Narrator
 	rs       *remoteseat.Seat
+	started  bool // the run began (Start)
 	ctl      seatview.Controller
 	timeout  time.Duration
 	window   time.Duration
@@ -252,9 +253,13 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		p.status = "roster signed: waiting for the other seats"
 		return Effects{Control: []Control{{T: "sign", Sig: sig}}}, nil
 	case "start":
-		if p.rs != nil {
+		if p.rs != nil && p.started {
 			// A reconnection: the table goes on where this seat is.
 			return p.resume(now), nil
+		}
+		if p.rs != nil {
+			// A seat restored from storage (a reload): its run starts.
+			return p.begin(now), nil
 		}
 		st := seated{Seat: p.seat, Roster: c.Roster, Addrs: c.Addrs, Sigs: c.Sigs,
 			Timeout: time.Duration(c.TimeoutMS) * time.Millisecond, Window: time.Duration(c.WindowMS) * time.Millisecond}
@@ -380,6 +385,7 @@ func (p *Phone) startTable(st seated, stored []*ledger.Entry, signed bool, bits 
 
 // begin starts the run.
 func (p *Phone) begin(now time.Time) Effects {
+	p.started, p.status = true, "playing"
 	return p.carry(now, p.rs.Start(now))
 }
 
@@ -387,14 +393,6 @@ func (p *Phone) begin(now time.Time) Effects {
 // one missed (a tick syncs a stalled position).
 func (p *Phone) resume(now time.Time) Effects {
 	return p.carry(now, p.rs.Tick(now))
-}
-
-// Start begins a restored seat's run (Restore, then the server's start).
-func (p *Phone) Start(now time.Time) Effects {
-	if p.rs == nil {
-		return Effects{}
-	}
-	return p.begin(now)
 }
 
 // OnPacket takes a sealed frame the server forwarded.
