@@ -131,36 +131,43 @@ func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand) {
 	}
 }
 
-// tableRun is a Mascarade table hosted by a bot, with a hub for phones
-// and a joiner's bot.
+// tableRun is a table hosted by a bot, with a hub for phones and
+// joiners' bots.
 type tableRun struct {
-	hub              *Hub
-	host, joiner     *netsession.Peer
-	hostRes, joinRes chan seatRes
-	opened           chan struct{}
-	tbl              *p2p.Table
+	game    string
+	players int
+	hub     *Hub
+	host    *netsession.Peer
+	results chan seatRes
+	opened  chan struct{}
+	tbl     *p2p.Table
+	joiners int
 }
 
 type seatRes struct {
-	g   *netsession.Game
-	err error
+	seat int
+	g    *netsession.Game
+	err  error
 }
 
 // startHost opens a 3-seat Mascarade table hosted by a bot.
-func startHost(ctx context.Context, t *testing.T) *tableRun {
-	tr := &tableRun{host: testPeer(t), joiner: testPeer(t), hostRes: make(chan seatRes, 1), joinRes: make(chan seatRes, 1), opened: make(chan struct{})}
-	tr.hub = NewHub(Config{Node: tr.host.Node, Token: "secret-token", Game: mascarade.GameName, Timeout: 30 * time.Second})
+func startHost(ctx context.Context, t *testing.T) *tableRun { return startGame(ctx, t, mascarade.GameName, 3) }
+
+// startGame opens a table of game for players seats, hosted by a bot.
+func startGame(ctx context.Context, t *testing.T, game string, players int) *tableRun {
+	tr := &tableRun{game: game, players: players, host: testPeer(t), results: make(chan seatRes, players), opened: make(chan struct{})}
+	tr.hub = NewHub(Config{Node: tr.host.Node, Token: "secret-token", Game: game, Timeout: 30 * time.Second})
 	go func() {
 		keys := table.GenerateSeatSecrets()
-		s, err := tr.host.Host(ctx, netsession.HostConfig{Game: mascarade.GameName, Player: "alice", Players: 3, Keys: keys, PublishKeys: true,
+		s, err := tr.host.Host(ctx, netsession.HostConfig{Game: game, Player: "alice", Players: players, Keys: keys, PublishKeys: true,
 			OnTable: func(tb *p2p.Table) { tr.tbl = tb; tr.hub.SetTable(tb); close(tr.opened) }})
 		if err != nil {
-			tr.hostRes <- seatRes{err: err}
+			tr.results <- seatRes{err: err}
 			return
 		}
 		tr.hub.SetSeating(s)
 		g, err := netGame(ctx, t, tr.host, s.Roster, s.Table, keys, 1)
-		tr.hostRes <- seatRes{g, err}
+		tr.results <- seatRes{0, g, err}
 	}()
 	<-tr.opened
 	return tr
@@ -180,29 +187,36 @@ func (tr *tableRun) waitTaken(ctx context.Context, t *testing.T, n int) {
 	}
 }
 
-// startJoiner seats the joiner's bot (the next seat) and plays it.
+// startJoiner seats the joiners' bots (the seats after the phone's), one
+// after the other, and plays them.
 func (tr *tableRun) startJoiner(ctx context.Context, t *testing.T) {
-	go func() {
-		keys := table.GenerateSeatSecrets()
-		s, err := tr.joiner.Join(ctx, netsession.JoinConfig{Creator: peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()},
-			Player: "bob", Keys: keys})
-		if err != nil {
-			tr.joinRes <- seatRes{err: err}
-			return
-		}
-		g, err := netGame(ctx, t, tr.joiner, s.Roster, s.Table, keys, 2)
-		tr.joinRes <- seatRes{g, err}
-	}()
+	names := []string{"bob", "cat", "dan", "eve", "fay", "gus", "hal"}
+	for i := 0; i < tr.players-2; i++ {
+		tr.joiners++
+		tr.waitTaken(ctx, t, 2+i)
+		joiner := testPeer(t)
+		go func() {
+			keys := table.GenerateSeatSecrets()
+			s, err := joiner.Join(ctx, netsession.JoinConfig{Creator: peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()},
+				Player: names[i], Keys: keys, Seat: 2 + i})
+			if err != nil {
+				tr.results <- seatRes{err: err}
+				return
+			}
+			g, err := netGame(ctx, t, joiner, s.Roster, s.Table, keys, uint64(3+i))
+			tr.results <- seatRes{int(s.Seat), g, err}
+		}()
+	}
 }
 
 // finish waits for the native seats' games and checks they ended with
 // no verdict.
 func (tr *tableRun) finish(ctx context.Context, t *testing.T) []*netsession.Game {
 	var games []*netsession.Game
-	for _, ch := range []chan seatRes{tr.hostRes, tr.joinRes} {
+	for range 1 + tr.joiners {
 		var r seatRes
 		select {
-		case r = <-ch:
+		case r = <-tr.results:
 		case <-ctx.Done():
 			t.Fatalf("seating: %v", ctx.Err())
 		}
@@ -262,45 +276,58 @@ func checkTranscript(t *testing.T, got []byte, games []*netsession.Game) int {
 	return n
 }
 
-// TestPhonePlaysMascarade: a phone seat (the seat the page's WebAssembly
-// runs, here natively over an in-memory WebSocket) is seated by the host
-// through its hub, signs the roster, and plays a whole game of Mascarade
-// with its own keys, entries and proofs against the host's bot and a
-// joiner's bot, its frames forwarded by the host; every transcript is
-// the same and replays (masque verify's check).
-func TestPhonePlaysMascarade(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
-	tr := startHost(ctx, t)
-	// The phone first (seat 1), the joiner after it (seat 2).
-	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
+// TestPhonePlays: a phone seat (the seat the page's WebAssembly runs,
+// here natively over an in-memory WebSocket) is seated by the host
+// through its hub, signs the roster, and plays a whole game with its own
+// keys, entries and proofs against the host's bot and joiners' bots, its
+// frames forwarded by the host; every transcript is the same and
+// replays (masque verify's check). Every game: Mascarade's two editions,
+// The Grimm Masquerade, Mafia (its nights: the phone's secret choices).
+func TestPhonePlays(t *testing.T) {
+	for _, c := range []struct {
+		game    string
+		players int
+	}{
+		{mascarade.GameName, 3},
+		{"mascarade2", 4},
+		{"grimm", 3},
+		{"mafia", 5},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			defer cancel()
+			tr := startGame(ctx, t, c.game, c.players)
+			// The phone first (seat 1), the joiners after it.
+			ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph.SetToken("secret-token")
+			st := &memStore{}
+			st.Put(eff.Puts)
+			phoneEnd, serverEnd := memPair()
+			d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+			go tr.hub.Serve(ctx, serverEnd)
+			phoneDone := make(chan error, 1)
+			go func() { phoneDone <- d.Run(ctx) }()
+			go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
+			tr.waitTaken(ctx, t, 2)
+			tr.startJoiner(ctx, t)
+			games := tr.finish(ctx, t)
+			if err := <-phoneDone; err != nil {
+				t.Fatalf("phone: %v", err)
+			}
+			out, err := ph.Outcome()
+			if err != nil || out == nil || out.Verdict != nil {
+				t.Fatalf("phone: %v %+v", err, out)
+			}
+			got, err := ph.Transcript()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTranscript(t, got, games)
+		})
 	}
-	ph.SetToken("secret-token")
-	st := &memStore{}
-	st.Put(eff.Puts)
-	phoneEnd, serverEnd := memPair()
-	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
-	go tr.hub.Serve(ctx, serverEnd)
-	phoneDone := make(chan error, 1)
-	go func() { phoneDone <- d.Run(ctx) }()
-	go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
-	tr.waitTaken(ctx, t, 2)
-	tr.startJoiner(ctx, t)
-	games := tr.finish(ctx, t)
-	if err := <-phoneDone; err != nil {
-		t.Fatalf("phone: %v", err)
-	}
-	out, err := ph.Outcome()
-	if err != nil || out == nil || out.Verdict != nil {
-		t.Fatalf("phone: %v %+v", err, out)
-	}
-	got, err := ph.Transcript()
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkTranscript(t, got, games)
 }
 
 // snapshot copies the phone's stored records.

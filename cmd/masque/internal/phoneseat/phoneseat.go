@@ -13,9 +13,12 @@ package phoneseat
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -78,33 +81,42 @@ type Phone struct {
 	games   []games.Game
 
 	// seating
-	token   string
-	tableID [16]byte
-	seat    int
-	offer   *ledger.Roster
-	status  string
+	token    string
+	restored restored
+	tableID  [16]byte
+	seat     int
+	offer    *ledger.Roster
+	status   string
 
 	// play
-	roster   *ledger.Roster
-	sigs     [][ed25519.SignatureSize]byte
-	game     games.Game
-	tab      *table.Table
-	player   *table.Player
-	narr     seatview.Narrator
-	rs       *remoteseat.Seat
-	started  bool // the run began (Start)
-	ctl      seatview.Controller
-	timeout  time.Duration
-	window   time.Duration
-	saved    int // entries stored
-	author   bool
-	authorAt uint64
-	myTurn   bool
-	failure  error
-	outcome  *roomcore.Outcome
-	endErr   error
-	waitName string
-	waitLeft time.Duration
+	roster *ledger.Roster
+	sigs   [][ed25519.SignatureSize]byte
+	game   games.Game
+	tab    *table.Table
+	player *table.Player
+	narr   seatview.Narrator
+	rs     *remoteseat.Seat
+	// pendingPuts are records to store with the next Effects (before
+	// their messages leave).
+	pendingPuts []Put
+	started     bool // the run began (Start)
+	ctl         seatview.Controller
+	timeout     time.Duration
+	window      time.Duration
+	saved       int // entries stored
+	author      bool
+	authorAt    uint64
+	myTurn      bool
+	// night: the table waits for this seat's night actions (myTurn too),
+	// since nightSince; chosen are the targets chosen so far, by power.
+	night      bool
+	nightSince time.Time
+	chosen     map[uint8]engine.Seat
+	failure    error
+	outcome    *roomcore.Outcome
+	endErr     error
+	waitName   string
+	waitLeft   time.Duration
 }
 
 // Options are the table-wide settings a phone plays by.
@@ -193,6 +205,19 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 			return nil, fmt.Errorf("phoneseat: stored swap bits: %w", err)
 		}
 	}
+	checks := map[uint64]engine.Seat{}
+	if raw := kv["checks"]; raw != nil {
+		if err := json.Unmarshal(raw, &checks); err != nil {
+			return nil, fmt.Errorf("phoneseat: stored night checks: %w", err)
+		}
+	}
+	var shuffles []table.LoneShuffle
+	if raw := kv["shuffles"]; raw != nil {
+		if err := json.Unmarshal(raw, &shuffles); err != nil {
+			return nil, fmt.Errorf("phoneseat: stored shuffles: %w", err)
+		}
+	}
+	p.restored = restored{checks: checks, shuffles: shuffles}
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
 	}
@@ -202,6 +227,13 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 // SetToken sets the table's token (the page's URL fragment), sent in
 // the hello.
 func (p *Phone) SetToken(token string) { p.token = token }
+
+// restored is what a reload brings back beside the entries, given to the
+// player before the replay (startTable).
+type restored struct {
+	checks   map[uint64]engine.Seat
+	shuffles []table.LoneShuffle
+}
 
 // Key is the phone's public signing key.
 func (p *Phone) Key() ed25519.PublicKey { return p.sign.Public().(ed25519.PublicKey) }
@@ -371,6 +403,12 @@ func (p *Phone) startTable(st seated, stored []*ledger.Entry, signed bool, bits 
 	for pos, b := range bits {
 		p.player.RememberSwapBits(pos, b)
 	}
+	for pos, target := range p.restored.checks {
+		p.player.RememberCheckTarget(pos, target)
+	}
+	for _, ls := range p.restored.shuffles {
+		p.player.RememberShuffle(ls)
+	}
 	p.narr = g.Viewer().Narrator(engine.Seat(st.Seat))
 	p.narr.Start(tab)
 	rs, err := remoteseat.New(roomcore.Config{Roster: r, Self: uint8(st.Seat), SignKey: p.sign,
@@ -414,7 +452,47 @@ func (p *Phone) Tick(now time.Time) Effects {
 	if a, ok := p.ctl.Tick(now); ok {
 		e.add(p.play(now, a))
 	}
+	if p.night && p.myTurn && len(p.decisions()) == 0 && now.Sub(p.nightSince) >= floorDelay(NightFloor, p.authorAt, p.me.Secrets) {
+		// A seat holding no power posts by itself after the night's
+		// floor, unless its player slept first.
+		s := &submitter{p: p, now: now}
+		if err := s.postNight(); err == nil {
+			e.add(s.eff)
+		}
+	}
 	return e
+}
+
+// NightFloor is session.NightFloor: the least time a seat without a
+// power takes to post its night actions by itself.
+const NightFloor = 4 * time.Second
+
+// floorDelay is a night's delay for a seat without a power: between
+// floor and twice it, drawn from the seat's secrets and the position
+// (as netsession's), so that a reloaded seat waits as long.
+func floorDelay(floor time.Duration, pos uint64, secrets []byte) time.Duration {
+	h := sha256.New()
+	h.Write([]byte("masque night floor"))
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], pos)
+	h.Write(b[:])
+	h.Write(secrets)
+	r := binary.BigEndian.Uint64(h.Sum(nil))
+	return floor + time.Duration(r%uint64(floor))
+}
+
+// decisions are the night's choices still to make.
+func (p *Phone) decisions() []engine.Effect {
+	if !p.night {
+		return nil
+	}
+	var out []engine.Effect
+	for _, dc := range p.player.Decisions(p.tab) {
+		if _, done := p.chosen[dc.Power]; !done {
+			out = append(out, dc)
+		}
+	}
+	return out
 }
 
 // Timer steps a timer an Effects asked for.
@@ -432,6 +510,8 @@ func (p *Phone) over() bool { return p.outcome != nil || p.endErr != nil }
 func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 	var e Effects
 	for {
+		e.Puts = append(e.Puts, p.pendingPuts...)
+		p.pendingPuts = nil
 		if o.MarkSigned {
 			e.Puts = append(e.Puts, Put{Key: "signed", Value: []byte{1}})
 		}
@@ -456,7 +536,7 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 			}
 		}
 		if o.StopAuthor {
-			p.author, p.myTurn = false, false
+			p.author, p.myTurn, p.night = false, false, false
 		}
 		if o.Err != nil {
 			p.endErr = o.Err
@@ -496,6 +576,9 @@ func (p *Phone) autoEntry(now time.Time) (remoteseat.Out, bool) {
 	}
 	if _, kind, ok := p.tab.Expect(); ok && (kind == table.BodyMove || kind == table.BodyActions) {
 		p.myTurn = true
+		if kind == table.BodyActions {
+			p.night, p.nightSince, p.chosen = true, now, map[uint8]engine.Seat{}
+		}
 		return remoteseat.Out{}, false
 	}
 	p.author = false
@@ -503,11 +586,25 @@ func (p *Phone) autoEntry(now time.Time) (remoteseat.Out, bool) {
 	if err == nil && !auto {
 		err = fmt.Errorf("entry %d is not this seat's to write", pos)
 	}
+	var puts []Put
+	if err == nil {
+		// A shuffle of this seat's hidden hand is kept before it
+		// leaves: a reload still knows where its cards went.
+		if ls, ok, serr := p.player.PendingShuffle(p.tab); serr != nil {
+			err = serr
+		} else if ok {
+			p.restored.shuffles = append(p.restored.shuffles, ls)
+			raw, _ := json.Marshal(p.restored.shuffles)
+			puts = append(puts, Put{Key: "shuffles", Value: raw})
+		}
+	}
 	var body []byte
 	if err == nil {
 		body, err = b.MarshalBinary()
 	}
-	return p.rs.Authored(now, pos, body, err), true
+	o := p.rs.Authored(now, pos, body, err)
+	p.pendingPuts = append(p.pendingPuts, puts...)
+	return o, true
 }
 
 // offerChoices gives the controller the question the seat must answer.
@@ -595,6 +692,63 @@ func (s *submitter) Submit(m engine.Move, swaps []bool) error {
 	return nil
 }
 
+// Decide records the target of one of the seat's night powers; once
+// every power has one, the seat posts its night actions.
+func (s *submitter) Decide(power uint8, target engine.Seat) error {
+	p := s.p
+	if !p.night || !p.myTurn {
+		return errors.New("the table does not ask for your night choice now")
+	}
+	ds := p.player.Decisions(p.tab)
+	i := slices.IndexFunc(ds, func(e engine.Effect) bool { return e.Power == power })
+	if i < 0 {
+		return errors.New("you hold no such power now")
+	}
+	if !slices.Contains(ds[i].Targets, target) {
+		return errors.New("not a target you may choose")
+	}
+	p.chosen[power] = target
+	if len(p.decisions()) > 0 {
+		return nil
+	}
+	return s.postNight()
+}
+
+// Sleep lets a seat without a power post its night actions now.
+func (s *submitter) Sleep() error {
+	p := s.p
+	if !p.night || !p.myTurn {
+		return errors.New("the table does not ask for your night actions now")
+	}
+	if len(p.player.Decisions(p.tab)) > 0 {
+		return errors.New("you must choose first")
+	}
+	return s.postNight()
+}
+
+// postNight makes the night actions' entry (whom the seat checks kept
+// first) and hands it to the core.
+func (s *submitter) postNight() error {
+	p := s.p
+	pos := p.tab.Pos()
+	body, err := p.player.ActionsBody(p.tab, p.chosen)
+	if err != nil {
+		clear(p.chosen)
+		return fmt.Errorf("night actions: %w", err)
+	}
+	if _, ok := p.player.CheckTargets()[pos]; ok {
+		raw, _ := json.Marshal(p.player.CheckTargets())
+		s.eff.Puts = append(s.eff.Puts, Put{Key: "checks", Value: raw})
+	}
+	enc, err := body.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	p.myTurn, p.night, p.author = false, false, false
+	s.eff.add(p.carry(s.now, p.rs.Authored(s.now, p.authorAt, enc, nil)))
+	return nil
+}
+
 // replica is the seat's roomcore.Replica: the table's rules, then what
 // the seat saw and the narration.
 type replica struct{ p *Phone }
@@ -648,7 +802,7 @@ func (p *Phone) view() *seatview.Table {
 	in := seatview.Input{Rules: p.tab.Rules(), Seat: engine.Seat(p.seat), Names: names,
 		Known: p.player.Known(p.tab), Opened: p.tab.Opened(), Memory: p.player.Memory, Log: p.narr.Lines(),
 		Record: p.narr.Record(), SwapBits: p.player.SwapBits(), MyTurn: p.myTurn, Over: !more,
-		TableNight: ok && kind == table.BodyActions}
+		TableNight: ok && kind == table.BodyActions, Night: p.night, Decisions: p.decisions()}
 	if kn, ok := p.game.Table().(games.Knower); ok {
 		in.Private = kn.Knowledge(in.Rules, p.player, p.tab)
 	}
