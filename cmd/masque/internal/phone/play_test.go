@@ -151,7 +151,9 @@ type seatRes struct {
 }
 
 // startHost opens a 3-seat Mascarade table hosted by a bot.
-func startHost(ctx context.Context, t *testing.T) *tableRun { return startGame(ctx, t, mascarade.GameName, 3) }
+func startHost(ctx context.Context, t *testing.T) *tableRun {
+	return startGame(ctx, t, mascarade.GameName, 3)
+}
 
 // startGame opens a table of game for players seats, hosted by a bot.
 func startGame(ctx context.Context, t *testing.T, game string, players int) *tableRun {
