@@ -326,6 +326,22 @@ func (r *Room) forwarding() *roomForward {
 	return r.fwd
 }
 
+// connected says whether this node reaches seat now: a connection to
+// its peer, or, for a forwarded seat, to its forwarder (this node: the
+// seat's path is open here, Node.Forward).
+func (r *Room) connected(seat uint8) bool {
+	via := r.forwarding().rt.via[seat]
+	switch {
+	case via == "":
+		return r.node.host.Network().Connectedness(r.peers[seat]) == network.Connected
+	case via == r.node.ID():
+		r.node.fwd.mu.Lock()
+		defer r.node.fwd.mu.Unlock()
+		return r.node.fwd.ends[fwdKey{r.game, seat}] != nil
+	}
+	return r.node.host.Network().Connectedness(via) == network.Connected
+}
+
 // forwarded says whether seat is reached through a forwarder.
 func (r *Room) forwarded(seat int) bool { return r.forwarding().rt.via[seat] != "" }
 

@@ -581,7 +581,7 @@ func (r *Room) retired(seat uint8) bool {
 // [roomcore.Core.MissingDones]), with whether it is connected.
 func (r *Room) logMissingDones(missing []roomcore.MissingDone) {
 	for _, m := range missing {
-		connected := r.node.host.Network().Connectedness(r.peers[m.Seat]) == network.Connected
+		connected := r.connected(m.Seat)
 		r.node.log.Warn("game over; no done message from a seat", "seat", m.Seat, "entries", len(r.log),
 			"waited", r.cfg.EndWait, "connected", connected, "why", m.Why)
 	}
@@ -594,7 +594,7 @@ func (r *Room) emitWait(w roomcore.Wait) {
 		return
 	}
 	if !w.Local && int(w.Seat) < len(r.peers) {
-		w.Connected = r.node.host.Network().Connectedness(r.peers[w.Seat]) == network.Connected
+		w.Connected = r.connected(w.Seat)
 	}
 	r.cfg.OnWait(w)
 }

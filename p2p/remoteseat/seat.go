@@ -64,7 +64,6 @@ type Seat struct {
 	keys     []ed25519.PublicKey
 	asks     map[uint8]syncAsk
 	answered map[uint8]time.Time
-	verdict  *roomcore.Verdict
 	// Faults are the bad packets seen (a forwarder's or a seat's), most
 	// recent last, at most 64: a page shows them, a test reads them.
 	Faults []error

@@ -77,11 +77,20 @@ func wasmExec(dir string) ([]byte, error) {
 		return b, nil
 	}
 	for _, p := range []string{"lib/wasm/wasm_exec.js", "misc/wasm/wasm_exec.js"} {
-		if b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), p)); err == nil {
+		if b, err := os.ReadFile(filepath.Join(goroot(), p)); err == nil {
 			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("no wasm_exec.js in the Go release that built masque (%s)", runtime.GOROOT())
+	return nil, fmt.Errorf("no wasm_exec.js in the Go release that built masque (%s)", goroot())
+}
+
+// goroot is the GOROOT of the toolchain that built this binary: the seat
+// must be built by the same Go release as the wasm_exec.js served with it
+// (one ABI), and a binary built from source (go run, go build) runs where
+// that toolchain is.
+func goroot() string {
+	//lint:ignore SA1019 the toolchain that built this binary is the one wanted, not the one on PATH
+	return runtime.GOROOT()
 }
 
 // source is this package's source directory, when the binary knows it
@@ -109,7 +118,7 @@ func (s *Seat) build() (wasm, execJS []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goBin := filepath.Join(goroot(), "bin", "go")
 	if _, err := os.Stat(goBin); err != nil {
 		return nil, nil, fmt.Errorf("the Go toolchain that built masque is gone (%s): %w", goBin, err)
 	}
