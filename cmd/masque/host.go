@@ -144,6 +144,8 @@ type netRun struct {
 	// lan, if set, are the networks counted as this machine's LAN instead
 	// of its interfaces' (tests of the hints; see onLAN).
 	lan []*net.IPNet
+	// phones is the phones' server of a table hosted with --phones.
+	phones *phoneServer
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -833,7 +835,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	}
 	defer p.Close()
 	p.Node.OnSlowInbound(r.slowInbound())
-	phones, err := r.startPhones(o.phones, p, o.game, r.o.timeout)
+	phones, err := r.startPhones(o.phones, p, o.game, r.o.timeout, map[bool]string{true: r.o.state}[restart])
 	if err != nil {
 		return err
 	}
@@ -970,6 +972,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	}
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster), len(seating.Roster.Seats), seatNames(seating))
 	phones.seated(seating)
+	r.phones = phones
 	return r.create(ctx, p, seating, keys, name)
 }
 
@@ -1050,6 +1053,7 @@ func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Se
 		return &exitError{code: 1, err: err, hint: "give an empty or new directory with --state"}
 	}
 	os.WriteFile(filepath.Join(dir, nameFile), []byte(name), 0o600)
+	r.phones.keep(dir)
 	return r.play(ctx, p, st, false)
 }
 

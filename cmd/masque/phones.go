@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -66,13 +69,30 @@ type phoneServer struct {
 	srv *phone.Server
 }
 
+// phonesFile keeps, in a table's state directory, the phones' server's
+// address and token: the same command again (a restart) serves the
+// phones at the same URL, where their pages' storage is.
+const phonesFile = "phones"
+
 // startPhones binds the phones' server and prints its URL and QR code;
-// nil when --phones is not given.
-func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration) (*phoneServer, error) {
+// nil when --phones is not given. state, if set, is a restarted table's
+// state directory: its phones' address and token are used again.
+func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string) (*phoneServer, error) {
 	if !o.on {
 		return nil, nil
 	}
+	var token string
 	addr := o.addr
+	if state != "" {
+		if b, err := os.ReadFile(filepath.Join(state, phonesFile)); err == nil {
+			if f := strings.Fields(string(b)); len(f) == 2 {
+				if addr == "" {
+					addr = f[0]
+				}
+				token = f[1]
+			}
+		}
+	}
 	if addr == "" {
 		ip, err := lanAddr()
 		if err != nil {
@@ -89,7 +109,13 @@ func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, ti
 		OnSeated: func(name string, seat int) { r.printf("%s joined (phone), seat %d", name, seat) },
 		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }})
 	seat := &phone.Seat{Log: func(s string) { r.printf("%s", s) }}
-	srv, err := phone.Listen(addr, hub, seat, "")
+	srv, err := phone.Listen(addr, hub, seat, "", token)
+	if err != nil && token != "" && o.addr == "" {
+		// The old address is gone (another network): the phones must
+		// scan the new code, and their seats are lost.
+		r.printf("phones: cannot serve them at %s again (%v): a new address, phones must take new seats", addr, err)
+		srv, err = phone.Listen(net.JoinHostPort(strings.Split(addr, ":")[0], "0"), hub, seat, "", "")
+	}
 	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("--phones: %w", err)}
 	}
@@ -104,6 +130,14 @@ func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, ti
 		fmt.Fprint(r.out, qr)
 	}
 	return &phoneServer{hub: hub, srv: srv}, nil
+}
+
+// keep writes the phones' address and token into a new table's state
+// directory.
+func (ps *phoneServer) keep(dir string) {
+	if ps != nil {
+		os.WriteFile(filepath.Join(dir, phonesFile), []byte(ps.srv.Addr()+" "+ps.srv.Token()+"\n"), 0o600)
+	}
 }
 
 func (ps *phoneServer) close() {

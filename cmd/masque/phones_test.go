@@ -120,6 +120,12 @@ func TestHostPhones(t *testing.T) {
 			t.Fatalf("the phone's transcript differs from peer %d's", i)
 		}
 	}
+	// The state directory keeps the phones' address and token: the same
+	// command again serves the phones where their pages' storage is.
+	kept, err := os.ReadFile(filepath.Join(state(0), phonesFile))
+	if f := strings.Fields(string(kept)); err != nil || len(f) != 2 || url != "http://"+f[0]+"/#"+f[1] {
+		t.Errorf("%s: %q (%v), want the address and token of %s", phonesFile, kept, err, url)
+	}
 	path := filepath.Join(dir, "phone.masque")
 	if err := os.WriteFile(path, phoneTr, 0o644); err != nil {
 		t.Fatal(err)

@@ -102,7 +102,7 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	tr := startGame(ctx, t, game, players)
-	srv, err := Listen("127.0.0.1:0", tr.hub, seat, "")
+	srv, err := Listen("127.0.0.1:0", tr.hub, seat, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}

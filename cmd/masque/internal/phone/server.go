@@ -46,19 +46,25 @@ type Server struct {
 }
 
 // Listen binds addr ("192.168.1.20:0"; a LAN address only when the player
-// asks, --phones) for a hub whose token it makes; code, if set, is the
-// table's code, shown in the URL before the token.
-func Listen(addr string, hub *Hub, seat *Seat, code string) (*Server, error) {
+// asks, --phones) for a hub, with token (empty: a new random one; a
+// restarted table gives its old one, and its old address, so that its
+// phones find their seats: a phone's storage belongs to the page's
+// origin); code, if set, is the table's code, shown in the URL before
+// the token.
+func Listen(addr string, hub *Hub, seat *Seat, code, token string) (*Server, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	tok := make([]byte, 16)
-	if _, err := rand.Read(tok); err != nil {
-		ln.Close()
-		return nil, err
+	if token == "" {
+		tok := make([]byte, 16)
+		if _, err := rand.Read(tok); err != nil {
+			ln.Close()
+			return nil, err
+		}
+		token = hex.EncodeToString(tok)
 	}
-	s := &Server{hub: hub, ln: ln, host: ln.Addr().String(), token: hex.EncodeToString(tok), code: code, seat: seat,
+	s := &Server{hub: hub, ln: ln, host: ln.Addr().String(), token: token, code: code, seat: seat,
 		gzips: map[string][]byte{}}
 	hub.cfg.Token = s.token
 	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
@@ -74,6 +80,9 @@ func (s *Server) URL() string {
 	}
 	return "http://" + s.host + "/#" + frag
 }
+
+// Token is the phones' token (in the URL's fragment).
+func (s *Server) Token() string { return s.token }
 
 // Addr is the bound address.
 func (s *Server) Addr() string { return s.host }

@@ -22,7 +22,7 @@ import (
 // key it speaks for.
 func TestRequestChecks(t *testing.T) {
 	hub := NewHub(Config{Game: "mascarade"})
-	srv, err := Listen("127.0.0.1:0", hub, &Seat{}, "")
+	srv, err := Listen("127.0.0.1:0", hub, &Seat{}, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
