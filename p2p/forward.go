@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -212,7 +213,7 @@ func (n *Node) handleForward(s network.Stream) {
 	remote := s.Conn().RemotePeer()
 	r := bufio.NewReader(s)
 	for {
-		packet, err := readFrame(r, n.maxForwardPacket(), nil)
+		packet, err := n.readPacket(r, s)
 		if err != nil {
 			if !isClosed(err) {
 				n.peerError(remote, fmt.Errorf("forward stream: %w", err))
@@ -226,8 +227,29 @@ func (n *Node) handleForward(s network.Stream) {
 	}
 }
 
+// readPacket reads one forward packet, its buffer beyond the first chunk
+// reserved in the stream's resource-manager scope until it is handled
+// (as readMsgLimit's frames).
+func (n *Node) readPacket(r *bufio.Reader, s network.Stream) ([]byte, error) {
+	reserved := 0
+	defer func() {
+		if reserved > 0 {
+			s.Scope().ReleaseMemory(reserved)
+		}
+	}()
+	return readFrame(r, n.maxForwardPacket(), func(grow int) error {
+		if err := s.Scope().ReserveMemory(grow, network.ReservationPriorityMedium); err != nil {
+			return err
+		}
+		reserved += grow
+		return nil
+	})
+}
+
 // forwardIn hands a forward packet that came from peer remote to its
-// destination on this node.
+// destination on this node. Only a seat's peer, or the peer a seat is
+// reached through, may send one: an outsider's packets are dropped
+// before any signature is checked.
 func (n *Node) forwardIn(remote peer.ID, packet []byte) error {
 	if len(packet) < 2 {
 		return errors.New("forward packet: truncated")
@@ -238,12 +260,18 @@ func (n *Node) forwardIn(remote peer.ID, packet []byte) error {
 		return errors.New("forward packet: not a sealed frame")
 	}
 	if r := n.room(game); r != nil && r.self == to {
+		if !r.forwarding().rt.carries(remote) {
+			return fmt.Errorf("forward packet for game %x: the sender is not seated there, nor a seat's path", game[:4])
+		}
 		return r.onSealed(sealed)
 	}
 	n.fwd.mu.Lock()
 	f := n.fwd.ends[fwdKey{game, to}]
 	n.fwd.mu.Unlock()
 	if f != nil {
+		if !f.rt.carries(remote) {
+			return fmt.Errorf("forward packet for game %x: the sender is not seated there, nor a seat's path", game[:4])
+		}
 		f.toSeat(sealed)
 		return nil
 	}
@@ -258,6 +286,11 @@ type seatRoutes struct {
 	peers []peer.ID
 	via   []peer.ID
 	addrs [][]ma.Multiaddr
+}
+
+// carries says whether p is a seat's peer or a seat's forwarder.
+func (rt *seatRoutes) carries(p peer.ID) bool {
+	return slices.Contains(rt.peers, p) || slices.Contains(rt.via, p)
 }
 
 func routesOf(peers []peer.ID, addrs [][]ma.Multiaddr) *seatRoutes {

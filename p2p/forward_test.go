@@ -386,3 +386,50 @@ func TestForwardedJoin(t *testing.T) {
 	}
 	sameLogs(t, append(res, result{out: pr.out, log: pr.log}), limit)
 }
+
+// TestForwardOutsider: a peer that is neither seated at a table nor the
+// path of one of its seats gets its forward packets dropped before any
+// seal is checked (a node does not verify signatures for anyone who
+// dials it), with an error naming it.
+func TestForwardOutsider(t *testing.T) {
+	_, ps := mockPeers(t, 3)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps[:2], phone, 1)
+	st, err := store.Create(ps[0].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 3}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	sealed, err := roomcore.Seal(ps[2].id.SigningKey(), room.GameID(), 2, 0, roomcore.EncodeEcho(0, ledger.Hash{}, ledger.Hash{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outsider := ps[2].node
+	outsider.Host().Peerstore().AddAddrs(ps[0].node.ID(), ps[0].node.Host().Addrs(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := outsider.Host().NewStream(ctx, ps[0].node.ID(), ProtocolForward)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := WriteFrame(s, append([]byte{0}, sealed...)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ps[0].errs:
+		if !strings.Contains(err.Error(), "not seated there") || !strings.Contains(err.Error(), ps[2].node.ID().String()) {
+			t.Fatalf("outsider's packet: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the outsider's packet was not refused")
+	}
+}
