@@ -433,3 +433,63 @@ func TestForwardOutsider(t *testing.T) {
 		t.Fatal("the outsider's packet was not refused")
 	}
 }
+
+// TestSealedSyncEndNeedsItsNonce: a room takes a forwarded seat's sync
+// end (its log length as of the request) only with the nonce of the
+// request in flight to it: an old one replayed by the forwarder, or one
+// sealed for another request, is not taken.
+func TestSealedSyncEndNeedsItsNonce(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps, phone, 1)
+	st, err := store.Create(ps[0].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 3}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	if !room.forwardSync(2, 0) {
+		t.Fatal("seat 2 is not forwarded")
+	}
+	nonce := room.forwarding().syncs[2].nonce
+	end := func(n uint64) []byte {
+		b, err := roomcore.Seal(phone.SigningKey(), room.GameID(), 2, n, roomcore.EncodeSyncEnd(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	synced := func() bool {
+		for {
+			select {
+			case m := <-room.inbox:
+				if m.msg != nil && m.msg.Type == msgSynced {
+					return true
+				}
+			default:
+				return false
+			}
+		}
+	}
+	for _, n := range []uint64{0, nonce ^ 2} {
+		if err := room.onSealed(end(n)); err != nil {
+			t.Fatal(err)
+		}
+		if synced() {
+			t.Fatalf("a sync end with nonce %x (the request's is %x) was taken", n, nonce)
+		}
+	}
+	if err := room.onSealed(end(nonce)); err != nil || !synced() {
+		t.Fatalf("the request's own sync end was not taken: %v", err)
+	}
+	if err := room.onSealed(end(nonce)); err != nil || synced() {
+		t.Fatalf("the same sync end taken twice: %v", err)
+	}
+}
