@@ -221,6 +221,16 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
 	}
+	// A verdict stored here ended the table: checked again (its
+	// signature and evidence against the replayed log), it is the run's
+	// outcome.
+	out, err := p.rs.CheckStored(kv["verdict"])
+	if err != nil {
+		return nil, fmt.Errorf("phoneseat: the stored verdict is refused (the storage was altered or damaged): %w", err)
+	}
+	if out != nil {
+		p.outcome, p.status = out, "the table stopped: "+out.Verdict.Reason
+	}
 	return p, nil
 }
 
@@ -285,6 +295,9 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		p.status = "roster signed: waiting for the other seats"
 		return Effects{Control: []Control{{T: "sign", Sig: sig}}}, nil
 	case "start":
+		if p.over() {
+			return Effects{}, nil
+		}
 		if p.rs != nil && p.started {
 			// A reconnection: the table goes on where this seat is.
 			return p.resume(now), nil
