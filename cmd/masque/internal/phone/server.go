@@ -20,6 +20,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/masque-games/masque/cmd/masque/internal/web"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -160,6 +161,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.serveBytes(w, r, p, "text/javascript; charset=utf-8", b)
+	case "cards.js":
+		// The --web page's card pictures, the same on a phone.
+		s.serveBytes(w, r, p, "text/javascript; charset=utf-8", web.CardsJS())
 	case "build":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, s.seat.BuildHash())

@@ -873,7 +873,12 @@ func (p *Phone) View() Page {
 			}
 		}
 	}
-	if !p.myTurn && p.waitName != "" && !pg.Over {
+	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {
+		// The game is over on this replica; the seats are still saying
+		// so to each other (the done exchange).
+		pg.Status = "game over"
+	}
+	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
 		pg.Waiting = p.waitName
 		pg.LeftMS = p.waitLeft.Milliseconds()
 	}

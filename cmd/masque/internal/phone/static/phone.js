@@ -71,10 +71,14 @@ $("download").addEventListener("click", () => {
 
 let countdown = null;
 
+// card draws a card with the --web page's pictures (cards.js), its name
+// under it for a screen reader.
 function card(c) {
-  const e = el("span", "card " + (c.face || "down"), c.name || "?");
-  if (c.note) e.title = c.note;
-  return e;
+  const f = el("figure", "card " + (c.face || "down"));
+  if (window.MasqueCards) f.append(window.MasqueCards.card(c));
+  f.append(el("figcaption", "", c.name ? c.name + (c.face === "known" ? " (only you know)" : "") : "face down"));
+  if (c.note) f.title = c.note;
+  return f;
 }
 
 window.masqueDraw = (json) => {
@@ -101,7 +105,18 @@ window.masqueDraw = (json) => {
     }
     const areas = $("areas");
     areas.replaceChildren();
-    for (const a of t.Areas || []) areas.append(el("p", "area", a.Words || a.name + (a.count >= 0 ? ": " + a.count : "")));
+    for (const a of t.Areas || []) {
+      const box = el("div", "area");
+      box.append(el("p", "", a.Words || a.name + (a.count >= 0 ? ": " + a.count : "")));
+      let cs = a.cards || [];
+      if (a.marked) cs = cs.filter((c) => c.note);
+      if (cs.length && !a.pile) {
+        const row = el("div", "cards small");
+        for (const c of cs) row.append(card(c));
+        box.append(row);
+      }
+      areas.append(box);
+    }
     const mem = $("memory");
     mem.replaceChildren();
     for (const m of t.Memory || []) mem.append(el("p", "area", m));
