@@ -493,3 +493,40 @@ func TestSealedSyncEndNeedsItsNonce(t *testing.T) {
 		t.Fatalf("the same sync end taken twice: %v", err)
 	}
 }
+
+// TestForwardedConnected: the countdown's "connected" for a forwarded
+// seat says whether its path is open: on its forwarder, whether the seat
+// is being forwarded now (its phone's page is connected); elsewhere,
+// whether this node reaches the forwarder.
+func TestForwardedConnected(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps, phone, 1)
+	st, err := store.Create(ps[1].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	room, err := ps[1].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 3}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	if room.connected(2) {
+		t.Fatal("the phone counts as connected before its page connected")
+	}
+	fw, err := ps[1].node.Forward(tb, 2, func([]byte) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !room.connected(2) {
+		t.Fatal("the phone does not count as connected while forwarded")
+	}
+	fw.Close()
+	if room.connected(2) {
+		t.Fatal("the phone counts as connected after its page left")
+	}
+}
