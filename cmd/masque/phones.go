@@ -12,10 +12,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phone"
 	"github.com/masque-games/masque/cmd/masque/internal/qrterm"
+
 	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -65,8 +68,10 @@ func lanAddr() (string, error) {
 
 // phoneServer is the phones' server of a hosted table.
 type phoneServer struct {
-	hub *phone.Hub
-	srv *phone.Server
+	r       *netRun
+	hub     *phone.Hub
+	srv     *phone.Server
+	creator peer.ID
 }
 
 // phonesFile keeps, in a table's state directory, the phones' server's
@@ -125,11 +130,19 @@ func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, ti
 			r.printf("phones: %v", err)
 		}
 	}()
-	r.printf("phones: open %s (same Wi-Fi), or scan:", srv.URL())
-	if qr, err := qrterm.Render(srv.URL(), qrterm.LightOnDark); err == nil && r.a.isTerminal() {
-		fmt.Fprint(r.out, qr)
+	r.printf("phones: serving on %s (the URL once the table is open)", srv.Addr())
+	return &phoneServer{r: r, hub: hub, srv: srv, creator: p.ID.PeerID()}, nil
+}
+
+// show prints the phones' URL, the table's join code and the token in
+// its fragment, and its QR code.
+func (ps *phoneServer) show(code string) {
+	ps.srv.SetCode(code)
+	url := ps.srv.URL()
+	ps.r.printf("phones: open %s (same Wi-Fi), or scan:", url)
+	if qr, err := qrterm.Render(url, qrterm.LightOnDark); err == nil && ps.r.a.isTerminal() {
+		fmt.Fprint(ps.r.out, qr)
 	}
-	return &phoneServer{hub: hub, srv: srv}, nil
 }
 
 // keep writes the phones' address and token into a new table's state
@@ -149,6 +162,7 @@ func (ps *phoneServer) close() {
 func (ps *phoneServer) onTable(t *p2p.Table) {
 	if ps != nil {
 		ps.hub.SetTable(t)
+		ps.show(lobby.Code(t.ID(), ps.creator))
 	}
 }
 
@@ -170,4 +184,5 @@ func (ps *phoneServer) resumed(st *store.Store) {
 		return
 	}
 	ps.hub.SetSeating(&p2p.Seating{Roster: t.Roster, GameID: gid, Table: t})
+	ps.show(rosterCode(t.Roster))
 }

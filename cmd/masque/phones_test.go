@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-var phoneURLRE = regexp.MustCompile(`phones: open (http://127\.0\.0\.1:\d+/#[0-9a-f]+)`)
+var phoneURLRE = regexp.MustCompile(`phones: open (http://127\.0\.0\.1:\d+/#[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9a-f]{32})`)
 
 // TestHostPhones: 'masque host --phones' as a player runs it: headless
 // Chromium, as a phone (390×844, touch), opens the URL the host prints,
@@ -123,7 +123,7 @@ func TestHostPhones(t *testing.T) {
 	// The state directory keeps the phones' address and token: the same
 	// command again serves the phones where their pages' storage is.
 	kept, err := os.ReadFile(filepath.Join(state(0), phonesFile))
-	if f := strings.Fields(string(kept)); err != nil || len(f) != 2 || url != "http://"+f[0]+"/#"+f[1] {
+	if f := strings.Fields(string(kept)); err != nil || len(f) != 2 || !strings.HasPrefix(url, "http://"+f[0]+"/#") || !strings.HasSuffix(url, "-"+f[1]) {
 		t.Errorf("%s: %q (%v), want the address and token of %s", phonesFile, kept, err, url)
 	}
 	path := filepath.Join(dir, "phone.masque")

@@ -75,11 +75,22 @@ func Listen(addr string, hub *Hub, seat *Seat, code, token string) (*Server, err
 // URL is what a phone opens: the page, with the table's code and the
 // token in the fragment.
 func (s *Server) URL() string {
+	s.mu.Lock()
+	code := s.code
+	s.mu.Unlock()
 	frag := s.token
-	if s.code != "" {
-		frag = s.code + "-" + s.token
+	if code != "" {
+		frag = code + "-" + s.token
 	}
 	return "http://" + s.host + "/#" + frag
+}
+
+// SetCode sets the table's code shown in the URL before the token, once
+// the table is known (the phone reads the token after the last '-').
+func (s *Server) SetCode(code string) {
+	s.mu.Lock()
+	s.code = code
+	s.mu.Unlock()
 }
 
 // Token is the phones' token (in the URL's fragment).
