@@ -128,6 +128,9 @@ type joiner struct {
 	sig    []byte         // its verified roster signature
 	done   bool           // it has every signature
 	active bool           // a session is running for it
+	// forwarded: a player reached through this node (joinfwd.go), with
+	// no stream of its own.
+	forwarded bool
 }
 
 type joinFrame struct {

@@ -108,6 +108,9 @@ type Node struct {
 	// refusedTCP are the creators whose TCP port refused a join's dial
 	// lately (openJoin then guesses no QUIC address).
 	refusedTCP refusals
+	// fwd are the forward packets' senders and the forwarded seats this
+	// node is the path of (forward.go).
+	fwd nodeForward
 }
 
 // NewNode starts a libp2p host with the Ed25519 identity, TCP and QUIC,
@@ -233,6 +236,7 @@ func NewNodeWithHost(h host.Host, cfg Config) (*Node, error) {
 	h.SetStreamHandler(ProtocolJoin, n.handleJoin)
 	h.SetStreamHandler(ProtocolChat, n.handleChat)
 	h.SetStreamHandler(ProtocolWatch, n.handleWatch)
+	h.SetStreamHandler(ProtocolForward, n.handleForward)
 	return n, nil
 }
 
@@ -279,7 +283,7 @@ func (n *Node) Close() error {
 	if n.stop != nil {
 		n.stop()
 	}
-	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat, ProtocolWatch} {
+	for _, p := range []protocol.ID{ProtocolLog, ProtocolSync, ProtocolJoin, ProtocolChat, ProtocolWatch, ProtocolForward} {
 		n.host.RemoveStreamHandler(p)
 	}
 	if n.ownsHost {

@@ -142,6 +142,9 @@ type Room struct {
 
 	// chat is the table chat (its own protocol).
 	chat *chatproto.Table
+	// fwd is the state for the seats reached through a forwarder
+	// (forward.go), made on first use; guarded by mu.
+	fwd *roomForward
 }
 
 // inbound is what reaches the Run goroutine: a frame from a seat, the end
@@ -394,7 +397,7 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 
 	r.senders = make([]*sender, len(r.peers))
 	for i, p := range r.peers {
-		if uint8(i) == r.self {
+		if uint8(i) == r.self || r.forwarded(i) {
 			continue
 		}
 		s := newSender(r, p, r.addrs[i])
@@ -578,7 +581,7 @@ func (r *Room) retired(seat uint8) bool {
 // [roomcore.Core.MissingDones]), with whether it is connected.
 func (r *Room) logMissingDones(missing []roomcore.MissingDone) {
 	for _, m := range missing {
-		connected := r.node.host.Network().Connectedness(r.peers[m.Seat]) == network.Connected
+		connected := r.connected(m.Seat)
 		r.node.log.Warn("game over; no done message from a seat", "seat", m.Seat, "entries", len(r.log),
 			"waited", r.cfg.EndWait, "connected", connected, "why", m.Why)
 	}
@@ -591,7 +594,7 @@ func (r *Room) emitWait(w roomcore.Wait) {
 		return
 	}
 	if !w.Local && int(w.Seat) < len(r.peers) {
-		w.Connected = r.node.host.Network().Connectedness(r.peers[w.Seat]) == network.Connected
+		w.Connected = r.connected(w.Seat)
 	}
 	r.cfg.OnWait(w)
 }
@@ -604,9 +607,9 @@ func (r *Room) Verdict() *Verdict {
 }
 
 func (r *Room) broadcast(frame []byte) {
-	for _, s := range r.senders {
-		if s != nil {
-			s.send(frame)
+	for i := range r.senders {
+		if uint8(i) != r.self {
+			r.sendSeat(i, frame)
 		}
 	}
 }
@@ -660,6 +663,9 @@ func (r *Room) Held(pos uint64) bool {
 // syncSeat asks seat, in the background, for the entries from position
 // from on, unless a request to it is in flight (startSync).
 func (r *Room) syncSeat(ctx context.Context, seat uint8, from uint64) {
+	if r.forwardSync(seat, from) {
+		return
+	}
 	i := int(seat)
 	stamp, ok := r.startSync(i)
 	if !ok {

@@ -144,6 +144,8 @@ type netRun struct {
 	// lan, if set, are the networks counted as this machine's LAN instead
 	// of its interfaces' (tests of the hints; see onLAN).
 	lan []*net.IPNet
+	// phones is the phones' server of a table hosted with --phones.
+	phones *phoneServer
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -698,6 +700,7 @@ type hostOptions struct {
 	fresh     bool // --new: never resume an unfinished table
 	moveTime  time.Duration
 	moveSet   bool // --move-time was given
+	phones    phoneOptions
 }
 
 func newHostCmd(a *app) *cobra.Command {
@@ -768,6 +771,7 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
 	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
+	o.phones.addFlags(cmd)
 	return cmd
 }
 
@@ -846,6 +850,11 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	}
 	defer p.Close()
 	p.Node.OnSlowInbound(r.slowInbound())
+	phones, err := r.startPhones(o.phones, p, o.game, r.o.timeout, map[bool]string{true: r.o.state}[restart])
+	if err != nil {
+		return err
+	}
+	defer phones.close()
 	if restart {
 		st, err := store.Open(r.o.state)
 		if err != nil {
@@ -865,6 +874,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 				r.printf("the game in play is announced again for spectators: masque watch %s", rosterCode(ro))
 			}
 		}
+		phones.resumed(st)
 		return r.play(ctx, p, st, true)
 	}
 	if r.o.state != "" {
@@ -908,7 +918,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
-		Directory: dirRelays, Patience: r.o.timeout,
+		Directory: dirRelays, Patience: r.o.timeout, OnTable: phones.onTable,
 		OnDirectory: func(relay peer.ID, code string, err error) {
 			if err != nil {
 				r.printf("warning: relay %s: cannot list the table in its directory: %v (joiners can use the invite)", shortPeer(relay), err)
@@ -976,6 +986,8 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: 1, err: fmt.Errorf("seating: %w", err)}
 	}
 	r.printf("seated: %s, roster signed by all %d seats: %s", tableLabel(seating.Roster), len(seating.Roster.Seats), seatNames(seating))
+	phones.seated(seating)
+	r.phones = phones
 	return r.create(ctx, p, seating, keys, name)
 }
 
@@ -1056,6 +1068,7 @@ func (r *netRun) create(ctx context.Context, p *netsession.Peer, seating *p2p.Se
 		return &exitError{code: 1, err: err, hint: "give an empty or new directory with --state"}
 	}
 	os.WriteFile(filepath.Join(dir, nameFile), []byte(name), 0o600)
+	r.phones.keep(dir)
 	return r.play(ctx, p, st, false)
 }
 

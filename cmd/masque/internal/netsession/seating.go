@@ -259,6 +259,10 @@ type HostConfig struct {
 	// (p2p.TableConfig.Patience; 0: p2p.DefaultPatience). The CLI gives
 	// the table's --timeout.
 	Patience time.Duration
+	// OnTable, if set, is called once the table is open, with the table:
+	// players without a node of their own (phones) are seated on it
+	// (p2p.Table.SeatForwarded). It must not block.
+	OnTable func(t *p2p.Table)
 }
 
 // Host opens a table, seats joiners until it is full and runs the roster
@@ -348,6 +352,9 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	defer tbl.Close()
+	if cfg.OnTable != nil {
+		cfg.OnTable(tbl)
+	}
 	var advErr error
 	if cfg.Advertise {
 		mu.Lock()

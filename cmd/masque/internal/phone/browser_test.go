@@ -1,0 +1,203 @@
+package phone
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumEnv names a browser binary for the browser test; without it
+// the test looks for Debian's chromium and the usual Chrome names.
+const chromiumEnv = "MASQUE_CHROMIUM"
+
+// artifactsEnv names the directory the browser test saves its
+// screenshots in (default: a new temporary directory, kept).
+const artifactsEnv = "MASQUE_PHONE_ARTIFACTS"
+
+func findChromium(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv(chromiumEnv); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skipf("no chromium binary found (install Debian's 'chromium', or set %s): the phone's browser test is skipped", chromiumEnv)
+	return ""
+}
+
+func artifacts(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv(artifactsEnv)
+	if dir == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "masque-phone-"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// clickJS is the player on the phone: it taps a random line of the menu
+// (or yes/no), and says what it saw.
+const clickJS = `(() => {
+  if (!document.getElementById("over").classList.contains("hidden")) return "over";
+  const bs = [...document.querySelectorAll("#menu button:not(.back)")];
+  if (!bs.length) return "wait";
+  bs[Math.floor(Math.random() * bs.length)].click();
+  return "tap";
+})()`
+
+// TestBrowserPhonePlays: headless Chromium, as a phone (390×844,
+// touch), opens the URL `masque host --phones` shows, takes a name and a
+// seat, and plays a whole game with its own WebAssembly seat (keys,
+// entries, proofs, replica, storage in IndexedDB) against the host's bot
+// and joiners' bots, its frames forwarded by the host's server, in every
+// game; in Mascarade it reloads its page mid-game and the seat comes
+// back from its storage alone. Every transcript is the same and replays.
+func TestBrowserPhonePlays(t *testing.T) {
+	exe := findChromium(t)
+	seat := &Seat{Log: func(s string) { t.Log(s) }}
+	began := time.Now()
+	if err := seat.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the seat's WebAssembly ready in %v", time.Since(began).Round(time.Millisecond))
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true))
+	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer stopAlloc()
+	dir := artifacts(t)
+	for _, c := range []struct {
+		game    string
+		players int
+		reload  bool
+	}{
+		{"mascarade", 3, true},
+		{"mascarade2", 4, false},
+		{"grimm", 3, false},
+		{"mafia", 5, false},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			browserGame(t, alloc, seat, filepath.Join(dir, c.game), c.game, c.players, c.reload)
+		})
+	}
+	t.Logf("screenshots in %s", dir)
+}
+
+func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game string, players int, reload bool) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, game, players)
+	srv, err := Listen("127.0.0.1:0", tr.hub, seat, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	defer srv.Close()
+	bctx, stopBrowser := chromedp.NewContext(alloc)
+	defer stopBrowser()
+	do := func(steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(bctx, steps...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shot := func(name string) {
+		t.Helper()
+		png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	began := time.Now()
+	do(chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate(srv.URL()),
+		chromedp.WaitVisible(chromedp.ID("who")))
+	t.Logf("the page asks for a name %v after opening", time.Since(began).Round(time.Millisecond))
+	do(chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit")))
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		seen, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[String(document.querySelectorAll("#seats .seat").length > 0), document.getElementById("status").textContent, document.getElementById("faults").textContent]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[0] == "true" {
+			break
+		}
+		if time.Now().After(deadline) {
+			shot("not-seated")
+			t.Fatalf("the phone's page shows no table: status %q, faults %q (screenshots in %s)", seen[1], seen[2], dir)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	shot("1-seated")
+	taps, midShot, reloaded := 0, false, false
+	lastLog := time.Now()
+	for {
+		if testing.Verbose() && time.Since(lastLog) > 5*time.Second {
+			lastLog = time.Now()
+			st, _ := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[document.getElementById("status").textContent, document.getElementById("waiting").textContent, document.getElementById("game").textContent, document.getElementById("faults").textContent]`))
+			t.Logf("phone: %q (%d taps)", st, taps)
+		}
+		what, err := chromedp.Run(bctx, chromedp.Evaluate[string](clickJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what == "over" {
+			break
+		}
+		if what == "tap" {
+			taps++
+			if taps == 4 && !midShot {
+				midShot = true
+				time.Sleep(300 * time.Millisecond)
+				shot("2-playing")
+			}
+			if reload && taps == 8 && !reloaded {
+				// The phone reloads its page mid-game: the seat comes
+				// back from IndexedDB alone and plays on.
+				reloaded = true
+				began := time.Now()
+				do(chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#seats .seat")))
+				t.Logf("reloaded mid-game: the table is back %v later", time.Since(began).Round(time.Millisecond))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			shot("timeout")
+			t.Fatalf("the game did not end on the phone: %v (screenshots in %s)", ctx.Err(), dir)
+		case <-time.After(120 * time.Millisecond):
+		}
+	}
+	games := tr.finish(ctx, t)
+	time.Sleep(300 * time.Millisecond)
+	shot("3-over")
+	raw, err := chromedp.Run(bctx, chromedp.Evaluate[[]int](`Array.from(masqueSeat.transcript() || [])`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(raw))
+	for i, v := range raw {
+		got[i] = byte(v)
+	}
+	checkTranscript(t, got, games)
+	t.Logf("%d taps on the phone", taps)
+}

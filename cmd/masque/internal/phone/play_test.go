@@ -1,0 +1,420 @@
+package phone
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/seatview"
+	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// memConn is one end of an in-memory message connection.
+type memConn struct {
+	in, out chan memMsg
+}
+
+type memMsg struct {
+	b   []byte
+	bin bool
+}
+
+func memPair() (*memConn, *memConn) {
+	a, b := make(chan memMsg, 4096), make(chan memMsg, 4096)
+	return &memConn{in: a, out: b}, &memConn{in: b, out: a}
+}
+
+func (c *memConn) Read(ctx context.Context) ([]byte, bool, error) {
+	select {
+	case m, ok := <-c.in:
+		if !ok {
+			return nil, false, errors.New("closed")
+		}
+		return m.b, m.bin, nil
+	case <-ctx.Done():
+		return nil, false, ctx.Err()
+	}
+}
+
+func (c *memConn) Write(ctx context.Context, b []byte, bin bool) error {
+	select {
+	case c.out <- memMsg{append([]byte(nil), b...), bin}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// memStore is the phone's storage in a test.
+type memStore struct {
+	mu sync.Mutex
+	kv map[string][]byte
+}
+
+func (s *memStore) Put(puts []phoneseat.Put) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.kv == nil {
+		s.kv = map[string][]byte{}
+	}
+	for _, p := range puts {
+		s.kv[p.Key] = append([]byte(nil), p.Value...)
+	}
+	return nil
+}
+
+func testPeer(t *testing.T) *netsession.Peer {
+	t.Helper()
+	id, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := netsession.NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// netGame runs a bot's seat on the signed table until the game ends.
+func netGame(ctx context.Context, t *testing.T, p *netsession.Peer, s *ledger.Roster, tb store.Table, keys table.SeatSecrets, seed uint64) (*netsession.Game, error) {
+	sec, err := keys.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	st, err := store.Create(filepath.Join(t.TempDir(), "seat"), tb, sec)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { st.Close() })
+	return netsession.Start(ctx, netsession.GameConfig{Node: p.Node, Store: st, Bot: true, Seed: seed, Timeout: 30 * time.Second})
+}
+
+// player taps the phone's page as a person would, at random: a line of
+// the menu, yes or no to a confirmation.
+func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand) {
+	var last []byte
+	for ctx.Err() == nil {
+		time.Sleep(20 * time.Millisecond)
+		raw := d.Page()
+		if bytes.Equal(raw, last) {
+			continue
+		}
+		var pg phoneseat.Page
+		if json.Unmarshal(raw, &pg) != nil || !pg.MyTurn || pg.Over {
+			continue
+		}
+		last = raw
+		switch {
+		case pg.Asking != "":
+			d.Answer([]string{seatview.Yes, seatview.No}[rng.IntN(2)])
+		case len(pg.Menu) > 0:
+			d.Pick(rng.IntN(len(pg.Menu)))
+		}
+	}
+}
+
+// tableRun is a table hosted by a bot, with a hub for phones and
+// joiners' bots.
+type tableRun struct {
+	game    string
+	players int
+	hub     *Hub
+	host    *netsession.Peer
+	results chan seatRes
+	opened  chan struct{}
+	tbl     *p2p.Table
+	joiners int
+}
+
+type seatRes struct {
+	seat int
+	g    *netsession.Game
+	err  error
+}
+
+// startHost opens a 3-seat Mascarade table hosted by a bot.
+func startHost(ctx context.Context, t *testing.T) *tableRun {
+	return startGame(ctx, t, mascarade.GameName, 3)
+}
+
+// startGame opens a table of game for players seats, hosted by a bot.
+func startGame(ctx context.Context, t *testing.T, game string, players int) *tableRun {
+	tr := &tableRun{game: game, players: players, host: testPeer(t), results: make(chan seatRes, players), opened: make(chan struct{})}
+	tr.hub = NewHub(Config{Node: tr.host.Node, Token: "secret-token", Game: game, Timeout: 30 * time.Second})
+	go func() {
+		keys := table.GenerateSeatSecrets()
+		s, err := tr.host.Host(ctx, netsession.HostConfig{Game: game, Player: "alice", Players: players, Keys: keys, PublishKeys: true,
+			OnTable: func(tb *p2p.Table) { tr.tbl = tb; tr.hub.SetTable(tb); close(tr.opened) }})
+		if err != nil {
+			tr.results <- seatRes{err: err}
+			return
+		}
+		tr.hub.SetSeating(s)
+		g, err := netGame(ctx, t, tr.host, s.Roster, s.Table, keys, 1)
+		tr.results <- seatRes{0, g, err}
+	}()
+	<-tr.opened
+	return tr
+}
+
+// waitTaken waits until n seats are taken.
+func (tr *tableRun) waitTaken(ctx context.Context, t *testing.T, n int) {
+	for {
+		if taken, _ := tr.tbl.Taken(); taken >= n {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("seats taken: want %d: %v", n, ctx.Err())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// startJoiner seats the joiners' bots (the seats after the phone's), one
+// after the other, and plays them.
+func (tr *tableRun) startJoiner(ctx context.Context, t *testing.T) {
+	names := []string{"bob", "cat", "dan", "eve", "fay", "gus", "hal"}
+	for i := 0; i < tr.players-2; i++ {
+		tr.joiners++
+		tr.waitTaken(ctx, t, 2+i)
+		joiner := testPeer(t)
+		go func() {
+			keys := table.GenerateSeatSecrets()
+			s, err := joiner.Join(ctx, netsession.JoinConfig{Creator: peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()},
+				Player: names[i], Keys: keys, Seat: 2 + i})
+			if err != nil {
+				tr.results <- seatRes{err: err}
+				return
+			}
+			g, err := netGame(ctx, t, joiner, s.Roster, s.Table, keys, uint64(3+i))
+			tr.results <- seatRes{int(s.Seat), g, err}
+		}()
+	}
+}
+
+// finish waits for the native seats' games and checks they ended with
+// no verdict.
+func (tr *tableRun) finish(ctx context.Context, t *testing.T) []*netsession.Game {
+	var games []*netsession.Game
+	for range 1 + tr.joiners {
+		var r seatRes
+		select {
+		case r = <-tr.results:
+		case <-ctx.Done():
+			t.Fatalf("seating: %v", ctx.Err())
+		}
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		games = append(games, r.g)
+	}
+	for i, g := range games {
+		select {
+		case <-g.Done():
+		case <-ctx.Done():
+			t.Fatalf("seat %d: the game did not end: %v", i, ctx.Err())
+		}
+		if out, err := g.Result(); err != nil || out.Verdict != nil {
+			t.Fatalf("native seat %d: %v %+v", i, err, out)
+		}
+	}
+	return games
+}
+
+// checkTranscript checks the phone's transcript against the native
+// seats' and replays it (masque verify's check); it returns how many
+// entries the phone (seat 1) wrote.
+func checkTranscript(t *testing.T, got []byte, games []*netsession.Game) int {
+	t.Helper()
+	for i, g := range games {
+		want, err := g.Transcript().MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("the phone's transcript (%d bytes) differs from native seat %d's (%d bytes)", len(got), i, len(want))
+		}
+	}
+	tr, err := ledger.UnmarshalTranscript(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := registry.Lookup(tr.Roster.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := table.Replay(tr, g.Table()); err != nil {
+		t.Fatalf("the phone's transcript does not replay: %v", err)
+	}
+	n := 0
+	for _, e := range tr.Entries {
+		if e.Seat == 1 {
+			n++
+		}
+	}
+	t.Logf("%d entries, %d of them the phone's", len(tr.Entries), n)
+	if n == 0 {
+		t.Fatal("the phone wrote no entry")
+	}
+	return n
+}
+
+// TestPhonePlays: a phone seat (the seat the page's WebAssembly runs,
+// here natively over an in-memory WebSocket) is seated by the host
+// through its hub, signs the roster, and plays a whole game with its own
+// keys, entries and proofs against the host's bot and joiners' bots, its
+// frames forwarded by the host; every transcript is the same and
+// replays (masque verify's check). Every game: Mascarade's two editions,
+// The Grimm Masquerade, Mafia (its nights: the phone's secret choices).
+func TestPhonePlays(t *testing.T) {
+	for _, c := range []struct {
+		game    string
+		players int
+	}{
+		{mascarade.GameName, 3},
+		{"mascarade2", 4},
+		{"grimm", 3},
+		{"mafia", 5},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+			defer cancel()
+			tr := startGame(ctx, t, c.game, c.players)
+			// The phone first (seat 1), the joiners after it.
+			ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ph.SetToken("secret-token")
+			st := &memStore{}
+			st.Put(eff.Puts)
+			phoneEnd, serverEnd := memPair()
+			d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+			go tr.hub.Serve(ctx, serverEnd)
+			phoneDone := make(chan error, 1)
+			go func() { phoneDone <- d.Run(ctx) }()
+			go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
+			tr.waitTaken(ctx, t, 2)
+			tr.startJoiner(ctx, t)
+			games := tr.finish(ctx, t)
+			if err := <-phoneDone; err != nil {
+				t.Fatalf("phone: %v", err)
+			}
+			out, err := ph.Outcome()
+			if err != nil || out == nil || out.Verdict != nil {
+				t.Fatalf("phone: %v %+v", err, out)
+			}
+			got, err := ph.Transcript()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkTranscript(t, got, games)
+		})
+	}
+}
+
+// snapshot copies the phone's stored records.
+func (s *memStore) snapshot() map[string][]byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string][]byte, len(s.kv))
+	for k, v := range s.kv {
+		out[k] = append([]byte(nil), v...)
+	}
+	return out
+}
+
+func (s *memStore) entries() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for k := range s.kv {
+		if len(k) > 2 && k[:2] == "e/" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestPhoneResumes: the phone's tab is killed mid-game (its seat and
+// connection gone) and reopened: the seat comes back from the phone's
+// storage alone (its keys, the signed table, the entries it held, its
+// secret swaps), says hello with its game, and plays to the end; every
+// transcript is the same.
+func TestPhoneResumes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startHost(ctx, t)
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+	go tr.hub.Serve(ctx, serverEnd)
+	tabCtx, killTab := context.WithCancel(ctx)
+	phoneDone := make(chan error, 1)
+	go func() { phoneDone <- d.Run(tabCtx) }()
+	go player(tabCtx, d, rand.New(rand.NewPCG(8, 8)))
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	for st.entries() < 25 {
+		select {
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	killTab()
+	<-phoneDone
+	close(phoneEnd.out) // the WebSocket closes with the tab
+	stored := st.snapshot()
+	t.Logf("the tab is killed after %d stored entries", st.entries())
+	time.Sleep(200 * time.Millisecond)
+
+	back, err := phoneseat.Restore(stored, phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back.SetToken("secret-token")
+	phoneEnd, serverEnd = memPair()
+	d = phoneseat.NewDriver(back, phoneEnd, st, nil)
+	go tr.hub.Serve(ctx, serverEnd)
+	go func() { phoneDone <- d.Run(ctx) }()
+	go player(ctx, d, rand.New(rand.NewPCG(9, 9)))
+	games := tr.finish(ctx, t)
+	if err := <-phoneDone; err != nil {
+		t.Fatalf("phone: %v", err)
+	}
+	out, err := back.Outcome()
+	if err != nil || out == nil || out.Verdict != nil {
+		t.Fatalf("phone: %v %+v", err, out)
+	}
+	got, err := back.Transcript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscript(t, got, games)
+}

@@ -1,0 +1,288 @@
+package phone
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"github.com/masque-games/masque/cmd/masque/internal/web"
+	"github.com/masque-games/masque/p2p"
+)
+
+//go:embed static
+var static embed.FS
+
+// Server is the phones' HTTP server: the page, its scripts, the seat's
+// WebAssembly and the WebSocket (/ws) of each phone. It answers only
+// for the address it bound (the Host header: DNS rebinding), takes a
+// WebSocket only from its own page (the Origin header), and the phone
+// gives the token in its first message (the URL's fragment, which no
+// browser sends in a request).
+type Server struct {
+	hub   *Hub
+	ln    net.Listener
+	host  string
+	token string
+	code  string
+	seat  *Seat
+	srv   *http.Server
+
+	mu    sync.Mutex
+	gzips map[string][]byte
+}
+
+// Listen binds addr ("192.168.1.20:0"; a LAN address only when the player
+// asks, --phones) for a hub, with token (empty: a new random one; a
+// restarted table gives its old one, and its old address, so that its
+// phones find their seats: a phone's storage belongs to the page's
+// origin); code, if set, is the table's code, shown in the URL before
+// the token.
+func Listen(addr string, hub *Hub, seat *Seat, code, token string) (*Server, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if token == "" {
+		tok := make([]byte, 16)
+		if _, err := rand.Read(tok); err != nil {
+			ln.Close()
+			return nil, err
+		}
+		token = hex.EncodeToString(tok)
+	}
+	s := &Server{hub: hub, ln: ln, host: ln.Addr().String(), token: token, code: code, seat: seat,
+		gzips: map[string][]byte{}}
+	hub.cfg.Token = s.token
+	s.srv = &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	return s, nil
+}
+
+// URL is what a phone opens: the page, with the table's code and the
+// token in the fragment.
+func (s *Server) URL() string {
+	s.mu.Lock()
+	code := s.code
+	s.mu.Unlock()
+	frag := s.token
+	if code != "" {
+		frag = code + "-" + s.token
+	}
+	return "http://" + s.host + "/#" + frag
+}
+
+// SetCode sets the table's code shown in the URL before the token, once
+// the table is known (the phone reads the token after the last '-').
+func (s *Server) SetCode(code string) {
+	s.mu.Lock()
+	s.code = code
+	s.mu.Unlock()
+}
+
+// Token is the phones' token (in the URL's fragment).
+func (s *Server) Token() string { return s.token }
+
+// Addr is the bound address.
+func (s *Server) Addr() string { return s.host }
+
+// Serve answers until Close.
+func (s *Server) Serve() error {
+	err := s.srv.Serve(s.ln)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Close stops the server and every phone's connection.
+func (s *Server) Close() error { return s.srv.Close() }
+
+func forbid(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusForbidden)
+}
+
+// CSP is the pages' content security policy: its own scripts, and
+// WebAssembly compiled ('wasm-unsafe-eval'), nothing else.
+const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
+	"connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+func securityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", CSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Cache-Control", "no-store")
+}
+
+// allowed: the Host is the bound address; an Origin, if any, is ours;
+// only GET and HEAD.
+func (s *Server) allowed(r *http.Request) bool {
+	if r.Host != s.host {
+		return false
+	}
+	if o := r.Header.Get("Origin"); o != "" && o != "http://"+s.host {
+		return false
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+	default:
+		return false
+	}
+	return r.Method == http.MethodGet || r.Method == http.MethodHead
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !s.allowed(r) {
+		forbid(w)
+		return
+	}
+	securityHeaders(w.Header())
+	switch p := strings.TrimPrefix(r.URL.Path, "/"); p {
+	case "ws":
+		s.serveWS(w, r)
+	case "seat.wasm":
+		b, err := s.seat.Wasm()
+		if err != nil {
+			http.Error(w, "the phone's seat is not built: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		s.serveBytes(w, r, p, "application/wasm", b)
+	case "wasm_exec.js":
+		b, err := s.seat.WasmExec()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		s.serveBytes(w, r, p, "text/javascript; charset=utf-8", b)
+	case "cards.js":
+		// The --web page's card pictures, the same on a phone.
+		s.serveBytes(w, r, p, "text/javascript; charset=utf-8", web.CardsJS())
+	case "build":
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, s.seat.BuildHash())
+	default:
+		if p == "" {
+			p = "index.html"
+		}
+		b, err := fs.ReadFile(static, path.Join("static", p))
+		if err != nil || strings.Contains(p, "/") {
+			http.NotFound(w, r)
+			return
+		}
+		s.serveBytes(w, r, p, contentType(p), b)
+	}
+}
+
+func contentType(name string) string {
+	switch path.Ext(name) {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	}
+	return "application/octet-stream"
+}
+
+// serveBytes answers with b, gzipped (once, kept) when the phone takes it.
+func (s *Server) serveBytes(w http.ResponseWriter, r *http.Request, name, ctype string, b []byte) {
+	w.Header().Set("Content-Type", ctype)
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") && len(b) > 1024 {
+		s.mu.Lock()
+		z, ok := s.gzips[name]
+		if !ok {
+			var buf bytes.Buffer
+			zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+			zw.Write(b)
+			zw.Close()
+			z = buf.Bytes()
+			s.gzips[name] = z
+		}
+		s.mu.Unlock()
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Vary", "Accept-Encoding")
+		b = z
+	}
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(b)
+}
+
+// serveWS takes a phone's WebSocket: only from the page's own origin.
+func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Origin") != "http://"+s.host {
+		forbid(w)
+		return
+	}
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{OriginPatterns: []string{s.host}})
+	if err != nil {
+		return
+	}
+	c.SetReadLimit(int64(p2p.DefaultMaxFrame) + 1024)
+	defer c.CloseNow()
+	err = s.hub.Serve(r.Context(), wsConn{c})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		s.hub.logf("phone connection: %v", err)
+	}
+	c.Close(websocket.StatusNormalClosure, "")
+}
+
+// wsConn is a WebSocket as a [Conn].
+type wsConn struct{ c *websocket.Conn }
+
+func (w wsConn) Read(ctx context.Context) ([]byte, bool, error) {
+	typ, b, err := w.c.Read(ctx)
+	return b, typ == websocket.MessageBinary, err
+}
+
+func (w wsConn) Write(ctx context.Context, b []byte, bin bool) error {
+	typ := websocket.MessageText
+	if bin {
+		typ = websocket.MessageBinary
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return w.c.Write(ctx, typ, b)
+}
+
+// BuildHash is the SHA-256 of what a phone runs (the page's files, the
+// WebAssembly and its wasm_exec.js), which it shows: a player compares
+// it with `masque version` on a machine they trust.
+func (s *Seat) BuildHash() string {
+	h := sha256.New()
+	fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := fs.ReadFile(static, p)
+			h.Write([]byte(p))
+			h.Write(b)
+		}
+		return nil
+	})
+	w, _ := s.Wasm()
+	x, _ := s.WasmExec()
+	h.Write(w)
+	h.Write(x)
+	return hex.EncodeToString(h.Sum(nil))
+}

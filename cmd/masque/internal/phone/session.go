@@ -1,0 +1,351 @@
+// Package phone serves phones their seat (docs/phones.md): the page, its
+// WebAssembly seat (cmd/masque/internal/phoneseat, built by
+// cmd/masque/internal/phone/seatwasm) and one WebSocket per phone, over
+// which it seats the phone at the table this machine hosts and then
+// forwards its sealed frames into the room and the room's to it
+// (p2p.Node.Forward). It checks nothing of what it forwards: the seats
+// do; it can only delay or drop the phone's frames.
+package phone
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/p2p"
+)
+
+// Conn is one phone's message connection (a WebSocket): text messages
+// carry control messages, binary ones forward packets.
+type Conn interface {
+	// Read returns the next message and whether it is binary.
+	Read(ctx context.Context) (msg []byte, binary bool, err error)
+	// Write sends a message.
+	Write(ctx context.Context, msg []byte, binary bool) error
+}
+
+// Config configures a [Hub].
+type Config struct {
+	Node *p2p.Node
+	// Token is the secret in the URL's fragment a phone must give.
+	Token string
+	// Game is the table's game (the registry's name).
+	Game string
+	// Timeout and Window are the table's patience and answer window, for
+	// the phones to play by (each seat keeps its own timers).
+	Timeout, Window time.Duration
+	// OnSeated, if set, is told each phone seated (its name and seat).
+	OnSeated func(name string, seat int)
+	// Log, if set, is told of what went wrong with a phone.
+	Log func(format string, args ...any)
+}
+
+// Hub seats phones at the table this machine hosts and forwards their
+// frames.
+type Hub struct {
+	cfg Config
+
+	mu      sync.Mutex
+	table   *p2p.Table
+	seating *p2p.Seating
+	changed chan struct{}
+}
+
+// NewHub makes a hub; [Hub.SetTable] and [Hub.SetSeating] give it the
+// table as it opens and starts.
+func NewHub(cfg Config) *Hub { return &Hub{cfg: cfg, changed: make(chan struct{})} }
+
+// SetTable gives the hub the open table (seating).
+func (h *Hub) SetTable(t *p2p.Table) {
+	h.mu.Lock()
+	h.table = t
+	h.notifyLocked()
+	h.mu.Unlock()
+}
+
+// SetSeating gives the hub the table every seat signed: phones start.
+func (h *Hub) SetSeating(s *p2p.Seating) {
+	h.mu.Lock()
+	h.seating = s
+	h.notifyLocked()
+	h.mu.Unlock()
+}
+
+func (h *Hub) notifyLocked() {
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+func (h *Hub) logf(format string, args ...any) {
+	if h.cfg.Log != nil {
+		h.cfg.Log(format, args...)
+	}
+}
+
+func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
+	for {
+		msg, bin, err := c.Read(ctx)
+		if err != nil {
+			return phoneseat.Control{}, err
+		}
+		if bin {
+			continue // a packet before the table started: nothing to forward it to
+		}
+		var m phoneseat.Control
+		if err := json.Unmarshal(msg, &m); err != nil {
+			return m, fmt.Errorf("control message: %w", err)
+		}
+		return m, nil
+	}
+}
+
+func writeControl(ctx context.Context, c Conn, m phoneseat.Control) error {
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return c.Write(ctx, raw, false)
+}
+
+// Hello is a phone's first message, checked: its token, and its
+// signature on the server's challenge (the key it speaks for).
+type hello struct {
+	name string
+	key  ed25519.PublicKey
+	game []byte
+}
+
+// Serve runs one phone's connection until it closes or ctx ends.
+func (h *Hub) Serve(ctx context.Context, c Conn) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	nonce := make([]byte, 32)
+	if _, err := rand.Read(nonce); err != nil {
+		return err
+	}
+	if err := writeControl(ctx, c, phoneseat.Control{T: "challenge", Nonce: nonce}); err != nil {
+		return err
+	}
+	m, err := readControl(ctx, c)
+	if err != nil {
+		return err
+	}
+	hl, err := h.checkHello(m, nonce)
+	if err != nil {
+		writeControl(ctx, c, phoneseat.Control{T: "error", Reason: err.Error()})
+		return err
+	}
+	seat := -1
+	if hl.game != nil {
+		seat = h.heldSeat(hl)
+	}
+	if seat < 0 {
+		if seat, err = h.seat(ctx, c, hl); err != nil {
+			writeControl(ctx, c, phoneseat.Control{T: "error", Reason: err.Error()})
+			return err
+		}
+	}
+	return h.forward(ctx, c, hl, seat)
+}
+
+// Token compares a phone's token with the table's, in constant time.
+func (h *Hub) token(got string) bool {
+	return len(h.cfg.Token) > 0 && subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) == 1
+}
+
+func (h *Hub) checkHello(m phoneseat.Control, nonce []byte) (hello, error) {
+	if m.T != "hello" {
+		return hello{}, fmt.Errorf("first message %q, want hello", m.T)
+	}
+	if !h.token(m.Token) {
+		return hello{}, errors.New("wrong or missing token: scan the table's code again")
+	}
+	if len(m.Key) != ed25519.PublicKeySize || !ed25519.Verify(m.Key, append([]byte(phoneseat.HelloContext), nonce...), m.Sig) {
+		return hello{}, errors.New("hello: bad signature on the challenge")
+	}
+	return hello{name: m.Name, key: m.Key, game: m.Game}, nil
+}
+
+// heldSeat is the seat of the started table whose key the phone holds
+// (a reload), or -1.
+func (h *Hub) heldSeat(hl hello) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.seating == nil || string(hl.game) != string(h.seating.GameID[:]) {
+		return -1
+	}
+	for i, s := range h.seating.Roster.Seats {
+		if string(s.SignKey) == string(hl.key) {
+			return i
+		}
+	}
+	return -1
+}
+
+// seat seats the phone: the table's id and next seat, its join (card
+// keys proven for that seat), the roster offer and its signature, then
+// the signed table.
+func (h *Hub) seat(ctx context.Context, c Conn, hl hello) (int, error) {
+	h.mu.Lock()
+	t := h.table
+	h.mu.Unlock()
+	if t == nil {
+		return 0, errors.New("this table is not seating players")
+	}
+	id := t.ID()
+	taken, _ := t.Taken()
+	if err := writeControl(ctx, c, phoneseat.Control{T: "table", ID: id[:], Seat: taken, Kind: h.cfg.Game}); err != nil {
+		return 0, err
+	}
+	seat := 0
+	for seat == 0 {
+		m, err := readControl(ctx, c)
+		if err != nil {
+			t.ForwardedAway(hl.key)
+			return 0, err
+		}
+		if m.T != "join" {
+			return 0, fmt.Errorf("message %q, want join", m.T)
+		}
+		got, err := t.SeatForwarded(p2p.ForwardedJoin{Seat: m.Seat, Name: hl.name, SignKey: hl.key, CardKey: m.Card})
+		var no *p2p.JoinRefusedError
+		switch {
+		case errors.As(err, &no):
+			if err := writeControl(ctx, c, phoneseat.Control{T: "refused", Seat: no.Seat, Reason: no.Reason}); err != nil {
+				return 0, err
+			}
+			if no.Seat == 0 {
+				return 0, err
+			}
+		case err != nil:
+			return 0, err
+		default:
+			seat = got
+		}
+	}
+	if err := writeControl(ctx, c, phoneseat.Control{T: "seated", Seat: seat}); err != nil {
+		t.ForwardedAway(hl.key)
+		return 0, err
+	}
+	if h.cfg.OnSeated != nil {
+		h.cfg.OnSeated(hl.name, seat)
+	}
+	roster, addrs, err := t.ForwardedOffer(ctx)
+	if err != nil {
+		return 0, err
+	}
+	enc, err := roster.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	if err := writeControl(ctx, c, phoneseat.Control{T: "offer", Roster: enc, Addrs: addrs}); err != nil {
+		t.ForwardedAway(hl.key)
+		return 0, err
+	}
+	m, err := readControl(ctx, c)
+	if err != nil {
+		t.ForwardedAway(hl.key)
+		return 0, err
+	}
+	if m.T != "sign" {
+		return 0, fmt.Errorf("message %q, want sign", m.T)
+	}
+	if err := t.SignForwarded(hl.key, m.Sig); err != nil {
+		return 0, err
+	}
+	// Wait for the other seats' signatures.
+	for {
+		h.mu.Lock()
+		s, ch := h.seating, h.changed
+		h.mu.Unlock()
+		if s != nil {
+			return seat, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+}
+
+// forward sends the phone the signed table and then carries its packets
+// into the room and the room's frames to it.
+func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
+	h.mu.Lock()
+	s := h.seating
+	h.mu.Unlock()
+	enc, err := s.Roster.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	var sigs [][]byte
+	for _, sg := range s.Table.Sigs {
+		sigs = append(sigs, append([]byte(nil), sg[:]...))
+	}
+	out := make(chan []byte, 4096)
+	fw, err := h.cfg.Node.Forward(s.Table, uint8(seat), func(sealed []byte) {
+		select {
+		case out <- sealed:
+		default:
+			// The phone is behind: it syncs what it misses.
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer fw.Close()
+	// The table's move time, when it sets one, is every seat's patience
+	// (as netsession.Start has it).
+	timeout := h.cfg.Timeout
+	if mt := netsession.MoveTime(s.Roster); mt > 0 && timeout > 0 && mt > timeout {
+		timeout = mt
+	}
+	if err := writeControl(ctx, c, phoneseat.Control{T: "start", Seat: seat, Roster: enc, Addrs: s.Table.Addrs, Sigs: sigs,
+		TimeoutMS: timeout.Milliseconds(), WindowMS: h.cfg.Window.Milliseconds()}); err != nil {
+		return err
+	}
+	errc := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case b := <-out:
+				if err := c.Write(ctx, b, true); err != nil {
+					errc <- err
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		for {
+			msg, bin, err := c.Read(ctx)
+			if err != nil {
+				errc <- err
+				return
+			}
+			if !bin {
+				continue
+			}
+			if err := fw.Send(msg); err != nil {
+				h.logf("phone %s (seat %d): %v", hl.name, seat, err)
+			}
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,176 @@
+// The phone's page: it draws what the seat (seat.wasm, Go) publishes and
+// hands it the player's taps. Nothing game-specific is decided here.
+"use strict";
+
+// IndexedDB, one database per table, one record per key.
+window.masqueIDB = {
+  db(name) {
+    return new Promise((ok, fail) => {
+      const r = indexedDB.open(name, 1);
+      r.onupgradeneeded = () => r.result.createObjectStore("kv");
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => fail(r.error);
+    });
+  },
+  async getAll(name) {
+    const db = await this.db(name);
+    return new Promise((ok, fail) => {
+      const tx = db.transaction("kv", "readonly"), st = tx.objectStore("kv");
+      const keys = st.getAllKeys(), vals = st.getAll();
+      tx.oncomplete = () => { db.close(); ok([keys.result, vals.result.map((v) => new Uint8Array(v))]); };
+      tx.onerror = () => fail(tx.error);
+    });
+  },
+  async put(name, keys, vals) {
+    const db = await this.db(name);
+    return new Promise((ok, fail) => {
+      const tx = db.transaction("kv", "readwrite", { durability: "strict" }), st = tx.objectStore("kv");
+      keys.forEach((k, i) => st.put(vals[i], k));
+      tx.oncomplete = () => { db.close(); ok(); };
+      tx.onerror = () => fail(tx.error);
+      tx.onabort = () => fail(tx.error);
+    });
+  },
+};
+
+const $ = (id) => document.getElementById(id);
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+window.masqueReady = () => masqueSeat.open(location.hash.slice(1));
+
+window.masqueAskName = () => {
+  $("status").textContent = "Scan done: choose your name to take a seat.";
+  $("name").classList.remove("hidden");
+  $("who").focus();
+};
+
+$("name").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const name = $("who").value.trim();
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(name)) return;
+  $("name").classList.add("hidden");
+  $("status").textContent = "asking for a seat…";
+  masqueSeat.join(name);
+});
+
+$("download").addEventListener("click", () => {
+  const b = masqueSeat.transcript();
+  if (!b) return;
+  const a = el("a");
+  a.href = URL.createObjectURL(new Blob([b], { type: "application/octet-stream" }));
+  a.download = "masque.transcript";
+  document.body.append(a);
+  a.click();
+  a.remove();
+});
+
+let countdown = null;
+
+// card draws a card with the --web page's pictures (cards.js), its name
+// under it for a screen reader.
+function card(c) {
+  const f = el("figure", "card " + (c.face || "down"));
+  if (window.MasqueCards) f.append(window.MasqueCards.card(c));
+  f.append(el("figcaption", "", c.name ? c.name + (c.face === "known" ? " (only you know)" : "") : "face down"));
+  if (c.note) f.title = c.note;
+  return f;
+}
+
+window.masqueDraw = (json) => {
+  const pg = JSON.parse(json);
+  $("status").textContent = pg.status || "";
+  $("faults").textContent = (pg.faults || []).join("\n");
+  const t = pg.table;
+  if (!t && !pg.entries) return;
+  $("play").classList.remove("hidden");
+  if (t) {
+    $("game").textContent = t.Game + (t.Status ? " · " + t.Status : "");
+    const seats = $("seats");
+    seats.replaceChildren();
+    for (const s of t.Seats || []) {
+      const row = el("div", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : ""));
+      row.append(el("div", "who", s.name + (s.you ? " (you)" : "")));
+      const attrs = (s.attrs || []).map((a) => a.value + " " + a.name).join(" · ");
+      if (attrs) row.append(el("div", "attrs", attrs));
+      if (s.status) row.append(el("div", "brief", s.status));
+      const cards = el("div", "cards");
+      for (const c of s.cards || []) cards.append(card(c));
+      row.append(cards);
+      seats.append(row);
+    }
+    const areas = $("areas");
+    areas.replaceChildren();
+    for (const a of t.Areas || []) {
+      const box = el("div", "area");
+      box.append(el("p", "", a.Words || a.name + (a.count >= 0 ? ": " + a.count : "")));
+      let cs = a.cards || [];
+      if (a.marked) cs = cs.filter((c) => c.note);
+      if (cs.length && !a.pile) {
+        const row = el("div", "cards small");
+        for (const c of cs) row.append(card(c));
+        box.append(row);
+      }
+      areas.append(box);
+    }
+    const mem = $("memory");
+    mem.replaceChildren();
+    for (const m of t.Memory || []) mem.append(el("p", "area", m));
+    const log = $("log");
+    log.replaceChildren();
+    for (const l of (t.Log || []).slice(-40)) log.append(el("li", "", l));
+    if (t.Over) {
+      $("over").classList.remove("hidden");
+      $("outcome").textContent = t.Outcome || t.Ending || "game over";
+      const res = $("result");
+      res.replaceChildren();
+      for (const r of t.Result || []) res.append(el("li", "", r));
+    }
+  }
+  const menu = $("menu");
+  menu.replaceChildren();
+  $("question").textContent = "";
+  if (pg.myTurn && pg.asking) {
+    $("question").textContent = pg.asking;
+    const yes = el("button", "yes", "Yes"), no = el("button", "no", "No");
+    yes.addEventListener("click", () => masqueSeat.answer("yes"));
+    no.addEventListener("click", () => masqueSeat.answer("no"));
+    menu.append(yes, no);
+  } else if (pg.myTurn) {
+    $("question").textContent = (t && t.Question && t.Question.text) || "Your move";
+    if (pg.path && pg.path.length) {
+      const back = el("button", "back", "‹ " + pg.path.join(" › "));
+      back.addEventListener("click", () => masqueSeat.back());
+      menu.append(back);
+    }
+    (pg.menu || []).forEach((m, i) => {
+      const b = el("button", m.step ? "step" : "choice", m.label + (m.step && m.count ? " (" + m.count + ")" : ""));
+      b.dataset.i = i;
+      b.addEventListener("click", () => masqueSeat.pick(i));
+      menu.append(b);
+    });
+  }
+  if (t && t.Over) $("question").textContent = t.Outcome || t.Ending || "game over";
+  clearInterval(countdown);
+  const w = $("waiting");
+  w.textContent = "";
+  if (pg.waiting) {
+    const until = Date.now() + (pg.leftMs || 0);
+    const show = () => {
+      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+      w.textContent = "waiting for " + pg.waiting + (pg.leftMs ? " · " + left + " s" : "");
+    };
+    show();
+    if (pg.leftMs) countdown = setInterval(show, 1000);
+  }
+};
+
+fetch("build").then((r) => r.text()).then((h) => { $("build").textContent = h.trim().slice(0, 16); });
+const go = new Go();
+WebAssembly.instantiateStreaming(fetch("seat.wasm"), go.importObject)
+  .then((r) => go.run(r.instance))
+  .catch((e) => { $("status").textContent = "your seat could not start: " + e; });

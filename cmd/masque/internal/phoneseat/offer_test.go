@@ -1,0 +1,140 @@
+package phoneseat
+
+import (
+	"crypto/ed25519"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// TestOfferChecks: a phone signs the roster offered only when its own
+// seat in it is its own (name, signing key, peer id, card keys) and
+// every seat's card key proofs hold for that table and seat; what it
+// refuses, it refuses saying why, and signs nothing.
+func TestOfferChecks(t *testing.T) {
+	now := time.Now()
+	tableID := [16]byte{1, 2, 3}
+	pub, _, _ := ed25519.GenerateKey(nil)
+	host := table.GenerateSeatSecrets()
+	other := table.GenerateSeatSecrets()
+	offer := func(p *Phone, mod func(r *ledger.Roster)) Control {
+		r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Seats: []ledger.SeatInfo{
+			{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(pub))},
+			{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
+		}}
+		if mod != nil {
+			mod(r)
+		}
+		enc, err := r.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}}
+	}
+	_, otherKey, _ := ed25519.GenerateKey(nil)
+	otherPub := otherKey.Public().(ed25519.PublicKey)
+	for _, c := range []struct {
+		name string
+		mod  func(r *ledger.Roster)
+		want string
+	}{
+		{"honest", nil, ""},
+		{"its name changed", func(r *ledger.Roster) { r.Seats[1].Name = "mallory" }, "not this phone's"},
+		{"another signing key in its seat", func(r *ledger.Roster) {
+			r.Seats[1].SignKey, r.Seats[1].PeerID = otherPub, PeerID(otherPub)
+		}, "not this phone's"},
+		{"another's card keys in its seat", func(r *ledger.Roster) {
+			r.Seats[1].Keys = other.PublicKeys(tableID, 1, PeerID(r.Seats[1].SignKey))
+		}, "card keys are not this phone's"},
+		{"the host's card keys proven for another seat", func(r *ledger.Roster) {
+			r.Seats[0].Keys = host.PublicKeys(tableID, 1, PeerID(pub))
+		}, "seat 0"},
+		{"another table", func(r *ledger.Roster) { r.TableID = [16]byte{9} }, "another table"},
+		{"its seat moved", func(r *ledger.Roster) { r.Seats[0], r.Seats[1] = r.Seats[1], r.Seats[0] }, "not this phone's"},
+	} {
+		p, _, err := New("mila", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
+			t.Fatal(err)
+		}
+		eff, err := p.OnControl(now, offer(p, c.mod))
+		switch {
+		case c.want == "" && (err != nil || len(eff.Control) != 1 || eff.Control[0].T != "sign"):
+			t.Errorf("%s: %v %+v, want a signature", c.name, err, eff)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || len(eff.Control) != 0):
+			t.Errorf("%s: %v (%d messages), want a refusal about %q and nothing signed", c.name, err, len(eff.Control), c.want)
+		}
+	}
+}
+
+// TestStartChecks: the table a phone plays is the roster it signed, with
+// every seat's signature on it.
+func TestStartChecks(t *testing.T) {
+	now := time.Now()
+	tableID := [16]byte{4}
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	host := table.GenerateSeatSecrets()
+	p, _, err := New("mila", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1})
+	g, err := registry.Lookup(mascarade.GameName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := g.Configure(2, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	genc, err := setup.Options([]string{"alice", "mila"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := (&table.Options{Game: genc, PublishKeys: true}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Options: opts, Seats: []ledger.SeatInfo{
+		{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(pub))},
+		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
+	}}
+	enc, _ := r.MarshalBinary()
+	eff, err := p.OnControl(now, Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, _ := r.GameID()
+	sigs := [][]byte{ed25519.Sign(priv, ledger.RosterSigningBytes(gid)), eff.Control[0].Sig}
+	other := *r
+	other.Seats = append([]ledger.SeatInfo(nil), r.Seats...)
+	other.Seats[0].Name = "alicia"
+	otherEnc, _ := other.MarshalBinary()
+	bad := [][]byte{sigs[1], sigs[1]}
+	for _, c := range []struct {
+		name   string
+		roster []byte
+		sigs   [][]byte
+		want   string
+	}{
+		{"another roster", otherEnc, sigs, "another roster"},
+		{"a seat's signature missing", enc, bad, "bad roster signature"},
+	} {
+		if _, err := p.OnControl(now, Control{T: "start", Roster: c.roster, Addrs: [][][]byte{nil, nil}, Sigs: c.sigs}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error about %q", c.name, err, c.want)
+		}
+		if p.Seated() {
+			t.Fatalf("%s: the phone took the table", c.name)
+		}
+	}
+	if _, err := p.OnControl(now, Control{T: "start", Roster: enc, Addrs: [][][]byte{nil, nil}, Sigs: sigs}); err != nil || !p.Seated() {
+		t.Fatalf("the signed table: %v", err)
+	}
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phone"
+	"github.com/masque-games/masque/cmd/masque/internal/qrterm"
+
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/lobby"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// phoneOptions are 'masque host --phones' flags: phones on the LAN take
+// seats of their own (docs/phones.md).
+type phoneOptions struct {
+	on   bool
+	addr string
+}
+
+func (o *phoneOptions) addFlags(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&o.on, "phones", false, "let phones on this network take seats: serve them their page on the LAN address and show its QR code (their keys stay on the phones; this machine forwards their frames)")
+	cmd.Flags().StringVar(&o.addr, "phones-addr", "", "with --phones: the `HOST:PORT` to serve phones on (default: this machine's LAN address, a free port)")
+}
+
+// lanAddr is this machine's first private IPv4 address on an interface
+// that is up, or the first non-loopback one.
+func lanAddr() (string, error) {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return "", err
+	}
+	var other string
+	for _, ifc := range ifs {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, _ := ifc.Addrs()
+		for _, a := range addrs {
+			ipn, ok := a.(*net.IPNet)
+			if !ok || ipn.IP.To4() == nil {
+				continue
+			}
+			if ipn.IP.IsPrivate() {
+				return ipn.IP.String(), nil
+			}
+			if other == "" {
+				other = ipn.IP.String()
+			}
+		}
+	}
+	if other != "" {
+		return other, nil
+	}
+	return "", errors.New("no LAN address (no network interface up); give one with --phones-addr")
+}
+
+// phoneServer is the phones' server of a hosted table.
+type phoneServer struct {
+	r       *netRun
+	hub     *phone.Hub
+	srv     *phone.Server
+	creator peer.ID
+}
+
+// phonesFile keeps, in a table's state directory, the phones' server's
+// address and token: the same command again (a restart) serves the
+// phones at the same URL, where their pages' storage is.
+const phonesFile = "phones"
+
+// startPhones binds the phones' server and prints its URL and QR code;
+// nil when --phones is not given. state, if set, is a restarted table's
+// state directory: its phones' address and token are used again.
+func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string) (*phoneServer, error) {
+	if !o.on {
+		return nil, nil
+	}
+	var token string
+	addr := o.addr
+	if state != "" {
+		if b, err := os.ReadFile(filepath.Join(state, phonesFile)); err == nil {
+			if f := strings.Fields(string(b)); len(f) == 2 {
+				if addr == "" {
+					addr = f[0]
+				}
+				token = f[1]
+			}
+		}
+	}
+	if addr == "" {
+		ip, err := lanAddr()
+		if err != nil {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--phones: %w", err)}
+		}
+		addr = net.JoinHostPort(ip, "0")
+	}
+	if _, port, err := net.SplitHostPort(addr); err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--phones-addr %q: %w", addr, err)}
+	} else if _, err := strconv.Atoi(port); err != nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--phones-addr %q: port %q", addr, port)}
+	}
+	hub := phone.NewHub(phone.Config{Node: p.Node, Game: game, Timeout: timeout, Window: r.o.window,
+		OnSeated: func(name string, seat int) { r.printf("%s joined (phone), seat %d", name, seat) },
+		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }})
+	seat := &phone.Seat{Log: func(s string) { r.printf("%s", s) }}
+	srv, err := phone.Listen(addr, hub, seat, "", token)
+	if err != nil && token != "" && o.addr == "" {
+		// The old address is gone (another network): the phones must
+		// scan the new code, and their seats are lost.
+		r.printf("phones: cannot serve them at %s again (%v): a new address, phones must take new seats", addr, err)
+		srv, err = phone.Listen(net.JoinHostPort(strings.Split(addr, ":")[0], "0"), hub, seat, "", "")
+	}
+	if err != nil {
+		return nil, &exitError{code: 1, err: fmt.Errorf("--phones: %w", err)}
+	}
+	go srv.Serve()
+	go func() {
+		if err := seat.Prepare(); err != nil {
+			r.printf("phones: %v", err)
+		}
+	}()
+	r.printf("phones: serving on %s (the URL once the table is open)", srv.Addr())
+	return &phoneServer{r: r, hub: hub, srv: srv, creator: p.ID.PeerID()}, nil
+}
+
+// show prints the phones' URL, the table's join code and the token in
+// its fragment, and its QR code.
+func (ps *phoneServer) show(code string) {
+	ps.srv.SetCode(code)
+	url := ps.srv.URL()
+	ps.r.printf("phones: open %s (same Wi-Fi), or scan:", url)
+	if qr, err := qrterm.Render(url, qrterm.LightOnDark); err == nil && ps.r.a.isTerminal() {
+		fmt.Fprint(ps.r.out, qr)
+	}
+}
+
+// keep writes the phones' address and token into a new table's state
+// directory.
+func (ps *phoneServer) keep(dir string) {
+	if ps != nil {
+		os.WriteFile(filepath.Join(dir, phonesFile), []byte(ps.srv.Addr()+" "+ps.srv.Token()+"\n"), 0o600)
+	}
+}
+
+func (ps *phoneServer) close() {
+	if ps != nil {
+		ps.srv.Close()
+	}
+}
+
+func (ps *phoneServer) onTable(t *p2p.Table) {
+	if ps != nil {
+		ps.hub.SetTable(t)
+		ps.show(lobby.Code(t.ID(), ps.creator))
+	}
+}
+
+func (ps *phoneServer) seated(s *p2p.Seating) {
+	if ps != nil {
+		ps.hub.SetSeating(s)
+	}
+}
+
+// resumed gives the hub a restarted table: its phones reconnect to their
+// seats.
+func (ps *phoneServer) resumed(st *store.Store) {
+	if ps == nil {
+		return
+	}
+	t := st.Table()
+	gid, err := t.Roster.GameID()
+	if err != nil {
+		return
+	}
+	ps.hub.SetSeating(&p2p.Seating{Roster: t.Roster, GameID: gid, Table: t})
+	ps.show(rosterCode(t.Roster))
+}

@@ -1,0 +1,532 @@
+package p2p
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/remoteseat"
+	"github.com/masque-games/masque/p2p/roomcore"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// Forwarded seats (forward.go): a seat with no libp2p node of its own (a
+// phone) plays through another seat's node, its frames sealed; the
+// forwarder is hostile in some of these tests.
+
+// forwardedTable is the table of the native peers ps plus one forwarded
+// seat (the last) with key phone, reached through ps[via].
+func forwardedTable(t *testing.T, ps []*tpeer, phone *identity.Identity, via int) store.Table {
+	t.Helper()
+	r := &ledger.Roster{TableID: [16]byte{2}, Game: "counter"}
+	var addrs [][][]byte
+	for i, p := range ps {
+		r.Seats = append(r.Seats, ledger.SeatInfo{Name: "p" + string(rune('0'+i)), PeerID: []byte(p.id.PeerID()), SignKey: p.id.PublicKey()})
+		addrs = append(addrs, addrBytes(p.node.Host().Addrs()))
+	}
+	r.Seats = append(r.Seats, ledger.SeatInfo{Name: "phone", PeerID: []byte(phone.PeerID()), SignKey: phone.PublicKey()})
+	addrs = append(addrs, [][]byte{ForwardAddr(ps[via].node.ID()).Bytes()})
+	gid, err := r.GameID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := store.Table{Roster: r, Addrs: addrs}
+	for _, key := range append(keysOf(ps), phone.SigningKey()) {
+		var sig [64]byte
+		copy(sig[:], ed25519.Sign(key, ledger.RosterSigningBytes(gid)))
+		tb.Sigs = append(tb.Sigs, sig)
+	}
+	return tb
+}
+
+func keysOf(ps []*tpeer) []ed25519.PrivateKey {
+	var out []ed25519.PrivateKey
+	for _, p := range ps {
+		out = append(out, p.id.SigningKey())
+	}
+	return out
+}
+
+// phoneResult is how the forwarded seat's run ended.
+type phoneResult struct {
+	out    *roomcore.Outcome
+	err    error
+	log    []*ledger.Entry
+	faults []error
+}
+
+// runPhone plays the forwarded seat: its packets go through send (the
+// forwarder, perhaps hostile), and what the forwarder carries to it
+// arrives on in. It persists nothing (a test), but takes each Out's
+// entries before sending its packets, as a page must.
+func runPhone(ctx context.Context, tb store.Table, phone *identity.Identity, seat uint8, limit uint64,
+	in <-chan []byte, send func([]byte), timeout time.Duration) phoneResult {
+	s, err := remoteseat.New(roomcore.Config{Roster: tb.Roster, Self: seat, SignKey: phone.SigningKey(),
+		Replica: &counter{seats: len(tb.Roster.Seats), limit: limit}, Timeout: timeout, Tick: 50 * time.Millisecond}, nil)
+	if err != nil {
+		return phoneResult{err: err}
+	}
+	timers := make(chan roomcore.Timer, 64)
+	authored := make(chan uint64, 1)
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	o := s.Start(time.Now())
+	for {
+		for _, p := range o.Packets {
+			send(p.Bytes())
+		}
+		for _, tm := range o.Timers {
+			time.AfterFunc(tm.After, func() { timers <- tm })
+		}
+		if o.Author {
+			authored <- o.AuthorPos
+		}
+		if o.Err != nil || o.Outcome != nil {
+			log, _ := s.Core().Log()
+			return phoneResult{out: o.Outcome, err: o.Err, log: log, faults: s.Faults}
+		}
+		select {
+		case <-ctx.Done():
+			return phoneResult{err: ctx.Err(), faults: s.Faults}
+		case raw := <-in:
+			o, _ = s.Receive(time.Now(), raw)
+		case tm := <-timers:
+			o = s.Timer(time.Now(), tm)
+		case pos := <-authored:
+			o = s.Authored(time.Now(), pos, body(pos), nil)
+		case now := <-tick.C:
+			o = s.Tick(now)
+		}
+	}
+}
+
+// innerType is the type of the frame a forward packet seals (0 if it is
+// not one).
+func innerType(packet []byte) byte {
+	const at = 1 + 1 + 32 + 1 + 8 + 4 // to, type, game, seat, nonce, length
+	if len(packet) <= at || packet[1] != roomcore.MsgSealed {
+		return 0
+	}
+	return packet[at]
+}
+
+// forwardGame plays a counter game of limit entries among the native
+// peers and a forwarded seat through peer via, whose forwarder passes the
+// phone's packets through up (and the table's to the phone through
+// down); nil passes them unchanged. It returns the native results and
+// the phone's.
+func forwardGame(t *testing.T, natives int, via int, limit uint64, timeout time.Duration,
+	up, down func(packet []byte, pass func([]byte))) ([]result, phoneResult, []*tpeer) {
+	t.Helper()
+	_, ps := mockPeers(t, natives)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps, phone, via)
+	res, pr := playForwarded(t, ps, tb, phone, uint8(natives), via, limit, timeout, up, down)
+	return res, pr, ps
+}
+
+// playForwarded plays table tb: a room on each native peer (seats in
+// ps's order, skipping the phone's), the phone's seat through ps[via].
+func playForwarded(t *testing.T, ps []*tpeer, tb store.Table, phone *identity.Identity, seat uint8, via int, limit uint64,
+	timeout time.Duration, up, down func(packet []byte, pass func([]byte))) ([]result, phoneResult) {
+	t.Helper()
+	seats := len(tb.Roster.Seats)
+	toPhone := make(chan []byte, 4096)
+	fw, err := ps[via].node.Forward(tb, seat, func(sealed []byte) {
+		pass := func(b []byte) {
+			select {
+			case toPhone <- b:
+			default:
+			}
+		}
+		if down != nil {
+			down(sealed, pass)
+		} else {
+			pass(sealed)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fw.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res := make([]result, len(ps))
+	var wg sync.WaitGroup
+	for i, p := range ps {
+		wg.Go(func() {
+			res[i] = play(ctx, t, p, tb, &counter{seats: seats, limit: limit}, RoomConfig{Timeout: timeout})
+		})
+	}
+	send := func(packet []byte) {
+		if up != nil {
+			up(packet, func(b []byte) { fw.Send(b) })
+		} else {
+			fw.Send(packet)
+		}
+	}
+	pr := runPhone(ctx, tb, phone, seat, limit, toPhone, send, timeout)
+	wg.Wait()
+	return res, pr
+}
+
+func TestForwardedSeatPlays(t *testing.T) {
+	const limit = 30
+	res, pr, _ := forwardGame(t, 2, 1, limit, 0, nil, nil)
+	if pr.err != nil || pr.out == nil || pr.out.Verdict != nil {
+		t.Fatalf("forwarded seat: %v %+v (faults %v)", pr.err, pr.out, pr.faults)
+	}
+	res = append(res, result{out: pr.out, log: pr.log})
+	sameLogs(t, res, limit)
+	if len(pr.faults) > 0 {
+		t.Errorf("honest forwarder, faults at the phone: %v", pr.faults)
+	}
+}
+
+// TestForwarderReplays: a forwarder that sends every packet twice, both
+// ways, and every so often all the phone's packets again from the first,
+// changes nothing: a replayed sealed frame states what is still true,
+// and an old sync answer's end is refused by its nonce.
+func TestForwarderReplays(t *testing.T) {
+	const limit = 30
+	var mu sync.Mutex
+	var past [][]byte
+	up := func(p []byte, pass func([]byte)) {
+		mu.Lock()
+		past = append(past, p)
+		again := len(past)%10 == 0
+		old := append([][]byte(nil), past...)
+		mu.Unlock()
+		pass(p)
+		pass(p)
+		if again {
+			for _, o := range old {
+				pass(o)
+			}
+		}
+	}
+	down := func(p []byte, pass func([]byte)) { pass(p); pass(p) }
+	res, pr, _ := forwardGame(t, 2, 1, limit, 0, up, down)
+	if pr.err != nil || pr.out == nil || pr.out.Verdict != nil {
+		t.Fatalf("forwarded seat: %v %+v (faults %v)", pr.err, pr.out, pr.faults)
+	}
+	res = append(res, result{out: pr.out, log: pr.log})
+	sameLogs(t, res, limit)
+}
+
+// TestForwarderRewrites: a forwarder that rewrites the phone's frames
+// (here: re-seals its entries with the forwarder's own key, and
+// corrupts its other packets) gets none of them accepted: the natives
+// refuse every one (a bad seal) and time the phone out, as they would a
+// seat whose relay ate its frames; no entry in their logs is the phone's.
+func TestForwarderRewrites(t *testing.T) {
+	const limit = 30
+	// The forger's key: anyone's but the phone's.
+	_, forger, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := func(p []byte, pass func([]byte)) {
+		q := append([]byte(nil), p...)
+		if innerType(q) == roomcore.MsgEntry {
+			// Unseal, change the state hash it reports, seal again
+			// under the phone's seat number with the forwarder's key.
+			at := 1 + 1 + 32 + 1 + 8 + 4
+			inner := append([]byte(nil), q[at:len(q)-64]...)
+			inner[1] ^= 1
+			var game ledger.Hash
+			copy(game[:], q[2:34])
+			sealed, err := roomcore.Seal(forger, game, q[34], 0, inner)
+			if err == nil {
+				pass(append([]byte{q[0]}, sealed...))
+			}
+			return
+		}
+		q[len(q)-1] ^= 0x80
+		pass(q)
+	}
+	res, pr, natives := forwardGame(t, 2, 1, limit, 2*time.Second, up, nil)
+	for i, r := range res {
+		if r.err != nil || r.out == nil || r.out.Verdict == nil || r.out.Verdict.Kind != VerdictTimeout || r.out.Verdict.Seat != 2 {
+			t.Fatalf("native %d: want a timeout verdict naming the phone (seat 2), got %v %+v", i, r.err, r.out)
+		}
+		for _, e := range r.log {
+			if e.Seat == 2 {
+				t.Fatalf("native %d accepted entry %d of the phone through a rewriting forwarder", i, e.Pos)
+			}
+		}
+	}
+	sawSeal := false
+	for _, p := range natives {
+		for len(p.errs) > 0 {
+			if err := <-p.errs; strings.Contains(err.Error(), "bad signature") {
+				sawSeal = true
+			}
+		}
+	}
+	if !sawSeal {
+		t.Error("no native reported a bad seal")
+	}
+	if pr.err == nil && (pr.out == nil || pr.out.Verdict == nil) {
+		t.Errorf("phone: the table ended normally without its entries? %+v", pr.out)
+	}
+}
+
+// TestForwarderDrops: a forwarder that drops the phone's entries (its
+// own frames and its sync answers) gets the phone timed out, blaming
+// the phone's seat as a relay's silence would; the natives' logs stop at
+// the phone's first turn.
+func TestForwarderDrops(t *testing.T) {
+	const limit = 30
+	up := func(p []byte, pass func([]byte)) {
+		if innerType(p) != roomcore.MsgEntry {
+			pass(p)
+		}
+	}
+	res, pr, _ := forwardGame(t, 2, 0, limit, 2*time.Second, up, nil)
+	for i, r := range res {
+		if r.err != nil || r.out == nil || r.out.Verdict == nil || r.out.Verdict.Kind != VerdictTimeout || r.out.Verdict.Seat != 2 || r.out.Verdict.Pos != 2 {
+			t.Fatalf("native %d: want a timeout verdict naming the phone (seat 2) at position 2, got %v %+v", i, r.err, r.out)
+		}
+	}
+	if pr.err == nil && pr.out != nil && pr.out.Verdict == nil {
+		t.Errorf("phone: the table ended normally without its entries")
+	}
+}
+
+// TestForwardedJoin: a player with no node of its own is seated by the
+// table's creator (SeatForwarded), signs the roster itself, and plays
+// through the creator beside a joiner that joined over the network; a
+// second request with the same keys gets the same seat back, and a
+// roster signature that is not the player's is refused.
+func TestForwardedJoin(t *testing.T) {
+	const limit = 30
+	_, ps := mockPeers(t, 2)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 3, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := ForwardedJoin{Name: "phone", SignKey: phone.PublicKey(), CardKey: []byte("card")}
+	seat, err := tbl.SeatForwarded(req)
+	if err != nil || seat != 1 {
+		t.Fatalf("SeatForwarded: seat %d, %v", seat, err)
+	}
+	if again, err := tbl.SeatForwarded(req); err != nil || again != 1 {
+		t.Fatalf("SeatForwarded again (a reload): seat %d, %v", again, err)
+	}
+	other := req
+	other.Name = "p0"
+	_, otherKey, _ := ed25519.GenerateKey(nil)
+	other.SignKey = otherKey.Public().(ed25519.PublicKey)
+	var no *JoinRefusedError
+	if _, err := tbl.SeatForwarded(other); !errors.As(err, &no) || no.Code != RefusedNameTaken {
+		t.Fatalf("a second phone named as the creator: %v, want refused (name taken)", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	phoneDone := make(chan error, 1)
+	go func() {
+		r, addrs, err := tbl.ForwardedOffer(ctx)
+		if err != nil {
+			phoneDone <- err
+			return
+		}
+		s := r.Seats[1]
+		if s.Name != "phone" || string(s.SignKey) != string(phone.PublicKey()) || len(addrs[1]) != 1 {
+			phoneDone <- fmt.Errorf("offered seat 1: %+v, addresses %d", s, len(addrs[1]))
+			return
+		}
+		gid, err := r.GameID()
+		if err != nil {
+			phoneDone <- err
+			return
+		}
+		if err := tbl.SignForwarded(phone.PublicKey(), ed25519.Sign(otherKey, ledger.RosterSigningBytes(gid))); err == nil {
+			phoneDone <- errors.New("a roster signature by another key was taken")
+			return
+		}
+		phoneDone <- tbl.SignForwarded(phone.PublicKey(), ed25519.Sign(phone.SigningKey(), ledger.RosterSigningBytes(gid)))
+	}()
+	creator := peer.AddrInfo{ID: ps[0].node.ID(), Addrs: ps[0].node.Host().Addrs()}
+	joined := make(chan error, 1)
+	go func() {
+		_, err := ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p2"})
+		joined <- err
+	}()
+	seating, err := tbl.Seat(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-phoneDone; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-joined; err != nil {
+		t.Fatal(err)
+	}
+	// The natives' rooms, in roster order: the creator (0) and the joiner (2).
+	res, pr := playForwarded(t, ps, seating.Table, phone, 1, 0, limit, 0, nil, nil)
+	if pr.err != nil || pr.out == nil || pr.out.Verdict != nil {
+		t.Fatalf("forwarded seat: %v %+v (faults %v)", pr.err, pr.out, pr.faults)
+	}
+	sameLogs(t, append(res, result{out: pr.out, log: pr.log}), limit)
+}
+
+// TestForwardOutsider: a peer that is neither seated at a table nor the
+// path of one of its seats gets its forward packets dropped before any
+// seal is checked (a node does not verify signatures for anyone who
+// dials it), with an error naming it.
+func TestForwardOutsider(t *testing.T) {
+	_, ps := mockPeers(t, 3)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps[:2], phone, 1)
+	st, err := store.Create(ps[0].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 3}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	sealed, err := roomcore.Seal(ps[2].id.SigningKey(), room.GameID(), 2, 0, roomcore.EncodeEcho(0, ledger.Hash{}, ledger.Hash{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outsider := ps[2].node
+	outsider.Host().Peerstore().AddAddrs(ps[0].node.ID(), ps[0].node.Host().Addrs(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, err := outsider.Host().NewStream(ctx, ps[0].node.ID(), ProtocolForward)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := WriteFrame(s, append([]byte{0}, sealed...)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ps[0].errs:
+		if !strings.Contains(err.Error(), "not seated there") || !strings.Contains(err.Error(), ps[2].node.ID().String()) {
+			t.Fatalf("outsider's packet: %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("the outsider's packet was not refused")
+	}
+}
+
+// TestSealedSyncEndNeedsItsNonce: a room takes a forwarded seat's sync
+// end (its log length as of the request) only with the nonce of the
+// request in flight to it: an old one replayed by the forwarder, or one
+// sealed for another request, is not taken.
+func TestSealedSyncEndNeedsItsNonce(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps, phone, 1)
+	st, err := store.Create(ps[0].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	room, err := ps[0].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 3}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	if !room.forwardSync(2, 0) {
+		t.Fatal("seat 2 is not forwarded")
+	}
+	nonce := room.forwarding().syncs[2].nonce
+	end := func(n uint64) []byte {
+		b, err := roomcore.Seal(phone.SigningKey(), room.GameID(), 2, n, roomcore.EncodeSyncEnd(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	synced := func() bool {
+		for {
+			select {
+			case m := <-room.inbox:
+				if m.msg != nil && m.msg.Type == msgSynced {
+					return true
+				}
+			default:
+				return false
+			}
+		}
+	}
+	for _, n := range []uint64{0, nonce ^ 2} {
+		if err := room.onSealed(end(n)); err != nil {
+			t.Fatal(err)
+		}
+		if synced() {
+			t.Fatalf("a sync end with nonce %x (the request's is %x) was taken", n, nonce)
+		}
+	}
+	if err := room.onSealed(end(nonce)); err != nil || !synced() {
+		t.Fatalf("the request's own sync end was not taken: %v", err)
+	}
+	if err := room.onSealed(end(nonce)); err != nil || synced() {
+		t.Fatalf("the same sync end taken twice: %v", err)
+	}
+}
+
+// TestForwardedConnected: the countdown's "connected" for a forwarded
+// seat says whether its path is open: on its forwarder, whether the seat
+// is being forwarded now (its phone's page is connected); elsewhere,
+// whether this node reaches the forwarder.
+func TestForwardedConnected(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := forwardedTable(t, ps, phone, 1)
+	st, err := store.Create(ps[1].dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	room, err := ps[1].node.OpenRoom(RoomConfig{Store: st, Replica: &counter{seats: 3, limit: 3}, Author: countAuthor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer room.Close()
+	if room.connected(2) {
+		t.Fatal("the phone counts as connected before its page connected")
+	}
+	fw, err := ps[1].node.Forward(tb, 2, func([]byte) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !room.connected(2) {
+		t.Fatal("the phone does not count as connected while forwarded")
+	}
+	fw.Close()
+	if room.connected(2) {
+		t.Fatal("the phone counts as connected after its page left")
+	}
+}
