@@ -196,12 +196,18 @@ func TestJoinScreenRefusesFixedDeal(t *testing.T) {
 				t.Fatalf("the victim was not seated:\n%s%s", out.String(), errOut.String())
 			}
 			info := peer2.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()}
+			// One after another: each sybil's card key is bound to its
+			// seat, and a creator seats only the next free seat (sybil 3
+			// arriving first was refused, and the table never filled).
 			for i := 2; i < c.seats; i++ {
 				p := peer()
 				wg.Go(func() {
 					p.Node.Join(sybilCtx, p2p.JoinConfig{Creator: info, TableID: tableID, Name: fmt.Sprint("sybil", i), Seat: i,
 						CardKey: table.GenerateSeatSecrets().PublicKeys(tableID, i, []byte(p.ID.PeerID()))})
 				})
+				for taken, _ := tbl.Taken(); taken <= i && sybilCtx.Err() == nil; taken, _ = tbl.Taken() {
+					time.Sleep(10 * time.Millisecond)
+				}
 			}
 			wg.Wait()
 			if e := errOut.String(); code != 1 || !strings.Contains(e, "fixes the deal") || !strings.Contains(e, "tried to choose the cards") ||
