@@ -1,7 +1,9 @@
 package table_test
 
 import (
+	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -204,5 +206,46 @@ func TestApplyBatchBadEntryBlamedExactly(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The body of the entry just applied is kept, decoded once: a narrator
+// or a seat following the game reads it (Table.Body) without decoding
+// its points again, and bodies of earlier entries are decoded afresh.
+func TestBodyDecodedOnce(t *testing.T) {
+	a := thirteen(t)
+	tb, err := table.New(a.tr.Roster, a.game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, orig := range a.tr.Entries[:40] {
+		e := *orig
+		e.Body = slices.Clone(orig.Body)
+		if err := tb.Apply(&e); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := tb.Body(&e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Clobbered after it was applied: what is read is what was
+		// decoded then, not the bytes decoded again.
+		clear(e.Body)
+		again, err := tb.Body(&e)
+		if err != nil || again != kept {
+			t.Fatalf("entry %d: the body is decoded again (%v)", e.Pos, err)
+		}
+		if enc, err := kept.MarshalBinary(); err != nil || !bytes.Equal(enc, orig.Body) {
+			t.Fatalf("entry %d: the kept body is not the entry's", e.Pos)
+		}
+	}
+	// Only the last entry's body is kept: an earlier one (clobbered
+	// above) is decoded afresh.
+	if _, err := tb.Body(tb.Log()[0]); err == nil {
+		t.Fatal("an earlier entry's clobbered body decodes")
+	}
+	fresh, err := tb.Body(a.tr.Entries[1])
+	if err != nil || fresh.Kind != mustBody(t, a.tr.Entries[1]).Kind {
+		t.Fatalf("an earlier entry's body: %v", err)
 	}
 }

@@ -38,6 +38,27 @@ type VerifiedApplier interface {
 	ApplyVerified(e *ledger.Entry) error
 }
 
+// BatchApplier is a [VerifiedApplier] that can apply a run of entries
+// that arrived together (a sync answer, entries queued while the seat
+// was busy), their signatures checked by the core, with the proofs of
+// the whole run checked in one batch (engine/table's ApplyBatch). The
+// core calls it when the entry after the next one is buffered too.
+//
+// ApplyBatch asks next for the entry it expects at each position and
+// seat (nil ends the run), applies at most max, and calls applied after
+// each entry with the state hash after it, in order (applied must not
+// call the replica). It returns nil when every entry next gave applied,
+// or the first entry refused and its error, which must be what
+// ApplyVerified entry by entry would have returned for it (the same
+// entry, seat and reason: blame stays exact), with the entries before it
+// applied and the state after them.
+type BatchApplier interface {
+	ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max int, applied func(e *ledger.Entry, state ledger.Hash)) (failed *ledger.Entry, err error)
+}
+
+// MaxRun bounds the entries a [BatchApplier] is given at once.
+const MaxRun = 128
+
 // Retirer is a [Replica] whose seats may retire for good before the end
 // of the game (a player out of the game that published its card key,
 // whose part the table computes from then on; its program may stop). At
@@ -181,6 +202,14 @@ type Core struct {
 	pending map[uint64]map[uint8]*ledger.Entry
 	// pendingBytes[s] is the size of seat s's entries in pending.
 	pendingBytes []int
+	// buffered: entries were buffered (onEntry) and not yet applied: a
+	// run of entry messages is applied together (applyBuffered) before
+	// any other input or the Ready, so that a BatchApplier checks the
+	// run's proofs in one batch.
+	buffered bool
+	// deferApply: Step is handling an entry message, whose entry is
+	// buffered (buffered), not applied at once.
+	deferApply bool
 	// unsent are the entries applied since the last Ready: it writes
 	// them, and sends them once they are synced.
 	unsent []*ledger.Entry

@@ -184,11 +184,18 @@ func (c *Core) Step(in Input) bool {
 		return false
 	}
 	c.now = in.Now
+	if c.buffered && (in.Kind != InMsg || in.Msg.Type != MsgEntry) && c.applyBuffered() {
+		// The entries before this input proved a verdict, or failed
+		// locally: the batch ends here (this input is moot).
+		return false
+	}
 	_, _, more := c.cfg.Replica.Next()
 	switch in.Kind {
 	case InMsg:
 		c.contact(in.Seat, in.At)
+		c.deferApply = in.Msg.Type == MsgEntry
 		c.v, c.err = c.handle(in)
+		c.deferApply = false
 		return c.v == nil && c.err == nil
 	case InSynced:
 		c.contact(in.Seat, in.At)
@@ -219,6 +226,7 @@ func (c *Core) Step(in Input) bool {
 // next input (the local author asked for its entry when it is due).
 func (c *Core) Ready() Ready {
 	if !c.done {
+		c.applyBuffered()
 		c.flush()
 		switch v, err := c.v, c.err; {
 		case err != nil:

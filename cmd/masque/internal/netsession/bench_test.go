@@ -32,17 +32,33 @@ type clock struct {
 	applied  map[uint64][]time.Time
 }
 
-// timedSeat is a Seat whose Apply, ApplyVerified and Author are timed. The
-// room calls ApplyVerified (the Seat is a p2p.VerifiedApplier), so both
-// apply paths must record: a wrapper of Apply alone records nothing.
+// timedSeat is a Seat whose Apply, ApplyVerified, ApplyBatch and Author
+// are timed. The room calls ApplyVerified (the Seat is a
+// p2p.VerifiedApplier) and, for entries that arrived together,
+// ApplyBatch, so every apply path must record: a wrapper of Apply alone
+// records nothing.
 type timedSeat struct {
 	*Seat
 	c *clock
 }
 
-// Compile-time check: the room must see the wrapper as a VerifiedApplier,
-// as it sees the Seat, or the benchmark measures another path.
-var _ p2p.VerifiedApplier = timedSeat{}
+// Compile-time check: the room must see the wrapper as a VerifiedApplier
+// and a BatchApplier, as it sees the Seat, or the benchmark measures
+// another path.
+var (
+	_ p2p.VerifiedApplier = timedSeat{}
+	_ p2p.BatchApplier    = timedSeat{}
+)
+
+func (t timedSeat) ApplyBatch(next func(uint64, uint8) *ledger.Entry, max int, applied func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	return t.Seat.ApplyBatch(next, max, func(e *ledger.Entry, state ledger.Hash) {
+		now := time.Now()
+		t.c.mu.Lock()
+		t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+		t.c.mu.Unlock()
+		applied(e, state)
+	})
+}
 
 func (t timedSeat) Apply(e *ledger.Entry) error { return t.timed(e, t.Seat.Apply) }
 
