@@ -1,6 +1,7 @@
 package roomcore
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -98,5 +99,75 @@ func TestSyncBurstAppliedAsOneRun(t *testing.T) {
 	}
 	if entries, _ := c.Log(); len(entries) != bad {
 		t.Fatalf("the core's log holds %d entries", len(entries))
+	}
+}
+
+// A restart replays the state directory's entries in runs through a
+// BatchApplier; a bad stored entry fails the replay with the error of
+// one-by-one replay, whatever stops it (the replica, the chain, the
+// signature, the order).
+func TestReplayInRuns(t *testing.T) {
+	const n, limit = 4, 300
+	keys := seatKeys(n)
+	roster := testRoster(keys)
+	game, _ := roster.GameID()
+	order := func(p uint64) uint8 { return uint8(p % n) }
+	honest := honestLog(keys, game, limit, order)
+	resign := func(log []*ledger.Entry, from int) {
+		for i := from; i < len(log); i++ {
+			e := *log[i]
+			if i > 0 {
+				e.Prev = log[i-1].Hash()
+			}
+			e.Sign(game, keys[e.Seat])
+			log[i] = &e
+		}
+	}
+	open := func(r Replica, stored []*ledger.Entry) (*Core, error) {
+		return New(Config{Roster: roster, Self: 0, SignKey: keys[0], Replica: r, Tick: time.Second}, stored)
+	}
+	for _, tc := range []struct {
+		name   string
+		forge  func([]*ledger.Entry)
+		honest bool
+	}{
+		{"honest", func([]*ledger.Entry) {}, true},
+		{"a body the replica refuses", func(l []*ledger.Entry) { l[200].Body = body(7); resign(l, 200) }, false},
+		{"a broken chain", func(l []*ledger.Entry) { l[150].Prev[0] ^= 1; l[150].Sign(game, keys[l[150].Seat]) }, false},
+		{"a bad signature", func(l []*ledger.Entry) { l[130].Sig[0] ^= 1 }, false},
+		{"another seat's turn", func(l []*ledger.Entry) { l[140].Seat = 2; resign(l, 140) }, false},
+		{"a body refused before a broken chain", func(l []*ledger.Entry) {
+			l[20].Body = body(3)
+			resign(l, 20)
+			l[250].Prev[0] ^= 1
+		}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			log := make([]*ledger.Entry, len(honest))
+			for i, e := range honest {
+				c := *e
+				c.Body = slices.Clone(e.Body)
+				log[i] = &c
+			}
+			tc.forge(log)
+			_, want := open(&counter{seats: n, limit: limit, order: order}, log)
+			bc := &batchCounter{counter: counter{seats: n, limit: limit, order: order}}
+			c, got := open(bc, log)
+			if tc.honest {
+				if want != nil || got != nil {
+					t.Fatalf("one by one: %v; in runs: %v", want, got)
+				}
+				if entries, _ := c.Log(); len(entries) != limit {
+					t.Fatalf("%d entries replayed", len(entries))
+				}
+				if len(bc.runs) == 0 || bc.runs[0] != MaxRun {
+					t.Fatalf("runs %v; want runs of %d", bc.runs, MaxRun)
+				}
+				return
+			}
+			if want == nil || got == nil || got.Error() != want.Error() {
+				t.Fatalf("in runs: %v; one by one: %v", got, want)
+			}
+		})
 	}
 }

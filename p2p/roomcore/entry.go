@@ -183,7 +183,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			}
 			return nil, nil
 		}
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			c.peerError(from, err)
 			return nil, nil
 		}
@@ -205,14 +205,14 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			}
 			return nil, nil
 		}
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			c.peerError(from, err)
 			return nil, nil
 		}
 		return c.equivocation(old, e)
 	}
 	if from >= 0 {
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			c.peerError(from, err)
 			return nil, nil
 		}
