@@ -309,6 +309,7 @@ func (c *Core) topEnd() {
 	if len(c.missing) == 0 && (c.cfg.ChatIdle == nil || c.cfg.ChatIdle()) {
 		c.sendDone()
 		if c.allDone() {
+			c.logExit("every seat said done")
 			c.end(c.outcome(nil), nil)
 			return
 		}
@@ -316,6 +317,22 @@ func (c *Core) topEnd() {
 	if c.over.IsZero() {
 		c.over = c.now
 	}
+}
+
+// logExit logs how long this seat waited to leave after the game was
+// over here (its last entry applied): a warning over lateApply (a stall:
+// a state hash or a done that came late or never), else at debug level.
+func (c *Core) logExit(why string) {
+	waited := time.Duration(0)
+	if !c.over.IsZero() {
+		waited = c.now.Sub(c.over)
+	}
+	if waited > lateApply {
+		c.log.Warn("game over; left late", "waited", waited.Round(time.Millisecond), "why", why,
+			"entries", len(c.entries), "unconfirmed", c.missing, "over_us", c.over.UnixMicro(), "left_us", c.now.UnixMicro())
+		return
+	}
+	c.log.Debug("game over; leaving", "waited", waited, "why", why)
 }
 
 // onAuthored takes the local author's answer.
@@ -392,6 +409,7 @@ func (c *Core) tickEnd(now time.Time) {
 			c.log.Warn("game over; no state hash after the last entry from some seats", "seats", c.missing)
 		}
 		c.rd.MissingDones = c.MissingDones(c.missing)
+		c.logExit("EndWait ran out")
 		out := c.outcome(nil)
 		out.Unconfirmed = c.missing
 		c.end(out, nil)
