@@ -436,10 +436,37 @@ func (c *Core) onTimer(t Timer) {
 		c.sendEcho()
 	case TimerFetchCheck:
 		c.fetchArmed = false
-		if c.next() <= t.Pos && !c.due() {
+		if c.due() {
+			return
+		}
+		if c.next() <= t.Pos {
 			c.syncAll(c.next(), []uint8{t.Seat})
+			return
+		}
+		// The entry checked for came, but the one now missing was
+		// reported (echoed) while this check was armed, which armed
+		// nothing: no other report may come (the table may be waiting
+		// for this very seat), so check it again, from a seat that
+		// reported it. Left alone it waited for the tick's sync of a
+		// stalled position, a second or more (issue 28's late entries
+		// at the next author).
+		if s, ok := c.reporter(c.next()); ok && c.running {
+			c.fetchArmed = true
+			c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerFetchCheck, After: FetchDelay, Seat: s, Pos: c.next()})
 		}
 	}
+}
+
+// reporter returns a seat, other than this one, that reported holding
+// the entry at pos (an echo or a done at or after it, a sync answer that
+// reached it): the first in seat order.
+func (c *Core) reporter(pos uint64) (uint8, bool) {
+	for s := range uint8(c.n) {
+		if s != c.self && c.peerLogs[s].claim > pos {
+			return s, true
+		}
+	}
+	return 0, false
 }
 
 // flush sends the entries applied since the last Ready once they are
