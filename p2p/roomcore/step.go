@@ -435,33 +435,56 @@ func (c *Core) onTimer(t Timer) {
 		c.echoArmed = false
 		c.sendEcho()
 	case TimerFetchCheck:
-		c.fetchArmed = false
-		if c.due() {
-			return
-		}
-		if c.next() <= t.Pos {
-			c.syncAll(c.next(), []uint8{t.Seat})
-			return
-		}
-		// The entry checked for came, but the one now missing was
-		// reported (echoed) while this check was armed, which armed
-		// nothing: no other report may come (the table may be waiting
-		// for this very seat), so check it again, from a seat that
-		// reported it. Left alone it waited for the tick's sync of a
-		// stalled position, a second or more (issue 28's late entries
-		// at the next author).
-		if s, ok := c.reporter(c.next()); ok && c.running {
-			c.fetchArmed = true
-			c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerFetchCheck, After: FetchDelay, Seat: s, Pos: c.next()})
-		}
+		c.onFetchCheck(t)
 	}
+}
+
+// RefetchDelay is how long an entry fetched from a seat that reported it
+// may stay missing before it is fetched from the next seat that did: the
+// answer was lost (a stream reset), or the seat does not answer.
+const RefetchDelay = 4 * FetchDelay
+
+// onFetchCheck is the check FetchDelay after an echo of an entry this
+// seat misses (t.Pos, reported by t.Seat), or RefetchDelay after it was
+// fetched: while the entry at the next position is missing and a seat
+// reported holding it, it is fetched, then fetched again from the next
+// such seat, until it comes. Left to the tick's sync of a stalled
+// position it came a second or more late, and only the seat due next
+// waited for it: the table waits for that seat, so no other echo comes
+// (issue 28's late entries at the next author).
+func (c *Core) onFetchCheck(t Timer) {
+	c.fetchArmed = false
+	if c.due() || !c.running {
+		return
+	}
+	next := c.next()
+	if next > t.Pos {
+		// The entry checked for came, but the one now missing was
+		// reported while this check was armed (which armed nothing):
+		// check it in turn, giving its author's copy FetchDelay.
+		if s, ok := c.reporter(next, t.Seat); ok {
+			c.armFetch(FetchDelay, s, next)
+		}
+		return
+	}
+	c.syncAll(next, []uint8{t.Seat})
+	if s, ok := c.reporter(next, t.Seat+1); ok {
+		c.armFetch(RefetchDelay, s, next)
+	}
+}
+
+// armFetch asks for a fetch check of the entry at pos, from seat, after d.
+func (c *Core) armFetch(d time.Duration, seat uint8, pos uint64) {
+	c.fetchArmed = true
+	c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerFetchCheck, After: d, Seat: seat, Pos: pos})
 }
 
 // reporter returns a seat, other than this one, that reported holding
 // the entry at pos (an echo or a done at or after it, a sync answer that
-// reached it): the first in seat order.
-func (c *Core) reporter(pos uint64) (uint8, bool) {
-	for s := range uint8(c.n) {
+// reached it): the first in seat order from seat from on, round the table.
+func (c *Core) reporter(pos uint64, from uint8) (uint8, bool) {
+	for i := range c.n {
+		s := uint8((int(from) + i) % c.n)
 		if s != c.self && c.peerLogs[s].claim > pos {
 			return s, true
 		}
