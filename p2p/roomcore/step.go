@@ -468,7 +468,10 @@ func (c *Core) onFetchCheck(t Timer) {
 		return
 	}
 	c.syncAll(next, []uint8{t.Seat})
-	if s, ok := c.reporter(next, t.Seat+1); ok {
+	// Until the tick's sync of a stalled position takes over (two ticks
+	// into the wait), so that seats that report an entry they never
+	// serve cost a few requests, not a stream of them.
+	if s, ok := c.reporter(next, t.Seat+1); ok && c.now.Sub(c.waitSince) < 2*c.cfg.Tick {
 		c.armFetch(RefetchDelay, s, next)
 	}
 }
