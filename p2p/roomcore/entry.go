@@ -290,11 +290,14 @@ func (c *Core) advance() (*Verdict, error) {
 			}
 			reason = "previous hash does not match the log"
 		} else if batches && len(c.pending[pos+1]) > 0 {
-			failed, refused, err := c.applyRun(ba)
+			n, failed, refused, err := c.applyRun(ba)
 			if err != nil {
 				return nil, err
 			}
 			if failed == nil {
+				if n == 0 {
+					return nil, fmt.Errorf("p2p: replica applied none of a run from entry %d", pos)
+				}
 				continue
 			}
 			e, pos, reason = failed, failed.Pos, refused.Error()
@@ -322,8 +325,8 @@ func (c *Core) advance() (*Verdict, error) {
 // applyRun applies the run of buffered entries that starts at the next
 // position, each chained onto the one before it, through ba (their
 // proofs checked together), and records each entry applied. It returns
-// the entry refused, if any, and why, or a local error.
-func (c *Core) applyRun(ba BatchApplier) (failed *ledger.Entry, refused, err error) {
+// how many applied, the entry refused, if any, and why, or a local error.
+func (c *Core) applyRun(ba BatchApplier) (n int, failed *ledger.Entry, refused, err error) {
 	start := c.next()
 	given := make(map[uint64]ledger.Hash)
 	next := func(pos uint64, seat uint8) *ledger.Entry {
@@ -354,13 +357,13 @@ func (c *Core) applyRun(ba BatchApplier) (failed *ledger.Entry, refused, err err
 	for _, a := range applied {
 		c.dropPending(a.e.Pos)
 		if err := c.accepted(a.e, a.state); err != nil {
-			return nil, nil, err
+			return 0, nil, nil, err
 		}
 	}
 	if failed != nil && refused == nil {
-		return nil, nil, fmt.Errorf("p2p: replica refused entry %d without an error", failed.Pos)
+		return 0, nil, nil, fmt.Errorf("p2p: replica refused entry %d without an error", failed.Pos)
 	}
-	return failed, refused, nil
+	return len(applied), failed, refused, nil
 }
 
 // accepted records entry e, just applied, and state, the replica's state
