@@ -136,6 +136,7 @@ func TestReplayInRuns(t *testing.T) {
 		{"a broken chain", func(l []*ledger.Entry) { l[150].Prev[0] ^= 1; l[150].Sign(game, keys[l[150].Seat]) }, false},
 		{"a bad signature", func(l []*ledger.Entry) { l[130].Sig[0] ^= 1 }, false},
 		{"another seat's turn", func(l []*ledger.Entry) { l[140].Seat = 2; resign(l, 140) }, false},
+		{"another seat's turn with a broken chain", func(l []*ledger.Entry) { l[140].Seat = 2; l[140].Prev[0] ^= 1 }, false},
 		{"a body refused before a broken chain", func(l []*ledger.Entry) {
 			l[20].Body = body(3)
 			resign(l, 20)

@@ -402,6 +402,13 @@ func (c *Core) replay(entries []*ledger.Entry) error {
 			}
 		}
 	}
+	if bad != nil {
+		// Its error as one by one would give it (the position and author
+		// are checked before the chain and the signature).
+		if err := c.replayEach(entries[good : good+1]); err != nil {
+			return err
+		}
+	}
 	return bad
 }
 
