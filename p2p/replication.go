@@ -9,6 +9,8 @@ type (
 	Replica = roomcore.Replica
 	// VerifiedApplier is [roomcore.VerifiedApplier].
 	VerifiedApplier = roomcore.VerifiedApplier
+	// BatchApplier is [roomcore.BatchApplier].
+	BatchApplier = roomcore.BatchApplier
 	// Retirer is [roomcore.Retirer].
 	Retirer = roomcore.Retirer
 	// Wait is [roomcore.Wait].

@@ -617,6 +617,14 @@ func (r *Room) broadcast(frame []byte) {
 // drainSenders gives queued frames (the last entries, a verdict) a short
 // chance to leave before the senders stop.
 func (r *Room) drainSenders() {
+	start := time.Now()
+	defer func() {
+		// The exit's second part (the first, the end handshake, is the
+		// core's "left late"): a peer slow to read its log stream.
+		if took := time.Since(start); took > time.Second {
+			r.node.log.Warn("game over; draining the log streams took long", "took", took.Round(time.Millisecond))
+		}
+	}()
 	deadline := time.After(2 * time.Second)
 	for _, s := range r.senders {
 		if s != nil {

@@ -103,7 +103,7 @@ func (a *tellingAuditor) Finish(t *table.Table) []string { return a.finish(t) }
 func (a *tellingAuditor) Entry(t *table.Table, e *ledger.Entry) ([]string, error) {
 	prior := a.prev
 	a.prev = t.Rules()
-	b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
+	b, err := t.Body(e) // decoded once, when the table applied it
 	if err != nil {
 		return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
 	}

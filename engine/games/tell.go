@@ -85,7 +85,7 @@ func TellEntry(g Rules, t *table.Table, e *ledger.Entry, prior engine.State, you
 func tellEntry(g Rules, t *table.Table, e *ledger.Entry, prior engine.State, you engine.Seat) ([]string, error) {
 	teller, _ := g.Table().(Teller)
 	var lines []string
-	b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
+	b, err := t.Body(e) // decoded once, when the table applied it
 	if err != nil {
 		return nil, fmt.Errorf("entry %d: %w", e.Pos, err)
 	}

@@ -230,6 +230,16 @@ func (e *Entry) VerifySignature(gameID Hash, key ed25519.PublicKey) error {
 	return nil
 }
 
+// VerifySignatureCheckedKey is VerifySignature for a key that has passed
+// CheckSigningKey already: a caller that checks many entries against the
+// keys of one roster checks each key once.
+func (e *Entry) VerifySignatureCheckedKey(gameID Hash, key ed25519.PublicKey) error {
+	if len(key) != ed25519.PublicKeySize || !ed25519.Verify(key, e.SigningBytes(gameID), e.Sig[:]) {
+		return fmt.Errorf("entry %d: bad signature for seat %d", e.Pos, e.Seat)
+	}
+	return nil
+}
+
 // MarshalBinary returns the canonical encoding of e.
 func (e *Entry) MarshalBinary() ([]byte, error) {
 	if len(e.Body) > MaxBodyBytes {

@@ -52,3 +52,19 @@ func (t *Table) Fork() *Table {
 	c.log = slices.Clone(t.log)
 	return &c
 }
+
+// BatchedPassHolds runs ApplyBatch's batched pass alone over the entries
+// of tr from the table's position on (up to max) and reports whether it
+// would stand (every entry applied, the batch of their proofs held); the
+// table is left where it was.
+func (t *Table) BatchedPassHolds(tr []*ledger.Entry, max int) bool {
+	base, completed, n, body := t.st, t.completed, len(t.log), t.lastBody
+	defer func() { t.st, t.completed, t.log, t.lastBody = base, completed, t.log[:n], body }()
+	run, stop, ok := t.deferredRun(func(pos uint64, seat uint8) *ledger.Entry {
+		if pos < uint64(len(tr)) && tr[pos].Seat == seat {
+			return tr[pos]
+		}
+		return nil
+	}, max)
+	return ok && stop == nil && len(run) > 0
+}

@@ -368,6 +368,9 @@ type Table struct {
 	// completed are the requests the last Apply completed, in order.
 	completed []*Request
 	log       []*ledger.Entry
+	// lastBody is the decoded body of the last entry applied (Body): its
+	// points are decoded once, when it is applied.
+	lastBody *Body
 	// deferred, when set, collects the group proofs (swaps, shuffles,
 	// shares) of applied entries instead of checking them: Replay's
 	// first, batched pass (replay.go). Live tables leave it nil.
@@ -709,6 +712,18 @@ func (t *Table) Retired(seat int) bool {
 	return seat >= 0 && seat < len(t.st.retired) && t.st.retired[seat]
 }
 
+// Body returns e's decoded body. For the last entry applied it is the
+// body Apply decoded, kept (its points are decoded once per entry: a
+// narrator or a seat following the game reads it without decoding it
+// again); for any other entry it is decoded afresh. The caller must not
+// modify it.
+func (t *Table) Body(e *ledger.Entry) (*Body, error) {
+	if n := len(t.log); n > 0 && t.log[n-1] == e && t.lastBody != nil {
+		return t.lastBody, nil
+	}
+	return UnmarshalBody(e.Body, t.width)
+}
+
 // Pos returns the position of the next entry.
 func (t *Table) Pos() uint64 { return t.st.pos }
 
@@ -853,6 +868,7 @@ func (t *Table) apply(e *ledger.Entry, checkSig bool) error {
 	t.st = ns
 	t.completed = done
 	t.log = append(t.log, e)
+	t.lastBody = body
 	if t.deferred != nil {
 		t.deferred.commit(e.Pos)
 	}

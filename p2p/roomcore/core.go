@@ -38,6 +38,27 @@ type VerifiedApplier interface {
 	ApplyVerified(e *ledger.Entry) error
 }
 
+// BatchApplier is a [VerifiedApplier] that can apply a run of entries
+// that arrived together (a sync answer, entries queued while the seat
+// was busy), their signatures checked by the core, with the proofs of
+// the whole run checked in one batch (engine/table's ApplyBatch). The
+// core calls it when the entry after the next one is buffered too.
+//
+// ApplyBatch asks next for the entry it expects at each position and
+// seat (nil ends the run), applies at most max, and calls applied after
+// each entry with the state hash after it, in order (applied must not
+// call the replica). It returns nil when every entry next gave applied,
+// or the first entry refused and its error, which must be what
+// ApplyVerified entry by entry would have returned for it (the same
+// entry, seat and reason: blame stays exact), with the entries before it
+// applied and the state after them.
+type BatchApplier interface {
+	ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max int, applied func(e *ledger.Entry, state ledger.Hash)) (failed *ledger.Entry, err error)
+}
+
+// MaxRun bounds the entries a [BatchApplier] is given at once.
+const MaxRun = 128
+
 // Retirer is a [Replica] whose seats may retire for good before the end
 // of the game (a player out of the game that published its card key,
 // whose part the table computes from then on; its program may stop). At
@@ -171,6 +192,9 @@ type Core struct {
 	self   uint8
 	n      int
 	keys   []ed25519.PublicKey
+	// weak[s] is why seat s's roster key may sign nothing
+	// (ledger.CheckSigningKey), nil for a good key.
+	weak []error
 
 	entries []*ledger.Entry
 	hashes  []ledger.Hash // hashes[i] = entries[i].Hash()
@@ -181,6 +205,14 @@ type Core struct {
 	pending map[uint64]map[uint8]*ledger.Entry
 	// pendingBytes[s] is the size of seat s's entries in pending.
 	pendingBytes []int
+	// buffered: entries were buffered (onEntry) and not yet applied: a
+	// run of entry messages is applied together (applyBuffered) before
+	// any other input or the Ready, so that a BatchApplier checks the
+	// run's proofs in one batch.
+	buffered bool
+	// deferApply: Step is handling an entry message, whose entry is
+	// buffered (buffered), not applied at once.
+	deferApply bool
 	// unsent are the entries applied since the last Ready: it writes
 	// them, and sends them once they are synced.
 	unsent []*ledger.Entry
@@ -310,6 +342,9 @@ func New(cfg Config, stored []*ledger.Entry) (*Core, error) {
 	}
 	for _, s := range cfg.Roster.Seats {
 		c.keys = append(c.keys, s.SignKey)
+		// Checked once here, not with every signature (verify): a
+		// weak key's seat can sign nothing.
+		c.weak = append(c.weak, ledger.CheckSigningKey(s.SignKey))
 	}
 	if err := c.replay(stored); err != nil {
 		return nil, err
@@ -317,9 +352,70 @@ func New(cfg Config, stored []*ledger.Entry) (*Core, error) {
 	return c, nil
 }
 
-// replay re-applies stored entries.
+// replay re-applies stored entries. Their positions, authors, chain and
+// signatures are checked one by one; a replica that is a BatchApplier
+// applies them in runs (their proofs checked together), the first entry
+// refused failing the replay as when they are applied one by one.
 func (c *Core) replay(entries []*ledger.Entry) error {
+	if _, ok := c.cfg.Replica.(BatchApplier); !ok {
+		return c.replayEach(entries)
+	}
+	// The first entry that does not chain or whose signature fails ends
+	// what may be applied; its error comes after those of the entries
+	// before it.
+	good := len(entries)
+	var bad error
 	prev := c.game
+	for i, e := range entries {
+		if e.Prev != prev {
+			good, bad = i, fmt.Errorf("p2p: replay: entry %d does not chain", e.Pos)
+			break
+		}
+		if err := c.verify(e); err != nil {
+			good, bad = i, fmt.Errorf("p2p: replay: %w", err)
+			break
+		}
+		prev = e.Hash()
+	}
+	ba := c.cfg.Replica.(BatchApplier)
+	for len(c.entries) < good {
+		i := len(c.entries)
+		next := func(pos uint64, seat uint8) *ledger.Entry {
+			if pos >= uint64(good) || entries[pos].Pos != pos || entries[pos].Seat != seat {
+				return nil
+			}
+			return entries[pos]
+		}
+		failed, err := ba.ApplyBatch(next, MaxRun, func(e *ledger.Entry, state ledger.Hash) {
+			c.entries = append(c.entries, e)
+			c.hashes = append(c.hashes, e.Hash())
+			c.states = append(c.states, state)
+		})
+		if failed != nil {
+			return fmt.Errorf("p2p: replay: entry %d: %w", failed.Pos, err)
+		}
+		if len(c.entries) == i {
+			// Not what the replica expects (or the game is over): its
+			// error, as one by one.
+			if err := c.replayEach(entries[i:good]); err != nil {
+				return err
+			}
+		}
+	}
+	if bad != nil {
+		// Its error as one by one would give it (the position and author
+		// are checked before the chain and the signature).
+		if err := c.replayEach(entries[good : good+1]); err != nil {
+			return err
+		}
+	}
+	return bad
+}
+
+// replayEach re-applies stored entries one by one, after those already
+// replayed.
+func (c *Core) replayEach(entries []*ledger.Entry) error {
+	prev := c.prevHash()
 	for _, e := range entries {
 		pos, seat, ok := c.cfg.Replica.Next()
 		if !ok || pos != e.Pos || seat != e.Seat {
@@ -328,7 +424,7 @@ func (c *Core) replay(entries []*ledger.Entry) error {
 		if e.Prev != prev {
 			return fmt.Errorf("p2p: replay: entry %d does not chain", e.Pos)
 		}
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			return fmt.Errorf("p2p: replay: %w", err)
 		}
 		if err := c.apply(e); err != nil {
@@ -340,6 +436,15 @@ func (c *Core) replay(entries []*ledger.Entry) error {
 		c.states = append(c.states, c.cfg.Replica.StateHash())
 	}
 	return nil
+}
+
+// verify checks e's signature against its author's roster key, each key
+// checked once (New).
+func (c *Core) verify(e *ledger.Entry) error {
+	if int(e.Seat) >= c.n || c.weak[e.Seat] != nil {
+		return fmt.Errorf("entry %d: bad signature for seat %d", e.Pos, e.Seat)
+	}
+	return e.VerifySignatureCheckedKey(c.game, c.keys[e.Seat])
 }
 
 // apply applies an entry whose signature the core has checked (or made):

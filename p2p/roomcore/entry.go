@@ -183,7 +183,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			}
 			return nil, nil
 		}
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			c.peerError(from, err)
 			return nil, nil
 		}
@@ -205,14 +205,14 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			}
 			return nil, nil
 		}
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			c.peerError(from, err)
 			return nil, nil
 		}
 		return c.equivocation(old, e)
 	}
 	if from >= 0 {
-		if err := e.VerifySignature(c.game, c.keys[e.Seat]); err != nil {
+		if err := c.verify(e); err != nil {
 			c.peerError(from, err)
 			return nil, nil
 		}
@@ -233,7 +233,25 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			return nil, err
 		}
 	}
+	if c.deferApply {
+		// A received entry: applied with the entries that come right
+		// after it, if any, before any other input (Step) or at the
+		// Ready.
+		c.buffered = true
+		return nil, nil
+	}
 	return c.advance()
+}
+
+// applyBuffered applies the entries buffered since the last input that
+// was not an entry (advance), unless a verdict or an error is already
+// held; it reports whether one is now.
+func (c *Core) applyBuffered() bool {
+	if c.buffered && c.v == nil && c.err == nil {
+		c.buffered = false
+		c.v, c.err = c.advance()
+	}
+	return c.v != nil || c.err != nil
 }
 
 // advance applies buffered entries for as long as the next expected one is
@@ -249,6 +267,7 @@ func (c *Core) advance() (*Verdict, error) {
 			return nil, nil
 		}
 		reason := ""
+		ba, batches := c.cfg.Replica.(BatchApplier)
 		if e.Prev != c.prevHash() {
 			if e.Seat != c.self && pos > 0 {
 				// This entry may chain onto another version of the entry
@@ -270,6 +289,18 @@ func (c *Core) advance() (*Verdict, error) {
 				return nil, nil
 			}
 			reason = "previous hash does not match the log"
+		} else if batches && len(c.pending[pos+1]) > 0 {
+			n, failed, refused, err := c.applyRun(ba)
+			if err != nil {
+				return nil, err
+			}
+			if failed == nil {
+				if n == 0 {
+					return nil, fmt.Errorf("p2p: replica applied none of a run from entry %d", pos)
+				}
+				continue
+			}
+			e, pos, reason = failed, failed.Pos, refused.Error()
 		} else if err := c.apply(e); err != nil {
 			reason = err.Error()
 		}
@@ -285,27 +316,81 @@ func (c *Core) advance() (*Verdict, error) {
 			}
 			return v, nil
 		}
-		c.traceEntry("entry applied", pos, e.Seat)
-		c.appliedAt(pos, e.Seat, c.now)
-		state := c.cfg.Replica.StateHash()
-		hash := e.Hash()
-		c.entries = append(c.entries, e)
-		c.hashes = append(c.hashes, hash)
-		c.states = append(c.states, state)
-		// Written, synced and sent by the Ready once the batch is done.
-		c.unsent = append(c.unsent, e)
-		reports := c.reports[pos]
-		delete(c.reports, pos)
-		for s := range uint8(c.n) {
-			if h, ok := reports[s]; ok {
-				if h.Entry != hash {
-					c.conflictAt(s, pos)
-					continue
-				}
-				if err := c.compare(s, pos, h.State, state); err != nil {
-					return nil, err
-				}
+		if err := c.accepted(e, c.cfg.Replica.StateHash()); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// applyRun applies the run of buffered entries that starts at the next
+// position, each chained onto the one before it, through ba (their
+// proofs checked together), and records each entry applied. It returns
+// how many applied, the entry refused, if any, and why, or a local error.
+func (c *Core) applyRun(ba BatchApplier) (n int, failed *ledger.Entry, refused, err error) {
+	start := c.next()
+	given := make(map[uint64]ledger.Hash)
+	next := func(pos uint64, seat uint8) *ledger.Entry {
+		e := c.pending[pos][seat]
+		if e == nil {
+			return nil
+		}
+		prev, ok := c.prevHash(), pos == start
+		if !ok {
+			prev, ok = given[pos-1]
+		}
+		if !ok || e.Prev != prev {
+			// Left to advance: it holds an entry that follows another
+			// version of the one before it.
+			return nil
+		}
+		given[pos] = e.Hash()
+		return e
+	}
+	type done struct {
+		e     *ledger.Entry
+		state ledger.Hash
+	}
+	var applied []done
+	failed, refused = ba.ApplyBatch(next, MaxRun, func(e *ledger.Entry, state ledger.Hash) {
+		applied = append(applied, done{e, state})
+	})
+	for _, a := range applied {
+		c.dropPending(a.e.Pos)
+		if err := c.accepted(a.e, a.state); err != nil {
+			return 0, nil, nil, err
+		}
+	}
+	if failed != nil && refused == nil {
+		return 0, nil, nil, fmt.Errorf("p2p: replica refused entry %d without an error", failed.Pos)
+	}
+	return len(applied), failed, refused, nil
+}
+
+// accepted records entry e, just applied, and state, the replica's state
+// hash after it, and compares it with what the seats reported for its
+// position.
+func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
+	pos := e.Pos
+	c.traceEntry("entry applied", pos, e.Seat)
+	c.appliedAt(pos, e.Seat, c.now)
+	hash := e.Hash()
+	c.entries = append(c.entries, e)
+	c.hashes = append(c.hashes, hash)
+	c.states = append(c.states, state)
+	// Written, synced and sent by the Ready once the batch is done.
+	c.unsent = append(c.unsent, e)
+	reports := c.reports[pos]
+	delete(c.reports, pos)
+	for s := range uint8(c.n) {
+		if h, ok := reports[s]; ok {
+			if h.Entry != hash {
+				c.conflictAt(s, pos)
+				continue
+			}
+			if err := c.compare(s, pos, h.State, state); err != nil {
+				return err
 			}
 		}
 	}
+	return nil
 }

@@ -116,3 +116,42 @@ func TestMissingDoneReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestExitWaitLogged: a seat that leaves more than a second after the
+// game was over here (the last dones late) logs the wait, with when the
+// game was over and when it left; one whose peers said done at once
+// does not.
+func TestExitWaitLogged(t *testing.T) {
+	for _, tc := range []struct {
+		after time.Duration // the dones came this long after the last entry
+		late  bool
+	}{{200 * time.Millisecond, false}, {1500 * time.Millisecond, true}} {
+		t.Run(tc.after.String(), func(t *testing.T) {
+			keys, c, buf := loggedCore(t, 3, 1, func(uint64) uint8 { return 1 })
+			e := &ledger.Entry{Pos: 0, Seat: 1, Prev: c.Game(), Body: body(0)}
+			e.Sign(c.Game(), keys[1])
+			now := time.Now()
+			c.Start(now)
+			c.Step(Input{Kind: InMsg, Now: now, Seat: 1, At: now, Msg: &Msg{Type: MsgEntry, Entry: e}})
+			if rd := c.Ready(); rd.Outcome != nil || len(rd.Entries) != 1 {
+				t.Fatalf("after the last entry: outcome %v, %d entries", rd.Outcome, len(rd.Entries))
+			}
+			final := c.cfg.Replica.StateHash()
+			at := now.Add(tc.after)
+			for _, s := range []uint8{1, 2} {
+				c.Step(Input{Kind: InMsg, Now: at, Seat: s, At: at, Msg: &Msg{Type: MsgDone, Pos: 1, State: final}})
+			}
+			rd := c.Ready()
+			if rd.Outcome == nil || rd.Outcome.Verdict != nil || len(rd.Outcome.Unconfirmed) != 0 {
+				t.Fatalf("the dones did not end the run: %+v", rd.Outcome)
+			}
+			logged := strings.Contains(buf.String(), "game over; left late")
+			if logged != tc.late {
+				t.Fatalf("logged the exit wait: %v, want %v; log:\n%s", logged, tc.late, buf.String())
+			}
+			if tc.late && !strings.Contains(buf.String(), "waited=1.5s") {
+				t.Fatalf("the wait is not logged:\n%s", buf.String())
+			}
+		})
+	}
+}

@@ -184,11 +184,18 @@ func (c *Core) Step(in Input) bool {
 		return false
 	}
 	c.now = in.Now
+	if c.buffered && (in.Kind != InMsg || in.Msg.Type != MsgEntry) && c.applyBuffered() {
+		// The entries before this input proved a verdict, or failed
+		// locally: the batch ends here (this input is moot).
+		return false
+	}
 	_, _, more := c.cfg.Replica.Next()
 	switch in.Kind {
 	case InMsg:
 		c.contact(in.Seat, in.At)
+		c.deferApply = in.Msg.Type == MsgEntry
 		c.v, c.err = c.handle(in)
+		c.deferApply = false
 		return c.v == nil && c.err == nil
 	case InSynced:
 		c.contact(in.Seat, in.At)
@@ -219,6 +226,7 @@ func (c *Core) Step(in Input) bool {
 // next input (the local author asked for its entry when it is due).
 func (c *Core) Ready() Ready {
 	if !c.done {
+		c.applyBuffered()
 		c.flush()
 		switch v, err := c.v, c.err; {
 		case err != nil:
@@ -301,6 +309,7 @@ func (c *Core) topEnd() {
 	if len(c.missing) == 0 && (c.cfg.ChatIdle == nil || c.cfg.ChatIdle()) {
 		c.sendDone()
 		if c.allDone() {
+			c.logExit("every seat said done")
 			c.end(c.outcome(nil), nil)
 			return
 		}
@@ -308,6 +317,22 @@ func (c *Core) topEnd() {
 	if c.over.IsZero() {
 		c.over = c.now
 	}
+}
+
+// logExit logs how long this seat waited to leave after the game was
+// over here (its last entry applied): a warning over lateApply (a stall:
+// a state hash or a done that came late or never), else at debug level.
+func (c *Core) logExit(why string) {
+	waited := time.Duration(0)
+	if !c.over.IsZero() {
+		waited = c.now.Sub(c.over)
+	}
+	if waited > lateApply {
+		c.log.Warn("game over; left late", "waited", waited.Round(time.Millisecond), "why", why,
+			"entries", len(c.entries), "unconfirmed", c.missing, "over_us", c.over.UnixMicro(), "left_us", c.now.UnixMicro())
+		return
+	}
+	c.log.Debug("game over; leaving", "waited", waited, "why", why)
 }
 
 // onAuthored takes the local author's answer.
@@ -384,6 +409,7 @@ func (c *Core) tickEnd(now time.Time) {
 			c.log.Warn("game over; no state hash after the last entry from some seats", "seats", c.missing)
 		}
 		c.rd.MissingDones = c.MissingDones(c.missing)
+		c.logExit("EndWait ran out")
 		out := c.outcome(nil)
 		out.Unconfirmed = c.missing
 		c.end(out, nil)
@@ -409,11 +435,64 @@ func (c *Core) onTimer(t Timer) {
 		c.echoArmed = false
 		c.sendEcho()
 	case TimerFetchCheck:
-		c.fetchArmed = false
-		if c.next() <= t.Pos && !c.due() {
-			c.syncAll(c.next(), []uint8{t.Seat})
+		c.onFetchCheck(t)
+	}
+}
+
+// RefetchDelay is how long an entry fetched from a seat that reported it
+// may stay missing before it is fetched from the next seat that did: the
+// answer was lost (a stream reset), or the seat does not answer.
+const RefetchDelay = 4 * FetchDelay
+
+// onFetchCheck is the check FetchDelay after an echo of an entry this
+// seat misses (t.Pos, reported by t.Seat), or RefetchDelay after it was
+// fetched: while the entry at the next position is missing and a seat
+// reported holding it, it is fetched, then fetched again from the next
+// such seat, until it comes. Left to the tick's sync of a stalled
+// position it came a second or more late, and only the seat due next
+// waited for it: the table waits for that seat, so no other echo comes
+// (issue 28's late entries at the next author).
+func (c *Core) onFetchCheck(t Timer) {
+	c.fetchArmed = false
+	if c.due() || !c.running {
+		return
+	}
+	next := c.next()
+	if next > t.Pos {
+		// The entry checked for came, but the one now missing was
+		// reported while this check was armed (which armed nothing):
+		// check it in turn, giving its author's copy FetchDelay.
+		if s, ok := c.reporter(next, t.Seat); ok {
+			c.armFetch(FetchDelay, s, next)
+		}
+		return
+	}
+	c.syncAll(next, []uint8{t.Seat})
+	// Until the tick's sync of a stalled position takes over (two ticks
+	// into the wait), so that seats that report an entry they never
+	// serve cost a few requests, not a stream of them.
+	if s, ok := c.reporter(next, t.Seat+1); ok && c.now.Sub(c.waitSince) < 2*c.cfg.Tick {
+		c.armFetch(RefetchDelay, s, next)
+	}
+}
+
+// armFetch asks for a fetch check of the entry at pos, from seat, after d.
+func (c *Core) armFetch(d time.Duration, seat uint8, pos uint64) {
+	c.fetchArmed = true
+	c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerFetchCheck, After: d, Seat: seat, Pos: pos})
+}
+
+// reporter returns a seat, other than this one, that reported holding
+// the entry at pos (an echo or a done at or after it, a sync answer that
+// reached it): the first in seat order from seat from on, round the table.
+func (c *Core) reporter(pos uint64, from uint8) (uint8, bool) {
+	for i := range c.n {
+		s := uint8((int(from) + i) % c.n)
+		if s != c.self && c.peerLogs[s].claim > pos {
+			return s, true
 		}
 	}
+	return 0, false
 }
 
 // flush sends the entries applied since the last Ready once they are

@@ -214,7 +214,7 @@ func (f *Follower) Follow(t *table.Table, e *ledger.Entry) (Event, error) {
 		if prior == nil {
 			return ev, errors.New("masqview: a move before the deal")
 		}
-		b, err := table.UnmarshalBody(e.Body, t.Slot(0).Width())
+		b, err := t.Body(e) // decoded once, when the table applied it
 		if err != nil {
 			return ev, err
 		}

@@ -30,19 +30,47 @@ type clock struct {
 	mu       sync.Mutex
 	authored map[uint64]time.Time
 	applied  map[uint64][]time.Time
+	// batched counts the entries applied in runs of two or more
+	// (ApplyBatch: their proofs checked together), all peers together.
+	batched int
 }
 
-// timedSeat is a Seat whose Apply, ApplyVerified and Author are timed. The
-// room calls ApplyVerified (the Seat is a p2p.VerifiedApplier), so both
-// apply paths must record: a wrapper of Apply alone records nothing.
+// timedSeat is a Seat whose Apply, ApplyVerified, ApplyBatch and Author
+// are timed. The room calls ApplyVerified (the Seat is a
+// p2p.VerifiedApplier) and, for entries that arrived together,
+// ApplyBatch, so every apply path must record: a wrapper of Apply alone
+// records nothing.
 type timedSeat struct {
 	*Seat
 	c *clock
 }
 
-// Compile-time check: the room must see the wrapper as a VerifiedApplier,
-// as it sees the Seat, or the benchmark measures another path.
-var _ p2p.VerifiedApplier = timedSeat{}
+// Compile-time check: the room must see the wrapper as a VerifiedApplier
+// and a BatchApplier, as it sees the Seat, or the benchmark measures
+// another path.
+var (
+	_ p2p.VerifiedApplier = timedSeat{}
+	_ p2p.BatchApplier    = timedSeat{}
+)
+
+func (t timedSeat) ApplyBatch(next func(uint64, uint8) *ledger.Entry, max int, applied func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	n := 0
+	defer func() {
+		if n > 1 {
+			t.c.mu.Lock()
+			t.c.batched += n
+			t.c.mu.Unlock()
+		}
+	}()
+	return t.Seat.ApplyBatch(next, max, func(e *ledger.Entry, state ledger.Hash) {
+		n++
+		now := time.Now()
+		t.c.mu.Lock()
+		t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+		t.c.mu.Unlock()
+		applied(e, state)
+	})
+}
 
 func (t timedSeat) Apply(e *ledger.Entry) error { return t.timed(e, t.Seat.Apply) }
 
@@ -106,17 +134,22 @@ func rssMB() float64 {
 // reports: the warnings the peers logged (entries applied late, dones
 // missing at the end; each is printed), the process CPU time (user+system, all 13 peers and their
 // libp2p stacks, seating excluded) per log entry, the action latency from the author's entry to every peer
-// having applied and verified it (p50, p99), the game's wall time, and the
-// process RSS divided by 13 (all peers share the process).
+// having applied and verified it (p50, p99), the game's wall time, the
+// process RSS divided by 13 (all peers share the process), and the share
+// of entries a peer applied in runs of two or more (batched-%: their
+// proofs checked together). It then audits the game's transcript in the
+// same process (table.Replay, as 'masque verify') and reports its CPU per
+// entry and the ratio of a seat's CPU per entry (the process's divided by
+// 13) to it (seat/audit; issue 28's first figure).
 //
 //	go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
-	var p50s, p99s, games, rss, cpus []float64
+	var p50s, p99s, games, rss, cpus, runs, audits, ratios []float64
 	warnings := 0
 	for range b.N {
 		var logs syncBuffer
-		p50, p99, game, cpuPerEntry, err := networkGame(b.TempDir(), n, &logs)
+		p50, p99, game, cpuPerEntry, batched, audit, err := networkGame(b.TempDir(), n, &logs)
 		if w := logs.String(); w != "" {
 			// Late entries ("entry applied late") and missing dones
 			// (warnings), slow dials and sync answers (information).
@@ -129,6 +162,9 @@ func BenchmarkNetworkLatency(b *testing.B) {
 		p50s, p99s, games = append(p50s, p50), append(p99s, p99), append(games, game)
 		rss = append(rss, rssMB()/n)
 		cpus = append(cpus, cpuPerEntry)
+		runs = append(runs, batched)
+		audits = append(audits, audit)
+		ratios = append(ratios, cpuPerEntry/n/audit)
 	}
 	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 	b.ReportMetric(med(p50s), "p50-ms")
@@ -137,6 +173,9 @@ func BenchmarkNetworkLatency(b *testing.B) {
 	b.ReportMetric(med(rss), "MB/peer")
 	b.ReportMetric(med(cpus), "cpu-ms/entry")
 	b.ReportMetric(float64(warnings)/float64(b.N), "warnings/game")
+	b.ReportMetric(med(runs), "batched-%")
+	b.ReportMetric(med(audits), "audit-cpu-ms/entry")
+	b.ReportMetric(med(ratios), "seat/audit")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -151,7 +190,7 @@ func cpuTime() time.Duration {
 
 // networkGame plays one game and returns the latencies, the wall time in
 // seconds and the CPU per entry in milliseconds.
-func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry float64, err error) {
+func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry, batched, auditPerEntry float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
@@ -166,11 +205,11 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	for i := range peers {
 		id, err := identity.Generate()
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, err
 		}
 		logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})).With("peer", i)
 		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}, logger); err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, err
 		}
 		cards[i] = table.GenerateSeatSecrets()
 	}
@@ -192,7 +231,7 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, 0, fmt.Errorf("seat %d: %w", i, err)
+			return 0, 0, 0, 0, 0, 0, fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
 	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}}
@@ -208,20 +247,24 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 			}
 		}
 	}()
+	var audit table.Game
 	for i, s := range seatings {
 		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, secretBytes(cards[i]))
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, err
 		}
 		stores[i] = st
 		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
 			Bot: true, Seed: 1})
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, err
+		}
+		if i == 0 {
+			audit = seat.game.Table()
 		}
 		ts := timedSeat{seat, c}
 		if rooms[i], err = peers[i].Node.OpenRoom(p2p.RoomConfig{Store: st, Replica: ts, Author: ts.author, Timeout: time.Minute}); err != nil {
-			return 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, err
 		}
 	}
 	start, cpu0 := time.Now(), cpuTime()
@@ -238,19 +281,33 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	game, cpu := time.Since(start).Seconds(), cpuTime()-cpu0
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, 0, fmt.Errorf("peer %d: %w", i, err)
+			return 0, 0, 0, 0, 0, 0, fmt.Errorf("peer %d: %w", i, err)
 		}
 	}
 	var lat []float64
 	for pos, at := range c.authored {
 		ap := c.applied[pos]
 		if len(ap) != n {
-			return 0, 0, 0, 0, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
+			return 0, 0, 0, 0, 0, 0, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
 		}
 		lat = append(lat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
 	}
 	slices.Sort(lat)
-	return lat[len(lat)/2], lat[len(lat)*99/100], game, float64(cpu.Microseconds()) / 1000 / float64(len(lat)), nil
+	// The audit of the same game in the same process ('masque verify'
+	// runs table.Replay): its CPU per entry, median of 3.
+	t := stores[0].Table()
+	tr := &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: rooms[0].Log()}
+	var audits []float64
+	for range 3 {
+		cpu0 := cpuTime()
+		if _, err := table.Replay(tr, audit); err != nil {
+			return 0, 0, 0, 0, 0, 0, fmt.Errorf("audit: %w", err)
+		}
+		audits = append(audits, float64((cpuTime()-cpu0).Microseconds())/1000/float64(len(tr.Entries)))
+	}
+	slices.Sort(audits)
+	return lat[len(lat)/2], lat[len(lat)*99/100], game, float64(cpu.Microseconds()) / 1000 / float64(len(lat)),
+		100 * float64(c.batched) / float64(n*len(lat)), audits[1], nil
 }
 
 func secretBytes(k table.SeatSecrets) []byte {

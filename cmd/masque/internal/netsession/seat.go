@@ -190,6 +190,43 @@ func (d *Seat) Apply(e *ledger.Entry) error { return d.apply(e, d.tab.Apply) }
 // whose signature p2p has checked (the table does not check it again).
 func (d *Seat) ApplyVerified(e *ledger.Entry) error { return d.apply(e, d.tab.ApplyVerified) }
 
+// ApplyBatch implements p2p.BatchApplier: a run of entries that arrived
+// together, their signatures checked by p2p, applied by the table with
+// their proofs checked in one batch (table.ApplyBatch: the entry refused,
+// if any, is the one ApplyVerified would refuse, with the same fault);
+// the seat follows each entry applied, in order, as Apply does.
+func (d *Seat) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max int, applied func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	d.mu.Lock()
+	var lines []string
+	_, kind, _ := d.tab.Expect()
+	wasRetired := d.tab.Retired(d.seat)
+	failed, err := d.tab.ApplyBatch(next, max, func(e *ledger.Entry) {
+		// The table shows the state after e; kind and wasRetired are
+		// from before it.
+		if !wasRetired && d.tab.Retired(d.seat) {
+			d.retiredAt = e.Pos
+		}
+		if d.err == nil {
+			told, err := d.follow(e, kind, len(d.player.Memory))
+			if err != nil {
+				d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
+			}
+			lines = append(lines, told...)
+		}
+		_, kind, _ = d.tab.Expect()
+		wasRetired = d.tab.Retired(d.seat)
+		applied(e, d.tab.StateHash())
+	})
+	d.mu.Unlock()
+	if d.cfg.Narrate != nil {
+		for _, l := range lines {
+			d.cfg.Narrate(l)
+		}
+	}
+	d.changed()
+	return failed, err
+}
+
 func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error {
 	d.mu.Lock()
 	_, kind, _ := d.tab.Expect()
