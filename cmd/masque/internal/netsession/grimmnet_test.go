@@ -269,8 +269,8 @@ func TestGrimmForcedResponseTimesOut(t *testing.T) {
 			stopped <- i
 		})
 	}
-	done := make([]int, 0, n-1)
-	for !allBut(done, int(silent.Load())) {
+	var done []int
+	for !allBut(done, int(silent.Load()), n) {
 		select {
 		case i := <-stopped:
 			done = append(done, i)
@@ -309,8 +309,15 @@ func TestGrimmForcedResponseTimesOut(t *testing.T) {
 	t.Logf("seat %d silent at its forced response, position %d: %v", s, pos, outs[(peer+1)%n].Verdict)
 }
 
-// allBut reports whether done holds every peer but skip (skip >= 0):
-// n-1 peers, skip not among them.
-func allBut(done []int, skip int) bool {
-	return skip >= 0 && !slices.Contains(done, skip) && len(done) == cap(done)
+// allBut reports whether done holds every one of n peers but skip
+// (skip >= 0), whether or not skip has stopped too (the silent peer may
+// stop first, timed out: the loop then waited for ever).
+func allBut(done []int, skip, n int) bool {
+	others := 0
+	for _, i := range done {
+		if i != skip {
+			others++
+		}
+	}
+	return skip >= 0 && others == n-1
 }
