@@ -106,13 +106,13 @@ func (e *Element) Negate(a *Element) *Element {
 
 // ScalarBaseMult sets e = s·G for the generator G and returns e.
 func (e *Element) ScalarBaseMult(s *Scalar) *Element {
-	e.p.ScalarBaseMult(s)
+	scalarBaseMult(&e.p, s)
 	return e
 }
 
 // ScalarMult sets e = s·a and returns e, in constant time.
 func (e *Element) ScalarMult(s *Scalar, a *Element) *Element {
-	e.p.ScalarMult(s, &a.p)
+	scalarMult(&e.p, s, &a.p)
 	return e
 }
 
@@ -120,7 +120,7 @@ func (e *Element) ScalarMult(s *Scalar, a *Element) *Element {
 // depends only on the number of terms. It panics if the slices differ in
 // length.
 func (e *Element) MultiScalarMult(s []*Scalar, a []*Element) *Element {
-	e.p.MultiScalarMult(s, points(s, a))
+	multiScalarMult(&e.p, s, points(s, a))
 	return e
 }
 
