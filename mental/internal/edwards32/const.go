@@ -18,7 +18,6 @@ var d2 = fieldElement{
 	-21827239, -5839606, -30745221, 13898782, 229458, 15978800, -12551817, -6495438, 29715968, 9444199,
 }
 
-
 // base contains precomputed multiples of the base-point. See the Ed25519 paper
 // for a discussion about how these values are used.
 var base = [32][8]preComputed{

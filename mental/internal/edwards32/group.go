@@ -170,11 +170,13 @@ func selectPoint(t *preComputed, pos int32, b int32) {
 }
 
 // geScalarMultBase computes h = a*B, where
-//   a = a[0]+256*a[1]+...+256^31 a[31]
-//   B is the Ed25519 base point (x,4/5) with x positive.
+//
+//	a = a[0]+256*a[1]+...+256^31 a[31]
+//	B is the Ed25519 base point (x,4/5) with x positive.
 //
 // Preconditions:
-//   a[31] <= 127
+//
+//	a[31] <= 127
 func geScalarMultBase(h *extended, a *[32]byte) {
 	var e [64]int8
 
