@@ -488,3 +488,59 @@ func feSquare2(h, f *fieldElement) {
 
 	feCombine(h, h0, h1, h2, h3, h4, h5, h6, h7, h8, h9)
 }
+
+// feInvert sets out = 1/z (z^(p-2)), from ref10.
+func feInvert(out, z *fieldElement) {
+	var t0, t1, t2, t3 fieldElement
+	var i int
+
+	feSquare(&t0, z)        // 2^1
+	feSquare(&t1, &t0)      // 2^2
+	for i = 1; i < 2; i++ { // 2^3
+		feSquare(&t1, &t1)
+	}
+	feMul(&t1, z, &t1)      // 2^3 + 2^0
+	feMul(&t0, &t0, &t1)    // 2^3 + 2^1 + 2^0
+	feSquare(&t2, &t0)      // 2^4 + 2^2 + 2^1
+	feMul(&t1, &t1, &t2)    // 2^4 + 2^3 + 2^2 + 2^1 + 2^0
+	feSquare(&t2, &t1)      // 5,4,3,2,1
+	for i = 1; i < 5; i++ { // 9,8,7,6,5
+		feSquare(&t2, &t2)
+	}
+	feMul(&t1, &t2, &t1)     // 9,8,7,6,5,4,3,2,1,0
+	feSquare(&t2, &t1)       // 10..1
+	for i = 1; i < 10; i++ { // 19..10
+		feSquare(&t2, &t2)
+	}
+	feMul(&t2, &t2, &t1)     // 19..0
+	feSquare(&t3, &t2)       // 20..1
+	for i = 1; i < 20; i++ { // 39..20
+		feSquare(&t3, &t3)
+	}
+	feMul(&t2, &t3, &t2)     // 39..0
+	feSquare(&t2, &t2)       // 40..1
+	for i = 1; i < 10; i++ { // 49..10
+		feSquare(&t2, &t2)
+	}
+	feMul(&t1, &t2, &t1)     // 49..0
+	feSquare(&t2, &t1)       // 50..1
+	for i = 1; i < 50; i++ { // 99..50
+		feSquare(&t2, &t2)
+	}
+	feMul(&t2, &t2, &t1)      // 99..0
+	feSquare(&t3, &t2)        // 100..1
+	for i = 1; i < 100; i++ { // 199..100
+		feSquare(&t3, &t3)
+	}
+	feMul(&t2, &t3, &t2)     // 199..0
+	feSquare(&t2, &t2)       // 200..1
+	for i = 1; i < 50; i++ { // 249..50
+		feSquare(&t2, &t2)
+	}
+	feMul(&t1, &t2, &t1)    // 249..0
+	feSquare(&t1, &t1)      // 250..1
+	for i = 1; i < 5; i++ { // 254..5
+		feSquare(&t1, &t1)
+	}
+	feMul(out, &t1, &t0) // 254..5,3,1,0
+}

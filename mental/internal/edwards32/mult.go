@@ -28,7 +28,8 @@ func fromField(out *fieldElement, v *field.Element) {
 // toField converts a field element to filippo.io/edwards25519's.
 func toField(v *fieldElement) *field.Element {
 	var b [32]byte
-	feToBytes(&b, v)
+	t := *v // feToBytes reduces its input in place: v is only read
+	feToBytes(&b, &t)
 	f, err := new(field.Element).SetBytes(b[:])
 	if err != nil {
 		panic("edwards32: field element encoding of the wrong length")

@@ -58,7 +58,8 @@ func decodeBoth(t testing.TB, b []byte) (*fieldElement, *field.Element) {
 
 func bytesOf(f *fieldElement) []byte {
 	var b [32]byte
-	feToBytes(&b, f)
+	t := *f
+	feToBytes(&b, &t)
 	return b[:]
 }
 
