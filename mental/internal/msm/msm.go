@@ -21,6 +21,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/masque-games/masque/mental/internal/ristretto"
 )
@@ -30,6 +31,10 @@ type curveConstants struct {
 	d2   fe // 2d
 	half fe // 1/2
 }
+
+// constants returns the curve constants, computed once (two inversions,
+// as dear as the sum of a dozen points) and never modified.
+var constants = sync.OnceValue(newCurveConstants)
 
 func newCurveConstants() *curveConstants {
 	var k curveConstants
@@ -197,7 +202,7 @@ func sum(r *extended, scalars []Scalar, points []*ristretto.Element, c int) {
 	if len(scalars) != len(points) {
 		panic("msm: scalars and points differ in length")
 	}
-	k := newCurveConstants()
+	k := constants()
 	r.identity()
 	n := len(points)
 	if n == 0 {
