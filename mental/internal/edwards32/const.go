@@ -18,6 +18,11 @@ var d2 = fieldElement{
 	-21827239, -5839606, -30745221, 13898782, 229458, 15978800, -12551817, -6495438, 29715968, 9444199,
 }
 
+// sqrtM1 is the square-root of -1 in the field.
+var sqrtM1 = fieldElement{
+	-32595792, -7943725, 9377950, 3500415, 12389472, -272473, -25146209, -2005654, 326686, 11406482,
+}
+
 // base contains precomputed multiples of the base-point. See the Ed25519 paper
 // for a discussion about how these values are used.
 var base = [32][8]preComputed{

@@ -2,6 +2,7 @@ package edwards32
 
 import (
 	"crypto/subtle"
+	"errors"
 
 	"filippo.io/edwards25519/field"
 )
@@ -111,3 +112,60 @@ func (v *Element) SetField(f *field.Element) *Element {
 
 // Field returns v as a filippo.io/edwards25519/field.Element.
 func (v *Element) Field() *field.Element { return toField(&v.v) }
+
+// SetBytes sets v to x, 32 bytes little-endian, and returns v. As
+// edwards25519's, it ignores the top bit and accepts values from p to
+// 2^255 − 1 (reduced); it fails only on a length other than 32.
+func (v *Element) SetBytes(x []byte) (*Element, error) {
+	if len(x) != 32 {
+		return nil, errors.New("edwards32: invalid field element input size")
+	}
+	feFromBytes(&v.v, (*[32]byte)(x))
+	return v, nil
+}
+
+// IsNegative returns 1 if v is negative (its canonical encoding is odd),
+// and 0 otherwise.
+func (v *Element) IsNegative() int {
+	return int(v.Bytes()[0] & 1)
+}
+
+// Select sets v to a if cond == 1 and to b if cond == 0, and returns v.
+func (v *Element) Select(a, b *Element, cond int) *Element {
+	t := b.v
+	feCMove(&t, &a.v, int32(cond))
+	v.v = t
+	return v
+}
+
+// Absolute sets v to |u| and returns v.
+func (v *Element) Absolute(u *Element) *Element {
+	return v.Select(new(Element).Negate(u), u, u.IsNegative())
+}
+
+// SqrtRatio sets r to the non-negative square root of the ratio of u and
+// v, as edwards25519's (RFC 9496's SQRT_RATIO_M1): if u/v is square,
+// wasSquare is 1 and r = sqrt(u/v); if not, wasSquare is 0 and r =
+// sqrt(SQRT_M1·u/v); if u is zero, r = 0 and wasSquare is 1, if v is zero
+// and u is not, r = 0 and wasSquare is 0. It returns r.
+func (r *Element) SqrtRatio(u, v *Element) (R *Element, wasSquare int) {
+	sqrtM1 := &Element{v: sqrtM1}
+	t0 := new(Element)
+	// r = (u * v3) * (u * v7)^((p-5)/8)
+	v2 := new(Element).Square(v)
+	uv3 := new(Element).Multiply(u, t0.Multiply(v2, v))
+	uv7 := new(Element).Multiply(uv3, t0.Square(v2))
+	var pow Element
+	fePow22523(&pow.v, &uv7.v)
+	rr := new(Element).Multiply(uv3, &pow)
+	check := new(Element).Multiply(v, t0.Square(rr)) // check = v * r^2
+	uNeg := new(Element).Negate(u)
+	correctSignSqrt := check.Equal(u)
+	flippedSignSqrt := check.Equal(uNeg)
+	flippedSignSqrtI := check.Equal(t0.Multiply(uNeg, sqrtM1))
+	rPrime := new(Element).Multiply(rr, sqrtM1) // r_prime = SQRT_M1 * r
+	// r = CT_SELECT(r_prime IF flipped_sign_sqrt | flipped_sign_sqrt_i ELSE r)
+	rr.Select(rPrime, rr, flippedSignSqrt|flippedSignSqrtI)
+	r.Absolute(rr) // the non-negative square root
+	return r, correctSignSqrt | flippedSignSqrt
+}

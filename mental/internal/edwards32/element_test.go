@@ -22,15 +22,19 @@ func runProgram(t testing.TB, in [4][]byte, ops []byte) {
 		}
 		b[i] = g
 		a[i].SetField(g)
+		var viaBytes Element
+		if _, err := viaBytes.SetBytes(in[i]); err != nil || viaBytes.Equal(&a[i]) != 1 {
+			t.Fatalf("SetBytes(%x) differs from the conversion", in[i])
+		}
 		if !bytes.Equal(a[i].Bytes(), g.Bytes()) || a[i].Field().Equal(g) != 1 {
 			t.Fatalf("conversion of %x differs", in[i])
 		}
 	}
 	for k, op := range ops {
-		d, x := int(op>>3)&3, int(op>>5)&3
-		y := (x + 1 + 2*int(op>>7)) & 3 // x+1 or x−1
+		d, x := int(op>>4)&3, int(op>>6)&3
+		y := (x + 1 + 2*(k&1)) & 3 // x+1 at even positions, x−1 at odd ones
 		name := ""
-		switch op & 7 {
+		switch op & 15 {
 		case 0:
 			name = "add"
 			a[d].Add(&a[x], &a[y])
@@ -43,7 +47,7 @@ func runProgram(t testing.TB, in [4][]byte, ops []byte) {
 			name = "negate"
 			a[d].Negate(&a[x])
 			b[d].Negate(b[x])
-		case 3:
+		case 3, 15:
 			name = "multiply"
 			a[d].Multiply(&a[x], &a[y])
 			b[d].Multiply(b[x], b[y])
@@ -61,20 +65,43 @@ func runProgram(t testing.TB, in [4][]byte, ops []byte) {
 			a[d].Invert(&a[x])
 			b[d].Invert(b[x])
 		case 7:
-			switch k % 3 {
-			case 0:
-				name = "set"
-				a[d].Set(&a[x])
-				b[d].Set(b[x])
-			case 1:
-				name = "zero"
-				a[d].Zero()
-				b[d].Zero()
-			case 2:
-				name = "one"
-				a[d].One()
-				b[d].One()
+			name = "set"
+			a[d].Set(&a[x])
+			b[d].Set(b[x])
+		case 8:
+			name = "zero"
+			a[d].Zero()
+			b[d].Zero()
+		case 9:
+			name = "one"
+			a[d].One()
+			b[d].One()
+		case 10:
+			name = "sqrt ratio"
+			_, sa := a[d].SqrtRatio(&a[x], &a[y])
+			_, sb := b[d].SqrtRatio(b[x], b[y])
+			if sa != sb {
+				t.Fatalf("op %d (%s) on %x: was square %d, want %d", k, name, in, sa, sb)
 			}
+		case 11:
+			name = "absolute"
+			a[d].Absolute(&a[x])
+			b[d].Absolute(b[x])
+		case 12:
+			name = "select"
+			a[d].Select(&a[x], &a[y], k&1)
+			b[d].Select(b[x], b[y], k&1)
+		case 13:
+			name = "is negative"
+			if a[x].IsNegative() != b[x].IsNegative() {
+				t.Fatalf("op %d (%s) on %x: differs", k, name, in)
+			}
+		case 14:
+			name = "set bytes"
+			if _, err := a[d].SetBytes(in[k%4]); err != nil {
+				t.Fatal(err)
+			}
+			b[d].SetBytes(in[k%4])
 		}
 		if !bytes.Equal(a[d].Bytes(), b[d].Bytes()) {
 			t.Fatalf("op %d (%s) on %x: %x, want %x", k, name, in, a[d].Bytes(), b[d].Bytes())
@@ -101,8 +128,8 @@ func TestElementAgainstEdwards25519(t *testing.T) {
 	// r1 = r0 + r1 then r0 = r1 + r0, alternately (Fibonacci: limbs
 	// would overflow in a few dozen steps without carries), then products;
 	// the same with subtractions and negations.
-	for _, pair := range [][]byte{{0x08, 0xa0}, {0x09, 0xa1}, {0x0a, 0xa1}} {
-		chain := append(bytes.Repeat(pair, 40), 0x03, 0x04, 0x0b)
+	for _, pair := range [][]byte{{0x10, 0x40}, {0x11, 0x41}, {0x12, 0x42}} {
+		chain := append(bytes.Repeat(pair, 40), 0x03, 0x04, 0x0a, 0x0b)
 		for i := range in {
 			runProgram(t, [4][]byte{in[i], in[(i+1)%len(in)], in[2], in[3]}, chain)
 		}
@@ -112,7 +139,7 @@ func TestElementAgainstEdwards25519(t *testing.T) {
 func FuzzElement(f *testing.F) {
 	in := fieldInputs(f, 0)
 	for i := range in {
-		f.Add(in[i], in[(i+1)%len(in)], in[(i+2)%len(in)], in[(i+3)%len(in)], []byte{0x00, 0x09, 0x12, 0x33, 0x44, 0x85, 0x06, 0x07, 0x08})
+		f.Add(in[i], in[(i+1)%len(in)], in[(i+2)%len(in)], in[(i+3)%len(in)], []byte{0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff})
 	}
 	f.Fuzz(func(t *testing.T, x, y, z, w, ops []byte) {
 		if len(x) != 32 || len(y) != 32 || len(z) != 32 || len(w) != 32 || len(ops) > 256 {

@@ -544,3 +544,74 @@ func feInvert(out, z *fieldElement) {
 	}
 	feMul(out, &t1, &t0) // 254..5,3,1,0
 }
+
+// fePow22523 sets out = z^((p-5)/8), from ref10.
+func fePow22523(out, z *fieldElement) {
+	var t0, t1, t2 fieldElement
+	var i int
+
+	feSquare(&t0, z)
+	for i = 1; i < 1; i++ {
+		feSquare(&t0, &t0)
+	}
+	feSquare(&t1, &t0)
+	for i = 1; i < 2; i++ {
+		feSquare(&t1, &t1)
+	}
+	feMul(&t1, z, &t1)
+	feMul(&t0, &t0, &t1)
+	feSquare(&t0, &t0)
+	for i = 1; i < 1; i++ {
+		feSquare(&t0, &t0)
+	}
+	feMul(&t0, &t1, &t0)
+	feSquare(&t1, &t0)
+	for i = 1; i < 5; i++ {
+		feSquare(&t1, &t1)
+	}
+	feMul(&t0, &t1, &t0)
+	feSquare(&t1, &t0)
+	for i = 1; i < 10; i++ {
+		feSquare(&t1, &t1)
+	}
+	feMul(&t1, &t1, &t0)
+	feSquare(&t2, &t1)
+	for i = 1; i < 20; i++ {
+		feSquare(&t2, &t2)
+	}
+	feMul(&t1, &t2, &t1)
+	feSquare(&t1, &t1)
+	for i = 1; i < 10; i++ {
+		feSquare(&t1, &t1)
+	}
+	feMul(&t0, &t1, &t0)
+	feSquare(&t1, &t0)
+	for i = 1; i < 50; i++ {
+		feSquare(&t1, &t1)
+	}
+	feMul(&t1, &t1, &t0)
+	feSquare(&t2, &t1)
+	for i = 1; i < 100; i++ {
+		feSquare(&t2, &t2)
+	}
+	feMul(&t1, &t2, &t1)
+	feSquare(&t1, &t1)
+	for i = 1; i < 50; i++ {
+		feSquare(&t1, &t1)
+	}
+	feMul(&t0, &t1, &t0)
+	feSquare(&t0, &t0)
+	for i = 1; i < 2; i++ {
+		feSquare(&t0, &t0)
+	}
+	feMul(out, &t0, z)
+}
+
+// Group elements are members of the elliptic curve -x^2 + y^2 = 1 + d * x^2 *
+// y^2 where d = -121665/121666.
+//
+// Several representations are used:
+//   ProjectiveGroupElement: (X:Y:Z) satisfying x=X/Z, y=Y/Z
+//   ExtendedGroupElement: (X:Y:Z:T) satisfying x=X/Z, y=Y/Z, XY=ZT
+//   CompletedGroupElement: ((X:Z),(Y:T)) satisfying x=X/Z, y=Y/T
+//   PreComputedGroupElement: (y+x,y-x,2dxy)

@@ -1,6 +1,7 @@
 package ristretto
 
 import (
+	"bytes"
 	"crypto/rand"
 	"testing"
 
@@ -9,7 +10,8 @@ import (
 
 // TestMultsMatchEdwards25519: the constant-time multiplications of this
 // build (edwards25519's natively, package edwards32's on js/wasm) give
-// filippo.io/edwards25519's results, aliased receivers included. Natively
+// filippo.io/edwards25519's results, aliased receivers included, and the
+// encoding of this build (encode_wasm.go on js/wasm) gtank's. Natively
 // it checks the wiring; under wasm (.ci/wasm-build.sh runs this package's
 // tests in Node) it checks the wasm arithmetic through this package's API:
 //
@@ -25,6 +27,18 @@ func TestMultsMatchEdwards25519(t *testing.T) {
 		p, q := randomElement(t), randomElement(t)
 		if i == 1 {
 			p = NewIdentityElement()
+		}
+		// The encoding (encode_wasm.go on js/wasm): gtank's decoder
+		// accepts it and encodes the element back to the same bytes, and
+		// decoding it here gives the same element.
+		for _, x := range []*Element{p, q, NewIdentityElement().Add(p, q), NewIdentityElement().Negate(q)} {
+			enc := x.Bytes()
+			if o := oracle(enc); o == nil || !bytes.Equal(o, enc) {
+				t.Fatalf("encoding %x: gtank re-encodes it as %x", enc, o)
+			}
+			if d, err := NewIdentityElement().SetCanonicalBytes(enc); err != nil || d.Equal(x) != 1 {
+				t.Fatalf("encoding %x does not decode to its element", enc)
+			}
 		}
 		if got, want := NewIdentityElement().ScalarBaseMult(s), new(edwards25519.Point).ScalarBaseMult(s); got.p.Equal(want) != 1 {
 			t.Fatalf("ScalarBaseMult(%x)", s.Bytes())

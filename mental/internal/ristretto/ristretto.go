@@ -238,35 +238,7 @@ func (e *Element) Bytes() []byte {
 // AppendBytes appends the canonical 32-byte encoding of e to b and
 // returns the extended slice.
 func (e *Element) AppendBytes(b []byte) []byte {
-	X, Y, Z, T := e.p.ExtendedCoordinates()
-	var u1, u2, t field.Element
-	u1.Add(Z, Y)
-	u1.Multiply(&u1, t.Subtract(Z, Y)) // u1 = (Z + Y)(Z - Y)
-	u2.Multiply(X, Y)                  // u2 = X·Y
-	var invSqrt field.Element
-	t.Square(&u2)
-	invSqrt.SqrtRatio(feOne, t.Multiply(&t, &u1)) // always square
-	var den1, den2, zInv field.Element
-	den1.Multiply(&invSqrt, &u1)
-	den2.Multiply(&invSqrt, &u2)
-	zInv.Multiply(&den1, &den2)
-	zInv.Multiply(&zInv, T)
-	var ix, iy, enchanted field.Element
-	ix.Multiply(X, constSqrtM1)
-	iy.Multiply(Y, constSqrtM1)
-	enchanted.Multiply(&den1, constInvSqrtAMinusD)
-	rotate := t.Multiply(T, &zInv).IsNegative()
-	var x, y, denInv field.Element
-	x.Select(&iy, X, rotate)
-	y.Select(&ix, Y, rotate)
-	denInv.Select(&enchanted, &den2, rotate)
-	negY := t.Multiply(&x, &zInv).IsNegative()
-	y.Select(t.Negate(&y), &y, negY)
-	var s field.Element
-	s.Subtract(Z, &y)
-	s.Multiply(&s, &denInv)
-	s.Absolute(&s) // s = |den_inv·(z - y)|
-	return append(b, s.Bytes()...)
+	return appendEncoding(b, &e.p)
 }
 
 // SetUniformBytes sets e to the element derived from 64 uniformly random
