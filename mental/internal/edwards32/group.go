@@ -148,10 +148,16 @@ func negative(b int32) int32 {
 	return (b >> 31) & 1
 }
 
+// preComputedCMove sets t = u if b == 1 and leaves t if b == 0, in
+// constant time: one loop rather than three calls of feCMove (a call is
+// dear on wasm).
 func preComputedCMove(t, u *preComputed, b int32) {
-	feCMove(&t.yPlusX, &u.yPlusX, b)
-	feCMove(&t.yMinusX, &u.yMinusX, b)
-	feCMove(&t.xy2d, &u.xy2d, b)
+	m := -b
+	for i := range 10 {
+		t.yPlusX[i] ^= m & (t.yPlusX[i] ^ u.yPlusX[i])
+		t.yMinusX[i] ^= m & (t.yMinusX[i] ^ u.yMinusX[i])
+		t.xy2d[i] ^= m & (t.xy2d[i] ^ u.xy2d[i])
+	}
 }
 
 func selectPoint(t *preComputed, pos int32, b int32) {

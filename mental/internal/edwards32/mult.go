@@ -97,11 +97,17 @@ func (c *cached) zero() {
 	feZero(&c.T2d)
 }
 
+// cmove sets c = u if b == 1 and leaves c if b == 0, in constant time. One
+// loop over the four coordinates rather than four calls of feCMove: on
+// wasm a call is dear, and this is the inner loop of every table lookup.
 func (c *cached) cmove(u *cached, b int32) {
-	feCMove(&c.yPlusX, &u.yPlusX, b)
-	feCMove(&c.yMinusX, &u.yMinusX, b)
-	feCMove(&c.Z, &u.Z, b)
-	feCMove(&c.T2d, &u.T2d, b)
+	m := -b
+	for i := range 10 {
+		c.yPlusX[i] ^= m & (c.yPlusX[i] ^ u.yPlusX[i])
+		c.yMinusX[i] ^= m & (c.yMinusX[i] ^ u.yMinusX[i])
+		c.Z[i] ^= m & (c.Z[i] ^ u.Z[i])
+		c.T2d[i] ^= m & (c.T2d[i] ^ u.T2d[i])
+	}
 }
 
 // selectInto sets c = b·Q for b in [-8, 8], reading every entry.
