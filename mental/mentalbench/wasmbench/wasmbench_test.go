@@ -48,9 +48,9 @@ const (
 	// pgoEnv=0 leaves the profile-guided wasm build (pgoFile) out.
 	pgoEnv = "MASQUE_WASM_PGO"
 	// benchtimeEnv sets each run's length (testing's -benchtime, default
-	// 1s). Short runs ("5x") and many of them (MASQUE_WASM_RUNS=15) make
-	// the minimum column steady on a loaded machine: some short runs get
-	// a core to themselves, where every 1 s run shares it.
+	// 1s). Beware short runs ("5x"): each run starts the program afresh,
+	// and a few iterations leave the wasm in V8's baseline tier (a swap
+	// proof measured twice as slow), so compare like with like only.
 	benchtimeEnv = "MASQUE_WASM_BENCHTIME"
 )
 
