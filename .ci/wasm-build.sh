@@ -47,6 +47,11 @@ echo "wasm: $n packages build for GOOS=js GOARCH=wasm (${#native[@]} native-only
 if command -v node >/dev/null 2>&1; then
   export PATH="$PATH:$(go env GOROOT)/lib/wasm:$(go env GOROOT)/misc/wasm"
   GOOS=js GOARCH=wasm go test -short -count=1 -run 'TestVectors|TestShuffleVector' ./mental
+  # The wasm build's own scalar multiplication (mental/internal/edwards32,
+  # used by ristretto and msm on js/wasm only) against filippo.io/edwards25519,
+  # under wasm: every field operation, the multiplications, edge inputs
+  # (about 90 s on this loaded 2-core machine, msm's sums the most).
+  GOOS=js GOARCH=wasm go test -count=1 ./mental/internal/edwards32 ./mental/internal/ristretto ./mental/internal/msm
   GOOS=js GOARCH=wasm go test -short -count=1 -pgo="$PWD/mental/mentalbench/wasmbench/wasm.pgo" -run 'TestVectors|TestShuffleVector' ./mental
   # The seat's would-be contents at work under wasm: a seat at a local
   # table of bots in each game, and stored Grimm and Mafia games replayed

@@ -261,9 +261,8 @@ func (b *Ballot) MarshalBinary() ([]byte, error) {
 	}
 	out := make([]byte, 0, 1+64*len(b.Entries)+ballotProofSize(len(b.Entries)))
 	out = append(out, byte(len(b.Entries)))
-	for _, ct := range b.Entries {
-		out = appendElement(out, ct.A)
-		out = appendElement(out, ct.B)
+	for i := range b.Entries {
+		out = append(out, b.Entries[i].encoding()[:]...)
 	}
 	return b.proof.AppendBinary(out), nil
 }

@@ -39,7 +39,7 @@ func CoinPoint(table [32]byte, pos uint64) *Element {
 type CoinShare struct {
 	D     *Element
 	proof *SigmaProof
-	known encodings // D's encoding, when decoded from bytes
+	known encodings // D's encoding, when made or decoded from bytes
 }
 
 func coinShareStatement(ctx Context, X, Q, D *Element, known ...encodings) (*transcriptT, *Formula) {
@@ -60,12 +60,14 @@ func (k *SecretKey) CoinShare(ctx Context, Q *Element) (*CoinShare, error) {
 		return nil, fmt.Errorf("mental: coin share: the coin point is the identity")
 	}
 	D := ristretto.NewIdentityElement().ScalarMult(k.x, Q)
-	t, f := coinShareStatement(ctx, k.pub, Q, D)
+	known := encodings{} // D's encoding, absorbed now, sent and checked later
+	known.keep(D)
+	t, f := coinShareStatement(ctx, k.pub, Q, D, known)
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{k.x}}})
 	if err != nil {
 		return nil, fmt.Errorf("mental: coin share proof: %w", err)
 	}
-	return &CoinShare{D: D, proof: p}, nil
+	return &CoinShare{D: D, proof: p, known: known}, nil
 }
 
 func coinShareChecks(ctx Context, X, Q *Element, s *CoinShare, keys encodings) ([]equationCheck, []byte, error) {
@@ -133,7 +135,7 @@ func (s *CoinShare) MarshalBinary() ([]byte, error) {
 	if s == nil || s.D == nil || s.proof == nil {
 		return nil, fmt.Errorf("mental: coin share: incomplete")
 	}
-	return s.proof.AppendBinary(appendElement(make([]byte, 0, CoinShareSize), s.D)), nil
+	return s.proof.AppendBinary(append(make([]byte, 0, CoinShareSize), encodingOf(s.D, s.known)...)), nil
 }
 
 // UnmarshalCoinShare decodes a CoinShare strictly.

@@ -17,7 +17,7 @@ const (
 type Share struct {
 	D     []*Element
 	proof *SigmaProof
-	known encodings // D's encodings, when decoded from bytes
+	known encodings // D's encodings, when made or decoded from bytes
 }
 
 func shareStatement(ctx Context, X *Element, c Card, D []*Element, known ...encodings) (*transcriptT, *Formula) {
@@ -45,12 +45,16 @@ func (k *SecretKey) Share(ctx Context, c Card) (*Share, error) {
 	for i, ct := range c {
 		D[i] = ristretto.NewIdentityElement().ScalarMult(k.x, ct.A)
 	}
-	t, f := shareStatement(ctx, k.pub, c, D)
+	known := make(encodings, len(D)) // encoded once: absorbed now, sent and checked later
+	for _, d := range D {
+		known.keep(d)
+	}
+	t, f := shareStatement(ctx, k.pub, c, D, known)
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{{k.x}}})
 	if err != nil {
 		return nil, fmt.Errorf("mental: share proof: %w", err)
 	}
-	return &Share{D: D, proof: p}, nil
+	return &Share{D: D, proof: p, known: known}, nil
 }
 
 func shareChecks(ctx Context, X *Element, c Card, s *Share, keys encodings) ([]equationCheck, []byte, error) {
@@ -78,7 +82,7 @@ func VerifyShare(ctx Context, X *Element, c Card, s *Share) error {
 func (s *Share) MarshalBinary() ([]byte, error) {
 	b := []byte{byte(len(s.D))}
 	for _, d := range s.D {
-		b = appendElement(b, d)
+		b = append(b, encodingOf(d, s.known)...)
 	}
 	return s.proof.AppendBinary(b), nil
 }
@@ -161,7 +165,7 @@ func (c *Catalogue) Kind(m *Element) (int, bool) {
 type EncryptedShare struct {
 	E1, E2 []*Element
 	proof  *SigmaProof
-	known  encodings // E1's and E2's encodings, when decoded from bytes
+	known  encodings // E1's and E2's encodings, when made or decoded from bytes
 }
 
 func encShareStatement(ctx Context, X, Y *Element, c Card, E1, E2 []*Element, known ...encodings) (*transcriptT, *Formula) {
@@ -192,7 +196,14 @@ func (k *SecretKey) EncryptShare(ctx Context, c Card, Y *Element) (*EncryptedSha
 		es.E1 = append(es.E1, ristretto.NewIdentityElement().ScalarBaseMult(ts[i]))
 		es.E2 = append(es.E2, ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{k.x, ts[i]}, []*Element{ct.A, Y}))
 	}
-	t, f := encShareStatement(ctx, k.pub, Y, c, es.E1, es.E2)
+	// Encoded once: absorbed now, sent, and absorbed again by every
+	// statement about the recipient's view (ballots, checks, not-held).
+	es.known = make(encodings, 2*len(c))
+	for i := range es.E1 {
+		es.known.keep(es.E1[i])
+		es.known.keep(es.E2[i])
+	}
+	t, f := encShareStatement(ctx, k.pub, Y, c, es.E1, es.E2, es.known)
 	p, err := proveSigma(t, f, Assignment{Leaves: [][]*Scalar{append([]*Scalar{k.x}, ts...)}})
 	if err != nil {
 		return nil, fmt.Errorf("mental: encrypted share proof: %w", err)
@@ -236,8 +247,8 @@ func (k *SecretKey) Decrypt(es *EncryptedShare) []*Element {
 func (es *EncryptedShare) MarshalBinary() ([]byte, error) {
 	b := []byte{byte(len(es.E1))}
 	for i := range es.E1 {
-		b = appendElement(b, es.E1[i])
-		b = appendElement(b, es.E2[i])
+		b = append(b, encodingOf(es.E1[i], es.known)...)
+		b = append(b, encodingOf(es.E2[i], es.known)...)
 	}
 	return es.proof.AppendBinary(b), nil
 }

@@ -21,27 +21,31 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"sync"
 
-	"filippo.io/edwards25519/field"
 	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
 // ed2 is 2d, twice the curve constant d = -121665/121666.
 type curveConstants struct {
-	d2   field.Element // 2d
-	half field.Element // 1/2
+	d2   fe // 2d
+	half fe // 1/2
 }
+
+// constants returns the curve constants, computed once (two inversions,
+// as dear as the sum of a dozen points) and never modified.
+var constants = sync.OnceValue(newCurveConstants)
 
 func newCurveConstants() *curveConstants {
 	var k curveConstants
-	var num, den field.Element
-	num.Mult32(new(field.Element).One(), 121665)
+	var num, den fe
+	num.Mult32(new(fe).One(), 121665)
 	num.Negate(&num)
-	den.Mult32(new(field.Element).One(), 121666)
+	den.Mult32(new(fe).One(), 121666)
 	den.Invert(&den)
 	k.d2.Multiply(&num, &den)
 	k.d2.Add(&k.d2, &k.d2)
-	k.half.Mult32(new(field.Element).One(), 2)
+	k.half.Mult32(new(fe).One(), 2)
 	k.half.Invert(&k.half)
 	return &k
 }
@@ -49,13 +53,13 @@ func newCurveConstants() *curveConstants {
 // extended is a point in extended twisted Edwards coordinates (X:Y:Z:T)
 // with x = X/Z, y = Y/Z, xy = T/Z (Hisil–Wong–Carter–Dawson 2008).
 type extended struct {
-	X, Y, Z, T field.Element
+	X, Y, Z, T fe
 }
 
 // niels is an affine point (x, y) kept as (y+x, y-x, 2d·x·y), the form
 // the mixed addition consumes.
 type niels struct {
-	YplusX, YminusX, XY2d field.Element
+	YplusX, YminusX, XY2d fe
 }
 
 func (p *extended) identity() {
@@ -74,7 +78,7 @@ func (p *extended) setNiels(k *curveConstants, q *niels, neg bool) {
 	}
 	p.X.Subtract(a, b)
 	p.Y.Add(a, b)
-	p.Z.Mult32(new(field.Element).One(), 2)
+	p.Z.Mult32(new(fe).One(), 2)
 	p.T.Multiply(&p.X, &p.Y)
 	p.T.Multiply(&p.T, &k.half)
 }
@@ -83,7 +87,7 @@ func (p *extended) setNiels(k *curveConstants, q *niels, neg bool) {
 // madd-2008-hwcd-3 for a = -1: 7 multiplications. The formulas are
 // complete on edwards25519 (a = -1 is a square, d is not).
 func (p *extended) addNiels(q *niels, neg bool) {
-	var A, B, C, D, s field.Element
+	var A, B, C, D, s fe
 	qa, qb := &q.YminusX, &q.YplusX
 	if neg {
 		qa, qb = qb, qa
@@ -99,8 +103,8 @@ func (p *extended) addNiels(q *niels, neg bool) {
 
 // fromSums finishes an addition from A = (Y1-X1)(Y2-X2), B =
 // (Y1+X1)(Y2+X2), C = 2d·T1·T2 (negated if negC) and D = 2·Z1·Z2.
-func (p *extended) fromSums(A, B, C, D *field.Element, negC bool) {
-	var E, F, G, H field.Element
+func (p *extended) fromSums(A, B, C, D *fe, negC bool) {
+	var E, F, G, H fe
 	E.Subtract(B, A)
 	if negC {
 		F.Add(D, C)
@@ -115,7 +119,7 @@ func (p *extended) fromSums(A, B, C, D *field.Element, negC bool) {
 
 // fromEFGH sets p = (E·F : G·H : F·G : E·H), the last step of every
 // formula here.
-func (p *extended) fromEFGH(E, F, G, H *field.Element) {
+func (p *extended) fromEFGH(E, F, G, H *fe) {
 	p.X.Multiply(E, F)
 	p.Y.Multiply(G, H)
 	p.T.Multiply(E, H)
@@ -124,7 +128,7 @@ func (p *extended) fromEFGH(E, F, G, H *field.Element) {
 
 // add sets p = p + q (add-2008-hwcd-3 for a = -1: 9 multiplications).
 func (p *extended) add(k *curveConstants, q *extended) {
-	var A, B, C, D, s, u field.Element
+	var A, B, C, D, s, u fe
 	s.Subtract(&p.Y, &p.X)
 	u.Subtract(&q.Y, &q.X)
 	A.Multiply(&s, &u)
@@ -141,7 +145,7 @@ func (p *extended) add(k *curveConstants, q *extended) {
 // double sets p = 2p (dbl-2008-hwcd for a = -1: 4 squarings, 4
 // multiplications).
 func (p *extended) double() {
-	var A, B, C, E, F, G, H, s field.Element
+	var A, B, C, E, F, G, H, s fe
 	A.Square(&p.X)
 	B.Square(&p.Y)
 	C.Square(&p.Z)
@@ -161,7 +165,7 @@ func (p *extended) double() {
 // coset of the 4-torsion points (0, ±1), (±i, 0), which are exactly the
 // points with X = 0 or Y = 0.
 func (p *extended) isIdentity() bool {
-	var zero field.Element
+	var zero fe
 	return p.X.Equal(&zero) == 1 || p.Y.Equal(&zero) == 1
 }
 
@@ -198,7 +202,7 @@ func sum(r *extended, scalars []Scalar, points []*ristretto.Element, c int) {
 	if len(scalars) != len(points) {
 		panic("msm: scalars and points differ in length")
 	}
-	k := newCurveConstants()
+	k := constants()
 	r.identity()
 	n := len(points)
 	if n == 0 {
@@ -416,21 +420,21 @@ func windowWidthFor(lens []int) int {
 // inversion (Montgomery's trick).
 func toNiels(k *curveConstants, points []*ristretto.Element) []niels {
 	n := len(points)
-	prefix := make([]field.Element, n) // Z_0·…·Z_i
+	prefix := make([]fe, n) // Z_0·…·Z_i
 	for i, e := range points {
-		_, _, Z, _ := edwardsOf(e).ExtendedCoordinates()
+		_, _, Z := coordinates(e)
 		if i == 0 {
 			prefix[i] = *Z
 		} else {
 			prefix[i].Multiply(&prefix[i-1], Z)
 		}
 	}
-	var inv field.Element
+	var inv fe
 	inv.Invert(&prefix[n-1]) // Z is never zero on edwards25519
 	out := make([]niels, n)
-	var zinv, x, y field.Element
+	var zinv, x, y fe
 	for i := n - 1; i >= 0; i-- {
-		X, Y, Z, _ := edwardsOf(points[i]).ExtendedCoordinates()
+		X, Y, Z := coordinates(points[i])
 		if i > 0 {
 			zinv.Multiply(&inv, &prefix[i-1])
 			inv.Multiply(&inv, Z)

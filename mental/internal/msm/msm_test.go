@@ -49,22 +49,18 @@ func reference(ss []*ristretto.Scalar, ps []*ristretto.Element) *ristretto.Eleme
 	return ristretto.NewIdentityElement().VarTimeMultiScalarMult(ss, ps)
 }
 
-// TestBridgeLayout checks that edwardsOf reads the point an Element holds:
+// TestBridgeLayout checks that extendedOf reads the point an Element holds:
 // coordinates read from two elements, added here, give the element that
 // ristretto255 computes.
 func TestBridgeLayout(t *testing.T) {
 	k := newCurveConstants()
 	for range 20 {
 		a, b := randomElement(t), randomElement(t)
-		var p, q extended
-		X, Y, Z, T := edwardsOf(a).ExtendedCoordinates()
-		p = extended{*X, *Y, *Z, *T}
-		X, Y, Z, T = edwardsOf(b).ExtendedCoordinates()
-		q = extended{*X, *Y, *Z, *T}
+		p, q := extendedOf(a), extendedOf(b)
 		p.add(k, &q)
 		want := ristretto.NewIdentityElement().Add(a, b)
 		if toElement(&p).Equal(want) != 1 {
-			t.Fatal("coordinates read through edwardsOf do not add up to the element's sum")
+			t.Fatal("coordinates read through extendedOf do not add up to the element's sum")
 		}
 	}
 }
@@ -75,9 +71,7 @@ func TestFormulas(t *testing.T) {
 	for range 20 {
 		a, b := randomElement(t), randomElement(t)
 		nb := toNiels(k, []*ristretto.Element{b})
-		var p extended
-		X, Y, Z, T := edwardsOf(a).ExtendedCoordinates()
-		p = extended{*X, *Y, *Z, *T}
+		p := extendedOf(a)
 		sum, diff, dbl := p, p, p
 		sum.addNiels(&nb[0], false)
 		diff.addNiels(&nb[0], true)

@@ -106,13 +106,13 @@ func (e *Element) Negate(a *Element) *Element {
 
 // ScalarBaseMult sets e = s·G for the generator G and returns e.
 func (e *Element) ScalarBaseMult(s *Scalar) *Element {
-	e.p.ScalarBaseMult(s)
+	scalarBaseMult(&e.p, s)
 	return e
 }
 
 // ScalarMult sets e = s·a and returns e, in constant time.
 func (e *Element) ScalarMult(s *Scalar, a *Element) *Element {
-	e.p.ScalarMult(s, &a.p)
+	scalarMult(&e.p, s, &a.p)
 	return e
 }
 
@@ -120,7 +120,7 @@ func (e *Element) ScalarMult(s *Scalar, a *Element) *Element {
 // depends only on the number of terms. It panics if the slices differ in
 // length.
 func (e *Element) MultiScalarMult(s []*Scalar, a []*Element) *Element {
-	e.p.MultiScalarMult(s, points(s, a))
+	multiScalarMult(&e.p, s, points(s, a))
 	return e
 }
 
@@ -238,35 +238,7 @@ func (e *Element) Bytes() []byte {
 // AppendBytes appends the canonical 32-byte encoding of e to b and
 // returns the extended slice.
 func (e *Element) AppendBytes(b []byte) []byte {
-	X, Y, Z, T := e.p.ExtendedCoordinates()
-	var u1, u2, t field.Element
-	u1.Add(Z, Y)
-	u1.Multiply(&u1, t.Subtract(Z, Y)) // u1 = (Z + Y)(Z - Y)
-	u2.Multiply(X, Y)                  // u2 = X·Y
-	var invSqrt field.Element
-	t.Square(&u2)
-	invSqrt.SqrtRatio(feOne, t.Multiply(&t, &u1)) // always square
-	var den1, den2, zInv field.Element
-	den1.Multiply(&invSqrt, &u1)
-	den2.Multiply(&invSqrt, &u2)
-	zInv.Multiply(&den1, &den2)
-	zInv.Multiply(&zInv, T)
-	var ix, iy, enchanted field.Element
-	ix.Multiply(X, constSqrtM1)
-	iy.Multiply(Y, constSqrtM1)
-	enchanted.Multiply(&den1, constInvSqrtAMinusD)
-	rotate := t.Multiply(T, &zInv).IsNegative()
-	var x, y, denInv field.Element
-	x.Select(&iy, X, rotate)
-	y.Select(&ix, Y, rotate)
-	denInv.Select(&enchanted, &den2, rotate)
-	negY := t.Multiply(&x, &zInv).IsNegative()
-	y.Select(t.Negate(&y), &y, negY)
-	var s field.Element
-	s.Subtract(Z, &y)
-	s.Multiply(&s, &denInv)
-	s.Absolute(&s) // s = |den_inv·(z - y)|
-	return append(b, s.Bytes()...)
+	return appendEncoding(b, &e.p)
 }
 
 // SetUniformBytes sets e to the element derived from 64 uniformly random

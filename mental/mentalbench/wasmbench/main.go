@@ -29,6 +29,7 @@ import (
 	"filippo.io/edwards25519"
 	"filippo.io/edwards25519/field"
 
+	"github.com/masque-games/masque/mental/internal/ristretto"
 	"github.com/masque-games/masque/mental/mentalbench"
 )
 
@@ -37,7 +38,8 @@ import (
 // and the unit costs that explain them.
 var DefaultCases = []string{
 	"unit/field-mul", "unit/field-square", "unit/scalar-mul",
-	"unit/point-scalarmult", "unit/point-scalarbasemult", "unit/sha512-1k",
+	"unit/point-scalarmult", "unit/point-scalarbasemult",
+	"unit/element-scalarmult", "unit/element-scalarbasemult", "unit/sha512-1k",
 	"swap/prove", "swap/verify", "swap-verify-100/chained/batch",
 	"shuffle/prove/n=14", "shuffle/verify/n=14",
 	"peek/13-players",
@@ -186,6 +188,22 @@ func units() []mentalbench.Case {
 		}},
 		{Name: "unit/point-scalarbasemult", PerOp: 1, Run: func(b *testing.B) {
 			q := edwards25519.NewIdentityPoint()
+			for b.Loop() {
+				q.ScalarBaseMult(s)
+			}
+		}},
+		// The same through mental's group (internal/ristretto), which on
+		// js/wasm multiplies with internal/edwards32's 32-bit limbs and
+		// natively with edwards25519.
+		{Name: "unit/element-scalarmult", PerOp: 1, Run: func(b *testing.B) {
+			e := ristretto.NewGeneratorElement().ScalarBaseMult(s)
+			q := ristretto.NewIdentityElement()
+			for b.Loop() {
+				q.ScalarMult(s, e)
+			}
+		}},
+		{Name: "unit/element-scalarbasemult", PerOp: 1, Run: func(b *testing.B) {
+			q := ristretto.NewIdentityElement()
 			for b.Loop() {
 				q.ScalarBaseMult(s)
 			}

@@ -47,6 +47,11 @@ const (
 	nodeEnv = "MASQUE_WASM_NODE"
 	// pgoEnv=0 leaves the profile-guided wasm build (pgoFile) out.
 	pgoEnv = "MASQUE_WASM_PGO"
+	// benchtimeEnv sets each run's length (testing's -benchtime, default
+	// 1s). Beware short runs ("5x"): each run starts the program afresh,
+	// and a few iterations leave the wasm in V8's baseline tier (a swap
+	// proof measured twice as slow), so compare like with like only.
+	benchtimeEnv = "MASQUE_WASM_BENCHTIME"
 )
 
 // pgoFile is a CPU profile of this program's figures, taken natively
@@ -288,6 +293,9 @@ func TestWasmBench(t *testing.T) {
 	// median then sees the same minutes in every environment.
 	nruns, _ := strconv.Atoi(runs)
 	args := []string{"-runs", "1", "-cases", names}
+	if bt := os.Getenv(benchtimeEnv); bt != "" {
+		args = append(args, "-benchtime", bt)
+	}
 	samples := map[string][][]Figure{}
 	for r := range nruns {
 		for _, e := range envs {
