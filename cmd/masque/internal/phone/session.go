@@ -20,6 +20,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -46,7 +47,24 @@ type Config struct {
 	OnSeated func(name string, seat int)
 	// Log, if set, is told of what went wrong with a phone.
 	Log func(format string, args ...any)
+	// HelloTimeout is how long a connection may take to say its hello
+	// (0: DefaultHelloTimeout).
+	HelloTimeout time.Duration
 }
+
+// DefaultHelloTimeout is how long a new connection has to answer the
+// challenge with its hello: a phone does at once; a connection that says
+// nothing is closed, so that nobody on the LAN holds connections open
+// without the token.
+const DefaultHelloTimeout = 20 * time.Second
+
+// MaxWaiting is how many connections may wait for their hello at once;
+// one more is refused at once.
+const MaxWaiting = 32
+
+// MaxControl bounds a control message from a phone (a hello, a join with
+// its card keys and proofs, a signature: a few hundred bytes).
+const MaxControl = 16 << 10
 
 // Hub seats phones at the table this machine hosts and forwards their
 // frames.
@@ -57,6 +75,7 @@ type Hub struct {
 	table   *p2p.Table
 	seating *p2p.Seating
 	changed chan struct{}
+	waiting int // connections not past their hello yet
 }
 
 // NewHub makes a hub; [Hub.SetTable] and [Hub.SetSeating] give it the
@@ -100,6 +119,9 @@ func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
 			continue // a packet before the table started: nothing to forward it to
 		}
 		var m phoneseat.Control
+		if len(msg) > MaxControl {
+			return m, fmt.Errorf("control message of %d bytes, limit %d", len(msg), MaxControl)
+		}
 		if err := json.Unmarshal(msg, &m); err != nil {
 			return m, fmt.Errorf("control message: %w", err)
 		}
@@ -127,18 +149,7 @@ type hello struct {
 func (h *Hub) Serve(ctx context.Context, c Conn) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	nonce := make([]byte, 32)
-	if _, err := rand.Read(nonce); err != nil {
-		return err
-	}
-	if err := writeControl(ctx, c, phoneseat.Control{T: "challenge", Nonce: nonce}); err != nil {
-		return err
-	}
-	m, err := readControl(ctx, c)
-	if err != nil {
-		return err
-	}
-	hl, err := h.checkHello(m, nonce)
+	hl, err := h.hello(ctx, c)
 	if err != nil {
 		writeControl(ctx, c, phoneseat.Control{T: "error", Reason: err.Error()})
 		return err
@@ -154,6 +165,44 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 		}
 	}
 	return h.forward(ctx, c, hl, seat)
+}
+
+// hello challenges a new connection and checks its hello, within the
+// hello timeout and while at most MaxWaiting connections wait for theirs.
+func (h *Hub) hello(ctx context.Context, c Conn) (hello, error) {
+	h.mu.Lock()
+	if h.waiting >= MaxWaiting {
+		h.mu.Unlock()
+		return hello{}, fmt.Errorf("%d connections are waiting to say hello already: try again", MaxWaiting)
+	}
+	h.waiting++
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.waiting--
+		h.mu.Unlock()
+	}()
+	wait := h.cfg.HelloTimeout
+	if wait <= 0 {
+		wait = DefaultHelloTimeout
+	}
+	hctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	nonce := make([]byte, 32)
+	if _, err := rand.Read(nonce); err != nil {
+		return hello{}, err
+	}
+	if err := writeControl(hctx, c, phoneseat.Control{T: "challenge", Nonce: nonce}); err != nil {
+		return hello{}, err
+	}
+	m, err := readControl(hctx, c)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return hello{}, fmt.Errorf("no hello within %v", wait)
+		}
+		return hello{}, err
+	}
+	return h.checkHello(m, nonce)
 }
 
 // Token compares a phone's token with the table's, in constant time.
@@ -214,6 +263,9 @@ func (h *Hub) seat(ctx context.Context, c Conn, hl hello) (int, error) {
 		}
 		if m.T != "join" {
 			return 0, fmt.Errorf("message %q, want join", m.T)
+		}
+		if m.Seat < 0 || m.Seat >= ledger.MaxSeats {
+			return 0, fmt.Errorf("join for seat %d: a table has seats 0 to %d", m.Seat, ledger.MaxSeats-1)
 		}
 		got, err := t.SeatForwarded(p2p.ForwardedJoin{Seat: m.Seat, Name: hl.name, SignKey: hl.key, CardKey: m.Card})
 		var no *p2p.JoinRefusedError
