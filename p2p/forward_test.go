@@ -338,6 +338,12 @@ func TestForwardedJoin(t *testing.T) {
 	if _, err := tbl.SeatForwarded(other); !errors.As(err, &no) || no.Code != RefusedNameTaken {
 		t.Fatalf("a second phone named as the creator: %v, want refused (name taken)", err)
 	}
+	// A seat number past a byte's (258 is seat 2 as a byte: the next
+	// free one) is refused naming it, not taken as another seat.
+	other.Name, other.Seat = "third", 258
+	if seat, err := tbl.SeatForwarded(other); !errors.As(err, &no) || !strings.Contains(no.Reason, "seat 258") {
+		t.Fatalf("a join for seat 258: seat %d, %v, want refused naming seat 258", seat, err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	phoneDone := make(chan error, 1)

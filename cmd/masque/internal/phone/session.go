@@ -20,7 +20,6 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
-	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -263,9 +262,6 @@ func (h *Hub) seat(ctx context.Context, c Conn, hl hello) (int, error) {
 		}
 		if m.T != "join" {
 			return 0, fmt.Errorf("message %q, want join", m.T)
-		}
-		if m.Seat < 0 || m.Seat >= ledger.MaxSeats {
-			return 0, fmt.Errorf("join for seat %d: a table has seats 0 to %d", m.Seat, ledger.MaxSeats-1)
 		}
 		got, err := t.SeatForwarded(p2p.ForwardedJoin{Seat: m.Seat, Name: hl.name, SignKey: hl.key, CardKey: m.Card})
 		var no *p2p.JoinRefusedError
