@@ -1,6 +1,7 @@
 package phoneseat
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"fmt"
 	"strings"
@@ -206,5 +207,40 @@ func TestSeatingOverAfterStart(t *testing.T) {
 		if p.seat != 1 || p.tableID != tableID {
 			t.Fatalf("%q after the start: the phone's seat is now %d of table %x", c.T, p.seat, p.tableID)
 		}
+	}
+}
+
+// TestOfferSecondCopy: a roster that seats a second copy of the phone's
+// signing key (at the host's seat, with card keys the host knows) is
+// refused before the phone signs: the roster's decoder refuses two
+// seats sharing a key.
+func TestOfferSecondCopy(t *testing.T) {
+	now := time.Now()
+	tableID := [16]byte{6}
+	pub, _, _ := ed25519.GenerateKey(nil)
+	host := table.GenerateSeatSecrets()
+	p, _, err := New("mila", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Seats: []ledger.SeatInfo{
+		{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(p.Key()))},
+		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
+	}}
+	enc, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The host's seat made a copy of the phone's: its key and peer id.
+	forged := bytes.Replace(bytes.Replace(enc, PeerID(pub), PeerID(p.Key()), 1), pub, p.Key(), 1)
+	if bytes.Count(forged, p.Key()) < 4 {
+		t.Fatal("the forged roster does not hold two copies of the phone's key")
+	}
+	eff, err := p.OnControl(now, Control{T: "offer", Roster: forged, Addrs: [][][]byte{nil, nil}})
+	if err == nil || !strings.Contains(err.Error(), "share a signing key") || len(eff.Control) != 0 {
+		t.Fatalf("a roster with the phone's key twice: %v, %d messages, want refused and nothing signed", err, len(eff.Control))
 	}
 }
