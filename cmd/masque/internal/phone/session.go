@@ -339,14 +339,8 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	for _, sg := range s.Table.Sigs {
 		sigs = append(sigs, append([]byte(nil), sg[:]...))
 	}
-	out := make(chan []byte, 4096)
-	fw, err := h.cfg.Node.Forward(s.Table, uint8(seat), func(sealed []byte) {
-		select {
-		case out <- sealed:
-		default:
-			// The phone is behind: it syncs what it misses.
-		}
-	})
+	out := newFrameQueue(MaxQueued)
+	fw, err := h.cfg.Node.Forward(s.Table, uint8(seat), out.push)
 	if err != nil {
 		return err
 	}
@@ -364,13 +358,12 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	errc := make(chan error, 1)
 	go func() {
 		for {
-			select {
-			case b := <-out:
-				if err := c.Write(ctx, b, true); err != nil {
-					errc <- err
-					return
-				}
-			case <-ctx.Done():
+			b, ok := out.pop(ctx)
+			if !ok {
+				return
+			}
+			if err := c.Write(ctx, b, true); err != nil {
+				errc <- err
 				return
 			}
 		}
@@ -395,5 +388,66 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// MaxQueued bounds the bytes a phone's forwarder holds for the phone
+// (frames from the table it has not read yet): the forwarder hands on
+// what seats send unchecked, so a seat flooding large packets at a phone
+// that reads slowly would otherwise make the host hold them all.
+const MaxQueued = 16 << 20
+
+// maxQueuedFrames bounds their number.
+const maxQueuedFrames = 4096
+
+// frameQueue is the frames waiting for one phone, bounded in bytes and
+// in number; past either bound a frame is dropped (the phone syncs what
+// it misses).
+type frameQueue struct {
+	max    int
+	mu     sync.Mutex
+	frames [][]byte
+	bytes  int
+	wake   chan struct{}
+}
+
+func newFrameQueue(max int) *frameQueue {
+	return &frameQueue{max: max, wake: make(chan struct{}, 1)}
+}
+
+// push queues b, or drops it past the bounds; it never blocks.
+func (q *frameQueue) push(b []byte) {
+	q.mu.Lock()
+	if q.bytes+len(b) > q.max || len(q.frames) >= maxQueuedFrames {
+		q.mu.Unlock()
+		return
+	}
+	q.frames = append(q.frames, b)
+	q.bytes += len(b)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pop waits for the oldest frame; false once ctx ends.
+func (q *frameQueue) pop(ctx context.Context) ([]byte, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.frames) > 0 {
+			b := q.frames[0]
+			q.frames[0] = nil
+			q.frames = q.frames[1:]
+			q.bytes -= len(b)
+			q.mu.Unlock()
+			return b, true
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.wake:
+		case <-ctx.Done():
+			return nil, false
+		}
 	}
 }

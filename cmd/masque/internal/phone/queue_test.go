@@ -1,0 +1,108 @@
+package phone
+
+import (
+	"context"
+	"crypto/ed25519"
+	"encoding/binary"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/libp2p/go-libp2p/core/peer"
+
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p"
+	"github.com/masque-games/masque/p2p/roomcore"
+	"github.com/masque-games/masque/p2p/store"
+)
+
+// stuckConn is a phone that reads nothing: every write waits.
+type stuckConn struct{}
+
+func (stuckConn) Read(ctx context.Context) ([]byte, bool, error) {
+	<-ctx.Done()
+	return nil, false, ctx.Err()
+}
+
+func (stuckConn) Write(ctx context.Context, b []byte, bin bool) error {
+	if !bin {
+		return nil // the start message
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+func heap() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestForwardQueueBound: a seat of the table (or a seat's forwarder)
+// that sends a phone's forwarder a flood of large packets, which it
+// hands on unchecked (the phone checks the seals), while the phone reads
+// slowly, makes the host hold at most MaxQueued bytes for that phone
+// (fails on the first version, which queued 4096 packets of up to a
+// megabyte each: 4 GiB).
+func TestForwardQueueBound(t *testing.T) {
+	host, other := testPeer(t), testPeer(t)
+	_, phoneKey, _ := ed25519.GenerateKey(nil)
+	phonePub := phoneKey.Public().(ed25519.PublicKey)
+	seat := func(name string, pub ed25519.PublicKey) ledger.SeatInfo {
+		return ledger.SeatInfo{Name: name, PeerID: phoneseat.PeerID(pub), SignKey: pub}
+	}
+	r := &ledger.Roster{TableID: [16]byte{3}, Game: "mascarade", Seats: []ledger.SeatInfo{
+		seat("alice", host.ID.PublicKey()), seat("bob", other.ID.PublicKey()), seat("mila", phonePub)}}
+	gid, err := r.GameID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrs := func(p peer.AddrInfo) [][]byte {
+		var out [][]byte
+		for _, a := range p.Addrs {
+			out = append(out, a.Bytes())
+		}
+		return out
+	}
+	hostInfo := peer.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()}
+	tb := store.Table{Roster: r, Addrs: [][][]byte{addrs(hostInfo),
+		addrs(peer.AddrInfo{Addrs: other.Node.Host().Addrs()}), {p2p.ForwardAddr(host.ID.PeerID()).Bytes()}}}
+	h := NewHub(Config{Node: host.Node})
+	h.SetSeating(&p2p.Seating{Roster: r, GameID: gid, Table: tb})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- h.forward(ctx, stuckConn{}, hello{name: "mila", key: phonePub}, 2) }()
+
+	before := heap()
+	// Bob's node floods the phone's path: 96 packets of a megabyte.
+	if err := other.Node.Host().Connect(ctx, hostInfo); err != nil {
+		t.Fatal(err)
+	}
+	st, err := other.Node.Host().NewStream(ctx, host.ID.PeerID(), p2p.ProtocolForward)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, size = 96, 1 << 20
+	packet := make([]byte, 4+1+1+32+size)
+	binary.BigEndian.PutUint32(packet, uint32(len(packet)-4))
+	packet[4], packet[5] = 2, roomcore.MsgSealed
+	copy(packet[6:], gid[:])
+	time.Sleep(200 * time.Millisecond) // forward registered its path
+	for range n {
+		if _, err := st.Write(packet); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	time.Sleep(500 * time.Millisecond)
+	held := int64(heap()) - int64(before)
+	t.Logf("held after %d MiB sent: %d MiB", n*size>>20, held>>20)
+	if held > MaxQueued+16<<20 {
+		t.Fatalf("the host holds %d MiB for a phone that reads nothing, want at most %d MiB", held>>20, MaxQueued>>20)
+	}
+	cancel()
+	<-served
+}
