@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"encoding/binary"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,17 +18,22 @@ import (
 	"github.com/masque-games/masque/p2p/store"
 )
 
-// stuckConn is a phone that reads nothing: every write waits.
-type stuckConn struct{}
+// stuckConn is a phone that reads nothing: every write of a packet
+// waits; started is closed at the start message (its path is open).
+type stuckConn struct {
+	started chan struct{}
+	once    sync.Once
+}
 
-func (stuckConn) Read(ctx context.Context) ([]byte, bool, error) {
+func (*stuckConn) Read(ctx context.Context) ([]byte, bool, error) {
 	<-ctx.Done()
 	return nil, false, ctx.Err()
 }
 
-func (stuckConn) Write(ctx context.Context, b []byte, bin bool) error {
+func (c *stuckConn) Write(ctx context.Context, b []byte, bin bool) error {
 	if !bin {
-		return nil // the start message
+		c.once.Do(func() { close(c.started) })
+		return nil
 	}
 	<-ctx.Done()
 	return ctx.Err()
@@ -74,7 +80,13 @@ func TestForwardQueueBound(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	served := make(chan error, 1)
-	go func() { served <- h.forward(ctx, stuckConn{}, hello{name: "mila", key: phonePub}, 2) }()
+	conn := &stuckConn{started: make(chan struct{})}
+	go func() { served <- h.forward(ctx, conn, hello{name: "mila", key: phonePub}, 2) }()
+	select {
+	case <-conn.started:
+	case err := <-served:
+		t.Fatalf("forward: %v", err)
+	}
 
 	before := heap()
 	// Bob's node floods the phone's path: 96 packets of a megabyte.
@@ -90,14 +102,14 @@ func TestForwardQueueBound(t *testing.T) {
 	binary.BigEndian.PutUint32(packet, uint32(len(packet)-4))
 	packet[4], packet[5] = 2, roomcore.MsgSealed
 	copy(packet[6:], gid[:])
-	time.Sleep(200 * time.Millisecond) // forward registered its path
 	for range n {
 		if _, err := st.Write(packet); err != nil {
 			t.Fatal(err)
 		}
 	}
-	st.Close()
-	time.Sleep(500 * time.Millisecond)
+	// The host read every packet once it closes the stream after our end.
+	st.CloseWrite()
+	st.Read(make([]byte, 1))
 	held := int64(heap()) - int64(before)
 	t.Logf("held after %d MiB sent: %d MiB", n*size>>20, held>>20)
 	if held > MaxQueued+16<<20 {
