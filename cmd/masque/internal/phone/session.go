@@ -339,6 +339,12 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	for _, sg := range s.Table.Sigs {
 		sigs = append(sigs, append([]byte(nil), sg[:]...))
 	}
+	if seat < 0 || seat >= len(s.Roster.Seats) {
+		return fmt.Errorf("phone seat %d of a %d-seat table", seat, len(s.Roster.Seats))
+	}
+	// The seat's name as the roster has it (checked at seating): a
+	// reloaded phone's hello name is checked by nothing.
+	name := s.Roster.Seats[seat].Name
 	out := newFrameQueue(MaxQueued)
 	fw, err := h.cfg.Node.Forward(s.Table, uint8(seat), out.push)
 	if err != nil {
@@ -379,7 +385,7 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 				continue
 			}
 			if err := fw.Send(msg); err != nil {
-				h.logf("phone %s (seat %d): %v", hl.name, seat, err)
+				h.logf("phone %s (seat %d): %v", name, seat, err)
 			}
 		}
 	}()
