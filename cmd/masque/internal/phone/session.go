@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -57,9 +58,31 @@ type Config struct {
 // without the token.
 const DefaultHelloTimeout = 20 * time.Second
 
-// MaxWaiting is how many connections may wait for their hello at once;
-// one more is refused at once.
-const MaxWaiting = 32
+// MaxWaiting is how many connections from one address may wait for
+// their hello at once, and MaxWaitingAll from all: one more is refused
+// at once. Per address, so that one machine on the LAN holding
+// connections open does not keep the others' phones out.
+const (
+	MaxWaiting    = 4
+	MaxWaitingAll = 256
+)
+
+// remoteAddr is a [Conn] that knows its remote address (a WebSocket's
+// client); the hub counts waiting connections per IP address.
+type remoteAddr interface{ RemoteAddr() string }
+
+// addrOf is c's remote IP address, or "" if unknown.
+func addrOf(c Conn) string {
+	ra, ok := c.(remoteAddr)
+	if !ok {
+		return ""
+	}
+	a := ra.RemoteAddr()
+	if host, _, err := net.SplitHostPort(a); err == nil {
+		return host
+	}
+	return a
+}
 
 // MaxControl bounds a control message from a phone (a hello, a join with
 // its card keys and proofs, a signature: a few hundred bytes).
@@ -74,7 +97,8 @@ type Hub struct {
 	table   *p2p.Table
 	seating *p2p.Seating
 	changed chan struct{}
-	waiting int // connections not past their hello yet
+	waiting    map[string]int // connections not past their hello yet, by IP address
+	waitingAll int
 }
 
 // NewHub makes a hub; [Hub.SetTable] and [Hub.SetSeating] give it the
@@ -169,16 +193,27 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 // hello challenges a new connection and checks its hello, within the
 // hello timeout and while at most MaxWaiting connections wait for theirs.
 func (h *Hub) hello(ctx context.Context, c Conn) (hello, error) {
+	addr := addrOf(c)
 	h.mu.Lock()
-	if h.waiting >= MaxWaiting {
-		h.mu.Unlock()
-		return hello{}, fmt.Errorf("%d connections are waiting to say hello already: try again", MaxWaiting)
+	if h.waiting == nil {
+		h.waiting = map[string]int{}
 	}
-	h.waiting++
+	if n := h.waiting[addr]; n >= MaxWaiting || h.waitingAll >= MaxWaitingAll {
+		h.mu.Unlock()
+		if n >= MaxWaiting {
+			return hello{}, fmt.Errorf("%d connections from %s are waiting to say hello already: try again", n, addr)
+		}
+		return hello{}, fmt.Errorf("%d connections are waiting to say hello already: try again", MaxWaitingAll)
+	}
+	h.waiting[addr]++
+	h.waitingAll++
 	h.mu.Unlock()
 	defer func() {
 		h.mu.Lock()
-		h.waiting--
+		h.waitingAll--
+		if h.waiting[addr]--; h.waiting[addr] == 0 {
+			delete(h.waiting, addr)
+		}
 		h.mu.Unlock()
 	}()
 	wait := h.cfg.HelloTimeout
