@@ -93,10 +93,10 @@ const MaxControl = 16 << 10
 type Hub struct {
 	cfg Config
 
-	mu      sync.Mutex
-	table   *p2p.Table
-	seating *p2p.Seating
-	changed chan struct{}
+	mu         sync.Mutex
+	table      *p2p.Table
+	seating    *p2p.Seating
+	changed    chan struct{}
 	waiting    map[string]int // connections not past their hello yet, by IP address
 	waitingAll int
 }
