@@ -226,6 +226,80 @@ func TestForwarderReplays(t *testing.T) {
 	sameLogs(t, res, limit)
 }
 
+// reorderer holds the packets of one direction and lets them go in
+// reverse order, four at a time, and whatever it holds every 30 ms.
+type reorderer struct {
+	mu       sync.Mutex
+	held     [][]byte
+	pass     func([]byte)
+	reversed int // batches of four let go reversed
+}
+
+func (r *reorderer) take(p []byte, pass func([]byte)) {
+	r.mu.Lock()
+	r.held, r.pass = append(r.held, p), pass
+	var out [][]byte
+	if len(r.held) >= 4 {
+		out, r.held = r.held, nil
+		r.reversed++
+	}
+	r.mu.Unlock()
+	for i := len(out) - 1; i >= 0; i-- {
+		pass(out[i])
+	}
+}
+
+func (r *reorderer) flush() {
+	r.mu.Lock()
+	out, pass := r.held, r.pass
+	r.held = nil
+	r.mu.Unlock()
+	for i := len(out) - 1; i >= 0; i-- {
+		pass(out[i])
+	}
+}
+
+// TestForwarderReorders: a forwarder that reorders the phone's packets
+// and the table's to it (each direction let go in reverse order, four at
+// a time) changes nothing: every seat orders entries by their position
+// and chain, and syncs what comes early.
+func TestForwarderReorders(t *testing.T) {
+	const limit = 30
+	var upR, downR reorderer
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tk := time.NewTicker(30 * time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-tk.C:
+				upR.flush()
+				downR.flush()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	res, pr, _ := forwardGame(t, 2, 1, limit, 0, upR.take, downR.take)
+	if pr.err != nil || pr.out == nil || pr.out.Verdict != nil {
+		t.Fatalf("forwarded seat: %v %+v (faults %v)", pr.err, pr.out, pr.faults)
+	}
+	res = append(res, result{out: pr.out, log: pr.log})
+	sameLogs(t, res, limit)
+	if len(pr.faults) > 0 {
+		t.Errorf("reordered packets, faults at the phone: %v", pr.faults)
+	}
+	upR.mu.Lock()
+	downR.mu.Lock()
+	defer upR.mu.Unlock()
+	defer downR.mu.Unlock()
+	if upR.reversed == 0 || downR.reversed == 0 {
+		t.Errorf("batches reversed: %d from the phone, %d to it; want some each way", upR.reversed, downR.reversed)
+	}
+	t.Logf("batches of four reversed: %d from the phone, %d to it", upR.reversed, downR.reversed)
+}
+
 // TestForwarderRewrites: a forwarder that rewrites the phone's frames
 // (here: re-seals its entries with the forwarder's own key, and
 // corrupts its other packets) gets none of them accepted: the natives
@@ -337,6 +411,12 @@ func TestForwardedJoin(t *testing.T) {
 	var no *JoinRefusedError
 	if _, err := tbl.SeatForwarded(other); !errors.As(err, &no) || no.Code != RefusedNameTaken {
 		t.Fatalf("a second phone named as the creator: %v, want refused (name taken)", err)
+	}
+	// A seat number past a byte's (258 is seat 2 as a byte: the next
+	// free one) is refused naming it, not taken as another seat.
+	other.Name, other.Seat = "third", 258
+	if seat, err := tbl.SeatForwarded(other); !errors.As(err, &no) || !strings.Contains(no.Reason, "seat 258") {
+		t.Fatalf("a join for seat 258: seat %d, %v, want refused naming seat 258", seat, err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

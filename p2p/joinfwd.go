@@ -46,6 +46,10 @@ func (t *Table) forwardedJoiner(signKey ed25519.PublicKey) (*joiner, int) {
 // *[JoinRefusedError] naming the next free seat (card key proofs are
 // bound to it).
 func (t *Table) SeatForwarded(req ForwardedJoin) (int, error) {
+	if req.Seat < 0 || req.Seat >= ledger.MaxSeats {
+		return 0, &JoinRefusedError{Creator: t.node.ID(), Code: RefusedSeat, TableID: t.cfg.ID,
+			Reason: fmt.Sprintf("seat %d asked for: a table has seats 0 to %d", req.Seat, ledger.MaxSeats-1)}
+	}
 	if err := ledger.CheckSigningKey(req.SignKey); err != nil {
 		return 0, &JoinRefusedError{Creator: t.node.ID(), Code: RefusedSignKey, Reason: err.Error(), TableID: t.cfg.ID}
 	}

@@ -242,15 +242,21 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	}
 	c.SetReadLimit(int64(p2p.DefaultMaxFrame) + 1024)
 	defer c.CloseNow()
-	err = s.hub.Serve(r.Context(), wsConn{c})
+	err = s.hub.Serve(r.Context(), wsConn{c, r.RemoteAddr})
 	if err != nil && !errors.Is(err, context.Canceled) {
 		s.hub.logf("phone connection: %v", err)
 	}
 	c.Close(websocket.StatusNormalClosure, "")
 }
 
-// wsConn is a WebSocket as a [Conn].
-type wsConn struct{ c *websocket.Conn }
+// wsConn is a WebSocket as a [Conn], with its client's address.
+type wsConn struct {
+	c      *websocket.Conn
+	remote string
+}
+
+// RemoteAddr is the client's address (host:port).
+func (w wsConn) RemoteAddr() string { return w.remote }
 
 func (w wsConn) Read(ctx context.Context) ([]byte, bool, error) {
 	typ, b, err := w.c.Read(ctx)

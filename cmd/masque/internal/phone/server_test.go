@@ -128,3 +128,104 @@ func TestRequestChecks(t *testing.T) {
 		t.Errorf("a good hello before the table opens: %q %v", raw, err)
 	}
 }
+
+// fromAddr is a connection from a client address.
+type fromAddr struct {
+	*memConn
+	addr string
+}
+
+func (f fromAddr) RemoteAddr() string { return f.addr }
+
+// TestHubLimits: a connection without the token cannot hold the hub:
+// one that never says hello is closed after the hello timeout, one more
+// than MaxWaiting connections from one address waiting for their hello
+// is refused at once (a phone at another address still gets in), and an
+// oversized control message is refused naming its size (each fails on
+// the first version, which waited for a hello forever, took any number
+// of connections and parsed a message of a megabyte).
+func TestHubLimits(t *testing.T) {
+	serve := func(h *Hub, c Conn) chan error {
+		done := make(chan error, 1)
+		go func() { done <- h.Serve(context.Background(), c) }()
+		return done
+	}
+	within := func(name string, done chan error, want string) {
+		t.Helper()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %v, want an error about %q", name, err, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s: the hub still holds the connection", name)
+		}
+	}
+	// The error the phone is told, after the challenge.
+	told := func(name string, c *memConn, want string) {
+		t.Helper()
+		for {
+			select {
+			case m := <-c.in:
+				var ctl phoneseat.Control
+				json.Unmarshal(m.b, &ctl)
+				if ctl.T == "challenge" {
+					continue
+				}
+				if ctl.T != "error" || !strings.Contains(ctl.Reason, want) {
+					t.Errorf("%s: told %q, want an error about %q", name, m.b, want)
+				}
+				return
+			case <-time.After(5 * time.Second):
+				t.Errorf("%s: told nothing", name)
+				return
+			}
+		}
+	}
+
+	_, key, _ := ed25519.GenerateKey(nil)
+	pub := key.Public().(ed25519.PublicKey)
+	h := NewHub(Config{Token: "tok", HelloTimeout: 200 * time.Millisecond})
+	a, b := memPair()
+	done := serve(h, a)
+	within("a silent connection", done, "no hello within")
+	told("a silent connection", b, "no hello within")
+
+	h = NewHub(Config{Token: "tok", HelloTimeout: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for range MaxWaiting {
+		a, _ := memPair()
+		go h.Serve(ctx, fromAddr{a, "192.168.1.66:4000"})
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		h.mu.Lock()
+		n := h.waiting["192.168.1.66"]
+		h.mu.Unlock()
+		if n == MaxWaiting || time.Now().After(deadline) {
+			break
+		}
+	}
+	a, b = memPair()
+	done = serve(h, fromAddr{a, "192.168.1.66:4001"})
+	within("one connection more than MaxWaiting from one address", done, "waiting")
+	told("one connection more than MaxWaiting from one address", b, "waiting")
+	// Another phone, at another address, still gets its challenge and
+	// its answer.
+	a, b = memPair()
+	done = serve(h, fromAddr{a, "192.168.1.20:4000"})
+	ch := <-b.in
+	var chc phoneseat.Control
+	json.Unmarshal(ch.b, &chc)
+	out, _ := json.Marshal(phoneseat.Control{T: "hello", Token: "tok", Name: "x", Key: pub, Sig: ed25519.Sign(key, append([]byte(phoneseat.HelloContext), chc.Nonce...))})
+	b.Write(ctx, out, false)
+	within("a phone at another address", done, "not seating")
+	cancel()
+
+	h = NewHub(Config{Token: "tok", HelloTimeout: time.Minute})
+	a, b = memPair()
+	big, _ := json.Marshal(phoneseat.Control{T: "hello", Token: "tok", Name: strings.Repeat("x", 1<<20)})
+	b.Write(context.Background(), big, false)
+	done = serve(h, a)
+	within("a megabyte hello", done, "limit")
+}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"sync"
 	"time"
 
@@ -46,17 +47,58 @@ type Config struct {
 	OnSeated func(name string, seat int)
 	// Log, if set, is told of what went wrong with a phone.
 	Log func(format string, args ...any)
+	// HelloTimeout is how long a connection may take to say its hello
+	// (0: DefaultHelloTimeout).
+	HelloTimeout time.Duration
 }
+
+// DefaultHelloTimeout is how long a new connection has to answer the
+// challenge with its hello: a phone does at once; a connection that says
+// nothing is closed, so that nobody on the LAN holds connections open
+// without the token.
+const DefaultHelloTimeout = 20 * time.Second
+
+// MaxWaiting is how many connections from one address may wait for
+// their hello at once, and MaxWaitingAll from all: one more is refused
+// at once. Per address, so that one machine on the LAN holding
+// connections open does not keep the others' phones out.
+const (
+	MaxWaiting    = 4
+	MaxWaitingAll = 256
+)
+
+// remoteAddr is a [Conn] that knows its remote address (a WebSocket's
+// client); the hub counts waiting connections per IP address.
+type remoteAddr interface{ RemoteAddr() string }
+
+// addrOf is c's remote IP address, or "" if unknown.
+func addrOf(c Conn) string {
+	ra, ok := c.(remoteAddr)
+	if !ok {
+		return ""
+	}
+	a := ra.RemoteAddr()
+	if host, _, err := net.SplitHostPort(a); err == nil {
+		return host
+	}
+	return a
+}
+
+// MaxControl bounds a control message from a phone (a hello, a join with
+// its card keys and proofs, a signature: a few hundred bytes).
+const MaxControl = 16 << 10
 
 // Hub seats phones at the table this machine hosts and forwards their
 // frames.
 type Hub struct {
 	cfg Config
 
-	mu      sync.Mutex
-	table   *p2p.Table
-	seating *p2p.Seating
-	changed chan struct{}
+	mu         sync.Mutex
+	table      *p2p.Table
+	seating    *p2p.Seating
+	changed    chan struct{}
+	waiting    map[string]int // connections not past their hello yet, by IP address
+	waitingAll int
 }
 
 // NewHub makes a hub; [Hub.SetTable] and [Hub.SetSeating] give it the
@@ -100,6 +142,9 @@ func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
 			continue // a packet before the table started: nothing to forward it to
 		}
 		var m phoneseat.Control
+		if len(msg) > MaxControl {
+			return m, fmt.Errorf("control message of %d bytes, limit %d", len(msg), MaxControl)
+		}
 		if err := json.Unmarshal(msg, &m); err != nil {
 			return m, fmt.Errorf("control message: %w", err)
 		}
@@ -127,18 +172,7 @@ type hello struct {
 func (h *Hub) Serve(ctx context.Context, c Conn) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	nonce := make([]byte, 32)
-	if _, err := rand.Read(nonce); err != nil {
-		return err
-	}
-	if err := writeControl(ctx, c, phoneseat.Control{T: "challenge", Nonce: nonce}); err != nil {
-		return err
-	}
-	m, err := readControl(ctx, c)
-	if err != nil {
-		return err
-	}
-	hl, err := h.checkHello(m, nonce)
+	hl, err := h.hello(ctx, c)
 	if err != nil {
 		writeControl(ctx, c, phoneseat.Control{T: "error", Reason: err.Error()})
 		return err
@@ -154,6 +188,55 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 		}
 	}
 	return h.forward(ctx, c, hl, seat)
+}
+
+// hello challenges a new connection and checks its hello, within the
+// hello timeout and while at most MaxWaiting connections wait for theirs.
+func (h *Hub) hello(ctx context.Context, c Conn) (hello, error) {
+	addr := addrOf(c)
+	h.mu.Lock()
+	if h.waiting == nil {
+		h.waiting = map[string]int{}
+	}
+	if n := h.waiting[addr]; n >= MaxWaiting || h.waitingAll >= MaxWaitingAll {
+		h.mu.Unlock()
+		if n >= MaxWaiting {
+			return hello{}, fmt.Errorf("%d connections from %s are waiting to say hello already: try again", n, addr)
+		}
+		return hello{}, fmt.Errorf("%d connections are waiting to say hello already: try again", MaxWaitingAll)
+	}
+	h.waiting[addr]++
+	h.waitingAll++
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.waitingAll--
+		if h.waiting[addr]--; h.waiting[addr] == 0 {
+			delete(h.waiting, addr)
+		}
+		h.mu.Unlock()
+	}()
+	wait := h.cfg.HelloTimeout
+	if wait <= 0 {
+		wait = DefaultHelloTimeout
+	}
+	hctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	nonce := make([]byte, 32)
+	if _, err := rand.Read(nonce); err != nil {
+		return hello{}, err
+	}
+	if err := writeControl(hctx, c, phoneseat.Control{T: "challenge", Nonce: nonce}); err != nil {
+		return hello{}, err
+	}
+	m, err := readControl(hctx, c)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			return hello{}, fmt.Errorf("no hello within %v", wait)
+		}
+		return hello{}, err
+	}
+	return h.checkHello(m, nonce)
 }
 
 // Token compares a phone's token with the table's, in constant time.
@@ -291,14 +374,14 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	for _, sg := range s.Table.Sigs {
 		sigs = append(sigs, append([]byte(nil), sg[:]...))
 	}
-	out := make(chan []byte, 4096)
-	fw, err := h.cfg.Node.Forward(s.Table, uint8(seat), func(sealed []byte) {
-		select {
-		case out <- sealed:
-		default:
-			// The phone is behind: it syncs what it misses.
-		}
-	})
+	if seat < 0 || seat >= len(s.Roster.Seats) {
+		return fmt.Errorf("phone seat %d of a %d-seat table", seat, len(s.Roster.Seats))
+	}
+	// The seat's name as the roster has it (checked at seating): a
+	// reloaded phone's hello name is checked by nothing.
+	name := s.Roster.Seats[seat].Name
+	out := newFrameQueue(MaxQueued)
+	fw, err := h.cfg.Node.Forward(s.Table, uint8(seat), out.push)
 	if err != nil {
 		return err
 	}
@@ -316,13 +399,12 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	errc := make(chan error, 1)
 	go func() {
 		for {
-			select {
-			case b := <-out:
-				if err := c.Write(ctx, b, true); err != nil {
-					errc <- err
-					return
-				}
-			case <-ctx.Done():
+			b, ok := out.pop(ctx)
+			if !ok {
+				return
+			}
+			if err := c.Write(ctx, b, true); err != nil {
+				errc <- err
 				return
 			}
 		}
@@ -338,7 +420,7 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 				continue
 			}
 			if err := fw.Send(msg); err != nil {
-				h.logf("phone %s (seat %d): %v", hl.name, seat, err)
+				h.logf("phone %s (seat %d): %v", name, seat, err)
 			}
 		}
 	}()
@@ -347,5 +429,66 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		return err
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// MaxQueued bounds the bytes a phone's forwarder holds for the phone
+// (frames from the table it has not read yet): the forwarder hands on
+// what seats send unchecked, so a seat flooding large packets at a phone
+// that reads slowly would otherwise make the host hold them all.
+const MaxQueued = 16 << 20
+
+// maxQueuedFrames bounds their number.
+const maxQueuedFrames = 4096
+
+// frameQueue is the frames waiting for one phone, bounded in bytes and
+// in number; past either bound a frame is dropped (the phone syncs what
+// it misses).
+type frameQueue struct {
+	max    int
+	mu     sync.Mutex
+	frames [][]byte
+	bytes  int
+	wake   chan struct{}
+}
+
+func newFrameQueue(max int) *frameQueue {
+	return &frameQueue{max: max, wake: make(chan struct{}, 1)}
+}
+
+// push queues b, or drops it past the bounds; it never blocks.
+func (q *frameQueue) push(b []byte) {
+	q.mu.Lock()
+	if q.bytes+len(b) > q.max || len(q.frames) >= maxQueuedFrames {
+		q.mu.Unlock()
+		return
+	}
+	q.frames = append(q.frames, b)
+	q.bytes += len(b)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pop waits for the oldest frame; false once ctx ends.
+func (q *frameQueue) pop(ctx context.Context) ([]byte, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.frames) > 0 {
+			b := q.frames[0]
+			q.frames[0] = nil
+			q.frames = q.frames[1:]
+			q.bytes -= len(b)
+			q.mu.Unlock()
+			return b, true
+		}
+		q.mu.Unlock()
+		select {
+		case <-q.wake:
+		case <-ctx.Done():
+			return nil, false
+		}
 	}
 }

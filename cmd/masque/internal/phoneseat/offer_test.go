@@ -1,7 +1,9 @@
 package phoneseat
 
 import (
+	"bytes"
 	"crypto/ed25519"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +138,109 @@ func TestStartChecks(t *testing.T) {
 	}
 	if _, err := p.OnControl(now, Control{T: "start", Roster: enc, Addrs: [][][]byte{nil, nil}, Sigs: sigs}); err != nil || !p.Seated() {
 		t.Fatalf("the signed table: %v", err)
+	}
+}
+
+// TestSeatingOverAfterStart: once its table started, a phone takes no
+// seating message: a host that says mid-game "seated at seat 0", offers
+// a table again or a roster, is refused and the phone's seat (what its
+// page draws as the player's) stays its own (fails on the first
+// version, which took the seat number of any "seated" or "table"); a
+// seat number out of range before the start is refused naming it.
+func TestSeatingOverAfterStart(t *testing.T) {
+	now := time.Now()
+	tableID := [16]byte{4}
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	host := table.GenerateSeatSecrets()
+	p, _, err := New("mila", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range []int{-1, 0, ledger.MaxSeats, 1 << 40} {
+		if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: seat}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("seat %d", seat)) {
+			t.Errorf("a table message for seat %d: %v, want refused naming the seat", seat, err)
+		}
+	}
+	if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := registry.Lookup(mascarade.GameName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := g.Configure(2, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	genc, err := setup.Options([]string{"alice", "mila"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts, err := (&table.Options{Game: genc, PublishKeys: true}).MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Options: opts, Seats: []ledger.SeatInfo{
+		{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(pub))},
+		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
+	}}
+	enc, _ := r.MarshalBinary()
+	eff, err := p.OnControl(now, Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, _ := r.GameID()
+	sigs := [][]byte{ed25519.Sign(priv, ledger.RosterSigningBytes(gid)), eff.Control[0].Sig}
+	if _, err := p.OnControl(now, Control{T: "start", Roster: enc, Addrs: [][][]byte{nil, nil}, Sigs: sigs}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []Control{
+		{T: "seated", Seat: 0},
+		{T: "table", ID: []byte("another table id"), Seat: 0},
+		{T: "refused", Seat: 0, Reason: "gone"},
+		{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}},
+	} {
+		eff, err := p.OnControl(now, c)
+		if err == nil || !strings.Contains(err.Error(), "started") || len(eff.Control) != 0 {
+			t.Errorf("%q after the start: %v, %d messages, want refused and nothing sent", c.T, err, len(eff.Control))
+		}
+		if p.seat != 1 || p.tableID != tableID {
+			t.Fatalf("%q after the start: the phone's seat is now %d of table %x", c.T, p.seat, p.tableID)
+		}
+	}
+}
+
+// TestOfferSecondCopy: a roster that seats a second copy of the phone's
+// signing key (at the host's seat, with card keys the host knows) is
+// refused before the phone signs: the roster's decoder refuses two
+// seats sharing a key.
+func TestOfferSecondCopy(t *testing.T) {
+	now := time.Now()
+	tableID := [16]byte{6}
+	pub, _, _ := ed25519.GenerateKey(nil)
+	host := table.GenerateSeatSecrets()
+	p, _, err := New("mila", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Seats: []ledger.SeatInfo{
+		{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(p.Key()))},
+		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
+	}}
+	enc, err := r.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The host's seat made a copy of the phone's: its key and peer id.
+	forged := bytes.Replace(bytes.Replace(enc, PeerID(pub), PeerID(p.Key()), 1), pub, p.Key(), 1)
+	if bytes.Count(forged, p.Key()) < 4 {
+		t.Fatal("the forged roster does not hold two copies of the phone's key")
+	}
+	eff, err := p.OnControl(now, Control{T: "offer", Roster: forged, Addrs: [][][]byte{nil, nil}})
+	if err == nil || !strings.Contains(err.Error(), "share a signing key") || len(eff.Control) != 0 {
+		t.Fatalf("a roster with the phone's key twice: %v, %d messages, want refused and nothing signed", err, len(eff.Control))
 	}
 }

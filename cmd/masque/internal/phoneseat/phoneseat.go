@@ -267,33 +267,14 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		}
 		p.status = "asking for a seat"
 		return Effects{Control: []Control{h}}, nil
-	case "table", "refused":
-		if c.T == "refused" && c.Seat == 0 {
-			p.status = "refused: " + c.Reason
-			return Effects{}, errors.New(p.status)
+	case "table", "refused", "seated", "offer":
+		if p.rs != nil {
+			// Seating is over here: a seat, a table id or a roster now
+			// would make the page draw another seat as this player's, or
+			// sign a roster for another table.
+			return Effects{}, fmt.Errorf("phoneseat: %q message refused: this phone holds seat %d of a started table", c.T, p.seat)
 		}
-		if c.T == "table" {
-			if len(c.ID) != 16 {
-				return Effects{}, errors.New("phoneseat: table id of the wrong size")
-			}
-			copy(p.tableID[:], c.ID)
-		}
-		p.seat = c.Seat
-		card := p.secrets.PublicKeys(p.tableID, p.seat, p.peerID())
-		p.status = fmt.Sprintf("asking for seat %d", p.seat)
-		return Effects{Control: []Control{{T: "join", Seat: p.seat, Card: card}}}, nil
-	case "seated":
-		p.seat = c.Seat
-		p.status = fmt.Sprintf("seated (seat %d): waiting for the table to fill", p.seat)
-		return Effects{}, nil
-	case "offer":
-		sig, err := p.checkOffer(c)
-		if err != nil {
-			p.status = "roster refused: " + err.Error()
-			return Effects{}, err
-		}
-		p.status = "roster signed: waiting for the other seats"
-		return Effects{Control: []Control{{T: "sign", Sig: sig}}}, nil
+		return p.onSeating(c)
 	case "start":
 		if p.over() {
 			return Effects{}, nil
@@ -321,6 +302,43 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		return Effects{}, errors.New(p.status)
 	}
 	return Effects{}, fmt.Errorf("phoneseat: unknown control message %q", c.T)
+}
+
+// onSeating takes a seating message (before the table started here).
+func (p *Phone) onSeating(c Control) (Effects, error) {
+	if c.T != "offer" && !(c.T == "refused" && c.Seat == 0) && (c.Seat <= 0 || c.Seat >= ledger.MaxSeats) {
+		return Effects{}, fmt.Errorf("phoneseat: %q message for seat %d: a phone takes a seat from 1 to %d", c.T, c.Seat, ledger.MaxSeats-1)
+	}
+	switch c.T {
+	case "table", "refused":
+		if c.T == "refused" && c.Seat == 0 {
+			p.status = "refused: " + c.Reason
+			return Effects{}, errors.New(p.status)
+		}
+		if c.T == "table" {
+			if len(c.ID) != 16 {
+				return Effects{}, errors.New("phoneseat: table id of the wrong size")
+			}
+			copy(p.tableID[:], c.ID)
+		}
+		p.seat = c.Seat
+		card := p.secrets.PublicKeys(p.tableID, p.seat, p.peerID())
+		p.status = fmt.Sprintf("asking for seat %d", p.seat)
+		return Effects{Control: []Control{{T: "join", Seat: p.seat, Card: card}}}, nil
+	case "seated":
+		p.seat = c.Seat
+		p.status = fmt.Sprintf("seated (seat %d): waiting for the table to fill", p.seat)
+		return Effects{}, nil
+	case "offer":
+		sig, err := p.checkOffer(c)
+		if err != nil {
+			p.status = "roster refused: " + err.Error()
+			return Effects{}, err
+		}
+		p.status = "roster signed: waiting for the other seats"
+		return Effects{Control: []Control{{T: "sign", Sig: sig}}}, nil
+	}
+	return Effects{}, fmt.Errorf("phoneseat: unknown seating message %q", c.T)
 }
 
 // checkOffer checks the roster offered: this phone's seat in it is its
