@@ -211,8 +211,13 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 // the move is shown and counts down.
 func steadyMenu(bctx context.Context, t *testing.T) {
 	t.Helper()
-	const mark = `(() => { const b = document.querySelector("#menu button:not(.back)"); if (!b) return ""; b.dataset.steady = "1"; return document.getElementById("waiting").textContent; })()`
-	const check = `(() => { const b = document.querySelector("#menu button:not(.back)"); return [b ? String(b.dataset.steady === "1") : "gone", document.getElementById("waiting").textContent]; })()`
+	// The page's last drawing is kept, to draw it again as the seat does.
+	const keep = `(() => { const o = window.masqueDraw; window.masqueDraw = (j) => { window.lastPage = j; o(j); }; return ""; })()`
+	const mark = `(() => { const b = document.querySelector("#menu button:not(.back)"); if (!b || !window.lastPage) return ""; b.dataset.steady = "1"; return "marked"; })()`
+	const check = `(() => { if (window.lastPage) masqueDraw(window.lastPage); const b = document.querySelector("#menu button:not(.back)"); return [b ? String(b.dataset.steady === "1") : "gone", document.getElementById("waiting").textContent]; })()`
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[string](keep)); err != nil {
+		t.Fatal(err)
+	}
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		w, err := chromedp.Run(bctx, chromedp.Evaluate[string](mark))
 		if err != nil {
@@ -228,6 +233,7 @@ func steadyMenu(bctx context.Context, t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("steady: %q", got)
 	if got[0] == "gone" {
 		return // the move went by (a bot's challenge window): nothing to check
 	}
