@@ -266,6 +266,9 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 			h.Game = gid[:]
 		}
 		p.status = "asking for a seat"
+		if p.roster != nil {
+			p.status = "reconnecting to your seat"
+		}
 		return Effects{Control: []Control{h}}, nil
 	case "table", "refused":
 		if c.T == "refused" && c.Seat == 0 {
@@ -443,6 +446,7 @@ func (p *Phone) begin(now time.Time) Effects {
 // resume is a reconnection's start: every seat is asked for what this
 // one missed (a tick syncs a stalled position).
 func (p *Phone) resume(now time.Time) Effects {
+	p.status = "playing"
 	return p.carry(now, p.rs.Tick(now))
 }
 
