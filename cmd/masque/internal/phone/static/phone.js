@@ -193,7 +193,7 @@ function startCountdown(pg) {
     const left = Math.max(0, Math.round((until - Date.now()) / 1000));
     const time = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : left + " s";
     if (pg.waiting) w.textContent = "waiting for " + pg.waiting + (until ? " · " + time : "");
-    else w.textContent = "your move · " + time + " left";
+    else w.textContent = time + " left to move";
   };
   show();
   if (until) countdown = setInterval(show, 1000);
