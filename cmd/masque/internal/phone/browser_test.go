@@ -214,7 +214,8 @@ func steadyMenu(bctx context.Context, t *testing.T) {
 	// The page's last drawing is kept, to draw it again as the seat does.
 	const keep = `(() => { const o = window.masqueDraw; window.masqueDraw = (j) => { window.lastPage = j; o(j); }; return ""; })()`
 	const mark = `(() => { const b = document.querySelector("#menu button:not(.back)"); if (!b || !window.lastPage) return ""; b.dataset.steady = "1"; return "marked"; })()`
-	const check = `(() => { if (window.lastPage) masqueDraw(window.lastPage); const b = document.querySelector("#menu button:not(.back)"); return [b ? String(b.dataset.steady === "1") : "gone", document.getElementById("waiting").textContent]; })()`
+	const check = `(() => { if (window.lastPage) masqueDraw(window.lastPage); const b = document.querySelector("#menu button:not(.back)"); return [b ? String(b.dataset.steady === "1") : "gone", document.getElementById("waiting").textContent,
+  [...document.querySelectorAll("#menu button")].filter((x) => x.scrollHeight > x.clientHeight + 1).map((x) => x.textContent).join(" | ")]; })()`
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[string](keep)); err != nil {
 		t.Fatal(err)
 	}
@@ -239,6 +240,9 @@ func steadyMenu(bctx context.Context, t *testing.T) {
 	}
 	if got[0] != "true" {
 		t.Errorf("the menu's buttons were built again while the page stood still: a tap in progress is lost")
+	}
+	if got[2] != "" {
+		t.Errorf("menu lines whose words overflow their button (squeezed by the menu's height): %s", got[2])
 	}
 	if !regexp.MustCompile(`^(\d+:\d\d|\d+ s) left to move$`).MatchString(got[1]) {
 		t.Errorf("on the phone's own move the page shows %q, want the time left (\"4:58 left to move\")", got[1])
