@@ -215,7 +215,8 @@ func steadyMenu(bctx context.Context, t *testing.T) {
 	const keep = `(() => { const o = window.masqueDraw; window.masqueDraw = (j) => { window.lastPage = j; o(j); }; return ""; })()`
 	const mark = `(() => { const b = document.querySelector("#menu button:not(.back)"); if (!b || !window.lastPage) return ""; b.dataset.steady = "1"; return "marked"; })()`
 	const check = `(() => { if (window.lastPage) masqueDraw(window.lastPage); const b = document.querySelector("#menu button:not(.back)"); return [b ? String(b.dataset.steady === "1") : "gone", document.getElementById("waiting").textContent,
-  [...document.querySelectorAll("#menu button")].filter((x) => x.scrollHeight > x.clientHeight + 1).map((x) => x.textContent).join(" | ")]; })()`
+  [...document.querySelectorAll("#menu button")].filter((x) => x.scrollHeight > x.clientHeight + 1).map((x) => x.textContent).join(" | ")];
+})()`
 	if _, err := chromedp.Run(bctx, chromedp.Evaluate[string](keep)); err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ window.masqueDraw = (json) => {
     for (const s of t.Seats || []) {
       const row = el("div", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : ""));
       row.append(el("div", "who", s.name + (s.you ? " (you)" : "")));
-      const attrs = (s.attrs || []).map((a) => a.value + " " + a.name).join(" · ");
+      const attrs = (s.attrs || []).map((a) => a.words || a.value + " " + a.name).join(" · ");
       if (attrs) row.append(el("div", "attrs", attrs));
       if (s.status) row.append(el("div", "brief", s.status));
       const cards = el("div", "cards");
