@@ -960,6 +960,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 				r.printf("invite: %s", a)
 			}
 			r.printf("you are %s (seat 0); waiting for players: 1/%d seated", player, o.players)
+			phones.printURL()
 		},
 		OnSeats: func(names []string, total int) {
 			r.mu.Lock()

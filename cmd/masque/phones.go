@@ -138,6 +138,16 @@ func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, ti
 // its fragment, and its QR code.
 func (ps *phoneServer) show(code string) {
 	ps.srv.SetCode(code)
+	ps.printURL()
+}
+
+// printURL prints the phones' URL and its QR code. A new table prints
+// them last, after the table's lines, so that on a 24-line terminal the
+// whole code is on the screen (it is 19 lines high).
+func (ps *phoneServer) printURL() {
+	if ps == nil {
+		return
+	}
 	url := ps.srv.URL()
 	ps.r.printf("phones: open %s (same Wi-Fi), or scan:", url)
 	if qr, err := qrterm.Render(url, qrterm.LightOnDark); err == nil && ps.r.a.isTerminal() {
@@ -162,7 +172,8 @@ func (ps *phoneServer) close() {
 func (ps *phoneServer) onTable(t *p2p.Table) {
 	if ps != nil {
 		ps.hub.SetTable(t)
-		ps.show(lobby.Code(t.ID(), ps.creator))
+		// The URL is printed at the end of the table's lines (printURL).
+		ps.srv.SetCode(lobby.Code(t.ID(), ps.creator))
 	}
 }
 

@@ -58,6 +58,12 @@ func TestHostPhones(t *testing.T) {
 		wg.Wait()
 		t.Fatalf("the host printed no phone URL or no invite:\n%s", hostErr.String())
 	}
+	// The QR code (19 lines) comes last, after the table's lines, so that
+	// it is whole on a 24-line terminal.
+	pollFor(regexp.MustCompile(`(waiting for players: 1/3)`), 20*time.Second, hostErr.String)
+	if out := hostErr.String(); strings.Index(out, "phones: open") < strings.Index(out, "waiting for players: 1/3") {
+		t.Errorf("the phones' URL is printed before the table's lines, which push its QR code off a 24-line terminal:\n%s", out)
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
 	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer stopAlloc()

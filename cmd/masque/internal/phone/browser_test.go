@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -149,6 +150,7 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 		time.Sleep(100 * time.Millisecond)
 	}
 	shot("1-seated")
+	steadyMenu(bctx, t)
 	taps, midShot, reloaded := 0, false, false
 	lastLog := time.Now()
 	for {
@@ -200,4 +202,50 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 	}
 	checkTranscript(t, got, games)
 	t.Logf("%d taps on the phone", taps)
+}
+
+// steadyMenu waits for the phone's first move and checks what a finger
+// needs there: the menu's buttons stay the same nodes while the seat
+// publishes its page again (several times a second; a button replaced
+// between touchstart and touchend loses the tap), and the time left on
+// the move is shown and counts down.
+func steadyMenu(bctx context.Context, t *testing.T) {
+	t.Helper()
+	// The page's last drawing is kept, to draw it again as the seat does.
+	const keep = `(() => { const o = window.masqueDraw; window.masqueDraw = (j) => { window.lastPage = j; o(j); }; return ""; })()`
+	const mark = `(() => { const b = document.querySelector("#menu button:not(.back)"); if (!b || !window.lastPage) return ""; b.dataset.steady = "1"; return "marked"; })()`
+	const check = `(() => { if (window.lastPage) masqueDraw(window.lastPage); const b = document.querySelector("#menu button:not(.back)"); return [b ? String(b.dataset.steady === "1") : "gone", document.getElementById("waiting").textContent,
+  [...document.querySelectorAll("#menu button")].filter((x) => x.scrollHeight > x.clientHeight + 1).map((x) => x.textContent).join(" | ")];
+})()`
+	if _, err := chromedp.Run(bctx, chromedp.Evaluate[string](keep)); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; {
+		w, err := chromedp.Run(bctx, chromedp.Evaluate[string](mark))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w != "" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(2100 * time.Millisecond)
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](check))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("steady: %q", got)
+	if got[0] == "gone" {
+		return // the move went by (a bot's challenge window): nothing to check
+	}
+	if got[0] != "true" {
+		t.Errorf("the menu's buttons were built again while the page stood still: a tap in progress is lost")
+	}
+	if got[2] != "" {
+		t.Errorf("menu lines whose words overflow their button (squeezed by the menu's height): %s", got[2])
+	}
+	if !regexp.MustCompile(`^(\d+:\d\d|\d+ s) left to move$`).MatchString(got[1]) {
+		t.Errorf("on the phone's own move the page shows %q, want the time left (\"4:58 left to move\")", got[1])
+	}
 }

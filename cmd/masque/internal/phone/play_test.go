@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,10 +109,39 @@ func netGame(ctx context.Context, t *testing.T, p *netsession.Peer, s *ledger.Ro
 	return netsession.Start(ctx, netsession.GameConfig{Node: p.Node, Store: st, Bot: true, Seed: seed, Timeout: 30 * time.Second})
 }
 
+// pageChecks collects what the player found wrong on the page.
+type pageChecks struct {
+	mu  sync.Mutex
+	bad []string
+}
+
+func (c *pageChecks) add(format string, args ...any) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.bad) < 5 {
+		c.bad = append(c.bad, fmt.Sprintf(format, args...))
+	}
+}
+
+func (c *pageChecks) check(t *testing.T) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, b := range c.bad {
+		t.Error(b)
+	}
+}
+
 // player taps the phone's page as a person would, at random: a line of
-// the menu, yes or no to a confirmation.
-func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand) {
+// the menu, yes or no to a confirmation. It checks, into chk (if not
+// nil), what a person needs on the page: the time left on every move
+// of the seat's own, and a confirmation that names the move it is about.
+func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand, chk *pageChecks) {
 	var last []byte
+	picked := ""
 	for ctx.Err() == nil {
 		time.Sleep(20 * time.Millisecond)
 		raw := d.Page()
@@ -122,11 +153,19 @@ func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand) {
 			continue
 		}
 		last = raw
+		if pg.LeftMS <= 0 {
+			chk.add("the seat's own move (menu %v) shows no time left (leftMs %d)", pg.Menu, pg.LeftMS)
+		}
 		switch {
 		case pg.Asking != "":
+			if !strings.HasPrefix(pg.Asking, picked+": ") {
+				chk.add("the confirmation %q does not name the move tapped, %q", pg.Asking, picked)
+			}
 			d.Answer([]string{seatview.Yes, seatview.No}[rng.IntN(2)])
 		case len(pg.Menu) > 0:
-			d.Pick(rng.IntN(len(pg.Menu)))
+			j := rng.IntN(len(pg.Menu))
+			picked = pg.Menu[j].Label
+			d.Pick(j)
 		}
 	}
 }
@@ -312,7 +351,8 @@ func TestPhonePlays(t *testing.T) {
 			go tr.hub.Serve(ctx, serverEnd)
 			phoneDone := make(chan error, 1)
 			go func() { phoneDone <- d.Run(ctx) }()
-			go player(ctx, d, rand.New(rand.NewPCG(7, 7)))
+			chk := &pageChecks{}
+			go player(ctx, d, rand.New(rand.NewPCG(7, 7)), chk)
 			tr.waitTaken(ctx, t, 2)
 			tr.startJoiner(ctx, t)
 			games := tr.finish(ctx, t)
@@ -328,6 +368,7 @@ func TestPhonePlays(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkTranscript(t, got, games)
+			chk.check(t)
 		})
 	}
 }
@@ -377,7 +418,7 @@ func TestPhoneResumes(t *testing.T) {
 	tabCtx, killTab := context.WithCancel(ctx)
 	phoneDone := make(chan error, 1)
 	go func() { phoneDone <- d.Run(tabCtx) }()
-	go player(tabCtx, d, rand.New(rand.NewPCG(8, 8)))
+	go player(tabCtx, d, rand.New(rand.NewPCG(8, 8)), nil)
 	tr.waitTaken(ctx, t, 2)
 	tr.startJoiner(ctx, t)
 	for st.entries() < 25 {
@@ -403,7 +444,7 @@ func TestPhoneResumes(t *testing.T) {
 	d = phoneseat.NewDriver(back, phoneEnd, st, nil)
 	go tr.hub.Serve(ctx, serverEnd)
 	go func() { phoneDone <- d.Run(ctx) }()
-	go player(ctx, d, rand.New(rand.NewPCG(9, 9)))
+	go player(ctx, d, rand.New(rand.NewPCG(9, 9)), nil)
 	games := tr.finish(ctx, t)
 	if err := <-phoneDone; err != nil {
 		t.Fatalf("phone: %v", err)

@@ -243,7 +243,10 @@ func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
 	c.SetReadLimit(int64(p2p.DefaultMaxFrame) + 1024)
 	defer c.CloseNow()
 	err = s.hub.Serve(r.Context(), wsConn{c, r.RemoteAddr})
-	if err != nil && !errors.Is(err, context.Canceled) {
+	// A page that closes its socket (the game is over, the tab closed or
+	// reloaded) is no fault: said on the host's screen, where the play
+	// screen is drawn, it would only garble it.
+	if err != nil && !errors.Is(err, context.Canceled) && websocket.CloseStatus(err) == -1 {
 		s.hub.logf("phone connection: %v", err)
 	}
 	c.Close(websocket.StatusNormalClosure, "")

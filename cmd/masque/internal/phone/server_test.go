@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/ed25519"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -228,4 +230,41 @@ func TestHubLimits(t *testing.T) {
 	b.Write(context.Background(), big, false)
 	done = serve(h, a)
 	within("a megabyte hello", done, "limit")
+}
+
+// TestPhoneClosesQuietly: a phone's page that closes its WebSocket (its
+// game over, its tab closed or reloaded) is not reported on the host's
+// screen, where the play screen is drawn: only connections that fail are.
+func TestPhoneClosesQuietly(t *testing.T) {
+	var mu sync.Mutex
+	var logged []string
+	hub := NewHub(Config{Game: "mascarade", Log: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, fmt.Sprintf(format, args...))
+	}})
+	srv, err := Listen("127.0.0.1:0", hub, &Seat{}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	defer srv.Close()
+	for _, code := range []websocket.StatusCode{websocket.StatusNormalClosure, websocket.StatusGoingAway} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ws, _, err := websocket.Dial(ctx, "ws://"+srv.Addr()+"/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://" + srv.Addr()}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ws.Read(ctx); err != nil {
+			t.Fatal(err)
+		}
+		ws.Close(code, "")
+		cancel()
+	}
+	time.Sleep(500 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(logged) > 0 {
+		t.Errorf("pages that closed their socket were reported: %q", logged)
+	}
 }

@@ -266,6 +266,9 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 			h.Game = gid[:]
 		}
 		p.status = "asking for a seat"
+		if p.roster != nil {
+			p.status = "reconnecting to your seat"
+		}
 		return Effects{Control: []Control{h}}, nil
 	case "table", "refused", "seated", "offer":
 		if p.rs != nil {
@@ -461,6 +464,7 @@ func (p *Phone) begin(now time.Time) Effects {
 // resume is a reconnection's start: every seat is asked for what this
 // one missed (a tick syncs a stalled position).
 func (p *Phone) resume(now time.Time) Effects {
+	p.status = "playing"
 	return p.carry(now, p.rs.Tick(now))
 }
 
@@ -861,13 +865,17 @@ type Page struct {
 	Table   *seatview.Table `json:"table,omitempty"`
 	Menu    []MenuLine      `json:"menu,omitempty"`
 	Path    []string        `json:"path,omitempty"`
-	Asking  string          `json:"asking,omitempty"` // the confirmation asked
+	Asking  string          `json:"asking,omitempty"` // the confirmation asked, after the move's words
+	Yes     string          `json:"yes,omitempty"`    // the answers' labels ("Yes, really"), "" for a plain yes
+	No      string          `json:"no,omitempty"`
 	MyTurn  bool            `json:"myTurn,omitempty"`
 	Waiting string          `json:"waiting,omitempty"`
-	LeftMS  int64           `json:"leftMs,omitempty"`
-	Entries int             `json:"entries"`
-	Over    bool            `json:"over,omitempty"`
-	Faults  []string        `json:"faults,omitempty"`
+	// LeftMS is the time left (ms) to the seat waited for (Waiting), or
+	// on the seat's own move (MyTurn) to this seat; 0 when unlimited.
+	LeftMS  int64    `json:"leftMs,omitempty"`
+	Entries int      `json:"entries"`
+	Over    bool     `json:"over,omitempty"`
+	Faults  []string `json:"faults,omitempty"`
 }
 
 // View is the page's state now.
@@ -889,6 +897,15 @@ func (p *Phone) View() Page {
 			if pg.Asking == "" {
 				pg.Asking = "really?"
 			}
+			// The move the question is about, as the terminal asks it.
+			if a.Words != "" {
+				pg.Asking = a.Words + ": " + pg.Asking
+			}
+			pg.Yes, pg.No = a.Yes, a.No
+		}
+		if p.waitName == "" && p.waitLeft > 0 {
+			// The seat's own move: the time it has left.
+			pg.LeftMS = p.waitLeft.Milliseconds()
 		}
 	}
 	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {

@@ -779,7 +779,7 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 			text += "\n" + m.st.warn.Render(fmt.Sprintf("no contact with any seat since %s: your connection may be down; nobody is blamed until it is back",
 				w.NoContactSince.Format("15:04:05")))
 		} else if w.Offline {
-			text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped (they rejoin by running the same command again)", w.Name))
+			text += "\n" + m.st.warn.Render(fmt.Sprintf("%s is not connected: their masque may have stopped, or their phone's page closed (they rejoin by running the same command again, or by reopening the page)", w.Name))
 		}
 	}
 	b.WriteString(text + "\n")

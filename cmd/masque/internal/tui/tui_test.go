@@ -207,7 +207,7 @@ func TestScreen(t *testing.T) {
 		{
 			name: "a seat waited for and not connected is said to be so", state: opening, seat: 2,
 			edit: func(s *session.Snapshot) { s.Waiting.Left, s.Waiting.Offline = 42*time.Second, true },
-			view: check{want: []string{"waiting for Anna", "Anna is not connected", "running the same command again"}}, noSubmit: true,
+			view: check{want: []string{"waiting for Anna", "Anna is not connected", "running the same command again", "reopening the page"}}, noSubmit: true,
 		},
 		{
 			name: "a connected seat is not said to be offline", state: opening, seat: 2,

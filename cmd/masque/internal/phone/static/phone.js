@@ -70,6 +70,11 @@ $("download").addEventListener("click", () => {
 });
 
 let countdown = null;
+// What was last drawn: the seat publishes its page several times a
+// second; a part of the page is built again only when it changed, so
+// that a button a finger is on is not replaced under it (the tap would
+// be lost) and the countdown does not jump.
+let drawn = { table: "", menu: "", wait: "" };
 
 // card draws a card with the --web page's pictures (cards.js), its name
 // under it for a screen reader.
@@ -88,14 +93,16 @@ window.masqueDraw = (json) => {
   const t = pg.table;
   if (!t && !pg.entries) return;
   $("play").classList.remove("hidden");
-  if (t) {
+  const tableKey = JSON.stringify(t || null);
+  if (t && tableKey !== drawn.table) {
+    drawn.table = tableKey;
     $("game").textContent = t.Game + (t.Status ? " · " + t.Status : "");
     const seats = $("seats");
     seats.replaceChildren();
     for (const s of t.Seats || []) {
       const row = el("div", "seat" + (s.you ? " you" : "") + (s.turn ? " turn" : ""));
       row.append(el("div", "who", s.name + (s.you ? " (you)" : "")));
-      const attrs = (s.attrs || []).map((a) => a.value + " " + a.name).join(" · ");
+      const attrs = (s.attrs || []).map((a) => a.words || a.value + " " + a.name).join(" · ");
       if (attrs) row.append(el("div", "attrs", attrs));
       if (s.status) row.append(el("div", "brief", s.status));
       const cards = el("div", "cards");
@@ -131,12 +138,29 @@ window.masqueDraw = (json) => {
       for (const r of t.Result || []) res.append(el("li", "", r));
     }
   }
+  const menuKey = JSON.stringify([pg.myTurn, pg.asking, pg.yes, pg.no, pg.path, pg.menu, t && t.Question && t.Question.text, t && t.Over]);
+  if (menuKey !== drawn.menu) {
+    drawn.menu = menuKey;
+    drawMenu(pg, t);
+  }
+  const waitKey = JSON.stringify([pg.myTurn, pg.waiting]);
+  const until = Date.now() + (pg.leftMs || 0);
+  // A new wait, or one whose time the seat corrects by more than 2 s,
+  // restarts the countdown; otherwise it runs on from where it is.
+  if (waitKey !== drawn.wait || !pg.leftMs !== !drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
+    drawn.wait = waitKey;
+    drawn.until = pg.leftMs ? until : 0;
+    startCountdown(pg);
+  }
+};
+
+function drawMenu(pg, t) {
   const menu = $("menu");
   menu.replaceChildren();
   $("question").textContent = "";
   if (pg.myTurn && pg.asking) {
     $("question").textContent = pg.asking;
-    const yes = el("button", "yes", "Yes"), no = el("button", "no", "No");
+    const yes = el("button", "yes", pg.yes || "Yes"), no = el("button", "no", pg.no || "No");
     yes.addEventListener("click", () => masqueSeat.answer("yes"));
     no.addEventListener("click", () => masqueSeat.answer("no"));
     menu.append(yes, no);
@@ -155,19 +179,25 @@ window.masqueDraw = (json) => {
     });
   }
   if (t && t.Over) $("question").textContent = t.Outcome || t.Ending || "game over";
+}
+
+// startCountdown shows whom the table waits for, or the time left on
+// the seat's own move, counted down each second.
+function startCountdown(pg) {
   clearInterval(countdown);
   const w = $("waiting");
   w.textContent = "";
-  if (pg.waiting) {
-    const until = Date.now() + (pg.leftMs || 0);
-    const show = () => {
-      const left = Math.max(0, Math.round((until - Date.now()) / 1000));
-      w.textContent = "waiting for " + pg.waiting + (pg.leftMs ? " · " + left + " s" : "");
-    };
-    show();
-    if (pg.leftMs) countdown = setInterval(show, 1000);
-  }
-};
+  if (!pg.waiting && !(pg.myTurn && pg.leftMs)) return;
+  const until = drawn.until;
+  const show = () => {
+    const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    const time = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : left + " s";
+    if (pg.waiting) w.textContent = "waiting for " + pg.waiting + (until ? " · " + time : "");
+    else w.textContent = time + " left to move";
+  };
+  show();
+  if (until) countdown = setInterval(show, 1000);
+}
 
 fetch("build").then((r) => r.text()).then((h) => { $("build").textContent = h.trim().slice(0, 16); });
 const go = new Go();
