@@ -477,10 +477,17 @@ func TestJoinUnreachable(t *testing.T) {
 		t.Fatalf("cancelled: %v", err)
 	}
 
-	// Reachable, but not a creator: no join protocol.
+	// Reachable, but not a creator: no join protocol. The join asks
+	// again (as of a creator still starting) until its context ends,
+	// and must never call the creator unreachable meanwhile: it gets a
+	// context of its own, three seconds long (several attempts; the
+	// patience, the only way to "unreachable" after a contact, is
+	// minutes), instead of waiting out the test's 20 s.
 	_, ps := mockPeers(t, 2)
 	ps[0].node.Host().RemoveStreamHandler(ProtocolJoin)
-	_, err = ps[1].node.Join(ctx, JoinConfig{Creator: peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}, Name: "p1"})
+	noProto, stopNoProto := context.WithTimeout(ctx, 3*time.Second)
+	defer stopNoProto()
+	_, err = ps[1].node.Join(noProto, JoinConfig{Creator: peer.AddrInfo{ID: ps[0].id.PeerID(), Addrs: ps[0].node.Host().Addrs()}, Name: "p1"})
 	if err == nil || errors.Is(err, ErrUnreachable) {
 		t.Fatalf("no join protocol: %v", err)
 	}
