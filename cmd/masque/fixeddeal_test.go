@@ -196,12 +196,28 @@ func TestJoinScreenRefusesFixedDeal(t *testing.T) {
 				t.Fatalf("the victim was not seated:\n%s%s", out.String(), errOut.String())
 			}
 			info := peer2.AddrInfo{ID: host.ID.PeerID(), Addrs: host.Node.Host().Addrs()}
+			// The host gives seats in order and refuses, for good, a
+			// join asking for another seat than the next: each sybil asks
+			// once the one before has its seat (asked together, seat 3's
+			// request could come first, and the table never filled).
+			var before chan struct{}
 			for i := 2; i < c.seats; i++ {
 				p := peer()
+				after, seated := before, make(chan struct{})
+				var once sync.Once
 				wg.Go(func() {
+					if after != nil {
+						select {
+						case <-after:
+						case <-sybilCtx.Done():
+							return
+						}
+					}
 					p.Node.Join(sybilCtx, p2p.JoinConfig{Creator: info, TableID: tableID, Name: fmt.Sprint("sybil", i), Seat: i,
-						CardKey: table.GenerateSeatSecrets().PublicKeys(tableID, i, []byte(p.ID.PeerID()))})
+						CardKey:    table.GenerateSeatSecrets().PublicKeys(tableID, i, []byte(p.ID.PeerID())),
+						OnAccepted: func(int, int) { once.Do(func() { close(seated) }) }})
 				})
+				before = seated
 			}
 			wg.Wait()
 			if e := errOut.String(); code != 1 || !strings.Contains(e, "fixes the deal") || !strings.Contains(e, "tried to choose the cards") ||
