@@ -55,11 +55,30 @@ func TestBrowserWatches(t *testing.T) {
 	}
 	do(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL()), chromedp.WaitVisible(chromedp.CSS("body[data-rendered]")))
 
-	// The table goes on, entry by entry, while the page is checked.
+	// The table goes on, entry by entry, while the page is checked. The
+	// entries come in four parts: after each of the first three the feed
+	// waits for the page to be checked, so that it is checked at least
+	// three times before the end however slow the machine (paced by the
+	// clock alone, a loaded machine checked it twice).
 	fed := make(chan struct{})
+	checked := make(chan struct{}, 1)
 	go func() {
 		defer close(fed)
-		feed(t, tab, sp, tr.Entries, 15*time.Millisecond)
+		n := len(tr.Entries)
+		for k := range 4 {
+			if !feed(t, tab, sp, tr.Entries[k*n/4:(k+1)*n/4], 15*time.Millisecond) || k == 3 {
+				return
+			}
+			select {
+			case <-checked: // a check made while this part was fed
+			default:
+			}
+			select {
+			case <-checked:
+			case <-ctx.Done():
+				return
+			}
+		}
 	}()
 	checks, midShot := 0, false
 	deadline := time.Now().Add(2 * time.Minute)
@@ -102,6 +121,10 @@ func TestBrowserWatches(t *testing.T) {
 			}
 		}
 		checks++
+		select {
+		case checked <- struct{}{}:
+		default:
+		}
 		if !midShot && page.Log > 20 {
 			shot("midgame")
 			midShot = true
