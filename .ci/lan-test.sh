@@ -20,7 +20,7 @@ if [ "$(id -u)" != 0 ]; then
   exit 0
 fi
 
-TAG="mq$$"
+TAG="${LAN_TAG:-mq$$}" # the namespaces' prefix (LAN_TAG, as the other tests' *_TAG)
 NS=("$TAG-0" "$TAG-1" "$TAG-2" "$TAG-3")
 SW="$TAG-sw"
 WORK=$(mktemp -d /tmp/masque-lan.XXXXXX)

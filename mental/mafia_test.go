@@ -562,6 +562,7 @@ func TestPowerBallotStatementErrors(t *testing.T) {
 // Every element of the statement, every entry and every proof field is
 // mutated, and the context changed: each must be rejected.
 func TestTamperPowerBallot(t *testing.T) {
+	t.Parallel() // proofs made and checked: CPU only, nothing shared
 	mt := newMafiaTable(t, mTestRoles, false)
 	for _, seat := range []int{3, 0} { // a holder and a non-holder
 		t.Run(fmt.Sprintf("seat %d", seat), func(t *testing.T) {
@@ -857,6 +858,7 @@ func TestCheckSoundness(t *testing.T) {
 }
 
 func TestTamperCheck(t *testing.T) {
+	t.Parallel() // proofs made and checked: CPU only, nothing shared
 	mt := newMafiaTable(t, mTestRoles, false)
 	for _, tc := range []struct{ seat, target int }{{1, 4}, {6, NoVote}} {
 		t.Run(fmt.Sprintf("seat %d", tc.seat), func(t *testing.T) {

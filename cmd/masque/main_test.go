@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"testing"
@@ -30,7 +31,32 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("XDG_STATE_HOME", dir)
+	// The whole package tested (no -run, -skip or -list): the conformance
+	// vectors' generator, a process of its own and the longest test,
+	// starts now and runs beside the others; TestGenerateConformanceVectors
+	// waits for it and checks its result (or starts its own if this
+	// failed).
+	flag.Parse()
+	var gen *vectorGenerator
+	if os.Getenv(vectorChildEnv) == "" && !*updateVectors && flagValue("test.run") == "" &&
+		flagValue("test.skip") == "" && flagValue("test.list") == "" {
+		gen, _ = startVectorGenerator()
+		earlyVectorGenerator = gen
+	}
 	code := m.Run()
+	if gen != nil {
+		gen.cmd.Process.Kill() // if no test took it
+		<-gen.done
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// flagValue is the value of the test binary's flag name ("" if there is
+// no such flag).
+func flagValue(name string) string {
+	if f := flag.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
 }

@@ -105,6 +105,11 @@ func readVectorManifest(t *testing.T) *vectorManifest {
 // TestConformanceVectors runs 'masque verify --json' on every vector and
 // requires exactly the manifest's verdict.
 func TestConformanceVectors(t *testing.T) {
+	if !*updateVectors {
+		// Reads the vectors only: beside the generator, below, which
+		// rewrites them only with -update-vectors.
+		t.Parallel()
+	}
 	m := readVectorManifest(t)
 	if m.Protocol != lobby.Version {
 		t.Errorf("the vectors are written in protocol %d, the table speaks %d: regenerate them", m.Protocol, lobby.Version)
@@ -218,6 +223,40 @@ func TestConformanceVectorsCoverReasons(t *testing.T) {
 	}
 }
 
+// vectorGenerator is TestGenerateConformanceVectors's process building
+// the vectors, started by startVectorGenerator.
+type vectorGenerator struct {
+	cmd  *exec.Cmd
+	out  bytes.Buffer // its output and errors
+	done chan struct{}
+	err  error // its exit, once done is closed
+}
+
+// earlyVectorGenerator is the generator TestMain started before the
+// tests when the whole package is tested (nil otherwise, and once
+// TestGenerateConformanceVectors has taken it).
+var earlyVectorGenerator *vectorGenerator
+
+// startVectorGenerator starts this test binary again, running only
+// TestGenerateConformanceVectors's building and comparing part.
+func startVectorGenerator() (*vectorGenerator, error) {
+	args := []string{"-test.run=^TestGenerateConformanceVectors$", "-test.count=1"}
+	if *updateVectors {
+		args = append(args, "-update-vectors")
+	}
+	g := &vectorGenerator{cmd: exec.Command(os.Args[0], args...), done: make(chan struct{})}
+	g.cmd.Env = append(os.Environ(), vectorChildEnv+"=1")
+	g.cmd.Stdout, g.cmd.Stderr = &g.out, &g.out
+	if err := g.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		g.err = g.cmd.Wait()
+		close(g.done)
+	}()
+	return g, nil
+}
+
 // TestGenerateConformanceVectors rebuilds every vector deterministically
 // and requires the committed files and manifest to be exactly those; with
 // -update-vectors it writes them instead. The directory must hold nothing
@@ -226,15 +265,20 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	if os.Getenv(vectorChildEnv) == "" {
 		// Build in a process of its own: crypto/rand is made deterministic
 		// for the whole process, and no goroutine another test left
-		// behind may draw from it meanwhile.
-		args := []string{"-test.run=^TestGenerateConformanceVectors$", "-test.count=1"}
-		if *updateVectors {
-			args = append(args, "-update-vectors")
+		// behind may draw from it meanwhile. When the whole package is
+		// tested, TestMain started that process first, to run beside
+		// the other tests (most of them wait on the network).
+		g := earlyVectorGenerator
+		earlyVectorGenerator = nil
+		if g == nil {
+			var err error
+			if g, err = startVectorGenerator(); err != nil {
+				t.Fatalf("the generator: %v", err)
+			}
 		}
-		cmd := exec.Command(os.Args[0], args...)
-		cmd.Env = append(os.Environ(), vectorChildEnv+"=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("the generator: %v\n%s", err, out)
+		<-g.done
+		if g.err != nil {
+			t.Fatalf("the generator: %v\n%s", g.err, g.out.Bytes())
 		}
 		return
 	}

@@ -173,6 +173,7 @@ func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
 // round; the Nurse saves Igor. The transcripts differ in no entry's
 // kind, author or size and in no opened value.
 func TestRealMafiaAttackersUnattributed(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	if testing.Short() {
 		t.Skip("a 12-seat game through the real stack")
 	}
@@ -320,6 +321,7 @@ var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,L
 // the shuffles'). Fails with the kill tally opened per target and the
 // Madman's apart (leak L1).
 func TestRealMafiaSplitUnseen(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	if testing.Short() {
 		t.Skip("a 15-seat game through the real stack")
 	}
@@ -375,6 +377,7 @@ func TestRealMafiaSplitUnseen(t *testing.T) {
 // that is not the seat's share is bad-share. The honest entry is then
 // accepted (the table is unchanged by the refusals).
 func TestMafiaMixForgeriesRefused(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	roles := []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Civilian, mafia.Civilian, mafia.Civilian,
 		mafia.Civilian, mafia.Civilian, mafia.Civilian}
 	names := names12[:9]

@@ -34,6 +34,7 @@ func TestScriptThroughRealStack(t *testing.T) {
 // missing choice of a seat that holds one, and a coin line are refused,
 // naming their line.
 func TestRealScriptNightErrors(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	head := "game mafia players=Anna,Boris,Clara,Dima roles=Mafioso,Civilian,Civilian,Civilian incidents=off\nAnna hold no\nBoris hold no\nClara hold no\nDima hold no\n"
 	if _, err := localplay.Run(mafia.Game{}, []byte("game mafia players=Anna,Boris,Clara,Dima\ncoin Anna\n"), nil, false); !errors.Is(err, mafia.ErrCoinLine) {
 		t.Fatalf("a coin line: %v", err)
@@ -99,6 +100,7 @@ func TestMayChat(t *testing.T) {
 // The Madman's join in the step that ends the game asks no views and no
 // tag round through the real stack either, and the transcript replays.
 func TestRealJoinAtTheEnd(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	src := "game mafia players=Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya " +
 		"roles=Mafioso,Mafioso,Madman,Civilian,Civilian,Civilian,Civilian,Civilian,Civilian incidents=off\n" +
 		"Anna hold no\nBoris hold no\nClara hold no\nDima hold no\nEgor hold no\nFedor hold no\nGalya hold no\nIgor hold no\nKatya hold no\n" +

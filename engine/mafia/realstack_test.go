@@ -136,12 +136,14 @@ func checkKnowledge(tb testing.TB, lt *local.Table, know []*mafia.Knowledge) {
 // agrees after every step, the game ends, the transcript replays to the
 // same state; engine/games/gametest.Playout).
 func TestRealStackGame(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	g := games.WithBot(mafia.Game{}, bot.NewBot)
 	for _, tc := range []struct {
 		n    int
 		seed uint64
 	}{{4, 1}, {7, 2}, {9, 3}, {12, 4}} {
 		t.Run(fmt.Sprintf("%d-players", tc.n), func(t *testing.T) {
+			t.Parallel()
 			tr := gametest.Playout(t, g, tc.n, tc.seed, 0)
 			t.Logf("%d entries", len(tr.Entries))
 		})
@@ -236,6 +238,7 @@ func wantFault(tb testing.TB, lt *local.Table, e *ledger.Entry, seat int, reason
 // seat's ballots and check replayed as one's own, a missing or extra
 // part, a short tag, a vote by a seat without the power.
 func TestRealStackNightAdversary(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	names := []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya", "Igor", "Kira", "Lev", "Masha", "Nina", "Oleg"}
 	var lt *local.Table
 	for seed := uint64(5); lt == nil; seed++ {
@@ -368,6 +371,7 @@ func TestDumpTranscripts(t *testing.T) {
 // the kill without a choice, a seat without it choosing, a target the
 // power may not name, a power nobody is asked for.
 func TestRealStackNightRefusalsInWords(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
 	names := []string{"Anna", "Boris", "Sasha", "Dima", "Fedya", "Galya"}
 	var lt *local.Table
 	for seed := uint64(5); lt == nil; seed++ {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
 	"testing"
 
 	"github.com/masque-games/masque/engine"
@@ -81,6 +84,7 @@ func editions() []edition {
 // reaches knowing every card, or fail on the same line; and its
 // transcript must replay.
 func TestScriptsThroughRealStack(t *testing.T) {
+	t.Parallel() // real-stack games: CPU only, nothing shared
 	for _, ed := range editions() {
 		files, err := filepath.Glob(ed.glob)
 		if err != nil || len(files) == 0 {
@@ -88,6 +92,7 @@ func TestScriptsThroughRealStack(t *testing.T) {
 		}
 		for _, f := range files {
 			t.Run(ed.game.Name()+"/"+filepath.Base(f), func(t *testing.T) {
+				t.Parallel()
 				src, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
@@ -143,6 +148,7 @@ func replay(t *testing.T, g games.Rules, tr *ledger.Transcript) *table.Table {
 // A script without deal= is dealt from the seats' joint coin, and the
 // whole transcript (coins included) verifies.
 func TestRandomDealThroughRealStack(t *testing.T) {
+	t.Parallel() // real-stack games: CPU only, nothing shared
 	for _, ed := range editions() {
 		t.Run(ed.game.Name(), func(t *testing.T) {
 			lt, err := localplay.Run(ed.game, []byte(ed.random), nil, true)
@@ -159,6 +165,7 @@ func TestRandomDealThroughRealStack(t *testing.T) {
 
 // Flipping any single byte of a transcript makes the audit fail.
 func TestTranscriptByteFlips(t *testing.T) {
+	t.Parallel() // real-stack games: CPU only, nothing shared
 	for _, ed := range editions() {
 		if ed.flips == "" {
 			continue
@@ -173,16 +180,30 @@ func TestTranscriptByteFlips(t *testing.T) {
 			if testing.Short() {
 				step = 7
 			}
-			for i := 0; i < len(enc); i += step {
-				bad := bytes.Clone(enc)
-				bad[i] ^= 0x01
-				tr, err := ledger.UnmarshalTranscript(bad)
-				if err != nil {
-					continue
-				}
-				if _, err := table.Replay(tr, ed.game.Table()); err == nil {
-					t.Fatalf("byte %d flipped: transcript still verifies", i)
-				}
+			// Every flip is replayed from scratch (thousands of replays):
+			// the bytes are shared out among one worker per CPU, each
+			// noting the flips it finds still verifying.
+			workers := runtime.GOMAXPROCS(0)
+			verifies := make([][]int, workers)
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Go(func() {
+					for i := w * step; i < len(enc); i += workers * step {
+						bad := bytes.Clone(enc)
+						bad[i] ^= 0x01
+						tr, err := ledger.UnmarshalTranscript(bad)
+						if err != nil {
+							continue
+						}
+						if _, err := table.Replay(tr, ed.game.Table()); err == nil {
+							verifies[w] = append(verifies[w], i)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			if still := slices.Sorted(slices.Values(slices.Concat(verifies...))); len(still) > 0 {
+				t.Fatalf("%d bytes flipped (one at a time) leave a transcript that still verifies: %v", len(still), still[:min(len(still), 20)])
 			}
 		})
 	}

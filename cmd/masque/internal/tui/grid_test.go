@@ -21,6 +21,7 @@ import (
 // role their elimination showed. Without it an 80x24 screen told nobody
 // who was dead.
 func TestMafiaSeatGridSaysWhoIsOut(t *testing.T) {
+	t.Parallel() // its own local game: CPU and the bots' goroutines, nothing shared
 	names := []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya"}
 	ls, err := localsession.New(names, 4, localsession.Options{Game: "mafia", PublishKeys: true, NightFloor: time.Hour})
 	if err != nil {

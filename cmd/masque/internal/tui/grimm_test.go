@@ -108,12 +108,14 @@ func checkFits(t *testing.T, v string, w, h int) {
 // shows a forced response only to the seat that owes it, and the log is
 // in words.
 func TestGrimmPlayedToTheEndOnTheScreen(t *testing.T) {
+	t.Parallel() // its own local game: CPU and the bots' goroutines, nothing shared
 	for _, tc := range []struct {
 		players  int
 		scenario string
 		seed     uint64
 	}{{3, "", 1}, {5, "", 2}, {4, "bets,jewels,abilities", 3}, {2, "jewels", 4}} {
 		t.Run(fmt.Sprintf("%dp-%s", tc.players, tc.scenario), func(t *testing.T) {
+			t.Parallel()
 			names := []string{"Anna", "Boris", "Sasha", "Dima", "Egor"}[:tc.players]
 			setup, err := grimm.Game{}.Configure(tc.players, tc.scenario, nil)
 			if err != nil {

@@ -79,6 +79,7 @@ func checkMafiaSecrets(t *testing.T, m Model, ls *localsession.Session, me int, 
 // the person slept through a night without a power and chose a target
 // with one (at most 12 games).
 func TestMafiaPlayedToTheEndOnTheScreen(t *testing.T) {
+	t.Parallel() // its own local game: CPU and the bots' goroutines, nothing shared
 	slept, chose := 0, 0
 	for i, tc := range []struct {
 		players int

@@ -100,6 +100,7 @@ func screenKeeps(t *testing.T, m Model) {
 // one (Grimm's Mask off! on every opponent and character, a Mascarade
 // swap or claim at 13 players) is chosen in steps.
 func TestMenusFitThreePagesAt80x24(t *testing.T) {
+	t.Parallel() // its own local game: CPU and the bots' goroutines, nothing shared
 	names := strings.Split("Anna,Boris,Sasha,Dima,Egor,Fedya,Gosha,Katya,Lena,Misha,Nina,Oleg,Petya,Raya,Stas,Tanya,Ulya,Vera", ",")
 	for _, tc := range []struct {
 		game string
@@ -119,6 +120,7 @@ func TestMenusFitThreePagesAt80x24(t *testing.T) {
 		{"mafia", nil, 12, "", 15},
 	} {
 		t.Run(fmt.Sprintf("%s-%d", tc.game, tc.players), func(t *testing.T) {
+			t.Parallel()
 			var setup games.Setup
 			if tc.g != nil {
 				var err error

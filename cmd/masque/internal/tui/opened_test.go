@@ -20,6 +20,7 @@ import (
 // drawn face down). Seat 0 plays the first choice each time; the seeds
 // are tried until one ends with an unmasked player holding a hidden hand.
 func TestOpenedHiddenHandFaceUpAtTheEnd(t *testing.T) {
+	t.Parallel() // its own local game: CPU and the bots' goroutines, nothing shared
 	for seed := uint64(1); seed <= 40; seed++ {
 		names := []string{"Anna", "Boris", "Sasha", "Dima"}
 		setup, err := grimm.Game{}.Configure(len(names), "", nil)
