@@ -146,6 +146,12 @@ type netRun struct {
 	lan []*net.IPNet
 	// phones is the phones' server of a table hosted with --phones.
 	phones *phoneServer
+	// onScreen is set while the terminal play screen is up: printf then
+	// holds its lines (and logs them), printed once the screen is gone,
+	// since a line written over the screen garbles it (the phones'
+	// server's messages did).
+	onScreen bool
+	held     []string
 }
 
 func newNetRun(a *app, o netOptions, seeded bool) (*netRun, error) {
@@ -250,7 +256,29 @@ func terminalWidth(stream any) int {
 func (r *netRun) printf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fmt.Fprintln(r.out, termsafe.String(fmt.Sprintf(format, args...)))
+	line := termsafe.String(fmt.Sprintf(format, args...))
+	if r.onScreen {
+		r.held = append(r.held, line)
+		if r.logger != nil {
+			r.logger.Info("held while the play screen is up", "line", line)
+		}
+		return
+	}
+	fmt.Fprintln(r.out, line)
+}
+
+// screenUp says whether the play screen is up: while it is, printf holds
+// its lines; when it goes, they are printed.
+func (r *netRun) screenUp(up bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.onScreen = up
+	if !up {
+		for _, line := range r.held {
+			fmt.Fprintln(r.out, line)
+		}
+		r.held = nil
+	}
 }
 
 // playerName is --player, or a default: the user's name for a person, a
@@ -616,7 +644,9 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 			return tui.Run(sess, opts, r.a.stdin, r.a.stdout)
 		}
 	}
+	r.screenUp(true)
 	_, err := screen(g, opts)
+	r.screenUp(false)
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("play screen: %w", err),
 			hint: fmt.Sprintf("the game goes on without you; run again with --state %s to rejoin", dir)}
