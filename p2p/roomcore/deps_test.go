@@ -1,10 +1,9 @@
 package roomcore
 
 import (
-	"os"
-	"os/exec"
-	"strings"
 	"testing"
+
+	"github.com/masque-games/masque/p2p/internal/puredeps"
 )
 
 // TestCoreDependencies: the core builds for a browser (GOOS=js
@@ -12,16 +11,7 @@ import (
 // engine's packages and what they use: no network, no libp2p, so that a
 // seat in a phone's browser runs exactly this replication core.
 func TestCoreDependencies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the go command")
-	}
-	cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".")
-	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list for js/wasm: %v\n%s", err, out)
-	}
-	allowed := []string{
+	puredeps.Check(t, "the core", []string{
 		"github.com/masque-games/masque/p2p/roomcore",
 		"github.com/masque-games/masque/p2p/internal/wirefmt",
 		"github.com/masque-games/masque/engine/",
@@ -29,19 +19,5 @@ func TestCoreDependencies(t *testing.T) {
 		// The engine's own dependencies (package ledger's).
 		"golang.org/x/crypto/cryptobyte",
 		"filippo.io/edwards25519",
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		ok := false
-		for _, a := range allowed {
-			ok = ok || strings.HasPrefix(dep, a)
-		}
-		if !ok {
-			t.Errorf("the core depends on %s", dep)
-		}
-	}
-	build := exec.Command("go", "build", "-o", os.DevNull, ".")
-	build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("GOOS=js GOARCH=wasm go build: %v\n%s", err, out)
-	}
+	})
 }
