@@ -451,20 +451,20 @@ func (p *Phone) startTable(st seated, stored []*ledger.Entry, signed bool, bits 
 		return err
 	}
 	p.rs, p.saved = rs, len(stored)
-	p.status = "playing"
+	p.status = "" // playing: the table says the rest
 	return nil
 }
 
 // begin starts the run.
 func (p *Phone) begin(now time.Time) Effects {
-	p.started, p.status = true, "playing"
+	p.started, p.status = true, ""
 	return p.carry(now, p.rs.Start(now))
 }
 
 // resume is a reconnection's start: every seat is asked for what this
 // one missed (a tick syncs a stalled position).
 func (p *Phone) resume(now time.Time) Effects {
-	p.status = "playing"
+	p.status = ""
 	return p.carry(now, p.rs.Tick(now))
 }
 
@@ -579,7 +579,7 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 		}
 		if o.Outcome != nil {
 			p.outcome = o.Outcome
-			p.status = "game over"
+			p.status = "" // the heading says "game over"
 			if v := o.Outcome.Verdict; v != nil {
 				p.status = "the table stopped: " + v.Reason
 			}
@@ -910,8 +910,9 @@ func (p *Phone) View() Page {
 	}
 	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {
 		// The game is over on this replica; the seats are still saying
-		// so to each other (the done exchange).
-		pg.Status = "game over"
+		// so to each other (the done exchange); the heading says "game
+		// over", the status line nothing more.
+		pg.Status = ""
 	}
 	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
 		pg.Waiting = p.waitName

@@ -44,7 +44,7 @@ function el(tag, cls, text) {
 window.masqueReady = () => masqueSeat.open(location.hash.slice(1));
 
 window.masqueAskName = () => {
-  $("status").textContent = "Scan done: choose your name to take a seat.";
+  $("status").textContent = "Choose your name to take a seat.";
   $("name").classList.remove("hidden");
   $("who").focus();
 };
@@ -178,7 +178,8 @@ function drawMenu(pg, t) {
       menu.append(b);
     });
   }
-  if (t && t.Over) $("question").textContent = t.Outcome || t.Ending || "game over";
+  // The end: the outcome stands once, in the section under the menu.
+  if (t && t.Over) $("question").textContent = "";
 }
 
 // startCountdown shows whom the table waits for, or the time left on
