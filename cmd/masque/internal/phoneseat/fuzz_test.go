@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
@@ -37,26 +36,7 @@ func FuzzOnControl(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	g, err := registry.Lookup(mascarade.GameName)
-	if err != nil {
-		f.Fatal(err)
-	}
-	setup, err := g.Configure(2, "", nil)
-	if err != nil {
-		f.Fatal(err)
-	}
-	genc, err := setup.Options([]string{"alice", "mila"})
-	if err != nil {
-		f.Fatal(err)
-	}
-	opts, err := (&table.Options{Game: genc, PublishKeys: true}).MarshalBinary()
-	if err != nil {
-		f.Fatal(err)
-	}
-	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Options: opts, Seats: []ledger.SeatInfo{
-		{Name: "alice", PeerID: PeerID(hostPub), SignKey: hostPub, Keys: host.PublicKeys(tableID, 0, PeerID(hostPub))},
-		{Name: "mila", PeerID: PeerID(p0.Key()), SignKey: p0.Key(), Keys: p0.secrets.PublicKeys(tableID, 1, PeerID(p0.Key()))},
-	}}
+	r := twoSeatRoster(f, p0, tableID, hostPub, host)
 	enc, _ := r.MarshalBinary()
 	gid, _ := r.GameID()
 	sigs := [][]byte{ed25519.Sign(hostKey, ledger.RosterSigningBytes(gid)), ed25519.Sign(p0.sign, ledger.RosterSigningBytes(gid))}

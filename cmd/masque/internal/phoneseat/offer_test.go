@@ -88,26 +88,7 @@ func TestStartChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1})
-	g, err := registry.Lookup(mascarade.GameName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	setup, err := g.Configure(2, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	genc, err := setup.Options([]string{"alice", "mila"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := (&table.Options{Game: genc, PublishKeys: true}).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Options: opts, Seats: []ledger.SeatInfo{
-		{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(pub))},
-		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
-	}}
+	r := twoSeatRoster(t, p, tableID, pub, host)
 	enc, _ := r.MarshalBinary()
 	eff, err := p.OnControl(now, Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}})
 	if err != nil {
@@ -164,26 +145,7 @@ func TestSeatingOverAfterStart(t *testing.T) {
 	if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := registry.Lookup(mascarade.GameName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	setup, err := g.Configure(2, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	genc, err := setup.Options([]string{"alice", "mila"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts, err := (&table.Options{Game: genc, PublishKeys: true}).MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Options: opts, Seats: []ledger.SeatInfo{
-		{Name: "alice", PeerID: PeerID(pub), SignKey: pub, Keys: host.PublicKeys(tableID, 0, PeerID(pub))},
-		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
-	}}
+	r := twoSeatRoster(t, p, tableID, pub, host)
 	enc, _ := r.MarshalBinary()
 	eff, err := p.OnControl(now, Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}})
 	if err != nil {
@@ -243,4 +205,31 @@ func TestOfferSecondCopy(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "share a signing key") || len(eff.Control) != 0 {
 		t.Fatalf("a roster with the phone's key twice: %v, %d messages, want refused and nothing signed", err, len(eff.Control))
 	}
+}
+
+// twoSeatRoster is the roster an honest host offers for a two-seat
+// Mascarade table: the host "alice" at seat 0 (its signing key hostPub,
+// its card keys from host), the phone p as "mila" at seat 1.
+func twoSeatRoster(tb testing.TB, p *Phone, tableID [16]byte, hostPub ed25519.PublicKey, host table.SeatSecrets) *ledger.Roster {
+	tb.Helper()
+	g, err := registry.Lookup(mascarade.GameName)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	setup, err := g.Configure(2, "", nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	genc, err := setup.Options([]string{"alice", "mila"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opts, err := (&table.Options{Game: genc, PublishKeys: true}).MarshalBinary()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &ledger.Roster{TableID: tableID, Game: mascarade.GameName, Options: opts, Seats: []ledger.SeatInfo{
+		{Name: "alice", PeerID: PeerID(hostPub), SignKey: hostPub, Keys: host.PublicKeys(tableID, 0, PeerID(hostPub))},
+		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
+	}}
 }
