@@ -117,6 +117,22 @@ type Phone struct {
 	endErr     error
 	waitName   string
 	waitLeft   time.Duration
+	// waitUntil is when the wait the table is in times out (zero: no
+	// limit), from waitMark: when this seat began waiting at its
+	// position, kept in storage ("wait") so that a reloaded page shows
+	// the deadline it showed before, as a restarted `masque join` does
+	// (netsession's WaitFile and TurnFile), not a full move time again.
+	waitUntil time.Time
+	waitMark  waitMark
+	// now is the time of the last step (the page's countdown is drawn
+	// from it).
+	now time.Time
+}
+
+// waitMark is when this seat began waiting at a position of the log.
+type waitMark struct {
+	Pos   uint64 `json:"pos"`
+	Since int64  `json:"since"` // Unix milliseconds
 }
 
 // Options are the table-wide settings a phone plays by.
@@ -216,6 +232,10 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 		if err := json.Unmarshal(raw, &shuffles); err != nil {
 			return nil, fmt.Errorf("phoneseat: stored shuffles: %w", err)
 		}
+	}
+	if raw := kv["wait"]; raw != nil {
+		// Only the countdown depends on it: a damaged record is ignored.
+		_ = json.Unmarshal(raw, &p.waitMark)
 	}
 	p.restored = restored{checks: checks, shuffles: shuffles}
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
@@ -544,6 +564,7 @@ func (p *Phone) over() bool { return p.outcome != nil || p.endErr != nil }
 // asked.
 func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 	var e Effects
+	p.now = now
 	for {
 		e.Puts = append(e.Puts, p.pendingPuts...)
 		p.pendingPuts = nil
@@ -568,6 +589,9 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 			p.waitName, p.waitLeft = "", w.Left
 			if !w.Local && int(w.Seat) < len(p.roster.Seats) {
 				p.waitName = p.roster.Seats[w.Seat].Name
+			}
+			if put, ok := p.markWait(now, w); ok {
+				e.Puts = append(e.Puts, put)
 			}
 		}
 		if o.StopAuthor {
@@ -600,6 +624,39 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 	}
 	p.offerChoices(now)
 	return e
+}
+
+// markWait sets the deadline of wait w, which the core reports at now:
+// from when this seat began waiting at its position, which a reload
+// keeps (the stored mark of the same position, if earlier), so that the
+// page's countdown goes on where it was. It returns the mark to store
+// when the position is a new one.
+func (p *Phone) markWait(now time.Time, w roomcore.Wait) (Put, bool) {
+	since := now.Add(-w.Waited)
+	m := p.waitMark
+	kept := m.Pos == w.Pos && m.Since != 0
+	if t := time.UnixMilli(m.Since); kept && t.Before(since) && !t.After(now) {
+		since = t // waited for before the reload: the clock goes on
+	}
+	p.waitUntil = time.Time{}
+	if w.Left > 0 {
+		p.waitUntil = since.Add(w.Left + w.Waited)
+	}
+	if kept {
+		return Put{}, false
+	}
+	p.waitMark = waitMark{Pos: w.Pos, Since: since.UnixMilli()}
+	raw, _ := json.Marshal(p.waitMark)
+	return Put{Key: "wait", Value: raw}, true
+}
+
+// left is the time left to the wait's deadline at the last step (0: no
+// limit; at least 1 ms while there is one).
+func (p *Phone) left() time.Duration {
+	if p.waitUntil.IsZero() {
+		return 0
+	}
+	return max(time.Millisecond, p.waitUntil.Sub(p.now))
 }
 
 // autoEntry writes the entry the table waits for from this seat when
@@ -871,8 +928,11 @@ type Page struct {
 	MyTurn  bool            `json:"myTurn,omitempty"`
 	Waiting string          `json:"waiting,omitempty"`
 	// LeftMS is the time left (ms) to the seat waited for (Waiting), or
-	// on the seat's own move (MyTurn) to this seat; 0 when unlimited.
+	// on the seat's own move (MyTurn) to this seat, at the seat's last
+	// step; 0 when unlimited. UntilMS is that deadline (Unix ms), which
+	// the page counts down to.
 	LeftMS  int64    `json:"leftMs,omitempty"`
+	UntilMS int64    `json:"untilMs,omitempty"`
 	Entries int      `json:"entries"`
 	Over    bool     `json:"over,omitempty"`
 	Faults  []string `json:"faults,omitempty"`
@@ -905,7 +965,7 @@ func (p *Phone) View() Page {
 		}
 		if p.waitName == "" && p.waitLeft > 0 {
 			// The seat's own move: the time it has left.
-			pg.LeftMS = p.waitLeft.Milliseconds()
+			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
 	}
 	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {
@@ -916,7 +976,9 @@ func (p *Phone) View() Page {
 	}
 	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
 		pg.Waiting = p.waitName
-		pg.LeftMS = p.waitLeft.Milliseconds()
+		if p.waitLeft > 0 {
+			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
+		}
 	}
 	if p.rs != nil {
 		for _, f := range p.rs.Faults {

@@ -96,7 +96,6 @@ window.masqueDraw = (json) => {
   const tableKey = JSON.stringify(t || null);
   if (t && tableKey !== drawn.table) {
     drawn.table = tableKey;
-    $("game").textContent = t.Game + (t.Status ? " · " + t.Status : "");
     const seats = $("seats");
     seats.replaceChildren();
     for (const s of t.Seats || []) {
@@ -138,13 +137,19 @@ window.masqueDraw = (json) => {
       for (const r of t.Result || []) res.append(el("li", "", r));
     }
   }
+  if (t) {
+    const h = heading(pg, t);
+    if ($("game").textContent !== h) $("game").textContent = h;
+  }
   const menuKey = JSON.stringify([pg.myTurn, pg.asking, pg.yes, pg.no, pg.path, pg.menu, t && t.Question && t.Question.text, t && t.Over]);
   if (menuKey !== drawn.menu) {
     drawn.menu = menuKey;
     drawMenu(pg, t);
   }
   const waitKey = JSON.stringify([pg.myTurn, pg.waiting]);
-  const until = Date.now() + (pg.leftMs || 0);
+  // The seat's deadline (the table's: it outlives a reload), else the
+  // time left from now.
+  const until = pg.untilMs || Date.now() + (pg.leftMs || 0);
   // A new wait, or one whose time the seat corrects by more than 2 s,
   // restarts the countdown; otherwise it runs on from where it is.
   if (waitKey !== drawn.wait || !pg.leftMs !== !drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
@@ -153,6 +158,24 @@ window.masqueDraw = (json) => {
     startCountdown(pg);
   }
 };
+
+// answering is the question the seat must answer on another's turn (a
+// forced response, an answer window), or null.
+function answering(pg, t) {
+  if (!pg.myTurn || !t || t.Over || !t.Question) return null;
+  const seats = t.Seats || [];
+  const me = seats.find((s) => s.you), turn = seats.find((s) => s.turn && !s.you);
+  return me && !me.turn && turn ? { q: t.Question, turn: turn.name } : null;
+}
+
+// heading is the game and where the table is; when the seat must answer
+// on another's turn, that it must, and what (the question), rather than
+// "Boris's turn".
+function heading(pg, t) {
+  const a = answering(pg, t);
+  if (!a) return t.Game + (t.Status ? " · " + t.Status : "");
+  return t.Game + " · " + (a.q.forced ? "you must answer" : "your answer") + " (" + a.turn + "'s turn)" + (a.q.text ? ": " + a.q.text : "");
+}
 
 function drawMenu(pg, t) {
   const menu = $("menu");
@@ -165,7 +188,8 @@ function drawMenu(pg, t) {
     no.addEventListener("click", () => masqueSeat.answer("no"));
     menu.append(yes, no);
   } else if (pg.myTurn) {
-    $("question").textContent = (t && t.Question && t.Question.text) || "Your move";
+    // On another's turn the heading says the question already.
+    $("question").textContent = answering(pg, t) ? "" : (t && t.Question && t.Question.text) || "Your move";
     if (pg.path && pg.path.length) {
       const back = el("button", "back", "‹ " + pg.path.join(" › "));
       back.addEventListener("click", () => masqueSeat.back());

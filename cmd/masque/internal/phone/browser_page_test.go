@@ -1,0 +1,127 @@
+package phone
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/seatview"
+)
+
+// pageBrowser opens the phones' page of hub in headless Chromium as a
+// phone (390×844, touch) and waits for its seat to start; it returns
+// the browser's context.
+func pageBrowser(t *testing.T, hub *Hub, width, height int64) (context.Context, *Server) {
+	t.Helper()
+	exe := findChromium(t)
+	seat := &Seat{Log: func(s string) { t.Log(s) }}
+	if err := seat.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true))
+	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(stopAlloc)
+	bctx, stop := chromedp.NewContext(alloc)
+	t.Cleanup(stop)
+	bctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	t.Cleanup(cancel)
+	srv, err := Listen("127.0.0.1:0", hub, seat, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	t.Cleanup(func() { srv.Close() })
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(width, height, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate(srv.URL()), chromedp.Poll[chromedp.Void](`typeof masqueSeat !== "undefined"`)); err != nil {
+		t.Fatal(err)
+	}
+	return bctx, srv
+}
+
+// drawPage has the page draw pg as the seat would publish it, and
+// returns the texts of the elements ids.
+func drawPage(t *testing.T, bctx context.Context, pg phoneseat.Page, ids ...string) []string {
+	t.Helper()
+	raw, err := json.Marshal(pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := `masqueDraw(` + string(mustJSON(t, string(raw))) + `); ` + string(mustJSON(t, ids)) + `.map((id) => document.getElementById(id).textContent)`
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestBrowserHeadingAnswer: when the phone must answer on another's
+// turn (The Grimm Masquerade's forced response), the page's heading
+// says so, and what, not "bob's turn" (as it did); on its own turn and
+// while it waits, the heading is the table's status.
+func TestBrowserHeadingAnswer(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "grimm", Token: "secret-token"}), 390, 844)
+	q := "bob guessed right with Mask off!: you are the Beast and must unmask (bob gets 2 roses)."
+	tab := &seatview.Table{Game: "The Grimm Masquerade", Status: "round 2 of 3 · bob's turn",
+		Seats: []seatview.Seat{{Name: "alice"}, {Name: "mila", You: true, Answers: true}, {Name: "bob", Turn: true}},
+		Question: &seatview.Question{Text: q, Forced: true, Choices: []seatview.Choice{{Words: "unmask"}}}}
+	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "unmask"}}}, "game", "question", "menu")
+	t.Logf("answering: %q", got)
+	if !strings.Contains(got[0], "you must answer") || !strings.Contains(got[0], q) || strings.HasSuffix(got[0], "bob's turn") {
+		t.Errorf("the phone must answer; the heading says %q, want that it must answer, and what (%q)", got[0], q)
+	}
+	if got[2] != "unmask" {
+		t.Errorf("the menu shows %q, want its one answer", got[2])
+	}
+
+	// Waiting for bob: the table's status.
+	tab.Question = nil
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Waiting: "bob"}, "game")
+	if got[0] != "The Grimm Masquerade · round 2 of 3 · bob's turn" {
+		t.Errorf("waiting for bob, the heading says %q", got[0])
+	}
+	// Its own turn: the table's status, the question under it.
+	tab.Status, tab.Seats[1].Turn, tab.Seats[2].Turn = "round 2 of 3 · your turn", true, false
+	tab.Question = &seatview.Question{Text: "Your items allow an action.", Choices: []seatview.Choice{{Words: "end your turn"}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "end your turn"}}}, "game", "question")
+	if got[0] != "The Grimm Masquerade · round 2 of 3 · your turn" || got[1] != "Your items allow an action." {
+		t.Errorf("on its own turn the page says %q", got)
+	}
+}
+
+// TestBrowserCountdown: the page counts down to the seat's deadline
+// (Page.UntilMS: the table's, which a reload keeps), not a full time
+// left from when it drew the page; drawn again and again as the seat
+// publishes, the countdown keeps going down.
+func TestBrowserCountdown(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 390, 844)
+	tab := &seatview.Table{Game: "Mascarade", Status: "bob's turn", Seats: []seatview.Seat{{Name: "mila", You: true}, {Name: "bob", Turn: true}}}
+	until := time.Now().Add(40 * time.Second)
+	pg := phoneseat.Page{Name: "mila", Seat: 0, Table: tab, Waiting: "bob", LeftMS: 60_000, UntilMS: until.UnixMilli()}
+	got := drawPage(t, bctx, pg, "waiting")
+	if got[0] != "waiting for bob · 40 s" && got[0] != "waiting for bob · 39 s" {
+		t.Errorf("40 s before the table's deadline the page shows %q, want waiting for bob · 40 s", got[0])
+	}
+	for range 6 {
+		time.Sleep(500 * time.Millisecond)
+		pg.LeftMS = time.Until(until).Milliseconds()
+		got = drawPage(t, bctx, pg, "waiting")
+	}
+	if got[0] != "waiting for bob · 37 s" && got[0] != "waiting for bob · 36 s" {
+		t.Errorf("3 s later, drawn six times, the page shows %q, want waiting for bob · 37 s", got[0])
+	}
+}
