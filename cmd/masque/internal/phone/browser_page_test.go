@@ -77,7 +77,7 @@ func TestBrowserHeadingAnswer(t *testing.T) {
 	bctx, _ := pageBrowser(t, NewHub(Config{Game: "grimm", Token: "secret-token"}), 390, 844)
 	q := "bob guessed right with Mask off!: you are the Beast and must unmask (bob gets 2 roses)."
 	tab := &seatview.Table{Game: "The Grimm Masquerade", Status: "round 2 of 3 · bob's turn",
-		Seats: []seatview.Seat{{Name: "alice"}, {Name: "mila", You: true, Answers: true}, {Name: "bob", Turn: true}},
+		Seats:    []seatview.Seat{{Name: "alice"}, {Name: "mila", You: true, Answers: true}, {Name: "bob", Turn: true}},
 		Question: &seatview.Question{Text: q, Forced: true, Choices: []seatview.Choice{{Words: "unmask"}}}}
 	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "unmask"}}}, "game", "question", "menu")
 	t.Logf("answering: %q", got)
