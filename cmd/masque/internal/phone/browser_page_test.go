@@ -3,13 +3,17 @@ package phone
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/seatview"
 )
 
@@ -123,5 +127,74 @@ func TestBrowserCountdown(t *testing.T) {
 	}
 	if got[0] != "waiting for bob · 37 s" && got[0] != "waiting for bob · 36 s" {
 		t.Errorf("3 s later, drawn six times, the page shows %q, want waiting for bob · 37 s", got[0])
+	}
+}
+
+// TestBrowserPhoneChat: in headless Chromium, the phone's page shows the
+// table chat and sends the player's lines: typed and sent on the page,
+// a line reaches the host and the joiner (signed by the phone's seat in
+// its WebAssembly, carried on by the host); the host's line appears on
+// the page under its name.
+func TestBrowserPhoneChat(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, mascarade.GameName, 3)
+	bctx, _ := pageBrowser(t, tr.hub, 390, 844)
+	dir := artifacts(t)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("who")), chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit"))); err != nil {
+		t.Fatal(err)
+	}
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	games := map[int]*netsession.Game{}
+	for range 2 {
+		select {
+		case r := <-tr.results:
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			games[r.seat] = r.g
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+	}
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("line")),
+		chromedp.SendKeys(chromedp.ID("line"), "hello from mila"), chromedp.Click(chromedp.ID("send"))); err != nil {
+		t.Fatal(err)
+	}
+	saw := func(g *netsession.Game, seat int, text string) bool {
+		for _, l := range g.ChatLog() {
+			if l.Seat == seat && l.Text == text {
+				return true
+			}
+		}
+		return false
+	}
+	for seat, g := range games {
+		for !saw(g, 1, "hello from mila") {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("seat %d never saw the phone's line", seat)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	if err := games[0].Chat("hi mila, welcome"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(bctx, chromedp.Poll[string](`(() => { const t = document.getElementById("chatlog").textContent; return t.includes("alicehi mila, welcome") && t; })()`))
+	if err != nil {
+		t.Fatalf("the host's line never showed on the phone: %v", err)
+	}
+	if !strings.Contains(got, "milahello from mila") {
+		t.Errorf("the page's chat shows %q, without the phone's own line", got)
+	}
+	if v, _ := chromedp.Run(bctx, chromedp.Evaluate[string](`document.getElementById("line").value`)); v != "" {
+		t.Errorf("the line sent stays in the input: %q", v)
+	}
+	chromedp.Run(bctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("say").scrollIntoView(false)`))
+	png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		os.WriteFile(filepath.Join(dir, "chat.png"), png, 0o644)
 	}
 }

@@ -141,15 +141,21 @@ func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
 		if bin {
 			continue // a packet before the table started: nothing to forward it to
 		}
-		var m phoneseat.Control
-		if len(msg) > MaxControl {
-			return m, fmt.Errorf("control message of %d bytes, limit %d", len(msg), MaxControl)
-		}
-		if err := json.Unmarshal(msg, &m); err != nil {
-			return m, fmt.Errorf("control message: %w", err)
-		}
-		return m, nil
+		return parseControl(msg)
 	}
+}
+
+// parseControl decodes a control message from a phone, of at most
+// MaxControl bytes.
+func parseControl(msg []byte) (phoneseat.Control, error) {
+	var m phoneseat.Control
+	if len(msg) > MaxControl {
+		return m, fmt.Errorf("control message of %d bytes, limit %d", len(msg), MaxControl)
+	}
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return m, fmt.Errorf("control message: %w", err)
+	}
+	return m, nil
 }
 
 func writeControl(ctx context.Context, c Conn, m phoneseat.Control) error {
@@ -396,7 +402,24 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		TimeoutMS: timeout.Milliseconds(), WindowMS: h.cfg.Window.Milliseconds()}); err != nil {
 		return err
 	}
-	errc := make(chan error, 1)
+	// The table chat: the messages kept so far, then each new one, as
+	// chat control messages (best effort: past maxQueuedChat waiting, a
+	// message is dropped, as the network may drop one).
+	chats := make(chan []byte, maxQueuedChat)
+	kept := fw.OnChat(func(enc []byte) {
+		select {
+		case chats <- enc:
+		default:
+		}
+	})
+	// The last ones, leaving room for new ones.
+	for _, enc := range kept[max(0, len(kept)-maxQueuedChat/2):] {
+		select {
+		case chats <- enc:
+		default:
+		}
+	}
+	errc := make(chan error, 2)
 	go func() {
 		for {
 			b, ok := out.pop(ctx)
@@ -411,12 +434,32 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	}()
 	go func() {
 		for {
+			select {
+			case enc := <-chats:
+				if err := writeControl(ctx, c, phoneseat.Control{T: "chat", Chat: enc}); err != nil {
+					errc <- err
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		for {
 			msg, bin, err := c.Read(ctx)
 			if err != nil {
 				errc <- err
 				return
 			}
 			if !bin {
+				// A chat message the phone signed: the room checks it
+				// as any seat's, and sends it on.
+				if m, err := parseControl(msg); err != nil || m.T != "chat" {
+					h.logf("phone %s (seat %d): a control message after the start: %v", name, seat, err)
+				} else if err := fw.Chat(m.Chat); err != nil {
+					h.logf("phone %s (seat %d): %v", name, seat, err)
+				}
 				continue
 			}
 			if err := fw.Send(msg); err != nil {
@@ -431,6 +474,9 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		return ctx.Err()
 	}
 }
+
+// maxQueuedChat bounds the chat messages waiting for one phone.
+const maxQueuedChat = 256
 
 // MaxQueued bounds the bytes a phone's forwarder holds for the phone
 // (frames from the table it has not read yet): the forwarder hands on

@@ -12,6 +12,12 @@ import (
 // startedPhone is a phone seated at seat 1 of a two-seat Mascarade table
 // hosted by "alice" and started at now, with every record it stored.
 func startedPhone(t *testing.T, now time.Time, opts Options) (*Phone, map[string][]byte) {
+	p, kv, _ := startedPhoneHost(t, now, opts)
+	return p, kv
+}
+
+// startedPhoneHost is startedPhone, with the host's signing key.
+func startedPhoneHost(t *testing.T, now time.Time, opts Options) (*Phone, map[string][]byte, ed25519.PrivateKey) {
 	t.Helper()
 	kv := map[string][]byte{}
 	keep := func(e Effects) {
@@ -44,7 +50,7 @@ func startedPhone(t *testing.T, now time.Time, opts Options) (*Phone, map[string
 		t.Fatal(err)
 	}
 	keep(eff)
-	return p, kv
+	return p, kv, priv
 }
 
 // TestReloadCountdown: a phone whose page reloads while the table waits

@@ -127,6 +127,8 @@ type Phone struct {
 	// now is the time of the last step (the page's countdown is drawn
 	// from it).
 	now time.Time
+	// chat is the table chat as this phone saw it.
+	chat chatLog
 }
 
 // waitMark is when this seat began waiting at a position of the log.
@@ -233,6 +235,9 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 			return nil, fmt.Errorf("phoneseat: stored shuffles: %w", err)
 		}
 	}
+	if raw := kv["chatseq"]; len(raw) == 4 {
+		p.chat.nextSeq = binary.BigEndian.Uint32(raw)
+	}
 	if raw := kv["wait"]; raw != nil {
 		// Only the countdown depends on it: a damaged record is ignored.
 		_ = json.Unmarshal(raw, &p.waitMark)
@@ -320,6 +325,8 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		e := Effects{Puts: []Put{{Key: "table", Value: raw}}}
 		e.add(p.begin(now))
 		return e, nil
+	case "chat":
+		return Effects{}, p.onChat(c.Chat)
 	case "error":
 		p.status = "the server says: " + c.Reason
 		return Effects{}, errors.New(p.status)
@@ -936,6 +943,11 @@ type Page struct {
 	Entries int      `json:"entries"`
 	Over    bool     `json:"over,omitempty"`
 	Faults  []string `json:"faults,omitempty"`
+	// Chat are the table chat's last messages (MaxChatShown); MayChat
+	// says whether this seat may write now.
+	Chat    []ChatLine `json:"chat,omitempty"`
+	MayChat bool       `json:"mayChat,omitempty"`
+	ChatErr string     `json:"chatErr,omitempty"` // why the player's last line was refused
 }
 
 // View is the page's state now.
@@ -946,6 +958,9 @@ func (p *Phone) View() Page {
 	}
 	pg.Entries = int(p.tab.Pos())
 	pg.Table = p.view()
+	pg.Chat = p.chatLines()
+	pg.MayChat = p.rs != nil && p.mayChat(engine.Seat(p.seat))
+	pg.ChatErr = p.chat.err
 	if p.myTurn {
 		items, path := p.ctl.Menu()
 		for _, it := range items {

@@ -58,6 +58,14 @@ $("name").addEventListener("submit", (ev) => {
   masqueSeat.join(name);
 });
 
+$("say").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = $("line").value.trim();
+  if (!text) return;
+  masqueSeat.chat(text);
+  $("line").value = "";
+});
+
 $("download").addEventListener("click", () => {
   const b = masqueSeat.transcript();
   if (!b) return;
@@ -74,7 +82,7 @@ let countdown = null;
 // second; a part of the page is built again only when it changed, so
 // that a button a finger is on is not replaced under it (the tap would
 // be lost) and the countdown does not jump.
-let drawn = { table: "", menu: "", wait: "" };
+let drawn = { table: "", menu: "", wait: "", chat: "" };
 
 // card draws a card with the --web page's pictures (cards.js), its name
 // under it for a screen reader.
@@ -141,6 +149,7 @@ window.masqueDraw = (json) => {
     const h = heading(pg, t);
     if ($("game").textContent !== h) $("game").textContent = h;
   }
+  drawChat(pg);
   const menuKey = JSON.stringify([pg.myTurn, pg.asking, pg.yes, pg.no, pg.path, pg.menu, t && t.Question && t.Question.text, t && t.Over]);
   if (menuKey !== drawn.menu) {
     drawn.menu = menuKey;
@@ -175,6 +184,27 @@ function heading(pg, t) {
   const a = answering(pg, t);
   if (!a) return t.Game + (t.Status ? " · " + t.Status : "");
   return t.Game + " · " + (a.q.forced ? "you must answer" : "your answer") + " (" + a.turn + "'s turn)" + (a.q.text ? ": " + a.q.text : "");
+}
+
+// drawChat draws the table chat (the seat checked every line's
+// signature) and whether the player may write now.
+function drawChat(pg) {
+  const key = JSON.stringify([pg.chat, pg.mayChat, pg.chatErr]);
+  if (key === drawn.chat) return;
+  drawn.chat = key;
+  $("chat").classList.remove("hidden");
+  const log = $("chatlog");
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.replaceChildren();
+  for (const l of pg.chat || []) {
+    const li = el("li", l.you ? "you" : "");
+    li.append(el("span", "who", l.name), document.createTextNode(l.text));
+    log.append(li);
+  }
+  if (atEnd) log.scrollTop = log.scrollHeight;
+  $("line").disabled = $("send").disabled = !pg.mayChat;
+  $("line").placeholder = pg.mayChat ? "Say something to the table" : "You may not write in the chat now";
+  $("chaterr").textContent = pg.chatErr || "";
 }
 
 function drawMenu(pg, t) {
