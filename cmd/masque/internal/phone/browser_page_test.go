@@ -3,24 +3,33 @@ package phone
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/seatview"
+	"github.com/masque-games/masque/p2p/roomcore"
 )
 
 // pageBrowser opens the phones' page of hub in headless Chromium as a
 // phone (390×844, touch) and waits for its seat to start; it returns
 // the browser's context.
 func pageBrowser(t *testing.T, hub *Hub, width, height int64) (context.Context, *Server) {
+	return pageBrowserCode(t, hub, width, height, "")
+}
+
+// pageBrowserCode is pageBrowser with the table's code in the URL.
+func pageBrowserCode(t *testing.T, hub *Hub, width, height int64, code string) (context.Context, *Server) {
 	t.Helper()
 	exe := findChromium(t)
 	seat := &Seat{Log: func(s string) { t.Log(s) }}
@@ -35,7 +44,7 @@ func pageBrowser(t *testing.T, hub *Hub, width, height int64) (context.Context, 
 	t.Cleanup(stop)
 	bctx, cancel := context.WithTimeout(bctx, 60*time.Second)
 	t.Cleanup(cancel)
-	srv, err := Listen("127.0.0.1:0", hub, seat, "", "")
+	srv, err := Listen("127.0.0.1:0", hub, seat, code, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,5 +205,138 @@ func TestBrowserPhoneChat(t *testing.T) {
 	png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
 	if err == nil {
 		os.WriteFile(filepath.Join(dir, "chat.png"), png, 0o644)
+	}
+}
+
+// TestBrowserNamePage: before the player types a name, the page says
+// which game the table plays, its code, and who sits there so far (it
+// said only "masque"); the table's players are told only with the token.
+func TestBrowserNamePage(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, "grimm", 3)
+	dir := artifacts(t)
+	for _, size := range [][2]int64{{390, 844}, {360, 740}} {
+		bctx, srv := pageBrowserCode(t, tr.hub, size[0], size[1], "K7-PLUM")
+		got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%dx%d: %q", size[0], size[1], got)
+		if got[0] != "The Grimm Masquerade" || got[1] != "Table K7-PLUM · 1 of 3 seats taken: alice" {
+			t.Errorf("the name page says %q, want the game (The Grimm Masquerade) and the table (Table K7-PLUM · 1 of 3 seats taken: alice)", got)
+		}
+		if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("name-%dx%d.png", size[0], size[1])), png, 0o644)
+		}
+		for _, tok := range []string{"", "wrong-token", srv.Token() + "x"} {
+			req, _ := http.NewRequest("GET", "http://"+srv.Addr()+"/table", nil)
+			if tok != "" {
+				req.Header.Set(TokenHeader, tok)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("the table's info asked with token %q: %d, want 403", tok, resp.StatusCode)
+			}
+		}
+	}
+}
+
+// TestBrowserStorageCleared: a phone seated and playing in Chromium has
+// its storage cleared mid-game and opens the table's URL again: the page
+// says plainly that the game has started and this phone holds no seat
+// (its seat lost with its storage), and asks no name (it does not
+// pretend to join as a new seat); the table treats the seat as gone as
+// it treats a seat whose state directory was lost: every other seat
+// times it out (a timeout verdict naming seat 1), and no seat is taken
+// again.
+func TestBrowserStorageCleared(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startGameTimeout(ctx, t, mascarade.GameName, 3, 4*time.Second)
+	bctx, srv := pageBrowser(t, tr.hub, 390, 844)
+	dir := artifacts(t)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("who")), chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit"))); err != nil {
+		t.Fatal(err)
+	}
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS("#seats .seat"))); err != nil {
+		t.Fatal(err)
+	}
+	// The player taps until the phone holds a few entries.
+	for taps := 0; taps < 3; {
+		what, err := chromedp.Run(bctx, chromedp.Evaluate[string](clickJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what == "over" {
+			t.Fatal("the game ended before the storage was cleared")
+		}
+		if what == "tap" {
+			taps++
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	// The page closes; its storage is cleared; the URL is opened again.
+	origin := "http://" + srv.Addr()
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(bctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(srv.URL())); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var err error
+		got, err = chromedp.Run(bctx, chromedp.Evaluate[[]string](`((g) => [document.getElementById("status").textContent, String(!g || g.classList.contains("hidden")), String(document.getElementById("name").classList.contains("hidden"))])(document.getElementById("gone"))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[1] == "false" {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(bctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("the page never said the seat is gone; it shows %q", st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("the page says %q", got)
+	if !strings.Contains(got[0], "has started") || !strings.Contains(got[0], "no seat") || got[2] != "true" {
+		t.Errorf("after its storage was cleared the page says %q, name form hidden %s; want that the game started and it holds no seat, and no name asked", got[0], got[2])
+	}
+	if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+		os.WriteFile(filepath.Join(dir, "storage-cleared.png"), png, 0o644)
+	}
+	// The table: every other seat times the phone's seat out.
+	for range 2 {
+		var r seatRes
+		select {
+		case r = <-tr.results:
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		out, err := r.g.Result()
+		if err != nil {
+			t.Fatalf("seat %d: %v", r.seat, err)
+		}
+		if out.Verdict == nil || out.Verdict.Seat != 1 || out.Verdict.Kind != roomcore.VerdictTimeout {
+			t.Fatalf("seat %d ended with %+v, want a timeout verdict naming seat 1 (the phone's)", r.seat, out.Verdict)
+		}
+		t.Logf("seat %d: %v", r.seat, out.Verdict)
+	}
+	if taken, _ := tr.tbl.Taken(); taken != 3 {
+		t.Errorf("%d seats taken after the phone came back without its storage, want 3", taken)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -132,6 +133,40 @@ func (h *Hub) logf(format string, args ...any) {
 	}
 }
 
+// TableInfo is what a page shows before its player takes a seat: which
+// game, who sits so far, whether the game has started (a phone without
+// its stored seat can then take none).
+type TableInfo struct {
+	Game    string   `json:"game"` // the game's title ("The Grimm Masquerade")
+	Kind    string   `json:"kind"` // its registry name ("grimm")
+	Code    string   `json:"code,omitempty"`
+	Players []string `json:"players,omitempty"` // seated so far, in seat order
+	Seats   int      `json:"seats,omitempty"`   // the table's seats (0: not known yet)
+	Started bool     `json:"started,omitempty"`
+}
+
+// Info is the table's TableInfo now (Code is the server's to set).
+func (h *Hub) Info() TableInfo {
+	in := TableInfo{Game: h.cfg.Game, Kind: h.cfg.Game}
+	if g, err := registry.Lookup(h.cfg.Game); err == nil {
+		in.Game = g.Title()
+	}
+	h.mu.Lock()
+	t, s := h.table, h.seating
+	h.mu.Unlock()
+	switch {
+	case s != nil:
+		in.Started, in.Seats = true, len(s.Roster.Seats)
+		for _, si := range s.Roster.Seats {
+			in.Players = append(in.Players, si.Name)
+		}
+	case t != nil:
+		in.Players = t.Names()
+		_, in.Seats = t.Taken()
+	}
+	return in
+}
+
 func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
 	for {
 		msg, bin, err := c.Read(ctx)
@@ -186,6 +221,11 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 	seat := -1
 	if hl.game != nil {
 		seat = h.heldSeat(hl)
+	}
+	if seat < 0 && hl.game == nil && h.started() {
+		err := errors.New(NoSeatAfterStart)
+		writeControl(ctx, c, phoneseat.Control{T: "error", Reason: err.Error()})
+		return err
 	}
 	if seat < 0 {
 		if seat, err = h.seat(ctx, c, hl); err != nil {
@@ -261,6 +301,18 @@ func (h *Hub) checkHello(m phoneseat.Control, nonce []byte) (hello, error) {
 		return hello{}, errors.New("hello: bad signature on the challenge")
 	}
 	return hello{name: m.Name, key: m.Key, game: m.Game}, nil
+}
+
+// NoSeatAfterStart is the hub's answer to a phone that holds no seat
+// (nothing stored: a new phone, or one whose storage was cleared) once
+// the table's game started.
+const NoSeatAfterStart = "this table's game has started: this phone holds no seat at it (a seat it held is lost with its storage, and the table times it out)"
+
+// started says whether every seat signed the table.
+func (h *Hub) started() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seating != nil
 }
 
 // heldSeat is the seat of the started table whose key the phone holds

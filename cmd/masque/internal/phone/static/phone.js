@@ -43,7 +43,35 @@ function el(tag, cls, text) {
 
 window.masqueReady = () => masqueSeat.open(location.hash.slice(1));
 
-window.masqueAskName = () => {
+// tableInfo is what the table's machine says of the table (its game,
+// its players so far, whether it started), or null.
+async function tableInfo() {
+  const frag = location.hash.slice(1);
+  try {
+    const r = await fetch("table", { headers: { "X-Masque-Token": frag.slice(frag.lastIndexOf("-") + 1) } });
+    return r.ok ? await r.json() : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// masqueAskName: this phone holds no seat for this table (nothing
+// stored). Before the game starts, the page names the table and asks
+// the player's name; once it started, a seat cannot be taken: the page
+// says so, and that a seat this phone held is gone with its storage.
+window.masqueAskName = async () => {
+  const info = await tableInfo();
+  if (info) {
+    $("game").textContent = info.game;
+    const who = info.players || [];
+    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length + " seated";
+    $("tableinfo").textContent = (info.code ? "Table " + info.code + " · " : "") + seats + (who.length ? ": " + who.join(", ") : "");
+  }
+  if (info && info.started) {
+    $("status").textContent = "This table's game has started: this phone holds no seat at it, and cannot take one now.";
+    $("gone").classList.remove("hidden");
+    return;
+  }
   $("status").textContent = "Choose your name to take a seat.";
   $("name").classList.remove("hidden");
   $("who").focus();
@@ -54,6 +82,7 @@ $("name").addEventListener("submit", (ev) => {
   const name = $("who").value.trim();
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(name)) return;
   $("name").classList.add("hidden");
+  $("tableinfo").textContent = "";
   $("status").textContent = "asking for a seat…";
   masqueSeat.join(name);
 });
