@@ -65,7 +65,7 @@ func drawPage(t *testing.T, bctx context.Context, pg phoneseat.Page, ids ...stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := `masqueDraw(` + string(mustJSON(t, string(raw))) + `); ` + string(mustJSON(t, ids)) + `.map((id) => document.getElementById(id).textContent)`
+	js := `masqueDraw(` + string(mustJSON(t, string(raw))) + `); ` + string(mustJSON(t, ids)) + `.map((id) => (document.getElementById(id) || { textContent: "(no #" + id + ")" }).textContent)`
 	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](js))
 	if err != nil {
 		t.Fatal(err)
@@ -338,5 +338,26 @@ func TestBrowserStorageCleared(t *testing.T) {
 	}
 	if taken, _ := tr.tbl.Taken(); taken != 3 {
 		t.Errorf("%d seats taken after the phone came back without its storage, want 3", taken)
+	}
+}
+
+// TestBrowserNotices: the page shows the table's counters (Mascarade's
+// court and bank, Mafia's living) and its notices (a claim and who must
+// answer it, the vote, the morning's news), as the --web page does; it
+// showed neither. At the end the empty question and menu take no room.
+func TestBrowserNotices(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 390, 844)
+	tab := &seatview.Table{Game: "Mascarade", Status: "turn 4 · alice's turn", Seats: []seatview.Seat{{Name: "alice", Turn: true}, {Name: "mila", You: true}},
+		Counters: []seatview.Attr{{Name: "court", Value: "3", Words: "court 3"}, {Name: "bank", Value: "40", Words: "bank 40"}},
+		Notices:  []seatview.Notice{{Title: "Claim", Text: "alice claims to be the King", Window: "challenge window: mila to answer", Yours: true}}}
+	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Waiting: "alice"}, "notices")
+	if got[0] != "court 3 · bank 40Claimalice claims to be the Kingchallenge window: mila to answer" {
+		t.Errorf("the page's notices say %q, want the court, the bank and the claim with its window", got[0])
+	}
+	tab.Over, tab.Notices, tab.Outcome = true, nil, "you lost"
+	raw, _ := json.Marshal(phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Over: true})
+	hidden, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`masqueDraw(`+string(mustJSON(t, string(raw)))+`); document.getElementById("turn").offsetHeight === 0`))
+	if err != nil || !hidden {
+		t.Errorf("at the end the empty turn section takes room (%v)", err)
 	}
 }

@@ -133,6 +133,19 @@ window.masqueDraw = (json) => {
   const tableKey = JSON.stringify(t || null);
   if (t && tableKey !== drawn.table) {
     drawn.table = tableKey;
+    // The table's counters (the court, the living) and what the whole
+    // table is in the middle of (a claim and its challenges, the vote,
+    // the morning's news), as the --web page shows them.
+    const nb = $("notices");
+    nb.replaceChildren();
+    const counters = (t.Counters || []).map((a) => a.words || a.value + " " + a.name).join(" · ");
+    if (counters) nb.append(el("p", "counters", counters));
+    for (const n of t.Notices || []) {
+      const box = el("div", "notice" + (n.yours ? " yours" : ""));
+      box.append(el("p", "title", n.title), el("p", "", n.text));
+      if (n.window) box.append(el("p", "window", n.window));
+      nb.append(box);
+    }
     const seats = $("seats");
     seats.replaceChildren();
     for (const s of t.Seats || []) {
@@ -261,8 +274,10 @@ function drawMenu(pg, t) {
       menu.append(b);
     });
   }
-  // The end: the outcome stands once, in the section under the menu.
+  // The end: the outcome stands once, in the section under the menu;
+  // the empty question and menu take no room above it.
   if (t && t.Over) $("question").textContent = "";
+  $("turn").classList.toggle("hidden", !!(t && t.Over));
 }
 
 // startCountdown shows whom the table waits for, or the time left on
