@@ -101,6 +101,16 @@ func TestBrowserHeadingAnswer(t *testing.T) {
 		t.Errorf("the menu shows %q, want its one answer", got[2])
 	}
 
+	// A claim to answer (Mascarade): the question has no words of its
+	// own; the claim the seat answers says what.
+	claim := &seatview.Table{Game: "Mascarade", Status: "turn 3 · bob's turn", Seats: tab.Seats,
+		Notices:  []seatview.Notice{{Title: "Claim", Text: "bob claims to be the King", Window: "challenge window: your answer", Yours: true}},
+		Question: &seatview.Question{Choices: []seatview.Choice{{Words: "pass: let the King claim go"}}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: claim, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "pass: let the King claim go"}}}, "game")
+	if got[0] != "Mascarade · your answer (bob's turn): bob claims to be the King" {
+		t.Errorf("a claim to answer: the heading says %q, want that the phone answers, and what (the claim)", got[0])
+	}
+
 	// Waiting for bob: the table's status.
 	tab.Question = nil
 	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Waiting: "bob"}, "game")

@@ -225,7 +225,10 @@ function answering(pg, t) {
 function heading(pg, t) {
   const a = answering(pg, t);
   if (!a) return t.Game + (t.Status ? " · " + t.Status : "");
-  return t.Game + " · " + (a.q.forced ? "you must answer" : "your answer") + " (" + a.turn + "'s turn)" + (a.q.text ? ": " + a.q.text : "");
+  // What: the question, else the notice the seat must answer (a claim).
+  const n = (t.Notices || []).find((x) => x.yours);
+  const what = a.q.text || (n && n.text) || "";
+  return t.Game + " · " + (a.q.forced ? "you must answer" : "your answer") + " (" + a.turn + "'s turn)" + (what ? ": " + what : "");
 }
 
 // drawChat draws the table chat (the seat checked every line's
