@@ -161,8 +161,8 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 			t.Logf("phone: %q (%d taps)", st, taps)
 		}
 		if !nightShot || !noticeShot {
-			// The moments worth a picture: a night choice (Mafia), a
-			// claim the table is in the middle of (Mascarade).
+			// The moments worth a picture: a night choice (Mafia), an
+			// answer on another's turn (a claim, a forced response).
 			st, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[document.getElementById("game").textContent, String(document.querySelectorAll("#menu button").length), String(document.querySelectorAll("#notices .notice .window").length)]`))
 			if err != nil {
 				t.Fatal(err)
@@ -171,9 +171,9 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 				nightShot = true
 				shot("2-night")
 			}
-			if !noticeShot && st[2] != "0" {
+			if !noticeShot && st[1] != "0" && (st[2] != "0" || strings.Contains(st[0], " answer (")) {
 				noticeShot = true
-				shot("2-notice")
+				shot("2-answer")
 			}
 		}
 		what, err := chromedp.Run(bctx, chromedp.Evaluate[string](clickJS))
