@@ -111,6 +111,15 @@ func TestBrowserHeadingAnswer(t *testing.T) {
 		t.Errorf("a claim to answer: the heading says %q, want that the phone answers, and what (the claim)", got[0])
 	}
 
+	// The draft (Grimm): each takes an item on the first player's turn;
+	// no answer to anyone.
+	draft := &seatview.Table{Game: "The Grimm Masquerade", Status: "round 1 of 3 · the draft: each takes an item from the row", Seats: tab.Seats,
+		Question: &seatview.Question{Text: "The draft: take one item from the row.", Choices: []seatview.Choice{{Words: "take the Mirror"}}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: draft, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "take the Mirror"}}}, "game", "question")
+	if got[0] != "The Grimm Masquerade · round 1 of 3 · the draft: each takes an item from the row" || got[1] != "The draft: take one item from the row." {
+		t.Errorf("the draft: the page says %q, want the table's status and the question under it (no answer to anyone)", got)
+	}
+
 	// Waiting for bob: the table's status.
 	tab.Question = nil
 	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Waiting: "bob"}, "game")

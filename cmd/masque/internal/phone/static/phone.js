@@ -211,12 +211,15 @@ window.masqueDraw = (json) => {
 };
 
 // answering is the question the seat must answer on another's turn (a
-// forced response, an answer window), or null.
+// forced response, an answer window: a claim), or null; not a move all
+// make in turn on one player's turn (Grimm's draft).
 function answering(pg, t) {
   if (!pg.myTurn || !t || t.Over || !t.Question) return null;
+  const q = t.Question;
+  if (!q.forced && !q.window && !(t.Notices || []).some((n) => n.yours)) return null;
   const seats = t.Seats || [];
   const me = seats.find((s) => s.you), turn = seats.find((s) => s.turn && !s.you);
-  return me && !me.turn && turn ? { q: t.Question, turn: turn.name } : null;
+  return me && !me.turn && turn ? { q, turn: turn.name } : null;
 }
 
 // heading is the game and where the table is; when the seat must answer
