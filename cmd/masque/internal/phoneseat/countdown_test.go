@@ -92,3 +92,14 @@ func TestReloadCountdown(t *testing.T) {
 		t.Errorf("the reloaded page counts down to %d, before the reload to %d", pg.UntilMS, until)
 	}
 }
+
+// TestWaitSaysWhat: while the table waits for another seat's share of
+// its work (here the host's share of the deal's coin toss, before any
+// move), the page says what it waits for, not only whom ("waiting for
+// alice" read as a contradiction under "bob's turn").
+func TestWaitSaysWhat(t *testing.T) {
+	p, _ := startedPhone(t, time.Now(), Options{Timeout: time.Minute})
+	if got := p.View().Waiting; got != "alice's share of a coin toss" {
+		t.Errorf("waiting for the host's coin share, the page says waiting for %q, want alice's share of a coin toss", got)
+	}
+}

@@ -117,6 +117,8 @@ type Phone struct {
 	endErr     error
 	waitName   string
 	waitLeft   time.Duration
+	waitSeat   int    // the seat waited for (waitName's)
+	waitPos    uint64 // the position it is waited for at
 	// waitUntil is when the wait the table is in times out (zero: no
 	// limit), from waitMark: when this seat began waiting at its
 	// position, kept in storage ("wait") so that a reloaded page shows
@@ -593,7 +595,7 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 		}
 		e.Timers = append(e.Timers, o.Timers...)
 		for _, w := range o.Waits {
-			p.waitName, p.waitLeft = "", w.Left
+			p.waitName, p.waitLeft, p.waitSeat, p.waitPos = "", w.Left, int(w.Seat), w.Pos
 			if !w.Local && int(w.Seat) < len(p.roster.Seats) {
 				p.waitName = p.roster.Seats[w.Seat].Name
 			}
@@ -990,7 +992,7 @@ func (p *Phone) View() Page {
 		pg.Status = ""
 	}
 	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
-		pg.Waiting = p.waitName
+		pg.Waiting = p.waitWhat()
 		if p.waitLeft > 0 {
 			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
@@ -1004,6 +1006,33 @@ func (p *Phone) View() Page {
 		pg.Status = "this seat cannot follow the game: " + p.failure.Error()
 	}
 	return pg
+}
+
+// waitWhat is whom the table waits for, with what when it is not a move
+// of the game's but the table's own work (a shuffle, a share that opens
+// a card, a share of a coin toss, a card key): "bob's shuffle". Without
+// it the page said "waiting for bob" under "alice's turn" while bob
+// shuffled for alice's deal.
+func (p *Phone) waitWhat() string {
+	name := p.waitName
+	if p.tab == nil || p.tab.Pos() != p.waitPos {
+		return name
+	}
+	seat, kind, ok := p.tab.Expect()
+	if !ok || int(seat) != p.waitSeat {
+		return name
+	}
+	switch kind {
+	case table.BodyShuffle, table.BodyMix:
+		return name + "'s shuffle"
+	case table.BodyShares:
+		return name + "'s share to open a card"
+	case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
+		return name + "'s share of a coin toss"
+	case table.BodyKey:
+		return name + "'s card key"
+	}
+	return name
 }
 
 // Outcome is how the run ended (nil while it goes on), or the error
