@@ -98,8 +98,9 @@ func (p *Phone) keepChat(m *chat.Message) {
 
 // Chat writes text in the table chat: cleaned (chat.Clean), signed with
 // the seat's key as its next message, kept, and sent to the table
-// through the server. It refuses before the table starts, a seat the
-// game bars from writing now, and a seat writing too fast.
+// through the server. It refuses before the table starts and once its
+// run is over, a seat the game bars from writing now, and a seat writing
+// too fast.
 func (p *Phone) Chat(now time.Time, text string) (Effects, error) {
 	e, err := p.chatWrite(now, text)
 	p.chat.err = ""
@@ -112,6 +113,9 @@ func (p *Phone) Chat(now time.Time, text string) (Effects, error) {
 func (p *Phone) chatWrite(now time.Time, text string) (Effects, error) {
 	if p.rs == nil {
 		return Effects{}, errors.New("the chat opens once the table starts")
+	}
+	if p.over() {
+		return Effects{}, errors.New("the game is over: the chat is closed")
 	}
 	clean, err := chat.Clean(text)
 	if err != nil {

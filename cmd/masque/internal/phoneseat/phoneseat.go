@@ -961,7 +961,9 @@ func (p *Phone) View() Page {
 	pg.Entries = int(p.tab.Pos())
 	pg.Table = p.view()
 	pg.Chat = p.chatLines()
-	pg.MayChat = p.rs != nil && p.mayChat(engine.Seat(p.seat))
+	// Once the game is over here the seat stops soon after (as a seat's
+	// process does): a line written then would go nowhere.
+	pg.MayChat = p.rs != nil && !pg.Over && (pg.Table == nil || !pg.Table.Over) && p.mayChat(engine.Seat(p.seat))
 	pg.ChatErr = p.chat.err
 	if p.myTurn {
 		items, path := p.ctl.Menu()
