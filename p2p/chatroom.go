@@ -24,10 +24,20 @@ var ErrChatRate = chatproto.ErrRate
 func (r *Room) initChat(restored []*chat.Message) {
 	r.chat = chatproto.New(chatproto.Config{
 		Host: r.node.host, Game: r.game, Self: r.self, SignKey: r.node.id.SigningKey(),
-		Peers: r.peers, Keys: r.keys, Addrs: r.addrs, Restored: restored,
-		OnChat: r.cfg.OnChat, MayChat: r.cfg.MayChat, Idle: r.chatDelivered,
+		Peers: r.peers, Keys: r.keys, Addrs: r.addrs, Via: r.forwarding().rt.via, Restored: restored,
+		OnChat: r.onChat, MayChat: r.cfg.MayChat, Idle: r.chatDelivered,
 		Dial: allowLimited, Log: r.node.log,
 	})
+}
+
+// onChat is the room's chat's OnChat: RoomConfig.OnChat, and the
+// forwarded seats this node carries (phones), each given the table's
+// messages but its own.
+func (r *Room) onChat(m *chat.Message) {
+	if r.cfg.OnChat != nil {
+		r.cfg.OnChat(m)
+	}
+	r.node.chatToForwarded(r.game, m)
 }
 
 // Chat cleans text (package chat's Clean), signs it as the local seat's

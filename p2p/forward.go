@@ -17,6 +17,7 @@ import (
 	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/p2p/chat"
 	"github.com/masque-games/masque/p2p/roomcore"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -488,6 +489,7 @@ type Forwarder struct {
 	rt   *seatRoutes
 	seat uint8
 	to   func(sealed []byte)
+	chat func(enc []byte) // n.fwd.mu guards it
 }
 
 // Forward makes this node the path of seat of the table tb, whose roster
@@ -554,5 +556,66 @@ func (f *Forwarder) Close() {
 	defer f.n.fwd.mu.Unlock()
 	if f.n.fwd.ends[f.key] == f {
 		delete(f.n.fwd.ends, f.key)
+	}
+}
+
+// OnChat has the table chat's messages handed to the seat by fn (it must
+// not block): each message this node's room keeps from then on but the
+// seat's own, encoded (package chat; signed by its author, which the
+// seat checks). It returns the messages kept so far (the seat's own
+// among them: a seat that reloaded takes its sequence numbers on from
+// them). A node that holds no seat at the table has no chat to give.
+func (f *Forwarder) OnChat(fn func(enc []byte)) [][]byte {
+	f.n.fwd.mu.Lock()
+	f.chat = fn
+	f.n.fwd.mu.Unlock()
+	r := f.n.room(f.key.game)
+	if r == nil {
+		return nil
+	}
+	var out [][]byte
+	for _, m := range r.chat.Messages() {
+		out = append(out, m.Marshal())
+	}
+	return out
+}
+
+// Chat carries a chat message the seat wrote (encoded, package chat) to
+// the table: this node's room checks it as any seat's (its seat's
+// signature, its text, its rate, the game's gate), keeps it and sends it
+// on to every other seat (chatproto.Table.Relay). A message of another
+// seat or another table is refused.
+func (f *Forwarder) Chat(enc []byte) error {
+	m, err := chat.Unmarshal(enc)
+	if err != nil {
+		return fmt.Errorf("p2p: chat from seat %d: %w", f.seat, err)
+	}
+	if m.Game != f.key.game || m.Seat != f.seat {
+		return fmt.Errorf("p2p: chat from seat %d: a message of seat %d of game %x", f.seat, m.Seat, m.Game[:4])
+	}
+	r := f.n.room(f.key.game)
+	if r == nil {
+		return fmt.Errorf("p2p: chat from seat %d: this node holds no seat at game %x to carry it", f.seat, m.Game[:4])
+	}
+	return r.chat.Relay(m)
+}
+
+// chatToForwarded hands m to the forwarded seats of game this node
+// carries, but its author's.
+func (n *Node) chatToForwarded(game ledger.Hash, m *chat.Message) {
+	n.fwd.mu.Lock()
+	var fns []func([]byte)
+	for k, f := range n.fwd.ends {
+		if k.game == game && k.seat != m.Seat && f.chat != nil {
+			fns = append(fns, f.chat)
+		}
+	}
+	n.fwd.mu.Unlock()
+	if len(fns) == 0 {
+		return
+	}
+	enc := m.Marshal()
+	for _, fn := range fns {
+		fn(enc)
 	}
 }

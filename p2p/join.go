@@ -172,6 +172,18 @@ func (t *Table) Taken() (taken, total int) {
 	return 1 + len(t.joiners), t.cfg.Seats
 }
 
+// Names are the players seated so far, the creator's first, in seat
+// order.
+func (t *Table) Names() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := []string{t.cfg.Name}
+	for _, j := range t.joiners {
+		out = append(out, j.req.Name)
+	}
+	return out
+}
+
 // Start closes seating with the seats taken so far.
 func (t *Table) Start() { t.once.Do(func() { close(t.ready) }) }
 

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -59,6 +60,12 @@ type Config struct {
 	Peers   []peer.ID
 	Keys    []ed25519.PublicKey
 	Addrs   [][]ma.Multiaddr
+	// Via are the forwarders of forwarded seats (a phone's: its page's
+	// server, docs/phones.md), "" for a seat reached directly. A
+	// forwarded seat has no node to take a chat stream: nobody sends it
+	// one; its forwarder, a seat itself, hands it the table's messages,
+	// and carries its messages to the table ([Table.Relay]).
+	Via []peer.ID
 	// Restored are the messages this seat kept from an earlier run (a
 	// restart: its own sequence numbers go on after them, and they are
 	// not accepted again).
@@ -100,6 +107,9 @@ type Table struct {
 	// done exchange waits for them (a seat says done once its messages
 	// reached every seat, or were given up).
 	sending int
+	// kept are the messages kept, in the order they came (a forwarded
+	// seat that connects again is given them: [Table.Messages]).
+	kept []*chat.Message
 }
 
 type key struct {
@@ -124,6 +134,7 @@ func New(cfg Config) *Table {
 		}
 		t.seen[key{m.Seat, m.Seq}] = true
 		t.count[m.Seat]++
+		t.kept = append(t.kept, m)
 		if m.Seat == cfg.Self && m.Seq >= t.nextSeq {
 			t.nextSeq = m.Seq + 1
 		}
@@ -174,20 +185,38 @@ func (t *Table) Write(text string) (*chat.Message, error) {
 	t.nextSeq++
 	t.seen[key{m.Seat, m.Seq}] = true
 	t.count[m.Seat]++
+	t.kept = append(t.kept, m)
 	// Our own receivers' limit counts our messages too, so that the
 	// restart of a chatty seat does not make peers drop its next ones.
 	t.recv.Allow(self, now)
-	enc := m.Marshal()
-	for i := range t.cfg.Peers {
-		if uint8(i) != self {
-			t.queueLocked(uint8(i), enc)
-		}
-	}
+	t.sendLocked(m)
 	t.mu.Unlock()
 	if t.cfg.OnChat != nil {
 		t.cfg.OnChat(m)
 	}
 	return m, nil
+}
+
+// sendLocked queues m for every seat but this one and its author, that
+// takes chat streams (not a forwarded seat: its forwarder hands it the
+// table's messages). t.mu is held.
+func (t *Table) sendLocked(m *chat.Message) {
+	enc := m.Marshal()
+	for i := range t.cfg.Peers {
+		s := uint8(i)
+		if s == t.cfg.Self || s == m.Seat || i < len(t.cfg.Via) && t.cfg.Via[i] != "" {
+			continue
+		}
+		t.queueLocked(s, enc)
+	}
+}
+
+// Messages are the messages kept so far (this seat's, the restored and
+// the received), in the order they came.
+func (t *Table) Messages() []*chat.Message {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return slices.Clone(t.kept)
 }
 
 // queueLocked queues enc for seat, starting its sender if needed. t.mu
@@ -326,35 +355,64 @@ func (t *Table) Receive(from peer.ID, m *chat.Message) error {
 	if !seated {
 		return fmt.Errorf("chat from a peer with no seat at game %x", t.cfg.Game[:4])
 	}
+	_, err := t.accept(m, false)
+	return err
+}
+
+// Relay takes a message of a forwarded seat that this node carries (a
+// phone's, from its page: docs/phones.md): checked as a received
+// message is (its seat's signature, its text, the rate, the game's
+// gate), kept, handed to Config.OnChat and sent on to every other seat,
+// as if its author's node had sent it; a forwarder can only drop a
+// seat's messages, never write or change one. A message seen before is
+// no error, and not sent again.
+func (t *Table) Relay(m *chat.Message) error {
+	if int(m.Seat) >= len(t.cfg.Via) || t.cfg.Via[m.Seat] == "" || t.cfg.Via[m.Seat] != t.cfg.Host.ID() {
+		return fmt.Errorf("chat: seat %d is not a seat this node carries", m.Seat)
+	}
+	_, err := t.accept(m, true)
+	return err
+}
+
+// accept checks and keeps a message of another seat, and sends it on
+// when relay is set; it reports whether the message was new.
+func (t *Table) accept(m *chat.Message, relay bool) (bool, error) {
+	if m.Game != t.cfg.Game {
+		return false, fmt.Errorf("chat: a message of game %x, not %x", m.Game[:4], t.cfg.Game[:4])
+	}
 	if int(m.Seat) >= len(t.cfg.Keys) {
-		return fmt.Errorf("chat: seat %d is not at the table", m.Seat)
+		return false, fmt.Errorf("chat: seat %d is not at the table", m.Seat)
 	}
 	if err := m.Verify(t.cfg.Keys[m.Seat]); err != nil {
-		return err
+		return false, err
 	}
 	if t.cfg.MayChat != nil && !t.cfg.MayChat(m.Seat) {
-		return fmt.Errorf("chat: seat %d may not write now: message %d dropped", m.Seat, m.Seq)
+		return false, fmt.Errorf("chat: seat %d may not write now: message %d dropped", m.Seat, m.Seq)
 	}
 	t.mu.Lock()
 	k := key{m.Seat, m.Seq}
 	switch {
 	case t.seen[k]:
 		t.mu.Unlock()
-		return nil
+		return false, nil
 	case t.count[m.Seat] >= chat.MaxPerAuthor:
 		t.mu.Unlock()
-		return fmt.Errorf("chat: seat %d sent more than %d messages: dropped", m.Seat, chat.MaxPerAuthor)
+		return false, fmt.Errorf("chat: seat %d sent more than %d messages: dropped", m.Seat, chat.MaxPerAuthor)
 	case !t.recv.Allow(m.Seat, t.now()):
 		t.mu.Unlock()
-		return fmt.Errorf("chat: seat %d writes too fast: message %d dropped", m.Seat, m.Seq)
+		return false, fmt.Errorf("chat: seat %d writes too fast: message %d dropped", m.Seat, m.Seq)
 	}
 	t.seen[k] = true
 	t.count[m.Seat]++
+	t.kept = append(t.kept, m)
+	if relay {
+		t.sendLocked(m)
+	}
 	t.mu.Unlock()
 	if t.cfg.OnChat != nil {
 		t.cfg.OnChat(m)
 	}
-	return nil
+	return true, nil
 }
 
 // Handle reads one chat message from s and hands it to the table of its

@@ -232,6 +232,14 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		if sum, ok := (grimm.Game{}).Summarize(s); ok {
 			t.Ending = sum.Ending()
 		}
+		// The end for the seat, as Mascarade's and Mafia's say it (a
+		// spectator, seat -1, has none).
+		switch {
+		case t.Won:
+			t.Outcome = "you won!"
+		case me >= 0 && int(me) < s.Players():
+			t.Outcome = fmt.Sprintf("you lost, with %d %s", s.Roses(me), seatview.Plural(s.Roses(me), "rose", "roses"))
+		}
 	}
 	// Your character first: a short screen keeps the memory's first line.
 	t.Memory = append(t.Memory, grimmMemory(s, me, known)...)

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,13 +152,29 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 	}
 	shot("1-seated")
 	steadyMenu(bctx, t)
-	taps, midShot, reloaded := 0, false, false
+	taps, midShot, reloaded, nightShot, noticeShot := 0, false, false, false, false
 	lastLog := time.Now()
 	for {
 		if testing.Verbose() && time.Since(lastLog) > 5*time.Second {
 			lastLog = time.Now()
 			st, _ := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[document.getElementById("status").textContent, document.getElementById("waiting").textContent, document.getElementById("game").textContent, document.getElementById("faults").textContent]`))
 			t.Logf("phone: %q (%d taps)", st, taps)
+		}
+		if !nightShot || !noticeShot {
+			// The moments worth a picture: a night choice (Mafia), an
+			// answer on another's turn (a claim, a forced response).
+			st, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](`[document.getElementById("game").textContent, String(document.querySelectorAll("#menu button").length), String(document.querySelectorAll("#notices .notice .window").length)]`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !nightShot && strings.Contains(st[0], "night") && st[1] != "0" {
+				nightShot = true
+				shot("2-night")
+			}
+			if !noticeShot && st[1] != "0" && (st[2] != "0" || strings.Contains(st[0], " answer (")) {
+				noticeShot = true
+				shot("2-answer")
+			}
 		}
 		what, err := chromedp.Run(bctx, chromedp.Evaluate[string](clickJS))
 		if err != nil {

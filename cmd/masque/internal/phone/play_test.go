@@ -95,8 +95,9 @@ func testPeer(t *testing.T) *netsession.Peer {
 	return p
 }
 
-// netGame runs a bot's seat on the signed table until the game ends.
-func netGame(ctx context.Context, t *testing.T, p *netsession.Peer, s *ledger.Roster, tb store.Table, keys table.SeatSecrets, seed uint64) (*netsession.Game, error) {
+// netGameTimeout runs a bot's seat on the signed table until the game
+// ends, timing out a seat silent for timeout.
+func netGameTimeout(ctx context.Context, t *testing.T, p *netsession.Peer, tb store.Table, keys table.SeatSecrets, seed uint64, timeout time.Duration) (*netsession.Game, error) {
 	sec, err := keys.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -106,7 +107,7 @@ func netGame(ctx context.Context, t *testing.T, p *netsession.Peer, s *ledger.Ro
 		return nil, err
 	}
 	t.Cleanup(func() { st.Close() })
-	return netsession.Start(ctx, netsession.GameConfig{Node: p.Node, Store: st, Bot: true, Seed: seed, Timeout: 30 * time.Second})
+	return netsession.Start(ctx, netsession.GameConfig{Node: p.Node, Store: st, Bot: true, Seed: seed, Timeout: timeout})
 }
 
 // pageChecks collects what the player found wrong on the page.
@@ -181,6 +182,7 @@ type tableRun struct {
 	opened  chan struct{}
 	tbl     *p2p.Table
 	joiners int
+	timeout time.Duration // every seat's patience with a silent seat
 }
 
 type seatRes struct {
@@ -196,8 +198,14 @@ func startHost(ctx context.Context, t *testing.T) *tableRun {
 
 // startGame opens a table of game for players seats, hosted by a bot.
 func startGame(ctx context.Context, t *testing.T, game string, players int) *tableRun {
-	tr := &tableRun{game: game, players: players, host: testPeer(t), results: make(chan seatRes, players), opened: make(chan struct{})}
-	tr.hub = NewHub(Config{Node: tr.host.Node, Token: "secret-token", Game: game, Timeout: 30 * time.Second})
+	return startGameTimeout(ctx, t, game, players, 30*time.Second)
+}
+
+// startGameTimeout is startGame with every seat's patience with a silent
+// seat.
+func startGameTimeout(ctx context.Context, t *testing.T, game string, players int, timeout time.Duration) *tableRun {
+	tr := &tableRun{game: game, players: players, host: testPeer(t), results: make(chan seatRes, players), opened: make(chan struct{}), timeout: timeout}
+	tr.hub = NewHub(Config{Node: tr.host.Node, Token: "secret-token", Game: game, Timeout: timeout})
 	go func() {
 		keys := table.GenerateSeatSecrets()
 		s, err := tr.host.Host(ctx, netsession.HostConfig{Game: game, Player: "alice", Players: players, Keys: keys, PublishKeys: true,
@@ -207,7 +215,7 @@ func startGame(ctx context.Context, t *testing.T, game string, players int) *tab
 			return
 		}
 		tr.hub.SetSeating(s)
-		g, err := netGame(ctx, t, tr.host, s.Roster, s.Table, keys, 1)
+		g, err := netGameTimeout(ctx, t, tr.host, s.Table, keys, 1, tr.timeout)
 		tr.results <- seatRes{0, g, err}
 	}()
 	<-tr.opened
@@ -244,7 +252,7 @@ func (tr *tableRun) startJoiner(ctx context.Context, t *testing.T) {
 				tr.results <- seatRes{err: err}
 				return
 			}
-			g, err := netGame(ctx, t, joiner, s.Roster, s.Table, keys, uint64(3+i))
+			g, err := netGameTimeout(ctx, t, joiner, s.Table, keys, uint64(3+i), tr.timeout)
 			tr.results <- seatRes{int(s.Seat), g, err}
 		}()
 	}

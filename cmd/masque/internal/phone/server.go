@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -178,6 +179,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "build":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintln(w, s.seat.BuildHash())
+	case "table":
+		s.serveTable(w, r)
 	default:
 		if p == "" {
 			p = "index.html"
@@ -189,6 +192,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.serveBytes(w, r, p, contentType(p), b)
 	}
+}
+
+// TokenHeader carries the token (the URL's fragment) in the page's
+// request for the table's info.
+const TokenHeader = "X-Masque-Token"
+
+// serveTable answers the page, before its player takes a seat, what the
+// table is (Hub.Info): only with the token, as the table's players'
+// names are the table's.
+func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
+	if !s.hub.token(r.Header.Get(TokenHeader)) {
+		forbid(w)
+		return
+	}
+	in := s.hub.Info()
+	s.mu.Lock()
+	in.Code = s.code
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(in)
 }
 
 func contentType(name string) string {

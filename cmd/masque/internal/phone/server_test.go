@@ -61,10 +61,15 @@ func TestRequestChecks(t *testing.T) {
 		{"a foreign Origin", "/phone.js", map[string]string{"Origin": "http://evil.example"}},
 		{"a cross-site fetch", "/phone.js", map[string]string{"Sec-Fetch-Site": "cross-site"}},
 		{"a WebSocket with no Origin", "/ws", map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}},
+		{"the table's players without the token", "/table", nil},
+		{"the table's players with a wrong token", "/table", map[string]string{TokenHeader: strings.Repeat("0", len(srv.Token()))}},
 	} {
 		if res := get(c.path, c.hdr); res.StatusCode != http.StatusForbidden {
 			t.Errorf("%s: %d, want 403", c.name, res.StatusCode)
 		}
+	}
+	if res := get("/table", map[string]string{TokenHeader: srv.Token()}); res.StatusCode != 200 {
+		t.Errorf("the table's info with the token: %d, want 200", res.StatusCode)
 	}
 	if _, _, err := websocket.Dial(context.Background(), "ws://"+srv.Addr()+"/ws", &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"http://evil.example"}}}); err == nil {
 		t.Error("a WebSocket from a foreign origin was taken")

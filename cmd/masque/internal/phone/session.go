@@ -21,6 +21,7 @@ import (
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/games/registry"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -132,6 +133,40 @@ func (h *Hub) logf(format string, args ...any) {
 	}
 }
 
+// TableInfo is what a page shows before its player takes a seat: which
+// game, who sits so far, whether the game has started (a phone without
+// its stored seat can then take none).
+type TableInfo struct {
+	Game    string   `json:"game"` // the game's title ("The Grimm Masquerade")
+	Kind    string   `json:"kind"` // its registry name ("grimm")
+	Code    string   `json:"code,omitempty"`
+	Players []string `json:"players,omitempty"` // seated so far, in seat order
+	Seats   int      `json:"seats,omitempty"`   // the table's seats (0: not known yet)
+	Started bool     `json:"started,omitempty"`
+}
+
+// Info is the table's TableInfo now (Code is the server's to set).
+func (h *Hub) Info() TableInfo {
+	in := TableInfo{Game: h.cfg.Game, Kind: h.cfg.Game}
+	if g, err := registry.Lookup(h.cfg.Game); err == nil {
+		in.Game = g.Title()
+	}
+	h.mu.Lock()
+	t, s := h.table, h.seating
+	h.mu.Unlock()
+	switch {
+	case s != nil:
+		in.Started, in.Seats = true, len(s.Roster.Seats)
+		for _, si := range s.Roster.Seats {
+			in.Players = append(in.Players, si.Name)
+		}
+	case t != nil:
+		in.Players = t.Names()
+		_, in.Seats = t.Taken()
+	}
+	return in
+}
+
 func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
 	for {
 		msg, bin, err := c.Read(ctx)
@@ -141,15 +176,21 @@ func readControl(ctx context.Context, c Conn) (phoneseat.Control, error) {
 		if bin {
 			continue // a packet before the table started: nothing to forward it to
 		}
-		var m phoneseat.Control
-		if len(msg) > MaxControl {
-			return m, fmt.Errorf("control message of %d bytes, limit %d", len(msg), MaxControl)
-		}
-		if err := json.Unmarshal(msg, &m); err != nil {
-			return m, fmt.Errorf("control message: %w", err)
-		}
-		return m, nil
+		return parseControl(msg)
 	}
+}
+
+// parseControl decodes a control message from a phone, of at most
+// MaxControl bytes.
+func parseControl(msg []byte) (phoneseat.Control, error) {
+	var m phoneseat.Control
+	if len(msg) > MaxControl {
+		return m, fmt.Errorf("control message of %d bytes, limit %d", len(msg), MaxControl)
+	}
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return m, fmt.Errorf("control message: %w", err)
+	}
+	return m, nil
 }
 
 func writeControl(ctx context.Context, c Conn, m phoneseat.Control) error {
@@ -180,6 +221,11 @@ func (h *Hub) Serve(ctx context.Context, c Conn) error {
 	seat := -1
 	if hl.game != nil {
 		seat = h.heldSeat(hl)
+	}
+	if seat < 0 && hl.game == nil && h.started() {
+		err := errors.New(NoSeatAfterStart)
+		writeControl(ctx, c, phoneseat.Control{T: "error", Reason: err.Error()})
+		return err
 	}
 	if seat < 0 {
 		if seat, err = h.seat(ctx, c, hl); err != nil {
@@ -255,6 +301,18 @@ func (h *Hub) checkHello(m phoneseat.Control, nonce []byte) (hello, error) {
 		return hello{}, errors.New("hello: bad signature on the challenge")
 	}
 	return hello{name: m.Name, key: m.Key, game: m.Game}, nil
+}
+
+// NoSeatAfterStart is the hub's answer to a phone that holds no seat
+// (nothing stored: a new phone, or one whose storage was cleared) once
+// the table's game started.
+const NoSeatAfterStart = "this table's game has started: this phone holds no seat at it (a seat it held is lost with its storage, and the table times it out)"
+
+// started says whether every seat signed the table.
+func (h *Hub) started() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.seating != nil
 }
 
 // heldSeat is the seat of the started table whose key the phone holds
@@ -396,7 +454,24 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		TimeoutMS: timeout.Milliseconds(), WindowMS: h.cfg.Window.Milliseconds()}); err != nil {
 		return err
 	}
-	errc := make(chan error, 1)
+	// The table chat: the messages kept so far, then each new one, as
+	// chat control messages (best effort: past maxQueuedChat waiting, a
+	// message is dropped, as the network may drop one).
+	chats := make(chan []byte, maxQueuedChat)
+	kept := fw.OnChat(func(enc []byte) {
+		select {
+		case chats <- enc:
+		default:
+		}
+	})
+	// The last ones, leaving room for new ones.
+	for _, enc := range kept[max(0, len(kept)-maxQueuedChat/2):] {
+		select {
+		case chats <- enc:
+		default:
+		}
+	}
+	errc := make(chan error, 2)
 	go func() {
 		for {
 			b, ok := out.pop(ctx)
@@ -411,12 +486,32 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 	}()
 	go func() {
 		for {
+			select {
+			case enc := <-chats:
+				if err := writeControl(ctx, c, phoneseat.Control{T: "chat", Chat: enc}); err != nil {
+					errc <- err
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		for {
 			msg, bin, err := c.Read(ctx)
 			if err != nil {
 				errc <- err
 				return
 			}
 			if !bin {
+				// A chat message the phone signed: the room checks it
+				// as any seat's, and sends it on.
+				if m, err := parseControl(msg); err != nil || m.T != "chat" {
+					h.logf("phone %s (seat %d): a control message after the start: %v", name, seat, err)
+				} else if err := fw.Chat(m.Chat); err != nil {
+					h.logf("phone %s (seat %d): %v", name, seat, err)
+				}
 				continue
 			}
 			if err := fw.Send(msg); err != nil {
@@ -431,6 +526,9 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		return ctx.Err()
 	}
 }
+
+// maxQueuedChat bounds the chat messages waiting for one phone.
+const maxQueuedChat = 256
 
 // MaxQueued bounds the bytes a phone's forwarder holds for the phone
 // (frames from the table it has not read yet): the forwarder hands on

@@ -63,6 +63,16 @@ func (d *Driver) Answer(a string) {
 	d.tap(func(now time.Time) (Effects, error) { return d.p.Answer(now, a) })
 }
 
+// Chat writes text in the table chat; an error (a seat barred, writing
+// too fast) is shown on the page.
+func (d *Driver) Chat(text string) {
+	d.tap(func(now time.Time) (Effects, error) {
+		// A refusal is the chat's to show (Page.ChatErr), not a fault.
+		eff, _ := d.p.Chat(now, text)
+		return eff, nil
+	})
+}
+
 // Back goes back one step of the menu.
 func (d *Driver) Back() {
 	d.tap(func(time.Time) (Effects, error) { d.p.Back(); return Effects{}, nil })

@@ -117,6 +117,26 @@ type Phone struct {
 	endErr     error
 	waitName   string
 	waitLeft   time.Duration
+	waitSeat   int    // the seat waited for (waitName's)
+	waitPos    uint64 // the position it is waited for at
+	// waitUntil is when the wait the table is in times out (zero: no
+	// limit), from waitMark: when this seat began waiting at its
+	// position, kept in storage ("wait") so that a reloaded page shows
+	// the deadline it showed before, as a restarted `masque join` does
+	// (netsession's WaitFile and TurnFile), not a full move time again.
+	waitUntil time.Time
+	waitMark  waitMark
+	// now is the time of the last step (the page's countdown is drawn
+	// from it).
+	now time.Time
+	// chat is the table chat as this phone saw it.
+	chat chatLog
+}
+
+// waitMark is when this seat began waiting at a position of the log.
+type waitMark struct {
+	Pos   uint64 `json:"pos"`
+	Since int64  `json:"since"` // Unix milliseconds
 }
 
 // Options are the table-wide settings a phone plays by.
@@ -217,6 +237,13 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 			return nil, fmt.Errorf("phoneseat: stored shuffles: %w", err)
 		}
 	}
+	if raw := kv["chatseq"]; len(raw) == 4 {
+		p.chat.nextSeq = binary.BigEndian.Uint32(raw)
+	}
+	if raw := kv["wait"]; raw != nil {
+		// Only the countdown depends on it: a damaged record is ignored.
+		_ = json.Unmarshal(raw, &p.waitMark)
+	}
 	p.restored = restored{checks: checks, shuffles: shuffles}
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
@@ -300,6 +327,8 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		e := Effects{Puts: []Put{{Key: "table", Value: raw}}}
 		e.add(p.begin(now))
 		return e, nil
+	case "chat":
+		return Effects{}, p.onChat(c.Chat)
 	case "error":
 		p.status = "the server says: " + c.Reason
 		return Effects{}, errors.New(p.status)
@@ -544,6 +573,7 @@ func (p *Phone) over() bool { return p.outcome != nil || p.endErr != nil }
 // asked.
 func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 	var e Effects
+	p.now = now
 	for {
 		e.Puts = append(e.Puts, p.pendingPuts...)
 		p.pendingPuts = nil
@@ -565,9 +595,12 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 		}
 		e.Timers = append(e.Timers, o.Timers...)
 		for _, w := range o.Waits {
-			p.waitName, p.waitLeft = "", w.Left
+			p.waitName, p.waitLeft, p.waitSeat, p.waitPos = "", w.Left, int(w.Seat), w.Pos
 			if !w.Local && int(w.Seat) < len(p.roster.Seats) {
 				p.waitName = p.roster.Seats[w.Seat].Name
+			}
+			if put, ok := p.markWait(now, w); ok {
+				e.Puts = append(e.Puts, put)
 			}
 		}
 		if o.StopAuthor {
@@ -600,6 +633,39 @@ func (p *Phone) carry(now time.Time, o remoteseat.Out) Effects {
 	}
 	p.offerChoices(now)
 	return e
+}
+
+// markWait sets the deadline of wait w, which the core reports at now:
+// from when this seat began waiting at its position, which a reload
+// keeps (the stored mark of the same position, if earlier), so that the
+// page's countdown goes on where it was. It returns the mark to store
+// when the position is a new one.
+func (p *Phone) markWait(now time.Time, w roomcore.Wait) (Put, bool) {
+	since := now.Add(-w.Waited)
+	m := p.waitMark
+	kept := m.Pos == w.Pos && m.Since != 0
+	if t := time.UnixMilli(m.Since); kept && t.Before(since) && !t.After(now) {
+		since = t // waited for before the reload: the clock goes on
+	}
+	p.waitUntil = time.Time{}
+	if w.Left > 0 {
+		p.waitUntil = since.Add(w.Left + w.Waited)
+	}
+	if kept {
+		return Put{}, false
+	}
+	p.waitMark = waitMark{Pos: w.Pos, Since: since.UnixMilli()}
+	raw, _ := json.Marshal(p.waitMark)
+	return Put{Key: "wait", Value: raw}, true
+}
+
+// left is the time left to the wait's deadline at the last step (0: no
+// limit; at least 1 ms while there is one).
+func (p *Phone) left() time.Duration {
+	if p.waitUntil.IsZero() {
+		return 0
+	}
+	return max(time.Millisecond, p.waitUntil.Sub(p.now))
 }
 
 // autoEntry writes the entry the table waits for from this seat when
@@ -871,11 +937,19 @@ type Page struct {
 	MyTurn  bool            `json:"myTurn,omitempty"`
 	Waiting string          `json:"waiting,omitempty"`
 	// LeftMS is the time left (ms) to the seat waited for (Waiting), or
-	// on the seat's own move (MyTurn) to this seat; 0 when unlimited.
+	// on the seat's own move (MyTurn) to this seat, at the seat's last
+	// step; 0 when unlimited. UntilMS is that deadline (Unix ms), which
+	// the page counts down to.
 	LeftMS  int64    `json:"leftMs,omitempty"`
+	UntilMS int64    `json:"untilMs,omitempty"`
 	Entries int      `json:"entries"`
 	Over    bool     `json:"over,omitempty"`
 	Faults  []string `json:"faults,omitempty"`
+	// Chat are the table chat's last messages (MaxChatShown); MayChat
+	// says whether this seat may write now.
+	Chat    []ChatLine `json:"chat,omitempty"`
+	MayChat bool       `json:"mayChat,omitempty"`
+	ChatErr string     `json:"chatErr,omitempty"` // why the player's last line was refused
 }
 
 // View is the page's state now.
@@ -886,6 +960,11 @@ func (p *Phone) View() Page {
 	}
 	pg.Entries = int(p.tab.Pos())
 	pg.Table = p.view()
+	pg.Chat = p.chatLines()
+	// Once the game is over here the seat stops soon after (as a seat's
+	// process does): a line written then would go nowhere.
+	pg.MayChat = p.rs != nil && !pg.Over && (pg.Table == nil || !pg.Table.Over) && p.mayChat(engine.Seat(p.seat))
+	pg.ChatErr = p.chat.err
 	if p.myTurn {
 		items, path := p.ctl.Menu()
 		for _, it := range items {
@@ -905,7 +984,7 @@ func (p *Phone) View() Page {
 		}
 		if p.waitName == "" && p.waitLeft > 0 {
 			// The seat's own move: the time it has left.
-			pg.LeftMS = p.waitLeft.Milliseconds()
+			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
 	}
 	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {
@@ -915,8 +994,10 @@ func (p *Phone) View() Page {
 		pg.Status = ""
 	}
 	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
-		pg.Waiting = p.waitName
-		pg.LeftMS = p.waitLeft.Milliseconds()
+		pg.Waiting = p.waitWhat()
+		if p.waitLeft > 0 {
+			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
+		}
 	}
 	if p.rs != nil {
 		for _, f := range p.rs.Faults {
@@ -927,6 +1008,33 @@ func (p *Phone) View() Page {
 		pg.Status = "this seat cannot follow the game: " + p.failure.Error()
 	}
 	return pg
+}
+
+// waitWhat is whom the table waits for, with what when it is not a move
+// of the game's but the table's own work (a shuffle, a share that opens
+// a card, a share of a coin toss, a card key): "bob's shuffle". Without
+// it the page said "waiting for bob" under "alice's turn" while bob
+// shuffled for alice's deal.
+func (p *Phone) waitWhat() string {
+	name := p.waitName
+	if p.tab == nil || p.tab.Pos() != p.waitPos {
+		return name
+	}
+	seat, kind, ok := p.tab.Expect()
+	if !ok || int(seat) != p.waitSeat {
+		return name
+	}
+	switch kind {
+	case table.BodyShuffle, table.BodyMix:
+		return name + "'s shuffle"
+	case table.BodyShares:
+		return name + "'s share to open a card"
+	case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
+		return name + "'s share of a coin toss"
+	case table.BodyKey:
+		return name + "'s card key"
+	}
+	return name
 }
 
 // Outcome is how the run ended (nil while it goes on), or the error

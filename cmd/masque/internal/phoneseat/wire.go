@@ -19,6 +19,10 @@ package phoneseat
 //
 // A phone that holds a seat says hello with its game id (resume) and gets
 // start at once.
+//
+// Once the table started, either side may send chat {chat}: the server
+// the table chat's messages (those kept so far, then each new one), the
+// phone a message it wrote and signed with its seat's key.
 
 // HelloContext prefixes the challenge a phone signs in its hello: the
 // server forwards for the seat of that key only.
@@ -45,4 +49,7 @@ type Control struct {
 	// window, in milliseconds (0: none), which the phone plays by.
 	TimeoutMS int64 `json:"timeoutMs,omitempty"`
 	WindowMS  int64 `json:"windowMs,omitempty"`
+	// Chat is a table chat message (package chat's encoding, signed by
+	// its author's seat key), either way once the table started.
+	Chat []byte `json:"chat,omitempty"`
 }

@@ -43,7 +43,35 @@ function el(tag, cls, text) {
 
 window.masqueReady = () => masqueSeat.open(location.hash.slice(1));
 
-window.masqueAskName = () => {
+// tableInfo is what the table's machine says of the table (its game,
+// its players so far, whether it started), or null.
+async function tableInfo() {
+  const frag = location.hash.slice(1);
+  try {
+    const r = await fetch("table", { headers: { "X-Masque-Token": frag.slice(frag.lastIndexOf("-") + 1) } });
+    return r.ok ? await r.json() : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+// masqueAskName: this phone holds no seat for this table (nothing
+// stored). Before the game starts, the page names the table and asks
+// the player's name; once it started, a seat cannot be taken: the page
+// says so, and that a seat this phone held is gone with its storage.
+window.masqueAskName = async () => {
+  const info = await tableInfo();
+  if (info) {
+    $("game").textContent = info.game;
+    const who = info.players || [];
+    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length + " seated";
+    $("tableinfo").textContent = (info.code ? "Table " + info.code + " · " : "") + seats + (who.length ? ": " + who.join(", ") : "");
+  }
+  if (info && info.started) {
+    $("status").textContent = "This table's game has started: this phone holds no seat at it, and cannot take one now.";
+    $("gone").classList.remove("hidden");
+    return;
+  }
   $("status").textContent = "Choose your name to take a seat.";
   $("name").classList.remove("hidden");
   $("who").focus();
@@ -54,8 +82,17 @@ $("name").addEventListener("submit", (ev) => {
   const name = $("who").value.trim();
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(name)) return;
   $("name").classList.add("hidden");
+  $("tableinfo").textContent = "";
   $("status").textContent = "asking for a seat…";
   masqueSeat.join(name);
+});
+
+$("say").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const text = $("line").value.trim();
+  if (!text) return;
+  masqueSeat.chat(text);
+  $("line").value = "";
 });
 
 $("download").addEventListener("click", () => {
@@ -74,7 +111,7 @@ let countdown = null;
 // second; a part of the page is built again only when it changed, so
 // that a button a finger is on is not replaced under it (the tap would
 // be lost) and the countdown does not jump.
-let drawn = { table: "", menu: "", wait: "" };
+let drawn = { table: "", menu: "", wait: "", chat: "" };
 
 // card draws a card with the --web page's pictures (cards.js), its name
 // under it for a screen reader.
@@ -96,7 +133,19 @@ window.masqueDraw = (json) => {
   const tableKey = JSON.stringify(t || null);
   if (t && tableKey !== drawn.table) {
     drawn.table = tableKey;
-    $("game").textContent = t.Game + (t.Status ? " · " + t.Status : "");
+    // The table's counters (the court, the living) and what the whole
+    // table is in the middle of (a claim and its challenges, the vote,
+    // the morning's news), as the --web page shows them.
+    const nb = $("notices");
+    nb.replaceChildren();
+    const counters = (t.Counters || []).map((a) => a.words || a.value + " " + a.name).join(" · ");
+    if (counters) nb.append(el("p", "counters", counters));
+    for (const n of t.Notices || []) {
+      const box = el("div", "notice" + (n.yours ? " yours" : ""));
+      box.append(el("p", "title", n.title), el("p", "", n.text));
+      if (n.window) box.append(el("p", "window", n.window));
+      nb.append(box);
+    }
     const seats = $("seats");
     seats.replaceChildren();
     for (const s of t.Seats || []) {
@@ -138,13 +187,20 @@ window.masqueDraw = (json) => {
       for (const r of t.Result || []) res.append(el("li", "", r));
     }
   }
+  if (t) {
+    const h = heading(pg, t);
+    if ($("game").textContent !== h) $("game").textContent = h;
+  }
+  drawChat(pg);
   const menuKey = JSON.stringify([pg.myTurn, pg.asking, pg.yes, pg.no, pg.path, pg.menu, t && t.Question && t.Question.text, t && t.Over]);
   if (menuKey !== drawn.menu) {
     drawn.menu = menuKey;
     drawMenu(pg, t);
   }
   const waitKey = JSON.stringify([pg.myTurn, pg.waiting]);
-  const until = Date.now() + (pg.leftMs || 0);
+  // The seat's deadline (the table's: it outlives a reload), else the
+  // time left from now.
+  const until = pg.untilMs || Date.now() + (pg.leftMs || 0);
   // A new wait, or one whose time the seat corrects by more than 2 s,
   // restarts the countdown; otherwise it runs on from where it is.
   if (waitKey !== drawn.wait || !pg.leftMs !== !drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
@@ -153,6 +209,51 @@ window.masqueDraw = (json) => {
     startCountdown(pg);
   }
 };
+
+// answering is the question the seat must answer on another's turn (a
+// forced response, an answer window: a claim), or null; not a move all
+// make in turn on one player's turn (Grimm's draft).
+function answering(pg, t) {
+  if (!pg.myTurn || !t || t.Over || !t.Question) return null;
+  const q = t.Question;
+  if (!q.forced && !q.window && !(t.Notices || []).some((n) => n.yours)) return null;
+  const seats = t.Seats || [];
+  const me = seats.find((s) => s.you), turn = seats.find((s) => s.turn && !s.you);
+  return me && !me.turn && turn ? { q, turn: turn.name } : null;
+}
+
+// heading is the game and where the table is; when the seat must answer
+// on another's turn, that it must, and what (the question), rather than
+// "Boris's turn".
+function heading(pg, t) {
+  const a = answering(pg, t);
+  if (!a) return t.Game + (t.Status ? " · " + t.Status : "");
+  // What: the question, else the notice the seat must answer (a claim).
+  const n = (t.Notices || []).find((x) => x.yours);
+  const what = a.q.text || (n && n.text) || "";
+  return t.Game + " · " + (a.q.forced ? "you must answer" : "your answer") + " (" + a.turn + "'s turn)" + (what ? ": " + what : "");
+}
+
+// drawChat draws the table chat (the seat checked every line's
+// signature) and whether the player may write now.
+function drawChat(pg) {
+  const key = JSON.stringify([pg.chat, pg.mayChat, pg.chatErr]);
+  if (key === drawn.chat) return;
+  drawn.chat = key;
+  $("chat").classList.remove("hidden");
+  const log = $("chatlog");
+  const atEnd = log.scrollTop + log.clientHeight >= log.scrollHeight - 4;
+  log.replaceChildren();
+  for (const l of pg.chat || []) {
+    const li = el("li", l.you ? "you" : "");
+    li.append(el("span", "who", l.name), document.createTextNode(l.text));
+    log.append(li);
+  }
+  if (atEnd) log.scrollTop = log.scrollHeight;
+  $("line").disabled = $("send").disabled = !pg.mayChat;
+  $("line").placeholder = pg.mayChat ? "Say something to the table" : "You may not write in the chat now";
+  $("chaterr").textContent = pg.chatErr || "";
+}
 
 function drawMenu(pg, t) {
   const menu = $("menu");
@@ -165,7 +266,8 @@ function drawMenu(pg, t) {
     no.addEventListener("click", () => masqueSeat.answer("no"));
     menu.append(yes, no);
   } else if (pg.myTurn) {
-    $("question").textContent = (t && t.Question && t.Question.text) || "Your move";
+    // On another's turn the heading says the question already.
+    $("question").textContent = answering(pg, t) ? "" : (t && t.Question && t.Question.text) || "Your move";
     if (pg.path && pg.path.length) {
       const back = el("button", "back", "‹ " + pg.path.join(" › "));
       back.addEventListener("click", () => masqueSeat.back());
@@ -178,8 +280,10 @@ function drawMenu(pg, t) {
       menu.append(b);
     });
   }
-  // The end: the outcome stands once, in the section under the menu.
+  // The end: the outcome stands once, in the section under the menu;
+  // the empty question and menu take no room above it.
   if (t && t.Over) $("question").textContent = "";
+  $("turn").classList.toggle("hidden", !!(t && t.Over));
 }
 
 // startCountdown shows whom the table waits for, or the time left on

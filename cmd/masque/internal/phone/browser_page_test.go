@@ -1,0 +1,382 @@
+package phone
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/storage"
+	"github.com/chromedp/chromedp"
+
+	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/seatview"
+	"github.com/masque-games/masque/p2p/roomcore"
+)
+
+// pageBrowser opens the phones' page of hub in headless Chromium as a
+// phone (390×844, touch) and waits for its seat to start; it returns
+// the browser's context.
+func pageBrowser(t *testing.T, hub *Hub, width, height int64) (context.Context, *Server) {
+	return pageBrowserCode(t, hub, width, height, "")
+}
+
+// pageBrowserCode is pageBrowser with the table's code in the URL.
+func pageBrowserCode(t *testing.T, hub *Hub, width, height int64, code string) (context.Context, *Server) {
+	t.Helper()
+	exe := findChromium(t)
+	seat := &Seat{Log: func(s string) { t.Log(s) }}
+	if err := seat.Prepare(); err != nil {
+		t.Fatal(err)
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true))
+	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(stopAlloc)
+	bctx, stop := chromedp.NewContext(alloc)
+	t.Cleanup(stop)
+	bctx, cancel := context.WithTimeout(bctx, 60*time.Second)
+	t.Cleanup(cancel)
+	srv, err := Listen("127.0.0.1:0", hub, seat, code, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	t.Cleanup(func() { srv.Close() })
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(width, height, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate(srv.URL()), chromedp.Poll[chromedp.Void](`typeof masqueSeat !== "undefined"`)); err != nil {
+		t.Fatal(err)
+	}
+	return bctx, srv
+}
+
+// drawPage has the page draw pg as the seat would publish it, and
+// returns the texts of the elements ids.
+func drawPage(t *testing.T, bctx context.Context, pg phoneseat.Page, ids ...string) []string {
+	t.Helper()
+	raw, err := json.Marshal(pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	js := `masqueDraw(` + string(mustJSON(t, string(raw))) + `); ` + string(mustJSON(t, ids)) + `.map((id) => (document.getElementById(id) || { textContent: "(no #" + id + ")" }).textContent)`
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestBrowserHeadingAnswer: when the phone must answer on another's
+// turn (The Grimm Masquerade's forced response), the page's heading
+// says so, and what, not "bob's turn" (as it did); on its own turn and
+// while it waits, the heading is the table's status.
+func TestBrowserHeadingAnswer(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "grimm", Token: "secret-token"}), 390, 844)
+	q := "bob guessed right with Mask off!: you are the Beast and must unmask (bob gets 2 roses)."
+	tab := &seatview.Table{Game: "The Grimm Masquerade", Status: "round 2 of 3 · bob's turn",
+		Seats:    []seatview.Seat{{Name: "alice"}, {Name: "mila", You: true, Answers: true}, {Name: "bob", Turn: true}},
+		Question: &seatview.Question{Text: q, Forced: true, Choices: []seatview.Choice{{Words: "unmask"}}}}
+	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "unmask"}}}, "game", "question", "menu")
+	t.Logf("answering: %q", got)
+	if !strings.Contains(got[0], "you must answer") || !strings.Contains(got[0], q) || strings.HasSuffix(got[0], "bob's turn") {
+		t.Errorf("the phone must answer; the heading says %q, want that it must answer, and what (%q)", got[0], q)
+	}
+	if got[2] != "unmask" {
+		t.Errorf("the menu shows %q, want its one answer", got[2])
+	}
+
+	// A claim to answer (Mascarade): the question has no words of its
+	// own; the claim the seat answers says what.
+	claim := &seatview.Table{Game: "Mascarade", Status: "turn 3 · bob's turn", Seats: tab.Seats,
+		Notices:  []seatview.Notice{{Title: "Claim", Text: "bob claims to be the King", Window: "challenge window: your answer", Yours: true}},
+		Question: &seatview.Question{Choices: []seatview.Choice{{Words: "pass: let the King claim go"}}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: claim, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "pass: let the King claim go"}}}, "game")
+	if got[0] != "Mascarade · your answer (bob's turn): bob claims to be the King" {
+		t.Errorf("a claim to answer: the heading says %q, want that the phone answers, and what (the claim)", got[0])
+	}
+
+	// The draft (Grimm): each takes an item on the first player's turn;
+	// no answer to anyone.
+	draft := &seatview.Table{Game: "The Grimm Masquerade", Status: "round 1 of 3 · the draft: each takes an item from the row", Seats: tab.Seats,
+		Question: &seatview.Question{Text: "The draft: take one item from the row.", Choices: []seatview.Choice{{Words: "take the Mirror"}}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: draft, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "take the Mirror"}}}, "game", "question")
+	if got[0] != "The Grimm Masquerade · round 1 of 3 · the draft: each takes an item from the row" || got[1] != "The draft: take one item from the row." {
+		t.Errorf("the draft: the page says %q, want the table's status and the question under it (no answer to anyone)", got)
+	}
+
+	// Waiting for bob: the table's status.
+	tab.Question = nil
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Waiting: "bob"}, "game")
+	if got[0] != "The Grimm Masquerade · round 2 of 3 · bob's turn" {
+		t.Errorf("waiting for bob, the heading says %q", got[0])
+	}
+	// Its own turn: the table's status, the question under it.
+	tab.Status, tab.Seats[1].Turn, tab.Seats[2].Turn = "round 2 of 3 · your turn", true, false
+	tab.Question = &seatview.Question{Text: "Your items allow an action.", Choices: []seatview.Choice{{Words: "end your turn"}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "end your turn"}}}, "game", "question")
+	if got[0] != "The Grimm Masquerade · round 2 of 3 · your turn" || got[1] != "Your items allow an action." {
+		t.Errorf("on its own turn the page says %q", got)
+	}
+}
+
+// TestBrowserCountdown: the page counts down to the seat's deadline
+// (Page.UntilMS: the table's, which a reload keeps), not a full time
+// left from when it drew the page; drawn again and again as the seat
+// publishes, the countdown keeps going down.
+func TestBrowserCountdown(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 390, 844)
+	tab := &seatview.Table{Game: "Mascarade", Status: "bob's turn", Seats: []seatview.Seat{{Name: "mila", You: true}, {Name: "bob", Turn: true}}}
+	until := time.Now().Add(40 * time.Second)
+	pg := phoneseat.Page{Name: "mila", Seat: 0, Table: tab, Waiting: "bob", LeftMS: 60_000, UntilMS: until.UnixMilli()}
+	got := drawPage(t, bctx, pg, "waiting")
+	if got[0] != "waiting for bob · 40 s" && got[0] != "waiting for bob · 39 s" {
+		t.Errorf("40 s before the table's deadline the page shows %q, want waiting for bob · 40 s", got[0])
+	}
+	for range 6 {
+		time.Sleep(500 * time.Millisecond)
+		pg.LeftMS = time.Until(until).Milliseconds()
+		got = drawPage(t, bctx, pg, "waiting")
+	}
+	if got[0] != "waiting for bob · 37 s" && got[0] != "waiting for bob · 36 s" {
+		t.Errorf("3 s later, drawn six times, the page shows %q, want waiting for bob · 37 s", got[0])
+	}
+}
+
+// TestBrowserPhoneChat: in headless Chromium, the phone's page shows the
+// table chat and sends the player's lines: typed and sent on the page,
+// a line reaches the host and the joiner (signed by the phone's seat in
+// its WebAssembly, carried on by the host); the host's line appears on
+// the page under its name.
+func TestBrowserPhoneChat(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, mascarade.GameName, 3)
+	bctx, _ := pageBrowser(t, tr.hub, 390, 844)
+	dir := artifacts(t)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("who")), chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit"))); err != nil {
+		t.Fatal(err)
+	}
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	games := map[int]*netsession.Game{}
+	for range 2 {
+		select {
+		case r := <-tr.results:
+			if r.err != nil {
+				t.Fatal(r.err)
+			}
+			games[r.seat] = r.g
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+	}
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("line")),
+		chromedp.SendKeys(chromedp.ID("line"), "hello from mila"), chromedp.Click(chromedp.ID("send"))); err != nil {
+		t.Fatal(err)
+	}
+	saw := func(g *netsession.Game, seat int, text string) bool {
+		for _, l := range g.ChatLog() {
+			if l.Seat == seat && l.Text == text {
+				return true
+			}
+		}
+		return false
+	}
+	for seat, g := range games {
+		for !saw(g, 1, "hello from mila") {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("seat %d never saw the phone's line", seat)
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}
+	if err := games[0].Chat("hi mila, welcome"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(bctx, chromedp.Poll[string](`(() => { const t = document.getElementById("chatlog").textContent; return t.includes("alicehi mila, welcome") && t; })()`))
+	if err != nil {
+		t.Fatalf("the host's line never showed on the phone: %v", err)
+	}
+	if !strings.Contains(got, "milahello from mila") {
+		t.Errorf("the page's chat shows %q, without the phone's own line", got)
+	}
+	if v, _ := chromedp.Run(bctx, chromedp.Evaluate[string](`document.getElementById("line").value`)); v != "" {
+		t.Errorf("the line sent stays in the input: %q", v)
+	}
+	chromedp.Run(bctx, chromedp.Evaluate[chromedp.Void](`document.getElementById("say").scrollIntoView(false)`))
+	png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
+	if err == nil {
+		os.WriteFile(filepath.Join(dir, "chat.png"), png, 0o644)
+	}
+}
+
+// TestBrowserNamePage: before the player types a name, the page says
+// which game the table plays, its code, and who sits there so far (it
+// said only "masque"); the table's players are told only with the token.
+func TestBrowserNamePage(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, "grimm", 3)
+	dir := artifacts(t)
+	for _, size := range [][2]int64{{390, 844}, {360, 740}} {
+		bctx, srv := pageBrowserCode(t, tr.hub, size[0], size[1], "K7-PLUM")
+		got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "")`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%dx%d: %q", size[0], size[1], got)
+		if got[0] != "The Grimm Masquerade" || got[1] != "Table K7-PLUM · 1 of 3 seats taken: alice" {
+			t.Errorf("the name page says %q, want the game (The Grimm Masquerade) and the table (Table K7-PLUM · 1 of 3 seats taken: alice)", got)
+		}
+		if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("name-%dx%d.png", size[0], size[1])), png, 0o644)
+		}
+		for _, tok := range []string{"", "wrong-token", srv.Token() + "x"} {
+			req, _ := http.NewRequest("GET", "http://"+srv.Addr()+"/table", nil)
+			if tok != "" {
+				req.Header.Set(TokenHeader, tok)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("the table's info asked with token %q: %d, want 403", tok, resp.StatusCode)
+			}
+		}
+	}
+}
+
+// TestBrowserStorageCleared: a phone seated and playing in Chromium has
+// its storage cleared mid-game and opens the table's URL again: the page
+// says plainly that the game has started and this phone holds no seat
+// (its seat lost with its storage), and asks no name (it does not
+// pretend to join as a new seat); the table treats the seat as gone as
+// it treats a seat whose state directory was lost: every other seat
+// times it out (a timeout verdict naming seat 1), and no seat is taken
+// again.
+func TestBrowserStorageCleared(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startGameTimeout(ctx, t, mascarade.GameName, 3, 4*time.Second)
+	bctx, srv := pageBrowser(t, tr.hub, 390, 844)
+	dir := artifacts(t)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("who")), chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit"))); err != nil {
+		t.Fatal(err)
+	}
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.CSS("#seats .seat"))); err != nil {
+		t.Fatal(err)
+	}
+	// The player taps until the phone holds a few entries.
+	for taps := 0; taps < 3; {
+		what, err := chromedp.Run(bctx, chromedp.Evaluate[string](clickJS))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if what == "over" {
+			t.Fatal("the game ended before the storage was cleared")
+		}
+		if what == "tap" {
+			taps++
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	// The page closes; its storage is cleared; the URL is opened again.
+	origin := "http://" + srv.Addr()
+	if err := chromedp.Do(bctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Call(bctx, storage.ClearDataForOrigin, storage.ClearDataForOriginParams{Origin: origin, StorageTypes: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(bctx, chromedp.Navigate(srv.URL())); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var err error
+		got, err = chromedp.Run(bctx, chromedp.Evaluate[[]string](`((g) => [document.getElementById("status").textContent, String(!g || g.classList.contains("hidden")), String(document.getElementById("name").classList.contains("hidden"))])(document.getElementById("gone"))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[1] == "false" {
+			break
+		}
+		if time.Now().After(deadline) {
+			st, _ := chromedp.Run(bctx, chromedp.Evaluate[string](`document.body.innerText`))
+			t.Fatalf("the page never said the seat is gone; it shows %q", st)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("the page says %q", got)
+	if !strings.Contains(got[0], "has started") || !strings.Contains(got[0], "no seat") || got[2] != "true" {
+		t.Errorf("after its storage was cleared the page says %q, name form hidden %s; want that the game started and it holds no seat, and no name asked", got[0], got[2])
+	}
+	if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+		os.WriteFile(filepath.Join(dir, "storage-cleared.png"), png, 0o644)
+	}
+	// The table: every other seat times the phone's seat out.
+	for range 2 {
+		var r seatRes
+		select {
+		case r = <-tr.results:
+		case <-ctx.Done():
+			t.Fatal(ctx.Err())
+		}
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		out, err := r.g.Result()
+		if err != nil {
+			t.Fatalf("seat %d: %v", r.seat, err)
+		}
+		if out.Verdict == nil || out.Verdict.Seat != 1 || out.Verdict.Kind != roomcore.VerdictTimeout {
+			t.Fatalf("seat %d ended with %+v, want a timeout verdict naming seat 1 (the phone's)", r.seat, out.Verdict)
+		}
+		t.Logf("seat %d: %v", r.seat, out.Verdict)
+	}
+	if taken, _ := tr.tbl.Taken(); taken != 3 {
+		t.Errorf("%d seats taken after the phone came back without its storage, want 3", taken)
+	}
+}
+
+// TestBrowserNotices: the page shows the table's counters (Mascarade's
+// court and bank, Mafia's living) and its notices (a claim and who must
+// answer it, the vote, the morning's news), as the --web page does; it
+// showed neither. At the end the empty question and menu take no room.
+func TestBrowserNotices(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 390, 844)
+	tab := &seatview.Table{Game: "Mascarade", Status: "turn 4 · alice's turn", Seats: []seatview.Seat{{Name: "alice", Turn: true}, {Name: "mila", You: true}},
+		Counters: []seatview.Attr{{Name: "court", Value: "3", Words: "court 3"}, {Name: "bank", Value: "40", Words: "bank 40"}},
+		Notices:  []seatview.Notice{{Title: "Claim", Text: "alice claims to be the King", Window: "challenge window: mila to answer", Yours: true}}}
+	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Waiting: "alice"}, "notices")
+	if got[0] != "court 3 · bank 40Claimalice claims to be the Kingchallenge window: mila to answer" {
+		t.Errorf("the page's notices say %q, want the court, the bank and the claim with its window", got[0])
+	}
+	tab.Over, tab.Notices, tab.Outcome = true, nil, "you lost"
+	raw, _ := json.Marshal(phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Over: true})
+	hidden, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`masqueDraw(`+string(mustJSON(t, string(raw)))+`); document.getElementById("turn").offsetHeight === 0`))
+	if err != nil || !hidden {
+		t.Errorf("at the end the empty turn section takes room (%v)", err)
+	}
+}
