@@ -131,6 +131,9 @@ type joiner struct {
 	// forwarded: a player reached through this node (joinfwd.go), with
 	// no stream of its own.
 	forwarded bool
+	// via: a player reached through another peer, which asked for its
+	// seat (a forwarded join request, joinfwd.go) on stream s.
+	via peer.ID
 }
 
 type joinFrame struct {
@@ -246,7 +249,10 @@ func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *
 	if d.Kind == joinproto.Retake {
 		o.req = j.req
 	}
-	o.s, o.away, o.observed = j.s, time.Time{}, j.observed
+	o.s, o.away, o.observed, o.via = j.s, time.Time{}, j.observed, j.via
+	if j.via != "" {
+		o.req.Addrs = j.req.Addrs // its path may have changed
+	}
 	t.broadcast()
 	return o, o.gen, d.Seat, d.Taken, nil
 }
@@ -265,9 +271,25 @@ func (t *Table) seatOf(j *joiner) int {
 // refuses the joiner, then serves its seat on this stream until the roster
 // agreement is over, the stream fails, or a newer stream of the same
 // joiner takes over.
-func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Request) {
-	j, gen, seat, taken, no := t.admit(&joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr()})
-	if no != nil && no.Code == RefusedAlreadySeated {
+func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Request, via peer.ID) {
+	who := s.Conn().RemotePeer()
+	if via != "" {
+		// A forwarded join request: the seat is the player's of the
+		// request's key, reached through the peer that asked.
+		id, err := peerIDOf(req.SignKey)
+		if err != nil {
+			t.mu.Lock()
+			next := 1 + len(t.joiners)
+			t.mu.Unlock()
+			WriteFrame(s, joinproto.EncodeRefused(t.cfg.ID, uint8(next), *joinproto.Refuse(RefusedSignKey, "signing key refused: %v", err)))
+			s.Close()
+			return
+		}
+		who = id
+		req.Addrs = forwardedAddrs(via, req.Addrs)
+	}
+	j, gen, seat, taken, no := t.admit(&joiner{peer: who, req: req, s: s, observed: s.Conn().RemoteMultiaddr(), via: via})
+	if no != nil && no.Code == RefusedAlreadySeated && via == "" {
 		// Our peer holds a seat on another connection: a second program
 		// with its identity, or the same program restarted while that
 		// connection has not failed on our side yet (QUIC notices a dead
@@ -406,7 +428,7 @@ func (n *Node) handleJoin(s network.Stream) {
 	r := bufio.NewReader(s)
 	s.SetReadDeadline(time.Now().Add(30 * time.Second))
 	m, err := n.readJoinLimit(r, s, MaxJoinReqFrame)
-	if err != nil || m.Type != msgJoinReq {
+	if err != nil || m.Type != msgJoinReq && m.Type != msgJoinFwd {
 		if err == nil {
 			err = fmt.Errorf("join stream opened with message type %d", m.Type)
 		}
@@ -423,16 +445,24 @@ func (n *Node) handleJoin(s network.Stream) {
 		}
 	}
 	n.mu.Unlock()
+	var via peer.ID
+	who := remote
+	if m.Type == msgJoinFwd {
+		via = remote
+		if id, err := peerIDOf(m.Request.SignKey); err == nil {
+			who = id
+		}
+	}
 	if t == nil {
-		if st := n.seatedFor(m.Request.TableID, remote); st != nil {
-			n.serveSeated(s, r, m.Request, st)
+		if st := n.seatedFor(m.Request.TableID, who); st != nil && (via == "" || who != remote) {
+			n.serveSeated(s, r, m.Request, st, who)
 			return
 		}
 		WriteFrame(s, joinproto.EncodeRefused([16]byte{}, 0, joinproto.NoSuchTable()))
 		s.Close()
 		return
 	}
-	t.serveJoiner(s, r, m.Request)
+	t.serveJoiner(s, r, m.Request, via)
 }
 
 // readJoin reads one frame of the join protocol from s; a frame of
@@ -664,7 +694,17 @@ wait:
 	for _, j := range js {
 		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey})
 		as := parseAddrs(j.req.Addrs)
-		addrs = append(addrs, addrBytes(append(as, j.observed)))
+		switch {
+		case j.via != "":
+			// Reached through its forwarder: the forwarder's addresses,
+			// each ending in /p2p/<forwarder> (forwardedAddrs).
+			if j.observed != nil {
+				as = append(as, j.observed.Encapsulate(ForwardAddr(j.via)))
+			}
+		case j.observed != nil:
+			as = append(as, j.observed)
+		}
+		addrs = append(addrs, addrBytes(as))
 	}
 	t.mu.Unlock()
 	game, err := roster.GameID()
@@ -1198,8 +1238,7 @@ func (n *Node) seatedFor(id [16]byte, p peer.ID) *seatedTable {
 // serveSeated answers a seat asking again after the roster agreement is
 // over: the same seat, the roster offer, and once it signed, every
 // signature. Anyone else is refused as at a started table.
-func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinproto.Request, st *seatedTable) {
-	remote := s.Conn().RemotePeer()
+func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinproto.Request, st *seatedTable, remote peer.ID) {
 	seats := st.roster.Seats
 	seat := 0
 	for i := 1; i < len(seats); i++ {
