@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -83,6 +84,12 @@ const phonesFile = "phones"
 // nil when --phones is not given. state, if set, is a restarted table's
 // state directory: its phones' address and token are used again.
 func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string) (*phoneServer, error) {
+	return r.startPhonesWith(o, p, game, timeout, state, nil)
+}
+
+// startPhonesWith is startPhones telling onTable the signed table when a
+// phone's seating at another peer's table ends (phone.Config.OnTable).
+func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string, onTable func(*p2p.Seating)) (*phoneServer, error) {
 	if !o.on {
 		return nil, nil
 	}
@@ -112,7 +119,7 @@ func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, ti
 	}
 	hub := phone.NewHub(phone.Config{Node: p.Node, Game: game, Timeout: timeout, Window: r.o.window,
 		OnSeated: func(name string, seat int) { r.printf("%s joined (phone), seat %d", name, seat) },
-		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }})
+		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }, OnTable: onTable})
 	seat := &phone.Seat{Log: func(s string) { r.printf("%s", s) }}
 	srv, err := phone.Listen(addr, hub, seat, "", token)
 	if err != nil && token != "" && o.addr == "" {
@@ -163,6 +170,18 @@ func (ps *phoneServer) keep(dir string) {
 	}
 }
 
+// drain waits, at most d, until no phone is connected (at the end of a
+// game the pages close their sockets once they hold the end).
+func (ps *phoneServer) drain(ctx context.Context, d time.Duration) {
+	if ps == nil {
+		return
+	}
+	end := time.Now().Add(d)
+	for ps.hub.Connected() > 0 && time.Now().Before(end) && ctx.Err() == nil {
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 func (ps *phoneServer) close() {
 	if ps != nil {
 		ps.srv.Close()
@@ -174,6 +193,19 @@ func (ps *phoneServer) onTable(t *p2p.Table) {
 		ps.hub.SetTable(t)
 		// The URL is printed at the end of the table's lines (printURL).
 		ps.srv.SetCode(lobby.Code(t.ID(), ps.creator))
+	}
+}
+
+// remote makes the phones' server seat phones at t's table, asking its
+// creator through this machine (join --phones, masque phones); next is
+// the next free seat if known (0: not).
+func (ps *phoneServer) remote(t target, next int) {
+	if ps == nil {
+		return
+	}
+	ps.hub.SetCreator(t.creator, t.id, next)
+	if t.id != ([16]byte{}) {
+		ps.srv.SetCode(lobby.Code(t.id, t.creator.ID))
 	}
 }
 

@@ -212,7 +212,7 @@ Exit status, for every command:
 	// so that no line runs off an 80-column screen.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages", fmt.Sprintf(".FlagUsagesWrapped %d", helpWidth+4)))
 	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{{", "{{\"{{\"}}") + "\n")
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newGamesCmd(a), newManCmd(a))
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newPhonesCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newGamesCmd(a), newManCmd(a))
 	for _, c := range root.Commands() {
 		if c.Flags().Lookup("game") != nil {
 			c.RegisterFlagCompletionFunc("game", a.completeGames)

@@ -8,28 +8,52 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/masque-games/masque/cmd/masque/internal/phone"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/lobby"
 )
 
 func newVersionCmd(a *app) *cobra.Command {
-	var asJSON bool
+	var asJSON, build bool
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the version of masque and of its table protocol",
+		Short: "Print the version of masque, of its table protocol, and the phone page's hash",
 		Long: `Print the version of masque, the table protocol it speaks (the v= a table
 advertises on the LAN; players at one table need the same) and its libp2p
-stream protocols.`,
+stream protocols.
+
+It also prints the hash of the phone page this masque serves with --phones
+(its files and its WebAssembly seat, as served): the page shows the same
+16 digits at its foot. A player who wants to check the page a table's host
+serves runs 'masque version' of the same release on a machine they trust
+and compares (docs/security.md, Phones). A masque built from source builds
+the seat the first time it serves phones; until then this says so, and
+--phone-page builds it now (up to a minute).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			v := versionInfo()
+			seat := &phone.Seat{}
+			switch {
+			case build || seat.Ready():
+				h, err := seat.BuildHash()
+				if err != nil {
+					v["phone_page"] = "unavailable: " + err.Error()
+				} else {
+					v["phone_page"] = h
+				}
+			default:
+				v["phone_page"] = "not built yet (masque version --phone-page builds it)"
+			}
 			if asJSON {
-				return json.NewEncoder(a.stdout).Encode(versionInfo())
+				return json.NewEncoder(a.stdout).Encode(v)
 			}
 			fmt.Fprintln(a.stdout, versionLine())
+			fmt.Fprintf(a.stdout, "phone page: %s\n", phone.ShortHash(v["phone_page"]))
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (phone_page: the page's whole hash)")
+	cmd.Flags().BoolVar(&build, "phone-page", false, "build the phone page's seat if this masque has not yet, to print its hash")
 	return cmd
 }
 
