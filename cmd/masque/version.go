@@ -32,18 +32,7 @@ the seat the first time it serves phones; until then this says so, and
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v := versionInfo()
-			seat := &phone.Seat{}
-			switch {
-			case build || seat.Ready():
-				h, err := seat.BuildHash()
-				if err != nil {
-					v["phone_page"] = "unavailable: " + err.Error()
-				} else {
-					v["phone_page"] = h
-				}
-			default:
-				v["phone_page"] = "not built yet (masque version --phone-page builds it)"
-			}
+			v["phone_page"] = phonePage(build)
 			if asJSON {
 				return json.NewEncoder(a.stdout).Encode(v)
 			}
@@ -55,6 +44,24 @@ the seat the first time it serves phones; until then this says so, and
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON object (phone_page: the page's whole hash)")
 	cmd.Flags().BoolVar(&build, "phone-page", false, "build the phone page's seat if this masque has not yet, to print its hash")
 	return cmd
+}
+
+func init() {
+	cobra.AddTemplateFunc("masquePhonePage", func() string { return phone.ShortHash(phonePage(false)) })
+}
+
+// phonePage is the phone page's build hash (phone.Seat.BuildHash), or
+// why there is none; build builds the seat if this masque has not yet.
+func phonePage(build bool) string {
+	seat := &phone.Seat{}
+	if !build && !seat.Ready() {
+		return "not built yet (masque version --phone-page builds it)"
+	}
+	h, err := seat.BuildHash()
+	if err != nil {
+		return "unavailable: " + err.Error()
+	}
+	return h
 }
 
 // versionInfo is what 'masque version' prints: masque's version (see
