@@ -722,3 +722,73 @@ func TestForwardedAddrs(t *testing.T) {
 		t.Fatalf("the forwarder's dialable addresses: %v, want [%s]", a, tcp)
 	}
 }
+
+// TestForwardedJoinOtherPath: a join request repeating a seated player's
+// request (name, keys: public to the table once offered) from another
+// path than the one the seat has is refused: a forwarder cannot take a
+// native joiner's seat (its stream, its roster agreement), nor a seat
+// another forwarder serves, nor one the creator serves itself; nor ask
+// for a seat for its own key as forwarded. (Before this check, the
+// repeated request got the seat "back" on the forwarder's stream.)
+func TestForwardedJoinOtherPath(t *testing.T) {
+	_, ps := mockPeers(t, 4)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 5, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	creator := peer.AddrInfo{ID: ps[0].node.ID(), Addrs: ps[0].node.Host().Addrs()}
+	go ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p1", CardKey: []byte("c1")})
+	for taken, _ := tbl.Taken(); taken < 2; taken, _ = tbl.Taken() {
+		if ctx.Err() != nil {
+			t.Fatal("the native joiner was not seated")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mine := ForwardedJoin{Name: "phone", SignKey: phone.PublicKey(), CardKey: []byte("card")}
+	rj, err := ps[2].node.JoinForwarded(ctx, creator, tbl.ID(), mine)
+	if err != nil || rj.Seat() != 2 {
+		t.Fatalf("forwarded join: %v", err)
+	}
+	defer rj.Close()
+	local, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := ForwardedJoin{Name: "local", SignKey: local.PublicKey(), CardKey: []byte("c3")}
+	if seat, err := tbl.SeatForwarded(theirs); err != nil || seat != 3 {
+		t.Fatalf("the creator's own forwarded seat: %d %v", seat, err)
+	}
+	for _, c := range []struct {
+		what string
+		via  *Node
+		req  ForwardedJoin
+	}{
+		{"the native joiner's request, forwarded", ps[2].node, ForwardedJoin{Name: "p1", SignKey: ps[1].id.PublicKey(), CardKey: []byte("c1")}},
+		{"the phone's request, through another forwarder", ps[3].node, mine},
+		{"the creator's phone's request, through a forwarder", ps[3].node, theirs},
+		{"a forwarded join for the forwarder's own key", ps[3].node, ForwardedJoin{Name: "p3", SignKey: ps[3].id.PublicKey(), CardKey: []byte("c")}},
+	} {
+		var no *JoinRefusedError
+		if _, err := c.via.JoinForwarded(ctx, creator, tbl.ID(), c.req); !errors.As(err, &no) {
+			t.Errorf("%s: %v, want refused", c.what, err)
+		}
+	}
+	var no *JoinRefusedError
+	if _, err := tbl.SeatForwarded(mine); !errors.As(err, &no) || no.Code != RefusedAlreadySeated {
+		t.Errorf("the creator seating the remote forwarder's phone as its own: %v, want refused", err)
+	}
+	// The paths kept their seats: the phone's forwarder asks again (its
+	// page reconnected) and gets seat 2 back.
+	rj.Close()
+	if again, err := ps[2].node.JoinForwarded(ctx, creator, tbl.ID(), mine); err != nil || again.Seat() != 2 {
+		t.Fatalf("the phone's own forwarder again: %v", err)
+	} else {
+		again.Close()
+	}
+}

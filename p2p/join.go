@@ -257,6 +257,27 @@ func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *
 	return o, o.gen, d.Seat, d.Taken, nil
 }
 
+// otherPath refuses a join request for the player who through via (""
+// for its own connection) when who holds a seat reached another way:
+// a forwarder can neither ask again for a seat another forwarder (or
+// the player's own node, or this creator) serves, nor a player's own
+// node for a seat a forwarder serves. Without it, a forwarded request
+// repeating a seat's public request would take that seat's stream (its
+// roster agreement) from it.
+func (t *Table) otherPath(who, via peer.ID) *joinproto.Refusal {
+	if via == who {
+		return joinproto.Refuse(RefusedSignKey, "a forwarded join for the forwarder's own key")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, o := range t.joiners {
+		if o.peer == who && (o.via != via || o.forwarded) {
+			return joinproto.Refuse(RefusedAlreadySeated, "seat %d is that player's, reached another way", i+1)
+		}
+	}
+	return nil
+}
+
 // seatOf returns j's seat (1..), or 0 if it holds none; t.mu is held.
 func (t *Table) seatOf(j *joiner) int {
 	for i, o := range t.joiners {
@@ -287,6 +308,11 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Re
 		}
 		who = id
 		req.Addrs = forwardedAddrs(via, req.Addrs)
+	}
+	if no := t.otherPath(who, via); no != nil {
+		WriteFrame(s, joinproto.EncodeRefused(t.cfg.ID, 0, *no))
+		s.Close()
+		return
 	}
 	j, gen, seat, taken, no := t.admit(&joiner{peer: who, req: req, s: s, observed: s.Conn().RemoteMultiaddr(), via: via})
 	if no != nil && no.Code == RefusedAlreadySeated && via == "" {

@@ -62,6 +62,15 @@ func (t *Table) SeatForwarded(req ForwardedJoin) (int, error) {
 	}
 	jr := &joinproto.Request{TableID: t.cfg.ID, Seat: uint8(req.Seat), Name: req.Name, SignKey: req.SignKey, CardKey: req.CardKey,
 		Addrs: [][]byte{ForwardAddr(t.node.ID()).Bytes()}}
+	t.mu.Lock()
+	for i, o := range t.joiners {
+		if o.peer == id && !o.forwarded {
+			t.mu.Unlock()
+			return 0, &JoinRefusedError{Creator: t.node.ID(), Code: RefusedAlreadySeated, TableID: t.cfg.ID,
+				Reason: fmt.Sprintf("seat %d is that player's, reached another way", i+1)}
+		}
+	}
+	t.mu.Unlock()
 	j, gen, seat, _, no := t.admit(&joiner{peer: id, req: jr, forwarded: true})
 	if no != nil {
 		return 0, &JoinRefusedError{Creator: t.node.ID(), Code: no.Code, Reason: no.Reason, TableID: t.cfg.ID, Seat: seat}
@@ -194,8 +203,8 @@ type RemoteJoin struct {
 // player req, reached through this node. A refusal is a
 // *[JoinRefusedError] (its TableID and Seat are the table's and the next
 // free seat: card key proofs are bound to them); a creator that cannot be
-// reached is an error wrapping [ErrUnreachable]. The join ends (the seat
-// is freed while seating is open) when ctx ends or Close is called.
+// reached is an error wrapping [ErrUnreachable]. The stream is dropped
+// when ctx ends or Close is called.
 func (n *Node) JoinForwarded(ctx context.Context, creator peer.AddrInfo, tableID [16]byte, req ForwardedJoin) (*RemoteJoin, error) {
 	if req.Seat < 0 || req.Seat >= ledger.MaxSeats {
 		return nil, fmt.Errorf("p2p: forwarded join: seat %d, want 0 (any) or 1..%d", req.Seat, ledger.MaxSeats-1)
@@ -309,6 +318,8 @@ func (j *RemoteJoin) Sign(ctx context.Context, sig []byte) (*Seating, error) {
 	return &Seating{Roster: r, GameID: game, Seat: uint8(j.seat), Table: store.Table{Roster: r, Sigs: m.Sigs, Addrs: j.offer.Addrs}}, nil
 }
 
-// Close ends the join's stream: before seating closes, the creator frees
-// the seat.
-func (j *RemoteJoin) Close() { j.s.Close() }
+// Close drops the join's stream (its work done, or the player's page
+// gone): until the table is signed, the creator holds the seat for its
+// patience, as for a joiner whose connection dropped, and the same
+// request through this node gets it back.
+func (j *RemoteJoin) Close() { j.s.Reset() }
