@@ -30,7 +30,7 @@ func newPhonesCmd(a *app) *cobra.Command {
 	var o joinOptions
 	cmd := &cobra.Command{
 		Use:   "phones [NAME|CODE|TABLE-ID|MULTIADDR]",
-		Short: "Serve phones their seats at a table, from this machine, holding no seat",
+		Short: "Serve phones their seats at a table from this machine (no seat)",
 		Long: `Let phones on this network take seats at a table that is seating players,
 served from this machine: it prints a URL and its QR code; a phone that opens
 it makes its own keys, asks the table's host for a seat through this machine
@@ -87,7 +87,7 @@ resume their seats from their own storage.`,
 	f.StringVar(&o.table, "table", "", "the table's `NAME` or join code (found on the LAN by mDNS)")
 	f.StringVar(&o.code, "code", "", "the table's join `CODE` (found on the LAN by mDNS; with --relay, in the relays' directories)")
 	f.DurationVar(&o.wait, "wait", 30*time.Second, "how long to look for the table on the LAN (with --relay: in the relays' directories)")
-	f.StringVar(&o.state, "state", "", "this server's state `DIR`: its own identity (not your player's), the phones' address and token, the table once signed (default: STATE/phones/HASH-OF-THE-TABLE-ARGUMENT); the same command resumes after a restart")
+	f.StringVar(&o.state, "state", "", "this server's state `DIR`: its own identity, the phones' URL, the table (default: STATE/phones/HASH); the same command resumes after a restart")
 	f.StringSliceVar(&o.listen, "listen", nil, "libp2p listen `MULTIADDR` (repeatable; default: every IPv4 address, TCP and QUIC, random ports)")
 	f.DurationVar(&o.timeout, "timeout", 2*time.Minute, "the patience the phones play by: how long a silent player is waited for")
 	f.DurationVar(&o.window, "challenge-window", 30*time.Second, "on the phones: time to answer a claim before passing automatically (0: no limit)")

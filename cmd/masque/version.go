@@ -17,7 +17,7 @@ func newVersionCmd(a *app) *cobra.Command {
 	var asJSON, build bool
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the version of masque, of its table protocol, and the phone page's hash",
+		Short: "Print masque's version, its table protocol, its phone page's hash",
 		Long: `Print the version of masque, the table protocol it speaks (the v= a table
 advertises on the LAN; players at one table need the same) and its libp2p
 stream protocols.
