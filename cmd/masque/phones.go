@@ -67,6 +67,14 @@ func lanAddr() (string, error) {
 	return "", errors.New("no LAN address (no network interface up); give one with --phones-addr")
 }
 
+// samePortZero says whether addr is HOST:0 and remembered HOST:PORT, the
+// same host.
+func samePortZero(addr, remembered string) bool {
+	h, p, err := net.SplitHostPort(addr)
+	rh, _, rerr := net.SplitHostPort(remembered)
+	return err == nil && rerr == nil && p == "0" && h == rh
+}
+
 // phoneServer is the phones' server of a hosted table.
 type phoneServer struct {
 	r       *netRun
@@ -95,11 +103,14 @@ func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string
 	}
 	var token string
 	addr := o.addr
+	remembered := false
 	if state != "" {
 		if b, err := os.ReadFile(filepath.Join(state, phonesFile)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 {
-				if addr == "" {
-					addr = f[0]
+				if addr == "" || samePortZero(addr, f[0]) {
+					// --phones-addr HOST:0 restarted: the port it was
+					// given then, where the phones' storage is.
+					addr, remembered = f[0], true
 				}
 				token = f[1]
 			}
@@ -122,7 +133,7 @@ func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string
 		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }, OnTable: onTable})
 	seat := &phone.Seat{Log: func(s string) { r.printf("%s", s) }}
 	srv, err := phone.Listen(addr, hub, seat, "", token)
-	if err != nil && token != "" && o.addr == "" {
+	if err != nil && token != "" && remembered {
 		// The old address is gone (another network): the phones must
 		// scan the new code, and their seats are lost.
 		r.printf("phones: cannot serve them at %s again (%v): a new address, phones must take new seats", addr, err)

@@ -47,8 +47,10 @@ func chromiumOrSkip(t *testing.T) string {
 // through their servers (a forwarded join request to the host) and play
 // the game to its end; every transcript (the host's, the joiner's, each
 // phone's, downloaded from its page) is the same and 'masque verify'
-// accepts the phones'; 'masque phones' ends by itself once the game is
-// over. The page shows the build hash 'masque version' prints, computed
+// accepts the phones'; 'masque phones', killed (SIGKILL) once the game
+// has begun and run again with the same command, serves its phone at the
+// same URL, the phone resumes its seat, and it ends by itself once the
+// game is over. The page shows the build hash 'masque version' prints, computed
 // from the same bytes.
 func TestJoinAndPhonesServePhones(t *testing.T) {
 	exe := chromiumOrSkip(t)
@@ -60,8 +62,8 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 		code     int
 		out, err string
 	}
-	results := make([]res, 3)
-	errs := []*syncBuffer{{}, {}, {}}
+	results := make([]res, 2)
+	errs := []*syncBuffer{{}, {}}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		var out bytes.Buffer
@@ -81,22 +83,19 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 			"--listen", "/ip4/127.0.0.1/tcp/0", "--phones", "--phones-addr", "127.0.0.1:0", "--json"}, nil, &out, errs[1])
 		results[1] = res{c, out.String(), errs[1].String()}
 	})
-	wg.Go(func() {
-		// It prints to its standard output (no --json: it plays no seat).
-		c := run([]string{"phones", invite, "--state", state(2), "--listen", "/ip4/127.0.0.1/tcp/0", "--phones-addr", "127.0.0.1:0"}, nil, errs[2], errs[2])
-		results[2] = res{c, "", errs[2].String()}
-	})
+	// 'masque phones' is a process of its own, killed mid-game and run
+	// again with the same command.
+	xdg := filepath.Join(dir, "xdg")
+	phonesArgs := []string{"phones", invite, "--state", state(2), "--listen", "/ip4/127.0.0.1/tcp/0", "--phones-addr", "127.0.0.1:0"}
+	phones := startChild(t, xdg, filepath.Join(dir, "phones.out"), phonesArgs...)
 	all := func() string {
-		return "host:\n" + errs[0].String() + "\njoin --phones:\n" + errs[1].String() + "\nphones:\n" + errs[2].String()
+		return "host:\n" + errs[0].String() + "\njoin --phones:\n" + errs[1].String() + "\nphones:\n" + phones.output()
 	}
-	var urls []string
-	for i := 1; i <= 2; i++ {
-		u := pollFor(anyPhoneURLRE, 20*time.Second, errs[i].String)
-		if u == "" {
-			t.Fatalf("no phone URL from process %d:\n%s", i, all())
-		}
-		urls = append(urls, u)
+	joinURL := pollFor(anyPhoneURLRE, 20*time.Second, errs[1].String)
+	if joinURL == "" {
+		t.Fatalf("no phone URL from join --phones:\n%s", all())
 	}
+	urls := []string{joinURL, phones.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
 	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer stopAlloc()
@@ -117,7 +116,7 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 			chromedp.SendKeys(chromedp.ID("who"), name), chromedp.Click(chromedp.ID("sit"))); err != nil {
 			t.Fatalf("phone %s: %v\n%s", name, err, all())
 		}
-		if pollFor(regexp.MustCompile(`(`+name+`) joined \(phone\)`), 60*time.Second, errs[i+1].String) == "" {
+		if pollFor(regexp.MustCompile(`(`+name+`) joined \(phone\)`), 60*time.Second, []func() string{errs[1].String, phones.output}[i]) == "" {
 			t.Fatalf("phone %s was not seated:\n%s", name, all())
 		}
 		tabs = append(tabs, tab)
@@ -130,7 +129,23 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
   return "tap";
 })()`
 	over := make([]bool, len(tabs))
+	restarted := false
 	for !over[0] || !over[1] {
+		if !restarted && strings.Contains(phones.output(), "seated: table") {
+			// The game has begun: kill the phones' server and run the
+			// same command again; its phone reconnects to the same URL
+			// and resumes its seat.
+			time.Sleep(time.Second)
+			phones.kill(t)
+			phones = startChild(t, xdg, filepath.Join(dir, "phones2.out"), phonesArgs...)
+			phones.waitFor(t, regexp.MustCompile(`serving the phones of table \S+ again`), 20*time.Second)
+			token := func(u string) string { return u[strings.LastIndexAny(u, "#-")+1:] }
+			origin := func(u string) string { return u[:strings.Index(u, "#")] }
+			if got := phones.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]; token(got) != token(urls[1]) || origin(got) != origin(urls[1]) {
+				t.Fatalf("the restarted phones' server serves %s, not %s", got, urls[1])
+			}
+			restarted = true
+		}
 		for i, tab := range tabs {
 			if over[i] {
 				continue
@@ -144,7 +159,11 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	wg.Wait()
-	for i, r := range results {
+	phones.wait(t, 60*time.Second)
+	if !strings.Contains(phones.output(), "the game is over") {
+		t.Errorf("'masque phones' did not see the end:\n%s", phones.output())
+	}
+	for i, r := range results[:2] {
 		if r.code != 0 {
 			t.Fatalf("process %d: exit %d\nstdout:\n%s\n%s", i, r.code, r.out, all())
 		}
