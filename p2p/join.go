@@ -438,7 +438,7 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Re
 				}
 				t.mu.Unlock()
 			default:
-				t.node.peerError(j.peer, fmt.Errorf("join: seat %d sent message type %d, not its roster signature", seat, f.m.Type))
+				t.node.peerError(s.Conn().RemotePeer(), fmt.Errorf("join: seat %d sent message type %d, not its roster signature", seat, f.m.Type))
 				t.leave(j, gen)
 				return
 			}
@@ -471,16 +471,16 @@ func (n *Node) handleJoin(s network.Stream) {
 		}
 	}
 	n.mu.Unlock()
+	// A forwarded join request (msgJoinFwd) is for the player of its
+	// signing key, reached through the peer that sent it.
 	var via peer.ID
-	who := remote
+	who, whoErr := remote, error(nil)
 	if m.Type == msgJoinFwd {
 		via = remote
-		if id, err := peerIDOf(m.Request.SignKey); err == nil {
-			who = id
-		}
+		who, whoErr = peerIDOf(m.Request.SignKey)
 	}
 	if t == nil {
-		if st := n.seatedFor(m.Request.TableID, who); st != nil && (via == "" || who != remote) {
+		if st := n.seatedFor(m.Request.TableID, who); st != nil && whoErr == nil {
 			n.serveSeated(s, r, m.Request, st, who)
 			return
 		}

@@ -146,14 +146,6 @@ func (h *Hub) SetCreator(creator peer.AddrInfo, id [16]byte, next int) {
 	h.mu.Unlock()
 }
 
-// Seating is the table every seat signed, once the hub has it (nil
-// before).
-func (h *Hub) Seating() *p2p.Seating {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.seating
-}
-
 // SetSeating gives the hub the table every seat signed: phones start.
 func (h *Hub) SetSeating(s *p2p.Seating) {
 	h.mu.Lock()
