@@ -75,7 +75,7 @@ resume their seats from their own storage.`,
 			if err != nil {
 				return err
 			}
-			if o.table == "" && o.code == "" && o.addr == "" && !hasTable(filepath.Join(r.o.state, phonesTableDir)) {
+			if o.table == "" && o.code == "" && o.addr == "" && (r.o.state == "" || !hasTable(filepath.Join(r.o.state, phonesTableDir))) {
 				return &exitError{code: 2, err: errors.New("phones: which table?"),
 					hint: "give its name or code ('masque lobby' lists the tables on this network) or the host's invite multiaddr"}
 			}
