@@ -54,6 +54,7 @@ func chromiumOrSkip(t *testing.T) string {
 // from the same bytes.
 func TestJoinAndPhonesServePhones(t *testing.T) {
 	exe := chromiumOrSkip(t)
+	began := time.Now()
 	dir := t.TempDir()
 	cfg := func(i int) string { return filepath.Join(dir, "cfg", string(rune('0'+i))) }
 	state := func(i int) string { return filepath.Join(dir, "state", string(rune('0'+i))) }
@@ -145,6 +146,7 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 				t.Fatalf("the restarted phones' server serves %s, not %s", got, urls[1])
 			}
 			restarted = true
+			t.Logf("'masque phones' killed and run again at %v", time.Since(began).Round(time.Millisecond))
 		}
 		for i, tab := range tabs {
 			if over[i] {
@@ -158,8 +160,10 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+	t.Logf("both phones' games over at %v", time.Since(began).Round(time.Millisecond))
 	wg.Wait()
 	phones.wait(t, 60*time.Second)
+	t.Logf("every process ended at %v", time.Since(began).Round(time.Millisecond))
 	if !strings.Contains(phones.output(), "the game is over") {
 		t.Errorf("'masque phones' did not see the end:\n%s", phones.output())
 	}
