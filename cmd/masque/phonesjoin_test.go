@@ -47,10 +47,11 @@ func chromiumOrSkip(t *testing.T) string {
 // through their servers (a forwarded join request to the host) and play
 // the game to its end; every transcript (the host's, the joiner's, each
 // phone's, downloaded from its page) is the same and 'masque verify'
-// accepts the phones'; 'masque phones', killed (SIGKILL) once the game
-// has begun and run again with the same command, serves its phone at the
-// same URL, the phone resumes its seat, and it ends by itself once the
-// game is over. The page shows the build hash 'masque version' prints, computed
+// accepts the phones'. 'masque join --phones' and 'masque phones',
+// killed (SIGKILL) once the game has begun and run again with the same
+// commands, serve their phones at the same URLs, the phones resume their
+// seats (and the joiner its own), and 'masque phones' ends by itself once
+// the game is over. The page shows the build hash 'masque version' prints, computed
 // from the same bytes.
 func TestJoinAndPhonesServePhones(t *testing.T) {
 	exe := chromiumOrSkip(t)
@@ -63,8 +64,8 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 		code     int
 		out, err string
 	}
-	results := make([]res, 2)
-	errs := []*syncBuffer{{}, {}}
+	results := make([]res, 1)
+	errs := []*syncBuffer{{}}
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		var out bytes.Buffer
@@ -78,25 +79,18 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 		wg.Wait()
 		t.Fatalf("the host printed no invite:\n%s", errs[0].String())
 	}
-	wg.Go(func() {
-		var out bytes.Buffer
-		c := run([]string{"join", "--bot", invite, "--seed", "2", "--player", "Bob", "--config", cfg(1), "--state", state(1), "--transcript", tr(1),
-			"--listen", "/ip4/127.0.0.1/tcp/0", "--phones", "--phones-addr", "127.0.0.1:0", "--json"}, nil, &out, errs[1])
-		results[1] = res{c, out.String(), errs[1].String()}
-	})
-	// 'masque phones' is a process of its own, killed mid-game and run
-	// again with the same command.
+	// 'masque join --phones' and 'masque phones' are processes of their
+	// own, killed mid-game and run again with the same commands.
 	xdg := filepath.Join(dir, "xdg")
+	joinArgs := []string{"join", "--bot", invite, "--seed", "2", "--player", "Bob", "--config", cfg(1), "--state", state(1), "--transcript", tr(1),
+		"--listen", "/ip4/127.0.0.1/tcp/0", "--phones", "--phones-addr", "127.0.0.1:0", "--json"}
 	phonesArgs := []string{"phones", invite, "--state", state(2), "--listen", "/ip4/127.0.0.1/tcp/0", "--phones-addr", "127.0.0.1:0"}
+	join := startChild(t, xdg, filepath.Join(dir, "join.out"), joinArgs...)
 	phones := startChild(t, xdg, filepath.Join(dir, "phones.out"), phonesArgs...)
 	all := func() string {
-		return "host:\n" + errs[0].String() + "\njoin --phones:\n" + errs[1].String() + "\nphones:\n" + phones.output()
+		return "host:\n" + errs[0].String() + "\njoin --phones:\n" + join.output() + "\nphones:\n" + phones.output()
 	}
-	joinURL := pollFor(anyPhoneURLRE, 20*time.Second, errs[1].String)
-	if joinURL == "" {
-		t.Fatalf("no phone URL from join --phones:\n%s", all())
-	}
-	urls := []string{joinURL, phones.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]}
+	urls := []string{join.waitFor(t, anyPhoneURLRE, 20*time.Second)[1], phones.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
 	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer stopAlloc()
@@ -117,7 +111,7 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 			chromedp.SendKeys(chromedp.ID("who"), name), chromedp.Click(chromedp.ID("sit"))); err != nil {
 			t.Fatalf("phone %s: %v\n%s", name, err, all())
 		}
-		if pollFor(regexp.MustCompile(`(`+name+`) joined \(phone\)`), 60*time.Second, []func() string{errs[1].String, phones.output}[i]) == "" {
+		if pollFor(regexp.MustCompile(`(`+name+`) joined \(phone\)`), 60*time.Second, []func() string{join.output, phones.output}[i]) == "" {
 			t.Fatalf("phone %s was not seated:\n%s", name, all())
 		}
 		tabs = append(tabs, tab)
@@ -133,20 +127,24 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 	restarted := false
 	for !over[0] || !over[1] {
 		if !restarted && strings.Contains(phones.output(), "seated: table") {
-			// The game has begun: kill the phones' server and run the
-			// same command again; its phone reconnects to the same URL
-			// and resumes its seat.
+			// The game has begun: kill both phones' servers (SIGKILL) and
+			// run the same commands again; each phone reconnects to the
+			// same URL and resumes its seat, and the joiner its own.
 			time.Sleep(time.Second)
+			join.kill(t)
 			phones.kill(t)
+			join = startChild(t, xdg, filepath.Join(dir, "join2.out"), joinArgs...)
 			phones = startChild(t, xdg, filepath.Join(dir, "phones2.out"), phonesArgs...)
 			phones.waitFor(t, regexp.MustCompile(`serving the phones of table \S+ again`), 20*time.Second)
 			token := func(u string) string { return u[strings.LastIndexAny(u, "#-")+1:] }
 			origin := func(u string) string { return u[:strings.Index(u, "#")] }
-			if got := phones.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]; token(got) != token(urls[1]) || origin(got) != origin(urls[1]) {
-				t.Fatalf("the restarted phones' server serves %s, not %s", got, urls[1])
+			for i, c := range []*child{join, phones} {
+				if got := c.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]; token(got) != token(urls[i]) || origin(got) != origin(urls[i]) {
+					t.Fatalf("restarted, %s serves %s, not %s", c.out, got, urls[i])
+				}
 			}
 			restarted = true
-			t.Logf("'masque phones' killed and run again at %v", time.Since(began).Round(time.Millisecond))
+			t.Logf("'masque join --phones' and 'masque phones' killed and run again at %v", time.Since(began).Round(time.Millisecond))
 		}
 		for i, tab := range tabs {
 			if over[i] {
@@ -162,12 +160,13 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 	}
 	t.Logf("both phones' games over at %v", time.Since(began).Round(time.Millisecond))
 	wg.Wait()
+	join.wait(t, 60*time.Second)
 	phones.wait(t, 60*time.Second)
 	t.Logf("every process ended at %v", time.Since(began).Round(time.Millisecond))
 	if !strings.Contains(phones.output(), "the game is over") {
 		t.Errorf("'masque phones' did not see the end:\n%s", phones.output())
 	}
-	for i, r := range results[:2] {
+	for i, r := range results {
 		if r.code != 0 {
 			t.Fatalf("process %d: exit %d\nstdout:\n%s\n%s", i, r.code, r.out, all())
 		}
