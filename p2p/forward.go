@@ -324,7 +324,28 @@ func (n *Node) sendSealed(game ledger.Hash, rt *seatRoutes, to uint8, sealed []b
 			addrs = rt.addrs[i]
 		}
 	}
+	if addrs == nil {
+		addrs = rt.viaAddrs(p)
+	}
 	n.fwdSend(p, addrs, append([]byte{to}, sealed...))
+}
+
+// viaAddrs are the addresses of forwarder p that holds no seat (a
+// 'masque phones' process): those of its seats' addresses that end in
+// /p2p/<p>, without that part.
+func (rt *seatRoutes) viaAddrs(p peer.ID) []ma.Multiaddr {
+	var out []ma.Multiaddr
+	for i, v := range rt.via {
+		if v != p {
+			continue
+		}
+		for _, a := range rt.addrs[i] {
+			if info, err := peer.AddrInfoFromP2pAddr(a); err == nil && info.ID == p {
+				out = append(out, info.Addrs...)
+			}
+		}
+	}
+	return out
 }
 
 // roomForward is a room's state for its forwarded seats.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/libp2p/go-libp2p/core/peer"
+	ma "github.com/multiformats/go-multiaddr"
 
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p/identity"
@@ -142,9 +143,17 @@ func forwardGame(t *testing.T, natives int, via int, limit uint64, timeout time.
 func playForwarded(t *testing.T, ps []*tpeer, tb store.Table, phone *identity.Identity, seat uint8, via int, limit uint64,
 	timeout time.Duration, up, down func(packet []byte, pass func([]byte))) ([]result, phoneResult) {
 	t.Helper()
+	return playThrough(t, ps, ps[via].node, tb, phone, seat, limit, timeout, up, down)
+}
+
+// playThrough is playForwarded with the phone's forwarder fwd, which
+// may hold no seat.
+func playThrough(t *testing.T, ps []*tpeer, fwd *Node, tb store.Table, phone *identity.Identity, seat uint8, limit uint64,
+	timeout time.Duration, up, down func(packet []byte, pass func([]byte))) ([]result, phoneResult) {
+	t.Helper()
 	seats := len(tb.Roster.Seats)
 	toPhone := make(chan []byte, 4096)
-	fw, err := ps[via].node.Forward(tb, seat, func(sealed []byte) {
+	fw, err := fwd.Forward(tb, seat, func(sealed []byte) {
 		pass := func(b []byte) {
 			select {
 			case toPhone <- b:
@@ -467,6 +476,86 @@ func TestForwardedJoin(t *testing.T) {
 	sameLogs(t, append(res, result{out: pr.out, log: pr.log}), limit)
 }
 
+// TestForwardedJoinThrough: a peer that holds no seat (a 'masque
+// phones' process) seats a forwarded player at another peer's table with
+// a forwarded join request, and carries its frames: the player is
+// admitted for the next free seat with its own key, the roster gives it
+// the forwarder's path (its bare /p2p address first, then its addresses
+// ending in /p2p/<forwarder>), and the phone plays to the end through the forwarder. (Without the
+// forwarded join request, only a table's creator could seat a forwarded
+// player, SeatForwarded, always as its own path.)
+func TestForwardedJoinThrough(t *testing.T) {
+	const limit = 20
+	_, ps := mockPeers(t, 3)
+	fwd := ps[2].node
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 3, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	creator := peer.AddrInfo{ID: ps[0].node.ID(), Addrs: ps[0].node.Host().Addrs()}
+	// Seat 2 is not the next free one: refused, naming seat 1 and the table.
+	req := ForwardedJoin{Seat: 2, Name: "phone", SignKey: phone.PublicKey(), CardKey: []byte("card")}
+	var no *JoinRefusedError
+	if _, err := fwd.JoinForwarded(ctx, creator, [16]byte{}, req); !errors.As(err, &no) || no.Seat != 1 || no.TableID != tbl.ID() {
+		t.Fatalf("a forwarded join for seat 2: %v, want refused naming seat 1 of table %x", err, tbl.ID())
+	}
+	req.Seat = 1
+	rj, err := fwd.JoinForwarded(ctx, creator, tbl.ID(), req)
+	if err != nil || rj.Seat() != 1 {
+		t.Fatalf("forwarded join: %v", err)
+	}
+	joined := make(chan error, 1)
+	go func() {
+		_, err := ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p2"})
+		joined <- err
+	}()
+	seated := make(chan *Seating, 1)
+	go func() {
+		s, err := tbl.Seat(ctx)
+		if err != nil {
+			t.Error(err)
+		}
+		seated <- s
+	}()
+	r, addrs, err := rj.Offer(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Seats[1]; s.Name != "phone" || string(s.SignKey) != string(phone.PublicKey()) || string(s.PeerID) != string(phone.PeerID()) {
+		t.Fatalf("offered seat 1: %+v", s)
+	}
+	if len(addrs[1]) < 2 || string(addrs[1][0]) != string(ForwardAddr(fwd.ID()).Bytes()) {
+		t.Fatalf("seat 1's addresses: %d, want the forwarder's bare /p2p address first and its dialable ones", len(addrs[1]))
+	}
+	for _, a := range parseAddrs(addrs[1][1:]) {
+		if info, err := peer.AddrInfoFromP2pAddr(a); err != nil || info.ID != fwd.ID() {
+			t.Errorf("seat 1's address %s is not the forwarder's", a)
+		}
+	}
+	gid, _ := r.GameID()
+	s, err := rj.Sign(ctx, ed25519.Sign(phone.SigningKey(), ledger.RosterSigningBytes(gid)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-joined; err != nil {
+		t.Fatal(err)
+	}
+	if cs := <-seated; cs == nil || cs.GameID != s.GameID {
+		t.Fatal("the creator's table is not the one the forwarder was given")
+	}
+	res, pr := playThrough(t, ps[:2], fwd, s.Table, phone, 1, limit, 0, nil, nil)
+	if pr.err != nil || pr.out == nil || pr.out.Verdict != nil {
+		t.Fatalf("forwarded seat: %v %+v (faults %v)", pr.err, pr.out, pr.faults)
+	}
+	sameLogs(t, append(res, result{out: pr.out, log: pr.log}), limit)
+}
+
 // TestForwardOutsider: a peer that is neither seated at a table nor the
 // path of one of its seats gets its forward packets dropped before any
 // seal is checked (a node does not verify signatures for anyone who
@@ -608,5 +697,98 @@ func TestForwardedConnected(t *testing.T) {
 	fw.Close()
 	if room.connected(2) {
 		t.Fatal("the phone counts as connected after its page left")
+	}
+}
+
+// TestForwardedAddrs: a forwarded join request's addresses become the
+// seat's path: the forwarder's bare /p2p address first, then only those
+// of its addresses that end in its own /p2p; an address of another peer
+// or one with no peer id is dropped (a forwarder cannot route a seat's
+// frames to a third peer by naming it).
+func TestForwardedAddrs(t *testing.T) {
+	_, ps := mockPeers(t, 2)
+	via, other := ps[0].node.ID(), ps[1].node.ID()
+	tcp := ma.StringCast("/ip4/10.0.0.1/tcp/4001")
+	own := tcp.Encapsulate(ForwardAddr(via))
+	got := parseAddrs(forwardedAddrs(via, [][]byte{tcp.Bytes(), tcp.Encapsulate(ForwardAddr(other)).Bytes(), own.Bytes(), ForwardAddr(other).Bytes()}))
+	if len(got) != 2 || !got[0].Equal(ForwardAddr(via)) || !got[1].Equal(own) {
+		t.Fatalf("forwarded addresses: %v, want [%s %s]", got, ForwardAddr(via), own)
+	}
+	if f, ok := forwarderOf(peer.ID("x"), got); !ok || f != via {
+		t.Fatalf("the seat's forwarder: %s %v, want %s", f, ok, via)
+	}
+	rt := routesOf([]peer.ID{other}, [][]ma.Multiaddr{got})
+	if a := rt.viaAddrs(via); len(a) != 1 || !a[0].Equal(tcp) {
+		t.Fatalf("the forwarder's dialable addresses: %v, want [%s]", a, tcp)
+	}
+}
+
+// TestForwardedJoinOtherPath: a join request repeating a seated player's
+// request (name, keys: public to the table once offered) from another
+// path than the one the seat has is refused: a forwarder cannot take a
+// native joiner's seat (its stream, its roster agreement), nor a seat
+// another forwarder serves, nor one the creator serves itself; nor ask
+// for a seat for its own key as forwarded. (Before this check, the
+// repeated request got the seat "back" on the forwarder's stream.)
+func TestForwardedJoinOtherPath(t *testing.T) {
+	_, ps := mockPeers(t, 4)
+	phone, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 5, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	creator := peer.AddrInfo{ID: ps[0].node.ID(), Addrs: ps[0].node.Host().Addrs()}
+	go ps[1].node.Join(ctx, JoinConfig{Creator: creator, Name: "p1", CardKey: []byte("c1")})
+	for taken, _ := tbl.Taken(); taken < 2; taken, _ = tbl.Taken() {
+		if ctx.Err() != nil {
+			t.Fatal("the native joiner was not seated")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mine := ForwardedJoin{Name: "phone", SignKey: phone.PublicKey(), CardKey: []byte("card")}
+	rj, err := ps[2].node.JoinForwarded(ctx, creator, tbl.ID(), mine)
+	if err != nil || rj.Seat() != 2 {
+		t.Fatalf("forwarded join: %v", err)
+	}
+	defer rj.Close()
+	local, err := identity.Generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs := ForwardedJoin{Name: "local", SignKey: local.PublicKey(), CardKey: []byte("c3")}
+	if seat, err := tbl.SeatForwarded(theirs); err != nil || seat != 3 {
+		t.Fatalf("the creator's own forwarded seat: %d %v", seat, err)
+	}
+	for _, c := range []struct {
+		what string
+		via  *Node
+		req  ForwardedJoin
+	}{
+		{"the native joiner's request, forwarded", ps[2].node, ForwardedJoin{Name: "p1", SignKey: ps[1].id.PublicKey(), CardKey: []byte("c1")}},
+		{"the phone's request, through another forwarder", ps[3].node, mine},
+		{"the creator's phone's request, through a forwarder", ps[3].node, theirs},
+		{"a forwarded join for the forwarder's own key", ps[3].node, ForwardedJoin{Name: "p3", SignKey: ps[3].id.PublicKey(), CardKey: []byte("c")}},
+	} {
+		var no *JoinRefusedError
+		if _, err := c.via.JoinForwarded(ctx, creator, tbl.ID(), c.req); !errors.As(err, &no) {
+			t.Errorf("%s: %v, want refused", c.what, err)
+		}
+	}
+	var no *JoinRefusedError
+	if _, err := tbl.SeatForwarded(mine); !errors.As(err, &no) || no.Code != RefusedAlreadySeated {
+		t.Errorf("the creator seating the remote forwarder's phone as its own: %v, want refused", err)
+	}
+	// The paths kept their seats: the phone's forwarder asks again (its
+	// page reconnected) and gets seat 2 back.
+	rj.Close()
+	if again, err := ps[2].node.JoinForwarded(ctx, creator, tbl.ID(), mine); err != nil || again.Seat() != 2 {
+		t.Fatalf("the phone's own forwarder again: %v", err)
+	} else {
+		again.Close()
 	}
 }

@@ -131,6 +131,9 @@ type joiner struct {
 	// forwarded: a player reached through this node (joinfwd.go), with
 	// no stream of its own.
 	forwarded bool
+	// via: a player reached through another peer, which asked for its
+	// seat (a forwarded join request, joinfwd.go) on stream s.
+	via peer.ID
 }
 
 type joinFrame struct {
@@ -258,9 +261,33 @@ func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *
 	if d.Kind == joinproto.Retake {
 		o.req = j.req
 	}
-	o.s, o.away, o.observed = j.s, time.Time{}, j.observed
+	o.s, o.away, o.observed, o.via = j.s, time.Time{}, j.observed, j.via
+	if j.via != "" {
+		o.req.Addrs = j.req.Addrs // its path may have changed
+	}
 	t.broadcast()
 	return o, o.gen, d.Seat, d.Taken, nil
+}
+
+// otherPath refuses a join request for the player who through via (""
+// for its own connection) when who holds a seat reached another way:
+// a forwarder can neither ask again for a seat another forwarder (or
+// the player's own node, or this creator) serves, nor a player's own
+// node for a seat a forwarder serves. Without it, a forwarded request
+// repeating a seat's public request would take that seat's stream (its
+// roster agreement) from it.
+func (t *Table) otherPath(who, via peer.ID) *joinproto.Refusal {
+	if via == who {
+		return joinproto.Refuse(RefusedSignKey, "a forwarded join for the forwarder's own key")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for i, o := range t.joiners {
+		if o.peer == who && (o.via != via || o.forwarded) {
+			return joinproto.Refuse(RefusedAlreadySeated, "seat %d is that player's, reached another way", i+1)
+		}
+	}
+	return nil
 }
 
 // seatOf returns j's seat (1..), or 0 if it holds none; t.mu is held.
@@ -277,9 +304,30 @@ func (t *Table) seatOf(j *joiner) int {
 // refuses the joiner, then serves its seat on this stream until the roster
 // agreement is over, the stream fails, or a newer stream of the same
 // joiner takes over.
-func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Request) {
-	j, gen, seat, taken, no := t.admit(&joiner{peer: s.Conn().RemotePeer(), req: req, s: s, observed: s.Conn().RemoteMultiaddr()})
-	if no != nil && no.Code == RefusedAlreadySeated {
+func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Request, via peer.ID) {
+	who := s.Conn().RemotePeer()
+	if via != "" {
+		// A forwarded join request: the seat is the player's of the
+		// request's key, reached through the peer that asked.
+		id, err := peerIDOf(req.SignKey)
+		if err != nil {
+			t.mu.Lock()
+			next := 1 + len(t.joiners)
+			t.mu.Unlock()
+			WriteFrame(s, joinproto.EncodeRefused(t.cfg.ID, uint8(next), *joinproto.Refuse(RefusedSignKey, "signing key refused: %v", err)))
+			s.Close()
+			return
+		}
+		who = id
+		req.Addrs = forwardedAddrs(via, req.Addrs)
+	}
+	if no := t.otherPath(who, via); no != nil {
+		WriteFrame(s, joinproto.EncodeRefused(t.cfg.ID, 0, *no))
+		s.Close()
+		return
+	}
+	j, gen, seat, taken, no := t.admit(&joiner{peer: who, req: req, s: s, observed: s.Conn().RemoteMultiaddr(), via: via})
+	if no != nil && no.Code == RefusedAlreadySeated && via == "" {
 		// Our peer holds a seat on another connection: a second program
 		// with its identity, or the same program restarted while that
 		// connection has not failed on our side yet (QUIC notices a dead
@@ -402,7 +450,7 @@ func (t *Table) serveJoiner(s network.Stream, r *bufio.Reader, req *joinproto.Re
 				}
 				t.mu.Unlock()
 			default:
-				t.node.peerError(j.peer, fmt.Errorf("join: seat %d sent message type %d, not its roster signature", seat, f.m.Type))
+				t.node.peerError(s.Conn().RemotePeer(), fmt.Errorf("join: seat %d sent message type %d, not its roster signature", seat, f.m.Type))
 				t.leave(j, gen)
 				return
 			}
@@ -418,7 +466,7 @@ func (n *Node) handleJoin(s network.Stream) {
 	r := bufio.NewReader(s)
 	s.SetReadDeadline(time.Now().Add(30 * time.Second))
 	m, err := n.readJoinLimit(r, s, MaxJoinReqFrame)
-	if err != nil || m.Type != msgJoinReq {
+	if err != nil || m.Type != msgJoinReq && m.Type != msgJoinFwd {
 		if err == nil {
 			err = fmt.Errorf("join stream opened with message type %d", m.Type)
 		}
@@ -435,16 +483,24 @@ func (n *Node) handleJoin(s network.Stream) {
 		}
 	}
 	n.mu.Unlock()
+	// A forwarded join request (msgJoinFwd) is for the player of its
+	// signing key, reached through the peer that sent it.
+	var via peer.ID
+	who, whoErr := remote, error(nil)
+	if m.Type == msgJoinFwd {
+		via = remote
+		who, whoErr = peerIDOf(m.Request.SignKey)
+	}
 	if t == nil {
-		if st := n.seatedFor(m.Request.TableID, remote); st != nil {
-			n.serveSeated(s, r, m.Request, st)
+		if st := n.seatedFor(m.Request.TableID, who); st != nil && whoErr == nil {
+			n.serveSeated(s, r, m.Request, st, who)
 			return
 		}
 		WriteFrame(s, joinproto.EncodeRefused([16]byte{}, 0, joinproto.NoSuchTable()))
 		s.Close()
 		return
 	}
-	t.serveJoiner(s, r, m.Request)
+	t.serveJoiner(s, r, m.Request, via)
 }
 
 // readJoin reads one frame of the join protocol from s; a frame of
@@ -676,7 +732,17 @@ wait:
 	for _, j := range js {
 		roster.Seats = append(roster.Seats, ledger.SeatInfo{Name: j.req.Name, PeerID: []byte(j.peer), SignKey: j.req.SignKey, Keys: j.req.CardKey})
 		as := parseAddrs(j.req.Addrs)
-		addrs = append(addrs, addrBytes(append(as, j.observed)))
+		switch {
+		case j.via != "":
+			// Reached through its forwarder: the forwarder's addresses,
+			// each ending in /p2p/<forwarder> (forwardedAddrs).
+			if j.observed != nil {
+				as = append(as, j.observed.Encapsulate(ForwardAddr(j.via)))
+			}
+		case j.observed != nil:
+			as = append(as, j.observed)
+		}
+		addrs = append(addrs, addrBytes(as))
 	}
 	t.mu.Unlock()
 	game, err := roster.GameID()
@@ -1210,8 +1276,7 @@ func (n *Node) seatedFor(id [16]byte, p peer.ID) *seatedTable {
 // serveSeated answers a seat asking again after the roster agreement is
 // over: the same seat, the roster offer, and once it signed, every
 // signature. Anyone else is refused as at a started table.
-func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinproto.Request, st *seatedTable) {
-	remote := s.Conn().RemotePeer()
+func (n *Node) serveSeated(s network.Stream, r *bufio.Reader, req *joinproto.Request, st *seatedTable, remote peer.ID) {
 	seats := st.roster.Seats
 	seat := 0
 	for i := 1; i < len(seats); i++ {

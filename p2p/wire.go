@@ -29,6 +29,7 @@ const (
 	msgRoster    = joinproto.MsgRoster    // roster and every seat's addresses
 	msgRosterSig = joinproto.MsgRosterSig // the sender's signature on the roster
 	msgRosterAll = joinproto.MsgRosterAll // every seat's signature
+	msgJoinFwd   = joinproto.MsgForwarded // a join request for a player reached through the sender
 )
 
 // The log and sync protocols' frames are encoded by package roomcore.
@@ -56,7 +57,7 @@ func msgName(typ byte) string {
 	switch {
 	case typ >= msgWatchReq && typ <= msgWatchTab:
 		return watchproto.MsgName(typ)
-	case typ >= msgJoinReq && typ <= msgRosterAll:
+	case typ >= msgJoinReq && typ <= msgRosterAll, typ == msgJoinFwd:
 		return joinproto.MsgName(typ)
 	}
 	return roomcore.MsgName(typ)
@@ -82,7 +83,7 @@ func decode(frame []byte) (*message, error) {
 			return nil, err
 		}
 		return &message{Msg: roomcore.Msg{Type: typ}, Watch: wm}, nil
-	case typ >= msgJoinReq && typ <= msgRosterAll:
+	case typ >= msgJoinReq && typ <= msgRosterAll, typ == msgJoinFwd:
 		jm, err := joinproto.Decode(frame)
 		if err != nil {
 			return nil, err

@@ -30,6 +30,7 @@ type joinOptions struct {
 	creator string
 	// settle overrides settleTime (tests).
 	settle time.Duration
+	phones phoneOptions
 }
 
 func newJoinCmd(a *app) *cobra.Command {
@@ -72,12 +73,19 @@ status is 0 for a valid finished game.
 
 If the program is killed mid-game, run the same command again (with the same
 --state DIR if you gave one): it reloads the log and the secret card key
-from the state directory and rejoins; the others wait for it.` + "\n\n" + configHelp,
+from the state directory and rejoins; the others wait for it.
+
+With --phones, phones on this network take seats at the same table through
+this machine, as with 'masque host --phones': it prints a URL and its QR
+code; a phone that opens it makes its own keys and plays its own seat, and
+this machine only carries its frames (docs/phones.md). Keep it running
+until the game is over: it is the phones' path to the table.` + "\n\n" + configHelp,
 		Example: `  masque join friday
   masque join friday --bot
   masque join --bot --table friday \
       --transcript t.masque --state st --config cfg
   masque join 4F7Q-ZK2M-8XPA --bot
+  masque join friday --phones
   masque join 4F7Q-ZK2M-8XPA --relay /ip4/198.51.100.4/tcp/4001/p2p/12D3KooW...
   masque join friday --bot --creator 7KQ3-M0ZB
   masque join /ip4/203.0.113.7/tcp/4001/p2p/12D3KooW... --bot`,
@@ -120,6 +128,7 @@ from the state directory and rejoins; the others wait for it.` + "\n\n" + config
 	cmd.Flags().StringVar(&o.table, "table", "", "the table's `NAME` (found on the LAN by mDNS)")
 	cmd.Flags().StringVar(&o.code, "code", "", "the table's join `CODE` (found on the LAN by mDNS; with --relay, in the relays' directories)")
 	cmd.Flags().DurationVar(&o.wait, "wait", 30*time.Second, "how long to look for the table on the LAN (with --relay: in the relays' directories)")
+	o.phones.addFlags(cmd)
 	cmd.Flags().StringVar(&o.creator, "creator", "", "when several creators advertise the table's name, code or id: join the one whose fingerprint starts with `FINGERPRINT` (at least 4 characters; the host prints it) or whose peer id it is")
 	return cmd
 }
@@ -156,7 +165,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		}
 	}
 	if hasTable(r.o.state) {
-		return r.rejoin(ctx, r.o.state)
+		return r.rejoin(ctx, r.o.state, o.phones)
 	}
 	if r.o.state != "" {
 		if err := checkStateDir(r.o.state); err != nil {
@@ -176,7 +185,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		switch dirs := r.unfinished(label, code); {
 		case len(dirs) == 1:
 			r.printf("resuming your unfinished game from %s", dirs[0])
-			return r.rejoin(ctx, dirs[0])
+			return r.rejoin(ctx, dirs[0], o.phones)
 		case len(dirs) > 1:
 			return &exitError{code: 2, err: fmt.Errorf("you were seated at %d unfinished games of %s: say which to resume with --state", len(dirs), termsafe.String(label+o.code)),
 				hint: "resume one: " + strings.Join(stateChoices(dirs), "; ")}
@@ -209,9 +218,16 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 			termsafe.String(t.name), lobby.Fingerprint(p.ID.PeerID()), r.config),
 			hint: "two players on one machine need an identity each: give one of them another directory with --config DIR"}
 	}
+	phones, err := r.startPhones(o.phones, p, "", r.o.timeout, "")
+	if err != nil {
+		return err
+	}
+	defer phones.close()
+	phones.remote(t, t.seat+1)
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)
+	phones.printURL()
 	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
 		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator),
@@ -262,6 +278,8 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	}
 	r.printf("game: %s", r.a.rosterGame(seating.Roster))
 	r.printf("%s", keysLine(netsession.PublishesKeys(seating.Roster), "the host's choice, for every player"))
+	phones.seated(seating)
+	r.phones = phones
 	return r.create(ctx, p, seating, keys, t.label)
 }
 
@@ -295,8 +313,9 @@ func (r *netRun) stillOpen(t target) func(ctx context.Context) (open, known bool
 	}
 }
 
-// rejoin reopens a state directory and plays on.
-func (r *netRun) rejoin(ctx context.Context, dir string) error {
+// rejoin reopens a state directory and plays on; with --phones it
+// serves the phones seated through it again, at their URL (STATE/phones).
+func (r *netRun) rejoin(ctx context.Context, dir string, po phoneOptions) error {
 	st, err := store.Open(dir)
 	if err != nil {
 		return &exitError{code: 1, err: err}
@@ -307,6 +326,13 @@ func (r *netRun) rejoin(ctx context.Context, dir string) error {
 		return err
 	}
 	defer p.Close()
+	phones, err := r.startPhones(po, p, "", r.o.timeout, dir)
+	if err != nil {
+		st.Close()
+		return err
+	}
+	defer phones.close()
+	phones.resumed(st)
 	return r.play(ctx, p, st, true)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -66,6 +67,14 @@ func lanAddr() (string, error) {
 	return "", errors.New("no LAN address (no network interface up); give one with --phones-addr")
 }
 
+// samePortZero says whether addr is HOST:0 and remembered HOST:PORT, the
+// same host.
+func samePortZero(addr, remembered string) bool {
+	h, p, err := net.SplitHostPort(addr)
+	rh, _, rerr := net.SplitHostPort(remembered)
+	return err == nil && rerr == nil && p == "0" && h == rh
+}
+
 // phoneServer is the phones' server of a hosted table.
 type phoneServer struct {
 	r       *netRun
@@ -83,16 +92,25 @@ const phonesFile = "phones"
 // nil when --phones is not given. state, if set, is a restarted table's
 // state directory: its phones' address and token are used again.
 func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string) (*phoneServer, error) {
+	return r.startPhonesWith(o, p, game, timeout, state, nil)
+}
+
+// startPhonesWith is startPhones telling onTable the signed table when a
+// phone's seating at another peer's table ends (phone.Config.OnTable).
+func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string, onTable func(*p2p.Seating)) (*phoneServer, error) {
 	if !o.on {
 		return nil, nil
 	}
 	var token string
 	addr := o.addr
+	remembered := false
 	if state != "" {
 		if b, err := os.ReadFile(filepath.Join(state, phonesFile)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 {
-				if addr == "" {
-					addr = f[0]
+				if addr == "" || samePortZero(addr, f[0]) {
+					// --phones-addr HOST:0 restarted: the port it was
+					// given then, where the phones' storage is.
+					addr, remembered = f[0], true
 				}
 				token = f[1]
 			}
@@ -112,10 +130,10 @@ func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, ti
 	}
 	hub := phone.NewHub(phone.Config{Node: p.Node, Game: game, Timeout: timeout, Window: r.o.window,
 		OnSeated: func(name string, seat int) { r.printf("%s joined (phone), seat %d", name, seat) },
-		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }})
+		Log:      func(format string, args ...any) { r.printf("phones: "+format, args...) }, OnTable: onTable})
 	seat := &phone.Seat{Log: func(s string) { r.printf("%s", s) }}
 	srv, err := phone.Listen(addr, hub, seat, "", token)
-	if err != nil && token != "" && o.addr == "" {
+	if err != nil && token != "" && remembered {
 		// The old address is gone (another network): the phones must
 		// scan the new code, and their seats are lost.
 		r.printf("phones: cannot serve them at %s again (%v): a new address, phones must take new seats", addr, err)
@@ -163,6 +181,18 @@ func (ps *phoneServer) keep(dir string) {
 	}
 }
 
+// drain waits, at most d, until no phone is connected (at the end of a
+// game the pages close their sockets once they hold the end).
+func (ps *phoneServer) drain(ctx context.Context, d time.Duration) {
+	if ps == nil {
+		return
+	}
+	end := time.Now().Add(d)
+	for ps.hub.Connected() > 0 && time.Now().Before(end) && ctx.Err() == nil {
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 func (ps *phoneServer) close() {
 	if ps != nil {
 		ps.srv.Close()
@@ -174,6 +204,19 @@ func (ps *phoneServer) onTable(t *p2p.Table) {
 		ps.hub.SetTable(t)
 		// The URL is printed at the end of the table's lines (printURL).
 		ps.srv.SetCode(lobby.Code(t.ID(), ps.creator))
+	}
+}
+
+// remote makes the phones' server seat phones at t's table, asking its
+// creator through this machine (join --phones, masque phones); next is
+// the next free seat if known (0: not).
+func (ps *phoneServer) remote(t target, next int) {
+	if ps == nil {
+		return
+	}
+	ps.hub.SetCreator(t.creator, t.id, next)
+	if t.id != ([16]byte{}) {
+		ps.srv.SetCode(lobby.Code(t.id, t.creator.ID))
 	}
 }
 

@@ -211,8 +211,10 @@ Exit status, for every command:
 	// Flag help wraps to 80 columns, each flag's text in its own column,
 	// so that no line runs off an 80-column screen.
 	root.SetUsageTemplate(strings.ReplaceAll(root.UsageTemplate(), ".FlagUsages", fmt.Sprintf(".FlagUsagesWrapped %d", helpWidth+4)))
-	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{{", "{{\"{{\"}}") + "\n")
-	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newGamesCmd(a), newManCmd(a))
+	// The phone page's hash is computed only when --version is given
+	// (a template function): it reads the page's WebAssembly.
+	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{{", "{{\"{{\"}}") + "\nphone page: {{masquePhonePage}}\n")
+	root.AddCommand(newPlayCmd(a), newHostCmd(a), newJoinCmd(a), newPhonesCmd(a), newLobbyCmd(a), newRelayCmd(a), newDoctorCmd(a), newDemoCmd(a), newScriptCmd(a), newVerifyCmd(a), newReplayCmd(a), newWatchCmd(a), newBenchCmd(a), newVersionCmd(a), newGamesCmd(a), newManCmd(a))
 	for _, c := range root.Commands() {
 		if c.Flags().Lookup("game") != nil {
 			c.RegisterFlagCompletionFunc("game", a.completeGames)

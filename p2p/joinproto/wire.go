@@ -21,6 +21,12 @@ const (
 	MsgRoster    = 13 // roster and every seat's addresses
 	MsgRosterSig = 14 // the sender's signature on the roster
 	MsgRosterAll = 15 // every seat's signature
+	// MsgForwarded is a join request for a player reached through the
+	// sender, its forwarder (a phone's page served by the sender): the
+	// fields of MsgRequest, for the seat of the player whose signing key
+	// it names (its peer id is that key's), not the sender's. Type 16 is
+	// the sealed frame's (roomcore.MsgSealed).
+	MsgForwarded = 17
 )
 
 // Limits on the protocol's fields beyond those of package ledger.
@@ -51,6 +57,8 @@ func MsgName(typ byte) string {
 		return "roster signature"
 	case MsgRosterAll:
 		return "all signatures"
+	case MsgForwarded:
+		return "forwarded join request"
 	}
 	return "unknown"
 }
@@ -96,7 +104,7 @@ type Msg struct {
 	Sigs [][ed25519.SignatureSize]byte
 }
 
-// Decode parses a join frame (types 10 to 15) strictly: an unknown type,
+// Decode parses a join frame (types 10 to 15, and 17) strictly: an unknown type,
 // a short field, a value out of range or trailing bytes is an error that
 // names the message and the field.
 func Decode(frame []byte) (*Msg, error) {
@@ -107,7 +115,7 @@ func Decode(frame []byte) (*Msg, error) {
 	}
 	var err error
 	switch m.Type {
-	case MsgRequest:
+	case MsgRequest, MsgForwarded:
 		m.Request, err = readRequest(&s)
 	case MsgOK:
 		err = readOK(&s, m)
@@ -164,8 +172,14 @@ func readAddrs(s *cryptobyte.String) ([][]byte, error) {
 
 // EncodeRequest: table id [16], seat u8 (0: any), name (u8 len), signing
 // key [32], card key (u16 len), addresses (u8 count, each u16 len).
-func EncodeRequest(r *Request) []byte {
-	return wirefmt.Encode(MsgRequest, func(b *cryptobyte.Builder) {
+func EncodeRequest(r *Request) []byte { return encodeRequest(MsgRequest, r) }
+
+// EncodeForwarded is a forwarded join request ([MsgForwarded]): the
+// fields of [EncodeRequest], for the player of r.SignKey.
+func EncodeForwarded(r *Request) []byte { return encodeRequest(MsgForwarded, r) }
+
+func encodeRequest(typ byte, r *Request) []byte {
+	return wirefmt.Encode(typ, func(b *cryptobyte.Builder) {
 		b.AddBytes(r.TableID[:])
 		b.AddUint8(r.Seat)
 		b.AddUint8LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes([]byte(r.Name)) })

@@ -32,6 +32,9 @@ func TestGoldenBytes(t *testing.T) {
 			"0a000000000000000000000000000000000003616e6e6465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182830003010203020008047f0000010610000005040a000002"},
 		{"join request seat 3", EncodeRequest(&Request{TableID: [16]byte{7, 8, 9}, Seat: 3, Name: "bob", SignKey: key}),
 			"0a070809000000000000000000000000000303626f626465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f80818283000000"},
+		// A forwarded join request: a join request's bytes after type 17.
+		{"forwarded join request seat 3", EncodeForwarded(&Request{TableID: [16]byte{7, 8, 9}, Seat: 3, Name: "bob", SignKey: key}),
+			"11070809000000000000000000000000000303626f626465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f80818283000000"},
 		{"join OK", EncodeOK(2, 3, 5), "0b020305"},
 		{"join refused seat not free", EncodeRefused([16]byte{7}, 4, Refusal{RefusedSeatNotFree, "seat 2 is not free; the next seat is 4"}),
 			"0c0807000000000000000000000000000000040026736561742032206973206e6f7420667265653b20746865206e65787420736561742069732034"},
@@ -69,6 +72,7 @@ func seedMessages() [][]byte {
 	return [][]byte{
 		EncodeRequest(&Request{Name: "ann", SignKey: make([]byte, 32), CardKey: []byte{1}, Addrs: [][]byte{{4, 127, 0, 0, 1}}}),
 		EncodeRequest(&Request{TableID: [16]byte{7}, Seat: 3, Name: "bob", SignKey: make([]byte, 32)}),
+		EncodeForwarded(&Request{Name: "mila", SignKey: make([]byte, 32), CardKey: []byte{2}, Addrs: [][]byte{{4, 127, 0, 0, 1}}}),
 		EncodeOK(2, 3, 5),
 		EncodeRefused([16]byte{7}, 4, Refusal{RefusedSeatNotFree, "seat 2 is not free; the next seat is 4"}),
 		EncodeRefused([16]byte{7}, 0, Refusal{RefusedFull, "table is full"}),
@@ -86,6 +90,8 @@ func reencode(t testing.TB, m *Msg) []byte {
 	switch m.Type {
 	case MsgRequest:
 		return EncodeRequest(m.Request)
+	case MsgForwarded:
+		return EncodeForwarded(m.Request)
 	case MsgOK:
 		return EncodeOK(m.Seat, m.Taken, m.Total)
 	case MsgRefused:

@@ -467,3 +467,50 @@ func TestPhoneResumes(t *testing.T) {
 	}
 	checkTranscript(t, got, games)
 }
+
+// TestPhoneRemoteSeat: a hub on a node that holds no seat ('masque
+// phones', or any joiner's 'join --phones') seats a phone at another
+// peer's table: knowing neither the table id nor the next seat, it
+// learns both from the creator's refusal, the phone proves its card keys
+// again for them, is seated through a forwarded join request, signs the
+// roster, and plays a whole game with its frames forwarded by that node;
+// every transcript is the same and replays; the hub tells the signed
+// table (OnTable).
+func TestPhoneRemoteSeat(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, mascarade.GameName, 3)
+	fwd := testPeer(t)
+	told := make(chan *p2p.Seating, 1)
+	hub := NewHub(Config{Node: fwd.Node, Token: "secret-token", Timeout: 30 * time.Second,
+		OnTable: func(s *p2p.Seating) { told <- s }})
+	hub.SetCreator(peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()}, [16]byte{}, 0)
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+	go hub.Serve(ctx, serverEnd)
+	phoneDone := make(chan error, 1)
+	go func() { phoneDone <- d.Run(ctx) }()
+	go player(ctx, d, rand.New(rand.NewPCG(9, 9)), nil)
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	games := tr.finish(ctx, t)
+	if err := <-phoneDone; err != nil {
+		t.Fatalf("phone: %v", err)
+	}
+	got, err := ph.Transcript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscript(t, got, games)
+	s := <-told
+	if s.Table.Roster.TableID != tr.tbl.ID() || len(s.Table.Addrs) != 3 || string(s.Table.Addrs[1][0]) != string(p2p.ForwardAddr(fwd.ID.PeerID()).Bytes()) {
+		t.Fatalf("the table told: %x, seat 1's path %x", s.Table.Roster.TableID, s.Table.Addrs[1])
+	}
+}

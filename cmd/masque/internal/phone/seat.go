@@ -122,15 +122,10 @@ func (s *Seat) build() (wasm, execJS []byte, err error) {
 	if _, err := os.Stat(goBin); err != nil {
 		return nil, nil, fmt.Errorf("the Go toolchain that built masque is gone (%s): %w", goBin, err)
 	}
-	key, err := selfKey()
+	out, err := cachePath()
 	if err != nil {
 		return nil, nil, err
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		cache = os.TempDir()
-	}
-	out := filepath.Join(cache, "masque", "phone-seat", key+".wasm")
 	if b, err := os.ReadFile(out); err == nil {
 		return b, execJS, nil
 	}
@@ -152,6 +147,36 @@ func (s *Seat) build() (wasm, execJS []byte, err error) {
 	}
 	b, err := os.ReadFile(out)
 	return b, execJS, err
+}
+
+// cachePath is where this binary's build of the seat is kept.
+func cachePath() (string, error) {
+	key, err := selfKey()
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	return filepath.Join(cache, "masque", "phone-seat", key+".wasm"), nil
+}
+
+// Ready says whether the seat can be had without building it: named by
+// MASQUE_PHONE_WASM, embedded, or built before by this binary.
+func (s *Seat) Ready() bool {
+	if os.Getenv(WasmEnv) != "" {
+		return true
+	}
+	if _, err := fs.Stat(embedded, "embedded/seat.wasm"); err == nil {
+		return true
+	}
+	p, err := cachePath()
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(p)
+	return err == nil
 }
 
 // selfKey names this binary's build of the seat: the hash of the

@@ -7,6 +7,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"embed"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"path"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -159,38 +161,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch p := strings.TrimPrefix(r.URL.Path, "/"); p {
 	case "ws":
 		s.serveWS(w, r)
-	case "seat.wasm":
-		b, err := s.seat.Wasm()
+	case "build":
+		h, err := s.seat.BuildHash()
 		if err != nil {
 			http.Error(w, "the phone's seat is not built: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
-		s.serveBytes(w, r, p, "application/wasm", b)
-	case "wasm_exec.js":
-		b, err := s.seat.WasmExec()
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
-			return
-		}
-		s.serveBytes(w, r, p, "text/javascript; charset=utf-8", b)
-	case "cards.js":
-		// The --web page's card pictures, the same on a phone.
-		s.serveBytes(w, r, p, "text/javascript; charset=utf-8", web.CardsJS())
-	case "build":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintln(w, s.seat.BuildHash())
+		fmt.Fprintln(w, h)
 	case "table":
 		s.serveTable(w, r)
 	default:
 		if p == "" {
 			p = "index.html"
 		}
-		b, err := fs.ReadFile(static, path.Join("static", p))
-		if err != nil || strings.Contains(p, "/") {
+		b, err := s.seat.pageFile(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			http.NotFound(w, r)
-			return
+		case err != nil:
+			http.Error(w, "the phone's seat is not built: "+err.Error(), http.StatusServiceUnavailable)
+		default:
+			s.serveBytes(w, r, p, contentType(p), b)
 		}
-		s.serveBytes(w, r, p, contentType(p), b)
 	}
 }
 
@@ -214,6 +207,39 @@ func (s *Server) serveTable(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(in)
 }
 
+// pageFiles names every file of the page: its static files, the --web
+// page's card pictures (cards.js), the seat's WebAssembly and its
+// wasm_exec.js. The server serves these and nothing else, and
+// BuildHash hashes exactly these bytes.
+func pageFiles() []string {
+	names := []string{"cards.js", "seat.wasm", "wasm_exec.js"}
+	ents, _ := fs.ReadDir(static, "static")
+	for _, e := range ents {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// pageFile is one of the page's files (fs.ErrNotExist for any other
+// name).
+func (s *Seat) pageFile(name string) ([]byte, error) {
+	switch name {
+	case "seat.wasm":
+		return s.Wasm()
+	case "wasm_exec.js":
+		return s.WasmExec()
+	case "cards.js":
+		return web.CardsJS(), nil
+	}
+	if strings.Contains(name, "/") || !fs.ValidPath(name) {
+		return nil, fs.ErrNotExist
+	}
+	return fs.ReadFile(static, path.Join("static", name))
+}
+
 func contentType(name string) string {
 	switch path.Ext(name) {
 	case ".html":
@@ -224,6 +250,8 @@ func contentType(name string) string {
 		return "text/css; charset=utf-8"
 	case ".svg":
 		return "image/svg+xml"
+	case ".wasm":
+		return "application/wasm"
 	}
 	return "application/octet-stream"
 }
@@ -299,22 +327,39 @@ func (w wsConn) Write(ctx context.Context, b []byte, bin bool) error {
 	return w.c.Write(ctx, typ, b)
 }
 
-// BuildHash is the SHA-256 of what a phone runs (the page's files, the
-// WebAssembly and its wasm_exec.js), which it shows: a player compares
-// it with `masque version` on a machine they trust.
-func (s *Seat) BuildHash() string {
+// BuildHashContext begins the build hash's input.
+const BuildHashContext = "masque phone page v1\x00"
+
+// BuildHash is the SHA-256, in hex, of what a phone runs: every file of
+// the page as served (pageFiles, by name), each as u16 name length,
+// name, u64 length, bytes, after BuildHashContext. The page shows its
+// first 16 digits (GET /build), and 'masque version' prints them: a
+// player compares the two on a machine they trust.
+func (s *Seat) BuildHash() (string, error) {
 	h := sha256.New()
-	fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			b, _ := fs.ReadFile(static, p)
-			h.Write([]byte(p))
-			h.Write(b)
+	h.Write([]byte(BuildHashContext))
+	for _, name := range pageFiles() {
+		b, err := s.pageFile(name)
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", name, err)
 		}
-		return nil
-	})
-	w, _ := s.Wasm()
-	x, _ := s.WasmExec()
-	h.Write(w)
-	h.Write(x)
-	return hex.EncodeToString(h.Sum(nil))
+		var n [10]byte
+		binary.BigEndian.PutUint16(n[:2], uint16(len(name)))
+		h.Write(n[:2])
+		h.Write([]byte(name))
+		binary.BigEndian.PutUint64(n[2:], uint64(len(b)))
+		h.Write(n[2:])
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// ShortHash is the part of a build hash the page shows and 'masque
+// version' prints: its first 16 hex digits (64 bits).
+// Anything else (a message) comes back as it is.
+func ShortHash(full string) string {
+	if _, err := hex.DecodeString(full); err != nil || len(full) != 2*sha256.Size {
+		return full
+	}
+	return full[:16]
 }

@@ -19,9 +19,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
 	"github.com/masque-games/masque/engine/games/registry"
+	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p"
 )
 
@@ -48,6 +51,10 @@ type Config struct {
 	OnSeated func(name string, seat int)
 	// Log, if set, is told of what went wrong with a phone.
 	Log func(format string, args ...any)
+	// OnTable, if set, is told the signed table when a phone's seating
+	// at another peer's table ends (SetCreator): every phone's is the
+	// same table.
+	OnTable func(*p2p.Seating)
 	// HelloTimeout is how long a connection may take to say its hello
 	// (0: DefaultHelloTimeout).
 	HelloTimeout time.Duration
@@ -94,12 +101,27 @@ const MaxControl = 16 << 10
 type Hub struct {
 	cfg Config
 
-	mu         sync.Mutex
-	table      *p2p.Table
-	seating    *p2p.Seating
+	mu      sync.Mutex
+	table   *p2p.Table
+	seating *p2p.Seating
+	// creator is another peer's table this machine seats phones at
+	// (join --phones, masque phones): its creator, its table id (zero
+	// until known: the creator's refusal names it) and the next seat
+	// as last heard.
+	creator    *peer.AddrInfo
+	remoteID   [16]byte
+	remoteNext int
 	changed    chan struct{}
 	waiting    map[string]int // connections not past their hello yet, by IP address
 	waitingAll int
+	connected  int // phones whose frames are being forwarded
+}
+
+// Connected is how many phones are connected to their seats now.
+func (h *Hub) Connected() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.connected
 }
 
 // NewHub makes a hub; [Hub.SetTable] and [Hub.SetSeating] give it the
@@ -110,6 +132,17 @@ func NewHub(cfg Config) *Hub { return &Hub{cfg: cfg, changed: make(chan struct{}
 func (h *Hub) SetTable(t *p2p.Table) {
 	h.mu.Lock()
 	h.table = t
+	h.notifyLocked()
+	h.mu.Unlock()
+}
+
+// SetCreator makes the hub seat phones at another peer's table (its
+// creator's, asked through this machine: p2p.Node.JoinForwarded): id is
+// its table id if known (zero: learnt from the creator's first refusal),
+// next the next free seat if known (0: 1 is asked first).
+func (h *Hub) SetCreator(creator peer.AddrInfo, id [16]byte, next int) {
+	h.mu.Lock()
+	h.creator, h.remoteID, h.remoteNext = &creator, id, max(next, 1)
 	h.notifyLocked()
 	h.mu.Unlock()
 }
@@ -336,8 +369,11 @@ func (h *Hub) heldSeat(hl hello) int {
 // the signed table.
 func (h *Hub) seat(ctx context.Context, c Conn, hl hello) (int, error) {
 	h.mu.Lock()
-	t := h.table
+	t, remote := h.table, h.creator != nil
 	h.mu.Unlock()
+	if t == nil && remote {
+		return h.seatRemote(ctx, c, hl)
+	}
 	if t == nil {
 		return 0, errors.New("this table is not seating players")
 	}
@@ -418,6 +454,103 @@ func (h *Hub) seat(ctx context.Context, c Conn, hl hello) (int, error) {
 	}
 }
 
+// seatRemote is seat at another peer's table: each step of the phone's
+// seating is carried to the creator on a forwarded join of its own
+// (p2p.RemoteJoin); the creator's refusals name the table and the next
+// free seat, for which the phone proves its card keys again.
+func (h *Hub) seatRemote(ctx context.Context, c Conn, hl hello) (int, error) {
+	h.mu.Lock()
+	creator, id, next := *h.creator, h.remoteID, h.remoteNext
+	h.mu.Unlock()
+	if err := writeControl(ctx, c, phoneseat.Control{T: "table", ID: id[:], Seat: next, Kind: h.cfg.Game}); err != nil {
+		return 0, err
+	}
+	var rj *p2p.RemoteJoin
+	for tries := 0; rj == nil; tries++ {
+		if tries == 2*ledger.MaxSeats {
+			return 0, errors.New("the table's creator keeps refusing the phone's seat")
+		}
+		m, err := readControl(ctx, c)
+		if err != nil {
+			return 0, err
+		}
+		if m.T != "join" {
+			return 0, fmt.Errorf("message %q, want join", m.T)
+		}
+		rj, err = h.cfg.Node.JoinForwarded(ctx, creator, id, p2p.ForwardedJoin{Seat: m.Seat, Name: hl.name, SignKey: hl.key, CardKey: m.Card})
+		var no *p2p.JoinRefusedError
+		switch {
+		case errors.As(err, &no) && no.Seat != 0 && no.TableID != id:
+			// The proof was for another table id: now it is known.
+			id = no.TableID
+			h.mu.Lock()
+			h.remoteID, h.remoteNext = id, no.Seat
+			h.mu.Unlock()
+			if err := writeControl(ctx, c, phoneseat.Control{T: "table", ID: id[:], Seat: no.Seat, Kind: h.cfg.Game}); err != nil {
+				return 0, err
+			}
+		case errors.As(err, &no):
+			if err := writeControl(ctx, c, phoneseat.Control{T: "refused", Seat: no.Seat, Reason: no.Reason}); err != nil {
+				return 0, err
+			}
+			if no.Seat == 0 {
+				return 0, err
+			}
+		case err != nil:
+			return 0, err
+		}
+	}
+	defer rj.Close()
+	seat := rj.Seat()
+	h.mu.Lock()
+	if taken, _ := rj.Taken(); taken > h.remoteNext {
+		h.remoteNext = taken
+	}
+	h.mu.Unlock()
+	if err := writeControl(ctx, c, phoneseat.Control{T: "seated", Seat: seat}); err != nil {
+		return 0, err
+	}
+	if h.cfg.OnSeated != nil {
+		h.cfg.OnSeated(hl.name, seat)
+	}
+	roster, addrs, err := rj.Offer(ctx)
+	if err != nil {
+		return 0, err
+	}
+	enc, err := roster.MarshalBinary()
+	if err != nil {
+		return 0, err
+	}
+	if err := writeControl(ctx, c, phoneseat.Control{T: "offer", Roster: enc, Addrs: addrs}); err != nil {
+		return 0, err
+	}
+	m, err := readControl(ctx, c)
+	if err != nil {
+		return 0, err
+	}
+	if m.T != "sign" {
+		return 0, fmt.Errorf("message %q, want sign", m.T)
+	}
+	s, err := rj.Sign(ctx, m.Sig)
+	if err != nil {
+		return 0, err
+	}
+	h.mu.Lock()
+	if h.seating == nil {
+		h.seating = s
+		h.notifyLocked()
+	}
+	same := h.seating.GameID == s.GameID
+	h.mu.Unlock()
+	if !same {
+		return 0, errors.New("the phone was seated at another table than this machine's")
+	}
+	if h.cfg.OnTable != nil {
+		h.cfg.OnTable(s)
+	}
+	return seat, nil
+}
+
 // forward sends the phone the signed table and then carries its packets
 // into the room and the room's frames to it.
 func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
@@ -444,6 +577,14 @@ func (h *Hub) forward(ctx context.Context, c Conn, hl hello, seat int) error {
 		return err
 	}
 	defer fw.Close()
+	h.mu.Lock()
+	h.connected++
+	h.mu.Unlock()
+	defer func() {
+		h.mu.Lock()
+		h.connected--
+		h.mu.Unlock()
+	}()
 	// The table's move time, when it sets one, is every seat's patience
 	// (as netsession.Start has it).
 	timeout := h.cfg.Timeout
