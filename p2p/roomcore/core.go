@@ -243,7 +243,7 @@ type Core struct {
 	echo                []byte
 	echoArmed           bool
 	echoFirst, echoLast time.Time
-	reports   map[uint64]map[uint8]echoReport
+	reports             map[uint64]map[uint8]echoReport
 	// disagree[pos] are the seats whose state hash after pos differs
 	// from ours.
 	disagree map[uint64]map[uint8]bool
