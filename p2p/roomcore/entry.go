@@ -237,7 +237,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 		// An entry ahead says the sender holds those before it (they
 		// chain): one missing here is fetched as for an echo (onEcho),
 		// which a fast table sends seldom (EchoDelay).
-		c.armFetch(FetchDelay, uint8(from), next)
+		c.armFetch(RefetchDelay, uint8(from), next)
 	}
 	if c.deferApply {
 		// A received entry: applied with the entries that come right

@@ -168,7 +168,15 @@ func (c *Core) Start(now time.Time) Ready {
 			c.heard[i] = now
 		}
 	}
-	c.syncAll(c.next(), nil)
+	if c.next() > 0 || c.cfg.Signed {
+		// A seat back with a log (or one that signed before) asks what
+		// it missed. A fresh one has nothing to catch up on that the
+		// peers' log streams, which keep what they could not deliver,
+		// do not bring: 12 sync streams per seat at a table of 13, and
+		// the connections they dial, were a third of a short game's
+		// packets (issue 28).
+		c.syncAll(c.next(), nil)
+	}
 	c.runStart, c.checkFirst = now, c.cfg.Signed
 	c.start = c.next()
 	c.top()
