@@ -769,6 +769,11 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 	asked := time.Now()
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
+	if int(seat) < len(r.senders) && r.senders[seat] != nil {
+		if err := r.senders[seat].awaitDial(cctx); err != nil {
+			return 0, err
+		}
+	}
 	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
 		r.node.clearBackoff(p)
 		if err := h.Connect(cctx, peer.AddrInfo{ID: p, Addrs: r.addrs[seat]}); err != nil {

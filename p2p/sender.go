@@ -217,6 +217,24 @@ func (s *sender) requeue(q [][]byte) {
 	s.mu.Unlock()
 }
 
+// awaitDial waits, until yieldUntil, for the peer to connect to us (see
+// dialYield): the log stream and sync requests to a lower seat wait for
+// its dial at the start of a run rather than make a second connection.
+func (s *sender) awaitDial(ctx context.Context) error {
+	nw := s.room.node.host.Network()
+	for time.Now().Before(s.yieldUntil) {
+		if c := nw.Connectedness(s.peer); c == network.Connected || c == network.Limited {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
 // connect dials the peer, unless a connection to it is open; a failure
 // is left to the sender's next attempt.
 func (s *sender) connect(ctx context.Context) {
@@ -236,18 +254,10 @@ func (s *sender) open(ctx context.Context) (network.Stream, error) {
 	ctx, cancel := context.WithTimeout(allowLimited(ctx), 5*time.Second)
 	defer cancel()
 	h := s.room.node.host
-	connected := func() bool {
-		c := h.Network().Connectedness(s.peer)
-		return c == network.Connected || c == network.Limited
+	if err := s.awaitDial(ctx); err != nil {
+		return nil, err
 	}
-	for !connected() && time.Now().Before(s.yieldUntil) {
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	if !connected() {
+	if c := h.Network().Connectedness(s.peer); c != network.Connected && c != network.Limited {
 		// Our own backoff paces these attempts: the swarm's (seconds,
 		// growing) would outlast a relay restart.
 		s.room.node.clearBackoff(s.peer)
