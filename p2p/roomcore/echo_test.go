@@ -83,3 +83,30 @@ func TestEchoWaitsForQuietAndOwnEntryReplacesIt(t *testing.T) {
 		t.Errorf("frames sent:\n%v\nwant\n%v", got, want)
 	}
 }
+
+// TestFreshSeatDoesNotSyncAtStart: a seat with an empty log that never
+// signed asks nobody for entries when its run starts (at a table of 13,
+// 156 sync streams and the connections they dialed, a third of a short
+// game's packets: the peers' log streams, which keep what they could not
+// deliver, bring it the entries); a seat back with a log, or one that
+// signed before, asks every other seat (issue 29's rules need their
+// answers).
+func TestFreshSeatDoesNotSyncAtStart(t *testing.T) {
+	const n = 4
+	for _, tc := range []struct {
+		name   string
+		stored uint64
+		signed bool
+		want   int
+	}{
+		{"fresh", 0, false, 0},
+		{"signed before, its log lost", 0, true, n - 1},
+		{"back with a log", 2, false, n - 1},
+	} {
+		b := newBench(t, n, 3, tc.stored, 12)
+		c := b.open(t, Config{Signed: tc.signed})
+		if got := len(c.Start(time.Now()).Syncs); got != tc.want {
+			t.Errorf("%s: %d sync requests at the start; want %d", tc.name, got, tc.want)
+		}
+	}
+}
