@@ -156,8 +156,9 @@ func (c *Core) CheckStored(raw []byte) (*Outcome, error) {
 }
 
 // Start begins the run at now: every seat counts as heard from, the other
-// seats are asked for the entries this seat misses, and the local author
-// is asked for its entry if it is due.
+// seats are asked for the entries this seat misses (unless its log is
+// empty and it never signed), and the local author is asked for its
+// entry if it is due.
 func (c *Core) Start(now time.Time) Ready {
 	c.now = now
 	c.running = true
