@@ -3,8 +3,9 @@
 # 13 network namespaces joined by a bridge, one masque process per seat,
 # found by mDNS. For each run it prints the time from the roster (the
 # host's "the game is saved in" line) to every process's exit, the bytes
-# all 13 interfaces sent during that time (IP level, read from the
-# bridge's ports), the entries in the transcript and the transcript's size.
+# and packets all 13 interfaces sent during that time (IP level, read from
+# the bridge's ports), the entries in the transcript and the transcript's
+# size, and the packets per entry per receiving seat (issue 28).
 #
 #   .ci/lan13-bench.sh BIN RUNS
 #
@@ -12,14 +13,15 @@
 # namespace) started before the joiners; its transcript must be the
 # seats'. LOGS=1 keeps each process's diagnostics, KEEP=1 the work dir.
 #
-# Runs as root; namespaces are named rp-<pid>-*, removed on exit.
+# Runs as root; namespaces are named rp-<pid>-* (NAME=x: x-*), removed on
+# exit.
 set -euo pipefail
 # shellcheck source=.ci/lib/netns.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib/netns.sh"
 BIN=$(realpath "${1:?usage: lan13-bench.sh BIN RUNS}")
 RUNS=${2:-3}
 N=13
-TAG="rp-$$"
+TAG="${NAME:-rp-$$}"
 SW="$TAG-sw"
 WORK=$(mktemp -d /tmp/repl-lan13.XXXXXX)
 export XDG_STATE_HOME="$WORK/state-home"
@@ -33,15 +35,23 @@ cleanup() {
 trap cleanup EXIT
 HOSTS=()
 for i in $(seq 0 $((N - 1))); do HOSTS+=("$TAG-$i"); done
-bridge_lan "$SW" 10.78.0 "rpv$$-" "rpp$$-" "" "${HOSTS[@]}"
-# bytes: what the 13 hosts sent (the bridge ports' rx counters).
-bytes() {
+# The veth pairs' ends: VETH<i> in the hosts, PORT<i> on the bridge
+# (NAME, if set, must leave room for "v12" in 15 characters).
+VETH="${NAME:+${NAME}v}"
+VETH="${VETH:-rpv$$-}"
+PORT="${NAME:+${NAME}p}"
+PORT="${PORT:-rpp$$-}"
+bridge_lan "$SW" 10.78.0 "$VETH" "$PORT" "" "${HOSTS[@]}"
+# bytes, packets: what the 13 hosts sent (the bridge ports' rx counters).
+counter() {
   local s=0
   for i in $(seq 0 $((N - 1))); do
-    s=$((s + $(ip netns exec "$SW" cat "/sys/class/net/rpp$$-$i/statistics/rx_bytes")))
+    s=$((s + $(ip netns exec "$SW" cat "/sys/class/net/$PORT$i/statistics/rx_$1")))
   done
   echo $s
 }
+bytes() { counter bytes; }
+packets() { counter packets; }
 for run in $(seq "$RUNS"); do
   D="$WORK/r$run"
   mkdir -p "$D"
@@ -68,10 +78,12 @@ for run in $(seq "$RUNS"); do
   done
   t0=$(date +%s.%N)
   b0=$(bytes)
+  p0=$(packets)
   rc=0
   for p in "${PIDS[@]}"; do wait "$p" || rc=$?; done
   t1=$(date +%s.%N)
   b1=$(bytes)
+  p1=$(packets)
   if [ -n "${WATCH:-}" ]; then
     cmp -s "$D/t0.masque" "$D/w.masque" || { echo "run $run: the spectator's transcript differs"; cat "$D/w.out"; rc=1; }
   fi
@@ -82,6 +94,7 @@ for run in $(seq "$RUNS"); do
   size=$(stat -c %s "$D/t0.masque")
   ends=$(for i in $(seq 0 $((N - 1))); do printf '%.2f ' "$(echo "$(cat "$D/end$i") - $t0" | bc)"; done)
   echo "run $run: exits after the roster (s): $ends"
-  echo "run $run: rc=$rc seconds=$(echo "$t1 - $t0" | bc) bytes=$((b1 - b0)) entries=$entries transcript=$size"
+  echo "run $run: rc=$rc seconds=$(echo "$t1 - $t0" | bc) bytes=$((b1 - b0)) packets=$((p1 - p0)) entries=$entries transcript=$size" \
+    "packets/entry/receiver=$(echo "scale=2; ($p1 - $p0) / ($entries * ($N - 1))" | bc)"
   [ $rc = 0 ] || { tail -5 "$D"/*.out; exit 1; }
 done

@@ -396,14 +396,31 @@ func (r *Room) Run(ctx context.Context) (*Outcome, error) {
 	r.runCtx = runCtx
 
 	r.senders = make([]*sender, len(r.peers))
+	// A fresh run (an empty log: every seat starts at about the same
+	// time) dials the higher seats at once, and leaves the lower ones to
+	// dial it (dialYield).
+	entries, _ := r.core.Log()
+	fresh := len(entries) == 0
 	for i, p := range r.peers {
 		if uint8(i) == r.self || r.forwarded(i) {
 			continue
 		}
 		s := newSender(r, p, r.addrs[i])
+		if fresh && i < int(r.self) {
+			// One connection per pair: the lower seat dials (below).
+			s.yieldUntil = time.Now().Add(dialYield)
+		}
 		r.senders[i] = s
 		r.wg.Add(1)
 		go func() { defer r.wg.Done(); s.run(runCtx) }()
+	}
+	if fresh {
+		for i := int(r.self) + 1; i < len(r.peers); i++ {
+			if r.senders[i] != nil {
+				r.wg.Add(1)
+				go func() { defer r.wg.Done(); r.senders[i].connect(runCtx) }()
+			}
+		}
 	}
 	defer r.drainSenders()
 	// Hole punching may make a direct connection to a seat we reach
@@ -752,6 +769,11 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 	asked := time.Now()
 	cctx, cancel := context.WithTimeout(allowLimited(ctx), 10*time.Second)
 	defer cancel()
+	if int(seat) < len(r.senders) && r.senders[seat] != nil {
+		if err := r.senders[seat].awaitDial(cctx); err != nil {
+			return 0, err
+		}
+	}
 	if c := h.Network().Connectedness(p); c != network.Connected && c != network.Limited {
 		r.node.clearBackoff(p)
 		if err := h.Connect(cctx, peer.AddrInfo{ID: p, Addrs: r.addrs[seat]}); err != nil {

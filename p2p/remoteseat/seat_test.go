@@ -28,7 +28,9 @@ func TestSyncEndNeedsItsNonce(t *testing.T) {
 		keys = append(keys, priv)
 		r.Seats = append(r.Seats, ledger.SeatInfo{Name: string(rune('a' + i)), PeerID: []byte{byte(i)}, SignKey: pub})
 	}
-	s, err := New(roomcore.Config{Roster: r, Self: 0, SignKey: keys[0], Replica: still{}, Tick: 50 * time.Millisecond}, nil)
+	// A seat that signed before asks every seat for its log at the start
+	// (a fresh one asks nobody: the others' frames bring what it lacks).
+	s, err := New(roomcore.Config{Roster: r, Self: 0, SignKey: keys[0], Replica: still{}, Tick: 50 * time.Millisecond, Signed: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,10 +177,19 @@ const FetchDelay = 50 * time.Millisecond
 
 // EchoDelay is how long an echo waits before it is sent: a newer one
 // replaces it meanwhile (it says as much about the log, whose entries
-// chain, and reports a later state), so a fast table sends each peer a
+// chain, and reports a later state) and the wait starts again, up to
+// EchoMaxDelay after the first echo not sent; so an echo goes out once
+// the table has been quiet for EchoDelay (it waits for a seat), or every
+// EchoMaxDelay while entries keep coming: a fast table sends each peer a
 // few echoes a second, not one per entry. It is sent at once before the
-// local seat's own entry, done or verdict.
+// local seat's done or verdict; the local seat's own entry replaces it
+// (the entry chains onto the one echoed, and carries our state after
+// it).
 const EchoDelay = 50 * time.Millisecond
+
+// EchoMaxDelay bounds how long an echo waits while newer ones keep
+// replacing it (see EchoDelay).
+const EchoMaxDelay = 5 * EchoDelay
 
 // Core is one seat's replication state machine. It is not safe for
 // concurrent use: one goroutine steps it (see the package comment).
@@ -229,10 +238,12 @@ type Core struct {
 	dones    map[uint8]echoReport
 	sentDone bool
 	// echo is the latest echo not yet sent (nil: none), echoArmed whether
-	// its TimerEchoFlush is scheduled.
-	echo      []byte
-	echoArmed bool
-	reports   map[uint64]map[uint8]echoReport
+	// a TimerEchoFlush is scheduled; echoFirst is when the first echo not
+	// sent was made, echoLast when the latest was (see EchoDelay).
+	echo                []byte
+	echoArmed           bool
+	echoFirst, echoLast time.Time
+	reports             map[uint64]map[uint8]echoReport
 	// disagree[pos] are the seats whose state hash after pos differs
 	// from ours.
 	disagree map[uint64]map[uint8]bool

@@ -63,9 +63,11 @@
 // position every two ticks; a seat that signed entries in an earlier run
 // asks the others before it signs again (up to 4 ticks once one answers);
 // at the end, EndWait (10 ticks) for every seat's state hash and done.
-// Two Ready timers: EchoDelay (an echo waits 50 ms for a newer one) and
-// FetchDelay (an entry echoed by a seat and still missing after 50 ms is
-// fetched from it).
+// Two Ready timers: EchoDelay (an echo waits for 50 ms of quiet, at most
+// EchoMaxDelay, and the seat's own entry replaces it) and FetchDelay (an
+// entry echoed by a seat and still missing after 50 ms is fetched from
+// it; RefetchDelay after an entry ahead of it, or after a fetch not
+// answered).
 //
 // # Rules (docs/online.md, docs/protocol.md)
 //

@@ -233,6 +233,12 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			return nil, err
 		}
 	}
+	if from >= 0 && e.Pos > next && !c.due() && !c.fetchArmed && c.running {
+		// An entry ahead says the sender holds those before it (they
+		// chain): one missing here is fetched as for an echo (onEcho),
+		// which a fast table sends seldom (EchoDelay).
+		c.armFetch(RefetchDelay, uint8(from), next)
+	}
 	if c.deferApply {
 		// A received entry: applied with the entries that come right
 		// after it, if any, before any other input (Step) or at the

@@ -74,3 +74,56 @@ func TestFetchCheckRearmsForTheNextMissingEntry(t *testing.T) {
 		t.Fatalf("the second check: syncs %+v; want entry 1 fetched from seat 3", rd.Syncs)
 	}
 }
+
+// TestFetchAsksTheAuthorAndEntriesAhead: with echoes rare at a fast
+// table (EchoDelay), a seat missing entry 0 learns it exists from the
+// one seat that echoed it, or from entry 1 (which chains onto it). The
+// echo's fetch goes to that seat, and when it does not answer in
+// RefetchDelay (its sync request lost, or still in flight) to entry 0's
+// author, which signed it and echoes none of its own entries: before,
+// no other seat had reported it, and the entry waited for the tick's
+// sync of a stalled position. Entry 1 arriving ahead arms the fetch
+// check too, RefetchDelay later (entries of different authors cross on
+// a busy machine).
+func TestFetchAsksTheAuthorAndEntriesAhead(t *testing.T) {
+	const n, limit = 4, 8
+	b := newBench(t, n, 3, 0, limit)
+	c := b.core
+	now := time.Now()
+	c.Start(now)
+	step := func(in Input) Ready {
+		in.Now, in.At = now, now
+		c.Step(in)
+		return c.Ready()
+	}
+	other := &counter{seats: n, limit: limit}
+	if err := other.Apply(b.log[0]); err != nil {
+		t.Fatal(err)
+	}
+	rd := step(Input{Kind: InMsg, Seat: 1, Msg: &Msg{Type: MsgEcho, Pos: 0, Hash: b.log[0].Hash(), State: other.StateHash()}})
+	if len(rd.Timers) != 1 || rd.Timers[0].Kind != TimerFetchCheck || rd.Timers[0].Seat != 1 {
+		t.Fatalf("the echo of entry 0 armed %+v", rd.Timers)
+	}
+	now = now.Add(FetchDelay)
+	rd = step(Input{Kind: InTimer, Timer: rd.Timers[0]})
+	if len(rd.Syncs) != 1 || rd.Syncs[0] != (SyncRequest{Seat: 1, From: 0}) {
+		t.Fatalf("the check: syncs %+v; want entry 0 fetched from seat 1", rd.Syncs)
+	}
+	if len(rd.Timers) != 1 || rd.Timers[0].Kind != TimerFetchCheck || rd.Timers[0].Seat != 0 || rd.Timers[0].After != RefetchDelay {
+		t.Fatalf("the check armed %+v; want a check from seat 0, entry 0's author, in RefetchDelay", rd.Timers)
+	}
+	now = now.Add(RefetchDelay)
+	rd = step(Input{Kind: InTimer, Timer: rd.Timers[0]})
+	if len(rd.Syncs) != 1 || rd.Syncs[0] != (SyncRequest{Seat: 0, From: 0}) {
+		t.Fatalf("the second check: syncs %+v; want entry 0 fetched from its author, seat 0", rd.Syncs)
+	}
+
+	// Entry 1 ahead, no echo.
+	b = newBench(t, n, 3, 0, limit)
+	c = b.core
+	c.Start(now)
+	rd = step(Input{Kind: InMsg, Seat: 1, Msg: &Msg{Type: MsgEntry, Entry: b.log[1]}})
+	if len(rd.Timers) != 1 || rd.Timers[0] != (Timer{Kind: TimerFetchCheck, After: RefetchDelay, Seat: 1, Pos: 0}) {
+		t.Fatalf("entry 1 ahead of the missing entry 0 armed %+v; want a check of entry 0 from seat 1 in RefetchDelay", rd.Timers)
+	}
+}

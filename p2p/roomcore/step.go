@@ -156,8 +156,9 @@ func (c *Core) CheckStored(raw []byte) (*Outcome, error) {
 }
 
 // Start begins the run at now: every seat counts as heard from, the other
-// seats are asked for the entries this seat misses, and the local author
-// is asked for its entry if it is due.
+// seats are asked for the entries this seat misses (unless its log is
+// empty and it never signed), and the local author is asked for its
+// entry if it is due.
 func (c *Core) Start(now time.Time) Ready {
 	c.now = now
 	c.running = true
@@ -168,7 +169,15 @@ func (c *Core) Start(now time.Time) Ready {
 			c.heard[i] = now
 		}
 	}
-	c.syncAll(c.next(), nil)
+	if c.next() > 0 || c.cfg.Signed {
+		// A seat back with a log (or one that signed before) asks what
+		// it missed. A fresh one has nothing to catch up on that the
+		// peers' log streams, which keep what they could not deliver,
+		// do not bring: 12 sync streams per seat at a table of 13, and
+		// the connections they dial, were a third of a short game's
+		// packets (issue 28).
+		c.syncAll(c.next(), nil)
+	}
 	c.runStart, c.checkFirst = now, c.cfg.Signed
 	c.start = c.next()
 	c.top()
@@ -433,6 +442,16 @@ func (c *Core) onTimer(t Timer) {
 	switch t.Kind {
 	case TimerEchoFlush:
 		c.echoArmed = false
+		if c.echo == nil {
+			return
+		}
+		// Entries kept coming: wait until the table is quiet for
+		// EchoDelay, at most EchoMaxDelay after the first echo held.
+		if wait := min(c.echoLast.Add(EchoDelay).Sub(c.now), c.echoFirst.Add(EchoMaxDelay).Sub(c.now)); wait > 0 {
+			c.echoArmed = true
+			c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerEchoFlush, After: wait})
+			return
+		}
 		c.sendEcho()
 	case TimerFetchCheck:
 		c.onFetchCheck(t)
@@ -483,12 +502,27 @@ func (c *Core) armFetch(d time.Duration, seat uint8, pos uint64) {
 }
 
 // reporter returns a seat, other than this one, that reported holding
-// the entry at pos (an echo or a done at or after it, a sync answer that
-// reached it): the first in seat order from seat from on, round the table.
+// the entry at pos (an echo, an entry or a done at or after it, a sync
+// answer that reached it): the first in seat order from seat from on,
+// round the table. Once one did, the seat due at pos (the next position)
+// counts too: it signed the entry, and sends no echo of its own entries.
 func (c *Core) reporter(pos uint64, from uint8) (uint8, bool) {
+	author := -1
+	if p, seat, ok := c.cfg.Replica.Next(); ok && p == pos && seat != c.self {
+		author = int(seat)
+	}
+	found := false
+	for s := range c.peerLogs {
+		if uint8(s) != c.self && c.peerLogs[s].claim > pos {
+			found = true
+		}
+	}
+	if !found {
+		return 0, false
+	}
 	for i := range c.n {
 		s := uint8((int(from) + i) % c.n)
-		if s != c.self && c.peerLogs[s].claim > pos {
+		if s != c.self && (c.peerLogs[s].claim > pos || int(s) == author) {
 			return s, true
 		}
 	}
@@ -507,11 +541,17 @@ func (c *Core) flush() {
 		c.rd.States = append(c.rd.States, state)
 		if e.Seat == c.self {
 			if frame, err := EncodeEntry(e, state); err == nil {
-				c.sendEcho()
+				// The entry replaces the echo held (of the entry before
+				// it, onto which it chains): it says that we hold that
+				// entry, and our state after this one.
+				c.echo = nil
 				c.broadcast(frame)
 			}
 		} else {
-			c.echo = EncodeEcho(e.Pos, hash, state)
+			if c.echo == nil {
+				c.echoFirst = c.now
+			}
+			c.echo, c.echoLast = EncodeEcho(e.Pos, hash, state), c.now
 			if !c.echoArmed {
 				c.echoArmed = true
 				c.rd.Timers = append(c.rd.Timers, Timer{Kind: TimerEchoFlush, After: EchoDelay})

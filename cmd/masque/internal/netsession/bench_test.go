@@ -140,16 +140,24 @@ func rssMB() float64 {
 // proofs checked together). It then audits the game's transcript in the
 // same process (table.Replay, as 'masque verify') and reports its CPU per
 // entry and the ratio of a seat's CPU per entry (the process's divided by
-// 13) to it (seat/audit; issue 28's first figure).
+// 13) to it (seat/audit; issue 28's first figure). With the loopback
+// interface to itself it also reports the IP packets and bytes sent per
+// entry per receiving peer during the game (pkts/entry/rcv,
+// B/entry/rcv: TCP segments and acknowledgements, Noise and yamux
+// included; issue 28's packets per entry per receiver), read from the
+// interface's counters: run it in a network namespace of its own, as
+// root, or other traffic on the loopback counts too.
 //
 //	go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
+//	ip netns add bench && ip netns exec bench ip link set lo up &&
+//	  ip netns exec bench go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
-	var p50s, p99s, games, rss, cpus, runs, audits, ratios []float64
+	var p50s, p99s, games, rss, cpus, runs, audits, ratios, pkts, byts []float64
 	warnings := 0
 	for range b.N {
 		var logs syncBuffer
-		p50, p99, game, cpuPerEntry, batched, audit, err := networkGame(b.TempDir(), n, &logs)
+		p50, p99, game, cpuPerEntry, batched, audit, traffic, err := networkGame(b.TempDir(), n, &logs)
 		if w := logs.String(); w != "" {
 			// Late entries ("entry applied late") and missing dones
 			// (warnings), slow dials and sync answers (information).
@@ -165,6 +173,7 @@ func BenchmarkNetworkLatency(b *testing.B) {
 		runs = append(runs, batched)
 		audits = append(audits, audit)
 		ratios = append(ratios, cpuPerEntry/n/audit)
+		pkts, byts = append(pkts, traffic[0]), append(byts, traffic[1])
 	}
 	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 	b.ReportMetric(med(p50s), "p50-ms")
@@ -176,6 +185,8 @@ func BenchmarkNetworkLatency(b *testing.B) {
 	b.ReportMetric(med(runs), "batched-%")
 	b.ReportMetric(med(audits), "audit-cpu-ms/entry")
 	b.ReportMetric(med(ratios), "seat/audit")
+	b.ReportMetric(med(pkts), "pkts/entry/rcv")
+	b.ReportMetric(med(byts), "B/entry/rcv")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -188,9 +199,24 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// loopback reads the loopback interface's counters of packets and bytes
+// sent (Linux), or zeros.
+func loopback() (packets, bytes float64) {
+	read := func(what string) float64 {
+		data, err := os.ReadFile("/sys/class/net/lo/statistics/" + what)
+		if err != nil {
+			return 0
+		}
+		v, _ := strconv.ParseFloat(strings.TrimSpace(string(data)), 64)
+		return v
+	}
+	return read("tx_packets"), read("tx_bytes")
+}
+
 // networkGame plays one game and returns the latencies, the wall time in
-// seconds and the CPU per entry in milliseconds.
-func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry, batched, auditPerEntry float64, err error) {
+// seconds, the CPU per entry in milliseconds, and the loopback's packets
+// and bytes per entry per receiving peer.
+func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry, batched, auditPerEntry float64, traffic [2]float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
@@ -205,11 +231,11 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	for i := range peers {
 		id, err := identity.Generate()
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})).With("peer", i)
 		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}, logger); err != nil {
-			return 0, 0, 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		cards[i] = table.GenerateSeatSecrets()
 	}
@@ -231,7 +257,7 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, fmt.Errorf("seat %d: %w", i, err)
+			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
 	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}}
@@ -251,23 +277,24 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	for i, s := range seatings {
 		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, secretBytes(cards[i]))
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		stores[i] = st
 		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
 			Bot: true, Seed: 1})
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		if i == 0 {
 			audit = seat.game.Table()
 		}
 		ts := timedSeat{seat, c}
 		if rooms[i], err = peers[i].Node.OpenRoom(p2p.RoomConfig{Store: st, Replica: ts, Author: ts.author, Timeout: time.Minute}); err != nil {
-			return 0, 0, 0, 0, 0, 0, err
+			return 0, 0, 0, 0, 0, 0, traffic, err
 		}
 	}
 	start, cpu0 := time.Now(), cpuTime()
+	pk0, by0 := loopback()
 	for i := range rooms {
 		wg.Go(func() {
 			out, err := rooms[i].Run(ctx)
@@ -279,20 +306,22 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	}
 	wg.Wait()
 	game, cpu := time.Since(start).Seconds(), cpuTime()-cpu0
+	pk1, by1 := loopback()
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, fmt.Errorf("peer %d: %w", i, err)
+			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("peer %d: %w", i, err)
 		}
 	}
 	var lat []float64
 	for pos, at := range c.authored {
 		ap := c.applied[pos]
 		if len(ap) != n {
-			return 0, 0, 0, 0, 0, 0, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
+			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
 		}
 		lat = append(lat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
 	}
 	slices.Sort(lat)
+	traffic = [2]float64{(pk1 - pk0) / float64(len(lat)*(n-1)), (by1 - by0) / float64(len(lat)*(n-1))}
 	// The audit of the same game in the same process ('masque verify'
 	// runs table.Replay): its CPU per entry, median of 3.
 	t := stores[0].Table()
@@ -301,13 +330,13 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	for range 3 {
 		cpu0 := cpuTime()
 		if _, err := table.Replay(tr, audit); err != nil {
-			return 0, 0, 0, 0, 0, 0, fmt.Errorf("audit: %w", err)
+			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("audit: %w", err)
 		}
 		audits = append(audits, float64((cpuTime()-cpu0).Microseconds())/1000/float64(len(tr.Entries)))
 	}
 	slices.Sort(audits)
 	return lat[len(lat)/2], lat[len(lat)*99/100], game, float64(cpu.Microseconds()) / 1000 / float64(len(lat)),
-		100 * float64(c.batched) / float64(n*len(lat)), audits[1], nil
+		100 * float64(c.batched) / float64(n*len(lat)), audits[1], traffic, nil
 }
 
 func secretBytes(k table.SeatSecrets) []byte {
