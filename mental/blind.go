@@ -186,3 +186,15 @@ func UnmarshalBlindStep(b []byte) (*BlindStep, error) {
 	}
 	return &BlindStep{Out: Card{{A: A, B: B}}, proof: p, known: r.known}, nil
 }
+
+// RetiredBlindStep returns a retired seat's step of a blinded identity
+// test of the width-1 card in, computed by every peer from its published
+// key (SPEC.md §9.4, §9.8): (A, B − x·A), its key taken out with no
+// blinding (r = 1) and no proof.
+func (k *SecretKey) RetiredBlindStep(in Card) Card {
+	if len(in) != 1 {
+		return in
+	}
+	d := ristretto.NewIdentityElement().ScalarMult(k.x, in[0].A)
+	return Card{{A: ristretto.NewIdentityElement().Set(in[0].A), B: d.Subtract(in[0].B, d)}}
+}

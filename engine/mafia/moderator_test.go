@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
@@ -129,6 +130,12 @@ func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
 			if r.Kind != engine.EffectTally {
 				continue
 			}
+			if r.Tested {
+				// A blinded identity test: the last step's B is the
+				// identity exactly when the tested code sum is.
+				rec = append(rec, fmt.Sprintf("  test of card %d: identity %v", r.Test, r.Cards[0][0].B.Equal(mental.Identity()) == 1))
+				continue
+			}
 			var mixed []int
 			for k, target := range r.Targets {
 				var all [][]*mental.Element
@@ -215,8 +222,8 @@ func splitScript(deal []engine.Card, kills []int, coin, mad, save, date, check i
 	for _, r := range deal {
 		rs = append(rs, mafia.CardName(r))
 	}
-	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12, ","), strings.Join(rs, ","))
-	for _, n := range names12 {
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12[:len(deal)], ","), strings.Join(rs, ","))
+	for _, n := range names12[:len(deal)] {
 		fmt.Fprintf(&b, "%s hold no\n", n)
 	}
 	fmt.Fprintf(&b, "coin %s\n", names12[coin])
@@ -310,6 +317,81 @@ func TestMafiaSplitUnseen(t *testing.T) {
 	}
 }
 
+// exactRecord is what the fake table makes public in a game, nothing
+// normalized: every effect the rules asked (with the tested and picked
+// positions), every fact (with every coin), and the phase.
+func exactRecord(t *testing.T, src string) string {
+	t.Helper()
+	_, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	var effs []string
+	for _, e := range tab.Last {
+		effs = append(effs, fmt.Sprintf("%+v", e))
+	}
+	return fmt.Sprintf("effects %v\nfacts %+v\nphase %v", effs, tab.Facts, tab.State.Phase())
+}
+
+// rolesTwoHolders8 is an 8-player deck without the Don or the Madman
+// (the book's: two mafiosi, one civilian special): two mafiosi share the
+// kill.
+var rolesTwoHolders8 = []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Commissar,
+	mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// With exactly two kill holders (no Don) the morning does not say
+// whether they agreed (leak L1's residue, docs/mafia.md §11.3): across
+// random deals of 12 seats (two mafiosi and the Madman) and of 8 (two
+// mafiosi alone), the night where both mafiosi name a makes public
+// exactly what the nights make where they split between a and b (in
+// either order) and the random pick of one vote falls on a: the same
+// effects (every test and pick position), the same facts (no count, no
+// coin) and the same phase, nothing normalized. The book's moderator
+// announces the same for all: a attacked (and the Madman's c). Fails on
+// the mixed tally, whose counts open as [2] or [1, 1] and whose split
+// brings a coin.
+func TestMafiaAgreeSplitUnseen(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 2))
+	pick := func(n int, not ...int) int {
+		for {
+			if p := r.IntN(n); !slices.Contains(not, p) {
+				return p
+			}
+		}
+	}
+	for game := range 40 {
+		deal := slices.Clone(rolesNoDon)
+		if game%2 == 1 {
+			deal = slices.Clone(rolesTwoHolders8)
+		}
+		n := len(deal)
+		r.Shuffle(n, func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		var mafiosi []int
+		for i, c := range deal {
+			if mafia.IsMafia(c) {
+				mafiosi = append(mafiosi, i)
+			}
+		}
+		nurse, bfly, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Butterfly), slices.Index(deal, mafia.Commissar)
+		a := pick(n, mafiosi...)
+		b := pick(n, append(mafiosi, a)...)
+		c := pick(n, append(mafiosi, a, b)...) // the Madman's victim, when he plays
+		save, date, check := pick(n, nurse), pick(n, append(mafiosi, bfly)...), pick(n, comm)
+		base := exactRecord(t, splitScript(deal, []int{a, a}, a, c, save, date, check))
+		if !strings.Contains(base, "Tested:true") {
+			t.Fatalf("game %d: no blinded test in the night:\n%s", game, base)
+		}
+		for _, other := range []struct{ what, src string }{
+			{"the mafiosi split, the pick falls on the first's vote", splitScript(deal, []int{a, b}, a, c, save, date, check)},
+			{"the mafiosi split, the pick falls on the second's vote", splitScript(deal, []int{b, a}, a, c, save, date, check)},
+		} {
+			if got := exactRecord(t, other.src); got != base {
+				t.Fatalf("game %d (%d seats): %s changes what is public:\n%s\nvs\n%s", game, n, other.what, base, got)
+			}
+		}
+	}
+}
+
 var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina,Oleg,Polina,Roma", ",")
 
 // Through the real stack, 15 seats without the Don (three mafiosi and
@@ -366,6 +448,78 @@ func TestRealMafiaSplitUnseen(t *testing.T) {
 			}
 			t.Fatalf("game %d: the records differ in length: %d vs %d", i, len(recs[0]), len(recs[i]))
 		}
+	}
+}
+
+// Through the real stack, 9 seats without the Don (two mafiosi and the
+// Madman: a one-vote kill, mental SPEC §9.8): both mafiosi name Egor, or
+// they split between Egor and Fedor, in either order; the Madman names
+// Igor. crypto/rand is seeded alike for every game, so the shuffles
+// place the code sums alike, and of the two split games the one whose
+// random pick falls on Egor is compared. The transcripts differ in no
+// entry's kind, author or size and in no opened value: as many tests,
+// the same answers, the same pick (Egor and Igor attacked). Fails on the
+// mixed tally (counts [2] against [1 1], and the split's coin round).
+func TestRealMafiaAgreeSplitUnseen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("9-seat games through the real stack")
+	}
+	names := names12[:9]
+	script := func(kills [2]string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "game mafia players=%s roles=Madman,Mafioso,Mafioso,Commissar,Nurse,Civilian,Civilian,Civilian,Civilian incidents=off\n", strings.Join(names, ","))
+		for _, n := range names {
+			fmt.Fprintf(&b, "%s hold no\n", n)
+		}
+		fmt.Fprintf(&b, "Boris kill %s\nClara kill %s\nAnna kill Igor\nEgor save Galya\nDima check Fedor\n", kills[0], kills[1])
+		return b.String()
+	}
+	run := func(kills [2]string) ([]string, string) {
+		t.Helper()
+		cryptotest.SetGlobalRandom(t, 27)
+		lt, err := localplay.Run(mafia.Game{}, []byte(script(kills)), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := lt.View().Rules().(*mafia.State)
+		attacked := ""
+		for p := range engine.Seat(len(names)) {
+			if at, _, _ := st.Attacked(p); at {
+				attacked += names[p] + " "
+			}
+		}
+		return publicRecord(t, lt.Transcript()), attacked
+	}
+	base, att := run([2]string{"Egor", "Egor"})
+	if att != "Egor Igor " {
+		t.Fatalf("agreeing on Egor: attacked %q", att)
+	}
+	var split []string
+	for _, kills := range [][2]string{{"Egor", "Fedor"}, {"Fedor", "Egor"}} {
+		if rec, att := run(kills); att == "Egor Igor " {
+			split = rec
+			break
+		}
+	}
+	if split == nil {
+		t.Fatal("neither split game's pick fell on Egor")
+	}
+	tests := 0
+	for _, l := range base {
+		if strings.Contains(l, "test of card") {
+			tests++
+		}
+	}
+	if tests == 0 {
+		t.Fatal("the night has no blinded test")
+	}
+	if !slices.Equal(base, split) {
+		for k := range min(len(base), len(split)) {
+			if base[k] != split[k] {
+				t.Fatalf("line %d differs: %q vs %q", k, base[k], split[k])
+			}
+		}
+		t.Fatalf("the records differ in length: %d vs %d", len(base), len(split))
 	}
 }
 
