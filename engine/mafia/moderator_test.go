@@ -532,9 +532,14 @@ func TestRealMafiaAgreeSplitUnseen(t *testing.T) {
 // accepted (the table is unchanged by the refusals).
 func TestMafiaMixForgeriesRefused(t *testing.T) {
 	t.Parallel() // a real-stack game: CPU only, nothing shared
-	roles := []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Civilian, mafia.Civilian, mafia.Civilian,
-		mafia.Civilian, mafia.Civilian, mafia.Civilian}
-	names := names12[:9]
+	if testing.Short() {
+		t.Skip("a 15-seat game through the real stack")
+	}
+	// Three kill holders: a mixed tally (two would be a one-vote kill).
+	roles := []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse, mafia.Civilian,
+		mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian,
+		mafia.Civilian, mafia.Civilian}
+	names := names15
 	var b strings.Builder
 	var rs []string
 	for _, r := range roles {
@@ -544,7 +549,7 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s hold no\n", n)
 	}
-	b.WriteString("Boris kill Egor\nClara kill Egor\nAnna kill Igor\n")
+	b.WriteString("Anna kill Egor\nBoris kill Egor\nClara kill Igor\nDima check Fedor\nEgor save Galya\n")
 	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
 	if err != nil {
 		t.Fatal(err)
@@ -639,6 +644,137 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		bad.Shares = append(bad.Shares, sh)
 	}
 	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
+}
+
+// A seat's step of a one-vote kill's blinded identity test (mental SPEC
+// §9.8) that is not its honest step of the card it was given is refused,
+// naming the seat and bad-blind: the previous seat's step posted again,
+// a step made with another seat's card key, the honest step with its
+// output replaced by (identity, identity) (a vote turned into "no vote"),
+// and an honest step of another shuffled card. A vote mix of width-2
+// cards (the mixed tally's pairs) is bad-shuffle, and a shares body in
+// place of a step wrong-body-kind. The honest entries are then accepted.
+func TestMafiaBlindForgeriesRefused(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
+	names := names12[:9]
+	var b strings.Builder
+	fmt.Fprintf(&b, "game mafia players=%s roles=Madman,Mafioso,Mafioso,Commissar,Nurse,Civilian,Civilian,Civilian,Civilian incidents=off\n", strings.Join(names, ","))
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	b.WriteString("Boris kill Egor\nClara kill Fedor\nAnna kill Igor\nEgor save Galya\nDima check Fedor\n")
+	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := func(what string, seat int, body *table.Body, reason string) {
+		t.Helper()
+		e, err := lt.Seats[seat].Player.Entry(rt, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rt.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Reason != reason || f.Seat != seat {
+			t.Fatalf("%s: %v, want %s by seat %d", what, err, reason, seat)
+		}
+	}
+	// Up to the first vote mix entry: a mix of the wrong width.
+	i := 0
+	for ; i < len(tr.Entries); i++ {
+		body, err := table.UnmarshalBody(tr.Entries[i].Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.Kind == table.BodyMix {
+			break
+		}
+		if err := rt.Apply(tr.Entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rt.Pending()
+	if r == nil || !r.Votes {
+		t.Fatal("the night has no one-vote mix")
+	}
+	seat := int(tr.Entries[i].Seat)
+	var pairs []mental.Card
+	for _, c := range r.Cards {
+		pairs = append(pairs, mental.Card{c[0], c[0]})
+	}
+	out, p, err := rt.Joint().Shuffle(rt.ShareContext(rt.Pos(), seat), pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a vote mix of width-2 cards", seat, &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	// Up to the second step of the first test.
+	var prev *table.Body
+	for ; i < len(tr.Entries); i++ {
+		body, err := table.UnmarshalBody(tr.Entries[i].Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.Kind == table.BodyBlind {
+			if prev != nil {
+				break
+			}
+			prev = body
+		}
+		if err := rt.Apply(tr.Entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if prev == nil || i == len(tr.Entries) {
+		t.Fatal("the game has no second step of a test")
+	}
+	r = rt.Pending()
+	seat = int(tr.Entries[i].Seat)
+	ctx := rt.ShareContext(rt.Pos(), seat)
+	in := r.Cards[0]
+	refuse("the previous seat's step again", seat, prev, table.ReasonBadBlind)
+	other := lt.Seats[(seat+1)%len(lt.Seats)].Player.CardKey()
+	st, err := other.BlindStep(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a step with another seat's key", seat, &table.Body{Kind: table.BodyBlind, Blind: st}, table.ReasonBadBlind)
+	own := lt.Seats[seat].Player.CardKey()
+	st, err = own.BlindStep(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(enc[:64]) // A′ = B′ = identity under the honest proof
+	zero, err := mental.UnmarshalBlindStep(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("the output replaced by (identity, identity)", seat, &table.Body{Kind: table.BodyBlind, Blind: zero}, table.ReasonBadBlind)
+	cards := rt.Mix(mafia.PowerKill)
+	another := cards[(r.Test+1)%len(cards)]
+	st, err = own.BlindStep(ctx, another)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("an honest step of another card", seat, &table.Body{Kind: table.BodyBlind, Blind: st}, table.ReasonBadBlind)
+	sh, err := own.Share(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a share in place of a step", seat, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}}, table.ReasonWrongBodyKind)
+	for ; i < len(tr.Entries); i++ {
+		if err := rt.Apply(tr.Entries[i]); err != nil {
+			t.Fatalf("the honest entry %d after the refusals: %v", i, err)
+		}
+	}
 }
 
 // butterflyScript is a 12-player game with incident cards on deal: the

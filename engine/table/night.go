@@ -629,3 +629,8 @@ func (r *Request) checkSentTo(checker engine.Seat) ([]*mental.EncryptedShare, er
 	}
 	return out, nil
 }
+
+// Mix returns the cards of power's last mix as the last shuffler left
+// them: a mixed tally's (code, count) pairs or a one-vote kill's code
+// sums (mental SPEC §9.6, §9.8); nil before any.
+func (t *Table) Mix(power uint8) []mental.Card { return slices.Clone(t.st.mixes[power]) }

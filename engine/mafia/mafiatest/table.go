@@ -362,10 +362,10 @@ func (t *Table) ballot(e engine.Effect) {
 func (t *Table) tally(e engine.Effect) {
 	if len(e.Mix) > 0 && e.Votes {
 		// A one-vote mix: each voter's code sum (its target, or none) in
-		// a random order; nothing opens. The randomness drawn does not
-		// depend on the votes: two positions and which vote comes first
-		// (the script's `coin` line, when it names one of two different
-		// votes, fixes that instead).
+		// a random order; nothing opens. The randomness drawn depends on
+		// neither the votes nor the deal: two positions and which vote
+		// comes first (the script's `coin` line, when it names one of two
+		// different votes, fixes that instead).
 		voters := t.btargets[e.Power]
 		var votes []engine.Seat
 		for _, v := range voters {
@@ -373,8 +373,12 @@ func (t *Table) tally(e engine.Effect) {
 				votes = append(votes, q)
 			}
 		}
-		perm := t.rng.Perm(len(voters))
-		flip := t.rng.IntN(2) == 1
+		// Drawn from a stream of the night alone (public), not from the
+		// table's seed: the shuffles' order is independent of the deal,
+		// and two tables with the same public history draw the same.
+		pub := rand.New(rand.NewPCG(uint64(t.State.Day()), 27))
+		perm := pub.Perm(len(voters))
+		flip := pub.IntN(2) == 1
 		if want := t.coinWant; want != mafia.NoSeat {
 			t.coinWant = mafia.NoSeat
 			if len(votes) == 2 && votes[0] != votes[1] && slices.Contains(votes, want) {
