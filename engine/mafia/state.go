@@ -144,8 +144,8 @@ type State struct {
 	// oneVote: tonight's kill is a one-vote kill (exactly two kill
 	// holders, no Don: docs/mafia.md §11.3, L1); voteTest is then the
 	// shuffled code sum whose blinded identity test is due.
-	oneVote  bool
-	voteTest int
+	oneVote   bool
+	voteTest  int
 	madVictim engine.Seat // the Madman's victim tonight, or NoSeat
 	attacked  []bool
 	prot      []uint8
