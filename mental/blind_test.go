@@ -3,6 +3,7 @@ package mental
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/masque-games/masque/mental/internal/ristretto"
@@ -280,6 +281,62 @@ func TestOneVoteKill(t *testing.T) {
 		}
 		if !voted {
 			t.Errorf("%s: the victim %d is nobody's vote %v", tc.name, victim, tc.votes)
+		}
+	}
+}
+
+// With the holders split, each vote is the first in the shuffled order
+// about half the time, and the number of tests before it follows
+// P(k* = j) = (n − 1 − j)/(n(n − 1)/2) (SPEC.md §9.8): 120 one-vote kills
+// of 4 voters (two holders naming targets 0 and 2), every shuffle and
+// step proven. The bounds are about 3.5 standard deviations wide.
+func TestOneVoteKillFair(t *testing.T) {
+	if testing.Short() {
+		t.Skip("120 one-vote kills")
+	}
+	const n, runs = 4, 120
+	sks, jk := ballotTable(t, n)
+	votes := []int{NoVote, 0, NoVote, 2}
+	won := map[int]int{}
+	first := make([]int, n)
+	for range runs {
+		var sums []Card
+		for seat, v := range votes {
+			b, err := jk.CastBallot(Context{Table: [32]byte{'f'}, Pos: 1, Seat: uint32(seat)}, n, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _ := AddBallots(b)
+			c, _ := s.CodeSum()
+			sums = append(sums, c)
+		}
+		mixed := mixShuffle(t, jk, sums, n)
+		k := -1
+		for i, c := range mixed {
+			if id, _ := blindChain(t, sks, nil, c); !id {
+				k = i
+				break
+			}
+		}
+		first[k]++
+		m := mixOpen(t, sks, Card{mixed[k][0]})
+		counts, err := MixTargets(m, n, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		won[slices.Index(counts, 1)]++
+	}
+	if won[0]+won[2] != runs || won[0] < 41 || won[0] > 79 {
+		t.Errorf("target 0 won %d of %d, target 2 %d", won[0], runs, won[2])
+	}
+	// P(k* = j) = (3 − j)/6: 60, 40, 20 of 120, never 3.
+	for j, want := range []int{60, 40, 20, 0} {
+		lo, hi := want-19, want+19
+		if want == 0 {
+			lo, hi = 0, 0
+		}
+		if first[j] < lo || first[j] > hi {
+			t.Errorf("the first vote was card %d %d times of %d, want about %d", j, first[j], runs, want)
 		}
 	}
 }
