@@ -165,8 +165,8 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats), AddPowers: slices.Clone(ef.AddPowers),
 		Voters: slices.Clone(ef.Voters)}
 	if k := len(s.pending); k > 0 {
-		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions &&
-			len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
+		if last := s.pending[k-1]; last.Kind == engine.EffectTally && !last.Tested && last.next == 0 && last.Cards == nil &&
+			len(last.Parts) > 0 && len(last.Parts) < MaxActions && len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
 			last.Parts = append(slices.Clip(last.Parts), part)
 			return nil
 		}
