@@ -84,7 +84,8 @@ run ./engine/grimm FuzzScript 100000
 run ./engine/grimm FuzzParseMove 100000
 for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnmarshalShare \
   FuzzUnmarshalEncryptedShare FuzzUnmarshalBallot FuzzUnmarshalCoin FuzzCoinStream \
-  FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof FuzzUnmarshalCoinShare; do
+  FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof FuzzUnmarshalCoinShare \
+  FuzzUnmarshalBlindStep; do
   run ./mental "$t" 200000
 done
 run ./mental/internal/msm FuzzMultiScalarMult 8000

@@ -108,6 +108,16 @@ const (
 	// last mix, with the codes of AddPowers' sums (one ballot naming one
 	// target each) added: the facts are as a tally's over every target,
 	// each Count how many of the codes named it, never which one.
+	//
+	// A one-vote mix (Mix and Votes set) lays out, instead of pairs, one
+	// card per voter of Power's last ballots: the code sum of its ballot
+	// (a holder's target's code, or the identity), which every seat in Mix
+	// shuffles in turn; it opens nothing and brings no fact. A test
+	// (Tested set) then asks whether card Pick of Power's last mix
+	// encrypts the identity: every seat not retired posts a blind step in
+	// seat order, and the rules learn one [Fact], Slot [FactBlind], Count
+	// 0 (the identity) or 1 (not). A pick of a one-vote mix opens card
+	// Pick itself (mental SPEC §9.8).
 	EffectTally
 	// EffectCheck: every seat in Seats, in seat order, posts one
 	// ciphertext, proven to be either a re-masking of component Comp of
@@ -141,6 +151,11 @@ const FactTally Slot = -2
 // shuffled pair of a mixed tally (EffectTally with Mix): Count is set,
 // Seat is -1 (nobody knows whose count it is).
 const FactMixed Slot = -3
+
+// FactBlind is the Slot of a [Fact] that reports a blinded identity test
+// (EffectTally with Tested): Count 0 when the tested card encrypts the
+// identity, 1 when it does not; Seat is -1.
+const FactBlind Slot = -4
 
 // Component says what one component of a tuple card holds when a card
 // kind is laid face up (see [Tupler]): a face-up card kind, or the
@@ -232,6 +247,11 @@ type Effect struct {
 	Mix    []Seat
 	Picked bool
 	Pick   int
+	// Votes: a one-vote mix (with Mix): the mixed cards are the code
+	// sums of Power's last ballots, one per voter. Tested: a blinded
+	// identity test of card Pick of Power's last one-vote mix.
+	Votes  bool
+	Tested bool
 	// SelfAllowed: an EffectBallot voter may name itself.
 	SelfAllowed bool
 	// Roles: EffectBallot's and EffectCheck's list of every kind the

@@ -315,3 +315,22 @@ func FuzzUnmarshalCoinShare(f *testing.F) {
 		_ = VerifyCoinShare(ff.ctx, ff.f.jk.Keys[0], Q, s)
 	})
 }
+
+func FuzzUnmarshalBlindStep(f *testing.F) {
+	ff := newFuzzFixture(f)
+	c := Card{ff.cards[0][0]}
+	s, err := ff.f.sks[0].BlindStep(ff.ctx, c)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mustMarshal(f, s))
+	f.Add([]byte{0})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := UnmarshalBlindStep(b)
+		if err != nil {
+			return
+		}
+		fuzzRoundTrip(t, b, s)
+		_ = VerifyBlindStep(ff.ctx, ff.f.jk.Keys[0], c, s)
+	})
+}

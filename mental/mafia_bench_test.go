@@ -19,7 +19,10 @@ import (
 //	no-don/…/two-tallies and no-don/…/mixed: without the Don, a seat's
 //	(and a peer's) work on the kill's and the Madman's tallies, opened
 //	whole as two tallies, or as a mixed tally (a width-2 shuffle of the
-//	12 pairs by every seat, the counts and the pick; SPEC.md §9.6).
+//	12 pairs by every seat, the counts and the pick; SPEC.md §9.6);
+//	no-don/…/one-vote-K-tests: the one-vote kill of two kill holders
+//	(SPEC.md §9.8): a width-1 shuffle of the 12 code sums by every seat,
+//	K blinded identity tests (one step per seat each) and the pick.
 //
 //	go test ./mental -run '^$' -bench MafiaNight -count 5
 func BenchmarkMafiaNight(b *testing.B) {
@@ -261,6 +264,94 @@ func BenchmarkMafiaNight(b *testing.B) {
 			}
 		}
 	})
+	// The one-vote kill (two kill holders, SPEC.md §9.8): every seat
+	// shuffles the 12 kill ballots' code sums (width 1); then blinded
+	// identity tests, each one step per seat, until the first code sum
+	// that is not the identity (on average (n + 1)/3 ≈ 4.3 tests at 12
+	// seats, at most 11); then one share each of the pick.
+	var codes []Card
+	for seat := range n {
+		s, err := AddPowerBallots(kill[seat])
+		if err != nil {
+			b.Fatal(err)
+		}
+		c, err := s.CodeSum()
+		if err != nil {
+			b.Fatal(err)
+		}
+		codes = append(codes, c)
+	}
+	voteIn := [][]Card{codes}
+	var voteProofs []*ShuffleProof
+	for seat := range n {
+		out, p, err := mt.jk.Shuffle(mt.ctx(seat, 40+uint64(seat)), voteIn[seat])
+		if err != nil {
+			b.Fatal(err)
+		}
+		enc, _ := p.MarshalBinary()
+		if p, err = UnmarshalShuffleProof(enc, n, 1); err != nil {
+			b.Fatal(err)
+		}
+		voteIn, voteProofs = append(voteIn, out), append(voteProofs, p)
+	}
+	const maxTests = 11
+	steps := make([][]*BlindStep, maxTests) // steps[k][seat]
+	stepIn := make([][]Card, maxTests)      // stepIn[k][seat]: the card seat k's step took
+	for k := range maxTests {
+		in := Card{voteIn[n][k][0]}
+		for seat := range n {
+			st, err := mt.sks[seat].BlindStep(mt.ctx(seat, 70+uint64(k*n+seat)), in)
+			if err != nil {
+				b.Fatal(err)
+			}
+			enc, _ := st.MarshalBinary()
+			if st, err = UnmarshalBlindStep(enc); err != nil {
+				b.Fatal(err)
+			}
+			steps[k], stepIn[k] = append(steps[k], st), append(stepIn[k], in)
+			in = st.Out
+		}
+	}
+	votePick, err := MixPick(voteIn[n][0], n, madSum)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pickShares := make([][]*Share, n)
+	for seat := range n {
+		pickShares[seat] = shareAll(seat, []Card{votePick})
+	}
+	for _, tests := range []int{4, maxTests} {
+		b.Run(fmt.Sprintf("no-don/prove/one-vote-%d-tests", tests), func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := mt.jk.Shuffle(mt.ctx(10, 50), codes); err != nil {
+					b.Fatal(err)
+				}
+				for k := range tests {
+					if _, err := mt.sks[10].BlindStep(mt.ctx(10, 70+uint64(k)), stepIn[k][10]); err != nil {
+						b.Fatal(err)
+					}
+				}
+				shareAll(10, []Card{votePick})
+			}
+		})
+		b.Run(fmt.Sprintf("no-don/verify/one-vote-%d-tests", tests), func(b *testing.B) {
+			for b.Loop() {
+				var bt Batch
+				for seat := range n {
+					bt.AddShuffle("vote mix", mt.jk, mt.ctx(seat, 40+uint64(seat)), voteIn[seat], voteIn[seat+1], voteProofs[seat])
+				}
+				for k := range tests {
+					for seat := range n {
+						bt.AddBlindStep("step", mt.ctx(seat, 70+uint64(k*n+seat)), mt.jk.Keys[seat], stepIn[k][seat], steps[k][seat])
+					}
+				}
+				addShares(&bt, []Card{votePick}, pickShares)
+				if err := bt.Verify(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	sizes := 0
 	for seat := range n {
 		for _, bl := range ballots[seat] {

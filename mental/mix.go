@@ -85,12 +85,14 @@ func (s BallotSum) CodeSum() (Card, error) {
 	return Card{{A: a, B: b}}, nil
 }
 
-// MixPick returns the ciphertext a pick opens: the code component of the
-// chosen shuffled pair plus the code sums of the added one-hot sums
-// (each over the same n targets).
+// MixPick returns the ciphertext a pick opens: the code component
+// (component 0) of the chosen shuffled card plus the code sums of the
+// added one-hot sums (each over the same n targets). The card is a mixed
+// tally's (code, count) pair (width 2) or a one-vote kill's code sum
+// (width 1, SPEC.md §9.8).
 func MixPick(pair Card, n int, add ...BallotSum) (Card, error) {
-	if len(pair) != 2 {
-		return nil, fmt.Errorf("mental: a mixed pair of width %d, want 2", len(pair))
+	if len(pair) != 1 && len(pair) != 2 {
+		return nil, fmt.Errorf("mental: a picked card of width %d, want 1 or 2", len(pair))
 	}
 	if len(add)+1 > MaxMixCodes {
 		return nil, fmt.Errorf("mental: a pick adding %d sums, at most %d", len(add), MaxMixCodes-1)

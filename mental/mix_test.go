@@ -179,8 +179,8 @@ func TestCodeSum(t *testing.T) {
 	if _, err := (BallotSum{}).CodeSum(); err == nil {
 		t.Fatal("code sum of nothing")
 	}
-	if _, err := MixPick(Card{{A: Identity(), B: Base()}}, 5); err == nil {
-		t.Fatal("a pick of a width-1 card")
+	if _, err := MixPick(Card{{A: Identity(), B: Base()}, {A: Identity(), B: Base()}, {A: Identity(), B: Base()}}, 5); err == nil {
+		t.Fatal("a pick of a width-3 card")
 	}
 }
 

@@ -259,6 +259,37 @@ func TestVectors(t *testing.T) {
 		v.check(t)
 	})
 
+	t.Run("blind", func(t *testing.T) {
+		v := newSet(t, "blind", "blinded identity tests by 3 seats, seat 2 retired: of 3·G (not the identity) and of the identity (SPEC.md §9.8)", 11)
+		sks, jk := vectorTable(t, v, 3)
+		for ti, m := range []*Element{codePoints(2)[1], Identity()} {
+			in := jk.Encrypt(m)
+			v.addMarshal(t, fmt.Sprintf("test[%d].in", ti), in)
+			for seat := range 2 {
+				sctx := Context{Table: ctx.Table, Pos: 50 + uint64(10*ti+seat), Seat: uint32(seat)}
+				st, err := sks[seat].BlindStep(sctx, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := VerifyBlindStep(sctx, jk.Keys[seat], in, st); err != nil {
+					t.Fatal(err)
+				}
+				v.addContext(fmt.Sprintf("test[%d].step[%d].ctx", ti, seat), sctx)
+				v.addMarshal(t, fmt.Sprintf("test[%d].step[%d]", ti, seat), st)
+				in = st.Out
+			}
+			id, err := BlindedIsIdentity(in, [][]*Element{sks[2].RetiredShare(in)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if id != (ti == 1) {
+				t.Fatalf("test %d: identity %v", ti, id)
+			}
+			v.addText(fmt.Sprintf("test[%d].identity", ti), strconv.FormatBool(id))
+		}
+		v.check(t)
+	})
+
 	t.Run("ballot", func(t *testing.T) {
 		v := newSet(t, "ballot", "encrypted ballots: 3 entries voting for entry 1, 2 entries empty (SPEC.md §3.8)", 5)
 		_, jk := vectorTable(t, v, 3)

@@ -33,6 +33,9 @@ type Body struct {
 	CoinD     *Point
 	CoinProof []byte
 	Parts     [][]byte
+	// Blind: kind 10, a blind step's output (A', B') and its proof.
+	BlindOut   Card
+	BlindProof []byte
 }
 
 func readCard(r *rd, w int) (Card, bool) {
@@ -176,24 +179,43 @@ func decodeBody(b []byte, w int) (*Body, bool) {
 			return nil, false
 		}
 	case 9:
-		// mix (protocol.md §4 kind 9): n u8 (1..64) ‖ n cards of width 2
-		// (whatever the table's) ‖ shuffle proof of SPEC §5.4 with w = 2.
+		// mix (protocol.md §4 kind 9): n u8 (1..64) ‖ n cards of width mw
+		// (whatever the table's) ‖ shuffle proof of SPEC §5.4 with w = mw,
+		// mw = card 0's width byte, 2 (a mixed tally's pairs) or 1 (a
+		// one-vote kill's code sums).
 		n := r.u8()
-		if n < 1 || n > 64 {
+		if n < 1 || n > 64 || r.err != nil || r.off >= len(r.b) {
+			return nil, false
+		}
+		mw := int(r.b[r.off])
+		if mw != 1 && mw != 2 {
 			return nil, false
 		}
 		bd.ShufN = n
 		for i := 0; i < n; i++ {
-			c, ok := readCard(r, 2)
+			c, ok := readCard(r, mw)
 			if !ok {
 				return nil, false
 			}
 			bd.ShufCards = append(bd.ShufCards, c)
 		}
-		bd.ShufProof = r.n(32 * (5*n + 12))
-		if bd.ShufProof == nil || !checkProofBytes(0, 2*n+3+2*2+n, 3+2+2*n, bd.ShufProof) {
+		bd.ShufProof = r.n(32 * (5*n + 6 + 3*mw))
+		if bd.ShufProof == nil || !checkProofBytes(0, 2*n+3+2*mw+n, 3+mw+2*n, bd.ShufProof) {
 			return nil, false
 		}
+	case 10:
+		// blind (protocol.md §4 kind 10): A' ‖ B' ‖ R×3 ‖ s×2, 224 bytes.
+		x := r.n(224)
+		if x == nil {
+			return nil, false
+		}
+		a, err1 := rDecode(x[:32])
+		b, err2 := rDecode(x[32:64])
+		if err1 != nil || err2 != nil || !checkProofBytes(0, 3, 2, x[64:]) {
+			return nil, false
+		}
+		bd.BlindOut = Card{CT{a, b}}
+		bd.BlindProof = x[64:]
 	case 7:
 		x := r.n(128)
 		if x == nil {

@@ -503,6 +503,25 @@ func CoinValue(gid []byte, a uint64, sum *Point) []byte {
 	return h[:32]
 }
 
+// VerifyBlindStep checks a blind step (SPEC §2.4, §9.8): items X, in,
+// out; leaf(2; w0·A = A', w0·B + w1·(−A) = B', w0·X + w1·(−G) = 0), and
+// neither A nor A' the identity.
+func VerifyBlindStep(ctx Ctx, X *Point, in, out Card, proof []byte) bool {
+	if len(in) != 1 || len(out) != 1 || rIsIdentity(in[0].A) || rIsIdentity(out[0].A) {
+		return false
+	}
+	tr := NewTr("masque/blind-step/v1")
+	tr.Ctx(ctx)
+	tr.Pt("X", X)
+	tr.Item("in", in.Enc())
+	tr.Item("out", out.Enc())
+	A, B := in[0].A, in[0].B
+	f := Leaf(2, E([]int{0}, []*Point{A}, T(out[0].A)),
+		E([]int{0, 1}, []*Point{B, neg(A)}, T(out[0].B)),
+		E([]int{0, 1}, []*Point{X, neg(G())}))
+	return VerifySigma(tr, f, proof, false)
+}
+
 func VerifyCoinShare(ctx Ctx, X, Q, D *Point, proof []byte) bool {
 	tr := NewTr("masque/coin-share/v1")
 	tr.Ctx(ctx)

@@ -42,6 +42,7 @@ type Mafia struct {
 	resume                        string
 	madVictim                     int
 	tied                          []int
+	vtest                         int // the one-vote kill's card under test (§12.5)
 }
 
 func newMafia(n int, deck []int, noInc, tieDraw bool, roles, incs []int) *Mafia {
@@ -221,7 +222,16 @@ func (g *Mafia) attackTally() []Effect {
 		for _, h := range g.killHolders {
 			c += g.countInPlay(h)
 		}
-		if c > 1 {
+		if c == 2 {
+			// a one-vote kill (§5, §12.5 item 6): the one-vote mix by T,
+			// then the test of card 0
+			g.vtest = 0
+			return []Effect{
+				{Kind: "vmix", Tally: []TallyPart{{Power: 1}}, Seats: g.T, Purpose: "mix"},
+				{Kind: "test", Tally: []TallyPart{{Power: 1}}, Seat: 0, Purpose: "test"},
+			}
+		}
+		if c > 2 {
 			// a mixed tally (§5): the mix by T, then the count opening, queued together
 			return []Effect{
 				{Kind: "mix", Tally: []TallyPart{{Power: 1}}, Seats: g.T, Purpose: "mix"},
@@ -703,6 +713,16 @@ func (g *Mafia) Facts(req *Request, kinds []int, coin []byte) []Effect {
 		return g.pick(tied[0])
 	case "mixtie":
 		return g.pick(tieCoin(g.tied, coin))
+	case "test":
+		// §12.5 "The attacks, one vote": a vote picks card k, else the next test
+		if kinds[0] == 1 {
+			return g.pick(g.vtest)
+		}
+		g.vtest++
+		if g.vtest >= len(g.T) {
+			panic(invalidFault{}) // rule:bad-facts in protocol.md, unreachable with valid ballots
+		}
+		return []Effect{{Kind: "test", Tally: []TallyPart{{Power: 1}}, Seat: g.vtest, Purpose: "test"}}
 	case "pick":
 		v := []int{}
 		for i, c := range kinds {

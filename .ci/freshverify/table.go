@@ -270,6 +270,33 @@ func (t *Table) start(r *Request) {
 		}
 		r.snap = nil
 		r.authors = r.Seats
+	case "vmix":
+		// protocol.md §5 one-vote mix / SPEC §9.8: one width-1 card per
+		// voter in the voters' order, its own ballot's code sum (Horner)
+		p := r.Tally[0].Power
+		r.pairs = nil
+		for _, v := range t.ballotTargets[p] {
+			e, ok := t.ballotBy[p][v]
+			if !ok {
+				panic(invalidFault{})
+			}
+			acc := CT{Id(), Id()}
+			for i := len(e) - 1; i >= 0; i-- {
+				acc = CT{add(add(add(acc.A, acc.A), acc.A), e[i].A), add(add(add(acc.B, acc.B), acc.B), e[i].B)}
+			}
+			r.pairs = append(r.pairs, Card{acc})
+		}
+		r.snap = nil
+		r.authors = r.Seats
+	case "test":
+		// protocol.md §5 test / SPEC §9.8: card k of the one-vote mix,
+		// stepped by every seat of the roster in seat order
+		cards := t.mixPairs[r.Tally[0].Power]
+		if r.Seat < 0 || r.Seat >= len(cards) || len(cards[r.Seat]) != 1 {
+			panic(invalidFault{})
+		}
+		r.pairs = []Card{cards[r.Seat]}
+		r.authors = t.allSeats()
 	case "countopen":
 		// component 1 of each shuffled pair, a width-1 card, one public share each
 		r.authors = t.allSeats()
@@ -335,6 +362,10 @@ func (t *Table) skipRetired(r *Request) {
 			}
 		case "coin":
 			r.coinSum = add(r.coinSum, new(Point).ScalarMult(x, CoinPoint(t.gid, r.coinA)))
+		case "test":
+			// a retired seat's step: (A, B − x·A) (protocol.md §5)
+			c := r.pairs[0][0]
+			r.pairs = []Card{{CT{c.A, sub(c.B, new(Point).ScalarMult(x, c.A))}}}
 		}
 		r.idx++
 	}
@@ -400,9 +431,16 @@ func (t *Table) finish(r *Request) {
 			t.views[k] = append(keep, vw)
 		}
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
-	case "mix":
+	case "mix", "vmix":
 		t.mixPairs[r.Tally[0].Power] = r.pairs
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
+	case "test":
+		// the card holds a vote exactly when the last B is not the identity
+		vote := 0
+		if !rIsIdentity(r.pairs[0][0].B) {
+			vote = 1
+		}
+		t.queue = append(t.factsEffects(r, []int{vote}, nil), t.queue...)
 	case "pick":
 		m := r.snap[0][0].B
 		for _, d := range r.pubD[0] {
@@ -529,8 +567,10 @@ func (t *Table) Due() (int, int) {
 			switch r.Kind {
 			case "shuffle":
 				return a, 6
-			case "mix":
+			case "mix", "vmix":
 				return a, 9
+			case "test":
+				return a, 10
 			case "coin":
 				return a, 7
 			case "retire":
@@ -834,11 +874,16 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 				return f("bad-share")
 			}
 		}
-	case "mix":
-		if b.ShufN != len(r.pairs) || !VerifyShuffle(ctx, t.H, r.pairs, b.ShufCards, b.ShufProof) {
+	case "mix", "vmix":
+		if b.ShufN != len(r.pairs) || len(b.ShufCards[0]) != len(r.pairs[0]) || !VerifyShuffle(ctx, t.H, r.pairs, b.ShufCards, b.ShufProof) {
 			return f("bad-shuffle")
 		}
 		r.pairs = b.ShufCards
+	case "test":
+		if !VerifyBlindStep(ctx, t.X[seat], r.pairs[0], b.BlindOut, b.BlindProof) {
+			return f("bad-blind")
+		}
+		r.pairs = []Card{b.BlindOut}
 	case "tally", "countopen", "pick":
 		sh := b.Shares
 		if len(sh.Pub) != len(r.snap) || len(sh.Enc) != 0 {

@@ -87,7 +87,7 @@ class Mafia:
         self.join_due = False
         self.draw_rounds = 0
         self.phase = 'wait'
-        self.waiting = None; self.mixed = False
+        self.waiting = None; self.mixed = False; self.onevote = False; self.vtest = 0
         self.day = 1
         self.result = None
         self.asked = set()                   # the powers asked tonight
@@ -299,7 +299,12 @@ class Mafia:
                                  'team component 1, while protocol.md §12.6 read literally ("he joins now") makes '
                                  'it component 2: the documents are unclear here')
             parts.append(('check', pd))
-        self.phase = 'wait'; self.waiting = 'kill'; self.mixed = False
+        self.phase = 'wait'; self.waiting = 'kill'; self.mixed = False; self.onevote = False
+        if self.kill_one_vote():
+            # protocol.md §12.5 item 6: two kill holders, no Don: a one-vote mix by every target in order,
+            # then the test of card 0
+            self.onevote = True; self.vtest = 0
+            return [('actions', T, parts), ('vmix', KILL, list(T)), ('test', KILL, 0)]
         if self.kill_mixed():
             # protocol.md §12.5 item 6: a mixed tally of the kill, shuffled by every target in order
             self.mixed = True
@@ -311,11 +316,28 @@ class Mafia:
             tal = [(KILL, None)] + ([(MADKILL, None)] if MADKILL in self.asked else [])
         return [('actions', T, parts), ('tally', tal)]
 
-    def kill_mixed(self):
-        """protocol.md §12.5 item 6: no Don in play and more than one card of the kill's holders' roles in play"""
-        if self.in_play(DON): return False
+    def kill_count(self):
+        """protocol.md §12.5 item 6: m, the cards of the kill's holders' roles in play"""
         live = lambda k: self.roles.count(k) - sum(1 for s, r in self.known.items() if r == k and s not in self.alive)
-        return sum(live(k) for k in self.kill_holders()) > 1
+        return sum(live(k) for k in self.kill_holders())
+
+    def kill_one_vote(self):
+        """protocol.md §12.5 item 6: no Don in play and m = 2"""
+        return not self.in_play(DON) and self.kill_count() == 2
+
+    def kill_mixed(self):
+        """protocol.md §12.5 item 6: no Don in play and m > 2"""
+        return not self.in_play(DON) and self.kill_count() > 2
+
+    def tested(self, vote):
+        """protocol.md §12.5 "the attacks, one vote": a test's answer"""
+        if self.waiting != 'kill' or not self.onevote: raise RuleFault('invalid', 'an unexpected test')
+        if vote:
+            self.note('night %d: the first vote is card %d of the shuffled code sums' % (self.day, self.vtest))
+            return self.pick(self.vtest)
+        self.vtest += 1
+        if self.vtest >= len(self.T): raise RuleFault('rule:bad-facts', 'no code sum is a vote')
+        return [('test', KILL, self.vtest)]
 
     def pick(self, k):
         """protocol.md §12.5: the pick of pair k, adding the Madman's ballots if asked"""
@@ -323,8 +345,8 @@ class Mafia:
         return [('pick', KILL, k, (MADKILL,) if MADKILL in self.asked else ())]
 
     def attacks_added(self):
-        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill is not a mixed tally"""
-        return MADKILL in self.asked and not self.kill_mixed()
+        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill is neither a one-vote kill nor a mixed tally"""
+        return MADKILL in self.asked and not self.kill_mixed() and not self.kill_one_vote()
 
     def tallied(self, facts):
         w = self.waiting

@@ -44,6 +44,13 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
                 T, counts = tallies[e[1]]
                 order = list(range(len(T))); rnd.shuffle(order); mixes[e[1]] = order
                 more = m.tallied([(None, counts[i]) for i in order])
+            elif k == 'vmix':
+                # a one-vote mix: each voter's vote (a target's index) or None, shuffled
+                T, _ = tallies[e[1]]
+                order = [T.index(voted[e[1]][v]) if v in voted[e[1]] else None for v in T]
+                rnd.shuffle(order); mixes[e[1]] = order
+            elif k == 'test':
+                more = m.tested(mixes[e[1]][e[2]] is not None)
             elif k == 'pick':
                 T, _ = tallies[e[1]]; won = mixes[e[1]][e[2]]
                 cs = [int(i == won) for i in range(len(T))]

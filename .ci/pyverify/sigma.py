@@ -249,6 +249,21 @@ def verify_not_held(gid, cpos, seat, Xb, Yb, card, comp, shares_raw, kind, proof
                      ([(2, G), (0, pneg(Y))], [])])
     return verify_formula(t, f, proof[32:])
 
+# ---- blind step (SPEC §2.4, §9.8): A' ‖ B' ‖ R×3 ‖ s×2 (224 bytes)
+def verify_blind_step(gid, pos, seat, Xb, incard, body224):
+    """-> the output card, or None: leaf(2; w0·A = A', w0·B + w1·(−A) = B', w0·X + w1·(−G) = 0); A, A' ≠ identity"""
+    if len(body224) != 224 or len(incard[1]) != 1: return None
+    A, B = incard[1][0]
+    Ao, Bo = r_decode(body224[:32]), r_decode(body224[32:64])
+    if r255.is_ident(A) or r255.is_ident(Ao): return None
+    out = (bytes([1]) + body224[:64], [(Ao, Bo)])
+    X = r_decode(Xb)
+    t = ctx(b"masque/blind-step/v1", gid, pos, seat).add('X', Xb).add('in', incard[0]).add('out', out[0])
+    f = ('leaf', 2, [([(0, A)], [(None, Ao)]),
+                     ([(0, B), (1, pneg(A))], [(None, Bo)]),
+                     ([(0, X), (1, pneg(G))], [])])
+    return out if verify_formula(t, f, body224[64:]) else None
+
 # ---- shuffle (SPEC §5)
 def verify_shuffle(gid, pos, seat, Hb, Hj, incards, outcards, proof):
     n = len(incards); w = len(incards[0][1])

@@ -153,16 +153,23 @@ def decode_body(b, W=1, SW=5):
         if p + q > 256: raise EncodingError('too many shares')
         out['pub'] = pub; out['enc'] = encs
     elif kind in (6, 9):
-        # 9: a mix (protocol.md §4), a shuffle of a mixed tally's pairs, width 2 whatever the table's
+        # 9: a mix (protocol.md §4), a shuffle of a mixed tally's pairs (width 2) or of a one-vote kill's
+        # code sums (width 1), whatever the table's: card 0's width byte, every card's the same
         n = r.u8()
         if not 1 <= n <= 64: raise EncodingError('shuffle size')
-        w = W if kind == 6 else 2
+        w = W
+        if kind == 9:
+            w = r.b[r.i] if r.i < len(r.b) else 0
+            if w not in (1, 2): raise EncodingError('mix width')
         out['cards'] = [dcard(r, w, max(w, W)) for _ in range(n)]
         pr = r.take(32 * (5 * n + 6 + 3 * w))
         check_points(pr, 3 * n + 3 + 2 * w, 2 * n + 3 + w)
         out['proof'] = pr
     elif kind == 7:
         cs = r.take(128); check_points(cs, 3, 1); out['cs'] = cs
+    elif kind == 10:
+        # protocol.md §4: a blind step, A' ‖ B' ‖ R×3 ‖ s×2 (SPEC §9.8)
+        bs = r.take(224); check_points(bs, 5, 2); out['blind'] = bs
     elif kind == 8:
         # protocol.md §4: actions (games with a night's secret actions only: Mafia)
         p = r.u8()
@@ -350,6 +357,13 @@ def verify(data):
                         and not any(isinstance(p[0], str) for p in last['parts'] + list(e[1])):
                     last['parts'] += list(e[1]); continue
                 rq.update(parts=list(e[1]), authors=list(range(n)), shares={})
+            elif kind == 'vmix':
+                # protocol.md §5: a one-vote mix of power e[1] by seats e[2]: the voters' code sums, nothing opened
+                rq = dict(kind='mix', power=e[1], authors=list(e[2]), done=set(), votes=True)
+            elif kind == 'test':
+                # protocol.md §5: a blinded identity test of card e[2] of power e[1]'s one-vote mix,
+                # every seat of the roster in seat order (a retired seat's step computed in its place)
+                rq = dict(kind='test', power=e[1], k=e[2], next=0)
             elif kind == 'mix':
                 # protocol.md §5: a mixed tally of power e[1] by seats e[2]: a mix, then the count opening
                 queue.append(dict(kind='mix', power=e[1], authors=list(e[2]), done=set()))
@@ -372,6 +386,7 @@ def verify(data):
             return [a for a in living(rq['authors']) if a not in rq['shares']]
         if k == 'coin': return [a for a in living(rq['authors']) if a not in rq['D']]
         if k in ('shuffle', 'mix'): return [a for a in living(rq['authors']) if a not in rq['done']]
+        if k == 'test': return list(range(rq['next'], n))
         if k == 'retire': return [] if rq['seat'] in retired else [rq['seat']]
         if k == 'actions': return [a for a in living(rq['seats']) if a not in rq['bodies']]
         return []
@@ -390,11 +405,36 @@ def verify(data):
                 if rq['kind'] in ('reveal', 'peek', 'others') and 'snap' not in rq and not blocked:
                     rq['snap'] = [slots[s] for s in rq['slots']]
             if queue and queue[0]['kind'] == 'mix' and 'cards' not in queue[0]:
-                # protocol.md §5: pair i = ((identity, 3^i·G), the tally's entry i)
                 rq = queue[0]; tl = T['tallies'].get(rq['power'])
                 if tl is None: raise Fault('invalid', 'a mixed tally of power %d without ballots' % rq['power'])
                 rq['targets'] = list(tl[0])
-                rq['cards'] = [sigma.card_from_points([(r255.IDENT, code_point(i)), E]) for i, E in enumerate(tl[1])]
+                if rq.get('votes'):
+                    # protocol.md §5: one width-1 card per voter, in the voters' order: its own ballot's code sum
+                    each = T.get('ballots', {}).get(rq['power'], {})
+                    cards = []
+                    for v in tl[0]:
+                        if v not in each: raise Fault('invalid', 'a one-vote mix without seat %d\'s ballot' % v)
+                        cA, cB = r255.IDENT, r255.IDENT
+                        for E in reversed(each[v]):      # Horner: acc = 3·acc + e_i
+                            cA = r255.padd(r255.padd(r255.padd(cA, cA), cA), E[0])
+                            cB = r255.padd(r255.padd(r255.padd(cB, cB), cB), E[1])
+                        cards.append(sigma.card_from_points([(cA, cB)]))
+                    rq['cards'] = cards
+                else:
+                    # protocol.md §5: pair i = ((identity, 3^i·G), the tally's entry i)
+                    rq['cards'] = [sigma.card_from_points([(r255.IDENT, code_point(i)), E]) for i, E in enumerate(tl[1])]
+            if queue and queue[0]['kind'] == 'test':
+                rq = queue[0]
+                if 'cur' not in rq:
+                    mx = T['mixes'].get(rq['power'])
+                    if mx is None or not 0 <= rq['k'] < len(mx[1]) or len(mx[1][rq['k']][1]) != 1:
+                        raise Fault('invalid', 'a test of card %d of power %d without a one-vote mix' % (rq['k'], rq['power']))
+                    rq['cur'] = mx[1][rq['k']]
+                while rq['next'] < n and rq['next'] in retired:
+                    # protocol.md §5: a retired seat's step, (A, B − x_r·A)
+                    A, B = rq['cur'][1][0]
+                    rq['cur'] = sigma.card_from_points([(A, r255.psub(B, r255.pmul(retired[rq['next']], A)))])
+                    rq['next'] += 1
             if queue and queue[0]['kind'] == 'tally' and 'snap' not in queue[0]:
                 rq = queue[0]; snap = []
                 for part in rq['parts']:
@@ -495,6 +535,9 @@ def verify(data):
             more = rules.shuffle_done(rq) if hasattr(rules, 'shuffle_done') else []
         elif k == 'mix':
             T['mixes'][rq['power']] = (rq['targets'], rq['cards'])
+        elif k == 'test':
+            # protocol.md §5: the card holds a vote exactly when the last step's B is not the identity
+            more = rules.tested(not r255.is_ident(rq['cur'][1][0][1]))
         elif k == 'coin':
             Q = sigma.coin_point(gid, rq['a'])
             Ds = []
@@ -551,7 +594,8 @@ def verify(data):
         if not queue and hasattr(rules, 'peeks_done'): rules.peeks_done()
         push_effects(more or [])
 
-    BODY = {'reveal': 4, 'peek': 4, 'others': 4, 'checkview': 4, 'tally': 4, 'shuffle': 6, 'coin': 7, 'retire': 5, 'actions': 8, 'mix': 9}
+    BODY = {'reveal': 4, 'peek': 4, 'others': 4, 'checkview': 4, 'tally': 4, 'shuffle': 6, 'coin': 7, 'retire': 5, 'actions': 8, 'mix': 9,
+            'test': 10}
     def due():
         """(seat, body kind) or None"""
         ph = T['phase']
@@ -786,6 +830,12 @@ def verify(data):
                         rq['shares'][seat] = got
                 rq['started'] = True
                 if not pending(rq): complete_head(pos)
+                settle(pos)
+            elif k == 10:
+                rq = queue[0]
+                out = sigma.verify_blind_step(gid, pos, seat, Xb[seat], rq['cur'], body['blind'])
+                if out is None: raise Fault('bad-blind', 'test of card %d' % rq['k'])
+                rq['cur'] = out; rq['next'] = seat + 1
                 settle(pos)
             elif k == 9:
                 rq = queue[0]

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
-	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/local"
 	"github.com/masque-games/masque/engine/mafia"
 	mafiabot "github.com/masque-games/masque/engine/mafia/bot"
@@ -121,25 +120,25 @@ const (
 	mafiaLeaveDateFile = "honest-mafia-6-leave-date.masque"
 	mafiaDrawFile      = "honest-mafia-6-draw.masque"
 	mafiaAttacksFile   = "honest-mafia-12-attacks.masque"
-	mafiaMixedFile     = "honest-mafia-9-mixed.masque"
+	mafiaOneVoteFile   = "honest-mafia-9-one-vote.masque"
 )
 
-// mafiaMixedGame: 9 players, the Madman the only special (two Mafiosi, no
-// Don, six Civilians), no incident cards, dealt by the options' fixed
+// mafiaOneVoteGame: 9 players, the Madman the only special (two Mafiosi,
+// no Don, six Civilians), no incident cards, dealt by the options' fixed
 // deal (the Madman at seat 0, the Mafiosi at seats 1 and 2); nobody asks
 // for a vote on the first day; on night 2 the Mafiosi name seats 4 and 5
-// and the Madman seat 7. The kill is a mixed tally (docs/protocol.md §5,
-// §12.5 item 6): every living seat shuffles the pairs, the counts open
-// (1, 1 and seven 0s, in the shuffled order), a joint coin picks one of
-// the two tied pairs, and the pick adds the Madman's code sum: one value
-// names the two attacked seats, not whose attack is whose. The
-// transcript stops when the day vote of day 2 is due.
-func mafiaMixedGame(t *testing.T) *local.Table {
+// and the Madman seat 7. The kill is a one-vote kill (docs/protocol.md
+// §5, §12.5 item 6; mental SPEC §9.8): every living seat shuffles the
+// kill ballots' code sums, blinded identity tests open them in the
+// shuffled order until the first vote, and the pick adds the Madman's
+// code sum: one value names the two attacked seats, not whose attack is
+// whose. The transcript stops when the day vote of day 2 is due.
+func mafiaOneVoteGame(t *testing.T) *local.Table {
 	civ := mafia.Civilian
 	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya", "Igor", "Katya"},
 		Specials: []engine.Card{mafia.Madman}, NoIncidents: true,
 		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, civ, civ, civ, civ, civ, civ}}}
-	return mafiaSteeredGame(t, mafiaMixedFile, o, 27, mafiaSteer{
+	return mafiaSteeredGame(t, mafiaOneVoteFile, o, 27, mafiaSteer{
 		move: func(st *mafia.State, _ []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
 			if st.Phase() == mafia.PhaseHold {
 				return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
@@ -416,15 +415,16 @@ func mafiaPathVectorSpecs() []vectorSpec {
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaAttacksGame(t).Transcript()) },
 		},
 		{
-			want: vectorCase{File: mafiaMixedFile, Game: g, Valid: true, DealSource: dealFixed,
+			want: vectorCase{File: mafiaOneVoteFile, Game: g, Valid: true, DealSource: dealFixed,
 				Description: "Mafia: 9 players, the Madman the only special (two Mafiosi, no Don), no incident cards, dealt by the options' fixed " +
 					"deal (the Madman at seat 0, Mafiosi at seats 1 and 2), bots (seed 27) steered to legal choices: nobody asks for a vote " +
-					"on the first day; on night 2 the Mafiosi name seats 4 and 5 and the Madman seat 7. The kill is a mixed tally " +
-					"(docs/protocol.md §5, §12.5 item 6; mental SPEC.md §9.6): every living seat shuffles the (code, count) pairs (mix " +
-					"bodies, kind 9), the counts open in the shuffled order (1, 1, seven 0s), a joint coin picks one of the two tied " +
-					"pairs, and the pick adds the Madman's code sum: one opened value names the two attacked seats, not whose attack is " +
-					"whose. The transcript stops when the day vote of day 2 is due: unfinished, keys not published."},
-			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaMixedGame(t).Transcript()) },
+					"on the first day; on night 2 the Mafiosi name seats 4 and 5 and the Madman seat 7. Two kill holders: the kill is a " +
+					"one-vote kill (docs/protocol.md §5, §12.5 item 6; mental SPEC.md §9.8): every living seat shuffles the kill ballots' " +
+					"code sums (mix bodies of width-1 cards, kind 9), blinded identity tests (blind bodies, kind 10, every seat's step in " +
+					"seat order) open them in the shuffled order only as \"a vote or not\" until the first vote, and the pick adds the " +
+					"Madman's code sum: one opened value names the two attacked seats, not whose attack is whose, and nothing says whether " +
+					"the mafiosi agreed. The transcript stops when the day vote of day 2 is due: unfinished, keys not published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaOneVoteGame(t).Transcript()) },
 		},
 	}
 }
@@ -479,40 +479,50 @@ func mafiaAnswerDateGame(t *testing.T) *local.Table {
 	})
 }
 
-// mafiaAnswerTally finds the first shares entry of tr for a tally of the
-// date ballots of the seats that answered with a card (the rules wait in
-// WaitDate for a tally by Voters): its position and body, and the body of
-// seat 0's shares entry for the night's kill counts before it.
-func mafiaAnswerTally(t *testing.T, tr *ledger.Transcript) (int, *table.Body, *table.Body) {
+// mafiaAnswerTally finds the first shares entry of lt's transcript for a
+// tally of the date ballots of the seats that answered with a card (the
+// rules wait in WaitDate for a tally by Voters): its position, and seat
+// 0's forged body for it: as many shares, each proven with seat 0's key
+// at that position, but of other ciphertexts (the night's shuffled kill
+// code sums, SPEC §9.8).
+func mafiaAnswerTally(t *testing.T, lt *local.Table) (int, *table.Body) {
 	t.Helper()
+	tr := lt.Transcript()
 	rt, err := table.New(tr.Roster, mafia.Game{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var counts *table.Body
 	for k, e := range tr.Entries {
 		b, err := table.UnmarshalBody(e.Body, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := rt.Rules().(*mafia.State)
-		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && b.Kind == table.BodyShares {
-			switch {
-			case st.Phase() == mafia.WaitKill && counts == nil && int(e.Seat) == 0:
-				counts = b
-			case st.Phase() == mafia.WaitDate && len(r.Parts) == 1 && len(r.Parts[0].Voters) > 0:
-				if counts == nil || int(e.Seat) != 0 {
-					t.Fatalf("entry %d: the answerers' tally's first share is by seat %d", k, e.Seat)
-				}
-				return k, b, counts
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && b.Kind == table.BodyShares &&
+			st.Phase() == mafia.WaitDate && len(r.Parts) == 1 && len(r.Parts[0].Voters) > 0 {
+			if int(e.Seat) != 0 {
+				t.Fatalf("entry %d: the answerers' tally's first share is by seat %d", k, e.Seat)
 			}
+			codes := rt.Mix(mafia.PowerKill)
+			if len(codes) < len(r.Cards) {
+				t.Fatalf("entry %d: %d code sums for %d shares", k, len(codes), len(r.Cards))
+			}
+			forged := &table.Body{Kind: table.BodyShares}
+			for i := range r.Cards {
+				sh, err := lt.Seats[0].Player.CardKey().Share(rt.ShareContext(uint64(k), 0), codes[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				forged.Shares = append(forged.Shares, sh)
+			}
+			return k, forged
 		}
 		if err := rt.Apply(e); err != nil {
 			t.Fatalf("entry %d: %v", k, err)
 		}
 	}
 	t.Fatal("no tally of the answerers' date ballots")
-	return 0, nil, nil
+	return 0, nil
 }
 
 // mafiaAnswerVectorSpecs are the vectors of the answerers' date tally.
@@ -535,16 +545,16 @@ func mafiaAnswerVectorSpecs() []vectorSpec {
 		{
 			want: vectorCase{File: "tampered-mafia-answer-tally.masque", Game: g, Exit: exitFault, DealSource: dealFixed,
 				Description: "the honest game of honest-mafia-6-answer-date up to night 2's tally of the answerers' date ballots; seat 0's " +
-					"shares entry for it is its shares entry of the night's kill counts (as many shares, each proven, but for other " +
-					"ciphertexts): a verifier that opens the answerers' sum refuses it.",
-				Fault: &vectorFault{Position: 62, Seat: 0, Reason: table.ReasonBadShare}},
+					"shares entry for it holds its shares of the night's shuffled kill code sums (as many shares, each proven with its key " +
+					"at that position, but for other ciphertexts): a verifier that opens the answerers' sum refuses it.",
+				Fault: &vectorFault{Position: 80, Seat: 0, Reason: table.ReasonBadShare}},
 			build: func(t *testing.T) ([]byte, int) {
 				lt := mafiaAnswerDateGame(t)
-				k, _, counts := mafiaAnswerTally(t, lt.Transcript())
-				if k != 62 {
-					t.Fatalf("the answerers' tally's first shares entry is at %d, the vector says 62", k)
+				k, forged := mafiaAnswerTally(t, lt)
+				if k != 80 {
+					t.Fatalf("the answerers' tally's first shares entry is at %d, the vector says 80", k)
 				}
-				return mafiaTampered(t, lt, k, counts)
+				return mafiaTampered(t, lt, k, forged)
 			},
 		},
 	}

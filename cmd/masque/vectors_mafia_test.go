@@ -87,6 +87,9 @@ func mafiaVectorSpecs() []vectorSpec {
 	const tagPos, tagSeat, ballotPos, ballotSeat, checkPos, checkSeat = 12, 0, 37, 0, 37, 0
 	// The second mix entry of honest-mafia-6-tie's night 2 and its author.
 	const mixPos, mixSeat = 43, 1
+	// The second blind step of the first test of that night's one-vote
+	// kill and its author.
+	const blindPos, blindSeat = 48, 1
 	faultOf := func(file, desc string, pos uint64, seat int, reason string, build func(t *testing.T) ([]byte, int)) vectorSpec {
 		return vectorSpec{
 			want: vectorCase{File: file, Game: g, Description: desc, Exit: exitFault, DealSource: dealShuffle,
@@ -117,16 +120,30 @@ func mafiaVectorSpecs() []vectorSpec {
 		{
 			want: vectorCase{File: "honest-mafia-6-tie.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
 				Description: "Mafia: Random Incident, 6 players without specials (two Mafiosi, no Don) and without incident cards, played by bots " +
-					"(seed 1) through the real stack: on night 2 the two mafiosi's kill ballots tie; the kill is a mixed tally (docs/protocol.md " +
-					"§12.5 item 6): every living seat shuffles the (code, count) pairs in turn, the counts open in the shuffled order (1 and 1, " +
-					"nobody knows whose), a joint coin picks one of the two tied pairs by rejection sampling over its bytes, and only that " +
-					"pair's code is opened, naming the victim; keys published."},
+					"(seed 1) through the real stack: on night 2 the two mafiosi's kill ballots name different seats; with two kill holders the " +
+					"kill is a one-vote kill (docs/protocol.md §5, §12.5 item 6; mental SPEC.md §9.8): every living seat shuffles the kill " +
+					"ballots' code sums in turn (mix bodies of width-1 cards), blinded identity tests (blind bodies, kind 10) open them in the " +
+					"shuffled order only as \"a vote or not\" until the first vote, and only that vote's code is opened, naming the victim: " +
+					"a uniformly random one of the two votes, which is the majority with a tie broken by a uniform coin, and nothing says " +
+					"whether they agreed; keys published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaTieGame(t).Transcript()) },
 		},
+		faultOf("tampered-mafia-bad-blind.masque",
+			"the honest game of honest-mafia-6-tie up to night 2's one-vote kill; the second seat's step of the first blinded identity "+
+				"test (a blind body, kind 10) is the first seat's step posted again: its proof is for another input card, position and "+
+				"key, so it does not verify (docs/protocol.md §5 test: bad-blind).",
+			blindPos, blindSeat, table.ReasonBadBlind, func(t *testing.T) ([]byte, int) {
+				lt := mafiaTieGame(t)
+				first, k := mafiaSecondOf(t, lt.Transcript(), table.BodyBlind)
+				if k != blindPos {
+					t.Fatalf("the second blind entry is at %d, the vector says %d", k, blindPos)
+				}
+				return mafiaTampered(t, lt, k, first)
+			}),
 		faultOf("tampered-mafia-bad-mix.masque",
-			"the honest game of honest-mafia-6-tie up to night 2's mixed kill tally; the second seat's mix entry (kind 9) is the first "+
+			"the honest game of honest-mafia-6-tie up to night 2's one-vote kill; the second seat's mix entry (kind 9) is the first "+
 				"seat's mix posted again: its proof is for another input deck, position and seat, so it does not verify "+
-				"(docs/protocol.md §5 mixed tally: bad-shuffle).",
+				"(docs/protocol.md §5 one-vote mix: bad-shuffle).",
 			mixPos, mixSeat, table.ReasonBadShuffle, func(t *testing.T) ([]byte, int) {
 				lt := mafiaTieGame(t)
 				first, k := mafiaSecondMix(t, lt.Transcript())
@@ -182,7 +199,7 @@ func mafiaTampered(t *testing.T, lt *local.Table, pos int, body *table.Body) ([]
 
 // mafiaTieGame is honest-mafia-6-tie's game: 6 players without specials
 // (two Mafiosi, no Don), no incident cards, bots (seed 1); on night 2 the
-// kill ballots tie and the kill is a mixed tally.
+// kill ballots name different seats and the kill is a one-vote kill.
 func mafiaTieGame(t *testing.T) *local.Table {
 	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya"}, Specials: []engine.Card{}, NoIncidents: true}
 	return mafiaBotGame(t, "honest-mafia-6-tie.masque", o, 1)
@@ -191,6 +208,12 @@ func mafiaTieGame(t *testing.T) *local.Table {
 // mafiaSecondMix returns the body of tr's first mix entry and the
 // position of the second.
 func mafiaSecondMix(t *testing.T, tr *ledger.Transcript) (*table.Body, int) {
+	return mafiaSecondOf(t, tr, table.BodyMix)
+}
+
+// mafiaSecondOf returns the body of tr's first entry of kind and the
+// position of the second.
+func mafiaSecondOf(t *testing.T, tr *ledger.Transcript, kind table.BodyKind) (*table.Body, int) {
 	t.Helper()
 	var first *table.Body
 	for k, e := range tr.Entries {
@@ -198,7 +221,7 @@ func mafiaSecondMix(t *testing.T, tr *ledger.Transcript) (*table.Body, int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Kind != table.BodyMix {
+		if b.Kind != kind {
 			continue
 		}
 		if first != nil {
@@ -206,6 +229,6 @@ func mafiaSecondMix(t *testing.T, tr *ledger.Transcript) (*table.Body, int) {
 		}
 		first = b
 	}
-	t.Fatal("fewer than two mix entries")
+	t.Fatalf("fewer than two %s entries", kind)
 	return nil, 0
 }

@@ -412,8 +412,16 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// from the card answerers' date ballots (issue 27, L3: a six-seat game
 	// with incident cards, and its tampered copy cut at that tally) about
 	// 172 KiB, and a mix entry replayed (no tampered mix existed,
-	// .ci/freshverify/GAPS.md M8) about 59 KiB.
-	if total > 2680<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 2680 KiB", total)
+	// .ci/freshverify/GAPS.md M8) about 59 KiB. The one-vote kill of two
+	// kill holders (issue 27, L1: a width-1 mix, blinded identity tests of
+	// one 224-byte step per seat, and a tampered step cut at the first
+	// test) about 13 KiB net: the games of two Mafiosi keep their size
+	// within a few KiB, the tampered step adds about 66 KiB, and the
+	// nine-seat game no longer opens counts or a coin. No vector holds a
+	// mixed tally any more: three kill holders need 15 seats (about 480
+	// KiB a game), or 12 with the Don and the Madman up to a night after
+	// the Don's elimination.
+	if total > 2700<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 2700 KiB", total)
 	}
 }

@@ -66,16 +66,21 @@ func (s *State) AppendBinary(b []byte) ([]byte, error) {
 	i(s.drawsDue)
 	bo(s.joinDue)
 	i(int(s.side))
-	if s.mixed || len(s.tiedPairs) > 0 || len(s.answered) > 0 {
+	if s.mixed || len(s.tiedPairs) > 0 || len(s.answered) > 0 || s.oneVote {
 		// A mixed kill tally tonight (a state without one encodes as
 		// before it existed).
 		bo(s.mixed)
 		b = appendInts(b, s.tiedPairs)
 	}
-	if len(s.answered) > 0 {
+	if len(s.answered) > 0 || s.oneVote {
 		// Card answers while the date ballots were posted (likewise).
 		b = appendInts(b, s.answered)
 		bo(s.fwd)
+	}
+	if s.oneVote {
+		// A one-vote kill tonight (likewise).
+		bo(s.oneVote)
+		i(s.voteTest)
 	}
 	return b, nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/cryptotest"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games/localplay"
@@ -129,6 +130,12 @@ func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
 			if r.Kind != engine.EffectTally {
 				continue
 			}
+			if r.Tested {
+				// A blinded identity test: the last step's B is the
+				// identity exactly when the tested code sum is.
+				rec = append(rec, fmt.Sprintf("  test of card %d: identity %v", r.Test, r.Cards[0][0].B.Equal(mental.Identity()) == 1))
+				continue
+			}
 			var mixed []int
 			for k, target := range r.Targets {
 				var all [][]*mental.Element
@@ -215,8 +222,8 @@ func splitScript(deal []engine.Card, kills []int, coin, mad, save, date, check i
 	for _, r := range deal {
 		rs = append(rs, mafia.CardName(r))
 	}
-	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12, ","), strings.Join(rs, ","))
-	for _, n := range names12 {
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12[:len(deal)], ","), strings.Join(rs, ","))
+	for _, n := range names12[:len(deal)] {
 		fmt.Fprintf(&b, "%s hold no\n", n)
 	}
 	fmt.Fprintf(&b, "coin %s\n", names12[coin])
@@ -310,6 +317,81 @@ func TestMafiaSplitUnseen(t *testing.T) {
 	}
 }
 
+// exactRecord is what the fake table makes public in a game, nothing
+// normalized: every effect the rules asked (with the tested and picked
+// positions), every fact (with every coin), and the phase.
+func exactRecord(t *testing.T, src string) string {
+	t.Helper()
+	_, tab, err := mafiatest.RunSource(src, 1)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	var effs []string
+	for _, e := range tab.Last {
+		effs = append(effs, fmt.Sprintf("%+v", e))
+	}
+	return fmt.Sprintf("effects %v\nfacts %+v\nphase %v", effs, tab.Facts, tab.State.Phase())
+}
+
+// rolesTwoHolders8 is an 8-player deck without the Don or the Madman
+// (the book's: two mafiosi, one civilian special): two mafiosi share the
+// kill.
+var rolesTwoHolders8 = []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Commissar,
+	mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// With exactly two kill holders (no Don) the morning does not say
+// whether they agreed (leak L1's residue, docs/mafia.md §11.3): across
+// random deals of 12 seats (two mafiosi and the Madman) and of 8 (two
+// mafiosi alone), the night where both mafiosi name a makes public
+// exactly what the nights make where they split between a and b (in
+// either order) and the random pick of one vote falls on a: the same
+// effects (every test and pick position), the same facts (no count, no
+// coin) and the same phase, nothing normalized. The book's moderator
+// announces the same for all: a attacked (and the Madman's c). Fails on
+// the mixed tally, whose counts open as [2] or [1, 1] and whose split
+// brings a coin.
+func TestMafiaAgreeSplitUnseen(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 2))
+	pick := func(n int, not ...int) int {
+		for {
+			if p := r.IntN(n); !slices.Contains(not, p) {
+				return p
+			}
+		}
+	}
+	for game := range 40 {
+		deal := slices.Clone(rolesNoDon)
+		if game%2 == 1 {
+			deal = slices.Clone(rolesTwoHolders8)
+		}
+		n := len(deal)
+		r.Shuffle(n, func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		var mafiosi []int
+		for i, c := range deal {
+			if mafia.IsMafia(c) {
+				mafiosi = append(mafiosi, i)
+			}
+		}
+		nurse, bfly, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Butterfly), slices.Index(deal, mafia.Commissar)
+		a := pick(n, mafiosi...)
+		b := pick(n, append(mafiosi, a)...)
+		c := pick(n, append(mafiosi, a, b)...) // the Madman's victim, when he plays
+		save, date, check := pick(n, nurse), pick(n, append(mafiosi, bfly)...), pick(n, comm)
+		base := exactRecord(t, splitScript(deal, []int{a, a}, a, c, save, date, check))
+		if !strings.Contains(base, "Tested:true") {
+			t.Fatalf("game %d: no blinded test in the night:\n%s", game, base)
+		}
+		for _, other := range []struct{ what, src string }{
+			{"the mafiosi split, the pick falls on the first's vote", splitScript(deal, []int{a, b}, a, c, save, date, check)},
+			{"the mafiosi split, the pick falls on the second's vote", splitScript(deal, []int{b, a}, a, c, save, date, check)},
+		} {
+			if got := exactRecord(t, other.src); got != base {
+				t.Fatalf("game %d (%d seats): %s changes what is public:\n%s\nvs\n%s", game, n, other.what, base, got)
+			}
+		}
+	}
+}
+
 var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina,Oleg,Polina,Roma", ",")
 
 // Through the real stack, 15 seats without the Don (three mafiosi and
@@ -369,6 +451,75 @@ func TestRealMafiaSplitUnseen(t *testing.T) {
 	}
 }
 
+// Through the real stack, 9 seats without the Don (two mafiosi and the
+// Madman: a one-vote kill, mental SPEC §9.8): the mafiosi split between
+// Egor and Fedor, or both name the seat the split's random pick fell on;
+// the Madman names Igor. crypto/rand is seeded alike for both games, so
+// the shuffles place the code sums alike. The transcripts differ in no
+// entry's kind, author or size and in no opened value: as many tests,
+// the same answers, the same pick (the victim and Igor attacked). Fails
+// on the mixed tally (counts [1 1] against [2], and the split's coin
+// round).
+func TestRealMafiaAgreeSplitUnseen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("9-seat games through the real stack")
+	}
+	names := names12[:9]
+	script := func(kills [2]string) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "game mafia players=%s roles=Madman,Mafioso,Mafioso,Commissar,Nurse,Civilian,Civilian,Civilian,Civilian incidents=off\n", strings.Join(names, ","))
+		for _, n := range names {
+			fmt.Fprintf(&b, "%s hold no\n", n)
+		}
+		fmt.Fprintf(&b, "Boris kill %s\nClara kill %s\nAnna kill Igor\nEgor save Galya\nDima check Fedor\n", kills[0], kills[1])
+		return b.String()
+	}
+	run := func(kills [2]string) ([]string, string) {
+		t.Helper()
+		cryptotest.SetGlobalRandom(t, 27)
+		lt, err := localplay.Run(mafia.Game{}, []byte(script(kills)), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := lt.View().Rules().(*mafia.State)
+		attacked := ""
+		for p := range engine.Seat(len(names)) {
+			if at, _, _ := st.Attacked(p); at {
+				attacked += names[p] + " "
+			}
+		}
+		return publicRecord(t, lt.Transcript()), attacked
+	}
+	// The split first: its random pick names Egor or Fedor; then both
+	// mafiosi name that seat.
+	split, att := run([2]string{"Egor", "Fedor"})
+	victim := strings.Fields(att)
+	if len(victim) != 2 || victim[1] != "Igor" || (victim[0] != "Egor" && victim[0] != "Fedor") {
+		t.Fatalf("the split: attacked %q", att)
+	}
+	base, att2 := run([2]string{victim[0], victim[0]})
+	if att2 != att {
+		t.Fatalf("agreeing on %s: attacked %q", victim[0], att2)
+	}
+	tests := 0
+	for _, l := range base {
+		if strings.Contains(l, "test of card") {
+			tests++
+		}
+	}
+	if tests == 0 {
+		t.Fatal("the night has no blinded test")
+	}
+	if !slices.Equal(base, split) {
+		for k := range min(len(base), len(split)) {
+			if base[k] != split[k] {
+				t.Fatalf("line %d differs: %q vs %q", k, base[k], split[k])
+			}
+		}
+		t.Fatalf("the records differ in length: %d vs %d", len(base), len(split))
+	}
+}
+
 // A seat's entry in a mixed tally that is not an honest shuffle of the
 // pairs it was given is refused, naming the seat and bad-shuffle: the
 // previous seat's mix posted again (a reused shuffle), an honest shuffle
@@ -378,9 +529,14 @@ func TestRealMafiaSplitUnseen(t *testing.T) {
 // accepted (the table is unchanged by the refusals).
 func TestMafiaMixForgeriesRefused(t *testing.T) {
 	t.Parallel() // a real-stack game: CPU only, nothing shared
-	roles := []engine.Card{mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Civilian, mafia.Civilian, mafia.Civilian,
-		mafia.Civilian, mafia.Civilian, mafia.Civilian}
-	names := names12[:9]
+	if testing.Short() {
+		t.Skip("a 15-seat game through the real stack")
+	}
+	// Three kill holders: a mixed tally (two would be a one-vote kill).
+	roles := []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse, mafia.Civilian,
+		mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian,
+		mafia.Civilian, mafia.Civilian}
+	names := names15
 	var b strings.Builder
 	var rs []string
 	for _, r := range roles {
@@ -390,7 +546,7 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 	for _, n := range names {
 		fmt.Fprintf(&b, "%s hold no\n", n)
 	}
-	b.WriteString("Boris kill Egor\nClara kill Egor\nAnna kill Igor\n")
+	b.WriteString("Anna kill Egor\nBoris kill Egor\nClara kill Igor\nDima check Fedor\nEgor save Galya\n")
 	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
 	if err != nil {
 		t.Fatal(err)
@@ -485,6 +641,137 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		bad.Shares = append(bad.Shares, sh)
 	}
 	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
+}
+
+// A seat's step of a one-vote kill's blinded identity test (mental SPEC
+// §9.8) that is not its honest step of the card it was given is refused,
+// naming the seat and bad-blind: the previous seat's step posted again,
+// a step made with another seat's card key, the honest step with its
+// output replaced by (identity, identity) (a vote turned into "no vote"),
+// and an honest step of another shuffled card. A vote mix of width-2
+// cards (the mixed tally's pairs) is bad-shuffle, and a shares body in
+// place of a step wrong-body-kind. The honest entries are then accepted.
+func TestMafiaBlindForgeriesRefused(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
+	names := names12[:9]
+	var b strings.Builder
+	fmt.Fprintf(&b, "game mafia players=%s roles=Madman,Mafioso,Mafioso,Commissar,Nurse,Civilian,Civilian,Civilian,Civilian incidents=off\n", strings.Join(names, ","))
+	for _, n := range names {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	b.WriteString("Boris kill Egor\nClara kill Fedor\nAnna kill Igor\nEgor save Galya\nDima check Fedor\n")
+	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse := func(what string, seat int, body *table.Body, reason string) {
+		t.Helper()
+		e, err := lt.Seats[seat].Player.Entry(rt, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rt.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Reason != reason || f.Seat != seat {
+			t.Fatalf("%s: %v, want %s by seat %d", what, err, reason, seat)
+		}
+	}
+	// Up to the first vote mix entry: a mix of the wrong width.
+	i := 0
+	for ; i < len(tr.Entries); i++ {
+		body, err := table.UnmarshalBody(tr.Entries[i].Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.Kind == table.BodyMix {
+			break
+		}
+		if err := rt.Apply(tr.Entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := rt.Pending()
+	if r == nil || !r.Votes {
+		t.Fatal("the night has no one-vote mix")
+	}
+	seat := int(tr.Entries[i].Seat)
+	var pairs []mental.Card
+	for _, c := range r.Cards {
+		pairs = append(pairs, mental.Card{c[0], c[0]})
+	}
+	out, p, err := rt.Joint().Shuffle(rt.ShareContext(rt.Pos(), seat), pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a vote mix of width-2 cards", seat, &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	// Up to the second step of the first test.
+	var prev *table.Body
+	for ; i < len(tr.Entries); i++ {
+		body, err := table.UnmarshalBody(tr.Entries[i].Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body.Kind == table.BodyBlind {
+			if prev != nil {
+				break
+			}
+			prev = body
+		}
+		if err := rt.Apply(tr.Entries[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if prev == nil || i == len(tr.Entries) {
+		t.Fatal("the game has no second step of a test")
+	}
+	r = rt.Pending()
+	seat = int(tr.Entries[i].Seat)
+	ctx := rt.ShareContext(rt.Pos(), seat)
+	in := r.Cards[0]
+	refuse("the previous seat's step again", seat, prev, table.ReasonBadBlind)
+	other := lt.Seats[(seat+1)%len(lt.Seats)].Player.CardKey()
+	st, err := other.BlindStep(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a step with another seat's key", seat, &table.Body{Kind: table.BodyBlind, Blind: st}, table.ReasonBadBlind)
+	own := lt.Seats[seat].Player.CardKey()
+	st, err = own.BlindStep(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := st.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(enc[:64]) // A′ = B′ = identity under the honest proof
+	zero, err := mental.UnmarshalBlindStep(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("the output replaced by (identity, identity)", seat, &table.Body{Kind: table.BodyBlind, Blind: zero}, table.ReasonBadBlind)
+	cards := rt.Mix(mafia.PowerKill)
+	another := cards[(r.Test+1)%len(cards)]
+	st, err = own.BlindStep(ctx, another)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("an honest step of another card", seat, &table.Body{Kind: table.BodyBlind, Blind: st}, table.ReasonBadBlind)
+	sh, err := own.Share(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a share in place of a step", seat, &table.Body{Kind: table.BodyShares, Shares: []*mental.Share{sh}}, table.ReasonWrongBodyKind)
+	for ; i < len(tr.Entries); i++ {
+		if err := rt.Apply(tr.Entries[i]); err != nil {
+			t.Fatalf("the honest entry %d after the refusals: %v", i, err)
+		}
+	}
 }
 
 // butterflyScript is a 12-player game with incident cards on deal: the

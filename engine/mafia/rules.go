@@ -369,6 +369,7 @@ func (s *State) startNight() []engine.Effect {
 	s.prot = make([]uint8, s.n)
 	s.queue, s.dying, s.asked, s.tied = nil, nil, nil, nil
 	s.mixed, s.tiedPairs = false, nil
+	s.oneVote, s.voteTest = false, 0
 	s.bflyHit, s.answered, s.fwd = false, nil, false
 	s.date, s.condemned, s.madVictim = NoSeat, NoSeat, NoSeat
 	s.targets = s.Living()
@@ -406,6 +407,14 @@ func (s *State) startNight() []engine.Effect {
 	case s.AttacksMerged():
 		// One tally of both attacks: it names the attacked, not by whom.
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, AddPowers: []uint8{PowerMadman}})
+	case s.KillOneVote():
+		// Two votes: a uniformly random one of them decides. Every living
+		// seat shuffles the kill ballots' code sums; they are tested, in
+		// the shuffled order, until the first that is a vote.
+		s.oneVote = true
+		eff = append(eff,
+			engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Mix: slices.Clone(s.targets), Votes: true},
+			engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Tested: true, Pick: 0})
 	case s.KillMixed():
 		// The mafia's counts decide by majority: every living seat
 		// shuffles the (target, count) pairs, then only the counts open.
@@ -660,6 +669,9 @@ func (s *State) learnKill(facts []engine.Fact) ([]engine.Effect, error) {
 	if s.AttacksMerged() {
 		return s.learnAttacks(facts)
 	}
+	if s.oneVote {
+		return s.learnTest(facts)
+	}
 	if s.mixed {
 		return s.learnMixed(facts)
 	}
@@ -758,6 +770,24 @@ func (s *State) learnMixed(facts []engine.Fact) ([]engine.Effect, error) {
 		return []engine.Effect{{Kind: engine.EffectCoin}}, nil
 	}
 	return s.pick(most[0]), nil
+}
+
+// learnTest reads a blinded identity test of the shuffled code sum
+// voteTest of a one-vote kill: a vote is picked (its target opened, with
+// the Madman's added), an empty ballot's code sum sends the test to the
+// next one (mental SPEC §9.8).
+func (s *State) learnTest(facts []engine.Fact) ([]engine.Effect, error) {
+	if len(facts) != 1 || facts[0].Slot != engine.FactBlind || (facts[0].Count != 0 && facts[0].Count != 1) {
+		return nil, factsErr("want the test of code sum %d", s.voteTest)
+	}
+	if facts[0].Count == 1 {
+		return s.pick(s.voteTest), nil
+	}
+	s.voteTest++
+	if s.voteTest >= len(s.targets) {
+		return nil, factsErr("no code sum of the %d is a vote", len(s.targets))
+	}
+	return []engine.Effect{{Kind: engine.EffectTally, Power: PowerKill, Tested: true, Pick: s.voteTest}}, nil
 }
 
 // pick opens the target of the shuffled pair k of the mafia's mixed

@@ -141,6 +141,11 @@ type State struct {
 	// positions in the shuffled order, for the coin.
 	mixed     bool
 	tiedPairs []int
+	// oneVote: tonight's kill is a one-vote kill (exactly two kill
+	// holders, no Don: docs/mafia.md §11.3, L1); voteTest is then the
+	// shuffled code sum whose blinded identity test is due.
+	oneVote   bool
+	voteTest  int
 	madVictim engine.Seat // the Madman's victim tonight, or NoSeat
 	attacked  []bool
 	prot      []uint8
@@ -391,20 +396,35 @@ func (s *State) AttacksMerged() bool {
 	return slices.Contains(s.powers, PowerMadman) && !s.KillMixed()
 }
 
-// KillMixed reports whether tonight's kill tally is mixed (docs/mafia.md
-// §11.3, L1): without the Don, several kill holders are in play, so the
-// mafia's counts decide by majority, and they are shuffled before
-// anything opens: only the counts, in an order nobody knows, and then
+// KillMixed reports whether tonight's kill is shuffled before anything
+// opens (docs/mafia.md §11.3, L1): without the Don, several kill holders
+// are in play, so the mafia's votes decide by majority. With exactly two
+// holders it is a one-vote kill ([State.KillOneVote]); with three or
+// more, a mixed tally: only the counts, in an order nobody knows, and then
 // the winner's target (with the Madman's added when he has a ballot).
 func (s *State) KillMixed() bool {
-	if s.InPlay(Don) {
-		return false
-	}
+	return !s.InPlay(Don) && s.killHolders() > 1
+}
+
+// KillOneVote reports whether tonight's kill is a one-vote kill
+// (docs/mafia.md §11.3, L1; mental SPEC §9.8): no Don and exactly two
+// kill holders in play, counted from the public role deck less the roles
+// the eliminations revealed. With two votes, "the majority, a tie by a
+// uniform coin" is "a uniformly random one of the two votes": the kill
+// ballots' code sums are shuffled and tested in the shuffled order until
+// the first that is a vote, and only that vote's target opens (with the
+// Madman's added when he has a ballot).
+func (s *State) KillOneVote() bool {
+	return !s.InPlay(Don) && s.killHolders() == 2
+}
+
+// killHolders counts the cards of the kill's holding roles in play.
+func (s *State) killHolders() int {
 	n := 0
 	for _, r := range s.KillRoles() {
 		n += s.inPlay(r)
 	}
-	return n > 1
+	return n
 }
 
 // TiedPairs returns the positions, in the shuffled order, of the pairs

@@ -114,6 +114,9 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 	var out []string
 	switch before.phase {
 	case WaitKill:
+		if before.oneVote && after.phase == WaitKill {
+			break // a one-vote kill's test of an empty code sum: nothing to say
+		}
 		out = append(out, fmt.Sprintf("Night %d is over and the city wakes up.", before.day))
 		if after.phase == WaitCoin && after.mixed {
 			out = append(out, "The mafia's votes are tied: a joint coin decides.")

@@ -23,11 +23,16 @@ const (
 	BodyShuffle                       // a shuffle (the hidden deal's whole deck, or a request's slots) and its proof
 	BodyCoinShare                     // a seat's share of a joint coin (mental SPEC §3.12)
 	BodyActions                       // a seat's secret actions: ballots, a check, a tag (Mafia's night)
-	BodyMix                           // a seat's shuffle of a mixed tally's (code, count) pairs: width-2 cards and the proof
+	BodyMix                           // a seat's shuffle of a mixed tally's (code, count) pairs (width 2) or of a one-vote kill's code sums (width 1), and the proof
+	BodyBlind                         // a seat's step of a blinded identity test (mental SPEC §9.8): 224 bytes
 )
 
-// MixWidth is the width of a mixed tally's pairs (mental SPEC §9.6).
-const MixWidth = 2
+// MixWidth is the width of a mixed tally's pairs (mental SPEC §9.6);
+// VoteMixWidth that of a one-vote kill's code sums (§9.8).
+const (
+	MixWidth     = 2
+	VoteMixWidth = 1
+)
 
 func (k BodyKind) String() string {
 	switch k {
@@ -49,6 +54,8 @@ func (k BodyKind) String() string {
 		return "actions"
 	case BodyMix:
 		return "mix"
+	case BodyBlind:
+		return "blind"
 	}
 	return fmt.Sprintf("body(%d)", uint8(k))
 }
@@ -116,6 +123,8 @@ type Body struct {
 	// (mental SPEC §9.2), a check (§9.3) or a 32-byte tag (§9.1), decoded
 	// against the request's statements when the entry is applied.
 	Actions [][]byte
+	// Blind: BodyBlind, a step of a blinded identity test.
+	Blind *mental.BlindStep
 }
 
 // Limits on what a body may hold.
@@ -212,6 +221,15 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 			return nil, err
 		}
 		out.AddBytes(p)
+	case BodyBlind:
+		if b.Blind == nil {
+			return nil, errors.New("body: a blind body needs its step")
+		}
+		enc, err := b.Blind.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out.AddBytes(enc)
 	case BodyCoinShare:
 		if b.CoinShare == nil {
 			return nil, errors.New("body: a coin share body needs its share")
@@ -428,12 +446,18 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 		}
 	case BodyShuffle, BodyMix:
 		w := width
-		if b.Kind == BodyMix {
-			w = MixWidth
-		}
 		var n uint8
 		if !s.ReadUint8(&n) || n == 0 || int(n) > mental.MaxShuffle {
 			return nil, fmt.Errorf("body: %s: bad deck size", b.Kind)
+		}
+		if b.Kind == BodyMix {
+			// A mix's width is its first card's: 2 (a mixed tally's
+			// pairs) or 1 (a one-vote kill's code sums); every card's
+			// must be the same.
+			if len(s) == 0 || (s[0] != MixWidth && s[0] != VoteMixWidth) {
+				return nil, fmt.Errorf("body: %s: card 0 missing or not of width %d or %d", b.Kind, VoteMixWidth, MixWidth)
+			}
+			w = int(s[0])
 		}
 		cardLen := 1 + 64*w
 		for i := range int(n) {
@@ -459,6 +483,16 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 			return nil, fmt.Errorf("body: %s: %w", b.Kind, err)
 		}
 		b.Shuffle = proof
+	case BodyBlind:
+		var enc []byte
+		if !s.ReadBytes(&enc, mental.BlindStepSize) {
+			return nil, errors.New("body: blind step truncated")
+		}
+		st, err := mental.UnmarshalBlindStep(enc)
+		if err != nil {
+			return nil, fmt.Errorf("body: blind step: %w", err)
+		}
+		b.Blind = st
 	case BodyCoinShare:
 		var enc []byte
 		if !s.ReadBytes(&enc, mental.CoinShareSize) {

@@ -72,6 +72,9 @@ func (s *state) applyMix(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	if len(b.Deck) != len(r.Cards) {
 		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled pairs are %d, the mixed tally of power %d has %d", len(b.Deck), r.Power, len(r.Cards)))
 	}
+	if w := r.Cards[0].Width(); b.Deck[0].Width() != w {
+		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled cards are of width %d, the mix of power %d's of width %d", b.Deck[0].Width(), r.Power, w))
+	}
 	in := r.Cards
 	ctx := t.ctx(e.Pos, seat)
 	if t.deferred != nil {
@@ -83,6 +86,33 @@ func (s *state) applyMix(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		return nil, because(ReasonBadShuffle, fmt.Errorf("shuffle of the mixed tally of power %d: %w", r.Power, err))
 	}
 	r.Cards = slices.Clone(b.Deck)
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.complete(t, e.Pos+1, r)
+}
+
+// applyBlind applies e, one seat's step of the blinded identity test at
+// the head of the queue (mental SPEC §9.8): verified against the card as
+// the previous step left it, whose place its output takes.
+func (s *state) applyBlind(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	X, ctx, in, st := t.joint.Keys[seat], t.ctx(e.Pos, seat), r.Cards[0], b.Blind
+	if t.deferred != nil {
+		// Staged, but the rules read the output's plaintext test now: a
+		// step that cannot be verified at all is refused here.
+		if st == nil || len(st.Out) != 1 || st.Out[0].A.Equal(mental.Identity()) == 1 {
+			return nil, because(ReasonBadBlind, fmt.Errorf("test of card %d of power %d: the step's A is the identity", r.Test, r.Power))
+		}
+		t.deferred.stage(func(bt *mental.Batch) {
+			bt.AddBlindStep(fmt.Sprintf("blind step of card %d of power %d by seat %d", r.Test, r.Power, seat), ctx, X, in, st)
+		})
+	} else if err := mental.VerifyBlindStep(ctx, X, in, st); err != nil {
+		return nil, because(ReasonBadBlind, fmt.Errorf("test of card %d of power %d: %w", r.Test, r.Power, err))
+	}
+	r.Cards = []mental.Card{st.Out}
 	r.next++
 	if r.next < len(r.Seats) {
 		return nil, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/masque-games/masque/engine/mascarade"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/engine/table/tabletest"
+	"github.com/masque-games/masque/mental"
 )
 
 // fuzzGame is a game with every kind of body: deal coins, swaps, a peek
@@ -82,6 +83,19 @@ func FuzzBody(f *testing.F) {
 	// both kinds.
 	for _, e := range effectsFuzzGame(f).Entries {
 		f.Add(e.Body)
+	}
+	// The one-vote kill's bodies: a blind step (kind 10) and a mix of
+	// width-1 cards (kind 9).
+	jk, in := h.Seats[0].Replica.Joint(), mental.Card{{A: mental.Base(), B: mental.Base()}}
+	if st, err := h.Seats[0].Card.BlindStep(mental.Context{}, in); err == nil {
+		if enc, err := (&table.Body{Kind: table.BodyBlind, Blind: st}).MarshalBinary(); err == nil {
+			f.Add(enc)
+		}
+	}
+	if deck, p, err := jk.Shuffle(mental.Context{}, []mental.Card{in, in.Clone()}); err == nil {
+		if enc, err := (&table.Body{Kind: table.BodyMix, Deck: deck, Shuffle: p}).MarshalBinary(); err == nil {
+			f.Add(enc)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := table.UnmarshalBody(data, 1)

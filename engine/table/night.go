@@ -151,7 +151,7 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 			return fmt.Errorf("internal: a tally of power %d adding powers %v", ef.Power, ef.AddPowers)
 		}
 	}
-	if len(ef.Voters) > 0 && (len(ef.AddPowers) > 0 || len(ef.Mix) > 0 || ef.Picked) {
+	if len(ef.Voters) > 0 && (len(ef.AddPowers) > 0 || len(ef.Mix) > 0 || ef.Picked || ef.Tested) {
 		return fmt.Errorf("internal: a tally of power %d by voters %v adding %v or mixed", ef.Power, ef.Voters, ef.AddPowers)
 	}
 	for i, v := range ef.Voters {
@@ -159,14 +159,14 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 			return fmt.Errorf("internal: a tally of power %d by voters %v", ef.Power, ef.Voters)
 		}
 	}
-	if len(ef.Mix) > 0 || ef.Picked {
+	if len(ef.Mix) > 0 || ef.Picked || ef.Tested {
 		return s.queueMix(t, ef)
 	}
 	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Seats: slices.Clone(ef.Seats), AddPowers: slices.Clone(ef.AddPowers),
 		Voters: slices.Clone(ef.Voters)}
 	if k := len(s.pending); k > 0 {
-		if last := s.pending[k-1]; last.Kind == engine.EffectTally && last.next == 0 && last.Cards == nil && len(last.Parts) < MaxActions &&
-			len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
+		if last := s.pending[k-1]; last.Kind == engine.EffectTally && !last.Tested && last.next == 0 && last.Cards == nil &&
+			len(last.Parts) > 0 && len(last.Parts) < MaxActions && len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
 			last.Parts = append(slices.Clip(last.Parts), part)
 			return nil
 		}
@@ -192,8 +192,18 @@ func (s *state) queueMix(t *Table, ef engine.Effect) error {
 		}
 		return out
 	}
+	if ef.Tested {
+		// A blinded identity test of card Pick of the last one-vote mix:
+		// every seat in seat order posts a step (a retired seat's
+		// computed), mental SPEC §9.8.
+		if len(ef.Mix) > 0 || ef.Picked || ef.Votes || len(ef.Seats) > 0 || len(ef.AddPowers) > 0 || ef.Pick < 0 {
+			return fmt.Errorf("internal: a test of card %d of power %d", ef.Pick, ef.Power)
+		}
+		s.pending = append(s.pending, &Request{Kind: engine.EffectTally, Tested: true, Test: ef.Pick, Power: ef.Power, Seats: all()})
+		return nil
+	}
 	if ef.Picked {
-		if len(ef.Mix) > 0 || len(ef.Seats) > 0 || ef.Pick < 0 || len(ef.AddPowers)+1 > mental.MaxMixCodes {
+		if ef.Votes || len(ef.Mix) > 0 || len(ef.Seats) > 0 || ef.Pick < 0 || len(ef.AddPowers)+1 > mental.MaxMixCodes {
 			return fmt.Errorf("internal: a pick of pair %d of power %d adding %v", ef.Pick, ef.Power, ef.AddPowers)
 		}
 		part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Picked: true, Pick: ef.Pick, AddPowers: slices.Clone(ef.AddPowers)}
@@ -207,6 +217,12 @@ func (s *state) queueMix(t *Table, ef engine.Effect) error {
 		if seat < 0 || int(seat) >= n || slices.Contains(ef.Mix[:i], seat) || s.retired[seat] {
 			return fmt.Errorf("internal: a mixed tally shuffled by seats %v", ef.Mix)
 		}
+	}
+	if ef.Votes {
+		// A one-vote mix: the voters' code sums shuffled, nothing opened
+		// (the tests follow, asked by the rules).
+		s.pending = append(s.pending, &Request{Kind: engine.EffectShuffle, Mixed: true, Votes: true, Power: ef.Power, Seats: slices.Clone(ef.Mix)})
+		return nil
 	}
 	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Mix: slices.Clone(ef.Mix)}
 	s.pending = append(s.pending,
@@ -222,11 +238,38 @@ func (s *state) snapshotMix(r *Request) error {
 	if !ok {
 		return fmt.Errorf("internal: a mixed tally of power %d, for which nobody posted ballots", r.Power)
 	}
+	if r.Votes {
+		// One card per voter, in the voters' order: its ballot's code sum.
+		for i, b := range tl.ballots {
+			sum, err := mental.AddPowerBallots(b)
+			if err != nil {
+				return fmt.Errorf("internal: seat %d's ballot of power %d: %w", tl.voters[i], r.Power, err)
+			}
+			c, err := sum.CodeSum()
+			if err != nil {
+				return err
+			}
+			r.Cards = append(r.Cards, c)
+		}
+		return nil
+	}
 	pairs, err := tl.sum.MixPairs()
 	if err != nil {
 		return err
 	}
 	r.Cards = pairs
+	return nil
+}
+
+// snapshotTest takes the card a blinded identity test starts from: card
+// r.Test of the power's last mix, which must be a one-vote mix.
+func (s *state) snapshotTest(r *Request) error {
+	cards, ok := s.mixes[r.Power]
+	if !ok || r.Test >= len(cards) || len(cards[r.Test]) != VoteMixWidth {
+		return fmt.Errorf("internal: a test of card %d of power %d, whose one-vote mix has %d cards", r.Test, r.Power, len(cards))
+	}
+	r.Cards = []mental.Card{cards[r.Test].Clone()}
+	r.Targets, r.Powers = []engine.Seat{-1}, []uint8{r.Power}
 	return nil
 }
 
@@ -297,6 +340,9 @@ func (s *state) pickFacts(r *Request) ([]engine.Fact, error) {
 // snapshotTally takes a tally's cards from the sums of the ballots of its
 // parts' powers, when it reaches the head of the queue.
 func (s *state) snapshotTally(r *Request) error {
+	if r.Tested {
+		return s.snapshotTest(r)
+	}
 	for _, part := range r.Parts {
 		if len(part.Mix) > 0 || part.Picked {
 			if err := s.snapshotPart(r, part); err != nil {
@@ -583,3 +629,8 @@ func (r *Request) checkSentTo(checker engine.Seat) ([]*mental.EncryptedShare, er
 	}
 	return out, nil
 }
+
+// Mix returns the cards of power's last mix as the last shuffler left
+// them: a mixed tally's (code, count) pairs or a one-vote kill's code
+// sums (mental SPEC §9.6, §9.8); nil before any.
+func (t *Table) Mix(power uint8) []mental.Card { return slices.Clone(t.st.mixes[power]) }

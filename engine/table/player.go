@@ -228,6 +228,13 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 			return nil, false, fmt.Errorf("table: seat %d's shuffle of the mixed tally of power %d: %w", p.Seat, r.Power, err)
 		}
 		return &Body{Kind: BodyMix, Deck: deck, Shuffle: proof}, true, nil
+	case BodyBlind:
+		r := t.Pending()
+		st, err := p.card.BlindStep(t.ctx(t.Pos(), p.Seat), r.Cards[0])
+		if err != nil {
+			return nil, false, fmt.Errorf("table: seat %d's step of the test of card %d of power %d: %w", p.Seat, r.Test, r.Power, err)
+		}
+		return &Body{Kind: BodyBlind, Blind: st}, true, nil
 	case BodyCoinShare:
 		cs, err := p.card.CoinShare(t.ctx(t.Pos(), p.Seat), t.CoinPoint(t.Pending()))
 		if err != nil {

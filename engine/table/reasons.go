@@ -33,6 +33,7 @@ const (
 	ReasonBadBallot           = "bad-ballot"             // a powered ballot does not decode or verify against its statement
 	ReasonBadCheck            = "bad-check"              // a check does not decode or verify against its statement
 	ReasonBadTag              = "bad-tag"                // a tag is not 32 bytes
+	ReasonBadBlind            = "bad-blind"              // a step of a blinded identity test does not verify (mental SPEC §9.8)
 	// ReasonRulePrefix starts a reason naming the game's rule ("rule:not-your-slot").
 	ReasonRulePrefix = "rule:"
 )
@@ -44,7 +45,7 @@ func Reasons() []string {
 		ReasonBadSwapProof, ReasonSwapCount, ReasonBadShare, ReasonShareCount, ReasonBadShuffle,
 		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid, ReasonStatementCount, ReasonBadStatement,
 		ReasonNotViewed, ReasonStaleView, ReasonBadSeatKeys, ReasonActionCount, ReasonBadBallot, ReasonBadCheck,
-		ReasonBadTag}
+		ReasonBadTag, ReasonBadBlind}
 }
 
 // KnownReason reports whether r is one of [Reasons] or "rule:" followed by

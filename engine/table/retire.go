@@ -64,7 +64,15 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 				}
 			}
 			r.Enc = append(r.Enc, enc)
-		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers, engine.EffectTally:
+		case engine.EffectTally:
+			if r.Tested {
+				// A blinded identity test: the retired seat's step is its
+				// key taken out, (A, B − x·A), r = 1 (mental SPEC §9.8).
+				r.Cards = []mental.Card{sk.RetiredBlindStep(r.Cards[0])}
+				break
+			}
+			fallthrough
+		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers:
 			var ds [][]*mental.Element
 			for k := range r.Cards {
 				ds = append(ds, sk.RetiredShare(r.ShareCard(k)))

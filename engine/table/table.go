@@ -142,6 +142,15 @@ type Request struct {
 	// (Kind EffectTally) whose Targets are -1 opens such pairs' counts,
 	// Cards[k] the count of pair k in the shuffled order.
 	Mixed bool
+	// Votes: a Mixed shuffle of a one-vote mix (mental SPEC §9.8): Cards
+	// are the code sums of Power's last ballots, one per voter, width 1.
+	// Tested and Test: a blinded identity test (Kind EffectTally, filled
+	// with BodyBlind entries by every seat in seat order, a retired
+	// seat's step computed) of card Test of Power's last mix; Cards[0] is
+	// the card as the last step left it.
+	Votes  bool
+	Tested bool
+	Test   int
 	// PickTargets and PickCodes: a pick (Kind EffectTally) opens one
 	// card, Cards[0], the code of a mixed pair with PickCodes − 1 added
 	// one-hot sums over PickTargets; its facts are a tally over them.
@@ -206,6 +215,10 @@ func (r *Request) wantBody() BodyKind {
 		return BodyKey
 	case engine.EffectBallot:
 		return BodyActions
+	case engine.EffectTally:
+		if r.Tested {
+			return BodyBlind
+		}
 	}
 	return BodyShares
 }
@@ -961,6 +974,9 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		case engine.EffectCheck:
 			return s.applyCheckShares(t, e, b)
 		}
+		if s.pending[0].Tested {
+			return s.applyBlind(t, e, b)
+		}
 		return s.applyShares(t, e, b)
 	}
 	// A move.
@@ -1335,6 +1351,14 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 		}
 	case engine.EffectTally:
 		learn = true
+		if r.Tested {
+			count := 1
+			if r.Cards[0][0].B.Equal(mental.Identity()) == 1 {
+				count = 0
+			}
+			facts = []engine.Fact{{Slot: engine.FactBlind, Seat: -1, Count: count}}
+			break
+		}
 		if r.PickTargets != nil {
 			f, err := s.pickFacts(r)
 			if err != nil {

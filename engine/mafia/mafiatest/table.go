@@ -360,6 +360,55 @@ func (t *Table) ballot(e engine.Effect) {
 }
 
 func (t *Table) tally(e engine.Effect) {
+	if len(e.Mix) > 0 && e.Votes {
+		// A one-vote mix: each voter's code sum (its target, or none) in
+		// a random order; nothing opens. The randomness drawn depends on
+		// neither the votes nor the deal: two positions and which vote
+		// comes first (the script's `coin` line, when it names one of two
+		// different votes, fixes that instead).
+		voters := t.btargets[e.Power]
+		var votes []engine.Seat
+		for _, v := range voters {
+			if q, ok := t.bvoter[e.Power][v]; ok {
+				votes = append(votes, q)
+			}
+		}
+		// Drawn from a stream of the night alone (public), not from the
+		// table's seed: the shuffles' order is independent of the deal,
+		// and two tables with the same public history draw the same.
+		pub := rand.New(rand.NewPCG(uint64(t.State.Day()), 27))
+		perm := pub.Perm(len(voters))
+		flip := pub.IntN(2) == 1
+		if want := t.coinWant; want != mafia.NoSeat {
+			t.coinWant = mafia.NoSeat
+			if len(votes) == 2 && votes[0] != votes[1] && slices.Contains(votes, want) {
+				flip = votes[0] != want
+			}
+		}
+		if flip && len(votes) == 2 {
+			votes[0], votes[1] = votes[1], votes[0]
+		}
+		order := make([]engine.Seat, len(voters))
+		for i := range order {
+			order[i] = mafia.NoSeat
+		}
+		pos := slices.Clone(perm[:min(len(votes), len(perm))])
+		slices.Sort(pos)
+		for i, q := range votes[:len(pos)] {
+			order[pos[i]] = q
+		}
+		t.mixes[e.Power] = order
+		return
+	}
+	if e.Tested {
+		// A blinded identity test: whether card Pick holds a vote.
+		n := 0
+		if t.mixes[e.Power][e.Pick] != mafia.NoSeat {
+			n = 1
+		}
+		t.batch.Facts = append(t.batch.Facts, engine.Fact{Slot: engine.FactBlind, Seat: -1, Count: n})
+		return
+	}
 	if len(e.Mix) > 0 {
 		// A mixed tally: the pairs in a random order, their counts alone.
 		order := slices.Clone(t.btargets[e.Power])
