@@ -269,6 +269,9 @@ func (es *EncryptedShare) WithoutProof() *EncryptedShare {
 
 // MarshalBinary encodes width || (E1_i || E2_i)... || proof.
 func (es *EncryptedShare) MarshalBinary() ([]byte, error) {
+	if es == nil || es.proof == nil {
+		return nil, fmt.Errorf("mental: encrypted share has no proof")
+	}
 	b := []byte{byte(len(es.E1))}
 	for i := range es.E1 {
 		b = append(b, encodingOf(es.E1[i], es.known)...)
