@@ -136,6 +136,20 @@ func TestActionsBlameTheFirstBadPart(t *testing.T) {
 					t.Fatalf("entry %d: the refused entry changed the table", e.Pos)
 				}
 			}
+			// A bad proof before a part that does not decode: the bad
+			// proof is named (a part-by-part check stops there first).
+			forged := *b
+			forged.Actions = slices.Clone(b.Actions)
+			forged.Actions[ballots[0]] = corruptProof(t, b.Actions[ballots[0]], engine.EffectBallot)
+			forged.Actions[ballots[1]] = b.Actions[ballots[1]][:len(b.Actions[ballots[1]])-1]
+			body, err := forged.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = run.ApplyVerified(&ledger.Entry{Pos: e.Pos, Seat: e.Seat, Prev: e.Prev, Body: body})
+			if names := fmt.Sprintf("ballot %d ", ballots[0]); err == nil || !strings.Contains(err.Error(), names) || !errors.Is(err, mental.ErrProof) {
+				t.Fatalf("entry %d: a bad proof then a truncated ballot: got %v, want the proof of %q", e.Pos, err, names)
+			}
 		}
 		if err := run.ApplyVerified(e); err != nil {
 			t.Fatalf("entry %d: %v", e.Pos, err)
