@@ -2,6 +2,7 @@ package mental
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/masque-games/masque/mental/internal/ristretto"
 )
@@ -243,8 +244,34 @@ func (k *SecretKey) Decrypt(es *EncryptedShare) []*Element {
 	return out
 }
 
+// WithoutProof returns es's ciphertexts and their kept encodings without
+// its proof: what a table keeps of a share once the proof is checked (the
+// recipient decrypts E1 and E2; a statement about the card absorbs their
+// encodings), at about a third of the memory. The result verifies as
+// nothing and does not marshal.
+func (es *EncryptedShare) WithoutProof() *EncryptedShare {
+	if es == nil {
+		return nil
+	}
+	out := &EncryptedShare{E1: es.E1, E2: es.E2}
+	if es.known != nil {
+		// Only E1's and E2's encodings: the decoder's cache holds the
+		// proof's points too.
+		out.known = make(encodings, len(es.E1)+len(es.E2))
+		for _, e := range slices.Concat(es.E1, es.E2) {
+			if b, ok := es.known[e]; ok {
+				out.known[e] = b
+			}
+		}
+	}
+	return out
+}
+
 // MarshalBinary encodes width || (E1_i || E2_i)... || proof.
 func (es *EncryptedShare) MarshalBinary() ([]byte, error) {
+	if es == nil || es.proof == nil {
+		return nil, fmt.Errorf("mental: encrypted share has no proof")
+	}
 	b := []byte{byte(len(es.E1))}
 	for i := range es.E1 {
 		b = append(b, encodingOf(es.E1[i], es.known)...)

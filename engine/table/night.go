@@ -466,6 +466,26 @@ func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 		return nil, because(ReasonActionCount, fmt.Errorf("the entry carries %d actions, the request has %d", len(b.Actions), len(r.Parts)))
 	}
 	posts := make([]ActionPost, len(r.Parts))
+	// A live table checks the entry's ballots and checks in one batch
+	// (one multi-scalar multiplication: they share their bases); if the
+	// batch fails, or a later part does not decode, the parts before are
+	// checked one by one, in order, so the error is the one a part-by-part
+	// check gives.
+	var (
+		batch   mental.Batch
+		singles []func() error
+	)
+	verified := func() error {
+		if batch.Len() == 0 || batch.Verify() == nil {
+			return nil
+		}
+		for _, verify := range singles {
+			if err := verify(); err != nil {
+				return err
+			}
+		}
+		return because(ReasonBadBallot, errors.New("internal: the entry's proofs fail together but hold one by one"))
+	}
 	for j, ef := range r.Parts {
 		ctx := t.ActionContext(e.Pos, seat, j)
 		data := b.Actions[j]
@@ -473,41 +493,58 @@ func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 		case engine.EffectBallot:
 			st, err := s.powerStatement(t, ef, i)
 			if err != nil {
-				return nil, err
+				return nil, firstOf(verified(), err)
 			}
 			pb, err := mental.UnmarshalPowerBallot(data, st, uint32(seat))
 			if err != nil {
-				return nil, because(ReasonBadBallot, fmt.Errorf("ballot %d (%s): %w", j, t.powerLabel(ef.Power), err))
+				return nil, firstOf(verified(), because(ReasonBadBallot, fmt.Errorf("ballot %d (%s): %w", j, t.powerLabel(ef.Power), err)))
 			}
 			name := fmt.Sprintf("ballot %d (%s)", j, t.powerLabel(ef.Power))
 			if t.deferred != nil {
 				t.deferred.stage(func(bt *mental.Batch) { bt.AddPowerBallot(name, ctx, t.joint, st, pb) })
-			} else if err := mental.VerifyPowerBallot(ctx, t.joint, st, pb); err != nil {
-				return nil, because(ReasonBadBallot, fmt.Errorf("%s: %w", name, err))
+			} else {
+				batch.AddPowerBallot(name, ctx, t.joint, st, pb)
+				singles = append(singles, func() error {
+					if err := mental.VerifyPowerBallot(ctx, t.joint, st, pb); err != nil {
+						return because(ReasonBadBallot, fmt.Errorf("%s: %w", name, err))
+					}
+					return nil
+				})
 			}
-			posts[j].Ballot = pb
+			// The table keeps the entries (for the tally), not the proof.
+			posts[j].Ballot = &mental.PowerBallot{Entries: pb.Entries}
 		case engine.EffectCheck:
 			st, err := s.checkStatement(t, ef, i)
 			if err != nil {
-				return nil, err
+				return nil, firstOf(verified(), err)
 			}
 			c, err := mental.UnmarshalCheck(data, st, uint32(seat))
 			if err != nil {
-				return nil, because(ReasonBadCheck, fmt.Errorf("check %d: %w", j, err))
+				return nil, firstOf(verified(), because(ReasonBadCheck, fmt.Errorf("check %d: %w", j, err)))
 			}
 			name := fmt.Sprintf("check %d", j)
 			if t.deferred != nil {
 				t.deferred.stage(func(bt *mental.Batch) { bt.AddCheck(name, ctx, t.joint, st, c) })
-			} else if err := mental.VerifyCheck(ctx, t.joint, st, c); err != nil {
-				return nil, because(ReasonBadCheck, fmt.Errorf("%s: %w", name, err))
+			} else {
+				batch.AddCheck(name, ctx, t.joint, st, c)
+				singles = append(singles, func() error {
+					if err := mental.VerifyCheck(ctx, t.joint, st, c); err != nil {
+						return because(ReasonBadCheck, fmt.Errorf("%s: %w", name, err))
+					}
+					return nil
+				})
 			}
-			posts[j].Check = c
+			// The checker's view needs Q, not the proof.
+			posts[j].Check = &mental.Check{Q: c.Q}
 		case engine.EffectTag:
 			if len(data) != mental.TagSize {
-				return nil, because(ReasonBadTag, fmt.Errorf("tag %d is %d bytes, want %d", j, len(data), mental.TagSize))
+				return nil, firstOf(verified(), because(ReasonBadTag, fmt.Errorf("tag %d is %d bytes, want %d", j, len(data), mental.TagSize)))
 			}
 			copy(posts[j].Tag[:], data)
 		}
+	}
+	if err := verified(); err != nil {
+		return nil, err
 	}
 	r.Posts = append(r.Posts, posts)
 	r.next++
@@ -515,6 +552,14 @@ func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 		return nil, nil
 	}
 	return r, s.completeActions(t, e.Pos+1, r)
+}
+
+// firstOf returns first if it is not nil, else then.
+func firstOf(first, then error) error {
+	if first != nil {
+		return first
+	}
+	return then
 }
 
 // completeActions pops a filled actions request: the ballots of each power
@@ -603,7 +648,7 @@ func (s *state) applyCheckShares(t *Table, e *ledger.Entry, b *Body) (*Request, 
 	if err := verify(); err != nil {
 		return nil, because(ReasonBadShare, err)
 	}
-	r.Enc = append(r.Enc, b.EncShares)
+	r.Enc = append(r.Enc, withoutProofs(b.EncShares))
 	r.next++
 	if r.next < len(r.Seats) {
 		return nil, nil

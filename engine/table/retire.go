@@ -73,10 +73,6 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 			}
 			fallthrough
 		case engine.EffectPeek, engine.EffectReveal, engine.EffectShowOthers:
-			var ds [][]*mental.Element
-			for k := range r.Cards {
-				ds = append(ds, sk.RetiredShare(r.ShareCard(k)))
-			}
 			if r.Private() {
 				// A retired seat's share is public: to each viewer it is
 				// "encrypted" with randomness 0, (identity, D), which the
@@ -92,6 +88,10 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 				r.Enc = append(r.Enc, enc)
 				r.Shares = append(r.Shares, nil)
 			} else {
+				var ds [][]*mental.Element
+				for k := range r.Cards {
+					ds = append(ds, sk.RetiredShare(r.ShareCard(k)))
+				}
 				r.Shares = append(r.Shares, ds)
 				r.Enc = append(r.Enc, nil)
 			}

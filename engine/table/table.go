@@ -1289,7 +1289,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		if err := verify(); err != nil {
 			return nil, because(ReasonBadShare, err)
 		}
-		r.Enc = append(r.Enc, b.EncShares)
+		r.Enc = append(r.Enc, withoutProofs(b.EncShares))
 		r.Shares = append(r.Shares, nil)
 	} else {
 		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Cards) {
@@ -1442,8 +1442,9 @@ func (s *state) computeHash(t *Table) ledger.Hash {
 			h.Write(enc)
 		}
 	}
+	var enc []byte
 	for _, c := range s.slots {
-		enc, _ := c.MarshalBinary()
+		enc, _ = c.AppendBinary(enc[:0])
 		h.Write(enc)
 	}
 	binary.BigEndian.PutUint64(b[:], uint64(len(s.pending)))
@@ -1464,6 +1465,16 @@ func (s *state) computeHash(t *Table) ledger.Hash {
 	}
 	var out ledger.Hash
 	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// withoutProofs returns the checked shares es as a table keeps them: the
+// ciphertexts, without the proofs (mental.EncryptedShare.WithoutProof).
+func withoutProofs(es []*mental.EncryptedShare) []*mental.EncryptedShare {
+	out := make([]*mental.EncryptedShare, len(es))
+	for i, e := range es {
+		out[i] = e.WithoutProof()
+	}
 	return out
 }
 
