@@ -249,6 +249,7 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
 	}
+	p.restoreChat(kv)
 	// A verdict stored here ended the table: checked again (its
 	// signature and evidence against the replayed log), it is the run's
 	// outcome.
@@ -365,7 +366,7 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		e.add(p.begin(now))
 		return e, nil
 	case "chat":
-		return Effects{}, p.onChat(c.Chat)
+		return p.onChat(c.Chat)
 	case "error":
 		p.status = "the server says: " + c.Reason
 		return Effects{}, errors.New(p.status)
