@@ -114,3 +114,32 @@ func TestForwardedClaimNamesItsPath(t *testing.T) {
 		t.Fatalf("the table's error: %v, want seat 1 named with the forwarder %s", err, ps[2].node.ID())
 	}
 }
+
+// TestForwardedBadSigNamesItsPath: a forwarder sends a bad roster
+// signature for the seat it asked for: the table stops naming the
+// forwarder, not only the seat (the first version said "seat 1 (p1)
+// left during the roster agreement").
+func TestForwardedBadSigNamesItsPath(t *testing.T) {
+	_, ps := mockPeers(t, 3)
+	tbl, err := ps[0].node.CreateTable(TableConfig{Game: "counter", Seats: 2, Name: "p0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	creator := peer.AddrInfo{ID: ps[0].node.ID(), Addrs: ps[0].node.Host().Addrs()}
+	rj, err := ps[2].node.JoinForwarded(ctx, creator, tbl.ID(), ForwardedJoin{Name: "p1", SignKey: ps[1].id.PublicKey(), CardKey: []byte("forged")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rj.Close()
+	go func() {
+		if _, _, err := rj.Offer(ctx); err == nil {
+			rj.Sign(ctx, make([]byte, 64))
+		}
+	}()
+	_, err = tbl.Seat(ctx)
+	if err == nil || !strings.Contains(err.Error(), "seat 1") || !strings.Contains(err.Error(), ps[2].node.ID().String()) {
+		t.Fatalf("the table's error: %v, want seat 1 named with the forwarder %s", err, ps[2].node.ID())
+	}
+}

@@ -793,7 +793,13 @@ wait:
 			seat := i + 1
 			if j.left {
 				t.mu.Unlock()
-				return nil, fmt.Errorf("p2p: seat %d (%s) left during the roster agreement", seat, j.req.Name)
+				by := ""
+				if j.via != "" {
+					// Its forwarder gave up for it (or sent a bad
+					// signature): named, as the seat's key proved nothing.
+					by = ", asked for by forwarder " + j.via.String()
+				}
+				return nil, fmt.Errorf("p2p: seat %d (%s%s) left during the roster agreement", seat, j.req.Name, by)
 			}
 			if j.sig == nil {
 				what := "connected"
