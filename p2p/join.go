@@ -273,17 +273,46 @@ func (t *Table) admit(j *joiner) (rec *joiner, gen uint64, seat, taken int, no *
 // for its own connection) when who holds a seat reached another way:
 // a forwarder can neither ask again for a seat another forwarder (or
 // the player's own node, or this creator) serves, nor a player's own
-// node for a seat a forwarder serves. Without it, a forwarded request
-// repeating a seat's public request would take that seat's stream (its
-// roster agreement) from it.
+// node for a seat a forwarder serves once seating closed. Without it, a
+// forwarded request repeating a seat's public request would take that
+// seat's stream (its roster agreement) from it.
+//
+// One exception: before seating closes, the player's own connection
+// (which proves its key: the connection's identity is the key's) takes
+// back a seat a forwarder claimed for that key (which proves nothing
+// until the roster is signed). A player's peer id is public and names
+// its key, so a forwarder could otherwise ask first under a key it does
+// not hold, shut the player out, and leave the table waiting for a
+// roster signature no one can give, in that player's name.
 func (t *Table) otherPath(who, via peer.ID) *joinproto.Refusal {
 	if via == who {
 		return joinproto.Refuse(RefusedSignKey, "a forwarded join for the forwarder's own key")
 	}
+	var claimed peer.ID // a forwarder whose claim the player took back
+	var seat int
+	defer func() {
+		if claimed != "" {
+			t.node.peerError(claimed, fmt.Errorf("join: asked for seat %d under the key of %s, who then joined itself", seat, who))
+		}
+	}()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for i, o := range t.joiners {
-		if o.peer == who && (o.via != via || o.forwarded) {
+		if o.peer != who {
+			continue
+		}
+		if via == "" && o.via != "" && !o.forwarded && !t.started && !t.closed {
+			claimed, seat = o.via, i+1
+			if o.s != nil {
+				o.s.Reset()
+				o.s = nil
+			}
+			o.gen++
+			o.away, o.active, o.via = time.Now(), false, ""
+			t.broadcast()
+			continue
+		}
+		if o.via != via || o.forwarded {
 			return joinproto.Refuse(RefusedAlreadySeated, "seat %d is that player's, reached another way", i+1)
 		}
 	}
@@ -764,12 +793,24 @@ wait:
 			seat := i + 1
 			if j.left {
 				t.mu.Unlock()
-				return nil, fmt.Errorf("p2p: seat %d (%s) left during the roster agreement", seat, j.req.Name)
+				by := ""
+				if j.via != "" {
+					// Its forwarder gave up for it (or sent a bad
+					// signature): named, as the seat's key proved nothing.
+					by = ", asked for by forwarder " + j.via.String()
+				}
+				return nil, fmt.Errorf("p2p: seat %d (%s%s) left during the roster agreement", seat, j.req.Name, by)
 			}
 			if j.sig == nil {
 				what := "connected"
 				if j.s == nil {
 					what = "away since " + j.away.Format(time.TimeOnly)
+				}
+				if j.via != "" {
+					// A forwarded request proves nothing of its key
+					// until this signature: its path is named, not
+					// only the peer id the key makes.
+					what = "asked for by forwarder " + j.via.String() + ", " + what
 				}
 				missing = append(missing, fmt.Sprintf("seat %d (%s, %s)", seat, j.req.Name, what))
 				continue

@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/masque-games/masque/engine"
@@ -30,7 +32,8 @@ type chatKey struct {
 type chatLog struct {
 	msgs    []*chat.Message
 	seen    map[chatKey]bool
-	nextSeq uint32 // this seat's next sequence number; kept in "chatseq"
+	count   map[uint8]int // messages kept, by author
+	nextSeq uint32        // this seat's next sequence number; kept in "chatseq"
 	send    *chat.Limiter
 	err     string // why the last message the player wrote was refused
 }
@@ -54,45 +57,93 @@ func (p *Phone) mayChat(seat engine.Seat) bool {
 	return true
 }
 
-// onChat takes a chat message the server forwarded: kept and shown if it
-// is the table's and its author's signature holds; a message seen before
-// is ignored. An error says what was wrong with it.
-func (p *Phone) onChat(enc []byte) error {
+// onChat takes a chat message the server forwarded: kept, shown and
+// stored (so that a reloaded page shows it again) if it passes every
+// check a seat makes of a message it receives (docs/protocol.md §11.2):
+// the table's, signed by its author's key, of a seat the game lets write
+// now (Mafia's dead may not), within chat.MaxPerAuthor of its author. The
+// server is often a seat of the table itself: without these, its phones
+// would show what every other seat refuses. A message seen before is
+// ignored. An error says what was wrong with it.
+func (p *Phone) onChat(enc []byte) (Effects, error) {
+	m, err := p.checkChat(enc)
+	if err != nil {
+		return Effects{}, err
+	}
+	if p.chat.seen[chatKey{m.Seat, m.Seq}] {
+		return Effects{}, nil
+	}
+	name := p.roster.Seats[m.Seat].Name
+	if !p.mayChat(engine.Seat(m.Seat)) {
+		return Effects{}, fmt.Errorf("phoneseat: refused: seat %d (%s) may not write now: message %d", m.Seat, name, m.Seq)
+	}
+	if p.chat.count[m.Seat] >= chat.MaxPerAuthor {
+		return Effects{}, fmt.Errorf("phoneseat: refused: seat %d (%s) sent more than %d messages", m.Seat, name, chat.MaxPerAuthor)
+	}
+	return p.keepChat(m), nil
+}
+
+// checkChat decodes a chat message and checks it is the table's and
+// signed by the seat it names.
+func (p *Phone) checkChat(enc []byte) (*chat.Message, error) {
 	if p.roster == nil {
-		return errors.New("phoneseat: a chat message before the table started")
+		return nil, errors.New("phoneseat: a chat message before the table started")
 	}
 	m, err := chat.Unmarshal(enc)
 	if err != nil {
-		return fmt.Errorf("phoneseat: chat: %w", err)
+		return nil, fmt.Errorf("phoneseat: chat: %w", err)
 	}
 	gid, _ := p.roster.GameID()
 	if m.Game != gid {
-		return fmt.Errorf("phoneseat: chat message of another table (game %x)", m.Game[:4])
+		return nil, fmt.Errorf("phoneseat: chat message of another table (game %x)", m.Game[:4])
 	}
 	if int(m.Seat) >= len(p.roster.Seats) {
-		return fmt.Errorf("phoneseat: chat message of seat %d: the table has %d seats", m.Seat, len(p.roster.Seats))
+		return nil, fmt.Errorf("phoneseat: chat message of seat %d: the table has %d seats", m.Seat, len(p.roster.Seats))
 	}
 	if err := m.Verify(p.roster.Seats[m.Seat].SignKey); err != nil {
-		return fmt.Errorf("phoneseat: refused: %w", err)
+		return nil, fmt.Errorf("phoneseat: refused: %w", err)
 	}
-	p.keepChat(m)
-	return nil
+	return m, nil
 }
 
-// keepChat keeps m unless it was seen; a message of this seat's own
-// (from before a reload) moves its next sequence number past it.
-func (p *Phone) keepChat(m *chat.Message) {
+// chatPrefix begins the storage keys of the chat messages a phone kept.
+const chatPrefix = "c/"
+
+// keepChat keeps m unless it was seen, and returns the record that
+// stores it; a message of this seat's own (from before a reload) moves
+// its next sequence number past it.
+func (p *Phone) keepChat(m *chat.Message) Effects {
 	if p.chat.seen == nil {
-		p.chat.seen = map[chatKey]bool{}
+		p.chat.seen, p.chat.count = map[chatKey]bool{}, map[uint8]int{}
 	}
 	k := chatKey{m.Seat, m.Seq}
 	if p.chat.seen[k] {
-		return
+		return Effects{}
 	}
 	p.chat.seen[k] = true
+	p.chat.count[m.Seat]++
 	p.chat.msgs = append(p.chat.msgs, m)
 	if int(m.Seat) == p.seat && m.Seq >= p.chat.nextSeq {
 		p.chat.nextSeq = m.Seq + 1
+	}
+	return Effects{Puts: []Put{{Key: fmt.Sprintf("%s%06d", chatPrefix, len(p.chat.msgs)-1), Value: m.Marshal()}}}
+}
+
+// restoreChat keeps the chat messages a reloaded phone stored (each
+// checked again against the roster; the game's gate held when it was
+// kept).
+func (p *Phone) restoreChat(kv map[string][]byte) {
+	var keys []string
+	for k := range kv {
+		if strings.HasPrefix(k, chatPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if m, err := p.checkChat(kv[k]); err == nil {
+			p.keepChat(m)
+		}
 	}
 }
 
@@ -137,12 +188,13 @@ func (p *Phone) chatWrite(now time.Time, text string) (Effects, error) {
 	if err := m.Sign(p.sign); err != nil {
 		return Effects{}, err
 	}
-	p.keepChat(m)
+	e := p.keepChat(m)
 	// The sequence number is kept before the message leaves: a reloaded
 	// page never signs another message under it (the table would drop it
 	// as seen).
-	return Effects{Puts: []Put{{Key: "chatseq", Value: binary.BigEndian.AppendUint32(nil, p.chat.nextSeq)}},
-		Control: []Control{{T: "chat", Chat: m.Marshal()}}}, nil
+	e.Puts = append(e.Puts, Put{Key: "chatseq", Value: binary.BigEndian.AppendUint32(nil, p.chat.nextSeq)})
+	e.Control = []Control{{T: "chat", Chat: m.Marshal()}}
+	return e, nil
 }
 
 // chatLines are the last messages, for the page.

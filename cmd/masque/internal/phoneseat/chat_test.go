@@ -73,12 +73,17 @@ func TestChatSigned(t *testing.T) {
 		}
 	}
 	for range 2 {
-		if _, err := p.OnControl(now, Control{T: "chat", Chat: good.Marshal()}); err != nil {
+		eff, err := p.OnControl(now, Control{T: "chat", Chat: good.Marshal()})
+		if err != nil {
 			t.Fatalf("alice's line: %v", err)
+		}
+		for _, put := range eff.Puts {
+			kv[put.Key] = put.Value
 		}
 	}
 	got, _ := json.Marshal(p.View().Chat)
-	if want := `[{"name":"mila","text":"hello table","you":true},{"name":"alice","text":"hi mila"}]`; string(got) != want {
+	want := `[{"name":"mila","text":"hello table","you":true},{"name":"alice","text":"hi mila"}]`
+	if string(got) != want {
 		t.Errorf("the page shows the chat %s, want %s", got, want)
 	}
 	if !p.View().MayChat {
@@ -89,6 +94,9 @@ func TestChatSigned(t *testing.T) {
 	back, err := Restore(kv, opts)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(back.View().Chat); string(got) != want {
+		t.Errorf("after a reload the page shows the chat %s, want %s (as stored)", got, want)
 	}
 	eff, err = back.Chat(now.Add(time.Second), "again")
 	if err != nil {

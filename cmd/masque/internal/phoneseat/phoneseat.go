@@ -82,6 +82,7 @@ type Phone struct {
 
 	// seating
 	token    string
+	code     string // the table's join code the page's address names ("": none)
 	restored restored
 	tableID  [16]byte
 	seat     int
@@ -248,6 +249,7 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
 	}
+	p.restoreChat(kv)
 	// A verdict stored here ended the table: checked again (its
 	// signature and evidence against the replayed log), it is the run's
 	// outcome.
@@ -264,6 +266,42 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 // SetToken sets the table's token (the page's URL fragment), sent in
 // the hello.
 func (p *Phone) SetToken(token string) { p.token = token }
+
+// SetCode sets the table's join code the page's address names (its
+// fragment before the token, as the serving machine printed it beside
+// its QR code): the phone then signs only a roster of that table, its
+// creator's (lobby.Code of its table id and seat 0's peer id). Empty: the
+// address names none, and nothing is checked.
+func (p *Phone) SetCode(code string) { p.code = normalCode(code) }
+
+// joinCodeDomain and joinCodeChars are package lobby's (codeDomain,
+// CodeChars), written again here so that the seat's WebAssembly does
+// not pull in lobby's network code; TestTableCode holds them equal.
+const (
+	joinCodeDomain = "masque/lobby/join-code/v1\x00"
+	joinCodeChars  = 12
+	crockford      = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+)
+
+// tableCode is lobby.Code(id, creator) without its dashes.
+func tableCode(id [16]byte, creator []byte) string {
+	h := sha256.New()
+	h.Write([]byte(joinCodeDomain))
+	h.Write(id[:])
+	h.Write(creator)
+	v := binary.BigEndian.Uint64(h.Sum(nil)[:8]) >> (64 - 5*joinCodeChars)
+	out := make([]byte, joinCodeChars)
+	for i := joinCodeChars - 1; i >= 0; i-- {
+		out[i] = crockford[v&31]
+		v >>= 5
+	}
+	return string(out)
+}
+
+// normalCode is a join code without dashes or spaces, in capitals.
+func normalCode(code string) string {
+	return strings.ToUpper(strings.NewReplacer("-", "", " ", "").Replace(code))
+}
 
 // restored is what a reload brings back beside the entries, given to the
 // player before the replay (startTable).
@@ -328,7 +366,7 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		e.add(p.begin(now))
 		return e, nil
 	case "chat":
-		return Effects{}, p.onChat(c.Chat)
+		return p.onChat(c.Chat)
 	case "error":
 		p.status = "the server says: " + c.Reason
 		return Effects{}, errors.New(p.status)
@@ -383,6 +421,13 @@ func (p *Phone) checkOffer(c Control) ([]byte, error) {
 	}
 	if r.TableID != p.tableID {
 		return nil, errors.New("the roster is for another table")
+	}
+	// The table id came from the serving machine: the join code in the
+	// page's address binds it, with its creator, to the table the player
+	// was shown (a forwarder could otherwise seat the phone at a table of
+	// its own choosing).
+	if len(r.Seats) > 0 && p.code != "" && tableCode(r.TableID, r.Seats[0].PeerID) != p.code {
+		return nil, fmt.Errorf("the roster is of the table %s, not of the table %s this page's address names", tableCode(r.TableID, r.Seats[0].PeerID), p.code)
 	}
 	if p.seat <= 0 || p.seat >= len(r.Seats) || len(c.Addrs) != len(r.Seats) {
 		return nil, fmt.Errorf("seat %d of a %d-seat roster", p.seat, len(r.Seats))

@@ -39,6 +39,7 @@ var opts = phoneseat.Options{Timeout: 2 * time.Minute}
 type app struct {
 	mu    sync.Mutex
 	token string
+	code  string // the table's join code in the URL's fragment
 	db    string
 	phone *phoneseat.Phone
 	d     *phoneseat.Driver
@@ -60,11 +61,11 @@ func (a *app) driver() *phoneseat.Driver {
 // seat resumes at once, else the page asks the player's name (join).
 func (a *app) open(_ js.Value, args []js.Value) any {
 	frag := args[0].String()
-	tok := frag
+	tok, code := frag, ""
 	if i := strings.LastIndex(frag, "-"); i >= 0 {
-		tok = frag[i+1:]
+		tok, code = frag[i+1:], frag[:i]
 	}
-	a.token, a.db = tok, "masque-seat-"+tok
+	a.token, a.code, a.db = tok, code, "masque-seat-"+tok
 	go func() {
 		kv, err := loadAll(a.db)
 		if err != nil {
@@ -107,6 +108,7 @@ func (a *app) join(_ js.Value, args []js.Value) any {
 // before the game ended here.
 func (a *app) run(p *phoneseat.Phone) {
 	p.SetToken(a.token)
+	p.SetCode(a.code)
 	a.mu.Lock()
 	a.phone = p
 	a.mu.Unlock()
