@@ -186,7 +186,11 @@ func TestBrowserPhoneChat(t *testing.T) {
 			t.Fatal(ctx.Err())
 		}
 	}
+	// The host's and the joiner's games have started; the phone's seat,
+	// slower under load, opens its chat (the input enabled) once it has
+	// taken the start in too.
 	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("line")),
+		chromedp.Poll[chromedp.Void](`!document.getElementById("line").disabled`),
 		chromedp.SendKeys(chromedp.ID("line"), "hello from mila"), chromedp.Click(chromedp.ID("send"))); err != nil {
 		t.Fatal(err)
 	}
