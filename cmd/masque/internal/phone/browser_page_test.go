@@ -380,3 +380,31 @@ func TestBrowserNotices(t *testing.T) {
 		t.Errorf("at the end the empty turn section takes room (%v)", err)
 	}
 }
+
+// TestBrowserAnswerWindow: a claim to answer passes by itself when its
+// answer window runs out (the table's --challenge-window, 30 s by
+// default), long before the move's own time; the page counts down to
+// the window, saying that the seat then passes, as the terminal does
+// ("29s left, then you pass"). It showed "5:00 left to move".
+func TestBrowserAnswerWindow(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 360, 740)
+	claim := &seatview.Table{Game: "Mascarade", Status: "turn 3 · bob's turn",
+		Seats:    []seatview.Seat{{Name: "mila", You: true, Answers: true}, {Name: "bob", Turn: true}},
+		Notices:  []seatview.Notice{{Title: "Claim", Text: "bob claims to be the King", Window: "challenge window: your answer", Yours: true}},
+		Question: &seatview.Question{Window: true, Choices: []seatview.Choice{{Words: "pass: let the King claim go"}}}}
+	now := time.Now()
+	pg := phoneseat.Page{Name: "mila", Seat: 0, Table: claim, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "pass: let the King claim go"}},
+		LeftMS: 300_000, UntilMS: now.Add(5 * time.Minute).UnixMilli(), WindowUntilMS: now.Add(25 * time.Second).UnixMilli()}
+	got := drawPage(t, bctx, pg, "waiting")
+	if got[0] != "25 s left to answer, then you pass" && got[0] != "24 s left to answer, then you pass" {
+		t.Errorf("a claim to answer, its window running out in 25 s: the page shows %q, want \"25 s left to answer, then you pass\"", got[0])
+	}
+	// The claim answered, the seat's own move: the move's time again.
+	own := &seatview.Table{Game: "Mascarade", Status: "turn 4 · your turn", Seats: []seatview.Seat{{Name: "mila", You: true, Turn: true}, {Name: "bob"}},
+		Question: &seatview.Question{Text: "Your move", Choices: []seatview.Choice{{Words: "peek"}}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 0, Table: own, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "peek"}},
+		LeftMS: 300_000, UntilMS: time.Now().Add(5 * time.Minute).UnixMilli()}, "waiting")
+	if got[0] != "5:00 left to move" && got[0] != "4:59 left to move" {
+		t.Errorf("on its own move after the claim the page shows %q, want the move's time (5:00 left to move)", got[0])
+	}
+}

@@ -940,11 +940,16 @@ type Page struct {
 	// on the seat's own move (MyTurn) to this seat, at the seat's last
 	// step; 0 when unlimited. UntilMS is that deadline (Unix ms), which
 	// the page counts down to.
-	LeftMS  int64    `json:"leftMs,omitempty"`
-	UntilMS int64    `json:"untilMs,omitempty"`
-	Entries int      `json:"entries"`
-	Over    bool     `json:"over,omitempty"`
-	Faults  []string `json:"faults,omitempty"`
+	LeftMS  int64 `json:"leftMs,omitempty"`
+	UntilMS int64 `json:"untilMs,omitempty"`
+	// WindowUntilMS is when the seat's open answer window (a claim to
+	// answer) runs out and the seat passes by itself (Unix ms; 0: none
+	// open): the page counts down to it rather than to the move's time,
+	// as the terminal's "(29s left, then you pass)".
+	WindowUntilMS int64    `json:"windowUntilMs,omitempty"`
+	Entries       int      `json:"entries"`
+	Over          bool     `json:"over,omitempty"`
+	Faults        []string `json:"faults,omitempty"`
 	// Chat are the table chat's last messages (MaxChatShown); MayChat
 	// says whether this seat may write now.
 	Chat    []ChatLine `json:"chat,omitempty"`
@@ -985,6 +990,9 @@ func (p *Phone) View() Page {
 		if p.waitName == "" && p.waitLeft > 0 {
 			// The seat's own move: the time it has left.
 			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
+		}
+		if deadline, ok := p.ctl.Window(); ok {
+			pg.WindowUntilMS = deadline.UnixMilli()
 		}
 	}
 	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {

@@ -197,16 +197,20 @@ window.masqueDraw = (json) => {
     drawn.menu = menuKey;
     drawMenu(pg, t);
   }
-  const waitKey = JSON.stringify([pg.myTurn, pg.waiting]);
+  // An open answer window (a claim) runs out first: the seat passes
+  // then, whatever time its move has left.
+  const win = pg.myTurn && pg.windowUntilMs ? pg.windowUntilMs : 0;
+  const waitKey = JSON.stringify([pg.myTurn, pg.waiting, !!win]);
   // The seat's deadline (the table's: it outlives a reload), else the
   // time left from now.
-  const until = pg.untilMs || Date.now() + (pg.leftMs || 0);
+  const until = win || pg.untilMs || Date.now() + (pg.leftMs || 0);
+  const timed = !!(win || pg.leftMs);
   // A new wait, or one whose time the seat corrects by more than 2 s,
   // restarts the countdown; otherwise it runs on from where it is.
-  if (waitKey !== drawn.wait || !pg.leftMs !== !drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
+  if (waitKey !== drawn.wait || timed !== !!drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
     drawn.wait = waitKey;
-    drawn.until = pg.leftMs ? until : 0;
-    startCountdown(pg);
+    drawn.until = timed ? until : 0;
+    startCountdown(pg, !!win);
   }
 };
 
@@ -287,17 +291,19 @@ function drawMenu(pg, t) {
 }
 
 // startCountdown shows whom the table waits for, or the time left on
-// the seat's own move, counted down each second.
-function startCountdown(pg) {
+// the seat's own move (in an answer window: until it passes), counted
+// down each second.
+function startCountdown(pg, win) {
   clearInterval(countdown);
   const w = $("waiting");
   w.textContent = "";
-  if (!pg.waiting && !(pg.myTurn && pg.leftMs)) return;
+  if (!pg.waiting && !(pg.myTurn && (pg.leftMs || win))) return;
   const until = drawn.until;
   const show = () => {
     const left = Math.max(0, Math.round((until - Date.now()) / 1000));
     const time = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : left + " s";
     if (pg.waiting) w.textContent = "waiting for " + pg.waiting + (until ? " · " + time : "");
+    else if (win) w.textContent = time + " left to answer, then you pass";
     else w.textContent = time + " left to move";
   };
   show();
