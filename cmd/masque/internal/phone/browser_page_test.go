@@ -408,3 +408,24 @@ func TestBrowserAnswerWindow(t *testing.T) {
 		t.Errorf("on its own move after the claim the page shows %q, want the move's time (5:00 left to move)", got[0])
 	}
 }
+
+// TestBrowserNamePageNotHost: served by a machine that is not the
+// table's host (join --phones, masque phones: it knows neither the game
+// nor who sits before the game starts), the name page names the table
+// by its code and says nothing false: it said "0 seated" (two sat
+// there) under an empty heading, and its foot that the table's host
+// served the page.
+func TestBrowserNamePageNotHost(t *testing.T) {
+	bctx, _ := pageBrowserCode(t, NewHub(Config{Token: "secret-token"}), 360, 740, "K7-PLUM")
+	got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "").concat([document.querySelector("footer").textContent])`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%q", got)
+	if got[0] == "" || got[1] != "Table K7-PLUM" {
+		t.Errorf("the name page from a machine that knows only the table's code says %q, %q; want a heading and \"Table K7-PLUM\" (nothing of seats it does not know)", got[0], got[1])
+	}
+	if strings.Contains(got[3], "host") {
+		t.Errorf("the page's foot says %q: it was served by this machine, not necessarily the table's host", got[3])
+	}
+}

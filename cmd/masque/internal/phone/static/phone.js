@@ -62,10 +62,14 @@ async function tableInfo() {
 window.masqueAskName = async () => {
   const info = await tableInfo();
   if (info) {
-    $("game").textContent = info.game;
+    // A machine that is not the table's host (join --phones, masque
+    // phones) may know neither the game nor who sits before the game
+    // starts: it says nothing rather than "0 seated".
+    if (info.game) $("game").textContent = info.game;
     const who = info.players || [];
-    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length + " seated";
-    $("tableinfo").textContent = (info.code ? "Table " + info.code + " · " : "") + seats + (who.length ? ": " + who.join(", ") : "");
+    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length ? who.length + " seated" : "";
+    const parts = [info.code ? "Table " + info.code : "", seats + (who.length ? ": " + who.join(", ") : "")].filter((x) => x);
+    $("tableinfo").textContent = parts.join(" · ");
   }
   if (info && info.started) {
     $("status").textContent = "This table's game has started: this phone holds no seat at it, and cannot take one now.";
