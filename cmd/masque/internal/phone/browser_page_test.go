@@ -429,3 +429,29 @@ func TestBrowserNamePageNotHost(t *testing.T) {
 		t.Errorf("the page's foot says %q: it was served by this machine, not necessarily the table's host", got[3])
 	}
 }
+
+// TestBrowserDownloadName: the transcript the page downloads at the end
+// is named as masque names its own (.masque, here with the table's
+// code), not "masque.transcript", and the page says how to check it.
+func TestBrowserDownloadName(t *testing.T) {
+	bctx, _ := pageBrowserCode(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 360, 740, "K7PL-UM23-AB4C")
+	const js = `(() => {
+  masqueSeat.transcript = () => new Uint8Array([1, 2, 3]);
+  let name = "";
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () { name = this.download; };
+  document.getElementById("download").click();
+  HTMLAnchorElement.prototype.click = click;
+  return [name, document.getElementById("over").textContent];
+})()`
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != "masque-K7PL-UM23-AB4C.masque" {
+		t.Errorf("the downloaded transcript is named %q, want masque-K7PL-UM23-AB4C.masque", got[0])
+	}
+	if !strings.Contains(got[1], "masque verify") {
+		t.Errorf("the end of the game says %q: nothing of how to check the transcript (masque verify)", got[1])
+	}
+}

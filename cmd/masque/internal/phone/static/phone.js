@@ -104,7 +104,11 @@ $("download").addEventListener("click", () => {
   if (!b) return;
   const a = el("a");
   a.href = URL.createObjectURL(new Blob([b], { type: "application/octet-stream" }));
-  a.download = "masque.transcript";
+  // The table's code names the file (the fragment is CODE-TOKEN; a
+  // URL printed by join before the roster has no code); .masque as
+  // masque writes its own.
+  const frag = location.hash.slice(1), code = frag.slice(0, Math.max(0, frag.lastIndexOf("-")));
+  a.download = (/^[0-9A-Z-]{1,40}$/.test(code) ? "masque-" + code : "transcript") + ".masque";
   document.body.append(a);
   a.click();
   a.remove();
