@@ -455,3 +455,25 @@ func TestBrowserDownloadName(t *testing.T) {
 		t.Errorf("the end of the game says %q: nothing of how to check the transcript (masque verify)", got[1])
 	}
 }
+
+// TestBrowserAreaWords: an area is shown in the view's words when it
+// has them (the page read a.Words, which the JSON never has: it showed
+// "centre: 2" for "centre: 2 cards, face down"), and a marked area with
+// nothing marked yet (Grimm's portraits before any hint token) says so
+// instead of a bare "portraits".
+func TestBrowserAreaWords(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade2", Token: "secret-token"}), 360, 740)
+	tab := &seatview.Table{Game: "Mascarade (2nd edition)", Status: "bob's turn", Seats: []seatview.Seat{{Name: "mila", You: true}, {Name: "bob", Turn: true}},
+		Areas: []seatview.Area{
+			{Name: "centre", Count: 2, Cards: []seatview.Card{{}, {}}, Words: "centre: 2 cards, face down"},
+			{Name: "portraits", Count: -1, Marked: true, Cards: []seatview.Card{{Name: "Cinderella"}, {Name: "the Beast"}}},
+		}}
+	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Table: tab, Waiting: "bob"}, "areas")
+	t.Logf("%q", got[0])
+	if !strings.Contains(got[0], "centre: 2 cards, face down") {
+		t.Errorf("the areas read %q, want the view's words \"centre: 2 cards, face down\"", got[0])
+	}
+	if !strings.Contains(got[0], "portraits: none marked yet") {
+		t.Errorf("the areas read %q, want the portraits with nothing marked to say so (portraits: none marked yet)", got[0])
+	}
+}

@@ -171,9 +171,12 @@ window.masqueDraw = (json) => {
     areas.replaceChildren();
     for (const a of t.Areas || []) {
       const box = el("div", "area");
-      box.append(el("p", "", a.Words || a.name + (a.count >= 0 ? ": " + a.count : "")));
       let cs = a.cards || [];
       if (a.marked) cs = cs.filter((c) => c.note);
+      // The area in words when the view has them ("centre: 2 cards,
+      // face down"); a marked area with nothing marked says so rather
+      // than standing alone as a bare name.
+      box.append(el("p", "", a.words || a.name + (a.count >= 0 ? ": " + a.count : a.marked && !cs.length ? ": none marked yet" : "")));
       if (cs.length && !a.pile) {
         const row = el("div", "cards small");
         for (const c of cs) row.append(card(c));
