@@ -1002,7 +1002,7 @@ func (p *Phone) View() Page {
 		pg.Status = ""
 	}
 	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
-		pg.Waiting = p.waitWhat()
+		pg.Waiting = p.waitWhat(pg.Table)
 		if p.waitLeft > 0 {
 			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
@@ -1023,24 +1023,32 @@ func (p *Phone) View() Page {
 // a card, a share of a coin toss, a card key): "bob's shuffle". Without
 // it the page said "waiting for bob" under "alice's turn" while bob
 // shuffled for alice's deal.
-func (p *Phone) waitWhat() string {
+//
+// A seat that answers on another's turn (a claim's challenge window, a
+// forced response) is "bob's answer": under "alice's turn" the page said
+// "waiting for bob", which read as a mistake. t is the seat's view now.
+func (p *Phone) waitWhat(t *seatview.Table) string {
 	name := p.waitName
-	if p.tab == nil || p.tab.Pos() != p.waitPos {
-		return name
+	if p.tab != nil && p.tab.Pos() == p.waitPos {
+		if seat, kind, ok := p.tab.Expect(); ok && int(seat) == p.waitSeat {
+			switch kind {
+			case table.BodyShuffle, table.BodyMix:
+				return name + "'s shuffle"
+			case table.BodyShares:
+				return name + "'s share to open a card"
+			case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
+				return name + "'s share of a coin toss"
+			case table.BodyKey:
+				return name + "'s card key"
+			}
+		}
 	}
-	seat, kind, ok := p.tab.Expect()
-	if !ok || int(seat) != p.waitSeat {
-		return name
-	}
-	switch kind {
-	case table.BodyShuffle, table.BodyMix:
-		return name + "'s shuffle"
-	case table.BodyShares:
-		return name + "'s share to open a card"
-	case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
-		return name + "'s share of a coin toss"
-	case table.BodyKey:
-		return name + "'s card key"
+	if t != nil {
+		for _, s := range t.Seats {
+			if s.Name == name && s.Answers && !s.You {
+				return name + "'s answer"
+			}
+		}
 	}
 	return name
 }
