@@ -477,3 +477,26 @@ func TestBrowserAreaWords(t *testing.T) {
 		t.Errorf("the areas read %q, want the portraits with nothing marked to say so (portraits: none marked yet)", got[0])
 	}
 }
+
+// TestBrowserChatPlaceholderFits: the chat line's placeholder, open or
+// closed to the player (Mafia's out players, the end of the game), is
+// read whole on a 360-pixel phone; the closed one was cut ("You may not
+// write in the ch").
+func TestBrowserChatPlaceholderFits(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mafia", Token: "secret-token"}), 360, 740)
+	tab := &seatview.Table{Game: "Mafia: Random Incident", Status: "day 2 · bob's turn", Seats: []seatview.Seat{{Name: "mila", You: true}, {Name: "bob", Turn: true}}}
+	const fits = `(() => { const i = document.getElementById("line"), cs = getComputedStyle(i);
+  const c = document.createElement("canvas").getContext("2d"); c.font = cs.font;
+  const room = i.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return [i.placeholder, String(c.measureText(i.placeholder).width <= room), c.font + " " + c.measureText(i.placeholder).width + " " + room]; })()`
+	for _, may := range []bool{true, false} {
+		drawPage(t, bctx, phoneseat.Page{Name: "mila", Table: tab, Waiting: "bob", MayChat: may}, "line")
+		got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](fits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[1] != "true" {
+			t.Errorf("may chat %v: the placeholder %q is cut on a 360-pixel phone (font, width, room: %s)", may, got[0], got[2])
+		}
+	}
+}

@@ -266,7 +266,7 @@ function drawChat(pg) {
   }
   if (atEnd) log.scrollTop = log.scrollHeight;
   $("line").disabled = $("send").disabled = !pg.mayChat;
-  $("line").placeholder = pg.mayChat ? "Say something to the table" : "You may not write in the chat now";
+  $("line").placeholder = pg.mayChat ? "Message the table" : "Chat closed for you now";
   $("chaterr").textContent = pg.chatErr || "";
 }
 
