@@ -1025,6 +1025,11 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 // askKeyRelease asks the player whether every card key is published at
 // the end of the game (yes by default).
 func (r *netRun) askKeyRelease() bool {
+	// Progress lines that come while the question waits (the phones'
+	// page being built) are held until it is answered: written at once
+	// they ran on after "[Y/n] ", where the answer is typed.
+	r.screenUp(true)
+	defer r.screenUp(false)
 	for {
 		// Lines short enough for an 80-column terminal.
 		fmt.Fprint(r.out, "Publish every player's card keys at the end of the game, so that\n"+

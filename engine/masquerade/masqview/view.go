@@ -375,7 +375,7 @@ func (b mascBuild) memory() []string {
 		}
 		since := bl.Uncertain
 		if len(since) == 0 {
-			line("  no swap since could have moved it")
+			line("  no swap since then could have moved it")
 			continue
 		}
 		line("  swaps since that could have moved it:")

@@ -384,3 +384,123 @@ func TestBrowserNotices(t *testing.T) {
 		t.Errorf("at the end the empty turn section takes room (%v)", err)
 	}
 }
+
+// TestBrowserAnswerWindow: a claim to answer passes by itself when its
+// answer window runs out (the table's --challenge-window, 30 s by
+// default), long before the move's own time; the page counts down to
+// the window, saying that the seat then passes, as the terminal does
+// ("29s left, then you pass"). It showed "5:00 left to move".
+func TestBrowserAnswerWindow(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 360, 740)
+	claim := &seatview.Table{Game: "Mascarade", Status: "turn 3 · bob's turn",
+		Seats:    []seatview.Seat{{Name: "mila", You: true, Answers: true}, {Name: "bob", Turn: true}},
+		Notices:  []seatview.Notice{{Title: "Claim", Text: "bob claims to be the King", Window: "challenge window: your answer", Yours: true}},
+		Question: &seatview.Question{Window: true, Choices: []seatview.Choice{{Words: "pass: let the King claim go"}}}}
+	now := time.Now()
+	pg := phoneseat.Page{Name: "mila", Seat: 0, Table: claim, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "pass: let the King claim go"}},
+		LeftMS: 300_000, UntilMS: now.Add(5 * time.Minute).UnixMilli(), WindowUntilMS: now.Add(25 * time.Second).UnixMilli()}
+	got := drawPage(t, bctx, pg, "waiting")
+	if got[0] != "25 s left to answer, then you pass" && got[0] != "24 s left to answer, then you pass" {
+		t.Errorf("a claim to answer, its window running out in 25 s: the page shows %q, want \"25 s left to answer, then you pass\"", got[0])
+	}
+	// The claim answered, the seat's own move: the move's time again.
+	own := &seatview.Table{Game: "Mascarade", Status: "turn 4 · your turn", Seats: []seatview.Seat{{Name: "mila", You: true, Turn: true}, {Name: "bob"}},
+		Question: &seatview.Question{Text: "Your move", Choices: []seatview.Choice{{Words: "peek"}}}}
+	got = drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 0, Table: own, MyTurn: true, Menu: []phoneseat.MenuLine{{Label: "peek"}},
+		LeftMS: 300_000, UntilMS: time.Now().Add(5 * time.Minute).UnixMilli()}, "waiting")
+	if got[0] != "5:00 left to move" && got[0] != "4:59 left to move" {
+		t.Errorf("on its own move after the claim the page shows %q, want the move's time (5:00 left to move)", got[0])
+	}
+}
+
+// TestBrowserNamePageNotHost: served by a machine that is not the
+// table's host (join --phones, masque phones: it knows neither the game
+// nor who sits before the game starts), the name page names the table
+// by its code and says nothing false: it said "0 seated" (two sat
+// there) under an empty heading, and its foot that the table's host
+// served the page.
+func TestBrowserNamePageNotHost(t *testing.T) {
+	bctx, _ := pageBrowserCode(t, NewHub(Config{Token: "secret-token"}), 360, 740, "K7-PLUM")
+	got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "").concat([document.querySelector("footer").textContent])`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%q", got)
+	if got[0] == "" || got[1] != "Table K7-PLUM" {
+		t.Errorf("the name page from a machine that knows only the table's code says %q, %q; want a heading and \"Table K7-PLUM\" (nothing of seats it does not know)", got[0], got[1])
+	}
+	if strings.Contains(got[3], "host") {
+		t.Errorf("the page's foot says %q: it was served by this machine, not necessarily the table's host", got[3])
+	}
+}
+
+// TestBrowserDownloadName: the transcript the page downloads at the end
+// is named as masque names its own (.masque, here with the table's
+// code), not "masque.transcript", and the page says how to check it.
+func TestBrowserDownloadName(t *testing.T) {
+	bctx, _ := pageBrowserCode(t, NewHub(Config{Game: "mascarade", Token: "secret-token"}), 360, 740, "K7PL-UM23-AB4C")
+	const js = `(() => {
+  masqueSeat.transcript = () => new Uint8Array([1, 2, 3]);
+  let name = "";
+  const click = HTMLAnchorElement.prototype.click;
+  HTMLAnchorElement.prototype.click = function () { name = this.download; };
+  document.getElementById("download").click();
+  HTMLAnchorElement.prototype.click = click;
+  return [name, document.getElementById("over").textContent];
+})()`
+	got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != "masque-K7PL-UM23-AB4C.masque" {
+		t.Errorf("the downloaded transcript is named %q, want masque-K7PL-UM23-AB4C.masque", got[0])
+	}
+	if !strings.Contains(got[1], "masque verify") {
+		t.Errorf("the end of the game says %q: nothing of how to check the transcript (masque verify)", got[1])
+	}
+}
+
+// TestBrowserAreaWords: an area is shown in the view's words when it
+// has them (the page read a.Words, which the JSON never has: it showed
+// "centre: 2" for "centre: 2 cards, face down"), and a marked area with
+// nothing marked yet (Grimm's portraits before any hint token) says so
+// instead of a bare "portraits".
+func TestBrowserAreaWords(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mascarade2", Token: "secret-token"}), 360, 740)
+	tab := &seatview.Table{Game: "Mascarade (2nd edition)", Status: "bob's turn", Seats: []seatview.Seat{{Name: "mila", You: true}, {Name: "bob", Turn: true}},
+		Areas: []seatview.Area{
+			{Name: "centre", Count: 2, Cards: []seatview.Card{{}, {}}, Words: "centre: 2 cards, face down"},
+			{Name: "portraits", Count: -1, Marked: true, Cards: []seatview.Card{{Name: "Cinderella"}, {Name: "the Beast"}}},
+		}}
+	got := drawPage(t, bctx, phoneseat.Page{Name: "mila", Table: tab, Waiting: "bob"}, "areas")
+	t.Logf("%q", got[0])
+	if !strings.Contains(got[0], "centre: 2 cards, face down") {
+		t.Errorf("the areas read %q, want the view's words \"centre: 2 cards, face down\"", got[0])
+	}
+	if !strings.Contains(got[0], "portraits: none marked yet") {
+		t.Errorf("the areas read %q, want the portraits with nothing marked to say so (portraits: none marked yet)", got[0])
+	}
+}
+
+// TestBrowserChatPlaceholderFits: the chat line's placeholder, open or
+// closed to the player (Mafia's out players, the end of the game), is
+// read whole on a 360-pixel phone; the closed one was cut ("You may not
+// write in the ch").
+func TestBrowserChatPlaceholderFits(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mafia", Token: "secret-token"}), 360, 740)
+	tab := &seatview.Table{Game: "Mafia: Random Incident", Status: "day 2 · bob's turn", Seats: []seatview.Seat{{Name: "mila", You: true}, {Name: "bob", Turn: true}}}
+	const fits = `(() => { const i = document.getElementById("line"), cs = getComputedStyle(i);
+  const c = document.createElement("canvas").getContext("2d"); c.font = cs.font;
+  const room = i.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  return [i.placeholder, String(c.measureText(i.placeholder).width <= room), c.font + " " + c.measureText(i.placeholder).width + " " + room]; })()`
+	for _, may := range []bool{true, false} {
+		drawPage(t, bctx, phoneseat.Page{Name: "mila", Table: tab, Waiting: "bob", MayChat: may}, "line")
+		got, err := chromedp.Run(bctx, chromedp.Evaluate[[]string](fits))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[1] != "true" {
+			t.Errorf("may chat %v: the placeholder %q is cut on a 360-pixel phone (font, width, room: %s)", may, got[0], got[2])
+		}
+	}
+}

@@ -139,7 +139,9 @@ func (c *pageChecks) check(t *testing.T) {
 // player taps the phone's page as a person would, at random: a line of
 // the menu, yes or no to a confirmation. It checks, into chk (if not
 // nil), what a person needs on the page: the time left on every move
-// of the seat's own, and a confirmation that names the move it is about.
+// of the seat's own, a confirmation that names the move it is about,
+// and, while it waits for a seat answering on another's turn, that it
+// waits for that seat's answer.
 func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand, chk *pageChecks) {
 	var last []byte
 	picked := ""
@@ -150,7 +152,19 @@ func player(ctx context.Context, d *phoneseat.Driver, rng *rand.Rand, chk *pageC
 			continue
 		}
 		var pg phoneseat.Page
-		if json.Unmarshal(raw, &pg) != nil || !pg.MyTurn || pg.Over {
+		if json.Unmarshal(raw, &pg) != nil {
+			continue
+		}
+		if pg.Waiting != "" && pg.Table != nil {
+			// Waiting for a seat that answers on another's turn (a
+			// claim, a forced response): the page says it is its answer.
+			for _, s := range pg.Table.Seats {
+				if s.Answers && !s.You && pg.Waiting == s.Name {
+					chk.add("the page waits for %q while %s answers on another's turn (%q), want %q", pg.Waiting, s.Name, pg.Table.Status, s.Name+"'s answer")
+				}
+			}
+		}
+		if !pg.MyTurn || pg.Over {
 			continue
 		}
 		last = raw

@@ -985,11 +985,16 @@ type Page struct {
 	// on the seat's own move (MyTurn) to this seat, at the seat's last
 	// step; 0 when unlimited. UntilMS is that deadline (Unix ms), which
 	// the page counts down to.
-	LeftMS  int64    `json:"leftMs,omitempty"`
-	UntilMS int64    `json:"untilMs,omitempty"`
-	Entries int      `json:"entries"`
-	Over    bool     `json:"over,omitempty"`
-	Faults  []string `json:"faults,omitempty"`
+	LeftMS  int64 `json:"leftMs,omitempty"`
+	UntilMS int64 `json:"untilMs,omitempty"`
+	// WindowUntilMS is when the seat's open answer window (a claim to
+	// answer) runs out and the seat passes by itself (Unix ms; 0: none
+	// open): the page counts down to it rather than to the move's time,
+	// as the terminal's "(29s left, then you pass)".
+	WindowUntilMS int64    `json:"windowUntilMs,omitempty"`
+	Entries       int      `json:"entries"`
+	Over          bool     `json:"over,omitempty"`
+	Faults        []string `json:"faults,omitempty"`
 	// Chat are the table chat's last messages (MaxChatShown); MayChat
 	// says whether this seat may write now.
 	Chat    []ChatLine `json:"chat,omitempty"`
@@ -1031,6 +1036,9 @@ func (p *Phone) View() Page {
 			// The seat's own move: the time it has left.
 			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
+		if deadline, ok := p.ctl.Window(); ok {
+			pg.WindowUntilMS = deadline.UnixMilli()
+		}
 	}
 	if pg.Table != nil && pg.Table.Over && p.endErr == nil && (p.outcome == nil || p.outcome.Verdict == nil) {
 		// The game is over on this replica; the seats are still saying
@@ -1039,7 +1047,7 @@ func (p *Phone) View() Page {
 		pg.Status = ""
 	}
 	if !p.myTurn && p.waitName != "" && !pg.Over && (pg.Table == nil || !pg.Table.Over) {
-		pg.Waiting = p.waitWhat()
+		pg.Waiting = p.waitWhat(pg.Table)
 		if p.waitLeft > 0 {
 			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
@@ -1060,24 +1068,32 @@ func (p *Phone) View() Page {
 // a card, a share of a coin toss, a card key): "bob's shuffle". Without
 // it the page said "waiting for bob" under "alice's turn" while bob
 // shuffled for alice's deal.
-func (p *Phone) waitWhat() string {
+//
+// A seat that answers on another's turn (a claim's challenge window, a
+// forced response) is "bob's answer": under "alice's turn" the page said
+// "waiting for bob", which read as a mistake. t is the seat's view now.
+func (p *Phone) waitWhat(t *seatview.Table) string {
 	name := p.waitName
-	if p.tab == nil || p.tab.Pos() != p.waitPos {
-		return name
+	if p.tab != nil && p.tab.Pos() == p.waitPos {
+		if seat, kind, ok := p.tab.Expect(); ok && int(seat) == p.waitSeat {
+			switch kind {
+			case table.BodyShuffle, table.BodyMix:
+				return name + "'s shuffle"
+			case table.BodyShares:
+				return name + "'s share to open a card"
+			case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
+				return name + "'s share of a coin toss"
+			case table.BodyKey:
+				return name + "'s card key"
+			}
+		}
 	}
-	seat, kind, ok := p.tab.Expect()
-	if !ok || int(seat) != p.waitSeat {
-		return name
-	}
-	switch kind {
-	case table.BodyShuffle, table.BodyMix:
-		return name + "'s shuffle"
-	case table.BodyShares:
-		return name + "'s share to open a card"
-	case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
-		return name + "'s share of a coin toss"
-	case table.BodyKey:
-		return name + "'s card key"
+	if t != nil {
+		for _, s := range t.Seats {
+			if s.Name == name && s.Answers && !s.You {
+				return name + "'s answer"
+			}
+		}
 	}
 	return name
 }

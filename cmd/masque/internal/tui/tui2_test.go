@@ -176,7 +176,7 @@ func TestScreenSecondEditionPuppeteer(t *testing.T) {
 	// chair (dealt the Swindler, never swapped since); the peek of turn 9
 	// was of the card she left behind, now in front of Fedya.
 	mem := section(v, "Your memory")
-	if !strings.Contains(mem, "your card: the Swindler, seen at the deal") || !strings.Contains(mem, "no swap since could have moved it") {
+	if !strings.Contains(mem, "your card: the Swindler, seen at the deal") || !strings.Contains(mem, "no swap since then could have moved it") {
 		t.Errorf("memory:\n%s", mem)
 	}
 	if !strings.Contains(mem, "turn 9  you saw: the card now in front of Fedya was the Judge") {

@@ -369,10 +369,10 @@ func TestMemorySwapsSince(t *testing.T) {
 		want, not []string
 	}{
 		{"own real exchange of a known card", []masqview.Moved{anna, boris, sasha}, map[uint64][]bool{0: {true}},
-			[]string{"your card: the Widow, which you swapped in at turn 1 (seen at the deal)", "no swap since could have moved it"},
+			[]string{"your card: the Widow, which you swapped in at turn 1 (seen at the deal)", "no swap since then could have moved it"},
 			[]string{"the Queen", "you swap cards with Boris"}},
 		{"own pretended swap", []masqview.Moved{anna, boris, sasha}, map[uint64][]bool{0: {false}},
-			[]string{"your card: the Queen, seen at the deal", "no swap since could have moved it"},
+			[]string{"your card: the Queen, seen at the deal", "no swap since then could have moved it"},
 			[]string{"you swap cards with Boris", "you only pretended"}},
 		{"another seat's swap after the exchange", []masqview.Moved{anna, boris, sasha, dima}, map[uint64][]bool{0: {true}},
 			[]string{"your card: the Judge or the King or the Widow", "swaps since that could have moved it:", "turn 4  Dima swaps cards with you"},
@@ -409,7 +409,7 @@ func TestMemorySwapsSince(t *testing.T) {
 	moves := []masqview.Moved{anna, boris, sasha, dima, {Pos: 8, Turn: 5, Seat: 0, Text: "Anna peek"}}
 	m = step(t, m, SnapshotMsg{Snap: recorded(snap, moves), At: t0})
 	v := m.View()
-	for _, w := range []string{"your card: the Widow, seen turn 5 (you peeked)", "no swap since could have moved it"} {
+	for _, w := range []string{"your card: the Widow, seen turn 5 (you peeked)", "no swap since then could have moved it"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("view lacks %q:\n%s", w, v)
 		}

@@ -62,10 +62,14 @@ async function tableInfo() {
 window.masqueAskName = async () => {
   const info = await tableInfo();
   if (info) {
-    $("game").textContent = info.game;
+    // A machine that is not the table's host (join --phones, masque
+    // phones) may know neither the game nor who sits before the game
+    // starts: it says nothing rather than "0 seated".
+    if (info.game) $("game").textContent = info.game;
     const who = info.players || [];
-    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length + " seated";
-    $("tableinfo").textContent = (info.code ? "Table " + info.code + " · " : "") + seats + (who.length ? ": " + who.join(", ") : "");
+    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length ? who.length + " seated" : "";
+    const parts = [info.code ? "Table " + info.code : "", seats + (who.length ? ": " + who.join(", ") : "")].filter((x) => x);
+    $("tableinfo").textContent = parts.join(" · ");
   }
   if (info && info.started) {
     $("status").textContent = "This table's game has started: this phone holds no seat at it, and cannot take one now.";
@@ -100,7 +104,11 @@ $("download").addEventListener("click", () => {
   if (!b) return;
   const a = el("a");
   a.href = URL.createObjectURL(new Blob([b], { type: "application/octet-stream" }));
-  a.download = "masque.transcript";
+  // The table's code names the file (the fragment is CODE-TOKEN; a
+  // URL printed by join before the roster has no code); .masque as
+  // masque writes its own.
+  const frag = location.hash.slice(1), code = frag.slice(0, Math.max(0, frag.lastIndexOf("-")));
+  a.download = (/^[0-9A-Z-]{1,40}$/.test(code) ? "masque-" + code : "transcript") + ".masque";
   document.body.append(a);
   a.click();
   a.remove();
@@ -163,9 +171,12 @@ window.masqueDraw = (json) => {
     areas.replaceChildren();
     for (const a of t.Areas || []) {
       const box = el("div", "area");
-      box.append(el("p", "", a.Words || a.name + (a.count >= 0 ? ": " + a.count : "")));
       let cs = a.cards || [];
       if (a.marked) cs = cs.filter((c) => c.note);
+      // The area in words when the view has them ("centre: 2 cards,
+      // face down"); a marked area with nothing marked says so rather
+      // than standing alone as a bare name.
+      box.append(el("p", "", a.words || a.name + (a.count >= 0 ? ": " + a.count : a.marked && !cs.length ? ": none marked yet" : "")));
       if (cs.length && !a.pile) {
         const row = el("div", "cards small");
         for (const c of cs) row.append(card(c));
@@ -197,16 +208,20 @@ window.masqueDraw = (json) => {
     drawn.menu = menuKey;
     drawMenu(pg, t);
   }
-  const waitKey = JSON.stringify([pg.myTurn, pg.waiting]);
+  // An open answer window (a claim) runs out first: the seat passes
+  // then, whatever time its move has left.
+  const win = pg.myTurn && pg.windowUntilMs ? pg.windowUntilMs : 0;
+  const waitKey = JSON.stringify([pg.myTurn, pg.waiting, !!win]);
   // The seat's deadline (the table's: it outlives a reload), else the
   // time left from now.
-  const until = pg.untilMs || Date.now() + (pg.leftMs || 0);
+  const until = win || pg.untilMs || Date.now() + (pg.leftMs || 0);
+  const timed = !!(win || pg.leftMs);
   // A new wait, or one whose time the seat corrects by more than 2 s,
   // restarts the countdown; otherwise it runs on from where it is.
-  if (waitKey !== drawn.wait || !pg.leftMs !== !drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
+  if (waitKey !== drawn.wait || timed !== !!drawn.until || Math.abs(until - (drawn.until || 0)) > 2000) {
     drawn.wait = waitKey;
-    drawn.until = pg.leftMs ? until : 0;
-    startCountdown(pg);
+    drawn.until = timed ? until : 0;
+    startCountdown(pg, !!win);
   }
 };
 
@@ -251,7 +266,7 @@ function drawChat(pg) {
   }
   if (atEnd) log.scrollTop = log.scrollHeight;
   $("line").disabled = $("send").disabled = !pg.mayChat;
-  $("line").placeholder = pg.mayChat ? "Say something to the table" : "You may not write in the chat now";
+  $("line").placeholder = pg.mayChat ? "Message the table" : "Chat closed for you now";
   $("chaterr").textContent = pg.chatErr || "";
 }
 
@@ -287,17 +302,19 @@ function drawMenu(pg, t) {
 }
 
 // startCountdown shows whom the table waits for, or the time left on
-// the seat's own move, counted down each second.
-function startCountdown(pg) {
+// the seat's own move (in an answer window: until it passes), counted
+// down each second.
+function startCountdown(pg, win) {
   clearInterval(countdown);
   const w = $("waiting");
   w.textContent = "";
-  if (!pg.waiting && !(pg.myTurn && pg.leftMs)) return;
+  if (!pg.waiting && !(pg.myTurn && (pg.leftMs || win))) return;
   const until = drawn.until;
   const show = () => {
     const left = Math.max(0, Math.round((until - Date.now()) / 1000));
     const time = left >= 60 ? Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0") : left + " s";
     if (pg.waiting) w.textContent = "waiting for " + pg.waiting + (until ? " · " + time : "");
+    else if (win) w.textContent = time + " left to answer, then you pass";
     else w.textContent = time + " left to move";
   };
   show();
