@@ -380,3 +380,26 @@ func TestBrowserNotices(t *testing.T) {
 		t.Errorf("at the end the empty turn section takes room (%v)", err)
 	}
 }
+
+// TestBrowserServedBy: the page's foot names the machine that serves it
+// (the host's, another player's, one holding no seat), next to the build
+// hash that machine says it serves; it said "as the table's host serves
+// it" on every machine, wrong for 'masque join --phones' and 'masque
+// phones'.
+func TestBrowserServedBy(t *testing.T) {
+	bctx, srv := pageBrowserCode(t, NewHub(Config{Game: "mascarade"}), 390, 844, "")
+	for _, role := range []Role{RoleHost, RoleJoiner, RoleForwarder} {
+		srv.SetRole(role)
+		if err := chromedp.Do(bctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`typeof masqueSeat !== "undefined"`)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(bctx, chromedp.Poll[string](`(() => { const e = document.getElementById("servedby"); const b = document.getElementById("build");
+  return e && b && b.textContent !== "…" && e.textContent !== "its machine" ? document.querySelector("footer p").textContent : (e ? false : "no #servedby: " + document.querySelector("footer p").textContent); })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, "served by "+role.String()+", which says its code is SHA-256 ") || strings.Contains(got, "host serves it") {
+			t.Errorf("role %d: the page's foot says %q, want it served by %q", role, got, role)
+		}
+	}
+}
