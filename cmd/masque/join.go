@@ -223,11 +223,12 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		return err
 	}
 	defer phones.close()
-	phones.remote(t, t.seat+1)
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
 	r.printf("asking %s for a seat as %s", t.name, player)
-	phones.printURL()
+	// The phones' URL once the table's code is known (by invite: once
+	// the creator names its table), while this machine asks for its seat.
+	go phones.remote(ctx, p, t, t.seat+1)
 	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
 		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator),

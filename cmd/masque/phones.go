@@ -18,6 +18,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/phone"
 	"github.com/masque-games/masque/cmd/masque/internal/qrterm"
 
+	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
@@ -92,12 +93,17 @@ const phonesFile = "phones"
 // nil when --phones is not given. state, if set, is a restarted table's
 // state directory: its phones' address and token are used again.
 func (r *netRun) startPhones(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string) (*phoneServer, error) {
-	return r.startPhonesWith(o, p, game, timeout, state, nil)
+	role := phone.RoleHost
+	if game == "" {
+		role = phone.RoleJoiner // a host names its game; a joiner learns it
+	}
+	return r.startPhonesWith(o, p, game, timeout, state, role, nil)
 }
 
 // startPhonesWith is startPhones telling onTable the signed table when a
-// phone's seating at another peer's table ends (phone.Config.OnTable).
-func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string, onTable func(*p2p.Seating)) (*phoneServer, error) {
+// phone's seating at another peer's table ends (phone.Config.OnTable);
+// role is the machine the page's foot names.
+func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string, timeout time.Duration, state string, role phone.Role, onTable func(*p2p.Seating)) (*phoneServer, error) {
 	if !o.on {
 		return nil, nil
 	}
@@ -142,6 +148,7 @@ func (r *netRun) startPhonesWith(o phoneOptions, p *netsession.Peer, game string
 	if err != nil {
 		return nil, &exitError{code: 1, err: fmt.Errorf("--phones: %w", err)}
 	}
+	srv.SetRole(role)
 	go srv.Serve()
 	go func() {
 		if err := seat.Prepare(); err != nil {
@@ -209,14 +216,60 @@ func (ps *phoneServer) onTable(t *p2p.Table) {
 
 // remote makes the phones' server seat phones at t's table, asking its
 // creator through this machine (join --phones, masque phones); next is
-// the next free seat if known (0: not).
-func (ps *phoneServer) remote(t target, next int) {
+// the next free seat if known (0: not). It then prints the phones' URL
+// with the table's code, which the phones check the roster against
+// (phoneseat.Phone.SetCode): by invite the table id is not known yet,
+// and the creator is asked for it first (tableIDOf), as long as ctx
+// lasts; no URL without the code is printed.
+func (ps *phoneServer) remote(ctx context.Context, p *netsession.Peer, t target, next int) error {
 	if ps == nil {
-		return
+		return nil
+	}
+	if t.id == ([16]byte{}) {
+		id, err := ps.r.tableIDOf(ctx, p, t)
+		if err != nil {
+			return err
+		}
+		t.id = id
 	}
 	ps.hub.SetCreator(t.creator, t.id, next)
-	if t.id != ([16]byte{}) {
-		ps.srv.SetCode(lobby.Code(t.id, t.creator.ID))
+	ps.srv.SetCode(lobby.Code(t.id, t.creator.ID))
+	ps.printURL()
+	return nil
+}
+
+// tableIDOf asks t's creator (by invite: its peer id is the invite's)
+// which table it opened, retrying while it does not answer: a
+// forwarded join request under this node's own key, which the creator
+// refuses, seating nobody, in a refusal that names its table
+// (p2p.JoinRefusedError.TableID; a forwarder cannot ask for a seat
+// under its own key). The answer comes over a connection authenticated
+// as the creator's peer id, so its code is the one the host shows.
+func (r *netRun) tableIDOf(ctx context.Context, p *netsession.Peer, t target) ([16]byte, error) {
+	var told time.Time
+	for {
+		ask, cancel := context.WithTimeout(ctx, 15*time.Second)
+		rj, err := p.Node.JoinForwarded(ask, t.creator, [16]byte{}, p2p.ForwardedJoin{Name: "phones", SignKey: p.ID.PublicKey()})
+		cancel()
+		if rj != nil {
+			rj.Close() // never: the creator does not seat a forwarder's own key
+		}
+		var no *p2p.JoinRefusedError
+		if errors.As(err, &no) && no.TableID != ([16]byte{}) {
+			return no.TableID, nil
+		}
+		if err == nil {
+			err = errors.New("it gave a seat to this machine's own key")
+		}
+		if time.Since(told) > 15*time.Second {
+			told = time.Now()
+			r.printf("phones: the URL once %s names its table (asking again): %v", termsafe.String(t.name), err)
+		}
+		select {
+		case <-ctx.Done():
+			return [16]byte{}, ctx.Err()
+		case <-time.After(time.Second):
+		}
 	}
 }
 

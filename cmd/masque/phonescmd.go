@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
+	"github.com/masque-games/masque/cmd/masque/internal/phone"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/lobby"
@@ -152,7 +153,7 @@ func runPhones(ctx context.Context, r *netRun, o joinOptions) error {
 	defer p.Close()
 	rememberListen(p, r.o.state)
 	done := make(chan *p2p.Seating, 1)
-	phones, err := r.startPhonesWith(o.phones, p, "", r.o.timeout, r.o.state, func(s *p2p.Seating) {
+	phones, err := r.startPhonesWith(o.phones, p, "", r.o.timeout, r.o.state, phone.RoleForwarder, func(s *p2p.Seating) {
 		select {
 		case done <- s:
 		default:
@@ -173,10 +174,11 @@ func runPhones(ctx context.Context, r *netRun, o joinOptions) error {
 		phones.hub.SetSeating(seating)
 		phones.show(rosterCode(signed.Roster))
 	} else {
-		phones.remote(t, t.seat)
 		phones.keep(r.o.state)
 		r.printf("phones take seats at %s through this machine (it holds no seat)", t.name)
-		phones.printURL()
+		if err := phones.remote(ctx, p, t, t.seat); err != nil {
+			return &exitError{code: 130, err: errors.New("interrupted before the table's creator named its table")}
+		}
 		select {
 		case seating = <-done:
 		case <-ctx.Done():

@@ -16,11 +16,14 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/masque-games/masque/cmd/masque/internal/phone"
+	"github.com/masque-games/masque/engine/ledger"
 )
 
-// anyPhoneURLRE is a phones' URL with or without the table's code (a
-// join by invite does not know it before the roster).
-var anyPhoneURLRE = regexp.MustCompile(`phones: open (http://127\.0\.0\.1:\d+/#(?:[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-)?[0-9a-f]{32})`)
+// urlCode is the table's join code in a phones' URL (phoneURLRE).
+func urlCode(u string) string {
+	f := u[strings.Index(u, "#")+1:]
+	return f[:strings.LastIndex(f, "-")]
+}
 
 func chromiumOrSkip(t *testing.T) string {
 	t.Helper()
@@ -51,8 +54,10 @@ func chromiumOrSkip(t *testing.T) string {
 // killed (SIGKILL) once the game has begun and run again with the same
 // commands, serve their phones at the same URLs, the phones resume their
 // seats (and the joiner its own), and 'masque phones' ends by itself once
-// the game is over. The page shows the build hash 'masque version' prints, computed
-// from the same bytes.
+// the game is over. Both URLs carry the host's join code (by invite too:
+// it is asked of the host before the URL is printed), the same after the
+// restart. The page shows the build hash 'masque version' prints,
+// computed from the same bytes, and names the machine that serves it.
 func TestJoinAndPhonesServePhones(t *testing.T) {
 	exe := chromiumOrSkip(t)
 	began := time.Now()
@@ -90,7 +95,14 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 	all := func() string {
 		return "host:\n" + errs[0].String() + "\njoin --phones:\n" + join.output() + "\nphones:\n" + phones.output()
 	}
-	urls := []string{join.waitFor(t, anyPhoneURLRE, 20*time.Second)[1], phones.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]}
+	urls := []string{join.waitFor(t, phoneURLRE, 20*time.Second)[1], phones.waitFor(t, phoneURLRE, 20*time.Second)[1]}
+	// Both URLs carry a join code (phoneURLRE), the same: by invite, the
+	// table's code is learnt from the host before the URL is printed (it
+	// was printed without one, and the phone then signed any table's
+	// roster); it is checked against the signed roster at the end.
+	if urlCode(urls[0]) != urlCode(urls[1]) {
+		t.Fatalf("the phones' URLs name two tables: %s and %s\n%s", urls[0], urls[1], all())
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true))
 	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer stopAlloc()
@@ -136,10 +148,8 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 			join = startChild(t, xdg, filepath.Join(dir, "join2.out"), joinArgs...)
 			phones = startChild(t, xdg, filepath.Join(dir, "phones2.out"), phonesArgs...)
 			phones.waitFor(t, regexp.MustCompile(`serving the phones of table \S+ again`), 20*time.Second)
-			token := func(u string) string { return u[strings.LastIndexAny(u, "#-")+1:] }
-			origin := func(u string) string { return u[:strings.Index(u, "#")] }
 			for i, c := range []*child{join, phones} {
-				if got := c.waitFor(t, anyPhoneURLRE, 20*time.Second)[1]; token(got) != token(urls[i]) || origin(got) != origin(urls[i]) {
+				if got := c.waitFor(t, phoneURLRE, 20*time.Second)[1]; got != urls[i] {
 					t.Fatalf("restarted, %s serves %s, not %s", c.out, got, urls[i])
 				}
 			}
@@ -178,6 +188,11 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 	if got, err := os.ReadFile(tr(1)); err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("the joiner's transcript differs from the host's (%v)", err)
 	}
+	if tx, err := ledger.UnmarshalTranscript(want); err != nil {
+		t.Fatal(err)
+	} else if code := rosterCode(tx.Roster); urlCode(urls[0]) != code {
+		t.Fatalf("the phones' URLs name the table %s, the game's is %s", urlCode(urls[0]), code)
+	}
 	for i, tab := range tabs {
 		raw, err := chromedp.Run(tab, chromedp.Evaluate[[]int](`Array.from(masqueSeat.transcript() || [])`))
 		if err != nil {
@@ -213,5 +228,16 @@ func TestJoinAndPhonesServePhones(t *testing.T) {
 	}
 	if code, out, _ := runOut("version"); code != 0 || !strings.Contains(out, "phone page: "+strings.TrimSpace(shown)) {
 		t.Errorf("'masque version' does not print the page's hash %q:\n%s", shown, out)
+	}
+	// The page's foot names the machine that serves it: it said "the
+	// table's host" on every machine.
+	for i, want := range []phone.Role{phone.RoleJoiner, phone.RoleForwarder} {
+		by, err := chromedp.Run(tabs[i], chromedp.Evaluate[string](`(document.getElementById("servedby") || {}).textContent || ""`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if by != want.String() {
+			t.Errorf("phone %d's page says it is served by %q, want %q", i, by, want)
+		}
 	}
 }

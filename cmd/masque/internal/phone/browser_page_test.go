@@ -417,8 +417,9 @@ func TestBrowserAnswerWindow(t *testing.T) {
 // table's host (join --phones, masque phones: it knows neither the game
 // nor who sits before the game starts), the name page names the table
 // by its code and says nothing false: it said "0 seated" (two sat
-// there) under an empty heading, and its foot that the table's host
-// served the page.
+// there) under an empty heading. (Its foot, which said that the table's
+// host served the page, names the machine that serves it:
+// TestBrowserServedBy.)
 func TestBrowserNamePageNotHost(t *testing.T) {
 	bctx, _ := pageBrowserCode(t, NewHub(Config{Token: "secret-token"}), 360, 740, "K7-PLUM")
 	got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "").concat([document.querySelector("footer").textContent])`))
@@ -428,9 +429,6 @@ func TestBrowserNamePageNotHost(t *testing.T) {
 	t.Logf("%q", got)
 	if got[0] == "" || got[1] != "Table K7-PLUM" {
 		t.Errorf("the name page from a machine that knows only the table's code says %q, %q; want a heading and \"Table K7-PLUM\" (nothing of seats it does not know)", got[0], got[1])
-	}
-	if strings.Contains(got[3], "host") {
-		t.Errorf("the page's foot says %q: it was served by this machine, not necessarily the table's host", got[3])
 	}
 }
 
@@ -501,6 +499,29 @@ func TestBrowserChatPlaceholderFits(t *testing.T) {
 		}
 		if got[1] != "true" {
 			t.Errorf("may chat %v: the placeholder %q is cut on a 360-pixel phone (font, width, room: %s)", may, got[0], got[2])
+		}
+	}
+}
+
+// TestBrowserServedBy: the page's foot names the machine that serves it
+// (the host's, another player's, one holding no seat), next to the build
+// hash that machine says it serves; it said "as the table's host serves
+// it" on every machine, wrong for 'masque join --phones' and 'masque
+// phones'.
+func TestBrowserServedBy(t *testing.T) {
+	bctx, srv := pageBrowserCode(t, NewHub(Config{Game: "mascarade"}), 390, 844, "")
+	for _, role := range []Role{RoleHost, RoleJoiner, RoleForwarder} {
+		srv.SetRole(role)
+		if err := chromedp.Do(bctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`typeof masqueSeat !== "undefined"`)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := chromedp.Run(bctx, chromedp.Poll[string](`(() => { const e = document.getElementById("servedby"); const b = document.getElementById("build");
+  return e && b && b.textContent !== "…" && e.textContent !== "its machine" ? document.querySelector("footer p").textContent : (e ? false : "no #servedby: " + document.querySelector("footer p").textContent); })()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(got, "served by "+role.String()+", which says its code is SHA-256 ") || strings.Contains(got, "host serves it") {
+			t.Errorf("role %d: the page's foot says %q, want it served by %q", role, got, role)
 		}
 	}
 }

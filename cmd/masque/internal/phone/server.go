@@ -42,6 +42,7 @@ type Server struct {
 	host  string
 	token string
 	code  string
+	role  Role
 	seat  *Seat
 	srv   *http.Server
 
@@ -93,6 +94,40 @@ func (s *Server) URL() string {
 func (s *Server) SetCode(code string) {
 	s.mu.Lock()
 	s.code = code
+	s.mu.Unlock()
+}
+
+// Role is which machine serves the page: its foot names it (GET
+// /served-by), next to the build hash that machine says it serves.
+type Role int
+
+const (
+	// RoleHost is the table's host's machine ('masque host --phones').
+	RoleHost Role = iota
+	// RoleJoiner is another player's machine ('masque join --phones').
+	RoleJoiner
+	// RoleForwarder is a machine that holds no seat ('masque phones').
+	RoleForwarder
+)
+
+// String is the page's words for the machine.
+func (r Role) String() string {
+	switch r {
+	case RoleHost:
+		return "the table's host's machine (masque host --phones)"
+	case RoleJoiner:
+		return "another player's machine, not the table's host (masque join --phones)"
+	case RoleForwarder:
+		return "a machine that holds no seat (masque phones)"
+	}
+	return "an unknown machine"
+}
+
+// SetRole says which machine serves the page (the zero Role: the
+// table's host's).
+func (s *Server) SetRole(r Role) {
+	s.mu.Lock()
+	s.role = r
 	s.mu.Unlock()
 }
 
@@ -171,6 +206,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, h)
 	case "table":
 		s.serveTable(w, r)
+	case "served-by":
+		s.mu.Lock()
+		role := s.role
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, role)
 	default:
 		if p == "" {
 			p = "index.html"

@@ -5,6 +5,8 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"fmt"
+	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 	"sync"
@@ -271,5 +273,41 @@ func TestPhoneClosesQuietly(t *testing.T) {
 	defer mu.Unlock()
 	if len(logged) > 0 {
 		t.Errorf("pages that closed their socket were reported: %q", logged)
+	}
+}
+
+// TestServedBy: the server says which machine serves the page (GET
+// /served-by, shown at the page's foot: TestBrowserServedBy), as its
+// command set it, and the page has the element that shows it; the foot
+// said "as the table's host serves it" on a joiner's and a seatless
+// machine too.
+func TestServedBy(t *testing.T) {
+	srv, err := Listen("127.0.0.1:0", NewHub(Config{Game: "mascarade"}), &Seat{}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve()
+	defer srv.Close()
+	seen := map[string]bool{}
+	for _, role := range []Role{RoleHost, RoleJoiner, RoleForwarder} {
+		srv.SetRole(role)
+		res, err := http.Get("http://" + srv.Addr() + "/served-by")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		got := strings.TrimSpace(string(b))
+		if res.StatusCode != 200 || got != role.String() || seen[got] {
+			t.Errorf("role %d: GET /served-by: %d %q, want %q (each role its own words)", role, res.StatusCode, got, role)
+		}
+		seen[got] = true
+	}
+	page, err := fs.ReadFile(static, "static/index.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `id="servedby"`) || strings.Contains(string(page), "host serves it") {
+		t.Errorf("the page's foot does not show the serving machine:\n%s", page)
 	}
 }

@@ -322,6 +322,7 @@ function startCountdown(pg, win) {
 }
 
 fetch("build").then((r) => r.text()).then((h) => { $("build").textContent = h.trim().slice(0, 16); });
+fetch("served-by").then((r) => r.text()).then((s) => { $("servedby").textContent = s.trim(); });
 const go = new Go();
 WebAssembly.instantiateStreaming(fetch("seat.wasm"), go.importObject)
   .then((r) => go.run(r.instance))
