@@ -1,0 +1,103 @@
+package phone
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
+	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/table"
+)
+
+// TestPhoneLeaves: a phone's player at a Mafia table leaves the game for
+// good mid-game, as a native seat's can: the phone's own seat signs and
+// posts its leave move (the entry replays, signed by the phone's seat),
+// publishes its card key, and the others play on to the end; every seat
+// saw "mila leaves the game", and every transcript is the same. The
+// request is stored first: the page reloaded from the phone's storage
+// shows the seat left, and it cannot leave (or play) again.
+func TestPhoneLeaves(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	tr := startGame(ctx, t, "mafia", 5)
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
+	go tr.hub.Serve(ctx, serverEnd)
+	phoneDone := make(chan error, 1)
+	go func() { phoneDone <- d.Run(ctx) }()
+	go player(ctx, d, rand.New(rand.NewPCG(9, 9)), nil)
+	tr.waitTaken(ctx, t, 2)
+	tr.startJoiner(ctx, t)
+	// The player leaves as soon as the page offers it.
+	left := false
+	for !left {
+		var pg phoneseat.Page
+		if json.Unmarshal(d.Page(), &pg) == nil && pg.CanLeave {
+			d.Leave()
+			left = true
+			break
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatal("the page never offered to leave the game")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	games := tr.finish(ctx, t)
+	if err := <-phoneDone; err != nil {
+		t.Fatalf("phone: %v", err)
+	}
+	got, err := ph.Transcript()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTranscript(t, got, games)
+	trn, err := ledger.UnmarshalTranscript(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaves := 0
+	for _, e := range trn.Entries {
+		// A move's seat is its entry's, whose signature the replay
+		// checked (checkTranscript).
+		if b, err := table.UnmarshalBody(e.Body, 1); err == nil && b.Kind == table.BodyMove && b.Move.Kind == mafia.MoveLeave {
+			if e.Seat != 1 {
+				t.Errorf("entry %d: a leave move by seat %d, not the phone's", e.Pos, e.Seat)
+			}
+			leaves++
+		}
+	}
+	if leaves != 1 {
+		t.Fatalf("%d leave moves in the transcript, want the phone's one", leaves)
+	}
+	for i, g := range games {
+		if !slices.ContainsFunc(g.Snapshot().Log, func(l string) bool { return strings.Contains(l, "mila leaves the game") }) {
+			t.Errorf("native seat %d's log does not say mila left", i)
+		}
+	}
+	if !ph.Leaving() {
+		t.Fatal("the phone does not say it left")
+	}
+	// A reload: the mark is in storage, and the seat stays out.
+	re, err := phoneseat.Restore(st.snapshot(), phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := re.View()
+	if !re.Leaving() || !pg.Left || pg.CanLeave || pg.MyTurn {
+		t.Fatalf("reloaded: leaving %v, page left %v canLeave %v myTurn %v; want left, and nothing to play", re.Leaving(), pg.Left, pg.CanLeave, pg.MyTurn)
+	}
+}
