@@ -9,9 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/engine/mafia"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 )
 
@@ -99,5 +102,49 @@ func TestPhoneLeaves(t *testing.T) {
 	pg := re.View()
 	if !re.Leaving() || !pg.Left || pg.CanLeave || pg.MyTurn {
 		t.Fatalf("reloaded: leaving %v, page left %v canLeave %v myTurn %v; want left, and nothing to play", re.Leaving(), pg.Left, pg.CanLeave, pg.MyTurn)
+	}
+}
+
+// TestBrowserLeaveAsks: the page's "Leave the game" does not leave at
+// the first tap: it asks, saying what happens (for good, the others play
+// on, the role shown); "Stay" leaves nothing sent; only "Leave for good"
+// asks the seat to leave. Once left, the page says so and offers no
+// leaving again.
+func TestBrowserLeaveAsks(t *testing.T) {
+	bctx, _ := pageBrowser(t, NewHub(Config{Game: "mafia", Token: "secret-token"}), 390, 844)
+	tab := &seatview.Table{Game: "Mafia", Status: "day 1", Seats: []seatview.Seat{{Name: "alice"}, {Name: "mila", You: true}}}
+	drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Entries: 20, Waiting: "alice", CanLeave: true}, "left")
+	state := `[!document.getElementById("leave").classList.contains("hidden"), !document.getElementById("leave-ask").classList.contains("hidden"), document.getElementById("leave-text").textContent, window.leaves || 0]`
+	look := func(js string) []any {
+		t.Helper()
+		got, err := chromedp.Run(bctx, chromedp.Evaluate[[]any](js+"; "+state))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := look(`masqueSeat.leave = () => { window.leaves = (window.leaves || 0) + 1; }`)
+	if got[0] != true || got[1] != false {
+		t.Fatalf("a table with leaving: leave shown %v, asking %v; want the button, not yet the question", got[0], got[1])
+	}
+	got = look(`document.getElementById("leave-game").click()`)
+	if got[1] != true || got[3] != float64(0) || !strings.Contains(got[2].(string), "for good") || !strings.Contains(got[2].(string), "play on without you") {
+		t.Fatalf("after one tap on Leave: asking %v, leaves sent %v, words %q; want a question saying what happens, nothing sent", got[1], got[3], got[2])
+	}
+	got = look(`document.getElementById("leave-no").click()`)
+	if got[1] != false || got[3] != float64(0) {
+		t.Fatalf("after Stay: asking %v, leaves sent %v; want no question, nothing sent", got[1], got[3])
+	}
+	got = look(`document.getElementById("leave-game").click(); document.getElementById("leave-yes").click()`)
+	if got[3] != float64(1) {
+		t.Fatalf("after Leave for good: %v leaves sent, want 1", got[3])
+	}
+	left := drawPage(t, bctx, phoneseat.Page{Name: "mila", Seat: 1, Table: tab, Entries: 30, Left: true}, "left")
+	hidden, err := chromedp.Run(bctx, chromedp.Evaluate[bool](`document.getElementById("leave-game").classList.contains("hidden")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(left[0], "You left the game") || !hidden {
+		t.Fatalf("once left the page says %q (leave button hidden %v), want that it left, and no button", left[0], hidden)
 	}
 }
