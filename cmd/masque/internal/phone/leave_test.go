@@ -24,8 +24,16 @@ import (
 // publishes its card key, and the others play on to the end; every seat
 // saw "mila leaves the game", and every transcript is the same. The
 // request is stored first: the page reloaded from the phone's storage
-// shows the seat left, and it cannot leave (or play) again.
+// shows the seat left, and it cannot leave (or play) again. In "reload"
+// the tab is killed once the request is stored, before the seat's next
+// move: the page reloaded from storage still leaves at that move, and
+// plays no other.
 func TestPhoneLeaves(t *testing.T) {
+	t.Run("stays", func(t *testing.T) { phoneLeaves(t, false) })
+	t.Run("reload", func(t *testing.T) { phoneLeaves(t, true) })
+}
+
+func phoneLeaves(t *testing.T, reload bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	tr := startGame(ctx, t, "mafia", 5)
@@ -40,24 +48,58 @@ func TestPhoneLeaves(t *testing.T) {
 	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
 	go tr.hub.Serve(ctx, serverEnd)
 	phoneDone := make(chan error, 1)
-	go func() { phoneDone <- d.Run(ctx) }()
-	go player(ctx, d, rand.New(rand.NewPCG(9, 9)), nil)
+	tabCtx, killTab := context.WithCancel(ctx)
+	defer killTab()
+	go func() { phoneDone <- d.Run(tabCtx) }()
+	go player(tabCtx, d, rand.New(rand.NewPCG(9, 9)), nil)
 	tr.waitTaken(ctx, t, 2)
 	tr.startJoiner(ctx, t)
-	// The player leaves as soon as the page offers it.
-	left := false
-	for !left {
+	// The player leaves as soon as the page offers it (with reload:
+	// while the table waits for another seat).
+	for {
 		var pg phoneseat.Page
-		if json.Unmarshal(d.Page(), &pg) == nil && pg.CanLeave {
+		if json.Unmarshal(d.Page(), &pg) == nil && pg.CanLeave && (!reload || pg.Waiting != "") {
 			d.Leave()
-			left = true
 			break
 		}
 		select {
 		case <-ctx.Done():
 			t.Fatal("the page never offered to leave the game")
-		case <-time.After(10 * time.Millisecond):
+		case <-time.After(2 * time.Millisecond):
 		}
+	}
+	if reload {
+		for st.snapshot()["leaving"] == nil {
+			select {
+			case <-ctx.Done():
+				t.Fatal("the request to leave was never stored")
+			case <-time.After(time.Millisecond):
+			}
+		}
+		killTab()
+		<-phoneDone
+		close(phoneEnd.out) // the WebSocket closes with the tab
+		leaves := 0
+		for k, v := range st.snapshot() {
+			if strings.HasPrefix(k, "e/") {
+				if e, err := ledger.UnmarshalEntry(v); err == nil && isLeave(e) {
+					leaves++
+				}
+			}
+		}
+		if leaves > 0 {
+			t.Skip("the leave move went out before the tab was killed: the reload shows nothing here")
+		}
+		time.Sleep(200 * time.Millisecond)
+		if ph, err = phoneseat.Restore(st.snapshot(), phoneseat.Options{Timeout: 30 * time.Second}); err != nil {
+			t.Fatal(err)
+		}
+		ph.SetToken("secret-token")
+		phoneEnd, serverEnd = memPair()
+		d = phoneseat.NewDriver(ph, phoneEnd, st, nil)
+		go tr.hub.Serve(ctx, serverEnd)
+		go func() { phoneDone <- d.Run(ctx) }()
+		go player(ctx, d, rand.New(rand.NewPCG(10, 10)), nil)
 	}
 	games := tr.finish(ctx, t)
 	if err := <-phoneDone; err != nil {
@@ -76,7 +118,7 @@ func TestPhoneLeaves(t *testing.T) {
 	for _, e := range trn.Entries {
 		// A move's seat is its entry's, whose signature the replay
 		// checked (checkTranscript).
-		if b, err := table.UnmarshalBody(e.Body, 1); err == nil && b.Kind == table.BodyMove && b.Move.Kind == mafia.MoveLeave {
+		if isLeave(e) {
 			if e.Seat != 1 {
 				t.Errorf("entry %d: a leave move by seat %d, not the phone's", e.Pos, e.Seat)
 			}
@@ -147,4 +189,10 @@ func TestBrowserLeaveAsks(t *testing.T) {
 	if !strings.HasPrefix(left[0], "You left the game") || !hidden {
 		t.Fatalf("once left the page says %q (leave button hidden %v), want that it left, and no button", left[0], hidden)
 	}
+}
+
+// isLeave says whether e is a Mafia leave move.
+func isLeave(e *ledger.Entry) bool {
+	b, err := table.UnmarshalBody(e.Body, 1)
+	return err == nil && b.Kind == table.BodyMove && b.Move.Kind == mafia.MoveLeave
 }
