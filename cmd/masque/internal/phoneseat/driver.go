@@ -73,6 +73,12 @@ func (d *Driver) Chat(text string) {
 	})
 }
 
+// Leave asks to leave the game for good (Phone.Leave); a refusal is
+// shown on the page.
+func (d *Driver) Leave() {
+	d.tap(func(now time.Time) (Effects, error) { return d.p.Leave(now) })
+}
+
 // Back goes back one step of the menu.
 func (d *Driver) Back() {
 	d.tap(func(time.Time) (Effects, error) { d.p.Back(); return Effects{}, nil })

@@ -132,6 +132,10 @@ type Phone struct {
 	now time.Time
 	// chat is the table chat as this phone saw it.
 	chat chatLog
+	// leaving: the player asked to leave the game (leave.go); bot makes
+	// its night choices until it is out.
+	leaving bool
+	bot     games.Bot
 }
 
 // waitMark is when this seat began waiting at a position of the log.
@@ -246,6 +250,7 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 		_ = json.Unmarshal(raw, &p.waitMark)
 	}
 	p.restored = restored{checks: checks, shuffles: shuffles}
+	p.leaving = kv[leaveKey] != nil
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
 	}
@@ -721,6 +726,11 @@ func (p *Phone) autoEntry(now time.Time) (remoteseat.Out, bool) {
 		return remoteseat.Out{}, false
 	}
 	if _, kind, ok := p.tab.Expect(); ok && (kind == table.BodyMove || kind == table.BodyActions) {
+		if p.leaving {
+			if _, ok, _ := p.leavingEntry(kind); ok {
+				return p.leavingOut(now), true
+			}
+		}
 		p.myTurn = true
 		if kind == table.BodyActions {
 			p.night, p.nightSince, p.chosen = true, now, map[uint8]engine.Seat{}
@@ -1000,6 +1010,12 @@ type Page struct {
 	Chat    []ChatLine `json:"chat,omitempty"`
 	MayChat bool       `json:"mayChat,omitempty"`
 	ChatErr string     `json:"chatErr,omitempty"` // why the player's last line was refused
+	// CanLeave: the player may leave the game for good now (Mafia);
+	// Leaving: it asked, and is out at its next move; Left: it is out
+	// (its card key published), the page follows the table read-only.
+	CanLeave bool `json:"canLeave,omitempty"`
+	Leaving  bool `json:"leaving,omitempty"`
+	Left     bool `json:"left,omitempty"`
 }
 
 // View is the page's state now.
@@ -1015,6 +1031,11 @@ func (p *Phone) View() Page {
 	// process does): a line written then would go nowhere.
 	pg.MayChat = p.rs != nil && !pg.Over && (pg.Table == nil || !pg.Table.Over) && p.mayChat(engine.Seat(p.seat))
 	pg.ChatErr = p.chat.err
+	pg.CanLeave = p.CanLeave()
+	if p.leaving {
+		pg.Left = p.tab.Retired(p.seat)
+		pg.Leaving = !pg.Left
+	}
 	if p.myTurn {
 		items, path := p.ctl.Menu()
 		for _, it := range items {

@@ -26,6 +26,7 @@ func main() {
 		"pick":       js.FuncOf(func(_ js.Value, args []js.Value) any { a.driver().Pick(args[0].Int()); return nil }),
 		"answer":     js.FuncOf(func(_ js.Value, args []js.Value) any { a.driver().Answer(args[0].String()); return nil }),
 		"back":       js.FuncOf(func(js.Value, []js.Value) any { a.driver().Back(); return nil }),
+		"leave":      js.FuncOf(func(js.Value, []js.Value) any { a.driver().Leave(); return nil }),
 		"chat":       js.FuncOf(func(_ js.Value, args []js.Value) any { a.driver().Chat(args[0].String()); return nil }),
 		"transcript": js.FuncOf(a.transcript),
 	}))

@@ -203,6 +203,7 @@ window.masqueDraw = (json) => {
     if ($("game").textContent !== h) $("game").textContent = h;
   }
   drawChat(pg);
+  drawLeave(pg);
   const menuKey = JSON.stringify([pg.myTurn, pg.asking, pg.yes, pg.no, pg.path, pg.menu, t && t.Question && t.Question.text, t && t.Over]);
   if (menuKey !== drawn.menu) {
     drawn.menu = menuKey;
@@ -300,6 +301,32 @@ function drawMenu(pg, t) {
   if (t && t.Over) $("question").textContent = "";
   $("turn").classList.toggle("hidden", !!(t && t.Over));
 }
+
+// drawLeave draws the way out of a game with leaving (Mafia): a button
+// that first asks, naming what happens, then the seat's leave; once
+// asked, that the seat is leaving, then that it left (the page follows
+// the table read-only; the transcript is offered at the end).
+function drawLeave(pg) {
+  const key = JSON.stringify([pg.canLeave, pg.leaving, pg.left, pg.over]);
+  if (key === drawn.leave) return;
+  drawn.leave = key;
+  const show = pg.canLeave || pg.leaving || pg.left;
+  $("leave").classList.toggle("hidden", !show);
+  $("leave-game").classList.toggle("hidden", !pg.canLeave);
+  if (!pg.canLeave) $("leave-ask").classList.add("hidden");
+  $("left").textContent = pg.left ? "You left the game: the others play on without you. This page follows the table to its end, read-only; then you may download the transcript." :
+    pg.leaving ? "You are leaving the game: you are out at your next move, and your role is shown." : "";
+}
+
+$("leave-game").addEventListener("click", () => {
+  $("leave-ask").classList.remove("hidden");
+  $("leave-no").focus();
+});
+$("leave-no").addEventListener("click", () => $("leave-ask").classList.add("hidden"));
+$("leave-yes").addEventListener("click", () => {
+  $("leave-ask").classList.add("hidden");
+  masqueSeat.leave();
+});
 
 // startCountdown shows whom the table waits for, or the time left on
 // the seat's own move (in an answer window: until it passes), counted
