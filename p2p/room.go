@@ -222,7 +222,7 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	r.core, err = roomcore.New(roomcore.Config{
 		Roster: t.Roster, Self: r.self, SignKey: n.id.SigningKey(), Replica: cfg.Replica,
 		Timeout: cfg.Timeout, Tick: cfg.Tick, EndWait: cfg.EndWait, Signed: cfg.Store.Signed(),
-		ChatIdle: r.chatIdle, Log: n.log,
+		ChatIdle: r.chatIdle, Log: n.log, Read: cfg.Store.Read,
 	}, stored)
 	if err != nil {
 		return nil, err
