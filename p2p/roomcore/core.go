@@ -223,9 +223,9 @@ type Core struct {
 	forgotten int
 	// handed is the number of entries handed to the driver by a Ready
 	// before the current step: durable (see Config.Read).
-	handed  int
-	hashes  []ledger.Hash // hashes[i] = entries[i].Hash()
-	states  []ledger.Hash // states[i] = state hash after entries[i]
+	handed int
+	hashes []ledger.Hash // hashes[i] = entries[i].Hash()
+	states []ledger.Hash // states[i] = state hash after entries[i]
 	// verdict is the verdict that ended this table, once there is one.
 	verdict *Verdict
 
