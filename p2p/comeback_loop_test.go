@@ -111,7 +111,8 @@ func blackoutRun(t *testing.T, run int) (outcome, desc string) {
 		go func() {
 			defer wg.Done()
 			out, err := room.Run(ctx)
-			res[i] = result{out, err, room.Log()}
+			log, err := roomLog(room, err)
+			res[i] = result{out, err, log}
 			ran.Done()
 			<-stop // every seat answers sync requests until all have ended
 			room.Close()

@@ -136,8 +136,11 @@ func cutLog(t *testing.T, p *tpeer, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries := st.Entries()
+	entries, err := st.Entries()
 	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	size := 0
 	for _, b := range marshalLog(t, entries[:n]) {
 		size += 8 + len(b)

@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -162,7 +163,7 @@ func play(ctx context.Context, t *testing.T, p *tpeer, tb store.Table, rep Repli
 	out, err := room.Run(ctx)
 	// Keep answering sync requests briefly, as a CLI would before exiting.
 	time.Sleep(100 * time.Millisecond)
-	log := room.Log()
+	log, err := roomLog(room, err)
 	room.Close()
 	return result{out, err, log}
 }
@@ -225,4 +226,14 @@ func sameLogs(t *testing.T, res []result, want int) {
 			t.Fatalf("peer %d: state hash differs", i)
 		}
 	}
+}
+
+// roomLog is room.Log() with its error added to err (a log that cannot be
+// read back from the state directory fails the run).
+func roomLog(room *Room, err error) ([]*ledger.Entry, error) {
+	log, lerr := room.Log()
+	if lerr != nil {
+		return nil, errors.Join(err, lerr)
+	}
+	return log, err
 }

@@ -54,7 +54,8 @@ func TestLateAuthorStops(t *testing.T) {
 		}
 		wg.Go(func() {
 			out, err := room.Run(ctx)
-			res[i] = running{out, err, room.Log()}
+			log, err := roomLog(room, err)
+			res[i] = running{out, err, log}
 			<-stop
 			room.Close()
 		})

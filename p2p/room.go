@@ -116,8 +116,11 @@ type Room struct {
 	mu sync.RWMutex // guards the fields below, read by sync handlers
 	// log and states are the entries synced to the state directory, and
 	// our state hash after each: only those are sent or served to anyone.
-	log    []*ledger.Entry
-	states []ledger.Hash
+	// log holds the latest durable entries, from position logBase (see
+	// hotEntries); states every entry's state hash.
+	log     []*ledger.Entry
+	logBase uint64
+	states  []ledger.Hash
 	// changed is closed (and replaced) when the log grows or the game
 	// ends here (finished): spectators wait on it.
 	changed  chan struct{}
@@ -212,16 +215,23 @@ func (n *Node) OpenRoom(cfg RoomConfig) (*Room, error) {
 	if r.self == 255 {
 		return nil, fmt.Errorf("p2p: this node (%s) has no seat in the roster", n.ID())
 	}
+	stored, err := cfg.Store.Entries()
+	if err != nil {
+		return nil, fmt.Errorf("p2p: %w", err)
+	}
 	r.core, err = roomcore.New(roomcore.Config{
 		Roster: t.Roster, Self: r.self, SignKey: n.id.SigningKey(), Replica: cfg.Replica,
 		Timeout: cfg.Timeout, Tick: cfg.Tick, EndWait: cfg.EndWait, Signed: cfg.Store.Signed(),
-		ChatIdle: r.chatIdle, Log: n.log,
-	}, cfg.Store.Entries())
+		ChatIdle: r.chatIdle, Log: n.log, Read: cfg.Store.Read,
+	}, stored)
 	if err != nil {
 		return nil, err
 	}
-	r.log, r.states = r.core.Log()
-	r.log, r.states = slices.Clone(r.log), slices.Clone(r.states)
+	entries, states := r.core.Log()
+	// The entries replayed from the store stay there (read back when a
+	// peer or the transcript asks for them); only their state hashes are
+	// kept.
+	r.logBase, r.states = uint64(len(entries)), slices.Clone(states)
 	r.initChat(cfg.Chat)
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	n.mu.Lock()
@@ -276,15 +286,52 @@ func (r *Room) Roster() *ledger.Roster { return r.roster }
 
 // Log returns a copy of the accepted entries (those synced to the state
 // directory).
-func (r *Room) Log() []*ledger.Entry {
+// directory), the older ones read back from it.
+func (r *Room) Log() ([]*ledger.Entry, error) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return append([]*ledger.Entry(nil), r.log[:r.end()]...)
+	return r.entriesLocked(0, uint64(r.end()))
 }
 
 // end is the length of the game's log (see [roomcore.End]). Callers hold
 // r.mu.
-func (r *Room) end() int { return roomcore.End(r.verdict, len(r.log)) }
+func (r *Room) end() int { return roomcore.End(r.verdict, int(r.logLen())) }
+
+// logLen is the number of durable entries. Callers hold r.mu.
+func (r *Room) logLen() uint64 { return r.logBase + uint64(len(r.log)) }
+
+// hotEntries is how many of the latest durable entries a room keeps in
+// memory to answer the peers that fetch them as they come; older ones
+// are read back from the state directory (issue 28).
+const hotEntries = 64
+
+// entriesLocked returns the durable entries from up to to, those older
+// than the hot ones read from the store. Callers hold r.mu.
+func (r *Room) entriesLocked(from, to uint64) ([]*ledger.Entry, error) {
+	if from >= to {
+		return nil, nil
+	}
+	var out []*ledger.Entry
+	if from < r.logBase {
+		old, err := r.cfg.Store.Read(from, min(to, r.logBase))
+		if err != nil {
+			return nil, fmt.Errorf("p2p: %w", err)
+		}
+		out, from = old, min(to, r.logBase)
+	}
+	return append(out, r.log[from-r.logBase:to-r.logBase]...), nil
+}
+
+// keepHot drops all but the latest hotEntries entries from memory (they
+// are in the store). Callers hold r.mu.
+func (r *Room) keepHot() {
+	if len(r.log) < 2*hotEntries {
+		return
+	}
+	drop := len(r.log) - hotEntries
+	r.log = append([]*ledger.Entry(nil), r.log[drop:]...)
+	r.logBase += uint64(drop)
+}
 
 func (r *Room) seatOf(p peer.ID) (uint8, bool) {
 	for i, id := range r.peers {
@@ -327,12 +374,17 @@ func (r *Room) deliver(m inbound) bool {
 func (r *Room) entriesFrom(from uint64, max uint32) ([]*ledger.Entry, []ledger.Hash, uint64) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	n := uint64(len(r.log))
+	n := r.logLen()
 	if from >= n {
 		return nil, nil, n
 	}
 	end := min(n, from+uint64(max))
-	return append([]*ledger.Entry(nil), r.log[from:end]...), append([]ledger.Hash(nil), r.states[from:end]...), n
+	entries, err := r.entriesLocked(from, end)
+	if err != nil {
+		r.node.log.Warn("cannot answer a sync", "from", from, "err", err)
+		return nil, nil, n
+	}
+	return entries, append([]ledger.Hash(nil), r.states[from:end]...), n
 }
 
 // Close unregisters the room, stops its streams and goroutines. It does not
@@ -520,6 +572,7 @@ func (d *driver) carry(rd roomcore.Ready) error {
 		}
 		r.mu.Lock()
 		r.log = append(r.log, rd.Entries...)
+		r.keepHot()
 		r.states = append(r.states, rd.States...)
 		r.notifyLocked()
 		r.mu.Unlock()
@@ -599,7 +652,7 @@ func (r *Room) retired(seat uint8) bool {
 func (r *Room) logMissingDones(missing []roomcore.MissingDone) {
 	for _, m := range missing {
 		connected := r.connected(m.Seat)
-		r.node.log.Warn("game over; no done message from a seat", "seat", m.Seat, "entries", len(r.log),
+		r.node.log.Warn("game over; no done message from a seat", "seat", m.Seat, "entries", r.logLen(),
 			"waited", r.cfg.EndWait, "connected", connected, "why", m.Why)
 	}
 }

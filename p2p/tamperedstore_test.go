@@ -75,8 +75,8 @@ func TestTamperedStoreRefused(t *testing.T) {
 				if err != nil {
 					t.Fatalf("the honest log: %v", err)
 				}
-				if n := len(room.Log()); n != len(log) {
-					t.Fatalf("the honest log: %d entries replayed, want %d", n, len(log))
+				if got, err := room.Log(); err != nil || len(got) != len(log) {
+					t.Fatalf("the honest log: %d entries replayed (%v), want %d", len(got), err, len(log))
 				}
 				room.Close()
 				return

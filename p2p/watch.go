@@ -140,7 +140,7 @@ func (r *Room) removeSpectator() {
 func (r *Room) watchFrom(from uint64) ([]*ledger.Entry, []ledger.Hash, <-chan struct{}, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	end := uint64(len(r.log))
+	end := r.logLen()
 	if r.finished {
 		end = min(end, uint64(r.end()))
 	}
@@ -148,7 +148,12 @@ func (r *Room) watchFrom(from uint64) ([]*ledger.Entry, []ledger.Hash, <-chan st
 		return nil, nil, r.changed, r.finished
 	}
 	end = min(end, from+maxSyncBatch)
-	return append([]*ledger.Entry(nil), r.log[from:end]...), append([]ledger.Hash(nil), r.states[from:end]...), r.changed, false
+	entries, err := r.entriesLocked(from, end)
+	if err != nil {
+		r.node.log.Warn("cannot answer a spectator", "from", from, "err", err)
+		return nil, nil, r.changed, false
+	}
+	return entries, append([]ledger.Hash(nil), r.states[from:end]...), r.changed, false
 }
 
 // handleWatch serves one spectator: the roster with every seat's

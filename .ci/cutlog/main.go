@@ -37,7 +37,10 @@ func cut(dir string, seat int) error {
 	if err != nil {
 		return err
 	}
-	entries := st.Entries()
+	entries, err := st.Entries()
+	if err != nil {
+		return fmt.Errorf("entries: %w", err)
+	}
 	st.Close()
 	last := -1
 	for i, e := range entries {

@@ -37,7 +37,10 @@ func check(dir string) error {
 		return fmt.Errorf("open: %w", err)
 	}
 	defer st.Close()
-	entries := st.Entries()
+	entries, err := st.Entries()
+	if err != nil {
+		return fmt.Errorf("entries: %w", err)
+	}
 	raw, err := st.Verdict()
 	if err != nil {
 		return fmt.Errorf("verdict: %w", err)

@@ -160,24 +160,17 @@ func runDemo(ctx context.Context, a *app, o demoOptions) error {
 	}
 	fmt.Fprintf(out, "seated: table %x, roster signed by all %d seats\n", tableID[:4], len(peers))
 
-	logs, err := playDemo(ctx, a.list, peers, o.seed, out)
+	// Every peer must hold the same log, byte for byte (playDemo checks
+	// it). Only one copy is returned, and the peers are closed before the
+	// audit (with 18 peers in this process, their logs and the audit's
+	// batch would otherwise be in memory together).
+	log, err := playDemo(ctx, a.list, peers, o.seed, out)
 	if err != nil {
 		return err
 	}
-
-	// Every peer must hold the same log, byte for byte. Then only one copy
-	// is kept, and the peers are closed before the audit (with 18 peers in
-	// this process, their logs and the audit's batch would otherwise be
-	// in memory together).
-	for i, l := range logs[1:] {
-		if err := sameLog(logs[0], l); err != nil {
-			return fmt.Errorf("demo: %s's log differs from %s's: %w", peers[i+1].name, peers[0].name, err)
-		}
-	}
-	clear(logs[1:])
 	closePeers()
 	s0 := peers[0].seating
-	tr := &ledger.Transcript{Roster: s0.Roster, RosterSigs: s0.Table.Sigs, Entries: logs[0]}
+	tr := &ledger.Transcript{Roster: s0.Roster, RosterSigs: s0.Table.Sigs, Entries: log}
 	path, err := writeDemoTranscript(tr, o.transcript)
 	if err != nil {
 		return err
@@ -301,7 +294,7 @@ func seatDemoPeers(ctx context.Context, peers []*demoPeer, names []string, g gam
 
 // playDemo opens every peer's state directory and room and runs them all
 // to the end of the game. It returns every peer's log.
-func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed uint64, out io.Writer) ([][]*ledger.Entry, error) {
+func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed uint64, out io.Writer) ([]*ledger.Entry, error) {
 	seats := make([]*netsession.Seat, len(peers))
 	rooms := make([]*p2p.Room, len(peers))
 	stores := make([]*store.Store, len(peers))
@@ -375,11 +368,22 @@ func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed ui
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	var logs [][]*ledger.Entry
-	for _, r := range rooms {
-		logs = append(logs, r.Log())
+	// Each peer's log is read back from its state directory in turn and
+	// compared with the first: one extra log in memory at a time.
+	first, err := rooms[0].Log()
+	if err != nil {
+		return nil, fmt.Errorf("demo: %s's log: %w", peers[0].name, err)
 	}
-	return logs, nil
+	for i, r := range rooms[1:] {
+		l, err := r.Log()
+		if err != nil {
+			return nil, fmt.Errorf("demo: %s's log: %w", peers[i+1].name, err)
+		}
+		if err := sameLog(first, l); err != nil {
+			return nil, fmt.Errorf("demo: %s's log differs from %s's: %w", peers[i+1].name, peers[0].name, err)
+		}
+	}
+	return first, nil
 }
 
 // sameLog reports the first entry where a and b differ, byte for byte.

@@ -499,12 +499,15 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		case <-ctx.Done():
 		}
 	}
-	tr := g.Transcript()
 	path := r.o.transcript
 	if path == "" {
 		path = filepath.Join(st.Dir(), "transcript.masque")
 	}
-	enc, err := tr.MarshalBinary()
+	tr, err := g.Transcript()
+	var enc []byte
+	if err == nil {
+		enc, err = tr.MarshalBinary()
+	}
 	if err == nil {
 		err = safefile.Write(path, enc, 0o644)
 	}
@@ -599,14 +602,14 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 	if g.PublishesKeys() {
 		keys = "card keys published at the end"
 	}
-	title := fmt.Sprintf("%s · %d players · %s", tableLabel(g.Transcript().Roster), len(g.Names()), keys)
+	title := fmt.Sprintf("%s · %d players · %s", tableLabel(g.Roster()), len(g.Names()), keys)
 	if g.Replayed() > 0 {
 		// A restart: say so, so that nobody thinks a new game began.
 		title += fmt.Sprintf(" · resumed after %d entries", g.Replayed())
 	}
 	opts := tui.Options{
 		Title:           title,
-		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Transcript().Roster),
+		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Roster()),
 		ChallengeWindow: r.o.window,
 		NoColor:         r.a.noColor,
 		Logger:          r.logger,
@@ -688,7 +691,7 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 		// until it leaves: when the creator is the one leaving, give a
 		// seat still playing, by the address this peer reaches it at.
 		if g.Seat() != 0 {
-			r.printf("to follow the rest of it: masque watch %s", rosterCode(g.Transcript().Roster))
+			r.printf("to follow the rest of it: masque watch %s", rosterCode(g.Roster()))
 		} else if addrs := g.WatchAddrs(); len(addrs) > 0 {
 			r.printf("to follow the rest of it: masque watch %s", addrs[0])
 		}
@@ -1191,7 +1194,7 @@ func stateChoices(dirs []string) []string {
 		n, _ := os.ReadFile(filepath.Join(dir, nameFile))
 		desc := termsafe.String(string(n))
 		if st, err := store.Open(dir); err == nil {
-			desc += " (" + tableLabel(st.Table().Roster) + fmt.Sprintf(", %d entries)", len(st.Entries()))
+			desc += " (" + tableLabel(st.Table().Roster) + fmt.Sprintf(", %d entries)", st.Len())
 			st.Close()
 		}
 		out = append(out, fmt.Sprintf("%s: --state %s", desc, dir))

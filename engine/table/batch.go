@@ -31,17 +31,18 @@ func (t *Table) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max 
 	if t.deferred != nil {
 		return nil, fmt.Errorf("table: ApplyBatch during a batched replay")
 	}
-	base, baseCompleted, baseLog, baseBody := t.st, t.completed, len(t.log), t.lastBody
+	base, baseCompleted, baseLog, baseLast, baseBody := t.st, t.completed, len(t.seats), t.last, t.lastBody
 	run, stop, ok := t.deferredRun(next, max)
 	// Back to where the run started: the batched pass's states are only
 	// shown to applied, below, once its proofs held.
-	t.st, t.completed, t.log, t.lastBody = base, baseCompleted, t.log[:baseLog], baseBody
+	t.st, t.completed, t.seats, t.last, t.lastBody = base, baseCompleted, t.seats[:baseLog], baseLast, baseBody
 	if !ok {
 		return t.applyEach(next, max, applied)
 	}
 	for _, s := range run {
 		t.st, t.completed, t.lastBody = s.st, s.completed, s.body
-		t.log = append(t.log, s.e)
+		t.seats = append(t.seats, s.e.Seat)
+		t.last = s.e
 		applied(s.e)
 	}
 	if stop == nil {

@@ -49,7 +49,7 @@ func (t *Table) Fork() *Table {
 	c := *t
 	c.st = t.st.clone()
 	c.completed = slices.Clone(t.completed)
-	c.log = slices.Clone(t.log)
+	c.seats = slices.Clone(t.seats)
 	return &c
 }
 
@@ -58,8 +58,8 @@ func (t *Table) Fork() *Table {
 // would stand (every entry applied, the batch of their proofs held); the
 // table is left where it was.
 func (t *Table) BatchedPassHolds(tr []*ledger.Entry, max int) bool {
-	base, completed, n, body := t.st, t.completed, len(t.log), t.lastBody
-	defer func() { t.st, t.completed, t.log, t.lastBody = base, completed, t.log[:n], body }()
+	base, completed, n, last, body := t.st, t.completed, len(t.seats), t.last, t.lastBody
+	defer func() { t.st, t.completed, t.seats, t.last, t.lastBody = base, completed, t.seats[:n], last, body }()
 	run, stop, ok := t.deferredRun(func(pos uint64, seat uint8) *ledger.Entry {
 		if pos < uint64(len(tr)) && tr[pos].Seat == seat {
 			return tr[pos]

@@ -240,7 +240,7 @@ type tableSnapshot struct {
 
 func snapshotOf(tb testing.TB, t *table.Table) tableSnapshot {
 	s := tableSnapshot{pos: t.Pos(), stored: t.StateHash(), recomputed: table.RecomputeStateHash(t),
-		log: len(t.Log()), completed: len(t.CompletedAll()), phase: t.Phase()}
+		log: t.Len(), completed: len(t.CompletedAll()), phase: t.Phase()}
 	if r := t.Pending(); r != nil {
 		s.pending = fmt.Sprintf("%+v", *r)
 	}
@@ -251,8 +251,8 @@ func snapshotOf(tb testing.TB, t *table.Table) tableSnapshot {
 		}
 		s.rules = string(enc)
 	}
-	if n := len(t.Log()); n > 0 {
-		s.last = t.Log()[n-1].Hash()
+	if e := t.Last(); e != nil {
+		s.last = e.Hash()
 	}
 	return s
 }

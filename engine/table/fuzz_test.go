@@ -164,7 +164,7 @@ func FuzzTranscript(f *testing.F) {
 		}
 		if fault != nil {
 			// The fault is about the first entry not applied.
-			n := len(rt.Log())
+			n := rt.Len()
 			if n >= len(tr.Entries) || fault.Pos != tr.Entries[n].Pos {
 				t.Fatalf("fault at %d after %d of %d entries", fault.Pos, n, len(tr.Entries))
 			}
@@ -217,7 +217,7 @@ func fuzzApply(f *testing.F, h *tabletest.Harness, game table.Game) {
 			seat = 0
 		}
 		e := h.Sign(int(seat), tb.Pos(), uint8(seat), entries[k].Prev, body)
-		before := [3]any{tb.Pos(), tb.StateHash(), len(tb.Log())}
+		before := [3]any{tb.Pos(), tb.StateHash(), tb.Len()}
 		err := tb.Apply(e)
 		if err == nil {
 			tables[k] = build(k) // keep the corpus reproducible
@@ -233,7 +233,7 @@ func fuzzApply(f *testing.F, h *tabletest.Harness, game table.Game) {
 		if !table.KnownReason(fault.Reason) {
 			t.Fatalf("fault reason %q is not in table.Reasons()", fault.Reason)
 		}
-		if after := [3]any{tb.Pos(), tb.StateHash(), len(tb.Log())}; after != before {
+		if after := [3]any{tb.Pos(), tb.StateHash(), tb.Len()}; after != before {
 			t.Fatalf("a rejected entry changed the table: %v -> %v", before, after)
 		}
 	})

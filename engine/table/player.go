@@ -650,7 +650,7 @@ func (p *Player) observeShuffle(t *Table, pos uint64) {
 // observeRestored turns a remembered lone shuffle into sightings, when the
 // entry at pos is this seat's and holds the shuffle remembered.
 func (p *Player) observeRestored(t *Table, pos uint64, ls LoneShuffle) {
-	if int(pos) >= len(t.log) || int(t.log[pos].Seat) != p.Seat {
+	if int(pos) >= len(t.seats) || int(t.seats[pos]) != p.Seat {
 		return
 	}
 	out := make([]mental.Card, len(ls.Slots))

@@ -205,9 +205,9 @@ func sameTable(t *testing.T, got, want *table.Table) {
 	if got == nil || want == nil {
 		t.Fatalf("tables %v and %v", got, want)
 	}
-	if got.StateHash() != want.StateHash() || got.Pos() != want.Pos() || got.Phase() != want.Phase() || len(got.Log()) != len(want.Log()) {
+	if got.StateHash() != want.StateHash() || got.Pos() != want.Pos() || got.Phase() != want.Phase() || got.Len() != want.Len() {
 		t.Fatalf("replays differ: position %d, phase %v, %d entries vs position %d, phase %v, %d entries (or the state hashes differ)",
-			got.Pos(), got.Phase(), len(got.Log()), want.Pos(), want.Phase(), len(want.Log()))
+			got.Pos(), got.Phase(), got.Len(), want.Pos(), want.Phase(), want.Len())
 	}
 	for i := range got.Seats() {
 		if !bytes.Equal(got.PublishedKey(i), want.PublishedKey(i)) {
@@ -285,8 +285,8 @@ func TestReplayBatchedMatchesStrict(t *testing.T) {
 			if err != nil {
 				t.Fatalf("strict replay: %v", err)
 			}
-			if len(strict.Log()) != len(a.tr.Entries) {
-				t.Fatalf("strict replay applied %d of %d entries", len(strict.Log()), len(a.tr.Entries))
+			if strict.Len() != len(a.tr.Entries) {
+				t.Fatalf("strict replay applied %d of %d entries", strict.Len(), len(a.tr.Entries))
 			}
 			got, err := table.Replay(a.tr, a.game)
 			if err != nil {
@@ -626,8 +626,8 @@ func TestReplayBadProof(t *testing.T) {
 				t.Fatalf("replay stops on %v, the strict replay on %v", f, want)
 			}
 			sameTable(t, rt, strict)
-			if len(rt.Log()) != c.k {
-				t.Fatalf("replay applied %d entries, want the %d before the forged one", len(rt.Log()), c.k)
+			if rt.Len() != c.k {
+				t.Fatalf("replay applied %d entries, want the %d before the forged one", rt.Len(), c.k)
 			}
 		})
 	}

@@ -380,7 +380,12 @@ type Table struct {
 	st state
 	// completed are the requests the last Apply completed, in order.
 	completed []*Request
-	log       []*ledger.Entry
+	// seats[i] is the author of entry i; last is the last entry applied.
+	// The entries themselves are not kept: the log is its holder's (a
+	// network seat's state directory, a transcript), and a table of 18
+	// seats in one process held 18 logs (issue 28).
+	seats []uint8
+	last  *ledger.Entry
 	// lastBody is the decoded body of the last entry applied (Body): its
 	// points are decoded once, when it is applied.
 	lastBody *Body
@@ -713,8 +718,11 @@ func (t *Table) Joint() *mental.JointKey { return t.joint }
 // Catalogue maps card points to kinds.
 func (t *Table) Catalogue() *mental.Catalogue { return t.cat }
 
-// Log returns the entries applied so far.
-func (t *Table) Log() []*ledger.Entry { return t.log }
+// Len returns the number of entries applied so far.
+func (t *Table) Len() int { return len(t.seats) }
+
+// Last returns the last entry applied, nil before the first.
+func (t *Table) Last() *ledger.Entry { return t.last }
 
 // PublishedKey returns the secret key a seat published after the game.
 func (t *Table) PublishedKey(seat int) []byte { return t.st.keys[seat] }
@@ -731,7 +739,7 @@ func (t *Table) Retired(seat int) bool {
 // again); for any other entry it is decoded afresh. The caller must not
 // modify it.
 func (t *Table) Body(e *ledger.Entry) (*Body, error) {
-	if n := len(t.log); n > 0 && t.log[n-1] == e && t.lastBody != nil {
+	if t.last != nil && t.last == e && t.lastBody != nil {
 		return t.lastBody, nil
 	}
 	return UnmarshalBody(e.Body, t.width)
@@ -880,8 +888,8 @@ func (t *Table) apply(e *ledger.Entry, checkSig bool) error {
 	ns.hash = ns.computeHash(t)
 	t.st = ns
 	t.completed = done
-	t.log = append(t.log, e)
-	t.lastBody = body
+	t.seats = append(t.seats, e.Seat)
+	t.last, t.lastBody = e, body
 	if t.deferred != nil {
 		t.deferred.commit(e.Pos)
 	}

@@ -130,7 +130,7 @@ func (c *Core) counts(v *Verdict) (held, due bool) {
 		return false, false
 	}
 	pos, seat, ok := c.cfg.Replica.Next()
-	held = v.Pos < c.next() && c.entries[v.Pos].Seat == v.Seat
+	held = v.Pos < c.next() && c.seats[v.Pos] == v.Seat
 	due = ok && v.Pos == pos && v.Seat == seat
 	return held, due
 }
@@ -301,7 +301,7 @@ func (c *Core) checkStored(v *Verdict, decl []*Verdict) error {
 		case v.Declarer == c.self && v.Pos == pos && v.Seat == due:
 			return nil
 		case v.Declarer != c.self && v.Declarer != v.Seat &&
-			(v.Pos < next && c.entries[v.Pos].Seat == v.Seat || v.Pos == pos && v.Seat == due):
+			(v.Pos < next && c.seats[v.Pos] == v.Seat || v.Pos == pos && v.Seat == due):
 			return c.lateDeclared(v, decl)
 		}
 	case VerdictDivergence:

@@ -153,7 +153,18 @@ type Config struct {
 	ChatIdle func() bool
 	// Log receives the core's diagnostics; nil discards them.
 	Log *slog.Logger
+	// Read, if set, reads back accepted entries from the state directory
+	// (store.Store.Read): the core then keeps only the latest HotEntries
+	// entries in memory (issue 28), the others' authors and hashes, and
+	// reads an older entry back when it needs it whole (the proof of an
+	// equivocation). The driver must make a Ready's entries durable before
+	// the next Step. Nil: every entry stays in memory.
+	Read func(from, to uint64) ([]*ledger.Entry, error)
 }
+
+// HotEntries is how many of the latest accepted entries a core with
+// [Config.Read] keeps in memory.
+const HotEntries = 64
 
 // Limits of the replication protocol.
 const (
@@ -205,9 +216,16 @@ type Core struct {
 	// (ledger.CheckSigningKey), nil for a good key.
 	weak []error
 
-	entries []*ledger.Entry
-	hashes  []ledger.Hash // hashes[i] = entries[i].Hash()
-	states  []ledger.Hash // states[i] = state hash after entries[i]
+	// entries[i] is entry i; with Config.Read, nil for those forgotten
+	// (below forgotten: durable, and older than the latest HotEntries).
+	entries   []*ledger.Entry
+	seats     []uint8 // seats[i] = entries[i].Seat
+	forgotten int
+	// handed is the number of entries handed to the driver by a Ready
+	// before the current step: durable (see Config.Read).
+	handed int
+	hashes []ledger.Hash // hashes[i] = entries[i].Hash()
+	states []ledger.Hash // states[i] = state hash after entries[i]
 	// verdict is the verdict that ended this table, once there is one.
 	verdict *Verdict
 
@@ -360,6 +378,9 @@ func New(cfg Config, stored []*ledger.Entry) (*Core, error) {
 	if err := c.replay(stored); err != nil {
 		return nil, err
 	}
+	// The stored entries are durable: those but the latest go.
+	c.handed = len(c.entries)
+	c.forget()
 	return c, nil
 }
 
@@ -399,6 +420,7 @@ func (c *Core) replay(entries []*ledger.Entry) error {
 		}
 		failed, err := ba.ApplyBatch(next, MaxRun, func(e *ledger.Entry, state ledger.Hash) {
 			c.entries = append(c.entries, e)
+			c.seats = append(c.seats, e.Seat)
 			c.hashes = append(c.hashes, e.Hash())
 			c.states = append(c.states, state)
 		})
@@ -443,6 +465,7 @@ func (c *Core) replayEach(entries []*ledger.Entry) error {
 		}
 		prev = e.Hash()
 		c.entries = append(c.entries, e)
+		c.seats = append(c.seats, e.Seat)
 		c.hashes = append(c.hashes, prev)
 		c.states = append(c.states, c.cfg.Replica.StateHash())
 	}
@@ -476,7 +499,8 @@ func (c *Core) Self() uint8 { return c.self }
 
 // Log returns the accepted entries and the state hash after each (the
 // slices are the core's: the caller must not modify them, and they
-// change with the next step).
+// change with the next step). With [Config.Read], the entries older than
+// the latest [HotEntries] are nil once durable.
 func (c *Core) Log() ([]*ledger.Entry, []ledger.Hash) { return c.entries, c.states }
 
 // Verdict returns the verdict that ended the table, or nil.
@@ -502,6 +526,34 @@ func End(v *Verdict, length int) int {
 }
 
 func (c *Core) next() uint64 { return uint64(len(c.entries)) }
+
+// entryAt returns accepted entry pos, read back with Config.Read if the
+// core no longer holds it.
+func (c *Core) entryAt(pos uint64) (*ledger.Entry, error) {
+	if e := c.entries[pos]; e != nil {
+		return e, nil
+	}
+	es, err := c.cfg.Read(pos, pos+1)
+	if err != nil {
+		return nil, fmt.Errorf("p2p: read back entry %d: %w", pos, err)
+	}
+	if len(es) != 1 || es[0].Hash() != c.hashes[pos] {
+		return nil, fmt.Errorf("p2p: entry %d read back from the state directory is not the one accepted", pos)
+	}
+	return es[0], nil
+}
+
+// forget drops from memory the durable entries older than the latest
+// HotEntries (Config.Read reads them back).
+func (c *Core) forget() {
+	if c.cfg.Read == nil {
+		return
+	}
+	upto := min(c.handed, len(c.entries)-HotEntries)
+	for ; c.forgotten < upto; c.forgotten++ {
+		c.entries[c.forgotten] = nil
+	}
+}
 
 func (c *Core) prevHash() ledger.Hash {
 	if len(c.hashes) == 0 {

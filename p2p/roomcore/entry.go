@@ -176,7 +176,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	}
 	next := c.next()
 	if e.Pos < next {
-		have, haveHash := c.entries[e.Pos], c.hashes[e.Pos]
+		haveHash := c.hashes[e.Pos]
 		if e.Hash() == haveHash {
 			if hasState {
 				return nil, c.report(from, e.Pos, haveHash, state)
@@ -187,7 +187,11 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 			c.peerError(from, err)
 			return nil, nil
 		}
-		if have.Seat == e.Seat {
+		if c.seats[e.Pos] == e.Seat {
+			have, err := c.entryAt(e.Pos)
+			if err != nil {
+				return nil, err
+			}
 			return c.equivocation(have, e)
 		}
 		c.peerError(from, fmt.Errorf("entry %d signed by seat %d, which was not its author", e.Pos, e.Seat))
@@ -381,6 +385,7 @@ func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
 	c.appliedAt(pos, e.Seat, c.now)
 	hash := e.Hash()
 	c.entries = append(c.entries, e)
+	c.seats = append(c.seats, e.Seat)
 	c.hashes = append(c.hashes, hash)
 	c.states = append(c.states, state)
 	// Written, synced and sent by the Ready once the batch is done.

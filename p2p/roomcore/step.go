@@ -535,6 +535,8 @@ func (c *Core) reporter(pos uint64, from uint8) (uint8, bool) {
 // an echo (position, entry hash, state hash). A peer missing an entry
 // fetches it from a seat that echoed it.
 func (c *Core) flush() {
+	c.forget()
+	c.handed = len(c.entries)
 	for _, e := range c.unsent {
 		state, hash := c.states[e.Pos], c.hashes[e.Pos]
 		c.rd.Entries = append(c.rd.Entries, e)

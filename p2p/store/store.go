@@ -50,10 +50,15 @@ var ErrInUse = errors.New("in use by another masque process (a game still runnin
 // Store is an open state directory, locked for this process until Close.
 // Its methods are safe for concurrent use.
 type Store struct {
-	dir     string
-	mu      sync.Mutex
-	table   Table
-	entries []*ledger.Entry
+	dir   string
+	mu    sync.Mutex
+	table Table
+	// offsets[i] is where entry i's record starts in the log file, end
+	// where the next one goes: the entries themselves are read from the
+	// file when asked for (Read), not kept in memory (issue 28: a room
+	// of 18 seats in one process held 18 whole logs).
+	offsets []int64
+	end     int64
 	log     *os.File
 	dropped int64
 }
@@ -115,6 +120,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("store: read %s: %w", path, err)
 	}
 	recs, good := splitRecords(logData)
+	var off int64
 	for i, r := range recs {
 		e, err := ledger.UnmarshalEntry(r)
 		if err == nil && e.Pos != uint64(i) {
@@ -126,8 +132,10 @@ func Open(dir string) (*Store, error) {
 			good = recordOffset(recs, i)
 			break
 		}
-		s.entries = append(s.entries, e)
+		s.offsets = append(s.offsets, off)
+		off += 8 + int64(len(r))
 	}
+	s.end = int64(good)
 	if good < len(logData) {
 		s.dropped = int64(len(logData) - good)
 		if err := f.Truncate(int64(good)); err != nil {
@@ -156,11 +164,64 @@ func (s *Store) Table() Table { return s.table }
 // Dropped is the number of bytes of a damaged log tail that Open removed.
 func (s *Store) Dropped() int64 { return s.dropped }
 
-// Entries returns the entries loaded by Open and appended since, in order.
-func (s *Store) Entries() []*ledger.Entry {
+// Entries returns the entries loaded by Open and appended since, in
+// order, read from the log file.
+func (s *Store) Entries() ([]*ledger.Entry, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]*ledger.Entry(nil), s.entries...)
+	return s.readLocked(0, uint64(len(s.offsets)))
+}
+
+// Len is the number of entries in the log.
+func (s *Store) Len() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return uint64(len(s.offsets))
+}
+
+// Read returns entries from up to (not including) to, read from the log
+// file; to must not pass [Store.Len]. Entries written but not yet synced
+// are read too.
+func (s *Store) Read(from, to uint64) ([]*ledger.Entry, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readLocked(from, to)
+}
+
+func (s *Store) readLocked(from, to uint64) ([]*ledger.Entry, error) {
+	if from > to || to > uint64(len(s.offsets)) {
+		return nil, fmt.Errorf("store: entries %d to %d asked of a log of %d", from, to, len(s.offsets))
+	}
+	if from == to {
+		return nil, nil
+	}
+	if s.log == nil {
+		return nil, errors.New("store: closed")
+	}
+	start, stop := s.offsets[from], s.end
+	if to < uint64(len(s.offsets)) {
+		stop = s.offsets[to]
+	}
+	data := make([]byte, stop-start)
+	if _, err := s.log.ReadAt(data, start); err != nil {
+		return nil, fmt.Errorf("store: read entries %d to %d: %w", from, to, err)
+	}
+	recs, good := splitRecords(data)
+	if good != len(data) || uint64(len(recs)) != to-from {
+		return nil, fmt.Errorf("store: entries %d to %d: the log file changed under this process", from, to)
+	}
+	out := make([]*ledger.Entry, len(recs))
+	for i, r := range recs {
+		e, err := ledger.UnmarshalEntry(r)
+		if err == nil && e.Pos != from+uint64(i) {
+			err = fmt.Errorf("claims position %d", e.Pos)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: entry %d: %w", from+uint64(i), err)
+		}
+		out[i] = e
+	}
+	return out, nil
 }
 
 // Append writes e as the next log record and fsyncs the log. e.Pos must be
@@ -175,16 +236,18 @@ func (s *Store) Append(e *ledger.Entry) error {
 	if s.log == nil {
 		return errors.New("store: closed")
 	}
-	if e.Pos != uint64(len(s.entries)) {
-		return fmt.Errorf("store: entry %d appended after %d entries", e.Pos, len(s.entries))
+	if e.Pos != uint64(len(s.offsets)) {
+		return fmt.Errorf("store: entry %d appended after %d entries", e.Pos, len(s.offsets))
 	}
-	if _, err := s.log.Write(record(enc)); err != nil {
+	rec := record(enc)
+	if _, err := s.log.Write(rec); err != nil {
 		return fmt.Errorf("store: append entry %d: %w", e.Pos, err)
 	}
+	s.offsets = append(s.offsets, s.end)
+	s.end += int64(len(rec))
 	if err := s.log.Sync(); err != nil {
 		return fmt.Errorf("store: sync entry %d: %w", e.Pos, err)
 	}
-	s.entries = append(s.entries, e)
 	return nil
 }
 
@@ -202,13 +265,15 @@ func (s *Store) Write(e *ledger.Entry) error {
 	if s.log == nil {
 		return errors.New("store: closed")
 	}
-	if e.Pos != uint64(len(s.entries)) {
-		return fmt.Errorf("store: entry %d appended after %d entries", e.Pos, len(s.entries))
+	if e.Pos != uint64(len(s.offsets)) {
+		return fmt.Errorf("store: entry %d appended after %d entries", e.Pos, len(s.offsets))
 	}
-	if _, err := s.log.Write(record(enc)); err != nil {
+	rec := record(enc)
+	if _, err := s.log.Write(rec); err != nil {
 		return fmt.Errorf("store: append entry %d: %w", e.Pos, err)
 	}
-	s.entries = append(s.entries, e)
+	s.offsets = append(s.offsets, s.end)
+	s.end += int64(len(rec))
 	return nil
 }
 
@@ -221,7 +286,7 @@ func (s *Store) Sync() error {
 		return errors.New("store: closed")
 	}
 	if err := s.log.Sync(); err != nil {
-		return fmt.Errorf("store: sync the log (%d entries): %w", len(s.entries), err)
+		return fmt.Errorf("store: sync the log (%d entries): %w", len(s.offsets), err)
 	}
 	return nil
 }

@@ -81,7 +81,10 @@ func TestStoreRoundTripAndTruncation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := s2.Entries()
+		got, err := s2.Entries()
+		if err != nil {
+			t.Fatal(err)
+		}
 		if len(got) != 4 || s2.Dropped() != int64(lastLen-cut) {
 			t.Fatalf("cut %d: %d entries, dropped %d", cut, len(got), s2.Dropped())
 		}
@@ -94,8 +97,8 @@ func TestStoreRoundTripAndTruncation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(s3.Entries()) != 5 || s3.Dropped() != 0 {
-			t.Fatalf("cut %d: after repair %d entries, dropped %d", cut, len(s3.Entries()), s3.Dropped())
+		if int(s3.Len()) != 5 || s3.Dropped() != 0 {
+			t.Fatalf("cut %d: after repair %d entries, dropped %d", cut, int(s3.Len()), s3.Dropped())
 		}
 		s3.Close()
 	}
@@ -108,8 +111,8 @@ func TestStoreRoundTripAndTruncation(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s4.Close()
-	if len(s4.Entries()) != 4 {
-		t.Fatalf("corrupt tail: %d entries", len(s4.Entries()))
+	if int(s4.Len()) != 4 {
+		t.Fatalf("corrupt tail: %d entries", int(s4.Len()))
 	}
 	sec, err := s4.Secret()
 	if err != nil || string(sec) != "secret key" {
@@ -194,7 +197,7 @@ func TestStoreWriteThenSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	if n := len(s2.Entries()); n != 4 {
+	if n := int(s2.Len()); n != 4 {
 		t.Fatalf("%d entries after reopening, want 4", n)
 	}
 }

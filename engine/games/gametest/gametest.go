@@ -309,7 +309,7 @@ type snapshot struct {
 var encCache = regexp.MustCompile(`enc:(<nil>|0x[0-9a-f]+)`)
 
 func snapshotOf(tb testing.TB, t *table.Table) snapshot {
-	s := snapshot{pos: t.Pos(), hash: t.StateHash(), log: len(t.Log()), completed: len(t.CompletedAll()), phase: t.Phase()}
+	s := snapshot{pos: t.Pos(), hash: t.StateHash(), log: t.Len(), completed: len(t.CompletedAll()), phase: t.Phase()}
 	if r := t.Pending(); r != nil {
 		s.pending = encCache.ReplaceAllString(fmt.Sprintf("%+v", *r), "")
 	}
@@ -320,8 +320,8 @@ func snapshotOf(tb testing.TB, t *table.Table) snapshot {
 		}
 		s.rules = string(enc)
 	}
-	if n := len(t.Log()); n > 0 {
-		s.last = t.Log()[n-1].Hash()
+	if e := t.Last(); e != nil {
+		s.last = e.Hash()
 	}
 	return s
 }

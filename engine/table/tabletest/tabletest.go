@@ -310,7 +310,7 @@ type snapshot struct {
 }
 
 func snap(t *table.Table) snapshot {
-	return snapshot{t.Pos(), t.StateHash(), len(t.Log()), t.Phase()}
+	return snapshot{t.Pos(), t.StateHash(), t.Len(), t.Phase()}
 }
 
 // Reject offers e to every replica (through the wire encoding when e can

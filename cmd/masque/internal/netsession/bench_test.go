@@ -325,7 +325,11 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	// The audit of the same game in the same process ('masque verify'
 	// runs table.Replay): its CPU per entry, median of 3.
 	t := stores[0].Table()
-	tr := &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: rooms[0].Log()}
+	log, err := rooms[0].Log()
+	if err != nil {
+		return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("the log: %w", err)
+	}
+	tr := &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: log}
 	var audits []float64
 	for range 3 {
 		cpu0 := cpuTime()

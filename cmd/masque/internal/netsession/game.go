@@ -183,7 +183,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.restart = len(cfg.Store.Entries())
+	g.restart = int(cfg.Store.Len())
 	ctx, g.cancel = context.WithCancel(ctx)
 	go g.run(ctx)
 	return g, nil
@@ -298,10 +298,18 @@ func (g *Game) Result() (*p2p.Outcome, error) {
 // returned (the room no longer applies entries).
 func (g *Game) Table() *table.Table { return g.seat.tab }
 
-// Transcript is the roster, its signatures and the log so far.
-func (g *Game) Transcript() *ledger.Transcript {
+// Roster is the roster every seat signed.
+func (g *Game) Roster() *ledger.Roster { return g.cfg.Store.Table().Roster }
+
+// Transcript is the roster, its signatures and the log so far (read back
+// from the state directory but for the latest entries).
+func (g *Game) Transcript() (*ledger.Transcript, error) {
 	t := g.cfg.Store.Table()
-	return &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: g.room.Log()}
+	entries, err := g.room.Log()
+	if err != nil {
+		return nil, err
+	}
+	return &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: entries}, nil
 }
 
 // Snapshot implements session.Session.

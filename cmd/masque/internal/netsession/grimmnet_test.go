@@ -122,7 +122,10 @@ func TestGrimmNetworkRestartKnowsHiddenHand(t *testing.T) {
 			if err != nil || out.Verdict != nil {
 				t.Fatalf("seat %d: %v %v", i, err, out)
 			}
-			tr := g.Transcript()
+			tr, err := g.Transcript()
+			if err != nil {
+				t.Fatalf("seat %d's transcript: %v", i, err)
+			}
 			if _, err := table.Replay(tr, grimm.Game{}); err != nil {
 				t.Fatalf("seat %d's transcript: %v", i, err)
 			}
@@ -303,7 +306,11 @@ func TestGrimmForcedResponseTimesOut(t *testing.T) {
 		if v.Entries != pos {
 			t.Errorf("peer %d: %d entries, want %d (the log stops before the answer)", i, v.Entries, pos)
 		}
-		logs = append(logs, rooms[i].Log())
+		log, err := rooms[i].Log()
+		if err != nil {
+			t.Fatalf("peer %d's log: %v", i, err)
+		}
+		logs = append(logs, log)
 	}
 	sameEntries(t, logs)
 	t.Logf("seat %d silent at its forced response, position %d: %v", s, pos, outs[(peer+1)%n].Verdict)

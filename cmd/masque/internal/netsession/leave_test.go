@@ -134,7 +134,7 @@ func playLeave(t *testing.T, n, leaver int, atNight bool, seed uint64) bool {
 			t.Fatalf("watch address %q: %v", addrs[0], err)
 		}
 		seat := -1
-		for i, s := range me.Transcript().Roster.Seats {
+		for i, s := range me.Roster().Seats {
 			if peer.ID(s.PeerID) == info.ID {
 				seat = i
 			}
@@ -152,16 +152,20 @@ func playLeave(t *testing.T, n, leaver int, atNight bool, seed uint64) bool {
 		}
 		out, err := g.Result()
 		if err != nil || out.Verdict != nil {
-			tr := g.Transcript()
-			rt, _ := table.Replay(tr, mafia.Game{})
-			seat, kind, ok := rt.Expect()
-			t.Logf("expect seat %d kind %v %v retired %v pending %+v", seat, kind, ok, rt.Retired(int(seat)), rt.Pending())
+			if tr, terr := g.Transcript(); terr == nil {
+				rt, _ := table.Replay(tr, mafia.Game{})
+				seat, kind, ok := rt.Expect()
+				t.Logf("expect seat %d kind %v %v retired %v pending %+v", seat, kind, ok, rt.Retired(int(seat)), rt.Pending())
+			}
 			t.Fatalf("seat %d: %v %v", i, err, out)
 		}
 		if len(out.Unconfirmed) > 0 && asked {
 			t.Fatalf("seat %d waited for seats %v at the end: a retired seat is not needed", i, out.Unconfirmed)
 		}
-		tr := g.Transcript()
+		tr, err := g.Transcript()
+		if err != nil {
+			t.Fatalf("seat %d's transcript: %v", i, err)
+		}
 		rt, err := table.Replay(tr, mafia.Game{})
 		if err != nil {
 			t.Fatalf("seat %d's transcript: %v", i, err)

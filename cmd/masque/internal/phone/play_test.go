@@ -307,7 +307,11 @@ func (tr *tableRun) finish(ctx context.Context, t *testing.T) []*netsession.Game
 func checkTranscript(t *testing.T, got []byte, games []*netsession.Game) int {
 	t.Helper()
 	for i, g := range games {
-		want, err := g.Transcript().MarshalBinary()
+		tr, err := g.Transcript()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := tr.MarshalBinary()
 		if err != nil {
 			t.Fatal(err)
 		}
