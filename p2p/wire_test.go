@@ -53,6 +53,7 @@ func seedJoinMessages() [][]byte {
 	return [][]byte{
 		joinproto.EncodeRequest(&joinproto.Request{Name: "ann", SignKey: make([]byte, 32), CardKey: []byte{1}, Addrs: [][]byte{{4, 127, 0, 0, 1}}}),
 		joinproto.EncodeRequest(&joinproto.Request{TableID: [16]byte{7}, Seat: 3, Name: "bob", SignKey: make([]byte, 32)}),
+		joinproto.EncodeForwarded(&joinproto.Request{TableID: [16]byte{7}, Seat: 2, Name: "mila", SignKey: make([]byte, 32), CardKey: []byte{1}}),
 		joinproto.EncodeOK(2, 3, 5),
 		joinproto.EncodeRefused([16]byte{7}, 4, joinproto.Refusal{Code: RefusedSeatNotFree, Reason: "seat 2 is not free; the next seat is 4"}),
 		joinproto.EncodeRefused([16]byte{7}, 0, joinproto.Refusal{Code: RefusedFull, Reason: "table is full"}),
@@ -108,6 +109,8 @@ func reencode(t testing.TB, m *message) []byte {
 		out = watchproto.EncodeTable(m.Watch.Roster, m.Watch.Sigs)
 	case msgJoinReq:
 		out = joinproto.EncodeRequest(m.Join.Request)
+	case msgJoinFwd:
+		out = joinproto.EncodeForwarded(m.Join.Request)
 	case msgJoinOK:
 		out = joinproto.EncodeOK(m.Join.Seat, m.Join.Taken, m.Join.Total)
 	case msgJoinNo:
