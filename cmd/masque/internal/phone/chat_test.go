@@ -25,16 +25,7 @@ func TestPhoneChat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	tr := startGame(ctx, t, mascarade.GameName, 3)
-	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph.SetToken("secret-token")
-	st := &memStore{}
-	st.Put(eff.Puts)
-	phoneEnd, serverEnd := memPair()
-	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
-	go tr.hub.Serve(ctx, serverEnd)
+	_, _, d := newPhone(ctx, t, tr.hub)
 	go d.Run(ctx)
 	tr.waitTaken(ctx, t, 2)
 	tr.startJoiner(ctx, t)

@@ -365,16 +365,7 @@ func TestPhonePlays(t *testing.T) {
 			defer cancel()
 			tr := startGame(ctx, t, c.game, c.players)
 			// The phone first (seat 1), the joiners after it.
-			ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
-			if err != nil {
-				t.Fatal(err)
-			}
-			ph.SetToken("secret-token")
-			st := &memStore{}
-			st.Put(eff.Puts)
-			phoneEnd, serverEnd := memPair()
-			d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
-			go tr.hub.Serve(ctx, serverEnd)
+			ph, _, d := newPhone(ctx, t, tr.hub)
 			phoneDone := make(chan error, 1)
 			go func() { phoneDone <- d.Run(ctx) }()
 			chk := &pageChecks{}
@@ -503,16 +494,7 @@ func TestPhoneRemoteSeat(t *testing.T) {
 	hub := NewHub(Config{Node: fwd.Node, Token: "secret-token", Timeout: 30 * time.Second,
 		OnTable: func(s *p2p.Seating) { told <- s }})
 	hub.SetCreator(peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()}, [16]byte{}, 0)
-	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ph.SetToken("secret-token")
-	st := &memStore{}
-	st.Put(eff.Puts)
-	phoneEnd, serverEnd := memPair()
-	d := phoneseat.NewDriver(ph, phoneEnd, st, nil)
-	go hub.Serve(ctx, serverEnd)
+	ph, _, d := newPhone(ctx, t, hub)
 	phoneDone := make(chan error, 1)
 	go func() { phoneDone <- d.Run(ctx) }()
 	go player(ctx, d, rand.New(rand.NewPCG(9, 9)), nil)
@@ -531,4 +513,21 @@ func TestPhoneRemoteSeat(t *testing.T) {
 	if s.Table.Roster.TableID != tr.tbl.ID() || len(s.Table.Addrs) != 3 || string(s.Table.Addrs[1][0]) != string(p2p.ForwardAddr(fwd.ID.PeerID()).Bytes()) {
 		t.Fatalf("the table told: %x, seat 1's path %x", s.Table.Roster.TableID, s.Table.Addrs[1])
 	}
+}
+
+// newPhone makes the phone seat "mila" with the table's token and its
+// storage in memory, and connects it to hub over an in-memory WebSocket
+// (hub serves its end until ctx ends); the caller runs the driver.
+func newPhone(ctx context.Context, t *testing.T, hub *Hub) (*phoneseat.Phone, *memStore, *phoneseat.Driver) {
+	t.Helper()
+	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ph.SetToken("secret-token")
+	st := &memStore{}
+	st.Put(eff.Puts)
+	phoneEnd, serverEnd := memPair()
+	go hub.Serve(ctx, serverEnd)
+	return ph, st, phoneseat.NewDriver(ph, phoneEnd, st, nil)
 }
