@@ -537,3 +537,55 @@ func TestPluralityKillFair(t *testing.T) {
 		}
 	}
 }
+
+// An outside verifier's view of a count lookup (SPEC.md §9.9): the
+// transcript framed by hand from the item list, the leaf written out from
+// the SPEC's equations, every equation checked one by one; a control with
+// a wrong entries/n item must fail.
+func TestCountLookupSpecTranscript(t *testing.T) {
+	const n = 4
+	_, jk := ballotTable(t, 3)
+	ln := newLookupNight(t, jk, n, []int{2, NoVote, 2})
+	for seat := range 3 {
+		ctx := lookupCtx(seat)
+		l, err := ProveCountLookup(ctx, jk, ln.ballots[seat].Secret(), ln.tally)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, count := range []uint64{n, n + 1} {
+			h := newHand("masque/mafia-count-lookup/v1")
+			h.context(ctx)
+			h.elem("H", jk.H)
+			h.u64("entries/n", count)
+			for _, e := range ln.ballots[seat].Entries {
+				h.item("entry", append(e.A.AppendBytes(nil), e.B.AppendBytes(nil)...))
+			}
+			h.u64("tally/n", n)
+			for _, e := range ln.tally {
+				h.item("tally", append(e.A.AppendBytes(nil), e.B.AppendBytes(nil)...))
+			}
+			h.item("W", append(append([]byte{1}, l.W[0].A.AppendBytes(nil)...), l.W[0].B.AppendBytes(nil)...))
+			var eqs []Equation
+			for i, e := range ln.ballots[seat].Entries {
+				eqs = append(eqs,
+					Equation{Secret: []Term{{Witness: n + i, Base: Base()}}, Public: []Term{{Base: e.A}}},
+					Equation{Secret: []Term{{Witness: i, Base: Base()}, {Witness: n + i, Base: jk.H}}, Public: []Term{{Base: e.B}}})
+			}
+			var wa, wb []Term
+			for i, e := range ln.tally {
+				wa = append(wa, Term{Witness: i, Base: e.A})
+				wb = append(wb, Term{Witness: i, Base: e.B})
+			}
+			wa = append(wa, Term{Witness: 2 * n, Base: Base()})
+			wb = append(wb, Term{Witness: 2 * n, Base: jk.H})
+			eqs = append(eqs, Equation{Secret: wa, Public: []Term{{Base: l.W[0].A}}}, Equation{Secret: wb, Public: []Term{{Base: l.W[0].B}}})
+			f := Leaf(Statement{Witnesses: 2*n + 1, Equations: eqs})
+			if got := len(handShape(f)); got != 36*n+33 {
+				t.Fatalf("the shape is %d bytes, SPEC says 36n + 33 = %d", got, 36*n+33)
+			}
+			if ok := handVerify(t, h, f, l.proof); ok != (count == n) {
+				t.Fatalf("seat %d, entries/n %d: hand verification says %v", seat, count, ok)
+			}
+		}
+	}
+}
