@@ -366,3 +366,20 @@ func FuzzUnmarshalCountLookup(f *testing.F) {
 		}
 	})
 }
+
+func FuzzUnmarshalBallotSecret(f *testing.F) {
+	ff := newFuzzFixture(f)
+	b, err := ff.f.jk.CastBallot(ff.ctx, 3, 2)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mustMarshal(f, b.Secret()))
+	f.Add([]byte{3})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := UnmarshalBallotSecret(data, ff.f.jk, b.Entries)
+		if err != nil {
+			return
+		}
+		fuzzRoundTrip(t, data, s)
+	})
+}

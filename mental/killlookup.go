@@ -1,6 +1,7 @@
 package mental
 
 import (
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"slices"
@@ -51,6 +52,65 @@ func (b *Ballot) Secret() *BallotSecret {
 		return nil
 	}
 	return &BallotSecret{entries: b.Entries, o: b.open}
+}
+
+// BallotSecretSize returns the encoded size of the secret of a ballot of
+// n entries: u8(n) ‖ (u8(b_i) ‖ r_i)×n.
+func BallotSecretSize(n int) int { return 1 + 33*n }
+
+// MarshalBinary encodes the secret for the seat's own records (a seat that
+// restarts between its kill ballot and its count lookup reads it back):
+// u8(n) ‖ (u8(b_i) ‖ r_i)×n. Never send it.
+func (s *BallotSecret) MarshalBinary() ([]byte, error) {
+	if s == nil || s.o == nil || len(s.o.r) != len(s.entries) || len(s.o.v) != len(s.entries) {
+		return nil, fmt.Errorf("mental: ballot secret: incomplete")
+	}
+	out := make([]byte, 0, BallotSecretSize(len(s.entries)))
+	out = append(out, byte(len(s.entries)))
+	for i := range s.entries {
+		out = append(out, byte(s.o.v[i]&1))
+		out = appendScalar(out, s.o.r[i])
+	}
+	return out, nil
+}
+
+// UnmarshalBallotSecret decodes the secret of the ballot whose entries
+// are entries, under jk, and refuses one that does not open them: every
+// A_i = r_i·G and B_i = b_i·G + r_i·H with b_i ∈ {0, 1} and at most one 1
+// (one verdict for the whole, computed in constant time).
+func UnmarshalBallotSecret(data []byte, jk *JointKey, entries []Ciphertext) (*BallotSecret, error) {
+	if jk == nil || jk.H == nil {
+		return nil, fmt.Errorf("mental: ballot secret: missing joint key")
+	}
+	if err := checkBallotEntries(entries); err != nil {
+		return nil, fmt.Errorf("mental: ballot secret: %w", err)
+	}
+	n := len(entries)
+	if len(data) != BallotSecretSize(n) || int(data[0]) != n {
+		return nil, fmt.Errorf("%w: a ballot secret of %d bytes for %d entries", ErrEncoding, len(data), n)
+	}
+	r := &reader{b: data[1:]}
+	o := &ballotOpening{r: make([]*Scalar, n), v: make([]int, n), rSum: ristretto.NewScalar()}
+	ok := 1
+	for i := range n {
+		b := r.byte("ballot secret bit")
+		o.r[i] = r.scalar("ballot secret randomness")
+		if r.err != nil {
+			return nil, r.err
+		}
+		o.v[i] = int(b & 1)
+		ok &= subtle.ConstantTimeByteEq(b>>1, 0)
+		o.total += o.v[i]
+		o.rSum.Add(o.rSum, o.r[i])
+		A := ristretto.NewIdentityElement().ScalarBaseMult(o.r[i])
+		B := ristretto.NewIdentityElement().MultiScalarMult([]*Scalar{bitScalar(o.v[i]), o.r[i]}, []*Element{generator, jk.H})
+		ok &= A.Equal(entries[i].A) & B.Equal(entries[i].B)
+	}
+	ok &= subtle.ConstantTimeLessOrEq(o.total, 1)
+	if ok != 1 {
+		return nil, fmt.Errorf("mental: ballot secret: it does not open the ballot")
+	}
+	return &BallotSecret{entries: entries, o: o}, nil
 }
 
 // CountLookup is one seat's count lookup (SPEC.md §9.9): W = Σ_i b_i·T_i +

@@ -589,3 +589,118 @@ func TestCountLookupSpecTranscript(t *testing.T) {
 		}
 	}
 }
+
+// A ballot secret kept in the seat's records reads back only for its own
+// ballot, and proves the same lookup.
+func TestBallotSecretRecords(t *testing.T) {
+	const n = 4
+	_, jk := ballotTable(t, 3)
+	ln := newLookupNight(t, jk, n, []int{2, NoVote, 2})
+	for seat, b := range ln.ballots {
+		enc, err := b.Secret().MarshalBinary()
+		if err != nil || len(enc) != BallotSecretSize(n) {
+			t.Fatalf("%d bytes, %v", len(enc), err)
+		}
+		back, err := UnmarshalBallotSecret(enc, jk, b.Entries)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := ProveCountLookup(lookupCtx(seat), jk, back, ln.tally)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := VerifyCountLookup(lookupCtx(seat), jk, b.Entries, ln.tally, l); err != nil {
+			t.Fatal(err)
+		}
+		other := ln.ballots[(seat+1)%len(ln.ballots)].Entries
+		if _, err := UnmarshalBallotSecret(enc, jk, other); err == nil {
+			t.Errorf("seat %d's secret read back for another ballot", seat)
+		}
+		for i := range enc {
+			c := slices.Clone(enc)
+			c[i] ^= 1
+			if _, err := UnmarshalBallotSecret(c, jk, b.Entries); err == nil {
+				t.Errorf("seat %d's secret with byte %d flipped read back", seat, i)
+			}
+		}
+	}
+}
+
+// Every element of a count lookup's statement replaced (H, each entry,
+// each tally entry, W's two points) and every proof field: refused.
+func TestTamperCountLookup(t *testing.T) {
+	const n = 3
+	_, jk := ballotTable(t, 3)
+	ln := newLookupNight(t, jk, n, []int{1, NoVote, 1})
+	ctx := lookupCtx(0)
+	l, err := ProveCountLookup(ctx, jk, ln.ballots[0].Secret(), ln.tally)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := ristretto.NewIdentityElement().ScalarBaseMult(shuffleSmallScalar(7))
+	bump := func(e *Element) *Element { return ristretto.NewIdentityElement().Add(e, other) }
+	cloneCts := func(cs []Ciphertext) []Ciphertext {
+		out := make([]Ciphertext, len(cs))
+		for i, c := range cs {
+			out[i] = Ciphertext{A: c.A, B: c.B}
+		}
+		return out
+	}
+	variants := 0
+	check := func(name string, jk2 *JointKey, entries []Ciphertext, tally BallotSum, l2 *CountLookup) {
+		t.Helper()
+		variants++
+		if err := VerifyCountLookup(ctx, jk2, entries, tally, l2); err == nil {
+			t.Errorf("%s: verified", name)
+		}
+	}
+	jk2 := *jk
+	jk2.H = bump(jk.H)
+	check("H", &jk2, ln.ballots[0].Entries, ln.tally, l)
+	for i := range n {
+		for side := range 2 {
+			e := cloneCts(ln.ballots[0].Entries)
+			tl := cloneCts(ln.tally)
+			if side == 0 {
+				e[i].A = bump(e[i].A)
+				tl[i].A = bump(tl[i].A)
+			} else {
+				e[i].B = bump(e[i].B)
+				tl[i].B = bump(tl[i].B)
+			}
+			check(fmt.Sprintf("entry %d side %d", i, side), jk, e, ln.tally, l)
+			check(fmt.Sprintf("tally %d side %d", i, side), jk, ln.ballots[0].Entries, tl, l)
+		}
+	}
+	check("W_A", jk, ln.ballots[0].Entries, ln.tally, &CountLookup{W: Card{{A: bump(l.W[0].A), B: l.W[0].B}}, proof: l.proof})
+	check("W_B", jk, ln.ballots[0].Entries, ln.tally, &CountLookup{W: Card{{A: l.W[0].A, B: bump(l.W[0].B)}}, proof: l.proof})
+	for i := range l.proof.commitments {
+		p := *l.proof
+		p.commitments = slices.Clone(p.commitments)
+		p.commitments[i] = bump(p.commitments[i])
+		p.known = nil
+		check(fmt.Sprintf("commitment %d", i), jk, ln.ballots[0].Entries, ln.tally, &CountLookup{W: l.W, proof: &p})
+	}
+	for i := range l.proof.responses {
+		p := *l.proof
+		p.responses = slices.Clone(p.responses)
+		p.responses[i] = ristretto.NewScalar().Add(p.responses[i], shuffleSmallScalar(1))
+		check(fmt.Sprintf("response %d", i), jk, ln.ballots[0].Entries, ln.tally, &CountLookup{W: l.W, proof: &p})
+	}
+	// Under another label: the same statement and proof, framed as a blind
+	// step's transcript, must not verify as a lookup (and vice versa the
+	// label is bound: the hand test's control covers the items).
+	t2, f, err := countLookupStatement(ctx, jk, ln.ballots[0].Entries, ln.tally, l.W)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = t2
+	tr := ctx.transcript(labelBlindStep)
+	tr.Append("H", jk.hBytes())
+	if verifySigma(tr, f, l.proof) == nil {
+		t.Error("the lookup verified under another label")
+	}
+	if variants < 4*n+5 {
+		t.Errorf("only %d variants", variants)
+	}
+}
