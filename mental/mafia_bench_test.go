@@ -2,7 +2,9 @@ package mental
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 )
 
 // BenchmarkMafiaNight times one Mafia night at 12 living seats with every
@@ -504,6 +506,109 @@ func BenchmarkMafiaNight(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+	// Interleaved: on a shared machine whose load changes from second to
+	// second, one case timed after another compares loads, not work. Each
+	// round times every figure once, in turn, and the medians over the
+	// rounds are reported (ms); their ratios are what to read.
+	b.Run("no-don/interleaved", func(b *testing.B) {
+		type fig struct {
+			name string
+			f    func()
+			ms   []float64
+		}
+		fatal := func(err error) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		figs := []*fig{
+			{name: "seat-prove", f: func() {
+				proveSeat(10)
+				for to := range n {
+					if to != 10 {
+						_, err := mt.sks[10].EncryptShare(mt.ctx(10, 30+uint64(to)), checks[to].Q, mt.views[to].Public())
+						fatal(err)
+					}
+				}
+			}},
+			{name: "two-tallies-prove", f: func() { shareAll(10, whole) }},
+			{name: "mixed-prove", f: func() {
+				_, _, err := mt.jk.Shuffle(mt.ctx(10, 50), pairs)
+				fatal(err)
+				shareAll(10, mixOpened)
+			}},
+			{name: "plurality-k3-prove", f: func() {
+				_, err := ProveCountLookup(mt.ctx(10, 80), mt.jk, killOwn[10].Secret(), plTally)
+				fatal(err)
+				for _, ch := range []*chain{voteChain, rowChain} {
+					_, _, err := mt.jk.Shuffle(mt.ctx(10, 50), ch.in[10])
+					fatal(err)
+					for k := range ch.steps {
+						_, err := mt.sks[10].BlindStep(mt.ctx(10, 70), ch.stepIn[k][10])
+						fatal(err)
+					}
+				}
+				shareAll(10, []Card{plPick})
+			}},
+			{name: "night-verify", f: func() {
+				var bt Batch
+				for seat := range n {
+					for p := range powers {
+						bt.AddPowerBallot("ballot", mt.ctx(seat, uint64(10+p)), mt.jk, mt.powerStatement(seat, uint8(p), powers[p], false), ballots[seat][p])
+					}
+					bt.AddCheck("check", mt.ctx(seat, 20), mt.jk, mt.checkStatement(seat, true), checks[seat])
+				}
+				for _, s := range shares {
+					bt.AddEncryptedShare("share", mt.ctx(s.from, 30+uint64(s.to)), mt.jk.Keys[s.from], mt.views[s.to].Public(), checks[s.to].Q, s.es)
+				}
+				fatal(bt.Verify())
+			}},
+			{name: "two-tallies-verify", f: func() {
+				var bt Batch
+				addShares(&bt, whole, wholeShares)
+				fatal(bt.Verify())
+			}},
+			{name: "mixed-verify", f: func() {
+				var bt Batch
+				for seat := range n {
+					bt.AddShuffle("mix", mt.jk, mt.ctx(seat, 40+uint64(seat)), mixIn[seat], mixIn[seat+1], mixProofs[seat])
+				}
+				addShares(&bt, mixOpened, mixShares)
+				fatal(bt.Verify())
+			}},
+			{name: "plurality-k3-verify", f: func() {
+				var bt Batch
+				for seat := range n {
+					bt.AddCountLookup("lookup", mt.ctx(seat, 80), mt.jk, killOwn[seat].Entries, plTally, lookups[seat])
+				}
+				for ci, ch := range []*chain{voteChain, rowChain} {
+					pos := uint64(200 + 200*ci)
+					for seat := range n {
+						bt.AddShuffle("mix", mt.jk, mt.ctx(seat, pos+uint64(seat)), ch.in[seat], ch.in[seat+1], ch.proofs[seat])
+					}
+					for k := range ch.steps {
+						for seat := range n {
+							bt.AddBlindStep("step", mt.ctx(seat, pos+100+uint64(seat)), mt.jk.Keys[seat], ch.stepIn[k][seat], ch.steps[k][seat])
+						}
+					}
+				}
+				addShares(&bt, []Card{plPick}, plShares)
+				fatal(bt.Verify())
+			}},
+		}
+		for b.Loop() {
+			for _, f := range figs {
+				t0 := time.Now()
+				f.f()
+				f.ms = append(f.ms, float64(time.Since(t0).Microseconds())/1000)
+			}
+		}
+		for _, f := range figs {
+			slices.Sort(f.ms)
+			b.ReportMetric(f.ms[len(f.ms)/2], f.name+"-ms")
+		}
+		b.ReportMetric(0, "ns/op")
 	})
 	sizes := 0
 	for seat := range n {
