@@ -391,10 +391,10 @@ func BenchmarkMafiaNight(b *testing.B) {
 		voteCards = append(voteCards, c)
 	}
 	type chain struct {
-		in, out [][]Card // per seat
-		proofs  []*ShuffleProof
-		steps   [][]*BlindStep // steps[card][seat]
-		stepIn  [][]Card       // stepIn[card][seat]
+		in     [][]Card // in[seat]: the deck seat took; in[n] the last output
+		proofs []*ShuffleProof
+		steps  [][]*BlindStep // steps[card][seat]
+		stepIn [][]Card       // stepIn[card][seat]
 	}
 	mixAndTest := func(deck []Card, pos uint64) *chain {
 		ch := &chain{in: [][]Card{deck}}
@@ -409,7 +409,7 @@ func BenchmarkMafiaNight(b *testing.B) {
 			}
 			ch.in, ch.proofs = append(ch.in, out), append(ch.proofs, p)
 		}
-		for k, c := range ch.in[n] {
+		for _, c := range ch.in[n] {
 			in := Card{c[0]}
 			var steps []*BlindStep
 			var ins []Card
@@ -421,7 +421,6 @@ func BenchmarkMafiaNight(b *testing.B) {
 				steps, ins = append(steps, st), append(ins, in)
 				in = st.Out
 			}
-			_ = k
 			ch.steps, ch.stepIn = append(ch.steps, steps), append(ch.stepIn, ins)
 		}
 		return ch
