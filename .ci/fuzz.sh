@@ -85,7 +85,7 @@ run ./engine/grimm FuzzParseMove 100000
 for t in FuzzUnmarshalCard FuzzUnmarshalPublicKey FuzzUnmarshalSwapProof FuzzUnmarshalShare \
   FuzzUnmarshalEncryptedShare FuzzUnmarshalBallot FuzzUnmarshalCoin FuzzCoinStream \
   FuzzUnmarshalSigmaProof FuzzShuffleProofDecode FuzzUnmarshalNotHeldProof FuzzUnmarshalCoinShare \
-  FuzzUnmarshalBlindStep; do
+  FuzzUnmarshalBlindStep FuzzUnmarshalCountLookup FuzzUnmarshalBallotSecret; do
   run ./mental "$t" 200000
 done
 run ./mental/internal/msm FuzzMultiScalarMult 8000

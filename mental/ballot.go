@@ -34,6 +34,7 @@ const (
 type Ballot struct {
 	Entries []Ciphertext
 	proof   *SigmaProof
+	open    *ballotOpening // the caster's secret, for a ballot cast here ([Ballot.Secret])
 }
 
 // ballotOpening is the caster's secret: every entry's randomness and bit,
@@ -214,7 +215,7 @@ func (k *JointKey) CastBallot(ctx Context, n, choice int) (*Ballot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mental: ballot proof: %w", err)
 	}
-	return &Ballot{Entries: entries, proof: p}, nil
+	return &Ballot{Entries: entries, proof: p, open: o}, nil
 }
 
 // checkBallotEntries rejects a malformed entry vector.

@@ -334,3 +334,52 @@ func FuzzUnmarshalBlindStep(f *testing.F) {
 		_ = VerifyBlindStep(ff.ctx, ff.f.jk.Keys[0], c, s)
 	})
 }
+
+func FuzzUnmarshalCountLookup(f *testing.F) {
+	ff := newFuzzFixture(f)
+	const n = 3
+	b, err := ff.f.jk.CastBallot(ff.ctx, n, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
+	tally, err := AddBallots(b)
+	if err != nil {
+		f.Fatal(err)
+	}
+	l, err := ProveCountLookup(ff.ctx, ff.f.jk, b.Secret(), tally)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mustMarshal(f, l), uint8(n))
+	f.Add([]byte{0}, uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, m uint8) {
+		l, err := UnmarshalCountLookup(data, int(m))
+		if err != nil {
+			return
+		}
+		if len(data) != CountLookupSize(int(m)) {
+			t.Fatalf("decoded %d bytes as a lookup over %d targets", len(data), m)
+		}
+		fuzzRoundTrip(t, data, l)
+		if int(m) == n {
+			_ = VerifyCountLookup(ff.ctx, ff.f.jk, b.Entries, tally, l)
+		}
+	})
+}
+
+func FuzzUnmarshalBallotSecret(f *testing.F) {
+	ff := newFuzzFixture(f)
+	b, err := ff.f.jk.CastBallot(ff.ctx, 3, 2)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(mustMarshal(f, b.Secret()))
+	f.Add([]byte{3})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := UnmarshalBallotSecret(data, ff.f.jk, b.Entries)
+		if err != nil {
+			return
+		}
+		fuzzRoundTrip(t, data, s)
+	})
+}

@@ -2,7 +2,9 @@ package mental
 
 import (
 	"fmt"
+	"slices"
 	"testing"
+	"time"
 )
 
 // BenchmarkMafiaNight times one Mafia night at 12 living seats with every
@@ -352,6 +354,261 @@ func BenchmarkMafiaNight(b *testing.B) {
 			}
 		})
 	}
+	// The plurality kill (three or more kill holders, SPEC.md §9.9): here
+	// the Don and the two mafiosi (seats 8, 9, 10) are the k = 3 kill
+	// holders. Every seat posts a count lookup, shuffles the 12 (V, W)
+	// vote cards (width 2), posts 12 blind steps (every card's V), shuffles
+	// the kill table's 5 rows (width 2), posts 5 blind steps (every row's
+	// key) and one share of the pick.
+	var killOwn []*PowerBallot
+	for seat := range n {
+		st := mt.powerStatement(seat, 0, mKill, false)
+		bl, err := ProvePowerBallot(mt.ctx(seat, 10), mt.jk, mt.sks[seat], mt.views[seat], st, choice(0, seat))
+		if err != nil {
+			b.Fatal(err)
+		}
+		killOwn = append(killOwn, bl)
+	}
+	plTally, err := AddPowerBallots(killOwn...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lookups := make([]*CountLookup, n)
+	var voteCards []Card
+	for seat := range n {
+		l, err := ProveCountLookup(mt.ctx(seat, 80), mt.jk, killOwn[seat].Secret(), plTally)
+		if err != nil {
+			b.Fatal(err)
+		}
+		enc, _ := l.MarshalBinary()
+		if lookups[seat], err = UnmarshalCountLookup(enc, n); err != nil {
+			b.Fatal(err)
+		}
+		c, err := VoteCard(killOwn[seat].Entries, lookups[seat])
+		if err != nil {
+			b.Fatal(err)
+		}
+		voteCards = append(voteCards, c)
+	}
+	type chain struct {
+		in     [][]Card // in[seat]: the deck seat took; in[n] the last output
+		proofs []*ShuffleProof
+		steps  [][]*BlindStep // steps[card][seat]
+		stepIn [][]Card       // stepIn[card][seat]
+	}
+	mixAndTest := func(deck []Card, pos uint64) *chain {
+		ch := &chain{in: [][]Card{deck}}
+		for seat := range n {
+			out, p, err := mt.jk.Shuffle(mt.ctx(seat, pos+uint64(seat)), ch.in[seat])
+			if err != nil {
+				b.Fatal(err)
+			}
+			enc, _ := p.MarshalBinary()
+			if p, err = UnmarshalShuffleProof(enc, len(deck), 2); err != nil {
+				b.Fatal(err)
+			}
+			ch.in, ch.proofs = append(ch.in, out), append(ch.proofs, p)
+		}
+		for _, c := range ch.in[n] {
+			in := Card{c[0]}
+			var steps []*BlindStep
+			var ins []Card
+			for seat := range n {
+				st, err := mt.sks[seat].BlindStep(mt.ctx(seat, pos+100+uint64(seat)), in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				steps, ins = append(steps, st), append(ins, in)
+				in = st.Out
+			}
+			ch.steps, ch.stepIn = append(ch.steps, steps), append(ch.stepIn, ins)
+		}
+		return ch
+	}
+	voteChain := mixAndTest(voteCards, 200)
+	var found []bool
+	for k := range voteChain.steps {
+		id, err := BlindedIsIdentity(voteChain.steps[k][n-1].Out, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		found = append(found, id)
+	}
+	votePos, err := KillVotes(found, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var voted []Card
+	for _, p := range votePos {
+		voted = append(voted, voteChain.in[n][p])
+	}
+	rows, err := KillRows(voted)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rowChain := mixAndTest(rows, 400)
+	var rowIDs []bool
+	for k := range rowChain.steps {
+		id, _ := BlindedIsIdentity(rowChain.steps[k][n-1].Out, nil)
+		rowIDs = append(rowIDs, id)
+	}
+	win, err := KillRowWinner(rowIDs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pay, _ := KillRowPayload(rowChain.in[n][win])
+	plPick, err := MixPick(pay, n, madSum)
+	if err != nil {
+		b.Fatal(err)
+	}
+	plShares := make([][]*Share, n)
+	for seat := range n {
+		plShares[seat] = shareAll(seat, []Card{plPick})
+	}
+	b.Run("no-don/prove/plurality-k3", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ProveCountLookup(mt.ctx(10, 80), mt.jk, killOwn[10].Secret(), plTally); err != nil {
+				b.Fatal(err)
+			}
+			for _, ch := range []*chain{voteChain, rowChain} {
+				if _, _, err := mt.jk.Shuffle(mt.ctx(10, 50), ch.in[10]); err != nil {
+					b.Fatal(err)
+				}
+				for k := range ch.steps {
+					if _, err := mt.sks[10].BlindStep(mt.ctx(10, 70), ch.stepIn[k][10]); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			shareAll(10, []Card{plPick})
+		}
+	})
+	b.Run("no-don/verify/plurality-k3", func(b *testing.B) {
+		for b.Loop() {
+			var bt Batch
+			for seat := range n {
+				bt.AddCountLookup("lookup", mt.ctx(seat, 80), mt.jk, killOwn[seat].Entries, plTally, lookups[seat])
+			}
+			for ci, ch := range []*chain{voteChain, rowChain} {
+				pos := uint64(200 + 200*ci)
+				for seat := range n {
+					bt.AddShuffle("mix", mt.jk, mt.ctx(seat, pos+uint64(seat)), ch.in[seat], ch.in[seat+1], ch.proofs[seat])
+				}
+				for k := range ch.steps {
+					for seat := range n {
+						bt.AddBlindStep("step", mt.ctx(seat, pos+100+uint64(seat)), mt.jk.Keys[seat], ch.stepIn[k][seat], ch.steps[k][seat])
+					}
+				}
+			}
+			addShares(&bt, []Card{plPick}, plShares)
+			if err := bt.Verify(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// Interleaved: on a shared machine whose load changes from second to
+	// second, one case timed after another compares loads, not work. Each
+	// round times every figure once, in turn, and the medians over the
+	// rounds are reported (ms); their ratios are what to read.
+	b.Run("no-don/interleaved", func(b *testing.B) {
+		type fig struct {
+			name string
+			f    func()
+			ms   []float64
+		}
+		fatal := func(err error) {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		figs := []*fig{
+			{name: "seat-prove", f: func() {
+				proveSeat(10)
+				for to := range n {
+					if to != 10 {
+						_, err := mt.sks[10].EncryptShare(mt.ctx(10, 30+uint64(to)), checks[to].Q, mt.views[to].Public())
+						fatal(err)
+					}
+				}
+			}},
+			{name: "two-tallies-prove", f: func() { shareAll(10, whole) }},
+			{name: "mixed-prove", f: func() {
+				_, _, err := mt.jk.Shuffle(mt.ctx(10, 50), pairs)
+				fatal(err)
+				shareAll(10, mixOpened)
+			}},
+			{name: "plurality-k3-prove", f: func() {
+				_, err := ProveCountLookup(mt.ctx(10, 80), mt.jk, killOwn[10].Secret(), plTally)
+				fatal(err)
+				for _, ch := range []*chain{voteChain, rowChain} {
+					_, _, err := mt.jk.Shuffle(mt.ctx(10, 50), ch.in[10])
+					fatal(err)
+					for k := range ch.steps {
+						_, err := mt.sks[10].BlindStep(mt.ctx(10, 70), ch.stepIn[k][10])
+						fatal(err)
+					}
+				}
+				shareAll(10, []Card{plPick})
+			}},
+			{name: "night-verify", f: func() {
+				var bt Batch
+				for seat := range n {
+					for p := range powers {
+						bt.AddPowerBallot("ballot", mt.ctx(seat, uint64(10+p)), mt.jk, mt.powerStatement(seat, uint8(p), powers[p], false), ballots[seat][p])
+					}
+					bt.AddCheck("check", mt.ctx(seat, 20), mt.jk, mt.checkStatement(seat, true), checks[seat])
+				}
+				for _, s := range shares {
+					bt.AddEncryptedShare("share", mt.ctx(s.from, 30+uint64(s.to)), mt.jk.Keys[s.from], mt.views[s.to].Public(), checks[s.to].Q, s.es)
+				}
+				fatal(bt.Verify())
+			}},
+			{name: "two-tallies-verify", f: func() {
+				var bt Batch
+				addShares(&bt, whole, wholeShares)
+				fatal(bt.Verify())
+			}},
+			{name: "mixed-verify", f: func() {
+				var bt Batch
+				for seat := range n {
+					bt.AddShuffle("mix", mt.jk, mt.ctx(seat, 40+uint64(seat)), mixIn[seat], mixIn[seat+1], mixProofs[seat])
+				}
+				addShares(&bt, mixOpened, mixShares)
+				fatal(bt.Verify())
+			}},
+			{name: "plurality-k3-verify", f: func() {
+				var bt Batch
+				for seat := range n {
+					bt.AddCountLookup("lookup", mt.ctx(seat, 80), mt.jk, killOwn[seat].Entries, plTally, lookups[seat])
+				}
+				for ci, ch := range []*chain{voteChain, rowChain} {
+					pos := uint64(200 + 200*ci)
+					for seat := range n {
+						bt.AddShuffle("mix", mt.jk, mt.ctx(seat, pos+uint64(seat)), ch.in[seat], ch.in[seat+1], ch.proofs[seat])
+					}
+					for k := range ch.steps {
+						for seat := range n {
+							bt.AddBlindStep("step", mt.ctx(seat, pos+100+uint64(seat)), mt.jk.Keys[seat], ch.stepIn[k][seat], ch.steps[k][seat])
+						}
+					}
+				}
+				addShares(&bt, []Card{plPick}, plShares)
+				fatal(bt.Verify())
+			}},
+		}
+		for b.Loop() {
+			for _, f := range figs {
+				t0 := time.Now()
+				f.f()
+				f.ms = append(f.ms, float64(time.Since(t0).Microseconds())/1000)
+			}
+		}
+		for _, f := range figs {
+			slices.Sort(f.ms)
+			b.ReportMetric(f.ms[len(f.ms)/2], f.name+"-ms")
+		}
+		b.ReportMetric(0, "ns/op")
+	})
 	sizes := 0
 	for seat := range n {
 		for _, bl := range ballots[seat] {

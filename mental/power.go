@@ -58,6 +58,7 @@ type PowerStatement struct {
 type PowerBallot struct {
 	Entries []Ciphertext
 	proof   *SigmaProof
+	open    *ballotOpening // the caster's secret, for a ballot cast here ([PowerBallot.Secret])
 }
 
 // checkKinds rejects an empty, over-long or repeating list of kinds.
@@ -371,7 +372,7 @@ func ProvePowerBallot(ctx Context, jk *JointKey, card, view *SecretKey, st *Powe
 	if err != nil {
 		return nil, fmt.Errorf("mental: power ballot proof: %w", err)
 	}
-	return &PowerBallot{Entries: entries, proof: p}, nil
+	return &PowerBallot{Entries: entries, proof: p, open: o}, nil
 }
 
 func powerChecks(ctx Context, jk *JointKey, st *PowerStatement, b *PowerBallot, keys encodings) ([]equationCheck, []byte, error) {

@@ -62,6 +62,24 @@ func TestMafiaProverTiming(t *testing.T) {
 			TagFor(m[2], mNeutral, mt.game, 1, 0)
 		}
 	}
+	// Count lookups (SPEC.md §9.9) of seat 0's kill ballot: empty, or a
+	// vote for one seat or another, over the same tally.
+	lookup := func(mt *mafiaTable, choice int) func() {
+		st := mt.powerStatement(0, 0, mKill, false)
+		b, err := ProvePowerBallot(mt.ctx(0, 10), mt.jk, mt.sks[0], mt.views[0], st, choice)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tally, err := AddPowerBallots(b, b, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return func() {
+			if _, err := ProveCountLookup(mt.ctx(0, 30), mt.jk, b.Secret(), tally); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	extra := ristretto.NewScalar().Add(scalarOf(5), scalarOf(7))
 	planted := func(k int, f func()) func() {
 		return func() {
@@ -81,16 +99,23 @@ func TestMafiaProverTiming(t *testing.T) {
 		{"check: civilian / Commissar checks", [2]func(){check(civ, NoVote), check(com, 3)}, false},
 		{"check: Commissar checks seat 2 / seat 6", [2]func(){check(com, 2), check(com, 6)}, false},
 		{"tag: civilian (random) / mafioso (S)", [2]func(){tag(civ), tag(maf)}, false},
+		{"count lookup: civilian (empty) / mafioso's vote", [2]func(){lookup(civ, NoVote), lookup(maf, 3)}, false},
+		{"count lookup: mafioso votes seat 1 / seat 6", [2]func(){lookup(maf, 1), lookup(maf, 6)}, false},
 		{"control: tag / tag and 2 scalar multiplications", [2]func(){tag(civ), planted(2, tag(civ))}, true},
 		{"control: ballot / ballot and 16 scalar multiplications", [2]func(){ballot(civ, NoVote), planted(16, ballot(civ, NoVote))}, true},
+		{"control: count lookup / lookup and 4 scalar multiplications", [2]func(){lookup(maf, 3), planted(4, lookup(maf, 3))}, true},
 	} {
-		r := dudect.Measure(n, c.classes)
-		t.Logf("%s: %v", c.name, r)
-		switch {
-		case c.control && r.MaxT() < dudect.Threshold:
-			t.Errorf("%s: the planted leak is not measured (max |t| %.2f)", c.name, r.MaxT())
-		case !c.control && r.MaxT() >= dudect.Threshold:
-			t.Errorf("%s: the time depends on the class (max |t| %.2f)", c.name, r.MaxT())
-		}
+		// One subtest per case, so that -run can pick some:
+		// -run 'TestMafiaProverTiming/count_lookup'.
+		t.Run(c.name, func(t *testing.T) {
+			r := dudect.Measure(n, c.classes)
+			t.Logf("%s: %v", c.name, r)
+			switch {
+			case c.control && r.MaxT() < dudect.Threshold:
+				t.Errorf("%s: the planted leak is not measured (max |t| %.2f)", c.name, r.MaxT())
+			case !c.control && r.MaxT() >= dudect.Threshold:
+				t.Errorf("%s: the time depends on the class (max |t| %.2f)", c.name, r.MaxT())
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -287,6 +288,68 @@ func TestVectors(t *testing.T) {
 			}
 			v.addText(fmt.Sprintf("test[%d].identity", ti), strconv.FormatBool(id))
 		}
+		v.check(t)
+	})
+
+	t.Run("killlookup", func(t *testing.T) {
+		v := newSet(t, "killlookup", "a plurality kill's count lookups and kill table: 4 seats, 4 targets, seats 0, 1, 2 vote 1, 1, 3, seat 3 casts an empty ballot (SPEC.md §9.9)", 12)
+		_, jk := vectorTable(t, v, 4)
+		const n = 4
+		var ballots []*Ballot
+		for seat, choice := range []int{1, 1, 3, NoVote} {
+			bctx := Context{Table: ctx.Table, Pos: 70, Seat: uint32(seat)}
+			b, err := jk.CastBallot(bctx, n, choice)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.addContext(fmt.Sprintf("ballot[%d].ctx", seat), bctx)
+			v.addMarshal(t, fmt.Sprintf("ballot[%d]", seat), b)
+			ballots = append(ballots, b)
+		}
+		tally, err := AddBallots(ballots...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tally {
+			v.add(fmt.Sprintf("tally[%d]", i), tally[i].encoding()[:])
+		}
+		var votes []Card
+		for seat, b := range ballots {
+			lctx := Context{Table: ctx.Table, Pos: 71, Seat: uint32(seat)}
+			l, err := ProveCountLookup(lctx, jk, b.Secret(), tally)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := VerifyCountLookup(lctx, jk, b.Entries, tally, l); err != nil {
+				t.Fatal(err)
+			}
+			v.addContext(fmt.Sprintf("lookup[%d].ctx", seat), lctx)
+			v.addMarshal(t, fmt.Sprintf("lookup[%d]", seat), l)
+			c, err := VoteCard(b.Entries, l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.addMarshal(t, fmt.Sprintf("vote_card[%d]", seat), c)
+			if seat < 3 {
+				votes = append(votes, c)
+			}
+		}
+		for k := MinKillVotes; k <= MaxKillVotes; k++ {
+			cs, err := KillCountVectors(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.addText(fmt.Sprintf("count_vectors(k=%d)", k), fmt.Sprint(cs))
+		}
+		rows, err := KillRows(votes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for r, row := range rows {
+			v.addMarshal(t, fmt.Sprintf("row[%d]", r), row)
+		}
+		cs, _ := KillCountVectors(3)
+		v.addText("true_row", fmt.Sprint(slices.IndexFunc(cs, func(c []int) bool { return slices.Equal(c, []int{2, 2, 1}) }))) // seats 0, 1, 2's counts
 		v.check(t)
 	})
 

@@ -283,6 +283,15 @@ func verify(path string) *Verdict {
 var errLenient = fmt.Errorf("lenient")
 
 func main() {
+	if len(os.Args) > 2 && os.Args[1] == "-killlookup" {
+		bad, err := checkKillLookupVector(os.Args[2])
+		if err != nil || bad > 0 {
+			fmt.Printf("killlookup vector: %d mismatches %v\n", bad, err)
+			os.Exit(1)
+		}
+		fmt.Println("killlookup vector: ok")
+		return
+	}
 	dir := "/work/wt/fresh/input/vectors"
 	if len(os.Args) > 1 {
 		dir = os.Args[1]

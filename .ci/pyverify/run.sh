@@ -8,4 +8,5 @@ if ! command -v python3 >/dev/null 2>&1; then
   echo "pyverify skipped: python3 is not installed"
   exit 0
 fi
+python3 killlookup_vector.py
 exec python3 run_vectors.py "$@"

@@ -439,3 +439,54 @@ def verify_check(gid, cpos, seat, Hb, Hj, holders, mandatory, roles, Xb, Yb, X, 
     except (ProofError, r255.EncodingError):
         return None
     return (QA, QB) if ok else None
+
+# ---- the plurality kill (SPEC §9.9): count lookup, vote cards, kill table
+def verify_count_lookup(gid, pos, seat, Hb, Hj, entries, tally, body):
+    """entries, tally: lists of (A, B) of n = 1..64 each. -> W (A, B), or None.
+    leaf(2n+1; w_(n+i)·G = A_i, w_i·G + w_(n+i)·H = B_i (i = 0..n-1),
+    Σ w_i·TA_i + w_(2n)·G = W_A, Σ w_i·TB_i + w_(2n)·H = W_B); W_A ‖ W_B ‖ R×(2n+2) ‖ s×(2n+1)"""
+    n = len(entries)
+    if not (1 <= n <= 64) or len(tally) != n or len(body) != 64 + 32 * (4 * n + 3): return None
+    WA, WB = r_decode(body[:32]), r_decode(body[32:64])
+    t = ctx(b"masque/mafia-count-lookup/v1", gid, pos, seat).add('H', Hb).u64('entries/n', n)
+    for A, B in entries: t.add('entry', enc(A) + enc(B))
+    t.u64('tally/n', n)
+    for A, B in tally: t.add('tally', enc(A) + enc(B))
+    t.add('W', bytes([1]) + body[:64])
+    eqs = []
+    for i, (A, B) in enumerate(entries):
+        eqs.append(([(n + i, G)], [(None, A)]))
+        eqs.append(([(i, G), (n + i, Hj)], [(None, B)]))
+    eqs.append(([(i, tally[i][0]) for i in range(n)] + [(2 * n, G)], [(None, WA)]))
+    eqs.append(([(i, tally[i][1]) for i in range(n)] + [(2 * n, Hj)], [(None, WB)]))
+    return (WA, WB) if verify_formula(t, ('leaf', 2 * n + 1, eqs), body[64:]) else None
+
+def code_sum(entries):
+    """Σ 3^i·e_i by Horner's rule from i = n-1 down (SPEC §9.6)"""
+    a, b = IDENT, IDENT
+    for A, B in reversed(entries):
+        a = padd(padd(padd(a, a), a), A); b = padd(padd(padd(b, b), b), B)
+    return (a, b)
+
+def kill_count_vectors(k):
+    """every vector of block sizes of a partition of k votes, once each, ascending (SPEC §9.9)"""
+    out = set()
+    def walk(blocks):
+        if len(blocks) == k:
+            out.add(tuple(blocks.count(b) for b in blocks)); return
+        for b in range(max(blocks, default=-1) + 2): walk(blocks + [b])
+    walk([])
+    return sorted(out)
+
+def kill_rows(votes):
+    """votes: k (V, W) pairs, each (A, B), in the shuffled order -> the rows [(key, payload)] (SPEC §9.9)"""
+    k = len(votes)
+    KA, KB = IDENT, IDENT
+    for V, W in reversed(votes):
+        KA = padd(pmul(k + 1, KA), W[0]); KB = padd(pmul(k + 1, KB), W[1])
+    rows = []
+    for c in kill_count_vectors(k):
+        val = sum(cj * (k + 1) ** j for j, cj in enumerate(c))
+        win = c.index(max(c))
+        rows.append(((KA, psub(KB, pmul(val, G))), votes[win][0]))
+    return rows
