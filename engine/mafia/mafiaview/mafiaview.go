@@ -27,7 +27,7 @@ type Viewer struct{}
 // reveals and coins in its own words (its table binding is a
 // games.Teller).
 func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
-	return games.TellingNarrator(mafia.Game{}, you)
+	return &recorder{Narrator: games.TellingNarrator(mafia.Game{}, you)}
 }
 
 // Auditor implements [seatview.Viewer]: the game's own words for every
@@ -202,7 +202,8 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		t.Notices = append(t.Notices, seatview.Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
 	}
 	if day && s.Day() > 1 {
-		if lines := morning(s, me); len(lines) > 0 {
+		rec, _ := in.Record.(*Record)
+		if lines := morning(s, me, rec.night(s.Day())); len(lines) > 0 {
 			t.Notices = append(t.Notices, seatview.Notice{Title: "This morning", Text: strings.Join(lines, " ")})
 		}
 	}
@@ -363,7 +364,7 @@ func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 // morning is the announcement of the last night: who was attacked, and
 // whom the Nurse or the Night Butterfly protected (the log tells the
 // rest: incident cards played, who is out).
-func morning(s *mafia.State, me engine.Seat) []string {
+func morning(s *mafia.State, me engine.Seat, answers []Answer) []string {
 	var out []string
 	for p := range engine.Seat(s.Players()) {
 		a, saved, dated := s.Attacked(p)
@@ -377,16 +378,55 @@ func morning(s *mafia.State, me engine.Seat) []string {
 		switch {
 		case saved:
 			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
+			continue
 		case dated:
 			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
-		default:
-			out = append(out, fmt.Sprintf("%s %s attacked.", n, was))
+			continue
 		}
+		// Not protected: the player answered with incident cards after
+		// the announcement (public acts, docs/mafia.md §11.1 A11), and
+		// lives, or died of it.
+		line := fmt.Sprintf("%s %s attacked", n, was)
+		played := 0
+		for _, an := range answers {
+			if an.Seat != p {
+				continue
+			}
+			played++
+			switch to := an.To; {
+			case an.Card == mafia.Misfire:
+				line += fmt.Sprintf("; %s a Misfire: the attack missed", playedWords(n, p, me))
+			case to == mafia.NoSeat:
+				line += fmt.Sprintf("; %s %s, but nobody was there to take the attack", playedWords(n, p, me), article(an.Card))
+			default:
+				line += fmt.Sprintf("; %s %s: the attack moved to %s", playedWords(n, p, me), article(an.Card), nameFor(s, to, me))
+			}
+		}
+		switch {
+		case s.Left(p):
+		case !s.Alive(p) && played == 0:
+			line += " and died"
+		case !s.Alive(p):
+			line += "; " + map[bool]string{true: "you", false: n}[p == me] + " died"
+		case played == 0:
+			// Resumed mid-night: the record missed the card, but an
+			// unprotected living target can only have answered with one.
+			line += fmt.Sprintf(" and lives: %s answered with an incident card", map[bool]string{true: "you", false: n}[p == me])
+		}
+		out = append(out, line+".")
 	}
 	if len(out) == 0 {
 		out = append(out, "Nobody was attacked in the night.")
 	}
 	return out
+}
+
+// playedWords is "Anna played" or "you played" for seat p named n.
+func playedWords(n string, p, me engine.Seat) string {
+	if p == me {
+		return "you played"
+	}
+	return n + " played"
 }
 
 // nightQuestion asks the seat its secret night choice: the target of the
