@@ -361,9 +361,10 @@ func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 	return nil
 }
 
-// morning is the announcement of the last night: who was attacked, and
-// whom the Nurse or the Night Butterfly protected (the log tells the
-// rest: incident cards played, who is out).
+// morning is the announcement of the last night: who was attacked, whom
+// the Nurse or the Night Butterfly protected, and, for the others, the
+// incident cards they answered with (answers, the narrator's record)
+// or their death.
 func morning(s *mafia.State, me engine.Seat, answers []Answer) []string {
 	var out []string
 	for p := range engine.Seat(s.Players()) {
