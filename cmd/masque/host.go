@@ -264,7 +264,7 @@ func (r *netRun) printf(format string, args ...any) {
 		}
 		return
 	}
-	fmt.Fprintln(r.out, line)
+	fmt.Fprintln(r.out, wrapLine(line, terminalWidth(r.out)))
 }
 
 // screenUp says whether the play screen is up: while it is, printf holds
@@ -274,8 +274,9 @@ func (r *netRun) screenUp(up bool) {
 	defer r.mu.Unlock()
 	r.onScreen = up
 	if !up {
+		w := terminalWidth(r.out)
 		for _, line := range r.held {
-			fmt.Fprintln(r.out, line)
+			fmt.Fprintln(r.out, wrapLine(line, w))
 		}
 		r.held = nil
 	}
