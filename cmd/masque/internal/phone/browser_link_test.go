@@ -2,6 +2,9 @@ package phone
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -32,7 +35,8 @@ func TestBrowserHandTypedLink(t *testing.T) {
 	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(stopAlloc)
 	base := "http://" + srv.Addr() + "/"
-	for _, tc := range []struct{ url, want string }{
+	dir := artifacts(t)
+	for i, tc := range []struct{ url, want string }{
 		{base, "This address lacks the table's code and key, the part after # in the link masque printed"},
 		{base + "#K7PL-UM23-AB4C", "is cut or mistyped"},
 		{base + "#K7PL-UM23-AB4C-" + srv.Token()[:20], "is cut or mistyped"},
@@ -44,6 +48,9 @@ func TestBrowserHandTypedLink(t *testing.T) {
 		var status string
 		if err == nil {
 			status, err = chromedp.Run(bctx, chromedp.Poll[string](`(() => { const s = document.getElementById("status").textContent; return s.includes("QR code") ? s : ""; })()`))
+		}
+		if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+			os.WriteFile(filepath.Join(dir, fmt.Sprintf("link-%d.png", i)), png, 0o644)
 		}
 		cancel()
 		stop()
