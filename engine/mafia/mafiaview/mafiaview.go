@@ -444,12 +444,22 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	var text, verb string
 	switch d.Power {
 	case mafia.PowerKill:
-		text, verb = "the mafia choose whom to attack. Your vote is secret: only the count at each player is opened", "attack"
-		if k.Role == mafia.Don {
-			text += "; as the Don, your choice decides a tie"
+		// Who holds the kill tonight, and what opens of it (docs/mafia.md
+		// §11.3): the Don alone while he lives; else the mafiosi's votes.
+		const secret = "only the attacked are announced, never by whom"
+		verb = "attack"
+		switch {
+		case k.Role == mafia.Don:
+			text = "as the Don you choose whom the mafia attack: your choice alone decides. It is secret: " + secret
+		case s.KillMixed():
+			text = "the mafia choose whom to attack: the most votes decide, a tie by a joint coin. Your vote is secret: " + secret + " (and how the votes split, without names)"
+		case s.KillOneVote():
+			text = "the mafia choose whom to attack: the most votes decide, a tie by a joint coin. Your vote is secret: " + secret
+		default:
+			text = "the mafia choose whom to attack, and tonight your choice alone decides. It is secret: " + secret
 		}
 	case mafia.PowerMadman:
-		text, verb = "as the Madman you attack alone until you join the mafia. Your choice is secret: only the count is opened", "attack"
+		text, verb = "as the Madman you attack alone until you join the mafia. Your choice is secret: only the attacked are announced, never by whom", "attack"
 	case mafia.PowerSave:
 		text, verb = "as the Nurse you save one other player from tonight's attack. Your choice is secret", "save"
 	case mafia.PowerDate:
@@ -633,9 +643,9 @@ func roleWords(r engine.Card) string {
 	case mafia.Butterfly:
 		return "each night you spend the night with one other player: they are safe, but if you are attacked they die with you."
 	case mafia.Mafioso:
-		return "each night the mafia choose together whom to attack; you win when at most one civilian is left."
+		return "each night the mafia attack one player: the Don chooses if he is in the game, otherwise the mafiosi vote (the most votes decide, a tie by a joint coin); you win when at most one civilian is left."
 	case mafia.Don:
-		return "the head of the mafia: your choice decides a tie in the mafia's vote."
+		return "the head of the mafia: each night your choice alone decides whom the mafia attack; the mafia win when at most one civilian is left."
 	case mafia.Madman:
 		return "you attack alone each night until the first mafia member is out; then you join the mafia."
 	}
