@@ -34,3 +34,25 @@ func TestMafiaDonWordsTrue(t *testing.T) {
 		}
 	}
 }
+
+// The Night Butterfly's date answers the attack on her (she attacks
+// nobody): whom the table waits for says so.
+func TestMafiaDateAnswerWaiting(t *testing.T) {
+	names := []string{"P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11", "P12"}
+	src := "game mafia players=" + strings.Join(names, ",") + " roles=Don,Madman,Mafioso,Mafioso,Commissar,Nurse,Butterfly,Civilian,Civilian,Civilian,Civilian,Civilian" +
+		" deck=Alibi,Alibi,Alibi,Alibi,EvidenceLeft,EvidenceLeft,EvidenceLeft,EvidenceRight,EvidenceRight,Misfire,EvidenceRight,Misfire\n"
+	for _, n := range names {
+		src += n + " hold no\n"
+	}
+	// The Don attacks the Butterfly (P7), who spent the night with P10;
+	// the Madman attacks P8; neither holds a night card.
+	src += "P1 kill P7\nP2 kill P8\nP6 save P9\nP7 date P10\nP5 check P1\nP7 pass\nP8 pass\n"
+	_, tab := scripted(t, src)
+	if tab.State.Phase() != mafia.PhaseDateAnswer {
+		t.Fatalf("phase %v, want the date's answer", tab.State.Phase())
+	}
+	w := mafiaWaiting(tab.State, 9)
+	if strings.Contains(w, "Butterfly's attack") || !strings.Contains(w, "the attack on the Night Butterfly") {
+		t.Errorf("waiting for the date: %q", w)
+	}
+}

@@ -298,7 +298,7 @@ func mafiaWaiting(s *mafia.State, p engine.Seat) string {
 	case mafia.PhaseNightAnswer:
 		return n + " to answer the attack (a Misfire, a Ricochet, or accept)"
 	case mafia.PhaseDateAnswer:
-		return n + " to answer the Night Butterfly's attack (a Misfire, or accept)"
+		return n + " to answer the attack on the Night Butterfly they spent the night with (a Misfire, or accept)"
 	}
 	return n
 }
