@@ -22,6 +22,10 @@ const slowInbound = 5 * time.Second
 type inboundWatch struct {
 	mu      sync.Mutex
 	pending map[string]acceptedConn // by remote address
+	// secured is when a connection with each remote host (its address's
+	// first component: the IP), inbound or outbound, last completed its
+	// handshake.
+	secured map[string]time.Time
 	notify  func(remote ma.Multiaddr)
 }
 
@@ -31,7 +35,18 @@ type acceptedConn struct {
 	reported bool
 }
 
-func newInboundWatch() *inboundWatch { return &inboundWatch{pending: map[string]acceptedConn{}} }
+func newInboundWatch() *inboundWatch {
+	return &inboundWatch{pending: map[string]acceptedConn{}, secured: map[string]time.Time{}}
+}
+
+// remoteHost is the first component of a remote address (its IP), or
+// the whole address.
+func remoteHost(a ma.Multiaddr) string {
+	if first, _ := ma.SplitFirst(a); first != nil {
+		return first.String()
+	}
+	return a.String()
+}
 
 func (w *inboundWatch) InterceptPeerDial(peer.ID) bool               { return true }
 func (w *inboundWatch) InterceptAddrDial(peer.ID, ma.Multiaddr) bool { return true }
@@ -50,23 +65,37 @@ func (w *inboundWatch) InterceptAccept(c network.ConnMultiaddrs) bool {
 }
 
 func (w *inboundWatch) InterceptSecured(dir network.Direction, _ peer.ID, c network.ConnMultiaddrs) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if dir == network.DirInbound {
-		w.mu.Lock()
 		delete(w.pending, c.RemoteMultiaddr().String())
-		w.mu.Unlock()
 	}
+	// Either way: two peers dialling each other at once (a host
+	// restarted, its players coming back) keep one connection and drop
+	// the other's handshake.
+	w.secured[remoteHost(c.RemoteMultiaddr())] = time.Now()
 	return true
 }
 
 // check reports (once each) the inbound connections accepted at least
 // slowInbound before now and not secured yet, and forgets those older
-// than a minute (libp2p gave up on them long before).
+// than a minute (libp2p gave up on them long before). A connection
+// whose remote host completed another handshake with this node after it
+// was accepted is not slow but dropped, and is forgotten: a dialler tries
+// its peer's addresses side by side (QUIC and TCP) and drops the others
+// once one is up, and two peers dialling each other at once keep one
+// connection (a host restarted on loopback said "the network is losing
+// packets" of the players that came back). Nothing tells the watch of a
+// handshake that failed.
 func (w *inboundWatch) check(now time.Time) {
 	var slow []ma.Multiaddr
 	w.mu.Lock()
 	for k, in := range w.pending {
+		sec, ok := w.secured[remoteHost(in.remote)]
 		switch age := now.Sub(in.since); {
 		case age > time.Minute:
+			delete(w.pending, k)
+		case ok && sec.After(in.since):
 			delete(w.pending, k)
 		case age >= slowInbound && !in.reported:
 			in.reported = true

@@ -131,3 +131,32 @@ func wrapWords(s string, room int) []string {
 	}
 	return append(lines, line)
 }
+
+// wrapLine breaks line at spaces so that no line is wider than width
+// (a terminal's columns: the terminal would break a word in two, "thi"
+// and "s fingerprint"), continuing under a two-space indent; a word
+// wider than a line (an invite, a URL) stays whole on a line of its own,
+// so that it is copied whole. width 0: line unchanged.
+func wrapLine(line string, width int) string {
+	if width <= 0 || utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	const indent = "  "
+	var b strings.Builder
+	col := 0
+	for i, w := range strings.Split(line, " ") {
+		n := utf8.RuneCountInString(w)
+		switch {
+		case i == 0:
+		case col+1+n <= width:
+			b.WriteByte(' ')
+			col++
+		default:
+			b.WriteString("\n" + indent)
+			col = len(indent)
+		}
+		b.WriteString(w)
+		col += n
+	}
+	return b.String()
+}

@@ -264,7 +264,7 @@ func (r *netRun) printf(format string, args ...any) {
 		}
 		return
 	}
-	fmt.Fprintln(r.out, line)
+	fmt.Fprintln(r.out, wrapLine(line, terminalWidth(r.out)))
 }
 
 // screenUp says whether the play screen is up: while it is, printf holds
@@ -274,8 +274,9 @@ func (r *netRun) screenUp(up bool) {
 	defer r.mu.Unlock()
 	r.onScreen = up
 	if !up {
+		w := terminalWidth(r.out)
 		for _, line := range r.held {
-			fmt.Fprintln(r.out, line)
+			fmt.Fprintln(r.out, wrapLine(line, w))
 		}
 		r.held = nil
 	}
@@ -1290,7 +1291,8 @@ func relayAddr(relays []peer.AddrInfo, id peer.ID) string {
 // slowInbound says on the host's screen that a player's connection is
 // slow to open (its handshake has not completed after 5 s): on a network
 // losing packets, the joiner keeps trying, and the host otherwise sees
-// nothing until it is seated. Once per address every 30 s at most.
+// nothing until it is seated; on loopback nothing is lost, and the
+// machine is busy. Once per address every 30 s at most.
 func (r *netRun) slowInbound() func(ma.Multiaddr) {
 	var mu sync.Mutex
 	told := map[string]time.Time{}
@@ -1306,7 +1308,12 @@ func (r *netRun) slowInbound() func(ma.Multiaddr) {
 		}
 		told[who] = time.Now()
 		mu.Unlock()
-		r.printf("a player at %s is still connecting after 5s: the network is losing packets (or a firewall is in the way); it keeps trying", who)
+		if ip := net.ParseIP(who); ip != nil && ip.IsLoopback() {
+			// No network between: nothing is lost on loopback.
+			r.printf("a player on this machine (%s) is still connecting after 5s: this machine may be very busy; it keeps trying", who)
+			return
+		}
+		r.printf("a player at %s is still connecting after 5s: the network may be losing packets (or a firewall is in the way); it keeps trying", who)
 	}
 }
 

@@ -141,6 +141,7 @@ type target struct {
 	label   string   // the table's lobby name, or the invite
 	seat    int      // the expected seat (seats taken), 0 if unknown
 	total   int
+	game    string // the game as the table's advertisement says ("" by invite)
 	// online: found in the relays' directories (which say, while the
 	// join tries to reach the creator, whether a seat is still open).
 	online bool
@@ -435,7 +436,7 @@ func (r *netRun) found(t lobby.Table) target {
 	r.printf("found %q (%s, %d/%d seated), creator fingerprint %s (%s)", t.Name, t.Code(), t.Taken, t.Total, t.Fingerprint(), t.Peer)
 	r.printf("%s", compareLine(t))
 	return target{creator: t.AddrInfo(), id: t.ID, name: fmt.Sprintf("%q (%s)", t.Name, t.Code()), label: t.Name,
-		seat: t.Taken, total: t.Total}
+		seat: t.Taken, total: t.Total, game: t.Game}
 }
 
 // compareLine tells a joiner what to compare with the host before the

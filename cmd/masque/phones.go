@@ -232,6 +232,9 @@ func (ps *phoneServer) remote(ctx context.Context, p *netsession.Peer, t target,
 		}
 		t.id = id
 	}
+	if t.game != "" {
+		ps.hub.SetGame(t.game) // the name page names it
+	}
 	ps.hub.SetCreator(t.creator, t.id, next)
 	ps.srv.SetCode(lobby.Code(t.id, t.creator.ID))
 	ps.printURL()

@@ -641,7 +641,7 @@ func HowToPlay(s *State) []string {
 		"Two of an item that is a character's curse: whoever holds them either is that character (unmasked) or places a hint token saying \"not that character\".",
 		"Three of an item that is a character's talisman: its character wins the round at once.",
 		"Hints are proven: nobody can lie about their own character. The last masked player, or three talismans, wins the round and its reward (1, 3, then 5 roses).",
-		"An unmasked player gives a rose to whoever unmasked them (nobody, if they unmasked themselves), keeps their items as a hidden hand, and at each turn draws one and gives one.",
+		"Whoever unmasks another player earns a rose from the supply (nobody does for unmasking themselves); an unmasked player loses none, keeps their items as a hidden hand, and at each turn draws one and gives one.",
 		fmt.Sprintf("After three rounds, or a round in which someone reaches %d roses, the most roses win.", RoseTarget),
 	}
 	if s.n == 2 {

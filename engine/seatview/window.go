@@ -44,3 +44,21 @@ func (w AnswerWindow) Due(now time.Time) bool {
 
 // Passed records that the screen passed in the open window.
 func (w *AnswerWindow) Passed() { w.passed = w.at }
+
+// OthersWindow returns when another seat's answer window runs out: t
+// shows a notice that another seat must answer within the table's
+// answer window ([Notice.Window], not [Notice.Yours]), which this screen
+// began waiting for at since; d is the answer window (the screen's own,
+// as every screen of the table has it by default). ok is false when t
+// shows no such notice, d is not set or since is unknown.
+func OthersWindow(t Table, since time.Time, d time.Duration) (deadline time.Time, ok bool) {
+	if d <= 0 || since.IsZero() {
+		return time.Time{}, false
+	}
+	for _, n := range t.Notices {
+		if n.Window != "" && !n.Yours {
+			return since.Add(d), true
+		}
+	}
+	return time.Time{}, false
+}

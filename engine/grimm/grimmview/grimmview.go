@@ -45,7 +45,9 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		known = map[engine.Slot]engine.Card{}
 	}
 	need := s.Next()
-	t := seatview.Table{Game: grimm.Game{}.Title(), Over: s.Over() || in.Over}
+	// No decision is let go with p and no hidden swap confirmed: the
+	// help lists neither (a claim's answer, "really exchange the cards?").
+	t := seatview.Table{Game: grimm.Game{}.Title(), Over: s.Over() || in.Over, NoPass: true}
 
 	// Status line.
 	whose := ""

@@ -27,7 +27,7 @@ type Viewer struct{}
 // reveals and coins in its own words (its table binding is a
 // games.Teller).
 func (Viewer) Narrator(you engine.Seat) seatview.Narrator {
-	return games.TellingNarrator(mafia.Game{}, you)
+	return &recorder{Narrator: games.TellingNarrator(mafia.Game{}, you)}
 }
 
 // Auditor implements [seatview.Viewer]: the game's own words for every
@@ -202,7 +202,8 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		t.Notices = append(t.Notices, seatview.Notice{Title: "Last night", Text: "Night 1 was the recognition night: the mafia learnt who their mates are, and nobody was attacked."})
 	}
 	if day && s.Day() > 1 {
-		if lines := morning(s, me); len(lines) > 0 {
+		rec, _ := in.Record.(*Record)
+		if lines := morning(s, me, rec.night(s.Day())); len(lines) > 0 {
 			t.Notices = append(t.Notices, seatview.Notice{Title: "This morning", Text: strings.Join(lines, " ")})
 		}
 	}
@@ -297,7 +298,7 @@ func mafiaWaiting(s *mafia.State, p engine.Seat) string {
 	case mafia.PhaseNightAnswer:
 		return n + " to answer the attack (a Misfire, a Ricochet, or accept)"
 	case mafia.PhaseDateAnswer:
-		return n + " to answer the Night Butterfly's attack (a Misfire, or accept)"
+		return n + " to answer the attack on the Night Butterfly they spent the night with (a Misfire, or accept)"
 	}
 	return n
 }
@@ -360,10 +361,11 @@ func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 	return nil
 }
 
-// morning is the announcement of the last night: who was attacked, and
-// whom the Nurse or the Night Butterfly protected (the log tells the
-// rest: incident cards played, who is out).
-func morning(s *mafia.State, me engine.Seat) []string {
+// morning is the announcement of the last night: who was attacked, whom
+// the Nurse or the Night Butterfly protected, and, for the others, the
+// incident cards they answered with (answers, the narrator's record)
+// or their death.
+func morning(s *mafia.State, me engine.Seat, answers []Answer) []string {
 	var out []string
 	for p := range engine.Seat(s.Players()) {
 		a, saved, dated := s.Attacked(p)
@@ -377,16 +379,55 @@ func morning(s *mafia.State, me engine.Seat) []string {
 		switch {
 		case saved:
 			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
+			continue
 		case dated:
 			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
-		default:
-			out = append(out, fmt.Sprintf("%s %s attacked.", n, was))
+			continue
 		}
+		// Not protected: the player answered with incident cards after
+		// the announcement (public acts, docs/mafia.md §11.1 A11), and
+		// lives, or died of it.
+		line := fmt.Sprintf("%s %s attacked", n, was)
+		played := 0
+		for _, an := range answers {
+			if an.Seat != p {
+				continue
+			}
+			played++
+			switch to := an.To; {
+			case an.Card == mafia.Misfire:
+				line += fmt.Sprintf("; %s a Misfire: the attack missed", playedWords(n, p, me))
+			case to == mafia.NoSeat:
+				line += fmt.Sprintf("; %s %s, but nobody was there to take the attack", playedWords(n, p, me), article(an.Card))
+			default:
+				line += fmt.Sprintf("; %s %s: the attack moved to %s", playedWords(n, p, me), article(an.Card), nameFor(s, to, me))
+			}
+		}
+		switch {
+		case s.Left(p):
+		case !s.Alive(p) && played == 0:
+			line += " and died"
+		case !s.Alive(p):
+			line += "; " + map[bool]string{true: "you", false: n}[p == me] + " died"
+		case played == 0:
+			// Resumed mid-night: the record missed the card, but an
+			// unprotected living target can only have answered with one.
+			line += fmt.Sprintf(" and lives: %s answered with an incident card", map[bool]string{true: "you", false: n}[p == me])
+		}
+		out = append(out, line+".")
 	}
 	if len(out) == 0 {
 		out = append(out, "Nobody was attacked in the night.")
 	}
 	return out
+}
+
+// playedWords is "Anna played" or "you played" for seat p named n.
+func playedWords(n string, p, me engine.Seat) string {
+	if p == me {
+		return "you played"
+	}
+	return n + " played"
 }
 
 // nightQuestion asks the seat its secret night choice: the target of the
@@ -403,12 +444,22 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 	var text, verb string
 	switch d.Power {
 	case mafia.PowerKill:
-		text, verb = "the mafia choose whom to attack. Your vote is secret: only the count at each player is opened", "attack"
-		if k.Role == mafia.Don {
-			text += "; as the Don, your choice decides a tie"
+		// Who holds the kill tonight, and what opens of it (docs/mafia.md
+		// §11.3): the Don alone while he lives; else the mafiosi's votes.
+		const secret = "only the attacked are announced, never by whom"
+		verb = "attack"
+		switch {
+		case k.Role == mafia.Don:
+			text = "as the Don you choose whom the mafia attack: your choice alone decides. It is secret: " + secret
+		case s.KillMixed():
+			text = "the mafia choose whom to attack: the most votes decide, a tie by a joint coin. Your vote is secret: " + secret + " (and how the votes split, without names)"
+		case s.KillOneVote():
+			text = "the mafia choose whom to attack: the most votes decide, a tie by a joint coin. Your vote is secret: " + secret
+		default:
+			text = "the mafia choose whom to attack, and tonight your choice alone decides. It is secret: " + secret
 		}
 	case mafia.PowerMadman:
-		text, verb = "as the Madman you attack alone until you join the mafia. Your choice is secret: only the count is opened", "attack"
+		text, verb = "as the Madman you attack alone until you join the mafia. Your choice is secret: only the attacked are announced, never by whom", "attack"
 	case mafia.PowerSave:
 		text, verb = "as the Nurse you save one other player from tonight's attack. Your choice is secret", "save"
 	case mafia.PowerDate:
@@ -592,9 +643,9 @@ func roleWords(r engine.Card) string {
 	case mafia.Butterfly:
 		return "each night you spend the night with one other player: they are safe, but if you are attacked they die with you."
 	case mafia.Mafioso:
-		return "each night the mafia choose together whom to attack; you win when at most one civilian is left."
+		return "each night the mafia attack one player: the Don chooses if he is in the game, otherwise the mafiosi vote (the most votes decide, a tie by a joint coin); you win when at most one civilian is left."
 	case mafia.Don:
-		return "the head of the mafia: your choice decides a tie in the mafia's vote."
+		return "the head of the mafia: each night your choice alone decides whom the mafia attack; the mafia win when at most one civilian is left."
 	case mafia.Madman:
 		return "you attack alone each night until the first mafia member is out; then you join the mafia."
 	}

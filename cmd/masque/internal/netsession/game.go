@@ -220,8 +220,9 @@ func (g *Game) onWait(w p2p.Wait) {
 		g.wait = nil
 	} else {
 		sw := &session.Wait{Seat: int(w.Seat), Name: name, Left: w.Left, Offline: !w.Connected, NoContactSince: w.NoContactSince}
+		sw.Since = g.waitSince(w)
 		if w.Left > 0 {
-			sw.Deadline = g.waitDeadline(w)
+			sw.Deadline = sw.Since.Add(w.Left + w.Waited)
 			sw.Left = max(0, time.Until(sw.Deadline))
 		}
 		g.wait = sw
@@ -233,13 +234,13 @@ func (g *Game) onWait(w p2p.Wait) {
 	g.notify()
 }
 
-// waitDeadline is the deadline of the move the room waits for (w, not
-// the local seat's): from when this peer started waiting at its entry,
-// kept in WaitFile, so that a restarted peer shows the deadline it showed
-// before, as the mover's screen (TurnFile) and the peers that did not
-// restart do, rather than a full move time from its restart. g.mu is
-// held.
-func (g *Game) waitDeadline(w p2p.Wait) time.Time {
+// waitSince is when this peer started waiting at the entry the room
+// waits for (w, not the local seat's), kept in WaitFile, so that a
+// restarted peer shows the deadline it showed before (since plus the
+// table's timeout), as the mover's screen (TurnFile) and the peers that
+// did not restart do, rather than a full move time from its restart.
+// g.mu is held.
+func (g *Game) waitSince(w p2p.Wait) time.Time {
 	now := time.Now()
 	since := now.Add(-w.Waited)
 	switch m := g.waitMark; {
@@ -253,7 +254,7 @@ func (g *Game) waitDeadline(w p2p.Wait) time.Time {
 			_ = keepWait(g.dir, g.waitMark)
 		}
 	}
-	return since.Add(w.Left + w.Waited)
+	return since
 }
 
 // SealSalt implements session.Sealer: the seat's salt for sealed choices,

@@ -111,6 +111,10 @@ type Hub struct {
 	creator    *peer.AddrInfo
 	remoteID   [16]byte
 	remoteNext int
+	// game is the other peer's table's game as its advertisement says
+	// (SetGame: mDNS, a relay's directory), for the name page; its
+	// roster says it once seating ends.
+	game       string
 	changed    chan struct{}
 	waiting    map[string]int // connections not past their hello yet, by IP address
 	waitingAll int
@@ -178,15 +182,34 @@ type TableInfo struct {
 	Started bool     `json:"started,omitempty"`
 }
 
+// SetGame names the game of another peer's table this machine seats
+// phones at (join --phones, masque phones), as its advertisement gives
+// it (the registry's name): the name page shows it before the player
+// takes a seat. A hub with a game of its own (the host's) keeps it.
+func (h *Hub) SetGame(game string) {
+	h.mu.Lock()
+	h.game = game
+	h.notifyLocked()
+	h.mu.Unlock()
+}
+
 // Info is the table's TableInfo now (Code is the server's to set).
 func (h *Hub) Info() TableInfo {
-	in := TableInfo{Game: h.cfg.Game, Kind: h.cfg.Game}
-	if g, err := registry.Lookup(h.cfg.Game); err == nil {
-		in.Game = g.Title()
-	}
 	h.mu.Lock()
-	t, s := h.table, h.seating
+	t, s, kind, advertised := h.table, h.seating, h.cfg.Game, false
+	if kind == "" {
+		kind, advertised = h.game, true
+	}
 	h.mu.Unlock()
+	if s != nil && s.Roster != nil && s.Roster.Game != "" {
+		kind, advertised = s.Roster.Game, false // the signed roster's word
+	}
+	in := TableInfo{Game: kind, Kind: kind}
+	if g, err := registry.Lookup(kind); err == nil {
+		in.Game = g.Title()
+	} else if advertised {
+		in = TableInfo{} // anyone can advertise anything: only a game masque knows is named
+	}
 	switch {
 	case s != nil:
 		in.Started, in.Seats = true, len(s.Roster.Seats)

@@ -1072,6 +1072,11 @@ func (p *Phone) View() Page {
 		if p.waitLeft > 0 {
 			pg.LeftMS, pg.UntilMS = p.left().Milliseconds(), p.waitUntil.UnixMilli()
 		}
+		if win, ok := othersWindow(pg.Table, p.waitMark, p.waitPos, p.window, p.now); ok {
+			// A claim's answerer: its screen passes for it when its
+			// answer window runs out, long before the table's timeout.
+			pg.LeftMS, pg.UntilMS = win.Sub(p.now).Milliseconds(), win.UnixMilli()
+		}
 	}
 	if p.rs != nil {
 		for _, f := range p.rs.Faults {
@@ -1082,6 +1087,19 @@ func (p *Phone) View() Page {
 		pg.Status = "this seat cannot follow the game: " + p.failure.Error()
 	}
 	return pg
+}
+
+// othersWindow returns when the answer window of the seat the table
+// waits for at position pos runs out, if it answers a claim (t shows
+// another seat's answer window) and the window is still open at now;
+// mark is when this seat began waiting, window the table's answer
+// window.
+func othersWindow(t *seatview.Table, mark waitMark, pos uint64, window time.Duration, now time.Time) (time.Time, bool) {
+	if t == nil || mark.Pos != pos || mark.Since == 0 {
+		return time.Time{}, false
+	}
+	win, ok := seatview.OthersWindow(*t, time.UnixMilli(mark.Since), window)
+	return win, ok && now.Before(win)
 }
 
 // waitWhat is whom the table waits for, with what when it is not a move

@@ -18,6 +18,10 @@ type Wait struct {
 	Name     string
 	Left     time.Duration // time left before the timeout verdict
 	Deadline time.Time
+	// Since is when this peer began waiting for the position (kept
+	// across a restart; zero: unknown): another seat's answer window
+	// (a claim) runs from it.
+	Since time.Time
 	// Offline: this peer has no connection to that seat's player now (its
 	// program may have stopped; it can rejoin by running it again).
 	Offline bool

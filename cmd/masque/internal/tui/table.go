@@ -653,7 +653,18 @@ func (m Model) helpLines(width int) []string {
 	heads = append(heads, "Keys")
 	add("Keys")
 	add("  ↑/↓ or j/k choose a move, home/end the first or last, enter plays it")
-	add("  a line ending in … opens the moves under it (Mask off! › on Boris ›); esc goes back a step")
+	// The example is one of this game's own menus, when the question
+	// has one (a Mascarade screen showed Grimm's "Mask off! › on Boris").
+	example := ""
+	if q := t.Question; q != nil {
+		for _, c := range q.Choices {
+			if len(c.Steps) > 0 {
+				example = " (" + strings.Join(c.Steps, " › ") + " ›)"
+				break
+			}
+		}
+	}
+	add("  a line ending in … opens the moves under it" + example + "; esc goes back a step")
 	if !t.NoPass {
 		add("  p passes (when you may let a decision go: a claim waiting for your answer)")
 		add("  y/n answer a question (really exchange the cards? leave the table?)")

@@ -772,7 +772,11 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 		if !w.Deadline.IsZero() {
 			left = max(0, w.Deadline.Sub(m.now))
 		}
-		if left > 0 {
+		if win, ok := m.othersWindow(w); ok && m.now.Before(win) {
+			// A claim's answerer: its screen passes for it when its
+			// answer window runs out, long before the table's timeout.
+			text += fmt.Sprintf(" (%s left to answer, then %s passes)", clock(win.Sub(m.now)), w.Name)
+		} else if left > 0 {
 			text += fmt.Sprintf(" (%s before the timeout)", clock(left))
 		}
 		if !w.NoContactSince.IsZero() {
@@ -788,6 +792,15 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 	} else {
 		b.WriteString(m.helpLine(bar{m.keys.Older, m.keys.Help, m.keys.Quit}) + "\n")
 	}
+}
+
+// othersWindow returns when the answer window of the seat the table
+// waits for (w) runs out, if it answers a claim.
+func (m Model) othersWindow(w *session.Wait) (time.Time, bool) {
+	if m.tv == nil || w == nil {
+		return time.Time{}, false
+	}
+	return seatview.OthersWindow(*m.tv, w.Since, m.opts.ChallengeWindow)
 }
 
 // swapBits are the secret bits of the seat's own swaps: the session's

@@ -56,6 +56,12 @@ type pageState struct {
 	// waits, in ms (0: none); Offline: that player is not connected.
 	WaitLeft int64  `json:"waitLeft,omitempty"`
 	Offline  string `json:"offline,omitempty"`
+	// WaitWindowLeft is the time left (ms, 0: none) in the answer window
+	// of the seat the table waits for, when it answers a claim: its
+	// screen passes for it then, long before the timeout; WaitWho names
+	// it.
+	WaitWindowLeft int64  `json:"waitWindowLeft,omitempty"`
+	WaitWho        string `json:"waitWho,omitempty"`
 	// MoveLeft is the time left for the seat's move (ms, 0: no limit),
 	// WindowLeft the time left in its answer window before it passes.
 	MoveLeft   int64 `json:"moveLeft,omitempty"`
@@ -178,6 +184,9 @@ func (sc *screen) pageState(now time.Time) pageState {
 			left = w.Deadline.Sub(now)
 		}
 		st.WaitLeft = ms(left)
+		if win, ok := seatview.OthersWindow(*t, w.Since, sc.opts.ChallengeWindow); ok && now.Before(win) {
+			st.WaitWindowLeft, st.WaitWho = ms(win.Sub(now)), w.Name
+		}
 		if w.Offline {
 			st.Offline = w.Name
 		}

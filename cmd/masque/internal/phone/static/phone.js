@@ -43,12 +43,29 @@ function el(tag, cls, text) {
 
 window.masqueReady = () => masqueSeat.open(location.hash.slice(1));
 
+// HOW_TO_LINK says where the right link comes from.
+const HOW_TO_LINK = "Scan the QR code the table's machine shows, or open the whole link it printed " +
+  "(by 'masque host --phones', 'masque join --phones' or 'masque phones').";
+
+// linkProblem says what the page's address lacks, or "": the part after
+// # is the table's code and this machine's key (CODE-KEY, the key 32
+// hex digits); a hand-typed address often lacks it, and with it the
+// page can neither find its seat nor be let in.
+function linkProblem() {
+  const frag = location.hash.slice(1);
+  if (/^[0-9a-f]{32}$/.test(frag.slice(frag.lastIndexOf("-") + 1))) return "";
+  if (!frag) return "This address lacks the table's code and key, the part after # in the link masque printed (…/#CODE-KEY). " + HOW_TO_LINK;
+  return "This address's key (the last part after #, 32 characters) is cut or mistyped. " + HOW_TO_LINK;
+}
+
 // tableInfo is what the table's machine says of the table (its game,
-// its players so far, whether it started), or null.
+// its players so far, whether it started), {forbidden: true} when it
+// refuses this page's key, or null.
 async function tableInfo() {
   const frag = location.hash.slice(1);
   try {
     const r = await fetch("table", { headers: { "X-Masque-Token": frag.slice(frag.lastIndexOf("-") + 1) } });
+    if (r.status === 403) return { forbidden: true };
     return r.ok ? await r.json() : null;
   } catch (e) {
     return null;
@@ -61,6 +78,11 @@ async function tableInfo() {
 // says so, and that a seat this phone held is gone with its storage.
 window.masqueAskName = async () => {
   const info = await tableInfo();
+  if (info && info.forbidden) {
+    // A link of another table, or of this machine's earlier game.
+    $("status").textContent = "This machine does not know this address's key: the link is of another table or an earlier game. " + HOW_TO_LINK;
+    return;
+  }
   if (info) {
     // A machine that is not the table's host (join --phones, masque
     // phones) may know neither the game nor who sits before the game
@@ -350,7 +372,15 @@ function startCountdown(pg, win) {
 
 fetch("build").then((r) => r.text()).then((h) => { $("build").textContent = h.trim().slice(0, 16); });
 fetch("served-by").then((r) => r.text()).then((s) => { $("servedby").textContent = s.trim(); });
-const go = new Go();
-WebAssembly.instantiateStreaming(fetch("seat.wasm"), go.importObject)
-  .then((r) => go.run(r.instance))
-  .catch((e) => { $("status").textContent = "your seat could not start: " + e; });
+const problem = linkProblem();
+if (problem) {
+  // Nothing to open: no seat is loaded (nor its 9 MB). The address
+  // corrected in place opens the seat.
+  $("status").textContent = problem;
+  window.addEventListener("hashchange", () => location.reload());
+} else {
+  const go = new Go();
+  WebAssembly.instantiateStreaming(fetch("seat.wasm"), go.importObject)
+    .then((r) => go.run(r.instance))
+    .catch((e) => { $("status").textContent = "your seat could not start: " + e; });
+}

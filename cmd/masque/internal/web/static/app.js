@@ -351,7 +351,7 @@
       if (st.busy) q.appendChild(h("p", "busy", "playing…"));
     } else if (st.dealt) {
       const p = h("p", "waiting", st.waiting ? "waiting for " + st.waiting : "waiting…");
-      if (st.waitLeft) p.appendChild(h("span", "wait-left"));
+      if (st.waitLeft || st.waitWindowLeft) p.appendChild(h("span", "wait-left"));
       q.appendChild(p);
       if (st.offline) q.appendChild(h("p", "warn", st.offline + " is not connected: their masque may have stopped (they rejoin by running the same command again)"));
     } else {
@@ -535,7 +535,10 @@
     const w = document.querySelector(".window-left");
     if (w) w.textContent = " (" + Math.ceil(Math.max(0, left(st.windowLeft)) / 1000) + "s left, then you pass)";
     const wl = document.querySelector(".wait-left");
-    if (wl) wl.textContent = " (" + clock(left(st.waitLeft)) + " before the timeout)";
+    // A claim's answerer: its screen passes for it when its answer
+    // window runs out; then (its program stopped) the table's timeout.
+    if (wl && st.waitWindowLeft && left(st.waitWindowLeft) > 0) wl.textContent = " (" + clock(left(st.waitWindowLeft)) + " left to answer, then " + st.waitWho + " passes)";
+    else if (wl) wl.textContent = st.waitLeft ? " (" + clock(left(st.waitLeft)) + " before the timeout)" : "";
   }
   setInterval(tick, 250);
 

@@ -1,0 +1,39 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+)
+
+// Another seat answering a claim has its answer window, not the table's
+// patience: its screen passes for it when the window runs out. The
+// others count that window down from when they began waiting, then,
+// should it run out unanswered (the seat's program stopped), the
+// table's timeout.
+func TestOthersSeeTheAnswerWindow(t *testing.T) {
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	m, _ := screen(t, claim, 3, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.Waiting.Since = t0.Add(-5 * time.Second)
+		s.Waiting.Deadline = t0.Add(5*time.Minute - 5*time.Second)
+		s.Waiting.Left = 5*time.Minute - 5*time.Second
+	})
+	v := m.View()
+	if !strings.Contains(v, "waiting for Boris") || !strings.Contains(v, "(0:25 left to answer, then Boris passes)") || strings.Contains(v, "before the timeout") {
+		t.Errorf("the answerer's window is not counted down:\n%s", v)
+	}
+	m = step(t, m, TickMsg(t0.Add(30*time.Second)))
+	if v := m.View(); !strings.Contains(v, "(4:25 before the timeout)") || strings.Contains(v, "left to answer") {
+		t.Errorf("once the window ran out, the table's timeout:\n%s", v)
+	}
+	// A seat waited for on its own move (no claim) keeps the timeout.
+	opening := stateAfter(t, "")
+	m, _ = screen(t, opening, 2, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.Waiting.Since, s.Waiting.Deadline = t0, t0.Add(time.Minute)
+	})
+	if v := m.View(); !strings.Contains(v, "(1:00 before the timeout)") || strings.Contains(v, "left to answer") {
+		t.Errorf("a move's wait:\n%s", v)
+	}
+}

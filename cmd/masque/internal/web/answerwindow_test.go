@@ -1,0 +1,60 @@
+package web
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/masque-games/masque/cmd/masque/internal/session"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade/mascaradetest"
+	"github.com/masque-games/masque/engine/masquerade/masqview"
+)
+
+// Another seat answering a claim has its answer window, not the table's
+// patience: the page is sent the window's time left (and whose it is)
+// beside the timeout, and its script says "left to answer, then Boris
+// passes" until the window runs out, then the timeout.
+func TestPageOthersAnswerWindow(t *testing.T) {
+	script, err := mascarade.ParseScript([]byte("game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=6\n" +
+		"Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := mascaradetest.New(script.Options, mascaradetest.ScriptDeal(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ln := range script.Lines {
+		if err := tb.PlayLine(ln); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	fs := &fixedSession{upd: make(chan struct{}), snap: session.Snapshot{Seat: 3, Names: []string{"Anna", "Boris", "Sasha", "Dima"}, Rules: tb.State, Viewer: masqview.First(),
+		Waiting: &session.Wait{Seat: 1, Name: "Boris", Since: now.Add(-5 * time.Second), Deadline: now.Add(5*time.Minute - 5*time.Second)}}}
+	for _, tc := range []struct {
+		window time.Duration
+		want   int64 // seconds of window left
+	}{{30 * time.Second, 25}, {4 * time.Second, 0}, {0, 0}} {
+		sc := newScreen(fs, Options{ChallengeWindow: tc.window}, slog.New(slog.DiscardHandler))
+		sc.refresh(now)
+		sc.mu.Lock()
+		st := sc.pageState(now)
+		sc.mu.Unlock()
+		if got := (st.WaitWindowLeft + 500) / 1000; got != tc.want || (tc.want > 0) != (st.WaitWho == "Boris") {
+			t.Errorf("window %v: the answer window's time left %d s (%q), want %d s", tc.window, got, st.WaitWho, tc.want)
+		}
+		if got := (st.WaitLeft + 500) / 1000; got != 295 {
+			t.Errorf("window %v: the timeout %d s, want 295", tc.window, got)
+		}
+	}
+	js, err := static.ReadFile("static/app.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(js), `" left to answer, then " + st.waitWho + " passes)"`) {
+		t.Error("app.js does not word the answerer's window")
+	}
+}
