@@ -134,7 +134,7 @@ func (r *Room) removeSpectator() {
 	r.mu.Unlock()
 }
 
-// watchFrom returns the durable entries from position from (at most
+// watchFrom returns the written entries from position from (at most
 // maxSyncBatch) with our state hash after each, a channel closed at the
 // next change, and whether the game is over here.
 func (r *Room) watchFrom(from uint64) ([]*ledger.Entry, []ledger.Hash, <-chan struct{}, bool) {
@@ -157,8 +157,8 @@ func (r *Room) watchFrom(from uint64) ([]*ledger.Entry, []ledger.Hash, <-chan st
 }
 
 // handleWatch serves one spectator: the roster with every seat's
-// signature, then every durable entry (with this seat's state hash after
-// it) as it becomes durable, then, once the game is over here, the
+// signature, then every entry written (with this seat's state hash after
+// it) as it is written, then, once the game is over here, the
 // verdict if any and a sync end. Nothing is read after the request: a
 // spectator cannot write to the table. Each spectator reads the log at
 // its own pace, so it never slows the table; one whose writes stall for

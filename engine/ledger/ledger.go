@@ -37,6 +37,7 @@ package ledger
 import (
 	"crypto/ed25519"
 	"crypto/sha512"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -207,7 +208,7 @@ type Entry struct {
 // SigningBytes is the message the author signs: the game id, the position,
 // the seat, the previous hash and the body, under a label.
 func (e *Entry) SigningBytes(gameID Hash) []byte {
-	var b cryptobyte.Builder
+	b := cryptobyte.NewBuilder(make([]byte, 0, len(labelEntrySig)+len(gameID)+8+1+len(e.Prev)+4+len(e.Body)))
 	b.AddBytes([]byte(labelEntrySig))
 	b.AddBytes(gameID[:])
 	b.AddUint64(e.Pos)
@@ -245,7 +246,9 @@ func (e *Entry) MarshalBinary() ([]byte, error) {
 	if len(e.Body) > MaxBodyBytes {
 		return nil, fmt.Errorf("entry %d: body is %d bytes, limit %d", e.Pos, len(e.Body), MaxBodyBytes)
 	}
-	var b cryptobyte.Builder
+	// One allocation of the exact size (issue 28: the builder's growth
+	// was most of an entry's garbage).
+	b := cryptobyte.NewBuilder(make([]byte, 0, entryHeader+len(e.Body)+len(e.Sig)))
 	b.AddUint64(e.Pos)
 	b.AddUint8(e.Seat)
 	b.AddBytes(e.Prev[:])
@@ -253,6 +256,10 @@ func (e *Entry) MarshalBinary() ([]byte, error) {
 	b.AddBytes(e.Sig[:])
 	return b.Bytes()
 }
+
+// entryHeader is the size of an encoded entry's fields before its body:
+// position, seat, previous hash, body length.
+const entryHeader = 8 + 1 + len(Hash{}) + 4
 
 // UnmarshalEntry decodes an entry strictly.
 func UnmarshalEntry(data []byte) (*Entry, error) {
@@ -281,11 +288,24 @@ func UnmarshalEntry(data []byte) (*Entry, error) {
 
 // Hash returns the entry's hash, which the next entry names as Prev.
 func (e *Entry) Hash() Hash {
-	enc, err := e.MarshalBinary()
-	if err != nil {
+	if len(e.Body) > MaxBodyBytes {
 		// An entry too large to encode can never be accepted; hash its
 		// fields so the result is still well defined.
 		return hashOf(labelEntry, e.SigningBytes(Hash{}))
 	}
-	return hashOf(labelEntry, enc)
+	// The hash of the encoding (MarshalBinary), written to the hash as it
+	// goes instead of built first: an entry is hashed several times.
+	var head [entryHeader]byte
+	binary.BigEndian.PutUint64(head[:8], e.Pos)
+	head[8] = e.Seat
+	copy(head[9:], e.Prev[:])
+	binary.BigEndian.PutUint32(head[9+len(e.Prev):], uint32(len(e.Body)))
+	h := sha512.New512_256()
+	h.Write([]byte(labelEntry))
+	h.Write(head[:])
+	h.Write(e.Body)
+	h.Write(e.Sig[:])
+	var out Hash
+	h.Sum(out[:0])
+	return out
 }

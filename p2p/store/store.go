@@ -61,6 +61,9 @@ type Store struct {
 	end     int64
 	log     *os.File
 	dropped int64
+	// durable is how many entries the last fsync of the log covered
+	// (those found at Open count as durable).
+	durable int
 }
 
 // Create makes a new state directory (mode 0700) for a table and writes its
@@ -152,6 +155,7 @@ func Open(dir string) (*Store, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	s.log = f
+	s.durable = len(s.offsets)
 	return s, nil
 }
 
@@ -248,13 +252,15 @@ func (s *Store) Append(e *ledger.Entry) error {
 	if err := s.log.Sync(); err != nil {
 		return fmt.Errorf("store: sync entry %d: %w", e.Pos, err)
 	}
+	s.durable = len(s.offsets)
 	return nil
 }
 
 // Write appends e to the log file like [Store.Append] but does not sync
-// it: a batch of entries applied together is written with Write and made
-// durable by one [Store.Sync]. An entry written but not yet synced must
-// not be shown to anyone: a crash may lose it.
+// it: entries are written with Write and made durable by one [Store.Sync]
+// before anything that depends on them leaves the seat (p2p.Room syncs
+// before it sends a frame). A crash may lose an entry written but not
+// yet synced; [Store.Read] and [Store.Entries] return it until then.
 func (s *Store) Write(e *ledger.Entry) error {
 	enc, err := e.MarshalBinary()
 	if err != nil {
@@ -288,7 +294,17 @@ func (s *Store) Sync() error {
 	if err := s.log.Sync(); err != nil {
 		return fmt.Errorf("store: sync the log (%d entries): %w", len(s.offsets), err)
 	}
+	s.durable = len(s.offsets)
 	return nil
+}
+
+// Durable is the number of entries the last [Store.Sync] (or
+// [Store.Append]) made durable, or that [Open] found: a crash of the
+// machine may lose the entries written after them, never these.
+func (s *Store) Durable() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.durable
 }
 
 // Secret returns the secret given to Create.

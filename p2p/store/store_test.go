@@ -201,3 +201,49 @@ func TestStoreWriteThenSync(t *testing.T) {
 		t.Fatalf("%d entries after reopening, want 4", n)
 	}
 }
+
+// TestDurableCountsSyncedEntries: Write leaves an entry out of Durable
+// until Sync; Append and Open count theirs.
+func TestDurableCountsSyncedEntries(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "table")
+	tb, keys := testTable(t)
+	s, err := Create(dir, tb, []byte("secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, _ := tb.Roster.GameID()
+	prev := gid
+	var es []*ledger.Entry
+	for i := range 3 {
+		e := &ledger.Entry{Pos: uint64(i), Seat: uint8(i % 2), Prev: prev, Body: []byte{byte(i)}}
+		e.Sign(gid, keys[i%2])
+		prev = e.Hash()
+		es = append(es, e)
+	}
+	if err := s.Append(es[0]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(es[1]); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(es[2]); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Durable(); got != 1 {
+		t.Errorf("after Append and two Writes: Durable %d, want 1", got)
+	}
+	if err := s.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Durable(); got != 3 {
+		t.Errorf("after Sync: Durable %d, want 3", got)
+	}
+	s.Close()
+	if s, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got := s.Durable(); got != 3 {
+		t.Errorf("after Open: Durable %d, want 3", got)
+	}
+}

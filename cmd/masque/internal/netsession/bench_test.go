@@ -153,11 +153,11 @@ func rssMB() float64 {
 //	  ip netns exec bench go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
-	var p50s, p99s, games, rss, cpus, runs, audits, ratios, pkts, byts []float64
+	var p50s, p99s, games, rss, cpus, runs, audits, ratios, pkts, byts, lens []float64
 	warnings := 0
 	for range b.N {
 		var logs syncBuffer
-		p50, p99, game, cpuPerEntry, batched, audit, traffic, err := networkGame(b.TempDir(), n, &logs)
+		p50, p99, game, cpuPerEntry, batched, audit, entries, traffic, err := networkGame(b.TempDir(), n, &logs)
 		if w := logs.String(); w != "" {
 			// Late entries ("entry applied late") and missing dones
 			// (warnings), slow dials and sync answers (information).
@@ -174,6 +174,7 @@ func BenchmarkNetworkLatency(b *testing.B) {
 		audits = append(audits, audit)
 		ratios = append(ratios, cpuPerEntry/n/audit)
 		pkts, byts = append(pkts, traffic[0]), append(byts, traffic[1])
+		lens = append(lens, entries)
 	}
 	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 	b.ReportMetric(med(p50s), "p50-ms")
@@ -187,6 +188,7 @@ func BenchmarkNetworkLatency(b *testing.B) {
 	b.ReportMetric(med(ratios), "seat/audit")
 	b.ReportMetric(med(pkts), "pkts/entry/rcv")
 	b.ReportMetric(med(byts), "B/entry/rcv")
+	b.ReportMetric(med(lens), "entries")
 	b.ReportMetric(0, "ns/op")
 }
 
@@ -216,7 +218,7 @@ func loopback() (packets, bytes float64) {
 // networkGame plays one game and returns the latencies, the wall time in
 // seconds, the CPU per entry in milliseconds, and the loopback's packets
 // and bytes per entry per receiving peer.
-func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry, batched, auditPerEntry float64, traffic [2]float64, err error) {
+func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry, batched, auditPerEntry, entries float64, traffic [2]float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
@@ -231,11 +233,11 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	for i := range peers {
 		id, err := identity.Generate()
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, err
+			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})).With("peer", i)
 		if peers[i], err = NewPeerWithIdentity(id, []string{"/ip4/127.0.0.1/tcp/0"}, logger); err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, err
+			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		cards[i] = table.GenerateSeatSecrets()
 	}
@@ -257,7 +259,7 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("seat %d: %w", i, err)
+			return 0, 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
 	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}}
@@ -277,20 +279,20 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	for i, s := range seatings {
 		st, err := store.Create(filepath.Join(root, fmt.Sprint(i)), s.Table, secretBytes(cards[i]))
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, err
+			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		stores[i] = st
 		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
 			Bot: true, Seed: 1})
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, err
+			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}
 		if i == 0 {
 			audit = seat.game.Table()
 		}
 		ts := timedSeat{seat, c}
 		if rooms[i], err = peers[i].Node.OpenRoom(p2p.RoomConfig{Store: st, Replica: ts, Author: ts.author, Timeout: time.Minute}); err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, err
+			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}
 	}
 	start, cpu0 := time.Now(), cpuTime()
@@ -309,14 +311,14 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	pk1, by1 := loopback()
 	for i, err := range errs {
 		if err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("peer %d: %w", i, err)
+			return 0, 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("peer %d: %w", i, err)
 		}
 	}
 	var lat []float64
 	for pos, at := range c.authored {
 		ap := c.applied[pos]
 		if len(ap) != n {
-			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
+			return 0, 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("entry %d applied by %d peers", pos, len(ap))
 		}
 		lat = append(lat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
 	}
@@ -327,20 +329,20 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 	t := stores[0].Table()
 	log, err := rooms[0].Log()
 	if err != nil {
-		return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("the log: %w", err)
+		return 0, 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("the log: %w", err)
 	}
 	tr := &ledger.Transcript{Roster: t.Roster, RosterSigs: t.Sigs, Entries: log}
 	var audits []float64
 	for range 3 {
 		cpu0 := cpuTime()
 		if _, err := table.Replay(tr, audit); err != nil {
-			return 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("audit: %w", err)
+			return 0, 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("audit: %w", err)
 		}
 		audits = append(audits, float64((cpuTime()-cpu0).Microseconds())/1000/float64(len(tr.Entries)))
 	}
 	slices.Sort(audits)
 	return lat[len(lat)/2], lat[len(lat)*99/100], game, float64(cpu.Microseconds()) / 1000 / float64(len(lat)),
-		100 * float64(c.batched) / float64(n*len(lat)), audits[1], traffic, nil
+		100 * float64(c.batched) / float64(n*len(lat)), audits[1], float64(len(lat)), traffic, nil
 }
 
 func secretBytes(k table.SeatSecrets) []byte {
