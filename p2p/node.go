@@ -360,6 +360,7 @@ func (n *Node) handleLog(s network.Stream) {
 	if room == nil {
 		// Not necessarily an error: the peer may have started the game a
 		// moment before us. It retries.
+		n.log.Debug("log stream for a game not open here: reset", "peer", remote, "game", fmt.Sprintf("%x", hello.Game[:4]))
 		s.Reset()
 		return
 	}

@@ -188,6 +188,7 @@ func (s *sender) run(ctx context.Context) {
 				continue
 			}
 			if _, err := st.Write(buf); err != nil {
+				s.room.node.log.Debug("log stream write failed", "peer", s.peer, "frames", len(q)-first, "err", err)
 				st.Reset()
 				st = nil
 				if !draining {

@@ -213,20 +213,25 @@ func (e slowEntry) String() string {
 
 // stats is one game's figures (µs).
 type stats struct {
-	entries   int
-	perSeat   []float64 // author → durable at each other seat
-	byAll     []float64 // author → durable at the last of the others
-	applied   []float64 // author → the step that applied it, each other seat
-	handoff   []float64 // durable at the next author → its entry authored
-	recv      []float64 // author → the entry reached each other seat's node
-	inbox     []float64 // reached the node → the step that applied it began
-	apply     []float64 // the step began → durable
-	slow      []slowEntry
-	late      []string // entries over the stall bound
-	lateExit  []string
-	warnings  map[string]int
-	lastExit  int64
-	lastEntry int64 // the last entry durable everywhere
+	entries int
+	perSeat []float64 // author → durable at each other seat
+	byAll   []float64 // author → durable at the last of the others
+	steady  []float64 // byAll from entry 2 on (connections are set up meanwhile)
+	// phases (µs): roster → entry 0 signed, entry 0 signed → durable at
+	// every seat, then per entry until the last entry is durable
+	// everywhere, then → the last process's exit.
+	toFirst, first, perEntry, end []float64
+	applied                       []float64 // author → the step that applied it, each other seat
+	handoff                       []float64 // durable at the next author → its entry authored
+	recv                          []float64 // author → the entry reached each other seat's node
+	inbox                         []float64 // reached the node → the step that applied it began
+	apply                         []float64 // the step began → durable
+	slow                          []slowEntry
+	late                          []string // entries over the stall bound
+	lateExit                      []string
+	warnings                      map[string]int
+	lastExit                      int64
+	lastEntry                     int64 // the last entry durable everywhere
 }
 
 func (g *game) stats() stats {
@@ -237,6 +242,7 @@ func (g *game) stats() stats {
 	}
 	slices.Sort(poss)
 	st.entries = len(poss)
+	var first int64 // entry 0 durable everywhere
 	bySeat := map[int]*seatLog{}
 	for _, sl := range g.logs {
 		if sl.seat >= 0 {
@@ -303,6 +309,13 @@ func (g *game) stats() stats {
 		}
 		if complete && all >= 0 {
 			st.byAll = append(st.byAll, float64(all))
+			if p >= 2 {
+				st.steady = append(st.steady, float64(all))
+			}
+			if p == 0 {
+				first = ta + all
+				st.first = append(st.first, float64(all))
+			}
 			st.slow = append(st.slow, worst)
 		}
 		// The next entry's author: from having this one to signing its own.
@@ -313,6 +326,15 @@ func (g *game) stats() stats {
 				}
 			}
 		}
+	}
+	if t, ok := g.authored[0]; ok && g.t0 > 0 {
+		st.toFirst = append(st.toFirst, float64(t-g.t0))
+	}
+	if first > 0 && len(poss) > 1 {
+		st.perEntry = append(st.perEntry, float64(st.lastEntry-first)/float64(len(poss)-1))
+	}
+	if st.lastExit > 0 && st.lastEntry > 0 {
+		st.end = append(st.end, float64(st.lastExit-st.lastEntry))
 	}
 	for _, sl := range g.logs {
 		if sl.exit > 0 && st.lastEntry > 0 && sl.exit-st.lastEntry > stall {
@@ -369,6 +391,8 @@ func main() {
 		fmt.Printf("%s: entries=%d warnings=%d stall=%v%s\n", dir, st.entries, warn, isStall, exitPer)
 		fmt.Printf("  author→durable by all: %s\n", dist(st.byAll))
 		fmt.Printf("  author→durable each seat: %s\n", dist(st.perSeat))
+		fmt.Printf("  phases: roster→entry 0 %s ms, entry 0 →all %s ms, then %s ms/entry, last entry→last exit %s ms\n",
+			ms(st.toFirst), ms(st.first), ms(st.perEntry), ms(st.end))
 		for m, c := range st.warnings {
 			fmt.Printf("  warning x%d: %s\n", c, m)
 		}
@@ -394,6 +418,11 @@ func main() {
 		all.entries += st.entries
 		all.perSeat = append(all.perSeat, st.perSeat...)
 		all.byAll = append(all.byAll, st.byAll...)
+		all.steady = append(all.steady, st.steady...)
+		all.toFirst = append(all.toFirst, st.toFirst...)
+		all.first = append(all.first, st.first...)
+		all.perEntry = append(all.perEntry, st.perEntry...)
+		all.end = append(all.end, st.end...)
 		all.applied = append(all.applied, st.applied...)
 		all.handoff = append(all.handoff, st.handoff...)
 		all.recv = append(all.recv, st.recv...)
@@ -405,13 +434,32 @@ func main() {
 	}
 	fmt.Printf("ALL %d games, %d entries, %d games with a stall\n", n, all.entries, stalled)
 	fmt.Printf("  author→durable by all others: %s\n", dist(all.byAll))
+	fmt.Printf("  the same from entry 2 on:     %s\n", dist(all.steady))
 	fmt.Printf("  author→durable each seat:     %s\n", dist(all.perSeat))
 	fmt.Printf("  author→applied (step began):  %s\n", dist(all.applied))
 	fmt.Printf("  author→received (the node):   %s\n", dist(all.recv))
 	fmt.Printf("  received→step began (inbox):  %s\n", dist(all.inbox))
 	fmt.Printf("  step began→durable:           %s\n", dist(all.apply))
 	fmt.Printf("  next author: durable→signed:  %s\n", dist(all.handoff))
+	fmt.Printf("  per game (median, min–max): roster→entry 0 signed %s; entry 0 →all %s; then per entry %s; last entry→last exit %s ms\n",
+		medRange(all.toFirst), medRange(all.first), medRange(all.perEntry), medRange(all.end))
 	for m, c := range all.warnings {
 		fmt.Printf("  warning x%d: %s\n", c, m)
 	}
+}
+
+// ms formats one game's phase (ms), "?" if unknown.
+func ms(xs []float64) string {
+	if len(xs) == 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f", xs[0]/1e3)
+}
+
+// medRange is the median and range of per-game figures (ms).
+func medRange(xs []float64) string {
+	if len(xs) == 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f (%.1f–%.1f)", pct(xs, 50)/1e3, pct(xs, 0)/1e3, pct(xs, 100)/1e3)
 }
