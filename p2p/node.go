@@ -86,9 +86,11 @@ type Node struct {
 	rooms  map[ledger.Hash]*Room
 	tables map[[16]byte]*Table
 	// roomOpened is closed (and replaced) whenever a room opens: parked
-	// spectators wait on it; parked counts them.
+	// spectators and log streams wait on it; parked and parkedLogs
+	// count them.
 	roomOpened chan struct{}
 	parked     int
+	parkedLogs int
 	// closing is closed by Close: parked spectators stop waiting.
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -342,6 +344,58 @@ func (n *Node) room(game ledger.Hash) *Room {
 	return n.rooms[game]
 }
 
+// logPark is how long a log stream for a game whose room is not open
+// here waits for it to open, and maxParkedLogs how many may wait at once
+// (more are reset at once). The seats of a table start their rooms when
+// each learns the roster, some a few hundred milliseconds after others
+// on a busy machine: a seat that starts early writes its first entries
+// on its log streams at once, and a stream reset because the receiver's
+// room was not open yet lost them (the writes had succeeded), to be
+// fetched only at the receiver's tick's sync a second later (issue 28's
+// stalls at the start of 13-process games).
+const (
+	logPark       = 5 * time.Second
+	maxParkedLogs = 64
+)
+
+// awaitLogRoom returns the open room of game, waiting up to logPark for
+// it to open; nil if it does not, or if too many log streams wait
+// already.
+func (n *Node) awaitLogRoom(game ledger.Hash) *Room {
+	if r := n.room(game); r != nil {
+		return r
+	}
+	n.mu.Lock()
+	if n.parkedLogs >= maxParkedLogs {
+		n.mu.Unlock()
+		return nil
+	}
+	n.parkedLogs++
+	n.mu.Unlock()
+	defer func() {
+		n.mu.Lock()
+		n.parkedLogs--
+		n.mu.Unlock()
+	}()
+	deadline := time.NewTimer(logPark)
+	defer deadline.Stop()
+	for {
+		n.mu.Lock()
+		opened, r := n.roomOpened, n.rooms[game]
+		n.mu.Unlock()
+		if r != nil {
+			return r
+		}
+		select {
+		case <-opened:
+		case <-deadline.C:
+			return nil
+		case <-n.closing:
+			return nil
+		}
+	}
+}
+
 func (n *Node) handleLog(s network.Stream) {
 	remote := s.Conn().RemotePeer()
 	r := bufio.NewReader(s)
@@ -356,10 +410,10 @@ func (n *Node) handleLog(s network.Stream) {
 		return
 	}
 	s.SetReadDeadline(time.Time{})
-	room := n.room(hello.Game)
+	room := n.awaitLogRoom(hello.Game)
 	if room == nil {
-		// Not necessarily an error: the peer may have started the game a
-		// moment before us. It retries.
+		// Not necessarily an error: the peer may have started the game
+		// long before us. It retries.
 		n.log.Debug("log stream for a game not open here: reset", "peer", remote, "game", fmt.Sprintf("%x", hello.Game[:4]))
 		s.Reset()
 		return
