@@ -701,6 +701,8 @@ func (r *Room) drainSenders() {
 		// core's "left late"): a peer slow to read its log stream.
 		if took := time.Since(start); took > time.Second {
 			r.node.log.Warn("game over; draining the log streams took long", "took", took.Round(time.Millisecond))
+		} else {
+			r.node.log.Debug("log streams drained", "took", took, "t_us", time.Now().UnixMicro())
 		}
 	}()
 	deadline := time.After(2 * time.Second)

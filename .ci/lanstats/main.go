@@ -28,7 +28,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// endOrder is the end's steps at a seat, in order (see stats.endSteps).
+var endOrder = []string{"game over; leaving", "log streams drained", "run returned", "transcript written", "exit", "process gone"}
 
 // stall is how late an entry or an exit may be (issue 28).
 const stall = 1e6 // µs
@@ -82,14 +86,15 @@ func (l line) int(k string) (int64, bool) {
 
 // seatLog is what one process logged.
 type seatLog struct {
-	seat     int             // -1 until an "entry authored" names it
-	received map[int64]int64 // pos → µs
-	applied  map[int64]int64 // pos → µs
-	durable  map[int64]int64 // pos → µs
-	warnings map[string]int  // msg → count
-	warnText []string        // the warning lines
-	exit     int64           // µs, 0 if unknown
-	authored map[int64]int64 // pos → µs (this seat's own)
+	seat     int              // -1 until an "entry authored" names it
+	received map[int64]int64  // pos → µs
+	applied  map[int64]int64  // pos → µs
+	durable  map[int64]int64  // pos → µs
+	warnings map[string]int   // msg → count
+	warnText []string         // the warning lines
+	exit     int64            // µs, 0 if unknown
+	steps    map[string]int64 // the end's debug steps: msg → µs
+	authored map[int64]int64  // pos → µs (this seat's own)
 }
 
 // game is one run directory.
@@ -110,7 +115,7 @@ func readGame(dir string) (*game, error) {
 	}
 	for _, f := range files {
 		sl := &seatLog{seat: -1, applied: map[int64]int64{}, received: map[int64]int64{}, durable: map[int64]int64{},
-			warnings: map[string]int{}, authored: map[int64]int64{}}
+			warnings: map[string]int{}, authored: map[int64]int64{}, steps: map[string]int64{}}
 		fh, err := os.Open(f)
 		if err != nil {
 			return nil, err
@@ -130,6 +135,15 @@ func readGame(dir string) (*game, error) {
 				sl.seat = int(seat)
 				sl.authored[pos] = t
 				g.authored[pos], g.author[pos] = t, int(seat)
+			case slices.Contains(endOrder, l["msg"]):
+				t, ok := l.int("t_us")
+				if !ok {
+					// No t_us: the line's own time (ms).
+					if tm, err := time.Parse(time.RFC3339Nano, l["time"]); err == nil {
+						t = tm.UnixMicro()
+					}
+				}
+				sl.steps[l["msg"]] = t
 			case l["msg"] == "entry received":
 				pos, _ := l.int("pos")
 				t, _ := l.int("t_us")
@@ -221,21 +235,25 @@ type stats struct {
 	// every seat, then per entry until the last entry is durable
 	// everywhere, then → the last process's exit.
 	toFirst, first, perEntry, end []float64
-	applied                       []float64 // author → the step that applied it, each other seat
-	handoff                       []float64 // durable at the next author → its entry authored
-	recv                          []float64 // author → the entry reached each other seat's node
-	inbox                         []float64 // reached the node → the step that applied it began
-	apply                         []float64 // the step began → durable
-	slow                          []slowEntry
-	late                          []string // entries over the stall bound
-	lateExit                      []string
-	warnings                      map[string]int
-	lastExit                      int64
-	lastEntry                     int64 // the last entry durable everywhere
+	// the end at each seat (µs): last entry durable everywhere → game
+	// over here (every seat said done) → log streams drained → the
+	// transcript written → the log closed → the process gone.
+	endSteps  map[string][]float64
+	applied   []float64 // author → the step that applied it, each other seat
+	handoff   []float64 // durable at the next author → its entry authored
+	recv      []float64 // author → the entry reached each other seat's node
+	inbox     []float64 // reached the node → the step that applied it began
+	apply     []float64 // the step began → durable
+	slow      []slowEntry
+	late      []string // entries over the stall bound
+	lateExit  []string
+	warnings  map[string]int
+	lastExit  int64
+	lastEntry int64 // the last entry durable everywhere
 }
 
 func (g *game) stats() stats {
-	st := stats{warnings: map[string]int{}}
+	st := stats{warnings: map[string]int{}, endSteps: map[string][]float64{}}
 	var poss []int64
 	for p := range g.authored {
 		poss = append(poss, p)
@@ -337,6 +355,20 @@ func (g *game) stats() stats {
 		st.end = append(st.end, float64(st.lastExit-st.lastEntry))
 	}
 	for _, sl := range g.logs {
+		prev := st.lastEntry
+		for _, k := range endOrder {
+			t, ok := sl.steps[k]
+			if k == "process gone" {
+				t, ok = sl.exit, sl.exit > 0
+			}
+			if !ok || prev == 0 {
+				continue
+			}
+			st.endSteps[k] = append(st.endSteps[k], float64(t-prev))
+			prev = t
+		}
+	}
+	for _, sl := range g.logs {
 		if sl.exit > 0 && st.lastEntry > 0 && sl.exit-st.lastEntry > stall {
 			st.lateExit = append(st.lateExit, fmt.Sprintf("seat %d exited %.3f s after the last entry was durable everywhere",
 				sl.seat, float64(sl.exit-st.lastEntry)/1e6))
@@ -423,6 +455,12 @@ func main() {
 		all.first = append(all.first, st.first...)
 		all.perEntry = append(all.perEntry, st.perEntry...)
 		all.end = append(all.end, st.end...)
+		if all.endSteps == nil {
+			all.endSteps = map[string][]float64{}
+		}
+		for k, v := range st.endSteps {
+			all.endSteps[k] = append(all.endSteps[k], v...)
+		}
 		all.applied = append(all.applied, st.applied...)
 		all.handoff = append(all.handoff, st.handoff...)
 		all.recv = append(all.recv, st.recv...)
@@ -443,6 +481,11 @@ func main() {
 	fmt.Printf("  next author: durable→signed:  %s\n", dist(all.handoff))
 	fmt.Printf("  per game (median, min–max): roster→entry 0 signed %s; entry 0 →all %s; then per entry %s; last entry→last exit %s ms\n",
 		medRange(all.toFirst), medRange(all.first), medRange(all.perEntry), medRange(all.end))
+	for _, k := range endOrder {
+		if v := all.endSteps[k]; len(v) > 0 {
+			fmt.Printf("  the end, each seat, previous step → %s: %s\n", k, dist(v))
+		}
+	}
 	for m, c := range all.warnings {
 		fmt.Printf("  warning x%d: %s\n", c, m)
 	}

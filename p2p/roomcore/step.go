@@ -352,7 +352,7 @@ func (c *Core) logExit(why string) {
 			"entries", len(c.entries), "unconfirmed", c.missing, "over_us", c.over.UnixMicro(), "left_us", c.now.UnixMicro())
 		return
 	}
-	c.log.Debug("game over; leaving", "waited", waited, "why", why)
+	c.log.Debug("game over; leaving", "waited", waited, "why", why, "t_us", c.now.UnixMicro())
 }
 
 // onAuthored takes the local author's answer.
