@@ -67,6 +67,16 @@ counter() {
 }
 bytes() { counter bytes; }
 packets() { counter packets; }
+# udpdrops: datagrams the 13 hosts' kernels dropped for a full socket
+# receive buffer or other input errors (a process not scheduled while its
+# QUIC peers send: QUIC then resends after its loss timers).
+udpdrops() {
+  local s=0
+  for i in $(seq 0 $((N - 1))); do
+    s=$((s + $(ip netns exec "$TAG-$i" awk '/^Udp: [0-9]/{print $4 + $6; exit}' /proc/net/snmp)))
+  done
+  echo $s
+}
 for run in $(seq "$RUNS"); do
   D="$WORK/r$run"
   mkdir -p "$D"
@@ -98,6 +108,7 @@ for run in $(seq "$RUNS"); do
   cc0=$(childcpu "$D/times0")
   b0=$(bytes)
   p0=$(packets)
+  u0=$(udpdrops)
   rc=0
   for p in "${PIDS[@]}"; do wait "$p" || rc=$?; done
   t1=$(date +%s.%N)
@@ -106,6 +117,7 @@ for run in $(seq "$RUNS"); do
   cc1=$(childcpu "$D/times1")
   b1=$(bytes)
   p1=$(packets)
+  u1=$(udpdrops)
   if [ -n "${WATCH:-}" ]; then
     cmp -s "$D/t0.masque" "$D/w.masque" || { echo "run $run: the spectator's transcript differs"; cat "$D/w.out"; rc=1; }
   fi
@@ -117,7 +129,7 @@ for run in $(seq "$RUNS"); do
   ends=$(for i in $(seq 0 $((N - 1))); do printf '%.2f ' "$(echo "$(cat "$D/end$i") - $t0" | bc)"; done)
   echo "run $run: exits after the roster (s): $ends"
   echo "run $run: rc=$rc seconds=$(echo "$t1 - $t0" | bc) bytes=$((b1 - b0)) packets=$((p1 - p0)) entries=$entries transcript=$size" \
-    "packets/entry/receiver=$(echo "scale=2; ($p1 - $p0) / ($entries * ($N - 1))" | bc)"
+    "packets/entry/receiver=$(echo "scale=2; ($p1 - $p0) / ($entries * ($N - 1))" | bc) udp-drops=$((u1 - u0))"
   echo "run $run: load $(cut -d' ' -f1-3 /proc/loadavg), machine busy $(echo "scale=1; 100 * ($cb1 - $cb0) / ($ct1 - $ct0)" | bc)%" \
     "steal $(echo "scale=1; 100 * ($cs1 - $cs0) / ($ct1 - $ct0)" | bc)%," \
     "CPU of the run's processes $(echo "$cc1 - $cc0" | bc) s = $(echo "scale=2; 1000 * ($cc1 - $cc0) / $entries" | bc) ms/entry"

@@ -843,7 +843,7 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			return 0, err
 		}
 	}
-	s, err := h.NewStream(cctx, p, ProtocolSync)
+	s, err := newStreamNow(cctx, h, p, ProtocolSync)
 	if err != nil {
 		return 0, err
 	}

@@ -281,7 +281,7 @@ func (s *sender) open(ctx context.Context) (network.Stream, error) {
 		}
 	}
 	dialed = time.Now()
-	st, err := h.NewStream(ctx, s.peer, ProtocolLog)
+	st, err := newStreamNow(ctx, h, s.peer, ProtocolLog)
 	if err != nil {
 		return nil, err
 	}
