@@ -1275,6 +1275,9 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 // under way. A roster that is not signed in the end leaves idle
 // connections, which the connection manager closes.
 func (n *Node) predial(s *Seating) {
+	n.mu.Lock()
+	n.expectLocked(s.GameID)
+	n.mu.Unlock()
 	if len(s.Table.Addrs) != len(s.Roster.Seats) {
 		return
 	}
@@ -1326,6 +1329,7 @@ func (n *Node) remember(s *Seating, offer, all []byte) {
 		n.seatedOrder = append(n.seatedOrder, id)
 	}
 	n.seated[id] = &seatedTable{roster: s.Roster, game: s.GameID, offer: offer, all: all}
+	n.expectLocked(s.GameID)
 	for len(n.seatedOrder) > maxSeated {
 		delete(n.seated, n.seatedOrder[0])
 		n.seatedOrder = n.seatedOrder[1:]

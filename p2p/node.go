@@ -91,6 +91,9 @@ type Node struct {
 	roomOpened chan struct{}
 	parked     int
 	parkedLogs int
+	// expected are the games this node signed a roster of whose room
+	// has not closed here (see awaitLogRoom), with when each was added.
+	expected map[ledger.Hash]time.Time
 	// closing is closed by Close: parked spectators stop waiting.
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -344,9 +347,10 @@ func (n *Node) room(game ledger.Hash) *Room {
 	return n.rooms[game]
 }
 
-// logPark is how long a log stream for a game whose room is not open
-// here waits for it to open, and maxParkedLogs how many may wait at once
-// (more are reset at once). The seats of a table start their rooms when
+// logPark is how long a log stream for a game whose roster this node
+// signed but whose room is not open here yet waits for it to open, and
+// maxParkedLogs how many may wait at once (more, and streams for any
+// other game, are reset at once). The seats of a table start their rooms when
 // each learns the roster, some a few hundred milliseconds after others
 // on a busy machine: a seat that starts early writes its first entries
 // on its log streams at once, and a stream reset because the receiver's
@@ -358,15 +362,37 @@ const (
 	maxParkedLogs = 64
 )
 
+// expectLocked notes that this node signed game's roster: its room will
+// open here soon (n.mu is held). Entries older than expectFor are
+// dropped.
+func (n *Node) expectLocked(game ledger.Hash) {
+	if n.expected == nil {
+		n.expected = make(map[ledger.Hash]time.Time)
+	}
+	now := time.Now()
+	for g, at := range n.expected {
+		if now.Sub(at) > expectFor {
+			delete(n.expected, g)
+		}
+	}
+	n.expected[game] = now
+}
+
+// expectFor is how long after this node signed a game's roster a log
+// stream for it waits for its room.
+const expectFor = time.Hour
+
 // awaitLogRoom returns the open room of game, waiting up to logPark for
-// it to open; nil if it does not, or if too many log streams wait
-// already.
+// it to open if this node signed its roster and its room has not closed
+// here; nil if it does not open, if this node expects no such game (a
+// game it closed, or never joined: the stream is reset at once, and its
+// sender tries again later), or if too many log streams wait already.
 func (n *Node) awaitLogRoom(game ledger.Hash) *Room {
 	if r := n.room(game); r != nil {
 		return r
 	}
 	n.mu.Lock()
-	if n.parkedLogs >= maxParkedLogs {
+	if at, ok := n.expected[game]; !ok || time.Since(at) > expectFor || n.parkedLogs >= maxParkedLogs {
 		n.mu.Unlock()
 		return nil
 	}

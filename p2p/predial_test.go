@@ -44,6 +44,16 @@ func TestJoinersDialEachOtherWhileSigning(t *testing.T) {
 			t.Fatalf("p%d: %v", i, err)
 		}
 	}
+	// Every seat's node expects the game (a log stream for it waits for
+	// its room: TestLateRoomGetsFirstEntries).
+	for i, p := range ps {
+		p.node.mu.Lock()
+		_, ok := p.node.expected[seatings[i].GameID]
+		p.node.mu.Unlock()
+		if !ok {
+			t.Errorf("p%d's node does not expect the game it signed the roster of", i)
+		}
+	}
 	bySeat := make([]*tpeer, n)
 	for i, s := range seatings {
 		bySeat[s.Seat] = ps[i]

@@ -395,6 +395,7 @@ func (r *Room) Close() error {
 	if r.node.rooms[r.game] == r {
 		delete(r.node.rooms, r.game)
 	}
+	delete(r.node.expected, r.game)
 	r.node.mu.Unlock()
 	r.mu.Lock()
 	r.closed = true

@@ -13,7 +13,8 @@ import (
 
 // TestLateRoomGetsFirstEntries: a seat whose room opens a moment after
 // its peer's (it learnt the roster later, as the joiners of a busy
-// 13-process table do, up to 0.5 s apart) gets the entries that peer
+// 13-process table do, up to 0.5 s apart; it signed the roster, so its
+// node expects the game) gets the entries that peer
 // wrote on its log stream meanwhile as soon as its room opens, not at
 // its tick's sync a second later. The peer's writes succeed before the
 // stream's receiver has read the hello (a link with 20 ms of latency), so
@@ -25,6 +26,12 @@ func TestLateRoomGetsFirstEntries(t *testing.T) {
 		l.SetOptions(mocknet.LinkOptions{Latency: 20 * time.Millisecond})
 	}
 	tb := signedTable(t, ps)
+	// Seat 1 signed the roster (Join notes the game then, and so does
+	// the creator once every seat has signed: Node.remember).
+	game, _ := tb.Roster.GameID()
+	ps[1].node.mu.Lock()
+	ps[1].node.expectLocked(game)
+	ps[1].node.mu.Unlock()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	const late = 300 * time.Millisecond
