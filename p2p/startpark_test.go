@@ -25,13 +25,10 @@ func TestLateRoomGetsFirstEntries(t *testing.T) {
 	for _, l := range mn.LinksBetweenPeers(ps[0].id.PeerID(), ps[1].id.PeerID()) {
 		l.SetOptions(mocknet.LinkOptions{Latency: 20 * time.Millisecond})
 	}
-	tb := signedTable(t, ps)
 	// Seat 1 signed the roster (Join notes the game then, and so does
-	// the creator once every seat has signed: Node.remember).
-	game, _ := tb.Roster.GameID()
-	ps[1].node.mu.Lock()
-	ps[1].node.expectLocked(game)
-	ps[1].node.mu.Unlock()
+	// the creator once every seat has signed: Node.remember; signedTable
+	// too).
+	tb := signedTable(t, ps)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	const late = 300 * time.Millisecond
