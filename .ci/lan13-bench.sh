@@ -11,7 +11,13 @@
 #
 # WATCH=1 adds a spectator ('masque watch CODE', in the first joiner's
 # namespace) started before the joiners; its transcript must be the
-# seats'. LOGS=1 keeps each process's diagnostics, KEEP=1 the work dir.
+# seats'. LOGS=1 keeps each process's diagnostics (at debug level) and
+# summarises each run with .ci/lanstats (warnings, stalls, the latency
+# from an entry's author to every other seat), then all the runs
+# together; KEEP=1 keeps the work dir. Each run also prints the load
+# average, the machine's CPU during the run (busy and steal, from
+# /proc/stat) and the CPU time of the run's processes. STATS=FILE writes
+# lanstats' output for all the runs to FILE.
 #
 # Runs as root; namespaces are named rp-<pid>-* (NAME=x: x-*), removed on
 # exit.
@@ -24,6 +30,15 @@ N=13
 TAG="${NAME:-rp-$$}"
 SW="$TAG-sw"
 WORK=$(mktemp -d /tmp/repl-lan13.XXXXXX)
+if [ -n "${LOGS:-}" ]; then
+  (cd "$(dirname "${BASH_SOURCE[0]}")/.." && go build -o "$WORK/lanstats" ./.ci/lanstats)
+fi
+# cpustat: the machine's CPU jiffies: busy, steal, total.
+cpustat() { awk '/^cpu /{b=$2+$3+$4+$7+$8; print b, $9, b+$5+$6+$9}' /proc/stat; }
+# childcpu FILE: the CPU seconds (user + system) of this shell's waited
+# children in FILE, the output of 'times' (run in this shell: a subshell
+# has its own).
+childcpu() { tail -1 "$1" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1]*60 + u[2] + s[1]*60 + s[2] }'; }
 export XDG_STATE_HOME="$WORK/state-home"
 PIDS=()
 cleanup() {
@@ -52,6 +67,16 @@ counter() {
 }
 bytes() { counter bytes; }
 packets() { counter packets; }
+# udpdrops: datagrams the 13 hosts' kernels dropped for a full socket
+# receive buffer or other input errors (a process not scheduled while its
+# QUIC peers send: QUIC then resends after its loss timers).
+udpdrops() {
+  local s=0
+  for i in $(seq 0 $((N - 1))); do
+    s=$((s + $(ip netns exec "$TAG-$i" awk '/^Udp: [0-9]/{print $4 + $6; exit}' /proc/net/snmp)))
+  done
+  echo $s
+}
 for run in $(seq "$RUNS"); do
   D="$WORK/r$run"
   mkdir -p "$D"
@@ -77,13 +102,22 @@ for run in $(seq "$RUNS"); do
     sleep 0.01
   done
   t0=$(date +%s.%N)
+  echo "$t0" >"$D/t0"
+  read -r cb0 cs0 ct0 < <(cpustat)
+  times >"$D/times0"
+  cc0=$(childcpu "$D/times0")
   b0=$(bytes)
   p0=$(packets)
+  u0=$(udpdrops)
   rc=0
   for p in "${PIDS[@]}"; do wait "$p" || rc=$?; done
   t1=$(date +%s.%N)
+  read -r cb1 cs1 ct1 < <(cpustat)
+  times >"$D/times1"
+  cc1=$(childcpu "$D/times1")
   b1=$(bytes)
   p1=$(packets)
+  u1=$(udpdrops)
   if [ -n "${WATCH:-}" ]; then
     cmp -s "$D/t0.masque" "$D/w.masque" || { echo "run $run: the spectator's transcript differs"; cat "$D/w.out"; rc=1; }
   fi
@@ -95,6 +129,14 @@ for run in $(seq "$RUNS"); do
   ends=$(for i in $(seq 0 $((N - 1))); do printf '%.2f ' "$(echo "$(cat "$D/end$i") - $t0" | bc)"; done)
   echo "run $run: exits after the roster (s): $ends"
   echo "run $run: rc=$rc seconds=$(echo "$t1 - $t0" | bc) bytes=$((b1 - b0)) packets=$((p1 - p0)) entries=$entries transcript=$size" \
-    "packets/entry/receiver=$(echo "scale=2; ($p1 - $p0) / ($entries * ($N - 1))" | bc)"
+    "packets/entry/receiver=$(echo "scale=2; ($p1 - $p0) / ($entries * ($N - 1))" | bc) udp-drops=$((u1 - u0))"
+  echo "run $run: load $(cut -d' ' -f1-3 /proc/loadavg), machine busy $(echo "scale=1; 100 * ($cb1 - $cb0) / ($ct1 - $ct0)" | bc)%" \
+    "steal $(echo "scale=1; 100 * ($cs1 - $cs0) / ($ct1 - $ct0)" | bc)%," \
+    "CPU of the run's processes $(echo "$cc1 - $cc0" | bc) s = $(echo "scale=2; 1000 * ($cc1 - $cc0) / $entries" | bc) ms/entry"
   [ $rc = 0 ] || { tail -5 "$D"/*.out; exit 1; }
+  if [ -n "${LOGS:-}" ]; then "$WORK/lanstats" "$D" | sed '/^ALL/,$d'; fi
 done
+if [ -n "${LOGS:-}" ]; then
+  "$WORK/lanstats" "$WORK"/r* | sed -n '/^ALL/,$p'
+  if [ -n "${STATS:-}" ]; then "$WORK/lanstats" "$WORK"/r* >"$STATS"; fi
+fi

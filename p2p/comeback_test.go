@@ -323,6 +323,12 @@ func TestFalseEchoDelaysTimeoutOnce(t *testing.T) {
 	_, ps := mockPeers(t, 3)
 	tb := signedTable(t, ps)
 	game, _ := tb.Roster.GameID()
+	// Seat 1's program never opens the game's room: its node does not
+	// hold the peers' log streams waiting for it (Node.awaitLogRoom),
+	// which would hold their drain at the end.
+	ps[1].node.mu.Lock()
+	delete(ps[1].node.expected, game)
+	ps[1].node.mu.Unlock()
 	const timeout = 600 * time.Millisecond
 	echo := encodeEcho(1, ledger.Hash{1}, ledger.Hash{2})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

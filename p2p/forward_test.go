@@ -276,7 +276,8 @@ func (r *reorderer) flush() {
 // TestForwarderReorders: a forwarder that reorders the phone's packets
 // and the table's to it (each direction let go in reverse order, four at
 // a time from the table and two at a time from the phone, which sends
-// little but its own entries, and what each holds every 30 ms) changes
+// little but its own entries, and what each holds every 30 ms from the
+// table, every 150 ms from the phone) changes
 // nothing: every seat orders entries by their position
 // and chain, and syncs what comes early.
 func TestForwarderReorders(t *testing.T) {
@@ -285,13 +286,21 @@ func TestForwarderReorders(t *testing.T) {
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() {
-		tk := time.NewTicker(30 * time.Millisecond)
+		// The phone's frames are held longer: it sends little but its
+		// own entries, one at a time (the table waits for each), so
+		// that 30 ms held two of its frames only at the end (its echo
+		// of the last entry and its done, which went together until
+		// that echo went out at once: issue 28). Held 150 ms, the
+		// echoes it sends while the table waits are reversed too.
+		tk, up := time.NewTicker(30*time.Millisecond), time.NewTicker(150*time.Millisecond)
 		defer tk.Stop()
+		defer up.Stop()
 		for {
 			select {
 			case <-tk.C:
-				upR.flush()
 				downR.flush()
+			case <-up.C:
+				upR.flush()
 			case <-stop:
 				return
 			}

@@ -129,6 +129,11 @@ func signedTable(t *testing.T, ps []*tpeer) store.Table {
 		var sig [64]byte
 		copy(sig[:], ed25519.Sign(p.id.SigningKey(), ledger.RosterSigningBytes(gid)))
 		tb.Sigs = append(tb.Sigs, sig)
+		// As the join protocol does once a seat signed: a log stream
+		// for the game waits for its room (Node.awaitLogRoom).
+		p.node.mu.Lock()
+		p.node.expectLocked(gid)
+		p.node.mu.Unlock()
 	}
 	return tb
 }

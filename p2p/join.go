@@ -1246,6 +1246,9 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 	if err := WriteFrame(s, joinproto.EncodeRosterSig(seating.Seat, sig)); err != nil {
 		return nil, netErr(err)
 	}
+	if !st.signed {
+		n.predial(seating)
+	}
 	st.signed = true
 	if m, err = n.readJoin(r, s); err != nil {
 		return nil, netErr(fmt.Errorf("waiting for signatures: %w", err))
@@ -1259,6 +1262,49 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 	out := *seating
 	out.Table.Sigs = m.Sigs
 	return &out, nil
+}
+
+// predial dials, in the background, the seats of an offered roster that
+// this seat's room will dial when the game starts (those above it, each
+// with its own node: one connection per pair, see dialYield), while the
+// creator collects the roster's signatures. At a table of 13 the 66
+// connections between joiners (a handshake and an identify exchange each)
+// were all set up in the game's first second, and on a busy machine the
+// first entries reached some seats over a second after they were signed
+// (issue 28); the room finds them open, or its own dial joins the one
+// under way. A roster that is not signed in the end leaves idle
+// connections, which the connection manager closes.
+func (n *Node) predial(s *Seating) {
+	n.mu.Lock()
+	n.expectLocked(s.GameID)
+	n.mu.Unlock()
+	if len(s.Table.Addrs) != len(s.Roster.Seats) {
+		return
+	}
+	var peers []peer.ID
+	var addrs [][]ma.Multiaddr
+	for i, seat := range s.Roster.Seats {
+		id, err := seatPeerID(seat)
+		if err != nil {
+			return
+		}
+		peers = append(peers, id)
+		addrs = append(addrs, parseAddrs(s.Table.Addrs[i]))
+	}
+	rt := routesOf(peers, addrs)
+	for i := int(s.Seat) + 1; i < len(peers); i++ {
+		if rt.via[i] != "" || n.host.Network().Connectedness(peers[i]) == network.Connected {
+			continue // reached through a forwarder, or connected already
+		}
+		go func() {
+			ctx, cancel := context.WithTimeout(allowLimited(context.Background()), 5*time.Second)
+			defer cancel()
+			n.clearBackoff(peers[i])
+			if err := n.host.Connect(ctx, peer.AddrInfo{ID: peers[i], Addrs: addrs[i]}); err != nil {
+				n.log.Debug("dial of a seat while the roster is signed failed", "seat", i, "err", err)
+			}
+		}()
+	}
 }
 
 // seatedTable is a roster agreement this node took part in, kept so that
@@ -1283,6 +1329,7 @@ func (n *Node) remember(s *Seating, offer, all []byte) {
 		n.seatedOrder = append(n.seatedOrder, id)
 	}
 	n.seated[id] = &seatedTable{roster: s.Roster, game: s.GameID, offer: offer, all: all}
+	n.expectLocked(s.GameID)
 	for len(n.seatedOrder) > maxSeated {
 		delete(n.seated, n.seatedOrder[0])
 		n.seatedOrder = n.seatedOrder[1:]

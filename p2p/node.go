@@ -86,9 +86,14 @@ type Node struct {
 	rooms  map[ledger.Hash]*Room
 	tables map[[16]byte]*Table
 	// roomOpened is closed (and replaced) whenever a room opens: parked
-	// spectators wait on it; parked counts them.
+	// spectators and log streams wait on it; parked and parkedLogs
+	// count them.
 	roomOpened chan struct{}
 	parked     int
+	parkedLogs int
+	// expected are the games this node signed a roster of whose room
+	// has not closed here (see awaitLogRoom), with when each was added.
+	expected map[ledger.Hash]time.Time
 	// closing is closed by Close: parked spectators stop waiting.
 	closing   chan struct{}
 	closeOnce sync.Once
@@ -342,6 +347,81 @@ func (n *Node) room(game ledger.Hash) *Room {
 	return n.rooms[game]
 }
 
+// logPark is how long a log stream for a game whose roster this node
+// signed but whose room is not open here yet waits for it to open, and
+// maxParkedLogs how many may wait at once (more, and streams for any
+// other game, are reset at once). The seats of a table start their rooms when
+// each learns the roster, some a few hundred milliseconds after others
+// on a busy machine: a seat that starts early writes its first entries
+// on its log streams at once, and a stream reset because the receiver's
+// room was not open yet lost them (the writes had succeeded), to be
+// fetched only at the receiver's tick's sync a second later (issue 28's
+// stalls at the start of 13-process games).
+const (
+	logPark       = 5 * time.Second
+	maxParkedLogs = 64
+)
+
+// expectLocked notes that this node signed game's roster: its room will
+// open here soon (n.mu is held). Entries older than expectFor are
+// dropped.
+func (n *Node) expectLocked(game ledger.Hash) {
+	if n.expected == nil {
+		n.expected = make(map[ledger.Hash]time.Time)
+	}
+	now := time.Now()
+	for g, at := range n.expected {
+		if now.Sub(at) > expectFor {
+			delete(n.expected, g)
+		}
+	}
+	n.expected[game] = now
+}
+
+// expectFor is how long after this node signed a game's roster a log
+// stream for it waits for its room.
+const expectFor = time.Hour
+
+// awaitLogRoom returns the open room of game, waiting up to logPark for
+// it to open if this node signed its roster and its room has not closed
+// here; nil if it does not open, if this node expects no such game (a
+// game it closed, or never joined: the stream is reset at once, and its
+// sender tries again later), or if too many log streams wait already.
+func (n *Node) awaitLogRoom(game ledger.Hash) *Room {
+	if r := n.room(game); r != nil {
+		return r
+	}
+	n.mu.Lock()
+	if at, ok := n.expected[game]; !ok || time.Since(at) > expectFor || n.parkedLogs >= maxParkedLogs {
+		n.mu.Unlock()
+		return nil
+	}
+	n.parkedLogs++
+	n.mu.Unlock()
+	defer func() {
+		n.mu.Lock()
+		n.parkedLogs--
+		n.mu.Unlock()
+	}()
+	deadline := time.NewTimer(logPark)
+	defer deadline.Stop()
+	for {
+		n.mu.Lock()
+		opened, r := n.roomOpened, n.rooms[game]
+		n.mu.Unlock()
+		if r != nil {
+			return r
+		}
+		select {
+		case <-opened:
+		case <-deadline.C:
+			return nil
+		case <-n.closing:
+			return nil
+		}
+	}
+}
+
 func (n *Node) handleLog(s network.Stream) {
 	remote := s.Conn().RemotePeer()
 	r := bufio.NewReader(s)
@@ -356,10 +436,11 @@ func (n *Node) handleLog(s network.Stream) {
 		return
 	}
 	s.SetReadDeadline(time.Time{})
-	room := n.room(hello.Game)
+	room := n.awaitLogRoom(hello.Game)
 	if room == nil {
-		// Not necessarily an error: the peer may have started the game a
-		// moment before us. It retries.
+		// Not necessarily an error: the peer may have started the game
+		// long before us. It retries.
+		n.log.Debug("log stream for a game not open here: reset", "peer", remote, "game", fmt.Sprintf("%x", hello.Game[:4]))
 		s.Reset()
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"slices"
@@ -395,6 +396,7 @@ func (r *Room) Close() error {
 	if r.node.rooms[r.game] == r {
 		delete(r.node.rooms, r.game)
 	}
+	delete(r.node.expected, r.game)
 	r.node.mu.Unlock()
 	r.mu.Lock()
 	r.closed = true
@@ -621,6 +623,13 @@ func (d *driver) carry(rd roomcore.Ready) error {
 	for _, f := range rd.Frames {
 		r.broadcast(f)
 	}
+	if len(rd.Entries) > 0 && r.node.log.Enabled(d.ctx, slog.LevelDebug) {
+		// When the entries are durable here and their frames handed to
+		// the senders: .ci/lanstats times an entry from its author's
+		// "entry authored" to this line at every seat.
+		r.node.log.Debug("entries durable", "from", rd.Entries[0].Pos, "to", rd.Entries[len(rd.Entries)-1].Pos,
+			"t_us", time.Now().UnixMicro())
+	}
 	for _, s := range rd.Syncs {
 		r.syncSeat(d.ctx, s.Seat, s.From)
 	}
@@ -728,6 +737,8 @@ func (r *Room) drainSenders() {
 		// core's "left late"): a peer slow to read its log stream.
 		if took := time.Since(start); took > time.Second {
 			r.node.log.Warn("game over; draining the log streams took long", "took", took.Round(time.Millisecond))
+		} else {
+			r.node.log.Debug("log streams drained", "took", took, "t_us", time.Now().UnixMicro())
 		}
 	}()
 	deadline := time.After(2 * time.Second)
@@ -868,7 +879,7 @@ func (r *Room) syncOnce(ctx context.Context, seat uint8, from uint64) (uint64, e
 			return 0, err
 		}
 	}
-	s, err := h.NewStream(cctx, p, ProtocolSync)
+	s, err := newStreamNow(cctx, h, p, ProtocolSync)
 	if err != nil {
 		return 0, err
 	}

@@ -3,6 +3,7 @@ package p2p
 import (
 	"context"
 	"encoding/binary"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,7 +152,8 @@ func (s *sender) run(ctx context.Context) {
 			if took := time.Since(began); took > slowOpen {
 				// Frames queued meanwhile reach the peer that much late
 				// (see lateApply): say so, with the cause if it failed.
-				s.room.node.log.Info("log stream to a peer slow to open", "peer", s.peer, "took", took.Round(time.Millisecond),
+				seat, _ := s.room.seatOf(s.peer)
+				s.room.node.log.Info("log stream to a peer slow to open", "peer", s.peer, "seat", seat, "took", took.Round(time.Millisecond),
 					"frames", len(q), "err", err)
 			}
 			if err != nil {
@@ -188,6 +190,7 @@ func (s *sender) run(ctx context.Context) {
 				continue
 			}
 			if _, err := st.Write(buf); err != nil {
+				s.room.node.log.Debug("log stream write failed", "peer", s.peer, "frames", len(q)-first, "err", err)
 				st.Reset()
 				st = nil
 				if !draining {
@@ -254,9 +257,21 @@ func (s *sender) open(ctx context.Context) (network.Stream, error) {
 	ctx, cancel := context.WithTimeout(allowLimited(ctx), 5*time.Second)
 	defer cancel()
 	h := s.room.node.host
+	// Where an open's time goes, at debug level (.ci/lanstats): the wait
+	// for the lower seat's dial, our own dial, the stream's negotiation.
+	began := time.Now()
+	var yielded, dialed time.Time
+	defer func() {
+		if log := s.room.node.log; log.Enabled(ctx, slog.LevelDebug) && !dialed.IsZero() {
+			seat, _ := s.room.seatOf(s.peer)
+			log.Debug("log stream opened", "seat", seat, "yield", yielded.Sub(began), "dial", dialed.Sub(yielded),
+				"stream", time.Since(dialed))
+		}
+	}()
 	if err := s.awaitDial(ctx); err != nil {
 		return nil, err
 	}
+	yielded = time.Now()
 	if c := h.Network().Connectedness(s.peer); c != network.Connected && c != network.Limited {
 		// Our own backoff paces these attempts: the swarm's (seconds,
 		// growing) would outlast a relay restart.
@@ -265,7 +280,8 @@ func (s *sender) open(ctx context.Context) (network.Stream, error) {
 			return nil, err
 		}
 	}
-	st, err := h.NewStream(ctx, s.peer, ProtocolLog)
+	dialed = time.Now()
+	st, err := newStreamNow(ctx, h, s.peer, ProtocolLog)
 	if err != nil {
 		return nil, err
 	}

@@ -481,6 +481,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 		}
 	}
 	out, err := g.Result()
+	r.trace("run returned")
 	if err != nil {
 		if ctx.Err() != nil {
 			return &exitError{code: 130, err: errors.New("interrupted"),
@@ -515,6 +516,7 @@ func (r *netRun) play(ctx context.Context, p *netsession.Peer, st *store.Store, 
 	if err != nil {
 		return &exitError{code: 1, err: fmt.Errorf("transcript: %w", err)}
 	}
+	r.trace("transcript written")
 	chatPath, chatCount, err := writeChat(g, path)
 	if err != nil {
 		r.printf("warning: the table chat was not saved: %v", err)
@@ -848,7 +850,17 @@ func noArgs(c *cobra.Command, args []string) error {
 // closeLog closes the run's log file, if it has one.
 func (r *netRun) closeLog() {
 	if r.logFile != nil {
+		r.trace("exit")
 		r.logFile.Close()
+	}
+}
+
+// trace logs, at debug level, a step of the end of the run with the time
+// (Unix microseconds): where the time from the game's last entry to the
+// process's exit goes (.ci/lanstats).
+func (r *netRun) trace(what string) {
+	if r.logger != nil {
+		r.logger.Debug(what, "t_us", time.Now().UnixMicro())
 	}
 }
 

@@ -634,6 +634,19 @@ func (c *Core) traceEntry(what string, pos uint64, seat uint8) {
 	}
 }
 
+// traceReceived logs, at debug level, that entry pos reached this node
+// from seat at at (before the inbox: the step that takes it may come
+// later), the first time only.
+func (c *Core) traceReceived(pos uint64, from uint8, at time.Time) {
+	if s := c.seen[pos]; s != nil && !s.recv.IsZero() {
+		return
+	}
+	if pos < c.next() || !c.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	c.log.Debug("entry received", "pos", pos, "from", from, "t_us", at.UnixMicro())
+}
+
 // pendingSize is what a buffered entry counts against its author's
 // budget: its body and a fixed allowance for the rest.
 func pendingSize(e *ledger.Entry) int { return len(e.Body) + 256 }

@@ -14,6 +14,7 @@ func (c *Core) handle(in Input) (*Verdict, error) {
 	m := in.Msg
 	switch m.Type {
 	case MsgEntry:
+		c.traceReceived(m.Entry.Pos, in.Seat, in.At)
 		c.saw(m.Entry.Pos, in.Seat, "entry", in.At, true)
 		// An all-zero state hash means the sender reports none (it relays
 		// an entry it has not applied).

@@ -1,7 +1,9 @@
 package roomcore
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -161,6 +163,9 @@ func (c *Core) CheckStored(raw []byte) (*Outcome, error) {
 // entry if it is due.
 func (c *Core) Start(now time.Time) Ready {
 	c.now = now
+	if c.log.Enabled(context.Background(), slog.LevelDebug) {
+		c.log.Debug("run started", "seat", c.self, "entries", c.next(), "t_us", now.UnixMicro())
+	}
 	c.running = true
 	c.waitPos, c.waitSince = ^uint64(0), now
 	c.lastSync = now
@@ -315,6 +320,12 @@ func (c *Core) topEnd() {
 		c.end(c.outcome(nil), nil)
 		return
 	}
+	// No later entry will replace the echo of the last one, and every
+	// other seat waits for it (our state hash after the last entry)
+	// before it says done: it goes at once, not after EchoDelay (every
+	// seat of a 13-process table waited 57–99 ms at the end for the
+	// echoes; issue 28).
+	c.sendEcho()
 	if len(c.missing) == 0 && (c.cfg.ChatIdle == nil || c.cfg.ChatIdle()) {
 		c.sendDone()
 		if c.allDone() {
@@ -341,7 +352,7 @@ func (c *Core) logExit(why string) {
 			"entries", len(c.entries), "unconfirmed", c.missing, "over_us", c.over.UnixMicro(), "left_us", c.now.UnixMicro())
 		return
 	}
-	c.log.Debug("game over; leaving", "waited", waited, "why", why)
+	c.log.Debug("game over; leaving", "waited", waited, "why", why, "t_us", c.now.UnixMicro())
 }
 
 // onAuthored takes the local author's answer.
