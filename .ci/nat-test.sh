@@ -268,6 +268,11 @@ done
 waitfor 90 "$G6/h.out" '^seated: ' || fail "6 seats: the host was not seated"
 start "${P}hB" "$G6/w.out" watch "$CODE6" --relay "$RT" --relay "$RQ" --quiet --wait 45s --transcript "$G6/watched.masque"
 W6=$LAST
+# It finds the game before the relay is killed: on a loaded machine it
+# had not yet asked the directory when the relay died, and gave up ("no
+# directory answered").
+waitfor 60 "$G6/w.out" '^watching table ' ||
+  fail "6 seats: the spectator did not find the game in play by its code: $(tail -n 3 "$G6/w.out")"
 waitfor 90 "$G6/h.out" '^turn +3 ' || fail "6 seats: the game did not reach turn 3"
 kill -0 "$H6" 2>/dev/null || fail "6 seats: the game ended before the relay could be killed"
 killed_at=$(grep -cE '^turn ' "$G6/h.out" || true)

@@ -27,6 +27,7 @@ native=(
   "$mod/cmd/masque/internal/netsession"   # libp2p's webrtc transport (pion) does not build for js/wasm
   "$mod/p2p"                              # the libp2p room itself (same)
   "$mod/cmd/masque/internal/phone"        # the phones' server (net/http, the libp2p room); the phone's own seat is phone/seatwasm, built here
+  "$mod/cmd/masque/internal/browsertest"  # the browser tests' shared Chromium (chromedp starts processes)
 )
 pkgs=$(go list ./... | grep -vxF -f <(printf '%s\n' "${native[@]}"))
 n=$(printf '%s\n' $pkgs | wc -l)

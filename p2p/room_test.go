@@ -54,12 +54,7 @@ func inject(t *testing.T, from, to *tpeer, game ledger.Hash, seat uint8, frames 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	// Wait until the room is open, or the hello is refused.
-	for to.node.room(game) == nil {
-		if ctx.Err() != nil {
-			t.Fatal("room never opened")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitRoom(t, to, game)
 	s, err := from.node.Host().NewStream(ctx, to.id.PeerID(), ProtocolLog)
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +68,16 @@ func inject(t *testing.T, from, to *tpeer, game ledger.Hash, seat uint8, frames 
 		}
 	}
 	return s
+}
+
+// waitRoom waits (5 s at most) until p's room for game is open.
+func waitRoom(t *testing.T, p *tpeer, game ledger.Hash) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); p.node.room(game) == nil; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("room never opened")
+		}
+	}
 }
 
 func entryFrame(t *testing.T, p *tpeer, game ledger.Hash, pos uint64, seat uint8, prev ledger.Hash, b []byte) ([]byte, *ledger.Entry) {
@@ -189,6 +194,11 @@ func TestInvalidEntry(t *testing.T) {
 	for i := 1; i < 3; i++ {
 		wg.Go(func() { res[i] = play(ctx, t, ps[i], tb, &counter{seats: 3, limit: 9}, RoomConfig{}) })
 	}
+	// Peer 2 learns of the bad entry from peer 1 alone: its room must be
+	// open before peer 1 has its verdict and leaves (under load peer 2's
+	// room opened after that, 4 runs in 30 at load 30, and it waited for
+	// seat 0 until the test's end).
+	waitRoom(t, ps[2], game)
 	s := inject(t, ps[0], ps[1], game, 0, bad)
 	defer s.Reset()
 	wg.Wait()

@@ -44,7 +44,7 @@ func watchGame(t *testing.T, ps []*tpeer, limit uint64, cfg RoomConfig) ([]resul
 			res[i] = play(ctx, t, p, tb, &counter{seats: len(seats), limit: limit}, c)
 		})
 	}
-	for ps[1].node.room(game) == nil {
+	for ps[1].node.room(game) == nil && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
 	}
 	var got []*ledger.Entry
@@ -99,7 +99,7 @@ func TestSpectatorCannotWrite(t *testing.T) {
 	defer cancel()
 	done := make(chan result, 1)
 	go func() { done <- play(ctx, t, ps[0], tb, &counter{seats: 3, limit: 3}, RoomConfig{}) }()
-	for ps[0].node.room(game) == nil {
+	for ps[0].node.room(game) == nil && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
 	}
 	f, _ := entryFrame(t, ps[3], game, 0, 1, game, body(0))
@@ -153,7 +153,7 @@ func TestStalledSpectator(t *testing.T) {
 			res[i] = play(ctx, t, p, tb, &counter{seats: 3, limit: 90}, RoomConfig{Author: big})
 		})
 	}
-	for ps[0].node.room(game) == nil {
+	for ps[0].node.room(game) == nil && ctx.Err() == nil {
 		time.Sleep(time.Millisecond)
 	}
 	s, err := ps[3].node.Host().NewStream(ctx, ps[0].id.PeerID(), ProtocolWatch)

@@ -255,9 +255,28 @@ func TestMafiaPersonNight(t *testing.T) {
 			me := lt.Seats[seat]
 			tr := lt.Transcript()
 			var kept []uint64
+			// The night's view is taken when the seat shows it (OnChange,
+			// on the seat's Author's goroutine before it waits): the floor
+			// case's night lasts 20-40 ms, and a test that polled View
+			// every 5 ms for it missed it on a loaded machine, and polled
+			// on forever (the netsession run that hung for 600 s; 1 in 38
+			// runs of this case at load 20).
+			nights := make(chan View, 1)
+			var d *Seat
 			d, err := NewSeat(SeatConfig{Seat: int(seat), Roster: tr.Roster, Sign: tabletest.DeriveSignKey("night", me.Name),
 				Keys: table.SeatSecrets{Card: me.Player.CardKey(), View: me.Player.ViewingKey()}, NightFloor: tc.floor,
-				KeepCheck: func(pos uint64, _ engine.Seat) error { kept = append(kept, pos); return nil }})
+				KeepCheck: func(pos uint64, _ engine.Seat) error { kept = append(kept, pos); return nil },
+				OnChange: func() {
+					if d == nil {
+						return
+					}
+					if v := d.View(); v.Night {
+						select {
+						case nights <- v:
+						default:
+						}
+					}
+				}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,8 +297,12 @@ func TestMafiaPersonNight(t *testing.T) {
 				done <- result{b, err}
 			}()
 			var v View
-			for v = d.View(); !v.Night; v = d.View() {
-				time.Sleep(5 * time.Millisecond)
+			select {
+			case v = <-nights:
+			case r := <-done:
+				t.Fatalf("the seat posted its night (error %v) and never showed it", r.err)
+			case <-ctx.Done():
+				t.Fatal("no night shown in 20 s")
 			}
 			if !v.MyTurn || !tc.holds(len(v.Decisions)) {
 				t.Fatalf("the night's view: my turn %v, %d decisions", v.MyTurn, len(v.Decisions))

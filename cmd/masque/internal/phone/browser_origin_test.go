@@ -33,14 +33,7 @@ const probeJS = `(() => {
 // server at the same port, so that the browser takes the server for the
 // page's own origin) gets 403 for both.
 func TestBrowserOtherOrigins(t *testing.T) {
-	exe := findChromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("host-resolver-rules", "MAP evil.test 127.0.0.1"))
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer stopAlloc()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
-	ctx, cancelT := context.WithTimeout(ctx, 60*time.Second)
+	ctx, cancelT := context.WithTimeout(browserTab(t), 60*time.Second)
 	defer cancelT()
 
 	evilPage := func(w http.ResponseWriter, r *http.Request) {

@@ -31,17 +31,11 @@ func pageBrowser(t *testing.T, hub *Hub, width, height int64) (context.Context, 
 // pageBrowserCode is pageBrowser with the table's code in the URL.
 func pageBrowserCode(t *testing.T, hub *Hub, width, height int64, code string) (context.Context, *Server) {
 	t.Helper()
-	exe := findChromium(t)
+	bctx := browserTab(t)
 	seat := &Seat{Log: func(s string) { t.Log(s) }}
 	if err := seat.Prepare(); err != nil {
 		t.Fatal(err)
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true))
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(stopAlloc)
-	bctx, stop := chromedp.NewContext(alloc)
-	t.Cleanup(stop)
 	bctx, cancel := context.WithTimeout(bctx, 60*time.Second)
 	t.Cleanup(cancel)
 	srv, err := Listen("127.0.0.1:0", hub, seat, code, "")

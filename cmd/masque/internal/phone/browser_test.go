@@ -68,17 +68,13 @@ const clickJS = `(() => {
 // game; in Mascarade it reloads its page mid-game and the seat comes
 // back from its storage alone. Every transcript is the same and replays.
 func TestBrowserPhonePlays(t *testing.T) {
-	exe := findChromium(t)
+	findChromium(t)
 	seat := &Seat{Log: func(s string) { t.Log(s) }}
 	began := time.Now()
 	if err := seat.Prepare(); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the seat's WebAssembly ready in %v", time.Since(began).Round(time.Millisecond))
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
-		chromedp.Flag("disable-gpu", true))
-	alloc, stopAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer stopAlloc()
 	dir := artifacts(t)
 	for _, c := range []struct {
 		game    string
@@ -91,13 +87,13 @@ func TestBrowserPhonePlays(t *testing.T) {
 		{"mafia", 5, false},
 	} {
 		t.Run(c.game, func(t *testing.T) {
-			browserGame(t, alloc, seat, filepath.Join(dir, c.game), c.game, c.players, c.reload)
+			browserGame(t, seat, filepath.Join(dir, c.game), c.game, c.players, c.reload)
 		})
 	}
 	t.Logf("screenshots in %s", dir)
 }
 
-func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game string, players int, reload bool) {
+func browserGame(t *testing.T, seat *Seat, dir, game string, players int, reload bool) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +106,7 @@ func browserGame(t *testing.T, alloc context.Context, seat *Seat, dir, game stri
 	}
 	go srv.Serve()
 	defer srv.Close()
-	bctx, stopBrowser := chromedp.NewContext(alloc)
-	defer stopBrowser()
+	bctx := browserTab(t)
 	do := func(steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
 		if err := chromedp.Do(bctx, steps...); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/masque-games/masque/cmd/masque/internal/browsertest"
 	"github.com/masque-games/masque/cmd/masque/internal/localsession"
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/grimm"
@@ -54,9 +55,26 @@ func findChromium(t *testing.T) string {
 	return ""
 }
 
-// allocator starts an allocator of chromium exe's browsers, headless
-// at 1280×800; cancel stops it.
+// chromium is the package's one headless Chromium, at 1280×800
+// (browsertest), started by the first browser test and stopped by
+// TestMain.
+var chromium = &browsertest.Browser{Flags: []chromedp.ExecAllocatorOption{chromedp.WindowSize(1280, 800)}}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	chromium.Close()
+	os.Exit(code)
+}
+
+// allocator returns a browser context of its own (its own storage) in
+// the package's Chromium exe (started at the first call), headless at
+// 1280×800: chromedp.NewContext of it opens a tab there. cancel closes
+// its tabs. If the browser cannot be started, it returns an allocator
+// of exe's browsers, whose tabs say why.
 func allocator(exe string) (alloc context.Context, cancel context.CancelFunc) {
+	if ctx, cancel, err := chromium.Context(exe); err == nil {
+		return ctx, cancel
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
 		chromedp.WindowSize(1280, 800), chromedp.Flag("disable-gpu", true))
 	return chromedp.NewExecAllocator(context.Background(), opts...)
