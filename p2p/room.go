@@ -624,9 +624,11 @@ func (d *driver) carry(rd roomcore.Ready) error {
 		r.broadcast(f)
 	}
 	if len(rd.Entries) > 0 && r.node.log.Enabled(d.ctx, slog.LevelDebug) {
-		// When the entries are durable here and their frames handed to
-		// the senders: .ci/lanstats times an entry from its author's
-		// "entry authored" to this line at every seat.
+		// When the entries are written here (synced to disk if a frame
+		// reports them, see above) and their frames handed to the
+		// senders: .ci/lanstats times an entry from its author's "entry
+		// authored" to this line at every seat. The message keeps its
+		// name, "entries durable", for the scripts that read it.
 		r.node.log.Debug("entries durable", "from", rd.Entries[0].Pos, "to", rd.Entries[len(rd.Entries)-1].Pos,
 			"t_us", time.Now().UnixMicro())
 	}

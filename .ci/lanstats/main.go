@@ -12,8 +12,9 @@
 // roster's time). The times come from the seats' debug lines: "entry
 // authored" (the author's Core took its bot's body and signed it),
 // "entry applied" (the step that applied it began: the frame left the
-// inbox) and "entries durable" (the entries were synced to the state
-// directory and their frames handed to the senders: the seat may author
+// inbox) and "entries durable" (the entries were written to the state
+// directory, synced if a frame reports them, and their frames handed
+// to the senders: the seat may author
 // the next one). The processes share one clock (network namespaces of
 // one machine).
 package main

@@ -157,8 +157,9 @@ type Config struct {
 	// (store.Store.Read): the core then keeps only the latest HotEntries
 	// entries in memory (issue 28), the others' authors and hashes, and
 	// reads an older entry back when it needs it whole (the proof of an
-	// equivocation). The driver must make a Ready's entries durable before
-	// the next Step. Nil: every entry stays in memory.
+	// equivocation). The driver must write a Ready's entries where Read
+	// finds them before the next Step (written; synced to disk before a
+	// frame reports them, see p2p's driver.carry). Nil: every entry stays in memory.
 	Read func(from, to uint64) ([]*ledger.Entry, error)
 }
 
