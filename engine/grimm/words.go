@@ -519,8 +519,12 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 }
 
 // Forced reports whether the rules wait for a forced response by seat p
-// (a hint, an unmasking or a win it cannot skip).
+// (a hint, an unmasking or a win it cannot skip, or the sealed choice of
+// portrait an Eavesdrop asks of it).
 func Forced(s *State, p engine.Seat) bool {
+	if need := s.Next(); s.phase == phCommit && need.Kind == engine.NeedMove && need.Seat == p {
+		return true
+	}
 	seat, _, ok := s.Pending()
 	return ok && seat == p && s.pending[0].Kind != respMayDraw && s.pending[0].Kind != respMayBet
 }
