@@ -83,3 +83,29 @@ Sasha challenge
 		t.Errorf("the fines are not in the log:\n%s", log)
 	}
 }
+
+// The last player to answer a claim is among the impostors whose fine
+// the end dropped when they challenged too (the log named the others
+// only: in a played game, "before Alex, Sasha and Dima paid" left out
+// Fedya, the last to challenge).
+func TestFinesDroppedNamesTheLastChallenger(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler coins=11
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim King
+Boris pass
+Sasha challenge
+Dima challenge
+Boris peek
+Sasha claim Judge
+Dima pass
+Anna challenge
+Boris challenge
+`)
+	want := "  no fine: the game ended before Anna and Boris paid (the claim's power ended it)"
+	if !strings.Contains(log, want) {
+		t.Errorf("log lacks %q:\n%s", want, log)
+	}
+}

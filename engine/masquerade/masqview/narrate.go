@@ -394,6 +394,12 @@ func (f *Follower) droppedFines(before, after Rules) string {
 		return ""
 	}
 	claimed, cs, ok := before.Claim()
+	// before is the state the step's move was played in: a last
+	// challenger, whose challenge is that move, is not among its
+	// contenders yet.
+	if m := f.step.Move; ok && m.Kind == masquerade.KindChallenge && len(m.Args) == 1 {
+		cs = append(cs, masquerade.Contender{Seat: m.Seat, Slot: engine.Slot(m.Args[0])})
+	}
 	if !ok || len(cs) < 2 {
 		return ""
 	}
