@@ -655,7 +655,7 @@ func HowToPlay(s *State) []string {
 		out = append(out, "Jewels: your jewel and any one item pay for an action; an unspent jewel is worth a rose at the round's end.")
 	}
 	if s.opts.Bets {
-		out = append(out, "Bets: Learn a secret takes a bet card; a bet on the round's winner pays its reward. An unmasked player takes one on a later turn.")
+		out = append(out, "Bets: Learn a secret takes a bet card; a bet on the round's winner pays its reward. An unmasked player may take one, at once or on a later turn (not the one whose unmasking ends the round).")
 	}
 	if s.opts.Abilities {
 		out = append(out, "Abilities: from round 2, the players with the fewest roses play with the ability of their last character.")
