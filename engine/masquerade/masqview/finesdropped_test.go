@@ -128,6 +128,7 @@ Dima challenge
 	for _, want := range []string{
 		"  no fine: the game ended before Anna and Boris paid (the claim's power ended it)",
 		"game over after 5 turns: Dima won",
+		"every player has 1 coin\n",
 	} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
