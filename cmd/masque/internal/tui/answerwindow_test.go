@@ -37,3 +37,33 @@ func TestOthersSeeTheAnswerWindow(t *testing.T) {
 		t.Errorf("a move's wait:\n%s", v)
 	}
 }
+
+// A seat answering a claim in its answer window passes when the window
+// runs out: the table's move time (minutes) is not its countdown, and
+// must not stand beside the window's seconds ("Your move · 4:54 left"
+// over "25s left, then you pass"), nor its "hurry" warning.
+func TestAnswererSeesOneCountdown(t *testing.T) {
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	m, _ := screen(t, claim, 1, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.MyDeadline = t0.Add(5 * time.Minute)
+	})
+	v := m.View()
+	if !strings.Contains(v, "(30s left, then you pass)") || strings.Contains(v, "5:00 left") {
+		t.Errorf("the answerer sees another countdown than its window:\n%s", v)
+	}
+	// A move time shorter than the window is the one that counts.
+	m, _ = screen(t, claim, 1, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.MyDeadline = t0.Add(20 * time.Second)
+	})
+	if v := m.View(); !strings.Contains(v, "0:20 left") {
+		t.Errorf("a move time shorter than the window is not shown:\n%s", v)
+	}
+	// A move of one's own keeps the move time.
+	opening := stateAfter(t, "")
+	m, _ = screen(t, opening, 0, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.MyDeadline = t0.Add(5 * time.Minute)
+	})
+	if v := m.View(); !strings.Contains(v, "Your move · 5:00 left") {
+		t.Errorf("a move's own countdown is gone:\n%s", v)
+	}
+}

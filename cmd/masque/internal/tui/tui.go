@@ -205,8 +205,14 @@ func Snapshot(sess session.Session) SnapshotMsg {
 const warnBefore = 30 * time.Second
 
 // timeLeft is the time left for this seat's move, when the table sets one.
+//
+// An answer in its window (a claim's) passes by itself when the window
+// runs out: the move time only counts when it runs out first.
 func (m Model) timeLeft() (time.Duration, bool) {
 	if !m.snap.MyTurn || m.snap.MyDeadline.IsZero() {
+		return 0, false
+	}
+	if win, ok := m.ctl.Window(); ok && m.tv != nil && m.tv.Question != nil && m.tv.Question.Window && !win.After(m.snap.MyDeadline) {
 		return 0, false
 	}
 	return max(0, m.snap.MyDeadline.Sub(m.now)), true
