@@ -778,13 +778,22 @@ func (p *Phone) autoEntry(now time.Time) (remoteseat.Out, bool) {
 	return o, true
 }
 
-// offerChoices gives the controller the question the seat must answer.
+// offerChoices gives the controller the question the seat must answer,
+// asked since this seat began waiting at its position (the stored mark:
+// a reloaded page's answer window counts down what is left of it, not
+// a whole window again).
 func (p *Phone) offerChoices(now time.Time) {
 	var q *seatview.Question
 	if t := p.view(); t != nil && p.myTurn {
 		q = t.Question
 	}
-	p.ctl.Offer(q, int(p.tab.Pos()), now, p.window)
+	since := now
+	if m := p.waitMark; m.Pos == p.tab.Pos() && m.Since != 0 {
+		if t := time.UnixMilli(m.Since); t.Before(now) {
+			since = t
+		}
+	}
+	p.ctl.Offer(q, int(p.tab.Pos()), since, p.window)
 }
 
 // Pick takes the player's tap on line j of the menu (a step, or a
