@@ -549,6 +549,11 @@ const (
 // ErrRefused wraps a creator's refusal.
 var ErrRefused = errors.New("refused")
 
+// ErrTableGone: the creator that seated us no longer has the table (its
+// masque stopped before the roster was signed; run again, it opens a new
+// table): the seat is lost, and the player must join again.
+var ErrTableGone = errors.New("the table you sat at is gone")
+
 // Join asks for a seat at a table and takes part in the roster agreement.
 // A card key proof is bound to the table and the seat: when the creator's
 // refusal names another table id or next seat than the ones asked for (its
@@ -569,6 +574,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 	}
 	dialUntil := dialStart.Add(patience)
 	dialFails, backoff := 0, dialBackoffMin
+	seatedAt := 0 // the seat the creator gave us last (0: none yet)
 	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -585,7 +591,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				return nil
 			},
 			OnSeated: func(given, taken, total int) {
-				accepted = true
+				accepted, seatedAt = true, given
 				if cfg.OnAccepted != nil {
 					cfg.OnAccepted(given, taken, total)
 				}
@@ -611,6 +617,12 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
+		case isNo && no.Code == joinproto.RefusedNoSuchTable && seatedAt != 0:
+			// Seated, then the creator no longer has the table: its
+			// program stopped before the game began and (run again)
+			// opened another. Asking again would seat us at a table we
+			// never chose; the player is told.
+			return nil, fmt.Errorf("%w: you held seat %d, and its host no longer has the table (its masque stopped before the game began; run again, it opens a new table with a new code): %w", ErrTableGone, seatedAt, err)
 		case isNo && no.Code == joinproto.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
 			// Our identity holds a seat there: this program restarted,
 			// and the creator has not seen the old connection go yet.
