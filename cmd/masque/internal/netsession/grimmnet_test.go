@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -277,10 +278,14 @@ func TestGrimmForcedResponseTimesOut(t *testing.T) {
 		select {
 		case i := <-stopped:
 			done = append(done, i)
+			if len(done) == n && silent.Load() < 0 {
+				wg.Wait()
+				t.Fatalf("every peer stopped before a seat was forced to answer: %s", outcomes(outs, errs))
+			}
 		case <-ctx.Done():
 			stop()
 			wg.Wait()
-			t.Fatalf("the table did not stop: %v %v", outs, errs)
+			t.Fatalf("the table did not stop (silent peer %d): %s", silent.Load(), outcomes(outs, errs))
 		}
 	}
 	stop()
@@ -327,4 +332,22 @@ func allBut(done []int, skip, n int) bool {
 		}
 	}
 	return skip >= 0 && others == n-1
+}
+
+// outcomes says how each peer's room ended, for a failure message.
+func outcomes(outs []*p2p.Outcome, errs []error) string {
+	var b []string
+	for i, o := range outs {
+		switch {
+		case errs[i] != nil:
+			b = append(b, fmt.Sprintf("peer %d: %v", i, errs[i]))
+		case o == nil:
+			b = append(b, fmt.Sprintf("peer %d: running", i))
+		case o.Verdict != nil:
+			b = append(b, fmt.Sprintf("peer %d: %d entries, %v", i, o.Entries, o.Verdict))
+		default:
+			b = append(b, fmt.Sprintf("peer %d: %d entries, over", i, o.Entries))
+		}
+	}
+	return strings.Join(b, "; ")
 }
