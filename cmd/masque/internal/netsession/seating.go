@@ -554,6 +554,11 @@ var ErrRefused = errors.New("refused")
 // table): the seat is lost, and the player must join again.
 var ErrTableGone = errors.New("the table you sat at is gone")
 
+// ErrHostLost: the creator that seated us stopped answering before the
+// roster was signed, for the table's patience: the table is gone if its
+// program stopped (run again, it opens a new table, maybe elsewhere).
+var ErrHostLost = errors.New("the host of the table you sat at stopped answering before the game began")
+
 // Join asks for a seat at a table and takes part in the roster agreement.
 // A card key proof is bound to the table and the seat: when the creator's
 // refusal names another table id or next seat than the ones asked for (its
@@ -661,9 +666,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				sw.Backoff().Clear(cfg.Creator.ID)
 			}
 			continue
-		case accepted && errors.Is(err, p2p.ErrUnreachable):
+		case seatedAt != 0 && errors.Is(err, p2p.ErrUnreachable):
 			// p2p.Join already asked again for its patience.
-			return nil, err
+			return nil, fmt.Errorf("%w (you held seat %d): %w", ErrHostLost, seatedAt, err)
 		case accepted && !isNo:
 			// Dropped while waiting (an earlier joiner left, seats moved):
 			// ask again; a refusal will name the next seat.
