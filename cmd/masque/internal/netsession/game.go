@@ -334,8 +334,11 @@ func (g *Game) Snapshot() session.Snapshot {
 	// Out of the game: its program may stop once every other seat holds
 	// the entry with its card key (it would take the entry with it).
 	s.Retired = v.Retired && g.room.Held(v.RetiredAt)
-	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
-		s.MyDeadline = v.TurnSince.Add(g.timeout)
+	if v.MyTurn && !v.TurnSince.IsZero() {
+		s.MySince = v.TurnSince
+		if g.timeout > 0 {
+			s.MyDeadline = v.TurnSince.Add(g.timeout)
+		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

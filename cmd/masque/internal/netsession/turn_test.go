@@ -88,7 +88,8 @@ func TestRestartedSeatKeepsItsCountdown(t *testing.T) {
 // Grimm table, the other a bot) is asked for its move, stops (as after
 // kill -9: Close without answering) and starts again on its state
 // directory. Its screen's deadline is the one it had before the restart,
-// not a full move time from the restart.
+// not a full move time from the restart, and so is when it was asked
+// (Snapshot.MySince, from which its answer window runs).
 func TestRestartedGameKeepsItsDeadline(t *testing.T) {
 	gt := seatGrimm(t, 2)
 	const timeout = 5 * time.Minute
@@ -136,6 +137,12 @@ func TestRestartedGameKeepsItsDeadline(t *testing.T) {
 	}
 	if !again.MyDeadline.Equal(first.MyDeadline) {
 		t.Errorf("the deadline after the restart is %v, before it %v: the countdown started over", again.MyDeadline, first.MyDeadline)
+	}
+	// The seat's answer window (a forced response, a claim's challenge)
+	// runs from when the table began waiting for it, which the screens
+	// are told, the same after the restart.
+	if first.MySince.IsZero() || !again.MySince.Equal(first.MySince) || !first.MySince.Add(timeout).Equal(first.MyDeadline) {
+		t.Errorf("asked since %v after the restart, %v before it (deadline %v): the answer window would start over", again.MySince, first.MySince, first.MyDeadline)
 	}
 }
 

@@ -67,3 +67,30 @@ func TestAnswererSeesOneCountdown(t *testing.T) {
 		t.Errorf("a move's own countdown is gone:\n%s", v)
 	}
 }
+
+// TestAnswerWindowAfterRestart: a seat whose answer window is open (a
+// claim to challenge) is restarted mid-window (killed and run again):
+// its screen counts down what is left of the window, from when the
+// table began waiting for its answer (Snapshot.MySince, kept across the
+// restart), not a whole window again (the first version opened it anew
+// at every start: 30 s more, while the others' screens said 10); a
+// window that ran out while the seat was down passes at once.
+func TestAnswerWindowAfterRestart(t *testing.T) {
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	m, _ := screen(t, claim, 1, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.MySince = t0.Add(-20 * time.Second)
+		s.MyDeadline = s.MySince.Add(5 * time.Minute)
+	})
+	if v := m.View(); !strings.Contains(v, "challenge window: your answer (10s left, then you pass)") {
+		t.Errorf("the restarted answerer's window, 20 s into it:\n%s", v)
+	}
+	if m = step(t, m, TickMsg(t0.Add(time.Second))); m.status != "" {
+		t.Errorf("with 9 s left: %q", m.status)
+	}
+	m, _ = screen(t, claim, 1, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.MySince = t0.Add(-40 * time.Second)
+	})
+	if m = step(t, m, TickMsg(t0.Add(time.Second))); m.status != "time is up: you pass" {
+		t.Errorf("a window that ran out while the seat was down: status %q, want the pass", m.status)
+	}
+}

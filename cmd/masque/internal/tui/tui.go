@@ -366,7 +366,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		m.quit = true
 		return m, tea.Quit
 	}
-	if m.ctl.Offer(m.question(), m.snap.Entries, msg.At, m.opts.ChallengeWindow) {
+	if m.ctl.Offer(m.question(), m.snap.Entries, m.snap.AskedSince(msg.At), m.opts.ChallengeWindow) {
 		m.legal = nil
 		for _, c := range m.ctl.Choices() {
 			m.legal = append(m.legal, c.Move)
