@@ -227,6 +227,12 @@ type Core struct {
 	handed int
 	hashes []ledger.Hash // hashes[i] = entries[i].Hash()
 	states []ledger.Hash // states[i] = state hash after entries[i]
+	// memo keeps the hashes of the latest entries hashed (entryHash): a
+	// received entry is hashed when its sender's report is recorded and
+	// again when it is applied. hashed counts the hashes computed.
+	memo   [8]hashMemo
+	memoAt int
+	hashed int
 	// verdict is the verdict that ended this table, once there is one.
 	verdict *Verdict
 
@@ -666,4 +672,27 @@ func (c *Core) dropPending(pos uint64) {
 type echoReport struct {
 	Entry, State ledger.Hash
 	Len          uint64 // done: the log's length
+}
+
+// hashMemo is an entry and its hash.
+type hashMemo struct {
+	e *ledger.Entry
+	h ledger.Hash
+}
+
+// entryHash returns e.Hash(), from the memo if e was among the latest
+// entries hashed. Entries are never modified once they reach the core (a
+// forged variant is a new *ledger.Entry), and the memo holds the pointer,
+// so it is never reused for another entry.
+func (c *Core) entryHash(e *ledger.Entry) ledger.Hash {
+	for i := range c.memo {
+		if c.memo[i].e == e {
+			return c.memo[i].h
+		}
+	}
+	h := e.Hash()
+	c.hashed++
+	c.memo[c.memoAt] = hashMemo{e: e, h: h}
+	c.memoAt = (c.memoAt + 1) % len(c.memo)
+	return h
 }

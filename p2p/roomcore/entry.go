@@ -234,7 +234,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	at[e.Seat] = e
 	c.pendingBytes[e.Seat] += pendingSize(e)
 	if hasState {
-		if err := c.report(from, e.Pos, e.Hash(), state); err != nil {
+		if err := c.report(from, e.Pos, c.entryHash(e), state); err != nil {
 			return nil, err
 		}
 	}
@@ -384,7 +384,7 @@ func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
 	pos := e.Pos
 	c.traceEntry("entry applied", pos, e.Seat)
 	c.appliedAt(pos, e.Seat, c.now)
-	hash := e.Hash()
+	hash := c.entryHash(e)
 	c.entries = append(c.entries, e)
 	c.seats = append(c.seats, e.Seat)
 	c.hashes = append(c.hashes, hash)
