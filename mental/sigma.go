@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"github.com/masque-games/masque/mental/internal/ristretto"
 
@@ -551,18 +550,6 @@ func batchHolds(seed []byte, checks []equationCheck) bool {
 	return sumIsIdentity(sc, pt)
 }
 
-// bitLength returns the length in bits of s's canonical value.
-func bitLength(s *Scalar) int {
-	var b [32]byte
-	ristretto.AppendScalar(b[:0], s)
-	for i := 31; i >= 0; i-- {
-		if b[i] != 0 {
-			return 8*i + bits.Len8(b[i])
-		}
-	}
-	return 0
-}
-
 // batchWeights returns the n weights of a batch with this seed (SPEC.md
 // §4.4): 1, then 128-bit scalars read from one SHAKE256 stream keyed by
 // the seed. A false equation survives with probability 2^-128 per attempt,
@@ -570,6 +557,7 @@ func bitLength(s *Scalar) int {
 // spends on the commitment terms.
 func batchWeights(seed []byte, n int) []*Scalar {
 	out := make([]*Scalar, n)
+	slab := make([]Scalar, n) // one allocation for every weight
 	xof := sha3.NewSHAKE256()
 	xof.Write([]byte("masque/mental/v1/batch-weights"))
 	xof.Write(seed)
@@ -580,7 +568,7 @@ func batchWeights(seed []byte, n int) []*Scalar {
 			continue
 		}
 		xof.Read(wb[:16])
-		out[j] = ristretto.NewScalar()
+		out[j] = &slab[j]
 		if _, err := out[j].SetCanonicalBytes(wb[:]); err != nil {
 			panic("mental: 128-bit weight is not canonical")
 		}
@@ -594,23 +582,16 @@ func batchWeights(seed []byte, n int) []*Scalar {
 const bucketThreshold = 160
 
 // sumIsIdentity reports whether Σ sc[i]·pt[i] is the identity, with the
-// method that is faster for the number of points.
+// method that is faster for the number of points: Straus's below
+// bucketThreshold, the bucket method above (both internal/msm's, both
+// using a scalar's negation when it is shorter).
 func sumIsIdentity(sc []*Scalar, pt []*Element) bool {
-	if len(pt) < bucketThreshold {
-		// -ρ for a 128-bit weight ρ is a full-length scalar: use ρ on the
-		// negated point instead, so it costs half.
-		sc2, pt2 := make([]*Scalar, len(sc)), make([]*Element, len(pt))
-		for i, s := range sc {
-			sc2[i], pt2[i] = s, pt[i]
-			if n := ristretto.NewScalar().Negate(s); bitLength(n) < bitLength(s) {
-				sc2[i], pt2[i] = n, ristretto.NewIdentityElement().Negate(pt[i])
-			}
-		}
-		return isIdentity(ristretto.NewIdentityElement().VarTimeMultiScalarMult(sc2, pt2))
-	}
 	enc := make([]msm.Scalar, len(sc))
 	for i, s := range sc {
 		ristretto.AppendScalar(enc[i][:0], s)
+	}
+	if len(pt) < bucketThreshold {
+		return msm.StrausIsIdentity(enc, pt)
 	}
 	return msm.IsIdentity(enc, pt)
 }

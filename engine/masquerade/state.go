@@ -23,6 +23,10 @@ import (
 // come the centre cards.
 type State[O encoding.BinaryMarshaler, E Of[O]] struct {
 	opts O // normalized and valid
+	// optsEnc is the options' encoding, made once by NewState: the state
+	// hash encodes the state at every entry, and the options never
+	// change. Shared by the clones, never modified.
+	optsEnc []byte
 	board
 }
 
@@ -73,7 +77,7 @@ func NewState[O encoding.BinaryMarshaler, E Of[O]](opts O, deal []engine.Card) (
 	if !slices.Equal(sorted, set) {
 		return nil, fmt.Errorf("%s: new game: deal %s is not a permutation of the set %s", ed.Game, ed.Cards.Format(deal), ed.Cards.Format(set))
 	}
-	s := &State[O, E]{opts: o, board: board{
+	s := &State[O, E]{opts: o, optsEnc: ed.Append(o, nil), board: board{
 		ed:      &ed.Spec,
 		names:   names,
 		set:     set,
@@ -301,7 +305,7 @@ const stateVersion = 1
 func (s *State[O, E]) AppendBinary(dst []byte) ([]byte, error) {
 	b := cryptobyte.NewBuilder(dst)
 	b.AddUint8(stateVersion)
-	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(edition[O, E]().Append(s.opts, nil)) })
+	b.AddUint16LengthPrefixed(func(b *cryptobyte.Builder) { b.AddBytes(s.optsEnc) })
 	AddU8s(b, s.deal)
 	if s.ed.Chairs {
 		AddU8s(b, s.seatAt)

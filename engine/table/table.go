@@ -511,35 +511,9 @@ func New(roster *ledger.Roster, game Game) (*Table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
-	var keys []*mental.PublicKey
-	var kcs []mental.KeyContext
-	var views []*mental.Element
-	for i, s := range roster.Seats {
-		sk, err := VerifySeatKeys(roster.TableID, i, s)
-		if err != nil {
-			return nil, &Fault{Seat: i, Roster: true, Reason: ReasonBadSeatKeys, Err: fmt.Errorf("seat %d (%s): %w", i, s.Name, err)}
-		}
-		keys = append(keys, sk.Card)
-		kcs = append(kcs, KeyContext(roster.TableID, i, s.PeerID))
-		views = append(views, sk.View.X)
-	}
-	// A viewing key equal to any seat's card key or another seat's viewing
-	// key would let a published card key, or another seat's key, open views.
-	for i, v := range views {
-		for j := range keys {
-			if v.Equal(keys[j].X) == 1 {
-				return nil, &Fault{Seat: i, Roster: true, Reason: ReasonBadSeatKeys, Err: fmt.Errorf("seat %d's viewing key is seat %d's card key", i, j)}
-			}
-		}
-		for j := range i {
-			if v.Equal(views[j]) == 1 {
-				return nil, &Fault{Seat: i, Roster: true, Reason: ReasonBadSeatKeys, Err: fmt.Errorf("seats %d and %d have the same viewing key", j, i)}
-			}
-		}
-	}
-	jk, err := mental.NewJointKey(keys, kcs)
+	jk, views, err := rosterKeys(roster)
 	if err != nil {
-		return nil, fmt.Errorf("table: %w", err)
+		return nil, err
 	}
 	if sg, ok := game.(Seated); ok {
 		names, err := sg.PlayerNames(opts.Game)

@@ -1,7 +1,9 @@
 package roomcore
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"github.com/masque-games/masque/engine/ledger"
 )
@@ -117,12 +119,17 @@ func (c *Core) report(from int, pos uint64, entry, state ledger.Hash) error {
 		return c.compare(uint8(from), pos, state, c.states[pos])
 	}
 	c.claimAt(uint8(from), pos)
-	m := c.reports[pos]
-	if m == nil {
-		m = make(map[uint8]echoReport)
-		c.reports[pos] = m
+	if from >= c.n {
+		return nil // never read (accepted reads the table's seats)
 	}
-	m[uint8(from)] = echoReport{Entry: entry, State: state}
+	r := posReport{echoReport: echoReport{Entry: entry, State: state}, seat: uint8(from)}
+	m := c.reports[pos]
+	i, found := slices.BinarySearchFunc(m, r.seat, func(p posReport, s uint8) int { return cmp.Compare(p.seat, s) })
+	if found {
+		m[i] = r // the seat's latest report replaces its earlier one
+	} else {
+		c.reports[pos] = slices.Insert(m, i, r)
+	}
 	return nil
 }
 
@@ -234,7 +241,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 	at[e.Seat] = e
 	c.pendingBytes[e.Seat] += pendingSize(e)
 	if hasState {
-		if err := c.report(from, e.Pos, e.Hash(), state); err != nil {
+		if err := c.report(from, e.Pos, c.entryHash(e), state); err != nil {
 			return nil, err
 		}
 	}
@@ -384,7 +391,7 @@ func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
 	pos := e.Pos
 	c.traceEntry("entry applied", pos, e.Seat)
 	c.appliedAt(pos, e.Seat, c.now)
-	hash := e.Hash()
+	hash := c.entryHash(e)
 	c.entries = append(c.entries, e)
 	c.seats = append(c.seats, e.Seat)
 	c.hashes = append(c.hashes, hash)
@@ -393,15 +400,13 @@ func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
 	c.unsent = append(c.unsent, e)
 	reports := c.reports[pos]
 	delete(c.reports, pos)
-	for s := range uint8(c.n) {
-		if h, ok := reports[s]; ok {
-			if h.Entry != hash {
-				c.conflictAt(s, pos)
-				continue
-			}
-			if err := c.compare(s, pos, h.State, state); err != nil {
-				return err
-			}
+	for _, h := range reports {
+		if h.Entry != hash {
+			c.conflictAt(h.seat, pos)
+			continue
+		}
+		if err := c.compare(h.seat, pos, h.State, state); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -103,7 +103,7 @@ type bench struct {
 	core   *Core
 }
 
-func newBench(t *testing.T, n, self int, stored, limit uint64) *bench {
+func newBench(t testing.TB, n, self int, stored, limit uint64) *bench {
 	t.Helper()
 	b := &bench{keys: seatKeys(n), stored: stored, limit: limit, self: self}
 	b.roster = testRoster(b.keys)
@@ -115,7 +115,7 @@ func newBench(t *testing.T, n, self int, stored, limit uint64) *bench {
 
 // open makes a new core of the bench's seat on its stored entries, with
 // cfg's timing.
-func (b *bench) open(t *testing.T, cfg Config) *Core {
+func (b *bench) open(t testing.TB, cfg Config) *Core {
 	t.Helper()
 	cfg.Roster, cfg.Self, cfg.SignKey = b.roster, uint8(b.self), b.keys[b.self]
 	cfg.Replica = &counter{seats: len(b.keys), limit: b.limit}

@@ -179,6 +179,12 @@ func TestMultiScalarMult(t *testing.T) {
 			if got, w := IsIdentity(enc, ps), want.Equal(ristretto.NewIdentityElement()) == 1; got != w {
 				t.Fatalf("IsIdentity = %v, want %v", got, w)
 			}
+			if got := StrausMultiScalarMult(enc, ps); got.Equal(want) != 1 {
+				t.Fatalf("Straus: got %x, want %x", got.AppendBytes(nil), want.AppendBytes(nil))
+			}
+			if got, w := StrausIsIdentity(enc, ps), want.Equal(ristretto.NewIdentityElement()) == 1; got != w {
+				t.Fatalf("StrausIsIdentity = %v, want %v", got, w)
+			}
 			for c := 2; c <= maxWindow; c++ {
 				var r extended
 				sum(&r, enc, ps, c)
@@ -232,7 +238,7 @@ func TestIsIdentityRejectsNearMisses(t *testing.T) {
 	}
 	ss = append(ss, ristretto.NewScalar().Negate(total))
 	ps = append(ps, g)
-	if !IsIdentity(encode(ss), ps) {
+	if !IsIdentity(encode(ss), ps) || !StrausIsIdentity(encode(ss), ps) {
 		t.Fatal("a sum that cancels is not reported as the identity")
 	}
 	one := make([]byte, 32)
@@ -244,8 +250,11 @@ func TestIsIdentityRejectsNearMisses(t *testing.T) {
 	for _, i := range []int{0, 57, 199, 200} {
 		bad := append([]*ristretto.Scalar{}, ss...)
 		bad[i] = ristretto.NewScalar().Add(bad[i], sOne)
-		if IsIdentity(encode(bad), ps) {
+		if IsIdentity(encode(bad), ps) || StrausIsIdentity(encode(bad), ps) {
 			t.Fatalf("scalar %d off by one still sums to the identity", i)
+		}
+		if StrausIsIdentity(encode(bad[i:i+1]), ps[i:i+1]) {
+			t.Fatalf("Straus: a single nonzero term %d sums to the identity", i)
 		}
 	}
 }
@@ -322,8 +331,15 @@ func BenchmarkMSM(b *testing.B) {
 		ss, ps := batchLike(b, n)
 		enc := encode(ss)
 		b.Run(fmt.Sprintf("straus/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
 			for b.Loop() {
 				reference(ss, ps)
+			}
+		})
+		b.Run(fmt.Sprintf("pooled-straus/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				StrausIsIdentity(enc, ps)
 			}
 		})
 		b.Run(fmt.Sprintf("buckets/n=%d", n), func(b *testing.B) {
@@ -403,6 +419,9 @@ func FuzzMultiScalarMult(f *testing.F) {
 		sum(&r, encode(ss), ps, int(c%17))
 		if toElement(&r).Equal(want) != 1 {
 			t.Fatalf("window %d: bucket sum differs from Straus", c%17)
+		}
+		if StrausMultiScalarMult(encode(ss), ps).Equal(want) != 1 {
+			t.Fatal("the pooled Straus sum differs from edwards25519's")
 		}
 	})
 }
