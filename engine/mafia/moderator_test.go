@@ -703,19 +703,20 @@ func TestRealMafiaAgreeSplitUnseen(t *testing.T) {
 	}
 }
 
-// A seat's entry in a mixed tally that is not an honest shuffle of the
-// pairs it was given is refused, naming the seat and bad-shuffle: the
-// previous seat's mix posted again (a reused shuffle), an honest shuffle
-// with one count raised or two codes exchanged after proving, and a
-// shuffle of the pairs with one pair left out. A count opening's share
-// that is not the seat's share is bad-share. The honest entry is then
-// accepted (the table is unchanged by the refusals).
+// A seat's entry in the vote mix of a plurality kill (three mafiosi: the
+// (code sum, count) cards, width 2, as the mixed tally's pairs were) that
+// is not an honest shuffle of the cards it was given is refused, naming
+// the seat and bad-shuffle: the previous seat's mix posted again (a
+// reused shuffle), an honest shuffle with one count raised or two codes
+// exchanged after proving, and a shuffle of the cards with one left out.
+// A pick's share that is not the seat's share is bad-share. The honest
+// entry is then accepted (the table is unchanged by the refusals).
 func TestMafiaMixForgeriesRefused(t *testing.T) {
 	t.Parallel() // a real-stack game: CPU only, nothing shared
 	if testing.Short() {
 		t.Skip("a 15-seat game through the real stack")
 	}
-	// Three kill holders: a mixed tally (two would be a one-vote kill).
+	// Three kill holders: a plurality kill (two would be a one-vote kill).
 	roles := []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse, mafia.Civilian,
 		mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian,
 		mafia.Civilian, mafia.Civilian}
@@ -798,10 +799,10 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	refuse("a pair left out", &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
-	// On to the count opening: a seat posts shares made with another
-	// seat's card key.
+	// On to the pick: a seat posts shares made with another seat's card
+	// key.
 	for _, e := range tr.Entries[k:] {
-		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && len(r.Targets) > 0 && r.Targets[0] < 0 {
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && r.PickTargets != nil {
 			break
 		}
 		if err := rt.Apply(e); err != nil {
@@ -809,8 +810,8 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		}
 	}
 	r := rt.Pending()
-	if r == nil || r.Kind != engine.EffectTally || len(r.Targets) == 0 || r.Targets[0] >= 0 {
-		t.Fatal("no count opening follows the mix")
+	if r == nil || r.Kind != engine.EffectTally || r.PickTargets == nil {
+		t.Fatal("no pick follows the mix")
 	}
 	_, s8, _ := rt.Next()
 	seat = int(s8)
@@ -823,7 +824,7 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		}
 		bad.Shares = append(bad.Shares, sh)
 	}
-	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
+	refuse("a pick share made with another seat's key", bad, table.ReasonBadShare)
 }
 
 // A seat's step of a one-vote kill's blinded identity test (mental SPEC
@@ -1229,5 +1230,189 @@ func TestMafiaAnswerTallyForgeriesRefused(t *testing.T) {
 	}
 	if err := rt.Apply(tr.Entries[k]); err != nil {
 		t.Fatalf("the honest entry after the refusals: %v", err)
+	}
+}
+
+// A seat's entry in a plurality kill (mental SPEC §9.9) that is not its
+// honest one is refused, naming the seat and the rule: a count lookup
+// that is another seat's posted again, one proven from another seat's
+// ballot, and one whose W is moved by G after proving (bad-lookup); in
+// the vote tests the previous seat's steps again, one step made with
+// another seat's card key, one step too few and two steps exchanged
+// (bad-blind); in the kill table's mix a row copied over another after
+// an honest shuffle, and the vote mix's shuffle posted again
+// (bad-shuffle); a lookup body where a step is due (wrong-body-kind).
+// Each refusal leaves the table as it was: the honest entries that
+// follow are accepted to the end of the night.
+func TestMafiaPluralityForgeriesRefused(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
+	if testing.Short() {
+		t.Skip("a 15-seat game through the real stack")
+	}
+	var b strings.Builder
+	var rs []string
+	for _, r := range rolesThreeHoldersNoMadman15 {
+		rs = append(rs, mafia.CardName(r))
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names15, ","), strings.Join(rs, ","))
+	for _, n := range names15 {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	b.WriteString("Anna kill Egor\nBoris kill Egor\nClara kill Igor\nDima check Fedor\nEgor save Galya\n")
+	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jk := rt.Joint()
+	at := 0 // the next entry of tr to apply
+	var kill *table.Request // the last kill ballots' actions request
+	// until applies the honest entries until cond holds for the pending
+	// request, and returns the seat due.
+	until := func(what string, cond func(*table.Request) bool) int {
+		t.Helper()
+		for ; at < len(tr.Entries); at++ {
+			if r := rt.Pending(); r != nil && cond(r) {
+				_, s, _ := rt.Next()
+				return int(s)
+			}
+			if err := rt.Apply(tr.Entries[at]); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rt.CompletedAll() {
+				if r.Kind == engine.EffectBallot && len(r.Parts) > 0 && r.Parts[0].Kind == engine.EffectBallot && r.Parts[0].Power == mafia.PowerKill {
+					kill = r
+				}
+			}
+		}
+		t.Fatalf("the game has no %s", what)
+		return 0
+	}
+	body := func(i int) *table.Body {
+		t.Helper()
+		bd, err := table.UnmarshalBody(tr.Entries[i].Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bd
+	}
+	refuse := func(what string, seat int, bd *table.Body, reason string) {
+		t.Helper()
+		e, err := lt.Seats[seat].Player.Entry(rt, bd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rt.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Reason != reason || f.Seat != seat {
+			t.Fatalf("%s: %v, want %s by seat %d", what, err, reason, seat)
+		}
+	}
+
+	// The lookups: the first voter's entry.
+	seat := until("count lookup", func(r *table.Request) bool { return r.Lookup })
+	if int(tr.Entries[at+1].Seat) != seat+1 || body(at+1).Kind != table.BodyLookup {
+		t.Fatal("the lookups are not posted in seat order")
+	}
+	refuse("the next seat's lookup", seat, body(at+1), table.ReasonBadLookup)
+	// The kill ballots as posted, and their tally.
+	if kill == nil {
+		t.Fatal("no kill ballots")
+	}
+	var ballots []*mental.PowerBallot
+	for i := range kill.Seats {
+		ballots = append(ballots, kill.Posts[i][0].Ballot)
+	}
+	tally, err := mental.AddPowerBallots(ballots...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(ballots[0].Entries)
+	ctx := rt.ShareContext(rt.Pos(), seat)
+	other := seat + 1
+	var sec *mental.BallotSecret
+	for _, enc := range lt.Seats[other].Player.BallotSecrets() {
+		if s, err := mental.UnmarshalBallotSecret(enc, jk, ballots[other].Entries); err == nil {
+			sec = s
+		}
+	}
+	if sec == nil {
+		t.Fatal("the next seat keeps no secret of its kill ballot")
+	}
+	l, err := mental.ProveCountLookup(ctx, jk, sec, tally)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a lookup proven from the next seat's ballot", seat, &table.Body{Kind: table.BodyLookup, Lookup: l, LookupTargets: n}, table.ReasonBadLookup)
+	honest := body(at)
+	enc, err := honest.Lookup.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wb mental.Element
+	if _, err := wb.SetCanonicalBytes(enc[32:64]); err != nil {
+		t.Fatal(err)
+	}
+	copy(enc[32:64], mental.Identity().Add(&wb, mental.Base()).Bytes())
+	moved, err := mental.UnmarshalCountLookup(enc, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a lookup whose W is moved by G", seat, &table.Body{Kind: table.BodyLookup, Lookup: moved, LookupTargets: n}, table.ReasonBadLookup)
+
+	// The vote mix: remember the first shuffle for later.
+	until("vote mix", func(r *table.Request) bool { return r.Mixed && r.Votes && r.Plurality > 0 })
+	voteMix := body(at)
+	// The vote tests: the second seat's entry.
+	seat = until("vote test", func(r *table.Request) bool { return r.Tested && !r.Rows && r.Plurality > 0 && r.Next() == 1 })
+	prev := body(at - 1)
+	refuse("the previous seat's steps again", seat, prev, table.ReasonBadBlind)
+	in := rt.Pending().Cards
+	steps := func() []*mental.BlindStep {
+		var out []*mental.BlindStep
+		for _, c := range in {
+			st, err := lt.Seats[seat].Player.CardKey().BlindStep(rt.ShareContext(rt.Pos(), seat), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, st)
+		}
+		return out
+	}
+	bad := steps()
+	var err2 error
+	if bad[0], err2 = lt.Seats[(seat+1)%len(lt.Seats)].Player.CardKey().BlindStep(rt.ShareContext(rt.Pos(), seat), in[0]); err2 != nil {
+		t.Fatal(err2)
+	}
+	refuse("a step made with another seat's key", seat, &table.Body{Kind: table.BodyBlind, Blinds: bad}, table.ReasonBadBlind)
+	short := steps()
+	refuse("one step too few", seat, &table.Body{Kind: table.BodyBlind, Blinds: short[1:]}, table.ReasonBadBlind)
+	swapped := steps()
+	swapped[0], swapped[1] = swapped[1], swapped[0]
+	refuse("two steps exchanged", seat, &table.Body{Kind: table.BodyBlind, Blinds: swapped}, table.ReasonBadBlind)
+	refuse("a lookup where a step is due", seat, honest, table.ReasonWrongBodyKind)
+
+	// The kill table's mix: the first shuffler's entry.
+	seat = until("kill table mix", func(r *table.Request) bool { return r.Mixed && r.Rows })
+	rows := rt.Pending().Cards
+	if len(rows) != 5 {
+		t.Fatalf("a kill table of %d rows for three votes, want 5", len(rows))
+	}
+	out, p, err := jk.Shuffle(rt.ShareContext(rt.Pos(), seat), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1] = out[0].Clone()
+	refuse("a row copied over another", seat, &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	refuse("the vote mix's shuffle again", seat, voteMix, table.ReasonBadShuffle)
+	// The honest entries go on to the end.
+	for ; at < len(tr.Entries); at++ {
+		if err := rt.Apply(tr.Entries[at]); err != nil {
+			t.Fatalf("entry %d after the refusals: %v", at, err)
+		}
 	}
 }
