@@ -1269,7 +1269,7 @@ func TestMafiaPluralityForgeriesRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	jk := rt.Joint()
-	at := 0 // the next entry of tr to apply
+	at := 0                 // the next entry of tr to apply
 	var kill *table.Request // the last kill ballots' actions request
 	// until applies the honest entries until cond holds for the pending
 	// request, and returns the seat due.
