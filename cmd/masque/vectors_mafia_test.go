@@ -99,6 +99,12 @@ func mafiaVectorSpecs() []vectorSpec {
 			build: build,
 		}
 	}
+	// fixedDeal marks a vector cut from a game dealt by the options' fixed
+	// deal.
+	fixedDeal := func(v vectorSpec) vectorSpec {
+		v.want.DealSource = dealFixed
+		return v
+	}
 	return []vectorSpec{
 		{
 			want: vectorCase{File: "honest-mafia-4-bots.masque", Game: g, Valid: true, Complete: true, DealSource: dealShuffle, KeysPublished: true,
@@ -142,7 +148,7 @@ func mafiaVectorSpecs() []vectorSpec {
 				}
 				return mafiaTampered(t, lt, k, first)
 			}),
-		faultOf("tampered-mafia-bad-lookup.masque",
+		fixedDeal(faultOf("tampered-mafia-bad-lookup.masque",
 			"the honest game of honest-mafia-12-plurality up to night 2's plurality kill; the second seat's count lookup (a lookup "+
 				"body, kind 11) is the first seat's posted again: its proof is for another author's ballot, position and seat, so it "+
 				"does not verify (docs/protocol.md §5 plurality kill: bad-lookup).",
@@ -153,7 +159,7 @@ func mafiaVectorSpecs() []vectorSpec {
 					t.Fatalf("the second lookup entry is at %d, the vector says %d", k, lookupPos)
 				}
 				return mafiaTampered(t, lt, k, first)
-			}),
+			})),
 		faultOf("tampered-mafia-bad-mix.masque",
 			"the honest game of honest-mafia-6-tie up to night 2's one-vote kill; the second seat's mix entry (kind 9) is the first "+
 				"seat's mix posted again: its proof is for another input deck, position and seat, so it does not verify "+
