@@ -252,6 +252,16 @@ type Effect struct {
 	// identity test of card Pick of Power's last one-vote mix.
 	Votes  bool
 	Tested bool
+	// Plurality: a plurality kill (mental SPEC §9.9) of Power's last
+	// ballots, with Mix: k = Plurality holders voted, and the target named
+	// most often wins, a tie uniformly among the tied. Every seat in Mix
+	// posts a count lookup, shuffles the (code sum, count) cards, every
+	// seat tests every shuffled code sum, shuffles the kill table laid
+	// from the k votes and tests every row; then the true row's payload
+	// is picked as a Picked tally would be (with AddPowers' code sums
+	// added). The rules learn only the pick's facts: a tally's over every
+	// target, each Count how many codes named it.
+	Plurality int
 	// SelfAllowed: an EffectBallot voter may name itself.
 	SelfAllowed bool
 	// Roles: EffectBallot's and EffectCheck's list of every kind the

@@ -33,9 +33,12 @@ type Body struct {
 	CoinD     *Point
 	CoinProof []byte
 	Parts     [][]byte
-	// Blind: kind 10, a blind step's output (A', B') and its proof.
-	BlindOut   Card
-	BlindProof []byte
+	// Blind: kind 10, m blind steps' outputs (A', B') and proofs.
+	BlindOut   []Card
+	BlindProof [][]byte
+	// Lookup: kind 11, a count lookup over LookupN targets (W ‖ proof).
+	LookupN int
+	Lookup  []byte
 }
 
 func readCard(r *rd, w int) (Card, bool) {
@@ -204,18 +207,39 @@ func decodeBody(b []byte, w int) (*Body, bool) {
 			return nil, false
 		}
 	case 10:
-		// blind (protocol.md §4 kind 10): A' ‖ B' ‖ R×3 ‖ s×2, 224 bytes.
-		x := r.n(224)
+		// blind (protocol.md §4 kind 10): m steps (1..64) of 224 bytes,
+		// each A' ‖ B' ‖ R×3 ‖ s×2; m is the body's length over 224.
+		rest := len(r.b) - r.off
+		if rest <= 0 || rest%224 != 0 || rest/224 > 64 {
+			return nil, false
+		}
+		for i := 0; i < rest/224; i++ {
+			x := r.n(224)
+			a, err1 := rDecode(x[:32])
+			b, err2 := rDecode(x[32:64])
+			if err1 != nil || err2 != nil || !checkProofBytes(0, 3, 2, x[64:]) {
+				return nil, false
+			}
+			bd.BlindOut = append(bd.BlindOut, Card{CT{a, b}})
+			bd.BlindProof = append(bd.BlindProof, x[64:])
+		}
+	case 11:
+		// lookup (protocol.md §4 kind 11): n u8 (1..64) ‖ W_A ‖ W_B ‖
+		// R×(2n+2) ‖ s×(2n+1).
+		n := r.u8()
+		if n < 1 || n > 64 || r.err != nil {
+			return nil, false
+		}
+		x := r.n(64 + 32*(4*n+3))
 		if x == nil {
 			return nil, false
 		}
-		a, err1 := rDecode(x[:32])
-		b, err2 := rDecode(x[32:64])
-		if err1 != nil || err2 != nil || !checkProofBytes(0, 3, 2, x[64:]) {
+		_, err1 := rDecode(x[:32])
+		_, err2 := rDecode(x[32:64])
+		if err1 != nil || err2 != nil || !checkProofBytes(0, 2*n+2, 2*n+1, x[64:]) {
 			return nil, false
 		}
-		bd.BlindOut = Card{CT{a, b}}
-		bd.BlindProof = x[64:]
+		bd.LookupN, bd.Lookup = n, x
 	case 7:
 		x := r.n(128)
 		if x == nil {

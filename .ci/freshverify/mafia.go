@@ -232,11 +232,18 @@ func (g *Mafia) attackTally() []Effect {
 			}
 		}
 		if c > 2 {
-			// a mixed tally (§5): the mix by T, then the count opening, queued together
-			return []Effect{
-				{Kind: "mix", Tally: []TallyPart{{Power: 1}}, Seats: g.T, Purpose: "mix"},
-				{Kind: "countopen", Tally: []TallyPart{{Power: 1}}, Purpose: "mixcounts"},
-			}
+			// a plurality kill (§5): lookups and the vote mix by T, the vote
+			// tests, the kill table's mix by T, the row tests, then the pick
+			// of the true row's payload (card 0), adding power 2 if item 2
+			// was asked; only the pick brings facts
+			pl := []TallyPart{{Power: 1}}
+			return append([]Effect{
+				{Kind: "lookup", Tally: pl, Seats: g.T, K: c, Purpose: "plural"},
+				{Kind: "pmix", Tally: pl, Seats: g.T, K: c, Purpose: "plural"},
+				{Kind: "ptest", Tally: pl, K: c, Purpose: "plural"},
+				{Kind: "rmix", Tally: pl, Seats: g.T, K: c, Purpose: "plural"},
+				{Kind: "rtest", Tally: pl, K: c, Purpose: "plural"},
+			}, g.pick(0)...)
 		}
 	}
 	if g.item2 {
@@ -684,7 +691,7 @@ func (g *Mafia) Facts(req *Request, kinds []int, coin []byte) []Effect {
 		return nil
 	case "night":
 		return g.attackTally()
-	case "mix":
+	case "mix", "plural":
 		return nil
 	case "mixcounts":
 		// §12.5 "The attacks, mixed": counts in the shuffled order

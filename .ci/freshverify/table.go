@@ -19,6 +19,7 @@ type Effect struct {
 	Targets []int
 	Tally   []TallyPart
 	ID      int
+	K       int // a plurality kill's number of votes (protocol.md §5)
 }
 
 type ActPart struct {
@@ -297,6 +298,26 @@ func (t *Table) start(r *Request) {
 		}
 		r.pairs = []Card{cards[r.Seat]}
 		r.authors = t.allSeats()
+	case "lookup":
+		// protocol.md §5 plurality kill, 1: every voter's count lookup
+		r.pairs = nil
+		r.authors = r.Seats
+	case "pmix":
+		// 2: the vote cards (V, W) in the voters' order
+		r.pairs = t.mixPairs[r.Tally[0].Power]
+		r.authors = r.Seats
+	case "ptest", "rtest":
+		// 3, 5: component 0 of every mixed card or row, stepped by every
+		// seat of the roster in seat order
+		r.pairs = nil
+		for _, c := range t.mixPairs[r.Tally[0].Power] {
+			r.pairs = append(r.pairs, Card{c[0]})
+		}
+		r.authors = t.allSeats()
+	case "rmix":
+		// 4: the kill table's rows, laid when the vote tests finished
+		r.pairs = t.mixPairs[r.Tally[0].Power]
+		r.authors = r.Seats
 	case "countopen":
 		// component 1 of each shuffled pair, a width-1 card, one public share each
 		r.authors = t.allSeats()
@@ -362,10 +383,14 @@ func (t *Table) skipRetired(r *Request) {
 			}
 		case "coin":
 			r.coinSum = add(r.coinSum, new(Point).ScalarMult(x, CoinPoint(t.gid, r.coinA)))
-		case "test":
+		case "test", "ptest", "rtest":
 			// a retired seat's step: (A, B − x·A) (protocol.md §5)
-			c := r.pairs[0][0]
-			r.pairs = []Card{{CT{c.A, sub(c.B, new(Point).ScalarMult(x, c.A))}}}
+			out := []Card{}
+			for _, cc := range r.pairs {
+				c := cc[0]
+				out = append(out, Card{CT{c.A, sub(c.B, new(Point).ScalarMult(x, c.A))}})
+			}
+			r.pairs = out
 		}
 		r.idx++
 	}
@@ -431,8 +456,39 @@ func (t *Table) finish(r *Request) {
 			t.views[k] = append(keep, vw)
 		}
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
-	case "mix", "vmix":
+	case "mix", "vmix", "lookup", "pmix", "rmix":
 		t.mixPairs[r.Tally[0].Power] = r.pairs
+		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
+	case "ptest":
+		// the votes: the cards whose last B is not the identity, exactly K
+		var votes [][2]CT
+		for i, c := range r.pairs {
+			if !rIsIdentity(c[0].B) {
+				v := t.mixPairs[r.Tally[0].Power][i]
+				votes = append(votes, [2]CT{v[0], v[1]})
+			}
+		}
+		if len(votes) != r.K {
+			panic(invalidFault{})
+		}
+		t.mixPairs[r.Tally[0].Power] = killRows(votes)
+		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
+	case "rtest":
+		// the true row: exactly one last B is the identity; its payload
+		// (component 1) is what the pick opens
+		w := -1
+		for i, c := range r.pairs {
+			if rIsIdentity(c[0].B) {
+				if w >= 0 {
+					panic(invalidFault{})
+				}
+				w = i
+			}
+		}
+		if w < 0 {
+			panic(invalidFault{})
+		}
+		t.mixPairs[r.Tally[0].Power] = []Card{{t.mixPairs[r.Tally[0].Power][w][1]}}
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
 	case "test":
 		// the card holds a vote exactly when the last B is not the identity
@@ -567,10 +623,12 @@ func (t *Table) Due() (int, int) {
 			switch r.Kind {
 			case "shuffle":
 				return a, 6
-			case "mix", "vmix":
+			case "mix", "vmix", "pmix", "rmix":
 				return a, 9
-			case "test":
+			case "test", "ptest", "rtest":
 				return a, 10
+			case "lookup":
+				return a, 11
 			case "coin":
 				return a, 7
 			case "retire":
@@ -874,16 +932,34 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 				return f("bad-share")
 			}
 		}
-	case "mix", "vmix":
+	case "mix", "vmix", "pmix", "rmix":
 		if b.ShufN != len(r.pairs) || len(b.ShufCards[0]) != len(r.pairs[0]) || !VerifyShuffle(ctx, t.H, r.pairs, b.ShufCards, b.ShufProof) {
 			return f("bad-shuffle")
 		}
 		r.pairs = b.ShufCards
-	case "test":
-		if !VerifyBlindStep(ctx, t.X[seat], r.pairs[0], b.BlindOut, b.BlindProof) {
+	case "test", "ptest", "rtest":
+		// one step per tested card, in order, all under the entry's context
+		if len(b.BlindOut) != len(r.pairs) {
 			return f("bad-blind")
 		}
-		r.pairs = []Card{b.BlindOut}
+		for i := range r.pairs {
+			if !VerifyBlindStep(ctx, t.X[seat], r.pairs[i], b.BlindOut[i], b.BlindProof[i]) {
+				return f("bad-blind")
+			}
+		}
+		r.pairs = b.BlindOut
+	case "lookup":
+		// over the author's own last kill ballot and the power's tally
+		p := r.Tally[0].Power
+		es, ok := t.ballotBy[p][seat]
+		if !ok || b.LookupN != len(es) {
+			return f("bad-lookup")
+		}
+		W := VerifyCountLookup(ctx, t.H, es, t.ballotSum[p], b.Lookup)
+		if W == nil {
+			return f("bad-lookup")
+		}
+		r.pairs = append(r.pairs, Card{codeSum(es), *W})
 	case "tally", "countopen", "pick":
 		sh := b.Shares
 		if len(sh.Pub) != len(r.snap) || len(sh.Enc) != 0 {

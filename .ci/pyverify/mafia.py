@@ -306,9 +306,10 @@ class Mafia:
             self.onevote = True; self.vtest = 0
             return [('actions', T, parts), ('vmix', KILL, list(T)), ('test', KILL, 0)]
         if self.kill_mixed():
-            # protocol.md §12.5 item 6: a mixed tally of the kill, shuffled by every target in order
-            self.mixed = True
-            return [('actions', T, parts), ('mix', KILL, list(T))]
+            # protocol.md §12.5 item 6: a plurality kill of the kill with m votes by every target in order, adding
+            # the Madman's ballots if asked; its only facts are the pick's
+            self.waiting = 'pick'
+            return [('actions', T, parts), ('plural', KILL, list(T), self.kill_count(), (MADKILL,) if MADKILL in self.asked else ())]
         if self.attacks_added():
             # protocol.md §12.5 item 6: one tally of the kill adding the Madman's (who attacked whom stays hidden)
             tal = [(KILL, None, (MADKILL,))]

@@ -168,8 +168,19 @@ def decode_body(b, W=1, SW=5):
     elif kind == 7:
         cs = r.take(128); check_points(cs, 3, 1); out['cs'] = cs
     elif kind == 10:
-        # protocol.md §4: a blind step, A' ‖ B' ‖ R×3 ‖ s×2 (SPEC §9.8)
-        bs = r.take(224); check_points(bs, 5, 2); out['blind'] = bs
+        # protocol.md §4: m blind steps (m = 1..64, the body's length over 224), each A' ‖ B' ‖ R×3 ‖ s×2
+        # (SPEC §9.8)
+        m = (len(r.b) - r.i) // 224
+        if not 1 <= m <= 64 or (len(r.b) - r.i) % 224: raise EncodingError('blind steps')
+        out['blinds'] = []
+        for _ in range(m):
+            bs = r.take(224); check_points(bs, 5, 2); out['blinds'].append(bs)
+    elif kind == 11:
+        # protocol.md §4: a count lookup over n targets, n u8 (1..64) ‖ W_A ‖ W_B ‖ R×(2n+2) ‖ s×(2n+1)
+        ln = r.u8()
+        if not 1 <= ln <= 64: raise EncodingError('lookup targets')
+        lb = r.take(64 + 32 * (4 * ln + 3)); check_points(lb, 2 + 2 * ln + 2, 2 * ln + 1)
+        out['lookup'] = (ln, lb)
     elif kind == 8:
         # protocol.md §4: actions (games with a night's secret actions only: Mafia)
         p = r.u8()
@@ -364,6 +375,16 @@ def verify(data):
                 # protocol.md §5: a blinded identity test of card e[2] of power e[1]'s one-vote mix,
                 # every seat of the roster in seat order (a retired seat's step computed in its place)
                 rq = dict(kind='test', power=e[1], k=e[2], next=0)
+            elif kind == 'plural':
+                # protocol.md §5: a plurality kill of power e[1] with e[3] votes by seats e[2], adding powers e[4]:
+                # the lookups, the vote mix, the vote tests, the kill table's mix, the row tests, the pick of card 0
+                p, seats, kv, added = e[1], list(e[2]), e[3], tuple(e[4])
+                queue.append(dict(kind='lookup', power=p, authors=seats, got={}))
+                queue.append(dict(kind='mix', power=p, authors=seats, done=set(), plural=True))
+                queue.append(dict(kind='ptest', power=p, k=kv, rows=False, next=0))
+                queue.append(dict(kind='mix', power=p, authors=seats, done=set(), plural=True))
+                queue.append(dict(kind='ptest', power=p, k=kv, rows=True, next=0))
+                rq = dict(kind='tally', parts=[('pick', p, 0, added)], authors=list(range(n)), shares={})
             elif kind == 'mix':
                 # protocol.md §5: a mixed tally of power e[1] by seats e[2]: a mix, then the count opening
                 queue.append(dict(kind='mix', power=e[1], authors=list(e[2]), done=set()))
@@ -386,7 +407,8 @@ def verify(data):
             return [a for a in living(rq['authors']) if a not in rq['shares']]
         if k == 'coin': return [a for a in living(rq['authors']) if a not in rq['D']]
         if k in ('shuffle', 'mix'): return [a for a in living(rq['authors']) if a not in rq['done']]
-        if k == 'test': return list(range(rq['next'], n))
+        if k in ('test', 'ptest'): return list(range(rq['next'], n))
+        if k == 'lookup': return [a for a in living(rq['authors']) if a not in rq['got']]
         if k == 'retire': return [] if rq['seat'] in retired else [rq['seat']]
         if k == 'actions': return [a for a in living(rq['seats']) if a not in rq['bodies']]
         return []
@@ -408,7 +430,10 @@ def verify(data):
                 rq = queue[0]; tl = T['tallies'].get(rq['power'])
                 if tl is None: raise Fault('invalid', 'a mixed tally of power %d without ballots' % rq['power'])
                 rq['targets'] = list(tl[0])
-                if rq.get('votes'):
+                if rq.get('plural'):
+                    # protocol.md §5 plurality kill: the vote cards (V, W), or the kill table's rows
+                    rq['cards'] = list(T['pcards'][rq['power']])
+                elif rq.get('votes'):
                     # protocol.md §5: one width-1 card per voter, in the voters' order: its own ballot's code sum
                     each = T.get('ballots', {}).get(rq['power'], {})
                     cards = []
@@ -434,6 +459,17 @@ def verify(data):
                     # protocol.md §5: a retired seat's step, (A, B − x_r·A)
                     A, B = rq['cur'][1][0]
                     rq['cur'] = sigma.card_from_points([(A, r255.psub(B, r255.pmul(retired[rq['next']], A)))])
+                    rq['next'] += 1
+            if queue and queue[0]['kind'] == 'ptest':
+                rq = queue[0]
+                if 'cur' not in rq:
+                    # protocol.md §5 plurality kill: component 0 of every mixed card, or of every row
+                    mx = T['mixes'].get(rq['power'])
+                    if mx is None: raise Fault('invalid', 'a plurality kill\'s tests without a mix')
+                    rq['cur'] = [sigma.card_from_points([c[1][0]]) for c in mx[1]]
+                while rq['next'] < n and rq['next'] in retired:
+                    x = retired[rq['next']]
+                    rq['cur'] = [sigma.card_from_points([(A, r255.psub(B, r255.pmul(x, A)))]) for A, B in (c[1][0] for c in rq['cur'])]
                     rq['next'] += 1
             if queue and queue[0]['kind'] == 'tally' and 'snap' not in queue[0]:
                 rq = queue[0]; snap = []
@@ -535,6 +571,21 @@ def verify(data):
             more = rules.shuffle_done(rq) if hasattr(rules, 'shuffle_done') else []
         elif k == 'mix':
             T['mixes'][rq['power']] = (rq['targets'], rq['cards'])
+        elif k == 'lookup':
+            # protocol.md §5 plurality kill: the vote cards, in the voters' order
+            T.setdefault('pcards', {})[rq['power']] = [rq['got'][a] for a in rq['authors'] if a in rq['got']]
+        elif k == 'ptest':
+            targets, mixed = T['mixes'][rq['power']]
+            ident = [r255.is_ident(c[1][0][1]) for c in rq['cur']]
+            if not rq['rows']:
+                votes = [mixed[i] for i, z in enumerate(ident) if not z]
+                if len(votes) != rq['k']: raise Fault('invalid', '%d votes among the code sums, want %d' % (len(votes), rq['k']))
+                rows = sigma.kill_rows([(v[1][0], v[1][1]) for v in votes])
+                T.setdefault('pcards', {})[rq['power']] = [sigma.card_from_points([key, pay]) for key, pay in rows]
+            else:
+                true = [i for i, z in enumerate(ident) if z]
+                if len(true) != 1: raise Fault('invalid', '%d kill-table rows hold the identity' % len(true))
+                T['mixes'][rq['power']] = (targets, [sigma.card_from_points([mixed[true[0]][1][1]])])
         elif k == 'test':
             # protocol.md §5: the card holds a vote exactly when the last step's B is not the identity
             more = rules.tested(not r255.is_ident(rq['cur'][1][0][1]))
@@ -595,7 +646,7 @@ def verify(data):
         push_effects(more or [])
 
     BODY = {'reveal': 4, 'peek': 4, 'others': 4, 'checkview': 4, 'tally': 4, 'shuffle': 6, 'coin': 7, 'retire': 5, 'actions': 8, 'mix': 9,
-            'test': 10}
+            'test': 10, 'ptest': 10, 'lookup': 11}
     def due():
         """(seat, body kind) or None"""
         ph = T['phase']
@@ -833,9 +884,32 @@ def verify(data):
                 settle(pos)
             elif k == 10:
                 rq = queue[0]
-                out = sigma.verify_blind_step(gid, pos, seat, Xb[seat], rq['cur'], body['blind'])
-                if out is None: raise Fault('bad-blind', 'test of card %d' % rq['k'])
-                rq['cur'] = out; rq['next'] = seat + 1
+                if rq['kind'] == 'ptest':
+                    # protocol.md §5 plurality kill: one step per tested card, in order, under the entry's context
+                    if len(body['blinds']) != len(rq['cur']): raise Fault('bad-blind', 'step count')
+                    outs = []
+                    for i, (c, st) in enumerate(zip(rq['cur'], body['blinds'])):
+                        out = sigma.verify_blind_step(gid, pos, seat, Xb[seat], c, st)
+                        if out is None: raise Fault('bad-blind', 'step %d' % i)
+                        outs.append(out)
+                    rq['cur'] = outs; rq['next'] = seat + 1
+                    settle(pos)
+                else:
+                    if len(body['blinds']) != 1: raise Fault('bad-blind', 'step count')
+                    out = sigma.verify_blind_step(gid, pos, seat, Xb[seat], rq['cur'], body['blinds'][0])
+                    if out is None: raise Fault('bad-blind', 'test of card %d' % rq['k'])
+                    rq['cur'] = out; rq['next'] = seat + 1
+                    settle(pos)
+            elif k == 11:
+                rq = queue[0]
+                ln, lb = body['lookup']
+                p = rq['power']
+                ents = T.get('ballots', {}).get(p, {}).get(seat)
+                if ents is None or ln != len(ents): raise Fault('bad-lookup', 'target count')
+                Wl = sigma.verify_count_lookup(gid, pos, seat, Hb, Hj, ents, T['tallies'][p][1], lb)
+                if Wl is None: raise Fault('bad-lookup')
+                rq['got'][seat] = sigma.card_from_points([sigma.code_sum(ents), Wl])
+                if not pending(rq): complete_head(pos)
                 settle(pos)
             elif k == 9:
                 rq = queue[0]

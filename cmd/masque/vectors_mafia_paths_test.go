@@ -121,7 +121,49 @@ const (
 	mafiaDrawFile      = "honest-mafia-6-draw.masque"
 	mafiaAttacksFile   = "honest-mafia-12-attacks.masque"
 	mafiaOneVoteFile   = "honest-mafia-9-one-vote.masque"
+	mafiaPluralityFile = "honest-mafia-12-plurality.masque"
 )
+
+// mafiaPluralityGame: 12 players, the Commissar, the Don and the Madman
+// the only specials (two Mafiosi, seven Civilians), no incident cards,
+// dealt by the options' fixed deal (the Don at seat 0, the Madman at seat
+// 1, the Mafiosi at seats 2 and 3, the Commissar at seat 11). On the
+// first day's question the Don leaves (his role revealed, his card key
+// posted): the Madman joins (the join's views and tag round), and the
+// kill has three holders, the two Mafiosi and the joined Madman. Nobody
+// else asks for a vote; on night 2 the Mafiosi name seats 5 and 6 and
+// the Madman seat 5: a plurality kill (docs/protocol.md §5, §12.5 item 6;
+// mental SPEC §9.9) whose only opened value is the pick, seat 5. The
+// transcript stops when the day vote of day 2 is due.
+func mafiaPluralityGame(t *testing.T) *local.Table {
+	civ := mafia.Civilian
+	o := mafia.Options{Players: []string{"Anna", "Boris", "Sasha", "Dima", "Egor", "Fedya", "Galya", "Igor", "Katya", "Lena", "Misha", "Nina"},
+		Specials: []engine.Card{mafia.Commissar, mafia.Don, mafia.Madman}, NoIncidents: true,
+		Fixed: &mafia.Fixed{Roles: []engine.Card{mafia.Don, mafia.Madman, mafia.Mafioso, mafia.Mafioso, civ, civ, civ, civ, civ, civ, civ, mafia.Commissar}}}
+	left := false
+	return mafiaSteeredGame(t, mafiaPluralityFile, o, 27, mafiaSteer{
+		move: func(st *mafia.State, roles []engine.Card, seat engine.Seat, m engine.Move) engine.Move {
+			if st.Phase() != mafia.PhaseHold {
+				return m
+			}
+			if !left && roles[seat] == mafia.Don {
+				left = true
+				return engine.Move{Seat: seat, Kind: mafia.MoveLeave}
+			}
+			return engine.Move{Seat: seat, Kind: mafia.MoveHold, Args: []int{0}}
+		},
+		night: func(st *mafia.State, roles []engine.Card, seat engine.Seat, power uint8, target engine.Seat) engine.Seat {
+			if st.Day() == 2 && power == mafia.PowerKill {
+				if seat == 3 {
+					return 6
+				}
+				return 5
+			}
+			return target
+		},
+		stop: func(st *mafia.State) bool { return st.Day() == 2 && st.Phase() == mafia.PhaseVote },
+	})
+}
 
 // mafiaOneVoteGame: 9 players, the Madman the only special (two Mafiosi,
 // no Don, six Civilians), no incident cards, dealt by the options' fixed
@@ -425,6 +467,21 @@ func mafiaPathVectorSpecs() []vectorSpec {
 					"Madman's code sum: one opened value names the two attacked seats, not whose attack is whose, and nothing says whether " +
 					"the mafiosi agreed. The transcript stops when the day vote of day 2 is due: unfinished, keys not published."},
 			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaOneVoteGame(t).Transcript()) },
+		},
+		{
+			want: vectorCase{File: mafiaPluralityFile, Game: g, Valid: true, DealSource: dealFixed,
+				Description: "Mafia: 12 players, the Commissar, the Don and the Madman the only specials (two Mafiosi), no incident cards, " +
+					"dealt by the options' fixed deal (the Don at seat 0, the Madman at seat 1, Mafiosi at seats 2 and 3, the Commissar at " +
+					"seat 11), bots (seed 27) steered to legal choices: on the first day's question the Don leaves (move 5, a retirement), " +
+					"so the Madman joins (the join's views of component 4 and a tag round) and the kill has three holders; nobody asks for " +
+					"a vote; on night 2 the Mafiosi name seats 5 and 6 and the joined Madman seat 5. Three kill holders and no Don: a " +
+					"plurality kill (docs/protocol.md §5, §12.5 item 6; mental SPEC.md §9.9): every living seat posts a count lookup " +
+					"(lookup bodies, kind 11), shuffles the (code sum, count) cards (mix bodies of width-2 cards, kind 9), every seat tests " +
+					"every shuffled code sum (blind bodies of 11 steps, kind 10), every living seat shuffles the kill table of the three " +
+					"votes (5 rows) and every seat tests every row's key (blind bodies of 5 steps); the true row's payload is the pick: it " +
+					"opens seat 5 alone, and nothing says how the three votes split. The transcript stops when the day vote of day 2 is " +
+					"due: unfinished, keys not published."},
+			build: func(t *testing.T) ([]byte, int) { return encodeTranscript(t, mafiaPluralityGame(t).Transcript()) },
 		},
 	}
 }

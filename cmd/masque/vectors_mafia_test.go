@@ -90,12 +90,20 @@ func mafiaVectorSpecs() []vectorSpec {
 	// The second blind step of the first test of that night's one-vote
 	// kill and its author.
 	const blindPos, blindSeat = 48, 1
+	// The second lookup entry of honest-mafia-12-plurality's night 2 and its author.
+	const lookupPos, lookupSeat = 94, 2
 	faultOf := func(file, desc string, pos uint64, seat int, reason string, build func(t *testing.T) ([]byte, int)) vectorSpec {
 		return vectorSpec{
 			want: vectorCase{File: file, Game: g, Description: desc, Exit: exitFault, DealSource: dealShuffle,
 				Fault: &vectorFault{Position: pos, Seat: seat, Reason: reason}},
 			build: build,
 		}
+	}
+	// fixedDeal marks a vector cut from a game dealt by the options' fixed
+	// deal.
+	fixedDeal := func(v vectorSpec) vectorSpec {
+		v.want.DealSource = dealFixed
+		return v
 	}
 	return []vectorSpec{
 		{
@@ -140,6 +148,18 @@ func mafiaVectorSpecs() []vectorSpec {
 				}
 				return mafiaTampered(t, lt, k, first)
 			}),
+		fixedDeal(faultOf("tampered-mafia-bad-lookup.masque",
+			"the honest game of honest-mafia-12-plurality up to night 2's plurality kill; the second seat's count lookup (a lookup "+
+				"body, kind 11) is the first seat's posted again: its proof is for another author's ballot, position and seat, so it "+
+				"does not verify (docs/protocol.md §5 plurality kill: bad-lookup).",
+			lookupPos, lookupSeat, table.ReasonBadLookup, func(t *testing.T) ([]byte, int) {
+				lt := mafiaPluralityGame(t)
+				first, k := mafiaSecondOf(t, lt.Transcript(), table.BodyLookup)
+				if k != lookupPos {
+					t.Fatalf("the second lookup entry is at %d, the vector says %d", k, lookupPos)
+				}
+				return mafiaTampered(t, lt, k, first)
+			})),
 		faultOf("tampered-mafia-bad-mix.masque",
 			"the honest game of honest-mafia-6-tie up to night 2's one-vote kill; the second seat's mix entry (kind 9) is the first "+
 				"seat's mix posted again: its proof is for another input deck, position and seat, so it does not verify "+

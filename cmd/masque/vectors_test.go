@@ -347,6 +347,17 @@ func TestGenerateConformanceVectors(t *testing.T) {
 			limit = 64 << 10
 		case strings.Contains(name, "-grimm-"):
 			limit = 64 << 10
+		case name == "honest-mafia-12-plurality.masque":
+			// The plurality kill (issue 27, L1's residue) needs three
+			// kill holders without the Don: twelve seats, the fewest
+			// that deal the Don and the Madman, with the Don out and the
+			// Madman joined (the join's views and tag round), then the
+			// night's lookups, two width-2 mixes and the tests of every
+			// vote card and every kill-table row.
+			limit = 352 << 10
+		case name == "tampered-mafia-bad-lookup.masque":
+			// That game cut at its second lookup: every entry before it.
+			limit = 224 << 10
 		case strings.HasPrefix(name, "honest-mafia-12-"):
 			// Twelve seats, the fewest that deal both the Don and the
 			// Madman, and with them the book's counts need a third
@@ -420,8 +431,10 @@ func TestGenerateConformanceVectors(t *testing.T) {
 	// nine-seat game no longer opens counts or a coin. No vector holds a
 	// mixed tally any more: three kill holders need 15 seats (about 480
 	// KiB a game), or 12 with the Don and the Madman up to a night after
-	// the Don's elimination.
-	if total > 2700<<10 {
-		t.Errorf("the vectors take %d bytes: keep them under 2700 KiB", total)
+	// the Don's elimination. The plurality kill that replaced the mixed
+	// tally (issue 27, L1's residue) is that 12-seat game: about 333 KiB,
+	// and its copy cut at a replayed count lookup about 212 KiB.
+	if total > 3300<<10 {
+		t.Errorf("the vectors take %d bytes: keep them under 3300 KiB", total)
 	}
 }

@@ -167,7 +167,11 @@ func (a *tellingAuditor) Entry(t *table.Table, e *ledger.Entry) ([]string, error
 			out = append(out, fmt.Sprintf("  privately, %s saw %s", seatName(t, int(c.By)), a.words(card)))
 		}
 	case engine.EffectShuffle:
-		if c.Mixed && c.Votes {
+		if c.Mixed && c.Rows {
+			out = append(out, fmt.Sprintf("  every living seat shuffled the %d rows of the kill table", len(c.Cards)))
+		} else if c.Mixed && c.Votes && c.Plurality > 0 {
+			out = append(out, fmt.Sprintf("  every living seat shuffled the %d (code sum, count) cards of the kill ballots", len(c.Cards)))
+		} else if c.Mixed && c.Votes {
 			out = append(out, fmt.Sprintf("  every living seat shuffled the %d kill ballots' code sums", len(c.Cards)))
 		} else if c.Mixed {
 			out = append(out, fmt.Sprintf("  every living seat shuffled the %d pairs of a mixed tally", len(c.Cards)))

@@ -66,11 +66,12 @@ func (s *State) AppendBinary(b []byte) ([]byte, error) {
 	i(s.drawsDue)
 	bo(s.joinDue)
 	i(int(s.side))
-	if s.mixed || len(s.tiedPairs) > 0 || len(s.answered) > 0 || s.oneVote {
-		// A mixed kill tally tonight (a state without one encodes as
-		// before it existed).
-		bo(s.mixed)
-		b = appendInts(b, s.tiedPairs)
+	if s.plural || len(s.answered) > 0 || s.oneVote {
+		// A plurality kill tonight (a state without one encodes as
+		// before it existed; the list after it was the mixed tally's
+		// tied pairs, always empty now).
+		bo(s.plural)
+		i(0)
 	}
 	if len(s.answered) > 0 || s.oneVote {
 		// Card answers while the date ballots were posted (likewise).

@@ -25,6 +25,8 @@ import (
 
 var names12 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina", ",")
 
+var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina,Oleg,Polina,Roma", ",")
+
 var roles12 = []engine.Card{mafia.Don, mafia.Madman, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse,
 	mafia.Butterfly, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
 
@@ -130,6 +132,29 @@ func publicRecord(t *testing.T, tr *ledger.Transcript) []string {
 			if r.Kind != engine.EffectTally {
 				continue
 			}
+			if r.Tested && r.Plurality > 0 {
+				// A plurality kill's tests of every card (mental SPEC
+				// §9.9): where the votes fall among the shuffled code
+				// sums (the shuffles' k-subset: with crypto/rand seeded
+				// alike, the same whatever the votes say), and how many
+				// rows hold the identity (one; its place is uniform over
+				// the rows whatever the votes, so it is not compared).
+				var at []int
+				for i, c := range r.Cards {
+					if (c[0].B.Equal(mental.Identity()) == 1) == r.Rows {
+						at = append(at, i)
+					}
+				}
+				if r.Rows {
+					rec = append(rec, fmt.Sprintf("  tests of %d kill-table rows: %d true", len(r.Cards), len(at)))
+				} else {
+					rec = append(rec, fmt.Sprintf("  tests of %d code sums: votes at %v", len(r.Cards), at))
+				}
+				continue
+			}
+			if r.Lookup {
+				continue
+			}
 			if r.Tested {
 				// A blinded identity test: the last step's B is the
 				// identity exactly when the tested code sum is.
@@ -222,25 +247,25 @@ func splitScript(deal []engine.Card, kills []int, coin, mad, save, date, check i
 	for _, r := range deal {
 		rs = append(rs, mafia.CardName(r))
 	}
-	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names12[:len(deal)], ","), strings.Join(rs, ","))
-	for _, n := range names12[:len(deal)] {
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names15[:len(deal)], ","), strings.Join(rs, ","))
+	for _, n := range names15[:len(deal)] {
 		fmt.Fprintf(&b, "%s hold no\n", n)
 	}
-	fmt.Fprintf(&b, "coin %s\n", names12[coin])
+	fmt.Fprintf(&b, "coin %s\n", names15[coin])
 	k := 0
 	for i, r := range deal {
 		switch r {
 		case mafia.Mafioso:
-			fmt.Fprintf(&b, "%s kill %s\n", names12[i], names12[kills[k]])
+			fmt.Fprintf(&b, "%s kill %s\n", names15[i], names15[kills[k]])
 			k++
 		case mafia.Madman:
-			fmt.Fprintf(&b, "%s kill %s\n", names12[i], names12[mad])
+			fmt.Fprintf(&b, "%s kill %s\n", names15[i], names15[mad])
 		case mafia.Nurse:
-			fmt.Fprintf(&b, "%s save %s\n", names12[i], names12[save])
+			fmt.Fprintf(&b, "%s save %s\n", names15[i], names15[save])
 		case mafia.Butterfly:
-			fmt.Fprintf(&b, "%s date %s\n", names12[i], names12[date])
+			fmt.Fprintf(&b, "%s date %s\n", names15[i], names15[date])
 		case mafia.Commissar:
-			fmt.Fprintf(&b, "%s check %s\n", names12[i], names12[check])
+			fmt.Fprintf(&b, "%s check %s\n", names15[i], names15[check])
 		}
 	}
 	return b.String()
@@ -392,7 +417,163 @@ func TestMafiaAgreeSplitUnseen(t *testing.T) {
 	}
 }
 
-var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,Lena,Misha,Nina,Oleg,Polina,Roma", ",")
+// rolesThreeHolders15 is a 15-player deck without the Don: three
+// mafiosi share the kill (a plurality kill, mental SPEC §9.9), and the
+// Madman attacks alone.
+var rolesThreeHolders15 = []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Mafioso, mafia.Madman, mafia.Commissar,
+	mafia.Nurse, mafia.Butterfly, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian,
+	mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// rolesThreeHoldersNoMadman15 is a 15-player deck without the Don or the
+// Madman: three mafiosi, the Commissar and the Nurse.
+var rolesThreeHoldersNoMadman15 = []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse,
+	mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian,
+	mafia.Civilian, mafia.Civilian, mafia.Civilian}
+
+// With three kill holders (no Don) the morning says only who was
+// attacked (the residue of leak L1, docs/mafia.md §11.3): across random
+// deals of 15 seats with three mafiosi, with and without the Madman, the
+// night where the three mafiosi all name a makes public exactly what the
+// nights make where they split 2–1 for a (the lone vote first, in the
+// middle or last in seat order) and 1–1–1 with the tie falling on a: the
+// same effects, the same facts (no count, no coin) and the same phase,
+// nothing normalized. The book's moderator announces the same for all: a
+// attacked (and the Madman's c). Fails on the mixed tally, whose counts
+// open as [3], [1 2] or [1 1 1] and whose 1–1–1 tie brings a coin.
+func TestMafiaPluralityAgreeSplitUnseen(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 3))
+	pick := func(n int, not ...int) int {
+		for {
+			if p := r.IntN(n); !slices.Contains(not, p) {
+				return p
+			}
+		}
+	}
+	for game := range 40 {
+		deal := slices.Clone(rolesThreeHolders15)
+		if game%2 == 1 {
+			deal = slices.Clone(rolesThreeHoldersNoMadman15)
+		}
+		n := len(deal)
+		r.Shuffle(n, func(i, j int) { deal[i], deal[j] = deal[j], deal[i] })
+		var mafiosi []int
+		for i, c := range deal {
+			if mafia.IsMafia(c) {
+				mafiosi = append(mafiosi, i)
+			}
+		}
+		nurse, bfly, comm := slices.Index(deal, mafia.Nurse), slices.Index(deal, mafia.Butterfly), slices.Index(deal, mafia.Commissar)
+		a := pick(n, mafiosi...)
+		b := pick(n, append(mafiosi, a)...)
+		c := pick(n, append(mafiosi, a, b)...) // the Madman's victim, when he plays
+		d := pick(n, append(mafiosi, a, b, c)...)
+		save, date, check := pick(n, nurse), pick(n, append(mafiosi, bfly)...), pick(n, comm)
+		base := exactRecord(t, splitScript(deal, []int{a, a, a}, a, c, save, date, check))
+		if !strings.Contains(base, "Plurality:3") {
+			t.Fatalf("game %d: no plurality kill in the night:\n%s", game, base)
+		}
+		for _, other := range []struct{ what, src string }{
+			{"2–1, the lone vote last", splitScript(deal, []int{a, a, b}, a, c, save, date, check)},
+			{"2–1, the lone vote in the middle", splitScript(deal, []int{a, b, a}, a, c, save, date, check)},
+			{"2–1, the lone vote first", splitScript(deal, []int{d, a, a}, a, c, save, date, check)},
+			{"1–1–1, the tie falling on the first's vote", splitScript(deal, []int{a, b, d}, a, c, save, date, check)},
+			{"1–1–1, the tie falling on the last's vote", splitScript(deal, []int{d, b, a}, a, c, save, date, check)},
+		} {
+			if got := exactRecord(t, other.src); got != base {
+				t.Fatalf("game %d (%d seats): %s changes what is public:\n%s\nvs\n%s", game, n, other.what, base, got)
+			}
+		}
+	}
+}
+
+// Through the real stack, 15 seats without the Don (three mafiosi and
+// the Madman: a plurality kill, mental SPEC §9.9): the mafiosi split
+// 1–1–1 between Igor, Lena and Oleg, the Madman names Katya; then, on
+// the seat that split's pick fell on (v), they split 2–1 (v, v, another)
+// and agree (v, v, v). crypto/rand is seeded alike for every game, so
+// the shuffles place the votes alike. The transcripts differ in no
+// entry's kind, author or size and in no opened value: the same lookups,
+// the same votes' places, one true row among as many, the same pick (v
+// and Katya attacked). Fails on the mixed tally (counts [1 1 1], [1 2],
+// [3], and the 1–1–1 tie's coin round).
+func TestRealMafiaPluralityAgreeSplitUnseen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("15-seat games through the real stack")
+	}
+	roles := []engine.Card{mafia.Mafioso, mafia.Madman, mafia.Mafioso, mafia.Commissar, mafia.Mafioso, mafia.Nurse, mafia.Butterfly,
+		mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian}
+	script := func(kills [3]string) string {
+		var b strings.Builder
+		var rs []string
+		for _, r := range roles {
+			rs = append(rs, mafia.CardName(r))
+		}
+		fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names15, ","), strings.Join(rs, ","))
+		for _, n := range names15 {
+			fmt.Fprintf(&b, "%s hold no\n", n)
+		}
+		fmt.Fprintf(&b, "Anna kill %s\nClara kill %s\nEgor kill %s\nBoris kill Katya\n", kills[0], kills[1], kills[2])
+		b.WriteString("Fedor save Roma\nGalya date Nina\nDima check Polina\n")
+		return b.String()
+	}
+	run := func(kills [3]string) ([]string, string) {
+		t.Helper()
+		cryptotest.SetGlobalRandom(t, 27)
+		lt, err := localplay.Run(mafia.Game{}, []byte(script(kills)), nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := lt.View().Rules().(*mafia.State)
+		attacked := ""
+		for p := range engine.Seat(len(names15)) {
+			if at, _, _ := st.Attacked(p); at {
+				attacked += names15[p] + " "
+			}
+		}
+		return publicRecord(t, lt.Transcript()), attacked
+	}
+	split, att := run([3]string{"Igor", "Lena", "Oleg"})
+	var v string
+	for _, f := range strings.Fields(att) {
+		if f != "Katya" {
+			v = f
+		}
+	}
+	if len(strings.Fields(att)) != 2 || !strings.Contains(att, "Katya") || (v != "Igor" && v != "Lena" && v != "Oleg") {
+		t.Fatalf("the 1–1–1 split: attacked %q", att)
+	}
+	other := "Igor"
+	if v == other {
+		other = "Lena"
+	}
+	recs := [][]string{split}
+	for _, kills := range [][3]string{{v, other, v}, {v, v, v}} {
+		rec, att2 := run(kills)
+		if att2 != att {
+			t.Fatalf("votes %v: attacked %q, want %q", kills, att2, att)
+		}
+		recs = append(recs, rec)
+	}
+	plural := 0
+	for _, l := range split {
+		if strings.Contains(l, "kill-table rows: 1 true") {
+			plural++
+		}
+	}
+	if plural != 1 {
+		t.Fatalf("the night has %d plurality kills", plural)
+	}
+	for i := 1; i < len(recs); i++ {
+		if !slices.Equal(recs[0], recs[i]) {
+			for k := range min(len(recs[0]), len(recs[i])) {
+				if recs[0][k] != recs[i][k] {
+					t.Fatalf("game %d: line %d differs: %q vs %q", i, k, recs[0][k], recs[i][k])
+				}
+			}
+			t.Fatalf("game %d: the records differ in length: %d vs %d", i, len(recs[0]), len(recs[i]))
+		}
+	}
+}
 
 // Through the real stack, 15 seats without the Don (three mafiosi and
 // the Madman): the mafiosi name Igor, Igor and Lena and the Madman
@@ -403,7 +584,6 @@ var names15 = strings.Split("Anna,Boris,Clara,Dima,Egor,Fedor,Galya,Igor,Katya,L
 // the shuffles'). Fails with the kill tally opened per target and the
 // Madman's apart (leak L1).
 func TestRealMafiaSplitUnseen(t *testing.T) {
-	t.Parallel() // a real-stack game: CPU only, nothing shared
 	if testing.Short() {
 		t.Skip("a 15-seat game through the real stack")
 	}
@@ -433,6 +613,9 @@ func TestRealMafiaSplitUnseen(t *testing.T) {
 		{[3]string{"Igor", "Lena", "Igor"}, "Katya"},
 		{[3]string{"Katya", "Katya", "Lena"}, "Igor"},
 	} {
+		// crypto/rand seeded alike: the shuffles put the votes at the
+		// same places in each game.
+		cryptotest.SetGlobalRandom(t, 27)
 		lt, err := localplay.Run(mafia.Game{}, []byte(script(v.kills, v.mad)), nil, false)
 		if err != nil {
 			t.Fatal(err)
@@ -520,19 +703,20 @@ func TestRealMafiaAgreeSplitUnseen(t *testing.T) {
 	}
 }
 
-// A seat's entry in a mixed tally that is not an honest shuffle of the
-// pairs it was given is refused, naming the seat and bad-shuffle: the
-// previous seat's mix posted again (a reused shuffle), an honest shuffle
-// with one count raised or two codes exchanged after proving, and a
-// shuffle of the pairs with one pair left out. A count opening's share
-// that is not the seat's share is bad-share. The honest entry is then
-// accepted (the table is unchanged by the refusals).
+// A seat's entry in the vote mix of a plurality kill (three mafiosi: the
+// (code sum, count) cards, width 2, as the mixed tally's pairs were) that
+// is not an honest shuffle of the cards it was given is refused, naming
+// the seat and bad-shuffle: the previous seat's mix posted again (a
+// reused shuffle), an honest shuffle with one count raised or two codes
+// exchanged after proving, and a shuffle of the cards with one left out.
+// A pick's share that is not the seat's share is bad-share. The honest
+// entry is then accepted (the table is unchanged by the refusals).
 func TestMafiaMixForgeriesRefused(t *testing.T) {
 	t.Parallel() // a real-stack game: CPU only, nothing shared
 	if testing.Short() {
 		t.Skip("a 15-seat game through the real stack")
 	}
-	// Three kill holders: a mixed tally (two would be a one-vote kill).
+	// Three kill holders: a plurality kill (two would be a one-vote kill).
 	roles := []engine.Card{mafia.Mafioso, mafia.Mafioso, mafia.Mafioso, mafia.Commissar, mafia.Nurse, mafia.Civilian,
 		mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian, mafia.Civilian,
 		mafia.Civilian, mafia.Civilian}
@@ -615,10 +799,10 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	refuse("a pair left out", &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
-	// On to the count opening: a seat posts shares made with another
-	// seat's card key.
+	// On to the pick: a seat posts shares made with another seat's card
+	// key.
 	for _, e := range tr.Entries[k:] {
-		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && len(r.Targets) > 0 && r.Targets[0] < 0 {
+		if r := rt.Pending(); r != nil && r.Kind == engine.EffectTally && r.PickTargets != nil {
 			break
 		}
 		if err := rt.Apply(e); err != nil {
@@ -626,8 +810,8 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		}
 	}
 	r := rt.Pending()
-	if r == nil || r.Kind != engine.EffectTally || len(r.Targets) == 0 || r.Targets[0] >= 0 {
-		t.Fatal("no count opening follows the mix")
+	if r == nil || r.Kind != engine.EffectTally || r.PickTargets == nil {
+		t.Fatal("no pick follows the mix")
 	}
 	_, s8, _ := rt.Next()
 	seat = int(s8)
@@ -640,7 +824,7 @@ func TestMafiaMixForgeriesRefused(t *testing.T) {
 		}
 		bad.Shares = append(bad.Shares, sh)
 	}
-	refuse("a count share made with another seat's key", bad, table.ReasonBadShare)
+	refuse("a pick share made with another seat's key", bad, table.ReasonBadShare)
 }
 
 // A seat's step of a one-vote kill's blinded identity test (mental SPEC
@@ -739,7 +923,7 @@ func TestMafiaBlindForgeriesRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refuse("a step with another seat's key", seat, &table.Body{Kind: table.BodyBlind, Blind: st}, table.ReasonBadBlind)
+	refuse("a step with another seat's key", seat, &table.Body{Kind: table.BodyBlind, Blinds: []*mental.BlindStep{st}}, table.ReasonBadBlind)
 	own := lt.Seats[seat].Player.CardKey()
 	st, err = own.BlindStep(ctx, in)
 	if err != nil {
@@ -754,14 +938,14 @@ func TestMafiaBlindForgeriesRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	refuse("the output replaced by (identity, identity)", seat, &table.Body{Kind: table.BodyBlind, Blind: zero}, table.ReasonBadBlind)
+	refuse("the output replaced by (identity, identity)", seat, &table.Body{Kind: table.BodyBlind, Blinds: []*mental.BlindStep{zero}}, table.ReasonBadBlind)
 	cards := rt.Mix(mafia.PowerKill)
 	another := cards[(r.Test+1)%len(cards)]
 	st, err = own.BlindStep(ctx, another)
 	if err != nil {
 		t.Fatal(err)
 	}
-	refuse("an honest step of another card", seat, &table.Body{Kind: table.BodyBlind, Blind: st}, table.ReasonBadBlind)
+	refuse("an honest step of another card", seat, &table.Body{Kind: table.BodyBlind, Blinds: []*mental.BlindStep{st}}, table.ReasonBadBlind)
 	sh, err := own.Share(ctx, in)
 	if err != nil {
 		t.Fatal(err)
@@ -1046,5 +1230,189 @@ func TestMafiaAnswerTallyForgeriesRefused(t *testing.T) {
 	}
 	if err := rt.Apply(tr.Entries[k]); err != nil {
 		t.Fatalf("the honest entry after the refusals: %v", err)
+	}
+}
+
+// A seat's entry in a plurality kill (mental SPEC §9.9) that is not its
+// honest one is refused, naming the seat and the rule: a count lookup
+// that is another seat's posted again, one proven from another seat's
+// ballot, and one whose W is moved by G after proving (bad-lookup); in
+// the vote tests the previous seat's steps again, one step made with
+// another seat's card key, one step too few and two steps exchanged
+// (bad-blind); in the kill table's mix a row copied over another after
+// an honest shuffle, and the vote mix's shuffle posted again
+// (bad-shuffle); a lookup body where a step is due (wrong-body-kind).
+// Each refusal leaves the table as it was: the honest entries that
+// follow are accepted to the end of the night.
+func TestMafiaPluralityForgeriesRefused(t *testing.T) {
+	t.Parallel() // a real-stack game: CPU only, nothing shared
+	if testing.Short() {
+		t.Skip("a 15-seat game through the real stack")
+	}
+	var b strings.Builder
+	var rs []string
+	for _, r := range rolesThreeHoldersNoMadman15 {
+		rs = append(rs, mafia.CardName(r))
+	}
+	fmt.Fprintf(&b, "game mafia players=%s roles=%s incidents=off\n", strings.Join(names15, ","), strings.Join(rs, ","))
+	for _, n := range names15 {
+		fmt.Fprintf(&b, "%s hold no\n", n)
+	}
+	b.WriteString("Anna kill Egor\nBoris kill Egor\nClara kill Igor\nDima check Fedor\nEgor save Galya\n")
+	lt, err := localplay.Run(mafia.Game{}, []byte(b.String()), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := lt.Transcript()
+	rt, err := table.New(tr.Roster, mafia.Game{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jk := rt.Joint()
+	at := 0                 // the next entry of tr to apply
+	var kill *table.Request // the last kill ballots' actions request
+	// until applies the honest entries until cond holds for the pending
+	// request, and returns the seat due.
+	until := func(what string, cond func(*table.Request) bool) int {
+		t.Helper()
+		for ; at < len(tr.Entries); at++ {
+			if r := rt.Pending(); r != nil && cond(r) {
+				_, s, _ := rt.Next()
+				return int(s)
+			}
+			if err := rt.Apply(tr.Entries[at]); err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rt.CompletedAll() {
+				if r.Kind == engine.EffectBallot && len(r.Parts) > 0 && r.Parts[0].Kind == engine.EffectBallot && r.Parts[0].Power == mafia.PowerKill {
+					kill = r
+				}
+			}
+		}
+		t.Fatalf("the game has no %s", what)
+		return 0
+	}
+	body := func(i int) *table.Body {
+		t.Helper()
+		bd, err := table.UnmarshalBody(tr.Entries[i].Body, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bd
+	}
+	refuse := func(what string, seat int, bd *table.Body, reason string) {
+		t.Helper()
+		e, err := lt.Seats[seat].Player.Entry(rt, bd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rt.Apply(e)
+		var f *table.Fault
+		if !errors.As(err, &f) || f.Reason != reason || f.Seat != seat {
+			t.Fatalf("%s: %v, want %s by seat %d", what, err, reason, seat)
+		}
+	}
+
+	// The lookups: the first voter's entry.
+	seat := until("count lookup", func(r *table.Request) bool { return r.Lookup })
+	if int(tr.Entries[at+1].Seat) != seat+1 || body(at+1).Kind != table.BodyLookup {
+		t.Fatal("the lookups are not posted in seat order")
+	}
+	refuse("the next seat's lookup", seat, body(at+1), table.ReasonBadLookup)
+	// The kill ballots as posted, and their tally.
+	if kill == nil {
+		t.Fatal("no kill ballots")
+	}
+	var ballots []*mental.PowerBallot
+	for i := range kill.Seats {
+		ballots = append(ballots, kill.Posts[i][0].Ballot)
+	}
+	tally, err := mental.AddPowerBallots(ballots...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(ballots[0].Entries)
+	ctx := rt.ShareContext(rt.Pos(), seat)
+	other := seat + 1
+	var sec *mental.BallotSecret
+	for _, enc := range lt.Seats[other].Player.BallotSecrets() {
+		if s, err := mental.UnmarshalBallotSecret(enc, jk, ballots[other].Entries); err == nil {
+			sec = s
+		}
+	}
+	if sec == nil {
+		t.Fatal("the next seat keeps no secret of its kill ballot")
+	}
+	l, err := mental.ProveCountLookup(ctx, jk, sec, tally)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a lookup proven from the next seat's ballot", seat, &table.Body{Kind: table.BodyLookup, Lookup: l, LookupTargets: n}, table.ReasonBadLookup)
+	honest := body(at)
+	enc, err := honest.Lookup.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wb mental.Element
+	if _, err := wb.SetCanonicalBytes(enc[32:64]); err != nil {
+		t.Fatal(err)
+	}
+	copy(enc[32:64], mental.Identity().Add(&wb, mental.Base()).Bytes())
+	moved, err := mental.UnmarshalCountLookup(enc, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refuse("a lookup whose W is moved by G", seat, &table.Body{Kind: table.BodyLookup, Lookup: moved, LookupTargets: n}, table.ReasonBadLookup)
+
+	// The vote mix: remember the first shuffle for later.
+	until("vote mix", func(r *table.Request) bool { return r.Mixed && r.Votes && r.Plurality > 0 })
+	voteMix := body(at)
+	// The vote tests: the second seat's entry.
+	seat = until("vote test", func(r *table.Request) bool { return r.Tested && !r.Rows && r.Plurality > 0 && r.Next() == 1 })
+	prev := body(at - 1)
+	refuse("the previous seat's steps again", seat, prev, table.ReasonBadBlind)
+	in := rt.Pending().Cards
+	steps := func() []*mental.BlindStep {
+		var out []*mental.BlindStep
+		for _, c := range in {
+			st, err := lt.Seats[seat].Player.CardKey().BlindStep(rt.ShareContext(rt.Pos(), seat), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, st)
+		}
+		return out
+	}
+	bad := steps()
+	var err2 error
+	if bad[0], err2 = lt.Seats[(seat+1)%len(lt.Seats)].Player.CardKey().BlindStep(rt.ShareContext(rt.Pos(), seat), in[0]); err2 != nil {
+		t.Fatal(err2)
+	}
+	refuse("a step made with another seat's key", seat, &table.Body{Kind: table.BodyBlind, Blinds: bad}, table.ReasonBadBlind)
+	short := steps()
+	refuse("one step too few", seat, &table.Body{Kind: table.BodyBlind, Blinds: short[1:]}, table.ReasonBadBlind)
+	swapped := steps()
+	swapped[0], swapped[1] = swapped[1], swapped[0]
+	refuse("two steps exchanged", seat, &table.Body{Kind: table.BodyBlind, Blinds: swapped}, table.ReasonBadBlind)
+	refuse("a lookup where a step is due", seat, honest, table.ReasonWrongBodyKind)
+
+	// The kill table's mix: the first shuffler's entry.
+	seat = until("kill table mix", func(r *table.Request) bool { return r.Mixed && r.Rows })
+	rows := rt.Pending().Cards
+	if len(rows) != 5 {
+		t.Fatalf("a kill table of %d rows for three votes, want 5", len(rows))
+	}
+	out, p, err := jk.Shuffle(rt.ShareContext(rt.Pos(), seat), rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out[1] = out[0].Clone()
+	refuse("a row copied over another", seat, &table.Body{Kind: table.BodyMix, Deck: out, Shuffle: p}, table.ReasonBadShuffle)
+	refuse("the vote mix's shuffle again", seat, voteMix, table.ReasonBadShuffle)
+	// The honest entries go on to the end.
+	for ; at < len(tr.Entries); at++ {
+		if err := rt.Apply(tr.Entries[at]); err != nil {
+			t.Fatalf("entry %d after the refusals: %v", at, err)
+		}
 	}
 }

@@ -368,7 +368,7 @@ func (s *State) startNight() []engine.Effect {
 	s.attacked = make([]bool, s.n)
 	s.prot = make([]uint8, s.n)
 	s.queue, s.dying, s.asked, s.tied = nil, nil, nil, nil
-	s.mixed, s.tiedPairs = false, nil
+	s.plural = false
 	s.oneVote, s.voteTest = false, 0
 	s.bflyHit, s.answered, s.fwd = false, nil, false
 	s.date, s.condemned, s.madVictim = NoSeat, NoSeat, NoSeat
@@ -407,6 +407,18 @@ func (s *State) startNight() []engine.Effect {
 	case s.AttacksMerged():
 		// One tally of both attacks: it names the attacked, not by whom.
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, AddPowers: []uint8{PowerMadman}})
+	case s.KillPlurality():
+		// Three or more votes: the plurality decides, a tie uniformly
+		// among the tied, and only the victim opens (with the Madman's
+		// added): every living seat looks its vote's count up, shuffles
+		// the (code, count) cards and the kill table laid from the votes,
+		// and tests them (mental SPEC §9.9).
+		s.plural = true
+		ef := engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Mix: slices.Clone(s.targets), Plurality: s.killHolders()}
+		if slices.Contains(s.powers, PowerMadman) {
+			ef.AddPowers = []uint8{PowerMadman}
+		}
+		eff = append(eff, ef)
 	case s.KillOneVote():
 		// Two votes: a uniformly random one of them decides. Every living
 		// seat shuffles the kill ballots' code sums; they are tested, in
@@ -415,11 +427,6 @@ func (s *State) startNight() []engine.Effect {
 		eff = append(eff,
 			engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Mix: slices.Clone(s.targets), Votes: true},
 			engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Tested: true, Pick: 0})
-	case s.KillMixed():
-		// The mafia's counts decide by majority: every living seat
-		// shuffles the (target, count) pairs, then only the counts open.
-		s.mixed = true
-		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Mix: slices.Clone(s.targets)})
 	default:
 		eff = append(eff, engine.Effect{Kind: engine.EffectTally, Power: PowerKill})
 	}
@@ -672,8 +679,9 @@ func (s *State) learnKill(facts []engine.Fact) ([]engine.Effect, error) {
 	if s.oneVote {
 		return s.learnTest(facts)
 	}
-	if s.mixed {
-		return s.learnMixed(facts)
+	if s.plural {
+		// The plurality kill's pick: the attacked, never by whom.
+		return s.learnPick(facts)
 	}
 	k := 1
 	mad := slices.Contains(s.powers, PowerMadman)
@@ -741,37 +749,6 @@ func CoinPick(tied []engine.Seat, coin [32]byte) engine.Seat {
 // Tied returns the seats tied in the mafia's vote while the coin is due.
 func (s *State) Tied() []engine.Seat { return slices.Clone(s.tied) }
 
-// learnMixed reads the counts of a mixed kill tally, one per shuffled
-// pair: the highest wins, the coin decides among the tied, and only the
-// winner's target is opened next (pick).
-func (s *State) learnMixed(facts []engine.Fact) ([]engine.Effect, error) {
-	if len(facts) != len(s.targets) {
-		return nil, factsErr("want %d mixed counts, got %d", len(s.targets), len(facts))
-	}
-	top := 0
-	for k, f := range facts {
-		if f.Slot != engine.FactMixed || f.Count < 0 || f.Count > len(s.targets) {
-			return nil, factsErr("mixed count %d: want a count of a shuffled pair", k)
-		}
-		top = max(top, f.Count)
-	}
-	if top == 0 {
-		return nil, factsErr("the mafia's kill tally is 0 ballots")
-	}
-	var most []int
-	for k, f := range facts {
-		if f.Count == top {
-			most = append(most, k)
-		}
-	}
-	if len(most) > 1 {
-		s.tiedPairs = most
-		s.phase = WaitCoin
-		return []engine.Effect{{Kind: engine.EffectCoin}}, nil
-	}
-	return s.pick(most[0]), nil
-}
-
 // learnTest reads a blinded identity test of the shuffled code sum
 // voteTest of a one-vote kill: a vote is picked (its target opened, with
 // the Madman's added), an empty ballot's code sum sends the test to the
@@ -829,15 +806,6 @@ func (s *State) learnPick(facts []engine.Fact) ([]engine.Effect, error) {
 func (s *State) learnCoin(facts []engine.Fact) ([]engine.Effect, error) {
 	if len(facts) != 1 || facts[0].Slot != -1 {
 		return nil, factsErr("want one coin")
-	}
-	if s.mixed {
-		pairs := make([]engine.Seat, len(s.tiedPairs))
-		for i, k := range s.tiedPairs {
-			pairs[i] = engine.Seat(k)
-		}
-		k := CoinPick(pairs, facts[0].Coin)
-		s.tiedPairs = nil
-		return s.pick(int(k)), nil
 	}
 	v := CoinPick(s.tied, facts[0].Coin)
 	s.tied = nil

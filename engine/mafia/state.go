@@ -136,11 +136,11 @@ type State struct {
 	powers  []uint8       // the powers whose ballots were posted tonight
 	targets []engine.Seat // tonight's ballot targets
 	tied    []engine.Seat // the mafia's tie, for the coin
-	// mixed: tonight's kill is a mixed tally (several kill holders, no
-	// Don: docs/mafia.md §11.3, L1); tiedPairs are then the tied pairs'
-	// positions in the shuffled order, for the coin.
-	mixed     bool
-	tiedPairs []int
+	// plural: tonight's kill is a plurality kill (three or more kill
+	// holders, no Don: docs/mafia.md §11.3, L1; mental SPEC §9.9): the
+	// table opens only the pick, the plurality target with the Madman's
+	// added.
+	plural bool
 	// oneVote: tonight's kill is a one-vote kill (exactly two kill
 	// holders, no Don: docs/mafia.md §11.3, L1); voteTest is then the
 	// shuffled code sum whose blinded identity test is due.
@@ -223,7 +223,6 @@ func (s *State) clone() *State {
 	c.powers = slices.Clone(s.powers)
 	c.targets = slices.Clone(s.targets)
 	c.tied = slices.Clone(s.tied)
-	c.tiedPairs = slices.Clone(s.tiedPairs)
 	c.answered = slices.Clone(s.answered)
 	c.attacked = slices.Clone(s.attacked)
 	c.prot = slices.Clone(s.prot)
@@ -406,6 +405,16 @@ func (s *State) KillMixed() bool {
 	return !s.InPlay(Don) && s.killHolders() > 1
 }
 
+// KillPlurality reports whether tonight's kill is a plurality kill
+// (docs/mafia.md §11.3, L1; mental SPEC §9.9): no Don and three or more
+// kill holders in play (public: the role deck less the revealed dead).
+// The most votes decide, a tie uniformly among the tied targets, and only
+// the victim opens (with the Madman's added when he has a ballot): no
+// count, no coin, the same entries whether the holders agreed or split.
+func (s *State) KillPlurality() bool {
+	return !s.InPlay(Don) && s.killHolders() > 2
+}
+
 // KillOneVote reports whether tonight's kill is a one-vote kill
 // (docs/mafia.md §11.3, L1; mental SPEC §9.8): no Don and exactly two
 // kill holders in play, counted from the public role deck less the roles
@@ -426,10 +435,6 @@ func (s *State) killHolders() int {
 	}
 	return n
 }
-
-// TiedPairs returns the positions, in the shuffled order, of the pairs
-// tied in a mixed kill tally while the coin is due.
-func (s *State) TiedPairs() []int { return slices.Clone(s.tiedPairs) }
 
 // MafiaAlive and CiviliansAlive count the living players of each side:
 // public, since the role deck is public and every elimination reveals

@@ -118,9 +118,7 @@ func SayFacts(before, after *State, facts []engine.Fact, you engine.Seat) []stri
 			break // a one-vote kill's test of an empty code sum: nothing to say
 		}
 		out = append(out, fmt.Sprintf("Night %d is over and the city wakes up.", before.day))
-		if after.phase == WaitCoin && after.mixed {
-			out = append(out, "The mafia's votes are tied: a joint coin decides.")
-		} else if after.phase == WaitCoin {
+		if after.phase == WaitCoin {
 			var ns []string
 			for _, p := range after.tied {
 				ns = append(ns, w.Ref(p))

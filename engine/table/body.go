@@ -24,7 +24,8 @@ const (
 	BodyCoinShare                     // a seat's share of a joint coin (mental SPEC §3.12)
 	BodyActions                       // a seat's secret actions: ballots, a check, a tag (Mafia's night)
 	BodyMix                           // a seat's shuffle of a mixed tally's (code, count) pairs (width 2) or of a one-vote kill's code sums (width 1), and the proof
-	BodyBlind                         // a seat's step of a blinded identity test (mental SPEC §9.8): 224 bytes
+	BodyBlind                         // a seat's steps of blinded identity tests (mental SPEC §9.8, §9.9): 224 bytes per card tested
+	BodyLookup                        // a seat's count lookup of a plurality kill (mental SPEC §9.9)
 )
 
 // MixWidth is the width of a mixed tally's pairs (mental SPEC §9.6);
@@ -56,6 +57,8 @@ func (k BodyKind) String() string {
 		return "mix"
 	case BodyBlind:
 		return "blind"
+	case BodyLookup:
+		return "lookup"
 	}
 	return fmt.Sprintf("body(%d)", uint8(k))
 }
@@ -123,8 +126,14 @@ type Body struct {
 	// (mental SPEC §9.2), a check (§9.3) or a 32-byte tag (§9.1), decoded
 	// against the request's statements when the entry is applied.
 	Actions [][]byte
-	// Blind: BodyBlind, a step of a blinded identity test.
-	Blind *mental.BlindStep
+	// Blinds: BodyBlind, one step of a blinded identity test per card
+	// the pending test request tests, in its order (one for a one-vote
+	// kill's test, every card of a plurality kill's).
+	Blinds []*mental.BlindStep
+	// Lookup and LookupTargets: BodyLookup, a count lookup over
+	// LookupTargets targets.
+	Lookup        *mental.CountLookup
+	LookupTargets int
 }
 
 // Limits on what a body may hold.
@@ -222,13 +231,31 @@ func (b *Body) MarshalBinary() ([]byte, error) {
 		}
 		out.AddBytes(p)
 	case BodyBlind:
-		if b.Blind == nil {
-			return nil, errors.New("body: a blind body needs its step")
+		if len(b.Blinds) == 0 || len(b.Blinds) > mental.MaxShuffle {
+			return nil, errors.New("body: a blind body needs 1..64 steps")
 		}
-		enc, err := b.Blind.MarshalBinary()
+		for _, st := range b.Blinds {
+			if st == nil {
+				return nil, errors.New("body: a blind body needs its steps")
+			}
+			enc, err := st.MarshalBinary()
+			if err != nil {
+				return nil, err
+			}
+			out.AddBytes(enc)
+		}
+	case BodyLookup:
+		if b.Lookup == nil || b.LookupTargets < 1 || b.LookupTargets > mental.MaxBallotEntries {
+			return nil, errors.New("body: a lookup body needs its lookup over 1..64 targets")
+		}
+		enc, err := b.Lookup.MarshalBinary()
 		if err != nil {
 			return nil, err
 		}
+		if len(enc) != mental.CountLookupSize(b.LookupTargets) {
+			return nil, fmt.Errorf("body: a lookup of %d bytes over %d targets", len(enc), b.LookupTargets)
+		}
+		out.AddUint8(uint8(b.LookupTargets))
 		out.AddBytes(enc)
 	case BodyCoinShare:
 		if b.CoinShare == nil {
@@ -484,15 +511,33 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 		}
 		b.Shuffle = proof
 	case BodyBlind:
+		// m steps of 224 bytes, m ≥ 1 (the request says how many).
+		if len(s) == 0 || len(s)%mental.BlindStepSize != 0 || len(s)/mental.BlindStepSize > mental.MaxShuffle {
+			return nil, fmt.Errorf("body: blind steps truncated (%d bytes, want 1..64 steps of %d)", len(s), mental.BlindStepSize)
+		}
+		for i := 0; len(s) > 0; i++ {
+			var enc []byte
+			s.ReadBytes(&enc, mental.BlindStepSize)
+			st, err := mental.UnmarshalBlindStep(enc)
+			if err != nil {
+				return nil, fmt.Errorf("body: blind step %d: %w", i, err)
+			}
+			b.Blinds = append(b.Blinds, st)
+		}
+	case BodyLookup:
+		var n uint8
+		if !s.ReadUint8(&n) || n == 0 || int(n) > mental.MaxBallotEntries {
+			return nil, errors.New("body: lookup: target count missing or not 1..64")
+		}
 		var enc []byte
-		if !s.ReadBytes(&enc, mental.BlindStepSize) {
-			return nil, errors.New("body: blind step truncated")
+		if !s.ReadBytes(&enc, mental.CountLookupSize(int(n))) {
+			return nil, errors.New("body: lookup truncated")
 		}
-		st, err := mental.UnmarshalBlindStep(enc)
+		l, err := mental.UnmarshalCountLookup(enc, int(n))
 		if err != nil {
-			return nil, fmt.Errorf("body: blind step: %w", err)
+			return nil, fmt.Errorf("body: lookup: %w", err)
 		}
-		b.Blind = st
+		b.Lookup, b.LookupTargets = l, int(n)
 	case BodyCoinShare:
 		var enc []byte
 		if !s.ReadBytes(&enc, mental.CoinShareSize) {

@@ -93,26 +93,50 @@ func (s *state) applyMix(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	return r, s.complete(t, e.Pos+1, r)
 }
 
-// applyBlind applies e, one seat's step of the blinded identity test at
-// the head of the queue (mental SPEC §9.8): verified against the card as
-// the previous step left it, whose place its output takes.
+// applyBlind applies e, one seat's steps of the blinded identity tests at
+// the head of the queue (mental SPEC §9.8, §9.9): one step per tested
+// card, in order, each verified against the card as the previous step
+// left it, whose place its output takes.
 func (s *state) applyBlind(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	r := s.pending[0]
 	seat := int(e.Seat)
-	X, ctx, in, st := t.joint.Keys[seat], t.ctx(e.Pos, seat), r.Cards[0], b.Blind
-	if t.deferred != nil {
-		// Staged, but the rules read the output's plaintext test now: a
-		// step that cannot be verified at all is refused here.
-		if st == nil || len(st.Out) != 1 || st.Out[0].A.Equal(mental.Identity()) == 1 {
-			return nil, because(ReasonBadBlind, fmt.Errorf("test of card %d of power %d: the step's A is the identity", r.Test, r.Power))
-		}
-		t.deferred.stage(func(bt *mental.Batch) {
-			bt.AddBlindStep(fmt.Sprintf("blind step of card %d of power %d by seat %d", r.Test, r.Power, seat), ctx, X, in, st)
-		})
-	} else if err := mental.VerifyBlindStep(ctx, X, in, st); err != nil {
-		return nil, because(ReasonBadBlind, fmt.Errorf("test of card %d of power %d: %w", r.Test, r.Power, err))
+	X, ctx := t.joint.Keys[seat], t.ctx(e.Pos, seat)
+	if len(b.Blinds) != len(r.Cards) {
+		return nil, because(ReasonBadBlind, fmt.Errorf("the entry carries %d steps, the test of power %d is of %d cards", len(b.Blinds), r.Power, len(r.Cards)))
 	}
-	r.Cards = []mental.Card{st.Out}
+	name := func(i int) string {
+		if r.Plurality > 0 {
+			what := "code sum"
+			if r.Rows {
+				what = "kill-table row"
+			}
+			return fmt.Sprintf("the test of %s %d of power %d", what, i, r.Power)
+		}
+		return fmt.Sprintf("the test of card %d of power %d", r.Test, r.Power)
+	}
+	var batch mental.Batch
+	out := make([]mental.Card, len(r.Cards))
+	for i, st := range b.Blinds {
+		in := r.Cards[i]
+		if st == nil || len(st.Out) != 1 || st.Out[0].A.Equal(mental.Identity()) == 1 {
+			// Staged or batched, the output's plaintext test is read now:
+			// a step that cannot be verified at all is refused here.
+			return nil, because(ReasonBadBlind, fmt.Errorf("%s: the step's A is the identity", name(i)))
+		}
+		what := fmt.Sprintf("blind step: %s by seat %d", name(i), seat)
+		if t.deferred != nil {
+			t.deferred.stage(func(bt *mental.Batch) { bt.AddBlindStep(what, ctx, X, in, st) })
+		} else {
+			batch.AddBlindStep(what, ctx, X, in, st)
+		}
+		out[i] = st.Out
+	}
+	if batch.Len() > 0 {
+		if err := batch.Verify(); err != nil {
+			return nil, because(ReasonBadBlind, err)
+		}
+	}
+	r.Cards = out
 	r.next++
 	if r.next < len(r.Seats) {
 		return nil, nil

@@ -88,7 +88,7 @@ func FuzzBody(f *testing.F) {
 	// width-1 cards (kind 9).
 	jk, in := h.Seats[0].Replica.Joint(), mental.Card{{A: mental.Base(), B: mental.Base()}}
 	if st, err := h.Seats[0].Card.BlindStep(mental.Context{}, in); err == nil {
-		if enc, err := (&table.Body{Kind: table.BodyBlind, Blind: st}).MarshalBinary(); err == nil {
+		if enc, err := (&table.Body{Kind: table.BodyBlind, Blinds: []*mental.BlindStep{st}}).MarshalBinary(); err == nil {
 			f.Add(enc)
 		}
 	}

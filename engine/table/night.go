@@ -3,6 +3,7 @@ package table
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/masque-games/masque/engine"
@@ -192,6 +193,9 @@ func (s *state) queueMix(t *Table, ef engine.Effect) error {
 		}
 		return out
 	}
+	if ef.Plurality != 0 {
+		return s.queuePlurality(t, ef, all())
+	}
 	if ef.Tested {
 		// A blinded identity test of card Pick of the last one-vote mix:
 		// every seat in seat order posts a step (a retired seat's
@@ -231,9 +235,151 @@ func (s *state) queueMix(t *Table, ef engine.Effect) error {
 	return nil
 }
 
+// queuePlurality queues a plurality kill (mental SPEC §9.9): the count
+// lookups of ef.Mix (the power's voters), their mix, the tests of every
+// mixed code sum, the kill table's mix, the tests of every row's key and
+// the pick of the true row's payload, in that order. Only the pick
+// brings the rules facts.
+func (s *state) queuePlurality(t *Table, ef engine.Effect, all []engine.Seat) error {
+	n := len(t.roster.Seats)
+	k := ef.Plurality
+	if k < mental.MinKillVotes || k > mental.MaxKillVotes || ef.Votes || ef.Tested || ef.Picked || len(ef.Seats) > 0 ||
+		len(ef.Mix) == 0 || len(ef.AddPowers)+1 > mental.MaxMixCodes {
+		return fmt.Errorf("internal: a plurality kill of %d votes of power %d by seats %v adding %v", k, ef.Power, ef.Mix, ef.AddPowers)
+	}
+	for i, seat := range ef.Mix {
+		if seat < 0 || int(seat) >= n || slices.Contains(ef.Mix[:i], seat) || s.retired[seat] {
+			return fmt.Errorf("internal: a plurality kill shuffled by seats %v", ef.Mix)
+		}
+	}
+	mix := func() []engine.Seat { return slices.Clone(ef.Mix) }
+	pick := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Picked: true, Pick: 0, AddPowers: slices.Clone(ef.AddPowers)}
+	s.pending = append(s.pending,
+		&Request{Kind: engine.EffectTally, Lookup: true, Plurality: k, Power: ef.Power, Seats: mix()},
+		&Request{Kind: engine.EffectShuffle, Mixed: true, Votes: true, Plurality: k, Power: ef.Power, Seats: mix()},
+		&Request{Kind: engine.EffectTally, Tested: true, Plurality: k, Test: -1, Power: ef.Power, Seats: slices.Clone(all)},
+		&Request{Kind: engine.EffectShuffle, Mixed: true, Rows: true, Plurality: k, Power: ef.Power, Seats: mix()},
+		&Request{Kind: engine.EffectTally, Tested: true, Rows: true, Plurality: k, Test: -1, Power: ef.Power, Seats: slices.Clone(all)},
+		&Request{Kind: engine.EffectTally, Parts: []engine.Effect{pick}, Seats: slices.Clone(all)})
+	return nil
+}
+
+// snapshotLookup checks, when a plurality kill's lookups reach the head
+// of the queue, that its authors are the power's voters in their order.
+func (s *state) snapshotLookup(r *Request) error {
+	tl, ok := s.tallies[r.Power]
+	if !ok || !slices.Equal(tl.voters, r.Seats) {
+		return fmt.Errorf("internal: count lookups of power %d by seats %v, whose voters are %v", r.Power, r.Seats, tl.voters)
+	}
+	r.Cards = []mental.Card{}
+	r.Targets, r.Powers = nil, nil
+	return nil
+}
+
+// applyLookup applies e, one voter's count lookup of a plurality kill
+// (mental SPEC §9.9): proven from its own ballot of the power and the
+// power's tally; its (code sum, count) card joins the cards to mix.
+func (s *state) applyLookup(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
+	r := s.pending[0]
+	seat := int(e.Seat)
+	tl := s.tallies[r.Power]
+	entries := tl.ballots[r.next].Entries
+	if b.Lookup == nil || b.LookupTargets != len(entries) {
+		return nil, because(ReasonBadLookup, fmt.Errorf("the count lookup of %s is over %d targets, the ballots over %d", t.powerLabel(r.Power), b.LookupTargets, len(entries)))
+	}
+	ctx, l := t.ctx(e.Pos, seat), b.Lookup
+	if t.deferred != nil {
+		jk, sum := t.joint, tl.sum
+		t.deferred.stage(func(bt *mental.Batch) {
+			bt.AddCountLookup(fmt.Sprintf("count lookup of %s by seat %d", t.powerLabel(r.Power), seat), ctx, jk, entries, sum, l)
+		})
+	} else if err := mental.VerifyCountLookup(ctx, t.joint, entries, tl.sum, l); err != nil {
+		return nil, because(ReasonBadLookup, fmt.Errorf("the count lookup of %s: %w", t.powerLabel(r.Power), err))
+	}
+	card, err := mental.VoteCard(entries, l)
+	if err != nil {
+		return nil, because(ReasonBadLookup, err)
+	}
+	r.Cards = append(slices.Clip(r.Cards), card)
+	r.next++
+	if r.next < len(r.Seats) {
+		return nil, nil
+	}
+	return r, s.complete(t, e.Pos+1, r)
+}
+
+// completePlurality carries a plurality kill on when its lookups or a
+// round of tests complete: the lookups' cards are the cards to mix; the
+// tests of the mixed code sums find the k votes, from which the kill
+// table is laid; the tests of the rows' keys find the true row, whose
+// payload is what the pick opens (mental SPEC §9.9).
+func (s *state) completePlurality(r *Request) error {
+	var cards []mental.Card
+	switch {
+	case r.Lookup:
+		cards = r.Cards
+	case !r.Rows:
+		votes, err := mental.KillVotes(identities(r.Cards), r.Plurality)
+		if err != nil {
+			return fmt.Errorf("the plurality kill of power %d: %w", r.Power, err)
+		}
+		mixed := s.mixes[r.Power]
+		var vs []mental.Card
+		for _, p := range votes {
+			vs = append(vs, mixed[p])
+		}
+		if cards, err = mental.KillRows(vs); err != nil {
+			return fmt.Errorf("the plurality kill of power %d: %w", r.Power, err)
+		}
+	default:
+		w, err := mental.KillRowWinner(identities(r.Cards))
+		if err != nil {
+			return fmt.Errorf("the plurality kill of power %d: %w", r.Power, err)
+		}
+		payload, err := mental.KillRowPayload(s.mixes[r.Power][w])
+		if err != nil {
+			return err
+		}
+		cards = []mental.Card{payload}
+	}
+	mixes := maps.Clone(s.mixes)
+	if mixes == nil {
+		mixes = map[uint8][]mental.Card{}
+	}
+	mixes[r.Power] = cards
+	s.mixes = mixes
+	return nil
+}
+
+// identities reports, for each tested card as the last step left it,
+// whether its B is the identity (the tested ciphertext encrypts it).
+func identities(cards []mental.Card) []bool {
+	out := make([]bool, len(cards))
+	for i, c := range cards {
+		out[i] = c[0].B.Equal(mental.Identity()) == 1
+	}
+	return out
+}
+
 // snapshotMix lays the sum of the last ballots of a mixed shuffle's power
 // out as its pairs, when it reaches the head of the queue.
 func (s *state) snapshotMix(r *Request) error {
+	if r.Plurality > 0 {
+		// A plurality kill's vote mix or kill table mix: the cards its
+		// lookups or vote tests left.
+		cards := s.mixes[r.Power]
+		want := MixWidth
+		if len(cards) == 0 || len(cards) > mental.MaxShuffle || (r.Votes && len(cards) != len(r.Seats)) {
+			return fmt.Errorf("internal: a plurality kill's mix of %d cards by %d seats", len(cards), len(r.Seats))
+		}
+		for _, c := range cards {
+			if c.Width() != want {
+				return fmt.Errorf("internal: a plurality kill's mix of a width-%d card", c.Width())
+			}
+		}
+		r.Cards = slices.Clone(cards)
+		return nil
+	}
 	tl, ok := s.tallies[r.Power]
 	if !ok {
 		return fmt.Errorf("internal: a mixed tally of power %d, for which nobody posted ballots", r.Power)
@@ -264,6 +410,25 @@ func (s *state) snapshotMix(r *Request) error {
 // snapshotTest takes the card a blinded identity test starts from: card
 // r.Test of the power's last mix, which must be a one-vote mix.
 func (s *state) snapshotTest(r *Request) error {
+	if r.Plurality > 0 {
+		// Every card of the mix: the code sums (component 0) of the
+		// vote cards, or the keys (component 0) of the kill table's rows.
+		for _, c := range s.mixes[r.Power] {
+			if c.Width() != MixWidth {
+				return fmt.Errorf("internal: a plurality kill's test of a width-%d card", c.Width())
+			}
+			key, err := mental.KillRowKey(c)
+			if err != nil {
+				return err
+			}
+			r.Cards = append(r.Cards, key)
+			r.Targets, r.Powers = append(r.Targets, -1), append(r.Powers, r.Power)
+		}
+		if len(r.Cards) == 0 || len(r.Cards) > mental.MaxShuffle {
+			return fmt.Errorf("internal: a plurality kill's test of %d cards", len(r.Cards))
+		}
+		return nil
+	}
 	cards, ok := s.mixes[r.Power]
 	if !ok || r.Test >= len(cards) || len(cards[r.Test]) != VoteMixWidth {
 		return fmt.Errorf("internal: a test of card %d of power %d, whose one-vote mix has %d cards", r.Test, r.Power, len(cards))
@@ -342,6 +507,9 @@ func (s *state) pickFacts(r *Request) ([]engine.Fact, error) {
 func (s *state) snapshotTally(r *Request) error {
 	if r.Tested {
 		return s.snapshotTest(r)
+	}
+	if r.Lookup {
+		return s.snapshotLookup(r)
 	}
 	for _, part := range r.Parts {
 		if len(part.Mix) > 0 || part.Picked {

@@ -49,7 +49,15 @@ type Player struct {
 	// its actions entry; Checks are the answers it received.
 	checkTargets map[uint64]engine.Seat
 	Checks       []CheckResult
+	// ballotSecrets are the encoded secrets of the last ballots this seat
+	// cast (mental.BallotSecret, newest last, at most maxBallotSecrets):
+	// a plurality kill's count lookup is proven from its kill ballot's.
+	ballotSecrets [][]byte
 }
+
+// maxBallotSecrets is how many ballot secrets a player keeps: a night's
+// ballots (at most four powers) twice over.
+const maxBallotSecrets = 8
 
 // openedView is what a private view opened: the card's components comps
 // (nil: all) were the points, while the slot held card.
@@ -230,11 +238,19 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 		return &Body{Kind: BodyMix, Deck: deck, Shuffle: proof}, true, nil
 	case BodyBlind:
 		r := t.Pending()
-		st, err := p.card.BlindStep(t.ctx(t.Pos(), p.Seat), r.Cards[0])
-		if err != nil {
-			return nil, false, fmt.Errorf("table: seat %d's step of the test of card %d of power %d: %w", p.Seat, r.Test, r.Power, err)
+		b := &Body{Kind: BodyBlind}
+		for i, c := range r.Cards {
+			// A fresh factor per card (mental SPEC §9.9 (c)).
+			st, err := p.card.BlindStep(t.ctx(t.Pos(), p.Seat), c)
+			if err != nil {
+				return nil, false, fmt.Errorf("table: seat %d's step %d of the test of power %d: %w", p.Seat, i, r.Power, err)
+			}
+			b.Blinds = append(b.Blinds, st)
 		}
-		return &Body{Kind: BodyBlind, Blind: st}, true, nil
+		return b, true, nil
+	case BodyLookup:
+		b, err := p.lookup(t)
+		return b, err == nil, err
 	case BodyCoinShare:
 		cs, err := p.card.CoinShare(t.ctx(t.Pos(), p.Seat), t.CoinPoint(t.Pending()))
 		if err != nil {

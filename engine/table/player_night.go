@@ -122,6 +122,11 @@ func (p *Player) ActionsBody(t *Table, choices map[uint8]engine.Seat) (*Body, er
 				if err != nil {
 					return nil, fmt.Errorf("table: %s's ballot for %s: %w", name, what, err)
 				}
+				sec, err := pb.Secret().MarshalBinary()
+				if err != nil {
+					return nil, fmt.Errorf("table: %s's ballot for %s: %w", name, what, err)
+				}
+				p.RememberBallotSecret(sec)
 				if enc, err = pb.MarshalBinary(); err != nil {
 					return nil, fmt.Errorf("table: %s's ballot for %s: %w", name, what, err)
 				}
@@ -271,4 +276,63 @@ func (t *Table) powerLabel(power uint8) string {
 		return fmt.Sprintf("power %d, %s", power, what)
 	}
 	return fmt.Sprintf("power %d", power)
+}
+
+// BallotSecrets returns the encoded secrets of the last ballots this seat
+// cast (mental.BallotSecret.MarshalBinary, oldest first): a seat's
+// secrets, which it keeps in its own records so that, restarted between
+// its kill ballot and its count lookup (a plurality kill, mental SPEC
+// §9.9), it can still prove the lookup ([Player.RememberBallotSecret]).
+// Never send them.
+func (p *Player) BallotSecrets() [][]byte {
+	out := make([][]byte, len(p.ballotSecrets))
+	for i, b := range p.ballotSecrets {
+		out[i] = slices.Clone(b)
+	}
+	return out
+}
+
+// RememberBallotSecret tells a (restarted) player the secret of a ballot
+// it cast, as [Player.BallotSecrets] encoded it. It is checked against the
+// ballot's entries only when a lookup needs it.
+func (p *Player) RememberBallotSecret(b []byte) {
+	for _, have := range p.ballotSecrets {
+		if slices.Equal(have, b) {
+			return
+		}
+	}
+	p.ballotSecrets = append(slices.Clip(p.ballotSecrets), slices.Clone(b))
+	if len(p.ballotSecrets) > maxBallotSecrets {
+		p.ballotSecrets = slices.Clone(p.ballotSecrets[len(p.ballotSecrets)-maxBallotSecrets:])
+	}
+}
+
+// ErrNoBallotSecret: a seat must prove a count lookup from its kill
+// ballot's secret, which it no longer has (it restarted without its
+// records).
+var ErrNoBallotSecret = errors.New("the ballot's secret is not kept")
+
+// lookup returns this seat's count lookup of the pending plurality kill
+// (mental SPEC §9.9): proven from the secret of its own ballot of the
+// power, as posted, and the power's tally.
+func (p *Player) lookup(t *Table) (*Body, error) {
+	r := t.Pending()
+	tl, ok := t.st.tallies[r.Power]
+	i := slices.Index(tl.voters, engine.Seat(p.Seat))
+	if !ok || i < 0 {
+		return nil, fmt.Errorf("table: %s has no ballot of %s to look its count up with", t.seatName(p.Seat), t.powerLabel(r.Power))
+	}
+	entries := tl.ballots[i].Entries
+	for k := len(p.ballotSecrets) - 1; k >= 0; k-- {
+		sec, err := mental.UnmarshalBallotSecret(p.ballotSecrets[k], t.joint, entries)
+		if err != nil {
+			continue
+		}
+		l, err := mental.ProveCountLookup(t.ctx(t.Pos(), p.Seat), t.joint, sec, tl.sum)
+		if err != nil {
+			return nil, fmt.Errorf("table: %s's count lookup of %s: %w", t.seatName(p.Seat), t.powerLabel(r.Power), err)
+		}
+		return &Body{Kind: BodyLookup, Lookup: l, LookupTargets: len(entries)}, nil
+	}
+	return nil, fmt.Errorf("table: %s's count lookup of %s: %w", t.seatName(p.Seat), t.powerLabel(r.Power), ErrNoBallotSecret)
 }

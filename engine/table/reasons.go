@@ -34,6 +34,7 @@ const (
 	ReasonBadCheck            = "bad-check"              // a check does not decode or verify against its statement
 	ReasonBadTag              = "bad-tag"                // a tag is not 32 bytes
 	ReasonBadBlind            = "bad-blind"              // a step of a blinded identity test does not verify (mental SPEC §9.8)
+	ReasonBadLookup           = "bad-lookup"             // a count lookup does not verify (mental SPEC §9.9)
 	// ReasonRulePrefix starts a reason naming the game's rule ("rule:not-your-slot").
 	ReasonRulePrefix = "rule:"
 )
@@ -45,7 +46,7 @@ func Reasons() []string {
 		ReasonBadSwapProof, ReasonSwapCount, ReasonBadShare, ReasonShareCount, ReasonBadShuffle,
 		ReasonCoinMismatch, ReasonKeyMismatch, ReasonInvalid, ReasonStatementCount, ReasonBadStatement,
 		ReasonNotViewed, ReasonStaleView, ReasonBadSeatKeys, ReasonActionCount, ReasonBadBallot, ReasonBadCheck,
-		ReasonBadTag, ReasonBadBlind}
+		ReasonBadTag, ReasonBadBlind, ReasonBadLookup}
 }
 
 // KnownReason reports whether r is one of [Reasons] or "rule:" followed by

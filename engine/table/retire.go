@@ -68,7 +68,11 @@ func (s *state) fillRetired(t *Table, next uint64) ([]*Request, error) {
 			if r.Tested {
 				// A blinded identity test: the retired seat's step is its
 				// key taken out, (A, B − x·A), r = 1 (mental SPEC §9.8).
-				r.Cards = []mental.Card{sk.RetiredBlindStep(r.Cards[0])}
+				out := make([]mental.Card, len(r.Cards))
+				for i, c := range r.Cards {
+					out[i] = sk.RetiredBlindStep(c)
+				}
+				r.Cards = out
 				break
 			}
 			fallthrough

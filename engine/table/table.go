@@ -151,6 +151,17 @@ type Request struct {
 	Votes  bool
 	Tested bool
 	Test   int
+	// Plurality: a request of a plurality kill of k = Plurality votes
+	// (mental SPEC §9.9), queued together: a Lookup request (Kind
+	// EffectTally, filled with BodyLookup entries by Power's voters in
+	// order; Cards collects each voter's (code sum, count) card), a Votes
+	// mix of those cards, a Tested request of every mixed card's code sum
+	// (Cards are the m cards as the last steps left them), a Rows mix of
+	// the kill table, a Tested Rows request of every row's key, then a
+	// pick of the true row's payload.
+	Plurality int
+	Lookup    bool
+	Rows      bool
 	// PickTargets and PickCodes: a pick (Kind EffectTally) opens one
 	// card, Cards[0], the code of a mixed pair with PickCodes − 1 added
 	// one-hot sums over PickTargets; its facts are a tally over them.
@@ -218,6 +229,9 @@ func (r *Request) wantBody() BodyKind {
 	case engine.EffectTally:
 		if r.Tested {
 			return BodyBlind
+		}
+		if r.Lookup {
+			return BodyLookup
 		}
 	}
 	return BodyShares
@@ -959,6 +973,9 @@ func (s *state) apply(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 		if s.pending[0].Tested {
 			return s.applyBlind(t, e, b)
 		}
+		if s.pending[0].Lookup {
+			return s.applyLookup(t, e, b)
+		}
 		return s.applyShares(t, e, b)
 	}
 	// A move.
@@ -1332,6 +1349,13 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 			s.mixes = mixes
 		}
 	case engine.EffectTally:
+		if r.Plurality > 0 && (r.Lookup || r.Tested) {
+			// A plurality kill's inner steps: nothing for the rules.
+			if err := s.completePlurality(r); err != nil {
+				return err
+			}
+			break
+		}
 		learn = true
 		if r.Tested {
 			count := 1

@@ -400,6 +400,44 @@ func (t *Table) tally(e engine.Effect) {
 		t.mixes[e.Power] = order
 		return
 	}
+	if e.Plurality > 0 {
+		// A plurality kill (mental SPEC §9.9): the first vote, in a
+		// uniformly random order of the votes, whose target was named
+		// most, picked with the added powers' codes; nothing else
+		// opens. The order is drawn from a stream of the night alone
+		// (public), as a one-vote mix's; the script's `coin` line, when
+		// it names one of the tied targets, fixes the pick instead.
+		var votes []engine.Seat
+		for _, v := range t.btargets[e.Power] {
+			if q, ok := t.bvoter[e.Power][v]; ok {
+				votes = append(votes, q)
+			}
+		}
+		if len(votes) != e.Plurality {
+			panic(fmt.Sprintf("mafiatest: a plurality kill of %d votes, %d cast", e.Plurality, len(votes)))
+		}
+		pub := rand.New(rand.NewPCG(uint64(t.State.Day()), 28))
+		pub.Shuffle(len(votes), func(i, j int) { votes[i], votes[j] = votes[j], votes[i] })
+		count := map[engine.Seat]int{}
+		top := 0
+		for _, q := range votes {
+			count[q]++
+			top = max(top, count[q])
+		}
+		won := mafia.NoSeat
+		if want := t.coinWant; want != mafia.NoSeat && count[want] == top {
+			won = want
+		}
+		t.coinWant = mafia.NoSeat
+		for _, q := range votes {
+			if won == mafia.NoSeat && count[q] == top {
+				won = q
+			}
+		}
+		t.mixes[e.Power] = []engine.Seat{won}
+		t.tally(engine.Effect{Kind: engine.EffectTally, Power: e.Power, Picked: true, Pick: 0, AddPowers: e.AddPowers})
+		return
+	}
 	if e.Tested {
 		// A blinded identity test: whether card Pick holds a vote.
 		n := 0
@@ -495,23 +533,6 @@ func (t *Table) tag(e engine.Effect) {
 // tied.
 func (t *Table) coin() [32]byte {
 	tied := t.State.Tied()
-	if pairs := t.State.TiedPairs(); len(pairs) > 0 {
-		// A mixed tally's tie: the coin picks among the tied pairs.
-		tied = make([]engine.Seat, len(pairs))
-		for i, k := range pairs {
-			tied[i] = engine.Seat(k)
-		}
-		want := t.coinWant
-		t.coinWant = mafia.NoSeat
-		order := t.mixes[mafia.PowerKill]
-		for range 1 << 10 {
-			c := fake.Coin(t.rng)
-			if want == mafia.NoSeat || order[mafia.CoinPick(tied, c)] == want || !slices.ContainsFunc(pairs, func(k int) bool { return order[k] == want }) {
-				return c
-			}
-		}
-		return fake.Coin(t.rng)
-	}
 	want := t.coinWant
 	t.coinWant = mafia.NoSeat
 	for range 1 << 10 {

@@ -452,8 +452,6 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 		case k.Role == mafia.Don:
 			text = "as the Don you choose whom the mafia attack: your choice alone decides. It is secret: " + secret
 		case s.KillMixed():
-			text = "the mafia choose whom to attack: the most votes decide, a tie by a joint coin. Your vote is secret: " + secret + " (and how the votes split, without names)"
-		case s.KillOneVote():
 			text = "the mafia choose whom to attack: the most votes decide, a tie by a joint coin. Your vote is secret: " + secret
 		default:
 			text = "the mafia choose whom to attack, and tonight your choice alone decides. It is secret: " + secret

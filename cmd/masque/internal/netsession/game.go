@@ -141,6 +141,10 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("whom you checked at night: %w", err)
 	}
+	ballots, err := loadBallots(dir)
+	if err != nil {
+		return nil, fmt.Errorf("your ballots' secrets: %w", err)
+	}
 	turn, err := loadTurn(dir)
 	if err != nil {
 		return nil, fmt.Errorf("when your turn began: %w", err)
@@ -160,6 +164,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 		Shuffles: shuffles, KeepShuffle: func(ls table.LoneShuffle) error { return appendShuffle(dir, ls) },
 		SealSalt: &salt, Turn: turn, KeepTurn: func(m TurnMark) error { return keepTurn(dir, m) },
 		CheckTargets: checks, KeepCheck: func(pos uint64, target engine.Seat) error { return appendCheck(dir, pos, target) },
+		BallotSecrets: ballots, KeepBallots: func(pos uint64, s [][]byte) error { return appendBallots(dir, pos, s) },
 		NightFloor: cfg.NightFloor, Leaving: leaving, KeepLeaving: func() error { return keepLeaving(dir) }})
 	if err != nil {
 		return nil, err

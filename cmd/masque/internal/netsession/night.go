@@ -1,6 +1,7 @@
 package netsession
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -69,9 +70,21 @@ func (d *Seat) botActions() ([]byte, error) {
 // keeping whom it checks first (KeepCheck); d.mu is held.
 func (d *Seat) actionsBody(choices map[uint8]engine.Seat) ([]byte, error) {
 	pos := d.tab.Pos()
+	before := d.player.BallotSecrets()
 	body, err := d.player.ActionsBody(d.tab, choices)
 	if err != nil {
 		return nil, fmt.Errorf("night actions: %w", err)
+	}
+	if d.cfg.KeepBallots != nil {
+		var made [][]byte
+		for _, s := range d.player.BallotSecrets() {
+			if !slices.ContainsFunc(before, func(b []byte) bool { return bytes.Equal(b, s) }) {
+				made = append(made, s)
+			}
+		}
+		if err := d.cfg.KeepBallots(pos, made); err != nil {
+			return nil, fmt.Errorf("recording your ballots' secrets: %w", err)
+		}
 	}
 	if target, ok := d.player.CheckTargets()[pos]; ok && d.cfg.KeepCheck != nil {
 		if err := d.cfg.KeepCheck(pos, target); err != nil {

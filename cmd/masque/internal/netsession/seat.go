@@ -71,6 +71,14 @@ type SeatConfig struct {
 	// KeepCheck, if set, records whom this seat checks before its actions
 	// entry leaves the seat; an error refuses the entry.
 	KeepCheck func(pos uint64, target engine.Seat) error
+	// BallotSecrets are the secrets of the ballots this seat cast, oldest
+	// first (a restart: table.Player.RememberBallotSecret): without its
+	// kill ballot's, a seat restarted before a plurality kill's count
+	// lookup could not prove it. KeepBallots, if set, records the secrets
+	// of the ballots of an actions entry at pos before the entry leaves
+	// the seat; an error refuses the entry.
+	BallotSecrets [][]byte
+	KeepBallots   func(pos uint64, secrets [][]byte) error
 	// NightFloor: a person's seat holding no power at night posts its
 	// actions by itself after a delay drawn between NightFloor and twice
 	// it, unless the player sleeps first (session.NightFloor); 0: at once.
@@ -151,6 +159,9 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	}
 	for pos, target := range cfg.CheckTargets {
 		player.RememberCheckTarget(pos, target)
+	}
+	for _, b := range cfg.BallotSecrets {
+		player.RememberBallotSecret(b)
 	}
 	d := &Seat{cfg: cfg, game: g, seat: cfg.Seat, tab: tab, player: player,
 		moves: make(chan []byte, 1), leaving: cfg.Leaving}

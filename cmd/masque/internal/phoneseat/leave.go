@@ -147,6 +147,8 @@ func (p *Phone) botActions() ([]byte, error) {
 		raw, _ := json.Marshal(p.player.CheckTargets())
 		p.pendingPuts = append(p.pendingPuts, Put{Key: "checks", Value: raw})
 	}
+	raw, _ := json.Marshal(p.player.BallotSecrets())
+	p.pendingPuts = append(p.pendingPuts, Put{Key: "ballots", Value: raw})
 	return body.MarshalBinary()
 }
 

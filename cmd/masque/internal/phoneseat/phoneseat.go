@@ -236,6 +236,14 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 			return nil, fmt.Errorf("phoneseat: stored night checks: %w", err)
 		}
 	}
+	// The secrets of the seat's ballots (a plurality kill's count lookup
+	// is proven from its kill ballot's, mental SPEC §9.9).
+	var ballots [][]byte
+	if raw := kv["ballots"]; raw != nil {
+		if err := json.Unmarshal(raw, &ballots); err != nil {
+			return nil, fmt.Errorf("phoneseat: stored ballot secrets: %w", err)
+		}
+	}
 	var shuffles []table.LoneShuffle
 	if raw := kv["shuffles"]; raw != nil {
 		if err := json.Unmarshal(raw, &shuffles); err != nil {
@@ -249,7 +257,7 @@ func Restore(kv map[string][]byte, opts Options) (*Phone, error) {
 		// Only the countdown depends on it: a damaged record is ignored.
 		_ = json.Unmarshal(raw, &p.waitMark)
 	}
-	p.restored = restored{checks: checks, shuffles: shuffles}
+	p.restored = restored{checks: checks, shuffles: shuffles, ballots: ballots}
 	p.leaving = kv[leaveKey] != nil
 	if err := p.startTable(st, stored, kv["signed"] != nil, bits); err != nil {
 		return nil, err
@@ -319,6 +327,7 @@ func normalCode(code string) string {
 type restored struct {
 	checks   map[uint64]engine.Seat
 	shuffles []table.LoneShuffle
+	ballots  [][]byte
 }
 
 // Key is the phone's public signing key.
@@ -533,6 +542,9 @@ func (p *Phone) startTable(st seated, stored []*ledger.Entry, signed bool, bits 
 	}
 	for pos, target := range p.restored.checks {
 		p.player.RememberCheckTarget(pos, target)
+	}
+	for _, b := range p.restored.ballots {
+		p.player.RememberBallotSecret(b)
 	}
 	for _, ls := range p.restored.shuffles {
 		p.player.RememberShuffle(ls)
@@ -920,6 +932,10 @@ func (s *submitter) postNight() error {
 		raw, _ := json.Marshal(p.player.CheckTargets())
 		s.eff.Puts = append(s.eff.Puts, Put{Key: "checks", Value: raw})
 	}
+	// The ballots' secrets, kept before the entry leaves (a count lookup
+	// after a reload needs the kill ballot's).
+	raw, _ := json.Marshal(p.player.BallotSecrets())
+	s.eff.Puts = append(s.eff.Puts, Put{Key: "ballots", Value: raw})
 	enc, err := body.MarshalBinary()
 	if err != nil {
 		return err
