@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -308,6 +309,13 @@ func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed ui
 			}
 		}
 	}()
+	// The peers apply entries at most GOMAXPROCS at a time: applying
+	// is CPU work, and each peer part-way through an entry holds its
+	// decoded points and proof batch (netsession.SeatConfig.Gate).
+	gate := make(chan struct{}, runtime.GOMAXPROCS(0))
+	// Their tables keep one copy of the shares and ballots they all keep
+	// from the same entries (table.Shared).
+	shared := table.NewShared()
 	for i, p := range peers {
 		secret, err := p.keys.MarshalBinary()
 		if err != nil {
@@ -319,7 +327,7 @@ func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed ui
 		}
 		stores[i] = st
 		cfg := netsession.SeatConfig{Seat: i, Roster: p.seating.Roster, Sign: p.id.SigningKey(), Keys: p.keys,
-			Games: list, Bot: true, Seed: seed}
+			Games: list, Bot: true, Seed: seed, Gate: gate, Shared: shared}
 		if i == 0 {
 			cfg.Narrate = func(line string) { fmt.Fprintln(out, line) }
 		}
@@ -368,40 +376,55 @@ func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed ui
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	// Each peer's log is read back from its state directory in turn and
-	// compared with the first: one extra log in memory at a time.
+	// One copy of the log is kept (the transcript's); the rooms are
+	// closed and the replicas dropped, and each other peer's log is read
+	// back from its state directory a few entries at a time and compared
+	// with it, byte for byte: with 18 peers in this process, their tables
+	// and two whole logs were the end of the game's memory (issue 28).
 	first, err := rooms[0].Log()
 	if err != nil {
 		return nil, fmt.Errorf("demo: %s's log: %w", peers[0].name, err)
 	}
-	for i, r := range rooms[1:] {
-		l, err := r.Log()
-		if err != nil {
-			return nil, fmt.Errorf("demo: %s's log: %w", peers[i+1].name, err)
-		}
-		if err := sameLog(first, l); err != nil {
+	for i := range rooms {
+		rooms[i].Close()
+		rooms[i], seats[i] = nil, nil
+	}
+	for i, st := range stores[1:] {
+		if err := sameLog(first, st); err != nil {
 			return nil, fmt.Errorf("demo: %s's log differs from %s's: %w", peers[i+1].name, peers[0].name, err)
 		}
 	}
 	return first, nil
 }
 
-// sameLog reports the first entry where a and b differ, byte for byte.
-func sameLog(a, b []*ledger.Entry) error {
-	if len(a) != len(b) {
-		return fmt.Errorf("%d entries against %d", len(b), len(a))
+// sameLogChunk is how many entries of a peer's log sameLog reads at once.
+const sameLogChunk = 64
+
+// sameLog reports the first entry where st's log differs from log, byte
+// for byte, reading st's entries a chunk at a time.
+func sameLog(log []*ledger.Entry, st *store.Store) error {
+	n := uint64(len(log))
+	if got := st.Len(); got != n {
+		return fmt.Errorf("%d entries against %d", got, n)
 	}
-	for i := range a {
-		ea, err := a[i].MarshalBinary()
+	for from := uint64(0); from < n; from += sameLogChunk {
+		chunk, err := st.Read(from, min(n, from+sameLogChunk))
 		if err != nil {
-			return fmt.Errorf("entry %d: %w", a[i].Pos, err)
+			return err
 		}
-		eb, err := b[i].MarshalBinary()
-		if err != nil {
-			return fmt.Errorf("entry %d: %w", b[i].Pos, err)
-		}
-		if !bytes.Equal(ea, eb) {
-			return fmt.Errorf("entry %d", a[i].Pos)
+		for k, b := range chunk {
+			a := log[from+uint64(k)]
+			ea, err := a.MarshalBinary()
+			if err != nil {
+				return fmt.Errorf("entry %d: %w", a.Pos, err)
+			}
+			eb, err := b.MarshalBinary()
+			if err != nil {
+				return fmt.Errorf("entry %d: %w", b.Pos, err)
+			}
+			if !bytes.Equal(ea, eb) {
+				return fmt.Errorf("entry %d", a.Pos)
+			}
 		}
 	}
 	return nil

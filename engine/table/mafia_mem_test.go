@@ -3,9 +3,11 @@ package table_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"weak"
 
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/ledger"
@@ -176,4 +178,62 @@ func corruptProof(t *testing.T, part []byte, kind engine.EffectKind) []byte {
 	out := append([]byte(nil), part...)
 	out[at] ^= 1
 	return out
+}
+
+// TestTallyKeepsNoDecodedBallots: once a night's actions are complete, a
+// table keeps each power's ballots for the tallies still to come (a tally
+// of some voters, a one-vote mix) encoded, not as decoded points: kept
+// decoded until the power's next ballots, the last night's ballots were a
+// fifth of a Mafia table's memory at 18 seats (issue 28). The ballots'
+// points are unreachable once the completed request and the last body
+// are replaced; the whole game still replays to the transcript's states.
+func TestTallyKeepsNoDecodedBallots(t *testing.T) {
+	tr := mafiaBots(t)
+	run, err := table.New(tr.Roster, mafia.Game{}.Table())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var points []weak.Pointer[mental.Element]
+	checkAt := -1
+	nights := 0
+	for i, e := range tr.Entries {
+		if err := run.ApplyVerified(e); err != nil {
+			t.Fatalf("entry %d: %v", e.Pos, err)
+		}
+		if i == checkAt {
+			runtime.GC()
+			alive := 0
+			for _, p := range points {
+				if p.Value() != nil {
+					alive++
+				}
+			}
+			if alive > 0 {
+				t.Fatalf("entry %d: %d of the last night's %d ballot points still reachable", e.Pos, alive, len(points))
+			}
+			points = nil
+		}
+		for _, r := range run.CompletedAll() {
+			if r.Kind != engine.EffectBallot {
+				continue
+			}
+			nights++
+			for _, posts := range r.Posts {
+				for _, p := range posts {
+					if p.Ballot == nil {
+						continue
+					}
+					for _, ct := range p.Ballot.Entries {
+						points = append(points, weak.Make(ct.A), weak.Make(ct.B))
+					}
+				}
+			}
+			// Two entries later the completed request and the last
+			// body are others'.
+			checkAt = i + 2
+		}
+	}
+	if nights < 2 || checkAt >= len(tr.Entries) {
+		t.Fatalf("%d nights, the last completed at the game's end: want two nights checked", nights)
+	}
 }

@@ -40,7 +40,40 @@ type tally struct {
 	targets []engine.Seat
 	sum     mental.BallotSum
 	voters  []engine.Seat
-	ballots []*mental.PowerBallot
+	// ballots are the voters' checked ballots' entries, encoded (64 bytes
+	// a ciphertext, as on the wire), decoded again only by a tally of some
+	// voters or a one-vote mix: kept decoded until the power's next
+	// ballots, the last night's were a fifth of a Mafia table's memory,
+	// 18 tables in one process (issue 28).
+	ballots [][]byte
+}
+
+// encodeBallot returns b's entries' encodings (their cached wire bytes),
+// for a tally to keep.
+func encodeBallot(b *mental.PowerBallot) ([]byte, error) {
+	out := make([]byte, 0, 64*len(b.Entries))
+	for _, ct := range b.Entries {
+		enc, err := mental.Card{ct}.AppendBinary(nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, enc[1:]...)
+	}
+	return out, nil
+}
+
+// ballot decodes voter i's ballot's entries kept by encodeBallot.
+func (tl tally) ballot(i int) (*mental.PowerBallot, error) {
+	enc := tl.ballots[i]
+	b := &mental.PowerBallot{Entries: make([]mental.Ciphertext, len(enc)/64)}
+	for k := range b.Entries {
+		c, err := mental.UnmarshalCard(append([]byte{1}, enc[64*k:64*(k+1)]...))
+		if err != nil {
+			return nil, fmt.Errorf("internal: seat %d's kept ballot: %w", tl.voters[i], err)
+		}
+		b.Entries[k] = c[0]
+	}
+	return b, nil
 }
 
 // ActionContext is the context of the j-th part of the actions entry at
@@ -386,7 +419,11 @@ func (s *state) snapshotMix(r *Request) error {
 	}
 	if r.Votes {
 		// One card per voter, in the voters' order: its ballot's code sum.
-		for i, b := range tl.ballots {
+		for i := range tl.ballots {
+			b, err := tl.ballot(i)
+			if err != nil {
+				return err
+			}
 			sum, err := mental.AddPowerBallots(b)
 			if err != nil {
 				return fmt.Errorf("internal: seat %d's ballot of power %d: %w", tl.voters[i], r.Power, err)
@@ -530,7 +567,11 @@ func (s *state) snapshotTally(r *Request) error {
 				if i < 0 {
 					return fmt.Errorf("internal: a tally of power %d by seat %d, not one of its voters %v", part.Power, v, tl.voters)
 				}
-				bs = append(bs, tl.ballots[i])
+				b, err := tl.ballot(i)
+				if err != nil {
+					return err
+				}
+				bs = append(bs, b)
 			}
 			var err error
 			if sum, err = mental.AddPowerBallots(bs...); err != nil {
@@ -634,6 +675,7 @@ func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 		return nil, because(ReasonActionCount, fmt.Errorf("the entry carries %d actions, the request has %d", len(b.Actions), len(r.Parts)))
 	}
 	posts := make([]ActionPost, len(r.Parts))
+	var hash ledger.Hash // e's, once needed (Shared)
 	// A live table checks the entry's ballots and checks in one batch
 	// (one multi-scalar multiplication: they share their bases); if the
 	// batch fails, or a later part does not decode, the parts before are
@@ -681,6 +723,12 @@ func (s *state) applyActions(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 			}
 			// The table keeps the entries (for the tally), not the proof.
 			posts[j].Ballot = &mental.PowerBallot{Entries: pb.Entries}
+			if t.shared != nil {
+				if hash == (ledger.Hash{}) {
+					hash = e.Hash()
+				}
+				posts[j].Ballot = keep(t.shared, sharedKey{entry: hash, kind: sharedBallot, i: j}, posts[j].Ballot)
+			}
 		case engine.EffectCheck:
 			st, err := s.checkStatement(t, ef, i)
 			if err != nil {
@@ -740,8 +788,14 @@ func (s *state) completeActions(t *Table, next uint64, r *Request) error {
 		switch ef.Kind {
 		case engine.EffectBallot:
 			var bs []*mental.PowerBallot
+			var kept [][]byte
 			for i := range r.Seats {
-				bs = append(bs, r.Posts[i][j].Ballot)
+				b := r.Posts[i][j].Ballot
+				enc, err := encodeBallot(b)
+				if err != nil {
+					return fmt.Errorf("the ballots of %s: %w", t.powerLabel(ef.Power), err)
+				}
+				bs, kept = append(bs, b), append(kept, enc)
 			}
 			sum, err := mental.AddPowerBallots(bs...)
 			if err != nil {
@@ -751,7 +805,7 @@ func (s *state) completeActions(t *Table, next uint64, r *Request) error {
 			for k, v := range s.tallies {
 				tallies[k] = v
 			}
-			tallies[ef.Power] = tally{targets: slices.Clone(ef.Targets), sum: sum, voters: slices.Clone(r.Seats), ballots: bs}
+			tallies[ef.Power] = tally{targets: slices.Clone(ef.Targets), sum: sum, voters: slices.Clone(r.Seats), ballots: kept}
 			s.tallies = tallies
 		case engine.EffectTag:
 			tags := slices.Clip(s.tags)
@@ -816,7 +870,7 @@ func (s *state) applyCheckShares(t *Table, e *ledger.Entry, b *Body) (*Request, 
 	if err := verify(); err != nil {
 		return nil, because(ReasonBadShare, err)
 	}
-	r.Enc = append(r.Enc, withoutProofs(b.EncShares))
+	r.Enc = append(r.Enc, t.keepShares(e, withoutProofs(b.EncShares)))
 	r.next++
 	if r.next < len(r.Seats) {
 		return nil, nil

@@ -407,6 +407,9 @@ type Table struct {
 	// shares) of applied entries instead of checking them: Replay's
 	// first, batched pass (replay.go). Live tables leave it nil.
 	deferred *deferredProofs
+	// shared, if set, is where the tables of this process keep one copy
+	// of the values they all keep from the same entries (Share).
+	shared *Shared
 }
 
 // state is everything Apply changes; it is copied before each entry so a
@@ -1288,7 +1291,7 @@ func (s *state) applyShares(t *Table, e *ledger.Entry, b *Body) (*Request, error
 		if err := verify(); err != nil {
 			return nil, because(ReasonBadShare, err)
 		}
-		r.Enc = append(r.Enc, withoutProofs(b.EncShares))
+		r.Enc = append(r.Enc, t.keepShares(e, withoutProofs(b.EncShares)))
 		r.Shares = append(r.Shares, nil)
 	} else {
 		if len(b.EncShares) != 0 || len(b.Shares) != len(r.Cards) {

@@ -92,6 +92,18 @@ type SeatConfig struct {
 	// takes effect (leave.go).
 	Leaving     bool
 	KeepLeaving func() error
+	// Gate, if set, is shared by the seats of one process and bounds how
+	// many of them apply entries at once: each apply holds one of its
+	// tokens (a buffered channel of capacity about GOMAXPROCS). Applying
+	// is CPU work that never waits on another seat; without the gate,
+	// 18 seats in one process ('masque demo') were each part-way through
+	// an entry, its points decoded and its proof batch built, at once
+	// (issue 28).
+	Gate chan struct{}
+	// Shared, if set, is shared by the seats of one process: their
+	// tables keep one copy of what they keep of the same entries
+	// (table.Shared).
+	Shared *table.Shared
 }
 
 // TurnMark is when the table started waiting for a seat's move at an
@@ -150,6 +162,7 @@ func NewSeat(cfg SeatConfig) (*Seat, error) {
 	if err != nil {
 		return nil, err
 	}
+	tab.Share(cfg.Shared)
 	player := table.NewPlayer(cfg.Seat, cfg.Sign, cfg.Keys)
 	for pos, bits := range cfg.SwapBits {
 		player.RememberSwapBits(pos, bits)
@@ -207,6 +220,7 @@ func (d *Seat) ApplyVerified(e *ledger.Entry) error { return d.apply(e, d.tab.Ap
 // if any, is the one ApplyVerified would refuse, with the same fault);
 // the seat follows each entry applied, in order, as Apply does.
 func (d *Seat) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max int, applied func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	leave := d.enter()
 	d.mu.Lock()
 	var lines []string
 	_, kind, _ := d.tab.Expect()
@@ -229,6 +243,7 @@ func (d *Seat) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max i
 		applied(e, d.tab.StateHash())
 	})
 	d.mu.Unlock()
+	leave()
 	if d.cfg.Narrate != nil {
 		for _, l := range lines {
 			d.cfg.Narrate(l)
@@ -239,12 +254,14 @@ func (d *Seat) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max i
 }
 
 func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error {
+	leave := d.enter()
 	d.mu.Lock()
 	_, kind, _ := d.tab.Expect()
 	mem := len(d.player.Memory)
 	wasRetired := d.tab.Retired(d.seat)
 	if err := tabApply(e); err != nil {
 		d.mu.Unlock()
+		leave()
 		return err
 	}
 	if !wasRetired && d.tab.Retired(d.seat) {
@@ -258,6 +275,7 @@ func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error 
 		}
 	}
 	d.mu.Unlock()
+	leave()
 	if d.cfg.Narrate != nil {
 		for _, l := range lines {
 			d.cfg.Narrate(l)
@@ -265,6 +283,16 @@ func (d *Seat) apply(e *ledger.Entry, tabApply func(*ledger.Entry) error) error 
 	}
 	d.changed()
 	return nil
+}
+
+// enter waits for a token of the seats' gate, if any, and returns the
+// function that gives it back.
+func (d *Seat) enter() (leave func()) {
+	if d.cfg.Gate == nil {
+		return func() {}
+	}
+	d.cfg.Gate <- struct{}{}
+	return func() { <-d.cfg.Gate }
 }
 
 func (d *Seat) changed() {
