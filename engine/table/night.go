@@ -316,7 +316,11 @@ func (s *state) applyLookup(t *Table, e *ledger.Entry, b *Body) (*Request, error
 	r := s.pending[0]
 	seat := int(e.Seat)
 	tl := s.tallies[r.Power]
-	entries := tl.ballots[r.next].Entries
+	ballot, err := tl.ballot(r.next)
+	if err != nil {
+		return nil, err
+	}
+	entries := ballot.Entries
 	if b.Lookup == nil || b.LookupTargets != len(entries) {
 		return nil, because(ReasonBadLookup, fmt.Errorf("the count lookup of %s is over %d targets, the ballots over %d", t.powerLabel(r.Power), b.LookupTargets, len(entries)))
 	}

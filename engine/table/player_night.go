@@ -322,7 +322,11 @@ func (p *Player) lookup(t *Table) (*Body, error) {
 	if !ok || i < 0 {
 		return nil, fmt.Errorf("table: %s has no ballot of %s to look its count up with", t.seatName(p.Seat), t.powerLabel(r.Power))
 	}
-	entries := tl.ballots[i].Entries
+	ballot, err := tl.ballot(i)
+	if err != nil {
+		return nil, err
+	}
+	entries := ballot.Entries
 	for k := len(p.ballotSecrets) - 1; k >= 0; k-- {
 		sec, err := mental.UnmarshalBallotSecret(p.ballotSecrets[k], t.joint, entries)
 		if err != nil {
