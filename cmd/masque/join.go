@@ -254,6 +254,12 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		switch {
 		case ctx.Err() != nil:
 			return &exitError{code: 130, err: errors.New("interrupted while waiting for the table to fill")}
+		case errors.Is(err, netsession.ErrTableGone):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "your seat there is lost: join the host's new table ('masque lobby' shows it; by table name or invite, the same command finds it if the host's address did not change)"}
+		case errors.Is(err, netsession.ErrHostLost):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "if its masque stopped, the table is gone with your seat: a host that runs it again opens a new table (a new code, maybe a new invite), which you join again; 'masque lobby' shows it"}
 		case errors.Is(err, netsession.ErrRefused):
 			return &exitError{code: 1, err: err, hint: "'masque lobby' shows the tables with free seats"}
 		case errors.Is(err, netsession.ErrTableClosed):

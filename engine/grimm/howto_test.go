@@ -21,3 +21,17 @@ func TestHowToPlayRoseFromSupply(t *testing.T) {
 		t.Errorf("how to play:\n%s", all)
 	}
 }
+
+// The help's bets line says what the book does: an unmasked player takes
+// a bet card at once or on a later turn (it said "on a later turn" only,
+// while the screen offers it at once too).
+func TestHowToPlayBetAtOnceOrLater(t *testing.T) {
+	s, err := grimm.NewGame(grimm.Options{Players: []string{"A", "B", "C"}, Bets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(grimm.HowToPlay(s), "\n")
+	if !strings.Contains(all, "at once or on a later turn") {
+		t.Errorf("how to play:\n%s", all)
+	}
+}

@@ -56,3 +56,34 @@ Kristina act maskoff GlassSlipper Maria SleepingBeauty
 		t.Errorf("Maria's prompt %q, want %q", got, want)
 	}
 }
+
+// The Evil Queen's ability (True reflection) asks for a hint as an
+// Eavesdrop does, but nobody listens in: the prompt said "Someone listens
+// in" and the log "(overheard)". It names the ability and the giver; an
+// Eavesdrop still says who listens in.
+func TestPromptTrueReflectionIsNotEavesdrop(t *testing.T) {
+	const row = "Crown,Mirror,Spindle,Clock,Clock,"
+	src := quickRound1(grimm.EvilQueen, "abilities") + round2(grimm.EvilQueen, row+"Mirror,Treats") +
+		"Maria pick Crown\nKristina pick Mirror\nAlexander pick Spindle\nMaria give Kristina\nKristina hint EvilQueen\n"
+	tab := mustRun(t, src)
+	if seat, _, ok := tab.State.Pending(); !ok || seat != 0 {
+		t.Fatal("Kristina owes no response")
+	}
+	got := grimm.Prompt(tab.State, 0, tab.Known(0))
+	if strings.Contains(got, "listens in") || !strings.Contains(got, "True reflection") || !strings.Contains(got, "Maria") {
+		t.Errorf("True reflection's prompt %q", got)
+	}
+	said := grimm.SayMove(tab.State, engine.Move{Seat: 0, Kind: grimm.KindHint, Args: []int{int(grimm.SleepingBeauty)}}, -1)
+	if strings.Contains(said, "overheard") || !strings.Contains(said, "True reflection") {
+		t.Errorf("True reflection's hint in the log: %q", said)
+	}
+
+	eaves := mustRun(t, "game grimm players=Kristina,Alexander,Maria\nround 1 chars=RedRidingHood,Hansel,Cinderella items=GlassSlipper,Crown,Clock,Spindle,Spindle,GlassSlipper,Mirror actions=eavesdrop,dance first=Kristina\n"+
+		"Kristina pick GlassSlipper\nAlexander pick Crown\nMaria pick Clock\nKristina keep\nKristina hint Beast\nKristina give Alexander\nKristina act eavesdrop GlassSlipper Maria\n")
+	if got := grimm.Prompt(eaves.State, 2, eaves.Known(2)); !strings.Contains(got, "Kristina listens in") {
+		t.Errorf("Eavesdrop's prompt %q", got)
+	}
+	if said := grimm.SayMove(eaves.State, engine.Move{Seat: 2, Kind: grimm.KindHint, Args: []int{int(grimm.Hansel)}}, -1); !strings.Contains(said, "(overheard)") {
+		t.Errorf("Eavesdrop's hint in the log: %q", said)
+	}
+}

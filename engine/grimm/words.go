@@ -223,10 +223,19 @@ func hintReason(w speaker, s *State, r response) string {
 	case respGuess:
 		return fmt.Sprintf(" (a wrong guess by %s)", w.Ref(r.Causer))
 	case respEaves:
+		if !s.overheard() {
+			return fmt.Sprintf(" (True reflection: %s %s the Evil Queen's ability)", w.Ref(r.Causer), w.Verb(r.Causer, "holds", "hold"))
+		}
 		return " (overheard)"
 	}
 	return ""
 }
+
+// overheard reports whether the free hint a response asks for comes from
+// an Eavesdrop, not from the Evil Queen's ability (True reflection),
+// which asks for the same hint when its holder gives a Mirror or a Crown:
+// no item changes hands in an Eavesdrop turn once it has acted.
+func (s *State) overheard() bool { return s.acted && s.act == Eavesdrop }
 
 func sayAct(w speaker, m engine.Move) string {
 	p, a := m.Seat, m.Args
@@ -508,7 +517,10 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 			if s.commit[p] {
 				return "Eavesdrop: open your sealed choice: place your hint token on the portrait you chose."
 			}
-			return "Someone listens in: place a hint token on a portrait of a character you are not."
+			if !s.overheard() {
+				return fmt.Sprintf("True reflection (the Evil Queen's ability): %s gave you a Mirror or a Crown, so place a hint token on a portrait of a character you are not.", s.Name(r.Causer))
+			}
+			return fmt.Sprintf("%s listens in: place a hint token on a portrait of a character you are not.", s.Name(r.Causer))
 		case respMayDraw:
 			return "You may take an extra draw."
 		case respMayBet:
@@ -519,8 +531,12 @@ func Prompt(s *State, p engine.Seat, known map[engine.Slot]engine.Card) string {
 }
 
 // Forced reports whether the rules wait for a forced response by seat p
-// (a hint, an unmasking or a win it cannot skip).
+// (a hint, an unmasking or a win it cannot skip, or the sealed choice of
+// portrait an Eavesdrop asks of it).
 func Forced(s *State, p engine.Seat) bool {
+	if need := s.Next(); s.phase == phCommit && need.Kind == engine.NeedMove && need.Seat == p {
+		return true
+	}
 	seat, _, ok := s.Pending()
 	return ok && seat == p && s.pending[0].Kind != respMayDraw && s.pending[0].Kind != respMayBet
 }
@@ -651,7 +667,7 @@ func HowToPlay(s *State) []string {
 		out = append(out, "Jewels: your jewel and any one item pay for an action; an unspent jewel is worth a rose at the round's end.")
 	}
 	if s.opts.Bets {
-		out = append(out, "Bets: Learn a secret takes a bet card; a bet on the round's winner pays its reward. An unmasked player takes one on a later turn.")
+		out = append(out, "Bets: Learn a secret takes a bet card; a bet on the round's winner pays its reward. An unmasked player may take one, at once or on a later turn (not the one whose unmasking ends the round).")
 	}
 	if s.opts.Abilities {
 		out = append(out, "Abilities: from round 2, the players with the fewest roses play with the ability of their last character.")

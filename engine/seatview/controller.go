@@ -89,12 +89,13 @@ func NewController() Controller {
 }
 
 // Offer takes the question q the seat must answer now (nil: none) at
-// entry count at, seen at now, whose answer window lasts d (0: no
-// limit). A new set of choices (another entry, or other choices: a night
+// entry count at, asked since (when the table began waiting for the
+// seat's answer, kept across a restart; now when unknown), whose answer
+// window lasts d (0: no limit) from since. A new set of choices (another entry, or other choices: a night
 // with two powers asks twice at one entry) opens its menu at the top and
 // drops a confirmation asked in the last; the same set again keeps the
 // seat where it is. It reports whether the set is new.
-func (c *Controller) Offer(q *Question, at int, now time.Time, d time.Duration) bool {
+func (c *Controller) Offer(q *Question, at int, since time.Time, d time.Duration) bool {
 	var cs []Choice
 	if q != nil {
 		cs = q.Choices
@@ -107,7 +108,7 @@ func (c *Controller) Offer(q *Question, at int, now time.Time, d time.Duration) 
 		c.choices, c.at, c.asking = cs, at, -1
 		c.openMenu(nil)
 	}
-	c.window.Update(q, at, now, d)
+	c.window.Update(q, at, since, d)
 	return fresh
 }
 

@@ -257,3 +257,37 @@ func TestControllerSwapsAndStale(t *testing.T) {
 		t.Fatal("a pass with nothing on offer")
 	}
 }
+
+// TestAnswerWindowSince: a seat's answer window runs from when the table
+// began waiting for its answer (since), which a restarted screen knows
+// (kept with the seat), not from when the screen first drew it: 20 s
+// into a 30 s window, 10 s are left and the pass comes then; a later
+// offer at the same entry does not move the window on, an earlier since
+// learnt later brings its end forward, and a new entry opens a new one.
+func TestAnswerWindowSince(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	q := menuQuestion()
+	c := NewController()
+	c.Offer(q, 5, t0.Add(-20*time.Second), 30*time.Second)
+	if end, ok := c.Window(); !ok || !end.Equal(t0.Add(10*time.Second)) {
+		t.Fatalf("asked 20 s ago: the window ends %v (%v), want %v", end, ok, t0.Add(10*time.Second))
+	}
+	if _, ok := c.Tick(t0.Add(9 * time.Second)); ok {
+		t.Fatal("passed with 1 s left")
+	}
+	c.Offer(q, 5, t0, 30*time.Second)
+	if end, _ := c.Window(); !end.Equal(t0.Add(10 * time.Second)) {
+		t.Errorf("offered again at the same entry: the window ends %v, want it kept", end)
+	}
+	c.Offer(q, 5, t0.Add(-25*time.Second), 30*time.Second)
+	if end, _ := c.Window(); !end.Equal(t0.Add(5 * time.Second)) {
+		t.Errorf("an earlier start learnt: the window ends %v, want %v", end, t0.Add(5*time.Second))
+	}
+	if _, ok := c.Tick(t0.Add(5 * time.Second)); !ok {
+		t.Error("no pass when the window ran out")
+	}
+	c.Offer(q, 6, t0.Add(time.Minute), 30*time.Second)
+	if end, _ := c.Window(); !end.Equal(t0.Add(90 * time.Second)) {
+		t.Errorf("a new entry: the window ends %v, want %v", end, t0.Add(90*time.Second))
+	}
+}

@@ -17,16 +17,19 @@ type AnswerWindow struct {
 // NewAnswerWindow returns a closed window.
 func NewAnswerWindow() AnswerWindow { return AnswerWindow{at: -1, passed: -1} }
 
-// Update opens the window at entry count at from now for d, or keeps it
-// open if it is open at that entry already, when q is an answer window
-// and d is set; otherwise it closes it.
-func (w *AnswerWindow) Update(q *Question, at int, now time.Time, d time.Duration) {
+// Update opens the window at entry count at for d from since (when the
+// table began waiting for the seat's answer: kept across a restart, so
+// that a restarted screen counts down what is left, not a whole window
+// again; the caller's now when unknown), or keeps it open if it is open
+// at that entry already (ending earlier if since says it began earlier),
+// when q is an answer window and d is set; otherwise it closes it.
+func (w *AnswerWindow) Update(q *Question, at int, since time.Time, d time.Duration) {
 	if q == nil || !q.Window || d <= 0 {
 		w.at = -1
 		return
 	}
-	if w.at != at {
-		w.at, w.deadline = at, now.Add(d)
+	if end := since.Add(d); w.at != at || end.Before(w.deadline) {
+		w.at, w.deadline = at, end
 	}
 }
 

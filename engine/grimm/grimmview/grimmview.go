@@ -60,15 +60,24 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		whose = s.Name(s.Turn()) + "'s turn"
 	}
 	acts := s.Actions()
-	if s.Step() == "draft" {
+	switch s.Step() {
+	case "draft":
 		whose = "the draft: each takes an item from the row"
+	case "ability":
+		whose = "the abilities: who has the fewest roses chooses one"
 	}
 	t.Status = fmt.Sprintf("round %d of %d · %s", s.Round(), grimm.Rounds, whose)
 
-	// Seats.
+	// Seats. In the round's setup (the draft, the 2-player abilities)
+	// each player moves in turn: the mark is on whoever moves now, and
+	// nobody answers someone else's turn.
+	turn := s.Turn()
+	if st := s.Step(); (st == "draft" || st == "ability") && need.Kind == engine.NeedMove {
+		turn = need.Seat
+	}
 	for p := range engine.Seat(s.Players()) {
-		st := seatview.Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == s.Turn()}
-		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != s.Turn()
+		st := seatview.Seat{Name: s.Name(p), You: p == me, Turn: !s.Over() && p == turn}
+		st.Answers = !s.Over() && need.Kind == engine.NeedMove && need.Seat == p && p != turn
 		roses := fmt.Sprintf("%d %s", s.Roses(p), seatview.Plural(s.Roses(p), "rose", "roses"))
 		if r := s.Rewards(p); r > 0 {
 			roses += fmt.Sprintf(" (%d from rewards)", r)

@@ -83,3 +83,93 @@ Sasha challenge
 		t.Errorf("the fines are not in the log:\n%s", log)
 	}
 }
+
+// The last player to answer a claim is among the impostors whose fine
+// the end dropped when they challenged too (the log named the others
+// only: in a played game, "before Alex, Sasha and Dima paid" left out
+// Fedya, the last to challenge).
+func TestFinesDroppedNamesTheLastChallenger(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler coins=11
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim King
+Boris pass
+Sasha challenge
+Dima challenge
+Boris peek
+Sasha claim Judge
+Dima pass
+Anna challenge
+Boris challenge
+`)
+	want := "  no fine: the game ended before Anna and Boris paid (the claim's power ended it)"
+	if !strings.Contains(log, want) {
+		t.Errorf("log lacks %q:\n%s", want, log)
+	}
+}
+
+// A power that empties a purse ends the game before the fines too: the
+// log says so (a played game's "coins: Jo 1→0, bot1 9→11, bot2 9→8"
+// read as bot2's fine, where bot2 lost a coin to the Thief and neither
+// impostor paid).
+func TestFinesDroppedWhenPowerEmptiesAPurse(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler coins=1
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Thief
+Boris challenge
+Sasha pass
+Dima challenge
+`)
+	for _, want := range []string{
+		"  no fine: the game ended before Anna and Boris paid (the claim's power ended it)",
+		"game over after 5 turns: Dima won",
+		"every player has 1 coin\n",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// A fine that empties a purse ends the game after the fines were paid:
+// no "no fine" line.
+func TestFineEmptiesAPurseNoDroppedLine(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler coins=1
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim King
+Boris challenge
+`)
+	if strings.Contains(log, "no fine") || !strings.Contains(log, "court 0→1") {
+		t.Errorf("the fine was paid:\n%s", log)
+	}
+}
+
+// The Cheater's win at 10 coins ends the game before the fines too.
+func TestFinesDroppedWhenCheaterWins(t *testing.T) {
+	log := followLog(t, `game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Cheater,Spy,Swindler coins=10
+Anna swap Boris no
+Boris swap Sasha no
+Sasha swap Dima no
+Dima swap Anna no
+Anna claim Cheater
+Boris challenge
+Sasha pass
+Dima challenge
+`)
+	for _, want := range []string{
+		"  no fine: the game ended before Anna and Boris paid (the claim's power ended it)",
+		"game over after 5 turns: Dima won",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}

@@ -336,7 +336,7 @@ func (f *Follower) dealLines(s Rules) []string {
 	}
 	return []string{
 		"dealt face up: " + strings.Join(cards, ", "),
-		fmt.Sprintf("every player has %d coins", s.Coins(0)),
+		fmt.Sprintf("every player has %d %s", s.Coins(0), seatview.Plural(s.Coins(0), "coin", "coins")),
 	}
 }
 
@@ -386,14 +386,23 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 
 // droppedFines tells the impostors of a claim whose fine was never paid
 // because the power ended the game first (rule 19: what the turn had not
-// yet done is dropped), or "". Only an end by [masquerade.WinCoins] is
-// told: the fines only take coins, so a purse at 13 or more was reached
-// before them; an end by an empty purse may come from a fine itself.
+// yet done is dropped), or "". The fines only take coins, so a purse at
+// 13 or more was reached before them. Otherwise (an empty purse, which
+// may come from a fine itself, or the Cheat's win): the fines, all paid
+// at once, add to the courthouse, which no power but the Judge's touches
+// (and the Judge's ends no game but at 13), so a courthouse left as it
+// was means that the power ended the game.
 func (f *Follower) droppedFines(before, after Rules) string {
 	if f.step == nil || !after.Over() || before.Over() {
 		return ""
 	}
 	claimed, cs, ok := before.Claim()
+	// before is the state the step's move was played in: a last
+	// challenger, whose challenge is that move, is not among its
+	// contenders yet.
+	if m := f.step.Move; ok && m.Kind == masquerade.KindChallenge && len(m.Args) == 1 {
+		cs = append(cs, masquerade.Contender{Seat: m.Seat, Slot: engine.Slot(m.Args[0])})
+	}
 	if !ok || len(cs) < 2 {
 		return ""
 	}
@@ -401,7 +410,8 @@ func (f *Follower) droppedFines(before, after Rules) string {
 	for p := range engine.Seat(after.Players()) {
 		rich = rich || after.Coins(p) >= masquerade.WinCoins
 	}
-	if !rich {
+	unpaid := before.CardName(claimed) != "Judge" && after.Court() == before.Court()
+	if !rich && !unpaid {
 		return ""
 	}
 	var who []string

@@ -74,9 +74,11 @@ type Game struct {
 	timeout time.Duration // how long the room waits for a silent seat
 	// dir is the seat's state directory; waitMark when this peer started
 	// waiting at the entry another seat must author (WaitFile), kept
-	// across a restart so that the countdown goes on.
+	// across a restart so that the countdown goes on; waitKept whether
+	// waitMark is the one in WaitFile (see waitSince).
 	dir      string
 	waitMark TurnMark
+	waitKept bool
 	chat     []*chat.Message // the table chat, in the order it came
 	chatAt   []int           // by message of chat, the log lines before it (chatAtFile); may be shorter
 	chatErr  error           // the first failure to keep a chat message
@@ -151,7 +153,7 @@ func Start(ctx context.Context, cfg GameConfig) (*Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("when this seat started waiting: %w", err)
 	}
-	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1), dir: dir, waitMark: waited}
+	g := &Game{cfg: cfg, names: names, salt: salt, done: make(chan struct{}), updates: make(chan struct{}, 1), dir: dir, waitMark: waited, waitKept: true}
 	g.seat, err = NewSeat(SeatConfig{Seat: seat, Roster: t.Roster, Sign: cfg.Node.Identity().SigningKey(), Keys: keys,
 		Games: cfg.Games, Bot: cfg.Bot, Seed: cfg.Seed, BotDelay: cfg.BotDelay, Narrate: cfg.Narrate, OnChange: g.notify,
 		SwapBits: bits, KeepSwapBits: func(pos uint64, b []bool) error { return appendSwapBits(dir, pos, b) },
@@ -239,7 +241,14 @@ func (g *Game) onWait(w p2p.Wait) {
 // restarted peer shows the deadline it showed before (since plus the
 // table's timeout), as the mover's screen (TurnFile) and the peers that
 // did not restart do, rather than a full move time from its restart.
-// g.mu is held.
+//
+// A wait is written to WaitFile only once the room reports it a second
+// time (its tick, every RoomConfig.Tick: the wait has lasted), not when
+// it begins: most waits end within milliseconds, and writing each one
+// (a file replaced and synced, every entry at every seat) was a third
+// of the CPU of a 13-process bot game (issue 28, cpu28b). A peer that
+// restarts within a tick of a wait's start counts from its restart, at
+// most a tick more than its peers show. g.mu is held.
 func (g *Game) waitSince(w p2p.Wait) time.Time {
 	now := time.Now()
 	since := now.Add(-w.Waited)
@@ -247,12 +256,14 @@ func (g *Game) waitSince(w p2p.Wait) time.Time {
 	case m.Pos == w.Pos && !m.Since.IsZero() && m.Since.Before(since) && !m.Since.After(now):
 		since = m.Since // waited for before a restart: the clock goes on
 	case m.Pos != w.Pos || m.Since.IsZero():
-		g.waitMark = TurnMark{Pos: w.Pos, Since: since}
-		if g.dir != "" {
-			// Only the countdown shown after a restart depends on it: a
-			// failure to keep it changes nothing else.
-			_ = keepWait(g.dir, g.waitMark)
-		}
+		g.waitMark, g.waitKept = TurnMark{Pos: w.Pos, Since: since}, false
+		return since
+	}
+	if !g.waitKept && g.dir != "" {
+		// Only the countdown shown after a restart depends on it: a
+		// failure to keep it changes nothing else.
+		g.waitKept = true
+		_ = keepWait(g.dir, g.waitMark)
 	}
 	return since
 }
@@ -323,8 +334,11 @@ func (g *Game) Snapshot() session.Snapshot {
 	// Out of the game: its program may stop once every other seat holds
 	// the entry with its card key (it would take the entry with it).
 	s.Retired = v.Retired && g.room.Held(v.RetiredAt)
-	if v.MyTurn && g.timeout > 0 && !v.TurnSince.IsZero() {
-		s.MyDeadline = v.TurnSince.Add(g.timeout)
+	if v.MyTurn && !v.TurnSince.IsZero() {
+		s.MySince = v.TurnSince
+		if g.timeout > 0 {
+			s.MyDeadline = v.TurnSince.Add(g.timeout)
+		}
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()

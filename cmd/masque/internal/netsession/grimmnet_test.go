@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -218,79 +219,127 @@ func sameEntries(t *testing.T, logs [][]*ledger.Entry) {
 // authors its answer. The table does not go on without it: every other
 // peer stops with a timeout verdict naming that seat at that position,
 // with identical logs ending just before it.
+//
+// The game is played up to that answer with a patient table (a minute),
+// then every peer is restarted on its state directory with a 3 s
+// timeout: only the silent seat is due then. The first version played
+// the whole game with the 3 s timeout, and under load (three peers in
+// one process, GOMAXPROCS=1, load 25 to 34) an honest seat computing its
+// shuffle of the deal took longer than 3 s by the clock, was declared
+// silent before any seat was forced to answer, and the test waited a
+// minute (4 in about 250 runs).
 func TestGrimmForcedResponseTimesOut(t *testing.T) {
 	const n = 3
 	gt := seatGrimm(t, n)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	var silent atomic.Int32
 	silent.Store(-1)
 	var silentPos atomic.Uint64
 	var silentSeat atomic.Int32 // the silent peer's seat
-	rooms := make([]*p2p.Room, n)
-	outs := make([]*p2p.Outcome, n)
-	errs := make([]error, n)
+	stores := make([]*store.Store, n)
 	for i := range n {
 		st, err := store.Open(gt.dirs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { st.Close() })
-		me := int(gt.seatings[i].Seat)
-		seat, err := NewSeat(SeatConfig{Seat: me, Roster: gt.seatings[i].Roster, Sign: gt.peers[i].ID.SigningKey(), Keys: gt.keys[i],
-			Bot: true, Seed: uint64(i + 1)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		author := func(ctx context.Context, pos uint64) ([]byte, error) {
-			seat.mu.Lock()
-			s, _ := seat.tab.Rules().(*grimm.State)
-			forced := s != nil && seat.tab.Pos() == pos && grimm.Forced(s, engine.Seat(me))
-			seat.mu.Unlock()
-			if forced && (silent.CompareAndSwap(-1, int32(i)) || silent.Load() == int32(i)) {
-				silentSeat.Store(int32(me))
-				silentPos.Store(pos)
-				<-ctx.Done() // ignores the question
-				return nil, ctx.Err()
+		stores[i] = st
+	}
+	// open opens every peer's room with timeout, its seat a fresh
+	// replica of its state directory.
+	open := func(timeout time.Duration) ([]*p2p.Room, []*Seat) {
+		rooms, seats := make([]*p2p.Room, n), make([]*Seat, n)
+		for i := range n {
+			me := int(gt.seatings[i].Seat)
+			seat, err := NewSeat(SeatConfig{Seat: me, Roster: gt.seatings[i].Roster, Sign: gt.peers[i].ID.SigningKey(), Keys: gt.keys[i],
+				Bot: true, Seed: uint64(i + 1)})
+			if err != nil {
+				t.Fatal(err)
 			}
-			return seat.Author(ctx, pos)
+			seats[i] = seat
+			author := func(ctx context.Context, pos uint64) ([]byte, error) {
+				seat.mu.Lock()
+				s, _ := seat.tab.Rules().(*grimm.State)
+				forced := s != nil && seat.tab.Pos() == pos && grimm.Forced(s, engine.Seat(me))
+				seat.mu.Unlock()
+				if forced && (silent.CompareAndSwap(-1, int32(i)) || silent.Load() == int32(i)) {
+					silentSeat.Store(int32(me))
+					silentPos.Store(pos)
+					<-ctx.Done() // ignores the question
+					return nil, ctx.Err()
+				}
+				return seat.Author(ctx, pos)
+			}
+			if rooms[i], err = gt.peers[i].Node.OpenRoom(p2p.RoomConfig{Store: stores[i], Replica: seat, Author: author, Timeout: timeout}); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { rooms[i].Close() })
 		}
-		if rooms[i], err = gt.peers[i].Node.OpenRoom(p2p.RoomConfig{Store: st, Replica: seat, Author: author, Timeout: 3 * time.Second}); err != nil {
-			t.Fatal(err)
+		return rooms, seats
+	}
+	// run runs every room until until says the table is where the test
+	// wants it; it then stops them all.
+	run := func(rooms []*p2p.Room, until func(done []int) bool) ([]*p2p.Outcome, []error) {
+		outs, errs := make([]*p2p.Outcome, n), make([]error, n)
+		runCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		stopped := make(chan int, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				outs[i], errs[i] = rooms[i].Run(runCtx)
+				stopped <- i
+			})
 		}
-		t.Cleanup(func() { rooms[i].Close() })
-	}
-	// Every room runs under runCtx; the test stops them all once every
-	// peer but the silent one (known only once it is asked) has stopped.
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	stopped := make(chan int, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			outs[i], errs[i] = rooms[i].Run(runCtx)
-			stopped <- i
-		})
-	}
-	var done []int
-	for !allBut(done, int(silent.Load()), n) {
-		select {
-		case i := <-stopped:
-			done = append(done, i)
-		case <-ctx.Done():
-			stop()
-			wg.Wait()
-			t.Fatalf("the table did not stop: %v %v", outs, errs)
+		var done []int
+		for !until(done) {
+			select {
+			case i := <-stopped:
+				done = append(done, i)
+				if len(done) == n && !until(done) {
+					wg.Wait()
+					t.Fatalf("every peer stopped (silent peer %d): %s", silent.Load(), outcomes(outs, errs))
+				}
+			case <-time.After(20 * time.Millisecond):
+			case <-ctx.Done():
+				stop()
+				wg.Wait()
+				t.Fatalf("the table did not stop (silent peer %d): %s", silent.Load(), outcomes(outs, errs))
+			}
 		}
+		stop()
+		wg.Wait()
+		return outs, errs
 	}
-	stop()
-	wg.Wait()
+
+	// The game, patient, until a seat is forced to answer and every peer
+	// holds every entry before that answer.
+	rooms, seats := open(time.Minute)
+	run(rooms, func([]int) bool {
+		if silent.Load() < 0 {
+			return false
+		}
+		for _, seat := range seats {
+			seat.mu.Lock()
+			at := seat.tab.Pos()
+			seat.mu.Unlock()
+			if at != silentPos.Load() {
+				return false
+			}
+		}
+		return true
+	})
+	for _, r := range rooms {
+		r.Close()
+	}
 	peer := int(silent.Load())
-	if peer < 0 {
-		t.Fatalf("no seat was forced to answer in the whole game: %v %v", outs, errs)
-	}
 	s := int(silentSeat.Load())
 	pos := silentPos.Load()
+
+	// Every peer again, impatient: only the silent seat is due.
+	rooms, _ = open(3 * time.Second)
+	outs, errs := run(rooms, func(done []int) bool { return allBut(done, peer, n) })
 	var logs [][]*ledger.Entry
 	for i := range n {
 		if i == peer {
@@ -327,4 +376,22 @@ func allBut(done []int, skip, n int) bool {
 		}
 	}
 	return skip >= 0 && others == n-1
+}
+
+// outcomes says how each peer's room ended, for a failure message.
+func outcomes(outs []*p2p.Outcome, errs []error) string {
+	var b []string
+	for i, o := range outs {
+		switch {
+		case errs[i] != nil:
+			b = append(b, fmt.Sprintf("peer %d: %v", i, errs[i]))
+		case o == nil:
+			b = append(b, fmt.Sprintf("peer %d: running", i))
+		case o.Verdict != nil:
+			b = append(b, fmt.Sprintf("peer %d: %d entries, %v", i, o.Entries, o.Verdict))
+		default:
+			b = append(b, fmt.Sprintf("peer %d: %d entries, over", i, o.Entries))
+		}
+	}
+	return strings.Join(b, "; ")
 }

@@ -50,6 +50,8 @@ const TurnFile = "turn"
 // waiting for another seat's move at an entry, in TurnFile's format, so
 // that a restarted peer counts down to the deadline it showed before
 // (the one the seats that did not restart keep) rather than a new one.
+// A wait is written there only once it has lasted to the room's next
+// tick (Game.waitSince), not at every entry.
 const WaitFile = "wait"
 
 // maxShuffleSlots bounds one line's slots (a hidden hand holds a few).

@@ -549,6 +549,16 @@ const (
 // ErrRefused wraps a creator's refusal.
 var ErrRefused = errors.New("refused")
 
+// ErrTableGone: the creator that seated us no longer has the table (its
+// masque stopped before the roster was signed; run again, it opens a new
+// table): the seat is lost, and the player must join again.
+var ErrTableGone = errors.New("the table you sat at is gone")
+
+// ErrHostLost: the creator that seated us stopped answering before the
+// roster was signed, for the table's patience: the table is gone if its
+// program stopped (run again, it opens a new table, maybe elsewhere).
+var ErrHostLost = errors.New("the host of the table you sat at stopped answering before the game began")
+
 // Join asks for a seat at a table and takes part in the roster agreement.
 // A card key proof is bound to the table and the seat: when the creator's
 // refusal names another table id or next seat than the ones asked for (its
@@ -569,6 +579,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 	}
 	dialUntil := dialStart.Add(patience)
 	dialFails, backoff := 0, dialBackoffMin
+	seatedAt := 0 // the seat the creator gave us last (0: none yet)
 	for attempt := 0; attempt < 200; attempt++ {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -585,7 +596,7 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				return nil
 			},
 			OnSeated: func(given, taken, total int) {
-				accepted = true
+				accepted, seatedAt = true, given
 				if cfg.OnAccepted != nil {
 					cfg.OnAccepted(given, taken, total)
 				}
@@ -611,6 +622,12 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			// Our proof was for another table or seat than the next one.
 			tableID, seat = no.TableID, no.Seat
 			continue
+		case isNo && no.Code == joinproto.RefusedNoSuchTable && seatedAt != 0:
+			// Seated, then the creator no longer has the table: its
+			// program stopped before the game began and (run again)
+			// opened another. Asking again would seat us at a table we
+			// never chose; the player is told.
+			return nil, fmt.Errorf("%w: you held seat %d, and its host no longer has the table (its masque stopped before the game began; run again, it opens a new table with a new code): %w", ErrTableGone, seatedAt, err)
 		case isNo && no.Code == joinproto.RefusedAlreadySeated && !accepted && time.Since(dialStart) < seatedPatience:
 			// Our identity holds a seat there: this program restarted,
 			// and the creator has not seen the old connection go yet.
@@ -649,9 +666,9 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 				sw.Backoff().Clear(cfg.Creator.ID)
 			}
 			continue
-		case accepted && errors.Is(err, p2p.ErrUnreachable):
+		case seatedAt != 0 && errors.Is(err, p2p.ErrUnreachable):
 			// p2p.Join already asked again for its patience.
-			return nil, err
+			return nil, fmt.Errorf("%w (you held seat %d): %w", ErrHostLost, seatedAt, err)
 		case accepted && !isNo:
 			// Dropped while waiting (an earlier joiner left, seats moved):
 			// ask again; a refusal will name the next seat.

@@ -2,6 +2,8 @@ package netsession
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -86,7 +88,8 @@ func TestRestartedSeatKeepsItsCountdown(t *testing.T) {
 // Grimm table, the other a bot) is asked for its move, stops (as after
 // kill -9: Close without answering) and starts again on its state
 // directory. Its screen's deadline is the one it had before the restart,
-// not a full move time from the restart.
+// not a full move time from the restart, and so is when it was asked
+// (Snapshot.MySince, from which its answer window runs).
 func TestRestartedGameKeepsItsDeadline(t *testing.T) {
 	gt := seatGrimm(t, 2)
 	const timeout = 5 * time.Minute
@@ -135,6 +138,12 @@ func TestRestartedGameKeepsItsDeadline(t *testing.T) {
 	if !again.MyDeadline.Equal(first.MyDeadline) {
 		t.Errorf("the deadline after the restart is %v, before it %v: the countdown started over", again.MyDeadline, first.MyDeadline)
 	}
+	// The seat's answer window (a forced response, a claim's challenge)
+	// runs from when the table began waiting for it, which the screens
+	// are told, the same after the restart.
+	if first.MySince.IsZero() || !again.MySince.Equal(first.MySince) || !first.MySince.Add(timeout).Equal(first.MyDeadline) {
+		t.Errorf("asked since %v after the restart, %v before it (deadline %v): the answer window would start over", again.MySince, first.MySince, first.MyDeadline)
+	}
 }
 
 // A peer waiting for another seat's move shows the same deadline after a
@@ -153,8 +162,11 @@ func TestRestartedPeerKeepsTheMoversDeadline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := &Game{names: []string{"Anna", "Boris", "Sasha"}, updates: make(chan struct{}, 1), dir: dir, waitMark: mark, timeout: timeout}
+		g := &Game{names: []string{"Anna", "Boris", "Sasha"}, updates: make(chan struct{}, 1), dir: dir, waitMark: mark, waitKept: true, timeout: timeout}
 		g.onWait(p2p.Wait{Pos: pos, Seat: 2, Waited: waited, Left: timeout - waited, Connected: true})
+		// The room's tick reports the wait again: it lasts, and is kept.
+		const tick = 500 * time.Millisecond
+		g.onWait(p2p.Wait{Pos: pos, Seat: 2, Waited: waited + tick, Left: timeout - waited - tick, Connected: true})
 		return g.wait
 	}
 	before := waitFor(9, 0)
@@ -182,5 +194,42 @@ func TestRestartedPeerKeepsTheMoversDeadline(t *testing.T) {
 	// The next entry: a new wait, the full time.
 	if d := time.Until(waitFor(10, 0).Deadline); d < timeout-5*time.Second {
 		t.Errorf("a new entry's wait shows %v left, want about %v", d, timeout)
+	}
+}
+
+// A wait that ends before the room's tick reports it again (nearly every
+// wait of a fast table: the next entry comes within milliseconds) writes
+// no wait mark: writing one per entry (a file replaced and synced) was a
+// third of a 13-process bot game's CPU (issue 28, cpu28b). The tick's
+// report of the same wait keeps it, once; a restart then counts on from
+// it.
+func TestShortWaitWritesNoMark(t *testing.T) {
+	dir := t.TempDir()
+	const timeout = time.Minute
+	g := &Game{names: []string{"Anna", "Boris", "Sasha"}, updates: make(chan struct{}, 1), dir: dir, waitKept: true, timeout: timeout}
+	path := filepath.Join(dir, WaitFile)
+	for pos := uint64(1); pos <= 5; pos++ {
+		g.onWait(p2p.Wait{Pos: pos, Seat: uint8(pos % 3), Left: timeout, Connected: true})
+		if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("entry %d: a wait that has just begun wrote %s (%v)", pos, WaitFile, err)
+		}
+	}
+	// The tick: the wait at 5 lasts.
+	g.onWait(p2p.Wait{Pos: 5, Seat: 2, Waited: 400 * time.Millisecond, Left: timeout - 400*time.Millisecond, Connected: true})
+	mark, err := loadWait(dir)
+	if err != nil || mark.Pos != 5 || !mark.Since.Equal(g.waitMark.Since) {
+		t.Fatalf("after the tick the wait mark is %+v (%v), want position 5 since %v", mark, err, g.waitMark.Since)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Later ticks of the same wait do not write it again.
+	if err := os.Chtimes(path, time.Time{}, info.ModTime().Add(-time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	g.onWait(p2p.Wait{Pos: 5, Seat: 2, Waited: 900 * time.Millisecond, Left: timeout - 900*time.Millisecond, Connected: true})
+	if again, err := os.Stat(path); err != nil || !again.ModTime().Equal(info.ModTime().Add(-time.Hour)) {
+		t.Errorf("a later tick of the same wait wrote %s again (%v)", WaitFile, err)
 	}
 }

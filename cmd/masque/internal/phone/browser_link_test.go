@@ -18,7 +18,11 @@ import (
 // from, and loads no seat: without the key it could neither find a
 // seat stored on the phone nor be let in (it asked a name, then tried
 // to connect for ever). A well-formed key this machine does not know (a
-// link of another table) is told apart.
+// link of another table) is told apart. An address with the key but
+// without the table's code (or with the code cut) loads no seat either:
+// a seat without the code could not tell its table from another (the
+// version before loaded it, and its seat signed any table's roster;
+// phoneseat's TestOfferCode: it now signs none).
 func TestBrowserHandTypedLink(t *testing.T) {
 	exe := findChromium(t)
 	seat := &Seat{Log: func(s string) { t.Log(s) }}
@@ -41,6 +45,9 @@ func TestBrowserHandTypedLink(t *testing.T) {
 		{base + "#K7PL-UM23-AB4C", "is cut or mistyped"},
 		{base + "#K7PL-UM23-AB4C-" + srv.Token()[:20], "is cut or mistyped"},
 		{base + "#K7PL-UM23-AB4C-" + strings.Repeat("0", 32), "This machine does not know this address's key"},
+		{base + "#" + srv.Token(), "This address lacks the table's code (…/#CODE-KEY: the link has only the key): without it this phone cannot tell its table from another and takes no seat"},
+		{base + "#-" + srv.Token(), "lacks the table's code"},
+		{base + "#K7PL-UM23-" + srv.Token(), "table code (before the key, 12 letters and digits) is cut or mistyped"},
 	} {
 		bctx, stop := chromedp.NewContext(alloc)
 		bctx, cancel := context.WithTimeout(bctx, 60*time.Second)

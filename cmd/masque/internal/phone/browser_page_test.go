@@ -23,14 +23,22 @@ import (
 
 // pageBrowser opens the phones' page of hub in headless Chromium as a
 // phone (390×844, touch) and waits for its seat to start; it returns
-// the browser's context.
+// the browser's context. Its URL carries testCode: hub has no table
+// whose roster the seat could sign.
 func pageBrowser(t *testing.T, hub *Hub, width, height int64) (context.Context, *Server) {
-	return pageBrowserCode(t, hub, width, height, "")
+	return pageBrowserCode(t, hub, width, height, testCode)
 }
 
-// pageBrowserCode is pageBrowser with the table's code in the URL.
+// testCode is a well-formed join code of no table.
+const testCode = "K7PL-UM23-AB4C"
+
+// pageBrowserCode is pageBrowser with the table's code in the URL (a
+// page opened without one loads no seat: TestBrowserHandTypedLink).
 func pageBrowserCode(t *testing.T, hub *Hub, width, height int64, code string) (context.Context, *Server) {
 	t.Helper()
+	if code == "" {
+		t.Fatal("a phone's URL carries the table's code")
+	}
 	bctx := browserTab(t)
 	seat := &Seat{Log: func(s string) { t.Log(s) }}
 	if err := seat.Prepare(); err != nil {
@@ -161,7 +169,7 @@ func TestBrowserPhoneChat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	tr := startGame(ctx, t, mascarade.GameName, 3)
-	bctx, _ := pageBrowser(t, tr.hub, 390, 844)
+	bctx, _ := pageBrowserCode(t, tr.hub, 390, 844, tr.code())
 	dir := artifacts(t)
 	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("who")), chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit"))); err != nil {
 		t.Fatal(err)
@@ -234,14 +242,14 @@ func TestBrowserNamePage(t *testing.T) {
 	tr := startGame(ctx, t, "grimm", 3)
 	dir := artifacts(t)
 	for _, size := range [][2]int64{{390, 844}, {360, 740}} {
-		bctx, srv := pageBrowserCode(t, tr.hub, size[0], size[1], "K7-PLUM")
+		bctx, srv := pageBrowserCode(t, tr.hub, size[0], size[1], tr.code())
 		got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "")`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("%dx%d: %q", size[0], size[1], got)
-		if got[0] != "The Grimm Masquerade" || got[1] != "Table K7-PLUM · 1 of 3 seats taken: alice" {
-			t.Errorf("the name page says %q, want the game (The Grimm Masquerade) and the table (Table K7-PLUM · 1 of 3 seats taken: alice)", got)
+		if want := "Table " + tr.code() + " · 1 of 3 seats taken: alice"; got[0] != "The Grimm Masquerade" || got[1] != want {
+			t.Errorf("the name page says %q, want the game (The Grimm Masquerade) and the table (%s)", got, want)
 		}
 		if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
 			os.WriteFile(filepath.Join(dir, fmt.Sprintf("name-%dx%d.png", size[0], size[1])), png, 0o644)
@@ -275,7 +283,7 @@ func TestBrowserStorageCleared(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	tr := startGameTimeout(ctx, t, mascarade.GameName, 3, 4*time.Second)
-	bctx, srv := pageBrowser(t, tr.hub, 390, 844)
+	bctx, srv := pageBrowserCode(t, tr.hub, 390, 844, tr.code())
 	dir := artifacts(t)
 	if err := chromedp.Do(bctx, chromedp.WaitVisible(chromedp.ID("who")), chromedp.SendKeys(chromedp.ID("who"), "mila"), chromedp.Click(chromedp.ID("sit"))); err != nil {
 		t.Fatal(err)
@@ -415,14 +423,14 @@ func TestBrowserAnswerWindow(t *testing.T) {
 // host served the page, names the machine that serves it:
 // TestBrowserServedBy.)
 func TestBrowserNamePageNotHost(t *testing.T) {
-	bctx, _ := pageBrowserCode(t, NewHub(Config{Token: "secret-token"}), 360, 740, "K7-PLUM")
+	bctx, _ := pageBrowserCode(t, NewHub(Config{Token: "secret-token"}), 360, 740, testCode)
 	got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "").concat([document.querySelector("footer").textContent])`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%q", got)
-	if got[0] == "" || got[1] != "Table K7-PLUM" {
-		t.Errorf("the name page from a machine that knows only the table's code says %q, %q; want a heading and \"Table K7-PLUM\" (nothing of seats it does not know)", got[0], got[1])
+	if got[0] == "" || got[1] != "Table "+testCode {
+		t.Errorf("the name page from a machine that knows only the table's code says %q, %q; want a heading and \"Table %s\" (nothing of seats it does not know)", got[0], got[1], testCode)
 	}
 }
 
@@ -503,7 +511,7 @@ func TestBrowserChatPlaceholderFits(t *testing.T) {
 // it" on every machine, wrong for 'masque join --phones' and 'masque
 // phones'.
 func TestBrowserServedBy(t *testing.T) {
-	bctx, srv := pageBrowserCode(t, NewHub(Config{Game: "mascarade"}), 390, 844, "")
+	bctx, srv := pageBrowser(t, NewHub(Config{Game: "mascarade"}), 390, 844)
 	for _, role := range []Role{RoleHost, RoleJoiner, RoleForwarder} {
 		srv.SetRole(role)
 		if err := chromedp.Do(bctx, chromedp.Reload(), chromedp.Poll[chromedp.Void](`typeof masqueSeat !== "undefined"`)); err != nil {

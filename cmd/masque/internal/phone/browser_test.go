@@ -100,7 +100,7 @@ func browserGame(t *testing.T, seat *Seat, dir, game string, players int, reload
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	tr := startGame(ctx, t, game, players)
-	srv, err := Listen("127.0.0.1:0", tr.hub, seat, "", "")
+	srv, err := Listen("127.0.0.1:0", tr.hub, seat, tr.code(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func TestPhoneChat(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	tr := startGame(ctx, t, mascarade.GameName, 3)
-	_, _, d := newPhone(ctx, t, tr.hub)
+	_, _, d := newPhone(ctx, t, tr.hub, tr.code())
 	go d.Run(ctx)
 	tr.waitTaken(ctx, t, 2)
 	tr.startJoiner(ctx, t)

@@ -42,6 +42,7 @@ func phoneLeaves(t *testing.T, reload bool) {
 		t.Fatal(err)
 	}
 	ph.SetToken("secret-token")
+	ph.SetCode(tr.code())
 	st := &memStore{}
 	st.Put(eff.Puts)
 	phoneEnd, serverEnd := memPair()
@@ -95,6 +96,7 @@ func phoneLeaves(t *testing.T, reload bool) {
 			t.Fatal(err)
 		}
 		ph.SetToken("secret-token")
+		ph.SetCode(tr.code())
 		phoneEnd, serverEnd = memPair()
 		d = phoneseat.NewDriver(ph, phoneEnd, st, nil)
 		go tr.hub.Serve(ctx, serverEnd)

@@ -24,6 +24,7 @@ import (
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/identity"
+	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
 
@@ -236,6 +237,9 @@ func startGameTimeout(ctx context.Context, t *testing.T, game string, players in
 	return tr
 }
 
+// code is the table's join code, as the phones' URL carries it.
+func (tr *tableRun) code() string { return lobby.Code(tr.tbl.ID(), tr.host.ID.PeerID()) }
+
 // waitTaken waits until n seats are taken.
 func (tr *tableRun) waitTaken(ctx context.Context, t *testing.T, n int) {
 	for {
@@ -365,7 +369,7 @@ func TestPhonePlays(t *testing.T) {
 			defer cancel()
 			tr := startGame(ctx, t, c.game, c.players)
 			// The phone first (seat 1), the joiners after it.
-			ph, _, d := newPhone(ctx, t, tr.hub)
+			ph, _, d := newPhone(ctx, t, tr.hub, tr.code())
 			phoneDone := make(chan error, 1)
 			go func() { phoneDone <- d.Run(ctx) }()
 			chk := &pageChecks{}
@@ -427,6 +431,7 @@ func TestPhoneResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	ph.SetToken("secret-token")
+	ph.SetCode(tr.code())
 	st := &memStore{}
 	st.Put(eff.Puts)
 	phoneEnd, serverEnd := memPair()
@@ -457,6 +462,7 @@ func TestPhoneResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	back.SetToken("secret-token")
+	back.SetCode(tr.code())
 	phoneEnd, serverEnd = memPair()
 	d = phoneseat.NewDriver(back, phoneEnd, st, nil)
 	go tr.hub.Serve(ctx, serverEnd)
@@ -494,7 +500,7 @@ func TestPhoneRemoteSeat(t *testing.T) {
 	hub := NewHub(Config{Node: fwd.Node, Token: "secret-token", Timeout: 30 * time.Second,
 		OnTable: func(s *p2p.Seating) { told <- s }})
 	hub.SetCreator(peer.AddrInfo{ID: tr.host.ID.PeerID(), Addrs: tr.host.Node.Host().Addrs()}, [16]byte{}, 0)
-	ph, _, d := newPhone(ctx, t, hub)
+	ph, _, d := newPhone(ctx, t, hub, tr.code())
 	phoneDone := make(chan error, 1)
 	go func() { phoneDone <- d.Run(ctx) }()
 	go player(ctx, d, rand.New(rand.NewPCG(9, 9)), nil)
@@ -515,16 +521,18 @@ func TestPhoneRemoteSeat(t *testing.T) {
 	}
 }
 
-// newPhone makes the phone seat "mila" with the table's token and its
+// newPhone makes the phone seat "mila" with the table's token and code
+// (its page's address), its
 // storage in memory, and connects it to hub over an in-memory WebSocket
 // (hub serves its end until ctx ends); the caller runs the driver.
-func newPhone(ctx context.Context, t *testing.T, hub *Hub) (*phoneseat.Phone, *memStore, *phoneseat.Driver) {
+func newPhone(ctx context.Context, t *testing.T, hub *Hub, code string) (*phoneseat.Phone, *memStore, *phoneseat.Driver) {
 	t.Helper()
 	ph, eff, err := phoneseat.New("mila", phoneseat.Options{Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ph.SetToken("secret-token")
+	ph.SetCode(code)
 	st := &memStore{}
 	st.Put(eff.Puts)
 	phoneEnd, serverEnd := memPair()

@@ -38,7 +38,9 @@ func TestTableCode(t *testing.T) {
 // host prints it) gets no signature. The first version signed any table
 // the server named: a forwarder could seat its phones at a table of its
 // own (its own seats around them) while their players believed they sat
-// at their friends'.
+// at their friends'. A page whose address carries the key but no code
+// (a cut or hand-made link) signs no roster at all: it could not tell
+// its table from another (the second version signed any).
 func TestOfferCode(t *testing.T) {
 	now := time.Now()
 	friends, elsewhere := [16]byte{1}, [16]byte{2}
@@ -57,7 +59,8 @@ func TestOfferCode(t *testing.T) {
 		{"the same, the code as typed", friends, pub, strings.ToLower(code), ""},
 		{"another table id", elsewhere, pub, code, "not of the table"},
 		{"the same table id, another creator", friends, mallory, code, "not of the table"},
-		{"no code in the address", elsewhere, mallory, "", ""},
+		{"no code in the address, another table", elsewhere, mallory, "", "names no table's code"},
+		{"no code in the address, the table itself", friends, pub, "", "names no table's code"},
 	} {
 		p, _, err := New("mila", Options{})
 		if err != nil {

@@ -33,6 +33,7 @@ func startedPhoneHost(t *testing.T, now time.Time, opts Options) (*Phone, map[st
 		t.Fatal(err)
 	}
 	keep(eff)
+	p.SetCode(tableCode(tableID, PeerID(pub)))
 	if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
 		t.Fatal(err)
 	}

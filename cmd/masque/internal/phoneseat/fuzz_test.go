@@ -48,7 +48,9 @@ func FuzzOnControl(f *testing.F) {
 		line(Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}}),
 		line(Control{T: "start", Seat: 1, Roster: enc, Addrs: [][][]byte{nil, nil}, Sigs: sigs, TimeoutMS: 1000}),
 	}
+	code := tableCode(tableID, PeerID(hostPub))
 	if p, err := fromMe(m, Options{}); err == nil {
+		p.SetCode(code)
 		for _, l := range seating {
 			var c Control
 			json.Unmarshal(l, &c)
@@ -68,6 +70,7 @@ func FuzzOnControl(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.SetCode(code)
 		now := time.Unix(1e9, 0)
 		for i, l := range bytes.Split(in, []byte("\n")) {
 			now = now.Add(time.Second)

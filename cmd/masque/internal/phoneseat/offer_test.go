@@ -57,12 +57,13 @@ func TestOfferChecks(t *testing.T) {
 			r.Seats[0].Keys = host.PublicKeys(tableID, 1, PeerID(pub))
 		}, "seat 0"},
 		{"another table", func(r *ledger.Roster) { r.TableID = [16]byte{9} }, "another table"},
-		{"its seat moved", func(r *ledger.Roster) { r.Seats[0], r.Seats[1] = r.Seats[1], r.Seats[0] }, "not this phone's"},
+		{"its seat moved", func(r *ledger.Roster) { r.Seats[0], r.Seats[1] = r.Seats[1], r.Seats[0] }, "not of the table"},
 	} {
 		p, _, err := New("mila", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.SetCode(tableCode(tableID, PeerID(pub)))
 		if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +88,7 @@ func TestStartChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.SetCode(tableCode(tableID, PeerID(pub)))
 	p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1})
 	r := twoSeatRoster(t, p, tableID, pub, host)
 	enc, _ := r.MarshalBinary()
@@ -137,6 +139,7 @@ func TestSeatingOverAfterStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.SetCode(tableCode(tableID, PeerID(pub)))
 	for _, seat := range []int{-1, 0, ledger.MaxSeats, 1 << 40} {
 		if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: seat}); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("seat %d", seat)) {
 			t.Errorf("a table message for seat %d: %v, want refused naming the seat", seat, err)
@@ -185,6 +188,7 @@ func TestOfferSecondCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p.SetCode(tableCode(tableID, PeerID(p.Key())))
 	if _, err := p.OnControl(now, Control{T: "table", ID: tableID[:], Seat: 1}); err != nil {
 		t.Fatal(err)
 	}

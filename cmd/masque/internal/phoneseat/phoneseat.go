@@ -275,9 +275,15 @@ func (p *Phone) SetToken(token string) { p.token = token }
 // SetCode sets the table's join code the page's address names (its
 // fragment before the token, as the serving machine printed it beside
 // its QR code): the phone then signs only a roster of that table, its
-// creator's (lobby.Code of its table id and seat 0's peer id). Empty: the
-// address names none, and nothing is checked.
+// creator's (lobby.Code of its table id and seat 0's peer id). Empty (an
+// address without the code, only the key): the phone signs no roster,
+// since it could not tell its table from any other the serving machine
+// names.
 func (p *Phone) SetCode(code string) { p.code = normalCode(code) }
+
+// ErrNoCode is the refusal of a roster by a phone whose page's address
+// names no table's code (only the serving machine's key).
+var ErrNoCode = errors.New("this page's address names no table's code (the link masque prints is …/#CODE-KEY): a phone signs only the table its link names; open the whole link or scan the QR code again")
 
 // joinCodeDomain and joinCodeChars are package lobby's (codeDomain,
 // CodeChars), written again here so that the seat's WebAssembly does
@@ -431,7 +437,16 @@ func (p *Phone) checkOffer(c Control) ([]byte, error) {
 	// page's address binds it, with its creator, to the table the player
 	// was shown (a forwarder could otherwise seat the phone at a table of
 	// its own choosing).
-	if len(r.Seats) > 0 && p.code != "" && tableCode(r.TableID, r.Seats[0].PeerID) != p.code {
+	// Without a code the phone could not tell its table from any other:
+	// it signs nothing (the first version signed any table the server
+	// named).
+	if p.code == "" {
+		return nil, ErrNoCode
+	}
+	if len(r.Seats) == 0 {
+		return nil, errors.New("the roster has no seats")
+	}
+	if tableCode(r.TableID, r.Seats[0].PeerID) != p.code {
 		return nil, fmt.Errorf("the roster is of the table %s, not of the table %s this page's address names", tableCode(r.TableID, r.Seats[0].PeerID), p.code)
 	}
 	if p.seat <= 0 || p.seat >= len(r.Seats) || len(c.Addrs) != len(r.Seats) {
@@ -763,13 +778,22 @@ func (p *Phone) autoEntry(now time.Time) (remoteseat.Out, bool) {
 	return o, true
 }
 
-// offerChoices gives the controller the question the seat must answer.
+// offerChoices gives the controller the question the seat must answer,
+// asked since this seat began waiting at its position (the stored mark:
+// a reloaded page's answer window counts down what is left of it, not
+// a whole window again).
 func (p *Phone) offerChoices(now time.Time) {
 	var q *seatview.Question
 	if t := p.view(); t != nil && p.myTurn {
 		q = t.Question
 	}
-	p.ctl.Offer(q, int(p.tab.Pos()), now, p.window)
+	since := now
+	if m := p.waitMark; m.Pos == p.tab.Pos() && m.Since != 0 {
+		if t := time.UnixMilli(m.Since); t.Before(now) {
+			since = t
+		}
+	}
+	p.ctl.Offer(q, int(p.tab.Pos()), since, p.window)
 }
 
 // Pick takes the player's tap on line j of the menu (a step, or a

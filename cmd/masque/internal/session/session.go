@@ -65,6 +65,12 @@ type Snapshot struct {
 	// MyDeadline, when set, is when the others stop waiting for this
 	// seat's move (a timeout verdict naming it).
 	MyDeadline time.Time
+	// MySince, when set, is when the table began waiting for this seat's
+	// move, kept across a restart as MyDeadline is: the seat's answer
+	// window (a claim's challenge, a forced response) runs from it, so a
+	// restarted screen shows the time left, not a whole window again
+	// ([Snapshot.AskedSince]).
+	MySince time.Time
 	// Private is what the seat knows privately beyond the cards it saw,
 	// in the game's own type (games.Knower: a seat's role, mates
 	// and check results); nil for games without it.
@@ -173,4 +179,15 @@ type Leaver interface {
 	// returns an error, and changes nothing, when the seat cannot leave
 	// (Snapshot.CanLeave is false).
 	Leave() error
+}
+
+// AskedSince is when the seat's question shown at now was first asked:
+// [Snapshot.MySince] when it is the seat's move and that is known (not
+// after now), else now. A screen opens the seat's answer window from it
+// (seatview.Controller.Offer).
+func (s Snapshot) AskedSince(now time.Time) time.Time {
+	if s.MyTurn && !s.MySince.IsZero() && !s.MySince.After(now) {
+		return s.MySince
+	}
+	return now
 }

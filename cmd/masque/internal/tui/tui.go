@@ -205,8 +205,14 @@ func Snapshot(sess session.Session) SnapshotMsg {
 const warnBefore = 30 * time.Second
 
 // timeLeft is the time left for this seat's move, when the table sets one.
+//
+// An answer in its window (a claim's) passes by itself when the window
+// runs out: the move time only counts when it runs out first.
 func (m Model) timeLeft() (time.Duration, bool) {
 	if !m.snap.MyTurn || m.snap.MyDeadline.IsZero() {
+		return 0, false
+	}
+	if win, ok := m.ctl.Window(); ok && m.tv != nil && m.tv.Question != nil && m.tv.Question.Window && !win.After(m.snap.MyDeadline) {
 		return 0, false
 	}
 	return max(0, m.snap.MyDeadline.Sub(m.now)), true
@@ -360,7 +366,7 @@ func (m Model) onSnapshot(msg SnapshotMsg) (tea.Model, tea.Cmd) {
 		m.quit = true
 		return m, tea.Quit
 	}
-	if m.ctl.Offer(m.question(), m.snap.Entries, msg.At, m.opts.ChallengeWindow) {
+	if m.ctl.Offer(m.question(), m.snap.Entries, m.snap.AskedSince(msg.At), m.opts.ChallengeWindow) {
 		m.legal = nil
 		for _, c := range m.ctl.Choices() {
 			m.legal = append(m.legal, c.Move)

@@ -167,11 +167,14 @@ func (sc *screen) pageState(now time.Time) pageState {
 	if q := sc.question(); q != nil && !over {
 		st.Question, st.Ask = &seatview.Question{Text: q.Text, Forced: q.Forced, Window: q.Window, Choices: sc.ctl.Choices()}, sc.ctl.Ask()
 		st.Menu = sc.menu
-		if !sc.snap.MyDeadline.IsZero() {
-			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
+		win, inWindow := sc.ctl.Window()
+		if inWindow {
+			st.Window, st.WindowLeft = true, ms(win.Sub(now))
 		}
-		if deadline, ok := sc.ctl.Window(); ok {
-			st.Window, st.WindowLeft = true, ms(deadline.Sub(now))
+		// An answer in its window passes by itself when the window runs
+		// out: the move time counts only when it runs out first.
+		if !sc.snap.MyDeadline.IsZero() && !(inWindow && q.Window && !win.After(sc.snap.MyDeadline)) {
+			st.MoveLeft = max(1, ms(sc.snap.MyDeadline.Sub(now)))
 		}
 	}
 	st.Waiting = t.Waiting

@@ -149,7 +149,7 @@ func (sc *screen) refresh(now time.Time) {
 		// told first (pageState.Out), then the screen stops.
 		time.AfterFunc(outGrace, func() { sc.leaveOne.Do(func() { close(sc.leave) }) })
 	}
-	if sc.ctl.Offer(sc.question(), sc.snap.Entries, now, sc.opts.ChallengeWindow) {
+	if sc.ctl.Offer(sc.question(), sc.snap.Entries, sc.snap.AskedSince(now), sc.opts.ChallengeWindow) {
 		sc.menu = sc.ctl.Tree(menuKeys)
 	}
 	notesFn := sc.opts.EndNotes

@@ -67,6 +67,12 @@ func (a *app) open(_ js.Value, args []js.Value) any {
 		tok, code = frag[i+1:], frag[:i]
 	}
 	a.token, a.code, a.db = tok, code, "masque-seat-"+tok
+	if code == "" {
+		// The page loads no seat for such an address (linkProblem); a
+		// seat without its table's code would sign no roster anyway.
+		draw(fmt.Sprintf(`{"status":%q}`, phoneseat.ErrNoCode.Error()))
+		return nil
+	}
 	go func() {
 		kv, err := loadAll(a.db)
 		if err != nil {

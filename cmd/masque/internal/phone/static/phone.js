@@ -51,11 +51,18 @@ const HOW_TO_LINK = "Scan the QR code the table's machine shows, or open the who
 // # is the table's code and this machine's key (CODE-KEY, the key 32
 // hex digits); a hand-typed address often lacks it, and with it the
 // page can neither find its seat nor be let in.
+// The code (12 letters and digits, dashes aside) is what the seat signs
+// by: without it the phone could not tell its table from any other the
+// serving machine names, and takes no seat.
 function linkProblem() {
   const frag = location.hash.slice(1);
-  if (/^[0-9a-f]{32}$/.test(frag.slice(frag.lastIndexOf("-") + 1))) return "";
   if (!frag) return "This address lacks the table's code and key, the part after # in the link masque printed (…/#CODE-KEY). " + HOW_TO_LINK;
-  return "This address's key (the last part after #, 32 characters) is cut or mistyped. " + HOW_TO_LINK;
+  const i = frag.lastIndexOf("-");
+  if (!/^[0-9a-f]{32}$/.test(frag.slice(i + 1))) return "This address's key (the last part after #, 32 characters) is cut or mistyped. " + HOW_TO_LINK;
+  const code = i < 0 ? "" : frag.slice(0, i).replace(/-/g, "");
+  if (!code) return "This address lacks the table's code (…/#CODE-KEY: the link has only the key): without it this phone cannot tell its table from another and takes no seat. " + HOW_TO_LINK;
+  if (!/^[0-9A-Za-z]{12}$/.test(code)) return "This address's table code (before the key, 12 letters and digits) is cut or mistyped. " + HOW_TO_LINK;
+  return "";
 }
 
 // tableInfo is what the table's machine says of the table (its game,
