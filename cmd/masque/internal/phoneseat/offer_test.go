@@ -237,3 +237,62 @@ func twoSeatRoster(tb testing.TB, p *Phone, tableID [16]byte, hostPub ed25519.Pu
 		{Name: "mila", PeerID: PeerID(p.Key()), SignKey: p.Key(), Keys: p.secrets.PublicKeys(tableID, 1, PeerID(p.Key()))},
 	}}
 }
+
+// TestStartCodeAfterReload: a page reloaded between its signature and
+// the table's start has no offer left to compare the start with; one
+// reopened by another table's link under the same serving machine's
+// key (its storage, and so its signing key, are the key's) is then
+// offered, at "start", a roster it signed earlier under the first
+// table's link: the phone refuses to take a table its address does not
+// name, as it refuses to sign one. The first version started any fully
+// signed roster after a reload, whatever code the address named.
+func TestStartCodeAfterReload(t *testing.T) {
+	now := time.Now()
+	tableA, tableB := [16]byte{5}, [16]byte{6}
+	pub, priv, _ := ed25519.GenerateKey(nil)
+	host := table.GenerateSeatSecrets()
+	p, eff0, err := New("mila", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetCode(tableCode(tableA, PeerID(pub)))
+	if _, err := p.OnControl(now, Control{T: "table", ID: tableA[:], Seat: 1}); err != nil {
+		t.Fatal(err)
+	}
+	r := twoSeatRoster(t, p, tableA, pub, host)
+	enc, _ := r.MarshalBinary()
+	eff, err := p.OnControl(now, Control{T: "offer", Roster: enc, Addrs: [][][]byte{nil, nil}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid, _ := r.GameID()
+	sigs := [][]byte{ed25519.Sign(priv, ledger.RosterSigningBytes(gid)), eff.Control[0].Sig}
+	kv := map[string][]byte{}
+	for _, put := range eff0.Puts {
+		kv[put.Key] = put.Value
+	}
+	for _, c := range []struct {
+		name string
+		code string
+		want string
+	}{
+		{"reopened by another table's link", tableCode(tableB, PeerID(pub)), "not of the table"},
+		{"reopened by its own table's link", tableCode(tableA, PeerID(pub)), ""},
+	} {
+		q, err := Restore(kv, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.SetCode(c.code)
+		if _, err := q.OnControl(now, Control{T: "seated", Seat: 1}); err != nil {
+			t.Fatal(err)
+		}
+		_, err = q.OnControl(now, Control{T: "start", Roster: enc, Addrs: [][][]byte{nil, nil}, Sigs: sigs})
+		switch {
+		case c.want == "" && (err != nil || !q.Seated()):
+			t.Errorf("%s: %v, want the table", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || q.Seated()):
+			t.Errorf("%s: %v (seated %v), want a refusal about %q", c.name, err, q.Seated(), c.want)
+		}
+	}
+}

@@ -377,6 +377,15 @@ func (p *Phone) OnControl(now time.Time, c Control) (Effects, error) {
 		}
 		st := seated{Seat: p.seat, Roster: c.Roster, Addrs: c.Addrs, Sigs: c.Sigs,
 			Timeout: time.Duration(c.TimeoutMS) * time.Millisecond, Window: time.Duration(c.WindowMS) * time.Millisecond}
+		// The table taken is the one the page's address names, as the
+		// roster signed is (checkOffer): a page reloaded since it signed
+		// has no offer to compare with, and its signing key is its
+		// storage's, the serving machine's key's, whatever code the
+		// address now names.
+		if err := p.checkStartCode(c.Roster); err != nil {
+			p.status = "table refused: " + err.Error()
+			return Effects{}, err
+		}
 		if err := p.startTable(st, nil, false, nil); err != nil {
 			p.status = "table refused: " + err.Error()
 			return Effects{}, err
@@ -488,6 +497,25 @@ func (p *Phone) checkOffer(c Control) ([]byte, error) {
 	}
 	p.offer = r
 	return ed25519.Sign(p.sign, ledger.RosterSigningBytes(gid)), nil
+}
+
+// checkStartCode checks that a roster the table starts with is of the
+// table whose code the page's address names.
+func (p *Phone) checkStartCode(raw []byte) error {
+	r, err := ledger.UnmarshalRoster(raw)
+	if err != nil {
+		return err
+	}
+	if p.code == "" {
+		return ErrNoCode
+	}
+	if len(r.Seats) == 0 {
+		return errors.New("the roster has no seats")
+	}
+	if got := tableCode(r.TableID, r.Seats[0].PeerID); got != p.code {
+		return fmt.Errorf("the roster is of the table %s, not of the table %s this page's address names", got, p.code)
+	}
+	return nil
 }
 
 // startTable checks the signed table and makes the seat's replica,
