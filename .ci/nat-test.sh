@@ -212,8 +212,18 @@ if [ $HAVE_CT = 1 ]; then
     grep -q "hole punching at the last game" "$G/doctor-punch-$h.out" || fail "doctor --state behind NAT $h shows no hole punch report"
     grep -E '^  seat' "$G/doctor-punch-$h.out" | sed "s/^ */nat-test:   doctor ($h): /"
   done
-  cat "$G"/doctor-punch-[AB].out | grep -Eq '^  seat .* direct: ' ||
-    fail "doctor behind NAT A or B does not report the direct A<->B connection"
+  # A and B sit behind port-preserving cone NATs: when both dial at the
+  # same moment (the joiners dial each other while the roster is signed)
+  # their connection can be direct without libp2p's hole punch; then no
+  # punch is logged and the doctor must say the seat was reached directly
+  # (the conntrack check above has shown the direct flow either way).
+  if [ -n "$punches" ]; then
+    cat "$G"/doctor-punch-[AB].out | grep -Eq '^  seat .* direct: ' ||
+      fail "doctor behind NAT A or B does not report the direct A<->B connection"
+  else
+    cat "$G"/doctor-punch-[AB].out | grep -Eq '^  seat .* reached directly' ||
+      fail "no hole punch logged, and doctor behind NAT A or B does not say a seat was reached directly"
+  fi
 else
   echo "nat-test: conntrack not installed: hole punching not checked (apt-get install conntrack)"
 fi
