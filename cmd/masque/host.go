@@ -605,11 +605,7 @@ func (r *netRun) screen(ctx context.Context, g *netsession.Game, dir string) err
 	if g.PublishesKeys() {
 		keys = "card keys published at the end"
 	}
-	title := fmt.Sprintf("%s · %d players · %s", tableLabel(g.Roster()), len(g.Names()), keys)
-	if g.Replayed() > 0 {
-		// A restart: say so, so that nobody thinks a new game began.
-		title += fmt.Sprintf(" · resumed after %d entries", g.Replayed())
-	}
+	title := screenTitle(g.Roster(), keys, g.Replayed())
 	opts := tui.Options{
 		Title:           title,
 		NoMemory:        r.o.noMemory || netsession.HidesMemory(g.Roster()),
@@ -706,6 +702,24 @@ func (r *netRun) afterScreen(ctx context.Context, g *netsession.Game, dir string
 	}
 	return &exitError{code: 1, err: errors.New("you left the table before the end of the game"),
 		hint: fmt.Sprintf("the game is not over and the others wait for you: when your move is due and its time runs out, they stop the table and name you. To come back, run the same command again (it finds the game in %s)", dir)}
+}
+
+// screenTitle is a network table's title on the play screen and page
+// (after "masque · GAME"): its host's name, the players, what becomes of
+// the card keys, and a restart's entries. Not its join code: a table
+// announced nowhere (--unlisted, --no-mdns) has none its players saw,
+// and the host's name is how a first-time player knows the table.
+func screenTitle(r *ledger.Roster, keys string, replayed int) string {
+	host := "the host"
+	if len(r.Seats) > 0 {
+		host = r.Seats[0].Name
+	}
+	title := fmt.Sprintf("%s's table · %d players · %s", host, len(r.Seats), keys)
+	if replayed > 0 {
+		// A restart: say so, so that nobody thinks a new game began.
+		title += fmt.Sprintf(" · resumed after %d entries", replayed)
+	}
+	return title
 }
 
 // tableLabel is how a table is named in messages: its join code.
