@@ -11,6 +11,7 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
 	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/chat"
@@ -66,6 +67,7 @@ type Game struct {
 
 	mu      sync.Mutex
 	wait    *session.Wait
+	waitPos uint64 // the position g.wait is at
 	out     *p2p.Outcome
 	err     error
 	closed  bool
@@ -221,6 +223,7 @@ func (g *Game) onWait(w p2p.Wait) {
 		name = g.names[w.Seat]
 	}
 	g.mu.Lock()
+	g.waitPos = w.Pos
 	if w.Local && w.Checking {
 		g.wait = &session.Wait{Seat: int(w.Seat), Name: name, Checking: true}
 	} else if w.Local {
@@ -345,12 +348,18 @@ func (g *Game) Snapshot() session.Snapshot {
 			s.MyDeadline = v.TurnSince.Add(g.timeout)
 		}
 	}
+	// The entry due, read before g.mu (the seat's lock is never taken
+	// under it).
+	duePos, dueSeat, dueKind, dueOK := g.seat.Due()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.wait != nil && !v.Over && !v.MyTurn {
 		w := *g.wait
 		if !w.Deadline.IsZero() {
 			w.Left = max(0, time.Until(w.Deadline))
+		}
+		if dueOK && duePos == g.waitPos && int(dueSeat) == w.Seat {
+			w.What = seatview.WorkWaiting(w.Name, dueKind)
 		}
 		s.Waiting = &w
 	}

@@ -588,5 +588,14 @@ func (d *Seat) View() View {
 	return v
 }
 
+// Due is the position the table is at and the seat and kind of the entry
+// it needs there (ok false: none).
+func (d *Seat) Due() (pos uint64, seat engine.Seat, kind table.BodyKind, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	seat, kind, ok = d.tab.Expect()
+	return d.tab.Pos(), seat, kind, ok
+}
+
 // Table is the seat's replica (read it only when the room has stopped).
 func (d *Seat) Table() *table.Table { return d.tab }

@@ -1183,15 +1183,8 @@ func (p *Phone) waitWhat(t *seatview.Table) string {
 	name := p.waitName
 	if p.tab != nil && p.tab.Pos() == p.waitPos {
 		if seat, kind, ok := p.tab.Expect(); ok && int(seat) == p.waitSeat {
-			switch kind {
-			case table.BodyShuffle, table.BodyMix:
-				return name + "'s shuffle"
-			case table.BodyShares:
-				return name + "'s share to open a card"
-			case table.BodyCommit, table.BodyReveal, table.BodyCoinShare:
-				return name + "'s share of a coin toss"
-			case table.BodyKey:
-				return name + "'s card key"
+			if w := seatview.WorkWaiting(name, kind); w != "" {
+				return w
 			}
 		}
 	}

@@ -14,8 +14,12 @@ import (
 
 // Wait says who the table is waiting for, and for how long more.
 type Wait struct {
-	Seat     int
-	Name     string
+	Seat int
+	Name string
+	// What is what the table waits for from that seat when it is the
+	// table's own work rather than a player's choice, in words
+	// (seatview.WorkWaiting: "bob's shuffle"); "" for a move.
+	What     string
 	Left     time.Duration // time left before the timeout verdict
 	Deadline time.Time
 	// Since is when this peer began waiting for the position (kept

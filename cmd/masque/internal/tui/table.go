@@ -574,7 +574,9 @@ func (m Model) viewTableSituation(b *strings.Builder) {
 		}
 	default:
 		name := t.Waiting
-		if w := m.snap.Waiting; name == "" && w != nil {
+		if w := m.snap.Waiting; w != nil && w.What != "" {
+			name = w.What // the table's own work: "bob's shuffle"
+		} else if name == "" && w != nil {
 			name = w.Name
 		}
 		m.viewWaiting(b, name)

@@ -179,7 +179,9 @@ func (sc *screen) pageState(now time.Time) pageState {
 	}
 	st.Waiting = t.Waiting
 	if w := sc.snap.Waiting; w != nil && !over && w.Seat != sc.snap.Seat {
-		if st.Waiting == "" {
+		if w.What != "" {
+			st.Waiting = w.What // the table's own work: "bob's shuffle"
+		} else if st.Waiting == "" {
 			st.Waiting = w.Name
 		}
 		left := w.Left
