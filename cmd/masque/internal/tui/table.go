@@ -305,12 +305,15 @@ func (m Model) viewTopTable() (string, bool) {
 		}
 	}
 	for _, l := range m.tableLines() {
+		if m.overRows {
+			l = m.cutAlways(l)
+		}
 		line("%s", m.cut(l))
 	}
 	line("")
 	m.viewNotices(&b)
 	m.viewTableSituation(&b)
-	if !m.opts.NoMemory {
+	if !m.opts.NoMemory && !m.overRows {
 		m.viewTableMemory(&b)
 	}
 	v := b.String()
@@ -369,6 +372,14 @@ func (m Model) tableLines() []string {
 // screen (the help page shows it in full).
 func (m Model) cut(l string) string {
 	if !m.brief || m.width <= 0 || ansi.StringWidth(l) <= m.width {
+		return l
+	}
+	return ansi.Truncate(l, m.width, "…")
+}
+
+// cutAlways cuts line l to the terminal's width, with an ellipsis.
+func (m Model) cutAlways(l string) string {
+	if m.width <= 0 || ansi.StringWidth(l) <= m.width {
 		return l
 	}
 	return ansi.Truncate(l, m.width, "…")

@@ -116,6 +116,11 @@ type Model struct {
 	// screen too short for its question, its keys and the seat's own
 	// card.
 	brief bool
+	// overRows is a finished game's screen too short for it: the memory
+	// panel gives way entirely (the end shows every card) and the table's
+	// lines are cut to one line each before the seats' rows, which hold
+	// the final score (each seat's roses and characters), are.
+	overRows bool
 
 	// ctl is the seat's interaction, as every screen's: the choices on
 	// offer and the menu step the seat is at (seatview.Menu), a choice
@@ -664,7 +669,7 @@ func (m *Model) relayout() {
 	}
 	need := min(maxChoiceRows, (len(m.labels)+maxPages-1)/maxPages)
 	rows = max(rows, need)
-	m.memRows, m.compact, m.brief = 0, false, false
+	m.memRows, m.compact, m.brief, m.overRows = 0, false, false, false
 	var top string
 	for {
 		m.sizeChoices(width, rows)
@@ -694,6 +699,10 @@ func (m *Model) relayout() {
 			continue
 		case short && rows > 3 && len(m.labels) > rows && rows > need:
 			rows--
+			continue
+		case m.height > 0 && !m.help && left < 0 && !m.overRows && m.tv != nil && m.tv.Over:
+			// The end: the final rows before the log and the memory.
+			m.overRows = true
 			continue
 		case m.height > 0 && !m.help && left < 0 && !m.brief:
 			// Still taller than the terminal: the question, its keys
