@@ -249,6 +249,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		StillOpen: r.stillOpen(t),
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
+			phones.accepted(total)
 		}})
 	if err != nil {
 		switch {

@@ -235,6 +235,9 @@ func (ps *phoneServer) remote(ctx context.Context, p *netsession.Peer, t target,
 	if t.game != "" {
 		ps.hub.SetGame(t.game) // the name page names it
 	}
+	if t.total > 0 {
+		ps.hub.SetTotal(t.total)
+	}
 	ps.hub.SetCreator(t.creator, t.id, next)
 	ps.srv.SetCode(lobby.Code(t.id, t.creator.ID))
 	ps.printURL()
@@ -273,6 +276,14 @@ func (r *netRun) tableIDOf(ctx context.Context, p *netsession.Peer, t target) ([
 			return [16]byte{}, ctx.Err()
 		case <-time.After(time.Second):
 		}
+	}
+}
+
+// accepted tells the name page the table's seats, as its creator gave
+// them when it seated this machine.
+func (ps *phoneServer) accepted(total int) {
+	if ps != nil && total > 0 {
+		ps.hub.SetTotal(total)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/cdproto/storage"
 	"github.com/chromedp/chromedp"
+	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/phoneseat"
@@ -431,6 +432,29 @@ func TestBrowserNamePageNotHost(t *testing.T) {
 	t.Logf("%q", got)
 	if got[0] == "" || got[1] != "Table "+testCode {
 		t.Errorf("the name page from a machine that knows only the table's code says %q, %q; want a heading and \"Table %s\" (nothing of seats it does not know)", got[0], got[1], testCode)
+	}
+}
+
+// TestBrowserNamePageUnannounced: the name page served for a table known
+// only by its invite (join --phones of an --unlisted table: nothing
+// names its game or players before its roster) says what the machine
+// knows, the table's seats as its creator told them, and why it names
+// no game or players; it said only the code, under "masque".
+func TestBrowserNamePageUnannounced(t *testing.T) {
+	h := NewHub(Config{Token: "secret-token"})
+	h.SetCreator(peer.AddrInfo{}, [16]byte{1}, 2)
+	h.SetTotal(4)
+	bctx, _ := pageBrowserCode(t, h, 390, 844, testCode)
+	got, err := chromedp.Run(bctx, chromedp.Poll[[]string](`!document.getElementById("name").classList.contains("hidden") && ["game", "tableinfo", "status"].map((id) => (document.getElementById(id) || {}).textContent || "")`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%q", got)
+	if want := "Table " + testCode + " · 4 seats · not announced: its game and players are shown when every seat is taken and the game starts"; got[1] != want {
+		t.Errorf("the name page of a table known by its invite says %q, want %q", got[1], want)
+	}
+	if png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot()); err == nil {
+		os.WriteFile(filepath.Join(artifacts(t), "name-unannounced-390x844.png"), png, 0o644)
 	}
 }
 

@@ -3,6 +3,8 @@ package phone
 import (
 	"testing"
 
+	"github.com/libp2p/go-libp2p/core/peer"
+
 	"github.com/masque-games/masque/engine/ledger"
 	"github.com/masque-games/masque/p2p"
 )
@@ -35,5 +37,30 @@ func TestInfoNamesAdvertisedGame(t *testing.T) {
 	host.SetGame("grimm")
 	if got := host.Info(); got.Kind != "mascarade" {
 		t.Errorf("a host's own game: %+v", got)
+	}
+}
+
+// TestInfoUnannouncedTable: a hub seating phones at another peer's table
+// known only by its invite (an --unlisted table: no advertisement names
+// its game) says so on the name page (Unnamed) with the table's seats
+// once its creator told them (it said nothing but the code: no game, no
+// seats, no word why).
+func TestInfoUnannouncedTable(t *testing.T) {
+	h := NewHub(Config{})
+	h.SetCreator(peer.AddrInfo{}, [16]byte{1}, 0)
+	if got := h.Info(); !got.Unnamed || got.Total != 0 || got.Game != "" || len(got.Players) != 0 {
+		t.Errorf("an invite's table, nothing known: %+v", got)
+	}
+	h.SetTotal(4)
+	if got := h.Info(); !got.Unnamed || got.Total != 4 || got.Seats != 0 {
+		t.Errorf("an invite's table of 4 seats: %+v", got)
+	}
+	h.SetGame("grimm")
+	if got := h.Info(); got.Unnamed || got.Game != "The Grimm Masquerade" || got.Total != 4 {
+		t.Errorf("an advertised table of 4 seats: %+v", got)
+	}
+	h.SetSeating(&p2p.Seating{Roster: &ledger.Roster{Game: "mafia", Seats: []ledger.SeatInfo{{Name: "ann"}, {Name: "bob"}, {Name: "cy"}, {Name: "dee"}}}})
+	if got := h.Info(); got.Unnamed || got.Total != 0 || got.Seats != 4 || len(got.Players) != 4 {
+		t.Errorf("once seated, the roster's word: %+v", got)
 	}
 }

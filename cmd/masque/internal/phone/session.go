@@ -114,7 +114,11 @@ type Hub struct {
 	// game is the other peer's table's game as its advertisement says
 	// (SetGame: mDNS, a relay's directory), for the name page; its
 	// roster says it once seating ends.
-	game       string
+	game string
+	// total is the other peer's table's seats as its creator told this
+	// machine (its own seat's acceptance) or its advertisement says; 0:
+	// not known.
+	total      int
 	changed    chan struct{}
 	waiting    map[string]int // connections not past their hello yet, by IP address
 	waitingAll int
@@ -180,6 +184,14 @@ type TableInfo struct {
 	Players []string `json:"players,omitempty"` // seated so far, in seat order
 	Seats   int      `json:"seats,omitempty"`   // the table's seats (0: not known yet)
 	Started bool     `json:"started,omitempty"`
+	// Another peer's table (join --phones, masque phones), before it
+	// starts: Total is its seats if known (who sits is not: the creator
+	// tells a joiner the names only in the roster, once every seat is
+	// taken), and Unnamed says its game is not known either (a table
+	// announced nowhere, joined by its invite: no advertisement names
+	// it; the roster will).
+	Total   int  `json:"total,omitempty"`
+	Unnamed bool `json:"unnamed,omitempty"`
 }
 
 // SetGame names the game of another peer's table this machine seats
@@ -193,6 +205,16 @@ func (h *Hub) SetGame(game string) {
 	h.mu.Unlock()
 }
 
+// SetTotal gives the number of seats of another peer's table this
+// machine seats phones at (join --phones, masque phones), as its creator
+// or its advertisement told it: the name page says it.
+func (h *Hub) SetTotal(n int) {
+	h.mu.Lock()
+	h.total = n
+	h.notifyLocked()
+	h.mu.Unlock()
+}
+
 // Info is the table's TableInfo now (Code is the server's to set).
 func (h *Hub) Info() TableInfo {
 	h.mu.Lock()
@@ -200,6 +222,7 @@ func (h *Hub) Info() TableInfo {
 	if kind == "" {
 		kind, advertised = h.game, true
 	}
+	remote, total := h.creator != nil, h.total
 	h.mu.Unlock()
 	if s != nil && s.Roster != nil && s.Roster.Game != "" {
 		kind, advertised = s.Roster.Game, false // the signed roster's word
@@ -219,6 +242,8 @@ func (h *Hub) Info() TableInfo {
 	case t != nil:
 		in.Players = t.Names()
 		_, in.Seats = t.Taken()
+	case remote:
+		in.Total, in.Unnamed = total, in.Kind == ""
 	}
 	return in
 }
@@ -526,8 +551,12 @@ func (h *Hub) seatRemote(ctx context.Context, c Conn, hl hello) (int, error) {
 	defer rj.Close()
 	seat := rj.Seat()
 	h.mu.Lock()
-	if taken, _ := rj.Taken(); taken > h.remoteNext {
+	taken, total := rj.Taken()
+	if taken > h.remoteNext {
 		h.remoteNext = taken
+	}
+	if total > 0 {
+		h.total = total // the creator's word, for the next phones' name page
 	}
 	h.mu.Unlock()
 	if err := writeControl(ctx, c, phoneseat.Control{T: "seated", Seat: seat}); err != nil {

@@ -96,8 +96,12 @@ window.masqueAskName = async () => {
     // starts: it says nothing rather than "0 seated".
     if (info.game) $("game").textContent = info.game;
     const who = info.players || [];
-    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length ? who.length + " seated" : "";
+    const seats = info.seats ? who.length + " of " + info.seats + " seats taken" : who.length ? who.length + " seated" : info.total ? info.total + " seats" : "";
     const parts = [info.code ? "Table " + info.code : "", seats + (who.length ? ": " + who.join(", ") : "")].filter((x) => x);
+    // A table announced nowhere (joined by its invite): this machine
+    // learns its game and players from the roster, once every seat is
+    // taken; it says so rather than nothing.
+    if (info.unnamed) parts.push("not announced: its game and players are shown when every seat is taken and the game starts");
     $("tableinfo").textContent = parts.join(" · ");
   }
   if (info && info.started) {
