@@ -12,6 +12,7 @@ import (
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/grimm"
 	"github.com/masque-games/masque/engine/seatview"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // Viewer builds the view of The Grimm Masquerade: the portraits with every
@@ -198,6 +199,14 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		}
 		t.Areas = append(t.Areas, a)
 	}
+	if c, ok := ownHandDraw(s, me, in); ok {
+		// An unmasked seat's own draw goes into its hidden hand at once
+		// (a private look): it is shown drawn, as everyone's draw is in
+		// the drawn area while it is kept or given.
+		t.Areas = append(t.Areas, seatview.Area{Name: "drawn", Count: 1,
+			Words: "drawn: " + grimm.The(c) + ", into your hidden hand (only you know)",
+			Cards: []seatview.Card{{Name: grimm.DisplayName(c), Face: seatview.KnownToYou, Note: "drawn"}}})
+	}
 	t.Areas = append(t.Areas, seatview.Area{Name: "item deck", Count: len(s.Deck()), Pile: true})
 	disc := seatview.Area{Name: "discard", Count: len(s.Discard()), Pile: true}
 	for _, it := range s.Discard() {
@@ -267,6 +276,46 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 	}
 	t.Help = grimmHelp(s, t)
 	return t, true
+}
+
+// ownHandDraw is the item seat me drew this turn into its hidden hand
+// (an unmasked seat's draw: a private look at the top item, then its own
+// shuffle of the hand), while it gives a card of the hand. The seat's
+// sightings end with the look (one item, in the hand now) and then, the
+// hand having more than one card, the shuffle's (every card of the hand,
+// in the slots they went to, all at the shuffle's entry). None when the
+// decks were both empty (the draw may have found no card: an older
+// sighting is no draw of this turn).
+func ownHandDraw(s *grimm.State, me engine.Seat, in seatview.Input) (engine.Card, bool) {
+	if s.Over() || me < 0 || int(me) >= s.Players() || s.Players() <= 2 || s.Turn() != me || !s.Unmasked(me) || s.Step() != "hand" {
+		return 0, false
+	}
+	if len(s.Deck()) == 0 && len(s.Discard()) == 0 {
+		return 0, false
+	}
+	hand := s.Hand(me)
+	var items []table.Sighting // the private sightings of items, last first
+	for i := len(in.Memory) - 1; i >= 0 && len(items) <= len(hand)+1; i-- {
+		m := in.Memory[i]
+		if !m.Public && m.Slot >= grimm.ItemSlot0 && m.Slot < grimm.ItemSlot0+grimm.NumItems {
+			items = append(items, m)
+		}
+	}
+	if len(hand) > 1 {
+		// Skip the shuffle's sightings: the hand's cards at one entry.
+		n := 0
+		for n < len(items) && items[n].Pos == items[0].Pos && slices.Contains(hand, items[n].Slot) {
+			n++
+		}
+		if n != len(hand) {
+			return 0, false
+		}
+		items = items[n:]
+	}
+	if len(items) == 0 || !slices.Contains(hand, items[0].Slot) {
+		return 0, false
+	}
+	return items[0].Card, true
 }
 
 // grimmWaiting says what the table waits for from seat p.
