@@ -40,10 +40,6 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
                         counts = [x + y for x, y in zip(counts, tallies[ap][1])]
                     for s in (T if seats is None else seats): facts.append((s, counts[T.index(s)]))
                 more = m.tallied(facts)
-            elif k == 'mix':
-                T, counts = tallies[e[1]]
-                order = list(range(len(T))); rnd.shuffle(order); mixes[e[1]] = order
-                more = m.tallied([(None, counts[i]) for i in order])
             elif k == 'vmix':
                 # a one-vote mix: each voter's vote (a target's index) or None, shuffled
                 T, _ = tallies[e[1]]
