@@ -100,24 +100,21 @@ const (
 	// Power's before anything is opened: a count then says how many
 	// ballots of all these powers named the target, never which power's.
 	//
-	// A mixed tally (Mix set) opens no target's count: the sum is laid as
-	// one (target code, count) pair per target, every seat in Mix shuffles
-	// the pairs in turn (an entry each), and only the counts are opened:
-	// one [Fact] per pair, in the shuffled order, Slot [FactMixed], Count
-	// set. A pick (Picked set) then opens the code of pair Pick of Power's
-	// last mix, with the codes of AddPowers' sums (one ballot naming one
-	// target each) added: the facts are as a tally's over every target,
-	// each Count how many of the codes named it, never which one.
-	//
-	// A one-vote mix (Mix and Votes set) lays out, instead of pairs, one
-	// card per voter of Power's last ballots: the code sum of its ballot
-	// (a holder's target's code, or the identity), which every seat in Mix
-	// shuffles in turn; it opens nothing and brings no fact. A test
-	// (Tested set) then asks whether card Pick of Power's last mix
+	// A one-vote mix (Mix and Votes set) lays out one card per voter of
+	// Power's last ballots: the code sum of its ballot (a holder's
+	// target's code, or the identity), which every seat in Mix shuffles
+	// in turn (an entry each); it opens nothing and brings no fact. A
+	// test (Tested set) then asks whether card Pick of Power's last mix
 	// encrypts the identity: every seat not retired posts a blind step in
 	// seat order, and the rules learn one [Fact], Slot [FactBlind], Count
-	// 0 (the identity) or 1 (not). A pick of a one-vote mix opens card
-	// Pick itself (mental SPEC §9.8).
+	// 0 (the identity) or 1 (not). A pick (Picked set) opens the code of
+	// card Pick of Power's last mix, with the codes of AddPowers' sums
+	// (one ballot naming one target each) added: the facts are as a
+	// tally's over every target, each Count how many of the codes named
+	// it, never which one (mental SPEC §9.8). A Mix without Votes is a
+	// plurality kill (Plurality, below); the mixed tally, which opened
+	// the counts of shuffled (code, count) pairs (mental SPEC §9.6), is
+	// withdrawn.
 	EffectTally
 	// EffectCheck: every seat in Seats, in seat order, posts one
 	// ciphertext, proven to be either a re-masking of component Comp of
@@ -147,10 +144,7 @@ const (
 // FactTally is the Slot of a [Fact] that reports a tally (EffectTally).
 const FactTally Slot = -2
 
-// FactMixed is the Slot of a [Fact] that reports the count of one
-// shuffled pair of a mixed tally (EffectTally with Mix): Count is set,
-// Seat is -1 (nobody knows whose count it is).
-const FactMixed Slot = -3
+// Slot -3 was a mixed tally's count (mental SPEC §9.6, withdrawn).
 
 // FactBlind is the Slot of a [Fact] that reports a blinded identity test
 // (EffectTally with Tested): Count 0 when the tested card encrypts the
@@ -241,9 +235,10 @@ type Effect struct {
 	// the ballots make such a sum as sound as the whole: a voter without
 	// the power adds an empty ballot.
 	Voters []Seat
-	// Mix: a mixed EffectTally's shufflers, in order (empty: a plain
-	// tally). Picked and Pick: an EffectTally that opens the code of pair
-	// Pick (0-based, in the shuffled order) of Power's last mixed tally.
+	// Mix: a one-vote mix's or a plurality kill's shufflers, in order
+	// (empty: a plain tally). Picked and Pick: an EffectTally that opens
+	// the code of card Pick (0-based, in the shuffled order) of Power's
+	// last mix.
 	Mix    []Seat
 	Picked bool
 	Pick   int

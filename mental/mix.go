@@ -7,13 +7,12 @@ import (
 	"github.com/masque-games/masque/mental/internal/ristretto"
 )
 
-// A mixed tally (SPEC.md §9.6) opens a ballot sum's winner without its
-// counts' owners: the sum over targets T_0..T_(n−1) is laid as n width-2
-// cards, pair i = (face-up code 3^i·G, entry i of the sum), which every
-// seat shuffles in turn (§5, width 2); then only the counts (component 1)
-// are opened, and only the chosen pair's code (component 0), to which the
-// codes of other one-hot sums may be added (CodeSum), so that the opened
-// value names the set of targets and not which sum named which.
+// Target codes (SPEC.md §9.6's, kept by §9.8 and §9.9): target i of a
+// ballot over targets T_0..T_(n−1) has the code 3^i·G. A one-hot ballot's
+// code sum (CodeSum) encrypts the code of the target it names; a pick
+// (MixPick) opens one such encrypted code, to which the codes of other
+// one-hot sums may be added, so that the opened value (MixTargets) names
+// the set of targets and not which sum named which.
 
 // MaxMixCodes is the most codes one opened value may add up (the mafia's
 // winner and the Madman's target).
@@ -35,38 +34,9 @@ func codePoints(n int) []*Element {
 	return out
 }
 
-// MixPairs lays s out as the cards a mixed tally shuffles: card i is
-// (3^i·G face up, entry i of s), width 2 (SPEC.md §9.6).
-func (s BallotSum) MixPairs() ([]Card, error) {
-	if len(s) == 0 || len(s) > MaxBallotEntries {
-		return nil, fmt.Errorf("mental: a mixed tally of %d targets, want 1..%d", len(s), MaxBallotEntries)
-	}
-	codes := codePoints(len(s))
-	out := make([]Card, len(s))
-	for i, ct := range s {
-		if ct.A == nil || ct.B == nil {
-			return nil, fmt.Errorf("mental: tally entry %d is missing", i)
-		}
-		out[i] = Card{
-			{A: ristretto.NewIdentityElement(), B: codes[i]},
-			{A: ristretto.NewIdentityElement().Set(ct.A), B: ristretto.NewIdentityElement().Set(ct.B)},
-		}
-	}
-	return out, nil
-}
-
-// MixCount returns the count component of a shuffled pair as a width-1
-// card, the only part of it a count opening decrypts.
-func MixCount(pair Card) (Card, error) {
-	if len(pair) != 2 {
-		return nil, fmt.Errorf("mental: a mixed pair of width %d, want 2", len(pair))
-	}
-	return Card{{A: ristretto.NewIdentityElement().Set(pair[1].A), B: ristretto.NewIdentityElement().Set(pair[1].B)}}, nil
-}
-
 // CodeSum returns Σ_i 3^i·s_i, a width-1 card: for a sum whose entries
 // hold one 1 (one voter's one-hot ballot), an encryption of the code of
-// the target voted for (SPEC.md §9.6). Computed by Horner's rule with
+// the target voted for (SPEC.md §9.8). Computed by Horner's rule with
 // additions only; anyone computes the same ciphertext.
 func (s BallotSum) CodeSum() (Card, error) {
 	if len(s) == 0 || len(s) > MaxBallotEntries {
@@ -85,14 +55,13 @@ func (s BallotSum) CodeSum() (Card, error) {
 	return Card{{A: a, B: b}}, nil
 }
 
-// MixPick returns the ciphertext a pick opens: the code component
-// (component 0) of the chosen shuffled card plus the code sums of the
-// added one-hot sums (each over the same n targets). The card is a mixed
-// tally's (code, count) pair (width 2) or a one-vote kill's code sum
-// (width 1, SPEC.md §9.8).
+// MixPick returns the ciphertext a pick opens: the chosen card, an
+// encrypted code (a one-vote kill's shuffled code sum, SPEC.md §9.8, or a
+// plurality kill's true row's payload, §9.9; width 1), plus the code sums
+// of the added one-hot sums (each over the same n targets).
 func MixPick(pair Card, n int, add ...BallotSum) (Card, error) {
-	if len(pair) != 1 && len(pair) != 2 {
-		return nil, fmt.Errorf("mental: a picked card of width %d, want 1 or 2", len(pair))
+	if len(pair) != 1 {
+		return nil, fmt.Errorf("mental: a picked card of width %d, want 1", len(pair))
 	}
 	if len(add)+1 > MaxMixCodes {
 		return nil, fmt.Errorf("mental: a pick adding %d sums, at most %d", len(add), MaxMixCodes-1)

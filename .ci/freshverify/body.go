@@ -184,8 +184,8 @@ func decodeBody(b []byte, w int) (*Body, bool) {
 	case 9:
 		// mix (protocol.md §4 kind 9): n u8 (1..64) ‖ n cards of width mw
 		// (whatever the table's) ‖ shuffle proof of SPEC §5.4 with w = mw,
-		// mw = card 0's width byte, 2 (a mixed tally's pairs) or 1 (a
-		// one-vote kill's code sums).
+		// mw = card 0's width byte, 2 (a plurality kill's cards or rows)
+		// or 1 (a one-vote kill's code sums).
 		n := r.u8()
 		if n < 1 || n > 64 || r.err != nil || r.off >= len(r.b) {
 			return nil, false

@@ -101,20 +101,7 @@ func (g *Mafia) livingSeats() []int {
 	}
 	return r
 }
-func (g *Mafia) inPlay(r int) bool {
-	c := 0
-	for _, k := range g.deck {
-		if k == r {
-			c++
-		}
-	}
-	for i := 0; i < g.n; i++ {
-		if !g.living[i] && g.revealed[i] == r {
-			c--
-		}
-	}
-	return c > 0
-}
+func (g *Mafia) inPlay(r int) bool { return g.countInPlay(r) > 0 }
 func (g *Mafia) countInPlay(r int) int {
 	c := 0
 	for _, k := range g.deck {
@@ -693,33 +680,6 @@ func (g *Mafia) Facts(req *Request, kinds []int, coin []byte) []Effect {
 		return g.attackTally()
 	case "mix", "plural":
 		return nil
-	case "mixcounts":
-		// §12.5 "The attacks, mixed": counts in the shuffled order
-		top := 0
-		for _, c := range kinds {
-			if c < 0 {
-				panic(invalidFault{})
-			}
-			if c > top {
-				top = c
-			}
-		}
-		if top < 1 {
-			panic(invalidFault{})
-		}
-		tied := []int{}
-		for i, c := range kinds {
-			if c == top {
-				tied = append(tied, i)
-			}
-		}
-		if len(tied) > 1 {
-			g.tied = tied
-			return []Effect{{Kind: "coin", Purpose: "mixtie"}}
-		}
-		return g.pick(tied[0])
-	case "mixtie":
-		return g.pick(tieCoin(g.tied, coin))
 	case "test":
 		// §12.5 "The attacks, one vote": a vote picks card k, else the next test
 		if kinds[0] == 1 {

@@ -55,7 +55,7 @@ type Request struct {
 	checkers []int
 	tcards   []Card // tally components
 	tseats   []int
-	pairs    []Card // mix: the pairs as the previous shuffler left them
+	pairs    []Card // a mix: the cards as the previous shuffler left them; a test: the cards as the previous step left them
 }
 
 type Rules interface {
@@ -92,7 +92,7 @@ type Table struct {
 	ballotSum     map[int][]CT
 	ballotTargets map[int][]int
 	ballotBy      map[int]map[int][]CT // power -> voter seat -> its last ballot's entries
-	mixPairs      map[int][]Card       // power -> its last mixed tally's pairs, shuffled (§5 mix)
+	mixPairs      map[int][]Card       // power -> its last mix's cards as the last shuffler left them (§5 one-vote mix, plurality kill)
 }
 
 func indexOf(a []int, x int) int {
@@ -260,17 +260,6 @@ func (t *Table) start(r *Request) {
 			}
 		}
 		r.pubD = make([][][]*Point, len(r.snap))
-	case "mix":
-		// protocol.md §5 mixed tally / SPEC §9.6: pair i = ((identity, 3^i·G), (A_i, B_i))
-		p := r.Tally[0].Power
-		code := G()
-		r.pairs = nil
-		for _, c := range t.ballotSum[p] {
-			r.pairs = append(r.pairs, Card{CT{Id(), code}, c})
-			code = add(add(code, code), code)
-		}
-		r.snap = nil
-		r.authors = r.Seats
 	case "vmix":
 		// protocol.md §5 one-vote mix / SPEC §9.8: one width-1 card per
 		// voter in the voters' order, its own ballot's code sum (Horner)
@@ -318,14 +307,6 @@ func (t *Table) start(r *Request) {
 		// 4: the kill table's rows, laid when the vote tests finished
 		r.pairs = t.mixPairs[r.Tally[0].Power]
 		r.authors = r.Seats
-	case "countopen":
-		// component 1 of each shuffled pair, a width-1 card, one public share each
-		r.authors = t.allSeats()
-		r.snap = nil
-		for _, c := range t.mixPairs[r.Tally[0].Power] {
-			r.snap = append(r.snap, Card{c[1]})
-		}
-		r.pubD = make([][][]*Point, len(r.snap))
 	case "pick":
 		// component 0 of shuffled pair k plus each added power's code sum
 		r.authors = t.allSeats()
@@ -373,7 +354,7 @@ func (t *Table) skipRetired(r *Request) {
 				es := &EncShare{E1: []*Point{Id()}, E2: []*Point{new(Point).ScalarMult(x, r.qs[ci].A)}}
 				r.encRecv[[2]int{ci, c}] = append(r.encRecv[[2]int{ci, c}], es)
 			}
-		case "reveal", "tally", "countopen", "pick":
+		case "reveal", "tally", "pick":
 			for si, c := range r.snap {
 				d := []*Point{}
 				for _, ct := range c {
@@ -456,7 +437,7 @@ func (t *Table) finish(r *Request) {
 			t.views[k] = append(keep, vw)
 		}
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
-	case "mix", "vmix", "lookup", "pmix", "rmix":
+	case "vmix", "lookup", "pmix", "rmix":
 		t.mixPairs[r.Tally[0].Power] = r.pairs
 		t.queue = append(t.factsEffects(r, nil, nil), t.queue...)
 	case "ptest":
@@ -507,7 +488,7 @@ func (t *Table) finish(r *Request) {
 			panic(invalidFault{})
 		}
 		t.queue = append(t.factsEffects(r, cs, nil), t.queue...)
-	case "tally", "countopen":
+	case "tally":
 		counts := []int{}
 		for si, c := range r.snap {
 			m := c[0].B
@@ -623,7 +604,7 @@ func (t *Table) Due() (int, int) {
 			switch r.Kind {
 			case "shuffle":
 				return a, 6
-			case "mix", "vmix", "pmix", "rmix":
+			case "vmix", "pmix", "rmix":
 				return a, 9
 			case "test", "ptest", "rtest":
 				return a, 10
@@ -932,7 +913,7 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 				return f("bad-share")
 			}
 		}
-	case "mix", "vmix", "pmix", "rmix":
+	case "vmix", "pmix", "rmix":
 		if b.ShufN != len(r.pairs) || len(b.ShufCards[0]) != len(r.pairs[0]) || !VerifyShuffle(ctx, t.H, r.pairs, b.ShufCards, b.ShufProof) {
 			return f("bad-shuffle")
 		}
@@ -960,7 +941,7 @@ func (t *Table) applyReq(seat int, b *Body) *Fault {
 			return f("bad-lookup")
 		}
 		r.pairs = append(r.pairs, Card{codeSum(es), *W})
-	case "tally", "countopen", "pick":
+	case "tally", "pick":
 		sh := b.Shares
 		if len(sh.Pub) != len(r.snap) || len(sh.Enc) != 0 {
 			return f("share-count")
@@ -991,7 +972,7 @@ func bodyKindName(k int) string { return fmt.Sprint(k) }
 
 type invalidFault struct{}
 
-// mixTargets decodes a mixed tally's opened pick (protocol.md §5 "pick", SPEC
+// mixTargets decodes an opened pick (protocol.md §5 "pick", SPEC
 // §9.6 MixTargets): M = Σ c_i·3^i·G with c_i ≥ 0 and Σ c_i = k (k = 1 or 2);
 // nil for any other point.
 func mixTargets(m *Point, n, k int) []int {

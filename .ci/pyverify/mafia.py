@@ -87,7 +87,7 @@ class Mafia:
         self.join_due = False
         self.draw_rounds = 0
         self.phase = 'wait'
-        self.waiting = None; self.mixed = False; self.onevote = False; self.vtest = 0
+        self.waiting = None; self.onevote = False; self.vtest = 0
         self.day = 1
         self.result = None
         self.asked = set()                   # the powers asked tonight
@@ -299,13 +299,13 @@ class Mafia:
                                  'team component 1, while protocol.md §12.6 read literally ("he joins now") makes '
                                  'it component 2: the documents are unclear here')
             parts.append(('check', pd))
-        self.phase = 'wait'; self.waiting = 'kill'; self.mixed = False; self.onevote = False
+        self.phase = 'wait'; self.waiting = 'kill'; self.onevote = False
         if self.kill_one_vote():
             # protocol.md §12.5 item 6: two kill holders, no Don: a one-vote mix by every target in order,
             # then the test of card 0
             self.onevote = True; self.vtest = 0
             return [('actions', T, parts), ('vmix', KILL, list(T)), ('test', KILL, 0)]
-        if self.kill_mixed():
+        if self.kill_plurality():
             # protocol.md §12.5 item 6: a plurality kill of the kill with m votes by every target in order, adding
             # the Madman's ballots if asked; its only facts are the pick's
             self.waiting = 'pick'
@@ -326,7 +326,7 @@ class Mafia:
         """protocol.md §12.5 item 6: no Don in play and m = 2"""
         return not self.in_play(DON) and self.kill_count() == 2
 
-    def kill_mixed(self):
+    def kill_plurality(self):
         """protocol.md §12.5 item 6: no Don in play and m > 2"""
         return not self.in_play(DON) and self.kill_count() > 2
 
@@ -346,21 +346,11 @@ class Mafia:
         return [('pick', KILL, k, (MADKILL,) if MADKILL in self.asked else ())]
 
     def attacks_added(self):
-        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill is neither a one-vote kill nor a mixed tally"""
-        return MADKILL in self.asked and not self.kill_mixed() and not self.kill_one_vote()
+        """protocol.md §12.5 item 6: the Madman's ballot was asked and the kill is neither a one-vote kill nor a plurality kill"""
+        return MADKILL in self.asked and not self.kill_plurality() and not self.kill_one_vote()
 
     def tallied(self, facts):
         w = self.waiting
-        if w == 'kill' and self.mixed:
-            cs = [c for _, c in facts]
-            if len(cs) != len(self.T) or max(cs) < 1: raise RuleFault('invalid', 'a mixed kill tally with no vote')
-            top = max(cs)
-            tied = [k for k, c in enumerate(cs) if c == top]
-            self.note('night %d: mixed counts %s' % (self.day, sorted(cs, reverse=True)))
-            if len(tied) > 1:
-                self.tied = tied; self.waiting = 'killcoin'
-                return [('coin',)]
-            return self.pick(tied[0])
         if w == 'pick':
             cs = [c for _, c in facts]
             if sum(cs) != (2 if MADKILL in self.asked else 1): raise RuleFault('invalid', 'the pick names the wrong number of attacks')
@@ -431,10 +421,6 @@ class Mafia:
         n = len(self.tied)
         # Rejection sampling over the coin's bytes (protocol.md §12.5).
         v = next((self.tied[b % n] for b in value if b < 256 - 256 % n), self.tied[0])
-        if self.mixed:
-            # protocol.md §12.5: the coin picks a position among the tied pairs
-            self.note('night %d: a coin picks pair %d among %s' % (self.day, v, self.tied))
-            return self.pick(v)
         self.note('night %d: a coin picks seat %d among %s' % (self.day, v, self.tied))
         return self.victims(v)
 

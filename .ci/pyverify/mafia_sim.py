@@ -40,10 +40,6 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
                         counts = [x + y for x, y in zip(counts, tallies[ap][1])]
                     for s in (T if seats is None else seats): facts.append((s, counts[T.index(s)]))
                 more = m.tallied(facts)
-            elif k == 'mix':
-                T, counts = tallies[e[1]]
-                order = list(range(len(T))); rnd.shuffle(order); mixes[e[1]] = order
-                more = m.tallied([(None, counts[i]) for i in order])
             elif k == 'vmix':
                 # a one-vote mix: each voter's vote (a target's index) or None, shuffled
                 T, _ = tallies[e[1]]
@@ -55,6 +51,17 @@ def sim(seed, n=12, specials=(1,2,3,5,6), flags=0):
                 T, _ = tallies[e[1]]; won = mixes[e[1]][e[2]]
                 cs = [int(i == won) for i in range(len(T))]
                 for ap in e[3]: cs = [x + y for x, y in zip(cs, tallies[ap][1])]
+                more = m.tallied(list(zip(T, cs)))
+            elif k == 'plural':
+                # a plurality kill (e[1] power, e[2] voters, e[3] votes, e[4] added powers): the first vote,
+                # in a random order of the votes, whose target was named most; only the pick opens
+                T, counts = tallies[e[1]]
+                votes = [T.index(voted[e[1]][v]) for v in T if v in voted[e[1]]]
+                if len(votes) != e[3]: raise Exception('a plurality kill of %d votes, %d cast' % (e[3], len(votes)))
+                rnd.shuffle(votes); top = max(counts[i] for i in votes)
+                won = next(i for i in votes if counts[i] == top)
+                cs = [int(i == won) for i in range(len(T))]
+                for ap in e[4]: cs = [x + y for x, y in zip(cs, tallies[ap][1])]
                 more = m.tallied(list(zip(T, cs)))
             elif k == 'coin': more = m.coin(bytes(rnd.getrandbits(8) for _ in range(32)), 0)
             elif k == 'reveal': more = m.revealed(e[1], [roles[s] for s in e[1]])

@@ -74,7 +74,7 @@ def parse_table_options(opts):
 
 # ---------------------------------------------------------------- bodies (protocol.md §4)
 def code_point(i):
-    """protocol.md §5: the code of target i of a mixed tally, 3^i·G"""
+    """protocol.md §5: the code of target i, 3^i·G"""
     P = r255.G
     for _ in range(i): P = r255.padd(r255.padd(P, P), P)
     return P
@@ -153,8 +153,8 @@ def decode_body(b, W=1, SW=5):
         if p + q > 256: raise EncodingError('too many shares')
         out['pub'] = pub; out['enc'] = encs
     elif kind in (6, 9):
-        # 9: a mix (protocol.md §4), a shuffle of a mixed tally's pairs (width 2) or of a one-vote kill's
-        # code sums (width 1), whatever the table's: card 0's width byte, every card's the same
+        # 9: a mix (protocol.md §4), a shuffle of a plurality kill's cards or rows (width 2) or of a one-vote
+        # kill's code sums (width 1), whatever the table's: card 0's width byte, every card's the same
         n = r.u8()
         if not 1 <= n <= 64: raise EncodingError('shuffle size')
         w = W
@@ -385,12 +385,8 @@ def verify(data):
                 queue.append(dict(kind='mix', power=p, authors=seats, done=set(), plural=True))
                 queue.append(dict(kind='ptest', power=p, k=kv, rows=True, next=0))
                 rq = dict(kind='tally', parts=[('pick', p, 0, added)], authors=list(range(n)), shares={})
-            elif kind == 'mix':
-                # protocol.md §5: a mixed tally of power e[1] by seats e[2]: a mix, then the count opening
-                queue.append(dict(kind='mix', power=e[1], authors=list(e[2]), done=set()))
-                rq = dict(kind='tally', parts=[('mixcount', e[1])], authors=list(range(n)), shares={})
             elif kind == 'pick':
-                # protocol.md §5: the pick of pair e[2] of power e[1]'s mixed tally, adding powers e[3]
+                # protocol.md §5: the pick of card e[2] of power e[1]'s one-vote mix, adding powers e[3]
                 rq = dict(kind='tally', parts=[('pick', e[1], e[2], tuple(e[3]))], authors=list(range(n)), shares={})
             else: raise Fault('invalid', 'unknown effect %r' % (e,))
             queue.append(rq)
@@ -428,13 +424,14 @@ def verify(data):
                     rq['snap'] = [slots[s] for s in rq['slots']]
             if queue and queue[0]['kind'] == 'mix' and 'cards' not in queue[0]:
                 rq = queue[0]; tl = T['tallies'].get(rq['power'])
-                if tl is None: raise Fault('invalid', 'a mixed tally of power %d without ballots' % rq['power'])
+                if tl is None: raise Fault('invalid', 'a mix of power %d without ballots' % rq['power'])
                 rq['targets'] = list(tl[0])
                 if rq.get('plural'):
                     # protocol.md §5 plurality kill: the vote cards (V, W), or the kill table's rows
                     rq['cards'] = list(T['pcards'][rq['power']])
-                elif rq.get('votes'):
-                    # protocol.md §5: one width-1 card per voter, in the voters' order: its own ballot's code sum
+                else:
+                    # protocol.md §5 one-vote mix: one width-1 card per voter, in the voters' order: its own
+                    # ballot's code sum
                     each = T.get('ballots', {}).get(rq['power'], {})
                     cards = []
                     for v in tl[0]:
@@ -445,9 +442,6 @@ def verify(data):
                             cB = r255.padd(r255.padd(r255.padd(cB, cB), cB), E[1])
                         cards.append(sigma.card_from_points([(cA, cB)]))
                     rq['cards'] = cards
-                else:
-                    # protocol.md §5: pair i = ((identity, 3^i·G), the tally's entry i)
-                    rq['cards'] = [sigma.card_from_points([(r255.IDENT, code_point(i)), E]) for i, E in enumerate(tl[1])]
             if queue and queue[0]['kind'] == 'test':
                 rq = queue[0]
                 if 'cur' not in rq:
@@ -474,11 +468,6 @@ def verify(data):
             if queue and queue[0]['kind'] == 'tally' and 'snap' not in queue[0]:
                 rq = queue[0]; snap = []
                 for part in rq['parts']:
-                    if part[0] == 'mixcount':
-                        pairs = T['mixes'].get(part[1])
-                        if pairs is None: raise Fault('invalid', 'a count opening of power %d without a mix' % part[1])
-                        snap += [(None, c[1][1]) for c in pairs[1]]
-                        continue
                     if part[0] == 'pick':
                         _, power, k, added = part
                         targets, pairs = T['mixes'][power]

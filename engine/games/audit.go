@@ -173,8 +173,6 @@ func (a *tellingAuditor) Entry(t *table.Table, e *ledger.Entry) ([]string, error
 			out = append(out, fmt.Sprintf("  every living seat shuffled the %d (code sum, count) cards of the kill ballots", len(c.Cards)))
 		} else if c.Mixed && c.Votes {
 			out = append(out, fmt.Sprintf("  every living seat shuffled the %d kill ballots' code sums", len(c.Cards)))
-		} else if c.Mixed {
-			out = append(out, fmt.Sprintf("  every living seat shuffled the %d pairs of a mixed tally", len(c.Cards)))
 		} else if len(c.Seats) == 1 {
 			out = append(out, fmt.Sprintf("  %s shuffled %d cards alone", seatName(t, int(c.Seats[0])), len(c.Slots)))
 		} else {

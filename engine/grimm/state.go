@@ -305,29 +305,18 @@ func (s *State) roundEffects(set bool) []engine.Effect {
 	return eff
 }
 
-func charSlots() []engine.Slot {
-	out := make([]engine.Slot, NumCharacters)
+// slotRange returns the n slots from first on.
+func slotRange(first engine.Slot, n int) []engine.Slot {
+	out := make([]engine.Slot, n)
 	for i := range out {
-		out[i] = CharSlot0 + engine.Slot(i)
+		out[i] = first + engine.Slot(i)
 	}
 	return out
 }
 
-func itemSlots() []engine.Slot {
-	out := make([]engine.Slot, NumItems)
-	for i := range out {
-		out[i] = ItemSlot0 + engine.Slot(i)
-	}
-	return out
-}
-
-func betSlots() []engine.Slot {
-	out := make([]engine.Slot, NumCharacters)
-	for i := range out {
-		out[i] = BetSlot0 + engine.Slot(i)
-	}
-	return out
-}
+func charSlots() []engine.Slot { return slotRange(CharSlot0, NumCharacters) }
+func itemSlots() []engine.Slot { return slotRange(ItemSlot0, NumItems) }
+func betSlots() []engine.Slot  { return slotRange(BetSlot0, NumCharacters) }
 
 // canonicalItems is the item deck in canonical order: 6 Treats, 6
 // Cauldrons, ... 6 Spindles (slot 8+6k+j holds item kind k).

@@ -107,25 +107,11 @@ func TestPublicStateIgnoresDeal(t *testing.T) {
 			if hasReveal([]batch{x}) {
 				break // a role revealed: the public states may differ now
 			}
-			if !reflect.DeepEqual(mixedSorted(x.facts), mixedSorted(y.facts)) {
+			if !reflect.DeepEqual(x.facts, y.facts) {
 				t.Fatalf("%d players: batch %d's facts differ", n, i)
 			}
 		}
 	}
-}
-
-// mixedSorted returns facts with a mixed tally's counts sorted: they
-// come in an order each table's shuffles drew at random, which is
-// public but tells nothing (docs/mafia.md §11.3, L1).
-func mixedSorted(facts []engine.Fact) []engine.Fact {
-	out := slices.Clone(facts)
-	slices.SortStableFunc(out, func(a, b engine.Fact) int {
-		if a.Slot == engine.FactMixed && b.Slot == engine.FactMixed {
-			return a.Count - b.Count
-		}
-		return 0
-	})
-	return out
 }
 
 // batch is one batch of facts a table's rules learnt, with the state

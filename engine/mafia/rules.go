@@ -767,8 +767,9 @@ func (s *State) learnTest(facts []engine.Fact) ([]engine.Effect, error) {
 	return []engine.Effect{{Kind: engine.EffectTally, Power: PowerKill, Tested: true, Pick: s.voteTest}}, nil
 }
 
-// pick opens the target of the shuffled pair k of the mafia's mixed
-// tally, with the Madman's target added when he has a ballot tonight.
+// pick opens the target of the shuffled code sum k of the mafia's
+// one-vote mix, with the Madman's target added when he has a ballot
+// tonight.
 func (s *State) pick(k int) []engine.Effect {
 	s.phase = WaitPick
 	ef := engine.Effect{Kind: engine.EffectTally, Power: PowerKill, Picked: true, Pick: k}

@@ -61,7 +61,7 @@ const (
 	WaitDate                          // the Butterfly's date tally
 	WaitFinal                         // every living role, at the end
 	PhaseOver                         // the game is over
-	WaitPick                          // a mixed kill tally's victim, and the Madman's
+	WaitPick                          // a one-vote or plurality kill's victim, and the Madman's
 )
 
 // Side is a game's result.
@@ -399,8 +399,8 @@ func (s *State) AttacksMerged() bool {
 // opens (docs/mafia.md §11.3, L1): without the Don, several kill holders
 // are in play, so the mafia's votes decide by majority. With exactly two
 // holders it is a one-vote kill ([State.KillOneVote]); with three or
-// more, a mixed tally: only the counts, in an order nobody knows, and then
-// the winner's target (with the Madman's added when he has a ballot).
+// more, a plurality kill ([State.KillPlurality]). Either opens only the
+// victim (with the Madman's added when he has a ballot).
 func (s *State) KillMixed() bool {
 	return !s.InPlay(Don) && s.killHolders() > 1
 }

@@ -23,13 +23,14 @@ const (
 	BodyShuffle                       // a shuffle (the hidden deal's whole deck, or a request's slots) and its proof
 	BodyCoinShare                     // a seat's share of a joint coin (mental SPEC §3.12)
 	BodyActions                       // a seat's secret actions: ballots, a check, a tag (Mafia's night)
-	BodyMix                           // a seat's shuffle of a mixed tally's (code, count) pairs (width 2) or of a one-vote kill's code sums (width 1), and the proof
+	BodyMix                           // a seat's shuffle of a one-vote kill's code sums (width 1) or of a plurality kill's cards or rows (width 2), and the proof
 	BodyBlind                         // a seat's steps of blinded identity tests (mental SPEC §9.8, §9.9): 224 bytes per card tested
 	BodyLookup                        // a seat's count lookup of a plurality kill (mental SPEC §9.9)
 )
 
-// MixWidth is the width of a mixed tally's pairs (mental SPEC §9.6);
-// VoteMixWidth that of a one-vote kill's code sums (§9.8).
+// MixWidth is the width of a plurality kill's (code sum, count) cards and
+// kill table rows (mental SPEC §9.9); VoteMixWidth that of a one-vote
+// kill's code sums (§9.8).
 const (
 	MixWidth     = 2
 	VoteMixWidth = 1
@@ -478,9 +479,9 @@ func UnmarshalBody(data []byte, width int) (*Body, error) {
 			return nil, fmt.Errorf("body: %s: bad deck size", b.Kind)
 		}
 		if b.Kind == BodyMix {
-			// A mix's width is its first card's: 2 (a mixed tally's
-			// pairs) or 1 (a one-vote kill's code sums); every card's
-			// must be the same.
+			// A mix's width is its first card's: 2 (a plurality kill's
+			// cards or rows) or 1 (a one-vote kill's code sums); every
+			// card's must be the same.
 			if len(s) == 0 || (s[0] != MixWidth && s[0] != VoteMixWidth) {
 				return nil, fmt.Errorf("body: %s: card 0 missing or not of width %d or %d", b.Kind, VoteMixWidth, MixWidth)
 			}

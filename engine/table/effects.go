@@ -64,13 +64,14 @@ func (s *state) applyShuffle(t *Table, e *ledger.Entry, b *Body) (*Request, erro
 	return r, s.complete(t, e.Pos+1, r)
 }
 
-// applyMix applies e, one seat's shuffle of a mixed tally's pairs (mental
-// SPEC §9.6): a width-2 shuffle of the pairs as the last seat left them.
+// applyMix applies e, one seat's shuffle of a mix (mental SPEC §9.8,
+// §9.9): a shuffle of the cards as the last seat left them, of their
+// width.
 func (s *state) applyMix(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	r := s.pending[0]
 	seat := int(e.Seat)
 	if len(b.Deck) != len(r.Cards) {
-		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled pairs are %d, the mixed tally of power %d has %d", len(b.Deck), r.Power, len(r.Cards)))
+		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled cards are %d, the mix of power %d has %d", len(b.Deck), r.Power, len(r.Cards)))
 	}
 	if w := r.Cards[0].Width(); b.Deck[0].Width() != w {
 		return nil, because(ReasonBadShuffle, fmt.Errorf("the shuffled cards are of width %d, the mix of power %d's of width %d", b.Deck[0].Width(), r.Power, w))
@@ -80,10 +81,10 @@ func (s *state) applyMix(t *Table, e *ledger.Entry, b *Body) (*Request, error) {
 	if t.deferred != nil {
 		out, p := b.Deck, b.Shuffle
 		t.deferred.stage(func(bt *mental.Batch) {
-			bt.AddShuffle(fmt.Sprintf("shuffle of the mixed tally of power %d by seat %d", r.Power, seat), t.joint, ctx, in, out, p)
+			bt.AddShuffle(fmt.Sprintf("shuffle of the mix of power %d by seat %d", r.Power, seat), t.joint, ctx, in, out, p)
 		})
 	} else if err := t.joint.VerifyShuffle(ctx, in, b.Deck, b.Shuffle); err != nil {
-		return nil, because(ReasonBadShuffle, fmt.Errorf("shuffle of the mixed tally of power %d: %w", r.Power, err))
+		return nil, because(ReasonBadShuffle, fmt.Errorf("shuffle of the mix of power %d: %w", r.Power, err))
 	}
 	r.Cards = slices.Clone(b.Deck)
 	r.next++

@@ -200,7 +200,7 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 		Voters: slices.Clone(ef.Voters)}
 	if k := len(s.pending); k > 0 {
 		if last := s.pending[k-1]; last.Kind == engine.EffectTally && !last.Tested && last.next == 0 && last.Cards == nil &&
-			len(last.Parts) > 0 && len(last.Parts) < MaxActions && len(last.Parts[0].Mix) == 0 && !last.Parts[0].Picked {
+			len(last.Parts) > 0 && len(last.Parts) < MaxActions && !last.Parts[0].Picked {
 			last.Parts = append(slices.Clip(last.Parts), part)
 			return nil
 		}
@@ -213,10 +213,11 @@ func (s *state) queueTally(t *Table, ef engine.Effect) error {
 	return nil
 }
 
-// queueMix queues a mixed tally (a shuffle of its pairs by every seat of
-// ef.Mix in turn, then the opening of their counts) or a pick (the
-// opening of one shuffled pair's code), mental SPEC §9.6. Each is a
-// request of its own.
+// queueMix queues a one-vote mix (a shuffle of the voters' code sums by
+// every seat of ef.Mix in turn), a test of one mixed card or a pick (the
+// opening of one mixed card's code), mental SPEC §9.8, or a plurality
+// kill (§9.9). Each is a request of its own. (The mixed tally, §9.6, is
+// withdrawn: a mix is a one-vote mix or a plurality kill's.)
 func (s *state) queueMix(t *Table, ef engine.Effect) error {
 	n := len(t.roster.Seats)
 	all := func() []engine.Seat {
@@ -247,24 +248,17 @@ func (s *state) queueMix(t *Table, ef engine.Effect) error {
 		s.pending = append(s.pending, &Request{Kind: engine.EffectTally, Parts: []engine.Effect{part}, Seats: all()})
 		return nil
 	}
-	if len(ef.Seats) > 0 || len(ef.AddPowers) > 0 {
-		return fmt.Errorf("internal: a mixed tally of power %d at seats %v adding %v", ef.Power, ef.Seats, ef.AddPowers)
+	if !ef.Votes || len(ef.Seats) > 0 || len(ef.AddPowers) > 0 {
+		return fmt.Errorf("internal: a mix of power %d at seats %v adding %v, not a one-vote mix", ef.Power, ef.Seats, ef.AddPowers)
 	}
 	for i, seat := range ef.Mix {
 		if seat < 0 || int(seat) >= n || slices.Contains(ef.Mix[:i], seat) || s.retired[seat] {
-			return fmt.Errorf("internal: a mixed tally shuffled by seats %v", ef.Mix)
+			return fmt.Errorf("internal: a one-vote mix shuffled by seats %v", ef.Mix)
 		}
 	}
-	if ef.Votes {
-		// A one-vote mix: the voters' code sums shuffled, nothing opened
-		// (the tests follow, asked by the rules).
-		s.pending = append(s.pending, &Request{Kind: engine.EffectShuffle, Mixed: true, Votes: true, Power: ef.Power, Seats: slices.Clone(ef.Mix)})
-		return nil
-	}
-	part := engine.Effect{Kind: engine.EffectTally, Power: ef.Power, Mix: slices.Clone(ef.Mix)}
-	s.pending = append(s.pending,
-		&Request{Kind: engine.EffectShuffle, Mixed: true, Power: ef.Power, Seats: slices.Clone(ef.Mix)},
-		&Request{Kind: engine.EffectTally, Parts: []engine.Effect{part}, Seats: all()})
+	// A one-vote mix: the voters' code sums shuffled, nothing opened (the
+	// tests follow, asked by the rules).
+	s.pending = append(s.pending, &Request{Kind: engine.EffectShuffle, Mixed: true, Votes: true, Power: ef.Power, Seats: slices.Clone(ef.Mix)})
 	return nil
 }
 
@@ -398,8 +392,9 @@ func identities(cards []mental.Card) []bool {
 	return out
 }
 
-// snapshotMix lays the sum of the last ballots of a mixed shuffle's power
-// out as its pairs, when it reaches the head of the queue.
+// snapshotMix lays out the cards a mix shuffles when it reaches the head
+// of the queue: a one-vote mix's code sums of its power's last ballots,
+// or a plurality kill's cards.
 func (s *state) snapshotMix(r *Request) error {
 	if r.Plurality > 0 {
 		// A plurality kill's vote mix or kill table mix: the cards its
@@ -418,33 +413,25 @@ func (s *state) snapshotMix(r *Request) error {
 		return nil
 	}
 	tl, ok := s.tallies[r.Power]
-	if !ok {
-		return fmt.Errorf("internal: a mixed tally of power %d, for which nobody posted ballots", r.Power)
+	if !ok || !r.Votes {
+		return fmt.Errorf("internal: a mix of power %d, not a one-vote mix of posted ballots", r.Power)
 	}
-	if r.Votes {
-		// One card per voter, in the voters' order: its ballot's code sum.
-		for i := range tl.ballots {
-			b, err := tl.ballot(i)
-			if err != nil {
-				return err
-			}
-			sum, err := mental.AddPowerBallots(b)
-			if err != nil {
-				return fmt.Errorf("internal: seat %d's ballot of power %d: %w", tl.voters[i], r.Power, err)
-			}
-			c, err := sum.CodeSum()
-			if err != nil {
-				return err
-			}
-			r.Cards = append(r.Cards, c)
+	// One card per voter, in the voters' order: its ballot's code sum.
+	for i := range tl.ballots {
+		b, err := tl.ballot(i)
+		if err != nil {
+			return err
 		}
-		return nil
+		sum, err := mental.AddPowerBallots(b)
+		if err != nil {
+			return fmt.Errorf("internal: seat %d's ballot of power %d: %w", tl.voters[i], r.Power, err)
+		}
+		c, err := sum.CodeSum()
+		if err != nil {
+			return err
+		}
+		r.Cards = append(r.Cards, c)
 	}
-	pairs, err := tl.sum.MixPairs()
-	if err != nil {
-		return err
-	}
-	r.Cards = pairs
 	return nil
 }
 
@@ -479,27 +466,16 @@ func (s *state) snapshotTest(r *Request) error {
 	return nil
 }
 
-// snapshotPart takes the cards of a mixed tally's counts or of a pick.
-func (s *state) snapshotPart(r *Request, part engine.Effect) error {
+// snapshotPick takes the card of a pick: the code of card part.Pick of
+// the power's last mix, with the added powers' code sums.
+func (s *state) snapshotPick(r *Request, part engine.Effect) error {
 	pairs, ok := s.mixes[part.Power]
 	if !ok {
-		return fmt.Errorf("internal: a mixed tally of power %d, whose pairs nobody shuffled", part.Power)
-	}
-	if !part.Picked {
-		for _, pair := range pairs {
-			c, err := mental.MixCount(pair)
-			if err != nil {
-				return err
-			}
-			r.Cards = append(r.Cards, c)
-			r.Targets = append(r.Targets, -1)
-			r.Powers = append(r.Powers, part.Power)
-		}
-		return nil
+		return fmt.Errorf("internal: a pick of power %d, whose cards nobody mixed", part.Power)
 	}
 	tl := s.tallies[part.Power]
 	if part.Pick >= len(pairs) {
-		return fmt.Errorf("internal: a pick of pair %d of %d", part.Pick, len(pairs))
+		return fmt.Errorf("internal: a pick of card %d of %d", part.Pick, len(pairs))
 	}
 	var add []mental.BallotSum
 	for _, pw := range part.AddPowers {
@@ -553,8 +529,8 @@ func (s *state) snapshotTally(r *Request) error {
 		return s.snapshotLookup(r)
 	}
 	for _, part := range r.Parts {
-		if len(part.Mix) > 0 || part.Picked {
-			if err := s.snapshotPart(r, part); err != nil {
+		if part.Picked {
+			if err := s.snapshotPick(r, part); err != nil {
 				return err
 			}
 			continue
@@ -902,6 +878,7 @@ func (r *Request) checkSentTo(checker engine.Seat) ([]*mental.EncryptedShare, er
 }
 
 // Mix returns the cards of power's last mix as the last shuffler left
-// them: a mixed tally's (code, count) pairs or a one-vote kill's code
-// sums (mental SPEC §9.6, §9.8); nil before any.
+// them: a one-vote kill's code sums (mental SPEC §9.8) or a plurality
+// kill's (code sum, count) cards or kill table rows (§9.9); nil before
+// any.
 func (t *Table) Mix(power uint8) []mental.Card { return slices.Clone(t.st.mixes[power]) }

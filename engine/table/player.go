@@ -233,7 +233,7 @@ func (p *Player) AutoBody(t *Table) (b *Body, ok bool, err error) {
 		r := t.Pending()
 		deck, proof, err := t.joint.Shuffle(t.ctx(t.Pos(), p.Seat), r.Cards)
 		if err != nil {
-			return nil, false, fmt.Errorf("table: seat %d's shuffle of the mixed tally of power %d: %w", p.Seat, r.Power, err)
+			return nil, false, fmt.Errorf("table: seat %d's shuffle of the mix of power %d: %w", p.Seat, r.Power, err)
 		}
 		return &Body{Kind: BodyMix, Deck: deck, Shuffle: proof}, true, nil
 	case BodyBlind:

@@ -136,11 +136,10 @@ type Request struct {
 	Power   uint8
 	Targets []engine.Seat
 	Powers  []uint8
-	// Mixed: a shuffle (Kind EffectShuffle) of the pairs of a mixed
-	// tally of Power (mental SPEC §9.6), filled with BodyMix entries:
-	// Cards are the pairs, replaced by each seat's shuffled ones. A tally
-	// (Kind EffectTally) whose Targets are -1 opens such pairs' counts,
-	// Cards[k] the count of pair k in the shuffled order.
+	// Mixed: a shuffle (Kind EffectShuffle) of cards of Power laid out
+	// by the table, filled with BodyMix entries: Cards are the cards,
+	// replaced by each seat's shuffled ones (a one-vote mix, Votes, or a
+	// plurality kill's mixes, below).
 	Mixed bool
 	// Votes: a Mixed shuffle of a one-vote mix (mental SPEC §9.8): Cards
 	// are the code sums of Power's last ballots, one per voter, width 1.
@@ -186,8 +185,6 @@ func (r *Request) shareName(k int) string {
 		switch {
 		case r.PickTargets != nil:
 			return fmt.Sprintf("share of the pick of power %d", r.Powers[k])
-		case r.Targets[k] < 0:
-			return fmt.Sprintf("share of the mixed tally of power %d, pair %d", r.Powers[k], k)
 		}
 		return fmt.Sprintf("share of the tally of power %d at seat %d", r.Powers[k], r.Targets[k])
 	}
@@ -432,8 +429,9 @@ type state struct {
 	// tallies are the sums of the last ballots of each power; tags every
 	// tag posted. Both are replaced, never modified, so clones share them.
 	tallies map[uint8]tally
-	// mixes are the shuffled pairs of the last mixed tally of each power
-	// (mental SPEC §9.6); replaced, never modified.
+	// mixes are the cards of the last mix of each power as the last
+	// shuffler left them (mental SPEC §9.8, §9.9); replaced, never
+	// modified.
 	mixes    map[uint8][]mental.Card
 	tags     []TagPost
 	shuffles int // hidden deal: seats that have shuffled
@@ -1388,10 +1386,6 @@ func (s *state) complete(t *Table, next uint64, r *Request) error {
 			count, err := mental.TallyCount(m[0])
 			if err != nil {
 				return fmt.Errorf("the tally of %s at %s: %w", t.powerLabel(r.Powers[k]), t.seatName(int(target)), err)
-			}
-			if target < 0 {
-				facts = append(facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: count})
-				continue
 			}
 			facts = append(facts, engine.Fact{Slot: engine.FactTally, Seat: target, Count: count})
 		}

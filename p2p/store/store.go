@@ -230,38 +230,18 @@ func (s *Store) readLocked(from, to uint64) ([]*ledger.Entry, error) {
 
 // Append writes e as the next log record and fsyncs the log. e.Pos must be
 // the number of entries already stored.
-func (s *Store) Append(e *ledger.Entry) error {
-	enc, err := e.MarshalBinary()
-	if err != nil {
-		return fmt.Errorf("store: entry %d: %w", e.Pos, err)
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.log == nil {
-		return errors.New("store: closed")
-	}
-	if e.Pos != uint64(len(s.offsets)) {
-		return fmt.Errorf("store: entry %d appended after %d entries", e.Pos, len(s.offsets))
-	}
-	rec := record(enc)
-	if _, err := s.log.Write(rec); err != nil {
-		return fmt.Errorf("store: append entry %d: %w", e.Pos, err)
-	}
-	s.offsets = append(s.offsets, s.end)
-	s.end += int64(len(rec))
-	if err := s.log.Sync(); err != nil {
-		return fmt.Errorf("store: sync entry %d: %w", e.Pos, err)
-	}
-	s.durable = len(s.offsets)
-	return nil
-}
+func (s *Store) Append(e *ledger.Entry) error { return s.write(e, true) }
 
 // Write appends e to the log file like [Store.Append] but does not sync
 // it: entries are written with Write and made durable by one [Store.Sync]
 // before anything that depends on them leaves the seat (p2p.Room syncs
 // before it sends a frame). A crash may lose an entry written but not
 // yet synced; [Store.Read] and [Store.Entries] return it until then.
-func (s *Store) Write(e *ledger.Entry) error {
+func (s *Store) Write(e *ledger.Entry) error { return s.write(e, false) }
+
+// write appends e's record to the log file and, with sync, fsyncs it
+// before it returns (under the same lock: e is durable when it does).
+func (s *Store) write(e *ledger.Entry, sync bool) error {
 	enc, err := e.MarshalBinary()
 	if err != nil {
 		return fmt.Errorf("store: entry %d: %w", e.Pos, err)
@@ -280,6 +260,13 @@ func (s *Store) Write(e *ledger.Entry) error {
 	}
 	s.offsets = append(s.offsets, s.end)
 	s.end += int64(len(rec))
+	if !sync {
+		return nil
+	}
+	if err := s.log.Sync(); err != nil {
+		return fmt.Errorf("store: sync entry %d: %w", e.Pos, err)
+	}
+	s.durable = len(s.offsets)
 	return nil
 }
 

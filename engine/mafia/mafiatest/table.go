@@ -67,7 +67,7 @@ type Table struct {
 	ballots  map[uint8]map[engine.Seat]int         // power → target → ballots
 	btargets map[uint8][]engine.Seat               // power → the ballot's targets
 	bvoter   map[uint8]map[engine.Seat]engine.Seat // power → voter holding it → its target
-	mixes    map[uint8][]engine.Seat               // power → its mixed pairs' targets, in the shuffled order
+	mixes    map[uint8][]engine.Seat               // power → its mixed cards' votes (NoSeat: none), in the shuffled order
 	pending  []engine.Effect                       // effects not carried out yet
 	batch    fake.Batch                            // what the pending batch has asked for so far
 	coinWant engine.Seat
@@ -448,14 +448,7 @@ func (t *Table) tally(e engine.Effect) {
 		return
 	}
 	if len(e.Mix) > 0 {
-		// A mixed tally: the pairs in a random order, their counts alone.
-		order := slices.Clone(t.btargets[e.Power])
-		t.rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
-		t.mixes[e.Power] = order
-		for _, p := range order {
-			t.batch.Facts = append(t.batch.Facts, engine.Fact{Slot: engine.FactMixed, Seat: -1, Count: t.ballots[e.Power][p]})
-		}
-		return
+		panic(fmt.Sprintf("mafiatest: a mix of power %d that is neither a one-vote mix nor a plurality kill", e.Power))
 	}
 	if e.Picked {
 		won := t.mixes[e.Power][e.Pick]

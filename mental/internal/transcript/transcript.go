@@ -29,73 +29,91 @@ const Domain = "masque/mental/v1"
 // Transcript is a Fiat–Shamir transcript. The zero value is not usable;
 // call New.
 //
-// Items are framed into a buffer the transcript owns and handed to SHA-512
-// in blocks of a few hundred bytes. The hash input is the same byte string
-// as writing each item directly; buffering only saves the per-call cost
-// and lets callers absorb data built in stack arrays without it escaping
-// to the heap.
+// Items are framed into a buffer inside the transcript. A transcript whose
+// items fit in it (most proofs') never makes a SHA-512 state: each
+// challenge is SHA-512 of the buffered bytes, computed on the stack. Once
+// the items outgrow the buffer, a SHA-512 state takes it whenever it is
+// full (whole blocks) and each challenge reads that state. Either way the
+// hash input is the same byte string as writing each item directly, and
+// callers' data is only copied, never handed to the hash.Hash interface
+// (where it would escape to the heap).
 type Transcript struct {
-	h      hash.Hash
-	buf    []byte
+	h      hash.Hash // nil while every item so far is in buf
+	n      int       // bytes in buf
+	buf    [bufSize]byte
 	digest [sha512.Size]byte // scratch for ChallengeScalar
 }
 
-// flushAt is the buffered length at which Append hands the buffer to the
-// hash: several SHA-512 blocks, so most writes fill whole blocks.
-const flushAt = 512
+// bufSize is the buffer's size: a whole number of SHA-512 blocks, and
+// more than most proofs' transcripts.
+const bufSize = 8 * sha512.BlockSize
 
 // New starts a transcript for one protocol: it absorbs the domain and the
 // protocol label (SPEC.md §2.1 lists the labels).
 func New(protocol string) *Transcript {
-	t := &Transcript{h: sha512.New(), buf: make([]byte, 0, flushAt+128)}
+	t := new(Transcript)
 	t.Append("dom-sep", []byte(Domain))
 	t.Append("protocol", []byte(protocol))
 	return t
 }
 
-// flush hands the buffered bytes to the hash.
+// flush hands the buffered bytes to the SHA-512 state, making it first.
 func (t *Transcript) flush() {
-	if len(t.buf) > 0 {
-		t.h.Write(t.buf)
-		t.buf = t.buf[:0]
+	if t.h == nil {
+		t.h = sha512.New()
+	}
+	t.h.Write(t.buf[:t.n])
+	t.n = 0
+}
+
+// write absorbs p unframed, through the buffer.
+func write[S ~string | ~[]byte](t *Transcript, p S) {
+	for len(p) > 0 {
+		if t.n == bufSize {
+			t.flush()
+		}
+		k := copy(t.buf[t.n:], p)
+		t.n += k
+		p = p[k:]
 	}
 }
 
 // Clone returns an independent copy of t.
 func (t *Transcript) Clone() *Transcript {
-	t.flush()
-	state, err := t.h.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
-	if err != nil {
-		panic("transcript: sha512 state cannot be cloned: " + err.Error())
+	c := new(Transcript)
+	if t.h != nil {
+		t.flush()
+		state, err := t.h.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
+		if err != nil {
+			panic("transcript: sha512 state cannot be cloned: " + err.Error())
+		}
+		c.h = sha512.New()
+		if err := c.h.(interface{ UnmarshalBinary([]byte) error }).UnmarshalBinary(state); err != nil {
+			panic("transcript: sha512 state cannot be restored: " + err.Error())
+		}
+		return c
 	}
-	h := sha512.New()
-	if err := h.(interface{ UnmarshalBinary([]byte) error }).UnmarshalBinary(state); err != nil {
-		panic("transcript: sha512 state cannot be restored: " + err.Error())
-	}
-	return &Transcript{h: h, buf: make([]byte, 0, flushAt+128)}
+	c.n = copy(c.buf[:], t.buf[:t.n])
+	return c
 }
 
 // Append absorbs one framed item.
 func (t *Transcript) Append(label string, data []byte) {
-	t.buf = binary.BigEndian.AppendUint32(t.buf, uint32(len(label)))
-	t.buf = append(t.buf, label...)
-	t.buf = binary.BigEndian.AppendUint32(t.buf, uint32(len(data)))
-	// Copy through the buffer even for large items: writing data to the
-	// hash.Hash interface directly would make every caller's data escape.
-	// Flushing first whenever the buffer has reached flushAt keeps at
-	// least cap-flushAt bytes free, so every pass copies something (a long
-	// label can fill the buffer to its capacity).
-	for {
-		if len(t.buf) >= flushAt {
-			t.flush()
-		}
-		if len(data) == 0 {
-			return
-		}
-		n := min(len(data), cap(t.buf)-len(t.buf))
-		t.buf = append(t.buf, data[:n]...)
-		data = data[n:]
+	if k := t.n; k+8+len(label)+len(data) <= bufSize {
+		// The whole item fits: frame it in place.
+		binary.BigEndian.PutUint32(t.buf[k:], uint32(len(label)))
+		k += 4 + copy(t.buf[k+4:], label)
+		binary.BigEndian.PutUint32(t.buf[k:], uint32(len(data)))
+		t.n = k + 4 + copy(t.buf[k+4:], data)
+		return
 	}
+	var n [4]byte
+	binary.BigEndian.PutUint32(n[:], uint32(len(label)))
+	write(t, n[:])
+	write(t, label)
+	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
+	write(t, n[:])
+	write(t, data)
 }
 
 // AppendUint64 absorbs an integer as 8 big-endian bytes.
@@ -135,6 +153,12 @@ func (t *Transcript) ChallengeBytes(label string) []byte {
 // challenge absorbs label and appends the 64-byte digest to out.
 func (t *Transcript) challenge(label string, out []byte) []byte {
 	t.Append("challenge", []byte(label))
+	if t.h == nil {
+		// Everything so far is in the buffer, which stays: later items
+		// follow it, and a later challenge hashes it again.
+		sum := sha512.Sum512(t.buf[:t.n])
+		return append(out, sum[:]...)
+	}
 	t.flush()
 	return t.h.Sum(out)
 }

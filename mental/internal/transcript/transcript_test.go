@@ -25,7 +25,7 @@ func frame(label string, data []byte) []byte {
 // challenge equals SHA-512 of the framed items written directly, and a
 // clone taken with bytes still buffered continues the same stream.
 func TestBufferingIsInvisible(t *testing.T) {
-	sizes := []int{0, 1, 31, 32, 64, 200, flushAt - 9, flushAt - 8, flushAt, flushAt + 1, cap(New("x").buf), 3*flushAt + 7, 10000}
+	sizes := []int{0, 1, 31, 32, 64, 200, bufSize/2 - 9, bufSize - 60, bufSize - 9, bufSize - 8, bufSize, bufSize + 1, 3*bufSize + 7, 10000}
 	for _, first := range sizes {
 		for _, second := range sizes {
 			t.Run(fmt.Sprintf("%d,%d", first, second), func(t *testing.T) {
@@ -70,9 +70,9 @@ func scalarOf(b [64]byte) *ristretto.Scalar {
 // ones whose framing fills the buffer exactly to its capacity, are framed
 // like any other item (and never stall the copy loop).
 func TestLongLabels(t *testing.T) {
-	c := cap(New("x").buf)
-	for _, n := range []int{-1, 0, 1, flushAt - 9, flushAt - 8, c - 8, c - 9, c - 7, c, 2 * c, 5000} {
-		for _, pre := range []int{0, 1, 100, flushAt - 1} {
+	c := bufSize
+	for _, n := range []int{-1, 0, 1, c/2 - 9, c/2 - 8, c - 8, c - 9, c - 7, c, 2 * c, 5000} {
+		for _, pre := range []int{0, 1, 100, c/2 - 1, c - 40} {
 			ref := sha512.New()
 			ref.Write(frame("dom-sep", []byte(Domain)))
 			ref.Write(frame("protocol", []byte("test")))
@@ -81,7 +81,7 @@ func TestLongLabels(t *testing.T) {
 			tr.Append("p", p)
 			ref.Write(frame("p", p))
 			if n < 0 { // the label whose framing ends exactly at the buffer's capacity
-				n = cap(tr.buf) - len(tr.buf) - 8
+				n = bufSize - tr.n - 8
 			}
 			label := string(bytes.Repeat([]byte{'L'}, n))
 			for _, data := range [][]byte{{2}, nil, bytes.Repeat([]byte{3}, 3*c)} {
@@ -93,6 +93,76 @@ func TestLongLabels(t *testing.T) {
 				t.Fatalf("label of %d bytes after %d buffered: challenge differs from direct framing", n, pre)
 			}
 		}
+	}
+}
+
+// TestChallengeThenOverflow: challenges taken while every item is still
+// buffered (hashed without a SHA-512 state) leave the buffer whole, so
+// items that later outgrow it, challenges after that and clones taken on
+// either side all see one stream.
+func TestChallengeThenOverflow(t *testing.T) {
+	for _, size := range []int{1, 100, bufSize - 200, bufSize, 3 * bufSize} {
+		ref := sha512.New()
+		ref.Write(frame("dom-sep", []byte(Domain)))
+		ref.Write(frame("protocol", []byte("test")))
+		tr := New("test")
+		check := func(tr *Transcript, label, what string) {
+			t.Helper()
+			r := sha512.New()
+			// ref's state so far plus this challenge, without changing ref.
+			state, _ := ref.(interface{ MarshalBinary() ([]byte, error) }).MarshalBinary()
+			if err := r.(interface{ UnmarshalBinary([]byte) error }).UnmarshalBinary(state); err != nil {
+				t.Fatal(err)
+			}
+			r.Write(frame("challenge", []byte(label)))
+			if got := tr.ChallengeBytes(label); !bytes.Equal(got, r.Sum(nil)) {
+				t.Fatalf("item of %d bytes: %s: challenge differs from the directly framed hash", size, what)
+			}
+		}
+		small := tr.Clone()
+		check(small, "s", "a clone's challenge before anything")
+		tr.Append("x", []byte{1, 2, 3})
+		ref.Write(frame("x", []byte{1, 2, 3}))
+		before := tr.Clone()
+		check(tr, "c1", "the challenge while buffered")
+		ref.Write(frame("challenge", []byte("c1")))
+		data := bytes.Repeat([]byte{9}, size)
+		tr.Append("big", data)
+		ref.Write(frame("big", data))
+		after := tr.Clone()
+		check(tr, "c2", "the challenge after the item")
+		ref.Write(frame("challenge", []byte("c2")))
+		tr.Append("y", data)
+		ref.Write(frame("y", data))
+		check(tr, "c3", "a third challenge")
+		// The clones continue from where they were taken.
+		before.Append("z", nil)
+		after.Append("z", nil)
+		if bytes.Equal(before.ChallengeBytes("q"), after.ChallengeBytes("q")) {
+			t.Fatalf("item of %d bytes: clones taken before and after it agree", size)
+		}
+	}
+}
+
+// TestSmallTranscriptAllocations: a proof-sized transcript (the context,
+// a few points, the challenge) allocates the transcript itself and the
+// challenge scalar, no SHA-512 state and no separate buffer (it made
+// four allocations before).
+func TestSmallTranscriptAllocations(t *testing.T) {
+	var table [32]byte
+	pt := make([]byte, 32)
+	allocs := testing.AllocsPerRun(100, func() {
+		tr := New("masque/test/v1")
+		tr.Append("table", table[:])
+		tr.AppendUint64("pos", 7)
+		tr.AppendUint64("seat", 2)
+		for range 6 {
+			tr.Append("point", pt)
+		}
+		_ = tr.ChallengeScalar("challenge")
+	})
+	if allocs > 2 {
+		t.Fatalf("a small transcript and its challenge scalar make %.0f allocations, want at most 2", allocs)
 	}
 }
 
@@ -122,7 +192,7 @@ func FuzzFraming(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{7}, 3000), uint16(700), uint8(2))
 	f.Add([]byte{}, uint16(0), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint16, cloneAt uint8) {
-		step := int(chunk)%(2*flushAt) + 1
+		step := int(chunk)%(2*bufSize) + 1
 		ref := sha512.New()
 		ref.Write(frame("dom-sep", []byte(Domain)))
 		ref.Write(frame("protocol", []byte("fuzz")))
@@ -163,4 +233,37 @@ func FuzzFraming(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkProofTranscript is one small proof's transcript: the context
+// (as mental.Context.transcript absorbs it), a statement of a few points,
+// the commitments and the challenge scalar.
+func BenchmarkProofTranscript(b *testing.B) {
+	var table [32]byte
+	pt := make([]byte, 32)
+	b.ReportAllocs()
+	for b.Loop() {
+		t := New("masque/bench/v1")
+		t.Append("table", table[:])
+		t.AppendUint64("pos", 7)
+		t.AppendUint64("seat", 2)
+		for range 6 {
+			t.Append("point", pt)
+		}
+		_ = t.ChallengeScalar("challenge")
+	}
+}
+
+// BenchmarkLargeTranscript is a shuffle-sized transcript (16 KiB of
+// items, more than the buffer holds) and its challenge.
+func BenchmarkLargeTranscript(b *testing.B) {
+	pt := make([]byte, 64)
+	b.ReportAllocs()
+	for b.Loop() {
+		t := New("masque/bench/v1")
+		for range 256 {
+			t.Append("card", pt)
+		}
+		_ = t.ChallengeScalar("challenge")
+	}
 }

@@ -212,7 +212,13 @@ func proveKeys(keys table.SeatSecrets, tableID [16]byte, seat int, id peer.ID) [
 	return keys.PublicKeys(tableID, seat, []byte(id))
 }
 
-// checkKeys verifies a seat's key proofs.
+// checkKeys verifies a seat's key proofs during seating: the creator's
+// check of a joiner before it takes a seat (its refusal names the table
+// and the seat, for which the joiner proves again), and a joiner's check
+// of every seat of the roster offered before it signs it. table.New
+// checks the signed roster's keys again when the game starts; these
+// checks come before anything is signed, so that one bad seat is refused
+// on its own instead of stopping the table for everyone.
 func checkKeys(tableID [16]byte, seat int, si ledger.SeatInfo) error {
 	_, err := table.VerifySeatKeys(tableID, seat, si)
 	return err
@@ -319,7 +325,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 			if err := checkKeys(tableID, seat, si); err != nil {
 				// The refusal carries the table id and the seat as
 				// fields: a joiner asks again with a proof for them.
-				return fmt.Errorf("the key proofs are is not for table %x, seat %d: %w", tableID, seat, err)
+				return fmt.Errorf("seat %d's key proofs do not verify for table %x: %w", seat, tableID, err)
 			}
 			mu.Lock()
 			names = append(names[:seat], si.Name)
