@@ -73,10 +73,10 @@ func TestApplyDeferredBlamedExactly(t *testing.T) {
 		change func(b *table.Body)
 	}
 	cases := []struct {
-		name    string
-		a       audited
-		game    table.Game
-		forged  []forgery // the first is the entry to blame
+		name   string
+		a      audited
+		game   table.Game
+		forged []forgery // the first is the entry to blame
 	}{
 		{name: "swap proof of another swap", a: big, forged: []forgery{{swapAt, func(b *table.Body) { b.Swaps[0].Proof = otherSwap.Proof }}}},
 		{name: "share with another share's proof", a: big, forged: []forgery{{sharesAt, func(b *table.Body) { b.Shares[0] = spliceProof(t, b.Shares[0], otherShare) }}}},
