@@ -31,15 +31,19 @@ type clock struct {
 	authored map[uint64]time.Time
 	applied  map[uint64][]time.Time
 	// batched counts the entries applied in runs of two or more
-	// (ApplyBatch: their proofs checked together), all peers together.
+	// (ApplyBatch: their proofs checked together) or settled in runs of
+	// two or more (ApplyDeferred, Settle: proofs checked across
+	// entries), all peers together.
 	batched int
 }
 
-// timedSeat is a Seat whose Apply, ApplyVerified, ApplyBatch and Author
-// are timed. The room calls ApplyVerified (the Seat is a
-// p2p.VerifiedApplier) and, for entries that arrived together,
-// ApplyBatch, so every apply path must record: a wrapper of Apply alone
-// records nothing.
+// timedSeat is a Seat whose Apply, ApplyVerified, ApplyBatch,
+// ApplyDeferred, Settle and Author are timed. The room calls
+// ApplyVerified (the Seat is a p2p.VerifiedApplier), for entries that
+// arrived together ApplyBatch, and for a bot's seat ApplyDeferred and
+// Settle, so every apply path must record: a wrapper of Apply alone
+// records nothing. An entry applied deferred counts as applied when it
+// is settled (its proofs checked: the seat may act on it).
 type timedSeat struct {
 	*Seat
 	c *clock
@@ -51,7 +55,37 @@ type timedSeat struct {
 var (
 	_ p2p.VerifiedApplier = timedSeat{}
 	_ p2p.BatchApplier    = timedSeat{}
+	_ p2p.DeferredApplier = timedSeat{}
 )
+
+func (t timedSeat) ApplyDeferred(e *ledger.Entry, settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	return t.settled(func(s func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) { return t.Seat.ApplyDeferred(e, s) }, settled)
+}
+
+func (t timedSeat) Settle(settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	return t.settled(t.Seat.Settle, settled)
+}
+
+// settled times the entries a call settles, and counts them as batched
+// when it settles two or more.
+func (t timedSeat) settled(call func(func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error), settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	n := 0
+	defer func() {
+		if n > 1 {
+			t.c.mu.Lock()
+			t.c.batched += n
+			t.c.mu.Unlock()
+		}
+	}()
+	return call(func(e *ledger.Entry, state ledger.Hash) {
+		n++
+		now := time.Now()
+		t.c.mu.Lock()
+		t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+		t.c.mu.Unlock()
+		settled(e, state)
+	})
+}
 
 func (t timedSeat) ApplyBatch(next func(uint64, uint8) *ledger.Entry, max int, applied func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
 	n := 0
