@@ -3,6 +3,7 @@ package netsession
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -205,6 +206,12 @@ func rssMB() float64 {
 //	go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
 //	ip netns add bench && ip netns exec bench ip link set lo up &&
 //	  ip netns exec bench go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
+//
+// benchEntryByEntry makes BenchmarkNetworkLatency's seats check each
+// entry's proofs as it comes (SeatConfig.DeferProofs off), for a
+// comparison in one binary: -args -entry-by-entry.
+var benchEntryByEntry = flag.Bool("entry-by-entry", false, "BenchmarkNetworkLatency: seats check each entry's proofs as it comes")
+
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
 	var p50s, p99s, r50s, r99s, games, rss, cpus, runs, audits, ratios, pkts, byts, lens []float64
@@ -341,7 +348,7 @@ func networkGame(root string, n int, logs io.Writer, ruled *[2]float64) (p50, p9
 		}
 		stores[i] = st
 		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
-			Bot: true, Seed: 1})
+			Bot: true, Seed: 1, DeferProofs: !*benchEntryByEntry})
 		if err != nil {
 			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}

@@ -104,6 +104,15 @@ type SeatConfig struct {
 	// tables keep one copy of what they keep of the same entries
 	// (table.Shared).
 	Shared *table.Shared
+	// DeferProofs: a bot's seat checks the proofs of the entries it
+	// receives across entries (p2p.DeferredApplier), settled before it
+	// acts. It saves CPU where seats share one CPU-bound process (the
+	// demo, BenchmarkNetworkLatency); across processes it puts the batch
+	// on the next author's path and delays each entry's durability and
+	// echo, and was measured slower on the 13-process LAN
+	// (docs/performance.md, "Proofs checked across entries"), so seats
+	// in processes of their own leave it off.
+	DeferProofs bool
 }
 
 // TurnMark is when the table started waiting for a seat's move at an
@@ -256,11 +265,11 @@ func (d *Seat) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max i
 	return failed, err
 }
 
-// DefersProofs implements p2p.DeferredApplier: a bot's seat checks the
-// proofs of the entries it receives across entries (ApplyDeferred,
-// Settle); a person's seat shows each entry as it is applied, so it
-// checks each at once.
-func (d *Seat) DefersProofs() bool { return d.cfg.Bot }
+// DefersProofs implements p2p.DeferredApplier: a bot's seat with
+// SeatConfig.DeferProofs checks the proofs of the entries it receives
+// across entries (ApplyDeferred, Settle); a person's seat shows each
+// entry as it is applied, so it checks each at once.
+func (d *Seat) DefersProofs() bool { return d.cfg.Bot && d.cfg.DeferProofs }
 
 // unsettled is what the seat needs to follow an entry applied deferred
 // once it settles: the kind of entry the table expected before it, and
