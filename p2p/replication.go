@@ -11,6 +11,8 @@ type (
 	VerifiedApplier = roomcore.VerifiedApplier
 	// BatchApplier is [roomcore.BatchApplier].
 	BatchApplier = roomcore.BatchApplier
+	// DeferredApplier is [roomcore.DeferredApplier].
+	DeferredApplier = roomcore.DeferredApplier
 	// Retirer is [roomcore.Retirer].
 	Retirer = roomcore.Retirer
 	// Wait is [roomcore.Wait].

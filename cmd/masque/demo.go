@@ -327,7 +327,7 @@ func playDemo(ctx context.Context, list []games.Game, peers []*demoPeer, seed ui
 		}
 		stores[i] = st
 		cfg := netsession.SeatConfig{Seat: i, Roster: p.seating.Roster, Sign: p.id.SigningKey(), Keys: p.keys,
-			Games: list, Bot: true, Seed: seed, Gate: gate, Shared: shared}
+			Games: list, Bot: true, Seed: seed, Gate: gate, Shared: shared, DeferProofs: true}
 		if i == 0 {
 			cfg.Narrate = func(line string) { fmt.Fprintln(out, line) }
 		}

@@ -28,8 +28,8 @@ import (
 // entry's proofs as it applies it, so the failing entry, its seat and the
 // reason are those of a live table that applies entries one by one.
 func (t *Table) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max int, applied func(e *ledger.Entry)) (failed *ledger.Entry, err error) {
-	if t.deferred != nil {
-		return nil, fmt.Errorf("table: ApplyBatch during a batched replay")
+	if t.deferred != nil || t.run != nil {
+		return nil, fmt.Errorf("table: ApplyBatch during a batched replay or with entries unsettled")
 	}
 	base, baseCompleted, baseLog, baseLast, baseBody := t.st, t.completed, len(t.seats), t.last, t.lastBody
 	run, stop, ok := t.deferredRun(next, max)

@@ -404,6 +404,9 @@ type Table struct {
 	// shares) of applied entries instead of checking them: Replay's
 	// first, batched pass (replay.go). Live tables leave it nil.
 	deferred *deferredProofs
+	// run holds the entries ApplyDeferred applied, their proofs not yet
+	// checked (Settle).
+	run *pendingRun
 	// shared, if set, is where the tables of this process keep one copy
 	// of the values they all keep from the same entries (Share).
 	shared *Shared
@@ -797,6 +800,9 @@ func (s *state) next(t *Table) (engine.Seat, bool) {
 // Apply validates e as the next entry and applies it. On error the table
 // is unchanged and the error is a *Fault naming the seat to blame.
 func (t *Table) Apply(e *ledger.Entry) error {
+	if t.run != nil {
+		return errUnsettled
+	}
 	return t.apply(e, true)
 }
 
@@ -806,8 +812,16 @@ func (t *Table) Apply(e *ledger.Entry) error {
 // it): everything else is checked as by Apply. An entry whose signature
 // was not checked must go through Apply.
 func (t *Table) ApplyVerified(e *ledger.Entry) error {
+	if t.run != nil {
+		return errUnsettled
+	}
 	return t.apply(e, false)
 }
+
+// errUnsettled refuses an entry applied on top of entries ApplyDeferred
+// applied and Settle has not checked (a caller's mistake, not the
+// entry's).
+var errUnsettled = errors.New("table: entries applied deferred are not settled")
 
 func (t *Table) apply(e *ledger.Entry, checkSig bool) error {
 	fault := func(reason string, err error) error {

@@ -56,8 +56,44 @@ type BatchApplier interface {
 	ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max int, applied func(e *ledger.Entry, state ledger.Hash)) (failed *ledger.Entry, err error)
 }
 
-// MaxRun bounds the entries a [BatchApplier] is given at once.
+// MaxRun bounds the entries a [BatchApplier] is given at once, and the
+// entries a [DeferredApplier] holds unsettled.
 const MaxRun = 128
+
+// DeferredApplier is a [BatchApplier] that checks the group proofs of the
+// entries it receives across entries (engine/table's ApplyDeferred and
+// Settle): each received entry is applied at once, its rules and state
+// (so Next says whose turn it is), with its proofs added to a pending
+// batch, and the batch is checked (Settle) before the seat acts on the
+// state in any way. Entries reach a live seat one at a time (the next
+// author builds on an entry as soon as it is applied), so batching what
+// arrives together (ApplyBatch) seldom applies.
+//
+// The core holds the entries applied deferred (unsettled) at the end of
+// its log, and settles them before anything vouches for them or builds
+// on them: before a Ready writes or echoes an entry (an unchecked entry
+// is never durable, echoed or served), before the local author is asked
+// for its entry, before a done, a verdict or the end, and before any
+// input but an entry, an echo or a done is handled (ticks, timers, sync
+// answers, verdicts, the author's answer). A seat's reports about an
+// unsettled position are kept and compared once it settles.
+//
+// ApplyDeferred applies e (its signature checked by the core, chained
+// onto the log) and returns nil, or, when e breaks a rule, the first
+// entry refused and its error, those ApplyVerified entry by entry would
+// give (an earlier unsettled entry's bad proof comes first), with the
+// entries before it settled. Settle checks the pending batch and returns
+// nil, or the first entry refused and its error, likewise. Both call
+// settled for each entry that becomes settled, in order, with the state
+// hash after it (settled must not call the replica). DefersProofs says
+// whether the replica wants this (a bot's seat; a person's screen shows
+// each entry as it is applied, so its seat checks each entry at once).
+type DeferredApplier interface {
+	BatchApplier
+	DefersProofs() bool
+	ApplyDeferred(e *ledger.Entry, settled func(e *ledger.Entry, state ledger.Hash)) (failed *ledger.Entry, err error)
+	Settle(settled func(e *ledger.Entry, state ledger.Hash)) (failed *ledger.Entry, err error)
+}
 
 // Retirer is a [Replica] whose seats may retire for good before the end
 // of the game (a player out of the game that published its card key,
@@ -250,6 +286,18 @@ type Core struct {
 	// unsent are the entries applied since the last Ready: it writes
 	// them, and sends them once they are synced.
 	unsent []*ledger.Entry
+	// tentative is how many entries at the end of the log a
+	// DeferredApplier applied with their proofs not yet checked: they are
+	// not in unsent, and reports about them wait (see checkProofs).
+	// settling: checkProofs is under way; settleErr is the first local
+	// error of an entry settled, at settleErrPos.
+	tentative    int
+	settling     bool
+	settleErr    error
+	settleErrPos uint64
+	// refused is a verdict checkProofs reached while an input was
+	// handled (before a divergence): it replaces the input's outcome.
+	refused *Verdict
 	// conflict: a seat echoed another entry hash than ours for a position
 	// we hold; its entries are being fetched (an equivocation proves
 	// itself). Meanwhile an entry that does not chain onto our log is held,
@@ -508,7 +556,10 @@ func (c *Core) Self() uint8 { return c.self }
 // slices are the core's: the caller must not modify them, and they
 // change with the next step). With [Config.Read], the entries older than
 // the latest [HotEntries] are nil once durable.
-func (c *Core) Log() ([]*ledger.Entry, []ledger.Hash) { return c.entries, c.states }
+func (c *Core) Log() ([]*ledger.Entry, []ledger.Hash) {
+	n := c.checked()
+	return c.entries[:n], c.states[:n]
+}
 
 // Verdict returns the verdict that ended the table, or nil.
 func (c *Core) Verdict() *Verdict { return c.verdict }
@@ -533,6 +584,10 @@ func End(v *Verdict, length int) int {
 }
 
 func (c *Core) next() uint64 { return uint64(len(c.entries)) }
+
+// checked is the length of the log whose entries' proofs are checked
+// (all of it but the tentative entries).
+func (c *Core) checked() uint64 { return uint64(len(c.entries) - c.tentative) }
 
 // entryAt returns accepted entry pos, read back with Config.Read if the
 // core no longer holds it.

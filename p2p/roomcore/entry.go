@@ -111,7 +111,7 @@ func (c *Core) report(from int, pos uint64, entry, state ledger.Hash) error {
 	if from < 0 {
 		return nil
 	}
-	if pos < c.next() {
+	if pos < c.checked() {
 		if entry != c.hashes[pos] {
 			c.conflictAt(uint8(from), pos)
 			return nil
@@ -160,6 +160,18 @@ func (c *Core) compare(seat uint8, pos uint64, theirs, mine ledger.Hash) error {
 	}
 	d[seat] = true
 	if len(d) >= c.majority() {
+		if c.tentative > 0 && !c.settling {
+			// A seat checking entry by entry would have refused an
+			// unsettled entry before it stopped here.
+			v, err := c.checkProofs()
+			if err != nil {
+				return err
+			}
+			if v != nil {
+				c.refused = v
+				return nil
+			}
+		}
 		return c.diverged(pos, len(d))
 	}
 	return nil
@@ -267,7 +279,7 @@ func (c *Core) onEntry(from int, e *ledger.Entry, state ledger.Hash, hasState bo
 func (c *Core) applyBuffered() bool {
 	if c.buffered && c.v == nil && c.err == nil {
 		c.buffered = false
-		c.v, c.err = c.advance()
+		c.v, c.err = c.settleFirst(c.advance())
 	}
 	return c.v != nil || c.err != nil
 }
@@ -286,6 +298,7 @@ func (c *Core) advance() (*Verdict, error) {
 		}
 		reason := ""
 		ba, batches := c.cfg.Replica.(BatchApplier)
+		da, defers := c.deferrer()
 		if e.Prev != c.prevHash() {
 			if e.Seat != c.self && pos > 0 {
 				// This entry may chain onto another version of the entry
@@ -307,6 +320,36 @@ func (c *Core) advance() (*Verdict, error) {
 				return nil, nil
 			}
 			reason = "previous hash does not match the log"
+		} else if defers && e.Seat != c.self {
+			c.settling, c.settleErr = true, nil
+			failed, err := da.ApplyDeferred(e, c.settledOne)
+			c.settling = false
+			if c.settleErr != nil {
+				c.rollbackTo(c.settleErrPos + 1)
+				return nil, c.settleErr
+			}
+			if failed == nil && err == nil {
+				c.dropPending(pos)
+				if pos == c.next() {
+					// Applied unsettled (had it failed and then applied
+					// one by one, settledOne has taken it).
+					c.appendLog(e, c.cfg.Replica.StateHash())
+					c.tentative++
+				}
+				continue
+			}
+			if failed == nil || err == nil {
+				return nil, fmt.Errorf("p2p: replica refused entry %d without an error", pos)
+			}
+			c.rollbackTo(failed.Pos)
+			e, pos, reason = failed, failed.Pos, err.Error()
+		} else if c.tentative > 0 {
+			// The local seat's own entry (from a peer) is checked on a
+			// settled log.
+			if v, err := c.checkProofs(); v != nil || err != nil {
+				return v, err
+			}
+			continue
 		} else if batches && len(c.pending[pos+1]) > 0 {
 			n, failed, refused, err := c.applyRun(ba)
 			if err != nil {
@@ -324,20 +367,109 @@ func (c *Core) advance() (*Verdict, error) {
 		}
 		c.dropPending(pos)
 		if reason != "" {
-			if e.Seat == c.self {
-				return nil, fmt.Errorf("p2p: the local author's entry %d was rejected: %s", pos, reason)
-			}
-			v := &Verdict{Kind: VerdictInvalidEntry, Game: c.game, Pos: pos, Seat: e.Seat,
-				Reason: reason, Evidence: []*ledger.Entry{e}, Declarer: c.self}
-			if err := v.Sign(c.cfg.SignKey); err != nil {
-				return nil, err
-			}
-			return v, nil
+			return c.refuse(e, reason)
 		}
 		if err := c.accepted(e, c.cfg.Replica.StateHash()); err != nil {
 			return nil, err
 		}
 	}
+}
+
+// refuse is the outcome of entry e refused by the replica for reason:
+// an invalid-entry verdict against its author, or a local error for the
+// local author's own entry.
+func (c *Core) refuse(e *ledger.Entry, reason string) (*Verdict, error) {
+	if e.Seat == c.self {
+		return nil, fmt.Errorf("p2p: the local author's entry %d was rejected: %s", e.Pos, reason)
+	}
+	v := &Verdict{Kind: VerdictInvalidEntry, Game: c.game, Pos: e.Pos, Seat: e.Seat,
+		Reason: reason, Evidence: []*ledger.Entry{e}, Declarer: c.self}
+	if err := v.Sign(c.cfg.SignKey); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// deferrer returns the replica as a DeferredApplier when it checks
+// proofs across entries and the run is on (a restart's replay applies
+// its runs whole).
+func (c *Core) deferrer() (DeferredApplier, bool) {
+	da, ok := c.cfg.Replica.(DeferredApplier)
+	if !ok || !c.running || !da.DefersProofs() {
+		return nil, false
+	}
+	return da, true
+}
+
+// checkProofs settles the tentative entries: the replica checks their
+// proofs in one batch. It returns nil when they held (each entry is then
+// accepted as if just applied: written, echoed, its reports compared),
+// or the verdict (or local error) a seat that checks entry by entry
+// would have reached first, the log cut back to the entries before it.
+func (c *Core) checkProofs() (*Verdict, error) {
+	if c.tentative == 0 {
+		return nil, nil
+	}
+	da, ok := c.cfg.Replica.(DeferredApplier)
+	if !ok {
+		return nil, fmt.Errorf("p2p: %d entries unsettled by a replica that does not defer", c.tentative)
+	}
+	c.settling, c.settleErr = true, nil
+	failed, err := da.Settle(c.settledOne)
+	c.settling = false
+	if c.settleErr != nil {
+		c.rollbackTo(c.settleErrPos + 1)
+		return nil, c.settleErr
+	}
+	if failed == nil {
+		if err != nil || c.tentative != 0 {
+			return nil, fmt.Errorf("p2p: replica settled %d entries of %d (%v)", int(c.checked()), len(c.entries), err)
+		}
+		return nil, nil
+	}
+	if err == nil {
+		return nil, fmt.Errorf("p2p: replica refused entry %d without an error", failed.Pos)
+	}
+	c.rollbackTo(failed.Pos)
+	return c.refuse(failed, err.Error())
+}
+
+// settledOne takes an entry the replica settled (its proofs checked),
+// with the state hash after it: a tentative entry is accepted; one not
+// yet in the log (applied one by one after a failed batch) is recorded
+// and accepted. The first local error stops the others (settleErr).
+func (c *Core) settledOne(e *ledger.Entry, state ledger.Hash) {
+	if c.settleErr != nil {
+		return
+	}
+	var err error
+	if e.Pos == c.next() {
+		c.dropPending(e.Pos)
+		err = c.accepted(e, state)
+	} else if e.Pos == c.checked() && c.hashes[e.Pos] == c.entryHash(e) {
+		c.tentative--
+		err = c.vouch(e)
+	} else {
+		err = fmt.Errorf("p2p: replica settled entry %d, not the log's next unsettled one (%d)", e.Pos, c.checked())
+	}
+	if err != nil {
+		c.settleErr, c.settleErrPos = err, e.Pos
+	}
+}
+
+// rollbackTo cuts the log back to its first pos entries: the tentative
+// entries from pos on, which the replica undid (an entry before them was
+// refused, or settled with a local error).
+func (c *Core) rollbackTo(pos uint64) {
+	if pos >= c.next() {
+		c.tentative = 0
+		return
+	}
+	if pos < c.checked() {
+		pos = c.checked()
+	}
+	c.entries, c.seats, c.hashes, c.states = c.entries[:pos], c.seats[:pos], c.hashes[:pos], c.states[:pos]
+	c.tentative = 0
 }
 
 // applyRun applies the run of buffered entries that starts at the next
@@ -388,6 +520,13 @@ func (c *Core) applyRun(ba BatchApplier) (n int, failed *ledger.Entry, refused, 
 // hash after it, and compares it with what the seats reported for its
 // position.
 func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
+	c.appendLog(e, state)
+	return c.vouch(e)
+}
+
+// appendLog appends entry e, just applied (settled or not), and state, the
+// replica's state hash after it, to the log.
+func (c *Core) appendLog(e *ledger.Entry, state ledger.Hash) {
 	pos := e.Pos
 	c.traceEntry("entry applied", pos, e.Seat)
 	c.appliedAt(pos, e.Seat, c.now)
@@ -396,7 +535,14 @@ func (c *Core) accepted(e *ledger.Entry, state ledger.Hash) error {
 	c.seats = append(c.seats, e.Seat)
 	c.hashes = append(c.hashes, hash)
 	c.states = append(c.states, state)
-	// Written, synced and sent by the Ready once the batch is done.
+}
+
+// vouch takes entry e of the log, its proofs checked, as this seat's
+// own: the Ready writes, syncs and sends it, and what the seats reported
+// for its position is compared with our state after it.
+func (c *Core) vouch(e *ledger.Entry) error {
+	pos := e.Pos
+	hash, state := c.hashes[pos], c.states[pos]
 	c.unsent = append(c.unsent, e)
 	reports := c.reports[pos]
 	delete(c.reports, pos)

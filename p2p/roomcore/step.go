@@ -203,13 +203,26 @@ func (c *Core) Step(in Input) bool {
 		// locally: the batch ends here (this input is moot).
 		return false
 	}
+	if c.tentative > 0 && !holds(in) {
+		// Every input but an entry, an echo or a done may act on the
+		// state (an echo, the author's entry, a verdict, the end): the
+		// entries applied unsettled are checked first.
+		if c.v, c.err = c.checkProofs(); c.v != nil || c.err != nil {
+			return false
+		}
+	}
 	_, _, more := c.cfg.Replica.Next()
 	switch in.Kind {
 	case InMsg:
 		c.contact(in.Seat, in.At)
 		c.deferApply = in.Msg.Type == MsgEntry
-		c.v, c.err = c.handle(in)
+		v, err := c.handle(in)
 		c.deferApply = false
+		if c.refused != nil {
+			// Settled on the way, an entry was refused: it comes first.
+			v, err, c.refused = c.refused, nil, nil
+		}
+		c.v, c.err = c.settleFirst(v, err)
 		return c.v == nil && c.err == nil
 	case InSynced:
 		c.contact(in.Seat, in.At)
@@ -241,6 +254,12 @@ func (c *Core) Step(in Input) bool {
 func (c *Core) Ready() Ready {
 	if !c.done {
 		c.applyBuffered()
+		if c.tentative > 0 && c.mustCheck() {
+			c.v, c.err = c.settleFirst(c.v, c.err)
+			if c.v == nil && c.err == nil {
+				c.v, c.err = c.checkProofs()
+			}
+		}
 		c.flush()
 		switch v, err := c.v, c.err; {
 		case err != nil:
@@ -260,6 +279,36 @@ func (c *Core) Ready() Ready {
 		}
 	}
 	return c.take()
+}
+
+// holds says whether input in leaves the entries applied unsettled as
+// they are: an entry (applied unsettled in turn), an echo or a done (a
+// seat's report about an unsettled position waits for it to settle).
+func holds(in Input) bool {
+	return in.Kind == InMsg && (in.Msg.Type == MsgEntry || in.Msg.Type == MsgEcho || in.Msg.Type == MsgDone)
+}
+
+// mustCheck says whether the Ready must settle the entries applied
+// unsettled: it ends the table or brings anything out that speaks for the
+// state (a verdict, a frame, the record that this seat signs), the local
+// seat is due to author, the game is over, or MaxRun entries wait.
+func (c *Core) mustCheck() bool {
+	_, seat, more := c.cfg.Replica.Next()
+	return c.v != nil || c.err != nil || !more || seat == c.self || c.tentative >= MaxRun ||
+		len(c.rd.Frames) > 0 || c.rd.Save != nil || c.rd.MarkSigned || c.rd.Outcome != nil || c.rd.Err != nil
+}
+
+// settleFirst returns the verdict or error an input led to (v, err), or,
+// when entries are applied unsettled, the refusal of one of them, which
+// a seat that checks entry by entry would have reached first.
+func (c *Core) settleFirst(v *Verdict, err error) (*Verdict, error) {
+	if (v == nil && err == nil) || c.tentative == 0 {
+		return v, err
+	}
+	if sv, serr := c.checkProofs(); sv != nil || serr != nil {
+		return sv, serr
+	}
+	return v, err
 }
 
 func (c *Core) take() Ready {
@@ -547,7 +596,7 @@ func (c *Core) reporter(pos uint64, from uint8) (uint8, bool) {
 // fetches it from a seat that echoed it.
 func (c *Core) flush() {
 	c.forget()
-	c.handed = len(c.entries)
+	c.handed = int(c.checked())
 	for _, e := range c.unsent {
 		state, hash := c.states[e.Pos], c.hashes[e.Pos]
 		c.rd.Entries = append(c.rd.Entries, e)

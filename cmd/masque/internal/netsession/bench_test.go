@@ -3,6 +3,7 @@ package netsession
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -30,16 +31,24 @@ type clock struct {
 	mu       sync.Mutex
 	authored map[uint64]time.Time
 	applied  map[uint64][]time.Time
+	// ruled: when each peer applied each entry's rules (for an entry
+	// applied deferred, before its proofs are checked: the seat then
+	// knows whose turn is next; otherwise when it was applied).
+	ruled map[uint64][]time.Time
 	// batched counts the entries applied in runs of two or more
-	// (ApplyBatch: their proofs checked together), all peers together.
+	// (ApplyBatch: their proofs checked together) or settled in runs of
+	// two or more (ApplyDeferred, Settle: proofs checked across
+	// entries), all peers together.
 	batched int
 }
 
-// timedSeat is a Seat whose Apply, ApplyVerified, ApplyBatch and Author
-// are timed. The room calls ApplyVerified (the Seat is a
-// p2p.VerifiedApplier) and, for entries that arrived together,
-// ApplyBatch, so every apply path must record: a wrapper of Apply alone
-// records nothing.
+// timedSeat is a Seat whose Apply, ApplyVerified, ApplyBatch,
+// ApplyDeferred, Settle and Author are timed. The room calls
+// ApplyVerified (the Seat is a p2p.VerifiedApplier), for entries that
+// arrived together ApplyBatch, and for a bot's seat ApplyDeferred and
+// Settle, so every apply path must record: a wrapper of Apply alone
+// records nothing. An entry applied deferred counts as applied when it
+// is settled (its proofs checked: the seat may act on it).
 type timedSeat struct {
 	*Seat
 	c *clock
@@ -51,7 +60,48 @@ type timedSeat struct {
 var (
 	_ p2p.VerifiedApplier = timedSeat{}
 	_ p2p.BatchApplier    = timedSeat{}
+	_ p2p.DeferredApplier = timedSeat{}
 )
+
+func (t timedSeat) ApplyDeferred(e *ledger.Entry, settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	failed, err := t.settled(func(s func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) { return t.Seat.ApplyDeferred(e, s) }, settled)
+	if failed == nil && err == nil {
+		t.c.rule(e.Pos, time.Now())
+	}
+	return failed, err
+}
+
+// rule records that a peer applied the rules of entry pos at at.
+func (c *clock) rule(pos uint64, at time.Time) {
+	c.mu.Lock()
+	c.ruled[pos] = append(c.ruled[pos], at)
+	c.mu.Unlock()
+}
+
+func (t timedSeat) Settle(settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	return t.settled(t.Seat.Settle, settled)
+}
+
+// settled times the entries a call settles, and counts them as batched
+// when it settles two or more.
+func (t timedSeat) settled(call func(func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error), settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	n := 0
+	defer func() {
+		if n > 1 {
+			t.c.mu.Lock()
+			t.c.batched += n
+			t.c.mu.Unlock()
+		}
+	}()
+	return call(func(e *ledger.Entry, state ledger.Hash) {
+		n++
+		now := time.Now()
+		t.c.mu.Lock()
+		t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+		t.c.mu.Unlock()
+		settled(e, state)
+	})
+}
 
 func (t timedSeat) ApplyBatch(next func(uint64, uint8) *ledger.Entry, max int, applied func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
 	n := 0
@@ -67,6 +117,7 @@ func (t timedSeat) ApplyBatch(next func(uint64, uint8) *ledger.Entry, max int, a
 		now := time.Now()
 		t.c.mu.Lock()
 		t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+		t.c.ruled[e.Pos] = append(t.c.ruled[e.Pos], now)
 		t.c.mu.Unlock()
 		applied(e, state)
 	})
@@ -83,6 +134,7 @@ func (t timedSeat) timed(e *ledger.Entry, apply func(*ledger.Entry) error) error
 	now := time.Now()
 	t.c.mu.Lock()
 	t.c.applied[e.Pos] = append(t.c.applied[e.Pos], now)
+	t.c.ruled[e.Pos] = append(t.c.ruled[e.Pos], now)
 	t.c.mu.Unlock()
 	return nil
 }
@@ -134,7 +186,10 @@ func rssMB() float64 {
 // reports: the warnings the peers logged (entries applied late, dones
 // missing at the end; each is printed), the process CPU time (user+system, all 13 peers and their
 // libp2p stacks, seating excluded) per log entry, the action latency from the author's entry to every peer
-// having applied and verified it (p50, p99), the game's wall time, the
+// having applied and verified it (p50, p99; a bot seat that checks
+// proofs across entries verifies an entry when it settles it, before it
+// acts: ruled-p50, ruled-p99 are to every peer having applied its rules,
+// which tells the next author its turn), the game's wall time, the
 // process RSS divided by 13 (all peers share the process), and the share
 // of entries a peer applied in runs of two or more (batched-%: their
 // proofs checked together). It then audits the game's transcript in the
@@ -151,13 +206,20 @@ func rssMB() float64 {
 //	go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
 //	ip netns add bench && ip netns exec bench ip link set lo up &&
 //	  ip netns exec bench go test -run '^$' -bench NetworkLatency -benchtime 1x ./cmd/masque/internal/netsession/
+//
+// benchEntryByEntry makes BenchmarkNetworkLatency's seats check each
+// entry's proofs as it comes (SeatConfig.DeferProofs off), for a
+// comparison in one binary: -args -entry-by-entry.
+var benchEntryByEntry = flag.Bool("entry-by-entry", false, "BenchmarkNetworkLatency: seats check each entry's proofs as it comes")
+
 func BenchmarkNetworkLatency(b *testing.B) {
 	const n = 13
-	var p50s, p99s, games, rss, cpus, runs, audits, ratios, pkts, byts, lens []float64
+	var p50s, p99s, r50s, r99s, games, rss, cpus, runs, audits, ratios, pkts, byts, lens []float64
 	warnings := 0
 	for range b.N {
 		var logs syncBuffer
-		p50, p99, game, cpuPerEntry, batched, audit, entries, traffic, err := networkGame(b.TempDir(), n, &logs)
+		var ruled [2]float64
+		p50, p99, game, cpuPerEntry, batched, audit, entries, traffic, err := networkGame(b.TempDir(), n, &logs, &ruled)
 		if w := logs.String(); w != "" {
 			// Late entries ("entry applied late") and missing dones
 			// (warnings), slow dials and sync answers (information).
@@ -168,6 +230,7 @@ func BenchmarkNetworkLatency(b *testing.B) {
 			b.Fatal(err)
 		}
 		p50s, p99s, games = append(p50s, p50), append(p99s, p99), append(games, game)
+		r50s, r99s = append(r50s, ruled[0]), append(r99s, ruled[1])
 		rss = append(rss, rssMB()/n)
 		cpus = append(cpus, cpuPerEntry)
 		runs = append(runs, batched)
@@ -179,6 +242,8 @@ func BenchmarkNetworkLatency(b *testing.B) {
 	med := func(v []float64) float64 { slices.Sort(v); return v[len(v)/2] }
 	b.ReportMetric(med(p50s), "p50-ms")
 	b.ReportMetric(med(p99s), "p99-ms")
+	b.ReportMetric(med(r50s), "ruled-p50-ms")
+	b.ReportMetric(med(r99s), "ruled-p99-ms")
 	b.ReportMetric(med(games), "game-s")
 	b.ReportMetric(med(rss), "MB/peer")
 	b.ReportMetric(med(cpus), "cpu-ms/entry")
@@ -218,7 +283,7 @@ func loopback() (packets, bytes float64) {
 // networkGame plays one game and returns the latencies, the wall time in
 // seconds, the CPU per entry in milliseconds, and the loopback's packets
 // and bytes per entry per receiving peer.
-func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntry, batched, auditPerEntry, entries float64, traffic [2]float64, err error) {
+func networkGame(root string, n int, logs io.Writer, ruled *[2]float64) (p50, p99, game, cpuPerEntry, batched, auditPerEntry, entries float64, traffic [2]float64, err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	peers := make([]*Peer, n)
@@ -262,7 +327,7 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 			return 0, 0, 0, 0, 0, 0, 0, traffic, fmt.Errorf("seat %d: %w", i, err)
 		}
 	}
-	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}}
+	c := &clock{authored: map[uint64]time.Time{}, applied: map[uint64][]time.Time{}, ruled: map[uint64][]time.Time{}}
 	rooms := make([]*p2p.Room, n)
 	stores := make([]*store.Store, n)
 	defer func() {
@@ -283,7 +348,7 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 		}
 		stores[i] = st
 		seat, err := NewSeat(SeatConfig{Seat: int(s.Seat), Roster: s.Roster, Sign: peers[i].ID.SigningKey(), Keys: cards[i],
-			Bot: true, Seed: 1})
+			Bot: true, Seed: 1, DeferProofs: !*benchEntryByEntry})
 		if err != nil {
 			return 0, 0, 0, 0, 0, 0, 0, traffic, err
 		}
@@ -323,6 +388,15 @@ func networkGame(root string, n int, logs io.Writer) (p50, p99, game, cpuPerEntr
 		lat = append(lat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
 	}
 	slices.Sort(lat)
+	var rlat []float64
+	for pos, at := range c.authored {
+		if ap := c.ruled[pos]; len(ap) == n {
+			rlat = append(rlat, float64(slices.MaxFunc(ap, func(a, b time.Time) int { return a.Compare(b) }).Sub(at).Microseconds())/1000)
+		}
+	}
+	if slices.Sort(rlat); len(rlat) > 0 {
+		*ruled = [2]float64{rlat[len(rlat)/2], rlat[len(rlat)*99/100]}
+	}
 	traffic = [2]float64{(pk1 - pk0) / float64(len(lat)*(n-1)), (by1 - by0) / float64(len(lat)*(n-1))}
 	// The audit of the same game in the same process ('masque verify'
 	// runs table.Replay): its CPU per entry, median of 3.

@@ -104,6 +104,15 @@ type SeatConfig struct {
 	// tables keep one copy of what they keep of the same entries
 	// (table.Shared).
 	Shared *table.Shared
+	// DeferProofs: a bot's seat checks the proofs of the entries it
+	// receives across entries (p2p.DeferredApplier), settled before it
+	// acts. It saves CPU where seats share one CPU-bound process (the
+	// demo, BenchmarkNetworkLatency); across processes it puts the batch
+	// on the next author's path and delays each entry's durability and
+	// echo, and was measured slower on the 13-process LAN
+	// (docs/performance.md, "Proofs checked across entries"), so seats
+	// in processes of their own leave it off.
+	DeferProofs bool
 }
 
 // TurnMark is when the table started waiting for a seat's move at an
@@ -147,6 +156,9 @@ type Seat struct {
 	// is the position of the seat's card key published during play.
 	leaving   bool
 	retiredAt uint64
+	// pending are the entries applied deferred and not yet settled
+	// (ApplyDeferred), in order.
+	pending []unsettled
 }
 
 // NewSeat returns a seat with a fresh replica of cfg.Roster.
@@ -250,6 +262,80 @@ func (d *Seat) ApplyBatch(next func(pos uint64, seat uint8) *ledger.Entry, max i
 		}
 	}
 	d.changed()
+	return failed, err
+}
+
+// DefersProofs implements p2p.DeferredApplier: a bot's seat with
+// SeatConfig.DeferProofs checks the proofs of the entries it receives
+// across entries (ApplyDeferred, Settle); a person's seat shows each
+// entry as it is applied, so it checks each at once.
+func (d *Seat) DefersProofs() bool { return d.cfg.Bot && d.cfg.DeferProofs }
+
+// unsettled is what the seat needs to follow an entry applied deferred
+// once it settles: the kind of entry the table expected before it, and
+// whether this seat was retired then.
+type unsettled struct {
+	kind       table.BodyKind
+	wasRetired bool
+}
+
+// ApplyDeferred implements p2p.DeferredApplier: the table applies e with
+// its proofs deferred (table.ApplyDeferred); the seat follows it (its
+// memory, its bot, the narration) only once it is settled, with its
+// proofs checked.
+func (d *Seat) ApplyDeferred(e *ledger.Entry, settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	return d.settle(func(follow func(*ledger.Entry)) (*ledger.Entry, error) {
+		_, kind, _ := d.tab.Expect()
+		d.pending = append(d.pending, unsettled{kind: kind, wasRetired: d.tab.Retired(d.seat)})
+		return d.tab.ApplyDeferred(e, follow)
+	}, settled)
+}
+
+// Settle implements p2p.DeferredApplier: the table checks the proofs of
+// the entries applied deferred (table.Settle), and the seat follows each
+// entry settled, in order.
+func (d *Seat) Settle(settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	return d.settle(d.tab.Settle, settled)
+}
+
+// settle runs a table call that settles entries (ApplyDeferred or
+// Settle), following each settled entry as ApplyBatch does, and passing
+// it on to settled with the state hash after it.
+func (d *Seat) settle(call func(follow func(*ledger.Entry)) (*ledger.Entry, error), settled func(*ledger.Entry, ledger.Hash)) (*ledger.Entry, error) {
+	leave := d.enter()
+	d.mu.Lock()
+	var lines []string
+	followed := 0
+	failed, err := call(func(e *ledger.Entry) {
+		u := d.pending[followed]
+		followed++
+		if !u.wasRetired && d.tab.Retired(d.seat) {
+			d.retiredAt = e.Pos
+		}
+		if d.err == nil {
+			told, err := d.follow(e, u.kind, len(d.player.Memory))
+			if err != nil {
+				d.err = fmt.Errorf("after entry %d: %w", e.Pos, err)
+			}
+			lines = append(lines, told...)
+		}
+		settled(e, d.tab.StateHash())
+	})
+	if d.tab.Unsettled() == 0 {
+		d.pending = d.pending[:0]
+	} else if followed > 0 {
+		d.pending = d.pending[:copy(d.pending, d.pending[followed:])]
+	}
+	d.mu.Unlock()
+	leave()
+	if d.cfg.Narrate != nil {
+		for _, l := range lines {
+			d.cfg.Narrate(l)
+		}
+	}
+	if followed > 0 {
+		d.changed()
+	}
 	return failed, err
 }
 
