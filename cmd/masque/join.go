@@ -226,13 +226,17 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	defer phones.close()
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
+	signedDir, err := stateSubdir("signed", lobby.Fingerprint(p.ID.PeerID()))
+	if err != nil {
+		return &exitError{code: exitFault, err: err, hint: "masque records there the roster you sign at each table, so that a host run again cannot get your signature on a second one"}
+	}
 	r.printf("asking %s for a seat as %s", t.name, player)
 	// The phones' URL once the table's code is known (by invite: once
 	// the creator names its table), while this machine asks for its seat.
 	go phones.remote(ctx, p, t, t.seat+1)
 	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
-		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator),
+		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator), SignedDir: signedDir,
 		OnRetry: func(attempt int, elapsed, left time.Duration, err error) {
 			// The first failure, then one line every 15 s at most.
 			if attempt > 1 && time.Since(told) < 15*time.Second {
@@ -265,6 +269,9 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		case errors.Is(err, netsession.ErrTableClosed):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "its host could not be reached, and the table is no longer listed with a seat open; 'masque lobby --relay ADDR' shows the tables with free seats"}
+		case errors.Is(err, netsession.ErrSecondRoster):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "you signed another roster for this table before: its host (run again?) changed the table's options or seats under the same table id; do not play at this table, ask the host to open a new one"}
 		case errors.Is(err, netsession.ErrFixedDeal):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "the host (or its masque) tried to choose the cards: a fair table draws the deal from every player's coins; do not play at this table"}

@@ -518,6 +518,13 @@ type JoinConfig struct {
 	// to be closed (full, started, gone) ends the join at once, wrapping
 	// ErrTableClosed.
 	StillOpen func(ctx context.Context) (open, known bool)
+	// SignedDir, if set, is the directory recording the roster this
+	// identity signs at each table id (one file per table): a roster
+	// other than the one recorded for its table id is refused, wrapping
+	// [ErrSecondRoster] (a host run again under the same table id that
+	// changed its options or seats). The record is written, durably,
+	// before the signature is sent.
+	SignedDir string
 }
 
 // ErrTableClosed is wrapped by Join's error when the creator could not
@@ -592,6 +599,11 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 			CheckRoster: func(r *ledger.Roster) error {
 				if err := CheckRosterOf(p.Games, r); err != nil {
 					return fmt.Errorf("%w: %w", ErrRosterRefused, err)
+				}
+				if cfg.SignedDir != "" {
+					if err := recordSigned(cfg.SignedDir, r, cfg.Creator.ID); err != nil {
+						return fmt.Errorf("%w: %w", ErrRosterRefused, err)
+					}
 				}
 				return nil
 			},
