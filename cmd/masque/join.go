@@ -15,6 +15,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -253,6 +254,17 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		StillOpen: r.stillOpen(t),
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
+		},
+		OnLost: func(err error) {
+			patience := r.o.timeout
+			if patience <= 0 {
+				patience = p2p.DefaultPatience
+			}
+			r.printf("lost contact with the host of %s before the game began: asking again for up to %ds (your seat is held if its masque comes back: run again, it resumes the table)",
+				t.name, int(patience.Seconds()))
+		},
+		OnBack: func(seat, taken, total int) {
+			r.printf("the host is back: %s, you keep seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
 		}})
 	if err != nil {
 		switch {

@@ -12,10 +12,11 @@ import (
 
 // TestJoinerToldTableGone: 'masque host' is killed with SIGKILL while
 // seating (one joiner seated, the roster not offered yet). In "rerun" the
-// very same command is run again: it opens a new table (nothing of the
-// first was kept), and the joiner seated at the first, asking again for
-// its seat, is told plainly that the table it sat at is gone, which seat
-// it held, and to join the host's new table. In "gone" the host does not
+// same command is run again with --new: it opens a new table (the same
+// command without --new resumes the table: TestHostResumesSeating), and
+// the joiner seated at the first, asking again for its seat, is told
+// plainly that the table it sat at is gone, which seat it held, and to
+// join the host's new table. In "gone" the host does not
 // come back: after the joiner's patience (--timeout) it is told that the
 // host of its table stopped answering before the game began, which seat
 // it held, and that the table is gone if the host's masque stopped. Each
@@ -55,7 +56,7 @@ func TestJoinerToldTableGone(t *testing.T) {
 			host.waitFor(t, regexp.MustCompile(`2/3 seated`), 20*time.Second)
 			host.kill(t)
 			if tc.rerun {
-				host = startChild(t, filepath.Join(dir, "xdg0"), filepath.Join(dir, "h2.out"), hostArgs...)
+				host = startChild(t, filepath.Join(dir, "xdg0"), filepath.Join(dir, "h2.out"), append(hostArgs, "--new")...)
 				host.waitFor(t, regexp.MustCompile(`waiting for players: 1/3 seated`), 20*time.Second)
 			}
 			select {
