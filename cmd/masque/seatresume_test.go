@@ -23,7 +23,8 @@ import (
 // which was never restarted, reconnects on its own and says the host is
 // back; Cara joins the resumed table, and the game is played by bots to
 // the end: the three verified transcripts are identical, and the roster
-// everyone signed is that table's. Before, the rerun opened a new table
+// everyone signed is that table's. Bob's program is also killed and run
+// again at the resumed table, before Cara joins: it takes seat 1 back. Before, the rerun opened a new table
 // with a new code, and Bob was told his table was gone.
 func TestHostResumesSeating(t *testing.T) {
 	if testing.Short() {
@@ -42,8 +43,9 @@ func TestHostResumesSeating(t *testing.T) {
 		"--transcript", tr(0)}
 	host := startChild(t, filepath.Join(dir, "xdg0"), filepath.Join(dir, "h1.out"), hostArgs...)
 	invite := host.waitFor(t, inviteRE, 20*time.Second)[1]
-	bob := startChild(t, filepath.Join(dir, "xdg1"), filepath.Join(dir, "j1.out"), "join", "--bot", invite, "--player", "Bob",
-		"--config", filepath.Join(dir, "cfg1"), "--listen", "/ip4/127.0.0.1/tcp/0", "--timeout", "60s", "--transcript", tr(1))
+	bobArgs := []string{"join", "--bot", invite, "--player", "Bob",
+		"--config", filepath.Join(dir, "cfg1"), "--listen", "/ip4/127.0.0.1/tcp/0", "--timeout", "60s", "--transcript", tr(1)}
+	bob := startChild(t, filepath.Join(dir, "xdg1"), filepath.Join(dir, "j1.out"), bobArgs...)
 	bob.waitFor(t, regexp.MustCompile(`seated at .* as seat 1`), 20*time.Second)
 	host.waitFor(t, regexp.MustCompile(`2/3 seated`), 20*time.Second)
 	host.kill(t)
@@ -78,6 +80,11 @@ func TestHostResumesSeating(t *testing.T) {
 	host.waitFor(t, regexp.MustCompile(`resuming table `+regexp.QuoteMeta(code)+` with 2/3 seated \(Anna, Bob\)`), 20*time.Second)
 	bob.waitFor(t, regexp.MustCompile(`the host is back: .*, you keep seat 1`), 60*time.Second)
 	invite = host.waitFor(t, inviteRE, 20*time.Second)[1]
+	// Bob's program is killed in turn and run again (new keys): it takes
+	// seat 1 back at the resumed table.
+	bob.kill(t)
+	bob = startChild(t, filepath.Join(dir, "xdg1"), filepath.Join(dir, "j1b.out"), bobArgs...)
+	bob.waitFor(t, regexp.MustCompile(`seated at .* as seat 1; waiting for players: 2/3 seated`), 60*time.Second)
 	cara := startChild(t, filepath.Join(dir, "xdg2"), filepath.Join(dir, "j2.out"), "join", "--bot", invite, "--player", "Cara",
 		"--config", filepath.Join(dir, "cfg2"), "--listen", "/ip4/127.0.0.1/tcp/0", "--timeout", "60s", "--transcript", tr(2))
 	for _, c := range []*child{host, bob, cara} {

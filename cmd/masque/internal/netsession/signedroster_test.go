@@ -16,12 +16,19 @@ import (
 // TestJoinRefusesSecondRoster: a host seats a joiner and gets the roster
 // of table X signed; run again, it opens table X once more (the same
 // table id, its own identity) with other options (card keys published
-// instead of kept secret) and offers that roster to the same joiner. The
+// instead of kept secret) or other seats (its own seat renamed) and
+// offers that roster to the same joiner. The
 // joiner, whose record (SignedDir) says it signed another roster for X,
 // refuses to sign, naming the host, and the host never gets the second
 // roster signed. Without the record the joiner signed both: the host
 // held two rosters under one table id, each signed by that player.
 func TestJoinRefusesSecondRoster(t *testing.T) {
+	for _, change := range []string{"options", "seats"} {
+		t.Run(change, func(t *testing.T) { testSecondRoster(t, change) })
+	}
+}
+
+func testSecondRoster(t *testing.T, change string) {
 	host := testPeer(t)
 	joiner := testPeer(t)
 	signed := t.TempDir()
@@ -30,8 +37,15 @@ func TestJoinRefusesSecondRoster(t *testing.T) {
 	names := []string{"Anna", "Bob"}
 	hostKeys := table.GenerateSeatSecrets()
 	joinKeys := table.GenerateSeatSecrets()
-	open := func(publish bool) *p2p.Table {
-		tbl, err := host.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: mascarade.GameName, Seats: 2, Name: names[0],
+	open := func(second bool) *p2p.Table {
+		publish, creator := false, names[0]
+		if second && change == "options" {
+			publish = true
+		}
+		if second && change == "seats" {
+			creator = "Anne"
+		}
+		tbl, err := host.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: mascarade.GameName, Seats: 2, Name: creator,
 			CardKey: proveKeys(hostKeys, tableID, 0, host.ID.PeerID()), Patience: 5 * time.Second,
 			OptionsFor: func(names []string) ([]byte, error) {
 				return TableOptions(mascarade.GameName, names, nil, publish, false, 0)
@@ -41,8 +55,8 @@ func TestJoinRefusesSecondRoster(t *testing.T) {
 		}
 		return tbl
 	}
-	seat := func(publish bool) (hostErr, joinErr error) {
-		tbl := open(publish)
+	seat := func(second bool) (hostErr, joinErr error) {
+		tbl := open(second)
 		defer tbl.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
