@@ -775,7 +775,9 @@ If the program is killed mid-game, run the same command again: it finds
 the unfinished table you host (in the config directory, or the --state DIR
 you gave), reloads the log and your secret keys, and rejoins. With several
 unfinished tables it lists them and asks for --state; --new opens a new
-table instead.` + "\n\n" + configHelp,
+table instead. Killed while seating, the same command resumes the table
+of that name (same code, the seats taken kept: the seated players
+reconnect on their own); --new, or other options, opens a new table.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
   masque host --players 6 --name friday --no-key-release
 ` + a.gameExamples("host", " --name tales") + `
@@ -805,7 +807,7 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
 		"only those you give the invite can join or watch (an announced table is open to anyone who sees it)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
-	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
+	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one, or were seating one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
 	o.phones.addFlags(cmd)
 	return cmd
