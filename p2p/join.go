@@ -77,6 +77,11 @@ type HeldSeat struct {
 	SignKey ed25519.PublicKey
 	CardKey []byte
 	Addrs   [][]byte
+	// Relayed: a player reached through a peer that forwarded its join
+	// (a phone, joinfwd.go), not on its own connection. Such a seat is
+	// not held again by [TableConfig.Held] (its forwarder asks for it
+	// another way): a creator does not open its table again with one.
+	Relayed bool
 }
 
 // DefaultPatience is the default of [TableConfig.Patience] and
@@ -179,6 +184,9 @@ func (n *Node) CreateTable(cfg TableConfig) (*Table, error) {
 		if err != nil {
 			return nil, fmt.Errorf("p2p: held seat %d (%q): signing key: %w", i+1, h.Name, err)
 		}
+		if h.Relayed {
+			return nil, fmt.Errorf("p2p: held seat %d (%q) was reached through another peer: it cannot be held again", i+1, h.Name)
+		}
 		if len(h.Name) == 0 || len(h.Name) > ledger.MaxNameBytes || len(h.CardKey) > ledger.MaxKeyBytes {
 			return nil, fmt.Errorf("p2p: held seat %d: bad name or card key length", i+1)
 		}
@@ -240,7 +248,8 @@ func (t *Table) Held() []HeldSeat {
 	defer t.mu.Unlock()
 	out := make([]HeldSeat, 0, len(t.joiners))
 	for _, j := range t.joiners {
-		out = append(out, HeldSeat{Name: j.req.Name, SignKey: bytes.Clone(j.req.SignKey), CardKey: bytes.Clone(j.req.CardKey), Addrs: j.req.Addrs})
+		out = append(out, HeldSeat{Name: j.req.Name, SignKey: bytes.Clone(j.req.SignKey), CardKey: bytes.Clone(j.req.CardKey), Addrs: j.req.Addrs,
+			Relayed: j.forwarded || j.via != ""})
 	}
 	return out
 }

@@ -961,7 +961,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		case rec != nil:
 			if d := rec.differs(&want); d != "" {
 				id, _ := rec.tableID()
-				r.printf("the table %s you were seating (%d/%d seated) had other options (%s): opening a new table; its seated players are told it is gone",
+				r.printf("the table %s you were seating (%d/%d seated) cannot be resumed (%s): opening a new table; its seated players are told it is gone",
 					lobby.Code(id, p.ID.PeerID()), len(rec.Seats)+1, rec.Players, d)
 			} else {
 				resume = rec

@@ -50,6 +50,9 @@ type heldSeat struct {
 	SignKey []byte
 	CardKey []byte
 	Addrs   [][]byte
+	// Relayed: a phone's seat (reached through a forwarder): the table
+	// cannot be resumed with it.
+	Relayed bool `json:",omitempty"`
 }
 
 const seatingRecordVersion = 1
@@ -145,6 +148,11 @@ func (rec *seatingRecord) differs(want *seatingRecord) string {
 	if !want.PublishKeys && rec.PublishKeys {
 		add("card keys published", rec.PublishKeys, want.PublishKeys)
 	}
+	for i, s := range rec.Seats {
+		if s.Relayed {
+			d = append(d, fmt.Sprintf("seat %d (%s) was a phone's, which cannot be held again", i+1, s.Name))
+		}
+	}
 	return strings.Join(d, ", ")
 }
 
@@ -164,7 +172,7 @@ func (w *seatingWriter) write(s netsession.SeatingState) error {
 	w.rec.CardKey = s.CardKey
 	w.rec.Seats = w.rec.Seats[:0]
 	for _, h := range s.Held {
-		w.rec.Seats = append(w.rec.Seats, heldSeat{Name: h.Name, SignKey: h.SignKey, CardKey: h.CardKey, Addrs: h.Addrs})
+		w.rec.Seats = append(w.rec.Seats, heldSeat{Name: h.Name, SignKey: h.SignKey, CardKey: h.CardKey, Addrs: h.Addrs, Relayed: h.Relayed})
 	}
 	b, err := json.MarshalIndent(&w.rec, "", "  ")
 	if err == nil {

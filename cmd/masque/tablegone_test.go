@@ -38,7 +38,7 @@ func TestJoinerToldTableGone(t *testing.T) {
 		// Run again with other options, the host cannot resume the table
 		// (its seated players chose it as it was): it says so and opens
 		// a new one.
-		{"other options", []string{"--players", "4"}, "had other options (players 3, now 4): opening a new table",
+		{"other options", []string{"--players", "4"}, "cannot be resumed (players 3, now 4): opening a new table",
 			[]string{"the table you sat at is gone", "you held seat 1"}},
 		{"gone", nil, "", []string{"the host of the table you sat at stopped answering before the game began", "you held seat 1", "the table is gone with your seat"}},
 	} {
