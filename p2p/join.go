@@ -60,6 +60,28 @@ type TableConfig struct {
 	// agreement may take once seating is closed. 0 means
 	// [DefaultPatience].
 	Patience time.Duration
+	// Held are seats taken before the table opened: a creator whose
+	// program stopped during seating opens its table again (the same ID)
+	// with the seats it recorded ([Table.Held]). Each is held as for a
+	// joiner whose connection dropped: its player asking again (its
+	// program reconnects on its own) gets it back, and one that stays
+	// away for Patience loses it.
+	Held []HeldSeat
+}
+
+// HeldSeat is a joiner's seat as its table holds it: the join request
+// that took it. A creator records them during seating (durably) to open
+// the table again after a crash ([TableConfig.Held]).
+type HeldSeat struct {
+	Name    string
+	SignKey ed25519.PublicKey
+	CardKey []byte
+	Addrs   [][]byte
+	// Relayed: a player reached through a peer that forwarded its join
+	// (a phone, joinfwd.go), not on its own connection. Such a seat is
+	// not held again by [TableConfig.Held] (its forwarder asks for it
+	// another way): a creator does not open its table again with one.
+	Relayed bool
 }
 
 // DefaultPatience is the default of [TableConfig.Patience] and
@@ -153,6 +175,24 @@ func (n *Node) CreateTable(cfg TableConfig) (*Table, error) {
 		rand.Read(cfg.ID[:])
 	}
 	t := &Table{node: n, cfg: cfg, ready: make(chan struct{}), changes: make(chan struct{})}
+	if len(cfg.Held) >= cfg.Seats {
+		return nil, fmt.Errorf("p2p: %d seats held at a table of %d", len(cfg.Held), cfg.Seats)
+	}
+	now := time.Now()
+	for i, h := range cfg.Held {
+		id, err := peerIDOf(h.SignKey)
+		if err != nil {
+			return nil, fmt.Errorf("p2p: held seat %d (%q): signing key: %w", i+1, h.Name, err)
+		}
+		if h.Relayed {
+			return nil, fmt.Errorf("p2p: held seat %d (%q) was reached through another peer: it cannot be held again", i+1, h.Name)
+		}
+		if len(h.Name) == 0 || len(h.Name) > ledger.MaxNameBytes || len(h.CardKey) > ledger.MaxKeyBytes {
+			return nil, fmt.Errorf("p2p: held seat %d: bad name or card key length", i+1)
+		}
+		req := &joinproto.Request{TableID: cfg.ID, Seat: uint8(i + 1), Name: h.Name, SignKey: h.SignKey, CardKey: h.CardKey, Addrs: h.Addrs}
+		t.joiners = append(t.joiners, &joiner{peer: id, req: req, gen: 1, away: now})
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.tables[cfg.ID] != nil {
@@ -163,6 +203,20 @@ func (n *Node) CreateTable(cfg TableConfig) (*Table, error) {
 		t.Start()
 	}
 	return t, nil
+}
+
+// ExpectTable tells the node that it is about to open table id again (a
+// creator resuming its seating after a crash): until then, a join
+// request for it is not refused as for no such table (its joiner would
+// take its seat for lost); its stream is reset, and the joiner asks
+// again.
+func (n *Node) ExpectTable(id [16]byte) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.reopening == nil {
+		n.reopening = make(map[[16]byte]bool)
+	}
+	n.reopening[id] = true
 }
 
 // ID is the table id (the roster's TableID).
@@ -183,6 +237,19 @@ func (t *Table) Names() []string {
 	out := []string{t.cfg.Name}
 	for _, j := range t.joiners {
 		out = append(out, j.req.Name)
+	}
+	return out
+}
+
+// Held returns the joiners' seats (seat 1 first), for a creator that
+// records its seating ([TableConfig.Held]).
+func (t *Table) Held() []HeldSeat {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make([]HeldSeat, 0, len(t.joiners))
+	for _, j := range t.joiners {
+		out = append(out, HeldSeat{Name: j.req.Name, SignKey: bytes.Clone(j.req.SignKey), CardKey: bytes.Clone(j.req.CardKey), Addrs: j.req.Addrs,
+			Relayed: j.forwarded || j.via != ""})
 	}
 	return out
 }
@@ -523,6 +590,16 @@ func (n *Node) handleJoin(s network.Stream) {
 	if t == nil {
 		if st := n.seatedFor(m.Request.TableID, who); st != nil && whoErr == nil {
 			n.serveSeated(s, r, m.Request, st, who)
+			return
+		}
+		n.mu.Lock()
+		expected := n.reopening[m.Request.TableID]
+		n.mu.Unlock()
+		if expected {
+			// Its creator is opening it again (ExpectTable): the joiner
+			// asks again, as for a dropped connection, rather than being
+			// told its table is gone.
+			s.Reset()
 			return
 		}
 		WriteFrame(s, joinproto.EncodeRefused([16]byte{}, 0, joinproto.NoSuchTable()))
@@ -908,6 +985,14 @@ type JoinConfig struct {
 	// creator that cannot be reached is an error at once (wrapping
 	// [ErrUnreachable]): the caller decides how long to wait for it.
 	Patience time.Duration
+	// OnLost, if set, is called when the connection to the creator fails
+	// after it gave us a seat and before the roster is offered (its
+	// program may have stopped): Join asks again. OnBack, if set, is
+	// called when the creator, asked again after that, gives the same seat
+	// back (the creator's program reconnected, or was run again and
+	// resumed its table), with the seats taken and the total.
+	OnLost func(err error)
+	OnBack func(seat, taken, total int)
 }
 
 // JoinRefusedError is the error [Node.Join] returns when the table's
@@ -1072,6 +1157,12 @@ func (n *Node) joinRetry(ctx context.Context, cfg JoinConfig, st *joinState) (*S
 		if tr.contact {
 			contact, backoff = time.Now(), 100*time.Millisecond
 		}
+		if st.given != 0 && st.seating == nil && !st.lost && tr.target == who {
+			st.lost = true
+			if cfg.OnLost != nil {
+				cfg.OnLost(tr.err)
+			}
+		}
 		if st.given == 0 && errors.Is(err, ErrUnreachable) {
 			return nil, tr.err
 		}
@@ -1114,6 +1205,7 @@ type joinState struct {
 	offer   []byte   // that offer, as sent
 	signed  bool     // we sent our roster signature
 	next    int      // the seat asked last among the others
+	lost    bool     // the creator's connection failed since it seated us
 }
 
 // other returns the next seat (not us, not the creator) to ask for the
@@ -1203,7 +1295,14 @@ func (n *Node) joinOnce(ctx context.Context, cfg JoinConfig, target peer.AddrInf
 		if st.seating != nil && m.Seat != st.seating.Seat {
 			return nil, fmt.Errorf("p2p: join %s: given seat %d, the roster has us at %d", who, m.Seat, st.seating.Seat)
 		}
+		if st.lost && st.given == int(m.Seat) {
+			st.lost = false
+			if cfg.OnBack != nil {
+				cfg.OnBack(int(m.Seat), int(m.Taken), int(m.Total))
+			}
+		}
 		if st.given != int(m.Seat) {
+			st.lost = false
 			if cfg.OnAccepted != nil {
 				cfg.OnAccepted(int(m.Taken), int(m.Total))
 			}

@@ -85,6 +85,8 @@ type Node struct {
 	mu     sync.Mutex
 	rooms  map[ledger.Hash]*Room
 	tables map[[16]byte]*Table
+	// reopening are tables about to be opened again (ExpectTable).
+	reopening map[[16]byte]bool
 	// roomOpened is closed (and replaced) whenever a room opens: parked
 	// spectators and log streams wait on it; parked and parkedLogs
 	// count them.

@@ -789,7 +789,9 @@ If the program is killed mid-game, run the same command again: it finds
 the unfinished table you host (in the config directory, or the --state DIR
 you gave), reloads the log and your secret keys, and rejoins. With several
 unfinished tables it lists them and asks for --state; --new opens a new
-table instead.` + "\n\n" + configHelp,
+table instead. Killed while seating, the same command resumes the table
+of that name (same code, the seats taken kept: the seated players
+reconnect on their own); --new, or other options, opens a new table.` + "\n\n" + configHelp,
 		Example: `  masque host --players 5 --name friday
   masque host --players 6 --name friday --no-key-release
 ` + a.gameExamples("host", " --name tales") + `
@@ -819,7 +821,7 @@ table instead.` + "\n\n" + configHelp,
 	cmd.Flags().BoolVar(&o.unlisted, "unlisted", false, "announce the table nowhere: not by mDNS, not in the relays' directories, for players nor spectators; "+
 		"only those you give the invite can join or watch (an announced table is open to anyone who sees it)")
 	cmd.Flags().DurationVar(&o.moveTime, "move-time", defaultMoveTime, "how long every player at the table gets for a move before the others stop the table and name them (a table option; with --bot the default is none: each peer's --timeout)")
-	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one (by default the same command resumes it)")
+	cmd.Flags().BoolVar(&o.fresh, "new", false, "open a new table even if you host an unfinished one, or were seating one (by default the same command resumes it)")
 	cmd.Flags().DurationVar(&o.waitSeats, "wait", defaultWaitSeats, "give up if the table is not full after this long (0: wait until interrupted)")
 	o.phones.addFlags(cmd)
 	return cmd
@@ -943,24 +945,11 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		}
 	}
 
-	publish := !o.noKeys
-	if publish && !r.o.bot {
-		publish = r.askKeyRelease()
-	}
 	player := r.playerName(p)
 	name := o.name
 	if name == "" {
 		name = player + "'s table"
 	}
-	keys := table.GenerateSeatSecrets()
-	seatCtx := ctx
-	if o.waitSeats > 0 {
-		var cancel context.CancelFunc
-		seatCtx, cancel = context.WithTimeout(ctx, o.waitSeats)
-		defer cancel()
-	}
-	var lastTaken int
-	lastNames := []string{player}
 	moveTime := o.moveTime
 	if r.o.bot && !o.moveSet {
 		moveTime = 0 // automation: each peer's --timeout
@@ -969,6 +958,66 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--move-time %v: want 1s..%v", moveTime, table.MaxMoveTime)}
 	}
 	moveTime = moveTime.Truncate(time.Second)
+	// Killed while seating, the same command opens the same table again
+	// (its record, written before the code is shown).
+	recPath, err := seatingPath(p.ID.PeerID(), name)
+	if err != nil {
+		return &exitError{code: exitFault, err: err}
+	}
+	want := seatingRecord{Version: seatingRecordVersion, Name: name, Player: player, Game: o.game, Scenario: o.scenario,
+		Players: o.players, PublishKeys: !o.noKeys, HideMemory: o.noMemory, MoveTime: moveTime}
+	var resume *seatingRecord
+	if !o.fresh {
+		rec, err := loadSeating(recPath)
+		switch {
+		case err != nil:
+			r.printf("warning: %v: opening a new table", err)
+		case rec != nil:
+			if d := rec.differs(&want); d != "" {
+				id, _ := rec.tableID()
+				r.printf("the table %s you were seating (%d/%d seated) cannot be resumed (%s): opening a new table; its seated players are told it is gone",
+					lobby.Code(id, p.ID.PeerID()), len(rec.Seats)+1, rec.Players, d)
+			} else {
+				resume = rec
+			}
+		}
+	}
+	var keys table.SeatSecrets
+	var publish bool
+	var tableID [16]byte
+	var cardKey []byte
+	var held []p2p.HeldSeat
+	if resume != nil {
+		tableID, _ = resume.tableID()
+		keys, _ = table.UnmarshalSeatSecrets(resume.Keys)
+		publish, cardKey, held = resume.PublishKeys, resume.CardKey, resume.held()
+		// Until the table is open again, a seated player asking for its
+		// seat asks again rather than being told the table is gone.
+		p.Node.ExpectTable(tableID)
+		r.printf("resuming table %s with %d/%d seated (%s): the seated players' programs reconnect on their own (--new opens a new table instead)",
+			lobby.Code(tableID, p.ID.PeerID()), len(held)+1, o.players, strings.Join(resume.names(), ", "))
+	} else {
+		publish = !o.noKeys
+		if publish && !r.o.bot {
+			publish = r.askKeyRelease()
+		}
+		keys = table.GenerateSeatSecrets()
+	}
+	want.PublishKeys = publish
+	if want.Keys, err = keys.MarshalBinary(); err != nil {
+		return &exitError{code: exitFault, err: err}
+	}
+	recorder := &seatingWriter{path: recPath, rec: want, warn: func(err error) {
+		r.printf("warning: cannot record the seating (%v): if this program stops before the game starts, running it again opens a new table", err)
+	}}
+	seatCtx := ctx
+	if o.waitSeats > 0 {
+		var cancel context.CancelFunc
+		seatCtx, cancel = context.WithTimeout(ctx, o.waitSeats)
+		defer cancel()
+	}
+	var lastTaken int
+	lastNames := []string{player}
 	// The relays' directories the table is listed in (none: --unlisted,
 	// which announces it nowhere).
 	dirRelays := r.relays
@@ -977,6 +1026,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 	}
 	seating, err := p.Host(seatCtx, netsession.HostConfig{Game: o.game, Setup: setup, PublishKeys: publish, HideMemory: o.noMemory, MoveTime: moveTime,
 		Table: name, Player: player, Players: o.players, Keys: keys,
+		TableID: tableID, CardKey: cardKey, Held: held, OnSeating: recorder.write,
 		Advertise: !o.noAdvert, Lobby: r.lobbyOpt,
 		Directory: dirRelays, Patience: r.o.timeout, OnTable: phones.onTable,
 		OnDirectory: func(relay peer.ID, code string, err error) {
@@ -1019,7 +1069,7 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 			for _, a := range inviteAddrs(p) {
 				r.printf("invite: %s", a)
 			}
-			r.printf("you are %s (seat 0); waiting for players: 1/%d seated", player, o.players)
+			r.printf("you are %s (seat 0); waiting for players: %d/%d seated", player, t.Taken, o.players)
 			phones.printURL()
 		},
 		OnSeats: func(names []string, total int) {
@@ -1032,6 +1082,9 @@ func runHost(ctx context.Context, r *netRun, o hostOptions) error {
 				r.printf("waiting for players: %d/%d seated (%s)", len(names), total, strings.Join(names, ", "))
 			}
 		}})
+	// Seating is over (or given up): the game's state directory takes
+	// over from the record.
+	recorder.remove()
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

@@ -15,6 +15,7 @@ import (
 	"github.com/masque-games/masque/cmd/masque/internal/netsession"
 	"github.com/masque-games/masque/cmd/masque/internal/termsafe"
 	"github.com/masque-games/masque/engine/table"
+	"github.com/masque-games/masque/p2p"
 	"github.com/masque-games/masque/p2p/lobby"
 	"github.com/masque-games/masque/p2p/store"
 )
@@ -226,13 +227,17 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 	defer phones.close()
 	player := r.playerName(p)
 	keys := table.GenerateSeatSecrets()
+	signedDir, err := stateSubdir("signed", lobby.Fingerprint(p.ID.PeerID()))
+	if err != nil {
+		return &exitError{code: exitFault, err: err, hint: "masque records there the roster you sign at each table, so that a host run again cannot get your signature on a second one"}
+	}
 	r.printf("asking %s for a seat as %s", t.name, player)
 	// The phones' URL once the table's code is known (by invite: once
 	// the creator names its table), while this machine asks for its seat.
 	go phones.remote(ctx, p, t, t.seat+1)
 	var told time.Time
 	seating, err := p.Join(ctx, netsession.JoinConfig{Creator: t.creator, TableID: t.id, Player: player,
-		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator),
+		AutoName: r.o.player == "", Keys: keys, Seat: t.seat, Patience: r.o.timeout, DialPatience: r.dialPatience(t.creator), SignedDir: signedDir,
 		OnRetry: func(attempt int, elapsed, left time.Duration, err error) {
 			// The first failure, then one line every 15 s at most.
 			if attempt > 1 && time.Since(told) < 15*time.Second {
@@ -250,6 +255,18 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 		OnAccepted: func(seat, taken, total int) {
 			r.printf("seated at %s as seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
 			phones.accepted(total)
+		},
+		OnLost: func(err error) {
+			patience := r.o.timeout
+			if patience <= 0 {
+				patience = p2p.DefaultPatience
+			}
+			r.printf("lost contact with the host of %s before the game began: asking again for up to %ds (your seat is held if its masque comes back: run again, it resumes the table)",
+				t.name, int(patience.Seconds()))
+		},
+		OnBack: func(seat, taken, total int) {
+			r.printf("the host is back: %s, you keep seat %d; waiting for players: %d/%d seated", t.name, seat, taken, total)
+			phones.accepted(total)
 		}})
 	if err != nil {
 		switch {
@@ -260,12 +277,15 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 				hint: "your seat there is lost: join the host's new table ('masque lobby' shows it; by table name or invite, the same command finds it if the host's address did not change)"}
 		case errors.Is(err, netsession.ErrHostLost):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
-				hint: "if its masque stopped, the table is gone with your seat: a host that runs it again opens a new table (a new code, maybe a new invite), which you join again; 'masque lobby' shows it"}
+				hint: "if its masque stopped and did not come back in time, your seat is gone: a host that runs the same command again reopens the table with the same code, where you join again with this command; with --new or other options it opens a new table instead; 'masque lobby' shows it"}
 		case errors.Is(err, netsession.ErrRefused):
 			return &exitError{code: 1, err: err, hint: "'masque lobby' shows the tables with free seats"}
 		case errors.Is(err, netsession.ErrTableClosed):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "its host could not be reached, and the table is no longer listed with a seat open; 'masque lobby --relay ADDR' shows the tables with free seats"}
+		case errors.Is(err, netsession.ErrSecondRoster):
+			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
+				hint: "you signed another roster for this table before: its host (run again?) changed the table's options or seats under the same table id; do not play at this table, ask the host to open a new one"}
 		case errors.Is(err, netsession.ErrFixedDeal):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
 				hint: "the host (or its masque) tried to choose the cards: a fair table draws the deal from every player's coins; do not play at this table"}

@@ -12,10 +12,11 @@ import (
 
 // TestJoinerToldTableGone: 'masque host' is killed with SIGKILL while
 // seating (one joiner seated, the roster not offered yet). In "rerun" the
-// very same command is run again: it opens a new table (nothing of the
-// first was kept), and the joiner seated at the first, asking again for
-// its seat, is told plainly that the table it sat at is gone, which seat
-// it held, and to join the host's new table. In "gone" the host does not
+// same command is run again with --new: it opens a new table (the same
+// command without --new resumes the table: TestHostResumesSeating), and
+// the joiner seated at the first, asking again for its seat, is told
+// plainly that the table it sat at is gone, which seat it held, and to
+// join the host's new table. In "gone" the host does not
 // come back: after the joiner's patience (--timeout) it is told that the
 // host of its table stopped answering before the game began, which seat
 // it held, and that the table is gone if the host's masque stopped. Each
@@ -29,11 +30,17 @@ func TestJoinerToldTableGone(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		rerun bool
+		rerun []string // the arguments added to the rerun (nil: no rerun)
+		said  string   // what the rerun says
 		want  []string
 	}{
-		{"rerun", true, []string{"the table you sat at is gone", "you held seat 1", "join the host's new table"}},
-		{"gone", false, []string{"the host of the table you sat at stopped answering before the game began", "you held seat 1", "the table is gone with your seat"}},
+		{"rerun", []string{"--new"}, "", []string{"the table you sat at is gone", "you held seat 1", "join the host's new table"}},
+		// Run again with other options, the host cannot resume the table
+		// (its seated players chose it as it was): it says so and opens
+		// a new one.
+		{"other options", []string{"--players", "4"}, "cannot be resumed (players 3, now 4): opening a new table",
+			[]string{"the table you sat at is gone", "you held seat 1"}},
+		{"gone", nil, "", []string{"the host of the table you sat at stopped answering before the game began", "you held seat 1", "the table is gone with your seat"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -54,9 +61,12 @@ func TestJoinerToldTableGone(t *testing.T) {
 			joiner.waitFor(t, regexp.MustCompile(`seated at .* as seat 1`), 20*time.Second)
 			host.waitFor(t, regexp.MustCompile(`2/3 seated`), 20*time.Second)
 			host.kill(t)
-			if tc.rerun {
-				host = startChild(t, filepath.Join(dir, "xdg0"), filepath.Join(dir, "h2.out"), hostArgs...)
-				host.waitFor(t, regexp.MustCompile(`waiting for players: 1/3 seated`), 20*time.Second)
+			if tc.rerun != nil {
+				host = startChild(t, filepath.Join(dir, "xdg0"), filepath.Join(dir, "h2.out"), append(hostArgs, tc.rerun...)...)
+				host.waitFor(t, regexp.MustCompile(`waiting for players: 1/\d seated`), 20*time.Second)
+				if !strings.Contains(host.output(), tc.said) {
+					t.Errorf("the rerun host does not say %q:\n%s", tc.said, host.output())
+				}
 			}
 			select {
 			case err := <-joiner.done:

@@ -269,6 +269,28 @@ type HostConfig struct {
 	// players without a node of their own (phones) are seated on it
 	// (p2p.Table.SeatForwarded). It must not block.
 	OnTable func(t *p2p.Table)
+	// TableID, if not zero, is the table's id (a table opened again after
+	// the host's program stopped during seating), with Held its seats
+	// taken then and CardKey the creator's seat (its keys' proofs, as
+	// recorded: a roster offered again must be the same); zero draws a
+	// new id.
+	TableID [16]byte
+	Held    []p2p.HeldSeat
+	CardKey []byte
+	// OnSeating, if set, records the seating (durably): it is called
+	// before the table opens (an error gives up the table, and nothing is
+	// announced), then whenever a seat is taken or freed (an error is
+	// logged). It must not block for long.
+	OnSeating func(s SeatingState) error
+}
+
+// SeatingState is what a host records during seating to open its table
+// again after a crash: the table id, the creator's seat's public keys
+// and the joiners' seats.
+type SeatingState struct {
+	TableID [16]byte
+	CardKey []byte
+	Held    []p2p.HeldSeat
 }
 
 // Host opens a table, seats joiners until it is full and runs the roster
@@ -288,24 +310,51 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 	if err := games.CheckName(g, cfg.Player); err != nil {
 		return nil, fmt.Errorf("player name %q: %w", cfg.Player, err)
 	}
-	var tableID [16]byte
-	if _, err := crand.Read(tableID[:]); err != nil {
-		return nil, err
+	tableID := cfg.TableID
+	if tableID == ([16]byte{}) {
+		if _, err := crand.Read(tableID[:]); err != nil {
+			return nil, err
+		}
 	}
-	card := proveKeys(cfg.Keys, tableID, 0, p.ID.PeerID())
+	card := cfg.CardKey
+	if card == nil {
+		card = proveKeys(cfg.Keys, tableID, 0, p.ID.PeerID())
+	} else if err := checkKeys(tableID, 0, ledger.SeatInfo{Name: cfg.Player, PeerID: []byte(p.ID.PeerID()), SignKey: p.ID.PublicKey(), Keys: card}); err != nil {
+		return nil, fmt.Errorf("the creator's recorded card keys: %w", err)
+	}
+	heldNames := []string{cfg.Player}
+	for _, h := range cfg.Held {
+		heldNames = append(heldNames, h.Name)
+	}
+	if cfg.OnSeating != nil {
+		if err := cfg.OnSeating(SeatingState{TableID: tableID, CardKey: card, Held: cfg.Held}); err != nil {
+			return nil, fmt.Errorf("recording the seating: %w", err)
+		}
+	}
 	desc := tableDesc(cfg.Players, cfg.PublishKeys, cfg.HideMemory)
-	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: 1, Total: cfg.Players,
-		Version: lobby.Version, Peer: p.ID.PeerID(), Players: []string{cfg.Player},
+	lt := lobby.Table{ID: tableID, Name: cfg.Table, Game: cfg.Game, Options: desc, Taken: len(heldNames), Total: cfg.Players,
+		Version: lobby.Version, Peer: p.ID.PeerID(), Players: append([]string(nil), heldNames...),
 		// Set before the table opens: OnChange reads lt as soon as a
 		// joiner (one that was waiting for us, say) is seated.
 		Addrs: p.Node.Host().Addrs()}
 	var (
 		mu     sync.Mutex
-		names  = []string{cfg.Player} // by seat, as admitted
+		names  = heldNames // by seat, as admitted
 		advert *lobby.Advert
 		pub    *directory.Publisher
+		opened *p2p.Table // once CreateTable returned
 	)
-	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game,
+	record := func() {
+		mu.Lock()
+		t := opened
+		mu.Unlock()
+		if cfg.OnSeating == nil || t == nil {
+			return
+		}
+		// Seating goes on: the callback reports its own failure.
+		_ = cfg.OnSeating(SeatingState{TableID: tableID, CardKey: card, Held: t.Held()})
+	}
+	tbl, err := p.Node.CreateTable(p2p.TableConfig{ID: tableID, Game: cfg.Game, Held: cfg.Held,
 		Seats: cfg.Players, Name: cfg.Player, CardKey: card, Patience: cfg.Patience,
 		OptionsFor: func(names []string) ([]byte, error) {
 			opts, err := TableOptionsOf(g, names, cfg.Setup, cfg.PublishKeys, cfg.HideMemory, cfg.MoveTime)
@@ -350,6 +399,7 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 				pub.Update(t)
 			}
 			mu.Unlock()
+			record()
 			if cfg.OnSeats != nil {
 				cfg.OnSeats(seated, total)
 			}
@@ -358,6 +408,10 @@ func (p *Peer) Host(ctx context.Context, cfg HostConfig) (*p2p.Seating, error) {
 		return nil, err
 	}
 	defer tbl.Close()
+	mu.Lock()
+	opened = tbl
+	mu.Unlock()
+	record() // seats taken before opened was set
 	if cfg.OnTable != nil {
 		cfg.OnTable(tbl)
 	}
@@ -524,6 +578,18 @@ type JoinConfig struct {
 	// to be closed (full, started, gone) ends the join at once, wrapping
 	// ErrTableClosed.
 	StillOpen func(ctx context.Context) (open, known bool)
+	// SignedDir, if set, is the directory recording the roster this
+	// identity signs at each table id (one file per table): a roster
+	// other than the one recorded for its table id is refused, wrapping
+	// [ErrSecondRoster] (a host run again under the same table id that
+	// changed its options or seats). The record is written, durably,
+	// before the signature is sent.
+	SignedDir string
+	// OnLost and OnBack, if set, are told when the connection to the
+	// host fails once it seated us (before the roster is offered), and
+	// when the host gives the same seat back ([p2p.JoinConfig.OnLost]).
+	OnLost func(err error)
+	OnBack func(seat, taken, total int)
 }
 
 // ErrTableClosed is wrapped by Join's error when the creator could not
@@ -593,11 +659,16 @@ func (p *Peer) Join(ctx context.Context, cfg JoinConfig) (*p2p.Seating, error) {
 		card := proveKeys(cfg.Keys, tableID, seat, p.ID.PeerID())
 		accepted := false
 		s, err := p.Node.Join(ctx, p2p.JoinConfig{Creator: cfg.Creator, TableID: tableID, Name: name, CardKey: card,
-			Seat: seat, Patience: cfg.Patience,
+			Seat: seat, Patience: cfg.Patience, OnLost: cfg.OnLost, OnBack: cfg.OnBack,
 			Validate: func(i int, si ledger.SeatInfo) error { return checkKeys(tableID, i, si) },
 			CheckRoster: func(r *ledger.Roster) error {
 				if err := CheckRosterOf(p.Games, r); err != nil {
 					return fmt.Errorf("%w: %w", ErrRosterRefused, err)
+				}
+				if cfg.SignedDir != "" {
+					if err := recordSigned(cfg.SignedDir, r, cfg.Creator.ID); err != nil {
+						return fmt.Errorf("%w: %w", ErrRosterRefused, err)
+					}
 				}
 				return nil
 			},
