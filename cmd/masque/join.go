@@ -277,7 +277,7 @@ func runJoin(ctx context.Context, r *netRun, o joinOptions) error {
 				hint: "your seat there is lost: join the host's new table ('masque lobby' shows it; by table name or invite, the same command finds it if the host's address did not change)"}
 		case errors.Is(err, netsession.ErrHostLost):
 			return &exitError{code: 1, err: fmt.Errorf("join %s: %w", t.name, err),
-				hint: "if its masque stopped and did not come back in time, your seat is gone: a host that runs the same command again reopens the table with the same code, where you join again with this command; with --new or other options it opens a new table instead; 'masque lobby' shows it"}
+				hint: "if its masque stopped and did not come back in time, the table is gone with your seat: a host that runs the same command again reopens the table with the same code, where you join again with this command; with --new or other options it opens a new table instead; 'masque lobby' shows it"}
 		case errors.Is(err, netsession.ErrRefused):
 			return &exitError{code: 1, err: err, hint: "'masque lobby' shows the tables with free seats"}
 		case errors.Is(err, netsession.ErrTableClosed):
