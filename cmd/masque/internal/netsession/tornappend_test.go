@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/masque-games/masque/engine"
+	"github.com/masque-games/masque/engine/table"
 )
 
 // TestAppendAfterTornTail: a seat's record files (ballots' secrets,
-// checks, swap bits) keep one record a line, appended and synced before
+// checks, swap bits, lone shuffles) keep one record a line, appended and synced before
 // what depends on them leaves the seat. A write cut short (a crash, a
 // full disk: the actions entry is then not sent, and is made again) leaves
 // a torn last line, which loading ignores; the next record appended after
@@ -52,6 +53,15 @@ func TestAppendAfterTornTail(t *testing.T) {
 				}
 				return err
 			}},
+		{"shuffles", ShufflesFile, "94 ab", func(dir string) error {
+			return appendShuffle(dir, table.LoneShuffle{Pos: 94, Slots: []engine.Slot{2, 5}, Cards: []engine.Card{1, 0}})
+		}, func(dir string, whole bool) error {
+			got, err := loadShuffles(dir)
+			if whole && err == nil && (len(got) != 2 || got[1].Pos != 94 || !slices.Equal(got[1].Slots, []engine.Slot{2, 5})) {
+				t.Errorf("shuffles: %+v, want position 94's", got)
+			}
+			return err
+		}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,6 +71,9 @@ func TestAppendAfterTornTail(t *testing.T) {
 				BallotsFile:  func() error { return appendBallots(dir, 40, [][]byte{{9, 9}}) },
 				ChecksFile:   func() error { return appendCheck(dir, 40, 1) },
 				SwapBitsFile: func() error { return appendSwapBits(dir, 40, []bool{false}) },
+				ShufflesFile: func() error {
+					return appendShuffle(dir, table.LoneShuffle{Pos: 40, Slots: []engine.Slot{1}, Cards: []engine.Card{3}})
+				},
 			}[tc.file]
 			if err := earlier(); err != nil {
 				t.Fatal(err)
