@@ -72,6 +72,8 @@ run ./engine/table FuzzApplyEffects 100000
 # 17 s and 13 s (seeds' baseline included) on the 2-core machine with a
 # load average of 15.
 run ./engine/table FuzzApplyMafia 30000
+# The plurality kill's lookups and blind steps of m steps (the 12-seat vector game).
+run ./engine/table FuzzApplyMafiaPlurality 30000
 run ./engine/table FuzzApplyGrimm 30000
 run ./engine/table FuzzSeatKeys 200000
 run ./engine/mascarade FuzzScript 1000000

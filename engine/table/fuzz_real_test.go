@@ -47,6 +47,30 @@ func FuzzApplyMafia(f *testing.F) {
 	fuzzRealApply(f, mafia.Game{}.Table(), book, bots)
 }
 
+// FuzzApplyMafiaPlurality is FuzzApplyMafia at every position of the
+// 12-seat vector game whose nights play the plurality kill (mental SPEC
+// §9.9): the count lookups (body kind 11), the blind bodies of m steps
+// (kind 10), the vote and kill-table mixes and their tests, offered
+// arbitrary bodies as the seat due.
+func FuzzApplyMafiaPlurality(f *testing.F) {
+	fuzzRealApply(f, mafia.Game{}.Table(), pluralityLog(f))
+}
+
+// pluralityLog reads the vector transcript of a 12-seat Mafia game that
+// plays the plurality kill.
+func pluralityLog(tb testing.TB) *ledger.Transcript {
+	tb.Helper()
+	data, err := os.ReadFile("../../cmd/masque/testdata/vectors/honest-mafia-12-plurality.masque")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tr, err := ledger.UnmarshalTranscript(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tr
+}
+
 // FuzzApplyGrimm is FuzzApplyMafia for The Grimm Masquerade: the book's
 // four scripted rounds (picks, keeps and gives of the exchange, hints,
 // Mask off! guessed right and wrong, an eavesdrop's committed and opened

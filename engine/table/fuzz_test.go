@@ -97,6 +97,22 @@ func FuzzBody(f *testing.F) {
 			f.Add(enc)
 		}
 	}
+	// The plurality kill's bodies (mental SPEC §9.9): count lookups (kind
+	// 11) and blind bodies of one step per tested card (kind 10).
+	seen := map[table.BodyKind]int{}
+	for _, e := range pluralityLog(f).Entries {
+		if len(e.Body) == 0 {
+			continue
+		}
+		k := table.BodyKind(e.Body[0])
+		if (k == table.BodyLookup || k == table.BodyBlind) && seen[k] < 4 {
+			seen[k]++
+			f.Add(e.Body)
+		}
+	}
+	if seen[table.BodyLookup] == 0 || seen[table.BodyBlind] == 0 {
+		f.Fatalf("the plurality vector has %d lookup and %d blind bodies", seen[table.BodyLookup], seen[table.BodyBlind])
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := table.UnmarshalBody(data, 1)
 		if err != nil {

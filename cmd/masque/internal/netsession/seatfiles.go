@@ -1,6 +1,7 @@
 package netsession
 
 import (
+	"bytes"
 	crand "crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -146,8 +147,12 @@ func appendShuffle(dir string, ls table.LoneShuffle) error {
 // appendSynced appends s to the file at path (created with mode 0600)
 // and syncs it.
 func appendSynced(path, s string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
+		return err
+	}
+	if err := cutTornTail(f); err != nil {
+		f.Close()
 		return err
 	}
 	if _, err := f.WriteString(s); err != nil {
@@ -159,6 +164,30 @@ func appendSynced(path, s string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// cutTornTail removes from f a last line without its newline (a write
+// cut short by a crash or a full disk, which loadRecords ignores), so
+// that the record appended next starts a line of its own instead of
+// merging with it into a line no load parses, or parses as another
+// record.
+func cutTornTail(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return err
+	}
+	var last [1]byte
+	if _, err := f.ReadAt(last[:], fi.Size()-1); err != nil {
+		return err
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	data := make([]byte, fi.Size())
+	if _, err := f.ReadAt(data, 0); err != nil {
+		return err
+	}
+	return f.Truncate(int64(bytes.LastIndexByte(data, '\n') + 1))
 }
 
 // loadTurn reads dir's turn mark; a missing file is no mark.
