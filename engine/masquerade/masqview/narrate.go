@@ -22,6 +22,8 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
@@ -375,6 +377,11 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	if len(now) > 0 {
 		out = append(out, "  purses after changing chairs: "+strings.Join(now, ", "))
 	}
+	if len(ch) == 0 && len(now) == 0 {
+		if l := f.idlePower(before, after); l != "" {
+			out = append(out, l)
+		}
+	}
 	if l := f.droppedFines(before, after); l != "" {
 		out = append(out, l)
 	}
@@ -382,6 +389,52 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), games.ListAnd(Winners(after), "nobody")))
 	}
 	return out
+}
+
+// idlePower tells why a claim's power moved no coin, or "": the Cheat
+// short of 10 coins, the Judge before an empty courthouse, the Beggar
+// with nobody richer, the Widow already at 10 or more. Without it the
+// claim ends with the passes alone, and a first-time player cannot tell
+// whether the power was used. It is called only when the step moved no
+// coin, so no impostor was fined: the owners are the contenders (the
+// claimer alone when nobody challenged).
+func (f *Follower) idlePower(before, after Rules) string {
+	card, cs, ok := before.Claim()
+	if !ok || len(cs) == 0 || after.Over() {
+		return ""
+	}
+	if _, _, still := after.Claim(); still {
+		return ""
+	}
+	p := cs[0].Seat
+	for _, c := range cs {
+		for _, fc := range f.step.Facts {
+			if fc.Slot == c.Slot && fc.Card == card {
+				p = c.Seat
+			}
+		}
+	}
+	who := f.nameSaid(after, p)
+	name := before.CardName(card)
+	switch name {
+	case "Cheat", "Cheater":
+		win := mascarade.CheatCoins
+		if before.Game() == "mascarade2" {
+			win = mascarade2.CheaterCoins
+		}
+		return fmt.Sprintf("  the %s's power: %s had only %d %s and did not win (the %s wins with %d or more)", name, who, after.Coins(p), seatview.Plural(after.Coins(p), "coin", "coins"), name, win)
+	case "Judge":
+		return fmt.Sprintf("  the Judge's power: the courthouse was empty, %s took nothing", who)
+	case "Beggar":
+		return fmt.Sprintf("  the Beggar's power: nobody was richer than %s, who got no coin", who)
+	case "Widow":
+		top := mascarade.WidowCoins
+		if before.Game() == "mascarade2" {
+			top = mascarade2.WidowCoins
+		}
+		return fmt.Sprintf("  the Widow's power: %s already had %d coins, %d or more, and took nothing", who, after.Coins(p), top)
+	}
+	return ""
 }
 
 // droppedFines tells the impostors of a claim whose fine was never paid
