@@ -74,6 +74,11 @@ func TestIdlePowerSaysWhy(t *testing.T) {
 			"game mascarade players=Anna,Boris,Sasha,Dima deal=Cheat,Thief,King,Judge,Bishop,Queen\n" + prep1 +
 				"Anna claim Judge\nBoris pass\nSasha pass\nDima pass\n",
 			[]string{"  the Judge's power: the courthouse was empty, Anna took nothing"}},
+		{"judge-challenged-empty-court", mascarade2.Game{}, Second(), -1,
+			"game mascarade2 players=Anna,Boris,Sasha,Dima deal=Judge,King,Empress,Thief,Spy,Swindler\n" +
+				"Anna swap Boris no\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n" +
+				"Anna claim Judge\nBoris challenge\nSasha pass\nDima pass\n",
+			[]string{"  the Judge's power comes before the fines: the courthouse was empty, Anna took nothing\n  coins: Boris 6→5, court 0→1"}},
 		{"beggar-nobody-richer", mascarade2.Game{}, Second(), -1,
 			"game mascarade2 players=Anna,Boris,Sasha,Dima,Egor deal=Beggar,King,Empress,Judge,Widow,Cheater,Sorceress\n" +
 				"Anna swap Boris no\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\nEgor peek\n" +
@@ -107,5 +112,20 @@ func TestBusyPowerNoIdleLine(t *testing.T) {
 	}
 	if !strings.Contains(log, "coins: Anna 6→9") {
 		t.Errorf("log lacks the King's coins:\n%s", log)
+	}
+}
+
+// When every contender was an impostor nobody used the power: no line
+// about it, only the fines.
+func TestImpostorsNoIdleLine(t *testing.T) {
+	log := followGame(t, mascarade2.Game{}, Second(), -1,
+		"game mascarade2 players=Anna,Boris,Sasha,Dima deal=Empress,King,Judge,Thief,Spy,Swindler\n"+
+			"Anna swap Boris no\nBoris swap Sasha no\nSasha swap Dima no\nDima swap Anna no\n"+
+			"Anna claim Judge\nBoris challenge\nSasha pass\nDima pass\n")
+	if strings.Contains(log, "power") {
+		t.Errorf("an idle-power line when nobody owned the Judge:\n%s", log)
+	}
+	if !strings.Contains(log, "coins: Anna 6→5, Boris 6→5, court 0→2") {
+		t.Errorf("log lacks the fines:\n%s", log)
 	}
 }

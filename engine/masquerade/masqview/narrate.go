@@ -371,16 +371,16 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	if b, a := before.Court(), after.Court(); a != b {
 		ch = append(ch, fmt.Sprintf("court %d→%d", b, a))
 	}
+	if len(now) == 0 {
+		if l := f.idlePower(before, after); l != "" {
+			out = append(out, l)
+		}
+	}
 	if len(ch) > 0 {
 		out = append(out, "  coins: "+strings.Join(ch, ", "))
 	}
 	if len(now) > 0 {
 		out = append(out, "  purses after changing chairs: "+strings.Join(now, ", "))
-	}
-	if len(ch) == 0 && len(now) == 0 {
-		if l := f.idlePower(before, after); l != "" {
-			out = append(out, l)
-		}
 	}
 	if l := f.droppedFines(before, after); l != "" {
 		out = append(out, l)
@@ -391,28 +391,35 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	return out
 }
 
-// idlePower tells why a claim's power moved no coin, or "": the Cheat
-// short of 10 coins, the Judge before an empty courthouse, the Beggar
-// with nobody richer, the Widow already at 10 or more. Without it the
-// claim ends with the passes alone, and a first-time player cannot tell
-// whether the power was used. It is called only when the step moved no
-// coin, so no impostor was fined: the owners are the contenders (the
-// claimer alone when nobody challenged).
+// idlePower tells why a claim's power gave its owner nothing, or "": the
+// Cheat short of 10 coins, the Judge before an empty courthouse (the
+// power comes before the fines), the Beggar with nobody richer, the Widow
+// already at 10 or more. Without it the claim ends with the passes alone,
+// or with the impostors' fines, and a first-time player cannot tell
+// whether the power was used. The owner is the claimer when nobody
+// challenged, else the contender whose revealed card is the one claimed
+// (none: nobody used the power).
 func (f *Follower) idlePower(before, after Rules) string {
 	card, cs, ok := before.Claim()
-	if !ok || len(cs) == 0 || after.Over() {
+	if !ok || len(cs) == 0 || after.Over() || f.step == nil {
 		return ""
 	}
 	if _, _, still := after.Claim(); still {
 		return ""
 	}
-	p := cs[0].Seat
+	if m := f.step.Move; m.Kind == masquerade.KindChallenge && len(m.Args) == 1 {
+		cs = append(cs, masquerade.Contender{Seat: m.Seat, Slot: engine.Slot(m.Args[0])})
+	}
+	p, found := cs[0].Seat, len(f.step.Facts) == 0
 	for _, c := range cs {
 		for _, fc := range f.step.Facts {
-			if fc.Slot == c.Slot && fc.Card == card {
-				p = c.Seat
+			if fc.Slot == c.Slot && fc.Card == card && !found {
+				p, found = c.Seat, true
 			}
 		}
+	}
+	if !found || before.Coins(p) != after.Coins(p) {
+		return ""
 	}
 	who := f.nameSaid(after, p)
 	name := before.CardName(card)
@@ -424,6 +431,9 @@ func (f *Follower) idlePower(before, after Rules) string {
 		}
 		return fmt.Sprintf("  the %s's power: %s had only %d %s and did not win (the %s wins with %d or more)", name, who, after.Coins(p), seatview.Plural(after.Coins(p), "coin", "coins"), name, win)
 	case "Judge":
+		if before.Court() != after.Court() {
+			return fmt.Sprintf("  the Judge's power comes before the fines: the courthouse was empty, %s took nothing", who)
+		}
 		return fmt.Sprintf("  the Judge's power: the courthouse was empty, %s took nothing", who)
 	case "Beggar":
 		return fmt.Sprintf("  the Beggar's power: nobody was richer than %s, who got no coin", who)
