@@ -51,9 +51,10 @@ func newPlayCmd(a *app) *cobra.Command {
 		Short: "Play against bots or at a table, in the terminal or a browser",
 		Long: `Sit down at a table and play in an interactive terminal screen: the seats
 and what is known of them, whose turn it is, only the legal moves (a hidden
-swap asks "really swap? y/n" separately), the questions only you can answer
-with a countdown, the public log (which never tells a secret) and your own
-memory: what you saw and when, and what could have moved since.
+swap asks "really exchange the cards? y/n" separately), the questions only
+you can answer with a countdown, the public log (which never tells a
+secret) and your own memory: what you saw and when, and what could have
+moved since.
 
 'masque play' seats you against bots on this machine; every move still
 goes through the real stack (keys, proofs, signatures). With --host NAME it

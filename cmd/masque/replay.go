@@ -109,7 +109,7 @@ func runReplay(a *app, o replayOptions) error {
 	}
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
-		return scriptHint(&exitError{code: exitDamaged, err: damagedTranscript(o.file, err, nil)}, o.file, data)
+		return scriptHint(&exitError{code: exitDamaged, err: damagedTranscript(o.file, data, err, nil)}, o.file, data)
 	}
 	g, err := games.Lookup(a.list, tr.Roster.Game)
 	if err != nil {

@@ -46,7 +46,14 @@ type verifyResult struct {
 // file at path that does not decode as a transcript (err, from
 // ledger.UnmarshalTranscript): it says why, and how many entries were
 // readable; res gets the same facts for --json.
-func damagedTranscript(path string, err error, res *verifyResult) error {
+func damagedTranscript(path string, data []byte, err error, res *verifyResult) error {
+	if len(data) == 0 {
+		e := emptyFileError{path: path}
+		if res != nil {
+			res.Damaged = e.why()
+		}
+		return e
+	}
 	why := strings.TrimPrefix(err.Error(), "transcript: ")
 	var ee *ledger.EntryError
 	if errors.As(err, &ee) {
@@ -65,6 +72,21 @@ func damagedTranscript(path string, err error, res *verifyResult) error {
 	}
 	return fmt.Errorf("%s is not a whole transcript (%w): %s", path, errDamaged, why)
 }
+
+// emptyFileError is an empty transcript file: a game played on the
+// screen or a page names its file at the start (the page prints "check
+// it: masque verify FILE") and writes it when its player leaves. It is
+// exitDamaged's (errors.Is errDamaged), but not worded as damage.
+type emptyFileError struct{ path string }
+
+func (e emptyFileError) why() string {
+	return "the file is empty: a game writes its transcript there when its player leaves the table (q on the screen, Leave on the page); run this again after that"
+}
+
+func (e emptyFileError) Error() string { return e.path + " is not a transcript yet: " + e.why() }
+
+// Is makes an empty file exitDamaged's.
+func (e emptyFileError) Is(target error) bool { return target == errDamaged }
 
 // The ways a table deals, as verify and replay report them.
 const (
@@ -153,7 +175,7 @@ func runVerify(a *app, path string, asJSON bool) error {
 	tr, err := ledger.UnmarshalTranscript(data)
 	if err != nil {
 		var res verifyResult
-		fault := damagedTranscript(path, err, &res)
+		fault := damagedTranscript(path, data, err, &res)
 		return scriptHint(reportVerify(a, res, asJSON, fault), path, data)
 	}
 	res, t, fault := auditTranscript(a.list, tr)

@@ -249,6 +249,9 @@ func (Viewer) View(in seatview.Input) (seatview.Table, bool) {
 			sc = append(sc, fmt.Sprintf("%s %d", who, s.Roses(p)))
 		}
 		t.Result = append(t.Result, "roses: "+strings.Join(sc, ", "))
+		if l := tieBreak(s, me); l != "" {
+			t.Result = append(t.Result, l)
+		}
 		if sum, ok := (grimm.Game{}).Summarize(s); ok {
 			t.Ending = sum.Ending()
 		}
@@ -532,4 +535,29 @@ func grimmName(s *grimm.State, p, me engine.Seat) string {
 		return "you"
 	}
 	return s.Name(p)
+}
+
+// tieBreak says how a tie for the most roses was decided ("tied at 7
+// roses: the greater sum of reward tokens wins (you 5, Sasha 3)"), or ""
+// when the most roses were not tied or the tie shares the win: without
+// it the result showed two players with 7 roses and one "won".
+func tieBreak(s *grimm.State, me engine.Seat) string {
+	top := -1
+	var tied []engine.Seat
+	for p := range engine.Seat(s.Players()) {
+		switch r := s.Roses(p); {
+		case r > top:
+			top, tied = r, []engine.Seat{p}
+		case r == top:
+			tied = append(tied, p)
+		}
+	}
+	if len(tied) < 2 || len(s.Winners()) >= len(tied) {
+		return ""
+	}
+	var sums []string
+	for _, p := range tied {
+		sums = append(sums, fmt.Sprintf("%s %d", grimmName(s, p, me), s.Rewards(p)))
+	}
+	return fmt.Sprintf("tied at %d roses: the greater sum of reward tokens wins (%s)", top, strings.Join(sums, ", "))
 }

@@ -366,7 +366,32 @@ func mafiaVote(s *mafia.State, me engine.Seat) *seatview.Notice {
 // incident cards they answered with (answers, the narrator's record)
 // or their death.
 func morning(s *mafia.State, me engine.Seat, answers []Answer) []string {
+	// Each attacked player's line, told in seat order from the first
+	// attacks, each followed by the lines of the players its answers
+	// moved the attack to (not before it, which read as two attacks).
+	lines := make(map[engine.Seat]string)
+	moved := make(map[engine.Seat][]engine.Seat)
+	movedTo := make(map[engine.Seat]bool)
+	for _, an := range answers {
+		if an.Card != mafia.Misfire && an.To != mafia.NoSeat && an.To != an.Seat {
+			moved[an.Seat] = append(moved[an.Seat], an.To)
+			movedTo[an.To] = true
+		}
+	}
 	var out []string
+	told := make(map[engine.Seat]bool)
+	var tell func(p engine.Seat)
+	tell = func(p engine.Seat) {
+		l, ok := lines[p]
+		if !ok || told[p] {
+			return
+		}
+		told[p] = true
+		out = append(out, l)
+		for _, q := range moved[p] {
+			tell(q)
+		}
+	}
 	for p := range engine.Seat(s.Players()) {
 		a, saved, dated := s.Attacked(p)
 		if !a {
@@ -378,10 +403,10 @@ func morning(s *mafia.State, me engine.Seat, answers []Answer) []string {
 		}
 		switch {
 		case saved:
-			out = append(out, fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was))
+			lines[p] = fmt.Sprintf("%s %s attacked and saved by the Nurse.", n, was)
 			continue
 		case dated:
-			out = append(out, fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was))
+			lines[p] = fmt.Sprintf("%s %s attacked but spent the night with the Night Butterfly.", n, was)
 			continue
 		}
 		// Not protected: the player answered with incident cards after
@@ -414,7 +439,15 @@ func morning(s *mafia.State, me engine.Seat, answers []Answer) []string {
 			// unprotected living target can only have answered with one.
 			line += fmt.Sprintf(" and lives: %s answered with an incident card", map[bool]string{true: "you", false: n}[p == me])
 		}
-		out = append(out, line+".")
+		lines[p] = line + "."
+	}
+	for p := range engine.Seat(s.Players()) {
+		if !movedTo[p] {
+			tell(p)
+		}
+	}
+	for p := range engine.Seat(s.Players()) {
+		tell(p) // a chain that came back to its start
 	}
 	if len(out) == 0 {
 		out = append(out, "Nobody was attacked in the night.")

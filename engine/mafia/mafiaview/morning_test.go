@@ -118,3 +118,32 @@ func TestMafiaMorningTellsTheRicochet(t *testing.T) {
 		t.Errorf("this morning %q, want Dima's Ricochet moving the attack to %s, and %s's death", got, name, name)
 	}
 }
+
+// The morning tells a moved attack after the answer that moved it: in
+// seat order, the player a Ricochet sent the attack to (here Anna, seat
+// 0, left of Dima past the eliminated Egor) came first, "Anna was
+// attacked and died. Dima was attacked; Dima played a Ricochet …", which
+// a first-time player reads as two attacks of the night.
+func TestMafiaMorningFollowsTheRicochet(t *testing.T) {
+	const five = "game mafia players=Anna,Boris,Clara,Dima,Egor roles=Mafioso,Civilian,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft\n" +
+		"Anna hold yes\nBoris hold yes\nClara hold yes\nDima hold no\nEgor hold no\n" +
+		"Anna vote Egor\nBoris vote Egor\nClara vote Egor\nDima vote Egor\nEgor vote Anna\nEgor pass\n"
+	tab0, _ := recordedRun(t, five)
+	to := tab0.State.Neighbour(3, mafia.Direction(mafia.RicochetLeft))
+	if to >= 3 {
+		t.Fatalf("the Ricochet goes to seat %d: this test needs a seat before Dima's", to)
+	}
+	name := tab0.State.Name(to)
+	tab, rec := recordedRun(t, five+"Anna kill Dima\nDima play RicochetLeft\n"+name+" pass\n")
+	tb, _ := seatview.Build(Viewer{}, seatview.Input{Rules: tab.State, Seat: 1, Private: tab.Knowledge(1), Known: tab.Known(1), Record: rec})
+	var got string
+	for _, n := range tb.Notices {
+		if n.Title == "This morning" {
+			got = n.Text
+		}
+	}
+	want := "Dima was attacked; Dima played a Ricochet (left): the attack moved to " + name + ". " + name + " was attacked and died."
+	if got != want {
+		t.Errorf("this morning %q, want %q", got, want)
+	}
+}

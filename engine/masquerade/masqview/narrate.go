@@ -22,6 +22,8 @@ import (
 	"github.com/masque-games/masque/engine"
 	"github.com/masque-games/masque/engine/games"
 	"github.com/masque-games/masque/engine/ledger"
+	"github.com/masque-games/masque/engine/mascarade"
+	"github.com/masque-games/masque/engine/mascarade2"
 	"github.com/masque-games/masque/engine/masquerade"
 	"github.com/masque-games/masque/engine/seatview"
 	"github.com/masque-games/masque/engine/table"
@@ -369,6 +371,11 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 	if b, a := before.Court(), after.Court(); a != b {
 		ch = append(ch, fmt.Sprintf("court %d→%d", b, a))
 	}
+	if len(now) == 0 {
+		if l := f.idlePower(before, after); l != "" {
+			out = append(out, l)
+		}
+	}
 	if len(ch) > 0 {
 		out = append(out, "  coins: "+strings.Join(ch, ", "))
 	}
@@ -382,6 +389,62 @@ func (f *Follower) stepEndLines(before, after Rules) []string {
 		out = append(out, fmt.Sprintf("game over after %d turns: %s won", after.Turn(), games.ListAnd(Winners(after), "nobody")))
 	}
 	return out
+}
+
+// idlePower tells why a claim's power gave its owner nothing, or "": the
+// Cheat short of 10 coins, the Judge before an empty courthouse (the
+// power comes before the fines), the Beggar with nobody richer, the Widow
+// already at 10 or more. Without it the claim ends with the passes alone,
+// or with the impostors' fines, and a first-time player cannot tell
+// whether the power was used. The owner is the claimer when nobody
+// challenged, else the contender whose revealed card is the one claimed
+// (none: nobody used the power).
+func (f *Follower) idlePower(before, after Rules) string {
+	card, cs, ok := before.Claim()
+	if !ok || len(cs) == 0 || after.Over() || f.step == nil {
+		return ""
+	}
+	if _, _, still := after.Claim(); still {
+		return ""
+	}
+	if m := f.step.Move; m.Kind == masquerade.KindChallenge && len(m.Args) == 1 {
+		cs = append(cs, masquerade.Contender{Seat: m.Seat, Slot: engine.Slot(m.Args[0])})
+	}
+	p, found := cs[0].Seat, len(f.step.Facts) == 0
+	for _, c := range cs {
+		for _, fc := range f.step.Facts {
+			if fc.Slot == c.Slot && fc.Card == card && !found {
+				p, found = c.Seat, true
+			}
+		}
+	}
+	if !found || before.Coins(p) != after.Coins(p) {
+		return ""
+	}
+	who := f.nameSaid(after, p)
+	name := before.CardName(card)
+	switch name {
+	case "Cheat", "Cheater":
+		win := mascarade.CheatCoins
+		if before.Game() == "mascarade2" {
+			win = mascarade2.CheaterCoins
+		}
+		return fmt.Sprintf("  the %s's power: %s had only %d %s and did not win (the %s wins with %d or more)", name, who, after.Coins(p), seatview.Plural(after.Coins(p), "coin", "coins"), name, win)
+	case "Judge":
+		if before.Court() != after.Court() {
+			return fmt.Sprintf("  the Judge's power comes before the fines: the courthouse was empty, %s took nothing", who)
+		}
+		return fmt.Sprintf("  the Judge's power: the courthouse was empty, %s took nothing", who)
+	case "Beggar":
+		return fmt.Sprintf("  the Beggar's power: nobody was richer than %s, who got no coin", who)
+	case "Widow":
+		top := mascarade.WidowCoins
+		if before.Game() == "mascarade2" {
+			top = mascarade2.WidowCoins
+		}
+		return fmt.Sprintf("  the Widow's power: %s already had %d coins, %d or more, and took nothing", who, after.Coins(p), top)
+	}
+	return ""
 }
 
 // droppedFines tells the impostors of a claim whose fine was never paid

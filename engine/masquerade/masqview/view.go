@@ -142,7 +142,7 @@ func (v Viewer) View(in seatview.Input) (seatview.Table, bool) {
 		for _, mv := range s.LegalMoves(me) {
 			c := seatview.Choice{Words: Choice(s, mv), Move: mv, Pass: mv.Kind == masquerade.KindPass, Steps: mascSteps(mv)}
 			if s.HasSecretSwap(mv) {
-				c.Secret, c.Confirm = true, "really exchange the cards?"
+				c.Secret, c.Confirm = true, SwapConfirm
 				c.Yes, c.No = "Yes, really", "No, pretend"
 			}
 			q.Choices = append(q.Choices, c)

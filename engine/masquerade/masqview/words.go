@@ -6,6 +6,10 @@ import (
 	"github.com/masque-games/masque/engine"
 )
 
+// SwapConfirm is the question a hidden swap asks before it is sent (the
+// answer is its secret bit); 'masque play --help' quotes it.
+const SwapConfirm = "really exchange the cards?"
+
 // Choice says a legal move in words, to the player who makes it: what the
 // screen offers instead of the script syntax (FormatMove's "use
 // target=none", "challenge with=Anna.left", "use between=Dima,Fedya").

@@ -94,3 +94,22 @@ func TestAnswerWindowAfterRestart(t *testing.T) {
 		t.Errorf("a window that ran out while the seat was down: status %q, want the pass", m.status)
 	}
 }
+
+// An answerer whose masque is not connected (killed mid-window) cannot
+// pass for itself: its screen is what passes. The others' screens used
+// to promise "then Boris passes" all the same, and once the window ran
+// out nothing happened and the table's timeout appeared in its place.
+// They now count down the table's timeout, beside the warning.
+func TestOfflineAnswererNoPassPromised(t *testing.T) {
+	claim := stateAfter(t, "Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n")
+	m, _ := screen(t, claim, 3, Options{ChallengeWindow: 30 * time.Second}, func(s *session.Snapshot) {
+		s.Waiting.Since = t0.Add(-5 * time.Second)
+		s.Waiting.Deadline = t0.Add(5*time.Minute - 5*time.Second)
+		s.Waiting.Left = 5*time.Minute - 5*time.Second
+		s.Waiting.Offline = true
+	})
+	v := m.View()
+	if strings.Contains(v, "then Boris passes") || !strings.Contains(v, "(4:55 before the timeout)") || !strings.Contains(v, "Boris is not connected") {
+		t.Errorf("an offline answerer is promised to pass:\n%s", v)
+	}
+}

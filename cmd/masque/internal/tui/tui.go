@@ -787,9 +787,10 @@ func (m Model) viewWaiting(b *strings.Builder, name string) {
 		if !w.Deadline.IsZero() {
 			left = max(0, w.Deadline.Sub(m.now))
 		}
-		if win, ok := m.othersWindow(w); ok && m.now.Before(win) {
+		if win, ok := m.othersWindow(w); ok && m.now.Before(win) && !w.Offline {
 			// A claim's answerer: its screen passes for it when its
-			// answer window runs out, long before the table's timeout.
+			// answer window runs out, long before the table's timeout
+			// (not when it is not connected: nothing passes for it).
 			text += fmt.Sprintf(" (%s left to answer, then %s passes)", clock(win.Sub(m.now)), w.Name)
 		} else if left > 0 {
 			text += fmt.Sprintf(" (%s before the timeout)", clock(left))

@@ -136,3 +136,37 @@ func TestPageAnswerWindowAfterRestart(t *testing.T) {
 		}
 	}
 }
+
+// An answerer that is not connected cannot pass for itself: the page is
+// not sent its answer window (the script would say "then Boris passes"),
+// only the table's timeout and that Boris is offline.
+func TestPageOfflineAnswererNoWindow(t *testing.T) {
+	script, err := mascarade.ParseScript([]byte("game mascarade players=Anna,Boris,Sasha,Dima deal=Queen,Widow,Judge,King,Bishop,Thief coins=6\n" +
+		"Anna swap Boris yes\nBoris swap centre1 no\nSasha swap Dima yes\nDima swap Anna no\nAnna claim King\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := mascaradetest.New(script.Options, mascaradetest.ScriptDeal(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ln := range script.Lines {
+		if err := tb.PlayLine(ln); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	fs := &fixedSession{upd: make(chan struct{}), snap: session.Snapshot{Seat: 3, Names: []string{"Anna", "Boris", "Sasha", "Dima"}, Rules: tb.State, Viewer: masqview.First(),
+		Waiting: &session.Wait{Seat: 1, Name: "Boris", Since: now.Add(-5 * time.Second), Deadline: now.Add(5*time.Minute - 5*time.Second), Offline: true}}}
+	sc := newScreen(fs, Options{ChallengeWindow: 30 * time.Second}, slog.New(slog.DiscardHandler))
+	sc.refresh(now)
+	sc.mu.Lock()
+	st := sc.pageState(now)
+	sc.mu.Unlock()
+	if st.WaitWindowLeft != 0 || st.WaitWho != "" {
+		t.Errorf("an offline answerer's window is sent: %d ms (%q)", st.WaitWindowLeft, st.WaitWho)
+	}
+	if got := (st.WaitLeft + 500) / 1000; got != 295 || st.Offline != "Boris" {
+		t.Errorf("the timeout %d s (want 295), offline %q (want Boris)", got, st.Offline)
+	}
+}

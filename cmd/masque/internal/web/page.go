@@ -189,7 +189,8 @@ func (sc *screen) pageState(now time.Time) pageState {
 			left = w.Deadline.Sub(now)
 		}
 		st.WaitLeft = ms(left)
-		if win, ok := seatview.OthersWindow(*t, w.Since, sc.opts.ChallengeWindow); ok && now.Before(win) {
+		if win, ok := seatview.OthersWindow(*t, w.Since, sc.opts.ChallengeWindow); ok && now.Before(win) && !w.Offline {
+			// Not connected: nothing passes for it when the window ends.
 			st.WaitWindowLeft, st.WaitWho = ms(win.Sub(now)), w.Name
 		}
 		if w.Offline {
