@@ -25,7 +25,7 @@ func TestMafiaDonWordsTrue(t *testing.T) {
 	// 6 players, no Don: two mafiosi, a one-vote kill.
 	_, two := scripted(t, "game mafia players=Anna,Boris,Clara,Dima,Egor,Fima roles=Mafioso,Mafioso,Commissar,Civilian,Civilian,Civilian deck=Misfire,Alibi,Misfire,RicochetLeft,EvidenceLeft,Alibi\n")
 	q = nightQuestion(two.State, 0, &mafia.Knowledge{Role: mafia.Mafioso}, kill)
-	if !strings.Contains(q.Text, "the most votes decide, a tie is drawn at random among the tied") || strings.Contains(q.Text, "count") {
+	if !strings.Contains(q.Text, "the most votes decide, a tie is broken by lot") || strings.Contains(q.Text, "count") {
 		t.Errorf("a mafioso's night question without the Don: %q", q.Text)
 	}
 	for _, r := range []engine.Card{mafia.Don, mafia.Mafioso} {

@@ -485,7 +485,7 @@ func nightQuestion(s *mafia.State, me engine.Seat, k *mafia.Knowledge, ds []engi
 		case k.Role == mafia.Don:
 			text = "as the Don you choose whom the mafia attack: your choice alone decides. It is secret: " + secret
 		case s.KillMixed():
-			text = "the mafia choose whom to attack: the most votes decide, a tie is drawn at random among the tied. Your vote is secret: " + secret
+			text = "the mafia choose whom to attack: the most votes decide, a tie is broken by lot. Your vote is secret: " + secret
 		default:
 			text = "the mafia choose whom to attack, and tonight your choice alone decides. It is secret: " + secret
 		}
@@ -674,7 +674,7 @@ func roleWords(r engine.Card) string {
 	case mafia.Butterfly:
 		return "each night you spend the night with one other player: they are safe, but if you are attacked they die with you."
 	case mafia.Mafioso:
-		return "each night the mafia attack one player: the Don chooses if he is in the game, otherwise the mafiosi vote (the most votes decide, a tie is drawn at random among the tied); you win when at most one civilian is left."
+		return "each night the mafia attack one player: the Don chooses if he is in the game, otherwise the mafiosi vote (the most votes decide, a tie is broken by lot); you win when at most one civilian is left."
 	case mafia.Don:
 		return "the head of the mafia: each night your choice alone decides whom the mafia attack; the mafia win when at most one civilian is left."
 	case mafia.Madman:
